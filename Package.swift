@@ -1,0 +1,28 @@
+// swift-tools-version:5.10
+import PackageDescription
+
+let package = Package(
+    name: "photos",
+    products: [
+        .executable(name: "photos", targets: ["photos"]),
+        .library(name: "PhotosCore", targets: ["PhotosCore"]),
+    ],
+    targets: [
+        // Debian C libraries, linked through system-library targets.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
+        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG"],
+                cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
+        .target(name: "PhotosStorage", dependencies: ["CSQLite"]),
+        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage"]),
+        .target(name: "PhotosCLI", dependencies: ["PhotosCore"]),
+        .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),
+        .testTarget(name: "PhotosStorageTests", dependencies: ["PhotosStorage"]),
+        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI"]),
+    ]
+)

@@ -1,0 +1,2 @@
+#include "CImageCodec.h"
+int pc_codec_version(void) { return 1; }

@@ -1,0 +1,2 @@
+import PhotosImaging
+import PhotosStorage

@@ -1,0 +1,6 @@
+import XCTest
+@testable import PhotosImaging
+
+final class PhotosImagingPlaceholderTests: XCTestCase {
+    func testBuilds() { XCTAssertEqual(1 + 1, 2) }
+}
