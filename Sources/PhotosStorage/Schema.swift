@@ -1,0 +1,175 @@
+import Foundation
+
+/// The library's schema as ordered migrations of readable SQL. Migration *n* (1-based) brings
+/// `PRAGMA user_version` from n−1 to n inside one transaction; migrations only run forward.
+///
+/// The model is the Core Data one of SPEC §3 (Photo, PhotoData, Thumbnail, Tag, Rating, zones,
+/// shares, participants) plus the persistent history of SPEC §4. Every foreign key and lookup
+/// column has an index (SPEC §8).
+public enum Schema {
+    /// The schema version this build writes and understands.
+    public static var currentVersion: Int { migrations.count }
+
+    /// The id of the private scope's default record zone.
+    public static let defaultZoneID = "default"
+
+    /// Migration SQL, in order. Never edit a released entry; append a new one.
+    public static let migrations: [String] = [
+        """
+        CREATE TABLE zone (
+            id    TEXT PRIMARY KEY NOT NULL,
+            name  TEXT NOT NULL,
+            scope TEXT NOT NULL CHECK (scope IN ('private', 'shared'))
+        );
+        INSERT INTO zone (id, name, scope) VALUES ('default', 'default', 'private');
+
+        CREATE TABLE share (
+            id                TEXT PRIMARY KEY NOT NULL REFERENCES zone(id) ON DELETE CASCADE,
+            title             TEXT NOT NULL,
+            created           TEXT NOT NULL,
+            public_permission TEXT NOT NULL DEFAULT 'none'
+                CHECK (public_permission IN ('none', 'read-only', 'read-write'))
+        );
+
+        CREATE TABLE participant (
+            id         INTEGER PRIMARY KEY,
+            share_id   TEXT NOT NULL REFERENCES share(id) ON DELETE CASCADE,
+            email      TEXT NOT NULL,
+            role       TEXT NOT NULL CHECK (role IN ('owner', 'private-user', 'public-user')),
+            permission TEXT NOT NULL CHECK (permission IN ('read-only', 'read-write')),
+            acceptance TEXT NOT NULL DEFAULT 'pending'
+                CHECK (acceptance IN ('unknown', 'pending', 'accepted', 'removed')),
+            UNIQUE (share_id, email)
+        );
+
+        CREATE TABLE photo (
+            id           INTEGER PRIMARY KEY,
+            unique_name  TEXT NOT NULL UNIQUE,
+            display_name TEXT NOT NULL,
+            imported_at  TEXT NOT NULL,
+            capture_date TEXT,
+            width        INTEGER NOT NULL CHECK (width > 0),
+            height       INTEGER NOT NULL CHECK (height > 0),
+            format       TEXT NOT NULL CHECK (format IN ('jpeg', 'png')),
+            orientation  INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8),
+            zone_id      TEXT NOT NULL REFERENCES zone(id)
+        );
+        CREATE INDEX photo_zone ON photo(zone_id);
+        CREATE INDEX photo_capture_date ON photo(capture_date);
+        CREATE INDEX photo_imported_at ON photo(imported_at);
+
+        CREATE TABLE photo_data (
+            id        INTEGER PRIMARY KEY,
+            photo_id  INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+            sha256    TEXT NOT NULL CHECK (length(sha256) = 64),
+            byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+            file_ref  TEXT NOT NULL
+        );
+        CREATE INDEX photo_data_sha256 ON photo_data(sha256);
+
+        CREATE TABLE thumbnail (
+            id       INTEGER PRIMARY KEY,
+            photo_id INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+            data     BLOB NOT NULL,
+            width    INTEGER NOT NULL CHECK (width > 0),
+            height   INTEGER NOT NULL CHECK (height > 0)
+        );
+
+        CREATE TABLE tag (
+            id      INTEGER PRIMARY KEY,
+            uuid    TEXT NOT NULL UNIQUE,
+            name    TEXT NOT NULL,
+            zone_id TEXT NOT NULL REFERENCES zone(id)
+        );
+        CREATE INDEX tag_zone_name ON tag(zone_id, name);
+
+        CREATE TABLE photo_tag (
+            photo_id INTEGER NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+            tag_id   INTEGER NOT NULL REFERENCES tag(id) ON DELETE CASCADE,
+            PRIMARY KEY (photo_id, tag_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX photo_tag_tag ON photo_tag(tag_id, photo_id);
+
+        CREATE TABLE rating (
+            id       INTEGER PRIMARY KEY,
+            photo_id INTEGER NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+            value    INTEGER NOT NULL CHECK (value BETWEEN 1 AND 5)
+        );
+        CREATE INDEX rating_photo ON rating(photo_id);
+
+        CREATE TABLE history_transaction (
+            token     INTEGER PRIMARY KEY AUTOINCREMENT,
+            timestamp TEXT NOT NULL,
+            author    TEXT NOT NULL,
+            context   TEXT NOT NULL
+        );
+        CREATE INDEX history_transaction_timestamp ON history_transaction(timestamp);
+        CREATE INDEX history_transaction_author ON history_transaction(author);
+
+        CREATE TABLE history_change (
+            id        INTEGER PRIMARY KEY,
+            token     INTEGER NOT NULL REFERENCES history_transaction(token) ON DELETE CASCADE,
+            entity    TEXT NOT NULL,
+            object_id TEXT NOT NULL,
+            type      TEXT NOT NULL CHECK (type IN ('insert', 'update', 'delete')),
+            updated   TEXT,
+            tombstone TEXT,
+            zone_id   TEXT
+        );
+        CREATE INDEX history_change_token ON history_change(token);
+        CREATE INDEX history_change_entity ON history_change(entity, type, token);
+        CREATE INDEX history_change_zone ON history_change(zone_id, token);
+
+        CREATE TABLE history_consumer (
+            name  TEXT PRIMARY KEY NOT NULL,
+            token INTEGER NOT NULL
+        );
+        """,
+    ]
+}
+
+/// Errors about the schema version of a library.
+public enum MigrationError: Error, CustomStringConvertible, Equatable {
+    /// The library was written by a newer `photos` (its `user_version` is above `currentVersion`).
+    case newerLibrary(found: Int, supported: Int)
+
+    public var description: String {
+        switch self {
+        case let .newerLibrary(found, supported):
+            return "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+        }
+    }
+}
+
+extension Database {
+    /// Brings the schema to `Schema.currentVersion`, one IMMEDIATE transaction per migration,
+    /// bumping `PRAGMA user_version` in the same transaction.
+    /// - Returns: the version before migrating (0 for a new database).
+    /// - Throws: `MigrationError.newerLibrary` when the file is newer than this build;
+    ///   `SQLiteError` when a migration fails (the transaction is rolled back).
+    @discardableResult
+    public func migrate(to target: Int = Schema.currentVersion) throws -> Int {
+        let before = try userVersion
+        if before > Schema.currentVersion {
+            throw MigrationError.newerLibrary(found: before, supported: Schema.currentVersion)
+        }
+        guard before < target else { return before }
+        for version in before..<target {
+            try transaction(.immediate) {
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                let now = try userVersion
+                guard now == version else { return }
+                try execute(Schema.migrations[version])
+                try execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+        return before
+    }
+
+    /// The DDL of every table and index, as stored in `sqlite_master`, ordered by type and name.
+    /// - Throws: `SQLiteError`.
+    public func schemaSQL() throws -> [String] {
+        try statement("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC, name")
+            .map { $0.string(0) }
+    }
+}
