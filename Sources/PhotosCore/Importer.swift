@@ -1,0 +1,347 @@
+import Foundation
+import PhotosImaging
+import PhotosStorage
+
+/// What `photos import` does, as options (SPEC §5).
+public struct ImportOptions {
+    /// Files and folders to import.
+    public var paths: [String]
+    /// Tag names (raw; normalized on use) added to every imported photo (`--tag`).
+    public var tags: [String] = []
+    /// The record zone photos go into (`default`, or a share's id with `--share`).
+    public var zone: String = Schema.defaultZoneID
+    /// Check and decode everything, write nothing (`--dry-run`).
+    public var dryRun = false
+    /// Worker threads reading, hashing, decoding and writing originals (`--jobs`).
+    public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Enter hidden files and folders (`--hidden`).
+    public var includeHidden = false
+    /// Thumbnail size, quality and the pixel limit (`--max-pixels`, `--thumbnail-quality`).
+    public var thumbnail = ThumbnailOptions()
+    /// Photos per committed transaction; a crash loses at most one batch.
+    public var batchSize = 64
+    /// Seconds after which a partial batch is committed anyway.
+    public var batchSeconds: Double = 2
+    /// The history transaction author.
+    public var author = "photos"
+
+    public init(paths: [String]) { self.paths = paths }
+}
+
+/// One file that could not be imported, with the reason.
+public struct ImportFailure: Equatable, Sendable {
+    public var path: String
+    public var reason: String
+}
+
+/// The counts an import reports (SPEC §5a).
+public struct ImportSummary: Equatable {
+    public var imported = 0
+    public var duplicates = 0
+    public var skipped = 0
+    public var failed = 0
+    /// Bytes of the originals imported.
+    public var bytes: Int64 = 0
+    /// Wall-clock seconds of the whole run.
+    public var seconds: Double = 0
+    public var failures: [ImportFailure] = []
+    /// uniqueNames of the photos imported, in commit order.
+    public var importedNames: [String] = []
+
+    /// `{"imported":N,"duplicates":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,"failures":[…]}`.
+    public var json: JSONValue {
+        .object([
+            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("skipped", .int(skipped)),
+            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
+            ("failures", .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
+        ])
+    }
+}
+
+/// Imports files into a library: `jobs` workers read each file once (hashing it while reading),
+/// skip known SHA-256s, decode and thumbnail it, and write the original to external data; one
+/// writer (the calling thread) commits batches of rows with their history (SPEC §5, §7).
+public final class Importer {
+    private let library: Library?
+    private let libraryRoot: String
+    private let options: ImportOptions
+    /// Called on the calling thread for each file that fails, as it fails.
+    public var onFailure: ((ImportFailure) -> Void)?
+    /// Called on the calling thread after each file with (files done, files in all).
+    public var onProgress: ((Int, Int) -> Void)?
+
+    /// - Parameters:
+    ///   - library: the target library; nil only for a dry run against a library that does not
+    ///     exist yet (nothing is a duplicate then).
+    ///   - libraryRoot: the library folder (excluded from the scan).
+    public init(library: Library?, libraryRoot: String, options: ImportOptions) {
+        self.library = library
+        self.libraryRoot = libraryRoot
+        self.options = options
+    }
+
+    struct Prepared {
+        var path: String
+        var sha256: String
+        var byteSize: Int
+        var result: ThumbnailResult
+        var sidecar: XMPSidecar?
+        var wroteFile: Bool
+    }
+
+    enum Outcome {
+        case skipped
+        case duplicate
+        case failed(String)
+        case prepared(Prepared)
+    }
+
+    /// Runs the import.
+    /// - Returns: the summary; per-file failures are in it (and were passed to `onFailure`).
+    /// - Throws: `PhotosError` for what stops the whole run: a path that does not exist (66),
+    ///   a bad `--tag` (65), the library busy past the timeout (75), a database error.
+    public func run() throws -> ImportSummary {
+        let start = Date()
+        let tagNames = try options.tags.map(TagName.normalize)
+        let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot]).scan(options.paths)
+        var summary = ImportSummary()
+
+        let jobs = max(1, min(options.jobs, max(1, files.count)))
+        let queue = BoundedQueue<(String, Outcome)>(capacity: jobs * 2, producers: jobs)
+        let claimed = Claims()
+        let nextIndex = Counter()
+        let dbPath = library?.databasePath
+        let store = library?.externalData
+        let thumbOptions = options.thumbnail
+        let dryRun = options.dryRun
+
+        var threads: [Thread] = []
+        for _ in 0..<jobs {
+            let thread = Thread {
+                // Each worker has its own read-only connection: WAL readers never block the writer.
+                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
+                while true {
+                    let i = nextIndex.next()
+                    guard i < files.count else { break }
+                    let path = files[i]
+                    let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
+                                                   thumbnail: thumbOptions, dryRun: dryRun)
+                    queue.push((path, outcome))
+                }
+                queue.producerDone()
+            }
+            thread.stackSize = 4 << 20
+            threads.append(thread)
+            thread.start()
+        }
+
+        var batch: [Prepared] = []
+        var batchStarted = Date()
+        var done = 0
+        var tagCache: [String: TagRef] = [:]
+        var fatal: Error?
+
+        func commit() {
+            guard !batch.isEmpty else { return }
+            defer { batch.removeAll(keepingCapacity: true); batchStarted = Date() }
+            guard fatal == nil else { return }
+            if dryRun {
+                for item in batch {
+                    summary.imported += 1
+                    summary.bytes += Int64(item.byteSize)
+                }
+                return
+            }
+            guard let library else { return }
+            do {
+                let (names, duplicates) = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
+                summary.imported += names.count
+                summary.importedNames += names.map(\.name)
+                summary.bytes += names.reduce(0) { $0 + Int64($1.bytes) }
+                summary.duplicates += duplicates
+            } catch {
+                tagCache.removeAll()
+                // The rows were rolled back: remove the originals this batch wrote that no row references.
+                for item in batch where item.wroteFile {
+                    let ref = ExternalDataStore.reference(for: item.sha256)
+                    if (try? library.db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [item.sha256])) == nil {
+                        library.externalData.remove(reference: ref)
+                    }
+                }
+                fatal = error
+            }
+        }
+
+        while true {
+            let (next, finished) = queue.pop(until: batchStarted.addingTimeInterval(options.batchSeconds))
+            if let (path, outcome) = next {
+                done += 1
+                switch outcome {
+                case .skipped: summary.skipped += 1
+                case .duplicate: summary.duplicates += 1
+                case .failed(let reason):
+                    let failure = ImportFailure(path: path, reason: reason)
+                    summary.failed += 1
+                    summary.failures.append(failure)
+                    onFailure?(failure)
+                case .prepared(let item):
+                    if fatal == nil { batch.append(item) }
+                    else if item.wroteFile, let library {
+                        // After a fatal error nothing more commits; do not leave orphans behind.
+                        if (try? library.db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [item.sha256])) == nil {
+                            library.externalData.remove(reference: ExternalDataStore.reference(for: item.sha256))
+                        }
+                    }
+                    if batch.count >= options.batchSize { commit() }
+                }
+                onProgress?(done, files.count)
+            } else if finished {
+                break
+            } else {
+                commit()
+            }
+            if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
+        }
+        commit()
+        if let fatal {
+            throw PhotosError.wrap(fatal, libraryPath: libraryRoot)
+        }
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    /// Inserts one batch in one transaction with one history transaction.
+    /// - Returns: the photos inserted, and how many turned out to be duplicates of rows
+    ///   committed meanwhile by another process.
+    private func writeBatch(_ batch: [Prepared], library: Library, tagNames: [String],
+                            tagCache: inout [String: TagRef]) throws -> ([(name: String, bytes: Int)], Int) {
+        let zone = options.zone
+        let importedAt = ISODate.string(from: Date())
+        var cache = tagCache
+        let result: ([(name: String, bytes: Int)], Int) = try library.write {
+            var inserted: [(name: String, bytes: Int)] = []
+            var duplicates = 0
+            var changes: [HistoryChange] = []
+            let db = library.db
+            let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
+            let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let dataStmt = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
+            let thumbStmt = try db.statement("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)")
+            let linkStmt = try db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
+            let ratingStmt = try db.statement("INSERT INTO rating (photo_id, value) VALUES (?, ?)")
+            for item in batch {
+                if try existsStmt.first([item.sha256], { _ in true }) != nil {
+                    duplicates += 1
+                    continue
+                }
+                let r = item.result
+                let uniqueName = UUID().uuidString
+                let captureDate = r.dateTimeOriginal.flatMap { ISODate.fromEXIF($0, offset: r.offsetTimeOriginal) }
+                let displayName = (item.path as NSString).lastPathComponent
+                try photoStmt.run([uniqueName, displayName, importedAt, captureDate, r.width, r.height,
+                                   r.format.rawValue, r.orientation, zone])
+                let photoID = db.lastInsertRowID
+                try dataStmt.run([photoID, item.sha256, item.byteSize, ExternalDataStore.reference(for: item.sha256)])
+                let dataID = db.lastInsertRowID
+                try thumbStmt.run([photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
+                let thumbID = db.lastInsertRowID
+                changes.append(HistoryChange(entity: "Photo", objectID: uniqueName, type: .insert, zone: zone))
+                changes.append(HistoryChange(entity: "PhotoData", objectID: String(dataID), type: .insert, zone: zone))
+                changes.append(HistoryChange(entity: "Thumbnail", objectID: String(thumbID), type: .insert, zone: zone))
+                var names = tagNames
+                for subject in item.sidecar?.subjects ?? [] {
+                    if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
+                }
+                for name in names {
+                    let tag: TagRef
+                    if let cached = cache[name] { tag = cached } else {
+                        tag = try library.findOrCreateTag(named: name, zone: zone, changes: &changes)
+                        cache[name] = tag
+                    }
+                    try linkStmt.run([photoID, tag.rowID])
+                }
+                if let rating = item.sidecar?.rating {
+                    try ratingStmt.run([photoID, rating])
+                    changes.append(HistoryChange(entity: "Rating", objectID: String(db.lastInsertRowID), type: .insert, zone: zone))
+                }
+                inserted.append((uniqueName, item.byteSize))
+            }
+            if !changes.isEmpty {
+                try library.recordHistory(author: options.author, context: "import", changes: changes)
+            }
+            return (inserted, duplicates)
+        }
+        tagCache = cache
+        return result
+    }
+
+    /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
+    /// SHA-256, decode and thumbnail, write the original.
+    static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
+                        thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "xmp" { return .skipped }
+        let claimsImage = ["jpg", "jpeg", "png"].contains(ext)
+        let file: ImageFile
+        do {
+            file = try ImageFile.read(path: path)
+        } catch let e as PhotosError {
+            return .failed(e.message)
+        } catch {
+            return .failed("\(error)")
+        }
+        let detected = file.bytes.withUnsafeBytes { ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+        guard detected != nil else {
+            guard claimsImage else { return .skipped }
+            if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG or PNG") }
+            let head = file.bytes.prefix(4).map { String(format: "0x%02x", $0) }.joined(separator: " ")
+            return .failed("not a JPEG or PNG file (its name says .\(ext), its bytes start with \(head))")
+        }
+        if !claimed.claim(file.sha256) { return .duplicate }
+        if let reader, (try? reader.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [file.sha256])) ?? nil != nil {
+            return .duplicate
+        }
+        let result: ThumbnailResult
+        do {
+            result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
+        } catch {
+            claimed.release(file.sha256)
+            return .failed("\(error)")
+        }
+        var sidecar: XMPSidecar?
+        do {
+            sidecar = try XMPSidecar.load(for: path)
+        } catch {
+            claimed.release(file.sha256)
+            return .failed("\(error)")
+        }
+        var wrote = false
+        if !dryRun, let store {
+            let reference = ExternalDataStore.reference(for: file.sha256)
+            do {
+                try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
+                wrote = true
+            } catch {
+                claimed.release(file.sha256)
+                return .failed("\(error)")
+            }
+        }
+        return .prepared(Prepared(path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
+                                  sidecar: sidecar, wroteFile: wrote))
+    }
+}
+
+/// SHA-256s claimed by a worker in this run, so that two identical files in one run import once.
+final class Claims {
+    private var set = Set<String>()
+    private let lock = NSLock()
+    func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
+    func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
+}
+
+/// A shared counter handing out file indexes to workers.
+final class Counter {
+    private var value = 0
+    private let lock = NSLock()
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
+}

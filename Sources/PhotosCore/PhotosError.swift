@@ -1,0 +1,64 @@
+import Foundation
+import PhotosStorage
+
+/// Process exit statuses, from BSD `sysexits.h` (SPEC §5).
+public enum ExitStatus: Int32, Sendable {
+    /// Success.
+    case ok = 0
+    /// Done, but some items failed (each named on stderr).
+    case partial = 1
+    /// EX_USAGE: the command was used incorrectly.
+    case usage = 64
+    /// EX_DATAERR: the input data was incorrect.
+    case dataError = 65
+    /// EX_NOINPUT: an input file or the library did not exist or was not readable.
+    case noInput = 66
+    /// EX_SOFTWARE: an internal error.
+    case software = 70
+    /// EX_CANTCREAT: an output file or folder cannot be created.
+    case cantCreate = 73
+    /// EX_IOERR: an error while reading or writing.
+    case ioError = 74
+    /// EX_TEMPFAIL: the library is busy (locked by another process); try later.
+    case tempFail = 75
+}
+
+/// An error with a one-line message for the user and the exit status it maps to.
+public struct PhotosError: Error, CustomStringConvertible, Equatable {
+    /// The sysexits status this error exits with.
+    public let status: ExitStatus
+    /// One line, naming the file or argument at fault.
+    public let message: String
+
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// EX_USAGE (64): a bad argument or option.
+    public static func usage(_ message: String) -> PhotosError { PhotosError(.usage, message) }
+    /// EX_DATAERR (65): input that is well-formed as an argument but wrong as data.
+    public static func dataError(_ message: String) -> PhotosError { PhotosError(.dataError, message) }
+    /// EX_NOINPUT (66): a file, photo or library that does not exist.
+    public static func noInput(_ message: String) -> PhotosError { PhotosError(.noInput, message) }
+
+    /// Maps any error thrown below the CLI to a `PhotosError`, naming `libraryPath` for lock
+    /// and database errors.
+    public static func wrap(_ error: Error, libraryPath: String) -> PhotosError {
+        switch error {
+        case let e as PhotosError:
+            return e
+        case let e as SQLiteError where e.isBusy:
+            return PhotosError(.tempFail, "library \(libraryPath) is busy: another photos process holds its lock; try again later (or raise --wait)")
+        case let e as SQLiteError:
+            let status: ExitStatus = (e.code == 10 || e.code == 13 || e.code == 14) ? .ioError : (e.code == 11 || e.code == 26 ? .dataError : .software)
+            return PhotosError(status, "library \(libraryPath): \(e)")
+        case let e as MigrationError:
+            return PhotosError(.dataError, "library \(libraryPath): \(e)")
+        default:
+            return PhotosError(.software, "\(error)")
+        }
+    }
+}

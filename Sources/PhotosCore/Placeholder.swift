@@ -1,2 +1,0 @@
-import PhotosImaging
-import PhotosStorage

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// What `photos` reads from an XMP sidecar: the keywords of `dc:subject` and `xmp:Rating`
+/// (Adobe XMP Specification Part 1 §8.4 (Dublin Core) and §8.5 (XMP basic); the form digiKam,
+/// darktable and Lightroom write).
+public struct XMPSidecar: Equatable {
+    /// `dc:subject` bag items, in document order, trimmed, empty ones dropped.
+    public var subjects: [String] = []
+    /// `xmp:Rating` when it is 1…5 (0 means unrated and -1 rejected: neither is a rating).
+    public var rating: Int?
+
+    public init(subjects: [String] = [], rating: Int? = nil) {
+        self.subjects = subjects
+        self.rating = rating
+    }
+
+    /// The sidecar paths tried for an image, in order: `IMG.jpg.xmp`, `IMG.xmp` (and the
+    /// upper-case `.XMP` forms).
+    public static func candidatePaths(for imagePath: String) -> [String] {
+        let stem = (imagePath as NSString).deletingPathExtension
+        return [imagePath + ".xmp", imagePath + ".XMP", stem + ".xmp", stem + ".XMP"]
+    }
+
+    /// Reads the first sidecar that exists for `imagePath`.
+    /// - Returns: nil when there is none.
+    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML.
+    public static func load(for imagePath: String) throws -> XMPSidecar? {
+        for candidate in candidatePaths(for: imagePath) where candidate != imagePath {
+            guard let data = FileManager.default.contents(atPath: candidate) else { continue }
+            return try parse(data, path: candidate)
+        }
+        return nil
+    }
+
+    /// Parses XMP packet bytes.
+    /// - Throws: `PhotosError` 65 naming `path` when the XML is malformed.
+    public static func parse(_ data: Data, path: String) throws -> XMPSidecar {
+        let delegate = Delegate()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.delegate = delegate
+        guard parser.parse() else {
+            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+            throw PhotosError.dataError("\(path): not a readable XMP sidecar: \(reason)")
+        }
+        var result = XMPSidecar()
+        result.subjects = delegate.subjects
+        if let text = delegate.rating, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
+            let rounded = Int(value.rounded())
+            if (1...5).contains(rounded) { result.rating = rounded }
+        }
+        return result
+    }
+
+    private static let dcNS = "http://purl.org/dc/elements/1.1/"
+    private static let xmpNS = "http://ns.adobe.com/xap/1.0/"
+    private static let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        var subjects: [String] = []
+        var rating: String?
+        private var inSubject = 0
+        private var inItem = false
+        private var inRatingElement = false
+        private var text = ""
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            if namespaceURI == XMPSidecar.rdfNS && name == "Description" {
+                // xmp:Rating as an attribute of rdf:Description; the attribute name carries the prefix.
+                for (key, value) in attributes where key == "xmp:Rating" || key.hasSuffix(":Rating") && key.hasPrefix("xmp") {
+                    rating = value
+                }
+            }
+            if namespaceURI == XMPSidecar.dcNS && name == "subject" { inSubject += 1 }
+            if inSubject > 0 && namespaceURI == XMPSidecar.rdfNS && name == "li" { inItem = true; text = "" }
+            if namespaceURI == XMPSidecar.xmpNS && name == "Rating" { inRatingElement = true; text = "" }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inItem || inRatingElement { text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if inItem && namespaceURI == XMPSidecar.rdfNS && name == "li" {
+                let item = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !item.isEmpty { subjects.append(item) }
+                inItem = false
+            }
+            if namespaceURI == XMPSidecar.dcNS && name == "subject" { inSubject -= 1 }
+            if inRatingElement && namespaceURI == XMPSidecar.xmpNS && name == "Rating" {
+                rating = text
+                inRatingElement = false
+            }
+        }
+    }
+}
