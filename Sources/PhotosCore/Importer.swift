@@ -154,7 +154,13 @@ public final class Importer {
             }
             guard let library else { return }
             do {
-                let (names, duplicates) = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
+                let (names, duplicates, vanished) = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
+                for path in vanished {
+                    let failure = ImportFailure(path: path, reason: "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again")
+                    summary.failed += 1
+                    summary.failures.append(failure)
+                    onFailure?(failure)
+                }
                 summary.imported += names.count
                 summary.importedNames += names.map(\.name)
                 summary.bytes += names.reduce(0) { $0 + Int64($1.bytes) }
@@ -162,12 +168,7 @@ public final class Importer {
             } catch {
                 tagCache.removeAll()
                 // The rows were rolled back: remove the originals this batch wrote that no row references.
-                for item in batch where item.wroteFile {
-                    let ref = ExternalDataStore.reference(for: item.sha256)
-                    if (try? library.db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [item.sha256])) == nil {
-                        library.externalData.remove(reference: ref)
-                    }
-                }
+                library.removeUnreferencedFiles(batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) })
                 fatal = error
             }
         }
@@ -188,9 +189,7 @@ public final class Importer {
                     if fatal == nil { batch.append(item) }
                     else if item.wroteFile, let library {
                         // After a fatal error nothing more commits; do not leave orphans behind.
-                        if (try? library.db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [item.sha256])) == nil {
-                            library.externalData.remove(reference: ExternalDataStore.reference(for: item.sha256))
-                        }
+                        library.removeUnreferencedFiles([ExternalDataStore.reference(for: item.sha256)])
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
@@ -211,16 +210,18 @@ public final class Importer {
     }
 
     /// Inserts one batch in one transaction with one history transaction.
-    /// - Returns: the photos inserted, and how many turned out to be duplicates of rows
-    ///   committed meanwhile by another process.
+    /// - Returns: the photos inserted, how many turned out to be duplicates of rows committed
+    ///   meanwhile by another process, and the paths whose written original vanished before the
+    ///   commit (checked under the write lock, which `verify --repair` also holds).
     private func writeBatch(_ batch: [Prepared], library: Library, tagNames: [String],
-                            tagCache: inout [String: TagRef]) throws -> ([(name: String, bytes: Int)], Int) {
+                            tagCache: inout [String: TagRef]) throws -> ([(name: String, bytes: Int)], Int, [String]) {
         let zone = options.zone
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
-        let result: ([(name: String, bytes: Int)], Int) = try library.write {
+        let result: ([(name: String, bytes: Int)], Int, [String]) = try library.write {
             var inserted: [(name: String, bytes: Int)] = []
             var duplicates = 0
+            var vanished: [String] = []
             var changes: [HistoryChange] = []
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
@@ -232,6 +233,11 @@ public final class Importer {
             for item in batch {
                 if try existsStmt.first([item.sha256], { _ in true }) != nil {
                     duplicates += 1
+                    continue
+                }
+                var st = stat()
+                if stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
+                    vanished.append(item.path)
                     continue
                 }
                 let r = item.result
@@ -269,7 +275,7 @@ public final class Importer {
             if !changes.isEmpty {
                 try library.recordHistory(author: options.author, context: "import", changes: changes)
             }
-            return (inserted, duplicates)
+            return (inserted, duplicates, vanished)
         }
         tagCache = cache
         return result

@@ -169,3 +169,21 @@ public struct Row {
         }
     }
 }
+
+extension Statement {
+    /// Prepares a statement outside the connection's cache, for a query that stays open while
+    /// other (cached) statements run.
+    /// - Throws: `SQLiteError` when the SQL does not compile.
+    public static func prepare(_ database: Database, _ sql: String) throws -> Statement {
+        try Statement(database: database, sql: sql)
+    }
+}
+
+extension Statement {
+    /// `map([], body)`: every row of a statement without parameters.
+    public func map<T>(_ body: (Row) throws -> T) throws -> [T] { try map([], body) }
+    /// `first([], body)`.
+    public func first<T>(_ body: (Row) throws -> T) throws -> T? { try first([], body) }
+    /// `forEach([], body)`.
+    public func forEach(_ body: (Row) throws -> Void) throws { try forEach([], body) }
+}

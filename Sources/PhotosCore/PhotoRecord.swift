@@ -1,0 +1,219 @@
+import Foundation
+import PhotosStorage
+
+/// A photo as `list`, `show` and `--json` present it (SPEC §5a).
+public struct PhotoRecord: Equatable {
+    public var rowID: Int64
+    public var uniqueName: String
+    public var displayName: String
+    public var sha256: String
+    public var byteSize: Int
+    public var fileReference: String
+    public var format: String
+    /// Upright pixels.
+    public var width: Int
+    public var height: Int
+    /// EXIF Orientation 1…8 of the original.
+    public var orientation: Int
+    public var captureDate: String?
+    public var importedAt: String
+    public var thumbnailWidth: Int
+    public var thumbnailHeight: Int
+    public var tags: [String]
+    public var ratings: [Int]
+    public var zone: String
+    public var scope: String
+
+    /// The displayed rating: the mean of the ratings rounded half up, or nil (SPEC §3).
+    public var rating: Int? {
+        guard !ratings.isEmpty else { return nil }
+        // Half up on integers: floor(sum / n + 1/2) = floor((2·sum + n) / 2n).
+        let sum = ratings.reduce(0, +)
+        return (2 * sum + ratings.count) / (2 * ratings.count)
+    }
+
+    /// The §5a photo object.
+    public var json: JSONValue {
+        .object([
+            ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
+            ("byteSize", .int(byteSize)), ("format", .string(format)), ("width", .int(width)), ("height", .int(height)),
+            ("orientation", .int(orientation)), ("captureDate", .optional(captureDate)), ("importedAt", .string(importedAt)),
+            ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
+            ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope)),
+        ])
+    }
+}
+
+/// Which photos `list` (and later `export`) selects.
+public struct PhotoFilter {
+    /// Photos having every one of these tags (names, normalized on use).
+    public var tags: [String] = []
+    /// Capture date (or import date when there is none) at or after this instant.
+    public var since: Date?
+    /// Capture date (or import date) before this instant.
+    public var until: Date?
+    /// Photos in this zone only.
+    public var zone: String?
+
+    public init() {}
+}
+
+extension Library {
+    private static let photoColumns = """
+        SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
+               p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope
+        FROM photo p
+        JOIN zone z ON z.id = p.zone_id
+        LEFT JOIN photo_data d ON d.photo_id = p.id
+        LEFT JOIN thumbnail t ON t.photo_id = p.id
+        """
+
+    private func record(_ row: Row) -> PhotoRecord {
+        PhotoRecord(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
+                    byteSize: row.int(4), fileReference: row.string(5), format: row.string(6), width: row.int(7),
+                    height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
+                    importedAt: row.string(11), thumbnailWidth: row.int(12), thumbnailHeight: row.int(13),
+                    tags: [], ratings: [], zone: row.string(14), scope: row.string(15))
+    }
+
+    private func fillRelations(_ record: inout PhotoRecord) throws {
+        record.tags = try db.statement("SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
+            .map([record.rowID]) { $0.string(0) }
+        record.ratings = try db.statement("SELECT value FROM rating WHERE photo_id = ? ORDER BY id").map([record.rowID]) { $0.int(0) }
+    }
+
+    /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
+    /// `body` is called for each so that a large library is never held in memory.
+    /// - Throws: `PhotosError` 65 for a tag name that is not valid, `SQLiteError`.
+    public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
+        var sql = Library.photoColumns + " WHERE 1"
+        var args: [SQLBindable] = []
+        for raw in filter.tags {
+            let name = try TagName.normalize(raw)
+            sql += " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
+            args.append(name)
+        }
+        if let since = filter.since {
+            sql += " AND COALESCE(p.capture_date, p.imported_at) >= ?"
+            args.append(ISODate.string(from: since))
+        }
+        if let until = filter.until {
+            sql += " AND COALESCE(p.capture_date, p.imported_at) < ?"
+            args.append(ISODate.string(from: until))
+        }
+        if let zone = filter.zone {
+            sql += " AND p.zone_id = ?"
+            args.append(zone)
+        }
+        sql += " ORDER BY COALESCE(p.capture_date, p.imported_at), p.unique_name"
+        // A separate statement (not the cached one) so that `body` may run other queries.
+        let statement = try Statement.prepare(db, sql)
+        try statement.forEach(args) { row in
+            var rec = record(row)
+            try fillRelations(&rec)
+            try body(rec)
+        }
+    }
+
+    /// The photo whose uniqueName is `argument`, or starts with it (at least 4 characters),
+    /// compared case-insensitively (SPEC §5).
+    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is ambiguous (listing
+    ///   the candidates) or shorter than 4 characters.
+    public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
+        let key = argument.trimmingCharacters(in: .whitespaces).uppercased()
+        if let exact = try db.statement(Library.photoColumns + " WHERE upper(p.unique_name) = ?").first([key], record) {
+            var rec = exact
+            try fillRelations(&rec)
+            return rec
+        }
+        guard key.count >= 4 else {
+            throw PhotosError.dataError("photo '\(argument)': a uniqueName prefix needs at least 4 characters")
+        }
+        guard key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw PhotosError.noInput("no photo '\(argument)' in the library")
+        }
+        let matches = try db.statement(Library.photoColumns + " WHERE upper(p.unique_name) >= ? AND upper(p.unique_name) < ? ORDER BY p.unique_name LIMIT 11")
+            .map([key, key + "\u{10FFFF}"], record)
+        switch matches.count {
+        case 0:
+            throw PhotosError.noInput("no photo '\(argument)' in the library")
+        case 1:
+            var rec = matches[0]
+            try fillRelations(&rec)
+            return rec
+        default:
+            let names = matches.prefix(10).map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")
+            throw PhotosError.dataError("photo prefix '\(argument)' is ambiguous: \(names)\(matches.count > 10 ? ", …" : "")")
+        }
+    }
+
+    /// The thumbnail JPEG bytes of a photo.
+    /// - Throws: `PhotosError` 66 when the photo has no thumbnail.
+    public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
+        guard let data = try db.statement("SELECT data FROM thumbnail WHERE photo_id = ?").first([photo.rowID], { $0.blob(0) }) else {
+            throw PhotosError.noInput("photo \(photo.uniqueName) has no thumbnail")
+        }
+        return data
+    }
+
+    /// Deletes photos with their photo data, thumbnail and ratings (cascade), nullifying their
+    /// tag links, in one transaction with one history transaction (tombstones keep the
+    /// uniqueName and SHA-256). Originals no remaining row references are removed after the
+    /// commit.
+    /// - Returns: the uniqueNames deleted.
+    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    @discardableResult
+    public func deletePhotos(_ photos: [PhotoRecord], author: String, context: String = "delete") throws -> [String] {
+        var unique: [PhotoRecord] = []
+        for p in photos where !unique.contains(where: { $0.rowID == p.rowID }) { unique.append(p) }
+        let references: [String] = try write {
+            var changes: [HistoryChange] = []
+            var refs: [String] = []
+            for photo in unique {
+                guard try db.scalarInt("SELECT 1 FROM photo WHERE id = ?", [photo.rowID]) != nil else { continue }
+                if let data = try db.statement("SELECT id, sha256, file_ref FROM photo_data WHERE photo_id = ?")
+                    .first([photo.rowID], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
+                    changes.append(HistoryChange(entity: "PhotoData", objectID: String(data.0), type: .delete,
+                                                 tombstone: [("sha256", data.1)], zone: photo.zone))
+                    refs.append(data.2)
+                }
+                if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) {
+                    changes.append(HistoryChange(entity: "Thumbnail", objectID: String(thumbID), type: .delete, zone: photo.zone))
+                }
+                for ratingID in try db.statement("SELECT id FROM rating WHERE photo_id = ?").map([photo.rowID], { $0.int(0) }) {
+                    changes.append(HistoryChange(entity: "Rating", objectID: String(ratingID), type: .delete, zone: photo.zone))
+                }
+                for tagUUID in try db.statement("SELECT t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ?")
+                    .map([photo.rowID], { $0.string(0) }) {
+                    changes.append(HistoryChange(entity: "Tag", objectID: tagUUID, type: .update, updated: ["photos"], zone: photo.zone))
+                }
+                changes.append(HistoryChange(entity: "Photo", objectID: photo.uniqueName, type: .delete,
+                                             tombstone: [("uniqueName", photo.uniqueName), ("sha256", photo.sha256)], zone: photo.zone))
+                try db.run("DELETE FROM photo WHERE id = ?", [photo.rowID])
+            }
+            if !changes.isEmpty { try recordHistory(author: author, context: context, changes: changes) }
+            return refs
+        }
+        removeUnreferencedFiles(references)
+        return unique.map(\.uniqueName)
+    }
+
+    /// Removes the external files among `references` that no PhotoData row references any more.
+    /// Call after the commit that dropped the rows, never before.
+    public func removeUnreferencedFiles(_ references: [String]) {
+        for ref in Set(references) where !isReferenced(fileReference: ref) {
+            externalData.remove(reference: ref)
+        }
+    }
+
+    /// True when a PhotoData row references `fileReference` — or when that cannot be told
+    /// (a database error): a file is only removed when it is certainly unreferenced.
+    public func isReferenced(fileReference: String) -> Bool {
+        do {
+            return try db.scalarInt("SELECT 1 FROM photo_data WHERE file_ref = ? LIMIT 1", [fileReference]) != nil
+        } catch {
+            return true
+        }
+    }
+}
