@@ -1,1 +1,4 @@
+import Foundation
 import PhotosCLI
+
+exit(CLI.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,117 @@
+import Foundation
+import PhotosCore
+
+/// What every command gets: the global options, the environment and the output streams.
+public final class CommandContext {
+    /// `--library`, or nil to resolve from the environment.
+    public var libraryOption: String?
+    /// `--json`: data as JSON on stdout.
+    public var json = false
+    /// `--quiet`: nothing on success.
+    public var quiet = false
+    /// `--author` or `$PHOTOS_AUTHOR` (default `photos`).
+    public var author = "photos"
+    /// `--wait`: seconds to wait for another process's lock.
+    public var wait: Double = 30
+    public let environment: [String: String]
+    let output: OutputStreams
+
+    init(environment: [String: String], output: OutputStreams) {
+        self.environment = environment
+        self.output = output
+        if let a = environment["PHOTOS_AUTHOR"], !a.isEmpty { author = a }
+    }
+
+    /// The resolved library folder (SPEC §2).
+    public var libraryPath: String { Library.resolvePath(explicit: libraryOption, environment: environment) }
+
+    /// Opens the library, which must exist.
+    /// - Throws: `PhotosError` 66 when there is none, and what `Library.init` throws.
+    public func openLibrary() throws -> Library {
+        try Library(root: libraryPath, create: false, busyTimeout: wait)
+    }
+
+    /// Opens the library, creating it (and saying so on stderr) when absent.
+    public func openOrCreateLibrary() throws -> Library {
+        let path = libraryPath
+        let existed = Library.exists(at: path)
+        let library = try Library(root: path, create: true, busyTimeout: wait)
+        if !existed { note("created library at \(path)") }
+        return library
+    }
+
+    /// Writes a line of data to stdout.
+    public func print(_ line: String) { output.out(line + "\n") }
+    /// Writes a JSON value as one line to stdout.
+    public func printJSON(_ value: JSONValue) { output.out(value.serialized() + "\n") }
+    /// A message on stderr, unless `--quiet`.
+    public func note(_ line: String) { if !quiet { output.err("photos: " + line + "\n") } }
+    /// A problem with one item on stderr, always: `path: error: message`.
+    public func itemError(_ item: String, _ message: String) {
+        output.err("\(item): \(output.colored("error:", code: "31")) \(message)\n")
+    }
+    /// True when stderr is a terminal (progress bars).
+    public var stderrIsTerminal: Bool { output.stderrIsTerminal }
+    /// Writes raw text to stderr (progress bars).
+    public func rawError(_ text: String) { output.err(text) }
+    /// Writes raw bytes to stdout.
+    public func writeStdout(_ bytes: [UInt8]) { output.outBytes(bytes) }
+}
+
+/// The process's stdout and stderr, replaceable in tests.
+final class OutputStreams {
+    var out: (String) -> Void
+    var err: (String) -> Void
+    var outBytes: ([UInt8]) -> Void
+    var stderrIsTerminal: Bool
+    var color: Bool
+
+    init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, outBytes: @escaping ([UInt8]) -> Void,
+         stderrIsTerminal: Bool, color: Bool) {
+        self.out = out
+        self.err = err
+        self.outBytes = outBytes
+        self.stderrIsTerminal = stderrIsTerminal
+        self.color = color
+    }
+
+    func colored(_ text: String, code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    /// stdout and stderr of this process. Colour only on a terminal and never with `NO_COLOR`
+    /// (https://no-color.org).
+    static func standard(environment: [String: String]) -> OutputStreams {
+        let tty = isatty(2) == 1
+        return OutputStreams(
+            out: { s in writeAll(1, Array(s.utf8)) },
+            err: { s in writeAll(2, Array(s.utf8)) },
+            outBytes: { b in writeAll(1, b) },
+            stderrIsTerminal: tty,
+            color: tty && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+    }
+}
+
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buf in
+        var offset = 0
+        while offset < buf.count {
+            let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 { if errno == EINTR { continue } else { return } }
+            offset += n
+        }
+    }
+}
+
+/// A subcommand: its name, help, options and what it does.
+struct CommandSpec {
+    /// The words that name it: `["import"]`, `["tag", "add"]`.
+    var path: [String]
+    var abstract: String
+    var discussion: String = ""
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    /// Minimum and maximum number of positionals (nil: no maximum).
+    var positionals: (min: Int, max: Int?) = (0, 0)
+    var run: (ParsedArguments, CommandContext) throws -> ExitStatus
+
+    var name: String { path.joined(separator: " ") }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import PhotosCore
+import PhotosImaging
+
+/// `photos import PATH...` (SPEC §5).
+enum ImportCommand {
+    static let spec = CommandSpec(
+        path: ["import"],
+        abstract: "Import JPEG and PNG files and folders, with 120-pixel thumbnails.",
+        discussion: """
+        Folders are read recursively (symbolic links followed, never in a loop); hidden files and
+        folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
+        other files are counted as skipped, but a .jpg/.jpeg/.png whose bytes are not JPEG or PNG
+        is a failure. A file already in the library (same SHA-256) is a duplicate. Tags and a
+        rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
+        batches: an interrupted import loses at most the batch in flight, and running it again
+        finishes the job. Exit status 1 when some files failed (each is named on stderr).
+        """,
+        arguments: [ArgumentSpec("path", help: "Files or folders to import.", variadic: true)],
+        options: [
+            OptionSpec(["--tag"], value: "NAME", help: "Add this tag to every imported photo.", repeatable: true),
+            OptionSpec(["--dry-run"], help: "Check and decode everything, write nothing."),
+            OptionSpec(["--jobs", "-j"], value: "N", help: "Worker threads.", default: "number of cores"),
+            OptionSpec(["--hidden"], help: "Also import hidden files and folders."),
+            OptionSpec(["--max-pixels"], value: "N", help: "Refuse images larger than N pixels, before decoding.", default: "100000000"),
+            OptionSpec(["--thumbnail-quality"], value: "Q", help: "JPEG quality of thumbnails, 1-100.", default: "85"),
+        ],
+        positionals: (1, nil),
+        run: run)
+
+    static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
+        var options = ImportOptions(paths: args.positionals)
+        options.tags = args.all("tag")
+        options.dryRun = args.flag("dry-run")
+        options.includeHidden = args.flag("hidden")
+        options.author = ctx.author
+        if let jobs = try args.int("jobs", in: 1...256) { options.jobs = jobs }
+        if let maxPixels = try args.int("max-pixels", in: 1...Int(Int32.max) * 64) { options.thumbnail.maxPixels = maxPixels }
+        if let quality = try args.int("thumbnail-quality", in: 1...100) { options.thumbnail.quality = quality }
+        for tag in options.tags { _ = try TagName.normalize(tag) }
+        for path in options.paths where !FileManager.default.fileExists(atPath: path) {
+            throw PhotosError.noInput("\(path): no such file or directory")
+        }
+
+        let root = ctx.libraryPath
+        let library: Library?
+        if options.dryRun && !Library.exists(at: root) {
+            library = nil
+        } else {
+            library = try ctx.openOrCreateLibrary()
+        }
+        let importer = Importer(library: library, libraryRoot: root, options: options)
+        importer.onFailure = { ctx.itemError($0.path, $0.reason) }
+        let progress = ProgressBar(context: ctx, label: options.dryRun ? "checking" : "importing")
+        importer.onProgress = { done, total in progress.update(done: done, total: total) }
+        let summary: ImportSummary
+        do {
+            summary = try importer.run()
+        } catch {
+            progress.finish()
+            throw error
+        }
+        progress.finish()
+        if ctx.json {
+            var json = summary.json
+            if options.dryRun, case .object(var pairs) = json { pairs.append(("dryRun", .bool(true))); json = .object(pairs) }
+            ctx.printJSON(json)
+        } else if !ctx.quiet || summary.failed > 0 {
+            let verb = options.dryRun ? "Would import" : "Imported"
+            ctx.print("\(verb) \(summary.imported) photo\(summary.imported == 1 ? "" : "s"), \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), \(summary.skipped) skipped, \(summary.failed) failed; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s")
+        }
+        return summary.failed > 0 ? .partial : .ok
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal and not `--quiet`.
+final class ProgressBar {
+    private let context: CommandContext
+    private let label: String
+    private let enabled: Bool
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(context: CommandContext, label: String) {
+        self.context = context
+        self.label = label
+        self.enabled = context.stderrIsTerminal && !context.quiet
+    }
+
+    func update(done: Int, total: Int) {
+        guard enabled, total > 0 else { return }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        let width = 30
+        let filled = width * done / total
+        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
+        context.rawError("\r\(label) [\(bar)] \(done)/\(total)")
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { context.rawError("\r\u{1B}[K") }
+        drawn = false
+    }
+}
+
+/// `bytes` in binary units: `512 B`, `1.5 MiB`.
+func formatBytes(_ bytes: Int64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+}

@@ -1,0 +1,174 @@
+import Foundation
+import PhotosCore
+
+/// Options shared by `list` and (later) `export` to select photos.
+enum PhotoFilterOptions {
+    static let options: [OptionSpec] = [
+        OptionSpec(["--tag"], value: "NAME", help: "Only photos with this tag (all given tags must match).", repeatable: true),
+        OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD or ISO 8601)."),
+        OptionSpec(["--until"], value: "DATE", help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day."),
+        OptionSpec(["--zone"], value: "ID", help: "Only photos in this record zone."),
+    ]
+
+    /// The filter the options describe.
+    /// - Throws: `PhotosError` 64 for a date that does not parse.
+    static func filter(_ args: ParsedArguments) throws -> PhotoFilter {
+        var filter = PhotoFilter()
+        filter.tags = args.all("tag")
+        if let text = args.value("since") {
+            guard let (date, _) = ISODate.parse(text) else { throw PhotosError.usage("--since takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'") }
+            filter.since = date
+        }
+        if let text = args.value("until") {
+            guard let (date, dayOnly) = ISODate.parse(text) else { throw PhotosError.usage("--until takes a date like 2024-05-31 or 2024-05-31T12:00:00Z, not '\(text)'") }
+            filter.until = dayOnly ? date.addingTimeInterval(86_400) : date
+        }
+        filter.zone = args.value("zone")
+        return filter
+    }
+}
+
+/// `photos list`.
+enum ListCommand {
+    static let spec = CommandSpec(
+        path: ["list"],
+        abstract: "List photos: uniqueName, name, size, tags, rating, zone.",
+        options: PhotoFilterOptions.options,
+        run: { args, ctx in
+            let library = try ctx.openLibrary()
+            let filter = try PhotoFilterOptions.filter(args)
+            if !ctx.json && !ctx.quiet {
+                ctx.print(row("UNIQUENAME", "NAME", "SIZE", "TAGS", "RATING", "ZONE"))
+            }
+            try library.forEachPhoto(matching: filter) { photo in
+                if ctx.json { ctx.printJSON(photo.json) } else {
+                    ctx.print(row(photo.uniqueName, photo.displayName, String(photo.byteSize), photo.tags.joined(separator: ","),
+                                  photo.rating.map(String.init) ?? "-", photo.zone))
+                }
+            }
+            return .ok
+        })
+
+    static func row(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String, _ f: String) -> String {
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+        func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+        let name = b.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+        return "\(pad(a, 36))  \(pad(name, 32)) \(lpad(c, 10))  \(pad(d.isEmpty ? "-" : d, 20)) \(lpad(e, 6))  \(f)"
+    }
+}
+
+/// `photos show PHOTO`.
+enum ShowCommand {
+    static let spec = CommandSpec(
+        path: ["show"],
+        abstract: "Show one photo's attributes.",
+        arguments: [ArgumentSpec("photo", help: "A uniqueName, or an unambiguous prefix of at least 4 characters.")],
+        positionals: (1, 1),
+        run: { args, ctx in
+            let library = try ctx.openLibrary()
+            let p = try library.resolvePhoto(args.positionals[0])
+            if ctx.json { ctx.printJSON(p.json); return .ok }
+            let lines: [(String, String)] = [
+                ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format),
+                ("size", "\(p.byteSize) bytes (\(formatBytes(Int64(p.byteSize))))"),
+                ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation))"),
+                ("captured", p.captureDate ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
+                ("original", "\(Library.externalDataName)/\(p.fileReference)"),
+                ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
+                ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
+                ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
+                ("zone", "\(p.zone) (\(p.scope))"),
+            ]
+            for (key, value) in lines { ctx.print((key + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+            return .ok
+        })
+}
+
+/// `photos thumbnail PHOTO -o FILE`.
+enum ThumbnailCommand {
+    static let spec = CommandSpec(
+        path: ["thumbnail"],
+        abstract: "Write a photo's thumbnail JPEG to a file (or - for stdout).",
+        arguments: [ArgumentSpec("photo", help: "A uniqueName, or an unambiguous prefix of at least 4 characters.")],
+        options: [OptionSpec(["--output", "-o"], value: "FILE", help: "Where to write the JPEG; - writes to stdout.")],
+        positionals: (1, 1),
+        run: { args, ctx in
+            guard let output = args.value("output") else { throw PhotosError.usage("missing --output FILE") }
+            let library = try ctx.openLibrary()
+            let photo = try library.resolvePhoto(args.positionals[0])
+            let data = try library.thumbnailData(of: photo)
+            if output == "-" { ctx.writeStdout(data); return .ok }
+            try writeFileAtomically(data, to: output)
+            if !ctx.quiet && !ctx.json { ctx.note("wrote \(photo.thumbnailWidth)×\(photo.thumbnailHeight) thumbnail to \(output)") }
+            if ctx.json { ctx.printJSON(.object([("path", .string(output)), ("width", .int(photo.thumbnailWidth)), ("height", .int(photo.thumbnailHeight)), ("bytes", .int(data.count))])) }
+            return .ok
+        })
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it into place.
+    /// - Throws: `PhotosError` 73 when the file cannot be created, 74 on a write error.
+    static func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        let temp = (dir.isEmpty ? "." : dir) + "/.photos-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer { if !ok { unlink(temp) } }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced else { throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard rename(temp, path) == 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
+        ok = true
+    }
+}
+
+/// `photos delete PHOTO...`.
+enum DeleteCommand {
+    static let spec = CommandSpec(
+        path: ["delete"],
+        abstract: "Delete photos with their data, thumbnails and ratings.",
+        discussion: "Tags stay (their links are removed). An original is removed from the library once no photo references it. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted.",
+        arguments: [ArgumentSpec("photo", help: "uniqueNames or unambiguous prefixes of at least 4 characters.", variadic: true)],
+        positionals: (1, nil),
+        run: { args, ctx in
+            let library = try ctx.openLibrary()
+            let photos = try args.positionals.map(library.resolvePhoto)
+            let deleted = try library.deletePhotos(photos, author: ctx.author)
+            if ctx.json { ctx.printJSON(.object([("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string)))])) }
+            else if !ctx.quiet { ctx.print("Deleted \(deleted.count) photo\(deleted.count == 1 ? "" : "s")") }
+            return .ok
+        })
+}
+
+/// `photos verify [--repair] [--quick]`.
+enum VerifyCommand {
+    static let spec = CommandSpec(
+        path: ["verify"],
+        abstract: "Check the library's invariants; --repair fixes what can be fixed.",
+        discussion: """
+        Checks that every original exists with its recorded size and SHA-256, that no file in
+        the external data folder lacks a row (an orphan, e.g. after a crash), that SQLite's
+        integrity_check and foreign_key_check are clean, and that no tag link crosses zones.
+        --repair removes orphan files and deletes photos whose original is gone. Exit status 0
+        when clean, 1 when problems remain.
+        """,
+        options: [
+            OptionSpec(["--repair"], help: "Remove orphan files and photos whose original is gone."),
+            OptionSpec(["--quick"], help: "Check sizes only, not SHA-256 hashes."),
+        ],
+        run: { args, ctx in
+            let library = try ctx.openLibrary()
+            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
+            if ctx.json { ctx.printJSON(report.json) } else {
+                for problem in report.problems {
+                    ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
+                }
+                if !ctx.quiet || !report.isClean {
+                    let remaining = report.problems.filter { !$0.repaired }.count
+                    let repaired = report.problems.count - remaining
+                    ctx.print("Checked \(report.photos) photos and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")")
+                }
+            }
+            return report.isClean ? .ok : .partial
+        })
+}
