@@ -168,8 +168,8 @@ bytes=$(du -sb "$in" | cut -f1)
 
 # ---------------------------------------------------------------- the tools
 # Each function runs one complete pass over the staged files into $1 (a fresh, empty
-# output directory) and appends one peak-RSS line (KB) per process to $2.
-T=(/usr/bin/time -f %M -a -o)
+# output directory) and appends one line "peakRSS_KB user_s sys_s" per process to $2.
+T=(/usr/bin/time -f "%M %U %S" -a -o)
 
 run_photos() {
   local out=$1 rss=$2 rc=0
@@ -234,8 +234,15 @@ echo
 
 cat "$in"/* >/dev/null   # warm the page cache so the first tool is not charged for it
 
+read -r load1 _ </proc/loadavg
+if python3 -c "import sys; sys.exit(0 if float('$load1') > 0.5 else 1)"; then
+  echo "warning: load average $load1 before start: other processes are using the CPU, so"
+  echo "         wall times will be noisy; compare the CPU-seconds column, or rerun when idle."
+  echo
+fi
+
 declare -A times status
-for t in "${tools[@]}"; do times[$t]=""; status[$t]=ok; : >"$work/rss.$t"; done
+for t in "${tools[@]}"; do times[$t]=""; status[$t]=ok; done
 
 for ((r = 1; r <= reps; r++)); do
   for t in "${tools[@]}"; do
@@ -244,7 +251,8 @@ for ((r = 1; r <= reps; r++)); do
     sync
     t0=$EPOCHREALTIME
     rc=0
-    "run_$t" "$out" "$work/rss.$t" 2>>"$work/err.$t" || rc=$?
+    : >"$work/rss.$t.$r"
+    "run_$t" "$out" "$work/rss.$t.$r" 2>>"$work/err.$t" || rc=$?
     t1=$EPOCHREALTIME
     secs=$(python3 -c "print('%.3f' % ($t1 - $t0))")
     if [[ $t == photos ]]; then n=$nfiles; else n=$(find "$out" -maxdepth 1 -type f ! -name '.*' | wc -l); fi
@@ -255,7 +263,8 @@ for ((r = 1; r <= reps; r++)); do
     fi
     if [[ $t != photos ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
     times[$t]+="$secs "
-    printf 'rep %d/%d  %-7s %8.3f s  %s\n' "$r" "$reps" "$t" "$secs" "${status[$t]}"
+    read -r load1 _ </proc/loadavg
+    printf 'rep %d/%d  %-7s %8.3f s  load %s  %s\n' "$r" "$reps" "$t" "$secs" "$load1" "${status[$t]}"
     ((keep)) || rm -rf "$out"
   done
 done
@@ -270,43 +279,51 @@ times = {$(for t in "${tools[@]}"; do printf "'%s': [%s], " "$t" "$(echo "${time
 status = {$(for t in "${tools[@]}"; do printf "'%s': '%s', " "$t" "${status[$t]}"; done)}
 label = {$(for t in "${tools[@]}"; do printf "'%s': '''%s''', " "$t" "${label[$t]}"; done)}
 cmd = {$(for t in "${tools[@]}"; do printf "'%s': '''%s''', " "$t" "${cmd[$t]}"; done)}
-def rss(t):
-    vals = []
-    for line in open('%s/rss.%s' % (work, t)):
-        line = line.strip()
-        if line.isdigit():
-            vals.append(int(line))
-    return (max(vals) if vals else 0), len(vals)
+def usage(t):
+    """(peak RSS KB over every process of every rep, [CPU seconds user+sys per rep])"""
+    peak, cpu = 0, []
+    for r in range(1, reps + 1):
+        tot = 0.0
+        for line in open('%s/rss.%s.%d' % (work, t, r)):
+            f = line.split()
+            if len(f) == 3 and f[0].isdigit():
+                peak = max(peak, int(f[0]))
+                tot += float(f[1]) + float(f[2])
+        cpu.append(tot)
+    return peak, cpu
 row = {}
-print('%-46s %9s %9s %9s %10s %8s %12s  %s' % ('tool', 'median s', 'min s', 'max s', 'images/s', 'MB/s', 'peak RSS KB', 'status'))
+print('%-46s %9s %9s %9s %10s %8s %8s %12s  %s' % ('tool', 'median s', 'min s', 'max s', 'images/s', 'MB/s', 'CPU s', 'peak RSS KB', 'status'))
 for t in tools:
     ts = times[t]
     med = statistics.median(ts)
     ips = nfiles / med if med > 0 else float('inf')
     mbs = nbytes / 1e6 / med if med > 0 else float('inf')
-    peak, nproc_ = rss(t)
-    row[t] = (med, ips, peak)
-    print('%-46s %9.3f %9.3f %9.3f %10.1f %8.1f %12d  %s' % (label[t], med, min(ts), max(ts), ips, mbs, peak, status[t]))
+    peak, cpu = usage(t)
+    cmed = statistics.median(cpu)
+    row[t] = (med, ips, peak, cmed)
+    print('%-46s %9.3f %9.3f %9.3f %10.1f %8.1f %8.2f %12d  %s' % (label[t], med, min(ts), max(ts), ips, mbs, cmed, peak, status[t]))
 print()
+print('CPU s   = median over reps of user+sys seconds of all processes of one pass (less')
+print('          sensitive to other load on the machine than wall time).')
 print('peak RSS = largest maximum-resident-set of any one process (/usr/bin/time %M);')
-print('for photos it is the one whole process, for peers the worst single invocation.')
+print('          for photos the one whole process, for peers the worst single invocation.')
 print()
 if 'photos' in row:
-    pm, pips, prss = row['photos']
-    print('%-12s %22s %22s %22s' % ('photos/peer', 'time ratio (<1 faster)', 'images/s ratio (>1)', 'peak RSS ratio'))
+    pm, pips, prss, pcpu = row['photos']
+    print('%-12s %22s %22s %18s %16s' % ('photos/peer', 'time ratio (<1 faster)', 'images/s ratio (>1)', 'CPU-s ratio', 'peak RSS ratio'))
     for t in tools:
         if t == 'photos':
             continue
-        m, ips, r = row[t]
-        print('%-12s %22.2f %22.2f %22s' % (t, pm / m, pips / ips, ('%.2f' % (prss / r)) if r else 'n/a'))
+        m, ips, r, c = row[t]
+        print('%-12s %22.2f %22.2f %18s %16s' % (t, pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
 else:
     print('photos/peer ratios: n/a (photos skipped)')
 print()
-print('tsv\ttool\tfiles\tbytes\tjobs\treps\tmedian_s\tmin_s\tmax_s\timages_per_s\tpeak_rss_kb\tstatus\ttimes_s\tcommand')
+print('tsv\ttool\tfiles\tbytes\tjobs\treps\tmedian_s\tmin_s\tmax_s\timages_per_s\tcpu_s\tpeak_rss_kb\tstatus\ttimes_s\tcommand')
 for t in tools:
-    med, ips, peak = row[t]
-    print('tsv\t%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.2f\t%d\t%s\t%s\t%s' % (
-        t, nfiles, nbytes, jobs, reps, med, min(times[t]), max(times[t]), ips, peak, status[t],
+    med, ips, peak, cmed = row[t]
+    print('tsv\t%s\t%d\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%d\t%s\t%s\t%s' % (
+        t, nfiles, nbytes, jobs, reps, med, min(times[t]), max(times[t]), ips, cmed, peak, status[t],
         ','.join('%.3f' % x for x in times[t]), cmd[t]))
 PY
 
