@@ -90,6 +90,8 @@ public final class Importer {
     }
 
     enum Outcome {
+        /// An XMP sidecar: read with its image, not counted.
+        case sidecar
         case skipped
         case duplicate
         case failed(String)
@@ -178,6 +180,7 @@ public final class Importer {
             if let (path, outcome) = next {
                 done += 1
                 switch outcome {
+                case .sidecar: break
                 case .skipped: summary.skipped += 1
                 case .duplicate: summary.duplicates += 1
                 case .failed(let reason):
@@ -286,7 +289,7 @@ public final class Importer {
     static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
                         thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
-        if ext == "xmp" { return .skipped }
+        if ext == "xmp" { return .sidecar }
         let claimsImage = ["jpg", "jpeg", "png"].contains(ext)
         let file: ImageFile
         do {
