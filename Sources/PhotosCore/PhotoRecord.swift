@@ -200,10 +200,16 @@ extension Library {
     }
 
     /// Removes the external files among `references` that no PhotoData row references any more.
-    /// Call after the commit that dropped the rows, never before.
+    /// Call after the commit that dropped the rows, never before. The check and the unlink hold
+    /// the write lock, so an import committing the same bytes meanwhile (it checks its file
+    /// under the same lock) cannot end up with a row whose file is gone. When the lock cannot
+    /// be had, the files stay, as orphans for `verify --repair`.
     public func removeUnreferencedFiles(_ references: [String]) {
-        for ref in Set(references) where !isReferenced(fileReference: ref) {
-            externalData.remove(reference: ref)
+        guard !references.isEmpty else { return }
+        try? write {
+            for ref in Set(references) where !isReferenced(fileReference: ref) {
+                externalData.remove(reference: ref)
+            }
         }
     }
 

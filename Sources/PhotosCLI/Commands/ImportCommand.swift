@@ -24,6 +24,7 @@ enum ImportCommand {
             OptionSpec(["--hidden"], help: "Also import hidden files and folders."),
             OptionSpec(["--max-pixels"], value: "N", help: "Refuse images larger than N pixels, before decoding.", default: "100000000"),
             OptionSpec(["--thumbnail-quality"], value: "Q", help: "JPEG quality of thumbnails, 1-100.", default: "85"),
+            OptionSpec(["--batch-size"], value: "N", help: "Photos per committed transaction (an interrupted import loses at most one batch).", default: "64"),
         ],
         positionals: (1, nil),
         run: run)
@@ -37,6 +38,7 @@ enum ImportCommand {
         if let jobs = try args.int("jobs", in: 1...256) { options.jobs = jobs }
         if let maxPixels = try args.int("max-pixels", in: 1...Int(Int32.max) * 64) { options.thumbnail.maxPixels = maxPixels }
         if let quality = try args.int("thumbnail-quality", in: 1...100) { options.thumbnail.quality = quality }
+        if let batch = try args.int("batch-size", in: 1...100_000) { options.batchSize = batch }
         for tag in options.tags { _ = try TagName.normalize(tag) }
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
             throw PhotosError.noInput("\(path): no such file or directory")

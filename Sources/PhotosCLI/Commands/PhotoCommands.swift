@@ -35,8 +35,8 @@ enum ListCommand {
         abstract: "List photos: uniqueName, name, size, tags, rating, zone.",
         options: PhotoFilterOptions.options,
         run: { args, ctx in
-            let library = try ctx.openLibrary()
             let filter = try PhotoFilterOptions.filter(args)
+            let library = try ctx.openLibrary()
             if !ctx.json && !ctx.quiet {
                 ctx.print(row("UNIQUENAME", "NAME", "SIZE", "TAGS", "RATING", "ZONE"))
             }

@@ -1,0 +1,188 @@
+import Foundation
+import XCTest
+@testable import PhotosCLI
+import PhotosCore
+import PhotosStorage
+
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+let samplesDir = packageRoot + "/Samples"
+
+/// The output of one in-process run of the CLI.
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: [UInt8]
+}
+
+/// Runs `photos` in-process with captured stdout and stderr.
+func photos(_ args: [String], env: [String: String] = [:]) -> RunResult {
+    var out = [UInt8](), err = ""
+    let streams = OutputStreams(out: { out += Array($0.utf8) }, err: { err += $0 }, outBytes: { out += $0 },
+                                stderrIsTerminal: false, color: false)
+    var environment = env
+    if environment["HOME"] == nil { environment["HOME"] = NSTemporaryDirectory() + "photos-cli-home-unused" }
+    let status = CLI.run(arguments: args, environment: environment, output: streams)
+    return RunResult(status: status.rawValue, stdout: String(decoding: out, as: UTF8.self), stderr: err, stdoutBytes: out)
+}
+
+final class CLITests: XCTestCase {
+    var dir = ""
+    var lib: String { dir + "/lib" }
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "photos-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func testHelpLooksLikeArgumentParserAndExitsZero() {
+        let main = photos(["--help"])
+        XCTAssertEqual(main.status, 0)
+        XCTAssertTrue(main.stdout.hasPrefix("OVERVIEW: "))
+        XCTAssertTrue(main.stdout.contains("\nSUBCOMMANDS:\n"))
+        XCTAssertTrue(main.stdout.hasSuffix("See 'photos help <subcommand>' for detailed help.\n"))
+        XCTAssertEqual(main.stderr, "")
+        for command in ["init", "schema", "import", "list", "show", "thumbnail", "delete", "verify"] {
+            let a = photos([command, "--help"]), b = photos(["help", command]), c = photos(["-h", command])
+            XCTAssertEqual(a.status, 0, command)
+            XCTAssertEqual(a.stdout, b.stdout, command)
+            XCTAssertEqual(a.stdout, c.stdout, command)
+            XCTAssertTrue(a.stdout.contains("USAGE: photos \(command)"), command)
+            XCTAssertTrue(a.stdout.contains("OPTIONS:"), command)
+        }
+        XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--max-pixels <n>            Refuse images larger than N pixels, before decoding. (default: 100000000)"))
+        XCTAssertEqual(photos(["--version"]).stdout, "photos \(CLI.version)\n")
+    }
+
+    func testUsageErrorsExit64WithErrorAndUsageLines() {
+        let unknown = photos(["import", "--frobnicate", "x"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertEqual(unknown.stderr, "Error: unknown option '--frobnicate'\nUsage: photos import [<options>] <path> ...\n  See 'photos import --help' for more information.\n")
+        XCTAssertEqual(photos(["frobnicate"]).status, 64)
+        XCTAssertEqual(photos([]).status, 64)
+        XCTAssertEqual(photos(["import"]).status, 64, "missing path")
+        XCTAssertEqual(photos(["import", "--jobs", "0", samplesDir]).status, 64)
+        XCTAssertEqual(photos(["import", "--jobs"]).status, 64)
+        XCTAssertEqual(photos(["list", "--since", "last tuesday"]).status, 64)
+        XCTAssertEqual(photos(["show", "a", "b"]).status, 64)
+        XCTAssertEqual(photos(["--json=yes", "list"]).status, 64)
+        XCTAssertEqual(photos(["thumbnail", "abcd"]).status, 64, "missing --output")
+    }
+
+    func testImportListShowThumbnailDeleteEndToEnd() throws {
+        // Global options after the subcommand name, in both spellings.
+        let imported = photos(["import", samplesDir, "--library=\(lib)", "--json", "--jobs", "2"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("created library at \(lib)"))
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["imported"] as? Int, 6)
+        XCTAssertEqual(summary["failed"] as? Int, 0)
+        XCTAssertEqual(Array(summary.keys).sorted(), ["bytes", "duplicates", "failed", "failures", "imported", "seconds", "skipped"])
+
+        let list = photos(["--library", lib, "list", "--json"])
+        XCTAssertEqual(list.status, 0)
+        let lines = list.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 6)
+        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(Set(objects[0].keys), ["uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
+                                               "captureDate", "importedAt", "thumbnailWidth", "thumbnailHeight", "tags", "ratings",
+                                               "rating", "zone", "scope"])
+        let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
+        XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])
+        XCTAssertEqual(ladybird["rating"] as? Int, 4)
+        let name = try XCTUnwrap(ladybird["uniqueName"] as? String)
+
+        let tagged = photos(["--library", lib, "list", "--tag", "insect", "--json"])
+        XCTAssertEqual(tagged.stdout.split(separator: "\n").count, 0, "tag names are compared exactly (case matters)")
+        XCTAssertEqual(photos(["--library", lib, "list", "--tag", "Insect", "--json"]).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(photos(["--library", lib, "list", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]).stdout.split(separator: "\n").count, 2,
+                       "storm.jpg (2008) and colorful-cups (2014) by capture date")
+
+        let show = photos(["--library", lib, "show", String(name.prefix(6)).lowercased()])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertTrue(show.stdout.contains("displayName: ladybird.jpg"))
+        XCTAssertTrue(show.stdout.contains("rating:      4 (ratings: 4)"))
+
+        let thumb = dir + "/t.jpg"
+        XCTAssertEqual(photos(["--library", lib, "thumbnail", name, "-o", thumb]).status, 0)
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: thumb))
+        XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8])
+        let toStdout = photos(["--library", lib, "thumbnail", name, "--output", "-"])
+        XCTAssertEqual(toStdout.stdoutBytes, Array(bytes))
+        XCTAssertEqual(photos(["--library", lib, "thumbnail", name, "-o", dir + "/no/such/dir/t.jpg"]).status, 73)
+
+        XCTAssertEqual(photos(["--library", lib, "show", "0000-no-such"]).status, 66)
+        XCTAssertEqual(photos(["--library", lib, "delete", name, "ffff-nope"]).status, 66, "nothing is deleted when one photo is unknown")
+        XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").count, 6)
+        let deleted = photos(["--library", lib, "delete", name])
+        XCTAssertEqual(deleted.status, 0)
+        XCTAssertEqual(deleted.stdout, "Deleted 1 photo\n")
+        XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").count, 5)
+        XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
+    }
+
+    func testFailuresAreNamedOnStderrAndExitOne() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir + "/in/broken.jpg", contents: Data("not an image".utf8))
+        try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/storm.jpg")
+        let run = photos(["--library", lib, "import", dir + "/in"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG or PNG file"), run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
+        let quiet = photos(["--library", lib, "import", "--quiet", dir + "/in/storm.jpg"])
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "", "--quiet prints nothing on success")
+        XCTAssertEqual(photos(["--library", lib, "import", dir + "/missing"]).status, 66)
+    }
+
+    func testMissingNewerAndBusyLibraries() throws {
+        let missing = photos(["--library", lib, "list"])
+        XCTAssertEqual(missing.status, 66)
+        XCTAssertTrue(missing.stderr.contains("no library at \(lib)"))
+        XCTAssertEqual(photos(["--library", lib, "init"]).stdout, "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
+        XCTAssertEqual(photos(["--library", lib, "init"]).stdout, "Library at \(lib) is up to date (schema version \(Schema.currentVersion))\n")
+        let schema = photos(["--library", lib, "schema"])
+        XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(Schema.currentVersion) (PRAGMA user_version)\n"))
+        XCTAssertTrue(schema.stdout.contains("CREATE TABLE photo ("))
+
+        let db = try Database(path: lib + "/photos.sqlite")
+        try db.execute("BEGIN IMMEDIATE")
+        let busy = photos(["--library", lib, "--wait", "0.2", "import", samplesDir + "/storm.jpg"])
+        XCTAssertEqual(busy.status, 75, busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("library \(lib) is busy"), busy.stderr)
+        try db.execute("ROLLBACK")
+        // The original was written before the lock was refused; it is left as an orphan rather
+        // than unlinked without the lock (another writer may be committing the same bytes).
+        let afterBusy = photos(["--library", lib, "verify", "--json"])
+        XCTAssertTrue(afterBusy.stdout.contains("\"problems\":1,") && afterBusy.stdout.contains("orphan-file"), afterBusy.stdout)
+        XCTAssertEqual(photos(["--library", lib, "verify", "--repair"]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout, "", "nothing was committed")
+
+        try db.execute("PRAGMA user_version = 99")
+        let newer = photos(["--library", lib, "list"])
+        XCTAssertEqual(newer.status, 65)
+        XCTAssertTrue(newer.stderr.contains("schema version 99, newer than this photos supports"), newer.stderr)
+    }
+
+    func testLibraryComesFromTheEnvironment() {
+        let env = ["PHOTOS_LIBRARY": lib, "HOME": dir]
+        XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: env).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/photos.sqlite"))
+        let xdg = ["XDG_DATA_HOME": dir + "/xdg", "HOME": dir]
+        XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: xdg).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/xdg/photos/Library/photos.sqlite"))
+    }
+
+    func testAuthorIsRecordedInHistory() throws {
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", "--author", "cron-nightly", samplesDir + "/kite.png"]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"], env: ["PHOTOS_AUTHOR": "alice"]).status, 0)
+        let db = try Database(path: lib + "/photos.sqlite")
+        XCTAssertEqual(try db.statement("SELECT author FROM history_transaction ORDER BY token").map { $0.string(0) }, ["cron-nightly", "alice"])
+    }
+}

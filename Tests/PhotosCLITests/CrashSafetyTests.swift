@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+import PhotosStorage
+
+/// Runs the built `photos` binary as a separate process (kill -9 needs a real process).
+final class CrashSafetyTests: XCTestCase {
+    var dir = ""
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "photos-crash-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func binary() throws -> String {
+        let candidates = [Bundle.main.bundleURL.appendingPathComponent("photos").path,
+                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("photos").path,
+                          packageRoot + "/.build/debug/photos"]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("the photos binary was not built (looked in \(candidates))")
+        }
+        return found
+    }
+
+    @discardableResult
+    func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        process.arguments = args
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// Copies of the sample JPEGs made distinct by a COM segment after SOI, so none is a duplicate.
+    func makeInput(copies: Int) throws -> (String, Int) {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let jpegs = try FileManager.default.contentsOfDirectory(atPath: samplesDir).filter { $0.hasSuffix(".jpg") }.sorted()
+        var count = 0
+        for name in jpegs {
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/" + name))
+            for i in 0..<copies {
+                let comment = Array("copy \(i) of \(name)".utf8)
+                let length = comment.count + 2
+                let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment
+                let data = Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)
+                _ = FileManager.default.createFile(atPath: "\(input)/\(i)-\(name)", contents: data)
+                count += 1
+            }
+        }
+        return (input, count)
+    }
+
+    func testKillDashNineAtSeveralPointsThenVerifyAndRerunCompletes() throws {
+        let (input, files) = try makeInput(copies: 6)
+        let lib = dir + "/lib"
+        _ = try binary()
+        for delay in [0.05, 0.3, 0.8, 1.5] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try binary())
+            process.arguments = ["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: lib + "/photos.sqlite") else { continue }
+            // After a crash only orphan files may need repair; everything else is clean.
+            let verify = try run(["--library", lib, "verify", "--quick", "--json"])
+            let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+            let kinds = Set(((report["details"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String })
+            XCTAssertTrue(kinds.isSubset(of: ["orphan-file", "temporary-file"]), "after kill at \(delay) s: \(verify.stdout)")
+            XCTAssertEqual(try run(["--library", lib, "verify", "--repair", "--quick"]).status, 0)
+            XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
+        }
+        let rerun = try run(["--library", lib, "import", "--json", "--jobs", "2", input])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        let db = try Database(path: lib + "/photos.sqlite")
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files, "every file present")
+        XCTAssertEqual(try db.scalarInt("SELECT count(DISTINCT sha256) FROM photo_data"), files, "exactly once")
+        XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
+        let again = try run(["--library", lib, "import", "--json", input])
+        XCTAssertTrue(again.stdout.hasPrefix("{\"imported\":0,\"duplicates\":\(files),"), again.stdout)
+    }
+
+    func testTwoImportsAtOnceSerializeAndImportEachFileOnce() throws {
+        let (input, files) = try makeInput(copies: 3)
+        let lib = dir + "/lib"
+        XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
+        var processes: [Process] = []
+        for _ in 0..<2 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try binary())
+            process.arguments = ["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            processes.append(process)
+        }
+        for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
+        let db = try Database(path: lib + "/photos.sqlite")
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files)
+        XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
+    }
+}
