@@ -1,5 +1,69 @@
 #ifndef PHOTOS_CIMAGECODEC_H
 #define PHOTOS_CIMAGECODEC_H
-/* Placeholder: the libjpeg/libpng shim is filled in by the imaging work. */
-int pc_codec_version(void);
+/*
+ * The only C of our own: libjpeg and libpng calls that need setjmp/longjmp
+ * error recovery (libjpeg.txt "Error handling"; libpng-manual.txt "Setup").
+ * Every entry point returns a pc_status and fills a caller-owned
+ * pc_messages; nothing is printed and nothing calls exit().
+ * Buffers returned through pointers are malloc'd; release them with pc_free.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef enum pc_status {
+    PC_OK = 0,
+    PC_CORRUPT = 1,      /* the library's message is in pc_messages.error */
+    PC_TOO_LARGE = 2,    /* stored width × height over max_pixels */
+    PC_UNSUPPORTED = 3,  /* valid but not decodable here (12-bit, lossless) */
+    PC_NO_MEMORY = 4
+} pc_status;
+
+#define PC_MESSAGE_CAPACITY 256
+#define PC_WARNINGS_CAPACITY 1024
+
+/* Caller-owned message buffer. */
+typedef struct pc_messages {
+    char error[PC_MESSAGE_CAPACITY];
+    char warnings[PC_WARNINGS_CAPACITY]; /* one warning per line, '\n'-terminated */
+    int warning_count;
+} pc_messages;
+
+typedef struct pc_decode_options {
+    int target_edge;            /* pixels; the decoded long edge stays >= this */
+    uint64_t max_pixels;        /* stored width × height limit */
+    int dct_method;             /* 0 JDCT_ISLOW, 1 JDCT_IFAST, 2 JDCT_FLOAT */
+    int fancy_upsampling;       /* libjpeg do_fancy_upsampling */
+    int progressive_dc_only;    /* allow the DC-scan early stop at 1/8 scale */
+} pc_decode_options;
+
+typedef struct pc_decoded {
+    uint8_t *pixels;            /* 8-bit RGB, width*height*3 bytes; pc_free */
+    int width, height;          /* pixels in `pixels` */
+    int stored_width, stored_height; /* pixels in the file's header */
+    int scale;                  /* JPEG: scale_num of scale_num/8; PNG: box factor */
+    int used_dc_only;           /* 1 when the progressive early stop was taken */
+    int progressive;            /* JPEG progressive, PNG interlaced */
+    uint8_t *exif;              /* PNG eXIf payload (TIFF header first); pc_free */
+    size_t exif_size;
+} pc_decoded;
+
+/* Decodes a whole JPEG file held in memory at the smallest DCT scale whose long edge is >= target_edge. */
+pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages);
+
+/* Decodes a whole PNG file held in memory, box-reducing by an integer factor while reading. */
+pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages);
+
+/* Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables) into a malloc'd buffer. */
+pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
+                         uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/* Walks JPEG markers from `pos` (just after `marker`, or inside entropy-coded data when marker is 0); 1 when EOI is reached. */
+int pc_jpeg_stream_reaches_eoi(const uint8_t *data, size_t size, size_t pos, int marker);
+
+static inline void pc_free(void *pointer) { free(pointer); }
+static inline void *pc_malloc(size_t size) { return malloc(size); }
+
 #endif

@@ -1,2 +1,0 @@
-#include "CImageCodec.h"
-int pc_codec_version(void) { return 1; }

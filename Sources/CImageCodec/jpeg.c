@@ -1,0 +1,321 @@
+/* libjpeg-turbo decode/encode with longjmp error recovery (libjpeg.txt "Error handling"). */
+#include <stdio.h> /* before jpeglib.h: it uses FILE and size_t (libjpeg.txt) */
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+#include "CImageCodec.h"
+#include "messages.h"
+
+typedef struct pc_jpeg_error {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    pc_messages *messages;
+    pc_status status;
+} pc_jpeg_error;
+
+static pc_status pc_classify_jpeg_error(int code) {
+    switch (code) {
+    case JERR_BAD_PRECISION:
+    case JERR_SOF_UNSUPPORTED:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_NOT_COMPILED:
+        return PC_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY:
+        return PC_NO_MEMORY;
+    default:
+        return PC_CORRUPT;
+    }
+}
+
+static void pc_jpeg_error_exit(j_common_ptr cinfo) {
+    pc_jpeg_error *err = (pc_jpeg_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    pc_set_error(err->messages, text);
+    err->status = pc_classify_jpeg_error(cinfo->err->msg_code);
+    longjmp(err->jump, 1);
+}
+
+/*
+ * Warnings that mean image data is missing or garbled reject the file, so a
+ * truncated upload is never stored as a grey-filled photo. Warnings about
+ * junk between segments (JWRN_EXTRANEOUS_DATA) and unknown metadata keep the
+ * image and are reported.
+ */
+static int pc_jpeg_warning_rejects(int code) {
+    switch (code) {
+    case JWRN_JPEG_EOF:
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_MUST_RESYNC:
+    case JWRN_BOGUS_PROGRESSION:
+    case JWRN_NOT_SEQUENTIAL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void pc_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return; /* trace messages */
+    pc_jpeg_error *err = (pc_jpeg_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    cinfo->err->num_warnings++;
+    (*cinfo->err->format_message)(cinfo, text);
+    if (pc_jpeg_warning_rejects(cinfo->err->msg_code)) {
+        pc_set_error(err->messages, text);
+        err->status = PC_CORRUPT;
+        longjmp(err->jump, 1);
+    }
+    pc_add_warning(err->messages, text);
+}
+
+static void pc_jpeg_output_message(j_common_ptr cinfo) {
+    pc_jpeg_error *err = (pc_jpeg_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    pc_add_warning(err->messages, text);
+}
+
+static void pc_jpeg_install_errors(pc_jpeg_error *err, pc_messages *messages) {
+    jpeg_std_error(&err->pub);
+    err->pub.error_exit = pc_jpeg_error_exit;
+    err->pub.emit_message = pc_jpeg_emit_message;
+    err->pub.output_message = pc_jpeg_output_message;
+    err->messages = messages;
+    err->status = PC_OK;
+}
+
+int pc_jpeg_stream_reaches_eoi(const uint8_t *d, size_t size, size_t pos, int marker) {
+    for (;;) {
+        if (marker == 0) {
+            /* Entropy-coded data (or junk): FF 00 is a stuffed byte, RSTn and FF fill continue it. */
+            for (;;) {
+                if (pos >= size) return 0;
+                if (d[pos] != 0xFF) { pos++; continue; }
+                while (pos < size && d[pos] == 0xFF) pos++;
+                if (pos >= size) return 0;
+                int m = d[pos++];
+                if (m == 0x00 || (m >= 0xD0 && m <= 0xD7)) continue;
+                marker = m;
+                break;
+            }
+        }
+        if (marker == 0xD9) return 1;
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) { marker = 0; continue; }
+        if (size - pos < 2) return 0;
+        size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
+        if (length < 2 || length > size - pos) return 0;
+        pos += length;
+        marker = 0;
+    }
+}
+
+/* State that must survive a longjmp lives behind a pointer, never in registers. */
+typedef struct pc_jpeg_decode_state {
+    struct jpeg_decompress_struct cinfo;
+    pc_jpeg_error err;
+    uint8_t *pixels;
+    uint8_t *cmyk_row;
+    int created;
+} pc_jpeg_decode_state;
+
+static int pc_pick_scale(unsigned width, unsigned height, int target) {
+    unsigned long_edge = width > height ? width : height;
+    if (target <= 0 || long_edge <= (unsigned)target) return 8;
+    for (int num = 1; num < 8; num++) {
+        /* jdiv_round_up(long_edge * num, 8), as jpeg_calc_output_dimensions does */
+        unsigned long scaled = ((unsigned long)long_edge * num + 7) / 8;
+        if (scaled >= (unsigned long)target) return num;
+    }
+    return 8;
+}
+
+/*
+ * CMYK as libjpeg returns it: Adobe files (APP14) store inverted ink values,
+ * so 255 means no ink and R = C*K/255; otherwise R = (255-C)*(255-K)/255.
+ */
+static void pc_cmyk_row_to_rgb(const uint8_t *src, uint8_t *dst, int width, int inverted) {
+    for (int x = 0; x < width; x++) {
+        unsigned c = src[x * 4], m = src[x * 4 + 1], y = src[x * 4 + 2], k = src[x * 4 + 3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        dst[x * 3] = (uint8_t)((c * k + 127) / 255);
+        dst[x * 3 + 1] = (uint8_t)((m * k + 127) / 255);
+        dst[x * 3 + 2] = (uint8_t)((y * k + 127) / 255);
+    }
+}
+
+static void pc_read_rows(pc_jpeg_decode_state *s) {
+    struct jpeg_decompress_struct *cinfo = &s->cinfo;
+    size_t stride = (size_t)cinfo->output_width * 3;
+    int cmyk = cinfo->out_color_space == JCS_CMYK;
+    while (cinfo->output_scanline < cinfo->output_height) {
+        uint8_t *row = s->pixels + stride * cinfo->output_scanline;
+        JSAMPROW target = cmyk ? s->cmyk_row : row;
+        if (jpeg_read_scanlines(cinfo, &target, 1) != 1) break;
+        if (cmyk) pc_cmyk_row_to_rgb(s->cmyk_row, row, (int)cinfo->output_width, cinfo->saw_Adobe_marker);
+    }
+}
+
+static int pc_all_dc_arrived(struct jpeg_decompress_struct *cinfo) {
+    if (cinfo->coef_bits == NULL) return 0;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        if (cinfo->coef_bits[c][0] < 0) return 0;
+    }
+    return 1;
+}
+
+pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages) {
+    memset(out, 0, sizeof *out);
+    pc_jpeg_decode_state *s = calloc(1, sizeof *s);
+    if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
+    struct jpeg_decompress_struct *cinfo = &s->cinfo;
+    pc_status status = PC_OK;
+
+    cinfo->err = NULL;
+    pc_jpeg_install_errors(&s->err, messages);
+    cinfo->err = &s->err.pub;
+    if (setjmp(s->err.jump)) {
+        status = s->err.status == PC_OK ? PC_CORRUPT : s->err.status;
+        goto done;
+    }
+    jpeg_create_decompress(cinfo);
+    s->created = 1;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+
+    out->stored_width = (int)cinfo->image_width;
+    out->stored_height = (int)cinfo->image_height;
+    out->progressive = cinfo->progressive_mode ? 1 : 0;
+    if ((uint64_t)cinfo->image_width * cinfo->image_height > options->max_pixels) {
+        status = PC_TOO_LARGE;
+        goto done;
+    }
+
+    switch (cinfo->jpeg_color_space) {
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo->out_color_space = JCS_CMYK;
+        break;
+    default:
+        /* libjpeg-turbo expands grayscale to RGB itself (jdcolor.c gray_rgb_convert). */
+        cinfo->out_color_space = JCS_RGB;
+        break;
+    }
+    cinfo->scale_num = (unsigned)pc_pick_scale(cinfo->image_width, cinfo->image_height, options->target_edge);
+    cinfo->scale_denom = 8;
+    /* Measured (DecoderTuning.default in PhotosImaging): at 1/8 the IDCT is 1x1 and dct_method and
+     * fancy upsampling change nothing; at larger scales ISLOW+fancy is as fast within noise. */
+    cinfo->dct_method = options->dct_method == 1 ? JDCT_IFAST : options->dct_method == 2 ? JDCT_FLOAT : JDCT_ISLOW;
+    cinfo->do_fancy_upsampling = options->fancy_upsampling ? TRUE : FALSE;
+    out->scale = (int)cinfo->scale_num;
+
+    int dc_only = options->progressive_dc_only && cinfo->progressive_mode && cinfo->scale_num == 1;
+    if (dc_only) {
+        cinfo->buffered_image = TRUE;
+        /* Smoothing guesses missing AC coefficients; at 1/8 the luma IDCT reads only DC. */
+        cinfo->do_block_smoothing = FALSE;
+    }
+    jpeg_start_decompress(cinfo);
+
+    size_t stride = (size_t)cinfo->output_width * 3;
+    s->pixels = malloc(stride * cinfo->output_height);
+    if (cinfo->out_color_space == JCS_CMYK) s->cmyk_row = malloc((size_t)cinfo->output_width * 4);
+    if (s->pixels == NULL || (cinfo->out_color_space == JCS_CMYK && s->cmyk_row == NULL)) {
+        pc_set_error(messages, "out of memory");
+        status = PC_NO_MEMORY;
+        goto done;
+    }
+
+    if (dc_only) {
+        int reached_eoi = 0;
+        for (;;) {
+            int r = jpeg_consume_input(cinfo);
+            if (r == JPEG_REACHED_EOI) { reached_eoi = 1; break; }
+            if (r == JPEG_SUSPENDED) { pc_set_error(messages, "Premature end of JPEG file"); status = PC_CORRUPT; goto done; }
+            if (r == JPEG_SCAN_COMPLETED && pc_all_dc_arrived(cinfo)) break;
+        }
+        /* Where libjpeg stopped reading: jpeg_mem_src holds the whole file. */
+        size_t position = size - cinfo->src->bytes_in_buffer;
+        int marker = cinfo->unread_marker;
+        jpeg_start_output(cinfo, cinfo->input_scan_number);
+        pc_read_rows(s);
+        if (!reached_eoi && !pc_jpeg_stream_reaches_eoi(data, size, position, marker)) {
+            pc_set_error(messages, "Premature end of JPEG file");
+            status = PC_CORRUPT;
+            goto done;
+        }
+        out->used_dc_only = 1;
+        jpeg_abort_decompress(cinfo);
+    } else {
+        pc_read_rows(s);
+        jpeg_finish_decompress(cinfo);
+    }
+
+    out->pixels = s->pixels;
+    s->pixels = NULL;
+    out->width = (int)cinfo->output_width;
+    out->height = (int)cinfo->output_height;
+
+done:
+    if (s->created) jpeg_destroy_decompress(cinfo);
+    free(s->pixels);
+    free(s->cmyk_row);
+    free(s);
+    return status;
+}
+
+typedef struct pc_jpeg_encode_state {
+    struct jpeg_compress_struct cinfo;
+    pc_jpeg_error err;
+    unsigned char *buffer;
+    unsigned long buffer_size;
+    int created;
+} pc_jpeg_encode_state;
+
+pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
+                         uint8_t **out, size_t *out_size, pc_messages *messages) {
+    *out = NULL;
+    *out_size = 0;
+    pc_jpeg_encode_state *s = calloc(1, sizeof *s);
+    if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
+    struct jpeg_compress_struct *cinfo = &s->cinfo;
+    pc_status status = PC_OK;
+
+    pc_jpeg_install_errors(&s->err, messages);
+    cinfo->err = &s->err.pub;
+    if (setjmp(s->err.jump)) {
+        status = s->err.status == PC_OK ? PC_CORRUPT : s->err.status;
+        goto done;
+    }
+    jpeg_create_compress(cinfo);
+    s->created = 1;
+    jpeg_mem_dest(cinfo, &s->buffer, &s->buffer_size);
+    cinfo->image_width = (JDIMENSION)width;
+    cinfo->image_height = (JDIMENSION)height;
+    cinfo->input_components = 3;
+    cinfo->in_color_space = JCS_RGB;
+    jpeg_set_defaults(cinfo); /* YCbCr 4:2:0, JFIF APP0 */
+    jpeg_set_quality(cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    cinfo->optimize_coding = TRUE;
+    jpeg_start_compress(cinfo, TRUE);
+    size_t stride = (size_t)width * 3;
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW row = (JSAMPROW)(rgb + stride * cinfo->next_scanline);
+        jpeg_write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    *out = s->buffer;
+    *out_size = s->buffer_size;
+    s->buffer = NULL;
+
+done:
+    if (s->created) jpeg_destroy_compress(cinfo);
+    free(s->buffer); /* jpeg_mem_dest keeps it pointed at the current buffer */
+    free(s);
+    return status;
+}

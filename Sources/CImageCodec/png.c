@@ -1,0 +1,155 @@
+/* libpng decode from memory with setjmp error recovery (libpng-manual.txt "Setup", "Input transformations"). */
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <png.h>
+#include "CImageCodec.h"
+#include "messages.h"
+#include "reduce.h"
+
+typedef struct pc_png_state {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size, position;
+    pc_messages *messages;
+    pc_box box;
+    uint8_t *row;          /* one row, non-interlaced */
+    uint8_t *image;        /* whole 8-bit image, interlaced only */
+    png_bytep *row_pointers;
+} pc_png_state;
+
+static void pc_png_error(png_structp png, png_const_charp text) {
+    pc_png_state *s = png_get_error_ptr(png);
+    pc_set_error(s->messages, text);
+    png_longjmp(png, 1);
+}
+
+static void pc_png_warning(png_structp png, png_const_charp text) {
+    pc_png_state *s = png_get_error_ptr(png);
+    pc_add_warning(s->messages, text);
+}
+
+static void pc_png_read(png_structp png, png_bytep target, size_t length) {
+    pc_png_state *s = png_get_io_ptr(png);
+    if (length > s->size - s->position) png_error(png, "Read Error"); /* libpng's own wording */
+    memcpy(target, s->data + s->position, length);
+    s->position += length;
+}
+
+static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
+    png_bytep exif = NULL;
+    png_uint_32 length = 0;
+    if (out->exif != NULL) return;
+    if (png_get_eXIf_1(s->png, s->info, &length, &exif) == 0 || exif == NULL || length == 0) return;
+    out->exif = malloc(length);
+    if (out->exif == NULL) return;
+    memcpy(out->exif, exif, length);
+    out->exif_size = length;
+}
+
+pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages) {
+    memset(out, 0, sizeof *out);
+    pc_png_state *s = calloc(1, sizeof *s);
+    if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
+    pc_status status = PC_OK;
+    s->data = data;
+    s->size = size;
+    s->messages = messages;
+
+    s->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, pc_png_error, pc_png_warning);
+    if (s->png == NULL) { pc_set_error(messages, "out of memory"); free(s); return PC_NO_MEMORY; }
+    s->info = png_create_info_struct(s->png);
+    if (s->info == NULL) {
+        png_destroy_read_struct(&s->png, NULL, NULL);
+        pc_set_error(messages, "out of memory");
+        free(s);
+        return PC_NO_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(s->png))) {
+        status = PC_CORRUPT;
+        goto done;
+    }
+    png_set_read_fn(s->png, s, pc_png_read);
+    png_read_info(s->png, s->info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0, interlace = 0;
+    png_get_IHDR(s->png, s->info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    out->stored_width = (int)width;
+    out->stored_height = (int)height;
+    out->progressive = interlace != PNG_INTERLACE_NONE;
+    if ((uint64_t)width * height > options->max_pixels) {
+        status = PC_TOO_LARGE;
+        goto done;
+    }
+    pc_png_copy_exif(s, out);
+
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(s->png);
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(s->png);
+    if (png_get_valid(s->png, s->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(s->png);
+    png_set_scale_16(s->png);
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(s->png);
+    /* libpng-manual.txt "Gamma": decode to an sRGB display only when the file states its gamma (gAMA, or sRGB which implies it). */
+    double file_gamma = 0;
+    if (png_get_gAMA(s->png, s->info, &file_gamma) && file_gamma > 0) png_set_gamma(s->png, PNG_DEFAULT_sRGB, file_gamma);
+    int passes = png_set_interlace_handling(s->png);
+    png_read_update_info(s->png, s->info);
+
+    int channels = png_get_channels(s->png, s->info);
+    size_t rowbytes = png_get_rowbytes(s->png, s->info);
+    if (channels != 3 && channels != 4) png_error(s->png, "unexpected channel count after transforms");
+    unsigned long_edge = width > height ? width : height;
+    int factor = options->target_edge > 0 ? (int)(long_edge / (unsigned)options->target_edge) : 1;
+    if (factor < 1) factor = 1;
+    if (!pc_box_init(&s->box, (int)width, (int)height, channels, factor)) {
+        pc_set_error(messages, "out of memory");
+        status = PC_NO_MEMORY;
+        goto done;
+    }
+
+    if (passes == 1) {
+        s->row = malloc(rowbytes);
+        if (s->row == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(s->png, s->row, NULL);
+            pc_box_add_row(&s->box, s->row);
+        }
+    } else {
+        /* Adam7 fills rows over seven passes: the 8-bit image must be whole (bounded by max_pixels). */
+        s->image = malloc(rowbytes * height);
+        s->row_pointers = malloc(sizeof(png_bytep) * height);
+        if (s->image == NULL || s->row_pointers == NULL) {
+            pc_set_error(messages, "out of memory");
+            status = PC_NO_MEMORY;
+            goto done;
+        }
+        for (png_uint_32 y = 0; y < height; y++) s->row_pointers[y] = s->image + rowbytes * y;
+        png_read_image(s->png, s->row_pointers);
+        for (png_uint_32 y = 0; y < height; y++) pc_box_add_row(&s->box, s->row_pointers[y]);
+    }
+    png_read_end(s->png, s->info); /* checks the trailing chunks' CRCs and IEND */
+    pc_png_copy_exif(s, out);
+
+    out->pixels = s->box.out;
+    s->box.out = NULL;
+    out->width = s->box.out_width;
+    out->height = s->box.out_height;
+    out->scale = factor;
+
+done:
+    png_destroy_read_struct(&s->png, &s->info, NULL);
+    pc_box_free(&s->box);
+    free(s->box.out);
+    free(s->row);
+    free(s->image);
+    free(s->row_pointers);
+    if (status != PC_OK) {
+        free(out->exif);
+        out->exif = NULL;
+        out->exif_size = 0;
+    }
+    free(s);
+    return status;
+}

@@ -1,0 +1,77 @@
+#include <stdlib.h>
+#include <string.h>
+#include "reduce.h"
+
+int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor) {
+    memset(box, 0, sizeof *box);
+    box->factor = factor < 1 ? 1 : factor;
+    box->in_width = in_width;
+    box->in_height = in_height;
+    box->channels = channels;
+    box->out_width = (in_width + box->factor - 1) / box->factor;
+    box->out_height = (in_height + box->factor - 1) / box->factor;
+    box->sums = calloc((size_t)box->out_width * 3, sizeof(uint32_t));
+    box->out = malloc((size_t)box->out_width * box->out_height * 3);
+    return box->sums != NULL && box->out != NULL;
+}
+
+/* Straight (non-premultiplied) PNG alpha over white, in the 8-bit encoded values. */
+static inline uint32_t pc_over_white(uint32_t value, uint32_t alpha) {
+    return (value * alpha + 255u * (255u - alpha) + 127u) / 255u;
+}
+
+static void pc_box_flush(pc_box *box) {
+    int f = box->factor;
+    uint8_t *dst = box->out + (size_t)box->out_row * box->out_width * 3;
+    for (int ox = 0; ox < box->out_width; ox++) {
+        int columns = box->in_width - ox * f;
+        if (columns > f) columns = f;
+        uint32_t n = (uint32_t)columns * (uint32_t)box->rows_in_band;
+        for (int c = 0; c < 3; c++) {
+            dst[ox * 3 + c] = (uint8_t)((box->sums[ox * 3 + c] + n / 2) / n);
+        }
+    }
+    memset(box->sums, 0, (size_t)box->out_width * 3 * sizeof(uint32_t));
+    box->rows_in_band = 0;
+    box->out_row++;
+}
+
+void pc_box_add_row(pc_box *box, const uint8_t *row) {
+    int f = box->factor;
+    uint32_t *sums = box->sums;
+    if (box->channels == 3) {
+        int x = 0;
+        for (int ox = 0; ox < box->out_width; ox++) {
+            uint32_t r = 0, g = 0, b = 0;
+            int end = x + f;
+            if (end > box->in_width) end = box->in_width;
+            for (; x < end; x++) {
+                r += row[x * 3]; g += row[x * 3 + 1]; b += row[x * 3 + 2];
+            }
+            sums[ox * 3] += r; sums[ox * 3 + 1] += g; sums[ox * 3 + 2] += b;
+        }
+    } else {
+        int x = 0;
+        for (int ox = 0; ox < box->out_width; ox++) {
+            uint32_t r = 0, g = 0, b = 0;
+            int end = x + f;
+            if (end > box->in_width) end = box->in_width;
+            for (; x < end; x++) {
+                uint32_t a = row[x * 4 + 3];
+                r += pc_over_white(row[x * 4], a);
+                g += pc_over_white(row[x * 4 + 1], a);
+                b += pc_over_white(row[x * 4 + 2], a);
+            }
+            sums[ox * 3] += r; sums[ox * 3 + 1] += g; sums[ox * 3 + 2] += b;
+        }
+    }
+    box->rows_in_band++;
+    int consumed = box->out_row * f + box->rows_in_band;
+    if (box->rows_in_band == f || consumed == box->in_height) pc_box_flush(box);
+}
+
+void pc_box_free(pc_box *box) {
+    free(box->sums);
+    box->sums = NULL;
+    /* box->out is handed to the caller on success and freed by it otherwise */
+}

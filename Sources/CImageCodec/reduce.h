@@ -1,0 +1,23 @@
+#ifndef PHOTOS_CIMAGECODEC_REDUCE_H
+#define PHOTOS_CIMAGECODEC_REDUCE_H
+/*
+ * Integer box reduction of 8-bit rows, fed one row at a time, so a large PNG
+ * never needs a full-size buffer. Alpha (4 channels) is flattened onto white
+ * per source pixel before averaging.
+ */
+#include <stdint.h>
+
+typedef struct pc_box {
+    int factor;          /* source pixels per output pixel on each axis */
+    int in_width, in_height, channels;
+    int out_width, out_height;
+    int rows_in_band, out_row;
+    uint32_t *sums;      /* out_width * 3 */
+    uint8_t *out;        /* out_width * out_height * 3 */
+} pc_box;
+
+/* Allocates sums and out; returns 0 when out of memory (whatever was allocated stays in box for pc_box_free). */
+int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor);
+void pc_box_add_row(pc_box *box, const uint8_t *row);
+void pc_box_free(pc_box *box);
+#endif

@@ -1,0 +1,190 @@
+/// What `photos` keeps from an EXIF block.
+public struct ExifMetadata: Sendable, Equatable {
+    /// Orientation (tag 0x0112), 1...8; 1 when absent or out of range
+    /// (EXIF 2.32 §4.6.4 Table 4: 0 and 9+ are reserved).
+    public var orientation: Int = 1
+    /// DateTimeOriginal (tag 0x9003) exactly as stored, "YYYY:MM:DD HH:MM:SS"; nil unless well-formed.
+    public var dateTimeOriginal: String?
+    /// OffsetTimeOriginal (tag 0x9011) as stored, "+HH:MM" or "-HH:MM"; nil unless well-formed.
+    public var offsetTimeOriginal: String?
+
+    /// Metadata of a file without EXIF.
+    public init() {}
+}
+
+/// Reads the few EXIF fields `photos` needs from a TIFF-structured EXIF block
+/// (EXIF 2.32 §4.5: TIFF header, IFD0, Exif IFD via tag 0x8769).
+///
+/// Every offset and count is checked against the block: entries that point
+/// outside it, IFDs that point back at themselves, and absurd counts are
+/// ignored, never trusted.
+public enum ExifReader {
+    /// Parses a TIFF/EXIF block (JPEG APP1 after "Exif\0\0", or a PNG eXIf chunk).
+    /// - Parameter block: bytes starting with "II*\0" or "MM\0*".
+    /// - Returns: the fields found; defaults when the block is malformed.
+    public static func parse(_ block: UnsafeRawBufferPointer) -> ExifMetadata {
+        var result = ExifMetadata()
+        guard block.count >= 8 else { return result }
+        let little: Bool
+        switch (block[0], block[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return result
+        }
+        let reader = TIFFReader(bytes: block, little: little)
+        guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return result }
+        var visited: Set<Int> = []
+        var exifIFD: Int?
+        reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
+            switch tag {
+            case 0x0112:
+                if count >= 1, let value = reader.integer(type: type, at: valueOffset), (1...8).contains(value) {
+                    result.orientation = value
+                }
+            case 0x8769:
+                if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
+            default:
+                break
+            }
+        }
+        if let exifIFD {
+            reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
+                switch tag {
+                case 0x9003:
+                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
+                       isDateTime(text) { result.dateTimeOriginal = text }
+                case 0x9011:
+                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
+                       isOffset(text) { result.offsetTimeOriginal = text }
+                default:
+                    break
+                }
+            }
+        }
+        return result
+    }
+
+    /// Parses a TIFF/EXIF block held in an array.
+    /// - Parameter block: bytes starting with the TIFF header.
+    /// - Returns: the fields found; defaults when malformed.
+    public static func parse(_ block: [UInt8]) -> ExifMetadata {
+        block.withUnsafeBytes { parse($0) }
+    }
+
+    /// Finds the EXIF block of a JPEG: the first APP1 segment starting "Exif\0\0"
+    /// (EXIF 2.32 §4.7.2), walking marker segments by their lengths up to SOS.
+    /// - Parameter jpeg: a whole JPEG file.
+    /// - Returns: the range of the TIFF block (after "Exif\0\0") inside `jpeg`, or nil.
+    public static func exifRange(inJPEG jpeg: UnsafeRawBufferPointer) -> Range<Int>? {
+        let n = jpeg.count
+        guard n >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var pos = 2
+        while pos + 4 <= n {
+            // Junk between segments happens in the wild (libjpeg warns and goes on); resync on the next FF.
+            guard jpeg[pos] == 0xFF else { pos += 1; continue }
+            var p = pos + 1
+            while p < n && jpeg[p] == 0xFF { p += 1 }
+            guard p < n else { return nil }
+            let marker = jpeg[p]
+            p += 1
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            if marker == 0x00 || marker == 0x01 || (0xD0...0xD8).contains(marker) { pos = p; continue }
+            guard p + 2 <= n else { return nil }
+            let length = Int(jpeg[p]) << 8 | Int(jpeg[p + 1])
+            guard length >= 2, p + length <= n else { return nil }
+            if marker == 0xE1, length >= 8 + 8 {
+                let id: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0] // "Exif\0\0"
+                if (0..<6).allSatisfy({ jpeg[p + 2 + $0] == id[$0] }) {
+                    return (p + 8)..<(p + length)
+                }
+            }
+            pos = p + length
+        }
+        return nil
+    }
+
+    static func isDateTime(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 19 else { return false }
+        for (i, c) in b.enumerated() {
+            switch i {
+            case 4, 7, 13, 16: if c != UInt8(ascii: ":") { return false }
+            case 10: if c != UInt8(ascii: " ") { return false }
+            default: if !(48...57).contains(c) { return false }
+            }
+        }
+        return true
+    }
+
+    static func isOffset(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":") else { return false }
+        return [1, 2, 4, 5].allSatisfy { (48...57).contains(b[$0]) }
+    }
+}
+
+/// Bounds-checked TIFF field access; every read returns nil outside the block.
+struct TIFFReader {
+    let bytes: UnsafeRawBufferPointer
+    let little: Bool
+
+    func u16(_ offset: Int) -> Int? {
+        guard offset >= 0, offset <= bytes.count - 2 else { return nil }
+        let a = Int(bytes[offset]), b = Int(bytes[offset + 1])
+        return little ? a | b << 8 : a << 8 | b
+    }
+
+    func u32(_ offset: Int) -> UInt32? {
+        guard offset >= 0, offset <= bytes.count - 4 else { return nil }
+        var v: UInt32 = 0
+        for i in 0..<4 {
+            let byte = UInt32(bytes[offset + (little ? 3 - i : i)])
+            v = v << 8 | byte
+        }
+        return v
+    }
+
+    /// SHORT (3) or LONG (4) / IFD (13) value stored in the entry's value field.
+    func integer(type: Int, at valueOffset: Int) -> Int? {
+        switch type {
+        case 3: return u16(valueOffset)
+        case 4, 13: return u32(valueOffset).map { Int($0) }
+        default: return nil
+        }
+    }
+
+    /// ASCII (type 2) value without its NUL terminator; inline when count <= 4.
+    func ascii(type: Int, count: Int, valueOffset: Int) -> String? {
+        guard type == 2, count >= 1, count <= 64 else { return nil }
+        let start: Int
+        if count <= 4 {
+            start = valueOffset
+        } else {
+            guard let offset = u32(valueOffset) else { return nil }
+            start = Int(offset)
+        }
+        guard start >= 0, start <= bytes.count - count else { return nil }
+        var chars: [UInt8] = []
+        for i in 0..<count {
+            let c = bytes[start + i]
+            if c == 0 { break }
+            chars.append(c)
+        }
+        return String(decoding: chars, as: UTF8.self)
+    }
+
+    /// Calls `body(tag, type, count, valueFieldOffset)` for each entry of the IFD at
+    /// `ifd` that lies inside the block; an IFD already visited is skipped.
+    func forEachEntry(ifd: Int, visited: inout Set<Int>, _ body: (Int, Int, Int, Int) -> Void) {
+        guard ifd >= 8, !visited.contains(ifd), let declared = u16(ifd) else { return }
+        visited.insert(ifd)
+        // Only the entries that fit in the block are read, whatever the count says.
+        let fitting = (bytes.count - ifd - 2) / 12
+        let count = min(declared, max(0, fitting))
+        for i in 0..<count {
+            let entry = ifd + 2 + i * 12
+            guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4) else { return }
+            body(tag, type, Int(n), entry + 8)
+        }
+    }
+}

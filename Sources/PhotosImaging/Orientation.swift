@@ -1,0 +1,45 @@
+/// EXIF orientation (EXIF 2.32 §4.6.4 Table 4, tag 0x0112): how the stored
+/// pixels must be turned to be upright.
+public enum Orientation {
+    /// True for orientations 5–8, whose upright image has width and height swapped.
+    /// - Parameter orientation: EXIF Orientation 1...8.
+    public static func swapsDimensions(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
+
+    /// Applies an EXIF orientation to RGB pixels, giving the upright image.
+    ///
+    /// 1 as stored, 2 mirror horizontal, 3 rotate 180°, 4 mirror vertical,
+    /// 5 transpose, 6 rotate 90° clockwise, 7 transverse, 8 rotate 90° counter-clockwise
+    /// (EXIF 2.32 Table 4).
+    /// - Parameters:
+    ///   - source: stored pixels.
+    ///   - orientation: EXIF Orientation; anything outside 2...8 leaves the image as it is.
+    /// - Returns: the upright pixels (`source` itself for 1).
+    public static func apply(_ orientation: Int, to source: PixelBuffer) -> PixelBuffer {
+        guard (2...8).contains(orientation) else { return source }
+        let w = source.width, h = source.height
+        let swapped = swapsDimensions(orientation)
+        let outWidth = swapped ? h : w
+        let outHeight = swapped ? w : h
+        let result = PixelBuffer(width: outWidth, height: outHeight)
+        let src = source.pixels, dst = result.pixels
+        for y in 0..<outHeight {
+            for x in 0..<outWidth {
+                let sx: Int, sy: Int
+                switch orientation {
+                case 2: (sx, sy) = (w - 1 - x, y)
+                case 3: (sx, sy) = (w - 1 - x, h - 1 - y)
+                case 4: (sx, sy) = (x, h - 1 - y)
+                case 5: (sx, sy) = (y, x)
+                case 6: (sx, sy) = (y, h - 1 - x)
+                case 7: (sx, sy) = (w - 1 - y, h - 1 - x)
+                default: (sx, sy) = (w - 1 - y, x) // 8
+                }
+                let s = (sy * w + sx) * 3, d = (y * outWidth + x) * 3
+                dst[d] = src[s]
+                dst[d + 1] = src[s + 1]
+                dst[d + 2] = src[s + 2]
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+/// How thumbnails are made (SPEC §6; `--thumbnail-quality`, `--max-pixels`).
+public struct ThumbnailOptions: Sendable, Equatable {
+    /// Longest edge of the thumbnail, pixels (SPEC §6: 120).
+    public var maxEdge: Int
+    /// JPEG quality of the thumbnail, 1...100 (libjpeg `jpeg_set_quality`; SPEC §6: 85).
+    public var quality: Int
+    /// Largest stored width × height, pixels, that is decoded at all (SPEC §6: 100 million).
+    public var maxPixels: Int
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - maxEdge: longest thumbnail edge in pixels (default 120).
+    ///   - quality: JPEG quality 1...100 (default 85).
+    ///   - maxPixels: stored width × height limit in pixels (default 100,000,000).
+    public init(maxEdge: Int = 120, quality: Int = 85, maxPixels: Int = 100_000_000) {
+        self.maxEdge = maxEdge
+        self.quality = quality
+        self.maxPixels = maxPixels
+    }
+}
+
+/// An upright thumbnail and what the decoder learned about the original.
+public struct ThumbnailResult: Sendable {
+    /// Format of the original file.
+    public var format: ImageFormat
+    /// Upright width of the original, pixels (after EXIF orientation; SPEC §6).
+    public var width: Int
+    /// Upright height of the original, pixels.
+    public var height: Int
+    /// EXIF Orientation 1...8 (EXIF 2.32 §4.6.4 Table 4); 1 when absent or out of range.
+    public var orientation: Int
+    /// Raw EXIF DateTimeOriginal (tag 0x9003) "YYYY:MM:DD HH:MM:SS" when present and well-formed.
+    public var dateTimeOriginal: String?
+    /// Raw EXIF OffsetTimeOriginal (tag 0x9011) "+HH:MM" when present.
+    public var offsetTimeOriginal: String?
+    /// The thumbnail as JPEG bytes (8-bit sRGB, baseline).
+    public var thumbnail: [UInt8]
+    /// Thumbnail width, pixels, upright.
+    public var thumbnailWidth: Int
+    /// Thumbnail height, pixels, upright.
+    public var thumbnailHeight: Int
+    /// Decoder warnings that did not reject the file (libjpeg/libpng wording).
+    public var warnings: [String]
+}

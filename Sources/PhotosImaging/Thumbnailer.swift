@@ -1,0 +1,77 @@
+/// Makes the 120-pixel upright thumbnails of SPEC §6.
+///
+/// Pipeline: decode at DCT scale (or box-reduced PNG rows) → area-average to the
+/// exact size, computed on the stored orientation → apply EXIF orientation on the
+/// small image → encode JPEG. No global mutable state: safe to call from many
+/// threads at once.
+public enum Thumbnailer {
+    /// Decodes `bytes` (a whole JPEG or PNG file in memory), applies EXIF orientation,
+    /// and returns an upright thumbnail JPEG.
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - options: edge, quality and pixel limit.
+    /// - Returns: the thumbnail and the original's upright size, orientation and dates.
+    /// - Throws: `ImageError`: `.notAnImage` for other bytes, `.corrupt` with
+    ///   libjpeg's/libpng's message, `.tooLarge` over `options.maxPixels`, `.unsupported`.
+    public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions) throws -> ThumbnailResult {
+        try makeThumbnail(from: bytes, options: options, tuning: .default)
+    }
+
+    /// `makeThumbnail(from:options:)` with explicit libjpeg knobs, for measurement.
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - options: edge, quality and pixel limit.
+    ///   - tuning: libjpeg decode knobs.
+    /// - Returns: the thumbnail.
+    /// - Throws: `ImageError`.
+    public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions,
+                                     tuning: DecoderTuning) throws -> ThumbnailResult {
+        guard !bytes.isEmpty else { throw ImageError.notAnImage("empty file") }
+        guard let format = ImageFormatSniffer.detect(bytes) else {
+            let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
+            throw ImageError.notAnImage("not a JPEG or PNG file (starts with \(start))")
+        }
+        let edge = max(1, options.maxEdge)
+        let decoded = try ImageDecoder.decode(bytes, format: format, targetEdge: edge,
+                                              maxPixels: options.maxPixels, tuning: tuning)
+        let exif: ExifMetadata
+        switch format {
+        case .jpeg:
+            exif = ExifReader.exifRange(inJPEG: bytes).map { ExifReader.parse(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? ExifMetadata()
+        case .png:
+            exif = decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata()
+        }
+        let swap = Orientation.swapsDimensions(exif.orientation)
+        let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
+        let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
+        let size = thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
+        let stored = Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
+                                           height: swap ? size.width : size.height)
+        let upright = Orientation.apply(exif.orientation, to: stored)
+        let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
+        return ThumbnailResult(
+            format: format, width: uprightWidth, height: uprightHeight, orientation: exif.orientation,
+            dateTimeOriginal: exif.dateTimeOriginal, offsetTimeOriginal: exif.offsetTimeOriginal,
+            thumbnail: jpeg, thumbnailWidth: upright.width, thumbnailHeight: upright.height,
+            warnings: decoded.warnings)
+    }
+
+    /// The thumbnail size rule of SPEC §6: longest edge `maxEdge`, aspect ratio kept,
+    /// the other edge rounded to the nearest pixel and at least 1; never upscaled.
+    /// - Parameters:
+    ///   - width: upright width, pixels.
+    ///   - height: upright height, pixels.
+    ///   - maxEdge: longest edge, pixels (120).
+    /// - Returns: the thumbnail's upright size in pixels.
+    public static func thumbnailSize(width: Int, height: Int, maxEdge: Int) -> (width: Int, height: Int) {
+        let longEdge = max(width, height)
+        guard longEdge > maxEdge else { return (width, height) }
+        func scaled(_ edge: Int) -> Int { max(1, (edge * maxEdge * 2 + longEdge) / (longEdge * 2)) }
+        return width >= height ? (maxEdge, scaled(height)) : (scaled(width), maxEdge)
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+    }
+}
