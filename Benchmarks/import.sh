@@ -242,7 +242,8 @@ if python3 -c "import sys; sys.exit(0 if float('$load1') > 0.5 else 1)"; then
 fi
 
 declare -A times status
-for t in "${tools[@]}"; do times[$t]=""; status[$t]=ok; done
+declare -A note
+for t in "${tools[@]}"; do times[$t]=""; status[$t]=ok; note[$t]=""; done
 
 for ((r = 1; r <= reps; r++)); do
   for t in "${tools[@]}"; do
@@ -255,7 +256,14 @@ for ((r = 1; r <= reps; r++)); do
     "run_$t" "$out" "$work/rss.$t.$r" 2>>"$work/err.$t" || rc=$?
     t1=$EPOCHREALTIME
     secs=$(python3 -c "print('%.3f' % ($t1 - $t0))")
-    if [[ $t == photos ]]; then n=$nfiles; else n=$(find "$out" -maxdepth 1 -type f ! -name '.*' | wc -l); fi
+    if [[ $t == photos ]]; then
+      # Untimed, best effort: how many rows the library holds (photos exits 1 when
+      # some files failed, which still counts as a completed run).
+      n=$("$photos" --library "$out/library" list --json 2>/dev/null | grep -c . || true)
+      [[ $n == "$nfiles" ]] || note[$t]="library rows ${n:-?}/$nfiles"
+    else
+      n=$(find "$out" -maxdepth 1 -type f ! -name '.*' | wc -l)
+    fi
     if ((rc != 0)); then
       status[$t]="rc=$rc"
       echo "  $t failed (exit $rc); last lines of its stderr:" >&2
@@ -264,7 +272,7 @@ for ((r = 1; r <= reps; r++)); do
     if [[ $t != photos ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
     times[$t]+="$secs "
     read -r load1 _ </proc/loadavg
-    printf 'rep %d/%d  %-7s %8.3f s  load %s  %s\n' "$r" "$reps" "$t" "$secs" "$load1" "${status[$t]}"
+    printf 'rep %d/%d  %-7s %8.3f s  load %s  %s\n' "$r" "$reps" "$t" "$secs" "$load1" "${status[$t]}${note[$t]:+ (${note[$t]})}"
     ((keep)) || rm -rf "$out"
   done
 done
@@ -276,7 +284,7 @@ import statistics, sys
 nfiles, nbytes, jobs, reps, work = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 tools = sys.argv[6:]
 times = {$(for t in "${tools[@]}"; do printf "'%s': [%s], " "$t" "$(echo "${times[$t]}" | xargs | tr ' ' ',')"; done)}
-status = {$(for t in "${tools[@]}"; do printf "'%s': '%s', " "$t" "${status[$t]}"; done)}
+status = {$(for t in "${tools[@]}"; do printf "'%s': '%s', " "$t" "${status[$t]}${note[$t]:+ (${note[$t]})}"; done)}
 label = {$(for t in "${tools[@]}"; do printf "'%s': '''%s''', " "$t" "${label[$t]}"; done)}
 cmd = {$(for t in "${tools[@]}"; do printf "'%s': '''%s''', " "$t" "${cmd[$t]}"; done)}
 def usage(t):
