@@ -17,24 +17,25 @@ struct ImageFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat: \(String(cString: strerror(errno)))") }
         let hasher = try SHA256Hasher()
-        var bytes = [UInt8](repeating: 0, count: max(0, Int(st.st_size)))
-        var filled = 0
+        let expected = max(0, Int(st.st_size))
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(expected)
+        var chunkBuffer = [UInt8](repeating: 0, count: chunk)
+        // Read in chunks, hashing each as it arrives; a file that grows while we read is read
+        // to its end, one that shrinks ends early (its hash then describes what was read).
         while true {
-            if filled == bytes.count {
-                // The file grew while we read it, or its size was not known: keep reading.
-                bytes.append(contentsOf: repeatElement(0, count: chunk))
-            }
-            let want = min(chunk, bytes.count - filled)
-            let n = bytes.withUnsafeMutableBytes { buf in Foundation.read(fd, buf.baseAddress! + filled, want) }
+            let n = chunkBuffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, chunk) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw PhotosError(.ioError, "read error: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
-            bytes.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[filled..<(filled + n)])) }
-            filled += n
+            chunkBuffer.withUnsafeBytes { raw in
+                let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                hasher.update(part)
+                bytes.append(contentsOf: part)
+            }
         }
-        if filled < bytes.count { bytes.removeSubrange(filled...) }
         return ImageFile(bytes: bytes, sha256: hasher.finalizeHex())
     }
 }

@@ -42,8 +42,9 @@ public struct XMPSidecar: Equatable {
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.delegate = delegate
-        guard parser.parse() else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
+        // An unterminated document can end without a parse error; an open element means it was cut short.
+        guard parser.parse(), delegate.depth == 0, delegate.sawElement else {
+            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed or truncated XML"
             throw PhotosError.dataError("\(path): not a readable XMP sidecar: \(reason)")
         }
         var result = XMPSidecar()
@@ -62,6 +63,8 @@ public struct XMPSidecar: Equatable {
     private final class Delegate: NSObject, XMLParserDelegate {
         var subjects: [String] = []
         var rating: String?
+        var depth = 0
+        var sawElement = false
         private var inSubject = 0
         private var inItem = false
         private var inRatingElement = false
@@ -69,6 +72,8 @@ public struct XMPSidecar: Equatable {
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
+            depth += 1
+            sawElement = true
             if namespaceURI == XMPSidecar.rdfNS && name == "Description" {
                 // xmp:Rating as an attribute of rdf:Description; the attribute name carries the prefix.
                 for (key, value) in attributes where key == "xmp:Rating" || key.hasSuffix(":Rating") && key.hasPrefix("xmp") {
@@ -85,6 +90,7 @@ public struct XMPSidecar: Equatable {
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            depth -= 1
             if inItem && namespaceURI == XMPSidecar.rdfNS && name == "li" {
                 let item = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !item.isEmpty { subjects.append(item) }
