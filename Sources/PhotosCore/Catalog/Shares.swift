@@ -4,8 +4,11 @@ import PhotosStorage
 /// Who may see a share without an invitation, or what an invited participant may do
 /// (CloudKit's `CKShare.ParticipantPermission`; SPEC §3).
 public enum SharePermission: String, CaseIterable, Sendable {
+    /// No access (a share's public permission only).
     case none
+    /// May see the share's records.
     case readOnly = "read-only"
+    /// May also change them.
     case readWrite = "read-write"
 
     /// Parses `none`, `read-only` or `read-write`.
@@ -71,7 +74,9 @@ public struct ParticipantInfo: Equatable, Sendable {
 /// A share: a record zone of its own with a title, a public permission and participants
 /// (SPEC §3). Its id is its zone's id.
 public struct ShareInfo: Equatable, Sendable {
+    /// The share's id, which is its record zone's id (a lowercase UUID string for shares made here).
     public var id: String
+    /// The title shown to participants.
     public var title: String
     /// ISO 8601 UTC.
     public var created: String
