@@ -24,15 +24,50 @@ public struct XMPSidecar: Equatable {
         return [imagePath + ".xmp", imagePath + ".XMP", stem + ".xmp", stem + ".XMP"]
     }
 
-    /// Reads the first sidecar that exists for `imagePath`.
+    /// Reads the first sidecar that exists for `imagePath`: an XMP one (`candidatePaths`), else
+    /// the JSON one `photos export --sidecar json` writes (`IMG.jpg.json`, the SPEC §5a photo
+    /// object, read by `parseJSON`).
     /// - Returns: nil when there is none.
-    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML.
+    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML (or JSON).
     public static func load(for imagePath: String) throws -> XMPSidecar? {
         for candidate in candidatePaths(for: imagePath) where candidate != imagePath {
             guard let data = FileManager.default.contents(atPath: candidate) else { continue }
             return try parse(data, path: candidate)
         }
+        let json = imagePath + ".json"
+        if let data = FileManager.default.contents(atPath: json) {
+            return try parseJSON(data, path: json)
+        }
         return nil
+    }
+
+    /// True when `path` is a sidecar rather than a file to import: an `.xmp` file, or a `.json`
+    /// file beside the image it describes (`IMG.jpg.json` next to `IMG.jpg`).
+    public static func isSidecar(_ path: String) -> Bool {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "xmp" { return true }
+        guard ext == "json" else { return false }
+        var st = stat()
+        return stat((path as NSString).deletingPathExtension, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects and
+    /// its `rating` (1…5; the displayed, rounded rating) the rating. Other keys are ignored, so
+    /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
+    /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
+    public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
+        }
+        var result = XMPSidecar()
+        if let tags = object["tags"] as? [Any] {
+            result.subjects = tags.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        }
+        if !(object["rating"] is Bool), let number = object["rating"] as? NSNumber {
+            let value = Int(number.doubleValue.rounded())
+            if (1...5).contains(value) { result.rating = value }
+        }
+        return result
     }
 
     /// Parses XMP packet bytes.
