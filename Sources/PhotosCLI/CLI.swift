@@ -22,6 +22,7 @@ public enum CLI {
     static let commands: [CommandSpec] = [
         InitCommand.spec, SchemaCommand.spec, ImportCommand.spec, ListCommand.spec, ShowCommand.spec,
         ThumbnailCommand.spec, DeleteCommand.spec, VerifyCommand.spec,
+        ExportCommand.spec,
     ]
 
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.
