@@ -56,16 +56,16 @@ public struct XMPSidecar: Equatable {
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let object: JSONSidecarObject
+        do {
+            object = try JSONDecoder().decode(JSONSidecarObject.self, from: data)
+        } catch {
             throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
         }
         var result = XMPSidecar()
-        if let tags = object["tags"] as? [Any] {
-            result.subjects = tags.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-        }
-        if !(object["rating"] is Bool), let number = object["rating"] as? NSNumber {
-            let value = Int(number.doubleValue.rounded())
-            if (1...5).contains(value) { result.rating = value }
+        result.subjects = object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
+            result.rating = Int(rating.rounded())
         }
         return result
     }
@@ -89,6 +89,18 @@ public struct XMPSidecar: Equatable {
             if (1...5).contains(rounded) { result.rating = rounded }
         }
         return result
+    }
+
+    /// The keys of a JSON sidecar that matter; a key of another type is ignored, not an error.
+    private struct JSONSidecarObject: Decodable {
+        var tags: [String] = []
+        var rating: Double?
+        enum CodingKeys: String, CodingKey { case tags, rating }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
+            rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
+        }
     }
 
     private static let dcNS = "http://purl.org/dc/elements/1.1/"

@@ -85,6 +85,9 @@ final class ExportNamingTests: XCTestCase {
         let sidecar = try XMPSidecar.parseJSON(Data(p.json.serialized().utf8), path: "a.jpg.json")
         XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2".utf8), path: "bad.json"))
+        XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2]".utf8), path: "bad.json"))
     }
 }
