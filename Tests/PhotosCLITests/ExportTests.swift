@@ -280,10 +280,28 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(subject, ["Café & <Friends> \"quoted\""])
     }
 
+    func testDamagedOriginalFailsThatPhotoAndTheExportGoesOn() throws {
+        run(["import", "-q", samplesDir])
+        let storm = try XCTUnwrap(try listPhotos(lib).first { $0["displayName"] as? String == "storm.jpg" })
+        let sha = try XCTUnwrap(storm["sha256"] as? String)
+        let original = lib + "/ExternalData/" + String(sha.prefix(2)) + "/" + sha
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: original))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: original))
+        let out = dir + "/out"
+        let result = run(["export", out, "--json"], status: 1)
+        XCTAssertTrue(result.stderr.contains("\(storm["uniqueName"] as? String ?? "") (storm.jpg): error: SHA-256 mismatch"), result.stderr)
+        let s = try summary(result)
+        XCTAssertEqual(s["written"] as? Int, 5)
+        XCTAssertEqual(s["failed"] as? Int, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/storm.jpg"), "a damaged original is not exported")
+        XCTAssertEqual(filesUnder(out, hidden: true).filter { $0.contains(Exporter.temporaryPrefix) }, [])
+    }
+
     func testDestinationThatCannotBeCreatedExits73() throws {
         run(["import", "-q", samplesDir + "/kite.png"])
         let blocker = dir + "/blocker"
-        FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
         let result = run(["export", blocker + "/sub"], status: 73)
         XCTAssertTrue(result.stderr.contains("cannot create export folder"), result.stderr)
         XCTAssertEqual(run(["export", blocker], status: 73).stdout, "")

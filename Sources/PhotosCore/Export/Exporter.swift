@@ -105,11 +105,13 @@ public final class Exporter {
         self.options = options
     }
 
-    /// One planned photo: where its original goes and whether an identical file is there.
+    /// One planned photo: where its original goes and, when an identical file is already
+    /// there, its state entry.
     struct Planned {
         var photo: PhotoRecord
         var path: String
-        var originalPresent: Bool
+        var present: ExportState.Entry?
+        var originalPresent: Bool { present != nil }
     }
 
     /// Runs the export.
@@ -235,8 +237,7 @@ public final class Exporter {
                 summary.bytes += Int64(entry.byteSize)
             }
             wroteOriginal = true
-        } else if let entry = checker.currentEntry(item.path, uniqueName: photo.uniqueName, kind: .original,
-                                                  sha256: photo.sha256, byteSize: photo.byteSize) {
+        } else if let entry = item.present {
             recorded.append(entry)
         }
 
@@ -315,12 +316,18 @@ public final class Exporter {
     /// Removes leftover temporary files (from an interrupted export) anywhere under `root`,
     /// without following symbolic links. Call with DEST's lock held.
     static func removeTemporaryFiles(in root: String) {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return }
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(temporaryPrefix) {
+        var folders = [root]
+        while let folder = folders.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names {
+                let path = folder + "/" + name
                 var st = stat()
-                if lstat(root + "/" + relative, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(root + "/" + relative) }
+                guard lstat(path, &st) == 0 else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: folders.append(path)
+                case S_IFREG where name.hasPrefix(temporaryPrefix): unlink(path)
+                default: break
+                }
             }
         }
     }
@@ -384,10 +391,10 @@ struct Planner {
                     guard k.allSatisfy({ !taken.contains($0) }) else { continue }
                     // Its file may be gone or changed since: then it is rewritten under the same name.
                     let present = currentEntry(path, uniqueName: photo.uniqueName, kind: .original,
-                                               sha256: photo.sha256, byteSize: photo.byteSize) != nil
-                    if !present, diskStatus(path) == .other { continue }
+                                               sha256: photo.sha256, byteSize: photo.byteSize)
+                    if present == nil, diskStatus(path) == .other { continue }
                     taken.formUnion(k)
-                    chosen[photo.uniqueName] = Exporter.Planned(photo: photo, path: path, originalPresent: present)
+                    chosen[photo.uniqueName] = Exporter.Planned(photo: photo, path: path, present: present)
                     break
                 }
             }
@@ -399,14 +406,14 @@ struct Planner {
                 let candidate = ExportNaming.variant(base, n)
                 let k = keys(candidate)
                 guard k.allSatisfy({ !taken.contains($0) }) else { continue }
-                if currentEntry(candidate, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
-                                byteSize: photo.byteSize) != nil {
-                    found = Exporter.Planned(photo: photo, path: candidate, originalPresent: true)
+                if let present = currentEntry(candidate, uniqueName: photo.uniqueName, kind: .original,
+                                              sha256: photo.sha256, byteSize: photo.byteSize) {
+                    found = Exporter.Planned(photo: photo, path: candidate, present: present)
                 } else if diskStatus(candidate) == .missing {
-                    found = Exporter.Planned(photo: photo, path: candidate, originalPresent: false)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
                 } else if trustState, let entry = state?.entries[candidate], entry.uniqueName == photo.uniqueName {
                     // Recorded as this photo's, changed on disk since: rewritten in place.
-                    found = Exporter.Planned(photo: photo, path: candidate, originalPresent: false)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
                 }
                 if found != nil {
                     taken.formUnion(k)
