@@ -26,6 +26,7 @@ public enum CLI {
         RatingCommands.rate, RatingCommands.list, RatingCommands.delete,
         ShareCommands.create, ShareCommands.add, ShareCommands.list, ShareCommands.show,
         ShareCommands.invite, ShareCommands.uninvite, ShareCommands.set,
+        ExportCommand.spec,
     ]
 
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.

@@ -289,7 +289,7 @@ public final class Importer {
     static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
                         thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
-        if ext == "xmp" { return .sidecar }
+        if XMPSidecar.isSidecar(path) { return .sidecar }
         let claimsImage = ["jpg", "jpeg", "png"].contains(ext)
         let file: ImageFile
         do {

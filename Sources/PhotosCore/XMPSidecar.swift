@@ -24,15 +24,50 @@ public struct XMPSidecar: Equatable {
         return [imagePath + ".xmp", imagePath + ".XMP", stem + ".xmp", stem + ".XMP"]
     }
 
-    /// Reads the first sidecar that exists for `imagePath`.
+    /// Reads the first sidecar that exists for `imagePath`: an XMP one (`candidatePaths`), else
+    /// the JSON one `photos export --sidecar json` writes (`IMG.jpg.json`, the SPEC §5a photo
+    /// object, read by `parseJSON`).
     /// - Returns: nil when there is none.
-    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML.
+    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML (or JSON).
     public static func load(for imagePath: String) throws -> XMPSidecar? {
         for candidate in candidatePaths(for: imagePath) where candidate != imagePath {
             guard let data = FileManager.default.contents(atPath: candidate) else { continue }
             return try parse(data, path: candidate)
         }
+        let json = imagePath + ".json"
+        if let data = FileManager.default.contents(atPath: json) {
+            return try parseJSON(data, path: json)
+        }
         return nil
+    }
+
+    /// True when `path` is a sidecar rather than a file to import: an `.xmp` file, or a `.json`
+    /// file beside the image it describes (`IMG.jpg.json` next to `IMG.jpg`).
+    public static func isSidecar(_ path: String) -> Bool {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "xmp" { return true }
+        guard ext == "json" else { return false }
+        var st = stat()
+        return stat((path as NSString).deletingPathExtension, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects and
+    /// its `rating` (1…5; the displayed, rounded rating) the rating. Other keys are ignored, so
+    /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
+    /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
+    public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
+        let object: JSONSidecarObject
+        do {
+            object = try JSONDecoder().decode(JSONSidecarObject.self, from: data)
+        } catch {
+            throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
+        }
+        var result = XMPSidecar()
+        result.subjects = object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
+            result.rating = Int(rating.rounded())
+        }
+        return result
     }
 
     /// Parses XMP packet bytes.
@@ -54,6 +89,18 @@ public struct XMPSidecar: Equatable {
             if (1...5).contains(rounded) { result.rating = rounded }
         }
         return result
+    }
+
+    /// The keys of a JSON sidecar that matter; a key of another type is ignored, not an error.
+    private struct JSONSidecarObject: Decodable {
+        var tags: [String] = []
+        var rating: Double?
+        enum CodingKeys: String, CodingKey { case tags, rating }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
+            rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
+        }
     }
 
     private static let dcNS = "http://purl.org/dc/elements/1.1/"

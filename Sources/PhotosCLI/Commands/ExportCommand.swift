@@ -1,0 +1,119 @@
+import Foundation
+import PhotosCore
+
+/// `photos export DEST` (SPEC §5, issue #5). The filter options are parsed here rather than
+/// through `PhotoFilterOptions`, so that `list`'s options can grow independently.
+enum ExportCommand {
+    static let spec = CommandSpec(
+        path: ["export"],
+        abstract: "Export originals byte for byte, with XMP or JSON sidecars, into a folder.",
+        discussion: """
+        Originals are copied byte for byte from the library (their SHA-256 is checked while
+        copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
+        an interrupted export never leaves part of a file under a real name. Nothing is written
+        outside DEST. Names come from --name (default {name}, the original file name); fields:
+        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date, else
+        import date) {imported:FORMAT}, FORMAT in strftime(3) style (%Y %m %d %H %M %S ...), UTC;
+        '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
+        characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
+        empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
+        ... before the extension, in uniqueName order, the same on every run. An existing file
+        with the same bytes is skipped; a different one is never overwritten (the photo takes the
+        next free suffix) - except with --update, which rewrites a file this export wrote that
+        changed since. Sidecars: NAME.EXT.xmp (dc:subject tags, xmp:Rating, photos:uniqueName) or
+        NAME.EXT.json (the photo's JSON object); thumbnails: NAME.thumb.jpg. What was written is
+        kept in DEST/.photos-export.sqlite (paths relative to DEST; rebuilt from the files when
+        missing or damaged). 'photos import DEST' reads the sidecars back (but also imports
+        *.thumb.jpg files: export without --thumbnails for a round trip). Exit status 1 when some
+        photos failed (each named on stderr), 73 when DEST cannot be created.
+        """,
+        arguments: [ArgumentSpec("dest", help: "The export folder (created when absent).")],
+        options: [
+            OptionSpec(["--tag"], value: "NAME", help: "Only photos with this tag (all given tags must match).", repeatable: true),
+            OptionSpec(["--share"], value: "ID", help: "Only photos in this share (its id)."),
+            OptionSpec(["--zone"], value: "ID", help: "Only photos in this record zone."),
+            OptionSpec(["--min-rating"], value: "N", help: "Only photos whose rating (mean, rounded half up) is at least N (1-5)."),
+            OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE."),
+            OptionSpec(["--until"], value: "DATE", help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day."),
+            OptionSpec(["--name"], value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}"),
+            OptionSpec(["--thumbnails"], help: "Also write each thumbnail as NAME.thumb.jpg."),
+            OptionSpec(["--sidecar"], value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.", default: "xmp"),
+            OptionSpec(["--update"], help: "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."),
+            OptionSpec(["--cleanup"], help: "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."),
+            OptionSpec(["--dry-run"], help: "Report what would be written; write nothing (the export state is not read)."),
+        ],
+        positionals: (1, 1),
+        run: run)
+
+    /// The export options the arguments describe.
+    /// - Throws: `PhotosError` 64 for a bad date, rating, sidecar format or template.
+    static func options(_ args: ParsedArguments, destination: String) throws -> ExportOptions {
+        var options = ExportOptions(destination: destination)
+        options.filter.tags = args.all("tag")
+        for tag in options.filter.tags { _ = try TagName.normalize(tag) }
+        if let text = args.value("since") {
+            guard let (date, _) = ISODate.parse(text) else {
+                throw PhotosError.usage("--since takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'")
+            }
+            options.filter.since = date
+        }
+        if let text = args.value("until") {
+            guard let (date, dayOnly) = ISODate.parse(text) else {
+                throw PhotosError.usage("--until takes a date like 2024-05-31 or 2024-05-31T12:00:00Z, not '\(text)'")
+            }
+            options.filter.until = dayOnly ? date.addingTimeInterval(86_400) : date
+        }
+        options.filter.zone = args.value("zone")
+        options.minRating = try args.int("min-rating", in: 1...5)
+        if let text = args.value("name") { options.template = try ExportNameTemplate(parsing: text) }
+        if let text = args.value("sidecar") {
+            guard let format = SidecarFormat(rawValue: text.lowercased()) else {
+                throw PhotosError.usage("--sidecar takes xmp, json or none, not '\(text)'")
+            }
+            options.sidecar = format
+        }
+        options.thumbnails = args.flag("thumbnails")
+        options.update = args.flag("update")
+        options.cleanup = args.flag("cleanup")
+        options.dryRun = args.flag("dry-run")
+        return options
+    }
+
+    static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
+        var options = try options(args, destination: args.positionals[0])
+        let library = try ctx.openLibrary()
+        if let share = args.value("share") {
+            let zone = try library.resolveShare(share).id
+            if let other = options.filter.zone, other != zone {
+                throw PhotosError.usage("--share \(share) and --zone \(other) select different zones")
+            }
+            options.filter.zone = zone
+        }
+        let exporter = Exporter(library: library, options: options)
+        exporter.onFailure = { failure in
+            let name = failure.displayName.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
+            ctx.itemError("\(failure.uniqueName) (\(name))", failure.reason)
+        }
+        exporter.onNote = { ctx.note($0) }
+        let progress = ProgressBar(context: ctx, label: options.dryRun ? "checking" : "exporting")
+        exporter.onProgress = { done, total in progress.update(done: done, total: total) }
+        let summary: ExportSummary
+        do {
+            summary = try exporter.run()
+        } catch {
+            progress.finish()
+            throw error
+        }
+        progress.finish()
+        if ctx.json {
+            ctx.printJSON(summary.json(cleanup: options.cleanup, dryRun: options.dryRun))
+        } else if !ctx.quiet || summary.failed > 0 {
+            let verb = options.dryRun ? "Would export" : "Exported"
+            var line = "\(verb): \(summary.written) written, \(summary.updated) updated, \(summary.skipped) skipped, \(summary.failed) failed"
+            if options.cleanup { line += ", \(summary.removed) file\(summary.removed == 1 ? "" : "s") removed" }
+            line += "; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s"
+            ctx.print(line)
+        }
+        return summary.failed > 0 ? .partial : .ok
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// A parsed `--name` template of `photos export` (SPEC §5, issue #5).
+///
+/// Fields: `{name}` (the displayName), `{stem}` (the displayName without its extension),
+/// `{ext}` (its extension without the dot, or `jpg`/`png` from the format when it has none),
+/// `{uniqueName}`, `{share}` (the photo's record zone id, `default` for the private default
+/// zone; a share's id is its zone's id, SPEC §3), `{capture:FORMAT}` and `{imported:FORMAT}`
+/// (strftime(3) formats in UTC, e.g. `%Y/%m`; the capture date falls back to the import date;
+/// without `:FORMAT` the format is `%Y-%m-%d`). `/` in the template makes folders. A template
+/// that names neither `{name}` nor `{ext}` gets `.{ext}` appended so every file keeps its type.
+public struct ExportNameTemplate: Equatable, Sendable {
+    enum Part: Equatable, Sendable {
+        case literal(String)
+        case name, stem, ext, uniqueName, share
+        case capture(String), imported(String)
+    }
+
+    let parts: [Part]
+    /// The template text as given.
+    public let text: String
+
+    /// The default template, `{name}`.
+    public static let `default`: ExportNameTemplate = {
+        ExportNameTemplate(text: "{name}", parts: [.name])
+    }()
+
+    private init(text: String, parts: [Part]) {
+        self.text = text
+        self.parts = parts
+    }
+
+    /// Parses `text`.
+    /// - Throws: `PhotosError` 64 for an unknown field, an unclosed `{`, or an empty template.
+    public init(parsing text: String) throws {
+        var parts: [Part] = []
+        var literal = ""
+        var index = text.startIndex
+        while index < text.endIndex {
+            let c = text[index]
+            if c == "{" {
+                guard let close = text[index...].firstIndex(of: "}") else {
+                    throw PhotosError.usage("--name: '{' without a closing '}' in '\(text)'")
+                }
+                if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+                let field = String(text[text.index(after: index)..<close])
+                let (key, format): (String, String?) = {
+                    guard let colon = field.firstIndex(of: ":") else { return (field, nil) }
+                    return (String(field[..<colon]), String(field[field.index(after: colon)...]))
+                }()
+                switch (key, format) {
+                case ("name", nil): parts.append(.name)
+                case ("stem", nil): parts.append(.stem)
+                case ("ext", nil): parts.append(.ext)
+                case ("uniqueName", nil): parts.append(.uniqueName)
+                case ("share", nil): parts.append(.share)
+                case ("capture", let f): parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
+                case ("imported", let f): parts.append(.imported(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
+                default:
+                    throw PhotosError.usage("--name: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})")
+                }
+                index = text.index(after: close)
+            } else {
+                literal.append(c)
+                index = text.index(after: index)
+            }
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        guard !parts.isEmpty else { throw PhotosError.usage("--name: the template is empty") }
+        if !parts.contains(.name) && !parts.contains(.ext) {
+            parts += [.literal("."), .ext]
+        }
+        self.init(text: text, parts: parts)
+    }
+
+    /// The raw relative path for `photo`, before `ExportNaming.sanitize`.
+    public func render(_ photo: PhotoRecord) -> String {
+        var out = ""
+        let (stem, ext) = ExportNaming.split(photo.displayName)
+        let extension_ = ext.isEmpty ? (photo.format == "png" ? "png" : "jpg") : ext
+        for part in parts {
+            switch part {
+            case .literal(let s): out += s
+            case .name: out += photo.displayName
+            case .stem: out += stem
+            case .ext: out += extension_
+            case .uniqueName: out += photo.uniqueName
+            case .share: out += photo.zone
+            case .capture(let f): out += ExportNaming.strftime(f, iso: photo.captureDate ?? photo.importedAt)
+            case .imported(let f): out += ExportNaming.strftime(f, iso: photo.importedAt)
+            }
+        }
+        return out
+    }
+}
+
+/// The rules that turn a rendered template into a safe path inside DEST (issue #5 §3).
+public enum ExportNaming {
+    /// Longest path component written, in UTF-8 bytes: NAME_MAX (255, POSIX `<limits.h>`) less
+    /// room for a collision suffix ` (NNNNN)` and a sidecar extension `.json`.
+    public static let maxComponentBytes = 230
+
+    /// `name` split at its last `.` into stem and extension (without the dot); a name whose
+    /// only `.` is its first character has no extension.
+    public static func split(_ name: String) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// A relative path that stays inside the export folder, or nil when nothing usable is left.
+    ///
+    /// Rules: NFC (Unicode Standard Annex #15); `/` separates folders; empty, `.` and `..`
+    /// components are dropped (so a leading `/` or `../` cannot escape); control characters
+    /// (Unicode category Cc, which includes NUL) become `_`; a component's leading `.` becomes
+    /// `_`, so nothing exported is hidden (import skips hidden files) and nothing can clash with
+    /// the export's own `.photos-export*` files; leading and trailing spaces are trimmed; a
+    /// component longer than `maxComponentBytes` is shortened, keeping its extension.
+    public static func sanitize(_ raw: String) -> String? {
+        let nfc = raw.precomposedStringWithCanonicalMapping
+        var components: [String] = []
+        for piece in nfc.split(separator: "/", omittingEmptySubsequences: true) {
+            var scalars = String.UnicodeScalarView()
+            for s in piece.unicodeScalars {
+                scalars.append(s.properties.generalCategory == .control ? "_" : s)
+            }
+            var component = String(scalars).trimmingCharacters(in: .whitespaces)
+            if component.isEmpty || component == "." || component == ".." { continue }
+            if component.hasPrefix(".") { component = "_" + component.dropFirst() }
+            components.append(shorten(component))
+        }
+        return components.isEmpty ? nil : components.joined(separator: "/")
+    }
+
+    static func shorten(_ component: String) -> String {
+        guard component.utf8.count > maxComponentBytes else { return component }
+        let (stem, ext) = split(component)
+        let keepExt = ext.utf8.count <= 16 && !ext.isEmpty
+        let budget = maxComponentBytes - (keepExt ? ext.utf8.count + 1 : 0)
+        var out = ""
+        for ch in (keepExt ? stem : component) {
+            if out.utf8.count + String(ch).utf8.count > budget { break }
+            out.append(ch)
+        }
+        return keepExt ? out + "." + ext : out
+    }
+
+    /// `path` with ` (n)` inserted before the extension of its last component
+    /// (`a/IMG.JPG` → `a/IMG (1).JPG`); n = 0 returns `path`.
+    public static func variant(_ path: String, _ n: Int) -> String {
+        guard n > 0 else { return path }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let (stem, ext) = split(file)
+        return folder + stem + " (\(n))" + (ext.isEmpty ? "" : "." + ext)
+    }
+
+    /// True when `candidate` is `base` or one of its collision variants.
+    public static func isVariant(_ candidate: String, of base: String) -> Bool {
+        if candidate == base { return true }
+        let (stem, ext) = split(base)
+        let suffix = ext.isEmpty ? "" : "." + ext
+        guard candidate.hasPrefix(stem + " ("), candidate.hasSuffix(")" + suffix) else { return false }
+        let inner = candidate.dropFirst(stem.count + 2).dropLast(suffix.count + 1)
+        return !inner.isEmpty && inner.allSatisfy(\.isASCII) && Int(inner).map { $0 > 0 } == true
+    }
+
+    /// The companion files an original at `path` may have: its XMP and JSON sidecars
+    /// (`NAME.EXT.xmp`, `NAME.EXT.json`) and its thumbnail (`NAME.thumb.jpg`). All are reserved
+    /// whatever the options, so that names do not depend on `--sidecar` or `--thumbnails`.
+    public static func companions(of path: String) -> (xmp: String, json: String, thumbnail: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return (path + ".xmp", path + ".json", folder + split(file).stem + ".thumb.jpg")
+    }
+
+    /// Formats the ISO 8601 date `iso` (as stored, UTC) with strftime(3) (POSIX; C locale).
+    /// An unparsable date formats as `unknown-date`.
+    public static func strftime(_ format: String, iso: String) -> String {
+        guard let (date, _) = ISODate.parse(iso) else { return "unknown-date" }
+        var t = time_t(date.timeIntervalSince1970.rounded(.down))
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        var buffer = [CChar](repeating: 0, count: 512)
+        let n = Foundation.strftime(&buffer, buffer.count, format, &tm)
+        guard n > 0 else { return "" }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

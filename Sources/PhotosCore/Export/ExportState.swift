@@ -1,0 +1,126 @@
+import Foundation
+import PhotosStorage
+
+/// What an export wrote into its folder, kept in `DEST/.photos-export.sqlite` so that
+/// `--update` can skip what is unchanged and `--cleanup` can remove what it wrote earlier
+/// (issue #5 §5). Paths are relative to DEST, so the folder can be moved.
+///
+/// The file is a cache of what is on disk, never the only copy of anything: a missing or
+/// damaged one is set aside and rebuilt from the files (by SHA-256) on the next run.
+public final class ExportState {
+    /// File name of the state database inside DEST.
+    public static let fileName = ".photos-export.sqlite"
+    /// File name of the lock that keeps two exports out of one DEST at a time.
+    public static let lockName = ".photos-export.lock"
+
+    /// One file the export wrote.
+    public struct Entry: Equatable, Sendable {
+        /// What the file is.
+        public enum Kind: String, Sendable { case original, xmp, json, thumbnail }
+        /// Path relative to DEST, `/`-separated, NFC.
+        public var path: String
+        public var uniqueName: String
+        public var kind: Kind
+        /// SHA-256 of the bytes written (for a sidecar: of its content).
+        public var sha256: String
+        /// Bytes.
+        public var byteSize: Int
+        /// The file's modification time after writing, in nanoseconds since 1970 (a changed
+        /// mtime makes `--update` hash the file instead of trusting this row).
+        public var mtimeNanoseconds: Int64
+    }
+
+    private static let migrations = [
+        """
+        CREATE TABLE export_file (
+            path        TEXT PRIMARY KEY NOT NULL,
+            unique_name TEXT NOT NULL,
+            kind        TEXT NOT NULL CHECK (kind IN ('original', 'xmp', 'json', 'thumbnail')),
+            sha256      TEXT NOT NULL,
+            byte_size   INTEGER NOT NULL,
+            mtime_ns    INTEGER NOT NULL,
+            exported_at TEXT NOT NULL
+        );
+        CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
+        """,
+    ]
+
+    private let db: Database
+    /// Every row, by path (loaded once; the state of one export folder is small).
+    public private(set) var entries: [String: Entry] = [:]
+    /// Set when the state file was unreadable and was moved aside to this path.
+    public let setAside: String?
+
+    /// Opens (or creates) the state of the export folder `destination`.
+    /// - Parameter destination: DEST, which exists.
+    /// - Throws: `PhotosError` 73 when no state database can be created in DEST.
+    public init(destination: String) throws {
+        let path = destination + "/" + ExportState.fileName
+        var aside: String?
+        do {
+            db = try ExportState.open(path)
+        } catch {
+            // Damaged (not a database, corrupt, or from a newer photos): keep it for inspection
+            // under a hidden name and start afresh; the files on disk rebuild the rows.
+            let target = path + ".damaged"
+            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
+            aside = target
+            do {
+                db = try ExportState.open(path)
+            } catch {
+                throw PhotosError(.cantCreate, "cannot create the export state \(path): \(error)")
+            }
+        }
+        setAside = aside
+        let statement = try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file")
+        try statement.forEach { row in
+            guard let kind = Entry.Kind(rawValue: row.string(2)) else { return }
+            let entry = Entry(path: row.string(0), uniqueName: row.string(1), kind: kind, sha256: row.string(3),
+                              byteSize: row.int(4), mtimeNanoseconds: row.int64(5))
+            entries[entry.path] = entry
+        }
+    }
+
+    private static func open(_ path: String) throws -> Database {
+        let db = try Database(path: path, busyTimeout: 5)
+        let version = try db.userVersion
+        guard version <= migrations.count else {
+            throw PhotosError.dataError("\(path) was written by a newer photos (state version \(version))")
+        }
+        guard try db.scalarString("PRAGMA quick_check") == "ok" else {
+            throw PhotosError.dataError("\(path) is damaged")
+        }
+        for v in version..<migrations.count {
+            try db.transaction(.immediate) {
+                try db.execute(migrations[v])
+                try db.execute("PRAGMA user_version = \(v + 1)")
+            }
+        }
+        return db
+    }
+
+    /// Records (or replaces) the rows of the files written for one photo, in one transaction.
+    /// - Throws: `SQLiteError`.
+    public func record(_ written: [Entry]) throws {
+        guard !written.isEmpty else { return }
+        let now = ISODate.string(from: Date())
+        try db.transaction(.immediate) {
+            let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for e in written {
+                try insert.run([e.path, e.uniqueName, e.kind.rawValue, e.sha256, e.byteSize, e.mtimeNanoseconds, now])
+            }
+        }
+        for e in written { entries[e.path] = e }
+    }
+
+    /// Forgets the rows of `paths` (files removed by `--cleanup`, or gone from disk).
+    /// - Throws: `SQLiteError`.
+    public func forget(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try db.transaction(.immediate) {
+            let delete = try db.statement("DELETE FROM export_file WHERE path = ?")
+            for p in paths { try delete.run([p]) }
+        }
+        for p in paths { entries[p] = nil }
+    }
+}

@@ -1,0 +1,590 @@
+import Foundation
+import PhotosStorage
+
+/// Which sidecar `photos export` writes beside each original (`--sidecar`).
+public enum SidecarFormat: String, CaseIterable, Sendable {
+    /// `NAME.EXT.xmp`, written by `XMPWriter` (the default).
+    case xmp
+    /// `NAME.EXT.json`: the SPEC §5a photo object.
+    case json
+    /// No sidecar.
+    case none
+}
+
+/// What `photos export DEST` does, as options (SPEC §5, issue #5).
+public struct ExportOptions {
+    /// The export folder (DEST); created when absent.
+    public var destination: String
+    /// Which photos (`--tag`, `--since`, `--until`, `--zone`/`--share`).
+    public var filter = PhotoFilter()
+    /// Only photos whose displayed rating (the mean rounded half up, SPEC §3) is at least this.
+    public var minRating: Int?
+    /// File names (`--name`).
+    public var template = ExportNameTemplate.default
+    /// Also write each thumbnail as `NAME.thumb.jpg` (`--thumbnails`).
+    public var thumbnails = false
+    /// `--sidecar`.
+    public var sidecar = SidecarFormat.xmp
+    /// Trust the export state for files recorded as written and unchanged (size and mtime),
+    /// keep each photo's earlier name, and rewrite a recorded file that changed on disk
+    /// (`--update`).
+    public var update = false
+    /// Remove files this export wrote earlier that the current selection no longer produces
+    /// (`--cleanup`).
+    public var cleanup = false
+    /// Decide everything, write nothing (`--dry-run`).
+    public var dryRun = false
+
+    public init(destination: String) { self.destination = destination }
+}
+
+/// A photo that could not be exported, with the reason.
+public struct ExportFailure: Equatable, Sendable {
+    public var uniqueName: String
+    public var displayName: String
+    public var reason: String
+}
+
+/// The counts an export reports: per photo, `written` (its original was written), `updated`
+/// (its original was there, but a sidecar or thumbnail — or a damaged original with `--update` —
+/// was rewritten), `skipped` (nothing to do), `failed`; `removed` counts files `--cleanup`
+/// deleted; `bytes` all bytes written.
+public struct ExportSummary: Equatable {
+    public var written = 0
+    public var updated = 0
+    public var skipped = 0
+    public var failed = 0
+    public var removed = 0
+    /// Bytes written (originals, sidecars and thumbnails).
+    public var bytes: Int64 = 0
+    /// Wall-clock seconds of the whole run.
+    public var seconds: Double = 0
+    public var failures: [ExportFailure] = []
+    /// Relative path of each exported photo's original, by uniqueName.
+    public var paths: [String: String] = [:]
+
+    /// `{"written":N,"updated":N,"skipped":N,"failed":N,"bytes":N,"seconds":X}` (issue #5 §7),
+    /// plus `"removed":N` with `--cleanup` and `"dryRun":true` with `--dry-run`.
+    public func json(cleanup: Bool, dryRun: Bool) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("written", .int(written)), ("updated", .int(updated)), ("skipped", .int(skipped)),
+            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
+        ]
+        if cleanup { pairs.append(("removed", .int(removed))) }
+        if dryRun { pairs.append(("dryRun", .bool(true))) }
+        return .object(pairs)
+    }
+}
+
+/// Exports originals byte for byte with sidecars into a folder (SPEC §5, §7; issue #5).
+///
+/// Every file is written to a hidden temporary name in its target folder, fsynced and renamed
+/// into place (POSIX rename(2) is atomic), so an interrupted export never leaves part of a file
+/// under a real name; the next run removes leftover temporary files. Originals are hashed while
+/// they are copied and must match the library's SHA-256. No file is written outside DEST: names
+/// are sanitized (`ExportNaming.sanitize`) and every target folder's real path is checked to be
+/// inside DEST's real path (symbolic links included).
+public final class Exporter {
+    /// Prefix of temporary files in the export folder.
+    public static let temporaryPrefix = ".photos-export-tmp-"
+    /// Most collision variants tried for one name before the photo fails.
+    static let maxVariants = 10_000
+
+    private let library: Library
+    private let options: ExportOptions
+    /// Called for each photo that fails, as it fails.
+    public var onFailure: ((ExportFailure) -> Void)?
+    /// Called after each photo with (photos done, photos in all).
+    public var onProgress: ((Int, Int) -> Void)?
+    /// Called with remarks worth a line on stderr (a damaged state file set aside, a modified
+    /// file `--cleanup` left in place).
+    public var onNote: ((String) -> Void)?
+
+    public init(library: Library, options: ExportOptions) {
+        self.library = library
+        self.options = options
+    }
+
+    /// One planned photo: where its original goes and, when an identical file is already
+    /// there, its state entry.
+    struct Planned {
+        var photo: PhotoRecord
+        var path: String
+        var present: ExportState.Entry?
+        var originalPresent: Bool { present != nil }
+    }
+
+    /// Runs the export.
+    /// - Returns: the summary; per-photo failures are in it (and were passed to `onFailure`).
+    /// - Throws: `PhotosError` 73 when DEST cannot be created (or is not a folder), 75 when
+    ///   another export holds DEST's lock, and what reading the library throws.
+    public func run() throws -> ExportSummary {
+        let start = Date()
+        let dest = Library.absolute(options.destination)
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
+        if exists && !isDir.boolValue {
+            throw PhotosError(.cantCreate, "cannot create export folder \(dest): a file of that name exists")
+        }
+        if !exists && !options.dryRun {
+            do {
+                try fm.createDirectory(atPath: dest, withIntermediateDirectories: true)
+            } catch {
+                throw PhotosError(.cantCreate, "cannot create export folder \(dest): \(Exporter.reason(error))")
+            }
+        }
+        let realDest = exists || !options.dryRun ? (Exporter.realPath(dest) ?? dest) : dest
+
+        var lockFD: Int32 = -1
+        defer { if lockFD >= 0 { close(lockFD) } }
+        var state: ExportState?
+        if !options.dryRun {
+            lockFD = open(dest + "/" + ExportState.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+            guard lockFD >= 0 else {
+                throw PhotosError(.cantCreate, "cannot write in export folder \(dest): \(String(cString: strerror(errno)))")
+            }
+            guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+                throw PhotosError(.tempFail, "export folder \(dest) is in use by another photos export; try again later")
+            }
+            Exporter.removeTemporaryFiles(in: dest)
+            let opened = try ExportState(destination: dest)
+            if let aside = opened.setAside {
+                onNote?("the export state was unreadable; moved it to \(aside) and rebuilt it from the files in \(dest)")
+            }
+            state = opened
+        }
+
+        var photos: [PhotoRecord] = []
+        try library.forEachPhoto(matching: options.filter) { photo in
+            if let min = options.minRating, (photo.rating ?? 0) < min { return }
+            photos.append(photo)
+        }
+        photos.sort { $0.uniqueName < $1.uniqueName }
+
+        var summary = ExportSummary()
+        let planner = Planner(root: dest, state: state, trustState: options.update)
+        let plan = planner.plan(photos, template: options.template)
+        for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
+
+        let writer = FileWriter(root: dest, realRoot: realDest)
+        var keep = Set<String>()
+        for (index, item) in plan.items.enumerated() {
+            defer { onProgress?(index + 1, plan.items.count) }
+            keep.formUnion(files(of: item).map(\.path))
+            summary.paths[item.photo.uniqueName] = item.path
+            do {
+                let outcome = try export(item, writer: writer, state: state, summary: &summary)
+                switch outcome {
+                case .written: summary.written += 1
+                case .updated: summary.updated += 1
+                case .skipped: summary.skipped += 1
+                }
+            } catch {
+                fail(item.photo, Exporter.reason(error), &summary)
+            }
+        }
+        if let state {
+            // A photo without a usable name keeps whatever it had before.
+            let unnamed = Set(plan.failures.map { $0.0.uniqueName })
+            for entry in state.entries.values where unnamed.contains(entry.uniqueName) { keep.insert(entry.path) }
+        }
+        if options.cleanup {
+            summary.removed = try cleanup(keeping: keep, state: state, root: dest)
+        }
+        summary.seconds = Date().timeIntervalSince(start)
+        return summary
+    }
+
+    private func fail(_ photo: PhotoRecord, _ reason: String, _ summary: inout ExportSummary) {
+        let failure = ExportFailure(uniqueName: photo.uniqueName, displayName: photo.displayName, reason: reason)
+        summary.failed += 1
+        summary.failures.append(failure)
+        onFailure?(failure)
+    }
+
+    /// The files one photo produces with the current options, with what each should hold.
+    private func files(of item: Planned) -> [(path: String, kind: ExportState.Entry.Kind)] {
+        let companions = ExportNaming.companions(of: item.path)
+        var result: [(String, ExportState.Entry.Kind)] = [(item.path, .original)]
+        switch options.sidecar {
+        case .xmp: result.append((companions.xmp, .xmp))
+        case .json: result.append((companions.json, .json))
+        case .none: break
+        }
+        if options.thumbnails { result.append((companions.thumbnail, .thumbnail)) }
+        return result
+    }
+
+    enum Outcome { case written, updated, skipped }
+
+    private func export(_ item: Planned, writer: FileWriter, state: ExportState?,
+                        summary: inout ExportSummary) throws -> Outcome {
+        let photo = item.photo
+        var recorded: [ExportState.Entry] = []
+        var wroteOriginal = false
+        var wroteOther = false
+        if !options.dryRun { try writer.ensureFolder(of: item.path) }
+        let checker = Planner(root: writer.root, state: state, trustState: options.update)
+
+        var replaced = false
+        if !item.originalPresent {
+            replaced = checker.diskStatus(item.path) != .missing
+            if !options.dryRun {
+                let source = library.externalData.path(for: photo.fileReference)
+                let entry = try writer.copyOriginal(from: source, to: item.path, photo: photo)
+                recorded.append(entry)
+                summary.bytes += Int64(entry.byteSize)
+            }
+            wroteOriginal = true
+        } else if let entry = item.present {
+            recorded.append(entry)
+        }
+
+        for (path, kind) in files(of: item) where kind != .original {
+            let bytes: [UInt8]
+            switch kind {
+            case .xmp: bytes = Array(XMPWriter.sidecar(for: photo).utf8)
+            case .json: bytes = Array((photo.json.serialized() + "\n").utf8)
+            case .thumbnail: bytes = try library.thumbnailData(of: photo)
+            case .original: continue
+            }
+            let sha = try bytes.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }
+            if let entry = checker.currentEntry(path, uniqueName: photo.uniqueName, kind: kind, sha256: sha, byteSize: bytes.count) {
+                recorded.append(entry)
+                continue
+            }
+            if !options.dryRun {
+                let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind)
+                recorded.append(entry)
+                summary.bytes += Int64(bytes.count)
+            }
+            wroteOther = true
+        }
+        if let state, !options.dryRun {
+            try state.record(recorded.filter { state.entries[$0.path] != $0 })
+        }
+        if wroteOriginal { return replaced ? .updated : .written }
+        return wroteOther ? .updated : .skipped
+    }
+
+    /// Removes the files the state records that this run did not produce, when they still
+    /// hold what was written (a file changed since is left, with a note), then the folders
+    /// that became empty.
+    private func cleanup(keeping keep: Set<String>, state: ExportState?, root: String) throws -> Int {
+        guard let state else {
+            // A dry run: count what would go.
+            return 0
+        }
+        let checker = Planner(root: root, state: state, trustState: true)
+        var forget: [String] = []
+        var removed = 0
+        var folders = Set<String>()
+        for entry in state.entries.values.sorted(by: { $0.path < $1.path }) where !keep.contains(entry.path) {
+            let full = root + "/" + entry.path
+            var st = stat()
+            if lstat(full, &st) != 0 {
+                forget.append(entry.path)
+                continue
+            }
+            if checker.currentEntry(entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
+                                    byteSize: entry.byteSize) != nil {
+                if unlink(full) == 0 {
+                    removed += 1
+                    forget.append(entry.path)
+                    if let slash = entry.path.lastIndex(of: "/") { folders.insert(String(entry.path[..<slash])) }
+                }
+            } else {
+                onNote?("left \(entry.path): it changed since this export wrote it")
+                forget.append(entry.path)
+            }
+        }
+        try state.forget(forget)
+        // Deepest first; rmdir(2) only removes empty folders.
+        var parents = Set<String>()
+        for folder in folders {
+            var f = folder
+            while !f.isEmpty {
+                parents.insert(f)
+                f = f.lastIndex(of: "/").map { String(f[..<$0]) } ?? ""
+            }
+        }
+        for folder in parents.sorted(by: { $0.count > $1.count }) { rmdir(root + "/" + folder) }
+        return removed
+    }
+
+    /// Removes leftover temporary files (from an interrupted export) anywhere under `root`,
+    /// without following symbolic links. Call with DEST's lock held.
+    static func removeTemporaryFiles(in root: String) {
+        var folders = [root]
+        while let folder = folders.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names {
+                let path = folder + "/" + name
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: folders.append(path)
+                case S_IFREG where name.hasPrefix(temporaryPrefix): unlink(path)
+                default: break
+                }
+            }
+        }
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func reason(_ error: Error) -> String {
+        if let e = error as? PhotosError { return e.message }
+        if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return "\(error.localizedDescription)"
+    }
+}
+
+/// Chooses each photo's name and tells whether a file on disk already holds what it should.
+struct Planner {
+    let root: String
+    let state: ExportState?
+    /// Trust a state row whose file has the recorded size and mtime, without hashing (`--update`).
+    let trustState: Bool
+
+    struct Plan {
+        var items: [Exporter.Planned] = []
+        var failures: [(PhotoRecord, String)] = []
+    }
+
+    /// Names every photo (already sorted by uniqueName). With `trustState`, a photo keeps the
+    /// recorded name it had, when that is still one of its base name's variants; then each other
+    /// photo, in uniqueName order, takes the first variant (`base`, `base (1)`, …) whose original
+    /// and companions are not taken in this run (compared case-insensitively, for exports to
+    /// case-insensitive file systems) and that is free on disk or already holds its bytes.
+    func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
+        var result = Plan()
+        var taken = Set<String>()
+        var chosen: [String: Exporter.Planned] = [:]
+        func keys(_ path: String) -> [String] {
+            let c = ExportNaming.companions(of: path)
+            return [path, c.xmp, c.json, c.thumbnail].map { $0.lowercased() }
+        }
+        var bases: [String: String] = [:]
+        for photo in photos {
+            let (_, ext) = ExportNaming.split(photo.displayName)
+            let fallback = photo.uniqueName + "." + (ext.isEmpty ? (photo.format == "png" ? "png" : "jpg") : ext)
+            bases[photo.uniqueName] = ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
+        }
+        if trustState, let state {
+            var recorded: [String: [String]] = [:]
+            for entry in state.entries.values where entry.kind == .original {
+                recorded[entry.uniqueName, default: []].append(entry.path)
+            }
+            for photo in photos {
+                guard let base = bases[photo.uniqueName], let paths = recorded[photo.uniqueName] else { continue }
+                for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
+                    let k = keys(path)
+                    guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                    // Its file may be gone or changed since: then it is rewritten under the same name.
+                    let present = currentEntry(path, uniqueName: photo.uniqueName, kind: .original,
+                                               sha256: photo.sha256, byteSize: photo.byteSize)
+                    if present == nil, diskStatus(path) == .other { continue }
+                    taken.formUnion(k)
+                    chosen[photo.uniqueName] = Exporter.Planned(photo: photo, path: path, present: present)
+                    break
+                }
+            }
+        }
+        for photo in photos where chosen[photo.uniqueName] == nil {
+            guard let base = bases[photo.uniqueName] else { continue }
+            var found: Exporter.Planned?
+            for n in 0..<Exporter.maxVariants {
+                let candidate = ExportNaming.variant(base, n)
+                let k = keys(candidate)
+                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                if let present = currentEntry(candidate, uniqueName: photo.uniqueName, kind: .original,
+                                              sha256: photo.sha256, byteSize: photo.byteSize) {
+                    found = Exporter.Planned(photo: photo, path: candidate, present: present)
+                } else if diskStatus(candidate) == .missing {
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                } else if trustState, let entry = state?.entries[candidate], entry.uniqueName == photo.uniqueName {
+                    // Recorded as this photo's, changed on disk since: rewritten in place.
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                }
+                if found != nil {
+                    taken.formUnion(k)
+                    break
+                }
+            }
+            if let found { chosen[photo.uniqueName] = found } else {
+                result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
+            }
+        }
+        result.items = photos.compactMap { chosen[$0.uniqueName] }
+        return result
+    }
+
+    enum DiskStatus { case missing, file, other }
+
+    /// What is at `path` (relative to root), without following a final symbolic link; nil when
+    /// it cannot be told (e.g. a parent is not a folder).
+    func diskStatus(_ path: String) -> DiskStatus? {
+        var st = stat()
+        if lstat(root + "/" + path, &st) != 0 { return errno == ENOENT ? .missing : (errno == ENOTDIR ? .other : nil) }
+        return (st.st_mode & S_IFMT) == S_IFREG ? .file : .other
+    }
+
+    /// The state entry describing `path` when the file there already holds `sha256` (a regular
+    /// file of `byteSize` bytes; trusted from the state's size and mtime with `trustState`,
+    /// otherwise hashed), else nil.
+    func currentEntry(_ path: String, uniqueName: String, kind: ExportState.Entry.Kind, sha256: String,
+                      byteSize: Int) -> ExportState.Entry? {
+        var st = stat()
+        let full = root + "/" + path
+        guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == byteSize else { return nil }
+        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        let fresh = ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+                                      byteSize: byteSize, mtimeNanoseconds: mtime)
+        if trustState, let entry = state?.entries[path], entry == fresh { return entry }
+        guard let hash = FileWriter.hashFile(full), hash == sha256 else { return nil }
+        return fresh
+    }
+}
+
+/// Writes files under the export folder: temporary name, fsync, rename, fsync of the folder.
+struct FileWriter {
+    let root: String
+    let realRoot: String
+
+    /// Creates the folders of `path` (relative) and checks that the folder's real path is inside
+    /// the export folder's.
+    /// - Throws: `PhotosError` 73 when a folder cannot be created or resolves outside DEST.
+    func ensureFolder(of path: String) throws {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        var folder = root
+        for component in path[..<slash].split(separator: "/") {
+            folder += "/" + component
+            if mkdir(folder, 0o777) != 0 && errno != EEXIST {
+                throw PhotosError(.cantCreate, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard let real = Exporter.realPath(folder), real.hasPrefix(realRoot + "/") || real == realRoot else {
+            throw PhotosError(.cantCreate, "folder \(folder) resolves outside the export folder (a symbolic link?); not written")
+        }
+    }
+
+    private func temporaryPath(for full: String) -> String {
+        let dir = (full as NSString).deletingLastPathComponent
+        return dir + "/" + Exporter.temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    private func finish(fd: Int32, temp: String, full: String) throws -> Int64 {
+        if fsync(fd) != 0 { throw PhotosError(.ioError, "cannot fsync \(temp): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat \(temp): \(String(cString: strerror(errno)))") }
+        guard rename(temp, full) == 0 else {
+            throw PhotosError(.cantCreate, "cannot rename \(temp) to \(full): \(String(cString: strerror(errno)))")
+        }
+        let dfd = open((full as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 { fsync(dfd); close(dfd) }
+        return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    }
+
+    /// Copies the original at `source` to `path`, hashing it while copying.
+    /// - Throws: `PhotosError` 65 when the bytes read do not have the library's SHA-256 (the
+    ///   file is not put in place), 66 when the original is missing, 73/74 on write errors.
+    func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw PhotosError(.noInput, "cannot read the original \(source): \(String(cString: strerror(errno))) (run 'photos verify')")
+        }
+        defer { close(input) }
+        let full = root + "/" + path
+        let temp = temporaryPath(for: full)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(temp): \(String(cString: strerror(errno)))") }
+        var placed = false
+        defer {
+            close(fd)
+            if !placed { unlink(temp) }
+        }
+        let hasher = try SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotosError(.ioError, "cannot read the original \(source): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            try buffer.withUnsafeBytes { raw in
+                let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                hasher.update(part)
+                try FileWriter.writeAll(fd, part, path: temp)
+            }
+            total += n
+        }
+        let sha = hasher.finalizeHex()
+        guard sha == photo.sha256 else {
+            throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
+        }
+        let mtime = try finish(fd: fd, temp: temp, full: full)
+        placed = true
+        return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
+                                 byteSize: total, mtimeNanoseconds: mtime)
+    }
+
+    /// Writes `bytes` (a sidecar or thumbnail) to `path`.
+    /// - Throws: `PhotosError` 73/74 on write errors.
+    func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
+               kind: ExportState.Entry.Kind) throws -> ExportState.Entry {
+        let full = root + "/" + path
+        let temp = temporaryPath(for: full)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(temp): \(String(cString: strerror(errno)))") }
+        var placed = false
+        defer {
+            close(fd)
+            if !placed { unlink(temp) }
+        }
+        try bytes.withUnsafeBytes { try FileWriter.writeAll(fd, $0, path: temp) }
+        let mtime = try finish(fd: fd, temp: temp, full: full)
+        placed = true
+        return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+                                 byteSize: bytes.count, mtimeNanoseconds: mtime)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// SHA-256 of the file at `path`, or nil when it cannot be read.
+    static func hashFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let hasher = try? SHA256Hasher() else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+        return hasher.finalizeHex()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+@testable import PhotosCore
+
+final class ExportNamingTests: XCTestCase {
+    func photo(_ displayName: String, capture: String? = "2014-04-05T10:20:30Z", format: String = "jpeg") -> PhotoRecord {
+        PhotoRecord(rowID: 1, uniqueName: "0A1B2C3D-0000-0000-0000-000000000001", displayName: displayName,
+                    sha256: String(repeating: "a", count: 64), byteSize: 1, fileReference: "aa/aa", format: format,
+                    width: 1, height: 1, orientation: 1, captureDate: capture, importedAt: "2026-01-02T03:04:05Z",
+                    thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: "private")
+    }
+
+    func testSanitizeKeepsEverythingInsideAndVisible() {
+        XCTAssertEqual(ExportNaming.sanitize("IMG_0001.JPG"), "IMG_0001.JPG")
+        XCTAssertEqual(ExportNaming.sanitize("../../etc/passwd"), "etc/passwd")
+        XCTAssertEqual(ExportNaming.sanitize("/abs/olute.jpg"), "abs/olute.jpg")
+        XCTAssertEqual(ExportNaming.sanitize("a/./b//../c.jpg"), "a/b/c.jpg")
+        XCTAssertEqual(ExportNaming.sanitize("evil\nname\u{0}x\u{7F}.jpg"), "evil_name_x_.jpg")
+        XCTAssertEqual(ExportNaming.sanitize(".photos-export.sqlite"), "_photos-export.sqlite")
+        XCTAssertEqual(ExportNaming.sanitize("2024/.hidden.jpg"), "2024/_hidden.jpg")
+        XCTAssertNil(ExportNaming.sanitize(""))
+        XCTAssertNil(ExportNaming.sanitize("../.././/"))
+        XCTAssertNil(ExportNaming.sanitize("  "))
+        // NFC: e + combining acute becomes é (U+00E9).
+        XCTAssertEqual(ExportNaming.sanitize("Cafe\u{301}.jpg")?.unicodeScalars.map(\.value), "Caf\u{E9}.jpg".unicodeScalars.map(\.value))
+        let long = String(repeating: "é", count: 300) + ".jpeg"
+        let short = ExportNaming.sanitize(long) ?? ""
+        XCTAssertLessThanOrEqual(short.utf8.count, ExportNaming.maxComponentBytes)
+        XCTAssertTrue(short.hasSuffix("é.jpeg"))
+    }
+
+    func testVariantsAndCompanions() {
+        XCTAssertEqual(ExportNaming.variant("IMG_0001.JPG", 0), "IMG_0001.JPG")
+        XCTAssertEqual(ExportNaming.variant("IMG_0001.JPG", 1), "IMG_0001 (1).JPG")
+        XCTAssertEqual(ExportNaming.variant("2024/05/a.b.png", 12), "2024/05/a.b (12).png")
+        XCTAssertEqual(ExportNaming.variant("noext", 2), "noext (2)")
+        XCTAssertTrue(ExportNaming.isVariant("IMG_0001 (3).JPG", of: "IMG_0001.JPG"))
+        XCTAssertTrue(ExportNaming.isVariant("IMG_0001.JPG", of: "IMG_0001.JPG"))
+        XCTAssertFalse(ExportNaming.isVariant("IMG_0001 (x).JPG", of: "IMG_0001.JPG"))
+        XCTAssertFalse(ExportNaming.isVariant("IMG_0001 (0).JPG", of: "IMG_0001.JPG"))
+        XCTAssertFalse(ExportNaming.isVariant("IMG_0002.JPG", of: "IMG_0001.JPG"))
+        let c = ExportNaming.companions(of: "a/IMG.JPG")
+        XCTAssertEqual(c.xmp, "a/IMG.JPG.xmp")
+        XCTAssertEqual(c.json, "a/IMG.JPG.json")
+        XCTAssertEqual(c.thumbnail, "a/IMG.thumb.jpg")
+    }
+
+    func testTemplates() throws {
+        let p = photo("IMG_0001.JPG")
+        XCTAssertEqual(ExportNameTemplate.default.render(p), "IMG_0001.JPG")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{capture:%Y/%m}/{name}").render(p), "2014/04/IMG_0001.JPG")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{capture:%Y%m%d-%H%M%S}_{stem}.{ext}").render(p), "20140405-102030_IMG_0001.JPG")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{imported:%Y}/{share}/{uniqueName}").render(p),
+                       "2026/default/0A1B2C3D-0000-0000-0000-000000000001.JPG", "'.{ext}' is appended without {name} or {ext}")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{capture}/{name}").render(photo("x.png", capture: nil, format: "png")),
+                       "2026-01-02/x.png", "no capture date: the import date")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{stem}.{ext}").render(photo("noext", format: "png")), "noext.png")
+        for bad in ["{nme}", "{name", "", "{capture%Y}"] {
+            XCTAssertThrowsError(try ExportNameTemplate(parsing: bad), bad) { error in
+                XCTAssertEqual((error as? PhotosError)?.status, .usage)
+            }
+        }
+    }
+
+    func testXMPIsEscapedAndReadsBack() throws {
+        var p = photo("a.jpg")
+        p.tags = ["Café & <Friends>", "\"quoted\" 'tag'", "Nature"]
+        p.ratings = [4, 5]
+        let text = XMPWriter.sidecar(for: p)
+        XCTAssertTrue(text.contains("<rdf:li>Café &amp; &lt;Friends&gt;</rdf:li>"))
+        XCTAssertTrue(text.contains("xmp:Rating=\"5\""), "mean 4.5 rounds half up to 5")
+        XCTAssertTrue(text.contains("photos:uniqueName=\"\(p.uniqueName)\""))
+        let back = try XMPSidecar.parse(Data(text.utf8), path: "a.jpg.xmp")
+        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5))
+        p.tags = []
+        p.ratings = []
+        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar())
+        XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
+    }
+
+    func testJSONSidecarReadsBack() throws {
+        var p = photo("a.jpg")
+        p.tags = ["Insect", "Nature"]
+        p.ratings = [3, 4]
+        let sidecar = try XMPSidecar.parseJSON(Data(p.json.serialized().utf8), path: "a.jpg.json")
+        XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4))
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())
+        XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2".utf8), path: "bad.json"))
+        XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2]".utf8), path: "bad.json"))
+    }
+}
