@@ -107,6 +107,10 @@ public enum CLI {
             own.contains(where: { $0.key == key }) ? leadingParsed.value(key) : parsed.value(key)
         }
         context.libraryOption = global("library")
+        if let library = context.libraryOption, library.isEmpty {
+            // An empty value (an unset shell variable) must not fall back to the default library.
+            return usageError("--library needs a path, not an empty string", command: command, output: output)
+        }
         context.json = own.contains(where: { $0.key == "json" }) ? leadingParsed.flag("json") : parsed.flag("json")
         context.quiet = own.contains(where: { $0.key == "quiet" }) ? leadingParsed.flag("quiet") : parsed.flag("quiet")
         if let author = global("author") {

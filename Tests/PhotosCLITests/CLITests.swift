@@ -170,6 +170,17 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(newer.stderr.contains("schema version 99, newer than this photos supports"), newer.stderr)
     }
 
+    func testEmptyLibraryOptionIsAUsageErrorNotTheDefaultLibrary() {
+        let env = ["HOME": dir]
+        for args in [["--library", "", "import", samplesDir + "/kite.png"], ["import", "--library=", samplesDir + "/kite.png"],
+                     ["--library", "", "list"]] {
+            let run = photos(args, env: env)
+            XCTAssertEqual(run.status, 64, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--library needs a path"), run.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/.local/share/photos/Library"), "the default library was not touched")
+    }
+
     func testLibraryComesFromTheEnvironment() {
         let env = ["PHOTOS_LIBRARY": lib, "HOME": dir]
         XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: env).status, 0)
