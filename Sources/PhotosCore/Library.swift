@@ -66,11 +66,7 @@ public final class Library {
             guard create else {
                 throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
             }
-            do {
-                try fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
-            } catch {
-                throw PhotosError(.cantCreate, "cannot create library folder \(root): \(error.localizedDescription)")
-            }
+            try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
         do {
             db = try Database(path: dbPath, readOnly: readOnly, busyTimeout: busyTimeout)
@@ -85,6 +81,26 @@ public final class Library {
             try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
         }
         externalData = ExternalDataStore(root: root + "/" + Library.externalDataName)
+    }
+
+    /// `mkdir -p path` with the system's reason on failure (Foundation's messages say neither
+    /// which component failed nor why, e.g. "NSCocoaErrorDomain error 512" for a file in the way).
+    /// - Throws: `PhotosError` 73 naming the library and the folder that cannot be created.
+    static func makeFolders(_ path: String, library: String) throws {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            var st = stat()
+            if stat(prefix, &st) == 0 {
+                guard st.st_mode & S_IFMT == S_IFDIR else {
+                    throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
+                }
+                continue
+            }
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Runs `body` in one IMMEDIATE transaction, mapping a lock timeout to `PhotosError` 75.

@@ -181,6 +181,19 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/.local/share/photos/Library"), "the default library was not touched")
     }
 
+    func testLibraryThatCannotBeCreatedSaysWhy() {
+        _ = FileManager.default.createFile(atPath: dir + "/afile", contents: Data("x".utf8))
+        let onFile = photos(["--library", dir + "/afile", "import", samplesDir + "/kite.png"])
+        XCTAssertEqual(onFile.status, 73)
+        XCTAssertEqual(onFile.stderr, "photos import: error: cannot create library folder \(dir)/afile: \(dir)/afile exists and is not a folder\n")
+        let under = photos(["--library", dir + "/afile/lib", "init"])
+        XCTAssertEqual(under.status, 73)
+        XCTAssertTrue(under.stderr.contains("\(dir)/afile exists and is not a folder"), under.stderr)
+        let proc = photos(["--library", "/proc/photos-lib", "init"])
+        XCTAssertEqual(proc.status, 73)
+        XCTAssertTrue(proc.stderr.contains("/proc/photos-lib: No such file or directory"), proc.stderr)
+    }
+
     func testLibraryComesFromTheEnvironment() {
         let env = ["PHOTOS_LIBRARY": lib, "HOME": dir]
         XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: env).status, 0)
