@@ -137,11 +137,11 @@ public enum CLI {
             return try command.run(parsed, context)
         } catch let e as PhotosError {
             if e.status == .usage { return usageError(e.message, command: command, output: output) }
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(e.message)\n")
+            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
             return e.status
         } catch {
             let e = PhotosError.wrap(error, libraryPath: context.libraryPath)
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(e.message)\n")
+            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
             return e.status
         }
     }
@@ -156,7 +156,7 @@ public enum CLI {
     }
 
     static func usageError(_ message: String, command: CommandSpec?, output: OutputStreams) -> ExitStatus {
-        var text = "Error: \(message)\n"
+        var text = "Error: \(escapingControlCharacters(message))\n"
         if let command {
             text += "Usage: \(usageLine(command))\n  See 'photos \(command.name) --help' for more information.\n"
         } else {

@@ -194,6 +194,28 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(proc.stderr.contains("/proc/photos-lib: No such file or directory"), proc.stderr)
     }
 
+    func testControlCharactersInFileNamesCannotSplitLinesOrReachTheTerminal() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir + "/in/bad\nname\u{1B}[2J.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]))
+        try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/c1\u{9B}x\u{2028}y\tz.jpg")
+        let run = photos(["--library", lib, "import", "-q", dir + "/in"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "\(dir)/in/bad\\nname\\u{1B}[2J.jpg: error: Premature end of JPEG file\n")
+        func controls(_ text: String) -> [UInt32] {
+            text.unicodeScalars.map(\.value).filter { $0 != 0x0A && ($0 < 0x20 || (0x7F...0x9F).contains($0) || $0 == 0x2028) }
+        }
+        let list = photos(["--library", lib, "list"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, list.stdout)
+        XCTAssertEqual(controls(list.stdout), [], list.stdout)
+        XCTAssertTrue(list.stdout.contains("c1?x?y?z.jpg"), list.stdout)
+        let name = try XCTUnwrap(list.stdout.split(separator: "\n").last?.split(separator: " ").first.map(String.init))
+        let show = photos(["--library", lib, "show", name])
+        XCTAssertEqual(controls(show.stdout), [], show.stdout)
+        XCTAssertTrue(show.stdout.contains("displayName: c1\\u{9B}x\\u{2028}y\\tz.jpg\n"), show.stdout)
+        let json = photos(["--library", lib, "show", "--json", name])
+        XCTAssertTrue(json.stdout.contains("\"displayName\":\"c1\u{9B}x\\u2028y\\tz.jpg\""), "JSON keeps the name, escaped by JSON rules: \(json.stdout)")
+    }
+
     func testLibraryComesFromTheEnvironment() {
         let env = ["PHOTOS_LIBRARY": lib, "HOME": dir]
         XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: env).status, 0)
