@@ -108,10 +108,18 @@ public final class Importer {
         let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot]).scan(options.paths)
         var summary = ImportSummary()
 
+        if !options.dryRun, let library {
+            // Take the write lock once before any original is written: a library held by another
+            // process past the busy timeout fails here (75) with nothing written, instead of after
+            // every worker has copied its files into external data as orphans.
+            try library.write { }
+        }
+
         let jobs = max(1, min(options.jobs, max(1, files.count)))
         let queue = BoundedQueue<(String, Outcome)>(capacity: jobs * 2, producers: jobs)
         let claimed = Claims()
         let nextIndex = Counter()
+        let stop = StopFlag()
         let dbPath = library?.databasePath
         let store = library?.externalData
         let thumbOptions = options.thumbnail
@@ -122,7 +130,7 @@ public final class Importer {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
                 let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
-                while true {
+                while !stop.isSet {
                     let i = nextIndex.next()
                     guard i < files.count else { break }
                     let path = files[i]
@@ -172,6 +180,7 @@ public final class Importer {
                 // The rows were rolled back: remove the originals this batch wrote that no row references.
                 library.removeUnreferencedFiles(batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) })
                 fatal = error
+                stop.set()  // nothing more can commit: workers stop taking files
             }
         }
 
@@ -346,6 +355,14 @@ final class Claims {
     private let lock = NSLock()
     func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
     func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
+}
+
+/// Set once by the writer after a fatal error; workers stop taking new files.
+final class StopFlag {
+    private var value = false
+    private let lock = NSLock()
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }
 
 /// A shared counter handing out file indexes to workers.

@@ -113,6 +113,20 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 0])
     }
 
+    func testBusyLibraryRefusesBeforeWritingAnyOriginal() throws {
+        _ = try makeLibrary()
+        let library = try Library(root: tmp.file("lib"), create: false, busyTimeout: 0.2)
+        let holder = try Database(path: library.databasePath)
+        try holder.execute("BEGIN IMMEDIATE")
+        XCTAssertThrowsError(try runImport(library, [samplesDir]) { $0.batchSize = 1 }) {
+            XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail)
+            XCTAssertTrue("\($0)".contains("library \(self.tmp.file("lib")) is busy"), "\($0)")
+        }
+        try holder.execute("ROLLBACK")
+        XCTAssertEqual(library.externalData.allReferences(), [], "no original was written, so no orphan is left")
+        XCTAssertEqual(try runImport(library, [samplesDir]).imported, 6, "the same import then completes")
+    }
+
     func testMissingPathIsNoInput() throws {
         XCTAssertThrowsError(try runImport(try makeLibrary(), [tmp.file("nope")])) {
             XCTAssertEqual(($0 as? PhotosError)?.status, .noInput)
