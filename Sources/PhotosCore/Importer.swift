@@ -105,8 +105,21 @@ public final class Importer {
     public func run() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
-        let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot]).scan(options.paths)
+        let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
+            .scanReporting(options.paths)
         var summary = ImportSummary()
+        // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
+        // folder could not be listed), skipped otherwise — never dropped without a count.
+        for problem in problems {
+            if problem.isFolder || Importer.claimsImage(problem.path) {
+                let failure = ImportFailure(path: problem.path, reason: problem.reason)
+                summary.failed += 1
+                summary.failures.append(failure)
+                onFailure?(failure)
+            } else {
+                summary.skipped += 1
+            }
+        }
 
         if !options.dryRun, let library {
             // Take the write lock once before any original is written: a library held by another
@@ -293,13 +306,18 @@ public final class Importer {
         return result
     }
 
+    /// True when the name ends in `.jpg`, `.jpeg` or `.png` (any case).
+    static func claimsImage(_ path: String) -> Bool {
+        ["jpg", "jpeg", "png"].contains((path as NSString).pathExtension.lowercased())
+    }
+
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
                         thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "xmp" { return .sidecar }
-        let claimsImage = ["jpg", "jpeg", "png"].contains(ext)
+        let claimsImage = Importer.claimsImage(path)
         let file: ImageFile
         do {
             file = try ImageFile.read(path: path)

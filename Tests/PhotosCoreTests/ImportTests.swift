@@ -127,6 +127,35 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(try runImport(library, [samplesDir]).imported, 6, "the same import then completes")
     }
 
+    func testFIFOsBadNamesAndDanglingLinksAreCountedNeverDroppedOrBlocking() throws {
+        let library = try makeLibrary()
+        _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/good.jpg")
+        XCTAssertEqual(mkfifo(tmp.file("in/fifo.jpg"), 0o644), 0)
+        XCTAssertEqual(mkfifo(tmp.file("in/fifo.txt"), 0o644), 0)
+        try FileManager.default.createSymbolicLink(atPath: tmp.file("in/dangling.png"), withDestinationPath: tmp.file("nowhere"))
+        // A name that is not UTF-8 (bytes 0xFF 0xFE), which a Swift String path cannot name.
+        let badName: [UInt8] = Array(tmp.file("in/bad").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8) + [0]
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg")))
+        let fd = badName.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+
+        let summary = try runImport(library, [tmp.file("in")])
+        XCTAssertEqual([summary.imported, summary.skipped, summary.failed], [1, 1, 3], "\(summary.failures)")
+        let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        XCTAssertEqual(reasons["fifo.jpg"], "not a regular file (a FIFO)")
+        XCTAssertEqual(reasons["dangling.png"], "cannot read: No such file or directory")
+        XCTAssertEqual(reasons["bad\u{FFFD}\u{FFFD}.jpg"], "file name is not valid UTF-8; rename it to import it")
+
+        let explicit = try runImport(library, [tmp.file("in/fifo.jpg")])
+        XCTAssertEqual([explicit.imported, explicit.failed], [0, 1], "a FIFO given by name is a failure, not a silent no-op")
+        // A path that became a FIFO after the scan is refused by the read itself, without blocking.
+        XCTAssertThrowsError(try ImageFile.read(path: tmp.file("in/fifo.jpg"))) {
+            XCTAssertEqual(($0 as? PhotosError)?.message, "not a regular file")
+        }
+    }
+
     func testMissingPathIsNoInput() throws {
         XCTAssertThrowsError(try runImport(try makeLibrary(), [tmp.file("nope")])) {
             XCTAssertEqual(($0 as? PhotosError)?.status, .noInput)
