@@ -108,6 +108,7 @@ public final class Importer {
         let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
             .scanReporting(options.paths)
         var summary = ImportSummary()
+        var importLock: Int32 = -1
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
         // folder could not be listed), skipped otherwise — never dropped without a count.
         for problem in problems {
@@ -121,6 +122,10 @@ public final class Importer {
             }
         }
 
+        if !options.dryRun, let library, let lock = library.lockImports(exclusive: false) {
+            importLock = lock
+        }
+        defer { if importLock >= 0 { close(importLock) } }
         if !options.dryRun, let library {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after

@@ -156,6 +156,31 @@ final class ImportTests: XCTestCase {
         }
     }
 
+    func testRepairLeavesARunningImportsUncommittedOriginalsAlone() throws {
+        let library = try makeLibrary()
+        _ = try tmp.write("lib/ExternalData/ab/ab" + String(repeating: "0", count: 62), [1, 2, 3])
+        // An import holds the shared lock for its whole run (here: taken as the importer does).
+        let importing = try XCTUnwrap(library.lockImports(exclusive: false))
+        let during = try library.verify(repair: true)
+        XCTAssertEqual(during.problems.map(\.kind), ["orphan-file"])
+        XCTAssertFalse(during.isClean, "not removed while an import may still commit it")
+        XCTAssertTrue(during.problems[0].detail.contains("an import is running"), during.problems[0].detail)
+        XCTAssertEqual(library.externalData.allReferences().count, 1)
+        close(importing)
+        let after = try library.verify(repair: true)
+        XCTAssertTrue(after.isClean)
+        XCTAssertEqual(library.externalData.allReferences(), [])
+        // A whole import with a repair between its batches keeps every file.
+        var options = ImportOptions(paths: [samplesDir])
+        options.jobs = 1
+        options.batchSize = 1
+        let importer = Importer(library: library, libraryRoot: tmp.file("lib"), options: options)
+        let repairer = try Library(root: tmp.file("lib"), create: false)
+        importer.onProgress = { _, _ in _ = try? repairer.verify(quick: true, repair: true) }
+        let summary = try importer.run()
+        XCTAssertEqual([summary.imported, summary.failed], [6, 0], "\(summary.failures)")
+    }
+
     func testMissingPathIsNoInput() throws {
         XCTAssertThrowsError(try runImport(try makeLibrary(), [tmp.file("nope")])) {
             XCTAssertEqual(($0 as? PhotosError)?.status, .noInput)
