@@ -112,6 +112,10 @@ public enum CLI {
             own.contains(where: { $0.key == key }) ? leadingParsed.value(key) : parsed.value(key)
         }
         context.libraryOption = global("library")
+        if let library = context.libraryOption, library.isEmpty {
+            // An empty value (an unset shell variable) must not fall back to the default library.
+            return usageError("--library needs a path, not an empty string", command: command, output: output)
+        }
         context.json = own.contains(where: { $0.key == "json" }) ? leadingParsed.flag("json") : parsed.flag("json")
         context.quiet = own.contains(where: { $0.key == "quiet" }) ? leadingParsed.flag("quiet") : parsed.flag("quiet")
         if let author = global("author") {
@@ -138,11 +142,11 @@ public enum CLI {
             return try command.run(parsed, context)
         } catch let e as PhotosError {
             if e.status == .usage { return usageError(e.message, command: command, output: output) }
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(e.message)\n")
+            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
             return e.status
         } catch {
             let e = PhotosError.wrap(error, libraryPath: context.libraryPath)
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(e.message)\n")
+            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
             return e.status
         }
     }
@@ -157,7 +161,7 @@ public enum CLI {
     }
 
     static func usageError(_ message: String, command: CommandSpec?, output: OutputStreams) -> ExitStatus {
-        var text = "Error: \(message)\n"
+        var text = "Error: \(escapingControlCharacters(message))\n"
         if let command {
             text += "Usage: \(usageLine(command))\n  See 'photos \(command.name) --help' for more information.\n"
         } else {

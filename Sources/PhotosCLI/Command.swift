@@ -45,10 +45,11 @@ public final class CommandContext {
     /// Writes a JSON value as one line to stdout.
     public func printJSON(_ value: JSONValue) { output.out(value.serialized() + "\n") }
     /// A message on stderr, unless `--quiet`.
-    public func note(_ line: String) { if !quiet { output.err("photos: " + line + "\n") } }
-    /// A problem with one item on stderr, always: `path: error: message`.
+    public func note(_ line: String) { if !quiet { output.err("photos: " + escapingControlCharacters(line) + "\n") } }
+    /// A problem with one item on stderr, always, on one line: `path: error: message` (control
+    /// characters in a file name are escaped, so a name cannot split the line or drive the terminal).
     public func itemError(_ item: String, _ message: String) {
-        output.err("\(item): \(output.colored("error:", code: "31")) \(message)\n")
+        output.err("\(escapingControlCharacters(item)): \(output.colored("error:", code: "31")) \(escapingControlCharacters(message))\n")
     }
     /// True when stderr is a terminal (progress bars).
     public var stderrIsTerminal: Bool { output.stderrIsTerminal }
@@ -114,4 +115,28 @@ struct CommandSpec {
     var run: (ParsedArguments, CommandContext) throws -> ExitStatus
 
     var name: String { path.joined(separator: " ") }
+}
+
+/// True for characters a terminal acts on instead of showing: C0 controls, DEL, C1 controls
+/// (U+0080–U+009F, e.g. U+009B CSI) and the Unicode line and paragraph separators.
+func isControlCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    let v = scalar.value
+    return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+}
+
+/// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`), for one-line
+/// messages that name user-supplied paths.
+func escapingControlCharacters(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControlCharacter) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        case _ where isControlCharacter(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
 }

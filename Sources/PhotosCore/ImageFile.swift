@@ -11,11 +11,14 @@ struct ImageFile {
     /// Reads `path` and hashes it while reading.
     /// - Throws: `PhotosError` 66 when it cannot be opened, 74 on a read error.
     static func read(path: String) throws -> ImageFile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a path swapped for a FIFO after the scan must not block the open forever
+        // (it has no effect on reading a regular file).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw PhotosError(.noInput, "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat: \(String(cString: strerror(errno)))") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw PhotosError(.noInput, "not a regular file") }
         let hasher = try SHA256Hasher()
         let expected = max(0, Int(st.st_size))
         var bytes = [UInt8]()

@@ -105,13 +105,39 @@ public final class Importer {
     public func run() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
-        let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot]).scan(options.paths)
+        let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
+            .scanReporting(options.paths)
         var summary = ImportSummary()
+        var importLock: Int32 = -1
+        // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
+        // folder could not be listed), skipped otherwise — never dropped without a count.
+        for problem in problems {
+            if problem.isFolder || Importer.claimsImage(problem.path) {
+                let failure = ImportFailure(path: problem.path, reason: problem.reason)
+                summary.failed += 1
+                summary.failures.append(failure)
+                onFailure?(failure)
+            } else {
+                summary.skipped += 1
+            }
+        }
+
+        if !options.dryRun, let library, let lock = library.lockImports(exclusive: false) {
+            importLock = lock
+        }
+        defer { if importLock >= 0 { close(importLock) } }
+        if !options.dryRun, let library {
+            // Take the write lock once before any original is written: a library held by another
+            // process past the busy timeout fails here (75) with nothing written, instead of after
+            // every worker has copied its files into external data as orphans.
+            try library.write { }
+        }
 
         let jobs = max(1, min(options.jobs, max(1, files.count)))
         let queue = BoundedQueue<(String, Outcome)>(capacity: jobs * 2, producers: jobs)
         let claimed = Claims()
         let nextIndex = Counter()
+        let stop = StopFlag()
         let dbPath = library?.databasePath
         let store = library?.externalData
         let thumbOptions = options.thumbnail
@@ -122,7 +148,7 @@ public final class Importer {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
                 let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
-                while true {
+                while !stop.isSet {
                     let i = nextIndex.next()
                     guard i < files.count else { break }
                     let path = files[i]
@@ -172,6 +198,7 @@ public final class Importer {
                 // The rows were rolled back: remove the originals this batch wrote that no row references.
                 library.removeUnreferencedFiles(batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) })
                 fatal = error
+                stop.set()  // nothing more can commit: workers stop taking files
             }
         }
 
@@ -284,13 +311,18 @@ public final class Importer {
         return result
     }
 
+    /// True when the name ends in `.jpg`, `.jpeg` or `.png` (any case).
+    static func claimsImage(_ path: String) -> Bool {
+        ["jpg", "jpeg", "png"].contains((path as NSString).pathExtension.lowercased())
+    }
+
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
                         thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
-        let claimsImage = ["jpg", "jpeg", "png"].contains(ext)
+        let claimsImage = Importer.claimsImage(path)
         let file: ImageFile
         do {
             file = try ImageFile.read(path: path)
@@ -346,6 +378,14 @@ final class Claims {
     private let lock = NSLock()
     func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
     func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
+}
+
+/// Set once by the writer after a fatal error; workers stop taking new files.
+final class StopFlag {
+    private var value = false
+    private let lock = NSLock()
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }
 
 /// A shared counter handing out file indexes to workers.

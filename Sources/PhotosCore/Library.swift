@@ -66,11 +66,7 @@ public final class Library {
             guard create else {
                 throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
             }
-            do {
-                try fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
-            } catch {
-                throw PhotosError(.cantCreate, "cannot create library folder \(root): \(error.localizedDescription)")
-            }
+            try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
         do {
             db = try Database(path: dbPath, readOnly: readOnly, busyTimeout: busyTimeout)
@@ -85,6 +81,46 @@ public final class Library {
             try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
         }
         externalData = ExternalDataStore(root: root + "/" + Library.externalDataName)
+    }
+
+    /// File in the library folder whose flock(2) keeps `verify --repair` from removing the
+    /// originals a running import has written but not yet committed (they look like orphans).
+    public static let importLockName = "import.lock"
+
+    /// Locks the import lock file: shared for an import (imports run side by side), exclusive
+    /// and without waiting for removing orphans. The kernel drops the lock when the process
+    /// dies, so a `kill -9` never leaves it held.
+    /// - Returns: the descriptor (close it to release), or nil when `exclusive` and an import
+    ///   holds the lock, or when the file cannot be opened.
+    public func lockImports(exclusive: Bool) -> Int32? {
+        let fd = open(root + "/" + Library.importLockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { return nil }
+        while flock(fd, exclusive ? LOCK_EX | LOCK_NB : LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// `mkdir -p path` with the system's reason on failure (Foundation's messages say neither
+    /// which component failed nor why, e.g. "NSCocoaErrorDomain error 512" for a file in the way).
+    /// - Throws: `PhotosError` 73 naming the library and the folder that cannot be created.
+    static func makeFolders(_ path: String, library: String) throws {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            var st = stat()
+            if stat(prefix, &st) == 0 {
+                guard st.st_mode & S_IFMT == S_IFDIR else {
+                    throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
+                }
+                continue
+            }
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
+                throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     /// Runs `body` in one IMMEDIATE transaction, mapping a lock timeout to `PhotosError` 75.

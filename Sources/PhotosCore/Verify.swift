@@ -83,12 +83,20 @@ extension Library {
             }
             let files = self.externalData.allReferences()
             report.files = files.count
+            // A running import's written-but-uncommitted originals look like orphans: remove
+            // orphans only while no import holds the import lock.
+            let importLock = repair && files.contains(where: { !referenced.contains($0) }) ? self.lockImports(exclusive: true) : nil
+            defer { if let importLock { close(importLock) } }
             for ref in files where !referenced.contains(ref) {
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
                 var problem = VerifyProblem(kind: temporary ? "temporary-file" : "orphan-file",
                                             detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo")
                 if repair {
-                    problem.repaired = unlink(self.externalData.path(for: ref)) == 0
+                    if importLock != nil {
+                        problem.repaired = unlink(self.externalData.path(for: ref)) == 0
+                    } else {
+                        problem.detail += " (left in place: an import is running and may still commit it; repair again later)"
+                    }
                 }
                 report.problems.append(problem)
             }

@@ -156,11 +156,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(busy.status, 75, busy.stderr)
         XCTAssertTrue(busy.stderr.contains("library \(lib) is busy"), busy.stderr)
         try db.execute("ROLLBACK")
-        // The original was written before the lock was refused; it is left as an orphan rather
-        // than unlinked without the lock (another writer may be committing the same bytes).
+        // The lock is taken before any original is written: a refused import leaves nothing behind.
         let afterBusy = photos(["--library", lib, "verify", "--json"])
-        XCTAssertTrue(afterBusy.stdout.contains("\"problems\":1,") && afterBusy.stdout.contains("orphan-file"), afterBusy.stdout)
-        XCTAssertEqual(photos(["--library", lib, "verify", "--repair"]).status, 0)
+        XCTAssertTrue(afterBusy.stdout.contains("\"problems\":0,") && afterBusy.stdout.contains("\"files\":0,"), afterBusy.stdout)
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
         XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout, "", "nothing was committed")
 
@@ -168,6 +166,52 @@ final class CLITests: XCTestCase {
         let newer = photos(["--library", lib, "list"])
         XCTAssertEqual(newer.status, 65)
         XCTAssertTrue(newer.stderr.contains("schema version 99, newer than this photos supports"), newer.stderr)
+    }
+
+    func testEmptyLibraryOptionIsAUsageErrorNotTheDefaultLibrary() {
+        let env = ["HOME": dir]
+        for args in [["--library", "", "import", samplesDir + "/kite.png"], ["import", "--library=", samplesDir + "/kite.png"],
+                     ["--library", "", "list"]] {
+            let run = photos(args, env: env)
+            XCTAssertEqual(run.status, 64, "\(args): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("--library needs a path"), run.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/.local/share/photos/Library"), "the default library was not touched")
+    }
+
+    func testLibraryThatCannotBeCreatedSaysWhy() {
+        _ = FileManager.default.createFile(atPath: dir + "/afile", contents: Data("x".utf8))
+        let onFile = photos(["--library", dir + "/afile", "import", samplesDir + "/kite.png"])
+        XCTAssertEqual(onFile.status, 73)
+        XCTAssertEqual(onFile.stderr, "photos import: error: cannot create library folder \(dir)/afile: \(dir)/afile exists and is not a folder\n")
+        let under = photos(["--library", dir + "/afile/lib", "init"])
+        XCTAssertEqual(under.status, 73)
+        XCTAssertTrue(under.stderr.contains("\(dir)/afile exists and is not a folder"), under.stderr)
+        let proc = photos(["--library", "/proc/photos-lib", "init"])
+        XCTAssertEqual(proc.status, 73)
+        XCTAssertTrue(proc.stderr.contains("/proc/photos-lib: No such file or directory"), proc.stderr)
+    }
+
+    func testControlCharactersInFileNamesCannotSplitLinesOrReachTheTerminal() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir + "/in/bad\nname\u{1B}[2J.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]))
+        try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/c1\u{9B}x\u{2028}y\tz.jpg")
+        let run = photos(["--library", lib, "import", "-q", dir + "/in"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stderr, "\(dir)/in/bad\\nname\\u{1B}[2J.jpg: error: Premature end of JPEG file\n")
+        func controls(_ text: String) -> [UInt32] {
+            text.unicodeScalars.map(\.value).filter { $0 != 0x0A && ($0 < 0x20 || (0x7F...0x9F).contains($0) || $0 == 0x2028) }
+        }
+        let list = photos(["--library", lib, "list"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, list.stdout)
+        XCTAssertEqual(controls(list.stdout), [], list.stdout)
+        XCTAssertTrue(list.stdout.contains("c1?x?y?z.jpg"), list.stdout)
+        let name = try XCTUnwrap(list.stdout.split(separator: "\n").last?.split(separator: " ").first.map(String.init))
+        let show = photos(["--library", lib, "show", name])
+        XCTAssertEqual(controls(show.stdout), [], show.stdout)
+        XCTAssertTrue(show.stdout.contains("displayName: c1\\u{9B}x\\u{2028}y\\tz.jpg\n"), show.stdout)
+        let json = photos(["--library", lib, "show", "--json", name])
+        XCTAssertTrue(json.stdout.contains("\"displayName\":\"c1\u{9B}x\\u2028y\\tz.jpg\""), "JSON keeps the name, escaped by JSON rules: \(json.stdout)")
     }
 
     func testLibraryComesFromTheEnvironment() {

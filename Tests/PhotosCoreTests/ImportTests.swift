@@ -113,6 +113,74 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 0])
     }
 
+    func testBusyLibraryRefusesBeforeWritingAnyOriginal() throws {
+        _ = try makeLibrary()
+        let library = try Library(root: tmp.file("lib"), create: false, busyTimeout: 0.2)
+        let holder = try Database(path: library.databasePath)
+        try holder.execute("BEGIN IMMEDIATE")
+        XCTAssertThrowsError(try runImport(library, [samplesDir]) { $0.batchSize = 1 }) {
+            XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail)
+            XCTAssertTrue("\($0)".contains("library \(self.tmp.file("lib")) is busy"), "\($0)")
+        }
+        try holder.execute("ROLLBACK")
+        XCTAssertEqual(library.externalData.allReferences(), [], "no original was written, so no orphan is left")
+        XCTAssertEqual(try runImport(library, [samplesDir]).imported, 6, "the same import then completes")
+    }
+
+    func testFIFOsBadNamesAndDanglingLinksAreCountedNeverDroppedOrBlocking() throws {
+        let library = try makeLibrary()
+        _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/good.jpg")
+        XCTAssertEqual(mkfifo(tmp.file("in/fifo.jpg"), 0o644), 0)
+        XCTAssertEqual(mkfifo(tmp.file("in/fifo.txt"), 0o644), 0)
+        try FileManager.default.createSymbolicLink(atPath: tmp.file("in/dangling.png"), withDestinationPath: tmp.file("nowhere"))
+        // A name that is not UTF-8 (bytes 0xFF 0xFE), which a Swift String path cannot name.
+        let badName: [UInt8] = Array(tmp.file("in/bad").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8) + [0]
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg")))
+        let fd = badName.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+
+        let summary = try runImport(library, [tmp.file("in")])
+        XCTAssertEqual([summary.imported, summary.skipped, summary.failed], [1, 1, 3], "\(summary.failures)")
+        let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        XCTAssertEqual(reasons["fifo.jpg"], "not a regular file (a FIFO)")
+        XCTAssertEqual(reasons["dangling.png"], "cannot read: No such file or directory")
+        XCTAssertEqual(reasons["bad\u{FFFD}\u{FFFD}.jpg"], "file name is not valid UTF-8; rename it to import it")
+
+        let explicit = try runImport(library, [tmp.file("in/fifo.jpg")])
+        XCTAssertEqual([explicit.imported, explicit.failed], [0, 1], "a FIFO given by name is a failure, not a silent no-op")
+        // A path that became a FIFO after the scan is refused by the read itself, without blocking.
+        XCTAssertThrowsError(try ImageFile.read(path: tmp.file("in/fifo.jpg"))) {
+            XCTAssertEqual(($0 as? PhotosError)?.message, "not a regular file")
+        }
+    }
+
+    func testRepairLeavesARunningImportsUncommittedOriginalsAlone() throws {
+        let library = try makeLibrary()
+        _ = try tmp.write("lib/ExternalData/ab/ab" + String(repeating: "0", count: 62), [1, 2, 3])
+        // An import holds the shared lock for its whole run (here: taken as the importer does).
+        let importing = try XCTUnwrap(library.lockImports(exclusive: false))
+        let during = try library.verify(repair: true)
+        XCTAssertEqual(during.problems.map(\.kind), ["orphan-file"])
+        XCTAssertFalse(during.isClean, "not removed while an import may still commit it")
+        XCTAssertTrue(during.problems[0].detail.contains("an import is running"), during.problems[0].detail)
+        XCTAssertEqual(library.externalData.allReferences().count, 1)
+        close(importing)
+        let after = try library.verify(repair: true)
+        XCTAssertTrue(after.isClean)
+        XCTAssertEqual(library.externalData.allReferences(), [])
+        // A whole import with a repair between its batches keeps every file.
+        var options = ImportOptions(paths: [samplesDir])
+        options.jobs = 1
+        options.batchSize = 1
+        let importer = Importer(library: library, libraryRoot: tmp.file("lib"), options: options)
+        let repairer = try Library(root: tmp.file("lib"), create: false)
+        importer.onProgress = { _, _ in _ = try? repairer.verify(quick: true, repair: true) }
+        let summary = try importer.run()
+        XCTAssertEqual([summary.imported, summary.failed], [6, 0], "\(summary.failures)")
+    }
+
     func testMissingPathIsNoInput() throws {
         XCTAssertThrowsError(try runImport(try makeLibrary(), [tmp.file("nope")])) {
             XCTAssertEqual(($0 as? PhotosError)?.status, .noInput)

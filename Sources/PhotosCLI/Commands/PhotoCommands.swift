@@ -58,7 +58,7 @@ enum ListCommand {
     static func row(_ a: String, _ b: String, _ c: String, _ d: String, _ e: String, _ f: String) -> String {
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         func lpad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
-        let name = b.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+        let name = b.unicodeScalars.map { isControlCharacter($0) ? "?" : String($0) }.joined()
         return "\(pad(a, 36))  \(pad(name, 32)) \(lpad(c, 10))  \(pad(d.isEmpty ? "-" : d, 20)) \(lpad(e, 6))  \(f)"
     }
 }
@@ -90,7 +90,7 @@ enum ShowCommand {
                 ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
                 ("zone", "\(p.zone) (\(p.scope))"),
             ]
-            for (key, value) in lines { ctx.print((key + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+            for (key, value) in lines { ctx.print((key + ":").padding(toLength: 13, withPad: " ", startingAt: 0) + escapingControlCharacters(value)) }
             return .ok
         })
 }
