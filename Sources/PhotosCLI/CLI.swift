@@ -22,6 +22,8 @@ public enum CLI {
     static let commands: [CommandSpec] = [
         InitCommand.spec, SchemaCommand.spec, ImportCommand.spec, ListCommand.spec, ShowCommand.spec,
         ThumbnailCommand.spec, DeleteCommand.spec, VerifyCommand.spec,
+        DedupeTagsCommand.spec, PurgeCommand.spec, HistoryCommand.spec, HistoryConsumersCommand.spec,
+        HistoryCompactCommand.spec, MergeCommand.spec, StatsCommand.spec,
     ]
 
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.
@@ -114,6 +116,7 @@ public enum CLI {
                 return usageError("--author needs a non-empty name", command: command, output: output)
             }
             context.author = author
+            context.authorGiven = true
         }
         if let wait = global("wait") {
             guard let seconds = Double(wait), seconds >= 0, seconds.isFinite else {
