@@ -22,6 +22,10 @@ public enum CLI {
     static let commands: [CommandSpec] = [
         InitCommand.spec, SchemaCommand.spec, ImportCommand.spec, ListCommand.spec, ShowCommand.spec,
         ThumbnailCommand.spec, DeleteCommand.spec, VerifyCommand.spec,
+        TagCommands.list, TagCommands.add, TagCommands.remove, TagCommands.delete, TagCommands.rename,
+        RatingCommands.rate, RatingCommands.list, RatingCommands.delete,
+        ShareCommands.create, ShareCommands.add, ShareCommands.list, ShareCommands.show,
+        ShareCommands.invite, ShareCommands.uninvite, ShareCommands.set,
         DedupeTagsCommand.spec, PurgeCommand.spec, HistoryCommand.spec, HistoryConsumersCommand.spec,
         HistoryCompactCommand.spec, MergeCommand.spec, StatsCommand.spec,
     ]

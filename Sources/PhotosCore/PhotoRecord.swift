@@ -55,6 +55,12 @@ public struct PhotoFilter {
     public var until: Date?
     /// Photos in this zone only.
     public var zone: String?
+    /// Photos in this share only: a share id or an unambiguous id prefix, resolved to its zone
+    /// by `forEachPhoto` (SPEC §5 `--share`).
+    public var share: String?
+    /// Photos whose displayed rating (the mean rounded half up) is at least this, 1…5; photos
+    /// without ratings are left out (SPEC §5 `--min-rating`).
+    public var minRating: Int?
 
     public init() {}
 }
@@ -85,7 +91,8 @@ extension Library {
 
     /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
     /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: `PhotosError` 65 for a tag name that is not valid, `SQLiteError`.
+    /// - Throws: `PhotosError` 65 for a tag name that is not valid or an ambiguous share prefix,
+    ///   66 for an unknown share, `SQLiteError`.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
         var sql = Library.photoColumns + " WHERE 1"
         var args: [SQLBindable] = []
@@ -105,6 +112,16 @@ extension Library {
         if let zone = filter.zone {
             sql += " AND p.zone_id = ?"
             args.append(zone)
+        }
+        if let share = filter.share {
+            sql += " AND p.zone_id = ?"
+            args.append(try resolveShare(share).id)
+        }
+        if let minRating = filter.minRating {
+            // The mean rounded half up in integers, as PhotoRecord.rating: (2·sum + n) / 2n;
+            // NULL (no ratings) fails the comparison.
+            sql += " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
+            args.append(minRating)
         }
         sql += " ORDER BY COALESCE(p.capture_date, p.imported_at), p.unique_name"
         // A separate statement (not the cached one) so that `body` may run other queries.

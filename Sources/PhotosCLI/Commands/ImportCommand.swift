@@ -19,6 +19,7 @@ enum ImportCommand {
         arguments: [ArgumentSpec("path", help: "Files or folders to import.", variadic: true)],
         options: [
             OptionSpec(["--tag"], value: "NAME", help: "Add this tag to every imported photo.", repeatable: true),
+            OptionSpec(["--share"], value: "ID", help: "Import straight into this share's zone (an id or an unambiguous prefix of at least 4 characters)."),
             OptionSpec(["--dry-run"], help: "Check and decode everything, write nothing."),
             OptionSpec(["--jobs", "-j"], value: "N", help: "Worker threads.", default: "number of cores"),
             OptionSpec(["--hidden"], help: "Also import hidden files and folders."),
@@ -45,11 +46,22 @@ enum ImportCommand {
         }
 
         let root = ctx.libraryPath
+        if let shareArgument = args.value("share"), !Library.exists(at: root) {
+            throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+        }
         let library: Library?
         if options.dryRun && !Library.exists(at: root) {
             library = nil
         } else {
             library = try ctx.openOrCreateLibrary()
+        }
+        if let shareArgument = args.value("share") {
+            guard let library else { throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)") }
+            let share = try library.resolveShare(shareArgument)
+            guard share.scope == "private" else {
+                throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; import into it is not possible")
+            }
+            options.zone = share.id
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)
         importer.onFailure = { ctx.itemError($0.path, $0.reason) }

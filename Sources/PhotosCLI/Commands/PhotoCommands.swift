@@ -8,10 +8,13 @@ enum PhotoFilterOptions {
         OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD or ISO 8601)."),
         OptionSpec(["--until"], value: "DATE", help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day."),
         OptionSpec(["--zone"], value: "ID", help: "Only photos in this record zone."),
+        OptionSpec(["--share"], value: "ID", help: "Only photos in this share (an id or an unambiguous prefix of at least 4 characters)."),
+        OptionSpec(["--min-rating"], value: "N", help: "Only photos whose rating (the mean, rounded half up) is at least N, 1-5; unrated photos are left out."),
     ]
 
     /// The filter the options describe.
-    /// - Throws: `PhotosError` 64 for a date that does not parse.
+    /// - Throws: `PhotosError` 64 for a date that does not parse, a --min-rating outside 1…5, or
+    ///   --zone together with --share.
     static func filter(_ args: ParsedArguments) throws -> PhotoFilter {
         var filter = PhotoFilter()
         filter.tags = args.all("tag")
@@ -24,6 +27,9 @@ enum PhotoFilterOptions {
             filter.until = dayOnly ? date.addingTimeInterval(86_400) : date
         }
         filter.zone = args.value("zone")
+        filter.share = args.value("share")
+        if filter.zone != nil && filter.share != nil { throw PhotosError.usage("give --zone or --share, not both") }
+        filter.minRating = try args.int("min-rating", in: RatingValue.range)
         return filter
     }
 }
@@ -63,10 +69,15 @@ enum ShowCommand {
         path: ["show"],
         abstract: "Show one photo's attributes.",
         arguments: [ArgumentSpec("photo", help: "A uniqueName, or an unambiguous prefix of at least 4 characters.")],
+        options: [OptionSpec(["--share"], value: "ID", help: "Require the photo to be in this share (exit 66 when it is not).")],
         positionals: (1, 1),
         run: { args, ctx in
             let library = try ctx.openLibrary()
             let p = try library.resolvePhoto(args.positionals[0])
+            if let shareArgument = args.value("share") {
+                let share = try library.resolveShare(shareArgument)
+                guard p.zone == share.id else { throw PhotosError.noInput("photo \(p.uniqueName) is not in share \(share.id)") }
+            }
             if ctx.json { ctx.printJSON(p.json); return .ok }
             let lines: [(String, String)] = [
                 ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format),

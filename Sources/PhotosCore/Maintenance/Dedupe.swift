@@ -69,19 +69,15 @@ extension Library {
                 keys = set
             }
             report.groups = try self.duplicateGroups(restrictedTo: keys)
-            if !dryRun {
-                var changes: [HistoryChange] = []
-                for i in report.groups.indices {
-                    report.groups[i].photosRelinked = try self.mergeTags(group: report.groups[i], changes: &changes)
-                }
-                if !changes.isEmpty { try self.recordHistory(author: author, context: "dedupe-tags", changes: changes) }
-                // Everything up to now has been examined (our own transaction inserts no tags).
-                try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
-            } else {
-                for i in report.groups.indices {
-                    report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
-                }
+            for i in report.groups.indices {
+                report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
             }
+            guard !dryRun else { return }
+            var log = ChangeLog()
+            for group in report.groups { try self.mergeTags(group: group, log: &log) }
+            try self.record(log, author: author, context: "dedupe-tags")
+            // Everything up to now has been examined (our own transaction inserts no tags).
+            try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
         if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
         return report
@@ -108,36 +104,22 @@ extension Library {
         }
     }
 
-    /// Re-points the losers' photos to the winner and deletes the losers. Call inside a write
-    /// transaction.
-    /// - Returns: photo links moved to the winner.
-    func mergeTags(group: TagMergeGroup, changes: inout [HistoryChange]) throws -> Int {
-        guard let winnerID = try db.scalarInt("SELECT id FROM tag WHERE uuid = ?", [group.winner]) else { return 0 }
-        var relinked = 0
-        for loser in group.losers {
-            guard let (loserID, loserName) = try db.statement("SELECT id, name FROM tag WHERE uuid = ?")
-                .first([loser], { ($0.int(0), $0.string(1)) }) else { continue }
-            let photos = try db.statement("""
-                SELECT p.unique_name FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
-                WHERE pt.tag_id = ? AND NOT EXISTS (SELECT 1 FROM photo_tag w WHERE w.photo_id = pt.photo_id AND w.tag_id = ?)
-                ORDER BY p.unique_name
-                """).map([loserID, winnerID]) { $0.string(0) }
-            try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?", [winnerID, loserID])
-            try db.run("DELETE FROM photo_tag WHERE tag_id = ?", [loserID])
-            try db.run("DELETE FROM tag WHERE id = ?", [loserID])
-            relinked += photos.count
-            for photo in photos {
-                changes.append(HistoryChange(entity: "Photo", objectID: photo, type: .update, updated: ["tags"], zone: group.zone))
-            }
-            changes.append(HistoryChange(entity: "Tag", objectID: loser, type: .delete,
-                                         tombstone: [("name", loserName), ("uuid", loser)], zone: group.zone))
+    /// Merges a group's losers into its winner with the shared merge step of `share add`
+    /// (`mergeTag(_:into:log:)`). Call inside a write transaction.
+    func mergeTags(group: TagMergeGroup, log: inout ChangeLog) throws {
+        let find = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE uuid = ?")
+        func ref(_ uuid: String) throws -> TagRef? {
+            try find.first([uuid]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
         }
-        if relinked > 0 {
-            changes.append(HistoryChange(entity: "Tag", objectID: group.winner, type: .update, updated: ["photos"], zone: group.zone))
+        guard let winner = try ref(group.winner) else { return }
+        for uuid in group.losers {
+            guard let loser = try ref(uuid) else { continue }
+            try mergeTag(loser, into: winner, log: &log)
         }
-        return relinked
+        if group.photosRelinked > 0 { log.update("Tag", winner.uuid, ["photos"], zone: winner.zone) }
     }
 
+    /// Photos of the losers that do not have the winner yet: the links a merge moves.
     private func countRelinks(group: TagMergeGroup) throws -> Int {
         guard let winnerID = try db.scalarInt("SELECT id FROM tag WHERE uuid = ?", [group.winner]) else { return 0 }
         var photos = Set<Int>()

@@ -1,0 +1,96 @@
+import Foundation
+import PhotosStorage
+
+/// One rating row as `photos rating list` presents it (SPEC §5a).
+public struct RatingInfo: Equatable, Sendable {
+    /// The rating's row id, the handle `photos rating delete` takes.
+    public var id: Int64
+    /// 1…5.
+    public var value: Int
+    /// The rated photo's uniqueName.
+    public var photo: String
+
+    /// `{"id":N,"value":N,"photo":"uniqueName"}`.
+    public var json: JSONValue {
+        .object([("id", .int(Int(id))), ("value", .int(value)), ("photo", .string(photo))])
+    }
+}
+
+/// The rating scale of the data model (SPEC §3: Rating.value is an integer 1…5).
+public enum RatingValue {
+    /// The values a rating may take.
+    public static let range = 1...5
+
+    /// Parses a rating typed on the command line.
+    /// - Returns: the value, 1…5.
+    /// - Throws: `PhotosError` 64 when `text` is not a whole number, 65 when it is one outside
+    ///   1…5.
+    public static func parse(_ text: String) throws -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw PhotosError.usage("rating '\(text)' is not a whole number; give 1 to 5")
+        }
+        guard range.contains(value) else {
+            throw PhotosError.dataError("rating \(value) is out of range; a rating is 1 to 5")
+        }
+        return value
+    }
+}
+
+extension Library {
+    /// Adds a rating to a photo (the seed keeps each rating as its own row; the displayed rating
+    /// is their mean rounded half up, SPEC §3). History context `rate`: a Rating insert and a
+    /// Photo update of `ratings`.
+    /// - Parameters:
+    ///   - value: 1…5.
+    ///   - photo: the photo, resolved beforehand.
+    ///   - author: the history author.
+    /// - Returns: the new rating.
+    /// - Throws: `PhotosError` 65 for a value outside 1…5, 66 when the photo was deleted
+    ///   meanwhile, 75 when busy.
+    @discardableResult
+    public func addRating(_ value: Int, to photo: PhotoRecord, author: String) throws -> RatingInfo {
+        guard RatingValue.range.contains(value) else {
+            throw PhotosError.dataError("rating \(value) is out of range; a rating is 1 to 5")
+        }
+        return try write {
+            guard let key = try photoKeys([photo]).first else {
+                throw PhotosError.noInput("no photo '\(photo.uniqueName)' in the library")
+            }
+            try db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [key.rowID, value])
+            let id = db.lastInsertRowID
+            var log = ChangeLog()
+            log.append(HistoryChange(entity: "Rating", objectID: String(id), type: .insert, zone: key.zone))
+            log.update("Photo", key.uniqueName, ["ratings"], zone: key.zone)
+            try record(log, author: author, context: "rate")
+            return RatingInfo(id: id, value: value, photo: key.uniqueName)
+        }
+    }
+
+    /// The ratings of one photo, oldest first.
+    /// - Throws: `SQLiteError`.
+    public func ratings(of photo: PhotoRecord) throws -> [RatingInfo] {
+        try db.statement("SELECT r.id, r.value, p.unique_name FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.photo_id = ? ORDER BY r.id")
+            .map([photo.rowID]) { RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)) }
+    }
+
+    /// Deletes one rating by its id. History context `rating delete`: a Rating delete whose
+    /// tombstone keeps the photo's uniqueName and the value, and a Photo update of `ratings`.
+    /// - Returns: the deleted rating.
+    /// - Throws: `PhotosError` 66 when there is no rating with that id, 75 when busy.
+    @discardableResult
+    public func deleteRating(id: Int64, author: String) throws -> RatingInfo {
+        try write {
+            guard let (info, zone) = try db.statement("SELECT r.id, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.id = ?")
+                .first([id], { (RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)), $0.string(3)) }) else {
+                throw PhotosError.noInput("no rating with id \(id) in the library")
+            }
+            try db.run("DELETE FROM rating WHERE id = ?", [id])
+            var log = ChangeLog()
+            log.append(HistoryChange(entity: "Rating", objectID: String(id), type: .delete,
+                                     tombstone: [("photo", info.photo), ("value", String(info.value))], zone: zone))
+            log.update("Photo", info.photo, ["ratings"], zone: zone)
+            try record(log, author: author, context: "rating delete")
+            return info
+        }
+    }
+}

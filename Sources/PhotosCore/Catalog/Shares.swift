@@ -1,0 +1,387 @@
+import Foundation
+import PhotosStorage
+
+/// Who may see a share without an invitation, or what an invited participant may do
+/// (CloudKit's `CKShare.ParticipantPermission`; SPEC §3).
+public enum SharePermission: String, CaseIterable, Sendable {
+    /// No access (a share's public permission only).
+    case none
+    /// May see the share's records.
+    case readOnly = "read-only"
+    /// May also change them.
+    case readWrite = "read-write"
+
+    /// Parses `none`, `read-only` or `read-write`.
+    /// - Parameters:
+    ///   - text: the option's value.
+    ///   - option: the option's name, for the message.
+    ///   - allowNone: whether `none` is accepted (public permission) or not (a participant).
+    /// - Throws: `PhotosError` 64 naming the option and the accepted values.
+    public static func parse(_ text: String, option: String, allowNone: Bool) throws -> SharePermission {
+        let accepted = allowCases(allowNone)
+        guard let value = SharePermission(rawValue: text.lowercased()), accepted.contains(value) else {
+            throw PhotosError.usage("\(option) takes \(accepted.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func allowCases(_ allowNone: Bool) -> [SharePermission] {
+        allowNone ? allCases : [.readOnly, .readWrite]
+    }
+}
+
+/// E-mail addresses of participants.
+public enum Email {
+    /// Checks and lower-cases an address: exactly one `@`, non-empty local and domain parts, no
+    /// white space or control characters (surrounding white space is trimmed first). Stored
+    /// lower-cased so that inviting `Ann@Example.org` and `ann@example.org` is one participant.
+    /// - Returns: the lower-cased address.
+    /// - Throws: `PhotosError` 65 naming the address and what is wrong with it.
+    public static func normalize(_ raw: String) throws -> String {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = JSONValue.string(text).serialized()
+        if text.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }) {
+            throw PhotosError.dataError("e-mail address \(shown) contains spaces or control characters")
+        }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw PhotosError.dataError("e-mail address \(shown) must contain exactly one @")
+        }
+        guard !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw PhotosError.dataError("e-mail address \(shown) needs a name before and a domain after the @")
+        }
+        return text.lowercased()
+    }
+}
+
+/// A participant of a share (SPEC §3).
+public struct ParticipantInfo: Equatable, Sendable {
+    /// Lower-cased e-mail address.
+    public var email: String
+    /// `owner`, `private-user` or `public-user`.
+    public var role: String
+    /// `read-only` or `read-write`.
+    public var permission: String
+    /// `unknown`, `pending`, `accepted` or `removed`.
+    public var acceptance: String
+
+    /// `{"email","role","permission","acceptance"}` (SPEC §5a).
+    public var json: JSONValue {
+        .object([("email", .string(email)), ("role", .string(role)), ("permission", .string(permission)), ("acceptance", .string(acceptance))])
+    }
+}
+
+/// A share: a record zone of its own with a title, a public permission and participants
+/// (SPEC §3). Its id is its zone's id.
+public struct ShareInfo: Equatable, Sendable {
+    /// The share's id, which is its record zone's id (a lowercase UUID string for shares made here).
+    public var id: String
+    /// The title shown to participants.
+    public var title: String
+    /// ISO 8601 UTC.
+    public var created: String
+    /// The zone's scope: `private` (ours) or `shared` (shared with this library).
+    public var scope: String
+    /// `none`, `read-only` or `read-write`.
+    public var publicPermission: String
+    /// Photos in the share's zone.
+    public var photoCount: Int
+    /// Owner first, then by e-mail.
+    public var participants: [ParticipantInfo]
+
+    /// The §5a share object `{"id","title","scope","publicPermission","photoCount","participants"}`.
+    public var json: JSONValue {
+        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope)),
+                 ("publicPermission", .string(publicPermission)), ("photoCount", .int(photoCount)),
+                 ("participants", .array(participants.map(\.json)))])
+    }
+}
+
+/// What `photos share add` did.
+public struct ShareAddResult: Equatable, Sendable {
+    /// Photos moved into the share's zone.
+    public var moved: Int
+    /// Duplicate tags of the zone merged into their winner (and deleted).
+    public var mergedTags: Int
+}
+
+/// Share titles.
+public enum ShareTitle {
+    /// The seed's default title: `Share-` plus the creation date and time in UTC,
+    /// e.g. `Share-2026-11-29 14:03:12`.
+    public static func defaultTitle(at date: Date) -> String {
+        let iso = ISODate.string(from: date) // YYYY-MM-DDTHH:MM:SSZ
+        return "Share-" + iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+    }
+
+    /// Trims a title typed on the command line.
+    /// - Throws: `PhotosError` 65 for a title that is empty or holds control characters.
+    public static func normalize(_ raw: String) throws -> String {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw PhotosError.dataError("share title is empty") }
+        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw PhotosError.dataError("share title \(JSONValue.string(text).serialized()) contains control characters")
+        }
+        return text.precomposedStringWithCanonicalMapping
+    }
+}
+
+extension Library {
+    private static let shareColumns = """
+        SELECT s.id, s.title, s.created, z.scope, s.public_permission, (SELECT count(*) FROM photo p WHERE p.zone_id = s.id)
+        FROM share s JOIN zone z ON z.id = s.id
+        """
+
+    private func shareInfo(_ row: Row) -> ShareInfo {
+        ShareInfo(id: row.string(0), title: row.string(1), created: row.string(2), scope: row.string(3),
+                  publicPermission: row.string(4), photoCount: row.int(5), participants: [])
+    }
+
+    private func fillParticipants(_ share: inout ShareInfo) throws {
+        share.participants = try db.statement("SELECT email, role, permission, acceptance FROM participant WHERE share_id = ? ORDER BY role <> 'owner', email")
+            .map([share.id]) { ParticipantInfo(email: $0.string(0), role: $0.string(1), permission: $0.string(2), acceptance: $0.string(3)) }
+    }
+
+    /// Every share, ordered by creation date, then id.
+    /// - Throws: `SQLiteError`.
+    public func shares() throws -> [ShareInfo] {
+        var all = try db.statement(Library.shareColumns + " ORDER BY s.created, s.id").map(shareInfo)
+        for i in all.indices { try fillParticipants(&all[i]) }
+        return all
+    }
+
+    /// The share whose id is `argument`, or starts with it (at least 4 characters), compared
+    /// case-insensitively — the rule photo arguments follow (SPEC §5).
+    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is shorter than 4
+    ///   characters or ambiguous (the message lists the candidates).
+    public func resolveShare(_ argument: String) throws -> ShareInfo {
+        let key = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        var matches = try db.statement(Library.shareColumns + " WHERE lower(s.id) = ?").map([key], shareInfo)
+        if matches.isEmpty {
+            guard key.count >= 4 else {
+                throw PhotosError.dataError("share '\(argument)': an id prefix needs at least 4 characters")
+            }
+            matches = try db.statement(Library.shareColumns + " WHERE lower(s.id) >= ? AND lower(s.id) < ? ORDER BY s.id LIMIT 11")
+                .map([key, key + "\u{10FFFF}"], shareInfo)
+        }
+        switch matches.count {
+        case 0:
+            throw PhotosError.noInput("no share '\(argument)' in the library")
+        case 1:
+            var share = matches[0]
+            try fillParticipants(&share)
+            return share
+        default:
+            let names = matches.prefix(10).map { "\($0.id) (\($0.title))" }.joined(separator: ", ")
+            throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(names)\(matches.count > 10 ? ", …" : "")")
+        }
+    }
+
+    /// The share with exactly this id, read again (for example after a change).
+    /// - Throws: `PhotosError` 66 when it does not exist.
+    public func share(id: String) throws -> ShareInfo {
+        guard var share = try db.statement(Library.shareColumns + " WHERE s.id = ?").first([id], shareInfo) else {
+            throw PhotosError.noInput("no share '\(id)' in the library")
+        }
+        try fillParticipants(&share)
+        return share
+    }
+
+    /// Creates a share — a new private record zone whose id is a fresh random UUID — and moves
+    /// the photos into it with their photo data, thumbnails and ratings; each of their tags is
+    /// replaced by the same-named tag of the new zone (created), while the old tag stays with the
+    /// photos that remain (SPEC §5 `share create`). One transaction, history context
+    /// `share create`.
+    /// - Parameters:
+    ///   - photos: the photos to share (at least one).
+    ///   - title: the title, or nil for the seed's default `Share-YYYY-MM-DD HH:MM:SS` (UTC).
+    ///   - owner: the owner's e-mail address, recorded as a participant with role `owner`,
+    ///     permission `read-write` and acceptance `accepted`; nil for no owner row.
+    ///   - allowMove: move photos that are already in another share (`--move`).
+    ///   - author: the history author.
+    ///   - now: the creation instant.
+    /// - Returns: the new share.
+    /// - Throws: `PhotosError` 65 for an invalid title or e-mail, for a photo in another share
+    ///   without `allowMove`, or for a photo of a zone shared with this library; 75 when busy.
+    @discardableResult
+    public func createShare(photos: [PhotoRecord], title: String? = nil, owner: String? = nil, allowMove: Bool = false,
+                            author: String, now: Date = Date()) throws -> ShareInfo {
+        let title = try title.map(ShareTitle.normalize) ?? ShareTitle.defaultTitle(at: now)
+        let owner = try owner.map(Email.normalize)
+        guard !photos.isEmpty else { throw PhotosError.usage("share create needs at least one photo") }
+        let id = UUID().uuidString.lowercased()
+        try write {
+            var log = ChangeLog()
+            try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
+            try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, 'none')",
+                       [id, title, ISODate.string(from: now)])
+            log.append(HistoryChange(entity: "Share", objectID: id, type: .insert, zone: id))
+            if let owner {
+                try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'owner', 'read-write', 'accepted')",
+                           [id, owner])
+                log.append(HistoryChange(entity: "Participant", objectID: String(db.lastInsertRowID), type: .insert, zone: id))
+            }
+            for photo in try photoKeys(photos) {
+                try checkMovable(photo, into: id, allowMove: allowMove)
+                try movePhoto(photo, to: id, log: &log)
+            }
+            try record(log, author: author, context: "share create")
+        }
+        return try share(id: id)
+    }
+
+    /// Moves photos into an existing share the way `createShare` does, then merges the
+    /// same-named tags of the share's zone (smallest uuid wins; SPEC §5 `share add`). Photos
+    /// already in the share are left alone. One transaction, history context `share add`.
+    /// - Parameters:
+    ///   - share: the target share (private scope).
+    ///   - photos: the photos to move.
+    ///   - allowMove: move photos that are in another share (`--move`).
+    ///   - author: the history author.
+    /// - Returns: how many photos moved and how many duplicate tags were merged.
+    /// - Throws: `PhotosError` 65 for a photo in another share without `allowMove`, a photo of a
+    ///   zone shared with this library, or a share that is not ours; 75 when busy.
+    @discardableResult
+    public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: String) throws -> ShareAddResult {
+        try requireOwnShare(share)
+        return try write {
+            var log = ChangeLog()
+            var moved = 0
+            for photo in try photoKeys(photos) where photo.zone != share.id {
+                try checkMovable(photo, into: share.id, allowMove: allowMove)
+                try movePhoto(photo, to: share.id, log: &log)
+                moved += 1
+            }
+            let merged = try mergeDuplicateTags(inZone: share.id, log: &log)
+            try record(log, author: author, context: "share add")
+            return ShareAddResult(moved: moved, mergedTags: merged)
+        }
+    }
+
+    /// Invites `email` to a share with role `private-user` and acceptance `pending`. Inviting an
+    /// address again with the same permission changes nothing; with another permission it updates
+    /// the permission. History context `share invite`.
+    /// - Returns: true when something changed.
+    /// - Throws: `PhotosError` 65 for an invalid address, the owner's address, a `none`
+    ///   permission or a share that is not ours; 75 when busy.
+    @discardableResult
+    public func invite(_ email: String, to share: ShareInfo, permission: SharePermission = .readOnly, author: String) throws -> Bool {
+        let email = try Email.normalize(email)
+        guard permission != .none else { throw PhotosError.dataError("a participant's permission is read-only or read-write, not none") }
+        try requireOwnShare(share)
+        return try write {
+            var log = ChangeLog()
+            if let (rowID, role, current) = try db.statement("SELECT id, role, permission FROM participant WHERE share_id = ? AND email = ?")
+                .first([share.id, email], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
+                guard role != "owner" else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
+                guard current != permission.rawValue else { return false }
+                try db.run("UPDATE participant SET permission = ? WHERE id = ?", [permission.rawValue, rowID])
+                log.update("Participant", String(rowID), ["permission"], zone: share.id)
+            } else {
+                try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', ?, 'pending')",
+                           [share.id, email, permission.rawValue])
+                log.append(HistoryChange(entity: "Participant", objectID: String(db.lastInsertRowID), type: .insert, zone: share.id))
+            }
+            try record(log, author: author, context: "share invite")
+            return true
+        }
+    }
+
+    /// Removes a participant from a share; the tombstone keeps the e-mail address. History
+    /// context `share uninvite`.
+    /// - Throws: `PhotosError` 65 for an invalid address, the owner, or a share that is not ours;
+    ///   66 when the address is not a participant; 75 when busy.
+    public func uninvite(_ email: String, from share: ShareInfo, author: String) throws {
+        let email = try Email.normalize(email)
+        try requireOwnShare(share)
+        try write {
+            guard let (rowID, role) = try db.statement("SELECT id, role FROM participant WHERE share_id = ? AND email = ?")
+                .first([share.id, email], { ($0.int64(0), $0.string(1)) }) else {
+                throw PhotosError.noInput("\(email) is not a participant of share \(share.id)")
+            }
+            guard role != "owner" else {
+                throw PhotosError.dataError("\(email) is the owner of share \(share.id) and cannot be removed (purge the share instead)")
+            }
+            try db.run("DELETE FROM participant WHERE id = ?", [rowID])
+            var log = ChangeLog()
+            log.append(HistoryChange(entity: "Participant", objectID: String(rowID), type: .delete, tombstone: [("email", email)], zone: share.id))
+            try record(log, author: author, context: "share uninvite")
+        }
+    }
+
+    /// Sets a share's title and/or public permission. Values equal to the current ones change
+    /// nothing. History context `share set`, a Share update naming `title` and/or
+    /// `publicPermission`.
+    /// - Returns: true when something changed.
+    /// - Throws: `PhotosError` 65 for an invalid title or a share that is not ours, 75 when busy.
+    @discardableResult
+    public func updateShare(_ share: ShareInfo, title: String? = nil, publicPermission: SharePermission? = nil, author: String) throws -> Bool {
+        let title = try title.map(ShareTitle.normalize)
+        try requireOwnShare(share)
+        return try write {
+            guard let (currentTitle, currentPermission) = try db.statement("SELECT title, public_permission FROM share WHERE id = ?")
+                .first([share.id], { ($0.string(0), $0.string(1)) }) else {
+                throw PhotosError.noInput("no share '\(share.id)' in the library")
+            }
+            var log = ChangeLog()
+            if let title, title != currentTitle {
+                try db.run("UPDATE share SET title = ? WHERE id = ?", [title, share.id])
+                log.update("Share", share.id, ["title"], zone: share.id)
+            }
+            if let publicPermission, publicPermission.rawValue != currentPermission {
+                try db.run("UPDATE share SET public_permission = ? WHERE id = ?", [publicPermission.rawValue, share.id])
+                log.update("Share", share.id, ["publicPermission"], zone: share.id)
+            }
+            try record(log, author: author, context: "share set")
+            return !log.isEmpty
+        }
+    }
+
+    /// Only shares of the private scope (ours) are changed by these commands; a zone shared with
+    /// this library belongs to someone else.
+    private func requireOwnShare(_ share: ShareInfo) throws {
+        guard share.scope == "private" else {
+            throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; only its owner can change it")
+        }
+    }
+
+    private func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
+        guard photo.scope == "private" else {
+            throw PhotosError.dataError("photo \(photo.uniqueName) is in zone \(photo.zone), shared with this library by someone else; it cannot be moved")
+        }
+        if photo.zone != Schema.defaultZoneID && photo.zone != zone && !allowMove {
+            throw PhotosError.dataError("photo \(photo.uniqueName) is already in share \(photo.zone); use --move to move it")
+        }
+    }
+
+    /// Moves one photo to `zone` with its photo data, thumbnail and ratings (keyed by photo, so
+    /// the move is the photo's `zone_id`), and replaces each of its tags by the same-named tag of
+    /// `zone`, created when absent: no relationship crosses zones (SPEC §2 invariant 4). Logs a
+    /// Photo update of `zone` (and `tags`), and updates of `zone` for its PhotoData, Thumbnail
+    /// and Ratings.
+    func movePhoto(_ photo: PhotoKey, to zone: String, log: inout ChangeLog) throws {
+        try db.run("UPDATE photo SET zone_id = ? WHERE id = ?", [zone, photo.rowID])
+        log.update("Photo", photo.uniqueName, ["zone"], zone: zone)
+        if let dataID = try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
+            log.update("PhotoData", String(dataID), ["zone"], zone: zone)
+        }
+        if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) {
+            log.update("Thumbnail", String(thumbID), ["zone"], zone: zone)
+        }
+        for ratingID in try db.statement("SELECT id FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.int(0) }) {
+            log.update("Rating", String(ratingID), ["zone"], zone: zone)
+        }
+        let tags = try db.statement("SELECT t.id, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
+            .map([photo.rowID]) { ($0.int64(0), $0.string(1), $0.string(2)) }
+        var changedTags = false
+        for (tagID, name, tagZone) in tags where tagZone != zone {
+            var created: [HistoryChange] = []
+            let target = try findOrCreateTag(named: name, zone: zone, changes: &created)
+            log.append(contentsOf: created)
+            try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photo.rowID, tagID])
+            try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, target.rowID])
+            changedTags = true
+        }
+        if changedTags { log.update("Photo", photo.uniqueName, ["tags"], zone: zone) }
+    }
+}

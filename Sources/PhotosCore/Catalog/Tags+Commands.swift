@@ -1,0 +1,259 @@
+import Foundation
+import PhotosStorage
+
+/// A tag as `photos tag list` presents it (SPEC §5a).
+public struct TagInfo: Equatable, Sendable {
+    /// Random UUID, lowercase canonical form.
+    public var uuid: String
+    /// NFC-normalized name.
+    public var name: String
+    /// The record zone the tag lives in.
+    public var zone: String
+    /// Number of photos linked to the tag, counted over `photo_tag` (derived, never stored).
+    public var photoCount: Int
+
+    /// The §5a tag object `{"uuid","name","zone","photoCount"}`.
+    public var json: JSONValue {
+        .object([("uuid", .string(uuid)), ("name", .string(name)), ("zone", .string(zone)), ("photoCount", .int(photoCount))])
+    }
+}
+
+extension TagName {
+    /// True when `name` contains `text`, ignoring case and diacritics: the seed's
+    /// `name CONTAINS[cd] text` predicate (NSPredicate string comparison options `c` and `d`),
+    /// so `cafe` matches `Café` typed composed or decomposed. An empty `text` matches every name.
+    /// - Parameters:
+    ///   - name: a tag name.
+    ///   - text: what `--match` was given (not normalized; the comparison is canonical).
+    public static func matches(_ name: String, _ text: String) -> Bool {
+        guard !text.isEmpty else { return true }
+        return name.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+}
+
+/// A photo's row id, uniqueName and zone, read inside a write transaction.
+struct PhotoKey {
+    var rowID: Int64
+    var uniqueName: String
+    var zone: String
+    var scope: String
+}
+
+extension Library {
+    /// The current zone of each photo, read again inside the write (a `PhotoRecord` may be stale),
+    /// without duplicates and without photos deleted meanwhile.
+    func photoKeys(_ photos: [PhotoRecord]) throws -> [PhotoKey] {
+        var seen = Set<Int64>()
+        var keys: [PhotoKey] = []
+        let query = try db.statement("SELECT p.unique_name, p.zone_id, z.scope FROM photo p JOIN zone z ON z.id = p.zone_id WHERE p.id = ?")
+        for photo in photos where seen.insert(photo.rowID).inserted {
+            if let key = try query.first([photo.rowID], { PhotoKey(rowID: photo.rowID, uniqueName: $0.string(0), zone: $0.string(1), scope: $0.string(2)) }) {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    /// True when a record zone with this id exists.
+    /// - Throws: `SQLiteError`.
+    public func zoneExists(_ id: String) throws -> Bool {
+        try db.scalarInt("SELECT 1 FROM zone WHERE id = ?", [id]) != nil
+    }
+
+    /// The tags of one zone, or of every zone, with their photo counts, ordered by name, zone
+    /// and uuid (`photos tag list`, SPEC §5).
+    /// - Parameters:
+    ///   - zone: a record zone id, or nil for every zone.
+    ///   - match: keep only names containing this text, case- and diacritic-insensitively
+    ///     (`TagName.matches`).
+    /// - Throws: `PhotosError` 66 when `zone` does not exist; `SQLiteError`.
+    public func tags(zone: String? = nil, matching match: String? = nil) throws -> [TagInfo] {
+        var sql = "SELECT t.uuid, t.name, t.zone_id, (SELECT count(*) FROM photo_tag pt WHERE pt.tag_id = t.id) FROM tag t"
+        var args: [SQLBindable] = []
+        if let zone {
+            guard try zoneExists(zone) else { throw PhotosError.noInput("no zone '\(zone)' in the library") }
+            sql += " WHERE t.zone_id = ?"
+            args.append(zone)
+        }
+        sql += " ORDER BY t.name, t.zone_id, t.uuid"
+        let all = try db.statement(sql).map(args) { TagInfo(uuid: $0.string(0), name: $0.string(1), zone: $0.string(2), photoCount: $0.int(3)) }
+        guard let match else { return all }
+        return all.filter { TagName.matches($0.name, match) }
+    }
+
+    /// Adds the tag `name` to each photo: the same-named tag of the photo's zone, created with a
+    /// fresh random UUID when the zone has none (SPEC §5 `tag add`). A photo that already has a
+    /// tag of that name is left alone. One transaction; history context `tag add`, with the Tag
+    /// inserts and a Photo update of `tags` per photo changed; nothing is recorded when nothing
+    /// changed.
+    /// - Parameters:
+    ///   - name: the tag name as typed (trimmed and NFC-normalized here).
+    ///   - photos: the photos, resolved beforehand.
+    ///   - author: the history author (`--author`).
+    /// - Returns: the number of photos that gained the tag.
+    /// - Throws: `PhotosError` 65 for an empty name or one with control characters, 75 when busy.
+    @discardableResult
+    public func addTag(_ name: String, to photos: [PhotoRecord], author: String) throws -> Int {
+        let name = try TagName.normalize(name)
+        return try write {
+            var log = ChangeLog()
+            var count = 0
+            for photo in try photoKeys(photos) {
+                if try hasTag(named: name, photo: photo) { continue }
+                var created: [HistoryChange] = []
+                let tag = try findOrCreateTag(named: name, zone: photo.zone, changes: &created)
+                log.append(contentsOf: created)
+                try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, tag.rowID])
+                log.update("Photo", photo.uniqueName, ["tags"], zone: photo.zone)
+                count += 1
+            }
+            try record(log, author: author, context: "tag add")
+            return count
+        }
+    }
+
+    private func hasTag(named name: String, photo: PhotoKey) throws -> Bool {
+        try db.scalarInt("SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND t.name = ? LIMIT 1",
+                         [photo.rowID, name]) != nil
+    }
+
+    /// Removes the tag `name` (every same-named tag of the photo's zone) from each photo; the
+    /// tag itself stays (SPEC §5 `tag remove`). History context `tag remove`, a Photo update of
+    /// `tags` per photo changed; nothing is recorded when no photo had the tag.
+    /// - Returns: the number of photos that lost the tag.
+    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag of that name exists in any
+    ///   of the photos' zones, 75 when busy.
+    @discardableResult
+    public func removeTag(_ name: String, from photos: [PhotoRecord], author: String) throws -> Int {
+        let name = try TagName.normalize(name)
+        return try write {
+            let keys = try photoKeys(photos)
+            let exists = try keys.contains { try findTag(named: name, zone: $0.zone) != nil }
+            guard exists || keys.isEmpty else {
+                throw PhotosError.noInput("no tag '\(name)' in the zone\(Set(keys.map(\.zone)).count == 1 ? "" : "s") of these photos")
+            }
+            var log = ChangeLog()
+            var count = 0
+            for photo in keys {
+                try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
+                           [photo.rowID, name, photo.zone])
+                if db.changes > 0 {
+                    log.update("Photo", photo.uniqueName, ["tags"], zone: photo.zone)
+                    count += 1
+                }
+            }
+            try record(log, author: author, context: "tag remove")
+            return count
+        }
+    }
+
+    /// Deletes every tag named `name` in `zone` (or in every zone), nullifying its links: the
+    /// photos stay (SPEC §3, delete rule nullify). History context `tag delete`: a Tag delete with
+    /// the tombstone {name, uuid} per tag and a Photo update of `tags` per photo that had it.
+    /// - Returns: the tags deleted.
+    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no such tag (or zone) exists, 75
+    ///   when busy.
+    @discardableResult
+    public func deleteTag(_ name: String, zone: String? = nil, author: String) throws -> [TagInfo] {
+        let name = try TagName.normalize(name)
+        return try write {
+            let victims = try tags(named: name, zone: zone)
+            var log = ChangeLog()
+            for tag in victims {
+                try logPhotosOfTag(tag.rowID, in: &log)
+                try db.run("DELETE FROM tag WHERE id = ?", [tag.rowID])
+                log.append(HistoryChange(entity: "Tag", objectID: tag.uuid, type: .delete,
+                                         tombstone: [("name", tag.name), ("uuid", tag.uuid)], zone: tag.zone))
+            }
+            try record(log, author: author, context: "tag delete")
+            return victims.map { TagInfo(uuid: $0.uuid, name: $0.name, zone: $0.zone, photoCount: 0) }
+        }
+    }
+
+    /// Renames every tag named `old` in `zone` (or in every zone) to `new`. Where the zone already
+    /// has a tag named `new`, the old tag is merged into it instead (its photos are re-pointed to
+    /// the existing tag, without duplicate links, and it is deleted with a tombstone), so that
+    /// rename never makes duplicates — the way digiKam and Lightroom merge a keyword renamed onto
+    /// an existing one. History context `tag rename`.
+    /// - Returns: the number of tags renamed or merged (0 when `old` and `new` are the same name).
+    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag `old` (or no zone) exists,
+    ///   75 when busy.
+    @discardableResult
+    public func renameTag(_ old: String, to new: String, zone: String? = nil, author: String) throws -> Int {
+        let old = try TagName.normalize(old)
+        let new = try TagName.normalize(new)
+        return try write {
+            let sources = try tags(named: old, zone: zone)
+            guard old != new else { return 0 }
+            var log = ChangeLog()
+            for tag in sources {
+                if let target = try findTag(named: new, zone: tag.zone) {
+                    try mergeTag(tag, into: target, log: &log)
+                } else {
+                    try db.run("UPDATE tag SET name = ? WHERE id = ?", [new, tag.rowID])
+                    log.update("Tag", tag.uuid, ["name"], zone: tag.zone)
+                }
+            }
+            try record(log, author: author, context: "tag rename")
+            return sources.count
+        }
+    }
+
+    /// The tags named `name` (normalized) in `zone` or every zone, ordered by zone and uuid.
+    /// - Throws: `PhotosError` 66 when there is none, or when `zone` does not exist.
+    func tags(named name: String, zone: String?) throws -> [TagRef] {
+        if let zone, !(try zoneExists(zone)) { throw PhotosError.noInput("no zone '\(zone)' in the library") }
+        let found: [TagRef]
+        if let zone {
+            found = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE name = ? AND zone_id = ? ORDER BY uuid")
+                .map([name, zone]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+        } else {
+            found = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE name = ? ORDER BY zone_id, uuid")
+                .map([name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+        }
+        guard !found.isEmpty else {
+            throw PhotosError.noInput("no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
+        }
+        return found
+    }
+
+    /// Logs a Photo update of `tags` for every photo linked to the tag with row id `tagID`.
+    private func logPhotosOfTag(_ tagID: Int64, in log: inout ChangeLog) throws {
+        for (name, zone) in try db.statement("SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name")
+            .map([tagID], { ($0.string(0), $0.string(1)) }) {
+            log.update("Photo", name, ["tags"], zone: zone)
+        }
+    }
+
+    /// Re-points the photos of `loser` to `winner` (no photo ends up with the tag twice) and
+    /// deletes `loser` with the tombstone {name, uuid}: the merge step of `dedupe-tags`
+    /// (SPEC §5), logging a Photo update of `tags` per photo of the loser.
+    func mergeTag(_ loser: TagRef, into winner: TagRef, log: inout ChangeLog) throws {
+        try logPhotosOfTag(loser.rowID, in: &log)
+        try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?",
+                   [winner.rowID, loser.rowID])
+        try db.run("DELETE FROM tag WHERE id = ?", [loser.rowID])
+        log.append(HistoryChange(entity: "Tag", objectID: loser.uuid, type: .delete,
+                                 tombstone: [("name", loser.name), ("uuid", loser.uuid)], zone: loser.zone))
+    }
+
+    /// Merges the same-named tags of `zone`: per name, the tag with the smallest uuid wins (byte
+    /// order of the 16 bytes, which is the order of the lowercase canonical strings), the others'
+    /// photos are re-pointed to it and they are deleted (SPEC §5 `dedupe-tags`, the seed's rule).
+    /// - Returns: the number of tags deleted.
+    func mergeDuplicateTags(inZone zone: String, log: inout ChangeLog) throws -> Int {
+        let all = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? ORDER BY name, lower(uuid)")
+            .map([zone]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+        var merged = 0
+        var winner: TagRef?
+        for tag in all {
+            if let w = winner, w.name == tag.name {
+                try mergeTag(tag, into: w, log: &log)
+                merged += 1
+            } else {
+                winner = tag
+            }
+        }
+        return merged
+    }
+}
