@@ -22,7 +22,7 @@ enum DedupeTagsCommand {
             let author = ctx.authorGiven ? ctx.author : "dedupe-tags"
             let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: author)
             if ctx.json { ctx.printJSON(report.json); return .ok }
-            for group in report.groups {
+            for group in report.groups where !ctx.quiet {
                 ctx.print("\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(group.photosRelinked) photo\(group.photosRelinked == 1 ? "" : "s") relinked)")
             }
             if !ctx.quiet {
