@@ -27,6 +27,8 @@ public enum CLI {
         ShareCommands.create, ShareCommands.add, ShareCommands.list, ShareCommands.show,
         ShareCommands.invite, ShareCommands.uninvite, ShareCommands.set,
         ExportCommand.spec,
+        DedupeTagsCommand.spec, PurgeCommand.spec, HistoryCommand.spec, HistoryConsumersCommand.spec,
+        HistoryCompactCommand.spec, MergeCommand.spec, StatsCommand.spec,
     ]
 
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.
@@ -123,6 +125,7 @@ public enum CLI {
                 return usageError("--author needs a non-empty name", command: command, output: output)
             }
             context.author = author
+            context.authorGiven = true
         }
         if let wait = global("wait") {
             guard let seconds = Double(wait), seconds >= 0, seconds.isFinite else {

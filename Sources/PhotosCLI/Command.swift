@@ -11,6 +11,9 @@ public final class CommandContext {
     public var quiet = false
     /// `--author` or `$PHOTOS_AUTHOR` (default `photos`).
     public var author = "photos"
+    /// True when `--author` was given on the command line; maintenance commands record their own
+    /// name as author otherwise, even when `$PHOTOS_AUTHOR` is set (SPEC §4).
+    public var authorGiven = false
     /// `--wait`: seconds to wait for another process's lock.
     public var wait: Double = 30
     public let environment: [String: String]

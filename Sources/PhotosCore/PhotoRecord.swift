@@ -234,7 +234,9 @@ extension Library {
     /// (a database error): a file is only removed when it is certainly unreferenced.
     public func isReferenced(fileReference: String) -> Bool {
         do {
-            return try db.scalarInt("SELECT 1 FROM photo_data WHERE file_ref = ? LIMIT 1", [fileReference]) != nil
+            // By SHA-256 (the file's name), which is indexed.
+            let sha = (fileReference as NSString).lastPathComponent
+            return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha, fileReference]) != nil
         } catch {
             return true
         }

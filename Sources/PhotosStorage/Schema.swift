@@ -154,6 +154,14 @@ extension Database {
             throw MigrationError.newerLibrary(found: before, supported: Schema.currentVersion)
         }
         guard before < target else { return before }
+        if before == 0 {
+            // Only settable before the first table exists: lets `history compact` return freed
+            // pages to the file system with `PRAGMA incremental_vacuum`.
+            // The WAL switch already wrote page 1, so the change needs a VACUUM (instant on an
+            // empty file). https://www.sqlite.org/pragma.html#pragma_auto_vacuum
+            try execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try execute("VACUUM")
+        }
         for version in before..<target {
             try transaction(.immediate) {
                 // Re-read inside the write lock: another process may have migrated meanwhile.

@@ -108,4 +108,89 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files)
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
     }
+
+    /// Purge and compaction killed at several moments leave a consistent library, and the same
+    /// command then completes.
+    func testKillDashNineDuringPurgeAndCompaction() throws {
+        let (input, files) = try makeInput(copies: 8)
+        let lib = dir + "/lib"
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", "--jobs", "2", input]).status, 0)
+        let db = try Database(path: lib + "/photos.sqlite")
+        try db.execute("""
+            INSERT INTO zone (id, name, scope) VALUES ('share-kill', 'share-kill', 'private');
+            INSERT INTO share (id, title, created) VALUES ('share-kill', 'k', '2026-01-01T00:00:00Z');
+            UPDATE photo SET zone_id = 'share-kill' WHERE id % 2 = 0;
+            """)
+        let inShare = try db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 'share-kill'") ?? 0
+        for delay in [0.0, 0.02, 0.05] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try binary())
+            process.arguments = ["--library", lib, "purge", "--share", "share-kill", "-q"]
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let remaining = try db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 'share-kill'") ?? -1
+            XCTAssertTrue(remaining == 0 || remaining == inShare, "all or nothing, got \(remaining)")
+            let verify = try run(["--library", lib, "verify", "--quick", "--json"])
+            XCTAssertFalse(verify.stdout.contains("missing-file"), verify.stdout)
+            if remaining == 0 { break }
+        }
+        if try db.scalarInt("SELECT count(*) FROM share") == 1 {
+            XCTAssertEqual(try run(["--library", lib, "purge", "--share", "share-kill", "-q"]).status, 0)
+        }
+        XCTAssertEqual(try run(["--library", lib, "verify", "--repair", "-q"]).status, 0)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files - inShare)
+
+        let before = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
+        for delay in [0.0, 0.01] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try binary())
+            process.arguments = ["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"]
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let left = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? -1
+            XCTAssertTrue(left == 0 || left == before, "all or nothing, got \(left)")
+            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_change WHERE token NOT IN (SELECT token FROM history_transaction)"), 0)
+        }
+        XCTAssertEqual(try run(["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"]).status, 0)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_transaction"), 0)
+        XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
+    }
+
+    /// An import, a purge and dedupe-tags in a loop, at once: each ends 0 (or 75), nothing lost.
+    func testImportPurgeAndDedupeAtOnce() throws {
+        let (input, files) = try makeInput(copies: 4)
+        let lib = dir + "/lib"
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/kite.png"]).status, 0)
+        let db = try Database(path: lib + "/photos.sqlite")
+        try db.execute("""
+            INSERT INTO zone (id, name, scope) VALUES ('share-x', 'share-x', 'private');
+            INSERT INTO share (id, title, created) VALUES ('share-x', 'x', '2026-01-01T00:00:00Z');
+            UPDATE photo SET zone_id = 'share-x';
+            """)
+        func start(_ args: [String]) throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: try binary())
+            p.arguments = ["--library", lib, "--wait", "60"] + args
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        let importer = try start(["import", "-q", "--jobs", "1", "--batch-size", "2", "--tag", "Beach", input])
+        let purger = try start(["purge", "--share", "share-x", "-q"])
+        var dedupes: [Process] = []
+        for _ in 0..<4 { dedupes.append(try start(["dedupe-tags", "-q"])) }
+        for p in [importer, purger] + dedupes {
+            p.waitUntilExit()
+            XCTAssertTrue([0, 75].contains(p.terminationStatus), "\(p.arguments ?? []) exited \(p.terminationStatus)")
+        }
+        XCTAssertEqual(importer.terminationStatus, 0)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 'default'"), files)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Beach'"), 1)
+        XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
+    }
 }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Builds a synthetic photos library for the maintenance benchmark (issue: maintenance at
+# 100,000 photos): N photos (default 100000) with inline thumbnails, 20,000 tags of which 5%
+# are same-named duplicates, 200 shares (the first holds 10,000 photos), ratings, and a
+# million history changes spread over two years. Originals are 1,000 small real files that
+# the photo rows share, so `verify --quick` has files to check.
+#
+# Usage: Benchmarks/make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]
+# Needs: python3 (standard library only) and a built photos binary (for `photos init`).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+lib=${1:?usage: make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]}
+shift
+photos_n=100000
+bin="$here/../.build/release/photos"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --photos) photos_n=$2; shift 2 ;;
+        --photos-bin) bin=$2; shift 2 ;;
+        *) echo "make-library.sh: unknown option $1" >&2; exit 64 ;;
+    esac
+done
+[ -x "$bin" ] || { echo "make-library.sh: no photos binary at $bin (swift build -c release)" >&2; exit 69; }
+command -v python3 >/dev/null || { echo "make-library.sh: needs python3" >&2; exit 69; }
+[ -e "$lib" ] && { echo "make-library.sh: $lib exists; remove it first" >&2; exit 73; }
+"$bin" --library "$lib" --quiet init
+
+python3 - "$lib" "$photos_n" <<'PY'
+import hashlib, os, random, sqlite3, sys, uuid, datetime
+lib, n = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(20261129)
+def u():  # deterministic UUIDs (random-looking, seeded)
+    return str(uuid.UUID(int=rnd.getrandbits(128), version=4))
+db = sqlite3.connect(os.path.join(lib, "photos.sqlite"))
+db.execute("PRAGMA foreign_keys = ON")
+db.execute("PRAGMA synchronous = OFF")
+cur = db.cursor()
+cur.execute("BEGIN")
+# 1,000 originals shared by the rows.
+files = []
+for i in range(1000):
+    data = b"synthetic original %d " % i + bytes(rnd.getrandbits(8) for _ in range(200))
+    sha = hashlib.sha256(data).hexdigest()
+    d = os.path.join(lib, "ExternalData", sha[:2]); os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, sha), "wb") as f: f.write(data)
+    files.append((sha, len(data)))
+# 200 shares; share 0 gets 10,000 photos, 40% stay in the default zone, the rest spread.
+shares = [u() for _ in range(200)]
+for i, s in enumerate(shares):
+    cur.execute("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", (s, s))
+    cur.execute("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, '2025-01-01T00:00:00Z', 'none')", (s, "Share %d" % i))
+    cur.execute("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', 'read-only', 'accepted')", (s, "user%d@example.org" % i))
+zones = ["default"] + shares
+def zone_of(i):
+    if i < 10000: return shares[0]
+    if i < 10000 + int(n * 0.4): return "default"
+    return shares[1 + i % 199]
+start = datetime.datetime(2024, 1, 1)
+for i in range(n):
+    z = zone_of(i)
+    name = u().upper()
+    t = (start + datetime.timedelta(minutes=i * 7)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    cur.execute("INSERT INTO photo (id, unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, 4000, 3000, 'jpeg', 1, ?)",
+                (i + 1, name, "IMG_%05d.JPG" % (i % 100000), t, t, z))
+    sha, size = files[i % 1000]
+    cur.execute("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)", (i + 1, sha, size, sha[:2] + "/" + sha))
+    cur.execute("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, randomblob(900), 120, 90)", (i + 1,))
+    if i % 2 == 0:
+        cur.execute("INSERT INTO rating (photo_id, value) VALUES (?, ?)", (i + 1, 1 + i % 5))
+# 20,000 tags: 19,000 distinct (zone, name) pairs and 1,000 duplicates of some of them.
+tags_by_zone = {z: [] for z in zones}
+weights = {"default": 9000, shares[0]: 1000}
+names = ["tag-%05d" % k for k in range(19000)]
+k = 0
+for z in zones:
+    count = weights.get(z, (19000 - 10000) // 199)
+    for _ in range(count):
+        if k >= 19000: break
+        tid = cur.execute("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", (u(), names[k], z)).lastrowid
+        tags_by_zone[z].append((tid, names[k])); k += 1
+while k < 19000:
+    tid = cur.execute("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, 'default')", (u(), names[k])).lastrowid
+    tags_by_zone["default"].append((tid, names[k])); k += 1
+originals = [(z, t) for z in zones for t in tags_by_zone[z]]
+for j in range(1000):
+    z, (tid, name) = originals[(j * 17) % len(originals)]
+    dup = cur.execute("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", (u(), name, z)).lastrowid
+    tags_by_zone[z].append((dup, name))
+# Three tag links per photo, inside its zone; "tag-00000" (default zone) on every 10th default photo.
+for i in range(n):
+    z = zone_of(i)
+    pool = tags_by_zone[z]
+    if not pool: continue
+    for tid in {pool[(i * 31 + m * 7) % len(pool)][0] for m in range(3)}:
+        cur.execute("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", (i + 1, tid))
+# A million history changes in 10,000 transactions over two years.
+for tr in range(10000):
+    ts = (start + datetime.timedelta(hours=tr * 1.75)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    token = cur.execute("INSERT INTO history_transaction (timestamp, author, context) VALUES (?, ?, 'import')", (ts, "photos" if tr % 3 else "cron")).lastrowid
+    cur.executemany("INSERT INTO history_change (token, entity, object_id, type, zone_id) VALUES (?, 'Photo', ?, 'insert', 'default')",
+                    [(token, "%08d" % (tr * 100 + c)) for c in range(100)])
+cur.execute("COMMIT")
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+print("make-library: %d photos, %d tags, %d shares, %d history changes in %s" % (
+    n, db.execute("SELECT count(*) FROM tag").fetchone()[0], len(shares),
+    db.execute("SELECT count(*) FROM history_change").fetchone()[0], lib))
+PY

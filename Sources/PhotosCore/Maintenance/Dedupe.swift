@@ -1,0 +1,134 @@
+import Foundation
+import PhotosStorage
+
+/// One group of same-named tags in one zone, and what happened to it.
+public struct TagMergeGroup: Equatable {
+    public var zone: String
+    /// The NFC name the group shares.
+    public var name: String
+    /// The uuid kept: the smallest (SPEC §5).
+    public var winner: String
+    /// The uuids merged into the winner and deleted.
+    public var losers: [String]
+    /// Photo links moved to the winner (links a photo already had to the winner are not counted).
+    public var photosRelinked: Int
+
+    public var json: JSONValue {
+        .object([("zone", .string(zone)), ("name", .string(name)), ("winner", .string(winner)),
+                 ("losers", .array(losers.map(JSONValue.string))), ("photosRelinked", .int(photosRelinked))])
+    }
+}
+
+/// What `photos dedupe-tags` merged.
+public struct DedupeReport: Equatable {
+    public var groups: [TagMergeGroup] = []
+    public var dryRun = false
+    /// Number of tags deleted.
+    public var merged: Int { groups.reduce(0) { $0 + $1.losers.count } }
+    public var photosRelinked: Int { groups.reduce(0) { $0 + $1.photosRelinked } }
+
+    /// `{"groups":N,"merged":N,"photosRelinked":N,"dryRun":B,"details":[…]}`.
+    public var json: JSONValue {
+        .object([("groups", .int(groups.count)), ("merged", .int(merged)), ("photosRelinked", .int(photosRelinked)),
+                 ("dryRun", .bool(dryRun)), ("details", .array(groups.map(\.json)))])
+    }
+}
+
+/// Orders tag uuids by the 16 bytes they stand for (RFC 9562 §4), which is the order of their
+/// lowercase canonical strings: the winner of a duplicate group is the first.
+public func uuidByteOrder(_ a: String, _ b: String) -> Bool { a.lowercased() < b.lowercased() }
+
+extension Library {
+    /// The history consumer `dedupe-tags` keeps its token under.
+    public static let dedupeConsumer = "dedupe-tags"
+
+    /// Merges duplicate tags: tags with the same NFC name in the same zone. The tag with the
+    /// smallest uuid (byte order) wins; photos of the others are re-pointed to it (no photo gets
+    /// the tag twice) and the others are deleted with tombstones `{name, uuid}`. One transaction,
+    /// author `author`; deterministic on any copy of the data, in any order, any number of times
+    /// (SPEC §5, the seed's "smallest UUID wins").
+    ///
+    /// Incremental unless `all`: only the (zone, name) pairs of tags that history shows inserted
+    /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
+    /// one in the same transaction. A consumer that was never registered examines every tag.
+    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: String = "dedupe-tags") throws -> DedupeReport {
+        var report = DedupeReport()
+        report.dryRun = dryRun
+        let body = {
+            let current = try self.currentHistoryToken()
+            let since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
+            var keys: Set<[String]>? = nil
+            if let since {
+                // Zones and NFC names of tags inserted since the token (and still present).
+                var set = Set<[String]>()
+                try self.db.statement("""
+                    SELECT t.zone_id, t.name FROM history_change c JOIN tag t ON t.uuid = c.object_id
+                    WHERE c.entity = 'Tag' AND c.type = 'insert' AND c.token > ?
+                    """).forEach([since]) { set.insert([$0.string(0), $0.string(1).precomposedStringWithCanonicalMapping]) }
+                keys = set
+            }
+            report.groups = try self.duplicateGroups(restrictedTo: keys)
+            for i in report.groups.indices {
+                report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
+            }
+            guard !dryRun else { return }
+            var log = ChangeLog()
+            for group in report.groups { try self.mergeTags(group: group, log: &log) }
+            try self.record(log, author: author, context: "dedupe-tags")
+            // Everything up to now has been examined (our own transaction inserts no tags).
+            try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
+        }
+        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
+        return report
+    }
+
+    /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
+    /// zone and name. With `keys`, only those (zone, NFC name) pairs.
+    func duplicateGroups(restrictedTo keys: Set<[String]>?) throws -> [TagMergeGroup] {
+        var byKey: [[String]: [String]] = [:]
+        let visit: (Row) -> Void = { row in
+            let key = [row.string(0), row.string(1).precomposedStringWithCanonicalMapping]
+            if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(row.string(2)) }
+        }
+        if let keys, keys.count < 500 {
+            let stmt = try db.statement("SELECT zone_id, name, uuid FROM tag WHERE zone_id = ? AND name = ?")
+            for key in keys { try stmt.forEach([key[0], key[1]], visit) }
+            // Names stored in another normalization form than NFC (older data) are found by --all.
+        } else {
+            try Statement.prepare(db, "SELECT zone_id, name, uuid FROM tag").forEach(visit)
+        }
+        return byKey.filter { $0.value.count > 1 }.sorted { ($0.key[0], $0.key[1]) < ($1.key[0], $1.key[1]) }.map { key, uuids in
+            let sorted = uuids.sorted(by: uuidByteOrder)
+            return TagMergeGroup(zone: key[0], name: key[1], winner: sorted[0], losers: Array(sorted.dropFirst()), photosRelinked: 0)
+        }
+    }
+
+    /// Merges a group's losers into its winner with the shared merge step of `share add`
+    /// (`mergeTag(_:into:log:)`). Call inside a write transaction.
+    func mergeTags(group: TagMergeGroup, log: inout ChangeLog) throws {
+        let find = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE uuid = ?")
+        func ref(_ uuid: String) throws -> TagRef? {
+            try find.first([uuid]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+        }
+        guard let winner = try ref(group.winner) else { return }
+        for uuid in group.losers {
+            guard let loser = try ref(uuid) else { continue }
+            try mergeTag(loser, into: winner, log: &log)
+        }
+        if group.photosRelinked > 0 { log.update("Tag", winner.uuid, ["photos"], zone: winner.zone) }
+    }
+
+    /// Photos of the losers that do not have the winner yet: the links a merge moves.
+    private func countRelinks(group: TagMergeGroup) throws -> Int {
+        guard let winnerID = try db.scalarInt("SELECT id FROM tag WHERE uuid = ?", [group.winner]) else { return 0 }
+        var photos = Set<Int>()
+        for loser in group.losers {
+            try db.statement("""
+                SELECT pt.photo_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id
+                WHERE t.uuid = ? AND NOT EXISTS (SELECT 1 FROM photo_tag w WHERE w.photo_id = pt.photo_id AND w.tag_id = ?)
+                """).forEach([loser, winnerID]) { photos.insert($0.int(0)) }
+        }
+        return photos.count
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import PhotosStorage
+
+/// What `photos merge` brought in (or, with `--dry-run`, would bring in).
+public struct MergeReport: Equatable {
+    public var zones = 0
+    public var shares = 0
+    public var participants = 0
+    public var photos = 0
+    /// Photos of the other library that matched one here (by uniqueName, then SHA-256).
+    public var matchedPhotos = 0
+    public var ratings = 0
+    public var tags = 0
+    public var tagLinks = 0
+    /// Original files copied into this library's external data.
+    public var filesCopied = 0
+    public var bytesCopied: Int64 = 0
+    public var dryRun = false
+
+    /// True when nothing would change.
+    public var isEmpty: Bool { zones + shares + participants + photos + ratings + tags + tagLinks == 0 }
+
+    public var json: JSONValue {
+        .object([("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
+                 ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("ratings", .int(ratings)),
+                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)),
+                 ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))])
+    }
+}
+
+extension Library {
+    /// Brings another library's content into this one, the way two peers' stores meet (SPEC §5
+    /// merge): zones and shares matched by id (created when absent, with title, permission and
+    /// participants); photos matched by uniqueName, then by SHA-256 (same bytes = same photo;
+    /// this library's uniqueName stays); new photos come with their original, thumbnail and
+    /// ratings; tags matched by uuid (created with the same uuid in the same zone when absent);
+    /// tag links unioned. Same-named tags with different uuids are then duplicates for
+    /// `dedupe-tags`. Merging the same library again changes nothing.
+    ///
+    /// Originals are copied first (temporary file, fsync, rename), then every row is inserted in
+    /// one transaction (author `author`, context `merge`); a copied file whose transaction did not
+    /// commit is an orphan for `verify --repair`.
+    ///
+    /// A link whose photo lives in another zone here than its tag's zone would cross zones; it is
+    /// made to the same-named tag of the photo's zone instead (created when absent), as a move
+    /// into a share does.
+    /// - Throws: `PhotosError` 65 when `other` is this library, 75 when busy; `SQLiteError`.
+    public func merge(from other: Library, dryRun: Bool = false, author: String = "merge") throws -> MergeReport {
+        guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
+            throw PhotosError.dataError("cannot merge a library into itself (\(root))")
+        }
+        var report = MergeReport()
+        report.dryRun = dryRun
+        let src = other.db
+
+        struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String }
+        var sourcePhotos: [SourcePhoto] = []
+        try src.transaction(.deferred) {
+            sourcePhotos = try Statement.prepare(src, "SELECT p.id, p.unique_name, d.sha256, d.byte_size, d.file_ref FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id")
+                .map { SourcePhoto(id: $0.int64(0), uniqueName: $0.string(1), sha: $0.string(2), byteSize: $0.int(3), ref: $0.string(4)) }
+        }
+
+        // 1. Originals this library lacks, copied before the write lock is taken.
+        if !dryRun {
+            for photo in sourcePhotos {
+                let ref = ExternalDataStore.reference(for: photo.sha)
+                if FileManager.default.fileExists(atPath: externalData.path(for: ref)) { continue }
+                let file = try ImageFile.read(path: other.externalData.path(for: photo.ref))
+                guard file.sha256 == photo.sha else {
+                    throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
+                }
+                try file.bytes.withUnsafeBytes { try externalData.write($0, reference: ref) }
+                report.filesCopied += 1
+                report.bytesCopied += Int64(file.bytes.count)
+            }
+        }
+
+        // 2. Rows, in one transaction on this library (and one read transaction on the other).
+        let body = {
+            var changes: [HistoryChange] = []
+            try src.transaction(.deferred) {
+                // Zones and shares by id.
+                for (id, name, scope) in try Statement.prepare(src, "SELECT id, name, scope FROM zone ORDER BY id").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+                    if try self.db.scalarInt("SELECT 1 FROM zone WHERE id = ?", [id]) == nil {
+                        try self.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, ?)", [id, name, scope])
+                        report.zones += 1
+                    }
+                }
+                for (id, title, created, permission) in try Statement.prepare(src, "SELECT id, title, created, public_permission FROM share ORDER BY id")
+                    .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3)) }) {
+                    if try self.db.scalarInt("SELECT 1 FROM share WHERE id = ?", [id]) == nil {
+                        try self.db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)", [id, title, created, permission])
+                        changes.append(HistoryChange(entity: "Share", objectID: id, type: .insert, zone: id))
+                        report.shares += 1
+                    }
+                }
+                for (share, email, role, permission, acceptance) in try Statement.prepare(src, "SELECT share_id, email, role, permission, acceptance FROM participant ORDER BY share_id, email")
+                    .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4)) }) {
+                    try self.db.run("INSERT OR IGNORE INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?)",
+                                    [share, email, role, permission, acceptance])
+                    if self.db.changes > 0 {
+                        changes.append(HistoryChange(entity: "Participant", objectID: String(self.db.lastInsertRowID), type: .insert, zone: share))
+                        report.participants += 1
+                    }
+                }
+
+                // Photos: by uniqueName, then SHA-256; new ones with thumbnail and ratings.
+                var localPhoto: [Int64: (id: Int64, zone: String, name: String)] = [:]
+                let byName = try self.db.statement("SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?")
+                let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
+                let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id FROM photo WHERE id = ?")
+                let srcThumb = try Statement.prepare(src, "SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
+                let srcRatings = try Statement.prepare(src, "SELECT value FROM rating WHERE photo_id = ? ORDER BY id")
+                for photo in sourcePhotos {
+                    if let found = try byName.first([photo.uniqueName], { ($0.int64(0), $0.string(1), $0.string(2)) })
+                        ?? bySha.first([photo.sha], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
+                        localPhoto[photo.id] = found
+                        report.matchedPhotos += 1
+                        continue
+                    }
+                    guard let row = try srcPhoto.first([photo.id], { r in (0..<9).map { r.value($0) } }) else { continue }
+                    report.photos += 1
+                    let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
+                    if dryRun { localPhoto[photo.id] = (-1, zone, photo.uniqueName); continue }
+                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    let id = self.db.lastInsertRowID
+                    localPhoto[photo.id] = (id, zone, photo.uniqueName)
+                    try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
+                                    [id, photo.sha, photo.byteSize, ExternalDataStore.reference(for: photo.sha)])
+                    changes.append(HistoryChange(entity: "Photo", objectID: photo.uniqueName, type: .insert, zone: zone))
+                    changes.append(HistoryChange(entity: "PhotoData", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
+                    if let thumb = try srcThumb.first([photo.id], { [$0.value(0), $0.value(1), $0.value(2)] }) {
+                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [SQLValue.integer(id)] + thumb)
+                        changes.append(HistoryChange(entity: "Thumbnail", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
+                    }
+                    for value in try srcRatings.map([photo.id], { $0.int(0) }) {
+                        try self.db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [id, value])
+                        changes.append(HistoryChange(entity: "Rating", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
+                        report.ratings += 1
+                    }
+                }
+
+                // Tags by uuid, in their own zone.
+                var localTag: [String: (id: Int64, zone: String, name: String)] = [:]
+                for (uuid, name, zone) in try Statement.prepare(src, "SELECT uuid, name, zone_id FROM tag ORDER BY uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+                    if let id = try self.db.statement("SELECT id, zone_id, name FROM tag WHERE uuid = ?").first([uuid], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
+                        localTag[uuid] = id
+                        continue
+                    }
+                    report.tags += 1
+                    if dryRun { localTag[uuid] = (-1, zone, name); continue }
+                    try self.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
+                    localTag[uuid] = (self.db.lastInsertRowID, zone, name)
+                    changes.append(HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: zone))
+                }
+
+                // Tag links, unioned; never across zones.
+                let link = try self.db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
+                let has = try self.db.statement("SELECT 1 FROM photo_tag WHERE photo_id = ? AND tag_id = ?")
+                var touched = Set<String>()
+                for (photoID, uuid) in try Statement.prepare(src, "SELECT pt.photo_id, t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id ORDER BY pt.photo_id, t.uuid")
+                    .map({ ($0.int64(0), $0.string(1)) }) {
+                    guard let photo = localPhoto[photoID], var tag = localTag[uuid] else { continue }
+                    if dryRun {
+                        let exists = photo.id >= 0 && tag.id >= 0 ? try has.first([photo.id, tag.id], { _ in true }) != nil : false
+                        if !exists { report.tagLinks += 1 }
+                        continue
+                    }
+                    if tag.zone != photo.zone {
+                        let ref = try self.findOrCreateTag(named: tag.name, zone: photo.zone, changes: &changes)
+                        tag = (ref.rowID, ref.zone, ref.name)
+                    }
+                    try link.run([photo.id, tag.id])
+                    if self.db.changes > 0 {
+                        report.tagLinks += 1
+                        if touched.insert(photo.name).inserted {
+                            changes.append(HistoryChange(entity: "Photo", objectID: photo.name, type: .update, updated: ["tags"], zone: photo.zone))
+                        }
+                    }
+                }
+            }
+            if !dryRun && !changes.isEmpty {
+                try self.recordHistory(author: author, context: "merge", changes: changes)
+            }
+        }
+        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
+        return report
+    }
+}

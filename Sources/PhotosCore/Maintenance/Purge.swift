@@ -1,0 +1,117 @@
+import Foundation
+import PhotosStorage
+
+/// What `photos purge --share` deleted (or, with `--dry-run`, would delete).
+public struct PurgeReport: Equatable {
+    public var zone: String
+    public var photos = 0
+    public var photoData = 0
+    public var thumbnails = 0
+    public var ratings = 0
+    public var tags = 0
+    public var participants = 0
+    public var shares = 0
+    /// Original files removed after the commit (files still referenced elsewhere stay).
+    public var filesRemoved = 0
+    public var dryRun = false
+
+    public var json: JSONValue {
+        .object([("zone", .string(zone)), ("photos", .int(photos)), ("photoData", .int(photoData)),
+                 ("thumbnails", .int(thumbnails)), ("ratings", .int(ratings)), ("tags", .int(tags)),
+                 ("participants", .int(participants)), ("shares", .int(shares)), ("filesRemoved", .int(filesRemoved)),
+                 ("dryRun", .bool(dryRun))])
+    }
+}
+
+extension Library {
+    /// The zone id of the share (or zone) `argument` names: an exact id, or an unambiguous id
+    /// prefix of at least 4 characters, compared case-insensitively (SPEC §5).
+    /// - Throws: `PhotosError` 66 when none matches, 65 when ambiguous (listing the candidates).
+    public func resolveZone(_ argument: String) throws -> String {
+        let key = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        if let exact = try db.scalarString("SELECT id FROM zone WHERE lower(id) = ?", [key]) { return exact }
+        guard key.count >= 4 else { throw PhotosError.noInput("no share or zone '\(argument)' in the library") }
+        let matches = try db.statement("SELECT id FROM zone WHERE lower(id) >= ? AND lower(id) < ? ORDER BY id LIMIT 11")
+            .map([key, key + "\u{10FFFF}"]) { $0.string(0) }
+        switch matches.count {
+        case 0: throw PhotosError.noInput("no share or zone '\(argument)' in the library")
+        case 1: return matches[0]
+        default: throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(matches.prefix(10).joined(separator: ", "))")
+        }
+    }
+
+    /// Deletes every object of a zone — its photos with their photo data, thumbnails and ratings,
+    /// its tags, the share and its participants, and the zone — in one transaction recorded in
+    /// history with a tombstone for every delete (author `author`, SPEC §5 purge). Originals are
+    /// removed after the commit, and only those no remaining row references; nothing outside the
+    /// library's external data folder is ever touched.
+    /// - Throws: `PhotosError` 65 for the default zone, 75 when busy; `SQLiteError`.
+    public func purge(zone: String, dryRun: Bool = false, author: String = "purge") throws -> PurgeReport {
+        guard zone != Schema.defaultZoneID else {
+            throw PhotosError.dataError("the default zone cannot be purged (delete its photos with 'photos delete')")
+        }
+        var report = PurgeReport(zone: zone)
+        report.dryRun = dryRun
+        var references: [String] = []
+        let body = {
+            let z: [SQLBindable] = [zone]
+            report.photos = try self.db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = ?", z) ?? 0
+            report.photoData = try self.db.scalarInt("SELECT count(*) FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?", z) ?? 0
+            report.thumbnails = try self.db.scalarInt("SELECT count(*) FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.zone_id = ?", z) ?? 0
+            report.ratings = try self.db.scalarInt("SELECT count(*) FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.zone_id = ?", z) ?? 0
+            report.tags = try self.db.scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", z) ?? 0
+            report.participants = try self.db.scalarInt("SELECT count(*) FROM participant WHERE share_id = ?", z) ?? 0
+            report.shares = try self.db.scalarInt("SELECT count(*) FROM share WHERE id = ?", z) ?? 0
+            guard !dryRun else { return }
+            references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
+                .map(z) { $0.string(0) }
+            // One history transaction; its changes are written set-wise, straight from the rows.
+            let token = try self.recordHistory(author: author, context: "purge", changes: [])
+            let t: [SQLBindable] = [token, zone]
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'Rating', r.id, 'delete', json_object('id', CAST(r.id AS TEXT), 'value', CAST(r.value AS TEXT)), p.zone_id
+                FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.zone_id = ? ORDER BY r.id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, zone_id)
+                SELECT ?, 'Thumbnail', th.id, 'delete', p.zone_id FROM thumbnail th JOIN photo p ON p.id = th.photo_id WHERE p.zone_id = ? ORDER BY th.id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'PhotoData', d.id, 'delete', json_object('sha256', d.sha256), p.zone_id
+                FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ? ORDER BY d.id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'Photo', p.unique_name, 'delete', json_object('uniqueName', p.unique_name, 'sha256', COALESCE(d.sha256, '')), p.zone_id
+                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.zone_id = ? ORDER BY p.id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'Tag', uuid, 'delete', json_object('name', name, 'uuid', uuid), zone_id FROM tag WHERE zone_id = ? ORDER BY id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'Participant', id, 'delete', json_object('email', email), share_id FROM participant WHERE share_id = ? ORDER BY id
+                """, t)
+            try self.db.run("""
+                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
+                SELECT ?, 'Share', id, 'delete', json_object('id', id, 'title', title), id FROM share WHERE id = ?
+                """, t)
+            // Cascades remove photo data, thumbnails, ratings, tag links and participants.
+            try self.db.run("DELETE FROM photo WHERE zone_id = ?", z)
+            try self.db.run("DELETE FROM tag WHERE zone_id = ?", z)
+            try self.db.run("DELETE FROM share WHERE id = ?", z)
+            try self.db.run("DELETE FROM zone WHERE id = ?", z)
+        }
+        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
+        if !dryRun {
+            let before = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
+            removeUnreferencedFiles(references)
+            let after = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
+            report.filesRemoved = before - after
+        }
+        return report
+    }
+}

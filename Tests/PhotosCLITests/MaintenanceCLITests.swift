@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+@testable import PhotosCLI
+import PhotosStorage
+
+final class MaintenanceCLITests: XCTestCase {
+    var dir = ""
+    var lib: String { dir + "/lib" }
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "photos-maint-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func testHistoryJSONLinesConsumerAdvanceAndAuthorFilterShadowsTheGlobalOption() throws {
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", "--author", "alice", samplesDir + "/storm.jpg"]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/ladybird.jpg"]).status, 0)
+        let all = photos(["--library", lib, "history", "--json"])
+        XCTAssertEqual(all.status, 0)
+        let lines = all.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2)
+        let first = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(Set(first.keys), ["token", "timestamp", "author", "context", "changes"])
+        XCTAssertEqual(first["author"] as? String, "alice")
+        let change = try XCTUnwrap((first["changes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(change["entity"] as? String, "Photo")
+        XCTAssertEqual(change["type"] as? String, "insert")
+        // --author after `history` is the filter.
+        XCTAssertEqual(photos(["--library", lib, "history", "--author", "alice", "--json"]).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(photos(["--library", lib, "history", "--exclude-author", "alice", "--json"]).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(photos(["--library", lib, "history", "--entity", "Tag", "--json"]).stdout.split(separator: "\n").count, 1, "only the sidecar's tags")
+        // A consumer sees each transaction once.
+        XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]).stdout.split(separator: "\n").count, 2)
+        XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]).stdout, "")
+        XCTAssertEqual(photos(["--library", lib, "history", "consumers"]).stdout, "backup\t2\n")
+        XCTAssertEqual(photos(["--library", lib, "history", "--advance"]).status, 64)
+        XCTAssertEqual(photos(["--library", lib, "history", "--since", "x"]).status, 64)
+    }
+
+    func testCompactPurgeDedupeExitCodesAndJSON() throws {
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "history", "compact"]).status, 64, "needs a cut-off")
+        XCTAssertEqual(photos(["--library", lib, "history", "compact", "--keep-days", "1", "--before-token", "3"]).status, 64)
+        let compact = photos(["--library", lib, "--json", "history", "compact", "--before-token", "99", "--dry-run"])
+        XCTAssertEqual(compact.status, 0)
+        XCTAssertTrue(compact.stdout.hasPrefix("{\"transactions\":1,"), compact.stdout)
+        XCTAssertEqual(photos(["--library", lib, "purge"]).status, 64, "needs --share")
+        let unknown = photos(["--library", lib, "purge", "--share", "nope-nope"])
+        XCTAssertEqual(unknown.status, 66)
+        XCTAssertTrue(unknown.stderr.contains("no share or zone 'nope-nope'"), unknown.stderr)
+        XCTAssertEqual(photos(["--library", lib, "purge", "--share", "default"]).status, 65)
+        let dedupe = photos(["--library", lib, "--json", "dedupe-tags", "--all"])
+        XCTAssertEqual(dedupe.stdout, "{\"groups\":0,\"merged\":0,\"photosRelinked\":0,\"dryRun\":false,\"details\":[]}\n")
+        XCTAssertEqual(photos(["--library", lib, "--quiet", "dedupe-tags"]).stdout, "", "--quiet prints nothing on success")
+        let stats = photos(["--library", lib, "--json", "stats"])
+        XCTAssertTrue(stats.stdout.hasPrefix("{\"photos\":6,"), stats.stdout)
+        XCTAssertEqual(photos(["--library", lib, "merge", "--from", dir + "/none"]).status, 66)
+        XCTAssertEqual(photos(["--library", lib, "merge", "--from", lib]).status, 65)
+    }
+}
