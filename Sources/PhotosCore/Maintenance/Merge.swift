@@ -60,7 +60,10 @@ extension Library {
                 .map { SourcePhoto(id: $0.int64(0), uniqueName: $0.string(1), sha: $0.string(2), byteSize: $0.int(3), ref: $0.string(4)) }
         }
 
-        // 1. Originals this library lacks, copied before the write lock is taken.
+        // 1. Originals this library lacks, copied before the write lock is taken — under the
+        // shared import lock, so that `verify --repair` does not take them for orphans.
+        let importLock = dryRun ? nil : lockImports(exclusive: false)
+        defer { if let importLock { close(importLock) } }
         if !dryRun {
             for photo in sourcePhotos {
                 let ref = ExternalDataStore.reference(for: photo.sha)
