@@ -29,35 +29,7 @@ public struct ExternalDataStore: Sendable {
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
             throw PhotosError(.cantCreate, "cannot create \(dir): \(String(cString: strerror(errno)))")
         }
-        let temp = dir + "/" + ExternalDataStore.temporaryPrefix + (reference as NSString).lastPathComponent
-            + "-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(temp): \(String(cString: strerror(errno)))") }
-        var ok = false
-        defer { if !ok { unlink(temp) } }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let message = String(cString: strerror(errno))
-                close(fd)
-                throw PhotosError(.ioError, "cannot write \(temp): \(message)")
-            }
-            offset += n
-        }
-        if fsync(fd) != 0 {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw PhotosError(.ioError, "cannot fsync \(temp): \(message)")
-        }
-        close(fd)
-        guard rename(temp, final) == 0 else {
-            throw PhotosError(.ioError, "cannot rename \(temp) to \(final): \(String(cString: strerror(errno)))")
-        }
-        ok = true
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+        try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
     }
 
     /// Removes the file of `reference`; a missing file is not an error.

@@ -20,25 +20,28 @@ struct ImageFile {
         guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat: \(String(cString: strerror(errno)))") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw PhotosError(.noInput, "not a regular file") }
         let hasher = try SHA256Hasher()
-        let expected = max(0, Int(st.st_size))
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(expected)
-        var chunkBuffer = [UInt8](repeating: 0, count: chunk)
-        // Read in chunks, hashing each as it arrives; a file that grows while we read is read
-        // to its end, one that shrinks ends early (its hash then describes what was read).
-        while true {
-            let n = chunkBuffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, chunk) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PhotosError(.ioError, "read error: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            chunkBuffer.withUnsafeBytes { raw in
-                let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                hasher.update(part)
-                bytes.append(contentsOf: part)
+        let size = max(0, Int(st.st_size))
+        // Read straight into the buffer, hashing each chunk as it arrives. The size is the one
+        // fstat(2) gave: a file still being appended to is read as it was then (a truncated
+        // image, which the decoder rejects, to be imported whole on the next run), so memory
+        // stays bounded by the file's size; one that shrinks ends early.
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            while count < size {
+                let n = Foundation.read(fd, base + count, min(chunk, size - count))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }
+                hasher.update(UnsafeRawBufferPointer(start: base + count, count: n))
+                count += n
             }
         }
+        if failure != 0 { throw PhotosError(.ioError, "read error: \(String(cString: strerror(failure)))") }
         return ImageFile(bytes: bytes, sha256: hasher.finalizeHex())
     }
 }

@@ -39,6 +39,7 @@ public final class Library {
         var p = path
         if p.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { p = home + p.dropFirst(1) }
         if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
+        p = (p as NSString).standardizingPath  // collapses `.`, `..` and repeated slashes
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p
     }

@@ -30,7 +30,7 @@ extension Library {
     /// one with the smallest uuid is returned, the one `dedupe-tags` will keep.
     /// - Throws: `SQLiteError`.
     public func findTag(named name: String, zone: String) throws -> TagRef? {
-        try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
+        try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1")
             .first([zone, name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: name, zone: zone) }
     }
 

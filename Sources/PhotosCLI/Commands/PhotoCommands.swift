@@ -118,18 +118,7 @@ enum ThumbnailCommand {
     /// Writes `bytes` to a temporary file beside `path`, then renames it into place.
     /// - Throws: `PhotosError` 73 when the file cannot be created, 74 on a write error.
     static func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        let temp = (dir.isEmpty ? "." : dir) + "/.photos-tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
-        var ok = false
-        defer { if !ok { unlink(temp) } }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced else { throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))") }
-        guard rename(temp, path) == 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
-        ok = true
+        try bytes.withUnsafeBytes { try AtomicFile.write($0, to: path) }
     }
 }
 
