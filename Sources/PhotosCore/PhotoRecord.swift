@@ -138,30 +138,19 @@ extension Library {
     /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is ambiguous (listing
     ///   the candidates) or shorter than 4 characters.
     public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
-        let key = argument.trimmingCharacters(in: .whitespaces).uppercased()
-        if let exact = try db.statement(Library.photoColumns + " WHERE upper(p.unique_name) = ?").first([key], record) {
-            var rec = exact
+        let byName = try db.statement(Library.photoColumns + " WHERE p.unique_name = ?")
+        switch try resolveKey(table: "photo", column: "unique_name", argument) {
+        case .found(let name):
+            guard var rec = try byName.first([name], record) else { throw PhotosError.noInput("no photo '\(argument)' in the library") }
             try fillRelations(&rec)
             return rec
-        }
-        guard key.count >= 4 else {
-            throw PhotosError.dataError("photo '\(argument)': a uniqueName prefix needs at least 4 characters")
-        }
-        guard key.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+        case .none:
             throw PhotosError.noInput("no photo '\(argument)' in the library")
-        }
-        let matches = try db.statement(Library.photoColumns + " WHERE upper(p.unique_name) >= ? AND upper(p.unique_name) < ? ORDER BY p.unique_name LIMIT 11")
-            .map([key, key + "\u{10FFFF}"], record)
-        switch matches.count {
-        case 0:
-            throw PhotosError.noInput("no photo '\(argument)' in the library")
-        case 1:
-            var rec = matches[0]
-            try fillRelations(&rec)
-            return rec
-        default:
-            let names = matches.prefix(10).map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")
-            throw PhotosError.dataError("photo prefix '\(argument)' is ambiguous: \(names)\(matches.count > 10 ? ", …" : "")")
+        case .tooShort:
+            throw PhotosError.dataError("photo '\(argument)': a uniqueName prefix needs at least \(Library.minimumPrefixLength) characters")
+        case .ambiguous(let names):
+            let described = try names.map { name in "\(name) (\(try byName.first([name], record)?.displayName ?? "?"))" }
+            throw PhotosError.dataError("photo prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
         }
     }
 

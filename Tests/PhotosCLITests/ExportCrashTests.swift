@@ -4,56 +4,8 @@ import PhotosCore
 import PhotosStorage
 
 /// kill -9 in the middle of an export, with the built binary, then `--update` finishes the job.
-final class ExportCrashTests: XCTestCase {
-    var dir = ""
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-export-crash-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
-
-    func binary() throws -> String {
-        let candidates = [Bundle.main.bundleURL.appendingPathComponent("photos").path,
-                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("photos").path,
-                          packageRoot + "/.build/debug/photos"]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("the photos binary was not built (looked in \(candidates))")
-        }
-        return found
-    }
-
-    func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = args
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
-    /// Copies of the sample JPEGs made distinct by a COM segment after SOI, so none is a duplicate.
-    func makeInput(copies: Int) throws -> (String, Int) {
-        let input = dir + "/in"
-        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        let jpegs = try FileManager.default.contentsOfDirectory(atPath: samplesDir).filter { $0.hasSuffix(".jpg") }.sorted()
-        var count = 0
-        for name in jpegs {
-            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/" + name))
-            for i in 0..<copies {
-                let comment = Array("copy \(i) of \(name)".utf8)
-                let length = comment.count + 2
-                let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment
-                _ = FileManager.default.createFile(atPath: "\(input)/\(i)-\(name)", contents: Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2))
-                count += 1
-            }
-        }
-        return (input, count)
-    }
+final class ExportCrashTests: BinaryTestCase {
+    override var label: String { "photos-export-crash" }
 
     func testKillDashNineMidExportThenUpdateCompletesWithoutTempFilesOrDuplicates() throws {
         let crash = self

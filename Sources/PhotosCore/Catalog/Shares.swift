@@ -155,25 +155,16 @@ extension Library {
     /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is shorter than 4
     ///   characters or ambiguous (the message lists the candidates).
     public func resolveShare(_ argument: String) throws -> ShareInfo {
-        let key = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        var matches = try db.statement(Library.shareColumns + " WHERE lower(s.id) = ?").map([key], shareInfo)
-        if matches.isEmpty {
-            guard key.count >= 4 else {
-                throw PhotosError.dataError("share '\(argument)': an id prefix needs at least 4 characters")
-            }
-            matches = try db.statement(Library.shareColumns + " WHERE lower(s.id) >= ? AND lower(s.id) < ? ORDER BY s.id LIMIT 11")
-                .map([key, key + "\u{10FFFF}"], shareInfo)
-        }
-        switch matches.count {
-        case 0:
+        switch try resolveKey(table: "share", column: "id", argument) {
+        case .found(let id):
+            return try share(id: id)
+        case .none:
             throw PhotosError.noInput("no share '\(argument)' in the library")
-        case 1:
-            var share = matches[0]
-            try fillParticipants(&share)
-            return share
-        default:
-            let names = matches.prefix(10).map { "\($0.id) (\($0.title))" }.joined(separator: ", ")
-            throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(names)\(matches.count > 10 ? ", …" : "")")
+        case .tooShort:
+            throw PhotosError.dataError("share '\(argument)': an id prefix needs at least \(Library.minimumPrefixLength) characters")
+        case .ambiguous(let ids):
+            let described = try ids.map { id in "\(id) (\(try share(id: id).title))" }
+            throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
         }
     }
 

@@ -28,15 +28,10 @@ extension Library {
     /// prefix of at least 4 characters, compared case-insensitively (SPEC §5).
     /// - Throws: `PhotosError` 66 when none matches, 65 when ambiguous (listing the candidates).
     public func resolveZone(_ argument: String) throws -> String {
-        let key = argument.trimmingCharacters(in: .whitespaces).lowercased()
-        if let exact = try db.scalarString("SELECT id FROM zone WHERE lower(id) = ?", [key]) { return exact }
-        guard key.count >= 4 else { throw PhotosError.noInput("no share or zone '\(argument)' in the library") }
-        let matches = try db.statement("SELECT id FROM zone WHERE lower(id) >= ? AND lower(id) < ? ORDER BY id LIMIT 11")
-            .map([key, key + "\u{10FFFF}"]) { $0.string(0) }
-        switch matches.count {
-        case 0: throw PhotosError.noInput("no share or zone '\(argument)' in the library")
-        case 1: return matches[0]
-        default: throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(matches.prefix(10).joined(separator: ", "))")
+        switch try resolveKey(table: "zone", column: "id", argument) {
+        case .found(let id): return id
+        case .none, .tooShort: throw PhotosError.noInput("no share or zone '\(argument)' in the library")
+        case .ambiguous(let ids): throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(Library.candidateList(ids))")
         }
     }
 
