@@ -379,83 +379,96 @@ static inline int32_t dc_extend(uint32_t r, int s) {
     return r < (1u << (s - 1)) ? (int32_t)r - (int32_t)(1u << s) + 1 : (int32_t)r;
 }
 
-/* One block of a scan: DC first (G.1.2.1, F.2.2.1 with the predictor of F.2.1.3.1) or DC refinement (G.1.2.1). */
-static inline int dc_block(dc_decoder *s, dc_bits *b, int i, int64_t *pred, int16_t *coef) {
-    if (s->ah == 0) {
-        int t;
-        int e = dc_decode_symbol(b, &s->dc_tables[s->scan_td[i]], &t);
-        if (e) return e;
-        int32_t diff = 0;
-        if (t) {
-            uint32_t r;
-            if ((e = dc_get_bits(b, t, &r))) return e;
-            diff = dc_extend(r, t);
+/*
+ * The block loop of a DC scan, compiled twice (refine constant): DC first scans
+ * decode a Huffman-coded difference (F.2.2.1), add the component's predictor
+ * (F.2.1.3.1; reset to 0 at each restart) and store it << Al; refinement scans
+ * (G.1.2.1) read one bit per block and OR it in at bit Al.
+ *
+ * Interleaved scans walk the MCU grid (A.2.3) with each component's H×V blocks
+ * per MCU, including the dummy blocks of partial MCUs at the right and bottom
+ * edges; a one-component scan walks that component's own blocks (A.2.2), one
+ * block per MCU. Restart intervals count MCUs.
+ */
+static inline __attribute__((always_inline)) int dc_scan_blocks(dc_decoder *s, dc_bits *b, int refine) {
+    int16_t *base[4];
+    size_t step_x[4], step_y[4];
+    const dc_huffman *table[4];
+    int slot_comp[10];
+    size_t slot_off[10];
+    int slots = 0, mcus_x, mcus_y;
+    for (int i = 0; i < s->scan_n; i++) {
+        dc_component *k = &s->comp[s->scan_comp[i]];
+        base[i] = k->dc;
+        table[i] = &s->dc_tables[s->scan_td[i]];
+        int h = s->scan_n == 1 ? 1 : k->h, v = s->scan_n == 1 ? 1 : k->v;
+        step_x[i] = (size_t)h;
+        step_y[i] = (size_t)v * (size_t)k->grid_w;
+        for (int y = 0; y < v; y++) {
+            for (int x = 0; x < h; x++) {
+                slot_comp[slots] = i;
+                slot_off[slots++] = (size_t)y * (size_t)k->grid_w + (size_t)x;
+            }
         }
-        int64_t v = pred[i] + diff;
-        if (v > INT_MAX || v < INT_MIN) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
-        pred[i] = v;
-        /* libjpeg: (JCOEF)LEFT_SHIFT(s, Al), a 16-bit coefficient */
-        *coef = (int16_t)(uint16_t)((uint32_t)(int32_t)v << s->al);
+    }
+    if (s->scan_n == 1) {
+        mcus_x = s->comp[s->scan_comp[0]].blocks_w;
+        mcus_y = s->comp[s->scan_comp[0]].blocks_h;
     } else {
-        uint32_t bit;
-        int e = dc_get_bits(b, 1, &bit);
-        if (e) return e;
-        if (bit) *coef = (int16_t)(uint16_t)((uint16_t)*coef | (uint16_t)(1u << s->al));
+        mcus_x = s->mcus_x;
+        mcus_y = s->mcus_y;
+    }
+    const uint16_t bit = (uint16_t)(1u << s->al);
+    const int al = s->al;
+    int64_t pred[4] = {0, 0, 0, 0};
+    unsigned to_go = s->restart_interval;
+    int next_rst = 0, e;
+    for (int my = 0; my < mcus_y; my++) {
+        for (int mx = 0; mx < mcus_x; mx++) {
+            if (s->restart_interval) {
+                if (to_go == 0) {
+                    if ((e = dc_restart(b, next_rst, s))) return e;
+                    next_rst = (next_rst + 1) & 7;
+                    memset(pred, 0, sizeof pred);
+                    to_go = s->restart_interval;
+                }
+                to_go--;
+            }
+            for (int j = 0; j < slots; j++) {
+                int i = slot_comp[j];
+                int16_t *coef = base[i] + (size_t)my * step_y[i] + (size_t)mx * step_x[i] + slot_off[j];
+                if (refine) {
+                    uint32_t r;
+                    if ((e = dc_get_bits(b, 1, &r))) return e;
+                    if (r) *coef = (int16_t)(uint16_t)((uint16_t)*coef | bit);
+                } else {
+                    int t;
+                    if ((e = dc_decode_symbol(b, table[i], &t))) return e;
+                    int32_t diff = 0;
+                    if (t) {
+                        uint32_t r;
+                        if ((e = dc_get_bits(b, t, &r))) return e;
+                        diff = dc_extend(r, t);
+                    }
+                    int64_t v = pred[i] + diff;
+                    if (v > INT_MAX || v < INT_MIN) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
+                    pred[i] = v;
+                    /* libjpeg: (JCOEF)LEFT_SHIFT(s, Al), a 16-bit coefficient */
+                    *coef = (int16_t)(uint16_t)((uint32_t)(int32_t)v << al);
+                }
+            }
+        }
     }
     return DC_OK;
 }
 
 /*
- * Decodes the DC scan whose data starts at *pos. Interleaved scans walk the MCU
- * grid (A.2.3) with each component's H×V blocks per MCU, including the dummy
- * blocks of partial MCUs at the right and bottom edges; a one-component scan
- * walks that component's own blocks (A.2.2). Restart intervals count MCUs.
- * On return *pos is where the reader stopped and *marker the marker it met (0 if none yet).
+ * Decodes the DC scan whose data starts at *pos. On return *pos is where the
+ * reader stopped and *marker the marker it met (0 if none yet).
  */
 static int dc_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
     dc_bits b = { s->d, s->size, *pos, 0, 0, 0, 0 };
-    int64_t pred[4] = {0, 0, 0, 0};
-    unsigned to_go = s->restart_interval;
-    int next_rst = 0, e = DC_OK;
-    if (s->scan_n == 1) {
-        dc_component *k = &s->comp[s->scan_comp[0]];
-        for (int by = 0; by < k->blocks_h && !e; by++) {
-            int16_t *row = k->dc + (size_t)by * (size_t)k->grid_w;
-            for (int bx = 0; bx < k->blocks_w; bx++) {
-                if (s->restart_interval) {
-                    if (to_go == 0) {
-                        if ((e = dc_restart(&b, next_rst, s))) break;
-                        next_rst = (next_rst + 1) & 7;
-                        pred[0] = 0;
-                        to_go = s->restart_interval;
-                    }
-                    to_go--;
-                }
-                if ((e = dc_block(s, &b, 0, pred, row + bx))) break;
-            }
-        }
-    } else {
-        for (int my = 0; my < s->mcus_y && !e; my++) {
-            for (int mx = 0; mx < s->mcus_x && !e; mx++) {
-                if (s->restart_interval) {
-                    if (to_go == 0) {
-                        if ((e = dc_restart(&b, next_rst, s))) break;
-                        next_rst = (next_rst + 1) & 7;
-                        memset(pred, 0, sizeof pred);
-                        to_go = s->restart_interval;
-                    }
-                    to_go--;
-                }
-                for (int i = 0; i < s->scan_n && !e; i++) {
-                    dc_component *k = &s->comp[s->scan_comp[i]];
-                    for (int v = 0; v < k->v && !e; v++) {
-                        int16_t *row = k->dc + (size_t)(my * k->v + v) * (size_t)k->grid_w + (size_t)mx * (size_t)k->h;
-                        for (int h = 0; h < k->h && !e; h++) e = dc_block(s, &b, i, pred, row + h);
-                    }
-                }
-            }
-        }
-    }
+    int e = s->ah == 0 ? dc_scan_blocks(s, &b, 0) : dc_scan_blocks(s, &b, 1);
     if (!e && b.eof) e = DC_ERR_EOF;
     *pos = b.pos;
     *marker = b.marker;
