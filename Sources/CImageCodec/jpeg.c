@@ -215,6 +215,13 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     out->scale = (int)cinfo->scale_num;
 
     int dc_only = options->progressive_dc_only && cinfo->progressive_mode && cinfo->scale_num == 1;
+    if (dc_only && !cinfo->arith_code && cinfo->data_precision == 8 &&
+        (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE ||
+         cinfo->jpeg_color_space == JCS_RGB)) {
+        /* DC scans only, without libjpeg's whole-image coefficient buffer (dconly.c). */
+        pc_status dc_status = pc_jpeg_decode_dc_only(data, size, options, out, messages);
+        if (dc_status != PC_NOT_HANDLED) { status = dc_status; goto done; }
+    }
     if (dc_only) {
         cinfo->buffered_image = TRUE;
         /* Smoothing guesses missing AC coefficients; at 1/8 the luma IDCT reads only DC. */

@@ -170,7 +170,9 @@ public final class Importer {
         var fatal: Error?
 
         func commit() {
-            guard !batch.isEmpty else { return }
+            // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
+            // past and returns at once, and the writer spins on a core while the workers decode.
+            guard !batch.isEmpty else { batchStarted = Date(); return }
             defer { batch.removeAll(keepingCapacity: true); batchStarted = Date() }
             guard fatal == nil else { return }
             if dryRun {

@@ -16,7 +16,8 @@ typedef enum pc_status {
     PC_CORRUPT = 1,      /* the library's message is in pc_messages.error */
     PC_TOO_LARGE = 2,    /* stored width × height over max_pixels */
     PC_UNSUPPORTED = 3,  /* valid but not decodable here (12-bit, lossless) */
-    PC_NO_MEMORY = 4
+    PC_NO_MEMORY = 4,
+    PC_NOT_HANDLED = 5   /* pc_jpeg_decode_dc_only: not a file it takes; decode with libjpeg */
 } pc_status;
 
 #define PC_MESSAGE_CAPACITY 256
@@ -59,6 +60,27 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
 /* Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables) into a malloc'd buffer. */
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/*
+ * DC-only decode of a progressive JPEG at scale 1/8 (dconly.c): reads only the DC scans, skips
+ * the AC scans' data, requires EOI. Same output as pc_jpeg_decode at scale 1/8 (only
+ * options->max_pixels is read). PC_NOT_HANDLED, with nothing written to `out` or `messages`,
+ * for files it leaves to libjpeg: not SOF2/Huffman/8-bit, not 1 or 3 components, sampling
+ * other than luma h,v in {1,2} with 1x1 chroma, CMYK/YCCK or unknown Adobe transforms, and
+ * anything libjpeg might judge differently (bogus tables or progression, junk, DNL...).
+ */
+pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
+                                 pc_decoded *out, pc_messages *messages);
+
+/*
+ * Encodes 8-bit pixels (1 = gray, 3 = RGB) as a progressive JPEG, for tests (progressive.c):
+ * luma sampling h_samp x v_samp with 1x1 chroma, restart_interval in MCUs (0 = none);
+ * script 0 = jpeg_simple_progression, 1 = one DC scan per component (non-interleaved) with
+ * DC refinement scans after AC scans.
+ */
+pc_status pc_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, int components,
+                                     int h_samp, int v_samp, int quality, int restart_interval, int script,
+                                     uint8_t **out, size_t *out_size, pc_messages *messages);
 
 /* Walks JPEG markers from `pos` (just after `marker`, or inside entropy-coded data when marker is 0); 1 when EOI is reached. */
 int pc_jpeg_stream_reaches_eoi(const uint8_t *data, size_t size, size_t pos, int marker);
