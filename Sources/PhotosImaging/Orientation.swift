@@ -14,13 +14,14 @@ public enum Orientation {
     ///   - source: stored pixels.
     ///   - orientation: EXIF Orientation; anything outside 2...8 leaves the image as it is.
     /// - Returns: the upright pixels (`source` itself for 1).
-    public static func apply(_ orientation: Int, to source: PixelBuffer) -> PixelBuffer {
+    /// - Throws: `ImageError.unsupported` when the memory cannot be had.
+    public static func apply(_ orientation: Int, to source: PixelBuffer) throws -> PixelBuffer {
         guard (2...8).contains(orientation) else { return source }
         let w = source.width, h = source.height
         let swapped = swapsDimensions(orientation)
         let outWidth = swapped ? h : w
         let outHeight = swapped ? w : h
-        let result = PixelBuffer(width: outWidth, height: outHeight)
+        let result = try PixelBuffer(width: outWidth, height: outHeight)
         let src = source.pixels, dst = result.pixels
         for y in 0..<outHeight {
             for x in 0..<outWidth {

@@ -16,11 +16,14 @@ public final class PixelBuffer {
     /// - Parameters:
     ///   - width: pixels, at least 1.
     ///   - height: pixels, at least 1.
-    public init(width: Int, height: Int) {
+    /// - Throws: `ImageError.unsupported` when the memory cannot be had.
+    public init(width: Int, height: Int) throws {
         precondition(width > 0 && height > 0, "empty pixel buffer")
         self.width = width
         self.height = height
-        guard let raw = pc_malloc(width * height * 3) else { fatalError("out of memory for \(width)×\(height) pixels") }
+        guard let raw = pc_malloc(width * height * 3) else {
+            throw ImageError.unsupported("out of memory for a \(width)×\(height) pixel buffer")
+        }
         pixels = raw.assumingMemoryBound(to: UInt8.self)
     }
 
@@ -36,9 +39,10 @@ public final class PixelBuffer {
     ///   - width: pixels.
     ///   - height: pixels.
     ///   - bytes: RGB bytes, row-major.
-    public convenience init(width: Int, height: Int, rgb bytes: [UInt8]) {
+    /// - Throws: `ImageError.unsupported` when the memory cannot be had.
+    public convenience init(width: Int, height: Int, rgb bytes: [UInt8]) throws {
         precondition(bytes.count == width * height * 3, "RGB byte count does not match the size")
-        self.init(width: width, height: height)
+        try self.init(width: width, height: height)
         bytes.withUnsafeBufferPointer { pixels.update(from: $0.baseAddress!, count: bytes.count) }
     }
 

@@ -31,7 +31,8 @@ public enum Resampler {
     ///   - width: target width, pixels, at least 1.
     ///   - height: target height, pixels, at least 1.
     /// - Returns: a new buffer; `source` itself when the size is unchanged.
-    public static func areaAverage(_ source: PixelBuffer, width: Int, height: Int) -> PixelBuffer {
+    /// - Throws: `ImageError.unsupported` when the memory cannot be had.
+    public static func areaAverage(_ source: PixelBuffer, width: Int, height: Int) throws -> PixelBuffer {
         if width == source.width && height == source.height { return source }
         let columns = spans(source: source.width, target: width)
         let rows = spans(source: source.height, target: height)
@@ -59,7 +60,7 @@ public enum Resampler {
                 }
             }
         }
-        let result = PixelBuffer(width: width, height: height)
+        let result = try PixelBuffer(width: width, height: height)
         let dst = result.pixels
         horizontal.withUnsafeBufferPointer { tmp in
             var sums = [Float](repeating: 0, count: width * 3)

@@ -45,9 +45,9 @@ public enum Thumbnailer {
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
         let size = thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
-        let stored = Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
+        let stored = try Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
                                            height: swap ? size.width : size.height)
-        let upright = Orientation.apply(exif.orientation, to: stored)
+        let upright = try Orientation.apply(exif.orientation, to: stored)
         let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
         return ThumbnailResult(
             format: format, width: uprightWidth, height: uprightHeight, orientation: exif.orientation,

@@ -154,8 +154,8 @@ final class DCOnlyDecoderTests: XCTestCase {
             }
             // The 120-pixel thumbnail, as Thumbnailer computes it from the 1/8 image.
             let size = Thumbnailer.thumbnailSize(width: full.width, height: full.height, maxEdge: 120)
-            let a = Resampler.areaAverage(dcPixels, width: size.width, height: size.height)
-            let b = Resampler.areaAverage(full, width: size.width, height: size.height)
+            let a = try Resampler.areaAverage(dcPixels, width: size.width, height: size.height)
+            let b = try Resampler.areaAverage(full, width: size.width, height: size.height)
             let diff = meanAbsoluteDifference(a, b)
             // Files decoded at 1/8 for a real thumbnail have a long edge of at least 8 × 120.
             if max(full.width, full.height) >= 120 {
@@ -308,7 +308,7 @@ final class DCOnlyDecoderTests: XCTestCase {
     func testNotHandledCases() throws {
         let rgb = DCOnly.testImage(width: 64, height: 32)
         // Baseline JPEG: not SOF2.
-        let baseline = try ImageDecoder.encodeJPEG(PixelBuffer(width: 64, height: 32, rgb: rgb), quality: 80)
+        let baseline = try ImageDecoder.encodeJPEG(try PixelBuffer(width: 64, height: 32, rgb: rgb), quality: 80)
         var r = DCOnly.decode(baseline)
         XCTAssertEqual(r.status, PC_NOT_HANDLED)
         XCTAssertEqual(r.error, "")

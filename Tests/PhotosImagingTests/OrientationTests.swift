@@ -5,9 +5,9 @@ final class OrientationTests: XCTestCase {
     /// Stored 2 wide × 3 high, pixel value = letter:   a b / c d / e f
     let stored: [Character] = ["a", "b", "c", "d", "e", "f"]
 
-    func render(_ orientation: Int) -> (Int, Int, String) {
+    func render(_ orientation: Int) throws -> (Int, Int, String) {
         let rgb = stored.flatMap { c -> [UInt8] in let v = UInt8(c.asciiValue!); return [v, v, v] }
-        let out = Orientation.apply(orientation, to: PixelBuffer(width: 2, height: 3, rgb: rgb))
+        let out = try Orientation.apply(orientation, to: try PixelBuffer(width: 2, height: 3, rgb: rgb))
         var text = ""
         for y in 0..<out.height {
             if y > 0 { text += "/" }
@@ -16,7 +16,7 @@ final class OrientationTests: XCTestCase {
         return (out.width, out.height, text)
     }
 
-    func testEachOrientation() {
+    func testEachOrientation() throws {
         // EXIF 2.32 Table 4, as the transform that makes the image upright.
         let expected: [Int: (Int, Int, String)] = [
             1: (2, 3, "ab/cd/ef"),
@@ -29,7 +29,7 @@ final class OrientationTests: XCTestCase {
             8: (3, 2, "bdf/ace"),    // rotate 90 CCW
         ]
         for orientation in 1...8 {
-            let got = render(orientation)
+            let got = try render(orientation)
             let want = expected[orientation]!
             XCTAssertEqual(got.0, want.0, "orientation \(orientation) width")
             XCTAssertEqual(got.1, want.1, "orientation \(orientation) height")
@@ -37,8 +37,8 @@ final class OrientationTests: XCTestCase {
         }
     }
 
-    func testOutOfRangeLeavesImage() {
-        XCTAssertEqual(render(0).2, "ab/cd/ef")
-        XCTAssertEqual(render(9).2, "ab/cd/ef")
+    func testOutOfRangeLeavesImage() throws {
+        XCTAssertEqual(try render(0).2, "ab/cd/ef")
+        XCTAssertEqual(try render(9).2, "ab/cd/ef")
     }
 }

@@ -2,28 +2,28 @@ import XCTest
 @testable import PhotosImaging
 
 final class ResamplerTests: XCTestCase {
-    func testCheckerboardAveragesToMidGray() {
+    func testCheckerboardAveragesToMidGray() throws {
         var rgb: [UInt8] = []
         for y in 0..<4 { for x in 0..<4 { let v: UInt8 = (x + y) % 2 == 0 ? 0 : 255; rgb += [v, v, v] } }
-        let out = Resampler.areaAverage(PixelBuffer(width: 4, height: 4, rgb: rgb), width: 2, height: 2)
+        let out = try Resampler.areaAverage(try PixelBuffer(width: 4, height: 4, rgb: rgb), width: 2, height: 2)
         XCTAssertEqual(out.width, 2)
         XCTAssertEqual(out.height, 2)
         // Each 2×2 block holds two 0s and two 255s: 127.5, rounded half up.
         XCTAssertEqual(out.bytes, [UInt8](repeating: 128, count: 12))
     }
 
-    func testThreeToTwoWeightsTheSharedPixelByHalf() {
+    func testThreeToTwoWeightsTheSharedPixelByHalf() throws {
         // Output 0 covers source [0, 1.5): (0·1 + 90·0.5) / 1.5 = 30; output 1 covers [1.5, 3): (90·0.5 + 180) / 1.5 = 150.
         let rgb: [UInt8] = [0, 0, 0, 90, 30, 60, 180, 60, 120]
-        let out = Resampler.areaAverage(PixelBuffer(width: 3, height: 1, rgb: rgb), width: 2, height: 1)
+        let out = try Resampler.areaAverage(try PixelBuffer(width: 3, height: 1, rgb: rgb), width: 2, height: 1)
         XCTAssertEqual(out.bytes, [30, 10, 20, 150, 50, 100])
     }
 
-    func testNonIntegerRatioOnBothAxes() {
+    func testNonIntegerRatioOnBothAxes() throws {
         // 3×3 → 2×2, value = 9·column: each output mixes columns with weights (1, .5) and (.5, 1).
         var rgb: [UInt8] = []
         for _ in 0..<3 { for x in 0..<3 { let v = UInt8(90 * x); rgb += [v, v, v] } }
-        let out = Resampler.areaAverage(PixelBuffer(width: 3, height: 3, rgb: rgb), width: 2, height: 2)
+        let out = try Resampler.areaAverage(try PixelBuffer(width: 3, height: 3, rgb: rgb), width: 2, height: 2)
         XCTAssertEqual(out.pixel(x: 0, y: 0).0, 30)
         XCTAssertEqual(out.pixel(x: 1, y: 0).0, 150)
         XCTAssertEqual(out.pixel(x: 0, y: 1).0, 30)
