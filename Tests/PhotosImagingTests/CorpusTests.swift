@@ -120,6 +120,7 @@ final class CorpusConformanceTests: XCTestCase {
     }
 
     func testLibraryMessagesAreKept() throws {
+        try Corpus.requireCorpus()
         let cases: [(String, ImageError)] = [
             ("malformed/jpegdec_empty.jpg", .notAnImage("empty file")),
             ("png-suite/xs2n0g01.png", .notAnImage("not a JPEG or PNG file (starts with 0x89 0x51)")),
