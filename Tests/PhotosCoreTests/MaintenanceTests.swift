@@ -109,6 +109,29 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(try lib.verify().isClean)
     }
 
+    /// Compaction with --force past the consumer `dedupe-tags` loses the inserts it had not seen
+    /// (Core Data's NSPersistentHistoryTokenExpiredError): the incremental run must then examine
+    /// every tag instead of trusting the history that is left.
+    func testIncrementalDedupeAfterForcedCompactionPastItsTokenExaminesEveryTag() throws {
+        let lib = try library("L")
+        try importInto(lib, ["storm.jpg"])
+        XCTAssertEqual(try lib.dedupeTags().groups, [], "registers the consumer")
+        try lib.write {
+            for uuid in ["00000000-0000-0000-0000-00000000000b", "00000000-0000-0000-0000-00000000000a"] {
+                try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky', 'default')", [uuid])
+                try lib.recordHistory(author: "t", context: "t", changes: [HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: "default")])
+            }
+        }
+        let tokenBefore = try lib.currentHistoryToken()
+        let compacted = try lib.compactHistory(.token(Int64.max), force: true)
+        XCTAssertGreaterThan(compacted.transactions, 0)
+        XCTAssertEqual(try lib.currentHistoryToken(), tokenBefore, "tokens never go back after compaction")
+        let report = try lib.dedupeTags()
+        XCTAssertEqual(report.groups.map(\.winner), ["00000000-0000-0000-0000-00000000000a"])
+        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 1)
+        XCTAssertEqual(try lib.consumerToken(Library.dedupeConsumer), try lib.currentHistoryToken())
+    }
+
     func makeShare(_ lib: Library, id: String, photos: [String], tag: String?) throws {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
