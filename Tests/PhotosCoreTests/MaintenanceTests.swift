@@ -132,6 +132,41 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertEqual(try lib.consumerToken(Library.dedupeConsumer), try lib.currentHistoryToken())
     }
 
+    /// (uniqueName → zone) of a library.
+    func photoZones(_ library: Library) throws -> [String: String] {
+        var zones: [String: String] = [:]
+        try library.db.statement("SELECT unique_name, zone_id FROM photo").forEach { zones[$0.string(0)] = $0.string(1) }
+        return zones
+    }
+
+    /// One peer moved photos into a share after the other took its copy: after merging each
+    /// other both must have them in the share (a share's zone wins over the default zone, and of
+    /// two shares the smaller id), with the same tags — not each keep its own zone.
+    func testPeersConvergeOnTheZoneOfAPhotoOneOfThemMovedIntoAShare() throws {
+        let a = try library("A")
+        try importInto(a, ["storm.jpg", "path.jpg", "kite.png"], tags: ["Beach"])
+        try FileManager.default.copyItem(atPath: tmp.file("A"), toPath: tmp.file("B"))
+        let b = try Library(root: tmp.file("B"), create: false)
+        let storm = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
+        let path = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+        let share = try a.createShare(photos: [storm, path], author: "t")
+        try b.addTag("Sea", to: [try b.resolvePhoto(storm.uniqueName)], author: "t")   // b tags it meanwhile
+
+        let ab = try a.merge(from: b)
+        XCTAssertEqual(ab.movedPhotos, 0, "a keeps its share")
+        let ba = try b.merge(from: a)
+        XCTAssertEqual(ba.movedPhotos, 2)
+        XCTAssertEqual(try photoZones(b)[storm.uniqueName], share.id)
+        XCTAssertEqual(try photoZones(a), try photoZones(b))
+        _ = try a.dedupeTags(all: true); _ = try b.dedupeTags(all: true)
+        XCTAssertEqual(try tagState(a), try tagState(b), "same tags, same uuids, on the same photos")
+        for lib in [a, b] {
+            XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0)
+            XCTAssertTrue(try lib.verify().isClean)
+            XCTAssertTrue(try lib.merge(from: lib === a ? b : a).isEmpty, "merging again changes nothing")
+        }
+    }
+
     func makeShare(_ lib: Library, id: String, photos: [String], tag: String?) throws {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
