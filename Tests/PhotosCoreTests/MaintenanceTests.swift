@@ -167,6 +167,27 @@ final class MaintenanceTests: XCTestCase {
         }
     }
 
+    /// A purge of the share an export is writing: the photos purged after the export listed
+    /// them are gone from the library, not failures to report with "run 'photos verify'".
+    func testExportOfAShareBeingPurgedSkipsThePurgedPhotosWithoutFailing() throws {
+        let lib = try library("L")
+        try importInto(lib, ["storm.jpg", "path.jpg", "kite.png"])
+        try makeShare(lib, id: "s-purged", photos: ["storm.jpg", "path.jpg", "kite.png"], tag: nil)
+        var options = ExportOptions(destination: tmp.file("out"))
+        options.filter.zone = "s-purged"
+        let exporter = Exporter(library: lib, options: options)
+        var notes: [String] = []
+        exporter.onNote = { notes.append($0) }
+        exporter.onProgress = { done, _ in
+            if done == 1 { XCTAssertEqual((try? lib.purge(zone: "s-purged"))?.photos, 3) }
+        }
+        let summary = try exporter.run()
+        XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+        XCTAssertEqual(summary.written, 1)
+        XCTAssertEqual(notes.filter { $0.contains("deleted from the library") }.count, 2, "\(notes)")
+        XCTAssertTrue(try lib.verify().isClean)
+    }
+
     func makeShare(_ lib: Library, id: String, photos: [String], tag: String?) throws {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])

@@ -185,6 +185,12 @@ public final class Exporter {
                 case .skipped: summary.skipped += 1
                 }
             } catch {
+                // A concurrent delete or purge removed the photo after it was listed: it is no
+                // longer in the library, so it is not a failure of this export.
+                if (try? library.db.scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [item.photo.uniqueName])) == .some(nil) {
+                    onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
+                    continue
+                }
                 fail(item.photo, Exporter.reason(error), &summary)
             }
         }
