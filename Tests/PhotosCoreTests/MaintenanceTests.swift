@@ -188,6 +188,21 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(try lib.verify().isClean)
     }
 
+    /// A merge that cannot get the target's write lock exits 75 having changed nothing — not
+    /// even the originals it would have copied, which would be orphans failing `verify`.
+    func testMergeIntoABusyLibraryLeavesNoOrphanOriginals() throws {
+        let a = try library("A"), b = try library("B")
+        try importInto(b, ["storm.jpg", "path.jpg"])
+        let target = try Library(root: a.root, create: false, busyTimeout: 0.2)
+        let holder = try Library(root: a.root, create: false)
+        try holder.db.execute("BEGIN IMMEDIATE")
+        XCTAssertThrowsError(try target.merge(from: b)) { XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail) }
+        try holder.db.execute("ROLLBACK")
+        XCTAssertTrue(try a.verify().isClean, "no orphan originals")
+        XCTAssertEqual(try a.merge(from: b).photos, 2, "and the merge runs once the lock is free")
+        XCTAssertTrue(try a.verify().isClean)
+    }
+
     func makeShare(_ lib: Library, id: String, photos: [String], tag: String?) throws {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])

@@ -71,19 +71,22 @@ extension Library {
                 .map { SourcePhoto(id: $0.int64(0), uniqueName: $0.string(1), sha: $0.string(2), byteSize: $0.int(3), ref: $0.string(4), zone: $0.string(5)) }
         }
 
-        // 1. Originals this library lacks, copied before the write lock is taken — under the
-        // shared import lock, so that `verify --repair` does not take them for orphans.
+        // 1. Originals this library lacks, copied once the write lock is held (so that a merge
+        // that cannot get it exits 75 having written nothing) and under the shared import lock,
+        // so that `verify --repair` does not take them for orphans.
         let importLock = dryRun ? nil : lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
-        if !dryRun {
+        var copied: [String] = []
+        let copyOriginals = {
             for photo in sourcePhotos {
                 let ref = ExternalDataStore.reference(for: photo.sha)
-                if FileManager.default.fileExists(atPath: externalData.path(for: ref)) { continue }
+                if FileManager.default.fileExists(atPath: self.externalData.path(for: ref)) { continue }
                 let file = try ImageFile.read(path: other.externalData.path(for: photo.ref))
                 guard file.sha256 == photo.sha else {
                     throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
                 }
-                try file.bytes.withUnsafeBytes { try externalData.write($0, reference: ref) }
+                try file.bytes.withUnsafeBytes { try self.externalData.write($0, reference: ref) }
+                copied.append(ref)
                 report.filesCopied += 1
                 report.bytesCopied += Int64(file.bytes.count)
             }
@@ -91,6 +94,7 @@ extension Library {
 
         // 2. Rows, in one transaction on this library (and one read transaction on the other).
         let body = {
+            if !dryRun { try copyOriginals() }
             var changes: [HistoryChange] = []
             try src.transaction(.deferred) {
                 // Zones and shares by id.
@@ -217,7 +221,17 @@ extension Library {
                 try self.recordHistory(author: author, context: "merge", changes: changes)
             }
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
+        if dryRun {
+            try db.transaction(.deferred, body)
+        } else {
+            do {
+                try write(body)
+            } catch {
+                // Rolled back: the originals copied for it are unreferenced again.
+                removeUnreferencedFiles(copied)
+                throw error
+            }
+        }
         return report
     }
 }
