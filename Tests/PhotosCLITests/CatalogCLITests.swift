@@ -65,6 +65,13 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--share <id>"))
     }
 
+    /// An unknown --share is an error before anything goes to stdout: no table header.
+    func testListOfAnUnknownSharePrintsNothingOnStdout() {
+        let result = run(["list", "--share", "nosuchxx"])
+        XCTAssertEqual(result.status, 66, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+    }
+
     func testTagCommands() throws {
         let storm = name("storm.jpg"), path = name("path.jpg"), kite = name("kite.png")
         let add = run(["tag", "add", "Caf\u{E9}", String(storm.prefix(8)).lowercased(), path])

@@ -306,4 +306,33 @@ final class ExportTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("cannot create export folder"), result.stderr)
         XCTAssertEqual(run(["export", blocker], status: 73).stdout, "")
     }
+
+    /// A template that walks through a symbolic link in DEST must not create folders at the
+    /// link's target either: each folder is checked before the next one is made inside it.
+    func testTemplateThroughASymlinkCreatesNoFolderOutsideDest() throws {
+        run(["import", "-q", samplesDir + "/kite.png"])
+        let dest = dir + "/dest", outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: dest, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dest + "/link", withDestinationPath: outside)
+        let result = run(["export", dest, "--name", "link/sub/deeper/{name}"], status: 1)
+        XCTAssertTrue(result.stderr.contains("resolves outside the export folder"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [], "no folder made outside DEST")
+    }
+
+    /// DEST inside the library folder would put files where `verify --repair` deletes them as
+    /// orphans (or beside the database): refused with 73, and nothing is created there.
+    func testDestinationInsideTheLibraryIsRefused() throws {
+        run(["import", "-q", samplesDir + "/kite.png"])
+        for dest in [lib + "/ExternalData", lib + "/ExternalData/new/sub", lib, lib + "/../lib/x"] {
+            let result = run(["export", dest], status: 73)
+            XCTAssertTrue(result.stderr.contains("inside the library"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/new"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/x"))
+        // A template that leads from a DEST beside the library into it is refused per photo.
+        let into = run(["export", dir, "--name", "lib/ExternalData/{name}"], status: 1)
+        XCTAssertTrue(into.stderr.contains("inside the library"), into.stderr)
+        XCTAssertEqual(run(["verify"]).status, 0)
+    }
 }

@@ -109,6 +109,100 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(try lib.verify().isClean)
     }
 
+    /// Compaction with --force past the consumer `dedupe-tags` loses the inserts it had not seen
+    /// (Core Data's NSPersistentHistoryTokenExpiredError): the incremental run must then examine
+    /// every tag instead of trusting the history that is left.
+    func testIncrementalDedupeAfterForcedCompactionPastItsTokenExaminesEveryTag() throws {
+        let lib = try library("L")
+        try importInto(lib, ["storm.jpg"])
+        XCTAssertEqual(try lib.dedupeTags().groups, [], "registers the consumer")
+        try lib.write {
+            for uuid in ["00000000-0000-0000-0000-00000000000b", "00000000-0000-0000-0000-00000000000a"] {
+                try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky', 'default')", [uuid])
+                try lib.recordHistory(author: "t", context: "t", changes: [HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: "default")])
+            }
+        }
+        let tokenBefore = try lib.currentHistoryToken()
+        let compacted = try lib.compactHistory(.token(Int64.max), force: true)
+        XCTAssertGreaterThan(compacted.transactions, 0)
+        XCTAssertEqual(try lib.currentHistoryToken(), tokenBefore, "tokens never go back after compaction")
+        let report = try lib.dedupeTags()
+        XCTAssertEqual(report.groups.map(\.winner), ["00000000-0000-0000-0000-00000000000a"])
+        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 1)
+        XCTAssertEqual(try lib.consumerToken(Library.dedupeConsumer), try lib.currentHistoryToken())
+    }
+
+    /// (uniqueName → zone) of a library.
+    func photoZones(_ library: Library) throws -> [String: String] {
+        var zones: [String: String] = [:]
+        try library.db.statement("SELECT unique_name, zone_id FROM photo").forEach { zones[$0.string(0)] = $0.string(1) }
+        return zones
+    }
+
+    /// One peer moved photos into a share after the other took its copy: after merging each
+    /// other both must have them in the share (a share's zone wins over the default zone, and of
+    /// two shares the smaller id), with the same tags — not each keep its own zone.
+    func testPeersConvergeOnTheZoneOfAPhotoOneOfThemMovedIntoAShare() throws {
+        let a = try library("A")
+        try importInto(a, ["storm.jpg", "path.jpg", "kite.png"], tags: ["Beach"])
+        try FileManager.default.copyItem(atPath: tmp.file("A"), toPath: tmp.file("B"))
+        let b = try Library(root: tmp.file("B"), create: false)
+        let storm = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
+        let path = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+        let share = try a.createShare(photos: [storm, path], author: "t")
+        try b.addTag("Sea", to: [try b.resolvePhoto(storm.uniqueName)], author: "t")   // b tags it meanwhile
+
+        let ab = try a.merge(from: b)
+        XCTAssertEqual(ab.movedPhotos, 0, "a keeps its share")
+        let ba = try b.merge(from: a)
+        XCTAssertEqual(ba.movedPhotos, 2)
+        XCTAssertEqual(try photoZones(b)[storm.uniqueName], share.id)
+        XCTAssertEqual(try photoZones(a), try photoZones(b))
+        _ = try a.dedupeTags(all: true); _ = try b.dedupeTags(all: true)
+        XCTAssertEqual(try tagState(a), try tagState(b), "same tags, same uuids, on the same photos")
+        for lib in [a, b] {
+            XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0)
+            XCTAssertTrue(try lib.verify().isClean)
+            XCTAssertTrue(try lib.merge(from: lib === a ? b : a).isEmpty, "merging again changes nothing")
+        }
+    }
+
+    /// A purge of the share an export is writing: the photos purged after the export listed
+    /// them are gone from the library, not failures to report with "run 'photos verify'".
+    func testExportOfAShareBeingPurgedSkipsThePurgedPhotosWithoutFailing() throws {
+        let lib = try library("L")
+        try importInto(lib, ["storm.jpg", "path.jpg", "kite.png"])
+        try makeShare(lib, id: "s-purged", photos: ["storm.jpg", "path.jpg", "kite.png"], tag: nil)
+        var options = ExportOptions(destination: tmp.file("out"))
+        options.filter.zone = "s-purged"
+        let exporter = Exporter(library: lib, options: options)
+        var notes: [String] = []
+        exporter.onNote = { notes.append($0) }
+        exporter.onProgress = { done, _ in
+            if done == 1 { XCTAssertEqual((try? lib.purge(zone: "s-purged"))?.photos, 3) }
+        }
+        let summary = try exporter.run()
+        XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+        XCTAssertEqual(summary.written, 1)
+        XCTAssertEqual(notes.filter { $0.contains("deleted from the library") }.count, 2, "\(notes)")
+        XCTAssertTrue(try lib.verify().isClean)
+    }
+
+    /// A merge that cannot get the target's write lock exits 75 having changed nothing — not
+    /// even the originals it would have copied, which would be orphans failing `verify`.
+    func testMergeIntoABusyLibraryLeavesNoOrphanOriginals() throws {
+        let a = try library("A"), b = try library("B")
+        try importInto(b, ["storm.jpg", "path.jpg"])
+        let target = try Library(root: a.root, create: false, busyTimeout: 0.2)
+        let holder = try Library(root: a.root, create: false)
+        try holder.db.execute("BEGIN IMMEDIATE")
+        XCTAssertThrowsError(try target.merge(from: b)) { XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail) }
+        try holder.db.execute("ROLLBACK")
+        XCTAssertTrue(try a.verify().isClean, "no orphan originals")
+        XCTAssertEqual(try a.merge(from: b).photos, 2, "and the merge runs once the lock is free")
+        XCTAssertTrue(try a.verify().isClean)
+    }
+
     func makeShare(_ lib: Library, id: String, photos: [String], tag: String?) throws {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])

@@ -43,6 +43,8 @@ enum ListCommand {
         run: { args, ctx in
             let filter = try PhotoFilterOptions.filter(args)
             let library = try ctx.openLibrary()
+            // An unknown or ambiguous share fails before the header reaches stdout.
+            if let share = filter.share { _ = try library.resolveShare(share) }
             if !ctx.json && !ctx.quiet {
                 ctx.print(row("UNIQUENAME", "NAME", "SIZE", "TAGS", "RATING", "ZONE"))
             }

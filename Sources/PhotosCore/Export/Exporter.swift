@@ -127,6 +127,10 @@ public final class Exporter {
         if exists && !isDir.boolValue {
             throw PhotosError(.cantCreate, "cannot create export folder \(dest): a file of that name exists")
         }
+        let realLibrary = Exporter.realPath(library.root) ?? (library.root as NSString).standardizingPath
+        if Exporter.isInside(Exporter.prospectiveRealPath(dest), realLibrary) {
+            throw PhotosError(.cantCreate, "cannot export to \(dest): it is inside the library \(library.root)")
+        }
         if !exists && !options.dryRun {
             do {
                 try fm.createDirectory(atPath: dest, withIntermediateDirectories: true)
@@ -167,7 +171,7 @@ public final class Exporter {
         let plan = planner.plan(photos, template: options.template)
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
-        let writer = FileWriter(root: dest, realRoot: realDest)
+        let writer = FileWriter(root: dest, realRoot: realDest, realLibrary: realLibrary)
         var keep = Set<String>()
         for (index, item) in plan.items.enumerated() {
             defer { onProgress?(index + 1, plan.items.count) }
@@ -181,6 +185,12 @@ public final class Exporter {
                 case .skipped: summary.skipped += 1
                 }
             } catch {
+                // A concurrent delete or purge removed the photo after it was listed: it is no
+                // longer in the library, so it is not a failure of this export.
+                if (try? library.db.scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [item.photo.uniqueName])) == .some(nil) {
+                    onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
+                    continue
+                }
                 fail(item.photo, Exporter.reason(error), &summary)
             }
         }
@@ -332,6 +342,24 @@ public final class Exporter {
         }
     }
 
+    /// True when `path` is `folder` or lies inside it (both real paths).
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
+
+    /// The real path `path` will have once created: the real path of its nearest existing
+    /// ancestor followed by the components that do not exist yet.
+    static func prospectiveRealPath(_ path: String) -> String {
+        var existing = (path as NSString).standardizingPath
+        var rest: [String] = []
+        while realPath(existing) == nil && existing != "/" && !existing.isEmpty {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        let base = realPath(existing) ?? existing
+        return rest.reduce(base) { $0 == "/" ? "/" + $1 : $0 + "/" + $1 }
+    }
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
@@ -459,6 +487,8 @@ struct Planner {
 struct FileWriter {
     let root: String
     let realRoot: String
+    /// The library folder's real path: nothing is written inside it.
+    var realLibrary: String? = nil
 
     /// Creates the folders of `path` (relative) and checks that the folder's real path is inside
     /// the export folder's.
@@ -466,14 +496,19 @@ struct FileWriter {
     func ensureFolder(of path: String) throws {
         guard let slash = path.lastIndex(of: "/") else { return }
         var folder = root
+        // Each folder is checked before the next is made inside it, so a symbolic link on the
+        // way never gets a folder created at its target.
         for component in path[..<slash].split(separator: "/") {
             folder += "/" + component
             if mkdir(folder, 0o777) != 0 && errno != EEXIST {
                 throw PhotosError(.cantCreate, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
-        }
-        guard let real = Exporter.realPath(folder), real.hasPrefix(realRoot + "/") || real == realRoot else {
-            throw PhotosError(.cantCreate, "folder \(folder) resolves outside the export folder (a symbolic link?); not written")
+            guard let real = Exporter.realPath(folder), Exporter.isInside(real, realRoot) else {
+                throw PhotosError(.cantCreate, "folder \(folder) resolves outside the export folder (a symbolic link?); not written")
+            }
+            if let realLibrary, Exporter.isInside(real, realLibrary) {
+                throw PhotosError(.cantCreate, "folder \(folder) is inside the library; not written")
+            }
         }
     }
 

@@ -50,14 +50,17 @@ extension Library {
     ///
     /// Incremental unless `all`: only the (zone, name) pairs of tags that history shows inserted
     /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
-    /// one in the same transaction. A consumer that was never registered examines every tag.
+    /// one in the same transaction. A consumer that was never registered, or whose token history
+    /// compaction has passed, examines every tag.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
     public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: String = "dedupe-tags") throws -> DedupeReport {
         var report = DedupeReport()
         report.dryRun = dryRun
         let body = {
             let current = try self.currentHistoryToken()
-            let since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
+            var since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
+            // History compacted past the token (--force): what it lost is unknown; examine every tag.
+            if let token = since, try self.historyExpired(after: token) { since = nil }
             var keys: Set<[String]>? = nil
             if let since {
                 // Zones and NFC names of tags inserted since the token (and still present).

@@ -52,7 +52,20 @@ extension Library {
     /// The highest token in the history (0 when empty).
     /// - Throws: `SQLiteError`.
     public func currentHistoryToken() throws -> Int64 {
-        Int64(try db.scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction") ?? 0)
+        // AUTOINCREMENT's sequence remembers the last token issued even when compaction has
+        // deleted every transaction, so a consumer advanced now is never set back to 0.
+        let newest = try db.scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction") ?? 0
+        let issued = try db.scalarInt("SELECT COALESCE(max(seq), 0) FROM sqlite_sequence WHERE name = 'history_transaction'") ?? 0
+        return Int64(max(newest, issued))
+    }
+
+    /// True when compaction deleted transactions after `token` that a consumer at `token` had not
+    /// processed (Core Data's NSPersistentHistoryTokenExpiredError). Tokens come from
+    /// AUTOINCREMENT and a rolled-back transaction takes its token back, so the only gaps are
+    /// compaction's.
+    public func historyExpired(after token: Int64) throws -> Bool {
+        guard token < (try currentHistoryToken()) else { return false }
+        return try db.scalarInt("SELECT 1 FROM history_transaction WHERE token = ?", [token + 1]) == nil
     }
 
     /// Calls `body` for each transaction matching `filter`, in token order, without holding

@@ -9,6 +9,8 @@ public struct MergeReport: Equatable {
     public var photos = 0
     /// Photos of the other library that matched one here (by uniqueName, then SHA-256).
     public var matchedPhotos = 0
+    /// Matched photos that were in another zone here and moved to the zone both peers settle on.
+    public var movedPhotos = 0
     public var ratings = 0
     public var tags = 0
     public var tagLinks = 0
@@ -18,17 +20,26 @@ public struct MergeReport: Equatable {
     public var dryRun = false
 
     /// True when nothing would change.
-    public var isEmpty: Bool { zones + shares + participants + photos + ratings + tags + tagLinks == 0 }
+    public var isEmpty: Bool { zones + shares + participants + photos + movedPhotos + ratings + tags + tagLinks == 0 }
 
     public var json: JSONValue {
         .object([("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
-                 ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("ratings", .int(ratings)),
+                 ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("movedPhotos", .int(movedPhotos)), ("ratings", .int(ratings)),
                  ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)),
                  ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))])
     }
 }
 
 extension Library {
+    /// The zone two peers settle on for a photo they have in different zones: a share's zone
+    /// over the default zone, else the smaller id. Commutative and idempotent, so any order of
+    /// merges between any number of peers ends with the same zone everywhere.
+    static func mergedZone(_ a: String, _ b: String) -> String {
+        if a == Schema.defaultZoneID { return b }
+        if b == Schema.defaultZoneID { return a }
+        return min(a, b)
+    }
+
     /// Brings another library's content into this one, the way two peers' stores meet (SPEC §5
     /// merge): zones and shares matched by id (created when absent, with title, permission and
     /// participants); photos matched by uniqueName, then by SHA-256 (same bytes = same photo;
@@ -53,26 +64,29 @@ extension Library {
         report.dryRun = dryRun
         let src = other.db
 
-        struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String }
+        struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String; var zone: String }
         var sourcePhotos: [SourcePhoto] = []
         try src.transaction(.deferred) {
-            sourcePhotos = try Statement.prepare(src, "SELECT p.id, p.unique_name, d.sha256, d.byte_size, d.file_ref FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id")
-                .map { SourcePhoto(id: $0.int64(0), uniqueName: $0.string(1), sha: $0.string(2), byteSize: $0.int(3), ref: $0.string(4)) }
+            sourcePhotos = try Statement.prepare(src, "SELECT p.id, p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id")
+                .map { SourcePhoto(id: $0.int64(0), uniqueName: $0.string(1), sha: $0.string(2), byteSize: $0.int(3), ref: $0.string(4), zone: $0.string(5)) }
         }
 
-        // 1. Originals this library lacks, copied before the write lock is taken — under the
-        // shared import lock, so that `verify --repair` does not take them for orphans.
+        // 1. Originals this library lacks, copied once the write lock is held (so that a merge
+        // that cannot get it exits 75 having written nothing) and under the shared import lock,
+        // so that `verify --repair` does not take them for orphans.
         let importLock = dryRun ? nil : lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
-        if !dryRun {
+        var copied: [String] = []
+        let copyOriginals = {
             for photo in sourcePhotos {
                 let ref = ExternalDataStore.reference(for: photo.sha)
-                if FileManager.default.fileExists(atPath: externalData.path(for: ref)) { continue }
+                if FileManager.default.fileExists(atPath: self.externalData.path(for: ref)) { continue }
                 let file = try ImageFile.read(path: other.externalData.path(for: photo.ref))
                 guard file.sha256 == photo.sha else {
                     throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
                 }
-                try file.bytes.withUnsafeBytes { try externalData.write($0, reference: ref) }
+                try file.bytes.withUnsafeBytes { try self.externalData.write($0, reference: ref) }
+                copied.append(ref)
                 report.filesCopied += 1
                 report.bytesCopied += Int64(file.bytes.count)
             }
@@ -80,6 +94,7 @@ extension Library {
 
         // 2. Rows, in one transaction on this library (and one read transaction on the other).
         let body = {
+            if !dryRun { try copyOriginals() }
             var changes: [HistoryChange] = []
             try src.transaction(.deferred) {
                 // Zones and shares by id.
@@ -109,6 +124,7 @@ extension Library {
 
                 // Photos: by uniqueName, then SHA-256; new ones with thumbnail and ratings.
                 var localPhoto: [Int64: (id: Int64, zone: String, name: String)] = [:]
+                var newPhotos = Set<Int64>()
                 let byName = try self.db.statement("SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?")
                 let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
                 let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id FROM photo WHERE id = ?")
@@ -123,6 +139,7 @@ extension Library {
                     }
                     guard let row = try srcPhoto.first([photo.id], { r in (0..<9).map { r.value($0) } }) else { continue }
                     report.photos += 1
+                    newPhotos.insert(photo.id)
                     let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
                     if dryRun { localPhoto[photo.id] = (-1, zone, photo.uniqueName); continue }
                     try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
@@ -157,6 +174,24 @@ extension Library {
                     changes.append(HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: zone))
                 }
 
+                // A photo both peers have, in different zones (one moved it into a share after the
+                // other took its copy): both settle on the same zone, whichever merges first — a
+                // share's zone over the default zone, else the smaller zone id — and the side
+                // that had it elsewhere moves it there with its data, thumbnail, ratings and tags
+                // (after the tags above, so the other side's same-named tags are reused).
+                var moveLog = ChangeLog()
+                for photo in sourcePhotos {
+                    guard let local = localPhoto[photo.id], local.id >= 0, !newPhotos.contains(photo.id) else { continue }
+                    let target = Library.mergedZone(local.zone, photo.zone)
+                    guard target != local.zone else { continue }
+                    report.movedPhotos += 1
+                    if dryRun { continue }
+                    let scope = try self.db.scalarString("SELECT scope FROM zone WHERE id = ?", [local.zone]) ?? "private"
+                    try self.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: target, log: &moveLog)
+                    localPhoto[photo.id] = (local.id, target, local.name)
+                }
+                changes.append(contentsOf: moveLog.changes)
+
                 // Tag links, unioned; never across zones.
                 let link = try self.db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
                 let has = try self.db.statement("SELECT 1 FROM photo_tag WHERE photo_id = ? AND tag_id = ?")
@@ -186,7 +221,17 @@ extension Library {
                 try self.recordHistory(author: author, context: "merge", changes: changes)
             }
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
+        if dryRun {
+            try db.transaction(.deferred, body)
+        } else {
+            do {
+                try write(body)
+            } catch {
+                // Rolled back: the originals copied for it are unreferenced again.
+                removeUnreferencedFiles(copied)
+                throw error
+            }
+        }
         return report
     }
 }
