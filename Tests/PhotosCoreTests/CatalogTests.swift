@@ -199,6 +199,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertThrowsError(try library.addRating(6, to: storm, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
         XCTAssertThrowsError(try RatingValue.parse("4.5")) { XCTAssertEqual(($0 as? PhotosError)?.status, .usage) }
         XCTAssertThrowsError(try RatingValue.parse("0")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
+        XCTAssertThrowsError(try RatingValue.parse("99999999999999999999")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError, "a whole number too large for Int is out of range, not malformed") }
         XCTAssertEqual(try RatingValue.parse(" 5"), 5)
 
         let deleted = try library.deleteRating(id: r2.id, author: "a")

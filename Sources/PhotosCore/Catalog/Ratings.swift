@@ -26,7 +26,13 @@ public enum RatingValue {
     /// - Throws: `PhotosError` 64 when `text` is not a whole number, 65 when it is one outside
     ///   1…5.
     public static func parse(_ text: String) throws -> Int {
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let value = Int(trimmed) else {
+            // A whole number too large for Int is still a whole number out of range.
+            let digits = trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw PhotosError.dataError("rating \(trimmed) is out of range; a rating is 1 to 5")
+            }
             throw PhotosError.usage("rating '\(text)' is not a whole number; give 1 to 5")
         }
         guard range.contains(value) else {
