@@ -48,9 +48,13 @@ extension Library {
     /// tag links unioned. Same-named tags with different uuids are then duplicates for
     /// `dedupe-tags`. Merging the same library again changes nothing.
     ///
-    /// Originals are copied first (temporary file, fsync, rename), then every row is inserted in
-    /// one transaction (author `author`, context `merge`); a copied file whose transaction did not
-    /// commit is an orphan for `verify --repair`.
+    /// Everything happens under the write lock: the originals this library lacks are copied
+    /// (temporary file, fsync, rename), then every row is inserted in one transaction (author
+    /// `author`, context `merge`); when that transaction fails, the copied files are removed.
+    ///
+    /// A photo the two libraries hold in different zones settles in the same zone on both
+    /// (`mergedZone`: a share's zone over the default zone, else the smaller id) and moves
+    /// there with its data, thumbnail, ratings and tags, so peers converge.
     ///
     /// A link whose photo lives in another zone here than its tag's zone would cross zones; it is
     /// made to the same-named tag of the photo's zone instead (created when absent), as a move
