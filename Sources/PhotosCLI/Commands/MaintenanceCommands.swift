@@ -54,7 +54,9 @@ enum PurgeCommand {
             let zone = try library.resolveZone(share)
             let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "purge")
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
-                ctx.print("\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(report.photos) photos, \(report.ratings) ratings, \(report.tags) tags, \(report.participants) participants, \(report.shares) share\(report.dryRun ? "" : "; \(report.filesRemoved) original files removed")")
+                let counts = [plural(report.photos, "photo"), plural(report.ratings, "rating"), plural(report.tags, "tag"),
+                              plural(report.participants, "participant"), plural(report.shares, "share")].joined(separator: ", ")
+                ctx.print("\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(counts)\(report.dryRun ? "" : "; \(plural(report.filesRemoved, "original file")) removed")")
             }
             return .ok
         })
