@@ -33,6 +33,14 @@ final class MaintenanceCLITests: XCTestCase {
         XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]).stdout.split(separator: "\n").count, 2)
         XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]).stdout, "")
         XCTAssertEqual(photos(["--library", lib, "history", "consumers"]).stdout, "backup\t2\n")
+        // A consumer whose unread history was compacted away (with --force) is warned.
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/kite.png"]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "history", "compact", "--before-token", "99", "--force", "-q"]).status, 0)
+        let expired = photos(["--library", lib, "history", "--consumer", "backup", "--json"])
+        XCTAssertEqual(expired.status, 0)
+        XCTAssertEqual(expired.stdout, "")
+        XCTAssertTrue(expired.stderr.contains("warning: transactions after token 2 were compacted before consumer 'backup' read them"), expired.stderr)
+        XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "fresh", "--json"]).stderr, "", "a consumer not registered yet is not warned: it starts from what is there")
         XCTAssertEqual(photos(["--library", lib, "history", "--advance"]).status, 64)
         XCTAssertEqual(photos(["--library", lib, "history", "--since", "x"]).status, 64)
     }

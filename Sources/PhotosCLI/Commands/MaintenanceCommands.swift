@@ -98,7 +98,13 @@ enum HistoryCommand {
             let consumer = args.value("consumer")
             if let consumer {
                 guard !consumer.isEmpty else { throw PhotosError.usage("--consumer needs a name") }
-                filter.sinceToken = max(filter.sinceToken, try library.consumerToken(consumer) ?? 0)
+                let registered = try library.consumerToken(consumer)
+                let token = registered ?? 0
+                filter.sinceToken = max(filter.sinceToken, token)
+                if registered != nil, try library.historyExpired(after: token) {
+                    // Core Data's NSPersistentHistoryTokenExpiredError: said even with --quiet.
+                    ctx.rawError("photos history: warning: transactions after token \(token) were compacted before consumer '\(consumer)' read them; it missed those changes\n")
+                }
             }
             let newest = try library.currentHistoryToken()
             try library.forEachHistoryTransaction(matching: filter) { t in
