@@ -1,8 +1,7 @@
 import Foundation
 import PhotosCore
 
-/// `photos export DEST` (SPEC §5, issue #5). The filter options are parsed here rather than
-/// through `PhotoFilterOptions`, so that `list`'s options can grow independently.
+/// `photos export DEST` (SPEC §5, issue #5); it selects photos with the same options as `list`.
 enum ExportCommand {
     static let spec = CommandSpec(
         path: ["export"],
@@ -28,13 +27,7 @@ enum ExportCommand {
         photos failed (each named on stderr), 73 when DEST cannot be created.
         """,
         arguments: [ArgumentSpec("dest", help: "The export folder (created when absent).")],
-        options: [
-            OptionSpec(["--tag"], value: "NAME", help: "Only photos with this tag (all given tags must match).", repeatable: true),
-            OptionSpec(["--share"], value: "ID", help: "Only photos in this share (its id)."),
-            OptionSpec(["--zone"], value: "ID", help: "Only photos in this record zone."),
-            OptionSpec(["--min-rating"], value: "N", help: "Only photos whose rating (mean, rounded half up) is at least N (1-5)."),
-            OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE."),
-            OptionSpec(["--until"], value: "DATE", help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day."),
+        options: PhotoFilterOptions.options + [
             OptionSpec(["--name"], value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}"),
             OptionSpec(["--thumbnails"], help: "Also write each thumbnail as NAME.thumb.jpg."),
             OptionSpec(["--sidecar"], value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.", default: "xmp"),
@@ -46,25 +39,12 @@ enum ExportCommand {
         run: run)
 
     /// The export options the arguments describe.
-    /// - Throws: `PhotosError` 64 for a bad date, rating, sidecar format or template.
+    /// - Throws: `PhotosError` 64 for a bad date, rating, sidecar format or template, 65 for a bad
+    ///   tag name.
     static func options(_ args: ParsedArguments, destination: String) throws -> ExportOptions {
         var options = ExportOptions(destination: destination)
-        options.filter.tags = args.all("tag")
+        options.filter = try PhotoFilterOptions.filter(args)
         for tag in options.filter.tags { _ = try TagName.normalize(tag) }
-        if let text = args.value("since") {
-            guard let (date, _) = ISODate.parse(text) else {
-                throw PhotosError.usage("--since takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'")
-            }
-            options.filter.since = date
-        }
-        if let text = args.value("until") {
-            guard let (date, dayOnly) = ISODate.parse(text) else {
-                throw PhotosError.usage("--until takes a date like 2024-05-31 or 2024-05-31T12:00:00Z, not '\(text)'")
-            }
-            options.filter.until = dayOnly ? date.addingTimeInterval(86_400) : date
-        }
-        options.filter.zone = args.value("zone")
-        options.minRating = try args.int("min-rating", in: 1...5)
         if let text = args.value("name") { options.template = try ExportNameTemplate(parsing: text) }
         if let text = args.value("sidecar") {
             guard let format = SidecarFormat(rawValue: text.lowercased()) else {
@@ -80,15 +60,10 @@ enum ExportCommand {
     }
 
     static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
-        var options = try options(args, destination: args.positionals[0])
+        let options = try options(args, destination: args.positionals[0])
         let library = try ctx.openLibrary()
-        if let share = args.value("share") {
-            let zone = try library.resolveShare(share).id
-            if let other = options.filter.zone, other != zone {
-                throw PhotosError.usage("--share \(share) and --zone \(other) select different zones")
-            }
-            options.filter.zone = zone
-        }
+        // An unknown or ambiguous share fails before DEST is created.
+        if let share = options.filter.share { _ = try library.resolveShare(share) }
         let exporter = Exporter(library: library, options: options)
         exporter.onFailure = { failure in
             let name = failure.displayName.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()

@@ -15,10 +15,8 @@ public enum SidecarFormat: String, CaseIterable, Sendable {
 public struct ExportOptions {
     /// The export folder (DEST); created when absent.
     public var destination: String
-    /// Which photos (`--tag`, `--since`, `--until`, `--zone`/`--share`).
+    /// Which photos (`--tag`, `--since`, `--until`, `--zone`/`--share`, `--min-rating`).
     public var filter = PhotoFilter()
-    /// Only photos whose displayed rating (the mean rounded half up, SPEC §3) is at least this.
-    public var minRating: Int?
     /// File names (`--name`).
     public var template = ExportNameTemplate.default
     /// Also write each thumbnail as `NAME.thumb.jpg` (`--thumbnails`).
@@ -161,7 +159,6 @@ public final class Exporter {
 
         var photos: [PhotoRecord] = []
         try library.forEachPhoto(matching: options.filter) { photo in
-            if let min = options.minRating, (photo.rating ?? 0) < min { return }
             photos.append(photo)
         }
         photos.sort { $0.uniqueName < $1.uniqueName }
