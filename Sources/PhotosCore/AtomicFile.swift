@@ -3,46 +3,74 @@ import Foundation
 /// Durable, all-or-nothing file writes: a temporary file in the target's folder, `write(2)`
 /// until done, `fsync(2)`, `rename(2)` over the target, then `fsync` of the folder. A reader
 /// (or a crash) sees the old file or the whole new one, never half of it (POSIX rename(2)).
+/// Originals in external data, thumbnails written with `-o` and every export file go through it.
 public enum AtomicFile {
-    /// Writes `bytes` to `path`.
+    /// Where the content of a file being written goes.
+    public struct Sink {
+        let fd: Int32
+        let path: String
+
+        /// Appends `bytes`, retrying short writes and EINTR.
+        /// - Throws: `PhotosError` 74 naming the final path.
+        public func write(_ bytes: UnsafeRawBufferPointer) throws {
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.write(fd, base + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Writes the file `path` with the content `produce` gives the sink; when `produce` throws,
+    /// nothing is put in place and the temporary file is removed.
     /// - Parameters:
-    ///   - bytes: the whole content.
     ///   - path: the final path; its folder must exist.
-    ///   - temporaryPrefix: prefix of the temporary file's name (a leftover one after a crash
-    ///     can then be recognised and removed).
+    ///   - temporaryPrefix: prefix of the temporary file's name, so that a leftover one (after a
+    ///     crash) can be recognised and removed.
+    ///   - produce: writes the content.
+    /// - Returns: the written file's `stat` (size, mtime), taken after the fsync.
     /// - Throws: `PhotosError` 73 when the temporary file cannot be created or renamed into
-    ///   place, 74 when writing or syncing fails; the temporary file is removed either way.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-") throws {
+    ///   place, 74 when writing or syncing fails, or what `produce` throws.
+    @discardableResult
+    public static func write(to path: String, temporaryPrefix: String = ".photos-tmp-",
+                             _ produce: (Sink) throws -> Void) throws -> stat {
         let dir = (path as NSString).deletingLastPathComponent
         let folder = dir.isEmpty ? "." : dir
-        let temp = folder + "/" + temporaryPrefix + (path as NSString).lastPathComponent.prefix(80)
-            + "-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
-        var done = false
-        defer { if !done { unlink(temp) } }
-        var offset = 0
-        while offset < bytes.count, let base = bytes.baseAddress {
-            let n = Foundation.write(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw PhotosError(.ioError, "cannot write \(path): \(reason)")
-            }
-            offset += n
+        var open = true
+        var placed = false
+        defer {
+            if open { close(fd) }
+            if !placed { unlink(temp) }
         }
-        if fsync(fd) != 0 {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw PhotosError(.ioError, "cannot write \(path): fsync: \(reason)")
+        try produce(Sink(fd: fd, path: path))
+        var st = stat()
+        guard fsync(fd) == 0, fstat(fd, &st) == 0 else {
+            throw PhotosError(.ioError, "cannot write \(path): fsync: \(String(cString: strerror(errno)))")
         }
         close(fd)
+        open = false
         guard rename(temp, path) == 0 else {
             throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
-        done = true
-        let dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        placed = true
+        let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
+        return st
+    }
+
+    /// Writes `bytes` to `path` (see `write(to:temporaryPrefix:_:)`).
+    /// - Returns: the written file's `stat`.
+    /// - Throws: `PhotosError` 73 or 74.
+    @discardableResult
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-") throws -> stat {
+        try write(to: path, temporaryPrefix: temporaryPrefix) { try $0.write(bytes) }
     }
 }

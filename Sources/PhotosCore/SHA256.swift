@@ -1,4 +1,5 @@
 import CCrypto
+import Foundation
 
 /// Streaming SHA-256 (FIPS 180-4) over OpenSSL's libcrypto, which uses the CPU's SHA
 /// extensions where present. One instance hashes one stream; it is not shared between threads.
@@ -30,6 +31,29 @@ public final class SHA256Hasher {
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
         return hexString(digest)
+    }
+
+    /// SHA-256 of the file at `path`, streamed in 1 MiB reads (the file is never held whole).
+    /// - Returns: 64 lowercase hex digits and the number of bytes read.
+    /// - Throws: `PhotosError` 66 when the file cannot be opened, 74 on a read error.
+    public static func hex(ofFileAt path: String) throws -> (hex: String, bytes: Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw PhotosError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let hasher = try SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotosError(.ioError, "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            total += n
+        }
+        return (hasher.finalizeHex(), total)
     }
 
     /// SHA-256 of `bytes` as 64 lowercase hex digits.

@@ -471,11 +471,11 @@ struct Planner {
         var st = stat()
         let full = root + "/" + path
         guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == byteSize else { return nil }
-        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        let mtime = FileWriter.mtime(st)
         let fresh = ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
                                       byteSize: byteSize, mtimeNanoseconds: mtime)
         if trustState, let entry = state?.entries[path], entry == fresh { return entry }
-        guard let hash = FileWriter.hashFile(full), hash == sha256 else { return nil }
+        guard let hash = try? SHA256Hasher.hex(ofFileAt: full).hex, hash == sha256 else { return nil }
         return fresh
     }
 }
@@ -509,23 +509,6 @@ struct FileWriter {
         }
     }
 
-    private func temporaryPath(for full: String) -> String {
-        let dir = (full as NSString).deletingLastPathComponent
-        return dir + "/" + Exporter.temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
-    private func finish(fd: Int32, temp: String, full: String) throws -> Int64 {
-        if fsync(fd) != 0 { throw PhotosError(.ioError, "cannot fsync \(temp): \(String(cString: strerror(errno)))") }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat \(temp): \(String(cString: strerror(errno)))") }
-        guard rename(temp, full) == 0 else {
-            throw PhotosError(.cantCreate, "cannot rename \(temp) to \(full): \(String(cString: strerror(errno)))")
-        }
-        let dfd = open((full as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
-        return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    }
-
     /// Copies the original at `source` to `path`, hashing it while copying.
     /// - Throws: `PhotosError` 65 when the bytes read do not have the library's SHA-256 (the
     ///   file is not put in place), 66 when the original is missing, 73/74 on write errors.
@@ -535,88 +518,44 @@ struct FileWriter {
             throw PhotosError(.noInput, "cannot read the original \(source): \(String(cString: strerror(errno))) (run 'photos verify')")
         }
         defer { close(input) }
-        let full = root + "/" + path
-        let temp = temporaryPath(for: full)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(temp): \(String(cString: strerror(errno)))") }
-        var placed = false
-        defer {
-            close(fd)
-            if !placed { unlink(temp) }
-        }
-        let hasher = try SHA256Hasher()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var total = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PhotosError(.ioError, "cannot read the original \(source): \(String(cString: strerror(errno)))")
+        var sha = ""
+        let st = try AtomicFile.write(to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) { sink in
+            let hasher = try SHA256Hasher()
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw PhotosError(.ioError, "cannot read the original \(source): \(String(cString: strerror(errno)))")
+                }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes { raw in
+                    let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                    hasher.update(part)
+                    try sink.write(part)
+                }
             }
-            if n == 0 { break }
-            try buffer.withUnsafeBytes { raw in
-                let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                hasher.update(part)
-                try FileWriter.writeAll(fd, part, path: temp)
+            sha = hasher.finalizeHex()
+            // A mismatch throws before the rename: nothing is put in place.
+            guard sha == photo.sha256 else {
+                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
             }
-            total += n
         }
-        let sha = hasher.finalizeHex()
-        guard sha == photo.sha256 else {
-            throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
-        }
-        let mtime = try finish(fd: fd, temp: temp, full: full)
-        placed = true
         return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
-                                 byteSize: total, mtimeNanoseconds: mtime)
+                                 byteSize: Int(st.st_size), mtimeNanoseconds: FileWriter.mtime(st))
     }
 
     /// Writes `bytes` (a sidecar or thumbnail) to `path`.
     /// - Throws: `PhotosError` 73/74 on write errors.
     func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
                kind: ExportState.Entry.Kind) throws -> ExportState.Entry {
-        let full = root + "/" + path
-        let temp = temporaryPath(for: full)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(temp): \(String(cString: strerror(errno)))") }
-        var placed = false
-        defer {
-            close(fd)
-            if !placed { unlink(temp) }
-        }
-        try bytes.withUnsafeBytes { try FileWriter.writeAll(fd, $0, path: temp) }
-        let mtime = try finish(fd: fd, temp: temp, full: full)
-        placed = true
+        let st = try bytes.withUnsafeBytes { try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) }
         return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
-                                 byteSize: bytes.count, mtimeNanoseconds: mtime)
+                                 byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
-    }
-
-    /// SHA-256 of the file at `path`, or nil when it cannot be read.
-    static func hashFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let hasher = try? SHA256Hasher() else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
-        return hasher.finalizeHex()
+    /// A file's modification time in nanoseconds since 1970, as the export state records it.
+    static func mtime(_ st: stat) -> Int64 {
+        Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
     }
 }
