@@ -65,4 +65,15 @@ final class MaintenanceCLITests: XCTestCase {
         XCTAssertEqual(photos(["--library", lib, "merge", "--from", dir + "/none"]).status, 66)
         XCTAssertEqual(photos(["--library", lib, "merge", "--from", lib]).status, 65)
     }
+
+    /// Tombstones list their keys in the order they were written, whatever the values hold.
+    func testTombstoneKeysKeepTheirOrder() throws {
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let name = try XCTUnwrap(photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\"").dropFirst(3).first.map(String.init))
+        let tag = "a \"uuid\": b"
+        XCTAssertEqual(photos(["--library", lib, "tag", "add", tag, name]).status, 0)
+        XCTAssertEqual(photos(["--library", lib, "tag", "delete", tag]).status, 0)
+        let history = photos(["--library", lib, "history", "--entity", "Tag", "--json"]).stdout
+        XCTAssertTrue(history.contains(#""tombstone":{"name":"a \"uuid\": b","uuid":""#), history)
+    }
 }

@@ -95,33 +95,29 @@ extension Library {
         }
         changeSQL += " ORDER BY id"
         let changes = try Statement.prepare(db, changeSQL)
+        // SQLite's json_each walks the stored JSON in document order, so tombstone keys keep
+        // the order they were written in (https://www.sqlite.org/json1.html#jeach).
+        let elements = try Statement.prepare(db, "SELECT key, value FROM json_each(?)")
+        func strings(_ json: String?) throws -> [String] {
+            guard let json else { return [] }
+            return try elements.map([json]) { $0.string(1) }
+        }
+        func pairs(_ json: String?) throws -> [(String, String)]? {
+            guard let json else { return nil }
+            return try elements.map([json]) { ($0.string(0), $0.string(1)) }
+        }
         try Statement.prepare(db, sql).forEach(args) { row in
             let token = row.int64(0)
             var transaction = HistoryTransaction(token: token, timestamp: row.string(1), author: row.string(2),
                                                  context: row.string(3), changes: [])
             transaction.changes = try changes.map([token] + changeArgs) { c in
                 HistoryChange(entity: c.string(0), objectID: c.string(1), type: ChangeType(rawValue: c.string(2)) ?? .update,
-                              updated: Library.decodeStringArray(c.optionalString(3)),
-                              tombstone: c.optionalString(4).map(Library.decodeStringObject), zone: c.optionalString(5))
+                              updated: try strings(c.optionalString(3)),
+                              tombstone: try pairs(c.optionalString(4)), zone: c.optionalString(5))
             }
             if transaction.changes.isEmpty && (!filter.entities.isEmpty || filter.zone != nil) { return }
             try body(transaction)
         }
-    }
-
-    static func decodeStringArray(_ text: String?) -> [String] {
-        guard let text, let data = text.data(using: .utf8),
-              let array = try? JSONSerialization.jsonObject(with: data) as? [Any] else { return [] }
-        return array.compactMap { $0 as? String }
-    }
-
-    /// Decodes a tombstone, keeping its keys in their stored order.
-    static func decodeStringObject(_ text: String) -> [(String, String)] {
-        guard let data = text.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
-        // JSONSerialization loses key order: recover it from the text.
-        let keys = object.keys.sorted { (text.range(of: "\"\($0)\":")?.lowerBound ?? text.endIndex) < (text.range(of: "\"\($1)\":")?.lowerBound ?? text.endIndex) }
-        return keys.map { ($0, (object[$0] as? String) ?? "\(object[$0] ?? "")") }
     }
 
     /// Every registered consumer, by name.
