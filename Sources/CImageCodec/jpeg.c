@@ -279,15 +279,54 @@ done:
 typedef struct pc_jpeg_encode_state {
     struct jpeg_compress_struct cinfo;
     pc_jpeg_error err;
+    jpeg_scan_info scans[10]; /* PC_PROGRESSIVE_NON_INTERLEAVED: 2 + 2 x 2 + 3 at most */
     unsigned char *buffer;
     unsigned long buffer_size;
     int created;
 } pc_jpeg_encode_state;
 
+/* One scan of one component (libjpeg.txt "Multi-scan / progression control"). */
+static jpeg_scan_info pc_scan(int component, int ss, int se, int ah, int al) {
+    jpeg_scan_info scan;
+    memset(&scan, 0, sizeof scan);
+    scan.comps_in_scan = 1;
+    scan.component_index[0] = component;
+    scan.Ss = ss;
+    scan.Se = se;
+    scan.Ah = ah;
+    scan.Al = al;
+    return scan;
+}
+
+/*
+ * A progression with one DC scan per component (non-interleaved), AC scans in between, and
+ * the DC refinement scans last (ITU-T T.81 G.1.1): the order dconly.c must also handle.
+ */
+static int pc_non_interleaved_script(jpeg_scan_info *scans, int components) {
+    int n = 0;
+    scans[n++] = pc_scan(0, 0, 0, 0, 1);
+    scans[n++] = pc_scan(0, 1, 63, 0, 0);
+    for (int c = 1; c < components; c++) scans[n++] = pc_scan(c, 0, 0, 0, 1);
+    for (int c = 1; c < components; c++) scans[n++] = pc_scan(c, 1, 63, 0, 0);
+    for (int c = 0; c < components; c++) scans[n++] = pc_scan(c, 0, 0, 1, 0);
+    return n;
+}
+
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
+    pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0 };
+    return pc_jpeg_encode_ex(rgb, width, height, &options, out, out_size, messages);
+}
+
+pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *o,
+                            uint8_t **out, size_t *out_size, pc_messages *messages) {
     *out = NULL;
     *out_size = 0;
+    if ((o->components != 1 && o->components != 3) || width < 1 || height < 1 || o->h_samp < 0 || o->h_samp > 4 ||
+        o->v_samp < 0 || o->v_samp > 4 || o->restart_interval < 0 || o->restart_interval > 65535) {
+        pc_set_error(messages, "bad JPEG encode parameters");
+        return PC_UNSUPPORTED;
+    }
     pc_jpeg_encode_state *s = calloc(1, sizeof *s);
     if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
     struct jpeg_compress_struct *cinfo = &s->cinfo;
@@ -304,15 +343,35 @@ pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
     jpeg_mem_dest(cinfo, &s->buffer, &s->buffer_size);
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
-    cinfo->input_components = 3;
-    cinfo->in_color_space = JCS_RGB;
+    cinfo->input_components = o->components;
+    cinfo->in_color_space = o->components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(cinfo); /* YCbCr 4:2:0, JFIF APP0 */
-    jpeg_set_quality(cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    cinfo->optimize_coding = TRUE;
+    jpeg_set_quality(cinfo, o->quality < 1 ? 1 : o->quality > 100 ? 100 : o->quality, TRUE);
+    if (o->h_samp > 0 && o->v_samp > 0) {
+        cinfo->comp_info[0].h_samp_factor = o->h_samp;
+        cinfo->comp_info[0].v_samp_factor = o->v_samp;
+        for (int c = 1; c < o->components; c++) {
+            cinfo->comp_info[c].h_samp_factor = 1;
+            cinfo->comp_info[c].v_samp_factor = 1;
+        }
+    }
+    cinfo->restart_interval = (unsigned)o->restart_interval;
+    switch (o->mode) {
+    case PC_PROGRESSIVE_SIMPLE:
+        jpeg_simple_progression(cinfo);
+        break;
+    case PC_PROGRESSIVE_NON_INTERLEAVED:
+        cinfo->scan_info = s->scans;
+        cinfo->num_scans = pc_non_interleaved_script(s->scans, o->components);
+        break;
+    default:
+        cinfo->optimize_coding = TRUE;
+        break;
+    }
     jpeg_start_compress(cinfo, TRUE);
-    size_t stride = (size_t)width * 3;
+    size_t stride = (size_t)width * (size_t)o->components;
     while (cinfo->next_scanline < cinfo->image_height) {
-        JSAMPROW row = (JSAMPROW)(rgb + stride * cinfo->next_scanline);
+        JSAMPROW row = (JSAMPROW)(pixels + stride * cinfo->next_scanline);
         jpeg_write_scanlines(cinfo, &row, 1);
     }
     jpeg_finish_compress(cinfo);

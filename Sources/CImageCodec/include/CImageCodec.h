@@ -72,15 +72,24 @@ pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
                                  pc_decoded *out, pc_messages *messages);
 
-/*
- * Encodes 8-bit pixels (1 = gray, 3 = RGB) as a progressive JPEG, for tests (progressive.c):
- * luma sampling h_samp x v_samp with 1x1 chroma, restart_interval in MCUs (0 = none);
- * script 0 = jpeg_simple_progression, 1 = one DC scan per component (non-interleaved) with
- * DC refinement scans after AC scans.
- */
-pc_status pc_jpeg_encode_progressive(const uint8_t *pixels, int width, int height, int components,
-                                     int h_samp, int v_samp, int quality, int restart_interval, int script,
-                                     uint8_t **out, size_t *out_size, pc_messages *messages);
+/* How pc_jpeg_encode_ex lays out the scans. */
+typedef enum pc_jpeg_scan_mode {
+    PC_BASELINE = 0,                    /* sequential, optimized Huffman tables (thumbnails) */
+    PC_PROGRESSIVE_SIMPLE = 1,          /* jpeg_simple_progression (libjpeg.txt) */
+    PC_PROGRESSIVE_NON_INTERLEAVED = 2  /* one DC scan per component, DC refinement scans last (tests) */
+} pc_jpeg_scan_mode;
+
+typedef struct pc_jpeg_encode_options {
+    int components;        /* 1 = gray, 3 = RGB input */
+    int quality;           /* 1...100 */
+    int mode;              /* pc_jpeg_scan_mode */
+    int h_samp, v_samp;    /* luma sampling factors with 1x1 chroma; 0 = libjpeg's default (2x2) */
+    int restart_interval;  /* in MCUs, 0 = none */
+} pc_jpeg_encode_options;
+
+/* Encodes 8-bit pixels as a JPEG into a malloc'd buffer, as `options` says (tests build their progressive inputs with it). */
+pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *options,
+                            uint8_t **out, size_t *out_size, pc_messages *messages);
 
 /* Walks JPEG markers from `pos` (just after `marker`, or inside entropy-coded data when marker is 0); 1 when EOI is reached. */
 int pc_jpeg_stream_reaches_eoi(const uint8_t *data, size_t size, size_t pos, int marker);
