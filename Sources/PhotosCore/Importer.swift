@@ -45,8 +45,6 @@ public struct ImportSummary: Equatable {
     /// Wall-clock seconds of the whole run.
     public var seconds: Double = 0
     public var failures: [ImportFailure] = []
-    /// uniqueNames of the photos imported, in commit order.
-    public var importedNames: [String] = []
 
     /// `{"imported":N,"duplicates":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,"failures":[…]}`.
     public var json: JSONValue {
@@ -108,15 +106,18 @@ public final class Importer {
         let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
             .scanReporting(options.paths)
         var summary = ImportSummary()
+        func fail(_ path: String, _ reason: String) {
+            let failure = ImportFailure(path: path, reason: reason)
+            summary.failed += 1
+            summary.failures.append(failure)
+            onFailure?(failure)
+        }
         var importLock: Int32 = -1
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
         // folder could not be listed), skipped otherwise — never dropped without a count.
         for problem in problems {
             if problem.isFolder || Importer.claimsImage(problem.path) {
-                let failure = ImportFailure(path: problem.path, reason: problem.reason)
-                summary.failed += 1
-                summary.failures.append(failure)
-                onFailure?(failure)
+                fail(problem.path, problem.reason)
             } else {
                 summary.skipped += 1
             }
@@ -184,17 +185,13 @@ public final class Importer {
             }
             guard let library else { return }
             do {
-                let (names, duplicates, vanished) = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
-                for path in vanished {
-                    let failure = ImportFailure(path: path, reason: "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again")
-                    summary.failed += 1
-                    summary.failures.append(failure)
-                    onFailure?(failure)
+                let result = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
+                for path in result.vanished {
+                    fail(path, "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again")
                 }
-                summary.imported += names.count
-                summary.importedNames += names.map(\.name)
-                summary.bytes += names.reduce(0) { $0 + Int64($1.bytes) }
-                summary.duplicates += duplicates
+                summary.imported += result.imported
+                summary.bytes += result.bytes
+                summary.duplicates += result.duplicates
             } catch {
                 tagCache.removeAll()
                 // The rows were rolled back: remove the originals this batch wrote that no row references.
@@ -213,10 +210,7 @@ public final class Importer {
                 case .skipped: summary.skipped += 1
                 case .duplicate: summary.duplicates += 1
                 case .failed(let reason):
-                    let failure = ImportFailure(path: path, reason: reason)
-                    summary.failed += 1
-                    summary.failures.append(failure)
-                    onFailure?(failure)
+                    fail(path, reason)
                 case .prepared(let item):
                     if fatal == nil { batch.append(item) }
                     else if item.wroteFile, let library {
@@ -241,19 +235,26 @@ public final class Importer {
         return summary
     }
 
-    /// Inserts one batch in one transaction with one history transaction.
-    /// - Returns: the photos inserted, how many turned out to be duplicates of rows committed
-    ///   meanwhile by another process, and the paths whose written original vanished before the
-    ///   commit (checked under the write lock, which `verify --repair` also holds).
+    /// What one committed batch did.
+    struct BatchResult {
+        var imported = 0
+        /// Bytes of the originals imported.
+        var bytes: Int64 = 0
+        /// Duplicates of rows another process committed meanwhile.
+        var duplicates = 0
+        /// Paths whose written original vanished before the commit.
+        var vanished: [String] = []
+    }
+
+    /// Inserts one batch in one transaction with one history transaction. Whether each original
+    /// is still there is checked under the write lock, which `verify --repair` also holds.
     private func writeBatch(_ batch: [Prepared], library: Library, tagNames: [String],
-                            tagCache: inout [String: TagRef]) throws -> ([(name: String, bytes: Int)], Int, [String]) {
+                            tagCache: inout [String: TagRef]) throws -> BatchResult {
         let zone = options.zone
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
-        let result: ([(name: String, bytes: Int)], Int, [String]) = try library.write {
-            var inserted: [(name: String, bytes: Int)] = []
-            var duplicates = 0
-            var vanished: [String] = []
+        let result: BatchResult = try library.write {
+            var result = BatchResult()
             var changes: [HistoryChange] = []
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
@@ -264,12 +265,12 @@ public final class Importer {
             let ratingStmt = try db.statement("INSERT INTO rating (photo_id, value) VALUES (?, ?)")
             for item in batch {
                 if try existsStmt.first([item.sha256], { _ in true }) != nil {
-                    duplicates += 1
+                    result.duplicates += 1
                     continue
                 }
                 var st = stat()
                 if stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
-                    vanished.append(item.path)
+                    result.vanished.append(item.path)
                     continue
                 }
                 let r = item.result
@@ -302,12 +303,13 @@ public final class Importer {
                     try ratingStmt.run([photoID, rating])
                     changes.append(HistoryChange(entity: "Rating", objectID: String(db.lastInsertRowID), type: .insert, zone: zone))
                 }
-                inserted.append((uniqueName, item.byteSize))
+                result.imported += 1
+                result.bytes += Int64(item.byteSize)
             }
             if !changes.isEmpty {
                 try library.recordHistory(author: options.author, context: "import", changes: changes)
             }
-            return (inserted, duplicates, vanished)
+            return result
         }
         tagCache = cache
         return result
