@@ -95,7 +95,7 @@ public enum CLI {
         let own = command.options
         let shadowed = Set(own.flatMap(\.names))
         let merged = own + globalOptions.filter { $0.names.allSatisfy { !shadowed.contains($0) } }
-        var parsed: ParsedArguments
+        let parsed: ParsedArguments
         do {
             parsed = try parseArguments(Array(words[consumed...]), options: merged)
         } catch let e as PhotosError {
@@ -103,23 +103,25 @@ public enum CLI {
         } catch {
             return .software
         }
-        for (key, values) in leadingParsed.values where parsed.values[key] == nil || !own.contains(where: { $0.key == key }) {
-            if parsed.values[key] == nil { parsed.values[key] = values }
-        }
-        if parsed.flag("help") || leadingParsed.flag("help") { output.out(help(for: command)); return .ok }
-        if parsed.flag("version") { output.out("photos \(version)\n"); return .ok }
-
-        // Global options, unless the command has its own of the same name.
+        // A global option counts wherever it stands, unless the command has its own option of
+        // that name: then only the spelling before the command name is the global one (SPEC §5).
+        func owns(_ key: String) -> Bool { own.contains(where: { $0.key == key }) }
         func global(_ key: String) -> String? {
-            own.contains(where: { $0.key == key }) ? leadingParsed.value(key) : parsed.value(key)
+            owns(key) ? leadingParsed.value(key) : parsed.value(key) ?? leadingParsed.value(key)
         }
+        func globalFlag(_ key: String) -> Bool {
+            leadingParsed.flag(key) || (!owns(key) && parsed.flag(key))
+        }
+        if globalFlag("help") { output.out(help(for: command)); return .ok }
+        if globalFlag("version") { output.out("photos \(version)\n"); return .ok }
+
         context.libraryOption = global("library")
         if let library = context.libraryOption, library.isEmpty {
             // An empty value (an unset shell variable) must not fall back to the default library.
             return usageError("--library needs a path, not an empty string", command: command, output: output)
         }
-        context.json = own.contains(where: { $0.key == "json" }) ? leadingParsed.flag("json") : parsed.flag("json")
-        context.quiet = own.contains(where: { $0.key == "quiet" }) ? leadingParsed.flag("quiet") : parsed.flag("quiet")
+        context.json = globalFlag("json")
+        context.quiet = globalFlag("quiet")
         if let author = global("author") {
             guard !author.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return usageError("--author needs a non-empty name", command: command, output: output)

@@ -25,8 +25,9 @@ final class MaintenanceCLITests: XCTestCase {
         let change = try XCTUnwrap((first["changes"] as? [[String: Any]])?.first)
         XCTAssertEqual(change["entity"] as? String, "Photo")
         XCTAssertEqual(change["type"] as? String, "insert")
-        // --author after `history` is the filter.
+        // --author after `history` is the filter; before the command name it is the global option.
         XCTAssertEqual(photos(["--library", lib, "history", "--author", "alice", "--json"]).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(photos(["--library", lib, "--author", "alice", "history", "--json"]).stdout.split(separator: "\n").count, 2)
         XCTAssertEqual(photos(["--library", lib, "history", "--exclude-author", "alice", "--json"]).stdout.split(separator: "\n").count, 1)
         XCTAssertEqual(photos(["--library", lib, "history", "--entity", "Tag", "--json"]).stdout.split(separator: "\n").count, 1, "only the sidecar's tags")
         // A consumer sees each transaction once.
