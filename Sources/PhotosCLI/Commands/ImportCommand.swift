@@ -40,6 +40,7 @@ enum ImportCommand {
         if let maxPixels = try args.int("max-pixels", in: 1...Int(Int32.max) * 64) { options.thumbnail.maxPixels = maxPixels }
         if let quality = try args.int("thumbnail-quality", in: 1...100) { options.thumbnail.quality = quality }
         if let batch = try args.int("batch-size", in: 1...100_000) { options.batchSize = batch }
+        // The Importer checks these too; checking first means bad input never creates a library.
         for tag in options.tags { _ = try TagName.normalize(tag) }
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
             throw PhotosError.noInput("\(path): no such file or directory")
