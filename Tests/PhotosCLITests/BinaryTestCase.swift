@@ -26,6 +26,25 @@ class BinaryTestCase: XCTestCase {
         return found
     }
 
+    /// Starts the binary in the background, its output discarded.
+    func launch(_ args: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        process.arguments = args
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the binary and kills it with SIGKILL after `delay` seconds (or lets it finish first).
+    func killDashNine(_ args: [String], after delay: Double) throws {
+        let process = try launch(args)
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Runs the binary to completion and returns its exit status and output.
     @discardableResult
     func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {

@@ -11,15 +11,7 @@ final class CrashSafetyTests: BinaryTestCase {
         let lib = dir + "/lib"
         _ = try binary()
         for delay in [0.05, 0.3, 0.8, 1.5] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try binary())
-            process.arguments = ["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try killDashNine(["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input], after: delay)
             guard FileManager.default.fileExists(atPath: lib + "/photos.sqlite") else { continue }
             // After a crash only orphan files may need repair; everything else is clean.
             let verify = try run(["--library", lib, "verify", "--quick", "--json"])
@@ -45,13 +37,7 @@ final class CrashSafetyTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
         var processes: [Process] = []
         for _ in 0..<2 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try binary())
-            process.arguments = ["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            processes.append(process)
+            processes.append(try launch(["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]))
         }
         for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
         let db = try Database(path: lib + "/photos.sqlite")
@@ -73,13 +59,7 @@ final class CrashSafetyTests: BinaryTestCase {
             """)
         let inShare = try db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 'share-kill'") ?? 0
         for delay in [0.0, 0.02, 0.05] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try binary())
-            process.arguments = ["--library", lib, "purge", "--share", "share-kill", "-q"]
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try killDashNine(["--library", lib, "purge", "--share", "share-kill", "-q"], after: delay)
             let remaining = try db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 'share-kill'") ?? -1
             XCTAssertTrue(remaining == 0 || remaining == inShare, "all or nothing, got \(remaining)")
             let verify = try run(["--library", lib, "verify", "--quick", "--json"])
@@ -94,13 +74,7 @@ final class CrashSafetyTests: BinaryTestCase {
 
         let before = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
         for delay in [0.0, 0.01] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try binary())
-            process.arguments = ["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"]
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try killDashNine(["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"], after: delay)
             let left = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? -1
             XCTAssertTrue(left == 0 || left == before, "all or nothing, got \(left)")
             XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_change WHERE token NOT IN (SELECT token FROM history_transaction)"), 0)
@@ -121,15 +95,7 @@ final class CrashSafetyTests: BinaryTestCase {
             INSERT INTO share (id, title, created) VALUES ('share-x', 'x', '2026-01-01T00:00:00Z');
             UPDATE photo SET zone_id = 'share-x';
             """)
-        func start(_ args: [String]) throws -> Process {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: try binary())
-            p.arguments = ["--library", lib, "--wait", "60"] + args
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
+        func start(_ args: [String]) throws -> Process { try launch(["--library", lib, "--wait", "60"] + args) }
         let importer = try start(["import", "-q", "--jobs", "1", "--batch-size", "2", "--tag", "Beach", input])
         let purger = try start(["purge", "--share", "share-x", "-q"])
         var dedupes: [Process] = []

@@ -19,15 +19,7 @@ final class ExportCrashTests: BinaryTestCase {
         let out = dir + "/out"
         var killedMidway = false
         for delay in [0.05, 0.15, 0.3] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try crash.binary())
-            process.arguments = ["--library", lib, "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try killDashNine(["--library", lib, "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"], after: delay)
             // Whatever is under a real name is whole: every original is one of the library's.
             let originals = filesUnder(out).filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".thumb.jpg") }
             if originals.count < files { killedMidway = true }
