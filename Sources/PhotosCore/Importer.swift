@@ -10,7 +10,8 @@ public struct ImportOptions {
     public var tags: [String] = []
     /// The record zone photos go into (`default`, or a share's id with `--share`).
     public var zone: String = Schema.defaultZoneID
-    /// Check and decode everything, write nothing (`--dry-run`).
+    /// Check and decode everything, write nothing (`--dry-run`): the batches run in
+    /// transactions that roll back (`Library.dryRun`), and no original is written.
     public var dryRun = false
     /// Worker threads reading, hashing, decoding and writing originals (`--jobs`).
     public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -101,6 +102,11 @@ public final class Importer {
     /// - Throws: `PhotosError` for what stops the whole run: a path that does not exist (66),
     ///   a bad `--tag` (65), the library busy past the timeout (75), a database error.
     public func run() throws -> ImportSummary {
+        guard let library else { return try runImport() }
+        return try library.dryRun(options.dryRun) { try runImport() }
+    }
+
+    private func runImport() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
         let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
@@ -123,11 +129,11 @@ public final class Importer {
             }
         }
 
-        if !options.dryRun, let library, let lock = library.lockImports(exclusive: false) {
+        if let library, let lock = library.lockImports(exclusive: false) {
             importLock = lock
         }
         defer { if importLock >= 0 { close(importLock) } }
-        if !options.dryRun, let library {
+        if let library {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after
             // every worker has copied its files into external data as orphans.
@@ -142,7 +148,7 @@ public final class Importer {
         let dbPath = library?.databasePath
         let store = library?.externalData
         let thumbOptions = options.thumbnail
-        let dryRun = options.dryRun
+        let dryRun = options.dryRun || library?.isDryRun == true
 
         var threads: [Thread] = []
         for _ in 0..<jobs {
@@ -176,14 +182,14 @@ public final class Importer {
             guard !batch.isEmpty else { batchStarted = Date(); return }
             defer { batch.removeAll(keepingCapacity: true); batchStarted = Date() }
             guard fatal == nil else { return }
-            if dryRun {
+            guard let library else {
+                // A dry run against a library that does not exist yet: nothing is a duplicate.
                 for item in batch {
                     summary.imported += 1
                     summary.bytes += Int64(item.byteSize)
                 }
                 return
             }
-            guard let library else { return }
             do {
                 let result = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
                 for path in result.vanished {
@@ -192,6 +198,8 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
+                // A dry run's batch was rolled back: the tags it created are gone again.
+                if library.isDryRun { tagCache.removeAll() }
             } catch {
                 tagCache.removeAll()
                 // The rows were rolled back: remove the originals this batch wrote that no row references.
@@ -269,7 +277,8 @@ public final class Importer {
                     continue
                 }
                 var st = stat()
-                if stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
+                // (A dry run wrote no file, so it has none to lose.)
+                if item.wroteFile, stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
                     result.vanished.append(item.path)
                     continue
                 }
@@ -364,8 +373,7 @@ public final class Importer {
         if !dryRun, let store {
             let reference = ExternalDataStore.reference(for: file.sha256)
             do {
-                try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
-                wrote = true
+                wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
                 return .failed("\(error)")

@@ -209,14 +209,25 @@ extension Library {
     /// Call after the commit that dropped the rows, never before. The check and the unlink hold
     /// the write lock, so an import committing the same bytes meanwhile (it checks its file
     /// under the same lock) cannot end up with a row whose file is gone. When the lock cannot
-    /// be had, the files stay, as orphans for `verify --repair`.
-    public func removeUnreferencedFiles(_ references: [String]) {
-        guard !references.isEmpty else { return }
+    /// be had, the files stay, as orphans for `verify --repair`. A dry run removes nothing.
+    /// - Returns: the number of files removed.
+    @discardableResult
+    public func removeUnreferencedFiles(_ references: [String]) -> Int {
+        guard !references.isEmpty, !isDryRun else { return 0 }
+        var removed = 0
         try? write {
             for ref in Set(references) where !isReferenced(fileReference: ref) {
-                externalData.remove(reference: ref)
+                if externalData.remove(reference: ref) { removed += 1 }
             }
         }
+        return removed
+    }
+
+    /// The files among `references` that no PhotoData row references now and that exist: what
+    /// `removeUnreferencedFiles` would remove. Call inside the transaction that dropped the
+    /// rows, so that a dry run (which rolls that transaction back) counts the same files.
+    func unreferencedFiles(_ references: [String]) -> [String] {
+        Set(references).filter { !isReferenced(fileReference: $0) && access(externalData.path(for: $0), F_OK) == 0 }.sorted()
     }
 
     /// True when a PhotoData row references `fileReference` — or when that cannot be told

@@ -53,6 +53,8 @@ enum ImportCommand {
         let library: Library?
         if options.dryRun && !Library.exists(at: root) {
             library = nil
+        } else if options.dryRun {
+            library = try ctx.openLibrary(dryRun: true)
         } else {
             library = try ctx.openOrCreateLibrary()
         }

@@ -38,7 +38,7 @@ enum SchemaCommand {
         path: ["schema"],
         abstract: "Print the library's schema version and DDL.",
         run: { _, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let version = try library.db.userVersion
             let ddl = try library.db.schemaSQL()
             if ctx.json {

@@ -18,7 +18,7 @@ enum DedupeTagsCommand {
             OptionSpec(["--dry-run"], help: "List what would merge; change nothing."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let author = ctx.authorGiven ? ctx.author : "dedupe-tags"
             let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: author)
             if ctx.json { ctx.printJSON(report.json); return .ok }
@@ -50,7 +50,7 @@ enum PurgeCommand {
         ],
         run: { args, ctx in
             guard let share = args.value("share") else { throw PhotosError.usage("missing --share ID") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let zone = try library.resolveZone(share)
             let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "purge")
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
@@ -94,7 +94,7 @@ enum HistoryCommand {
             filter.entities = args.all("entity")
             filter.zone = args.value("zone")
             if args.flag("advance") && args.value("consumer") == nil { throw PhotosError.usage("--advance needs --consumer NAME") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading(!args.flag("advance"))
             let consumer = args.value("consumer")
             if let consumer {
                 guard !consumer.isEmpty else { throw PhotosError.usage("--consumer needs a name") }
@@ -133,7 +133,7 @@ enum HistoryConsumersCommand {
         abstract: "List history consumers and the last token each processed.",
         options: [OptionSpec(["--remove"], value: "NAME", help: "Unregister a consumer, so it no longer holds compaction back.")],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading(args.value("remove") == nil)
             if let name = args.value("remove") {
                 guard try library.removeConsumer(name) else { throw PhotosError.noInput("no history consumer '\(name)'") }
                 ctx.note("removed consumer \(name)")
@@ -181,7 +181,7 @@ enum HistoryCompactCommand {
             guard cutoffs.count == 1, let cutoff = cutoffs.first else {
                 throw PhotosError.usage("give exactly one of --before DATE, --keep-days N, --before-token T")
             }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let report = try library.compactHistory(cutoff, force: args.flag("force"), dryRun: args.flag("dry-run"))
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
                 ctx.print("\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(report.transactions > 0 ? " (through token \(report.throughToken))" : "")\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")")
@@ -212,7 +212,7 @@ enum MergeCommand {
         ],
         run: { args, ctx in
             guard let fromPath = args.value("from") else { throw PhotosError.usage("missing --from LIBRARY") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let otherRoot = Library.resolvePath(explicit: fromPath, environment: ctx.environment)
             guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
             let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true)
@@ -230,7 +230,7 @@ enum StatsCommand {
         path: ["stats"],
         abstract: "Counts and sizes: photos, originals, thumbnails, tags, zones, history.",
         run: { _, ctx in
-            let s = try ctx.openLibrary().stats()
+            let s = try ctx.openLibraryForReading().stats()
             if ctx.json { ctx.printJSON(s.json); return .ok }
             ctx.print("photos:        \(s.photos)")
             ctx.print("originals:     \(s.originalBytes) bytes (\(formatBytes(s.originalBytes)))")

@@ -42,7 +42,7 @@ enum ListCommand {
         options: PhotoFilterOptions.options,
         run: { args, ctx in
             let filter = try PhotoFilterOptions.filter(args)
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             // An unknown or ambiguous share fails before the header reaches stdout.
             if let share = filter.share { _ = try library.resolveShare(share) }
             if !ctx.json && !ctx.quiet {
@@ -74,7 +74,7 @@ enum ShowCommand {
         options: [OptionSpec(["--share"], value: "ID", help: "Require the photo to be in this share (exit 66 when it is not).")],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let p = try library.resolvePhoto(args.positionals[0])
             if let shareArgument = args.value("share") {
                 let share = try library.resolveShare(shareArgument)
@@ -107,7 +107,7 @@ enum ThumbnailCommand {
         positionals: (1, 1),
         run: { args, ctx in
             guard let output = args.value("output") else { throw PhotosError.usage("missing --output FILE") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let photo = try library.resolvePhoto(args.positionals[0])
             let data = try library.thumbnailData(of: photo)
             if output == "-" { ctx.writeStdout(data); return .ok }
@@ -159,7 +159,7 @@ enum VerifyCommand {
             OptionSpec(["--quick"], help: "Check sizes only, not SHA-256 hashes."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading(!args.flag("repair"))
             let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
             if ctx.json { ctx.printJSON(report.json) } else {
                 for problem in report.problems {

@@ -30,7 +30,7 @@ enum RatingCommands {
         arguments: [ArgumentSpec("photo", help: "A uniqueName, or an unambiguous prefix of at least 4 characters.")],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let photo = try library.resolvePhoto(args.positionals[0])
             let ratings = try library.ratings(of: photo)
             if ctx.json {

@@ -69,7 +69,7 @@ enum ShareCommands {
         abstract: "List shares: id, photos, participants, public permission, title.",
         discussion: #"With --json, one {"id","title","scope","publicPermission","photoCount","participants"} per line."#,
         run: { _, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let shares = try library.shares()
             if ctx.json {
                 for share in shares { ctx.printJSON(share.json) }
@@ -90,7 +90,7 @@ enum ShareCommands {
         arguments: [shareArgument],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let share = try library.resolveShare(args.positionals[0])
             var filter = PhotoFilter()
             filter.zone = share.id

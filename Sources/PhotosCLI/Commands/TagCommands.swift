@@ -18,7 +18,7 @@ enum TagCommands {
             OptionSpec(["--match"], value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let tags = try library.tags(zone: args.value("zone"), matching: args.value("match"))
             if ctx.json {
                 for tag in tags { ctx.printJSON(tag.json) }

@@ -51,12 +51,19 @@ extension Library {
     /// Incremental unless `all`: only the (zone, name) pairs of tags that history shows inserted
     /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
     /// one in the same transaction. A consumer that was never registered, or whose token history
-    /// compaction has passed, examines every tag.
+    /// compaction has passed, examines every tag. A dry run runs the same code and rolls it back.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
     public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: String = "dedupe-tags") throws -> DedupeReport {
-        var report = DedupeReport()
-        report.dryRun = dryRun
-        let body = {
+        try self.dryRun(dryRun) {
+            var report = DedupeReport()
+            report.dryRun = isDryRun
+            try write { try self.dedupeTagsBody(all: all, author: author, report: &report) }
+            return report
+        }
+    }
+
+    private func dedupeTagsBody(all: Bool, author: String, report: inout DedupeReport) throws {
+        do {
             let current = try self.currentHistoryToken()
             var since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
             // History compacted past the token (--force): what it lost is unknown; examine every tag.
@@ -75,15 +82,12 @@ extension Library {
             for i in report.groups.indices {
                 report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
             }
-            guard !dryRun else { return }
             var log = ChangeLog()
             for group in report.groups { try self.mergeTags(group: group, log: &log) }
             try self.record(log, author: author, context: "dedupe-tags")
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
-        return report
     }
 
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by

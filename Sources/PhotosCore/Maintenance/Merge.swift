@@ -59,13 +59,20 @@ extension Library {
     /// A link whose photo lives in another zone here than its tag's zone would cross zones; it is
     /// made to the same-named tag of the photo's zone instead (created when absent), as a move
     /// into a share does.
+    ///
+    /// A dry run (`dryRun`, or a library in dry-run mode) runs this same code: the transaction
+    /// is rolled back and no original is copied (`filesCopied` counts those a real run copies).
     /// - Throws: `PhotosError` 65 when `other` is this library, 75 when busy; `SQLiteError`.
     public func merge(from other: Library, dryRun: Bool = false, author: String = "merge") throws -> MergeReport {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw PhotosError.dataError("cannot merge a library into itself (\(root))")
         }
+        return try self.dryRun(dryRun) { try mergeRows(from: other, author: author) }
+    }
+
+    private func mergeRows(from other: Library, author: String) throws -> MergeReport {
         var report = MergeReport()
-        report.dryRun = dryRun
+        report.dryRun = isDryRun
         let src = other.db
 
         struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String; var zone: String }
@@ -78,7 +85,7 @@ extension Library {
         // 1. Originals this library lacks, copied once the write lock is held (so that a merge
         // that cannot get it exits 75 having written nothing) and under the shared import lock,
         // so that `verify --repair` does not take them for orphans.
-        let importLock = dryRun ? nil : lockImports(exclusive: false)
+        let importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         var copied: [String] = []
         let copyOriginals = {
@@ -89,8 +96,7 @@ extension Library {
                 guard file.sha256 == photo.sha else {
                     throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
                 }
-                try file.bytes.withUnsafeBytes { try self.externalData.write($0, reference: ref) }
-                copied.append(ref)
+                if try file.bytes.withUnsafeBytes({ try self.externalData.write($0, reference: ref) }) { copied.append(ref) }
                 report.filesCopied += 1
                 report.bytesCopied += Int64(file.bytes.count)
             }
@@ -98,7 +104,7 @@ extension Library {
 
         // 2. Rows, in one transaction on this library (and one read transaction on the other).
         let body = {
-            if !dryRun { try copyOriginals() }
+            try copyOriginals()
             var changes: [HistoryChange] = []
             try src.transaction(.deferred) {
                 // Zones and shares by id.
@@ -145,7 +151,6 @@ extension Library {
                     report.photos += 1
                     newPhotos.insert(photo.id)
                     let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
-                    if dryRun { localPhoto[photo.id] = (-1, zone, photo.uniqueName); continue }
                     try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                     let id = self.db.lastInsertRowID
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
@@ -172,7 +177,6 @@ extension Library {
                         continue
                     }
                     report.tags += 1
-                    if dryRun { localTag[uuid] = (-1, zone, name); continue }
                     try self.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
                     localTag[uuid] = (self.db.lastInsertRowID, zone, name)
                     changes.append(HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: zone))
@@ -189,7 +193,6 @@ extension Library {
                     let target = Library.mergedZone(local.zone, photo.zone)
                     guard target != local.zone else { continue }
                     report.movedPhotos += 1
-                    if dryRun { continue }
                     let scope = try self.db.scalarString("SELECT scope FROM zone WHERE id = ?", [local.zone]) ?? "private"
                     try self.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: target, log: &moveLog)
                     localPhoto[photo.id] = (local.id, target, local.name)
@@ -198,16 +201,10 @@ extension Library {
 
                 // Tag links, unioned; never across zones.
                 let link = try self.db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
-                let has = try self.db.statement("SELECT 1 FROM photo_tag WHERE photo_id = ? AND tag_id = ?")
                 var touched = Set<String>()
                 for (photoID, uuid) in try Statement.prepare(src, "SELECT pt.photo_id, t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id ORDER BY pt.photo_id, t.uuid")
                     .map({ ($0.int64(0), $0.string(1)) }) {
                     guard let photo = localPhoto[photoID], var tag = localTag[uuid] else { continue }
-                    if dryRun {
-                        let exists = photo.id >= 0 && tag.id >= 0 ? try has.first([photo.id, tag.id], { _ in true }) != nil : false
-                        if !exists { report.tagLinks += 1 }
-                        continue
-                    }
                     if tag.zone != photo.zone {
                         let ref = try self.findOrCreateTag(named: tag.name, zone: photo.zone, changes: &changes)
                         tag = (ref.rowID, ref.zone, ref.name)
@@ -221,20 +218,16 @@ extension Library {
                     }
                 }
             }
-            if !dryRun && !changes.isEmpty {
+            if !changes.isEmpty {
                 try self.recordHistory(author: author, context: "merge", changes: changes)
             }
         }
-        if dryRun {
-            try db.transaction(.deferred, body)
-        } else {
-            do {
-                try write(body)
-            } catch {
-                // Rolled back: the originals copied for it are unreferenced again.
-                removeUnreferencedFiles(copied)
-                throw error
-            }
+        do {
+            try write(body)
+        } catch {
+            // Rolled back: the originals copied for it are unreferenced again.
+            removeUnreferencedFiles(copied)
+            throw error
         }
         return report
     }

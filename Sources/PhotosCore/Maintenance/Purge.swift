@@ -39,16 +39,23 @@ extension Library {
     /// its tags, the share and its participants, and the zone — in one transaction recorded in
     /// history with a tombstone for every delete (author `author`, SPEC §5 purge). Originals are
     /// removed after the commit, and only those no remaining row references; nothing outside the
-    /// library's external data folder is ever touched.
+    /// library's external data folder is ever touched. A dry run (`dryRun`, or a library in
+    /// dry-run mode) runs the same code, rolls it back and removes no file; its
+    /// `filesRemoved` counts the files a real run would remove.
     /// - Throws: `PhotosError` 65 for the default zone, 75 when busy; `SQLiteError`.
     public func purge(zone: String, dryRun: Bool = false, author: String = "purge") throws -> PurgeReport {
         guard zone != Schema.defaultZoneID else {
             throw PhotosError.dataError("the default zone cannot be purged (delete its photos with 'photos delete')")
         }
+        return try self.dryRun(dryRun) { try purgeZone(zone, author: author) }
+    }
+
+    private func purgeZone(_ zone: String, author: String) throws -> PurgeReport {
         var report = PurgeReport(zone: zone)
-        report.dryRun = dryRun
+        report.dryRun = isDryRun
         var references: [String] = []
-        let body = {
+        var unreferenced: [String] = []
+        try write {
             let z: [SQLBindable] = [zone]
             report.photos = try self.db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = ?", z) ?? 0
             report.photoData = try self.db.scalarInt("SELECT count(*) FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?", z) ?? 0
@@ -57,7 +64,6 @@ extension Library {
             report.tags = try self.db.scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", z) ?? 0
             report.participants = try self.db.scalarInt("SELECT count(*) FROM participant WHERE share_id = ?", z) ?? 0
             report.shares = try self.db.scalarInt("SELECT count(*) FROM share WHERE id = ?", z) ?? 0
-            guard !dryRun else { return }
             references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
                 .map(z) { $0.string(0) }
             // One history transaction; its changes are written set-wise, straight from the rows.
@@ -99,14 +105,9 @@ extension Library {
             try self.db.run("DELETE FROM tag WHERE zone_id = ?", z)
             try self.db.run("DELETE FROM share WHERE id = ?", z)
             try self.db.run("DELETE FROM zone WHERE id = ?", z)
+            unreferenced = self.unreferencedFiles(references)
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
-        if !dryRun {
-            let before = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
-            removeUnreferencedFiles(references)
-            let after = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
-            report.filesRemoved = before - after
-        }
+        report.filesRemoved = isDryRun ? unreferenced.count : removeUnreferencedFiles(references)
         return report
     }
 }
