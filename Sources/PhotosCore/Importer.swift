@@ -99,8 +99,12 @@ public final class Importer {
 
     /// Runs the import.
     /// - Returns: the summary; per-file failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` for what stops the whole run: a path that does not exist (66),
-    ///   a bad `--tag` (65), the library busy past the timeout (75), a database error.
+    /// - Throws: `PhotosError` for what stops the whole run before anything is committed: a
+    ///   path that does not exist (66), a bad `--tag` (65), the library busy past the timeout
+    ///   (75), a database error. `Interrupted<ImportSummary>` when such an error (e.g. 75: another
+    ///   process held the lock past the timeout) stops the run after a batch was committed: its
+    ///   report counts what was committed; the originals of uncommitted rows are removed, so
+    ///   running the import again imports the rest.
     public func run() throws -> ImportSummary {
         guard let library else { return try runImport() }
         return try library.dryRun(options.dryRun) { try runImport() }
@@ -175,6 +179,10 @@ public final class Importer {
         var done = 0
         var tagCache: [String: TagRef] = [:]
         var fatal: Error?
+        // Originals written for rows that will not commit (after a fatal error), removed once
+        // the workers have stopped.
+        var uncommitted: [String] = []
+        var batchesCommitted = 0
 
         func commit() {
             // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
@@ -198,12 +206,13 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
+                batchesCommitted += 1
                 // A dry run's batch was rolled back: the tags it created are gone again.
                 if library.isDryRun { tagCache.removeAll() }
             } catch {
                 tagCache.removeAll()
-                // The rows were rolled back: remove the originals this batch wrote that no row references.
-                library.removeUnreferencedFiles(batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) })
+                // The rows were rolled back: the originals this batch wrote go (below).
+                uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
                 fatal = error
                 stop.set()  // nothing more can commit: workers stop taking files
             }
@@ -221,9 +230,9 @@ public final class Importer {
                     fail(path, reason)
                 case .prepared(let item):
                     if fatal == nil { batch.append(item) }
-                    else if item.wroteFile, let library {
+                    else if item.wroteFile {
                         // After a fatal error nothing more commits; do not leave orphans behind.
-                        library.removeUnreferencedFiles([ExternalDataStore.reference(for: item.sha256)])
+                        uncommitted.append(ExternalDataStore.reference(for: item.sha256))
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
@@ -236,10 +245,13 @@ public final class Importer {
             if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
         commit()
-        if let fatal {
-            throw PhotosError.wrap(fatal, libraryPath: libraryRoot)
-        }
         summary.seconds = Date().timeIntervalSince(start)
+        if let fatal {
+            let error = PhotosError.wrap(fatal, libraryPath: libraryRoot)
+            library?.removeUncommittedFiles(uncommitted, lockIsBusy: error.status == .tempFail)
+            guard batchesCommitted > 0 else { throw error }
+            throw Interrupted(report: summary, error: error)
+        }
         return summary
     }
 

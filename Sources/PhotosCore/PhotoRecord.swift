@@ -223,6 +223,28 @@ extension Library {
         return removed
     }
 
+    /// Removes originals this process wrote for rows that never committed (a batch rolled back
+    /// or never run), so that an interrupted command leaves no orphan. First as
+    /// `removeUnreferencedFiles`, under the write lock, unless `lockIsBusy` (another process
+    /// holds it: waiting again would double the wait); what is left is moved aside under a
+    /// temporary name (so that a writer checking for it from now on sees it missing), checked
+    /// against the committed rows, and removed — or moved back when a row references it.
+    /// Without the lock, an import of the same bytes by another process that checked for the
+    /// file before it was moved aside and commits after the check can still lose it; `verify`
+    /// then reports it missing and importing the file again restores it.
+    public func removeUncommittedFiles(_ references: [String], lockIsBusy: Bool) {
+        guard !references.isEmpty, !isDryRun else { return }
+        if !lockIsBusy { removeUnreferencedFiles(references) }
+        for ref in Set(references).sorted() {
+            let path = externalData.path(for: ref)
+            guard access(path, F_OK) == 0 else { continue }
+            let aside = (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
+                + "uncommitted-\(getpid())-" + (path as NSString).lastPathComponent
+            guard rename(path, aside) == 0 else { continue }
+            if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
+        }
+    }
+
     /// The files among `references` that no PhotoData row references now and that exist: what
     /// `removeUnreferencedFiles` would remove. Call inside the transaction that dropped the
     /// rows, so that a dry run (which rolls that transaction back) counts the same files.

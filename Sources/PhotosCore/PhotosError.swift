@@ -104,3 +104,19 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
         return nil
     }
 }
+
+/// A command that commits in batches stopped by an error after committing some of them: `report`
+/// says what was committed (and stays committed), `error` why it stopped (75 when another
+/// process held the lock). Running the same command again continues where it stopped. The
+/// CLI prints the report, then the error, and exits with the error's status.
+public struct Interrupted<Report>: Error {
+    /// What was done and committed before the error.
+    public var report: Report
+    /// Why the command stopped.
+    public var error: PhotosError
+
+    public init(report: Report, error: PhotosError) {
+        self.report = report
+        self.error = error
+    }
+}

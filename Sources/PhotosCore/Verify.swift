@@ -43,7 +43,8 @@ extension Library {
     /// removed and photos whose original is gone are deleted (with history, author `author`);
     /// the orphan removal re-reads the rows under the write lock and the exclusive import lock,
     /// so an import's written-but-uncommitted original is never taken for an orphan.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`; `Interrupted<VerifyReport>` when
+    ///   the photo deletion fails (e.g. 75) after orphan files were removed.
     public func verify(quick: Bool = false, repair: Bool = false, author: String = "verify") throws -> VerifyReport {
         var report = VerifyReport()
         var missing: [String] = []
@@ -105,7 +106,7 @@ extension Library {
             if importLock != nil {
                 try write {
                     for ref in orphans where !isReferenced(fileReference: ref) {
-                        if unlink(externalData.path(for: ref)) == 0 { removed.insert(ref) }
+                        if externalData.remove(reference: ref) { removed.insert(ref) }
                     }
                 }
             }
@@ -123,7 +124,14 @@ extension Library {
                 var st = stat()
                 return stat(externalData.path(for: photo.fileReference), &st) != 0
             }
-            try deletePhotos(gone, author: author, context: "verify --repair")
+            do {
+                try deletePhotos(gone, author: author, context: "verify --repair")
+            } catch {
+                // The orphan removal above stays done: say so with the error (issue 9 item 9).
+                let e = PhotosError.wrap(error, libraryPath: root)
+                if report.problems.contains(where: \.repaired) { throw Interrupted(report: report, error: e) }
+                throw e
+            }
             for i in report.problems.indices where report.problems[i].kind == "missing-file" {
                 if gone.contains(where: { report.problems[i].detail.hasPrefix("photo \($0.uniqueName):") }) {
                     report.problems[i].repaired = true

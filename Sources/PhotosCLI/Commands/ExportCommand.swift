@@ -33,7 +33,7 @@ enum ExportCommand {
             OptionSpec(["--sidecar"], value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.", default: "xmp"),
             OptionSpec(["--update"], help: "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."),
             OptionSpec(["--cleanup"], help: "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."),
-            OptionSpec(["--dry-run"], help: "Report what would be written; write nothing (the export state is not read)."),
+            OptionSpec(["--dry-run"], help: "Report what would be written; write nothing (an existing export state is read, not changed)."),
         ],
         positionals: (1, 1),
         run: run)

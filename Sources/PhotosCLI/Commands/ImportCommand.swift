@@ -73,20 +73,37 @@ enum ImportCommand {
         let summary: ImportSummary
         do {
             summary = try importer.run()
+        } catch let interrupted as Interrupted<ImportSummary> {
+            // Some batches committed before the error: say what stays imported, then why it stopped.
+            progress.finish()
+            printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: interrupted.error)
+            let n = interrupted.report.imported
+            throw PhotosError(interrupted.error.status, interrupted.error.message
+                + "; the \(n) photo\(n == 1 ? "" : "s") committed before stay imported: run the same command again to import the rest")
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
+        printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
+        return summary.failed > 0 ? .partial : .ok
+    }
+
+    /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`
+    /// and the `"error"`.
+    static func printSummary(_ summary: ImportSummary, options: ImportOptions, ctx: CommandContext, interruptedBy error: PhotosError?) {
         if ctx.json {
             var json = summary.json
-            if options.dryRun, case .object(var pairs) = json { pairs.append(("dryRun", .bool(true))); json = .object(pairs) }
+            if case .object(var pairs) = json {
+                if options.dryRun { pairs.append(("dryRun", .bool(true))) }
+                if let error { pairs += [("interrupted", .bool(true)), ("error", .string(error.message))] }
+                json = .object(pairs)
+            }
             ctx.printJSON(json)
-        } else if !ctx.quiet || summary.failed > 0 {
+        } else if !ctx.quiet || summary.failed > 0 || error != nil {
             let verb = options.dryRun ? "Would import" : "Imported"
-            ctx.print("\(verb) \(summary.imported) photo\(summary.imported == 1 ? "" : "s"), \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), \(summary.skipped) skipped, \(summary.failed) failed; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s")
+            ctx.print("\(verb) \(summary.imported) photo\(summary.imported == 1 ? "" : "s"), \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), \(summary.skipped) skipped, \(summary.failed) failed; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s\(error == nil ? "" : " (interrupted)")")
         }
-        return summary.failed > 0 ? .partial : .ok
     }
 }
 

@@ -142,6 +142,19 @@ enum DeleteCommand {
         })
 }
 
+/// `photos verify`'s report: one line per problem and a summary, or one JSON object.
+func printVerifyReport(_ report: VerifyReport, ctx: CommandContext) {
+    if ctx.json { ctx.printJSON(report.json); return }
+    for problem in report.problems {
+        ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
+    }
+    if !ctx.quiet || !report.isClean {
+        let remaining = report.problems.filter { !$0.repaired }.count
+        let repaired = report.problems.count - remaining
+        ctx.print("Checked \(report.photos) photos and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")")
+    }
+}
+
 /// `photos verify [--repair] [--quick]`.
 enum VerifyCommand {
     static let spec = CommandSpec(
@@ -160,17 +173,15 @@ enum VerifyCommand {
         ],
         run: { args, ctx in
             let library = try ctx.openLibraryForReading(!args.flag("repair"))
-            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
-            if ctx.json { ctx.printJSON(report.json) } else {
-                for problem in report.problems {
-                    ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
-                }
-                if !ctx.quiet || !report.isClean {
-                    let remaining = report.problems.filter { !$0.repaired }.count
-                    let repaired = report.problems.count - remaining
-                    ctx.print("Checked \(report.photos) photos and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")")
-                }
+            let report: VerifyReport
+            do {
+                report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
+            } catch let interrupted as Interrupted<VerifyReport> {
+                printVerifyReport(interrupted.report, ctx: ctx)
+                throw PhotosError(interrupted.error.status, interrupted.error.message
+                    + "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
             }
+            printVerifyReport(report, ctx: ctx)
             return report.isClean ? .ok : .partial
         })
 }
