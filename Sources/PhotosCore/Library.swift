@@ -64,13 +64,19 @@ public final class Library {
     ///   - dryRun: open for a dry run: never create or migrate anything, and stay in dry-run
     ///     mode for the life of this object (see `write(_:)`).
     /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false (always
-    ///   for a dry run), 73 when it cannot be created, 65 when it is newer than this build (or,
+    ///   for a dry run), 77 when this user may not enter its folder or write it (a read-only
+    ///   open: may not read it), 73 when it cannot be created, 65 when it is newer than this build (or,
     ///   for a dry run, older: it would have to be migrated), 75 when busy.
     public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false) throws {
         self.root = root
         self.busyTimeout = busyTimeout
         let fm = FileManager.default
         let dbPath = root + "/" + Library.databaseName
+        var st = stat()
+        if stat(dbPath, &st) != 0, errno == EACCES || errno == EPERM {
+            // Not "no library": one this user may not look into.
+            throw PhotosError(.noPermission, "library \(root) cannot be opened: \(Library.accessProblem(root) ?? "\(dbPath): \(String(cString: strerror(errno)))")")
+        }
         if !fm.fileExists(atPath: dbPath) {
             guard create, !dryRun else {
                 throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
@@ -84,7 +90,10 @@ public final class Library {
                 if version > Schema.currentVersion {
                     throw MigrationError.newerLibrary(found: version, supported: Schema.currentVersion)
                 }
-                if readOnly && version < Schema.currentVersion && version > 0 && Library.accessProblem(root) != nil {
+                if readOnly && version == 0 {
+                    throw PhotosError.dataError("\(dbPath) is not a photos library (it has no schema version)")
+                }
+                if readOnly && version < Schema.currentVersion && Library.accessProblem(root) != nil {
                     throw PhotosError(.noPermission, "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) before this photos can read it, but it is not writable: \(Library.whatIsNotWritable(root))")
                 }
                 if dryRun && version < Schema.currentVersion {
@@ -156,9 +165,9 @@ public final class Library {
         if access(db, R_OK) != 0, errno == EACCES || errno == EPERM {
             return "the database \(db) cannot be read (\(String(cString: strerror(errno))))"
         }
-        if access(root, W_OK) != 0 || (access(db, F_OK) == 0 && access(db, W_OK) != 0) {
-            return whatIsNotWritable(root)
-        }
+        let denied = [EACCES, EPERM, EROFS]
+        if access(root, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
+        if access(db, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
         return nil
     }
 

@@ -49,6 +49,12 @@ public final class Database {
                 if let opened { sqlite3_close_v2(opened) }
                 throw error
             }
+            // A file this process may not write opens read-only without an error; say so
+            // now, before a first read creates `-wal`/`-shm` files that it could not remove.
+            if sqlite3_db_readonly(opened, "main") == 1 {
+                sqlite3_close_v2(opened)
+                throw SQLiteError(extendedCode: SQLITE_READONLY, message: "the database file is read-only", sql: nil)
+            }
             db = opened
         }
         self.handle = db
@@ -61,11 +67,6 @@ public final class Database {
                 let mode = try scalarString("PRAGMA journal_mode = WAL")
                 guard mode?.lowercased() == "wal" else {
                     throw SQLiteError(extendedCode: SQLITE_ERROR, message: "journal_mode is \(mode ?? "unknown"), not wal", sql: "PRAGMA journal_mode = WAL")
-                }
-                // A file this process may not write opens read-only without an error; say so
-                // now rather than at the first write.
-                if sqlite3_db_readonly(db, "main") == 1 {
-                    throw SQLiteError(extendedCode: SQLITE_READONLY, message: "the database file is read-only", sql: nil)
                 }
                 try execute("PRAGMA synchronous = NORMAL")
             }
@@ -82,9 +83,11 @@ public final class Database {
     /// 1. read-write without create, with `PRAGMA query_only` — when the file and folder are
     ///    writable, this connection then behaves like every other one (its `-wal`/`-shm` are
     ///    removed by the last connection to close);
-    /// 2. `SQLITE_OPEN_READONLY` — works when the `-shm` and `-wal` files exist or can be made;
-    /// 3. `immutable=1` — a read-only folder without them (a library copied to read-only
-    ///    media); SQLite then takes no locks, which is right for a file nobody can write.
+    /// 2. `SQLITE_OPEN_READONLY`, only when the `-wal` and `-shm` files exist (a writer has the
+    ///    database open, or crashed): their content is read too. Not when they would have to be
+    ///    created: files owned by this user would be left in someone else's library;
+    /// 3. `immutable=1` — no `-wal`, so the database file holds every commit (a library on
+    ///    read-only media, or of another user); SQLite then creates no file and takes no lock.
     /// Each step is checked by reading the schema; a step that fails with a permission or
     /// open error (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_PERM`, `SQLITE_IOERR`) gives way
     /// to the next.
@@ -101,7 +104,9 @@ public final class Database {
             (uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, false),
         ]
         var lastError = SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "unable to open database file")
+        let companions = access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) == 0
         for (name, flags, queryOnly) in attempts {
+            if flags == SQLITE_OPEN_READONLY && !companions { continue }
             var db: OpaquePointer?
             let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
             guard rc == SQLITE_OK, let db else {
