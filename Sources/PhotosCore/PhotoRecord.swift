@@ -235,7 +235,7 @@ extension Library {
     public func removeUncommittedFiles(_ references: [String], lockIsBusy: Bool) {
         guard !references.isEmpty, !isDryRun else { return }
         if !lockIsBusy { removeUnreferencedFiles(references) }
-        for ref in Set(references).sorted() {
+        for ref in Set(references).sorted() where !isReferenced(fileReference: ref) {
             let path = externalData.path(for: ref)
             guard access(path, F_OK) == 0 else { continue }
             let aside = (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix

@@ -136,6 +136,16 @@ final class BusyExitTests: BinaryTestCase {
         try assertVerifyClean()
     }
 
+    /// Export writes nothing in the library: a writer holding its lock does not stop it.
+    func testExportIsNotStoppedByALibraryWriter() throws {
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
+        let holder = try LockHolder(dbPath)
+        let result = try run(["--library", lib, "--wait", "0", "export", dir + "/out", "--json"])
+        try holder.release()
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\"written\":6"), result.stdout)
+    }
+
     /// merge and verify --repair with the lock held: 75 and nothing changed (merge is one
     /// transaction; verify --repair removes nothing without the lock).
     func testMergeAndVerifyRepairBusyChangeNothing() throws {
