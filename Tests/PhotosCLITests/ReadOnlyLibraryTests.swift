@@ -157,6 +157,26 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         XCTAssertEqual(try libraryFiles(), before, "nothing created in the library")
     }
 
+    /// A read-only library as the source of a merge into the reader's own library, and `init`
+    /// on an up-to-date read-only library (nothing to write: it says so, exit 0).
+    func testReadOnlyLibraryAsMergeSourceAndInit() throws {
+        _ = try makeLibrary()
+        let before = try libraryFiles()
+        let mine = dir + "/mine"
+        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
+        if geteuid() == 0 { chown(mine, 65534, 65534) }
+        let initialized = try asReader(["--library", lib, "init"])
+        XCTAssertEqual(initialized.status, 0, initialized.stderr)
+        XCTAssertTrue(initialized.stdout.contains("is up to date"), initialized.stdout)
+        XCTAssertEqual(try asReader(["--library", mine + "/lib", "init", "-q"]).status, 0)
+        let merged = try asReader(["--library", mine + "/lib", "merge", "--from", lib, "--json"])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        XCTAssertTrue(merged.stdout.contains("\"photos\":6"), merged.stdout)
+        let verify = try asReader(["--library", mine + "/lib", "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(try libraryFiles(), before)
+    }
+
     /// The folder read-only while the owner's writer has it open: -wal and -shm exist and the
     /// WAL holds a committed change not yet checkpointed, which the reader must see.
     func testReadOnlyLibraryFolderWithALiveWALShowsTheWALsCommits() throws {

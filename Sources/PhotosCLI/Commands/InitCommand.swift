@@ -18,7 +18,13 @@ enum InitCommand {
             } else {
                 before = 0
             }
-            let library = try Library(root: path, create: true, busyTimeout: ctx.wait)
+            let library: Library
+            do {
+                library = try Library(root: path, create: true, busyTimeout: ctx.wait)
+            } catch let e as PhotosError where e.status == .noPermission && existed && before == Schema.currentVersion {
+                // Up to date: nothing to write, so a library this user may only read is fine.
+                library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
+            }
             let version = try library.db.userVersion
             if ctx.json {
                 ctx.printJSON(.object([("library", .string(path)), ("created", .bool(!existed)),
