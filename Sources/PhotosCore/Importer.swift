@@ -206,7 +206,7 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
-                batchesCommitted += 1
+                if !library.isDryRun { batchesCommitted += 1 }  // a dry run's batches roll back
                 // A dry run's batch was rolled back: the tags it created are gone again.
                 if library.isDryRun { tagCache.removeAll() }
             } catch {
