@@ -136,6 +136,45 @@ final class BusyExitTests: BinaryTestCase {
         try assertVerifyClean()
     }
 
+    /// The setting: another import holds the lock between its batches. Whatever the
+    /// interleaving, the second import (--wait 0) either finishes or exits 75 with a summary
+    /// equal to what history records for it, and no orphan is left.
+    func testTwoImportsWithWaitZeroNeverLieAndLeaveNoOrphan() throws {
+        let (input, total) = try makeInput(copies: 6)
+        let second = dir + "/second"
+        try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: input).sorted().prefix(12) {
+            // Distinct bytes again: another COM text.
+            var bytes = try XCTUnwrap(FileManager.default.contents(atPath: input + "/" + name))
+            bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x05, 0x42, 0x42, 0x42], at: 2)
+            XCTAssertTrue(FileManager.default.createFile(atPath: second + "/" + name, contents: bytes))
+        }
+        XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
+        let first = try launch(["--library", lib, "--author", "first", "import", input, "--jobs", "1", "--batch-size", "1"])
+        let result = try run(["--library", lib, "--author", "second", "--wait", "0", "import", second, "--jobs", "1", "--batch-size", "1", "--json"])
+        first.waitUntilExit()
+        let committed = try count("SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.author = 'second' AND c.entity = 'Photo' AND c.type = 'insert'")
+        switch result.status {
+        case 0:
+            XCTAssertEqual(committed, 12)
+        case 75:
+            if committed > 0 {
+                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+                XCTAssertEqual(object["interrupted"] as? Bool, true)
+                XCTAssertEqual(object["imported"] as? Int, committed)
+                XCTAssertTrue(result.stderr.contains("run the same command again"), result.stderr)
+            } else {
+                XCTAssertEqual(result.stdout, "")
+            }
+        default:
+            XCTFail("exit \(result.status): \(result.stderr)")
+        }
+        XCTAssertEqual(first.terminationStatus, 0)
+        try assertVerifyClean()
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", second]).status, 0)
+        XCTAssertEqual(try count("SELECT count(*) FROM photo"), total + 12)
+    }
+
     /// Export writes nothing in the library: a writer holding its lock does not stop it.
     func testExportIsNotStoppedByALibraryWriter() throws {
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
