@@ -60,6 +60,12 @@ extension Library {
                 let path = self.externalData.path(for: ref)
                 var st = stat()
                 guard stat(path, &st) == 0 else {
+                    // Missing only when the system says so; a permission or I/O error is not a
+                    // reason for --repair to delete the photo.
+                    if errno != ENOENT && errno != ENOTDIR {
+                        report.problems.append(VerifyProblem(kind: "unreadable-file", detail: "photo \(name): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                        continue
+                    }
                     report.problems.append(VerifyProblem(kind: "missing-file", detail: "photo \(name): original \(ref) is missing"))
                     missing.append(name)
                     continue
@@ -84,6 +90,11 @@ extension Library {
             }
             for name in try self.db.statement("SELECT p.unique_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ $0.string(0) }) {
                 report.problems.append(VerifyProblem(kind: "missing-thumbnail", detail: "photo \(name) has no thumbnail"))
+            }
+            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted()
+                where access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
+                // Its files cannot be listed: orphans there would go unseen.
+                report.problems.append(VerifyProblem(kind: "unreadable-file", detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
             }
             let files = self.externalData.allReferences()
             report.files = files.count
@@ -122,7 +133,7 @@ extension Library {
             // Delete only photos whose original is still missing now.
             let gone = try missing.compactMap { try? resolvePhoto($0) }.filter { photo in
                 var st = stat()
-                return stat(externalData.path(for: photo.fileReference), &st) != 0
+                return stat(externalData.path(for: photo.fileReference), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
             }
             do {
                 try deletePhotos(gone, author: author, context: "verify --repair")

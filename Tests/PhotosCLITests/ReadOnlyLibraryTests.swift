@@ -234,6 +234,31 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         XCTAssertTrue(try String(contentsOfFile: dir + "/rate.err", encoding: .utf8).contains("read-only file system"))
     }
 
+    /// Originals this user may not read are "cannot be checked", not missing: `verify --repair`
+    /// on a database the user may write must not delete the photos (before, it deleted all).
+    func testUnreadableOriginalsAreNotMissingAndRepairDeletesNothing() throws {
+        _ = try makeLibrary()
+        if geteuid() == 0 {
+            chown(lib, 65534, 65534)
+            for name in try FileManager.default.contentsOfDirectory(atPath: lib) where name != "ExternalData" {
+                chown(lib + "/" + name, 65534, 65534)
+            }
+        } else {
+            chmod(lib, 0o755)
+        }
+        chmod(lib + "/ExternalData", 0o700)
+        if geteuid() != 0 { chmod(lib + "/ExternalData", 0o000) }
+        defer { chmod(lib + "/ExternalData", 0o755) }
+        let repair = try asReader(["--library", lib, "verify", "--repair", "--quick"])
+        XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
+        XCTAssertEqual(repair.stdout.components(separatedBy: "problem: unreadable-file: photo ").count - 1, 6, repair.stdout)
+        XCTAssertTrue(repair.stdout.contains("ExternalData cannot be listed: Permission denied"), repair.stdout)
+        XCTAssertFalse(repair.stdout.contains("missing-file"), repair.stdout)
+        chmod(lib + "/ExternalData", 0o755)
+        let list = try run(["--library", lib, "list", "--json"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, "no photo deleted")
+    }
+
     /// Errors are mapped by kind: SQLite's and errno's environment errors get sysexits codes,
     /// never 70.
     func testEnvironmentErrorsMapToSysexitsNot70() throws {
