@@ -175,6 +175,28 @@ final class BusyExitTests: BinaryTestCase {
         XCTAssertEqual(try count("SELECT count(*) FROM photo"), total + 12)
     }
 
+    /// verify --repair stopped after its first step (orphans removed) by an error in the second
+    /// (deleting photos whose original is gone): the report of what was repaired is printed,
+    /// the error says so, and its status is the exit status. The error is forced with a
+    /// trigger, since no timing can put another writer's lock exactly between the two steps.
+    func testVerifyRepairInterruptedAfterRemovingOrphansPrintsWhatWasRepaired() throws {
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
+        let orphanDir = lib + "/ExternalData/00"
+        try FileManager.default.createDirectory(atPath: orphanDir, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: orphanDir + "/00orphan", contents: Data([1, 2, 3])))
+        let db = try Database(path: dbPath)
+        let ref = try XCTUnwrap(try db.scalarString("SELECT file_ref FROM photo_data ORDER BY id LIMIT 1"))
+        XCTAssertEqual(unlink(lib + "/ExternalData/" + ref), 0)
+        try db.execute("CREATE TRIGGER no_delete BEFORE DELETE ON photo BEGIN SELECT RAISE(ABORT, 'deletion refused by test trigger'); END")
+        let result = try run(["--library", lib, "verify", "--repair"])
+        XCTAssertEqual(result.status, 70, "a trigger's abort is a constraint error: 70; a busy lock here would be 75")
+        XCTAssertTrue(result.stdout.contains("repaired: orphan-file: ExternalData/00/00orphan"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("problem: missing-file"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("the repairs listed as repaired were made: run 'photos verify --repair' again to finish"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: orphanDir + "/00orphan"))
+        XCTAssertEqual(try count("SELECT count(*) FROM photo"), 6)
+    }
+
     /// Export writes nothing in the library: a writer holding its lock does not stop it.
     func testExportIsNotStoppedByALibraryWriter() throws {
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
