@@ -195,6 +195,12 @@ final class BusyExitTests: BinaryTestCase {
         XCTAssertTrue(result.stderr.contains("the repairs listed as repaired were made: run 'photos verify --repair' again to finish"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphanDir + "/00orphan"))
         XCTAssertEqual(try count("SELECT count(*) FROM photo"), 6)
+        // JSON: the report, marked interrupted.
+        XCTAssertTrue(FileManager.default.createFile(atPath: orphanDir + "/00orphan", contents: Data([1])))
+        let json = try run(["--library", lib, "verify", "--repair", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        XCTAssertEqual(object["interrupted"] as? Bool, true)
+        XCTAssertEqual(object["repaired"] as? Int, 1)
     }
 
     /// Export writes nothing in the library: a writer holding its lock does not stop it.

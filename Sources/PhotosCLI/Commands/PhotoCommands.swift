@@ -142,9 +142,18 @@ enum DeleteCommand {
         })
 }
 
-/// `photos verify`'s report: one line per problem and a summary, or one JSON object.
-func printVerifyReport(_ report: VerifyReport, ctx: CommandContext) {
-    if ctx.json { ctx.printJSON(report.json); return }
+/// `photos verify`'s report: one line per problem and a summary, or one JSON object (with
+/// `"interrupted":true` and the `"error"` when an error stopped the repair part-way).
+func printVerifyReport(_ report: VerifyReport, ctx: CommandContext, interruptedBy error: PhotosError? = nil) {
+    if ctx.json {
+        var json = report.json
+        if let error, case .object(var pairs) = json {
+            pairs += [("interrupted", .bool(true)), ("error", .string(error.message))]
+            json = .object(pairs)
+        }
+        ctx.printJSON(json)
+        return
+    }
     for problem in report.problems {
         ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
     }
@@ -177,7 +186,7 @@ enum VerifyCommand {
             do {
                 report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
             } catch let interrupted as Interrupted<VerifyReport> {
-                printVerifyReport(interrupted.report, ctx: ctx)
+                printVerifyReport(interrupted.report, ctx: ctx, interruptedBy: interrupted.error)
                 throw PhotosError(interrupted.error.status, interrupted.error.message
                     + "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
             }
