@@ -22,8 +22,8 @@ public struct ImportOptions {
     public var batchSize = 64
     /// Seconds after which a partial batch is committed anyway.
     public var batchSeconds: Double = 2
-    /// The history transaction author.
-    public var author = "photos"
+    /// The history transaction author (`--author`, `$PHOTOS_AUTHOR`).
+    public var author = HistoryAuthor.default
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -255,7 +255,7 @@ public final class Importer {
         var cache = tagCache
         let result: BatchResult = try library.write {
             var result = BatchResult()
-            var changes: [HistoryChange] = []
+            var history = HistoryWriter(library, author: options.author, context: .import)
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
             let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -284,9 +284,9 @@ public final class Importer {
                 let dataID = db.lastInsertRowID
                 try thumbStmt.run([photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
                 let thumbID = db.lastInsertRowID
-                changes.append(HistoryChange(entity: "Photo", objectID: uniqueName, type: .insert, zone: zone))
-                changes.append(HistoryChange(entity: "PhotoData", objectID: String(dataID), type: .insert, zone: zone))
-                changes.append(HistoryChange(entity: "Thumbnail", objectID: String(thumbID), type: .insert, zone: zone))
+                history.insert(.photo, uniqueName, zone: zone)
+                history.insert(.photoData, String(dataID), zone: zone)
+                history.insert(.thumbnail, String(thumbID), zone: zone)
                 var names = tagNames
                 for subject in item.sidecar?.subjects ?? [] {
                     if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
@@ -294,21 +294,19 @@ public final class Importer {
                 for name in names {
                     let tag: TagRef
                     if let cached = cache[name] { tag = cached } else {
-                        tag = try library.findOrCreateTag(named: name, zone: zone, changes: &changes)
+                        tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
                         cache[name] = tag
                     }
                     try linkStmt.run([photoID, tag.rowID])
                 }
                 if let rating = item.sidecar?.rating {
                     try ratingStmt.run([photoID, rating])
-                    changes.append(HistoryChange(entity: "Rating", objectID: String(db.lastInsertRowID), type: .insert, zone: zone))
+                    history.insert(.rating, String(db.lastInsertRowID), zone: zone)
                 }
                 result.imported += 1
                 result.bytes += Int64(item.byteSize)
             }
-            if !changes.isEmpty {
-                try library.recordHistory(author: options.author, context: "import", changes: changes)
-            }
+            try history.commit()
             return result
         }
         tagCache = cache

@@ -44,7 +44,7 @@ extension Library {
     /// the orphan removal re-reads the rows under the write lock and the exclusive import lock,
     /// so an import's written-but-uncommitted original is never taken for an orphan.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
-    public func verify(quick: Bool = false, repair: Bool = false, author: String = "verify") throws -> VerifyReport {
+    public func verify(quick: Bool = false, repair: Bool = false, author: HistoryAuthor = .default) throws -> VerifyReport {
         var report = VerifyReport()
         var missing: [String] = []
         var orphans: [String] = []
@@ -123,7 +123,7 @@ extension Library {
                 var st = stat()
                 return stat(externalData.path(for: photo.fileReference), &st) != 0
             }
-            try deletePhotos(gone, author: author, context: "verify --repair")
+            try deletePhotos(gone, author: author, context: .verifyRepair)
             for i in report.problems.indices where report.problems[i].kind == "missing-file" {
                 if gone.contains(where: { report.problems[i].detail.hasPrefix("photo \($0.uniqueName):") }) {
                     report.problems[i].repaired = true

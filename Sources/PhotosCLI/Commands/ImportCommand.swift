@@ -35,7 +35,7 @@ enum ImportCommand {
         options.tags = args.all("tag")
         options.dryRun = args.flag("dry-run")
         options.includeHidden = args.flag("hidden")
-        options.author = ctx.author
+        options.author = ctx.historyAuthor
         if let jobs = try args.int("jobs", in: 1...256) { options.jobs = jobs }
         if let maxPixels = try args.int("max-pixels", in: 1...Int(Int32.max) * 64) { options.thumbnail.maxPixels = maxPixels }
         if let quality = try args.int("thumbnail-quality", in: 1...100) { options.thumbnail.quality = quality }

@@ -135,7 +135,7 @@ enum DeleteCommand {
         run: { args, ctx in
             let library = try ctx.openLibrary()
             let photos = try args.positionals.map(library.resolvePhoto)
-            let deleted = try library.deletePhotos(photos, author: ctx.author)
+            let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string)))])) }
             else if !ctx.quiet { ctx.print("Deleted \(deleted.count) photo\(deleted.count == 1 ? "" : "s")") }
             return .ok
@@ -160,7 +160,7 @@ enum VerifyCommand {
         ],
         run: { args, ctx in
             let library = try ctx.openLibrary()
-            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
+            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else {
                 for problem in report.problems {
                     ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
