@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 import PhotosStorage
 
 /// A photo as `list`, `show` and `--json` present it (SPEC §5a).
@@ -154,11 +155,19 @@ extension Library {
         }
     }
 
-    /// The thumbnail JPEG bytes of a photo.
-    /// - Throws: `PhotosError` 66 when the photo has no thumbnail.
+    /// The thumbnail JPEG bytes of a photo, checked first (`ThumbnailCheck`: a sound JPEG of its
+    /// recorded size), so that `photos thumbnail` and `export --thumbnails` never write a damaged
+    /// one out.
+    /// - Throws: `PhotosError` 66 when the photo has no thumbnail, 65 when it is damaged (the
+    ///   message says why and suggests `photos verify --repair`).
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
-        guard let data = try db.statement("SELECT data FROM thumbnail WHERE photo_id = ?").first([photo.rowID], { $0.blob(0) }) else {
-            throw PhotosError.noInput("photo \(photo.uniqueName) has no thumbnail")
+        let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
+        guard let (data, width, height) = try db.statement("SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
+            .first([photo.rowID], { ($0.blob(0), $0.int(1), $0.int(2)) }) else {
+            throw PhotosError.noInput("\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
+        }
+        if let reason = ThumbnailCheck.problem(data, width: width, height: height) {
+            throw PhotosError.dataError("\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
         }
         return data
     }
