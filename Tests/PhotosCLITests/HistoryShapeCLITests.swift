@@ -198,6 +198,16 @@ final class HistoryShapeCLITests: XCTestCase {
         try assertTombstones(["share", "uninvite", share, "bob@example.com"], author: "eve", context: "share uninvite", entities: ["Participant"])
     }
 
+    /// `history --entity` takes the entities history records, in any case; another name is a
+    /// usage error instead of an empty listing.
+    func testEntityFilterIsTyped() throws {
+        importSamples()
+        XCTAssertEqual(photos(["--library", lib, "history", "--entity", "tag", "--json"], env: env).stdout.split(separator: "\n").count, 1)
+        let zone = photos(["--library", lib, "history", "--entity", "Zone"], env: env)
+        XCTAssertEqual(zone.status, 64)
+        XCTAssertTrue(zone.stderr.contains("--entity takes one of Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant, not 'Zone'"), zone.stderr)
+    }
+
     /// The rule lives in `HistoryAuthor`: `--author` wins, maintenance commands record their own
     /// name, the user's commands `$PHOTOS_AUTHOR` or `photos`.
     func testAuthorRule() {

@@ -90,7 +90,12 @@ enum HistoryCommand {
             }
             filter.authors = args.all("author")
             filter.excludedAuthors = args.all("exclude-author")
-            filter.entities = args.all("entity")
+            filter.entities = try args.all("entity").map { raw in
+                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
+                    throw PhotosError.usage("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
+                }
+                return entity.rawValue
+            }
             filter.zone = args.value("zone")
             if args.flag("advance") && args.value("consumer") == nil { throw PhotosError.usage("--advance needs --consumer NAME") }
             let library = try ctx.openLibrary()
