@@ -166,7 +166,7 @@ extension Library {
             .first([photo.rowID], { ($0.blob(0), $0.int(1), $0.int(2)) }) else {
             throw PhotosError.noInput("\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
         }
-        if let reason = ThumbnailCheck.problem(data, width: width, height: height) {
+        if let reason = Library.thumbnailProblem(data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height) {
             throw PhotosError.dataError("\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
         }
         return data

@@ -37,6 +37,15 @@ public struct VerifyProblem: Equatable {
         public static let foreignKey: Kind = "foreign-key"
         /// A tag link across zones (invariant 4).
         public static let crossZone: Kind = "cross-zone"
+        /// A PhotoData row whose file reference is not the content address of its SHA-256
+        /// (`ab/abcdef…`), which orphan detection and re-import rely on (SPEC §2).
+        public static let badFileReference: Kind = "bad-file-reference"
+        /// A tag name that is not what `TagName.normalize` makes (trimmed, NFC, no control
+        /// characters), which find-or-create and `dedupe-tags` rely on (SPEC §3).
+        public static let badTagName: Kind = "bad-tag-name"
+        /// A tag uuid that is not a lowercase canonical UUID, whose string order `dedupe-tags`
+        /// takes for byte order (SPEC §5).
+        public static let badTagUUID: Kind = "bad-tag-uuid"
     }
 
     public var kind: Kind
@@ -71,6 +80,8 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
     case deletePhoto(uniqueName: String, displayName: String, ratings: Int, tags: Int, zone: String)
     /// Make the thumbnail again from the original, through the import's `Thumbnailer`.
     case regenerateThumbnail(uniqueName: String, displayName: String)
+    /// Point a PhotoData row at the content address of its SHA-256, where its file is.
+    case fixFileReference(uniqueName: String, displayName: String, from: String, to: String)
 
     /// One line saying what the repair does.
     public var description: String {
@@ -82,6 +93,8 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
             return "delete photo \(name) (\(display)) with its \(ratings) rating\(ratings == 1 ? "" : "s") and \(tags) tag link\(tags == 1 ? "" : "s")\(share); re-importing the intact original restores it instead"
         case let .regenerateThumbnail(name, display):
             return "regenerate the thumbnail of photo \(name) (\(display)) from its original"
+        case let .fixFileReference(name, display, from, to):
+            return "point photo \(name) (\(display)) at its original \(to) instead of \(from)"
         }
     }
 }
@@ -152,6 +165,21 @@ extension Library {
             for (name, display, sha, size, ref, zone, ratings, tags) in rows {
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
+                // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
+                // orphan detection and re-import rely on it.
+                let address = ExternalDataStore.reference(for: sha)
+                let isHex = sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+                guard ref == address, isHex else {
+                    referenced.insert(address)
+                    var st = stat()
+                    let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
+                    if !there { missingOriginal.insert(name) }
+                    report.problems.append(VerifyProblem(
+                        kind: .badFileReference,
+                        detail: "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
+                        repair: there ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address) : nil))
+                    continue
+                }
                 let path = self.externalData.path(for: ref)
                 let heal = "; re-import the intact file to restore it"
                 var st = stat()
@@ -187,10 +215,11 @@ extension Library {
                                                      repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
             // One row at a time: thumbnails are never all in memory.
-            try Statement.prepare(self.db, "SELECT p.unique_name, p.display_name, t.data, t.width, t.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id").forEach { row in
+            try Statement.prepare(self.db, "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id").forEach { row in
                 report.thumbnails += 1
                 let (name, display) = (row.string(0), row.string(1))
-                if let reason = ThumbnailCheck.problem(row.blob(2), width: row.int(3), height: row.int(4)) {
+                if let reason = Library.thumbnailProblem(row.blob(2), width: row.int(3), height: row.int(4),
+                                                         photoWidth: row.int(5), photoHeight: row.int(6)) {
                     report.problems.append(VerifyProblem(kind: .damagedThumbnail, detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
@@ -241,8 +270,10 @@ extension Library {
         var orphans: [String] = []
         var thumbnails: [String] = []
         var deletions: [String] = []
+        var references: [VerifyRepair] = []
         for r in repairs {
             switch r {
+            case .fixFileReference: references.append(r)
             case .removeFile(let ref): orphans.append(ref)
             case .regenerateThumbnail(let name, _): thumbnails.append(name)
             case .deletePhoto(let name, _, _, _, _): deletions.append(name)
@@ -264,6 +295,19 @@ extension Library {
                 for ref in orphans {
                     outcome.notes[.removeFile(reference: ref)] = "left in place: an import is running and may still commit it; repair again later"
                 }
+            }
+        }
+        if !references.isEmpty {
+            try write {
+                var history = HistoryWriter(self, author: author, context: .verifyRepair)
+                for case let .fixFileReference(name, display, from, to) in references {
+                    guard let (dataID, zone) = try db.statement("SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?")
+                        .first([name, from], { ($0.int64(0), $0.string(1)) }) else { continue }
+                    try db.run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
+                    history.update(.photoData, String(dataID), ["fileReference"], zone: zone)
+                    outcome.made.insert(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
+                }
+                try history.commit()
             }
         }
         if !thumbnails.isEmpty {
@@ -321,6 +365,18 @@ extension Library {
         return outcome
     }
 
+    /// Why a stored thumbnail is not the one SPEC §6 promises for a photo of `photoWidth` ×
+    /// `photoHeight` upright pixels: `ThumbnailCheck` on the bytes, then the size rule
+    /// (`Thumbnailer.thumbnailSize`), so a sound JPEG of another photo is caught too.
+    static func thumbnailProblem(_ data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String? {
+        if let reason = ThumbnailCheck.problem(data, width: width, height: height) { return reason }
+        let expected = Thumbnailer.thumbnailSize(width: photoWidth, height: photoHeight, maxEdge: ThumbnailOptions().maxEdge)
+        guard expected.width == width, expected.height == height else {
+            return "is \(width)×\(height) pixels, but a \(photoWidth)×\(photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
+        }
+        return nil
+    }
+
     private func checkDatabase() throws -> [VerifyProblem] {
         var problems: [VerifyProblem] = []
         for line in try db.statement("PRAGMA integrity_check").map({ $0.string(0) }) where line != "ok" {
@@ -336,6 +392,17 @@ extension Library {
             """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
         for (photo, display, pzone, tag, uuid, tzone) in crossing {
             problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)"))
+        }
+        for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+            let shown = JSONValue.string(name).serialized()
+            // Compared by scalars: Swift's String equality is canonical equivalence, under
+            // which a decomposed name equals its NFC form.
+            if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
+                problems.append(VerifyProblem(kind: .badTagName, detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
+            }
+            if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
+                problems.append(VerifyProblem(kind: .badTagUUID, detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
+            }
         }
         return problems
     }

@@ -174,6 +174,41 @@ final class VerifyHealCLITests: XCTestCase {
         XCTAssertEqual(details(report).filter { $0["repaired"] as? Bool == true }.count, 0)
     }
 
+    /// The rest of the kind "verify checks every invariant the library relies on": a sound
+    /// thumbnail of the wrong size for its photo, a file reference that is not the content
+    /// address, tag names and uuids that find-or-create and dedupe-tags could not match.
+    func testOtherInvariantsTheLibraryReliesOn() throws {
+        try importSamples()
+        let storm = try uniqueName("storm.jpg"), path = try uniqueName("path.jpg")
+        let ladybirdThumb = try thumbnail("ladybird.jpg")
+        // ladybird's sound thumbnail, with its own recorded size, on storm.
+        try setThumbnail("storm.jpg", ladybirdThumb.data, width: ladybirdThumb.width, height: ladybirdThumb.height)
+        let db = try db()
+        try db.run("UPDATE photo_data SET file_ref = 'zz/' || sha256 WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)", [path])
+        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000001', 'Cafe\u{301}', 'default')")
+        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000002', ' Sky', 'default')")
+        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5E2C1A4F-0000-4000-8000-000000000003', 'Upper', 'default')")
+        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('not-a-uuid', 'Odd', 'default')")
+        let (status, report) = try verifyJSON(["--quick"])
+        XCTAssertEqual(status, 1)
+        let found = details(report).map { ($0["kind"] as? String ?? "") + ": " + ($0["detail"] as? String ?? "") }.sorted()
+        XCTAssertEqual(found.filter { $0.hasPrefix("bad-tag-name") }.count, 2, "\(found)")
+        XCTAssertEqual(found.filter { $0.hasPrefix("bad-tag-uuid") }.count, 2, "\(found)")
+        XCTAssertTrue(found.contains("damaged-thumbnail: photo \(storm) (storm.jpg): thumbnail is \(ladybirdThumb.width)×\(ladybirdThumb.height) pixels, but a 1600×1067 photo's thumbnail is 120×80"), "\(found)")
+        let sha = try XCTUnwrap(try db.scalarString("SELECT sha256 FROM photo_data WHERE file_ref LIKE 'zz/%'"))
+        XCTAssertTrue(found.contains("bad-file-reference: photo \(path) (path.jpg): original is recorded as zz/\(sha), but its SHA-256 \(sha) says \(sha.prefix(2))/\(sha)"), "\(found)")
+        XCTAssertEqual(found.count, 6, "the misaddressed original is neither missing nor an orphan: \(found)")
+        // The thumbnail is made again and the reference pointed back at the file; the tags are
+        // reported, not guessed at.
+        let (_, repaired) = try verifyJSON(["--repair", "--quick"])
+        XCTAssertEqual(details(repaired).filter { $0["repaired"] as? Bool == true }.map { $0["kind"] as? String ?? "" }.sorted(), ["bad-file-reference", "damaged-thumbnail"])
+        XCTAssertEqual(try db.scalarString("SELECT file_ref FROM photo_data WHERE sha256 = ?", [sha]), "\(sha.prefix(2))/\(sha)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/ExternalData/\(sha.prefix(2))/\(sha)"), "the original was not taken for an orphan")
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), 4, "no photo deleted")
+        XCTAssertEqual([try thumbnail("storm.jpg").width, try thumbnail("storm.jpg").height], [120, 80])
+        XCTAssertEqual(run(["thumbnail", storm, "-o", dir + "/t.jpg"]).status, 0)
+    }
+
     // MARK: - Item 8: dry run, names
 
     func testRepairDryRunListsExactlyWhatRepairChangesAndChangesNothing() throws {
