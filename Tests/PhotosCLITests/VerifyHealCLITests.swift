@@ -290,6 +290,26 @@ final class VerifyHealCLITests: XCTestCase {
         XCTAssertEqual(st.st_ino, inode, "an intact original is left alone")
     }
 
+    /// Merging a peer that has the photo heals a missing or truncated original the same way.
+    func testMergeFromAPeerRestoresMissingAndTruncatedOriginals() throws {
+        try importSamples()
+        let peer = dir + "/peer"
+        XCTAssertEqual(photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        let storm = try originalPath("storm.jpg"), path = try originalPath("path.jpg")
+        let intact = [try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/storm.jpg")), try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg"))]
+        XCTAssertEqual(unlink(storm), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: intact[1].prefix(100)))
+        let rowsBefore = try dump().filter { !$0.hasPrefix("file ") }
+        let merged = run(["--json", "merge", "--from", peer])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any], merged.stderr)
+        XCTAssertEqual(json["originalsRestored"] as? Int, 2)
+        XCTAssertEqual(json["photos"] as? Int, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storm)), intact[0])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), intact[1])
+        XCTAssertEqual(try dump().filter { !$0.hasPrefix("file ") }, rowsBefore, "no row changed")
+        XCTAssertEqual(try verifyJSON().status, 0)
+    }
+
     func testTwoCopiesInOneRunRestoreOnceAndJSONNamesTheRestoration() throws {
         try importSamples()
         let path = try uniqueName("path.jpg")

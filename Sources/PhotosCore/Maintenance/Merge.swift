@@ -16,6 +16,9 @@ public struct MergeReport: Equatable {
     public var tagLinks = 0
     /// Original files copied into this library's external data.
     public var filesCopied = 0
+    /// Of those, originals of photos already here that were missing or of another size: the
+    /// other library's intact copy restored them (issue 9 item 8, "heal instead of forget").
+    public var originalsRestored = 0
     public var bytesCopied: Int64 = 0
     public var dryRun = false
 
@@ -25,7 +28,7 @@ public struct MergeReport: Equatable {
     public var json: JSONValue {
         .object([("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
                  ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("movedPhotos", .int(movedPhotos)), ("ratings", .int(ratings)),
-                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)),
+                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)), ("originalsRestored", .int(originalsRestored)),
                  ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))])
     }
 }
@@ -85,7 +88,11 @@ extension Library {
         let copyOriginals = {
             for photo in sourcePhotos {
                 let ref = ExternalDataStore.reference(for: photo.sha)
-                if FileManager.default.fileExists(atPath: self.externalData.path(for: ref)) { continue }
+                // Present with its size: kept (a stat; same-size damage is healed by re-import).
+                var st = stat()
+                let present = stat(self.externalData.path(for: ref), &st) == 0
+                if present && Int(st.st_size) == photo.byteSize { continue }
+                let restoring = self.isReferenced(fileReference: ref)
                 let file = try ImageFile.read(path: other.externalData.path(for: photo.ref))
                 guard file.sha256 == photo.sha else {
                     throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
@@ -93,6 +100,7 @@ extension Library {
                 try file.bytes.withUnsafeBytes { try self.externalData.write($0, reference: ref) }
                 copied.append(ref)
                 report.filesCopied += 1
+                if restoring { report.originalsRestored += 1 }
                 report.bytesCopied += Int64(file.bytes.count)
             }
         }
