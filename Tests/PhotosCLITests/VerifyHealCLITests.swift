@@ -310,6 +310,30 @@ final class VerifyHealCLITests: XCTestCase {
         XCTAssertEqual(try verifyJSON().status, 0)
     }
 
+    /// A damaged thumbnail of another library does not come in with a merge: it is made again
+    /// from the original, as the import makes it.
+    func testMergeRemakesADamagedThumbnailOfThePeer() throws {
+        try importSamples()
+        let good = try thumbnail("storm.jpg"), goodPath = try thumbnail("path.jpg")
+        let peer = dir + "/peer"
+        XCTAssertEqual(photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        let peerDB = try Database(path: peer + "/photos.sqlite", busyTimeout: 5)
+        try peerDB.run("UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')")
+        try peerDB.run("UPDATE thumbnail SET width = 7 WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
+        let target = dir + "/target"
+        XCTAssertEqual(photos(["--library", target, "init"]).status, 0)
+        XCTAssertEqual(photos(["--library", target, "merge", "--from", peer]).status, 0)
+        let t = try Database(path: target + "/photos.sqlite", readOnly: true, busyTimeout: 5)
+        let merged = try t.statement("SELECT p.display_name, th.data, th.width, th.height FROM thumbnail th JOIN photo p ON p.id = th.photo_id ORDER BY p.display_name")
+            .map { ($0.string(0), $0.blob(1), $0.int(2), $0.int(3)) }
+        XCTAssertEqual(merged.map(\.0), ["path.jpg", "storm.jpg"])
+        XCTAssertEqual(merged[0].1, goodPath.data)
+        XCTAssertEqual([merged[0].2, merged[0].3], [goodPath.width, goodPath.height])
+        XCTAssertEqual(merged[1].1, good.data)
+        XCTAssertEqual([merged[1].2, merged[1].3], [120, 80])
+        XCTAssertEqual(photos(["--library", target, "verify"]).status, 0)
+    }
+
     func testTwoCopiesInOneRunRestoreOnceAndJSONNamesTheRestoration() throws {
         try importSamples()
         let path = try uniqueName("path.jpg")

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 import PhotosStorage
 
 /// What `photos merge` brought in (or, with `--dry-run`, would bring in).
@@ -34,6 +35,24 @@ public struct MergeReport: Equatable {
 }
 
 extension Library {
+    /// The thumbnail a merged photo brings, when it is sound (`thumbnailProblem`); otherwise
+    /// one made again from the original here, through the import's `Thumbnailer`, so that a
+    /// damaged thumbnail of the other library never comes in (issue 9 item 11). Nil when none
+    /// can be had (`verify` then reports the missing thumbnail).
+    func soundThumbnail(_ source: (data: [UInt8], width: Int, height: Int)?, photoWidth: SQLValue, photoHeight: SQLValue,
+                        original reference: String) throws -> (data: [UInt8], width: Int, height: Int)? {
+        guard case .integer(let w) = photoWidth, case .integer(let h) = photoHeight else { return source }
+        if let source, Library.thumbnailProblem(source.data, width: source.width, height: source.height,
+                                                photoWidth: Int(w), photoHeight: Int(h)) == nil {
+            return source
+        }
+        guard let file = try? ImageFile.read(path: externalData.path(for: reference)),
+              let made = try? file.bytes.withUnsafeBytes({ try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions()) }) else {
+            return nil
+        }
+        return (made.thumbnail, made.thumbnailWidth, made.thumbnailHeight)
+    }
+
     /// The zone two peers settle on for a photo they have in different zones: a share's zone
     /// over the default zone, else the smaller id. Commutative and idempotent, so any order of
     /// merges between any number of peers ends with the same zone everywhere.
@@ -162,8 +181,9 @@ extension Library {
                                     [id, photo.sha, photo.byteSize, ExternalDataStore.reference(for: photo.sha)])
                     history.insert(.photo, photo.uniqueName, zone: zone)
                     history.insert(.photoData, String(self.db.lastInsertRowID), zone: zone)
-                    if let thumb = try srcThumb.first([photo.id], { [$0.value(0), $0.value(1), $0.value(2)] }) {
-                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [SQLValue.integer(id)] + thumb)
+                    let sourceThumb = try srcThumb.first([photo.id], { ($0.blob(0), $0.int(1), $0.int(2)) })
+                    if let thumb = try self.soundThumbnail(sourceThumb, photoWidth: row[4], photoHeight: row[5], original: ExternalDataStore.reference(for: photo.sha)) {
+                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [id, thumb.data, thumb.width, thumb.height])
                         history.insert(.thumbnail, String(self.db.lastInsertRowID), zone: zone)
                     }
                     for value in try srcRatings.map([photo.id], { $0.int(0) }) {
