@@ -135,14 +135,14 @@ enum DeleteCommand {
         run: { args, ctx in
             let library = try ctx.openLibrary()
             let photos = try args.positionals.map(library.resolvePhoto)
-            let deleted = try library.deletePhotos(photos, author: ctx.author)
+            let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string)))])) }
             else if !ctx.quiet { ctx.print("Deleted \(deleted.count) photo\(deleted.count == 1 ? "" : "s")") }
             return .ok
         })
 }
 
-/// `photos verify [--repair] [--quick]`.
+/// `photos verify [--repair [--dry-run]] [--quick]`.
 enum VerifyCommand {
     static let spec = CommandSpec(
         path: ["verify"],
@@ -150,25 +150,37 @@ enum VerifyCommand {
         discussion: """
         Checks that every original exists with its recorded size and SHA-256, that no file in
         the external data folder lacks a row (an orphan, e.g. after a crash), that SQLite's
-        integrity_check and foreign_key_check are clean, and that no tag link crosses zones.
-        --repair removes orphan files and deletes photos whose original is gone. Exit status 0
-        when clean, 1 when problems remain.
+        integrity_check and foreign_key_check are clean, that no tag link crosses zones, and
+        that every thumbnail is a sound JPEG of its recorded size (also with --quick). Each
+        problem names the photo's uniqueName and file name. --repair removes orphan files,
+        regenerates damaged or missing thumbnails from their originals and deletes photos whose
+        original is gone (re-importing the intact file restores it instead); --repair --dry-run
+        lists those repairs and changes nothing. History author verify (unless --author).
+        Exit status 0 when clean, 1 when problems remain.
         """,
         options: [
-            OptionSpec(["--repair"], help: "Remove orphan files and photos whose original is gone."),
+            OptionSpec(["--repair"], help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
+            OptionSpec(["--dry-run"], help: "With --repair: list what it would change; change nothing."),
             OptionSpec(["--quick"], help: "Check sizes only, not SHA-256 hashes."),
         ],
         run: { args, ctx in
+            let dryRun = args.flag("dry-run")
+            if dryRun && !args.flag("repair") { throw PhotosError.usage("--dry-run goes with --repair (verify alone never changes anything)") }
             let library = try ctx.openLibrary()
-            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
+            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), dryRun: dryRun, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else {
                 for problem in report.problems {
-                    ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
+                    ctx.print(escapingControlCharacters("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)"))
+                    if report.dryRun, let repair = problem.repair {
+                        ctx.print(escapingControlCharacters("  would repair: \(repair)"))
+                    }
                 }
                 if !ctx.quiet || !report.isClean {
                     let remaining = report.problems.filter { !$0.repaired }.count
                     let repaired = report.problems.count - remaining
-                    ctx.print("Checked \(report.photos) photos and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")")
+                    var line = "Checked \(report.photos) photos, \(report.thumbnails) thumbnails and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")"
+                    if report.dryRun { line += "; --repair would make \(report.repairs.count) change\(report.repairs.count == 1 ? "" : "s") (dry run: nothing changed)" }
+                    ctx.print(line)
                 }
             }
             return report.isClean ? .ok : .partial
