@@ -14,6 +14,9 @@ public final class CommandContext {
     /// True when `--author` was given on the command line; maintenance commands record their own
     /// name as author otherwise, even when `$PHOTOS_AUTHOR` is set (SPEC §4).
     public var authorGiven = false
+    /// The history author as Core resolves it per command (`HistoryAuthor.name(for:)`, the one
+    /// place of the rule that maintenance commands record their own name unless `--author`).
+    public var historyAuthor: HistoryAuthor { HistoryAuthor(given: authorGiven ? author : nil, user: author) }
     /// `--wait`: seconds to wait for another process's lock.
     public var wait: Double = 30
     public let environment: [String: String]

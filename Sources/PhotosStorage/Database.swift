@@ -40,7 +40,7 @@ public final class Database {
     public init(path: String, readOnly: Bool = false, busyTimeout: Double = 30) throws {
         let db: OpaquePointer
         if readOnly {
-            db = try Database.openForReading(path)
+            db = try Database.openForReading(path, busyTimeout: busyTimeout)
         } else {
             var opened: OpaquePointer?
             let rc = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -90,9 +90,10 @@ public final class Database {
     ///    read-only media, or of another user); SQLite then creates no file and takes no lock.
     /// Each step is checked by reading the schema; a step that fails with a permission or
     /// open error (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_PERM`, `SQLITE_IOERR`) gives way
-    /// to the next.
+    /// to the next. Each step waits up to `busyTimeout` seconds for another connection's lock
+    /// (a writer's checkpoint or WAL recovery) before its probe fails with BUSY.
     /// - Throws: `SQLiteError` of the last step when none works, or the first other error.
-    static func openForReading(_ path: String) throws -> OpaquePointer {
+    static func openForReading(_ path: String, busyTimeout: Double) throws -> OpaquePointer {
         var uri = "file:"
         for byte in path.utf8 {
             let c = Character(Unicode.Scalar(byte))
@@ -116,6 +117,7 @@ public final class Database {
                 throw lastError
             }
             sqlite3_extended_result_codes(db, 1)
+            sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
             if queryOnly && sqlite3_db_readonly(db, "main") == 1 {
                 sqlite3_close_v2(db)
                 continue

@@ -97,7 +97,7 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         XCTAssertTrue(stats.stdout.contains("\"photos\":6"), stats.stdout, file: file, line: line)
         let verify = try asReader(["--library", lib, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr, file: file, line: line)
-        XCTAssertTrue(verify.stdout.hasPrefix("Checked 6 photos and 6 files: 0 problems"), verify.stdout, file: file, line: line)
+        XCTAssertTrue(verify.stdout.hasPrefix("Checked 6 photos, 6 thumbnails and 6 files: 0 problems"), verify.stdout, file: file, line: line)
         let rating = try asReader(["--library", lib, "rating", "list", photo])
         XCTAssertEqual(rating.status, 0, rating.stderr, file: file, line: line)
         XCTAssertTrue(rating.stdout.contains("4"), rating.stdout, file: file, line: line)

@@ -19,8 +19,7 @@ enum DedupeTagsCommand {
         ],
         run: { args, ctx in
             let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
-            let author = ctx.authorGiven ? ctx.author : "dedupe-tags"
-            let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: author)
+            let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json); return .ok }
             for group in report.groups where !ctx.quiet {
                 ctx.print("\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(group.photosRelinked) photo\(group.photosRelinked == 1 ? "" : "s") relinked)")
@@ -52,7 +51,7 @@ enum PurgeCommand {
             guard let share = args.value("share") else { throw PhotosError.usage("missing --share ID") }
             let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let zone = try library.resolveZone(share)
-            let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "purge")
+            let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
                 let counts = [plural(report.photos, "photo"), plural(report.ratings, "rating"), plural(report.tags, "tag"),
                               plural(report.participants, "participant"), plural(report.shares, "share")].joined(separator: ", ")
@@ -91,7 +90,12 @@ enum HistoryCommand {
             }
             filter.authors = args.all("author")
             filter.excludedAuthors = args.all("exclude-author")
-            filter.entities = args.all("entity")
+            filter.entities = try args.all("entity").map { raw in
+                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
+                    throw PhotosError.usage("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
+                }
+                return entity.rawValue
+            }
             filter.zone = args.value("zone")
             if args.flag("advance") && args.value("consumer") == nil { throw PhotosError.usage("--advance needs --consumer NAME") }
             let library = try ctx.openLibraryForReading(!args.flag("advance"))
@@ -216,9 +220,9 @@ enum MergeCommand {
             let otherRoot = Library.resolvePath(explicit: fromPath, environment: ctx.environment)
             guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
             let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true)
-            let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "merge")
+            let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
-                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants")
+                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants\(report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals restored" : "")")
             }
             return .ok
         })
