@@ -68,6 +68,10 @@ public struct DecodedImage {
 
 /// Calls into CImageCodec and turns its status codes into `ImageError`.
 public enum ImageDecoder {
+    /// The per-worker decode budget, bytes (CImageCodec.h `PC_DECODE_BUDGET_MB`): the most one
+    /// decode allocates for buffers sized by what the file declares; SPEC §8, SPEC §6 "Limits".
+    public static let decodeBudgetBytes = Int(PC_DECODE_BUDGET_MB) << 20
+
     /// Decodes a JPEG or PNG held in memory, reduced so its long edge stays >= `targetEdge`.
     ///
     /// JPEG: libjpeg DCT scaling, scale_num/8 with scale_num 1...8 (libjpeg.txt
@@ -79,7 +83,7 @@ public enum ImageDecoder {
     ///   - maxPixels: stored width × height limit, pixels.
     ///   - tuning: libjpeg knobs.
     /// - Returns: the decoded image.
-    /// - Throws: `ImageError.corrupt`, `.tooLarge`, `.unsupported`.
+    /// - Throws: `ImageError.corrupt`, `.tooLarge`, `.unsupported`, `.overBudget`.
     public static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, targetEdge: Int,
                               maxPixels: Int, tuning: DecoderTuning = .default) throws -> DecodedImage {
         var options = pc_decode_options()
@@ -144,6 +148,7 @@ public enum ImageDecoder {
         switch status {
         case PC_TOO_LARGE: return .tooLarge(width: width, height: height, limit: limit)
         case PC_UNSUPPORTED: return .unsupported(text)
+        case PC_OVER_BUDGET: return .overBudget(text)
         case PC_NO_MEMORY: return .unsupported("out of memory decoding a \(width)×\(height) image")
         default: return .corrupt(text)
         }
