@@ -14,10 +14,21 @@ typedef struct pc_png_state {
     size_t size, position;
     pc_messages *messages;
     pc_box box;
-    uint8_t *row;          /* one row, non-interlaced */
-    uint8_t *image;        /* whole 8-bit image, interlaced only */
-    png_bytep *row_pointers;
+    uint8_t *row;          /* one row (of the image, or of an Adam7 pass) */
 } pc_png_state;
+
+/*
+ * Most bytes libpng may allocate for one ancillary chunk, or for a compressed text or
+ * ICC profile once inflated: libpng's own default (libpng-manual.txt
+ * png_set_chunk_malloc_max; pnglibconf PNG_USER_CHUNK_MALLOC_MAX 8000000), which
+ * Debian's build leaves unset. Larger chunks are refused ("chunk data is too large"),
+ * larger inflated text or profiles dropped with a warning.
+ */
+#define PC_PNG_CHUNK_MAX 8000000
+/* Ancillary chunks libpng keeps in memory at once (png_set_chunk_cache_max). */
+#define PC_PNG_CHUNK_CACHE 64
+/* libpng's default width/height limits, stated here: rows are at most 1e6 × 8 bytes. */
+#define PC_PNG_MAX_EDGE 1000000
 
 static void pc_png_error(png_structp png, png_const_charp text) {
     pc_png_state *s = png_get_error_ptr(png);
@@ -72,6 +83,16 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
         goto done;
     }
     png_set_read_fn(s->png, s, pc_png_read);
+    /* Memory bounded by the bytes given, never by sizes they declare (SPEC §6 "Limits"). */
+    png_set_user_limits(s->png, PC_PNG_MAX_EDGE, PC_PNG_MAX_EDGE);
+    png_set_chunk_malloc_max(s->png, PC_PNG_CHUNK_MAX);
+    png_set_chunk_cache_max(s->png, PC_PNG_CHUNK_CACHE);
+    /* Text, suggested palettes and unknown chunks are never used here: skipped unread
+     * (libpng-manual.txt png_set_keep_unknown_chunks, "known chunks ... treated as unknown"). */
+    static const png_byte ignored[] = { 't', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0',
+                                        'i', 'T', 'X', 't', '\0', 's', 'P', 'L', 'T', '\0' };
+    png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
     png_read_info(s->png, s->info);
 
     png_uint_32 width = 0, height = 0;
@@ -94,7 +115,7 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     /* libpng-manual.txt "Gamma": decode to an sRGB display only when the file states its gamma (gAMA, or sRGB which implies it). */
     double file_gamma = 0;
     if (png_get_gAMA(s->png, s->info, &file_gamma) && file_gamma > 0) png_set_gamma(s->png, PNG_DEFAULT_sRGB, file_gamma);
-    int passes = png_set_interlace_handling(s->png);
+    /* No png_set_interlace_handling: Adam7 rows come pass by pass and go straight into the reduction. */
     png_read_update_info(s->png, s->info);
 
     int channels = png_get_channels(s->png, s->info);
@@ -103,31 +124,33 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     unsigned long_edge = width > height ? width : height;
     int factor = options->target_edge > 0 ? (int)(long_edge / (unsigned)options->target_edge) : 1;
     if (factor < 1) factor = 1;
-    if (!pc_box_init(&s->box, (int)width, (int)height, channels, factor)) {
+    int adam7 = interlace != PNG_INTERLACE_NONE;
+    int ok = adam7 ? pc_box_init_grid(&s->box, (int)width, (int)height, channels, factor)
+                   : pc_box_init(&s->box, (int)width, (int)height, channels, factor);
+    s->row = ok ? malloc(rowbytes) : NULL;
+    if (s->row == NULL) {
         pc_set_error(messages, "out of memory");
         status = PC_NO_MEMORY;
         goto done;
     }
 
-    if (passes == 1) {
-        s->row = malloc(rowbytes);
-        if (s->row == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    if (!adam7) {
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(s->png, s->row, NULL);
             pc_box_add_row(&s->box, s->row);
         }
     } else {
-        /* Adam7 fills rows over seven passes: the 8-bit image must be whole (bounded by max_pixels). */
-        s->image = malloc(rowbytes * height);
-        s->row_pointers = malloc(sizeof(png_bytep) * height);
-        if (s->image == NULL || s->row_pointers == NULL) {
-            pc_set_error(messages, "out of memory");
-            status = PC_NO_MEMORY;
-            goto done;
+        /* PNG spec §8.2: pass p holds pixels (PNG_COL_FROM_PASS_COL, PNG_ROW_FROM_PASS_ROW); libpng skips empty passes. */
+        for (int pass = 0; pass < 7; pass++) {
+            png_uint_32 columns = PNG_PASS_COLS(width, pass), rows = PNG_PASS_ROWS(height, pass);
+            if (columns == 0 || rows == 0) continue;
+            for (png_uint_32 r = 0; r < rows; r++) {
+                png_read_row(s->png, s->row, NULL);
+                pc_box_add_pixels(&s->box, s->row, (int)columns, (int)PNG_ROW_FROM_PASS_ROW(r, pass),
+                                  (int)PNG_PASS_START_COL(pass), 1 << PNG_PASS_COL_SHIFT(pass));
+            }
         }
-        for (png_uint_32 y = 0; y < height; y++) s->row_pointers[y] = s->image + rowbytes * y;
-        png_read_image(s->png, s->row_pointers);
-        for (png_uint_32 y = 0; y < height; y++) pc_box_add_row(&s->box, s->row_pointers[y]);
+        pc_box_finish(&s->box);
     }
     png_read_end(s->png, s->info); /* checks the trailing chunks' CRCs and IEND */
     pc_png_copy_exif(s, out);
@@ -143,8 +166,6 @@ done:
     pc_box_free(&s->box);
     free(s->box.out);
     free(s->row);
-    free(s->image);
-    free(s->row_pointers);
     if (status != PC_OK) {
         free(out->exif);
         out->exif = NULL;
