@@ -138,6 +138,7 @@ typedef struct pc_jpeg_window_src {
     const JOCTET *data;
     size_t size;
     size_t handed;                 /* bytes of `data` handed out so far */
+    size_t window;                 /* most bytes handed out at once */
 } pc_jpeg_window_src;
 
 static void pc_window_init(j_decompress_ptr cinfo) { (void)cinfo; }
@@ -153,7 +154,7 @@ static boolean pc_window_fill(j_decompress_ptr cinfo) {
         return TRUE;
     }
     size_t n = src->size - src->handed;
-    if (n > PC_JPEG_WINDOW) n = PC_JPEG_WINDOW;
+    if (n > src->window) n = src->window;
     src->pub.next_input_byte = src->data + src->handed;
     src->pub.bytes_in_buffer = n;
     src->handed += n;
@@ -173,7 +174,7 @@ static void pc_window_skip(j_decompress_ptr cinfo, long count) {
 
 static void pc_window_term(j_decompress_ptr cinfo) { (void)cinfo; }
 
-static void pc_jpeg_window_source(j_decompress_ptr cinfo, const uint8_t *data, size_t size) {
+static void pc_jpeg_window_source(j_decompress_ptr cinfo, const uint8_t *data, size_t size, size_t window) {
     pc_jpeg_window_src *src = (pc_jpeg_window_src *)(*cinfo->mem->alloc_small)(
         (j_common_ptr)cinfo, JPOOL_PERMANENT, sizeof(pc_jpeg_window_src));
     src->pub.init_source = pc_window_init;
@@ -186,6 +187,7 @@ static void pc_jpeg_window_source(j_decompress_ptr cinfo, const uint8_t *data, s
     src->data = data;
     src->size = data == NULL ? 0 : size;
     src->handed = 0;
+    src->window = window;
     cinfo->src = &src->pub;
 }
 
@@ -277,7 +279,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     }
     jpeg_create_decompress(cinfo);
     s->created = 1;
-    pc_jpeg_window_source(cinfo, data, size);
+    pc_jpeg_window_source(cinfo, data, size, PC_JPEG_WINDOW);
     /* Backstop for the budget check below (which counts the coefficient buffer only): libjpeg
      * refuses (JERR_NO_BACKING_STORE, jmemnobs.c) rather than realize virtual arrays past it. */
     cinfo->mem->max_memory_to_use = (long)(PC_DECODE_BUDGET_BYTES + PC_DECODE_BUDGET_BYTES / 4);
@@ -397,6 +399,22 @@ static int pc_non_interleaved_script(jpeg_scan_info *scans, int components) {
     return n;
 }
 
+/* DC first scan at Al = 4, full AC scans, then four DC refinement scans (T.81 G.1.1.1.1). */
+static int pc_dc_refined_script(jpeg_scan_info *scans, int components) {
+    int n = 0;
+    jpeg_scan_info dc = pc_scan(0, 0, 0, 0, 4);
+    dc.comps_in_scan = components;
+    for (int c = 0; c < components; c++) dc.component_index[c] = c;
+    scans[n++] = dc;
+    for (int c = 0; c < components; c++) scans[n++] = pc_scan(c, 1, 63, 0, 0);
+    for (int al = 3; al >= 0; al--) {
+        dc.Ah = al + 1;
+        dc.Al = al;
+        scans[n++] = dc;
+    }
+    return n;
+}
+
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
     pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0 };
@@ -441,7 +459,12 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
         }
     }
     cinfo->restart_interval = (unsigned)o->restart_interval;
-    switch (o->mode) {
+    cinfo->arith_code = (o->mode & PC_ARITHMETIC) ? TRUE : FALSE;
+    switch (o->mode & ~PC_ARITHMETIC) {
+    case PC_PROGRESSIVE_DC_REFINED:
+        cinfo->scan_info = s->scans;
+        cinfo->num_scans = pc_dc_refined_script(s->scans, o->components);
+        break;
     case PC_PROGRESSIVE_SIMPLE:
         jpeg_simple_progression(cinfo);
         break;
@@ -450,7 +473,7 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
         cinfo->num_scans = pc_non_interleaved_script(s->scans, o->components);
         break;
     default:
-        cinfo->optimize_coding = TRUE;
+        cinfo->optimize_coding = cinfo->arith_code ? FALSE : TRUE;
         break;
     }
     jpeg_start_compress(cinfo, TRUE);
@@ -492,7 +515,8 @@ pc_status pc_jpeg_libjpeg_verdict(const uint8_t *data, size_t size, pc_messages 
     }
     jpeg_create_decompress(cinfo);
     s->created = 1;
-    pc_jpeg_window_source(cinfo, data, size);
+    /* Its own window size, so the reference does not share the decoder's setting. */
+    pc_jpeg_window_source(cinfo, data, size, 64);
     jpeg_read_header(cinfo, TRUE);
     jpeg_start_decompress(cinfo);
     s->row = malloc((size_t)cinfo->output_width * (size_t)cinfo->output_components);

@@ -92,13 +92,15 @@ pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_deco
 typedef enum pc_jpeg_scan_mode {
     PC_BASELINE = 0,                    /* sequential, optimized Huffman tables (thumbnails) */
     PC_PROGRESSIVE_SIMPLE = 1,          /* jpeg_simple_progression (libjpeg.txt) */
-    PC_PROGRESSIVE_NON_INTERLEAVED = 2  /* one DC scan per component, DC refinement scans last (tests) */
+    PC_PROGRESSIVE_NON_INTERLEAVED = 2, /* one DC scan per component, DC refinement scans last (tests) */
+    PC_PROGRESSIVE_DC_REFINED = 3,      /* DC first scan with Al = 4, AC scans, then DC refinements 4→3→2→1→0 (tests) */
+    PC_ARITHMETIC = 0x100               /* or'ed with a mode: arithmetic coding (T.81 Annex D) instead of Huffman */
 } pc_jpeg_scan_mode;
 
 typedef struct pc_jpeg_encode_options {
     int components;        /* 1 = gray, 3 = RGB input */
     int quality;           /* 1...100 */
-    int mode;              /* pc_jpeg_scan_mode */
+    int mode;              /* pc_jpeg_scan_mode, optionally | PC_ARITHMETIC */
     int h_samp, v_samp;    /* luma sampling factors with 1x1 chroma; 0 = libjpeg's default (2x2) */
     int restart_interval;  /* in MCUs, 0 = none */
 } pc_jpeg_encode_options;
@@ -109,8 +111,8 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
 
 /*
  * libjpeg's own verdict on a JPEG, for tests: a plain full-size decode (every scan,
- * default settings) through the same small-window source as pc_jpeg_decode, so every
- * MCU goes through libjpeg-turbo's warning Huffman decoder, with the same warning rule
+ * default settings) through a source that hands out 64 bytes at a time, so every MCU
+ * goes through libjpeg-turbo's warning Huffman decoder, with the same warning rule
  * (pc_jpeg_warning_rejects). PC_OK when libjpeg decodes it without a damage warning,
  * PC_CORRUPT with libjpeg's message otherwise. No memory budget: tests only.
  */
