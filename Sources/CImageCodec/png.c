@@ -1,5 +1,6 @@
 /* libpng decode from memory with setjmp error recovery (libpng-manual.txt "Setup", "Input transformations"). */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
@@ -59,9 +60,38 @@ static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
     out->exif_size = length;
 }
 
+/*
+ * Walks the chunk headers (PNG spec §5.3: length, type, data, CRC) up to IEND and refuses
+ * a chunk whose declared length runs past the end of the file, before libpng sees it:
+ * libpng would fail on it anyway ("Read Error") after reading (and for some chunks
+ * allocating) up to the declared length. Returns 0 and sets the error when refused.
+ */
+static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *messages) {
+    size_t pos = 8;
+    while (size >= 12 && pos <= size - 12) {
+        uint32_t length = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 | (uint32_t)d[pos + 2] << 8 | d[pos + 3];
+        const uint8_t *type = d + pos + 4;
+        if (memcmp(type, "IEND", 4) == 0) return 1;
+        if (length > size - pos - 12) {
+            char text[PC_MESSAGE_CAPACITY];
+            char name[5];
+            for (int i = 0; i < 4; i++) name[i] = (type[i] >= 0x20 && type[i] < 0x7F) ? (char)type[i] : '?';
+            name[4] = '\0';
+            snprintf(text, sizeof text, "PNG chunk %s declares %lu bytes but only %lu follow in the file",
+                     name, (unsigned long)length, (unsigned long)(size - pos - 12));
+            pc_set_error(messages, text);
+            return 0;
+        }
+        pos += 12 + (size_t)length;
+    }
+    return 1; /* no IEND: libpng says how it ends */
+}
+
 pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                         pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
+    if (data == NULL || size < 8) { pc_set_error(messages, "not a PNG file"); return PC_CORRUPT; }
+    if (!pc_png_chunks_fit(data, size, messages)) return PC_CORRUPT;
     pc_png_state *s = calloc(1, sizeof *s);
     if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
     pc_status status = PC_OK;
