@@ -22,8 +22,8 @@ typedef struct pc_png_state {
  * Most bytes libpng may allocate for one ancillary chunk, or for a compressed text or
  * ICC profile once inflated: libpng's own default (libpng-manual.txt
  * png_set_chunk_malloc_max; pnglibconf PNG_USER_CHUNK_MALLOC_MAX 8000000), which
- * Debian's build leaves unset. Larger chunks are refused ("chunk data is too large"),
- * larger inflated text or profiles dropped with a warning.
+ * Debian's build leaves unset: an ICC profile that would inflate past it is dropped with
+ * a warning. (Chunk payloads are bounded by the file itself: pc_png_chunks_fit.)
  */
 #define PC_PNG_CHUNK_MAX 8000000
 /* Ancillary chunks libpng keeps in memory at once (png_set_chunk_cache_max). */
