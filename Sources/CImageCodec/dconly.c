@@ -676,9 +676,14 @@ static int dc_ac_refine(dc_decoder *s, dc_bits *b, dc_component *k, const dc_huf
                 /* libjpeg's do/while: from z, pass nonzero coefficients (one correction bit each)
                  * and r zero ones; stop at the next zero one (the new coefficient), or after se. */
                 uint64_t zeros = ~mask & dc_ac_band(z, se);
-                for (int i = 0; i < r && zeros; i++) zeros &= zeros - 1;
-                int stop = zeros ? __builtin_ctzll(zeros) : se + 1;
-                AC_SKIP(dc_popcount(mask & dc_ac_band(z, stop - 1)));
+                for (int i = 0; i < r; i++) zeros &= zeros - 1; /* clearing past the last one leaves 0 */
+                int stop = zeros ? __builtin_ctzll(zeros) : 64;
+                if (stop <= se) {
+                    AC_SKIP(stop - z - r); /* between z and stop: r zero coefficients, the rest nonzero */
+                } else {
+                    stop = se + 1;
+                    AC_SKIP(dc_popcount(mask & dc_ac_band(z, se)));
+                }
                 z = stop;
                 if (size) mask |= dc_ac_bit(z);
             }
