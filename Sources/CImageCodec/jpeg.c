@@ -216,6 +216,18 @@ static uint64_t pc_coefficient_bytes(const struct jpeg_decompress_struct *cinfo)
     return total;
 }
 
+/* Sets the one-line refusal and returns 1 when `needed` bytes are over the per-worker budget. */
+static int pc_jpeg_over_budget(const struct jpeg_decompress_struct *cinfo, uint64_t needed, pc_messages *messages) {
+    if (needed <= PC_DECODE_BUDGET_BYTES) return 0;
+    char text[PC_MESSAGE_CAPACITY];
+    snprintf(text, sizeof text, "decoding this %ux%u %sJPEG needs %llu MB, over the per-worker decode budget of %d MB",
+             (unsigned)cinfo->image_width, (unsigned)cinfo->image_height,
+             cinfo->progressive_mode ? "progressive " : pc_coefficient_bytes(cinfo) ? "multi-scan " : "",
+             (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB);
+    pc_set_error(messages, text);
+    return 1;
+}
+
 /* State that must survive a longjmp lives behind a pointer, never in registers. */
 typedef struct pc_jpeg_decode_state {
     struct jpeg_decompress_struct cinfo;
@@ -310,6 +322,14 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     cinfo->dct_method = options->dct_method == 1 ? JDCT_IFAST : options->dct_method == 2 ? JDCT_FLOAT : JDCT_ISLOW;
     cinfo->do_fancy_upsampling = options->fancy_upsampling ? TRUE : FALSE;
     out->scale = (int)cinfo->scale_num;
+    /* The decoded image itself (SPEC §8: jobs × the image at its DCT scale); within the budget
+     * at the default --max-pixels, checked for larger limits. */
+    jpeg_calc_output_dimensions(cinfo);
+    uint64_t image_bytes = (uint64_t)cinfo->output_width * cinfo->output_height * 3;
+    if (pc_jpeg_over_budget(cinfo, image_bytes, messages)) {
+        status = PC_OVER_BUDGET;
+        goto done;
+    }
 
     int dc_only = options->progressive_dc_only && cinfo->progressive_mode && cinfo->scale_num == 1;
     if (dc_only && !cinfo->arith_code && cinfo->data_precision == 8 &&
@@ -325,15 +345,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
      * A progressive or multi-scan file needs the whole-image coefficient buffer first:
      * refused when that is over the per-worker budget, before anything is allocated.
      */
-    uint64_t coefficients = pc_coefficient_bytes(cinfo);
-    if (coefficients > PC_DECODE_BUDGET_BYTES) {
-        char text[PC_MESSAGE_CAPACITY];
-        snprintf(text, sizeof text,
-                 "decoding this %ux%u %s JPEG needs %llu MB, over the per-worker decode budget of %d MB",
-                 (unsigned)cinfo->image_width, (unsigned)cinfo->image_height,
-                 cinfo->progressive_mode ? "progressive" : "multi-scan",
-                 (unsigned long long)((coefficients + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB);
-        pc_set_error(messages, text);
+    if (pc_jpeg_over_budget(cinfo, pc_coefficient_bytes(cinfo) + image_bytes, messages)) {
         status = PC_OVER_BUDGET;
         goto done;
     }

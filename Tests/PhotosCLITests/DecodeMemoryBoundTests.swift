@@ -114,8 +114,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         return signature + ihdr + chunk(type, data) + idatAndEnd
     }
 
-    /// A JPEG built by libjpeg (`pc_jpeg_encode_ex`), its frame then made to declare 9999×10000.
-    static func jpegDeclaring9999x10000(mode: Int32) throws -> [UInt8] {
+    /// A JPEG built by libjpeg (`pc_jpeg_encode_ex`), its frame then made to declare width × height.
+    static func jpegDeclaring9999x10000(mode: Int32, width: Int = 9999, height: Int = 10000) throws -> [UInt8] {
         let pixels = [UInt8]((0..<(16 * 16)).flatMap { _ in [UInt8(10), 250, 130] })
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
@@ -128,8 +128,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         var i = 2
         while i + 9 < d.count, d[i] == 0xFF {
             if (0xC0...0xCF).contains(d[i + 1]), ![0xC4, 0xC8, 0xCC].contains(d[i + 1]) {
-                d[i + 5] = 0x27; d[i + 6] = 0x10 // height 10000
-                d[i + 7] = 0x27; d[i + 8] = 0x0F // width 9999
+                d[i + 5] = UInt8(height >> 8); d[i + 6] = UInt8(height & 0xFF)
+                d[i + 7] = UInt8(width >> 8); d[i + 8] = UInt8(width & 0xFF)
                 return d
             }
             i += 2 + (Int(d[i + 2]) << 8 | Int(d[i + 3]))
@@ -191,7 +191,7 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
             XCTAssertNotNil(line("declared-\(type)-3fffffff.png"), "\(type) refused\n\(result.stderr)")
         }
         XCTAssertEqual(line("arithmetic-progressive-9999x10000.jpg").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
-                       " error: decoding this 9999x10000 progressive JPEG needs 287 MB, over the per-worker decode budget of 100 MB")
+                       " error: decoding this 9999x10000 progressive JPEG needs 291 MB, over the per-worker decode budget of 100 MB")
         XCTAssertNotNil(line("huffman-progressive-9999x10000.jpg"))
         // Imported: the inflate bombs (text skipped, the profile dropped), the EXIF file, the baseline arithmetic file.
         for name in ["bomb-zTXt.png", "bomb-iTXt.png", "bomb-iCCP.png", "exif-declaring-4gb.jpg", "arithmetic-baseline-9999x10000.jpg"] {
@@ -203,6 +203,23 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
             XCTAssertTrue(list.stdout.contains(name), "\(name) listed")
         }
         print("peak RSS of the import: \(result.maxRSSKB / 1024) MB")
+    }
+
+    /// With --max-pixels raised past the default, the decoded image at its DCT scale is what
+    /// grows (SPEC §8): an arithmetic-coded baseline file (no warning when its data runs out)
+    /// declaring 65500×65500 would decode to 192 MB at 1/8; refused against the budget.
+    func testRaisedMaxPixelsStillKeepsTheDecodedImageWithinTheBudget() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let file = input + "/arithmetic-baseline-65500x65500.jpg"
+        let bytes = try Self.jpegDeclaring9999x10000(mode: Int32(PC_ARITHMETIC.rawValue), width: 65500, height: 65500)
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+        let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--max-pixels", "5000000000", input])
+        XCTAssertGreaterThan(result.maxRSSKB, 0)
+        XCTAssertLessThan(result.maxRSSKB, Self.limitKB, "peak RSS \(result.maxRSSKB) KB")
+        XCTAssertTrue(result.stderr.contains(
+            "arithmetic-baseline-65500x65500.jpg: error: decoding this 65500x65500 JPEG needs 192 MB, over the per-worker decode budget of 100 MB"),
+            result.stderr)
     }
 
     /// The measure itself: a decode that does need memory shows up in ru_maxrss (so the test above can fail).
