@@ -62,9 +62,11 @@ static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
 
 /*
  * Walks the chunk headers (PNG spec §5.3: length, type, data, CRC) up to IEND and refuses
- * a chunk whose declared length runs past the end of the file, before libpng sees it:
- * libpng would fail on it anyway ("Read Error") after reading (and for some chunks
- * allocating) up to the declared length. Returns 0 and sets the error when refused.
+ * a chunk other than IDAT whose declared length runs past the end of the file, before
+ * libpng sees it: libpng would fail on it anyway ("Read Error") after reading (and for
+ * some chunks allocating) up to the declared length. IDAT is streamed in small pieces
+ * (PNG_IDAT_READ_SIZE): a file cut inside its image data keeps libpng's own message.
+ * Returns 0 and sets the error when refused.
  */
 static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *messages) {
     size_t pos = 8;
@@ -72,7 +74,7 @@ static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *message
         uint32_t length = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 | (uint32_t)d[pos + 2] << 8 | d[pos + 3];
         const uint8_t *type = d + pos + 4;
         if (memcmp(type, "IEND", 4) == 0) return 1;
-        if (length > size - pos - 12) {
+        if (length > size - pos - 12 && memcmp(type, "IDAT", 4) != 0) {
             char text[PC_MESSAGE_CAPACITY];
             char name[5];
             for (int i = 0; i < 4; i++) name[i] = (type[i] >= 0x20 && type[i] < 0x7F) ? (char)type[i] : '?';
@@ -82,6 +84,7 @@ static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *message
             pc_set_error(messages, text);
             return 0;
         }
+        if (length > size - pos - 12) return 1; /* IDAT past the end: libpng says so */
         pos += 12 + (size_t)length;
     }
     return 1; /* no IEND: libpng says how it ends */
