@@ -106,6 +106,7 @@ typedef struct dc_decoder {
     int scan_n, scan_comp[4], scan_td[4], scan_ta, ss, se, ah, al;
     /* Error detail for the message. */
     int error, error_marker, error_expected;
+    uint64_t over_budget_mb;    /* set when dc_parse_sof refuses the frame against the budget */
 } dc_decoder;
 
 /* ------------------------------------------------------------------ bits */
@@ -322,6 +323,21 @@ static int dc_parse_sof(dc_decoder *s, const uint8_t *p, size_t n) {
         k->blocks_h = (ch + 7) / 8;
         k->grid_w = s->mcus_x * k->h;
         k->grid_h = s->mcus_y * k->v;
+    }
+    /* What this decoder will hold: 2 bytes of DC and 8 of AC mask per block, and the 1/8
+     * RGB image: within PC_DECODE_BUDGET_MB up to about 200 Mpx at 4:4:4 and 370 Mpx at
+     * 4:2:0, so only a raised --max-pixels can reach the budget (100 Mpx: 52 MB at most). */
+    uint64_t needed = (uint64_t)((width + 7) / 8) * (uint64_t)((height + 7) / 8) * 3;
+    for (int c = 0; c < nf; c++) {
+        const dc_component *k = &s->comp[c];
+        needed += (uint64_t)k->grid_w * (uint64_t)k->grid_h * (sizeof(int16_t) + sizeof(uint64_t));
+    }
+    if (needed > PC_DECODE_BUDGET_BYTES) {
+        s->over_budget_mb = (needed + (1u << 20) - 1) >> 20;
+        return -2;
+    }
+    for (int c = 0; c < nf; c++) {
+        dc_component *k = &s->comp[c];
         k->dc = calloc((size_t)k->grid_w * (size_t)k->grid_h, sizeof(int16_t));
         if (k->dc == NULL) return -1;
     }
@@ -925,6 +941,14 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         case 0xC2: { /* SOF2 */
             if (s->seen_sof) return PC_NOT_HANDLED;
             int r = dc_parse_sof(s, p, n);
+            if (r == -2) {
+                char text[PC_MESSAGE_CAPACITY];
+                snprintf(text, sizeof text,
+                         "decoding this %dx%d progressive JPEG needs %llu MB, over the per-worker decode budget of %d MB",
+                         s->width, s->height, (unsigned long long)s->over_budget_mb, PC_DECODE_BUDGET_MB);
+                pc_set_error(messages, text);
+                return PC_OVER_BUDGET;
+            }
             if (r < 0) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
             if (r == 0) return PC_NOT_HANDLED;
             break;

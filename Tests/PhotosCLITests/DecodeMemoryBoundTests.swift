@@ -214,11 +214,17 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         let file = input + "/arithmetic-baseline-65500x65500.jpg"
         let bytes = try Self.jpegDeclaring9999x10000(mode: Int32(PC_ARITHMETIC.rawValue), width: 65500, height: 65500)
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+        // dconly.c's own buffers (10 bytes per block) count too: 20000×20000 4:2:0 needs 108 MB.
+        let progressive = try Self.jpegDeclaring9999x10000(mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue), width: 20000, height: 20000)
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/huffman-progressive-20000x20000.jpg", contents: Data(progressive)))
         let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--max-pixels", "5000000000", input])
         XCTAssertGreaterThan(result.maxRSSKB, 0)
         XCTAssertLessThan(result.maxRSSKB, Self.limitKB, "peak RSS \(result.maxRSSKB) KB")
         XCTAssertTrue(result.stderr.contains(
             "arithmetic-baseline-65500x65500.jpg: error: decoding this 65500x65500 JPEG needs 192 MB, over the per-worker decode budget of 100 MB"),
+            result.stderr)
+        XCTAssertTrue(result.stderr.contains(
+            "huffman-progressive-20000x20000.jpg: error: decoding this 20000x20000 progressive JPEG needs 108 MB, over the per-worker decode budget of 100 MB"),
             result.stderr)
     }
 
