@@ -22,14 +22,15 @@
  * (YCbCr, or RGB per libjpeg's colour-space rules), luma sampling h,v in {1,2}
  * with 1×1 chroma. Anything else, and anything this parser finds odd that
  * libjpeg might treat differently (bogus tables, inconsistent progression,
- * junk between segments, unknown markers, DNL, a second frame, Adobe
- * transforms other than 0/1, a component without a DC scan...), returns
+ * unknown markers, DNL, a second frame, Adobe transforms other than 0/1, a
+ * component without a DC scan...), returns
  * PC_NOT_HANDLED so the caller decodes with libjpeg, which stays the arbiter
  * of odd files. Files truncated anywhere (no EOI) are rejected with libjpeg's
  * "Premature end of JPEG file"; corrupt entropy-coded data in any scan is
  * rejected with libjpeg's message for it (pc_jpeg_warning_rejects in jpeg.c):
  * a bad Huffman code, a code or run that needs bits past its segment, a wrong
- * RSTn, an AC refinement symbol whose size is not 1.
+ * RSTn, an AC refinement symbol whose size is not 1. Junk between segments is
+ * skipped as libjpeg skips it (a harmless warning there).
  *
  * Every read is bounds-checked; nothing is global; nothing exits.
  */
@@ -736,9 +737,9 @@ static int dc_check_ac_scan(dc_decoder *s, size_t *pos, int *marker) {
 }
 
 /*
- * From inside entropy-coded data (or junk), finds the next marker as
- * pc_jpeg_stream_reaches_eoi does: FF 00 is a stuffed byte, RSTn and FF fill
- * bytes continue the data. Returns the marker code with *pos just after it, or -1 at the end of the file.
+ * From inside entropy-coded data (or junk), finds the next marker as libjpeg's
+ * next_marker (jdmarker.c) does: FF 00 is a stuffed byte, FF fill bytes precede a
+ * marker, and an RSTn outside a scan is passed over (read_markers only traces it). Returns the marker code with *pos just after it, or -1 at the end of the file.
  */
 static int dc_skip_entropy(const uint8_t *d, size_t size, size_t *pos) {
     size_t p = *pos;
@@ -903,9 +904,8 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
             if (pos > start && d[pos] != 0x00) {
                 marker = d[pos++];
             } else {
-                /* Junk where a marker belongs. Once every component has its DC, libjpeg's early stop
-                 * would only walk the stream here (pc_jpeg_stream_reaches_eoi), so do the same. */
-                if (!dc_all_have_dc(s)) return PC_NOT_HANDLED;
+                /* Junk where a marker belongs: libjpeg skips it to the next marker with the
+                 * harmless JWRN_EXTRANEOUS_DATA (kept by pc_jpeg_warning_rejects); so does this. */
                 pos = start;
                 int found = dc_skip_entropy(d, size, &pos);
                 if (found < 0) goto eof;

@@ -95,31 +95,6 @@ static void pc_jpeg_install_errors(pc_jpeg_error *err, pc_messages *messages) {
     err->status = PC_OK;
 }
 
-int pc_jpeg_stream_reaches_eoi(const uint8_t *d, size_t size, size_t pos, int marker) {
-    for (;;) {
-        if (marker == 0) {
-            /* Entropy-coded data (or junk): FF 00 is a stuffed byte, RSTn and FF fill continue it. */
-            for (;;) {
-                if (pos >= size) return 0;
-                if (d[pos] != 0xFF) { pos++; continue; }
-                while (pos < size && d[pos] == 0xFF) pos++;
-                if (pos >= size) return 0;
-                int m = d[pos++];
-                if (m == 0x00 || (m >= 0xD0 && m <= 0xD7)) continue;
-                marker = m;
-                break;
-            }
-        }
-        if (marker == 0xD9) return 1;
-        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) { marker = 0; continue; }
-        if (size - pos < 2) return 0;
-        size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
-        if (length < 2 || length > size - pos) return 0;
-        pos += length;
-        marker = 0;
-    }
-}
-
 /*
  * A source manager over the file in memory that hands libjpeg at most
  * PC_JPEG_WINDOW bytes at a time. libjpeg-turbo 2.1.5 (jdhuff.c decode_mcu) takes

@@ -205,6 +205,42 @@ final class DamagedJPEGVerdictTests: XCTestCase {
         print(report.joined(separator: "\n"))
     }
 
+    /// Junk between segments (libjpeg: the harmless "extraneous bytes before marker") keeps the
+    /// image on every path, wherever it is: before the tables, between scans, before EOI. A large
+    /// progressive file with junk early stays on dconly.c (libjpeg would need its coefficient buffer).
+    func testJunkBetweenSegmentsKeepsTheImageOnEveryPath() throws {
+        let w = Self.width, h = Self.height, p = Self.pixels
+        for (mode, target, dcOnly) in [(Int32(PC_BASELINE.rawValue), 120, false), (Int32(PC_PROGRESSIVE_SIMPLE.rawValue), 1, true),
+                                       (Int32(PC_PROGRESSIVE_NON_INTERLEAVED.rawValue), 1, true)] {
+            let jpeg = try Verdict.encode(p, width: w, height: h, mode: mode)
+            let clean = try jpeg.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000) }
+            // Every marker position after SOI: at the SOS segments, at the first DHT/DQT, and before EOI.
+            var positions: [Int] = []
+            var i = 2
+            while i + 4 <= jpeg.count, jpeg[i] == 0xFF {
+                positions.append(i)
+                if jpeg[i + 1] == 0xD9 { break }
+                if jpeg[i + 1] == 0xDA {
+                    var j = Verdict.firstScanData(Array(jpeg[i...])).map { $0 + i } ?? jpeg.count
+                    while j + 1 < jpeg.count, !(jpeg[j] == 0xFF && jpeg[j + 1] != 0 && !(0xD0...0xD7).contains(jpeg[j + 1])) { j += 1 }
+                    i = j
+                } else {
+                    i += 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
+                }
+            }
+            XCTAssertGreaterThan(positions.count, 5)
+            for at in positions {
+                let junk: [UInt8] = [0x12, 0x34, 0xFF, 0x00, 0x56]
+                let d = Array(jpeg[..<at]) + junk + Array(jpeg[at...])
+                XCTAssertNil(Verdict.libjpeg(d), "mode \(mode) junk at \(at)")
+                let decoded = try d.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000) }
+                XCTAssertEqual(decoded.usedDCOnly, dcOnly, "mode \(mode) junk at \(at)")
+                XCTAssertEqual(meanAbsoluteDifference(decoded.pixels, clean.pixels), 0, "mode \(mode) junk at \(at)")
+                XCTAssertTrue(decoded.warnings.isEmpty || decoded.warnings.allSatisfy { $0.contains("extraneous bytes") }, "\(decoded.warnings)")
+            }
+        }
+    }
+
     /// A file truncated anywhere in its scans is refused on every path (libjpeg: "Premature end of JPEG file").
     func testTruncatedFilesAreRefusedOnEveryPath() throws {
         let w = Self.width, h = Self.height, p = Self.pixels

@@ -83,7 +83,7 @@ pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
  * options->max_pixels is read). PC_NOT_HANDLED, with nothing written to `out` or `messages`,
  * for files it leaves to libjpeg: not SOF2/Huffman/8-bit, not 1 or 3 components, sampling
  * other than luma h,v in {1,2} with 1x1 chroma, CMYK/YCCK or unknown Adobe transforms, and
- * anything libjpeg might judge differently (bogus tables or progression, junk, DNL...).
+ * anything libjpeg might judge differently (bogus tables or progression, DNL...).
  */
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
                                  pc_decoded *out, pc_messages *messages);
@@ -117,9 +117,6 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
  * PC_CORRUPT with libjpeg's message otherwise. No memory budget: tests only.
  */
 pc_status pc_jpeg_libjpeg_verdict(const uint8_t *data, size_t size, pc_messages *messages);
-
-/* Walks JPEG markers from `pos` (just after `marker`, or inside entropy-coded data when marker is 0); 1 when EOI is reached. */
-int pc_jpeg_stream_reaches_eoi(const uint8_t *data, size_t size, size_t pos, int marker);
 
 static inline void pc_free(void *pointer) { free(pointer); }
 static inline void *pc_malloc(size_t size) { return malloc(size); }
