@@ -104,7 +104,7 @@ static void pc_jpeg_install_errors(pc_jpeg_error *err, pc_messages *messages) {
  * under 512 bytes every MCU goes through decode_mcu_slow / jpeg_huff_decode,
  * which warns JWRN_HUFF_BAD_CODE (rejected by pc_jpeg_warning_rejects), exactly
  * as for progressive files (jdphuff.c has no fast path). Measured on the 16
- * baseline bench files at 1/8: see README "Damaged files".
+ * baseline bench files decoded at 1/8: 7-9% more CPU (clang -O2: 128 -> 140 ms).
  */
 #define PC_JPEG_WINDOW 480
 
@@ -267,8 +267,9 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     jpeg_create_decompress(cinfo);
     s->created = 1;
     pc_jpeg_window_source(cinfo, data, size, PC_JPEG_WINDOW);
-    /* Backstop for the budget check below (which counts the coefficient buffer only): libjpeg
-     * refuses (JERR_NO_BACKING_STORE, jmemnobs.c) rather than realize virtual arrays past it. */
+    /* Backstop for the budget checks below (which count the coefficient buffer and the output
+     * image): libjpeg refuses (JERR_NO_BACKING_STORE, jmemnobs.c) rather than realize virtual
+     * arrays past it. */
     cinfo->mem->max_memory_to_use = (long)(PC_DECODE_BUDGET_BYTES + PC_DECODE_BUDGET_BYTES / 4);
     jpeg_read_header(cinfo, TRUE);
 
