@@ -413,7 +413,7 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
                             uint8_t **out, size_t *out_size, pc_messages *messages) {
     *out = NULL;
     *out_size = 0;
-    if ((o->components != 1 && o->components != 3) || width < 1 || height < 1 || o->h_samp < 0 || o->h_samp > 4 ||
+    if ((o->components != 1 && o->components != 3 && o->components != 4) || width < 1 || height < 1 || o->h_samp < 0 || o->h_samp > 4 ||
         o->v_samp < 0 || o->v_samp > 4 || o->restart_interval < 0 || o->restart_interval > 65535) {
         pc_set_error(messages, "bad JPEG encode parameters");
         return PC_UNSUPPORTED;
@@ -435,7 +435,7 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
     cinfo->image_width = (JDIMENSION)width;
     cinfo->image_height = (JDIMENSION)height;
     cinfo->input_components = o->components;
-    cinfo->in_color_space = o->components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    cinfo->in_color_space = o->components == 1 ? JCS_GRAYSCALE : o->components == 4 ? JCS_CMYK : JCS_RGB;
     jpeg_set_defaults(cinfo); /* YCbCr 4:2:0, JFIF APP0 */
     jpeg_set_quality(cinfo, o->quality < 1 ? 1 : o->quality > 100 ? 100 : o->quality, TRUE);
     if (o->h_samp > 0 && o->v_samp > 0) {

@@ -167,6 +167,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         files["huffman-progressive-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
         files["arithmetic-baseline-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(mode: Int32(PC_ARITHMETIC.rawValue))
         files["exif-declaring-4gb.jpg"] = try jpegWithHugeDeclaredExif()
+        // An APP1 segment declaring 65533 bytes where 20 follow: skipped to the end, refused.
+        files["app1-past-end.jpg"] = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + Array("Exif\0\0MM\0*\0\0\0\u{8}\0\0\0\0\0\0".utf8)
         for (name, bytes) in files {
             XCTAssertTrue(FileManager.default.createFile(atPath: input + "/" + name, contents: Data(bytes)))
         }
@@ -193,6 +195,7 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         XCTAssertEqual(line("arithmetic-progressive-9999x10000.jpg").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
                        " error: decoding this 9999x10000 progressive JPEG needs 291 MB, over the per-worker decode budget of 100 MB")
         XCTAssertNotNil(line("huffman-progressive-9999x10000.jpg"))
+        XCTAssertNotNil(line("app1-past-end.jpg"))
         // Imported: the inflate bombs (text skipped, the profile dropped), the EXIF file, the baseline arithmetic file.
         for name in ["bomb-zTXt.png", "bomb-iTXt.png", "bomb-iCCP.png", "exif-declaring-4gb.jpg", "arithmetic-baseline-9999x10000.jpg"] {
             XCTAssertNil(line(name), "\(name) must be imported:\n\(result.stderr)")

@@ -306,6 +306,40 @@ final class ProgressiveFallbackRefinementTests: XCTestCase {
         }
     }
 
+    /// At 1/8 a block's pixel depends only on its DC coefficient, and a progressive file's DC
+    /// values, once every refinement scan is applied, are the sequential file's: so the
+    /// progressive file (DC first at Al = 4, refinements 4→3→2→1→0) must decode exactly like
+    /// the baseline one, for every layout the libjpeg path takes (arithmetic; CMYK, which
+    /// dconly.c declines) and for dconly.c (Huffman YCbCr 4:4:4).
+    func testRefinedProgressiveDecodesLikeItsBaselineAtOneEighth() throws {
+        let w = 512, h = 384
+        let rgb = DCOnly.testImage(width: w, height: h)
+        var cmyk = [UInt8](repeating: 0, count: w * h * 4)
+        for i in 0..<(w * h) {
+            cmyk[i * 4] = rgb[i * 3]; cmyk[i * 4 + 1] = rgb[i * 3 + 1]; cmyk[i * 4 + 2] = rgb[i * 3 + 2]
+            cmyk[i * 4 + 3] = UInt8((i % w) * 255 / w)
+        }
+        let refined = Int32(PC_PROGRESSIVE_DC_REFINED.rawValue), arithmetic = Int32(PC_ARITHMETIC.rawValue)
+        let baseline = Int32(PC_BASELINE.rawValue)
+        let cases: [(String, [UInt8], Int, Int32, Bool)] = [
+            ("YCbCr 4:4:4 arithmetic", rgb, 3, arithmetic, false),
+            ("CMYK Huffman", cmyk, 4, 0, false),
+            ("CMYK arithmetic", cmyk, 4, arithmetic, false),
+            ("YCbCr 4:4:4 Huffman", rgb, 3, 0, true),
+        ]
+        for (name, pixels, components, coding, dcOnly) in cases {
+            let progressive = try Verdict.encode(pixels, width: w, height: h, components: components, quality: 75,
+                                                 mode: refined | coding, h: 1, v: 1)
+            let sequential = try Verdict.encode(pixels, width: w, height: h, components: components, quality: 75,
+                                                mode: baseline | coding, h: 1, v: 1)
+            let a = try progressive.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000) }
+            let b = try sequential.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000) }
+            XCTAssertEqual(a.scale, 1, name)
+            XCTAssertEqual(a.usedDCOnly, dcOnly, name)
+            XCTAssertEqual(meanAbsoluteDifference(a.pixels, b.pixels), 0, name)
+        }
+    }
+
     func decodeJPEG(_ bytes: [UInt8]) throws -> PixelBuffer {
         try bytes.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 100_000, maxPixels: 100_000_000).pixels }
     }

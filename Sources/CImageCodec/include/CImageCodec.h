@@ -98,7 +98,7 @@ typedef enum pc_jpeg_scan_mode {
 } pc_jpeg_scan_mode;
 
 typedef struct pc_jpeg_encode_options {
-    int components;        /* 1 = gray, 3 = RGB input */
+    int components;        /* 1 = gray, 3 = RGB, 4 = CMYK input (written as CMYK with an Adobe marker) */
     int quality;           /* 1...100 */
     int mode;              /* pc_jpeg_scan_mode, optionally | PC_ARITHMETIC */
     int h_samp, v_samp;    /* luma sampling factors with 1x1 chroma; 0 = libjpeg's default (2x2) */
