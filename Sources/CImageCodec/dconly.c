@@ -43,7 +43,7 @@
 #include "messages.h"
 
 #define DC_MAX_COMPONENTS 3
-#define DC_LOOKAHEAD 12       /* bits resolved by one table lookup */
+#define DC_LOOKAHEAD 10       /* bits resolved by one table lookup (measured: 9-12 alike, 10 best by a hair) */
 #define DC_MAX_DIMENSION 65500 /* libjpeg JPEG_MAX_DIMENSION */
 
 /* Why a decode stopped early. */
@@ -520,6 +520,21 @@ static inline int dc_popcount(uint64_t x) {
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/*
+ * x without its r lowest set bits (0 when it has r or fewer). Runs are mostly under 4:
+ * those are cleared without a data-dependent loop branch (5% faster on the bench).
+ */
+static inline uint64_t dc_clear_lowest(uint64_t x, int r) {
+    if (r >= 4) {
+        for (int i = 0; i < r; i++) x &= x - 1;
+        return x;
+    }
+    if (r > 0) x &= x - 1;
+    if (r > 1) x &= x - 1;
+    if (r > 2) x &= x - 1;
+    return x;
+}
+
 /* Bits z..se (zigzag positions, 1 <= z, se <= 63) of a block mask; 0 when z > se. */
 static inline uint64_t dc_ac_band(int z, int se) {
     if (z > se) return 0;
@@ -693,7 +708,7 @@ static int dc_ac_refine(dc_decoder *s, dc_bits *b, dc_component *k, const dc_huf
                 /* libjpeg's do/while: from z, pass nonzero coefficients (one correction bit each)
                  * and r zero ones; stop at the next zero one (the new coefficient), or after se. */
                 uint64_t zeros = ~mask & dc_ac_band(z, se);
-                for (int i = 0; i < r; i++) zeros &= zeros - 1; /* clearing past the last one leaves 0 */
+                zeros = dc_clear_lowest(zeros, r);
                 int stop = zeros ? __builtin_ctzll(zeros) : 64;
                 if (stop <= se) {
                     AC_SKIP(stop - z - r); /* between z and stop: r zero coefficients, the rest nonzero */

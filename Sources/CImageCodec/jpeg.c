@@ -104,7 +104,7 @@ static void pc_jpeg_install_errors(pc_jpeg_error *err, pc_messages *messages) {
  * under 512 bytes every MCU goes through decode_mcu_slow / jpeg_huff_decode,
  * which warns JWRN_HUFF_BAD_CODE (rejected by pc_jpeg_warning_rejects), exactly
  * as for progressive files (jdphuff.c has no fast path). Measured on the 16
- * baseline bench files decoded at 1/8: 7-9% more CPU (clang -O2: 128 -> 140 ms).
+ * baseline bench files decoded at 1/8: 7% more CPU (clang -O2: 128 -> 138 ms).
  */
 #define PC_JPEG_WINDOW 480
 
