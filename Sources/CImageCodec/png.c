@@ -74,10 +74,14 @@ static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *message
         uint32_t length = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 | (uint32_t)d[pos + 2] << 8 | d[pos + 3];
         const uint8_t *type = d + pos + 4;
         if (memcmp(type, "IEND", 4) == 0) return 1;
+        for (int i = 0; i < 4; i++) {
+            int letter = (type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z');
+            if (!letter) return 1; /* not a chunk (PNG spec §5.4): libpng stops here or earlier, with its own message */
+        }
         if (length > size - pos - 12 && memcmp(type, "IDAT", 4) != 0) {
             char text[PC_MESSAGE_CAPACITY];
             char name[5];
-            for (int i = 0; i < 4; i++) name[i] = (type[i] >= 0x20 && type[i] < 0x7F) ? (char)type[i] : '?';
+            memcpy(name, type, 4);
             name[4] = '\0';
             snprintf(text, sizeof text, "PNG chunk %s declares %lu bytes but only %lu follow in the file",
                      name, (unsigned long)length, (unsigned long)(size - pos - 12));
