@@ -1,5 +1,6 @@
 /* libpng decode from memory with setjmp error recovery (libpng-manual.txt "Setup", "Input transformations"). */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <png.h>
@@ -14,10 +15,21 @@ typedef struct pc_png_state {
     size_t size, position;
     pc_messages *messages;
     pc_box box;
-    uint8_t *row;          /* one row, non-interlaced */
-    uint8_t *image;        /* whole 8-bit image, interlaced only */
-    png_bytep *row_pointers;
+    uint8_t *row;          /* one row (of the image, or of an Adam7 pass) */
 } pc_png_state;
+
+/*
+ * Most bytes libpng may allocate for one ancillary chunk, or for a compressed text or
+ * ICC profile once inflated: libpng's own default (libpng-manual.txt
+ * png_set_chunk_malloc_max; pnglibconf PNG_USER_CHUNK_MALLOC_MAX 8000000), which
+ * Debian's build leaves unset: an ICC profile that would inflate past it is dropped with
+ * a warning. (Chunk payloads are bounded by the file itself: pc_png_chunks_fit.)
+ */
+#define PC_PNG_CHUNK_MAX 8000000
+/* Ancillary chunks libpng keeps in memory at once (png_set_chunk_cache_max). */
+#define PC_PNG_CHUNK_CACHE 64
+/* libpng's default width/height limits, stated here: rows are at most 1e6 × 8 bytes. */
+#define PC_PNG_MAX_EDGE 1000000
 
 static void pc_png_error(png_structp png, png_const_charp text) {
     pc_png_state *s = png_get_error_ptr(png);
@@ -48,9 +60,45 @@ static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
     out->exif_size = length;
 }
 
+/*
+ * Walks the chunk headers (PNG spec §5.3: length, type, data, CRC) up to IEND and refuses
+ * a chunk other than IDAT whose declared length runs past the end of the file, before
+ * libpng sees it: libpng would fail on it anyway ("Read Error") after reading (and for
+ * some chunks allocating) up to the declared length. IDAT is streamed in small pieces
+ * (PNG_IDAT_READ_SIZE): a file cut inside its image data keeps libpng's own message.
+ * Returns 0 and sets the error when refused.
+ */
+static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *messages) {
+    size_t pos = 8;
+    while (size >= 12 && pos <= size - 12) {
+        uint32_t length = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 | (uint32_t)d[pos + 2] << 8 | d[pos + 3];
+        const uint8_t *type = d + pos + 4;
+        if (memcmp(type, "IEND", 4) == 0) return 1;
+        for (int i = 0; i < 4; i++) {
+            int letter = (type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z');
+            if (!letter) return 1; /* not a chunk (PNG spec §5.4): libpng stops here or earlier, with its own message */
+        }
+        if (length > size - pos - 12 && memcmp(type, "IDAT", 4) != 0) {
+            char text[PC_MESSAGE_CAPACITY];
+            char name[5];
+            memcpy(name, type, 4);
+            name[4] = '\0';
+            snprintf(text, sizeof text, "PNG chunk %s declares %lu bytes but only %lu follow in the file",
+                     name, (unsigned long)length, (unsigned long)(size - pos - 12));
+            pc_set_error(messages, text);
+            return 0;
+        }
+        if (length > size - pos - 12) return 1; /* IDAT past the end: libpng says so */
+        pos += 12 + (size_t)length;
+    }
+    return 1; /* no IEND: libpng says how it ends */
+}
+
 pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                         pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
+    if (data == NULL || size < 8) { pc_set_error(messages, "not a PNG file"); return PC_CORRUPT; }
+    if (!pc_png_chunks_fit(data, size, messages)) return PC_CORRUPT;
     pc_png_state *s = calloc(1, sizeof *s);
     if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
     pc_status status = PC_OK;
@@ -72,6 +120,16 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
         goto done;
     }
     png_set_read_fn(s->png, s, pc_png_read);
+    /* Memory bounded by the bytes given, never by sizes they declare (SPEC §6 "Limits"). */
+    png_set_user_limits(s->png, PC_PNG_MAX_EDGE, PC_PNG_MAX_EDGE);
+    png_set_chunk_malloc_max(s->png, PC_PNG_CHUNK_MAX);
+    png_set_chunk_cache_max(s->png, PC_PNG_CHUNK_CACHE);
+    /* Text, suggested palettes and unknown chunks are never used here: skipped unread
+     * (libpng-manual.txt png_set_keep_unknown_chunks, "known chunks ... treated as unknown"). */
+    static const png_byte ignored[] = { 't', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0',
+                                        'i', 'T', 'X', 't', '\0', 's', 'P', 'L', 'T', '\0' };
+    png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
     png_read_info(s->png, s->info);
 
     png_uint_32 width = 0, height = 0;
@@ -94,7 +152,7 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     /* libpng-manual.txt "Gamma": decode to an sRGB display only when the file states its gamma (gAMA, or sRGB which implies it). */
     double file_gamma = 0;
     if (png_get_gAMA(s->png, s->info, &file_gamma) && file_gamma > 0) png_set_gamma(s->png, PNG_DEFAULT_sRGB, file_gamma);
-    int passes = png_set_interlace_handling(s->png);
+    /* No png_set_interlace_handling: Adam7 rows come pass by pass and go straight into the reduction. */
     png_read_update_info(s->png, s->info);
 
     int channels = png_get_channels(s->png, s->info);
@@ -103,31 +161,33 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     unsigned long_edge = width > height ? width : height;
     int factor = options->target_edge > 0 ? (int)(long_edge / (unsigned)options->target_edge) : 1;
     if (factor < 1) factor = 1;
-    if (!pc_box_init(&s->box, (int)width, (int)height, channels, factor)) {
+    int adam7 = interlace != PNG_INTERLACE_NONE;
+    int ok = adam7 ? pc_box_init_grid(&s->box, (int)width, (int)height, channels, factor)
+                   : pc_box_init(&s->box, (int)width, (int)height, channels, factor);
+    s->row = ok ? malloc(rowbytes) : NULL;
+    if (s->row == NULL) {
         pc_set_error(messages, "out of memory");
         status = PC_NO_MEMORY;
         goto done;
     }
 
-    if (passes == 1) {
-        s->row = malloc(rowbytes);
-        if (s->row == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    if (!adam7) {
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(s->png, s->row, NULL);
             pc_box_add_row(&s->box, s->row);
         }
     } else {
-        /* Adam7 fills rows over seven passes: the 8-bit image must be whole (bounded by max_pixels). */
-        s->image = malloc(rowbytes * height);
-        s->row_pointers = malloc(sizeof(png_bytep) * height);
-        if (s->image == NULL || s->row_pointers == NULL) {
-            pc_set_error(messages, "out of memory");
-            status = PC_NO_MEMORY;
-            goto done;
+        /* PNG spec §8.2: pass p holds pixels (PNG_COL_FROM_PASS_COL, PNG_ROW_FROM_PASS_ROW); libpng skips empty passes. */
+        for (int pass = 0; pass < 7; pass++) {
+            png_uint_32 columns = PNG_PASS_COLS(width, pass), rows = PNG_PASS_ROWS(height, pass);
+            if (columns == 0 || rows == 0) continue;
+            for (png_uint_32 r = 0; r < rows; r++) {
+                png_read_row(s->png, s->row, NULL);
+                pc_box_add_pixels(&s->box, s->row, (int)columns, (int)PNG_ROW_FROM_PASS_ROW(r, pass),
+                                  (int)PNG_PASS_START_COL(pass), 1 << PNG_PASS_COL_SHIFT(pass));
+            }
         }
-        for (png_uint_32 y = 0; y < height; y++) s->row_pointers[y] = s->image + rowbytes * y;
-        png_read_image(s->png, s->row_pointers);
-        for (png_uint_32 y = 0; y < height; y++) pc_box_add_row(&s->box, s->row_pointers[y]);
+        pc_box_finish(&s->box);
     }
     png_read_end(s->png, s->info); /* checks the trailing chunks' CRCs and IEND */
     pc_png_copy_exif(s, out);
@@ -143,8 +203,6 @@ done:
     pc_box_free(&s->box);
     free(s->box.out);
     free(s->row);
-    free(s->image);
-    free(s->row_pointers);
     if (status != PC_OK) {
         free(out->exif);
         out->exif = NULL;

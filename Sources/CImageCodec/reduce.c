@@ -75,3 +75,48 @@ void pc_box_free(pc_box *box) {
     box->sums = NULL;
     /* box->out is handed to the caller on success and freed by it otherwise */
 }
+
+int pc_box_init_grid(pc_box *box, int in_width, int in_height, int channels, int factor) {
+    memset(box, 0, sizeof *box);
+    box->factor = factor < 1 ? 1 : factor;
+    box->in_width = in_width;
+    box->in_height = in_height;
+    box->channels = channels;
+    box->out_width = (in_width + box->factor - 1) / box->factor;
+    box->out_height = (in_height + box->factor - 1) / box->factor;
+    box->sums = calloc((size_t)box->out_width * (size_t)box->out_height * 3, sizeof(uint32_t));
+    box->out = malloc((size_t)box->out_width * box->out_height * 3);
+    return box->sums != NULL && box->out != NULL;
+}
+
+void pc_box_add_pixels(pc_box *box, const uint8_t *pixels, int count, int y, int x0, int dx) {
+    int f = box->factor;
+    uint32_t *row = box->sums + (size_t)(y / f) * (size_t)box->out_width * 3;
+    for (int i = 0, x = x0; i < count; i++, x += dx) {
+        uint32_t *sum = row + (size_t)(x / f) * 3;
+        if (box->channels == 3) {
+            sum[0] += pixels[i * 3]; sum[1] += pixels[i * 3 + 1]; sum[2] += pixels[i * 3 + 2];
+        } else {
+            uint32_t a = pixels[i * 4 + 3];
+            sum[0] += pc_over_white(pixels[i * 4], a);
+            sum[1] += pc_over_white(pixels[i * 4 + 1], a);
+            sum[2] += pc_over_white(pixels[i * 4 + 2], a);
+        }
+    }
+}
+
+void pc_box_finish(pc_box *box) {
+    int f = box->factor;
+    for (int oy = 0; oy < box->out_height; oy++) {
+        int rows = box->in_height - oy * f;
+        if (rows > f) rows = f;
+        const uint32_t *sums = box->sums + (size_t)oy * (size_t)box->out_width * 3;
+        uint8_t *dst = box->out + (size_t)oy * (size_t)box->out_width * 3;
+        for (int ox = 0; ox < box->out_width; ox++) {
+            int columns = box->in_width - ox * f;
+            if (columns > f) columns = f;
+            uint32_t n = (uint32_t)columns * (uint32_t)rows;
+            for (int c = 0; c < 3; c++) dst[ox * 3 + c] = (uint8_t)((sums[ox * 3 + c] + n / 2) / n);
+        }
+    }
+}

@@ -20,4 +20,16 @@ typedef struct pc_box {
 int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor);
 void pc_box_add_row(pc_box *box, const uint8_t *row);
 void pc_box_free(pc_box *box);
+
+/*
+ * The same box reduction for pixels that arrive in any order (Adam7 passes, PNG spec
+ * §8.2): sums for the whole reduced image (out_width × out_height × 3, small by
+ * construction) instead of a full-size 8-bit image. pc_box_finish gives exactly what
+ * pc_box_add_row would have for the same pixels.
+ */
+int pc_box_init_grid(pc_box *box, int in_width, int in_height, int channels, int factor);
+/* Adds `count` pixels of one source row y at x = x0, x0 + dx, ... (channels as at init). */
+void pc_box_add_pixels(pc_box *box, const uint8_t *pixels, int count, int y, int x0, int dx);
+/* Writes the averages into box->out; the grid sums are released by pc_box_free. */
+void pc_box_finish(pc_box *box);
 #endif

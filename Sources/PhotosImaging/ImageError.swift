@@ -12,6 +12,11 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// Valid but not decodable with libjpeg-turbo 2.1 / libpng 1.6,
     /// e.g. "Unsupported JPEG data precision 12".
     case unsupported(String)
+    /// Decoding would allocate more than the per-worker decode budget
+    /// (`ImageDecoder.decodeBudgetBytes`, bytes) for buffers sized by what the file
+    /// declares; the reason names the budget, e.g. "decoding this 10000x10000
+    /// progressive JPEG needs 293 MB, over the per-worker decode budget of 64 MB".
+    case overBudget(String)
 
     /// One line, suitable after "path: error: ".
     public var description: String {
@@ -19,6 +24,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
         case .notAnImage(let reason): return reason
         case .corrupt(let message): return message
         case .unsupported(let message): return message
+        case .overBudget(let message): return message
         case .tooLarge(let width, let height, let limit):
             return "image is \(width)×\(height) pixels (\(width * height)), over the limit of \(limit) (--max-pixels)"
         }

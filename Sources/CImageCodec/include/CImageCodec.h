@@ -17,8 +17,24 @@ typedef enum pc_status {
     PC_TOO_LARGE = 2,    /* stored width × height over max_pixels */
     PC_UNSUPPORTED = 3,  /* valid but not decodable here (12-bit, lossless) */
     PC_NO_MEMORY = 4,
-    PC_NOT_HANDLED = 5   /* pc_jpeg_decode_dc_only: not a file it takes; decode with libjpeg */
+    PC_NOT_HANDLED = 5,  /* pc_jpeg_decode_dc_only: not a file it takes; decode with libjpeg */
+    PC_OVER_BUDGET = 6   /* decoding would take more than PC_DECODE_BUDGET_MB; the reason is in pc_messages.error */
 } pc_status;
+
+/*
+ * Per-worker decode budget, megabytes: the most one decode may allocate for buffers
+ * whose size follows from sizes the file declares (libjpeg's whole-image coefficient
+ * buffer, PNG chunk payloads and decompressed text/profiles, the Adam7 image). SPEC §8
+ * bounds memory by jobs × the image at its reduced scale: at the 100-megapixel limit
+ * that image is 1.6 Mpx (4.7 MB of RGB), and every decoder here stays near it (row
+ * buffers, dconly.c's 10 bytes per 8×8 block) except libjpeg's progressive/multi-scan
+ * decode, whose coefficient buffer holds every block of the image (128 bytes per block:
+ * 4 bytes per pixel at 4:2:2, 3 at 4:2:0, 6 at 4:4:4). 100 MB lets that buffer hold a
+ * 24-megapixel 4:2:2 camera image (92 MB); files that would need more are refused with
+ * a one-line reason naming the budget.
+ */
+#define PC_DECODE_BUDGET_MB 100
+#define PC_DECODE_BUDGET_BYTES ((uint64_t)PC_DECODE_BUDGET_MB << 20)
 
 #define PC_MESSAGE_CAPACITY 256
 #define PC_WARNINGS_CAPACITY 1024
@@ -62,12 +78,12 @@ pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages);
 
 /*
- * DC-only decode of a progressive JPEG at scale 1/8 (dconly.c): reads only the DC scans, skips
- * the AC scans' data, requires EOI. Same output as pc_jpeg_decode at scale 1/8 (only
+ * DC-only decode of a progressive JPEG at scale 1/8 (dconly.c): decodes the DC scans, entropy-
+ * decodes the AC scans only to find damage (rejected as libjpeg's full decode would), requires EOI. Same output as pc_jpeg_decode at scale 1/8 (only
  * options->max_pixels is read). PC_NOT_HANDLED, with nothing written to `out` or `messages`,
  * for files it leaves to libjpeg: not SOF2/Huffman/8-bit, not 1 or 3 components, sampling
  * other than luma h,v in {1,2} with 1x1 chroma, CMYK/YCCK or unknown Adobe transforms, and
- * anything libjpeg might judge differently (bogus tables or progression, junk, DNL...).
+ * anything libjpeg might judge differently (bogus tables or progression, DNL...).
  */
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
                                  pc_decoded *out, pc_messages *messages);
@@ -76,13 +92,15 @@ pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_deco
 typedef enum pc_jpeg_scan_mode {
     PC_BASELINE = 0,                    /* sequential, optimized Huffman tables (thumbnails) */
     PC_PROGRESSIVE_SIMPLE = 1,          /* jpeg_simple_progression (libjpeg.txt) */
-    PC_PROGRESSIVE_NON_INTERLEAVED = 2  /* one DC scan per component, DC refinement scans last (tests) */
+    PC_PROGRESSIVE_NON_INTERLEAVED = 2, /* one DC scan per component, DC refinement scans last (tests) */
+    PC_PROGRESSIVE_DC_REFINED = 3,      /* DC first scan with Al = 4, AC scans, then DC refinements 4→3→2→1→0 (tests) */
+    PC_ARITHMETIC = 0x100               /* or'ed with a mode: arithmetic coding (T.81 Annex D) instead of Huffman */
 } pc_jpeg_scan_mode;
 
 typedef struct pc_jpeg_encode_options {
-    int components;        /* 1 = gray, 3 = RGB input */
+    int components;        /* 1 = gray, 3 = RGB, 4 = CMYK input (written as CMYK with an Adobe marker) */
     int quality;           /* 1...100 */
-    int mode;              /* pc_jpeg_scan_mode */
+    int mode;              /* pc_jpeg_scan_mode, optionally | PC_ARITHMETIC */
     int h_samp, v_samp;    /* luma sampling factors with 1x1 chroma; 0 = libjpeg's default (2x2) */
     int restart_interval;  /* in MCUs, 0 = none */
 } pc_jpeg_encode_options;
@@ -91,8 +109,14 @@ typedef struct pc_jpeg_encode_options {
 pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *options,
                             uint8_t **out, size_t *out_size, pc_messages *messages);
 
-/* Walks JPEG markers from `pos` (just after `marker`, or inside entropy-coded data when marker is 0); 1 when EOI is reached. */
-int pc_jpeg_stream_reaches_eoi(const uint8_t *data, size_t size, size_t pos, int marker);
+/*
+ * libjpeg's own verdict on a JPEG, for tests: a plain full-size decode (every scan,
+ * default settings) through a source that hands out 64 bytes at a time, so every MCU
+ * goes through libjpeg-turbo's warning Huffman decoder, with the same warning rule
+ * (pc_jpeg_warning_rejects). PC_OK when libjpeg decodes it without a damage warning,
+ * PC_CORRUPT with libjpeg's message otherwise. No memory budget: tests only.
+ */
+pc_status pc_jpeg_libjpeg_verdict(const uint8_t *data, size_t size, pc_messages *messages);
 
 static inline void pc_free(void *pointer) { free(pointer); }
 static inline void *pc_malloc(size_t size) { return malloc(size); }
