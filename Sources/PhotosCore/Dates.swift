@@ -66,20 +66,6 @@ public enum ISODate {
         guard let date = cal.date(from: comps), cal.component(.day, from: date) == d else { return nil }
         return (date.addingTimeInterval(TimeInterval(-offset)), dayOnly)
     }
-
-    /// Converts EXIF DateTimeOriginal (`YYYY:MM:DD HH:MM:SS`, EXIF 2.32 §4.6.5 tag 0x9003) with
-    /// an optional OffsetTimeOriginal (`±HH:MM`, tag 0x9011) to ISO 8601 UTC. Without an offset
-    /// the camera's wall-clock time is kept as if it were UTC, so it prints as the camera showed it.
-    /// - Returns: nil for a malformed or all-zero date.
-    public static func fromEXIF(_ dateTime: String, offset: String?) -> String? {
-        let parts = dateTime.trimmingCharacters(in: CharacterSet(charactersIn: " \0")).split(separator: " ")
-        guard parts.count == 2 else { return nil }
-        let day = parts[0].replacingOccurrences(of: ":", with: "-")
-        var text = "\(day)T\(parts[1])"
-        if let offset, offset.count == 6, offset.first == "+" || offset.first == "-" { text += offset } else { text += "Z" }
-        guard let (date, _) = parse(text) else { return nil }
-        return string(from: date)
-    }
 }
 
 /// When a photo was taken: the wall-clock time where it was taken, as the camera (or the tool

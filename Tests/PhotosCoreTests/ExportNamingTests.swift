@@ -71,10 +71,13 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertTrue(text.contains("xmp:Rating=\"5\""), "mean 4.5 rounds half up to 5")
         XCTAssertTrue(text.contains("photos:uniqueName=\"\(p.uniqueName)\""))
         let back = try XMPSidecar.parse(Data(text.utf8), path: "a.jpg.xmp")
-        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5))
+        let date = CaptureTime(local: "2014-04-05T10:20:30", offsetMinutes: 0, source: "xmp")
+        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5, captureTime: date))
         p.tags = []
         p.ratings = []
-        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar())
+        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar(captureTime: date))
+        p.captureDate = nil
+        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"), XMPSidecar())
         XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
     }
 

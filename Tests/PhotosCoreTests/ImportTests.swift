@@ -41,11 +41,15 @@ final class ImportTests: XCTestCase {
         let dune = try XCTUnwrap(photos["dune-orientation6.jpg"])
         XCTAssertEqual([dune.width, dune.height, dune.orientation], [1600, 1000, 6])
         XCTAssertEqual([dune.thumbnailWidth, dune.thumbnailHeight], [120, 75])
-        XCTAssertEqual(dune.captureDate, "2007-08-06T10:29:13Z")
+        // EXIF DateTimeOriginal without OffsetTimeOriginal: local wall-clock time, no zone (issue 9 item 6).
+        XCTAssertEqual(dune.captureDate, "2007-08-06T10:29:13")
+        XCTAssertEqual(dune.captureSource, "exif")
         let kite = try XCTUnwrap(photos["kite.png"])
         XCTAssertEqual([kite.width, kite.height, kite.thumbnailWidth, kite.thumbnailHeight], [1024, 640, 120, 75])
         XCTAssertEqual(kite.format, "png")
-        XCTAssertNil(kite.captureDate)
+        // No EXIF date: the file's modification time, with the source recorded.
+        XCTAssertEqual(kite.captureSource, "file-mtime")
+        XCTAssertNotNil(kite.captureDate)
         // Sidecar: keywords and rating.
         let ladybird = try XCTUnwrap(photos["ladybird.jpg"])
         XCTAssertEqual(ladybird.tags, ["Insect", "Nature"])

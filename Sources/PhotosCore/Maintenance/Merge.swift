@@ -131,7 +131,7 @@ extension Library {
                 var newPhotos = Set<Int64>()
                 let byName = try self.db.statement("SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?")
                 let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
-                let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id FROM photo WHERE id = ?")
+                let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id, capture_offset, capture_source FROM photo WHERE id = ?")
                 let srcThumb = try Statement.prepare(src, "SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
                 let srcRatings = try Statement.prepare(src, "SELECT value FROM rating WHERE photo_id = ? ORDER BY id")
                 for photo in sourcePhotos {
@@ -141,12 +141,12 @@ extension Library {
                         report.matchedPhotos += 1
                         continue
                     }
-                    guard let row = try srcPhoto.first([photo.id], { r in (0..<9).map { r.value($0) } }) else { continue }
+                    guard let row = try srcPhoto.first([photo.id], { r in (0..<11).map { r.value($0) } }) else { continue }
                     report.photos += 1
                     newPhotos.insert(photo.id)
                     let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
                     if dryRun { localPhoto[photo.id] = (-1, zone, photo.uniqueName); continue }
-                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id, capture_offset, capture_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                     let id = self.db.lastInsertRowID
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
                     try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
