@@ -11,8 +11,9 @@ enum ExportCommand {
         copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
         an interrupted export never leaves part of a file under a real name. Nothing is written
         outside DEST. Names come from --name (default {name}, the original file name); fields:
-        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date, else
-        import date) {imported:FORMAT}, FORMAT in strftime(3) style (%Y %m %d %H %M %S ...), UTC;
+        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
+        photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
+        style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
         '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
         characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
         empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
