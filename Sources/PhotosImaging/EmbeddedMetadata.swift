@@ -32,8 +32,9 @@ public struct EmbeddedMetadata: Sendable, Equatable {
         return result
     }
 
-    /// Reads the XMP packet of a whole PNG file: the first iTXt chunk with keyword
-    /// `XML:com.adobe.xmp` (XMP Specification Part 3 §1.1.5; PNG 1.2 §4.2.3.3 iTXt), walking
+    /// Reads the XMP packet of a whole PNG file: the first iTXt (or, from older writers, tEXt)
+    /// chunk with keyword `XML:com.adobe.xmp` (XMP Specification Part 3 §1.1.5; PNG 1.2
+    /// §4.2.3.3 iTXt), walking
     /// the chunks by their declared lengths, each checked against the bytes present (the walk
     /// stops at the first chunk that does not fit, or at IEND). A compressed iTXt (flag 1) is
     /// not read: the XMP specification asks for uncompressed packets. The EXIF of a PNG comes
@@ -70,6 +71,14 @@ public struct EmbeddedMetadata: Sendable, Equatable {
                 if !compressed, p <= data.upperBound, data.upperBound - p <= maxXMPBytes {
                     result.xmp = Array(png[p..<data.upperBound])
                 }
+                break
+            }
+            // Older writers (ImageMagick, exiftool on request) put the packet in a tEXt chunk of
+            // the same keyword: keyword, NUL, the text.
+            if type == (0x74, 0x45, 0x58, 0x74), length > keyword.count + 1, // tEXt
+               (0..<keyword.count).allSatisfy({ png[data.lowerBound + $0] == keyword[$0] }),
+               png[data.lowerBound + keyword.count] == 0, length - keyword.count - 1 <= maxXMPBytes {
+                result.xmp = Array(png[(data.lowerBound + keyword.count + 1)..<data.upperBound])
                 break
             }
             pos += 12 + length

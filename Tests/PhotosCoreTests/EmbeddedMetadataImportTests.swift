@@ -37,9 +37,15 @@ final class EmbeddedMetadataImportTests: XCTestCase {
 
     func testPNGWithITXtXMP() throws {
         let png = MetadataFixture.png(xmp: MetadataFixture.packet(subjects: ["Kite"], rating: "3"))
-        let rows = try importRows(["k.png": png])
+        let late = MetadataFixture.png(xmp: MetadataFixture.packet(subjects: ["Late"], rating: "2"), seed: 1, afterIDAT: true)
+        let text = MetadataFixture.png(xmp: MetadataFixture.packet(subjects: ["Text"], rating: "1"), seed: 2, chunkType: "tEXt")
+        let rows = try importRows(["k.png": png, "late.png": late, "text.png": text])
         XCTAssertEqual(rows["k.png"]?.tags, ["Kite"])
         XCTAssertEqual(rows["k.png"]?.ratings, [3])
+        XCTAssertEqual(rows["late.png"]?.tags, ["Late"], "an iTXt after IDAT counts too")
+        XCTAssertEqual(rows["late.png"]?.ratings, [2])
+        XCTAssertEqual(rows["text.png"]?.tags, ["Text"], "older writers' tEXt XML:com.adobe.xmp")
+        XCTAssertEqual(rows["text.png"]?.ratings, [1])
     }
 
     func testJPEGWithIPTCKeywords() throws {

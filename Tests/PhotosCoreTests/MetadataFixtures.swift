@@ -74,7 +74,7 @@ enum MetadataFixture {
 
     /// A 4×4 grey PNG (stored deflate block) with an iTXt `XML:com.adobe.xmp` chunk holding
     /// `packet` after IHDR, every CRC right.
-    static func png(xmp packet: String?, seed: Int = 0) -> [UInt8] {
+    static func png(xmp packet: String?, seed: Int = 0, chunkType: String = "iTXt", afterIDAT: Bool = false) -> [UInt8] {
         func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
@@ -90,10 +90,12 @@ enum MetadataFixture {
                              UInt8(~raw.count & 0xFF), UInt8((~raw.count >> 8) & 0xFF)] + raw
             + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+        var xmp: [UInt8] = []
         if let packet {
-            out += chunk("iTXt", Array("XML:com.adobe.xmp".utf8) + [0, 0, 0, 0, 0] + Array(packet.utf8))
+            let header: [UInt8] = chunkType == "iTXt" ? [0, 0, 0, 0, 0] : [0]
+            xmp = chunk(chunkType, Array("XML:com.adobe.xmp".utf8) + header + Array(packet.utf8))
         }
-        return out + chunk("IDAT", zlib) + chunk("IEND", [])
+        return afterIDAT ? out + chunk("IDAT", zlib) + xmp + chunk("IEND", []) : out + xmp + chunk("IDAT", zlib) + chunk("IEND", [])
     }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {

@@ -47,6 +47,14 @@ final class XMPByNamespaceTests: XCTestCase {
         XCTAssertEqual(try read(packet(ns, "<xmp:Rating>3</xmp:Rating><dc:subject><rdf:Seq><rdf:li>B</rdf:li><rdf:li>A</rdf:li></rdf:Seq></dc:subject>")),
                        XMPSidecar(subjects: ["B", "A"], rating: 3))
         XCTAssertEqual(try read(packet(ns, "<dc:subject><rdf:Alt><rdf:li xml:lang=\"x-default\">Only</rdf:li></rdf:Alt></dc:subject>")).subjects, ["Only"])
+        // A simple value where a Bag belongs (some writers): one keyword.
+        XCTAssertEqual(try read(packet(ns, "", attributes: "dc:subject=\"Lone\"")).subjects, ["Lone"])
+        // Namespaces declared on rdf:RDF and inherited.
+        let inherited = Data("""
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:q="http://ns.adobe.com/xap/1.0/">\
+        <rdf:Description rdf:about=""><q:Rating> 4 </q:Rating></rdf:Description></rdf:RDF></x:xmpmeta>
+        """.utf8)
+        XCTAssertEqual(try read(inherited).rating, 4)
         // rdf:value form of a simple property (Part 1 §7.9.2.5 qualifiers) and rdf:resource-less element.
         XCTAssertEqual(try read(packet(ns, "<xmp:Rating rdf:parseType=\"Resource\"><rdf:value>5</rdf:value></xmp:Rating>")).rating, 5)
     }
