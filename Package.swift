@@ -18,9 +18,11 @@ let package = Package(
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG"],
                 cSettings: [.unsafeFlags(["-O2"])]),
+        // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
+        .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
         .target(name: "PhotosStorage", dependencies: ["CSQLite"]),
-        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage", "CCrypto", "CExempi"]),
+        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage", "CCrypto", "CExempi", "CExempiShim"]),
         .target(name: "PhotosCLI", dependencies: ["PhotosCore"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),

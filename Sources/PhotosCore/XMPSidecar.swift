@@ -1,5 +1,9 @@
 import CExempi
+import CExempiShim
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
 /// (iTXt): the keywords of `dc:subject`, `xmp:Rating` and the capture date
@@ -139,17 +143,31 @@ public struct XMPSidecar: Equatable {
             throw PhotosError(.software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
         }
         // One XmpPtr per call, freed here: nothing is shared between the importing threads.
-        guard let xmp = xmp_new_empty() else {
+        guard var xmp = xmp_new_empty() else {
             throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
         }
         defer { xmp_free(xmp) }
         let bytes = XMPToolkit.wrappedInXmpmeta(XMPToolkit.decimalCharacterReferences(data))
-        let parsed: Bool = bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, raw.count > 0 else { return false }
-            return xmp_parse(xmp, base.assumingMemoryBound(to: CChar.self), raw.count)
+        func parse(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0 else { return false }
+                return xmp_parse(xmp, base.assumingMemoryBound(to: CChar.self), raw.count)
+            }
+        }
+        var parsed = parse(bytes)
+        var code = parsed || data.isEmpty ? 0 : xmp_get_error()
+        if !parsed, code == -203, let deduplicated = XMPToolkit.withoutDuplicateProperties(bytes) {
+            // Well-formed, but a property given twice (Capture One writes such packets): the
+            // toolkit refuses the whole packet; read it again with the first of each kept.
+            xmp_free(xmp)
+            guard let again = xmp_new_empty() else {
+                throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
+            }
+            xmp = again
+            parsed = parse(deduplicated)
+            code = parsed ? 0 : xmp_get_error()
         }
         guard parsed else {
-            let code = data.isEmpty ? 0 : xmp_get_error()
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
@@ -210,7 +228,11 @@ public struct XMPSidecar: Equatable {
 /// call"); after it, the XMP Toolkit serializes its own calls on a global lock, each `XmpPtr`
 /// is used by one thread only, and `xmp_get_error` is per thread (thread-local in exempi 2.6).
 enum XMPToolkit {
-    static let ready: Bool = xmp_init()
+    static let ready: Bool = {
+        // exempi writes each error's message to std::cerr as well; photos reports its own.
+        photos_silence_cxx_cerr()
+        return xmp_init()
+    }()
     static var initError: Int32 { ready ? 0 : xmp_get_error() }
 
     /// A simple property's value, by namespace URI and local name; nil when absent or not simple.
@@ -284,6 +306,45 @@ enum XMPToolkit {
             out.append(b[i]); i += 1
         }
         return out
+    }
+
+    /// The packet without the second and later occurrences of each top-level property (by
+    /// namespace URI and local name, across all the `rdf:Description` children of `rdf:RDF`,
+    /// attribute and element forms alike), or nil when it is not well-formed XML or has no
+    /// duplicate. XMP Specification Part 1 §7.4: a property appears once; the toolkit refuses
+    /// a packet that repeats one (XMPErr_BadXMP), losing every other property with it.
+    static func withoutDuplicateProperties(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let document = try? XMLDocument(data: Data(bytes), options: [.nodePreserveAll]),
+              let root = document.rootElement() else { return nil }
+        let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+        var rdfElements: [XMLElement] = []
+        func findRDF(_ element: XMLElement) {
+            if element.localName == "RDF" && element.uri == rdfNS { rdfElements.append(element); return }
+            for case let child as XMLElement in element.children ?? [] { findRDF(child) }
+        }
+        findRDF(root)
+        var seen = Set<String>()
+        var removed = false
+        for rdf in rdfElements {
+            for case let description as XMLElement in rdf.children ?? [] where description.localName == "Description" && description.uri == rdfNS {
+                for attribute in description.attributes ?? [] {
+                    guard let uri = attribute.uri, uri != rdfNS, uri != "http://www.w3.org/XML/1998/namespace",
+                          let local = attribute.localName else { continue }
+                    if !seen.insert(uri + " " + local).inserted, let name = attribute.name {
+                        description.removeAttribute(forName: name)
+                        removed = true
+                    }
+                }
+                for case let property as XMLElement in description.children ?? [] {
+                    guard let local = property.localName else { continue }
+                    if !seen.insert((property.uri ?? "") + " " + local).inserted {
+                        property.detach()
+                        removed = true
+                    }
+                }
+            }
+        }
+        return removed ? Array(document.xmlData) : nil
     }
 
     /// A UTF-8 packet whose `rdf:RDF` is not inside an `x:xmpmeta` (or the older `x:xapmeta`)

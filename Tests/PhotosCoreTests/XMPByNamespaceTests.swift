@@ -89,6 +89,28 @@ final class XMPByNamespaceTests: XCTestCase {
         XCTAssertEqual(try read(utf16).rating, 5)
     }
 
+    /// A property given twice (as Capture One writes photoshop:LegacyIPTCDigest) makes the
+    /// toolkit refuse the whole packet; it is read again with the first of each kept.
+    func testDuplicatePropertiesKeepTheFirst() throws {
+        let data = Data("""
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+         <rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/">
+          <photoshop:LegacyIPTCDigest>2C16</photoshop:LegacyIPTCDigest>
+          <photoshop:DateCreated>2015-07-21T16:17:44</photoshop:DateCreated>
+          <photoshop:LegacyIPTCDigest>2C16</photoshop:LegacyIPTCDigest>
+         </rdf:Description>
+         <rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="2"/>
+         <rdf:Description xmlns:xap="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+          <xap:Rating>5</xap:Rating><dc:subject><rdf:Bag><rdf:li>Dup</rdf:li></rdf:Bag></dc:subject>
+         </rdf:Description>
+        </rdf:RDF></x:xmpmeta>
+        """.utf8)
+        let s = try read(data)
+        XCTAssertEqual(s.rating, 2, "the first xmp:Rating (an attribute) wins")
+        XCTAssertEqual(s.subjects, ["Dup"])
+        XCTAssertEqual(s.captureTime?.iso, "2015-07-21T16:17:44")
+    }
+
     func testRatingValues() throws {
         func rating(_ v: String) throws -> (Int?, Bool) {
             let s = try read(packet("xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"", "", attributes: "xmp:Rating=\"\(v)\""))
