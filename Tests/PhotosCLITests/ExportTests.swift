@@ -112,7 +112,8 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(filesUnder(out), ["\(year)/\(unique).jpg", "\(year)/\(unique).jpg.xmp", "\(year)/\(unique).thumb.jpg"])
         let thumb = try XCTUnwrap(FileManager.default.contents(atPath: "\(out)/\(year)/\(unique).thumb.jpg"))
         XCTAssertEqual(Array(thumb.prefix(2)), [0xFF, 0xD8])
-        XCTAssertEqual(try summary(run(["export", dir + "/none", "--min-rating", "5", "--json"]))["written"] as? Int, 0)
+        // Only colorful-cups-progressive.jpg, rated 5 in its embedded (digiKam) XMP.
+        XCTAssertEqual(try summary(run(["export", dir + "/five", "--min-rating", "5", "--json"]))["written"] as? Int, 1)
         XCTAssertEqual(try summary(run(["export", dir + "/since", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]))["written"] as? Int, 2)
         run(["export", dir + "/zone", "--share", "default", "--json"], status: 66)  // default is a zone, not a share
     }

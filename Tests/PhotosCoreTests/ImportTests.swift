@@ -66,12 +66,13 @@ final class ImportTests: XCTestCase {
         let thumb = try library.thumbnailData(of: dune)
         XCTAssertEqual(Array(thumb.prefix(3)), [0xFF, 0xD8, 0xFF])
 
-        // History: import transactions (one per committed batch) with 6 Photo inserts, 2 Tag inserts, 1 Rating insert.
+        // History: import transactions (one per committed batch) with 6 Photo inserts, 4 Tag inserts
+        // (Nature, Insect from ladybird's sidecar; Close-up, Colors embedded in colorful-cups), 2 Rating inserts.
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
         XCTAssertGreaterThanOrEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"), 6)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 2)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"), 1)
+        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
+        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"), 2)
 
         let again = try runImport(library, [samplesDir])
         XCTAssertEqual([again.imported, again.duplicates, again.failed], [0, 6, 0])
