@@ -80,7 +80,8 @@ public struct CaptureTime: Equatable, Sendable {
     public var offsetMinutes: Int?
     /// Where the time came from: `exif` (DateTimeOriginal 0x9003), `exif-digitized`
     /// (DateTimeDigitized 0x9004), `exif-datetime` (DateTime 0x0132), `xmp`
-    /// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`, sidecar before embedded) or
+    /// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`, sidecar before embedded), `json`
+    /// (the `captureDate` of a JSON sidecar `photos export --sidecar json` wrote) or
     /// `file-mtime` (the file's modification time in the importing machine's time zone).
     public var source: String
 

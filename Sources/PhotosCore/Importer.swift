@@ -383,7 +383,8 @@ public final class Importer {
     /// The capture time of an imported file, from the first source that has one (SPEC §3,
     /// issue 9 item 6): EXIF DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal), EXIF
     /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime), the XMP
-    /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal`, the same in the embedded
+    /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
+    /// `captureDate`), the same in the embedded
     /// XMP, and last the file's modification time (the local time of the importing machine,
     /// with that zone's offset; source `file-mtime`).
     /// - Returns: nil only when even the file's modification time cannot be read.

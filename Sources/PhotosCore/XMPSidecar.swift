@@ -84,7 +84,10 @@ public struct XMPSidecar: Equatable {
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.read(fd, base + count, raw.count - count)
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw PhotosError(.ioError, "\(path): cannot read the sidecar: \(String(cString: strerror(errno)))")
@@ -105,8 +108,9 @@ public struct XMPSidecar: Equatable {
         return stat((path as NSString).deletingPathExtension, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects and
-    /// its `rating` (1…5; the displayed, rounded rating) the rating. Other keys are ignored, so
+    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its
+    /// `rating` (1…5; the displayed, rounded rating) the rating and its `captureDate` the
+    /// capture time (source `json`). Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
@@ -122,7 +126,7 @@ public struct XMPSidecar: Equatable {
             result.rating = Int(rating.rounded())
             result.hasRating = true
         }
-        result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "xmp") }
+        result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         return result
     }
 

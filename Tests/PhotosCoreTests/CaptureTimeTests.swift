@@ -49,6 +49,7 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(ExportNaming.strftime("%Y-%j %a", iso: "2024-12-31T23:30:00"), "2024-366 Tue")
         XCTAssertEqual(ExportNaming.strftime("%Y", iso: "2026-01-02T03:04:05Z"), "2026")
         XCTAssertEqual(ExportNaming.strftime("%Y", iso: "garbage"), "unknown-date")
+        XCTAssertFalse(ExportNaming.strftime("%Z", iso: "2024-12-31T23:30:00").contains("unknown"), "a zone name is asked for without crashing")
     }
 
     func testBounds() {

@@ -87,7 +87,7 @@ final class ExportNamingTests: XCTestCase {
         p.ratings = [3, 4]
         let sidecar = try XMPSidecar.parseJSON(Data(p.json.serialized().utf8), path: "a.jpg.json")
         XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4,
-                                           captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "xmp")))
+                                           captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())
