@@ -160,9 +160,10 @@ public struct XMPSidecar: Equatable {
         }
         var parsed = parse(bytes)
         var code = parsed || data.isEmpty ? 0 : xmp_get_error()
-        if !parsed, code == -203, let deduplicated = XMPToolkit.withoutDuplicateProperties(bytes) {
-            // Well-formed, but a property given twice (Capture One writes such packets): the
-            // toolkit refuses the whole packet; read it again with the first of each kept.
+        if !parsed, code == -203, let deduplicated = XMPToolkit.repairedRDF(bytes) {
+            // Well-formed, but a property given twice (Capture One writes such packets) or
+            // rdf:Description blocks about different resources: the toolkit refuses the whole
+            // packet; read it again with the first of each property and one rdf:about.
             xmp_free(xmp)
             guard let again = xmp_new_empty() else {
                 throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
@@ -314,10 +315,12 @@ enum XMPToolkit {
 
     /// The packet without the second and later occurrences of each top-level property (by
     /// namespace URI and local name, across all the `rdf:Description` children of `rdf:RDF`,
-    /// attribute and element forms alike), or nil when it is not well-formed XML or has no
-    /// duplicate. XMP Specification Part 1 §7.4: a property appears once; the toolkit refuses
-    /// a packet that repeats one (XMPErr_BadXMP), losing every other property with it.
-    static func withoutDuplicateProperties(_ bytes: [UInt8]) -> [UInt8]? {
+    /// attribute and element forms alike), and with every top-level `rdf:about` set to the
+    /// first one given; nil when it is not well-formed XML or nothing had to change.
+    /// XMP Specification Part 1 §7.4–§7.5: a packet describes one resource and each property
+    /// appears once; the toolkit refuses a packet that breaks either (XMPErr_BadXMP), losing
+    /// every other property with it.
+    static func repairedRDF(_ bytes: [UInt8]) -> [UInt8]? {
         guard let document = try? XMLDocument(data: Data(bytes), options: [.nodePreserveAll]),
               let root = document.rootElement() else { return nil }
         let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -329,8 +332,17 @@ enum XMPToolkit {
         findRDF(root)
         var seen = Set<String>()
         var removed = false
+        var about: String?
         for rdf in rdfElements {
             for case let description as XMLElement in rdf.children ?? [] where description.localName == "Description" && description.uri == rdfNS {
+                if let node = description.attribute(forLocalName: "about", uri: rdfNS), let value = node.stringValue {
+                    if let first = about, first != value {
+                        node.stringValue = first
+                        removed = true
+                    } else {
+                        about = value
+                    }
+                }
                 for attribute in description.attributes ?? [] {
                     guard let uri = attribute.uri, uri != rdfNS, uri != "http://www.w3.org/XML/1998/namespace",
                           let local = attribute.localName else { continue }

@@ -109,6 +109,17 @@ final class XMPByNamespaceTests: XCTestCase {
         XCTAssertEqual(s.rating, 2, "the first xmp:Rating (an attribute) wins")
         XCTAssertEqual(s.subjects, ["Dup"])
         XCTAssertEqual(s.captureTime?.iso, "2015-07-21T16:17:44")
+        // Blocks about different resources (rdf:about): read as one.
+        let abouts = Data("""
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+        <rdf:Description rdf:about="uuid:1" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3"/>\
+        <rdf:Description rdf:about="uuid:2" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:subject><rdf:Bag><rdf:li>About</rdf:li></rdf:Bag></dc:subject></rdf:Description>\
+        </rdf:RDF></x:xmpmeta>
+        """.utf8)
+        XCTAssertEqual(try read(abouts), XMPSidecar(subjects: ["About"], rating: 3))
+        // A property given twice in another namespace still costs nothing else.
+        let other = packet("xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:o=\"urn:other\"", "<o:thing>1</o:thing><o:thing>2</o:thing>", attributes: "xmp:Rating=\"5\"")
+        XCTAssertEqual(try read(other).rating, 5)
     }
 
     func testRatingValues() throws {
