@@ -167,10 +167,13 @@ final class XMPByNamespaceTests: XCTestCase {
     func testParallelParsingGivesTheSameResult() throws {
         let data = packet("xmlns:xap=\"http://ns.adobe.com/xap/1.0/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"",
                           "<dc:subject><rdf:Bag><rdf:li>P</rdf:li><rdf:li>Q</rdf:li></rdf:Bag></dc:subject>", attributes: "xap:Rating=\"2\"")
+        // Every other one repeats a property, so the XML rewrite runs in parallel too.
+        let repeated = packet("xmlns:xap=\"http://ns.adobe.com/xap/1.0/\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"",
+                              "<dc:subject><rdf:Bag><rdf:li>P</rdf:li><rdf:li>Q</rdf:li></rdf:Bag></dc:subject><xap:Rating>2</xap:Rating><xap:Rating>2</xap:Rating>")
         let results = Array(repeating: XMPSidecar?.none, count: 64)
         let box = Box(results)
         DispatchQueue.concurrentPerform(iterations: 64) { i in
-            let s = try? XMPSidecar.parse(data, path: "p.xmp")
+            let s = try? XMPSidecar.parse(i % 2 == 0 ? data : repeated, path: "p.xmp")
             box.set(i, s)
         }
         XCTAssertEqual(Set(box.values.map { $0.map { "\($0.subjects)|\(String(describing: $0.rating))" } ?? "nil" }), ["[\"P\", \"Q\"]|Optional(2)"])
