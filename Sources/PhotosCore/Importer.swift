@@ -384,9 +384,8 @@ public final class Importer {
     /// issue 9 item 6): EXIF DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal), EXIF
     /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime), the XMP
     /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
-    /// `captureDate`), the same in the embedded
-    /// XMP, and last the file's modification time (the local time of the importing machine,
-    /// with that zone's offset; source `file-mtime`).
+    /// `captureDate`), the same in the embedded XMP, and last the file's modification time
+    /// (the local time of the importing machine, with that zone's offset; source `file-mtime`).
     /// - Returns: nil only when even the file's modification time cannot be read.
     static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, path: String) -> CaptureTime? {
         let exifSources: [(String?, String?, String?, String)] = [
