@@ -382,7 +382,8 @@ public final class Importer {
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,
     /// issue 9 item 6): EXIF DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal), EXIF
-    /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime), the XMP
+    /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime) — an EXIF
+    /// time without offset takes the XMP date's offset when both name the same second — the XMP
     /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
     /// `captureDate`), the same in the embedded XMP, and last the file's modification time
     /// (the local time of the importing machine, with that zone's offset; source `file-mtime`).
@@ -393,10 +394,17 @@ public final class Importer {
             (exif.dateTimeDigitized, exif.subSecTimeDigitized, exif.offsetTimeDigitized, "exif-digitized"),
             (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime"),
         ]
+        let xmp = sidecar?.captureTime ?? embedded?.captureTime
         for (date, subSeconds, offset, source) in exifSources {
-            if let date, let t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source) { return t }
+            guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source) else { continue }
+            // EXIF without an offset, XMP with one for the same wall-clock second (Lightroom and
+            // digiKam write photoshop:DateCreated with the zone): the offset is the XMP's.
+            if t.offsetMinutes == nil, let xmp, xmp.offsetMinutes != nil, xmp.local.prefix(19) == t.local.prefix(19) {
+                t.offsetMinutes = xmp.offsetMinutes
+            }
+            return t
         }
-        if let t = sidecar?.captureTime ?? embedded?.captureTime { return t }
+        if let xmp { return xmp }
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return CaptureTime.fromFileTime(Int(st.st_mtim.tv_sec))

@@ -45,6 +45,25 @@ public enum ExifReader {
         guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return result }
         var visited: Set<Int> = []
         var exifIFD: Int?
+        // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
+        // IFD0, where they are taken too. The Exif IFD, read second, wins.
+        func dateTag(_ tag: Int, _ type: Int, _ count: Int, _ valueOffset: Int) {
+            switch tag {
+            case 0x0132, 0x9003, 0x9004:
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isDateTime(text) else { return }
+                if tag == 0x0132 { result.dateTime = text } else if tag == 0x9003 { result.dateTimeOriginal = text } else { result.dateTimeDigitized = text }
+            case 0x9010, 0x9011, 0x9012:
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isOffset(text) else { return }
+                if tag == 0x9010 { result.offsetTime = text } else if tag == 0x9011 { result.offsetTimeOriginal = text } else { result.offsetTimeDigitized = text }
+            case 0x9290, 0x9291, 0x9292:
+                guard let raw = reader.ascii(type: type, count: count, valueOffset: valueOffset) else { return }
+                let text = String(raw.filter { $0 != " " })
+                guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return }
+                if tag == 0x9290 { result.subSecTime = text } else if tag == 0x9291 { result.subSecTimeOriginal = text } else { result.subSecTimeDigitized = text }
+            default:
+                return
+            }
+        }
         reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
             switch tag {
             case 0x0112:
@@ -53,35 +72,13 @@ public enum ExifReader {
                 }
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
-            case 0x0132:
-                if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
-                   isDateTime(text) { result.dateTime = text }
             default:
-                break
+                dateTag(tag, type, count, valueOffset)
             }
         }
         if let exifIFD {
             reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
-                switch tag {
-                case 0x9003:
-                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
-                       isDateTime(text) { result.dateTimeOriginal = text }
-                case 0x9004:
-                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
-                       isDateTime(text) { result.dateTimeDigitized = text }
-                case 0x9010, 0x9011, 0x9012:
-                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isOffset(text) {
-                        if tag == 0x9010 { result.offsetTime = text } else if tag == 0x9011 { result.offsetTimeOriginal = text } else { result.offsetTimeDigitized = text }
-                    }
-                case 0x9290, 0x9291, 0x9292:
-                    if let raw = reader.ascii(type: type, count: count, valueOffset: valueOffset) {
-                        let text = String(raw.filter { $0 != " " })
-                        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { break }
-                        if tag == 0x9290 { result.subSecTime = text } else if tag == 0x9291 { result.subSecTimeOriginal = text } else { result.subSecTimeDigitized = text }
-                    }
-                default:
-                    break
-                }
+                dateTag(tag, type, count, valueOffset)
             }
         }
         return result

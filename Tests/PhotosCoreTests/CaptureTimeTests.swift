@@ -158,6 +158,26 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(try row(library, "embedded.png"), ["2022-02-02T02:02:02", "NULL", "'xmp'"])
     }
 
+    /// An EXIF time without offset takes the offset of an XMP date naming the same second; a
+    /// different XMP time does not lend its offset. Date tags misplaced in IFD0 are read.
+    func testEXIFTakesTheOffsetOfTheSameXMPTime() throws {
+        let same = try MetadataFixture.jpeg(seed: 1, segments: [
+            MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
+            MetadataFixture.xmpSegment(MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T23:30:00-05:00\"")),
+        ])
+        let other = try MetadataFixture.jpeg(seed: 2, segments: [
+            MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
+            MetadataFixture.xmpSegment(MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T20:30:00-08:00\"")),
+        ])
+        let misplaced = try MetadataFixture.jpeg(seed: 3, segments: [
+            MetadataFixture.exifSegment(ifd0: [0x9003: "2023:03:03 03:03:03", 0x9011: "+09:00"], exif: [:]),
+        ])
+        let (library, _) = try importFiles(["same.jpg": same, "other.jpg": other, "misplaced.jpg": misplaced])
+        XCTAssertEqual(try row(library, "same.jpg"), ["2024-12-31T23:30:00", "-300", "'exif'"])
+        XCTAssertEqual(try row(library, "other.jpg"), ["2024-12-31T23:30:00", "NULL", "'exif'"])
+        XCTAssertEqual(try row(library, "misplaced.jpg"), ["2023-03-03T03:03:03", "540", "'exif'"])
+    }
+
     func testExportSetsModificationTimesAndUpdateStillSkips() throws {
         let (library, _) = try importFiles([
             "ny.jpg": try exifJPEG(1, [0x9003: "2024:12:31 23:30:00", 0x9011: "-05:00"]),
