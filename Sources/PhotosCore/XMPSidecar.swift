@@ -186,7 +186,9 @@ public struct XMPSidecar: Equatable {
             }
         }
         for (ns, name) in [(photoshopNS, "DateCreated"), (exifNS, "DateTimeOriginal")] {
-            if let text = XMPToolkit.property(xmp, ns, name), let t = CaptureTime.fromISO(text, source: "xmp") {
+            // ISO 8601 as the XMP specification asks, or the EXIF form some writers copy over.
+            if let text = XMPToolkit.property(xmp, ns, name),
+               let t = CaptureTime.fromISO(text, source: "xmp") ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp") {
                 result.captureTime = t
                 break
             }

@@ -109,6 +109,9 @@ final class XMPByNamespaceTests: XCTestCase {
         XCTAssertEqual(s.rating, 2, "the first xmp:Rating (an attribute) wins")
         XCTAssertEqual(s.subjects, ["Dup"])
         XCTAssertEqual(s.captureTime?.iso, "2015-07-21T16:17:44")
+        // The EXIF form of a date copied into XMP as it was.
+        let exifForm = packet("xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"", "<exif:DateTimeOriginal>2015:07:21 16:17:44</exif:DateTimeOriginal>")
+        XCTAssertEqual(try read(exifForm).captureTime?.iso, "2015-07-21T16:17:44")
         // Blocks about different resources (rdf:about): read as one.
         let abouts = Data("""
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
@@ -150,9 +153,9 @@ final class XMPByNamespaceTests: XCTestCase {
         let dir = try TempDir()
         defer { dir.cleanup() }
         let image = dir.file("big.jpg")
-        FileManager.default.createFile(atPath: image, contents: Data([0xFF, 0xD8]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: image, contents: Data([0xFF, 0xD8])))
         let sidecar = dir.file("big.jpg.xmp")
-        FileManager.default.createFile(atPath: sidecar, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: sidecar, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: sidecar))
         try handle.truncate(atOffset: UInt64(XMPSidecar.maxBytes + 1)) // sparse: nothing to read anyway
         try handle.close()
