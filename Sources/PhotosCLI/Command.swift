@@ -14,6 +14,9 @@ public final class CommandContext {
     /// True when `--author` was given on the command line; maintenance commands record their own
     /// name as author otherwise, even when `$PHOTOS_AUTHOR` is set (SPEC §4).
     public var authorGiven = false
+    /// The history author as Core resolves it per command (`HistoryAuthor.name(for:)`, the one
+    /// place of the rule that maintenance commands record their own name unless `--author`).
+    public var historyAuthor: HistoryAuthor { HistoryAuthor(given: authorGiven ? author : nil, user: author) }
     /// `--wait`: seconds to wait for another process's lock.
     public var wait: Double = 30
     public let environment: [String: String]
@@ -29,9 +32,25 @@ public final class CommandContext {
     public var libraryPath: String { Library.resolvePath(explicit: libraryOption, environment: environment) }
 
     /// Opens the library, which must exist.
+    /// - Parameter dryRun: open it for a `--dry-run`: nothing is created or migrated, and every
+    ///   write the command makes is rolled back (`Library.dryRun`).
     /// - Throws: `PhotosError` 66 when there is none, and what `Library.init` throws.
-    public func openLibrary() throws -> Library {
-        try Library(root: libraryPath, create: false, busyTimeout: wait)
+    public func openLibrary(dryRun: Bool = false) throws -> Library {
+        try Library(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
+    }
+
+    /// Opens the library, which must exist, for a command that only reads: as `openLibrary()`
+    /// when this process may write it (so that it is migrated like any other), else read-only
+    /// (`Library(readOnly:)`: a library on read-only media or of another user can be read).
+    /// - Parameter reading: false for a command that will write (then this is `openLibrary()`).
+    /// - Throws: `PhotosError` 66 when there is none, 77 when it can be neither written nor
+    ///   read, and what `Library.init` throws.
+    public func openLibraryForReading(_ reading: Bool = true) throws -> Library {
+        do {
+            return try openLibrary()
+        } catch let e as PhotosError where reading && e.status == .noPermission {
+            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+        }
     }
 
     /// Opens the library, creating it (and saying so on stderr) when absent.

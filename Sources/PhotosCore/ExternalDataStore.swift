@@ -10,7 +10,16 @@ public struct ExternalDataStore: Sendable {
     /// Prefix of temporary files; a leftover one (after a crash) is an orphan.
     public static let temporaryPrefix = ".tmp-"
 
-    public init(root: String) { self.root = root }
+    /// True for the store of a dry run: `write` and `remove` change nothing.
+    public let isDryRun: Bool
+
+    public init(root: String, dryRun: Bool = false) {
+        self.root = root
+        self.isDryRun = dryRun
+    }
+
+    /// This store, writing and removing nothing (for a dry run).
+    public var forDryRun: ExternalDataStore { ExternalDataStore(root: root, dryRun: true) }
 
     /// The reference stored in PhotoData for `sha256`: `ab/abcdef…`.
     public static func reference(for sha256: String) -> String {
@@ -22,21 +31,27 @@ public struct ExternalDataStore: Sendable {
 
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
+    /// - Returns: true when the file was written; false in a dry run, which writes nothing.
     /// - Throws: `PhotosError` 74 (I/O) or 73 (cannot create).
-    public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws {
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
+        guard !isDryRun else { return false }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
             throw PhotosError(.cantCreate, "cannot create \(dir): \(String(cString: strerror(errno)))")
         }
         try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
+        return true
     }
 
-    /// Removes the file of `reference`; a missing file is not an error.
-    /// - Returns: true when a file was removed.
+    /// Removes the file of `reference`; a missing file is not an error. A dry run removes
+    /// nothing and answers whether there is a file that would be removed.
+    /// - Returns: true when a file was (or, in a dry run, would be) removed.
     @discardableResult
     public func remove(reference: String) -> Bool {
-        unlink(path(for: reference)) == 0
+        if isDryRun { return access(path(for: reference), F_OK) == 0 }
+        return unlink(path(for: reference)) == 0
     }
 
     /// Every file under the store, as references relative to `root` (`ab/abcdef…`), including

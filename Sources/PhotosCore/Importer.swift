@@ -10,7 +10,8 @@ public struct ImportOptions {
     public var tags: [String] = []
     /// The record zone photos go into (`default`, or a share's id with `--share`).
     public var zone: String = Schema.defaultZoneID
-    /// Check and decode everything, write nothing (`--dry-run`).
+    /// Check and decode everything, write nothing (`--dry-run`): the batches run in
+    /// transactions that roll back (`Library.dryRun`), and no original is written.
     public var dryRun = false
     /// Worker threads reading, hashing, decoding and writing originals (`--jobs`).
     public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -22,8 +23,8 @@ public struct ImportOptions {
     public var batchSize = 64
     /// Seconds after which a partial batch is committed anyway.
     public var batchSeconds: Double = 2
-    /// The history transaction author.
-    public var author = "photos"
+    /// The history transaction author (`--author`, `$PHOTOS_AUTHOR`).
+    public var author = HistoryAuthor.default
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -34,10 +35,25 @@ public struct ImportFailure: Equatable, Sendable {
     public var reason: String
 }
 
+/// A file whose bytes a photo of the library already has, but whose original in external data
+/// was missing or damaged: the import wrote it back (issue 9 item 8, "heal instead of forget").
+public struct ImportRestoration: Equatable, Sendable {
+    /// The file imported.
+    public var path: String
+    /// The photo whose original it restored.
+    public var uniqueName: String
+    public var displayName: String
+    /// What was wrong with the stored original, e.g. "it was missing".
+    public var reason: String
+}
+
 /// The counts an import reports (SPEC §5a).
 public struct ImportSummary: Equatable {
     public var imported = 0
     public var duplicates = 0
+    /// Duplicates whose stored original was missing or damaged and was written back (also
+    /// counted nowhere else).
+    public var restored = 0
     public var skipped = 0
     public var failed = 0
     /// Bytes of the originals imported.
@@ -45,13 +61,19 @@ public struct ImportSummary: Equatable {
     /// Wall-clock seconds of the whole run.
     public var seconds: Double = 0
     public var failures: [ImportFailure] = []
+    public var restorations: [ImportRestoration] = []
 
-    /// `{"imported":N,"duplicates":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,"failures":[…]}`.
+    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
+    /// "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
         .object([
-            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("skipped", .int(skipped)),
+            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)), ("skipped", .int(skipped)),
             ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
             ("failures", .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
+            ("restorations", .array(restorations.map {
+                .object([("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
+                         ("displayName", .string($0.displayName)), ("reason", .string($0.reason))])
+            })),
         ])
     }
 }
@@ -65,6 +87,9 @@ public final class Importer {
     private let options: ImportOptions
     /// Called on the calling thread for each file that fails, as it fails.
     public var onFailure: ((ImportFailure) -> Void)?
+    /// Called on the calling thread for each file that restored a missing or damaged original
+    /// (with `dryRun`: would restore).
+    public var onRestore: ((ImportRestoration) -> Void)?
     /// Called on the calling thread after each file with (files done, files in all).
     public var onProgress: ((Int, Int) -> Void)?
 
@@ -94,15 +119,27 @@ public final class Importer {
         case sidecar
         case skipped
         case duplicate
+        /// A duplicate whose stored original was missing or damaged, written back (unless a
+        /// dry run).
+        case restored(ImportRestoration, reference: String)
         case failed(String)
         case prepared(Prepared)
     }
 
     /// Runs the import.
     /// - Returns: the summary; per-file failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` for what stops the whole run: a path that does not exist (66),
-    ///   a bad `--tag` (65), the library busy past the timeout (75), a database error.
+    /// - Throws: `PhotosError` for what stops the whole run before anything is committed: a
+    ///   path that does not exist (66), a bad `--tag` (65), the library busy past the timeout
+    ///   (75), a database error. `Interrupted<ImportSummary>` when such an error (e.g. 75: another
+    ///   process held the lock past the timeout) stops the run after a batch was committed: its
+    ///   report counts what was committed; the originals of uncommitted rows are removed, so
+    ///   running the import again imports the rest.
     public func run() throws -> ImportSummary {
+        guard let library else { return try runImport() }
+        return try library.dryRun(options.dryRun) { try runImport() }
+    }
+
+    private func runImport() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
         let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
@@ -125,11 +162,11 @@ public final class Importer {
             }
         }
 
-        if !options.dryRun, let library, let lock = library.lockImports(exclusive: false) {
+        if let library, let lock = library.lockImports(exclusive: false) {
             importLock = lock
         }
         defer { if importLock >= 0 { close(importLock) } }
-        if !options.dryRun, let library {
+        if let library {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after
             // every worker has copied its files into external data as orphans.
@@ -144,7 +181,6 @@ public final class Importer {
         let dbPath = library?.databasePath
         let store = library?.externalData
         let thumbOptions = options.thumbnail
-        let dryRun = options.dryRun
 
         var threads: [Thread] = []
         for _ in 0..<jobs {
@@ -156,7 +192,7 @@ public final class Importer {
                     guard i < files.count else { break }
                     let path = files[i]
                     let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                   thumbnail: thumbOptions, dryRun: dryRun)
+                                                   thumbnail: thumbOptions)
                     queue.push((path, outcome))
                 }
                 queue.producerDone()
@@ -171,6 +207,10 @@ public final class Importer {
         var done = 0
         var tagCache: [String: TagRef] = [:]
         var fatal: Error?
+        // Originals written for rows that will not commit (after a fatal error), removed once
+        // the workers have stopped.
+        var uncommitted: [String] = []
+        var batchesCommitted = 0
 
         func commit() {
             // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
@@ -178,14 +218,14 @@ public final class Importer {
             guard !batch.isEmpty else { batchStarted = Date(); return }
             defer { batch.removeAll(keepingCapacity: true); batchStarted = Date() }
             guard fatal == nil else { return }
-            if dryRun {
+            guard let library else {
+                // A dry run against a library that does not exist yet: nothing is a duplicate.
                 for item in batch {
                     summary.imported += 1
                     summary.bytes += Int64(item.byteSize)
                 }
                 return
             }
-            guard let library else { return }
             do {
                 let result = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
                 for path in result.vanished {
@@ -194,10 +234,13 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
+                if !library.isDryRun { batchesCommitted += 1 }  // a dry run's batches roll back
+                // A dry run's batch was rolled back: the tags it created are gone again.
+                if library.isDryRun { tagCache.removeAll() }
             } catch {
                 tagCache.removeAll()
-                // The rows were rolled back: remove the originals this batch wrote that no row references.
-                library.removeUnreferencedFiles(batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) })
+                // The rows were rolled back: the originals this batch wrote go (below).
+                uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
                 fatal = error
                 stop.set()  // nothing more can commit: workers stop taking files
             }
@@ -211,13 +254,23 @@ public final class Importer {
                 case .sidecar: break
                 case .skipped: summary.skipped += 1
                 case .duplicate: summary.duplicates += 1
+                case .restored(let restoration, let reference):
+                    if let library, !library.isReferenced(fileReference: reference) {
+                        // Its photo was deleted meanwhile: the file is nobody's original.
+                        library.removeUnreferencedFiles([reference])
+                        fail(path, "its photo \(restoration.uniqueName) was deleted while the original was restored; import it again")
+                    } else {
+                        summary.restored += 1
+                        summary.restorations.append(restoration)
+                        onRestore?(restoration)
+                    }
                 case .failed(let reason):
                     fail(path, reason)
                 case .prepared(let item):
                     if fatal == nil { batch.append(item) }
-                    else if item.wroteFile, let library {
+                    else if item.wroteFile {
                         // After a fatal error nothing more commits; do not leave orphans behind.
-                        library.removeUnreferencedFiles([ExternalDataStore.reference(for: item.sha256)])
+                        uncommitted.append(ExternalDataStore.reference(for: item.sha256))
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
@@ -230,10 +283,13 @@ public final class Importer {
             if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
         commit()
-        if let fatal {
-            throw PhotosError.wrap(fatal, libraryPath: libraryRoot)
-        }
         summary.seconds = Date().timeIntervalSince(start)
+        if let fatal {
+            let error = PhotosError.wrap(fatal, libraryPath: libraryRoot)
+            library?.removeUncommittedFiles(uncommitted, lockIsBusy: error.status == .tempFail)
+            guard batchesCommitted > 0 else { throw error }
+            throw Interrupted(report: summary, error: error)
+        }
         return summary
     }
 
@@ -257,7 +313,7 @@ public final class Importer {
         var cache = tagCache
         let result: BatchResult = try library.write {
             var result = BatchResult()
-            var changes: [HistoryChange] = []
+            var history = HistoryWriter(library, author: options.author, context: .import)
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
             let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -271,7 +327,8 @@ public final class Importer {
                     continue
                 }
                 var st = stat()
-                if stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
+                // (A dry run wrote no file, so it has none to lose.)
+                if item.wroteFile, stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
                     result.vanished.append(item.path)
                     continue
                 }
@@ -285,9 +342,9 @@ public final class Importer {
                 let dataID = db.lastInsertRowID
                 try thumbStmt.run([photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
                 let thumbID = db.lastInsertRowID
-                changes.append(HistoryChange(entity: "Photo", objectID: uniqueName, type: .insert, zone: zone))
-                changes.append(HistoryChange(entity: "PhotoData", objectID: String(dataID), type: .insert, zone: zone))
-                changes.append(HistoryChange(entity: "Thumbnail", objectID: String(thumbID), type: .insert, zone: zone))
+                history.insert(.photo, uniqueName, zone: zone)
+                history.insert(.photoData, String(dataID), zone: zone)
+                history.insert(.thumbnail, String(thumbID), zone: zone)
                 var names = tagNames
                 for subject in item.sidecar?.subjects ?? [] {
                     if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
@@ -295,25 +352,63 @@ public final class Importer {
                 for name in names {
                     let tag: TagRef
                     if let cached = cache[name] { tag = cached } else {
-                        tag = try library.findOrCreateTag(named: name, zone: zone, changes: &changes)
+                        tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
                         cache[name] = tag
                     }
                     try linkStmt.run([photoID, tag.rowID])
                 }
                 if let rating = item.sidecar?.rating {
                     try ratingStmt.run([photoID, rating])
-                    changes.append(HistoryChange(entity: "Rating", objectID: String(db.lastInsertRowID), type: .insert, zone: zone))
+                    history.insert(.rating, String(db.lastInsertRowID), zone: zone)
                 }
                 result.imported += 1
                 result.bytes += Int64(item.byteSize)
             }
-            if !changes.isEmpty {
-                try library.recordHistory(author: options.author, context: "import", changes: changes)
-            }
+            try history.commit()
             return result
         }
         tagCache = cache
         return result
+    }
+
+    /// What is wrong with the stored original at `path`, compared with `bytes` (the file being
+    /// imported, whose SHA-256 the photo records), or nil when it is intact.
+    ///
+    /// Cost: a stat(2), and when the size is right, one read of the stored file compared byte
+    /// for byte in 1 MiB chunks (no hashing; memory one chunk). A damaged original of the right
+    /// size — a flipped bit — is only found by reading it; that read doubles the I/O of a
+    /// duplicate (measured in the README), which is what makes re-importing heal every damage
+    /// `verify` reports.
+    static func damage(ofStored path: String, comparedWith bytes: [UInt8]) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            return errno == ENOENT ? "it was missing" : "it could not be opened (\(String(cString: strerror(errno))))"
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return "it was not a regular file" }
+        guard Int(st.st_size) == bytes.count else { return "it had \(st.st_size) bytes instead of \(bytes.count)" }
+        let chunk = ImageFile.chunk
+        var buffer = [UInt8](repeating: 0, count: min(chunk, max(1, bytes.count)))
+        var offset = 0
+        while offset < bytes.count {
+            let want = min(buffer.count, bytes.count - offset)
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, want) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return "it could not be read (\(String(cString: strerror(errno))))"
+            }
+            if n == 0 { return "it was shorter than recorded" }
+            let same = buffer.withUnsafeBytes { b in
+                bytes.withUnsafeBytes { all in
+                    guard let stored = b.baseAddress, let imported = all.baseAddress else { return false }
+                    return memcmp(stored, imported + offset, n) == 0
+                }
+            }
+            if !same { return "its bytes no longer matched its SHA-256" }
+            offset += n
+        }
+        return nil
     }
 
     /// True when the name ends in `.jpg`, `.jpeg` or `.png` (any case).
@@ -324,7 +419,7 @@ public final class Importer {
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
-                        thumbnail: ThumbnailOptions, dryRun: Bool) -> Outcome {
+                        thumbnail: ThumbnailOptions) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
         let claimsImage = Importer.claimsImage(path)
@@ -344,8 +439,22 @@ public final class Importer {
             return .failed("not a JPEG or PNG file (its name says .\(ext), its bytes start with \(head))")
         }
         if !claimed.claim(file.sha256) { return .duplicate }
-        if let reader, (try? reader.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [file.sha256])) ?? nil != nil {
-            return .duplicate
+        if let reader, let existing = (try? reader.statement("SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY d.id LIMIT 1")
+            .first([file.sha256], { ($0.string(0), $0.string(1), $0.string(2)) })) ?? nil {
+            // Heal instead of forget: a duplicate of a photo whose original is missing or
+            // damaged writes the original back, atomically as an import does.
+            guard let store, let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes) else {
+                return .duplicate
+            }
+            let restoration = ImportRestoration(path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
+            // (The store of a dry run writes nothing: `Library.dryRun`.)
+            do {
+                try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
+            } catch {
+                claimed.release(file.sha256)
+                return .failed("cannot restore the original of photo \(existing.0): \(error)")
+            }
+            return .restored(restoration, reference: existing.2)
         }
         let result: ThumbnailResult
         do {
@@ -366,11 +475,11 @@ public final class Importer {
         let capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
         var wrote = false
-        if !dryRun, let store {
+        // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays false.
+        if let store {
             let reference = ExternalDataStore.reference(for: file.sha256)
             do {
-                try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
-                wrote = true
+                wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
                 return .failed("\(error)")

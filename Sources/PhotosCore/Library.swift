@@ -11,8 +11,13 @@ public final class Library {
     public let root: String
     /// The database connection (one per `Library`; use from one thread at a time).
     public let db: Database
-    /// The originals, named by SHA-256.
-    public let externalData: ExternalDataStore
+    /// The originals, named by SHA-256. During a dry run (`isDryRun`) this store writes and
+    /// removes nothing.
+    public var externalData: ExternalDataStore { isDryRun ? store.forDryRun : store }
+    private let store: ExternalDataStore
+    /// True while a dry run is in progress (`dryRun(_:_:)`, or a library opened with `dryRun`):
+    /// see `write(_:)` for what that guarantees.
+    public private(set) var isDryRun = false
     /// Seconds a writer waits for another process's lock before giving up with exit 75.
     public let busyTimeout: Double
 
@@ -56,32 +61,114 @@ public final class Library {
     ///     an error 66).
     ///   - busyTimeout: seconds to wait for another process's lock.
     ///   - readOnly: open the database read-only and skip migrations (for workers' lookups).
-    /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false, 73
-    ///   when it cannot be created, 65 when it is newer than this build, 75 when busy.
-    public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false) throws {
+    ///   - dryRun: open for a dry run: never create or migrate anything, and stay in dry-run
+    ///     mode for the life of this object (see `write(_:)`).
+    /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false (always
+    ///   for a dry run), 77 when this user may not enter its folder or write it (a read-only
+    ///   open: may not read it), 73 when it cannot be created, 65 when it is newer than this build (or,
+    ///   for a dry run, older: it would have to be migrated), 75 when busy.
+    public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false) throws {
         self.root = root
         self.busyTimeout = busyTimeout
         let fm = FileManager.default
         let dbPath = root + "/" + Library.databaseName
+        var st = stat()
+        if stat(dbPath, &st) != 0, errno == EACCES || errno == EPERM {
+            // Not "no library": one this user may not look into.
+            throw PhotosError(.noPermission, "library \(root) cannot be opened: \(Library.accessProblem(root) ?? "\(dbPath): \(String(cString: strerror(errno)))")")
+        }
         if !fm.fileExists(atPath: dbPath) {
-            guard create else {
+            guard create, !dryRun else {
                 throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
             }
             try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
         do {
             db = try Database(path: dbPath, readOnly: readOnly, busyTimeout: busyTimeout)
-            if !readOnly { try db.migrate() }
-            else if try db.userVersion > Schema.currentVersion {
-                throw MigrationError.newerLibrary(found: try db.userVersion, supported: Schema.currentVersion)
+            if readOnly || dryRun {
+                let version = try db.userVersion
+                if version > Schema.currentVersion {
+                    throw MigrationError.newerLibrary(found: version, supported: Schema.currentVersion)
+                }
+                if readOnly && version == 0 {
+                    throw PhotosError.dataError("\(dbPath) is not a photos library (it has no schema version)")
+                }
+                if readOnly && version < Schema.currentVersion && Library.accessProblem(root) != nil {
+                    throw PhotosError(.noPermission, "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) before this photos can read it, but it is not writable: \(Library.whatIsNotWritable(root))")
+                }
+                if dryRun && version < Schema.currentVersion {
+                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run any command without --dry-run (e.g. 'photos stats')")
+                }
+                if dryRun {
+                    try db.setQueryOnly(true)
+                    isDryRun = true
+                }
+            } else {
+                try db.migrate()
             }
         } catch {
             throw PhotosError.wrap(error, libraryPath: root)
         }
-        if !readOnly, !fm.fileExists(atPath: root + "/" + Library.externalDataName) {
+        if !readOnly, !dryRun, !fm.fileExists(atPath: root + "/" + Library.externalDataName) {
             try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
         }
-        externalData = ExternalDataStore(root: root + "/" + Library.externalDataName)
+        store = ExternalDataStore(root: root + "/" + Library.externalDataName)
+    }
+
+    /// Runs `body` as a dry run when `enabled` (and as itself otherwise): the real code path,
+    /// with every `write(_:)` rolled back, `externalData` writing and removing nothing, and
+    /// `PRAGMA query_only` on, so that a statement run outside `write(_:)` that would change
+    /// the database fails instead of writing. Nested calls stay dry; the mode ends with the
+    /// outermost call (unless the library was opened with `dryRun`).
+    ///
+    /// This is the one mechanism behind every `--dry-run` (import, merge, purge, dedupe-tags,
+    /// history compact, verify --repair): a command runs its ordinary code inside
+    /// `library.dryRun(flag) { … }` (or on a library opened with `dryRun: true`) and reports
+    /// what that code counted. File effects outside the library (export's DEST) go through a
+    /// writer with its own dry-run flag (`Exporter`).
+    /// - Throws: what `body` throws; `PhotosError` when query-only mode cannot be set.
+    public func dryRun<T>(_ enabled: Bool, _ body: () throws -> T) throws -> T {
+        guard enabled, !isDryRun else { return try body() }
+        do { try db.setQueryOnly(true) } catch { throw PhotosError.wrap(error, libraryPath: root) }
+        isDryRun = true
+        defer {
+            isDryRun = false
+            try? db.setQueryOnly(false)
+        }
+        return try body()
+    }
+
+    /// Which part of the library at `root` this process may not write, as words for an error
+    /// message: a read-only file system, the library folder, the database file (or its
+    /// `-wal`/`-shm` companion), checked with access(2) and statvfs(3) `ST_RDONLY`.
+    public static func whatIsNotWritable(_ root: String) -> String {
+        var fs = statvfs()
+        if statvfs(root, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
+            return "it is on a read-only file system"
+        }
+        let db = root + "/" + databaseName
+        var parts: [String] = []
+        if access(root, W_OK) != 0 { parts.append("the library folder \(root) is not writable (\(String(cString: strerror(errno))))") }
+        for path in [db, db + "-wal", db + "-shm"] where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
+            parts.append("\(path) is not writable (\(String(cString: strerror(errno))))")
+        }
+        return parts.isEmpty ? "permission denied" : parts.joined(separator: "; ")
+    }
+
+    /// Why the library at `root` cannot be read by this process (the folder cannot be entered,
+    /// the database cannot be read), or nil when access(2) sees no problem.
+    static func accessProblem(_ root: String) -> String? {
+        if access(root, X_OK) != 0, errno == EACCES || errno == EPERM {
+            return "the library folder \(root) cannot be entered (\(String(cString: strerror(errno))))"
+        }
+        let db = root + "/" + databaseName
+        if access(db, R_OK) != 0, errno == EACCES || errno == EPERM {
+            return "the database \(db) cannot be read (\(String(cString: strerror(errno))))"
+        }
+        let denied = [EACCES, EPERM, EROFS]
+        if access(root, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
+        if access(db, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
+        return nil
     }
 
     /// File in the library folder whose flock(2) keeps `verify --repair` from removing the
@@ -93,8 +180,15 @@ public final class Library {
     /// dies, so a `kill -9` never leaves it held.
     /// - Returns: the descriptor (close it to release), or nil when `exclusive` and an import
     ///   holds the lock, or when the file cannot be opened.
+    ///   During a dry run the lock file is not created: when it does not exist no import runs,
+    ///   and a descriptor of `/dev/null` stands for the lock.
     public func lockImports(exclusive: Bool) -> Int32? {
-        let fd = open(root + "/" + Library.importLockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        var fd = open(root + "/" + Library.importLockName, O_RDWR | (isDryRun ? 0 : O_CREAT) | O_CLOEXEC, 0o666)
+        if fd < 0, isDryRun, errno == ENOENT { return open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        if fd < 0, errno == EACCES || errno == EROFS {
+            // A library this user may only read: a shared lock on a read-only descriptor works.
+            fd = open(root + "/" + Library.importLockName, O_RDONLY | O_CLOEXEC)
+        }
         guard fd >= 0 else { return nil }
         while flock(fd, exclusive ? LOCK_EX | LOCK_NB : LOCK_SH) != 0 {
             if errno == EINTR { continue }
@@ -125,12 +219,24 @@ public final class Library {
     }
 
     /// Runs `body` in one IMMEDIATE transaction, mapping a lock timeout to `PhotosError` 75.
+    /// The transaction commits when `body` returns — except during a dry run (`isDryRun`),
+    /// when it always rolls back: `body` sees its own changes (so counts are those of a real
+    /// run), and nothing stays. Every write of a command goes through here.
     /// - Throws: `PhotosError`, or what `body` throws (after rolling back).
     public func write<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
         do {
-            return try db.transaction(.immediate, body)
+            let dry = isDryRun
+            if dry { try db.setQueryOnly(false) }
+            defer { if dry { try? db.setQueryOnly(true) } }
+            try db.inTransaction(.immediate) {
+                result = try body()
+                return dry ? .rollback : .commit
+            }
         } catch let e as SQLiteError {
             throw PhotosError.wrap(e, libraryPath: root)
         }
+        guard let result else { preconditionFailure("a finished transaction body returned") }
+        return result
     }
 }

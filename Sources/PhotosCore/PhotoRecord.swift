@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 import PhotosStorage
 
 /// A photo as `list`, `show` and `--json` present it (SPEC §5a).
@@ -183,51 +184,56 @@ extension Library {
         }
     }
 
-    /// The thumbnail JPEG bytes of a photo.
-    /// - Throws: `PhotosError` 66 when the photo has no thumbnail.
+    /// The thumbnail JPEG bytes of a photo, checked first (`ThumbnailCheck`: a sound JPEG of its
+    /// recorded size), so that `photos thumbnail` and `export --thumbnails` never write a damaged
+    /// one out.
+    /// - Throws: `PhotosError` 66 when the photo has no thumbnail, 65 when it is damaged (the
+    ///   message says why and suggests `photos verify --repair`).
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
-        guard let data = try db.statement("SELECT data FROM thumbnail WHERE photo_id = ?").first([photo.rowID], { $0.blob(0) }) else {
-            throw PhotosError.noInput("photo \(photo.uniqueName) has no thumbnail")
+        let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
+        guard let (data, width, height) = try db.statement("SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
+            .first([photo.rowID], { ($0.blob(0), $0.int(1), $0.int(2)) }) else {
+            throw PhotosError.noInput("\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
+        }
+        if let reason = Library.thumbnailProblem(data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height) {
+            throw PhotosError.dataError("\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
         }
         return data
     }
 
     /// Deletes photos with their photo data, thumbnail and ratings (cascade), nullifying their
-    /// tag links, in one transaction with one history transaction (tombstones keep the
-    /// uniqueName and SHA-256). Originals no remaining row references are removed after the
-    /// commit.
+    /// tag links, in one transaction with one history transaction: a delete with its tombstone
+    /// for each Rating, Thumbnail, PhotoData and Photo (the shapes of `HistoryEntity`, the same
+    /// as `purge` records) and a Tag update of `photos` per tag the photo had. Originals no
+    /// remaining row references are removed after the commit.
+    /// - Parameters:
+    ///   - photos: the photos, resolved beforehand (photos deleted meanwhile are skipped).
+    ///   - author: the history author.
+    ///   - context: `delete`, or `verify --repair` when verify deletes a photo whose original
+    ///     is gone.
     /// - Returns: the uniqueNames deleted.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
     @discardableResult
-    public func deletePhotos(_ photos: [PhotoRecord], author: String, context: String = "delete") throws -> [String] {
+    public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws -> [String] {
         var unique: [PhotoRecord] = []
         for p in photos where !unique.contains(where: { $0.rowID == p.rowID }) { unique.append(p) }
         let references: [String] = try write {
-            var changes: [HistoryChange] = []
+            var history = HistoryWriter(self, author: author, context: context)
             var refs: [String] = []
             for photo in unique {
                 guard try db.scalarInt("SELECT 1 FROM photo WHERE id = ?", [photo.rowID]) != nil else { continue }
-                if let data = try db.statement("SELECT id, sha256, file_ref FROM photo_data WHERE photo_id = ?")
-                    .first([photo.rowID], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
-                    changes.append(HistoryChange(entity: "PhotoData", objectID: String(data.0), type: .delete,
-                                                 tombstone: [("sha256", data.1)], zone: photo.zone))
-                    refs.append(data.2)
+                if let ref = try db.scalarString("SELECT file_ref FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
+                    refs.append(ref)
                 }
-                if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) {
-                    changes.append(HistoryChange(entity: "Thumbnail", objectID: String(thumbID), type: .delete, zone: photo.zone))
+                for (tagUUID, zone) in try db.statement("SELECT t.uuid, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.uuid")
+                    .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
+                    history.update(.tag, tagUUID, ["photos"], zone: zone)
                 }
-                for ratingID in try db.statement("SELECT id FROM rating WHERE photo_id = ?").map([photo.rowID], { $0.int(0) }) {
-                    changes.append(HistoryChange(entity: "Rating", objectID: String(ratingID), type: .delete, zone: photo.zone))
-                }
-                for tagUUID in try db.statement("SELECT t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ?")
-                    .map([photo.rowID], { $0.string(0) }) {
-                    changes.append(HistoryChange(entity: "Tag", objectID: tagUUID, type: .update, updated: ["photos"], zone: photo.zone))
-                }
-                changes.append(HistoryChange(entity: "Photo", objectID: photo.uniqueName, type: .delete,
-                                             tombstone: [("uniqueName", photo.uniqueName), ("sha256", photo.sha256)], zone: photo.zone))
+                for child in HistoryEntity.photoChildren { try history.delete(child, .photo(photo.rowID)) }
+                try history.delete(.photo, .photo(photo.rowID))
                 try db.run("DELETE FROM photo WHERE id = ?", [photo.rowID])
             }
-            if !changes.isEmpty { try recordHistory(author: author, context: context, changes: changes) }
+            try history.commit()
             return refs
         }
         removeUnreferencedFiles(references)
@@ -238,14 +244,47 @@ extension Library {
     /// Call after the commit that dropped the rows, never before. The check and the unlink hold
     /// the write lock, so an import committing the same bytes meanwhile (it checks its file
     /// under the same lock) cannot end up with a row whose file is gone. When the lock cannot
-    /// be had, the files stay, as orphans for `verify --repair`.
-    public func removeUnreferencedFiles(_ references: [String]) {
-        guard !references.isEmpty else { return }
+    /// be had, the files stay, as orphans for `verify --repair`. A dry run removes nothing.
+    /// - Returns: the number of files removed.
+    @discardableResult
+    public func removeUnreferencedFiles(_ references: [String]) -> Int {
+        guard !references.isEmpty, !isDryRun else { return 0 }
+        var removed = 0
         try? write {
             for ref in Set(references) where !isReferenced(fileReference: ref) {
-                externalData.remove(reference: ref)
+                if externalData.remove(reference: ref) { removed += 1 }
             }
         }
+        return removed
+    }
+
+    /// Removes originals this process wrote for rows that never committed (a batch rolled back
+    /// or never run), so that an interrupted command leaves no orphan. First as
+    /// `removeUnreferencedFiles`, under the write lock, unless `lockIsBusy` (another process
+    /// holds it: waiting again would double the wait); what is left is moved aside under a
+    /// temporary name (so that a writer checking for it from now on sees it missing), checked
+    /// against the committed rows, and removed — or moved back when a row references it.
+    /// Without the lock, an import of the same bytes by another process that checked for the
+    /// file before it was moved aside and commits after the check can still lose it; `verify`
+    /// then reports it missing and importing the file again restores it.
+    public func removeUncommittedFiles(_ references: [String], lockIsBusy: Bool) {
+        guard !references.isEmpty, !isDryRun else { return }
+        if !lockIsBusy { removeUnreferencedFiles(references) }
+        for ref in Set(references).sorted() where !isReferenced(fileReference: ref) {
+            let path = externalData.path(for: ref)
+            guard access(path, F_OK) == 0 else { continue }
+            let aside = (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
+                + "uncommitted-\(getpid())-" + (path as NSString).lastPathComponent
+            guard rename(path, aside) == 0 else { continue }
+            if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
+        }
+    }
+
+    /// The files among `references` that no PhotoData row references now and that exist: what
+    /// `removeUnreferencedFiles` would remove. Call inside the transaction that dropped the
+    /// rows, so that a dry run (which rolls that transaction back) counts the same files.
+    func unreferencedFiles(_ references: [String]) -> [String] {
+        Set(references).filter { !isReferenced(fileReference: $0) && access(externalData.path(for: $0), F_OK) == 0 }.sorted()
     }
 
     /// True when a PhotoData row references `fileReference` — or when that cannot be told

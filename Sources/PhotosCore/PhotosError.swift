@@ -21,6 +21,9 @@ public enum ExitStatus: Int32, Sendable {
     case ioError = 74
     /// EX_TEMPFAIL: the library is busy (locked by another process); try later.
     case tempFail = 75
+    /// EX_NOPERM: permission denied (a library or file this user may not write, a read-only
+    /// file system).
+    case noPermission = 77
 }
 
 /// An error with a one-line message for the user and the exit status it maps to.
@@ -45,7 +48,14 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
     public static func noInput(_ message: String) -> PhotosError { PhotosError(.noInput, message) }
 
     /// Maps any error thrown below the CLI to a `PhotosError`, naming `libraryPath` for lock
-    /// and database errors.
+    /// and database errors. Environment errors get their sysexits status; only what is left
+    /// (a bug: a constraint, misuse, a statement that does not compile) is 70.
+    ///
+    /// SQLite result codes (https://www.sqlite.org/rescode.html): BUSY, LOCKED → 75;
+    /// READONLY*, PERM, AUTH → 77 (saying what is not writable); CANTOPEN → 77 when the
+    /// library or its database cannot be accessed, else 74; IOERR*, FULL, NOMEM → 74;
+    /// CORRUPT, NOTADB → 65. POSIX errors (`errno` in an `NSError`/`CocoaError`):
+    /// EACCES, EPERM, EROFS → 77; ENOSPC, EDQUOT, EIO → 74; ENOENT → 66.
     public static func wrap(_ error: Error, libraryPath: String) -> PhotosError {
         switch error {
         case let e as PhotosError:
@@ -53,12 +63,60 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
         case let e as SQLiteError where e.isBusy:
             return PhotosError(.tempFail, "library \(libraryPath) is busy: another photos process holds its lock; try again later (or raise --wait)")
         case let e as SQLiteError:
-            let status: ExitStatus = (e.code == 10 || e.code == 13 || e.code == 14) ? .ioError : (e.code == 11 || e.code == 26 ? .dataError : .software)
-            return PhotosError(status, "library \(libraryPath): \(e)")
+            switch e.code {
+            case 8, 3, 23:  // SQLITE_READONLY (and its extended codes), SQLITE_PERM, SQLITE_AUTH
+                return PhotosError(.noPermission, "library \(libraryPath) is not writable: \(Library.whatIsNotWritable(libraryPath)) (\(e.message))")
+            case 14:  // SQLITE_CANTOPEN
+                if let reason = Library.accessProblem(libraryPath) {
+                    return PhotosError(.noPermission, "library \(libraryPath) cannot be opened: \(reason) (\(e.message))")
+                }
+                return PhotosError(.ioError, "library \(libraryPath): \(e)")
+            case 10, 13, 7:  // SQLITE_IOERR*, SQLITE_FULL, SQLITE_NOMEM
+                return PhotosError(.ioError, "library \(libraryPath): \(e)")
+            case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+                return PhotosError(.dataError, "library \(libraryPath): \(e)")
+            default:
+                return PhotosError(.software, "library \(libraryPath): \(e)")
+            }
         case let e as MigrationError:
             return PhotosError(.dataError, "library \(libraryPath): \(e)")
         default:
+            if let code = posixCode(error) {
+                let reason = String(cString: strerror(code))
+                switch code {
+                case EACCES, EPERM, EROFS: return PhotosError(.noPermission, reason + ": \(error.localizedDescription)")
+                case ENOSPC, EDQUOT, EIO: return PhotosError(.ioError, reason + ": \(error.localizedDescription)")
+                case ENOENT: return PhotosError(.noInput, reason + ": \(error.localizedDescription)")
+                default: return PhotosError(.ioError, reason + ": \(error.localizedDescription)")
+                }
+            }
             return PhotosError(.software, "\(error)")
         }
+    }
+
+    /// The POSIX `errno` behind a Foundation error, when there is one.
+    static func posixCode(_ error: Error) -> Int32? {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return nil
+    }
+}
+
+/// A command that commits in batches stopped by an error after committing some of them: `report`
+/// says what was committed (and stays committed), `error` why it stopped (75 when another
+/// process held the lock). Running the same command again continues where it stopped. The
+/// CLI prints the report, then the error, and exits with the error's status.
+public struct Interrupted<Report>: Error {
+    /// What was done and committed before the error.
+    public var report: Report
+    /// Why the command stopped.
+    public var error: PhotosError
+
+    public init(report: Report, error: PhotosError) {
+        self.report = report
+        self.error = error
     }
 }

@@ -34,14 +34,14 @@ extension Library {
             .first([zone, name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: name, zone: zone) }
     }
 
-    /// Finds the tag `name` in `zone` or creates it with a fresh random UUID, appending the
-    /// insert to `changes`. Call inside a write transaction.
+    /// Finds the tag `name` in `zone` or creates it with a fresh random UUID, recording the
+    /// insert in `history`. Call inside a write transaction.
     /// - Throws: `SQLiteError`.
-    public func findOrCreateTag(named name: String, zone: String, changes: inout [HistoryChange]) throws -> TagRef {
+    func findOrCreateTag(named name: String, zone: String, history: inout HistoryWriter) throws -> TagRef {
         if let existing = try findTag(named: name, zone: zone) { return existing }
         let uuid = UUID().uuidString.lowercased()
         try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
-        changes.append(HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: zone))
+        history.insert(.tag, uuid, zone: zone)
         return TagRef(rowID: db.lastInsertRowID, uuid: uuid, name: name, zone: zone)
     }
 }

@@ -1,18 +1,103 @@
 import Foundation
+import PhotosImaging
 import PhotosStorage
 
-/// One problem `photos verify` found (SPEC §2 invariants).
+/// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
 public struct VerifyProblem: Equatable {
-    /// `missing-file`, `unreadable-file`, `size-mismatch`, `hash-mismatch`, `orphan-file`, `temporary-file`,
-    /// `missing-photo-data`, `missing-thumbnail`, `integrity`, `foreign-key`, `cross-zone`.
-    public var kind: String
-    /// One line naming the photo, file or row.
+    /// What is wrong, as a matchable value (its raw value is the `kind` of `--json` and of the
+    /// printed line).
+    public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+        /// A PhotoData row's file is gone (invariant 1).
+        public static let missingFile: Kind = "missing-file"
+        /// A PhotoData row's file cannot be checked or read (a permission or I/O error, not
+        /// ENOENT), or a folder of external data cannot be listed. Never repaired: the file
+        /// may well be intact, so `--repair` must not take it for missing.
+        public static let unreadableFile: Kind = "unreadable-file"
+        /// A PhotoData row's file has another size than recorded.
+        public static let sizeMismatch: Kind = "size-mismatch"
+        /// A PhotoData row's file has another SHA-256 than recorded.
+        public static let hashMismatch: Kind = "hash-mismatch"
+        /// A file in external data that no row references (invariant 2).
+        public static let orphanFile: Kind = "orphan-file"
+        /// A leftover temporary file in external data.
+        public static let temporaryFile: Kind = "temporary-file"
+        /// A photo without its PhotoData row.
+        public static let missingPhotoData: Kind = "missing-photo-data"
+        /// A photo without its thumbnail.
+        public static let missingThumbnail: Kind = "missing-thumbnail"
+        /// A thumbnail that is not a sound JPEG of its recorded size (`ThumbnailCheck`).
+        public static let damagedThumbnail: Kind = "damaged-thumbnail"
+        /// `PRAGMA integrity_check` (invariant 3).
+        public static let integrity: Kind = "integrity"
+        /// `PRAGMA foreign_key_check` (invariant 3).
+        public static let foreignKey: Kind = "foreign-key"
+        /// A tag link across zones (invariant 4).
+        public static let crossZone: Kind = "cross-zone"
+        /// A PhotoData row whose file reference is not the content address of its SHA-256
+        /// (`ab/abcdef…`), which orphan detection and re-import rely on (SPEC §2).
+        public static let badFileReference: Kind = "bad-file-reference"
+        /// A tag name that is not what `TagName.normalize` makes (trimmed, NFC, no control
+        /// characters), which find-or-create and `dedupe-tags` rely on (SPEC §3).
+        public static let badTagName: Kind = "bad-tag-name"
+        /// A tag uuid that is not a lowercase canonical UUID, whose string order `dedupe-tags`
+        /// takes for byte order (SPEC §5).
+        public static let badTagUUID: Kind = "bad-tag-uuid"
+    }
+
+    public var kind: Kind
+    /// One line naming the photo (uniqueName and displayName), file or row.
     public var detail: String
+    /// What `--repair` does about it (and `--repair --dry-run` says it would do); nil when
+    /// verify cannot repair it.
+    public var repair: VerifyRepair?
     /// True when `--repair` fixed it.
     public var repaired: Bool = false
 
+    public init(kind: Kind, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
+        self.kind = kind
+        self.detail = detail
+        self.repair = repair
+        self.repaired = repaired
+    }
+
+    /// `{"kind":"…","detail":"…","repair":"…"|null,"repaired":B}`.
     public var json: JSONValue {
-        .object([("kind", .string(kind)), ("detail", .string(detail)), ("repaired", .bool(repaired))])
+        .object([("kind", .string(kind.rawValue)), ("detail", .string(detail)), ("repair", .optional(repair?.description)),
+                 ("repaired", .bool(repaired))])
+    }
+}
+
+/// One change `photos verify --repair` makes, planned before anything is changed, so that
+/// `--repair --dry-run` lists exactly what `--repair` would do.
+public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
+    /// Remove a file of external data that no row references (`ab/abcdef…`).
+    case removeFile(reference: String)
+    /// Delete a photo whose original is gone, with what goes with it (counts when planned).
+    case deletePhoto(uniqueName: String, displayName: String, ratings: Int, tags: Int, zone: String)
+    /// Make the thumbnail again from the original, through the import's `Thumbnailer`.
+    case regenerateThumbnail(uniqueName: String, displayName: String)
+    /// Point a PhotoData row at the content address of its SHA-256, where its file is.
+    case fixFileReference(uniqueName: String, displayName: String, from: String, to: String)
+
+    /// One line saying what the repair does.
+    public var description: String {
+        switch self {
+        case .removeFile(let reference):
+            return "remove \(Library.externalDataName)/\(reference)"
+        case let .deletePhoto(name, display, ratings, tags, zone):
+            let share = zone == Schema.defaultZoneID ? "" : ", leaving share \(zone)"
+            return "delete photo \(name) (\(display)) with its \(ratings) rating\(ratings == 1 ? "" : "s") and \(tags) tag link\(tags == 1 ? "" : "s")\(share); re-importing the intact original restores it instead"
+        case let .regenerateThumbnail(name, display):
+            return "regenerate the thumbnail of photo \(name) (\(display)) from its original"
+        case let .fixFileReference(name, display, from, to):
+            return "point photo \(name) (\(display)) at its original \(to) instead of \(from)"
+        }
     }
 }
 
@@ -20,134 +105,352 @@ public struct VerifyProblem: Equatable {
 public struct VerifyReport {
     public var photos = 0
     public var files = 0
+    /// Thumbnails checked.
+    public var thumbnails = 0
     public var problems: [VerifyProblem] = []
+    /// True for `--repair --dry-run`: the repairs were listed, not made.
+    public var dryRun = false
     /// True when no unrepaired problem remains.
     public var isClean: Bool { problems.allSatisfy(\.repaired) }
+    /// The repairs planned (made unless `dryRun`), in order, without duplicates.
+    public var repairs: [VerifyRepair] {
+        var seen = Set<VerifyRepair>()
+        return problems.compactMap(\.repair).filter { seen.insert($0).inserted }
+    }
 
     public var json: JSONValue {
         .object([
-            ("photos", .int(photos)), ("files", .int(files)), ("problems", .int(problems.filter { !$0.repaired }.count)),
-            ("repaired", .int(problems.filter(\.repaired).count)), ("clean", .bool(isClean)),
+            ("photos", .int(photos)), ("files", .int(files)), ("thumbnails", .int(thumbnails)),
+            ("problems", .int(problems.filter { !$0.repaired }.count)),
+            ("repaired", .int(problems.filter(\.repaired).count)), ("clean", .bool(isClean)), ("dryRun", .bool(dryRun)),
             ("details", .array(problems.map(\.json))),
         ])
     }
 }
 
 extension Library {
+    /// How verify names a photo: its uniqueName and, in parentheses, its displayName.
+    static func describePhoto(_ uniqueName: String, _ displayName: String) -> String {
+        "photo \(uniqueName) (\(displayName))"
+    }
+
     /// Checks the SPEC §2 invariants: every PhotoData file exists with its recorded size and
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
-    /// `PRAGMA integrity_check` and `foreign_key_check` are clean, no tag link crosses zones.
+    /// `PRAGMA integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
+    /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
+    /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
     ///
     /// The checks, hashing included, run in one read transaction (a WAL snapshot), so imports
-    /// and other writers go on meanwhile. With `repair`, orphan and leftover temporary files are
-    /// removed and photos whose original is gone are deleted (with history, author `author`);
-    /// the orphan removal re-reads the rows under the write lock and the exclusive import lock,
-    /// so an import's written-but-uncommitted original is never taken for an orphan.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
-    public func verify(quick: Bool = false, repair: Bool = false, author: String = "verify") throws -> VerifyReport {
+    /// and other writers go on meanwhile. Each problem carries the repair planned for it
+    /// (`VerifyRepair`). With `repair`, the planned repairs are made: orphan and leftover
+    /// temporary files are removed, damaged or missing thumbnails are regenerated from intact
+    /// originals (a Thumbnail update or insert in history), and photos whose original is gone
+    /// are deleted; history author `verify` unless `--author`, context `verify --repair`. The
+    /// orphan removal re-reads the rows under the write lock and the exclusive import lock, so
+    /// an import's written-but-uncommitted original is never taken for an orphan. An original
+    /// that cannot be checked (stat(2) fails with another errno than ENOENT/ENOTDIR: EACCES,
+    /// EIO) is `unreadableFile`, never missing, so `--repair` deletes no such photo.
+    ///
+    /// With `repair` and `dryRun` (or on a library in dry-run mode, `Library.dryRun`), the same
+    /// repair code runs with every transaction rolled back and no file removed; the report
+    /// lists the planned repairs (`dryRun` true, none marked repaired), with a note on those a
+    /// real run could not make now.
+    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`; `Interrupted<VerifyReport>` when an
+    ///   error stops `--repair` after some repairs were made (they stay made; the report marks
+    ///   them repaired).
+    public func verify(quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
+                       author: HistoryAuthor = .default) throws -> VerifyReport {
+        try self.dryRun(repair && dryRun) { try verifyLibrary(quick: quick, repair: repair, author: author) }
+    }
+
+    private func verifyLibrary(quick: Bool, repair: Bool, author: HistoryAuthor) throws -> VerifyReport {
         var report = VerifyReport()
-        var missing: [String] = []
-        var orphans: [String] = []
+        report.dryRun = repair && isDryRun
+        var missingOriginal = Set<String>()
         try db.transaction(.deferred) {
             report.problems += try self.checkDatabase()
-            let rows = try Statement.prepare(self.db, "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id")
-                .map { ($0.string(0), $0.string(1), $0.int(2), $0.string(3)) }
+            let rows = try Statement.prepare(self.db, """
+                SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
+                       (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+                FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
+                """).map { ($0.string(0), $0.string(1), $0.string(2), $0.int(3), $0.string(4), $0.string(5), $0.int(6), $0.int(7)) }
             report.photos = try self.db.scalarInt("SELECT count(*) FROM photo") ?? 0
             var referenced = Set<String>()
-            for (name, sha, size, ref) in rows {
+            for (name, display, sha, size, ref, zone, ratings, tags) in rows {
                 referenced.insert(ref)
+                let photo = Library.describePhoto(name, display)
+                // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
+                // orphan detection and re-import rely on it.
+                let address = ExternalDataStore.reference(for: sha)
+                let isHex = sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+                guard ref == address, isHex else {
+                    referenced.insert(address)
+                    var st = stat()
+                    let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
+                    if !there { missingOriginal.insert(name) }
+                    report.problems.append(VerifyProblem(
+                        kind: .badFileReference,
+                        detail: "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
+                        repair: there ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address) : nil))
+                    continue
+                }
                 let path = self.externalData.path(for: ref)
+                let heal = "; re-import the intact file to restore it"
                 var st = stat()
                 guard stat(path, &st) == 0 else {
-                    report.problems.append(VerifyProblem(kind: "missing-file", detail: "photo \(name): original \(ref) is missing"))
-                    missing.append(name)
+                    // Missing only when the system says so; a permission or I/O error is not a
+                    // reason for --repair to delete the photo.
+                    if errno != ENOENT && errno != ENOTDIR {
+                        report.problems.append(VerifyProblem(
+                            kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                        continue
+                    }
+                    missingOriginal.insert(name)
+                    report.problems.append(VerifyProblem(
+                        kind: .missingFile, detail: "\(photo): original \(ref) is missing\(heal)",
+                        repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
                 if Int(st.st_size) != size {
-                    report.problems.append(VerifyProblem(kind: "size-mismatch", detail: "photo \(name): original \(ref) has \(st.st_size) bytes, recorded \(size)"))
+                    missingOriginal.insert(name)
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
                     continue
                 }
                 if !quick {
                     do {
                         let actual = try SHA256Hasher.hex(ofFileAt: path).hex
                         if actual != sha {
-                            report.problems.append(VerifyProblem(kind: "hash-mismatch", detail: "photo \(name): original \(ref) has SHA-256 \(actual), recorded \(sha)"))
+                            missingOriginal.insert(name)
+                            report.problems.append(VerifyProblem(kind: .hashMismatch, detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
                         }
                     } catch {
-                        report.problems.append(VerifyProblem(kind: "unreadable-file", detail: "photo \(name): original \(ref) cannot be read: \(error)"))
+                        report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be read: \(error)"))
                     }
                 }
             }
-            for name in try self.db.statement("SELECT p.unique_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ $0.string(0) }) {
-                report.problems.append(VerifyProblem(kind: "missing-photo-data", detail: "photo \(name) has no PhotoData row"))
+            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+                report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
-            for name in try self.db.statement("SELECT p.unique_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ $0.string(0) }) {
-                report.problems.append(VerifyProblem(kind: "missing-thumbnail", detail: "photo \(name) has no thumbnail"))
+            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+                report.problems.append(VerifyProblem(kind: .missingThumbnail, detail: "\(Library.describePhoto(name, display)) has no thumbnail",
+                                                     repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+            }
+            // One row at a time: thumbnails are never all in memory.
+            try Statement.prepare(self.db, "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id").forEach { row in
+                report.thumbnails += 1
+                let (name, display) = (row.string(0), row.string(1))
+                if let reason = Library.thumbnailProblem(row.blob(2), width: row.int(3), height: row.int(4),
+                                                         photoWidth: row.int(5), photoHeight: row.int(6)) {
+                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                                                         repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+                }
+            }
+            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted()
+                where access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
+                // Its files cannot be listed: orphans there would go unseen.
+                report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
             }
             let files = self.externalData.allReferences()
             report.files = files.count
             for ref in files where !referenced.contains(ref) {
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
-                report.problems.append(VerifyProblem(kind: temporary ? "temporary-file" : "orphan-file",
-                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"))
-                orphans.append(ref)
+                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile,
+                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo",
+                                                     repair: .removeFile(reference: ref)))
+            }
+        }
+        // A thumbnail cannot be made again from an original that is gone or damaged; when the
+        // photo is to be deleted, that deletion is the thumbnail's repair too.
+        var deletion: [String: VerifyRepair] = [:]
+        for problem in report.problems {
+            if case .deletePhoto(let name, _, _, _, _)? = problem.repair { deletion[name] = problem.repair }
+        }
+        for i in report.problems.indices {
+            if case .regenerateThumbnail(let name, _)? = report.problems[i].repair, missingOriginal.contains(name) {
+                report.problems[i].repair = deletion[name]
+                report.problems[i].detail += " (its original is missing or damaged, so it cannot be made again)"
             }
         }
         guard repair else { return report }
+        var done = RepairOutcome()
+        func apply() {
+            for i in report.problems.indices {
+                guard let planned = report.problems[i].repair else { continue }
+                if done.made.contains(planned) {
+                    // A dry run's repairs were rolled back: listed as "would repair", not repaired.
+                    if !isDryRun { report.problems[i].repaired = true }
+                } else if let note = done.notes[planned] {
+                    report.problems[i].detail += " (\(note))"
+                }
+            }
+        }
+        do {
+            try makeRepairs(report.repairs, author: author, outcome: &done)
+        } catch {
+            // What was made before the error stays made (a dry run made nothing): say so with
+            // the error (issue 9 item 9).
+            apply()
+            let e = PhotosError.wrap(error, libraryPath: root)
+            if !isDryRun && !done.made.isEmpty { throw Interrupted(report: report, error: e) }
+            throw e
+        }
+        apply()
+        return report
+    }
 
+    /// What `makeRepairs` did: the repairs made, and why the others were not.
+    struct RepairOutcome {
+        var made = Set<VerifyRepair>()
+        var notes: [VerifyRepair: String] = [:]
+    }
+
+    /// Makes the planned repairs: file removals, then file references, thumbnails, and photo
+    /// deletions, each step in its own transaction. `outcome` holds what was made (committed,
+    /// or in a dry run: made and rolled back) when a step throws.
+    private func makeRepairs(_ repairs: [VerifyRepair], author: HistoryAuthor, outcome: inout RepairOutcome) throws {
+        var orphans: [String] = []
+        var thumbnails: [String] = []
+        var deletions: [String] = []
+        var references: [VerifyRepair] = []
+        for r in repairs {
+            switch r {
+            case .fixFileReference: references.append(r)
+            case .removeFile(let ref): orphans.append(ref)
+            case .regenerateThumbnail(let name, _): thumbnails.append(name)
+            case .deletePhoto(let name, _, _, _, _): deletions.append(name)
+            }
+        }
         if !orphans.isEmpty {
             // A running import's written-but-uncommitted originals look like orphans: remove
             // orphans only while no import holds the import lock, and only those still
             // unreferenced under the write lock.
             let importLock = lockImports(exclusive: true)
             defer { if let importLock { close(importLock) } }
-            var removed = Set<String>()
             if importLock != nil {
                 try write {
                     for ref in orphans where !isReferenced(fileReference: ref) {
-                        if unlink(externalData.path(for: ref)) == 0 { removed.insert(ref) }
+                        if externalData.remove(reference: ref) { outcome.made.insert(.removeFile(reference: ref)) }
                     }
                 }
-            }
-            for i in report.problems.indices where ["orphan-file", "temporary-file"].contains(report.problems[i].kind) {
-                if removed.contains(where: { report.problems[i].detail == "\(Library.externalDataName)/\($0) is not referenced by any photo" }) {
-                    report.problems[i].repaired = true
-                } else if importLock == nil {
-                    report.problems[i].detail += " (left in place: an import is running and may still commit it; repair again later)"
+            } else {
+                for ref in orphans {
+                    outcome.notes[.removeFile(reference: ref)] = "left in place: an import is running and may still commit it; repair again later"
                 }
             }
         }
-        if !missing.isEmpty {
+        if !references.isEmpty {
+            let fixed: [VerifyRepair] = try write {
+                var history = HistoryWriter(self, author: author, context: .verifyRepair)
+                var fixed: [VerifyRepair] = []
+                for case let .fixFileReference(name, display, from, to) in references {
+                    guard let (dataID, zone) = try db.statement("SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?")
+                        .first([name, from], { ($0.int64(0), $0.string(1)) }) else { continue }
+                    try db.run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
+                    history.update(.photoData, String(dataID), ["fileReference"], zone: zone)
+                    fixed.append(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
+                }
+                try history.commit()
+                return fixed
+            }
+            outcome.made.formUnion(fixed)
+        }
+        if !thumbnails.isEmpty {
+            // Made outside the write lock (decoding takes time), written in one transaction.
+            var made: [(name: String, display: String, result: ThumbnailResult)] = []
+            for name in thumbnails {
+                guard let photo = try? resolvePhoto(name) else { continue }
+                let key = VerifyRepair.regenerateThumbnail(uniqueName: name, displayName: photo.displayName)
+                do {
+                    // From the content address of its SHA-256: where the original is, also when
+                    // the step above fixed its reference (and a dry run rolled that back).
+                    let file = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: photo.sha256)))
+                    guard file.sha256 == photo.sha256 else {
+                        outcome.notes[key] = "its original does not match its SHA-256; re-import the intact file"
+                        continue
+                    }
+                    let result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions()) }
+                    made.append((name, photo.displayName, result))
+                } catch {
+                    outcome.notes[key] = "cannot make it from the original: \(error)"
+                }
+            }
+            let regenerated: [VerifyRepair] = try write {
+                var history = HistoryWriter(self, author: author, context: .verifyRepair)
+                var regenerated: [VerifyRepair] = []
+                for item in made {
+                    guard let (photoID, zone) = try db.statement("SELECT id, zone_id FROM photo WHERE unique_name = ?")
+                        .first([item.name], { ($0.int64(0), $0.string(1)) }) else { continue }
+                    let r = item.result
+                    if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
+                        try db.run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?",
+                                   [r.thumbnail, r.thumbnailWidth, r.thumbnailHeight, thumbID])
+                        history.update(.thumbnail, String(thumbID), ["data", "width", "height"], zone: zone)
+                    } else {
+                        try db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)",
+                                   [photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
+                        history.insert(.thumbnail, String(db.lastInsertRowID), zone: zone)
+                    }
+                    regenerated.append(.regenerateThumbnail(uniqueName: item.name, displayName: item.display))
+                }
+                try history.commit()
+                return regenerated
+            }
+            outcome.made.formUnion(regenerated)
+        }
+        if !deletions.isEmpty {
             // Delete only photos whose original is still missing now.
-            let gone = try missing.compactMap { try? resolvePhoto($0) }.filter { photo in
+            let gone = deletions.compactMap { try? resolvePhoto($0) }.filter { photo in
                 var st = stat()
-                return stat(externalData.path(for: photo.fileReference), &st) != 0
+                return stat(externalData.path(for: photo.fileReference), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
             }
-            try deletePhotos(gone, author: author, context: "verify --repair")
-            for i in report.problems.indices where report.problems[i].kind == "missing-file" {
-                if gone.contains(where: { report.problems[i].detail.hasPrefix("photo \($0.uniqueName):") }) {
-                    report.problems[i].repaired = true
+            try deletePhotos(gone, author: author, context: .verifyRepair)
+            for r in repairs {
+                if case .deletePhoto(let name, _, _, _, _) = r {
+                    if gone.contains(where: { $0.uniqueName == name }) { outcome.made.insert(r) }
+                    else { outcome.notes[r] = "not deleted: its original is back" }
                 }
             }
         }
-        return report
+    }
+
+    /// Why a stored thumbnail is not the one SPEC §6 promises for a photo of `photoWidth` ×
+    /// `photoHeight` upright pixels: `ThumbnailCheck` on the bytes, then the size rule
+    /// (`Thumbnailer.thumbnailSize`), so a sound JPEG of another photo is caught too.
+    static func thumbnailProblem(_ data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String? {
+        if let reason = ThumbnailCheck.problem(data, width: width, height: height) { return reason }
+        let expected = Thumbnailer.thumbnailSize(width: photoWidth, height: photoHeight, maxEdge: ThumbnailOptions().maxEdge)
+        guard expected.width == width, expected.height == height else {
+            return "is \(width)×\(height) pixels, but a \(photoWidth)×\(photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
+        }
+        return nil
     }
 
     private func checkDatabase() throws -> [VerifyProblem] {
         var problems: [VerifyProblem] = []
         for line in try db.statement("PRAGMA integrity_check").map({ $0.string(0) }) where line != "ok" {
-            problems.append(VerifyProblem(kind: "integrity", detail: line))
+            problems.append(VerifyProblem(kind: .integrity, detail: line))
         }
         for (table, rowid, parent) in try db.statement("PRAGMA foreign_key_check").map({ ($0.string(0), $0.int64(1), $0.string(2)) }) {
-            problems.append(VerifyProblem(kind: "foreign-key", detail: "\(table) row \(rowid) references a missing \(parent)"))
+            problems.append(VerifyProblem(kind: .foreignKey, detail: "\(table) row \(rowid) references a missing \(parent)"))
         }
         let crossing = try db.statement("""
-            SELECT p.unique_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
+            SELECT p.unique_name, p.display_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
             JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
             WHERE p.zone_id <> t.zone_id
-            """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4)) }
-        for (photo, pzone, tag, uuid, tzone) in crossing {
-            problems.append(VerifyProblem(kind: "cross-zone", detail: "photo \(photo) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)"))
+            """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
+        for (photo, display, pzone, tag, uuid, tzone) in crossing {
+            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)"))
+        }
+        for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+            let shown = JSONValue.string(name).serialized()
+            // Compared by scalars: Swift's String equality is canonical equivalence, under
+            // which a decomposed name equals its NFC form.
+            if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
+                problems.append(VerifyProblem(kind: .badTagName, detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
+            }
+            if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
+                problems.append(VerifyProblem(kind: .badTagUUID, detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
+            }
         }
         return problems
     }

@@ -1,6 +1,14 @@
 import CSQLite
 import Foundation
 
+/// How a transaction body ends its transaction (GRDB's `TransactionCompletion`).
+public enum TransactionCompletion: Sendable {
+    /// Keep the changes.
+    case commit
+    /// Discard the changes (a dry run, or a body that found nothing to do).
+    case rollback
+}
+
 /// One SQLite connection, configured the way every `photos` command needs it:
 /// WAL journal, `foreign_keys=ON`, `synchronous=NORMAL` and a busy timeout.
 ///
@@ -24,19 +32,30 @@ public final class Database {
     /// Opens (and creates, unless `readOnly`) the database at `path`.
     /// - Parameters:
     ///   - path: file path of the database.
-    ///   - readOnly: open with `SQLITE_OPEN_READONLY`.
+    ///   - readOnly: open an existing database for reading only (see `openForReading`).
     ///   - busyTimeout: seconds to wait for another connection's lock before failing with BUSY.
     /// - Throws: `SQLiteError` when the file cannot be opened or configured (for example when
-    ///   the journal mode cannot be switched to WAL).
+    ///   the journal mode cannot be switched to WAL: `SQLITE_READONLY_*` on a library this
+    ///   process may not write).
     public init(path: String, readOnly: Bool = false, busyTimeout: Double = 30) throws {
-        var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
-            | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let error = SQLiteError(handle: db, code: rc)
-            if let db { sqlite3_close_v2(db) }
-            throw error
+        let db: OpaquePointer
+        if readOnly {
+            db = try Database.openForReading(path, busyTimeout: busyTimeout)
+        } else {
+            var opened: OpaquePointer?
+            let rc = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+            guard rc == SQLITE_OK, let opened else {
+                let error = SQLiteError(handle: opened, code: rc)
+                if let opened { sqlite3_close_v2(opened) }
+                throw error
+            }
+            // A file this process may not write opens read-only without an error; say so
+            // now, before a first read creates `-wal`/`-shm` files that it could not remove.
+            if sqlite3_db_readonly(opened, "main") == 1 {
+                sqlite3_close_v2(opened)
+                throw SQLiteError(extendedCode: SQLITE_READONLY, message: "the database file is read-only", sql: nil)
+            }
+            db = opened
         }
         self.handle = db
         self.path = path
@@ -56,6 +75,62 @@ public final class Database {
             sqlite3_close_v2(db)
             throw error
         }
+    }
+
+    /// Opens an existing database for reading only, creating nothing and leaving nothing behind,
+    /// trying in turn (SQLite's read-only WAL rules, https://www.sqlite.org/wal.html §
+    /// "Read-Only Databases"):
+    /// 1. read-write without create, with `PRAGMA query_only` — when the file and folder are
+    ///    writable, this connection then behaves like every other one (its `-wal`/`-shm` are
+    ///    removed by the last connection to close);
+    /// 2. `SQLITE_OPEN_READONLY`, only when the `-wal` and `-shm` files exist (a writer has the
+    ///    database open, or crashed): their content is read too. Not when they would have to be
+    ///    created: files owned by this user would be left in someone else's library;
+    /// 3. `immutable=1` — no `-wal`, so the database file holds every commit (a library on
+    ///    read-only media, or of another user); SQLite then creates no file and takes no lock.
+    /// Each step is checked by reading the schema; a step that fails with a permission or
+    /// open error (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_PERM`, `SQLITE_IOERR`) gives way
+    /// to the next. Each step waits up to `busyTimeout` seconds for another connection's lock
+    /// (a writer's checkpoint or WAL recovery) before its probe fails with BUSY.
+    /// - Throws: `SQLiteError` of the last step when none works, or the first other error.
+    static func openForReading(_ path: String, busyTimeout: Double) throws -> OpaquePointer {
+        var uri = "file:"
+        for byte in path.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if c.isASCII && (c.isLetter || c.isNumber || "/-._~".contains(c)) { uri.append(c) } else { uri += String(format: "%%%02X", byte) }
+        }
+        let attempts: [(String, Int32, Bool)] = [
+            (path, SQLITE_OPEN_READWRITE, true),
+            (path, SQLITE_OPEN_READONLY, false),
+            (uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, false),
+        ]
+        var lastError = SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "unable to open database file")
+        let companions = access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) == 0
+        for (name, flags, queryOnly) in attempts {
+            if flags == SQLITE_OPEN_READONLY && !companions { continue }
+            var db: OpaquePointer?
+            let rc = sqlite3_open_v2(name, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+            guard rc == SQLITE_OK, let db else {
+                lastError = SQLiteError(handle: db, code: rc)
+                if let db { sqlite3_close_v2(db) }
+                if [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR].contains(rc & 0xff) { continue }
+                throw lastError
+            }
+            sqlite3_extended_result_codes(db, 1)
+            sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
+            if queryOnly && sqlite3_db_readonly(db, "main") == 1 {
+                sqlite3_close_v2(db)
+                continue
+            }
+            var probe = sqlite3_exec(db, queryOnly ? "PRAGMA query_only = 1" : "SELECT 1", nil, nil, nil)
+            if probe == SQLITE_OK { probe = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil) }
+            if probe == SQLITE_OK { return db }
+            lastError = SQLiteError(handle: db, code: probe)
+            sqlite3_close_v2(db)
+            if [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR].contains(probe & 0xff) { continue }
+            throw lastError
+        }
+        throw lastError
     }
 
     deinit {
@@ -111,21 +186,47 @@ public final class Database {
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Runs `body` in one transaction and ends it the way `body` says: `.commit` or
+    /// `.rollback`. When `body` throws, the transaction is rolled back and the error rethrown.
+    /// A dry run is this with `.rollback`: the real code runs and nothing stays (GRDB's
+    /// `TransactionCompletion`, https://www.sqlite.org/lang_transaction.html).
+    /// - Parameter kind: `.immediate` for every writer (see `TransactionKind`).
+    /// - Throws: `SQLiteError` (BUSY when the lock is not had within the busy timeout), or
+    ///   what `body` throws.
+    public func inTransaction(_ kind: TransactionKind = .immediate, _ body: () throws -> TransactionCompletion) throws {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            switch try body() {
+            case .commit: try execute("COMMIT")
+            case .rollback: try execute("ROLLBACK")
+            }
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// Runs `body` in one transaction: commits when it returns, rolls back and rethrows the
     /// first error when it throws.
     /// - Parameter kind: `.immediate` for every writer (see `TransactionKind`).
     /// - Throws: `SQLiteError` (BUSY when the lock is not had within the busy timeout), or
     ///   what `body` throws.
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
+        var result: T?
+        try inTransaction(kind) {
+            result = try body()
+            return .commit
         }
+        guard let result else { preconditionFailure("a committed transaction body returned") }
+        return result
+    }
+
+    /// `PRAGMA query_only` (https://www.sqlite.org/pragma.html#pragma_query_only): while true,
+    /// every statement that would change the database file fails with `SQLITE_READONLY`.
+    /// A dry run keeps it on outside its always-rolled-back transactions.
+    /// - Throws: `SQLiteError`.
+    public func setQueryOnly(_ on: Bool) throws {
+        try execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
 
     /// `PRAGMA user_version`: the schema version this library was migrated to.

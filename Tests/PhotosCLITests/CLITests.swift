@@ -82,7 +82,7 @@ final class CLITests: XCTestCase {
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(summary["imported"] as? Int, 6)
         XCTAssertEqual(summary["failed"] as? Int, 0)
-        XCTAssertEqual(Array(summary.keys).sorted(), ["bytes", "duplicates", "failed", "failures", "imported", "seconds", "skipped"])
+        XCTAssertEqual(Array(summary.keys).sorted(), ["bytes", "duplicates", "failed", "failures", "imported", "restorations", "restored", "seconds", "skipped"])
 
         let list = photos(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.status, 0)

@@ -340,7 +340,7 @@ final class CatalogTests: XCTestCase {
         }
         XCTAssertThrowsError(try library.uninvite("carol@example.com", from: share, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
         try library.uninvite("BOB@example.com", from: share, author: "a")
-        XCTAssertEqual(try lastTransaction(library).changes.first?[4], #"{"email":"bob@example.com"}"#)
+        XCTAssertEqual(try lastTransaction(library).changes.first?[4], #"{"share":"\#(share.id)","email":"bob@example.com"}"#)
         XCTAssertEqual(try library.share(id: share.id).participants, [])
 
         XCTAssertTrue(try library.updateShare(share, title: "Dunes", publicPermission: .readOnly, author: "a"))

@@ -92,7 +92,9 @@ final class MaintenanceTests: XCTestCase {
         try lib.db.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
         try lib.write {
             try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000001', 'Sky', 'z1')")
-            try lib.recordHistory(author: "t", context: "t", changes: [HistoryChange(entity: "Tag", objectID: "00000000-0000-0000-0000-000000000001", type: .insert, zone: "z1")])
+            var history = HistoryWriter(lib, author: "t", context: .tagAdd)
+            history.insert(.tag, "00000000-0000-0000-0000-000000000001", zone: "z1")
+            try history.commit()
         }
         XCTAssertEqual(try lib.dedupeTags().groups, [], "same name, other zone: not a duplicate")
         // A duplicate inserted without history is invisible to the incremental run, found by --all.
@@ -119,7 +121,9 @@ final class MaintenanceTests: XCTestCase {
         try lib.write {
             for uuid in ["00000000-0000-0000-0000-00000000000b", "00000000-0000-0000-0000-00000000000a"] {
                 try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky', 'default')", [uuid])
-                try lib.recordHistory(author: "t", context: "t", changes: [HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: "default")])
+                var history = HistoryWriter(lib, author: "t", context: .tagAdd)
+                history.insert(.tag, uuid, zone: "default")
+                try history.commit()
             }
         }
         let tokenBefore = try lib.currentHistoryToken()

@@ -34,7 +34,7 @@ enum ExportCommand {
             OptionSpec(["--sidecar"], value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.", default: "xmp"),
             OptionSpec(["--update"], help: "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."),
             OptionSpec(["--cleanup"], help: "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."),
-            OptionSpec(["--dry-run"], help: "Report what would be written; write nothing (the export state is not read)."),
+            OptionSpec(["--dry-run"], help: "Report what would be written; write nothing (an existing export state is read, not changed)."),
         ],
         positionals: (1, 1),
         run: run)
@@ -62,7 +62,7 @@ enum ExportCommand {
 
     static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
         let options = try options(args, destination: args.positionals[0])
-        let library = try ctx.openLibrary()
+        let library = try ctx.openLibraryForReading()
         // An unknown or ambiguous share fails before DEST is created.
         if let share = options.filter.share { _ = try library.resolveShare(share) }
         let exporter = Exporter(library: library, options: options)

@@ -11,7 +11,9 @@ enum ImportCommand {
         Folders are read recursively (symbolic links followed, never in a loop); hidden files and
         folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
         other files are counted as skipped, but a .jpg/.jpeg/.png whose bytes are not JPEG or PNG
-        is a failure. A file already in the library (same SHA-256) is a duplicate. Tags and a
+        is a failure. A file already in the library (same SHA-256) is a duplicate; when that
+        photo's original is missing or damaged, the file restores it (said per file, and counted
+        as restored). Tags and a
         rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
         batches: an interrupted import loses at most the batch in flight, and running it again
         finishes the job. Exit status 1 when some files failed (each is named on stderr).
@@ -35,7 +37,7 @@ enum ImportCommand {
         options.tags = args.all("tag")
         options.dryRun = args.flag("dry-run")
         options.includeHidden = args.flag("hidden")
-        options.author = ctx.author
+        options.author = ctx.historyAuthor
         if let jobs = try args.int("jobs", in: 1...256) { options.jobs = jobs }
         if let maxPixels = try args.int("max-pixels", in: 1...Int(Int32.max) * 64) { options.thumbnail.maxPixels = maxPixels }
         if let quality = try args.int("thumbnail-quality", in: 1...100) { options.thumbnail.quality = quality }
@@ -53,6 +55,8 @@ enum ImportCommand {
         let library: Library?
         if options.dryRun && !Library.exists(at: root) {
             library = nil
+        } else if options.dryRun {
+            library = try ctx.openLibrary(dryRun: true)
         } else {
             library = try ctx.openOrCreateLibrary()
         }
@@ -66,25 +70,46 @@ enum ImportCommand {
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)
         importer.onFailure = { ctx.itemError($0.path, $0.reason) }
+        importer.onRestore = { r in
+            ctx.note("\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)")
+        }
         let progress = ProgressBar(context: ctx, label: options.dryRun ? "checking" : "importing")
         importer.onProgress = { done, total in progress.update(done: done, total: total) }
         let summary: ImportSummary
         do {
             summary = try importer.run()
+        } catch let interrupted as Interrupted<ImportSummary> {
+            // Some batches committed before the error: say what stays imported, then why it stopped.
+            progress.finish()
+            printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: interrupted.error)
+            let n = interrupted.report.imported
+            throw PhotosError(interrupted.error.status, interrupted.error.message
+                + "; the \(n) photo\(n == 1 ? "" : "s") committed before stay imported: run the same command again to import the rest")
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
+        printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
+        return summary.failed > 0 ? .partial : .ok
+    }
+
+    /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`
+    /// and the `"error"`.
+    static func printSummary(_ summary: ImportSummary, options: ImportOptions, ctx: CommandContext, interruptedBy error: PhotosError?) {
         if ctx.json {
             var json = summary.json
-            if options.dryRun, case .object(var pairs) = json { pairs.append(("dryRun", .bool(true))); json = .object(pairs) }
+            if case .object(var pairs) = json {
+                if options.dryRun { pairs.append(("dryRun", .bool(true))) }
+                if let error { pairs += [("interrupted", .bool(true)), ("error", .string(error.message))] }
+                json = .object(pairs)
+            }
             ctx.printJSON(json)
-        } else if !ctx.quiet || summary.failed > 0 {
+        } else if !ctx.quiet || summary.failed > 0 || error != nil {
             let verb = options.dryRun ? "Would import" : "Imported"
-            ctx.print("\(verb) \(summary.imported) photo\(summary.imported == 1 ? "" : "s"), \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), \(summary.skipped) skipped, \(summary.failed) failed; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s")
+            let restored = summary.restored > 0 ? ", \(summary.restored) original\(summary.restored == 1 ? "" : "s") \(options.dryRun ? "to restore" : "restored")" : ""
+            ctx.print("\(verb) \(summary.imported) photo\(summary.imported == 1 ? "" : "s"), \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s")\(restored), \(summary.skipped) skipped, \(summary.failed) failed; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s\(error == nil ? "" : " (interrupted)")")
         }
-        return summary.failed > 0 ? .partial : .ok
     }
 }
 

@@ -18,7 +18,13 @@ enum InitCommand {
             } else {
                 before = 0
             }
-            let library = try Library(root: path, create: true, busyTimeout: ctx.wait)
+            let library: Library
+            do {
+                library = try Library(root: path, create: true, busyTimeout: ctx.wait)
+            } catch let e as PhotosError where e.status == .noPermission && existed && before == Schema.currentVersion {
+                // Up to date: nothing to write, so a library this user may only read is fine.
+                library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
+            }
             let version = try library.db.userVersion
             if ctx.json {
                 ctx.printJSON(.object([("library", .string(path)), ("created", .bool(!existed)),
@@ -38,7 +44,7 @@ enum SchemaCommand {
         path: ["schema"],
         abstract: "Print the library's schema version and DDL.",
         run: { _, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let version = try library.db.userVersion
             let ddl = try library.db.schemaSQL()
             if ctx.json {

@@ -18,9 +18,8 @@ enum DedupeTagsCommand {
             OptionSpec(["--dry-run"], help: "List what would merge; change nothing."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
-            let author = ctx.authorGiven ? ctx.author : "dedupe-tags"
-            let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: author)
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
+            let report = try library.dedupeTags(all: args.flag("all"), dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json); return .ok }
             for group in report.groups where !ctx.quiet {
                 ctx.print("\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(group.photosRelinked) photo\(group.photosRelinked == 1 ? "" : "s") relinked)")
@@ -50,9 +49,9 @@ enum PurgeCommand {
         ],
         run: { args, ctx in
             guard let share = args.value("share") else { throw PhotosError.usage("missing --share ID") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let zone = try library.resolveZone(share)
-            let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "purge")
+            let report = try library.purge(zone: zone, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
                 let counts = [plural(report.photos, "photo"), plural(report.ratings, "rating"), plural(report.tags, "tag"),
                               plural(report.participants, "participant"), plural(report.shares, "share")].joined(separator: ", ")
@@ -91,10 +90,15 @@ enum HistoryCommand {
             }
             filter.authors = args.all("author")
             filter.excludedAuthors = args.all("exclude-author")
-            filter.entities = args.all("entity")
+            filter.entities = try args.all("entity").map { raw in
+                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
+                    throw PhotosError.usage("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
+                }
+                return entity.rawValue
+            }
             filter.zone = args.value("zone")
             if args.flag("advance") && args.value("consumer") == nil { throw PhotosError.usage("--advance needs --consumer NAME") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading(!args.flag("advance"))
             let consumer = args.value("consumer")
             if let consumer {
                 guard !consumer.isEmpty else { throw PhotosError.usage("--consumer needs a name") }
@@ -133,7 +137,7 @@ enum HistoryConsumersCommand {
         abstract: "List history consumers and the last token each processed.",
         options: [OptionSpec(["--remove"], value: "NAME", help: "Unregister a consumer, so it no longer holds compaction back.")],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading(args.value("remove") == nil)
             if let name = args.value("remove") {
                 guard try library.removeConsumer(name) else { throw PhotosError.noInput("no history consumer '\(name)'") }
                 ctx.note("removed consumer \(name)")
@@ -181,7 +185,7 @@ enum HistoryCompactCommand {
             guard cutoffs.count == 1, let cutoff = cutoffs.first else {
                 throw PhotosError.usage("give exactly one of --before DATE, --keep-days N, --before-token T")
             }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let report = try library.compactHistory(cutoff, force: args.flag("force"), dryRun: args.flag("dry-run"))
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
                 ctx.print("\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(report.transactions > 0 ? " (through token \(report.throughToken))" : "")\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")")
@@ -212,13 +216,13 @@ enum MergeCommand {
         ],
         run: { args, ctx in
             guard let fromPath = args.value("from") else { throw PhotosError.usage("missing --from LIBRARY") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let otherRoot = Library.resolvePath(explicit: fromPath, environment: ctx.environment)
             guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
             let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true)
-            let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.authorGiven ? ctx.author : "merge")
+            let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
-                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants")
+                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants\(report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals restored" : "")")
             }
             return .ok
         })
@@ -230,7 +234,7 @@ enum StatsCommand {
         path: ["stats"],
         abstract: "Counts and sizes: photos, originals, thumbnails, tags, zones, history.",
         run: { _, ctx in
-            let s = try ctx.openLibrary().stats()
+            let s = try ctx.openLibraryForReading().stats()
             if ctx.json { ctx.printJSON(s.json); return .ok }
             ctx.print("photos:        \(s.photos)")
             ctx.print("originals:     \(s.originalBytes) bytes (\(formatBytes(s.originalBytes)))")

@@ -42,7 +42,7 @@ enum ListCommand {
         options: PhotoFilterOptions.options,
         run: { args, ctx in
             let filter = try PhotoFilterOptions.filter(args)
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             // An unknown or ambiguous share fails before the header reaches stdout.
             if let share = filter.share { _ = try library.resolveShare(share) }
             if !ctx.json && !ctx.quiet {
@@ -74,7 +74,7 @@ enum ShowCommand {
         options: [OptionSpec(["--share"], value: "ID", help: "Require the photo to be in this share (exit 66 when it is not).")],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let p = try library.resolvePhoto(args.positionals[0])
             if let shareArgument = args.value("share") {
                 let share = try library.resolveShare(shareArgument)
@@ -107,7 +107,7 @@ enum ThumbnailCommand {
         positionals: (1, 1),
         run: { args, ctx in
             guard let output = args.value("output") else { throw PhotosError.usage("missing --output FILE") }
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let photo = try library.resolvePhoto(args.positionals[0])
             let data = try library.thumbnailData(of: photo)
             if output == "-" { ctx.writeStdout(data); return .ok }
@@ -135,14 +135,43 @@ enum DeleteCommand {
         run: { args, ctx in
             let library = try ctx.openLibrary()
             let photos = try args.positionals.map(library.resolvePhoto)
-            let deleted = try library.deletePhotos(photos, author: ctx.author)
+            let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string)))])) }
             else if !ctx.quiet { ctx.print("Deleted \(deleted.count) photo\(deleted.count == 1 ? "" : "s")") }
             return .ok
         })
 }
 
-/// `photos verify [--repair] [--quick]`.
+/// `photos verify`'s report: one line per problem (with `--repair --dry-run`, each followed by
+/// the repair it would make) and a summary, or one JSON object (with `"interrupted":true` and
+/// the `"error"` when an error stopped the repair part-way).
+func printVerifyReport(_ report: VerifyReport, ctx: CommandContext, interruptedBy error: PhotosError? = nil) {
+    if ctx.json {
+        var json = report.json
+        if let error, case .object(var pairs) = json {
+            pairs += [("interrupted", .bool(true)), ("error", .string(error.message))]
+            json = .object(pairs)
+        }
+        ctx.printJSON(json)
+        return
+    }
+    for problem in report.problems {
+        ctx.print(escapingControlCharacters("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)"))
+        if report.dryRun, let repair = problem.repair {
+            ctx.print(escapingControlCharacters("  would repair: \(repair)"))
+        }
+    }
+    if !ctx.quiet || !report.isClean {
+        let remaining = report.problems.filter { !$0.repaired }.count
+        let repaired = report.problems.count - remaining
+        var line = "Checked \(report.photos) photos, \(report.thumbnails) thumbnails and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")"
+        if report.dryRun { line += "; --repair would make \(report.repairs.count) change\(report.repairs.count == 1 ? "" : "s") (dry run: nothing changed)" }
+        if error != nil { line += " (interrupted)" }
+        ctx.print(line)
+    }
+}
+
+/// `photos verify [--repair [--dry-run]] [--quick]`.
 enum VerifyCommand {
     static let spec = CommandSpec(
         path: ["verify"],
@@ -150,27 +179,37 @@ enum VerifyCommand {
         discussion: """
         Checks that every original exists with its recorded size and SHA-256, that no file in
         the external data folder lacks a row (an orphan, e.g. after a crash), that SQLite's
-        integrity_check and foreign_key_check are clean, and that no tag link crosses zones.
-        --repair removes orphan files and deletes photos whose original is gone. Exit status 0
-        when clean, 1 when problems remain.
+        integrity_check and foreign_key_check are clean, that no tag link crosses zones, and
+        that every thumbnail is a sound JPEG of its recorded size (also with --quick). Each
+        problem names the photo's uniqueName and file name. --repair removes orphan files,
+        regenerates damaged or missing thumbnails from their originals and deletes photos whose
+        original is gone (re-importing the intact file restores it instead); an original that
+        cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
+        --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
+        repairs run and are rolled back). History author verify (unless --author).
+        Exit status 0 when clean, 1 when problems remain.
         """,
         options: [
-            OptionSpec(["--repair"], help: "Remove orphan files and photos whose original is gone."),
+            OptionSpec(["--repair"], help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
+            OptionSpec(["--dry-run"], help: "With --repair: list what it would change; change nothing."),
             OptionSpec(["--quick"], help: "Check sizes only, not SHA-256 hashes."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
-            let report = try library.verify(quick: args.flag("quick"), repair: args.flag("repair"), author: ctx.author)
-            if ctx.json { ctx.printJSON(report.json) } else {
-                for problem in report.problems {
-                    ctx.print("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
-                }
-                if !ctx.quiet || !report.isClean {
-                    let remaining = report.problems.filter { !$0.repaired }.count
-                    let repaired = report.problems.count - remaining
-                    ctx.print("Checked \(report.photos) photos and \(report.files) files: \(remaining) problem\(remaining == 1 ? "" : "s")\(repaired > 0 ? ", \(repaired) repaired" : "")")
-                }
+            let repair = args.flag("repair")
+            let dryRun = args.flag("dry-run")
+            if dryRun && !repair { throw PhotosError.usage("--dry-run goes with --repair (verify alone never changes anything)") }
+            // verify alone only reads (a read-only library can be verified); --repair writes;
+            // --repair --dry-run runs the repairs on a library in dry-run mode (rolled back).
+            let library = dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!repair)
+            let report: VerifyReport
+            do {
+                report = try library.verify(quick: args.flag("quick"), repair: repair, dryRun: dryRun, author: ctx.historyAuthor)
+            } catch let interrupted as Interrupted<VerifyReport> {
+                printVerifyReport(interrupted.report, ctx: ctx, interruptedBy: interrupted.error)
+                throw PhotosError(interrupted.error.status, interrupted.error.message
+                    + "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
             }
+            printVerifyReport(report, ctx: ctx)
             return report.isClean ? .ok : .partial
         })
 }

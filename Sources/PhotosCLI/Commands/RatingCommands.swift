@@ -14,7 +14,7 @@ enum RatingCommands {
             let value = try RatingValue.parse(args.positionals[1])
             let library = try ctx.openLibrary()
             let photo = try library.resolvePhoto(args.positionals[0])
-            let rating = try library.addRating(value, to: photo, author: ctx.author)
+            let rating = try library.addRating(value, to: photo, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(rating.json) }
             else if !ctx.quiet {
                 let mean = try library.resolvePhoto(photo.uniqueName).rating.map(String.init) ?? "-"
@@ -30,7 +30,7 @@ enum RatingCommands {
         arguments: [ArgumentSpec("photo", help: "A uniqueName, or an unambiguous prefix of at least 4 characters.")],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let photo = try library.resolvePhoto(args.positionals[0])
             let ratings = try library.ratings(of: photo)
             if ctx.json {
@@ -52,7 +52,7 @@ enum RatingCommands {
                 throw PhotosError.usage("rating id '\(args.positionals[0])' is not a positive whole number")
             }
             let library = try ctx.openLibrary()
-            let rating = try library.deleteRating(id: id, author: ctx.author)
+            let rating = try library.deleteRating(id: id, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(rating.json) }
             else if !ctx.quiet { ctx.print("Deleted rating \(rating.id) (value \(rating.value)) of photo \(rating.photo)") }
             return .ok

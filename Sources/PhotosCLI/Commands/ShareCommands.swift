@@ -31,7 +31,7 @@ enum ShareCommands {
             let owner = try ownerText.map(Email.normalize)
             let library = try ctx.openLibrary()
             let photos = try args.positionals.map(library.resolvePhoto)
-            let share = try library.createShare(photos: photos, title: title, owner: owner, allowMove: args.flag("move"), author: ctx.author)
+            let share = try library.createShare(photos: photos, title: title, owner: owner, allowMove: args.flag("move"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(share.json) }
             else if !ctx.quiet { ctx.print("Created share \(share.id) '\(printable(share.title))' with \(plural(share.photoCount, "photo"))") }
             return .ok
@@ -53,7 +53,7 @@ enum ShareCommands {
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
             let photos = try args.positionals.dropFirst().map(library.resolvePhoto)
-            let result = try library.addToShare(share, photos: photos, allowMove: args.flag("move"), author: ctx.author)
+            let result = try library.addToShare(share, photos: photos, allowMove: args.flag("move"), author: ctx.historyAuthor)
             if ctx.json {
                 ctx.printJSON(.object([("share", .string(share.id)), ("moved", .int(result.moved)), ("mergedTags", .int(result.mergedTags))]))
             } else if !ctx.quiet {
@@ -69,7 +69,7 @@ enum ShareCommands {
         abstract: "List shares: id, photos, participants, public permission, title.",
         discussion: #"With --json, one {"id","title","scope","publicPermission","photoCount","participants"} per line."#,
         run: { _, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let shares = try library.shares()
             if ctx.json {
                 for share in shares { ctx.printJSON(share.json) }
@@ -90,7 +90,7 @@ enum ShareCommands {
         arguments: [shareArgument],
         positionals: (1, 1),
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let share = try library.resolveShare(args.positionals[0])
             var filter = PhotoFilter()
             filter.zone = share.id
@@ -127,7 +127,7 @@ enum ShareCommands {
             let email = try Email.normalize(args.positionals[1])
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
-            let changed = try library.invite(email, to: share, permission: permission, author: ctx.author)
+            let changed = try library.invite(email, to: share, permission: permission, author: ctx.historyAuthor)
             if ctx.json {
                 ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email)), ("permission", .string(permission.rawValue)), ("changed", .bool(changed))]))
             } else if !ctx.quiet {
@@ -146,7 +146,7 @@ enum ShareCommands {
             let email = try Email.normalize(args.positionals[1])
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
-            try library.uninvite(email, from: share, author: ctx.author)
+            try library.uninvite(email, from: share, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email)), ("removed", .bool(true))])) }
             else if !ctx.quiet { ctx.print("Removed \(email) from share \(share.id)") }
             return .ok
@@ -167,7 +167,7 @@ enum ShareCommands {
             guard title != nil || permission != nil else { throw PhotosError.usage("give --title or --public-permission") }
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
-            let changed = try library.updateShare(share, title: title, publicPermission: permission, author: ctx.author)
+            let changed = try library.updateShare(share, title: title, publicPermission: permission, author: ctx.historyAuthor)
             let now = try library.share(id: share.id)
             if ctx.json { ctx.printJSON(now.json) }
             else if !ctx.quiet {

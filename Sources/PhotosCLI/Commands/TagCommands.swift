@@ -18,7 +18,7 @@ enum TagCommands {
             OptionSpec(["--match"], value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."),
         ],
         run: { args, ctx in
-            let library = try ctx.openLibrary()
+            let library = try ctx.openLibraryForReading()
             let tags = try library.tags(zone: args.value("zone"), matching: args.value("match"))
             if ctx.json {
                 for tag in tags { ctx.printJSON(tag.json) }
@@ -46,7 +46,7 @@ enum TagCommands {
             let name = try TagName.normalize(args.positionals[0])
             let library = try ctx.openLibrary()
             let photos = try args.positionals.dropFirst().map(library.resolvePhoto)
-            let added = try library.addTag(name, to: photos, author: ctx.author)
+            let added = try library.addTag(name, to: photos, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("tag", .string(name)), ("added", .int(added))])) }
             else if !ctx.quiet { ctx.print("Tagged \(plural(added, "photo")) with '\(printable(name))'") }
             return .ok
@@ -63,7 +63,7 @@ enum TagCommands {
             let name = try TagName.normalize(args.positionals[0])
             let library = try ctx.openLibrary()
             let photos = try args.positionals.dropFirst().map(library.resolvePhoto)
-            let removed = try library.removeTag(name, from: photos, author: ctx.author)
+            let removed = try library.removeTag(name, from: photos, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("tag", .string(name)), ("removed", .int(removed))])) }
             else if !ctx.quiet { ctx.print("Removed '\(printable(name))' from \(plural(removed, "photo"))") }
             return .ok
@@ -78,7 +78,7 @@ enum TagCommands {
         positionals: (1, 1),
         run: { args, ctx in
             let library = try ctx.openLibrary()
-            let deleted = try library.deleteTag(args.positionals[0], zone: args.value("zone"), author: ctx.author)
+            let deleted = try library.deleteTag(args.positionals[0], zone: args.value("zone"), author: ctx.historyAuthor)
             if ctx.json {
                 ctx.printJSON(.object([("deleted", .int(deleted.count)),
                                        ("tags", .array(deleted.map { .object([("uuid", .string($0.uuid)), ("name", .string($0.name)), ("zone", .string($0.zone))]) }))]))
@@ -104,7 +104,7 @@ enum TagCommands {
             let old = try TagName.normalize(args.positionals[0])
             let new = try TagName.normalize(args.positionals[1])
             let library = try ctx.openLibrary()
-            let count = try library.renameTag(old, to: new, zone: args.value("zone"), author: ctx.author)
+            let count = try library.renameTag(old, to: new, zone: args.value("zone"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(.object([("from", .string(old)), ("to", .string(new)), ("renamed", .int(count))])) }
             else if !ctx.quiet { ctx.print("Renamed \(plural(count, "tag")) '\(printable(old))' to '\(printable(new))'") }
             return .ok

@@ -54,12 +54,3 @@ struct ChangeLog {
         for (i, c) in changes.enumerated() { index[ChangeLog.key(c.entity, c.objectID)] = i }
     }
 }
-
-extension Library {
-    /// Records `log` as one history transaction, unless it is empty: a command that changes
-    /// nothing records nothing (SPEC §4).
-    func record(_ log: ChangeLog, author: String, context: String) throws {
-        guard !log.isEmpty else { return }
-        try recordHistory(author: author, context: context, changes: log.changes)
-    }
-}

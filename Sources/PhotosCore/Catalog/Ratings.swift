@@ -54,7 +54,7 @@ extension Library {
     /// - Throws: `PhotosError` 65 for a value outside 1…5, 66 when the photo was deleted
     ///   meanwhile, 75 when busy.
     @discardableResult
-    public func addRating(_ value: Int, to photo: PhotoRecord, author: String) throws -> RatingInfo {
+    public func addRating(_ value: Int, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
         guard RatingValue.range.contains(value) else {
             throw PhotosError.dataError("rating \(value) is out of range; a rating is 1 to 5")
         }
@@ -64,10 +64,10 @@ extension Library {
             }
             try db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [key.rowID, value])
             let id = db.lastInsertRowID
-            var log = ChangeLog()
-            log.append(HistoryChange(entity: "Rating", objectID: String(id), type: .insert, zone: key.zone))
-            log.update("Photo", key.uniqueName, ["ratings"], zone: key.zone)
-            try record(log, author: author, context: "rate")
+            var history = HistoryWriter(self, author: author, context: .rate)
+            history.insert(.rating, String(id), zone: key.zone)
+            history.update(.photo, key.uniqueName, ["ratings"], zone: key.zone)
+            try history.commit()
             return RatingInfo(id: id, value: value, photo: key.uniqueName)
         }
     }
@@ -79,23 +79,22 @@ extension Library {
             .map([photo.rowID]) { RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)) }
     }
 
-    /// Deletes one rating by its id. History context `rating delete`: a Rating delete whose
-    /// tombstone keeps the photo's uniqueName and the value, and a Photo update of `ratings`.
+    /// Deletes one rating by its id. History context `rating delete`: a Rating delete with the
+    /// Rating tombstone (`HistoryEntity.rating`), and a Photo update of `ratings`.
     /// - Returns: the deleted rating.
     /// - Throws: `PhotosError` 66 when there is no rating with that id, 75 when busy.
     @discardableResult
-    public func deleteRating(id: Int64, author: String) throws -> RatingInfo {
+    public func deleteRating(id: Int64, author: HistoryAuthor) throws -> RatingInfo {
         try write {
             guard let (info, zone) = try db.statement("SELECT r.id, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.id = ?")
                 .first([id], { (RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)), $0.string(3)) }) else {
                 throw PhotosError.noInput("no rating with id \(id) in the library")
             }
+            var history = HistoryWriter(self, author: author, context: .ratingDelete)
+            try history.delete(.rating, .rowID(id))
             try db.run("DELETE FROM rating WHERE id = ?", [id])
-            var log = ChangeLog()
-            log.append(HistoryChange(entity: "Rating", objectID: String(id), type: .delete,
-                                     tombstone: [("photo", info.photo), ("value", String(info.value))], zone: zone))
-            log.update("Photo", info.photo, ["ratings"], zone: zone)
-            try record(log, author: author, context: "rating delete")
+            history.update(.photo, info.photo, ["ratings"], zone: zone)
+            try history.commit()
             return info
         }
     }

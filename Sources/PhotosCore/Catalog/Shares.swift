@@ -196,27 +196,27 @@ extension Library {
     ///   without `allowMove`, or for a photo of a zone shared with this library; 75 when busy.
     @discardableResult
     public func createShare(photos: [PhotoRecord], title: String? = nil, owner: String? = nil, allowMove: Bool = false,
-                            author: String, now: Date = Date()) throws -> ShareInfo {
+                            author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
         let title = try title.map(ShareTitle.normalize) ?? ShareTitle.defaultTitle(at: now)
         let owner = try owner.map(Email.normalize)
         guard !photos.isEmpty else { throw PhotosError.usage("share create needs at least one photo") }
         let id = UUID().uuidString.lowercased()
         try write {
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .shareCreate)
             try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
             try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, 'none')",
                        [id, title, ISODate.string(from: now)])
-            log.append(HistoryChange(entity: "Share", objectID: id, type: .insert, zone: id))
+            history.insert(.share, id, zone: id)
             if let owner {
                 try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'owner', 'read-write', 'accepted')",
                            [id, owner])
-                log.append(HistoryChange(entity: "Participant", objectID: String(db.lastInsertRowID), type: .insert, zone: id))
+                history.insert(.participant, String(db.lastInsertRowID), zone: id)
             }
             for photo in try photoKeys(photos) {
                 try checkMovable(photo, into: id, allowMove: allowMove)
-                try movePhoto(photo, to: id, log: &log)
+                try movePhoto(photo, to: id, history: &history)
             }
-            try record(log, author: author, context: "share create")
+            try history.commit()
         }
         return try share(id: id)
     }
@@ -233,18 +233,18 @@ extension Library {
     /// - Throws: `PhotosError` 65 for a photo in another share without `allowMove`, a photo of a
     ///   zone shared with this library, or a share that is not ours; 75 when busy.
     @discardableResult
-    public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: String) throws -> ShareAddResult {
+    public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor) throws -> ShareAddResult {
         try requireOwnShare(share)
         return try write {
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .shareAdd)
             var moved = 0
             for photo in try photoKeys(photos) where photo.zone != share.id {
                 try checkMovable(photo, into: share.id, allowMove: allowMove)
-                try movePhoto(photo, to: share.id, log: &log)
+                try movePhoto(photo, to: share.id, history: &history)
                 moved += 1
             }
-            let merged = try mergeDuplicateTags(inZone: share.id, log: &log)
-            try record(log, author: author, context: "share add")
+            let merged = try mergeDuplicateTags(inZone: share.id, history: &history)
+            try history.commit()
             return ShareAddResult(moved: moved, mergedTags: merged)
         }
     }
@@ -256,33 +256,33 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid address, the owner's address, a `none`
     ///   permission or a share that is not ours; 75 when busy.
     @discardableResult
-    public func invite(_ email: String, to share: ShareInfo, permission: SharePermission = .readOnly, author: String) throws -> Bool {
+    public func invite(_ email: String, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
         let email = try Email.normalize(email)
         guard permission != .none else { throw PhotosError.dataError("a participant's permission is read-only or read-write, not none") }
         try requireOwnShare(share)
         return try write {
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .shareInvite)
             if let (rowID, role, current) = try db.statement("SELECT id, role, permission FROM participant WHERE share_id = ? AND email = ?")
                 .first([share.id, email], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
                 guard role != "owner" else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
                 guard current != permission.rawValue else { return false }
                 try db.run("UPDATE participant SET permission = ? WHERE id = ?", [permission.rawValue, rowID])
-                log.update("Participant", String(rowID), ["permission"], zone: share.id)
+                history.update(.participant, String(rowID), ["permission"], zone: share.id)
             } else {
                 try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', ?, 'pending')",
                            [share.id, email, permission.rawValue])
-                log.append(HistoryChange(entity: "Participant", objectID: String(db.lastInsertRowID), type: .insert, zone: share.id))
+                history.insert(.participant, String(db.lastInsertRowID), zone: share.id)
             }
-            try record(log, author: author, context: "share invite")
+            try history.commit()
             return true
         }
     }
 
-    /// Removes a participant from a share; the tombstone keeps the e-mail address. History
-    /// context `share uninvite`.
+    /// Removes a participant from a share, with the Participant tombstone {share, email}.
+    /// History context `share uninvite`.
     /// - Throws: `PhotosError` 65 for an invalid address, the owner, or a share that is not ours;
     ///   66 when the address is not a participant; 75 when busy.
-    public func uninvite(_ email: String, from share: ShareInfo, author: String) throws {
+    public func uninvite(_ email: String, from share: ShareInfo, author: HistoryAuthor) throws {
         let email = try Email.normalize(email)
         try requireOwnShare(share)
         try write {
@@ -293,10 +293,10 @@ extension Library {
             guard role != "owner" else {
                 throw PhotosError.dataError("\(email) is the owner of share \(share.id) and cannot be removed (purge the share instead)")
             }
+            var history = HistoryWriter(self, author: author, context: .shareUninvite)
+            try history.delete(.participant, .rowID(rowID))
             try db.run("DELETE FROM participant WHERE id = ?", [rowID])
-            var log = ChangeLog()
-            log.append(HistoryChange(entity: "Participant", objectID: String(rowID), type: .delete, tombstone: [("email", email)], zone: share.id))
-            try record(log, author: author, context: "share uninvite")
+            try history.commit()
         }
     }
 
@@ -306,7 +306,7 @@ extension Library {
     /// - Returns: true when something changed.
     /// - Throws: `PhotosError` 65 for an invalid title or a share that is not ours, 75 when busy.
     @discardableResult
-    public func updateShare(_ share: ShareInfo, title: String? = nil, publicPermission: SharePermission? = nil, author: String) throws -> Bool {
+    public func updateShare(_ share: ShareInfo, title: String? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
         let title = try title.map(ShareTitle.normalize)
         try requireOwnShare(share)
         return try write {
@@ -314,17 +314,18 @@ extension Library {
                 .first([share.id], { ($0.string(0), $0.string(1)) }) else {
                 throw PhotosError.noInput("no share '\(share.id)' in the library")
             }
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .shareSet)
             if let title, title != currentTitle {
                 try db.run("UPDATE share SET title = ? WHERE id = ?", [title, share.id])
-                log.update("Share", share.id, ["title"], zone: share.id)
+                history.update(.share, share.id, ["title"], zone: share.id)
             }
             if let publicPermission, publicPermission.rawValue != currentPermission {
                 try db.run("UPDATE share SET public_permission = ? WHERE id = ?", [publicPermission.rawValue, share.id])
-                log.update("Share", share.id, ["publicPermission"], zone: share.id)
+                history.update(.share, share.id, ["publicPermission"], zone: share.id)
             }
-            try record(log, author: author, context: "share set")
-            return !log.isEmpty
+            let changed = !history.isEmpty
+            try history.commit()
+            return changed
         }
     }
 
@@ -350,29 +351,27 @@ extension Library {
     /// `zone`, created when absent: no relationship crosses zones (SPEC §2 invariant 4). Logs a
     /// Photo update of `zone` (and `tags`), and updates of `zone` for its PhotoData, Thumbnail
     /// and Ratings.
-    func movePhoto(_ photo: PhotoKey, to zone: String, log: inout ChangeLog) throws {
+    func movePhoto(_ photo: PhotoKey, to zone: String, history: inout HistoryWriter) throws {
         try db.run("UPDATE photo SET zone_id = ? WHERE id = ?", [zone, photo.rowID])
-        log.update("Photo", photo.uniqueName, ["zone"], zone: zone)
+        history.update(.photo, photo.uniqueName, ["zone"], zone: zone)
         if let dataID = try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
-            log.update("PhotoData", String(dataID), ["zone"], zone: zone)
+            history.update(.photoData, String(dataID), ["zone"], zone: zone)
         }
         if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) {
-            log.update("Thumbnail", String(thumbID), ["zone"], zone: zone)
+            history.update(.thumbnail, String(thumbID), ["zone"], zone: zone)
         }
         for ratingID in try db.statement("SELECT id FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.int(0) }) {
-            log.update("Rating", String(ratingID), ["zone"], zone: zone)
+            history.update(.rating, String(ratingID), ["zone"], zone: zone)
         }
         let tags = try db.statement("SELECT t.id, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
             .map([photo.rowID]) { ($0.int64(0), $0.string(1), $0.string(2)) }
         var changedTags = false
         for (tagID, name, tagZone) in tags where tagZone != zone {
-            var created: [HistoryChange] = []
-            let target = try findOrCreateTag(named: name, zone: zone, changes: &created)
-            log.append(contentsOf: created)
+            let target = try findOrCreateTag(named: name, zone: zone, history: &history)
             try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photo.rowID, tagID])
             try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, target.rowID])
             changedTags = true
         }
-        if changedTags { log.update("Photo", photo.uniqueName, ["tags"], zone: zone) }
+        if changedTags { history.update(.photo, photo.uniqueName, ["tags"], zone: zone) }
     }
 }

@@ -93,21 +93,19 @@ extension Library {
     /// - Returns: the number of photos that gained the tag.
     /// - Throws: `PhotosError` 65 for an empty name or one with control characters, 75 when busy.
     @discardableResult
-    public func addTag(_ name: String, to photos: [PhotoRecord], author: String) throws -> Int {
+    public func addTag(_ name: String, to photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
         let name = try TagName.normalize(name)
         return try write {
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .tagAdd)
             var count = 0
             for photo in try photoKeys(photos) {
                 if try hasTag(named: name, photo: photo) { continue }
-                var created: [HistoryChange] = []
-                let tag = try findOrCreateTag(named: name, zone: photo.zone, changes: &created)
-                log.append(contentsOf: created)
+                let tag = try findOrCreateTag(named: name, zone: photo.zone, history: &history)
                 try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, tag.rowID])
-                log.update("Photo", photo.uniqueName, ["tags"], zone: photo.zone)
+                history.update(.photo, photo.uniqueName, ["tags"], zone: photo.zone)
                 count += 1
             }
-            try record(log, author: author, context: "tag add")
+            try history.commit()
             return count
         }
     }
@@ -124,7 +122,7 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag of that name exists in any
     ///   of the photos' zones, 75 when busy.
     @discardableResult
-    public func removeTag(_ name: String, from photos: [PhotoRecord], author: String) throws -> Int {
+    public func removeTag(_ name: String, from photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
         let name = try TagName.normalize(name)
         return try write {
             let keys = try photoKeys(photos)
@@ -132,17 +130,17 @@ extension Library {
             guard exists || keys.isEmpty else {
                 throw PhotosError.noInput("no tag '\(name)' in the zone\(Set(keys.map(\.zone)).count == 1 ? "" : "s") of these photos")
             }
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .tagRemove)
             var count = 0
             for photo in keys {
                 try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
                            [photo.rowID, name, photo.zone])
                 if db.changes > 0 {
-                    log.update("Photo", photo.uniqueName, ["tags"], zone: photo.zone)
+                    history.update(.photo, photo.uniqueName, ["tags"], zone: photo.zone)
                     count += 1
                 }
             }
-            try record(log, author: author, context: "tag remove")
+            try history.commit()
             return count
         }
     }
@@ -154,18 +152,17 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid name, 66 when no such tag (or zone) exists, 75
     ///   when busy.
     @discardableResult
-    public func deleteTag(_ name: String, zone: String? = nil, author: String) throws -> [TagInfo] {
+    public func deleteTag(_ name: String, zone: String? = nil, author: HistoryAuthor) throws -> [TagInfo] {
         let name = try TagName.normalize(name)
         return try write {
             let victims = try tags(named: name, zone: zone)
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .tagDelete)
             for tag in victims {
-                try logPhotosOfTag(tag.rowID, in: &log)
+                try logPhotosOfTag(tag.rowID, in: &history)
+                try history.delete(.tag, .rowID(tag.rowID))
                 try db.run("DELETE FROM tag WHERE id = ?", [tag.rowID])
-                log.append(HistoryChange(entity: "Tag", objectID: tag.uuid, type: .delete,
-                                         tombstone: [("name", tag.name), ("uuid", tag.uuid)], zone: tag.zone))
             }
-            try record(log, author: author, context: "tag delete")
+            try history.commit()
             return victims.map { TagInfo(uuid: $0.uuid, name: $0.name, zone: $0.zone, photoCount: 0) }
         }
     }
@@ -179,22 +176,22 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag `old` (or no zone) exists,
     ///   75 when busy.
     @discardableResult
-    public func renameTag(_ old: String, to new: String, zone: String? = nil, author: String) throws -> Int {
+    public func renameTag(_ old: String, to new: String, zone: String? = nil, author: HistoryAuthor) throws -> Int {
         let old = try TagName.normalize(old)
         let new = try TagName.normalize(new)
         return try write {
             let sources = try tags(named: old, zone: zone)
             guard old != new else { return 0 }
-            var log = ChangeLog()
+            var history = HistoryWriter(self, author: author, context: .tagRename)
             for tag in sources {
                 if let target = try findTag(named: new, zone: tag.zone) {
-                    try mergeTag(tag, into: target, log: &log)
+                    try mergeTag(tag, into: target, history: &history)
                 } else {
                     try db.run("UPDATE tag SET name = ? WHERE id = ?", [new, tag.rowID])
-                    log.update("Tag", tag.uuid, ["name"], zone: tag.zone)
+                    history.update(.tag, tag.uuid, ["name"], zone: tag.zone)
                 }
             }
-            try record(log, author: author, context: "tag rename")
+            try history.commit()
             return sources.count
         }
     }
@@ -218,37 +215,36 @@ extension Library {
     }
 
     /// Logs a Photo update of `tags` for every photo linked to the tag with row id `tagID`.
-    private func logPhotosOfTag(_ tagID: Int64, in log: inout ChangeLog) throws {
+    private func logPhotosOfTag(_ tagID: Int64, in history: inout HistoryWriter) throws {
         for (name, zone) in try db.statement("SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name")
             .map([tagID], { ($0.string(0), $0.string(1)) }) {
-            log.update("Photo", name, ["tags"], zone: zone)
+            history.update(.photo, name, ["tags"], zone: zone)
         }
     }
 
     /// Re-points the photos of `loser` to `winner` (no photo ends up with the tag twice) and
-    /// deletes `loser` with the tombstone {name, uuid}: the merge step of `dedupe-tags`
+    /// deletes `loser` with the Tag tombstone {name, uuid}: the merge step of `dedupe-tags`
     /// (SPEC §5), logging a Photo update of `tags` per photo of the loser.
-    func mergeTag(_ loser: TagRef, into winner: TagRef, log: inout ChangeLog) throws {
-        try logPhotosOfTag(loser.rowID, in: &log)
+    func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws {
+        try logPhotosOfTag(loser.rowID, in: &history)
         try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?",
                    [winner.rowID, loser.rowID])
+        try history.delete(.tag, .rowID(loser.rowID))
         try db.run("DELETE FROM tag WHERE id = ?", [loser.rowID])
-        log.append(HistoryChange(entity: "Tag", objectID: loser.uuid, type: .delete,
-                                 tombstone: [("name", loser.name), ("uuid", loser.uuid)], zone: loser.zone))
     }
 
     /// Merges the same-named tags of `zone`: per name, the tag with the smallest uuid wins (byte
     /// order of the 16 bytes, which is the order of the lowercase canonical strings), the others'
     /// photos are re-pointed to it and they are deleted (SPEC §5 `dedupe-tags`, the seed's rule).
     /// - Returns: the number of tags deleted.
-    func mergeDuplicateTags(inZone zone: String, log: inout ChangeLog) throws -> Int {
+    func mergeDuplicateTags(inZone zone: String, history: inout HistoryWriter) throws -> Int {
         let all = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? ORDER BY name, lower(uuid)")
             .map([zone]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
         var merged = 0
         var winner: TagRef?
         for tag in all {
             if let w = winner, w.name == tag.name {
-                try mergeTag(tag, into: w, log: &log)
+                try mergeTag(tag, into: w, history: &history)
                 merged += 1
             } else {
                 winner = tag

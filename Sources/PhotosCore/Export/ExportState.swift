@@ -45,7 +45,7 @@ public final class ExportState {
         """,
     ]
 
-    private let db: Database
+    private let db: Database?
     /// Every row, by path (loaded once; the state of one export folder is small).
     public private(set) var entries: [String: Entry] = [:]
     /// Set when the state file was unreadable and was moved aside to this path.
@@ -72,6 +72,35 @@ public final class ExportState {
             }
         }
         setAside = aside
+        try load()
+    }
+
+    /// The state of `destination` for a dry run: read when DEST has one (without creating,
+    /// migrating or changing anything), empty otherwise or when it cannot be read — a real
+    /// run then rebuilds it from the files, as the dry run's planner does. `record` and
+    /// `forget` change only the rows in memory.
+    public static func readOnly(destination: String) -> ExportState {
+        let path = destination + "/" + ExportState.fileName
+        guard access(path, F_OK) == 0, let db = try? Database(path: path, readOnly: true, busyTimeout: 5),
+              let version = try? db.userVersion, version == migrations.count else {
+            return ExportState(database: nil)
+        }
+        let state = ExportState(database: db)
+        if (try? state.load()) == nil { state.entries = [:] }
+        return state
+    }
+
+    private init(database: Database?) {
+        db = database
+        setAside = nil
+        isDryRun = true
+    }
+
+    /// True for a dry run's state: nothing is written to the file.
+    private var isDryRun = false
+
+    private func load() throws {
+        guard let db else { return }
         let statement = try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file")
         try statement.forEach { row in
             guard let kind = Entry.Kind(rawValue: row.string(2)) else { return }
@@ -104,10 +133,12 @@ public final class ExportState {
     public func record(_ written: [Entry]) throws {
         guard !written.isEmpty else { return }
         let now = ISODate.string(from: Date())
-        try db.transaction(.immediate) {
-            let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            for e in written {
-                try insert.run([e.path, e.uniqueName, e.kind.rawValue, e.sha256, e.byteSize, e.mtimeNanoseconds, now])
+        if !isDryRun, let db {
+            try db.transaction(.immediate) {
+                let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for e in written {
+                    try insert.run([e.path, e.uniqueName, e.kind.rawValue, e.sha256, e.byteSize, e.mtimeNanoseconds, now])
+                }
             }
         }
         for e in written { entries[e.path] = e }
@@ -117,9 +148,11 @@ public final class ExportState {
     /// - Throws: `SQLiteError`.
     public func forget(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
-        try db.transaction(.immediate) {
-            let delete = try db.statement("DELETE FROM export_file WHERE path = ?")
-            for p in paths { try delete.run([p]) }
+        if !isDryRun, let db {
+            try db.transaction(.immediate) {
+                let delete = try db.statement("DELETE FROM export_file WHERE path = ?")
+                for p in paths { try delete.run([p]) }
+            }
         }
         for p in paths { entries[p] = nil }
     }

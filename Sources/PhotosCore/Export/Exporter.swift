@@ -30,7 +30,9 @@ public struct ExportOptions {
     /// Remove files this export wrote earlier that the current selection no longer produces
     /// (`--cleanup`).
     public var cleanup = false
-    /// Decide everything, write nothing (`--dry-run`).
+    /// Decide everything, write nothing (`--dry-run`): the same code runs, every file effect
+    /// goes through a `FileWriter` that performs none, and the export state is read (when
+    /// DEST has one) but neither created nor changed.
     public var dryRun = false
 
     public init(destination: String) { self.destination = destination }
@@ -141,7 +143,9 @@ public final class Exporter {
         var lockFD: Int32 = -1
         defer { if lockFD >= 0 { close(lockFD) } }
         var state: ExportState?
-        if !options.dryRun {
+        if options.dryRun {
+            state = ExportState.readOnly(destination: dest)
+        } else {
             lockFD = open(dest + "/" + ExportState.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
             guard lockFD >= 0 else {
                 throw PhotosError(.cantCreate, "cannot write in export folder \(dest): \(String(cString: strerror(errno)))")
@@ -168,7 +172,7 @@ public final class Exporter {
         let plan = planner.plan(photos, template: options.template)
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
-        let writer = FileWriter(root: dest, realRoot: realDest, realLibrary: realLibrary)
+        let writer = FileWriter(root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun)
         var keep = Set<String>()
         for (index, item) in plan.items.enumerated() {
             defer { onProgress?(index + 1, plan.items.count) }
@@ -197,7 +201,7 @@ public final class Exporter {
             for entry in state.entries.values where unnamed.contains(entry.uniqueName) { keep.insert(entry.path) }
         }
         if options.cleanup {
-            summary.removed = try cleanup(keeping: keep, state: state, root: dest)
+            summary.removed = try cleanup(keeping: keep, state: state, root: dest, writer: writer)
         }
         summary.seconds = Date().timeIntervalSince(start)
         return summary
@@ -231,18 +235,16 @@ public final class Exporter {
         var recorded: [ExportState.Entry] = []
         var wroteOriginal = false
         var wroteOther = false
-        if !options.dryRun { try writer.ensureFolder(of: item.path) }
+        try writer.ensureFolder(of: item.path)
         let checker = Planner(root: writer.root, state: state, trustState: options.update)
 
         var replaced = false
         if !item.originalPresent {
             replaced = checker.diskStatus(item.path) != .missing
-            if !options.dryRun {
-                let source = library.externalData.path(for: photo.fileReference)
-                let entry = try writer.copyOriginal(from: source, to: item.path, photo: photo)
-                recorded.append(entry)
-                summary.bytes += Int64(entry.byteSize)
-            }
+            let source = library.externalData.path(for: photo.fileReference)
+            let entry = try writer.copyOriginal(from: source, to: item.path, photo: photo)
+            recorded.append(entry)
+            summary.bytes += Int64(entry.byteSize)
             wroteOriginal = true
         } else if let entry = item.present {
             recorded.append(entry)
@@ -261,15 +263,13 @@ public final class Exporter {
                 recorded.append(entry)
                 continue
             }
-            if !options.dryRun {
-                let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
-                                             modificationTime: photo.captureInstant)
-                recorded.append(entry)
-                summary.bytes += Int64(bytes.count)
-            }
+            let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
+                                         modificationTime: photo.captureInstant)
+            recorded.append(entry)
+            summary.bytes += Int64(bytes.count)
             wroteOther = true
         }
-        if let state, !options.dryRun {
+        if let state {
             try state.record(recorded.filter { state.entries[$0.path] != $0 })
         }
         if wroteOriginal { return replaced ? .updated : .written }
@@ -279,11 +279,8 @@ public final class Exporter {
     /// Removes the files the state records that this run did not produce, when they still
     /// hold what was written (a file changed since is left, with a note), then the folders
     /// that became empty.
-    private func cleanup(keeping keep: Set<String>, state: ExportState?, root: String) throws -> Int {
-        guard let state else {
-            // A dry run: count what would go.
-            return 0
-        }
+    private func cleanup(keeping keep: Set<String>, state: ExportState?, root: String, writer: FileWriter) throws -> Int {
+        guard let state else { return 0 }  // a dry run into a folder no export wrote to
         let checker = Planner(root: root, state: state, trustState: true)
         var forget: [String] = []
         var removed = 0
@@ -297,7 +294,7 @@ public final class Exporter {
             }
             if checker.currentEntry(entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
                                     byteSize: entry.byteSize) != nil {
-                if unlink(full) == 0 {
+                if writer.remove(entry.path) {
                     removed += 1
                     forget.append(entry.path)
                     if let slash = entry.path.lastIndex(of: "/") { folders.insert(String(entry.path[..<slash])) }
@@ -317,7 +314,7 @@ public final class Exporter {
                 f = f.lastIndex(of: "/").map { String(f[..<$0]) } ?? ""
             }
         }
-        for folder in parents.sorted(by: { $0.count > $1.count }) { rmdir(root + "/" + folder) }
+        for folder in parents.sorted(by: { $0.count > $1.count }) { writer.removeFolderIfEmpty(folder) }
         return removed
     }
 
@@ -487,6 +484,20 @@ struct FileWriter {
     let realRoot: String
     /// The library folder's real path: nothing is written inside it.
     var realLibrary: String? = nil
+    /// A dry run's writer: it checks and reads what a real run would, and creates, writes and
+    /// removes nothing (each method says what it returns instead).
+    var dryRun = false
+
+    /// Removes the file `path` (relative). A dry run removes nothing.
+    /// - Returns: true when it was (in a dry run: would be) removed.
+    func remove(_ path: String) -> Bool {
+        dryRun ? access(root + "/" + path, F_OK) == 0 : unlink(root + "/" + path) == 0
+    }
+
+    /// Removes the folder `path` (relative) when it is empty (rmdir(2)); a dry run does not.
+    func removeFolderIfEmpty(_ path: String) {
+        if !dryRun { rmdir(root + "/" + path) }
+    }
 
     /// Creates the folders of `path` (relative) and checks that the folder's real path is inside
     /// the export folder's.
@@ -498,7 +509,10 @@ struct FileWriter {
         // way never gets a folder created at its target.
         for component in path[..<slash].split(separator: "/") {
             folder += "/" + component
-            if mkdir(folder, 0o777) != 0 && errno != EEXIST {
+            if dryRun {
+                // Nothing is made; an existing folder is checked like a real run checks it.
+                guard access(folder, F_OK) == 0 else { return }
+            } else if mkdir(folder, 0o777) != 0 && errno != EEXIST {
                 throw PhotosError(.cantCreate, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
             guard let real = Exporter.realPath(folder), Exporter.isInside(real, realRoot) else {
@@ -514,6 +528,21 @@ struct FileWriter {
     /// - Throws: `PhotosError` 65 when the bytes read do not have the library's SHA-256 (the
     ///   file is not put in place), 66 when the original is missing, 73/74 on write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
+        if dryRun {
+            // Read and hash the original as a real copy does; write nothing.
+            let hashed: (hex: String, byteCount: Int64)
+            do {
+                let h = try SHA256Hasher.hex(ofFileAt: source)
+                hashed = (h.hex, Int64(h.bytes))
+            } catch {
+                throw PhotosError(.noInput, "cannot read the original \(source): \(Exporter.reason(error)) (run 'photos verify')")
+            }
+            guard hashed.hex == photo.sha256 else {
+                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(hashed.hex), the library records \(photo.sha256) (run 'photos verify'); not exported")
+            }
+            return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
+                                     byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
+        }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             throw PhotosError(.noInput, "cannot read the original \(source): \(String(cString: strerror(errno))) (run 'photos verify')")
@@ -542,18 +571,21 @@ struct FileWriter {
                 throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
             }
         }
-        let touched = FileWriter.setModificationTime(root + "/" + path, photo.captureInstant) ?? st
+        let touched = setModificationTime(path, photo.captureInstant) ?? st
         return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
                                  byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
     }
 
-    /// Sets the access and modification times of the file at `full` to `seconds` since 1970
-    /// (utimensat(2), POSIX.1-2008), as `exiftool -P` / osxphotos `--touch-file` users expect
-    /// of an exported photo; does nothing for nil.
+    /// Sets the access and modification times of the file `path` (relative) to `seconds` since
+    /// 1970 (utimensat(2), POSIX.1-2008), as `exiftool -P` / osxphotos `--touch-file` users
+    /// expect of an exported photo; does nothing for nil, and nothing in a dry run (like every
+    /// other change this writer makes).
     /// - Returns: the file's status afterwards (what the export state records), or nil when
-    ///   `seconds` is nil or the times could not be set (the file is kept as written).
-    static func setModificationTime(_ full: String, _ seconds: Double?) -> stat? {
-        guard let seconds, seconds.isFinite else { return nil }
+    ///   `seconds` is nil, the run is a dry run, or the times could not be set (the file is
+    ///   kept as written).
+    func setModificationTime(_ path: String, _ seconds: Double?) -> stat? {
+        guard !dryRun, let seconds, seconds.isFinite else { return nil }
+        let full = root + "/" + path
         let whole = seconds.rounded(.down)
         let spec = timespec(tv_sec: Int(whole), tv_nsec: Int(((seconds - whole) * 1e9).rounded()))
         var times = [spec, spec]
@@ -567,8 +599,12 @@ struct FileWriter {
     /// - Throws: `PhotosError` 73/74 on write errors.
     func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
                kind: ExportState.Entry.Kind, modificationTime: Double? = nil) throws -> ExportState.Entry {
+        if dryRun {
+            return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+                                     byteSize: bytes.count, mtimeNanoseconds: 0)
+        }
         let written = try bytes.withUnsafeBytes { try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) }
-        let st = FileWriter.setModificationTime(root + "/" + path, modificationTime) ?? written
+        let st = setModificationTime(path, modificationTime) ?? written
         return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
                                  byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
     }

@@ -44,19 +44,26 @@ extension Library {
 
     /// Merges duplicate tags: tags with the same NFC name in the same zone. The tag with the
     /// smallest uuid (byte order) wins; photos of the others are re-pointed to it (no photo gets
-    /// the tag twice) and the others are deleted with tombstones `{name, uuid}`. One transaction,
-    /// author `author`; deterministic on any copy of the data, in any order, any number of times
+    /// the tag twice) and the others are deleted with the Tag tombstone `{name, uuid}`. One
+    /// transaction, author `dedupe-tags` unless `--author` is given; deterministic on any copy of the data, in any order, any number of times
     /// (SPEC §5, the seed's "smallest UUID wins").
     ///
     /// Incremental unless `all`: only the (zone, name) pairs of tags that history shows inserted
     /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
     /// one in the same transaction. A consumer that was never registered, or whose token history
-    /// compaction has passed, examines every tag.
+    /// compaction has passed, examines every tag. A dry run runs the same code and rolls it back.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
-    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: String = "dedupe-tags") throws -> DedupeReport {
-        var report = DedupeReport()
-        report.dryRun = dryRun
-        let body = {
+    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> DedupeReport {
+        try self.dryRun(dryRun) {
+            var report = DedupeReport()
+            report.dryRun = isDryRun
+            try write { try self.dedupeTagsBody(all: all, author: author, report: &report) }
+            return report
+        }
+    }
+
+    private func dedupeTagsBody(all: Bool, author: HistoryAuthor, report: inout DedupeReport) throws {
+        do {
             let current = try self.currentHistoryToken()
             var since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
             // History compacted past the token (--force): what it lost is unknown; examine every tag.
@@ -75,15 +82,12 @@ extension Library {
             for i in report.groups.indices {
                 report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
             }
-            guard !dryRun else { return }
-            var log = ChangeLog()
-            for group in report.groups { try self.mergeTags(group: group, log: &log) }
-            try self.record(log, author: author, context: "dedupe-tags")
+            var history = HistoryWriter(self, author: author, context: .dedupeTags)
+            for group in report.groups { try self.mergeTags(group: group, history: &history) }
+            try history.commit()
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
-        return report
     }
 
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
@@ -109,7 +113,7 @@ extension Library {
 
     /// Merges a group's losers into its winner with the shared merge step of `share add`
     /// (`mergeTag(_:into:log:)`). Call inside a write transaction.
-    func mergeTags(group: TagMergeGroup, log: inout ChangeLog) throws {
+    func mergeTags(group: TagMergeGroup, history: inout HistoryWriter) throws {
         let find = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE uuid = ?")
         func ref(_ uuid: String) throws -> TagRef? {
             try find.first([uuid]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
@@ -117,9 +121,9 @@ extension Library {
         guard let winner = try ref(group.winner) else { return }
         for uuid in group.losers {
             guard let loser = try ref(uuid) else { continue }
-            try mergeTag(loser, into: winner, log: &log)
+            try mergeTag(loser, into: winner, history: &history)
         }
-        if group.photosRelinked > 0 { log.update("Tag", winner.uuid, ["photos"], zone: winner.zone) }
+        if group.photosRelinked > 0 { history.update(.tag, winner.uuid, ["photos"], zone: winner.zone) }
     }
 
     /// Photos of the losers that do not have the winner yet: the links a merge moves.

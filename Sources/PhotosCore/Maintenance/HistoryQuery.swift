@@ -184,11 +184,17 @@ extension Library {
     /// processed. One IMMEDIATE transaction; then the freed pages are returned to the file system
     /// with `PRAGMA incremental_vacuum` (libraries are created with `auto_vacuum=INCREMENTAL`)
     /// and the WAL is checkpointed. Semantics of Core Data's `NSPersistentHistoryChangeRequest
-    /// .deleteHistory(before:)` (SPEC §4).
+    /// .deleteHistory(before:)` (SPEC §4). A dry run runs the same deletes, rolls them back and
+    /// neither vacuums nor checkpoints; its `bytes` are the pages the deletes freed.
     /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
     public func compactHistory(_ cutoff: CompactionCutoff, force: Bool = false, dryRun: Bool = false) throws -> CompactionReport {
+        try self.dryRun(dryRun) { try compact(cutoff, force: force) }
+    }
+
+    private func compact(_ cutoff: CompactionCutoff, force: Bool) throws -> CompactionReport {
         var report = CompactionReport()
-        report.dryRun = dryRun
+        report.dryRun = isDryRun
+        let freeBefore = Int64(try db.scalarInt("PRAGMA freelist_count") ?? 0)
         let pageSize = Int64(try db.scalarInt("PRAGMA page_size") ?? 4096)
         let pagesBefore = Int64(try db.scalarInt("PRAGMA page_count") ?? 0)
         try write {
@@ -214,11 +220,14 @@ extension Library {
             report.changes = try db.scalarInt("SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE token <= ?" + dateClause + ")", args) ?? 0
             report.throughToken = report.transactions > 0
                 ? Int64(try db.scalarInt("SELECT max(token) FROM history_transaction WHERE token <= ?" + dateClause, args) ?? 0) : 0
-            guard !dryRun, report.transactions > 0 else { return }
+            guard report.transactions > 0 else { return }
             try db.run("DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE token <= ?" + dateClause + ")", args)
             try db.run("DELETE FROM history_transaction WHERE token <= ?" + dateClause, args)
+            if isDryRun {
+                report.bytes = max(0, Int64(try db.scalarInt("PRAGMA freelist_count") ?? 0) - freeBefore) * pageSize
+            }
         }
-        guard !dryRun, report.transactions > 0 else { return report }
+        guard !isDryRun, report.transactions > 0 else { return report }
         if try db.scalarInt("PRAGMA auto_vacuum") == 2 {
             try db.execute("PRAGMA incremental_vacuum")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 import PhotosStorage
 
 /// What `photos merge` brought in (or, with `--dry-run`, would bring in).
@@ -16,6 +17,9 @@ public struct MergeReport: Equatable {
     public var tagLinks = 0
     /// Original files copied into this library's external data.
     public var filesCopied = 0
+    /// Of those, originals of photos already here that were missing or of another size: the
+    /// other library's intact copy restored them (issue 9 item 8, "heal instead of forget").
+    public var originalsRestored = 0
     public var bytesCopied: Int64 = 0
     public var dryRun = false
 
@@ -25,12 +29,30 @@ public struct MergeReport: Equatable {
     public var json: JSONValue {
         .object([("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
                  ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("movedPhotos", .int(movedPhotos)), ("ratings", .int(ratings)),
-                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)),
+                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)), ("originalsRestored", .int(originalsRestored)),
                  ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))])
     }
 }
 
 extension Library {
+    /// The thumbnail a merged photo brings, when it is sound (`thumbnailProblem`); otherwise
+    /// one made again from the original here, through the import's `Thumbnailer`, so that a
+    /// damaged thumbnail of the other library never comes in (issue 9 item 11). Nil when none
+    /// can be had (`verify` then reports the missing thumbnail).
+    func soundThumbnail(_ source: (data: [UInt8], width: Int, height: Int)?, photoWidth: SQLValue, photoHeight: SQLValue,
+                        original reference: String) throws -> (data: [UInt8], width: Int, height: Int)? {
+        guard case .integer(let w) = photoWidth, case .integer(let h) = photoHeight else { return source }
+        if let source, Library.thumbnailProblem(source.data, width: source.width, height: source.height,
+                                                photoWidth: Int(w), photoHeight: Int(h)) == nil {
+            return source
+        }
+        guard let file = try? ImageFile.read(path: externalData.path(for: reference)),
+              let made = try? file.bytes.withUnsafeBytes({ try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions()) }) else {
+            return nil
+        }
+        return (made.thumbnail, made.thumbnailWidth, made.thumbnailHeight)
+    }
+
     /// The zone two peers settle on for a photo they have in different zones: a share's zone
     /// over the default zone, else the smaller id. Commutative and idempotent, so any order of
     /// merges between any number of peers ends with the same zone everywhere.
@@ -50,7 +72,8 @@ extension Library {
     ///
     /// Everything happens under the write lock: the originals this library lacks are copied
     /// (temporary file, fsync, rename), then every row is inserted in one transaction (author
-    /// `author`, context `merge`); when that transaction fails, the copied files are removed.
+    /// `merge` unless `--author` is given, context `merge`); merge deletes nothing, so it records
+    /// no tombstones; when that transaction fails, the copied files are removed.
     ///
     /// A photo the two libraries hold in different zones settles in the same zone on both
     /// (`mergedZone`: a share's zone over the default zone, else the smaller id) and moves
@@ -59,13 +82,21 @@ extension Library {
     /// A link whose photo lives in another zone here than its tag's zone would cross zones; it is
     /// made to the same-named tag of the photo's zone instead (created when absent), as a move
     /// into a share does.
+    ///
+    /// A dry run (`dryRun`, or a library in dry-run mode) runs this same code: the transaction
+    /// is rolled back and no original is copied or restored (`filesCopied` and
+    /// `originalsRestored` count those a real run copies).
     /// - Throws: `PhotosError` 65 when `other` is this library, 75 when busy; `SQLiteError`.
-    public func merge(from other: Library, dryRun: Bool = false, author: String = "merge") throws -> MergeReport {
+    public func merge(from other: Library, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> MergeReport {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw PhotosError.dataError("cannot merge a library into itself (\(root))")
         }
+        return try self.dryRun(dryRun) { try mergeRows(from: other, author: author) }
+    }
+
+    private func mergeRows(from other: Library, author: HistoryAuthor) throws -> MergeReport {
         var report = MergeReport()
-        report.dryRun = dryRun
+        report.dryRun = isDryRun
         let src = other.db
 
         struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String; var zone: String }
@@ -78,28 +109,32 @@ extension Library {
         // 1. Originals this library lacks, copied once the write lock is held (so that a merge
         // that cannot get it exits 75 having written nothing) and under the shared import lock,
         // so that `verify --repair` does not take them for orphans.
-        let importLock = dryRun ? nil : lockImports(exclusive: false)
+        let importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         var copied: [String] = []
         let copyOriginals = {
             for photo in sourcePhotos {
                 let ref = ExternalDataStore.reference(for: photo.sha)
-                if FileManager.default.fileExists(atPath: self.externalData.path(for: ref)) { continue }
+                // Present with its size: kept (a stat; same-size damage is healed by re-import).
+                var st = stat()
+                let present = stat(self.externalData.path(for: ref), &st) == 0
+                if present && Int(st.st_size) == photo.byteSize { continue }
+                let restoring = self.isReferenced(fileReference: ref)
                 let file = try ImageFile.read(path: other.externalData.path(for: photo.ref))
                 guard file.sha256 == photo.sha else {
                     throw PhotosError.dataError("\(other.root): original of photo \(photo.uniqueName) does not match its SHA-256; run 'photos verify' there")
                 }
-                try file.bytes.withUnsafeBytes { try self.externalData.write($0, reference: ref) }
-                copied.append(ref)
+                if try file.bytes.withUnsafeBytes({ try self.externalData.write($0, reference: ref) }) { copied.append(ref) }
                 report.filesCopied += 1
+                if restoring { report.originalsRestored += 1 }
                 report.bytesCopied += Int64(file.bytes.count)
             }
         }
 
         // 2. Rows, in one transaction on this library (and one read transaction on the other).
         let body = {
-            if !dryRun { try copyOriginals() }
-            var changes: [HistoryChange] = []
+            try copyOriginals()
+            var history = HistoryWriter(self, author: author, context: .merge)
             try src.transaction(.deferred) {
                 // Zones and shares by id.
                 for (id, name, scope) in try Statement.prepare(src, "SELECT id, name, scope FROM zone ORDER BY id").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
@@ -112,7 +147,7 @@ extension Library {
                     .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3)) }) {
                     if try self.db.scalarInt("SELECT 1 FROM share WHERE id = ?", [id]) == nil {
                         try self.db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)", [id, title, created, permission])
-                        changes.append(HistoryChange(entity: "Share", objectID: id, type: .insert, zone: id))
+                        history.insert(.share, id, zone: id)
                         report.shares += 1
                     }
                 }
@@ -121,7 +156,7 @@ extension Library {
                     try self.db.run("INSERT OR IGNORE INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?)",
                                     [share, email, role, permission, acceptance])
                     if self.db.changes > 0 {
-                        changes.append(HistoryChange(entity: "Participant", objectID: String(self.db.lastInsertRowID), type: .insert, zone: share))
+                        history.insert(.participant, String(self.db.lastInsertRowID), zone: share)
                         report.participants += 1
                     }
                 }
@@ -145,21 +180,21 @@ extension Library {
                     report.photos += 1
                     newPhotos.insert(photo.id)
                     let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
-                    if dryRun { localPhoto[photo.id] = (-1, zone, photo.uniqueName); continue }
                     try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id, capture_offset, capture_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                     let id = self.db.lastInsertRowID
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
                     try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
                                     [id, photo.sha, photo.byteSize, ExternalDataStore.reference(for: photo.sha)])
-                    changes.append(HistoryChange(entity: "Photo", objectID: photo.uniqueName, type: .insert, zone: zone))
-                    changes.append(HistoryChange(entity: "PhotoData", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
-                    if let thumb = try srcThumb.first([photo.id], { [$0.value(0), $0.value(1), $0.value(2)] }) {
-                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [SQLValue.integer(id)] + thumb)
-                        changes.append(HistoryChange(entity: "Thumbnail", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
+                    history.insert(.photo, photo.uniqueName, zone: zone)
+                    history.insert(.photoData, String(self.db.lastInsertRowID), zone: zone)
+                    let sourceThumb = try srcThumb.first([photo.id], { ($0.blob(0), $0.int(1), $0.int(2)) })
+                    if let thumb = try self.soundThumbnail(sourceThumb, photoWidth: row[4], photoHeight: row[5], original: ExternalDataStore.reference(for: photo.sha)) {
+                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [id, thumb.data, thumb.width, thumb.height])
+                        history.insert(.thumbnail, String(self.db.lastInsertRowID), zone: zone)
                     }
                     for value in try srcRatings.map([photo.id], { $0.int(0) }) {
                         try self.db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [id, value])
-                        changes.append(HistoryChange(entity: "Rating", objectID: String(self.db.lastInsertRowID), type: .insert, zone: zone))
+                        history.insert(.rating, String(self.db.lastInsertRowID), zone: zone)
                         report.ratings += 1
                     }
                 }
@@ -172,10 +207,9 @@ extension Library {
                         continue
                     }
                     report.tags += 1
-                    if dryRun { localTag[uuid] = (-1, zone, name); continue }
                     try self.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
                     localTag[uuid] = (self.db.lastInsertRowID, zone, name)
-                    changes.append(HistoryChange(entity: "Tag", objectID: uuid, type: .insert, zone: zone))
+                    history.insert(.tag, uuid, zone: zone)
                 }
 
                 // A photo both peers have, in different zones (one moved it into a share after the
@@ -183,58 +217,43 @@ extension Library {
                 // share's zone over the default zone, else the smaller zone id — and the side
                 // that had it elsewhere moves it there with its data, thumbnail, ratings and tags
                 // (after the tags above, so the other side's same-named tags are reused).
-                var moveLog = ChangeLog()
                 for photo in sourcePhotos {
                     guard let local = localPhoto[photo.id], local.id >= 0, !newPhotos.contains(photo.id) else { continue }
                     let target = Library.mergedZone(local.zone, photo.zone)
                     guard target != local.zone else { continue }
                     report.movedPhotos += 1
-                    if dryRun { continue }
                     let scope = try self.db.scalarString("SELECT scope FROM zone WHERE id = ?", [local.zone]) ?? "private"
-                    try self.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: target, log: &moveLog)
+                    try self.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: target, history: &history)
                     localPhoto[photo.id] = (local.id, target, local.name)
                 }
-                changes.append(contentsOf: moveLog.changes)
 
                 // Tag links, unioned; never across zones.
                 let link = try self.db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
-                let has = try self.db.statement("SELECT 1 FROM photo_tag WHERE photo_id = ? AND tag_id = ?")
                 var touched = Set<String>()
                 for (photoID, uuid) in try Statement.prepare(src, "SELECT pt.photo_id, t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id ORDER BY pt.photo_id, t.uuid")
                     .map({ ($0.int64(0), $0.string(1)) }) {
                     guard let photo = localPhoto[photoID], var tag = localTag[uuid] else { continue }
-                    if dryRun {
-                        let exists = photo.id >= 0 && tag.id >= 0 ? try has.first([photo.id, tag.id], { _ in true }) != nil : false
-                        if !exists { report.tagLinks += 1 }
-                        continue
-                    }
                     if tag.zone != photo.zone {
-                        let ref = try self.findOrCreateTag(named: tag.name, zone: photo.zone, changes: &changes)
+                        let ref = try self.findOrCreateTag(named: tag.name, zone: photo.zone, history: &history)
                         tag = (ref.rowID, ref.zone, ref.name)
                     }
                     try link.run([photo.id, tag.id])
                     if self.db.changes > 0 {
                         report.tagLinks += 1
                         if touched.insert(photo.name).inserted {
-                            changes.append(HistoryChange(entity: "Photo", objectID: photo.name, type: .update, updated: ["tags"], zone: photo.zone))
+                            history.update(.photo, photo.name, ["tags"], zone: photo.zone)
                         }
                     }
                 }
             }
-            if !dryRun && !changes.isEmpty {
-                try self.recordHistory(author: author, context: "merge", changes: changes)
-            }
+            try history.commit()
         }
-        if dryRun {
-            try db.transaction(.deferred, body)
-        } else {
-            do {
-                try write(body)
-            } catch {
-                // Rolled back: the originals copied for it are unreferenced again.
-                removeUnreferencedFiles(copied)
-                throw error
-            }
+        do {
+            try write(body)
+        } catch {
+            // Rolled back: the originals copied for it are unreferenced again.
+            removeUnreferencedFiles(copied)
+            throw error
         }
         return report
     }

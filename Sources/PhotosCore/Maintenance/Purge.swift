@@ -37,18 +37,26 @@ extension Library {
 
     /// Deletes every object of a zone — its photos with their photo data, thumbnails and ratings,
     /// its tags, the share and its participants, and the zone — in one transaction recorded in
-    /// history with a tombstone for every delete (author `author`, SPEC §5 purge). Originals are
+    /// history with a tombstone for every delete, of the shapes `HistoryEntity` declares (author
+    /// `purge` unless `--author` is given, SPEC §5 purge). Originals are
     /// removed after the commit, and only those no remaining row references; nothing outside the
-    /// library's external data folder is ever touched.
+    /// library's external data folder is ever touched. A dry run (`dryRun`, or a library in
+    /// dry-run mode) runs the same code, rolls it back and removes no file; its
+    /// `filesRemoved` counts the files a real run would remove.
     /// - Throws: `PhotosError` 65 for the default zone, 75 when busy; `SQLiteError`.
-    public func purge(zone: String, dryRun: Bool = false, author: String = "purge") throws -> PurgeReport {
+    public func purge(zone: String, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> PurgeReport {
         guard zone != Schema.defaultZoneID else {
             throw PhotosError.dataError("the default zone cannot be purged (delete its photos with 'photos delete')")
         }
+        return try self.dryRun(dryRun) { try purgeZone(zone, author: author) }
+    }
+
+    private func purgeZone(_ zone: String, author: HistoryAuthor) throws -> PurgeReport {
         var report = PurgeReport(zone: zone)
-        report.dryRun = dryRun
+        report.dryRun = isDryRun
         var references: [String] = []
-        let body = {
+        var unreferenced: [String] = []
+        try write {
             let z: [SQLBindable] = [zone]
             report.photos = try self.db.scalarInt("SELECT count(*) FROM photo WHERE zone_id = ?", z) ?? 0
             report.photoData = try self.db.scalarInt("SELECT count(*) FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?", z) ?? 0
@@ -57,56 +65,23 @@ extension Library {
             report.tags = try self.db.scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", z) ?? 0
             report.participants = try self.db.scalarInt("SELECT count(*) FROM participant WHERE share_id = ?", z) ?? 0
             report.shares = try self.db.scalarInt("SELECT count(*) FROM share WHERE id = ?", z) ?? 0
-            guard !dryRun else { return }
             references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
                 .map(z) { $0.string(0) }
-            // One history transaction; its changes are written set-wise, straight from the rows.
-            let token = try self.recordHistory(author: author, context: "purge", changes: [])
-            let t: [SQLBindable] = [token, zone]
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'Rating', r.id, 'delete', json_object('id', CAST(r.id AS TEXT), 'value', CAST(r.value AS TEXT)), p.zone_id
-                FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.zone_id = ? ORDER BY r.id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, zone_id)
-                SELECT ?, 'Thumbnail', th.id, 'delete', p.zone_id FROM thumbnail th JOIN photo p ON p.id = th.photo_id WHERE p.zone_id = ? ORDER BY th.id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'PhotoData', d.id, 'delete', json_object('sha256', d.sha256), p.zone_id
-                FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ? ORDER BY d.id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'Photo', p.unique_name, 'delete', json_object('uniqueName', p.unique_name, 'sha256', COALESCE(d.sha256, '')), p.zone_id
-                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.zone_id = ? ORDER BY p.id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'Tag', uuid, 'delete', json_object('name', name, 'uuid', uuid), zone_id FROM tag WHERE zone_id = ? ORDER BY id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'Participant', id, 'delete', json_object('email', email), share_id FROM participant WHERE share_id = ? ORDER BY id
-                """, t)
-            try self.db.run("""
-                INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-                SELECT ?, 'Share', id, 'delete', json_object('id', id, 'title', title), id FROM share WHERE id = ?
-                """, t)
+            // One history transaction; its deletes are written set-wise, straight from the rows,
+            // with the tombstones every other command writes (`HistoryEntity`).
+            var history = HistoryWriter(self, author: author, context: .purge)
+            for entity in HistoryEntity.photoChildren + [.photo, .tag, .participant, .share] {
+                try history.deleteSetWise(entity, .zone(zone))
+            }
+            try history.commit()
             // Cascades remove photo data, thumbnails, ratings, tag links and participants.
             try self.db.run("DELETE FROM photo WHERE zone_id = ?", z)
             try self.db.run("DELETE FROM tag WHERE zone_id = ?", z)
             try self.db.run("DELETE FROM share WHERE id = ?", z)
             try self.db.run("DELETE FROM zone WHERE id = ?", z)
+            unreferenced = self.unreferencedFiles(references)
         }
-        if dryRun { try db.transaction(.deferred, body) } else { try write(body) }
-        if !dryRun {
-            let before = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
-            removeUnreferencedFiles(references)
-            let after = references.filter { FileManager.default.fileExists(atPath: externalData.path(for: $0)) }.count
-            report.filesRemoved = before - after
-        }
+        report.filesRemoved = isDryRun ? unreferenced.count : removeUnreferencedFiles(references)
         return report
     }
 }
