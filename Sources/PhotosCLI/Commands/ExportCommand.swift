@@ -62,7 +62,7 @@ enum ExportCommand {
 
     static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
         let options = try options(args, destination: args.positionals[0])
-        let library = try ctx.openLibraryForReading()
+        let library = try ctx.openLibraryForReading(dryRun: options.dryRun)
         // An unknown or ambiguous share fails before DEST is created.
         if let share = options.filter.share { _ = try library.resolveShare(share) }
         let exporter = Exporter(library: library, options: options)
