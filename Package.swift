@@ -13,12 +13,16 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // XMP (sidecars and packets embedded in JPEG/PNG), read by namespace: Adobe's XMP Toolkit.
+        .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG"],
                 cSettings: [.unsafeFlags(["-O2"])]),
+        // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
+        .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
         .target(name: "PhotosStorage", dependencies: ["CSQLite"]),
-        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage", "CCrypto"]),
+        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage", "CCrypto", "CExempi", "CExempiShim"]),
         .target(name: "PhotosCLI", dependencies: ["PhotosCore"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),

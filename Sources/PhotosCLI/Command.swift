@@ -42,10 +42,18 @@ public final class CommandContext {
     /// Opens the library, which must exist, for a command that only reads: as `openLibrary()`
     /// when this process may write it (so that it is migrated like any other), else read-only
     /// (`Library(readOnly:)`: a library on read-only media or of another user can be read).
-    /// - Parameter reading: false for a command that will write (then this is `openLibrary()`).
+    /// - Parameters:
+    ///   - reading: false for a command that will write (then this is `openLibrary()`).
+    ///   - dryRun: for the `--dry-run` of a command that only reads the library (export):
+    ///     always opened read-only, so that a dry run never migrates it; one of an older schema
+    ///     version is then refused with 65 ("run 'photos init'"), or 77 when this user may not
+    ///     write it.
     /// - Throws: `PhotosError` 66 when there is none, 77 when it can be neither written nor
     ///   read, and what `Library.init` throws.
-    public func openLibraryForReading(_ reading: Bool = true) throws -> Library {
+    public func openLibraryForReading(_ reading: Bool = true, dryRun: Bool = false) throws -> Library {
+        if dryRun {
+            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+        }
         do {
             return try openLibrary()
         } catch let e as PhotosError where reading && e.status == .noPermission {

@@ -108,7 +108,9 @@ public final class Importer {
         var sha256: String
         var byteSize: Int
         var result: ThumbnailResult
+        /// Sidecar and embedded XMP/IPTC metadata, merged (`XMPSidecar.merged`).
         var sidecar: XMPSidecar?
+        var capture: CaptureTime?
         var wroteFile: Bool
     }
 
@@ -314,7 +316,7 @@ public final class Importer {
             var history = HistoryWriter(library, author: options.author, context: .import)
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
-            let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             let dataStmt = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
             let thumbStmt = try db.statement("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)")
             let linkStmt = try db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
@@ -332,10 +334,9 @@ public final class Importer {
                 }
                 let r = item.result
                 let uniqueName = UUID().uuidString
-                let captureDate = r.dateTimeOriginal.flatMap { ISODate.fromEXIF($0, offset: r.offsetTimeOriginal) }
                 let displayName = (item.path as NSString).lastPathComponent
-                try photoStmt.run([uniqueName, displayName, importedAt, captureDate, r.width, r.height,
-                                   r.format.rawValue, r.orientation, zone])
+                try photoStmt.run([uniqueName, displayName, importedAt, item.capture?.local, item.capture?.offsetMinutes,
+                                   item.capture?.source, r.width, r.height, r.format.rawValue, r.orientation, zone])
                 let photoID = db.lastInsertRowID
                 try dataStmt.run([photoID, item.sha256, item.byteSize, ExternalDataStore.reference(for: item.sha256)])
                 let dataID = db.lastInsertRowID
@@ -469,6 +470,10 @@ public final class Importer {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
+        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine).
+        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        let capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
+        sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
         var wrote = false
         // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays false.
         if let store {
@@ -481,7 +486,37 @@ public final class Importer {
             }
         }
         return .prepared(Prepared(path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
-                                  sidecar: sidecar, wroteFile: wrote))
+                                  sidecar: sidecar, capture: capture, wroteFile: wrote))
+    }
+
+    /// The capture time of an imported file, from the first source that has one (SPEC §3,
+    /// issue 9 item 6): EXIF DateTimeOriginal (+ SubSecTimeOriginal, OffsetTimeOriginal), EXIF
+    /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime) — an EXIF
+    /// time without offset takes the XMP date's offset when both name the same second — the XMP
+    /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
+    /// `captureDate`), the same in the embedded XMP, and last the file's modification time
+    /// (the local time of the importing machine, with that zone's offset; source `file-mtime`).
+    /// - Returns: nil only when even the file's modification time cannot be read.
+    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, path: String) -> CaptureTime? {
+        let exifSources: [(String?, String?, String?, String)] = [
+            (exif.dateTimeOriginal, exif.subSecTimeOriginal, exif.offsetTimeOriginal, "exif"),
+            (exif.dateTimeDigitized, exif.subSecTimeDigitized, exif.offsetTimeDigitized, "exif-digitized"),
+            (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime"),
+        ]
+        let xmp = sidecar?.captureTime ?? embedded?.captureTime
+        for (date, subSeconds, offset, source) in exifSources {
+            guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source) else { continue }
+            // EXIF without an offset, XMP with one for the same wall-clock second (Lightroom and
+            // digiKam write photoshop:DateCreated with the zone): the offset is the XMP's.
+            if t.offsetMinutes == nil, let xmp, xmp.offsetMinutes != nil, xmp.local.prefix(19) == t.local.prefix(19) {
+                t.offsetMinutes = xmp.offsetMinutes
+            }
+            return t
+        }
+        if let xmp { return xmp }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return CaptureTime.fromFileTime(Int(st.st_mtim.tv_sec))
     }
 }
 

@@ -60,14 +60,22 @@ public final class Library {
     ///   - create: create the folder and database when absent (otherwise a missing library is
     ///     an error 66).
     ///   - busyTimeout: seconds to wait for another process's lock.
-    ///   - readOnly: open the database read-only and skip migrations (for workers' lookups).
+    ///   - readOnly: open the database read-only and skip migrations (for workers' lookups,
+    ///     a library this user may only read, and `export --dry-run`); a library of an older
+    ///     schema version is then refused (65, or 77 when this user may not write it).
     ///   - dryRun: open for a dry run: never create or migrate anything, and stay in dry-run
     ///     mode for the life of this object (see `write(_:)`).
+    ///   - acceptingOlderSchema: with `readOnly`, open a library of an older schema version
+    ///     even when this user may not write it, for a reader that copes with every older
+    ///     version itself (`merge`'s other library); it is not migrated.
     /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false (always
     ///   for a dry run), 77 when this user may not enter its folder or write it (a read-only
-    ///   open: may not read it), 73 when it cannot be created, 65 when it is newer than this build (or,
-    ///   for a dry run, older: it would have to be migrated), 75 when busy.
-    public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false) throws {
+    ///   open: may not read it, or it has an older schema version that only a user who can
+    ///   write it can upgrade), 73 when it cannot be created, 65 when it is newer than this
+    ///   build (or, for a dry run, older: it would have to be migrated, which a dry run never
+    ///   does), 75 when busy.
+    public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false,
+                acceptingOlderSchema: Bool = false) throws {
         self.root = root
         self.busyTimeout = busyTimeout
         let fm = FileManager.default
@@ -93,11 +101,17 @@ public final class Library {
                 if readOnly && version == 0 {
                     throw PhotosError.dataError("\(dbPath) is not a photos library (it has no schema version)")
                 }
-                if readOnly && version < Schema.currentVersion && Library.accessProblem(root) != nil {
-                    throw PhotosError(.noPermission, "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) before this photos can read it, but it is not writable: \(Library.whatIsNotWritable(root))")
+                if readOnly && !acceptingOlderSchema && version < Schema.currentVersion {
+                    // This build cannot read the older tables (migration 2 added the capture
+                    // columns every photo query selects), and a read-only open migrates nothing.
+                    if Library.accessProblem(root) != nil {
+                        throw PhotosError(.noPermission, "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) by a user who can write it (run 'photos init'): \(Library.whatIsNotWritable(root))")
+                    }
+                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a read-only open (as a dry run makes) does not do: run 'photos init'")
                 }
                 if dryRun && version < Schema.currentVersion {
-                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run any command without --dry-run (e.g. 'photos stats')")
+                    // A dry run never creates, migrates or vacuums a library.
+                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run 'photos init', then the dry run")
                 }
                 if dryRun {
                     try db.setQueryOnly(true)

@@ -16,7 +16,15 @@ public struct PhotoRecord: Equatable {
     public var height: Int
     /// EXIF Orientation 1…8 of the original.
     public var orientation: Int
+    /// When the photo was taken, ISO 8601: the local wall-clock time with its UTC offset when
+    /// known (`2024-12-31T23:30:00-05:00`), without any zone when not (`2024-12-31T23:30:00`);
+    /// nil when no source gave one (photos imported before schema version 2 without EXIF date).
     public var captureDate: String?
+    /// The capture time's UTC offset in minutes east (−300 for −05:00), nil when unknown.
+    public var captureOffset: Int? = nil
+    /// Where the capture time came from: `exif`, `exif-digitized`, `exif-datetime`, `xmp` or
+    /// `file-mtime` (see `CaptureTime.source`); nil without a capture time.
+    public var captureSource: String? = nil
     public var importedAt: String
     public var thumbnailWidth: Int
     public var thumbnailHeight: Int
@@ -24,6 +32,13 @@ public struct PhotoRecord: Equatable {
     public var ratings: [Int]
     public var zone: String
     public var scope: String
+
+    /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
+    /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
+    /// without a capture time. `photos export` sets the files' modification times to it.
+    public var captureInstant: Double? {
+        captureDate.flatMap { CaptureTime.fromISO($0, source: "") }?.instant
+    }
 
     /// The displayed rating: the mean of the ratings rounded half up, or nil (SPEC §3).
     public var rating: Int? {
@@ -38,7 +53,8 @@ public struct PhotoRecord: Equatable {
         .object([
             ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
             ("byteSize", .int(byteSize)), ("format", .string(format)), ("width", .int(width)), ("height", .int(height)),
-            ("orientation", .int(orientation)), ("captureDate", .optional(captureDate)), ("importedAt", .string(importedAt)),
+            ("orientation", .int(orientation)), ("captureDate", .optional(captureDate)),
+            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
             ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope)),
@@ -50,10 +66,11 @@ public struct PhotoRecord: Equatable {
 public struct PhotoFilter {
     /// Photos having every one of these tags (names, normalized on use).
     public var tags: [String] = []
-    /// Capture date (or import date when there is none) at or after this instant.
-    public var since: Date?
-    /// Capture date (or import date) before this instant.
-    public var until: Date?
+    /// Capture time (or import time when there is none) at or after this bound: the photo's
+    /// own local wall-clock time is compared, or its instant when the bound has an offset.
+    public var since: CaptureBound?
+    /// Capture time (or import time) before this bound.
+    public var until: CaptureBound?
     /// Photos in this zone only.
     public var zone: String?
     /// Photos in this share only: a share id or an unambiguous id prefix, resolved to its zone
@@ -69,17 +86,23 @@ public struct PhotoFilter {
 extension Library {
     private static let photoColumns = """
         SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
-               p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope
+               p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
+               p.capture_offset, p.capture_source
         FROM photo p
         JOIN zone z ON z.id = p.zone_id
         LEFT JOIN photo_data d ON d.photo_id = p.id
         LEFT JOIN thumbnail t ON t.photo_id = p.id
         """
 
+    /// The time a photo sorts and filters by: its local capture time, else its import time.
+    static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
+
     private func record(_ row: Row) -> PhotoRecord {
         PhotoRecord(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
                     byteSize: row.int(4), fileReference: row.string(5), format: row.string(6), width: row.int(7),
-                    height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
+                    height: row.int(8), orientation: row.int(9),
+                    captureDate: row.optionalString(10).map { CaptureTime.iso(local: $0, offsetMinutes: row.optionalInt(16)) },
+                    captureOffset: row.optionalInt(16), captureSource: row.optionalString(17),
                     importedAt: row.string(11), thumbnailWidth: row.int(12), thumbnailHeight: row.int(13),
                     tags: [], ratings: [], zone: row.string(14), scope: row.string(15))
     }
@@ -102,13 +125,19 @@ extension Library {
             sql += " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
             args.append(name)
         }
-        if let since = filter.since {
-            sql += " AND COALESCE(p.capture_date, p.imported_at) >= ?"
-            args.append(ISODate.string(from: since))
-        }
-        if let until = filter.until {
-            sql += " AND COALESCE(p.capture_date, p.imported_at) < ?"
-            args.append(ISODate.string(from: until))
+        for (bound, op) in [(filter.since, ">="), (filter.until, "<")] {
+            guard let bound else { continue }
+            if let utc = bound.utcText, let offset = bound.offsetMinutes {
+                // An instant: each photo's instant, a capture time of unknown offset read in the
+                // bound's zone; the import time is UTC.
+                sql += " AND COALESCE(strftime('%Y-%m-%dT%H:%M:%f', p.capture_date, printf('%+d minutes', -COALESCE(p.capture_offset, ?))), strftime('%Y-%m-%dT%H:%M:%f', p.imported_at)) \(op) ?"
+                args.append(offset)
+                args.append(utc)
+            } else {
+                // A wall-clock time: each photo's own local time (the import time, UTC, without its Z).
+                sql += " AND \(Library.localTimeSQL) \(op) ?"
+                args.append(bound.local)
+            }
         }
         if let zone = filter.zone {
             sql += " AND p.zone_id = ?"
@@ -124,7 +153,7 @@ extension Library {
             sql += " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
             args.append(minRating)
         }
-        sql += " ORDER BY COALESCE(p.capture_date, p.imported_at), p.unique_name"
+        sql += " ORDER BY \(Library.localTimeSQL), p.unique_name"
         // A separate statement (not the cached one) so that `body` may run other queries.
         let statement = try Statement.prepare(db, sql)
         try statement.forEach(args) { row in

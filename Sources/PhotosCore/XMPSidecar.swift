@@ -1,21 +1,48 @@
+import CExempi
+import CExempiShim
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 
-/// What `photos` reads from an XMP sidecar: the keywords of `dc:subject` and `xmp:Rating`
-/// (Adobe XMP Specification Part 1 §8.4 (Dublin Core) and §8.5 (XMP basic); the form digiKam,
-/// darktable and Lightroom write).
+/// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
+/// (iTXt): the keywords of `dc:subject`, `xmp:Rating` and the capture date
+/// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`).
+///
+/// Properties are found by namespace URI, never by prefix (Adobe XMP Specification Part 1 §7.2:
+/// a prefix is only a local name for its namespace), through Exempi (Debian `libexempi-dev`,
+/// Adobe's XMP Toolkit): any prefix bound to `http://ns.adobe.com/xap/1.0/` (`xmp:`, the
+/// older `xap:`, anything) counts and a prefix `xmp` bound to another namespace does not;
+/// attribute and element forms, `rdf:Bag`/`rdf:Seq`/`rdf:Alt`, character references, CDATA
+/// and several `rdf:Description` blocks all read the same (Part 1 §7.5–§7.9).
 public struct XMPSidecar: Equatable {
-    /// `dc:subject` bag items, in document order, trimmed, empty ones dropped.
+    /// `dc:subject` items (Part 1 §8.4), in document order, trimmed, empty ones dropped.
     public var subjects: [String] = []
-    /// `xmp:Rating` when it is 1…5 (0 means unrated and -1 rejected: neither is a rating).
+    /// `xmp:Rating` (Part 1 §8.5) when it is 1…5 after rounding half up. 0 means unrated and
+    /// −1 rejected: neither is imported as a rating.
     public var rating: Int?
+    /// True when the packet has an `xmp:Rating` at all (any value, 0 and −1 included): a
+    /// sidecar that says so overrides the rating embedded in the image.
+    public var hasRating = false
+    /// `photoshop:DateCreated`, else `exif:DateTimeOriginal`, as a capture time (source `xmp`).
+    public var captureTime: CaptureTime?
 
-    public init(subjects: [String] = [], rating: Int? = nil) {
+    public init(subjects: [String] = [], rating: Int? = nil, hasRating: Bool? = nil, captureTime: CaptureTime? = nil) {
         self.subjects = subjects
         self.rating = rating
+        self.hasRating = hasRating ?? (rating != nil)
+        self.captureTime = captureTime
     }
+
+    /// The largest sidecar (XMP or JSON) or embedded packet read, in bytes: 4 MiB. Real
+    /// sidecars are a few KB (a JPEG APP1 packet is at most 64 KB); a larger file is refused
+    /// before it is read, so memory stays bounded whatever is on disk.
+    public static let maxBytes = 4 << 20
+
+    static let dcNS = "http://purl.org/dc/elements/1.1/"
+    static let xmpNS = "http://ns.adobe.com/xap/1.0/"
+    static let photoshopNS = "http://ns.adobe.com/photoshop/1.0/"
+    static let exifNS = "http://ns.adobe.com/exif/1.0/"
 
     /// The sidecar paths tried for an image, in order: `IMG.jpg.xmp`, `IMG.xmp` (and the
     /// upper-case `.XMP` forms).
@@ -28,17 +55,47 @@ public struct XMPSidecar: Equatable {
     /// the JSON one `photos export --sidecar json` writes (`IMG.jpg.json`, the SPEC §5a photo
     /// object, read by `parseJSON`).
     /// - Returns: nil when there is none.
-    /// - Throws: `PhotosError` 65 when the sidecar exists but is not well-formed XML (or JSON).
+    /// - Throws: `PhotosError` 65 naming the sidecar when it is not well-formed XML (or JSON)
+    ///   or larger than `maxBytes`; 74 when it cannot be read.
     public static func load(for imagePath: String) throws -> XMPSidecar? {
         for candidate in candidatePaths(for: imagePath) where candidate != imagePath {
-            guard let data = FileManager.default.contents(atPath: candidate) else { continue }
+            guard let data = try readBounded(candidate) else { continue }
             return try parse(data, path: candidate)
         }
         let json = imagePath + ".json"
-        if let data = FileManager.default.contents(atPath: json) {
+        if let data = try readBounded(json) {
             return try parseJSON(data, path: json)
         }
         return nil
+    }
+
+    /// The bytes of the regular file at `path`, or nil when there is none; never more than
+    /// `maxBytes` (the size is checked with fstat(2) before reading, and the read stops there).
+    /// - Throws: `PhotosError` 65 when the file is larger than `maxBytes`, 74 on a read error.
+    static func readBounded(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard Int(st.st_size) <= maxBytes else {
+            throw PhotosError.dataError("\(path): sidecar of \(st.st_size) bytes is larger than the \(maxBytes >> 20) MiB a sidecar may have; not read")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.read(fd, base + count, raw.count - count)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PhotosError(.ioError, "\(path): cannot read the sidecar: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            count += n
+        }
+        return Data(bytes[0..<count])
     }
 
     /// True when `path` is a sidecar rather than a file to import: an `.xmp` file, or a `.json`
@@ -51,8 +108,9 @@ public struct XMPSidecar: Equatable {
         return stat((path as NSString).deletingPathExtension, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects and
-    /// its `rating` (1…5; the displayed, rounded rating) the rating. Other keys are ignored, so
+    /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its
+    /// `rating` (1…5; the displayed, rounded rating) the rating and its `captureDate` the
+    /// capture time (source `json`). Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
@@ -66,28 +124,94 @@ public struct XMPSidecar: Equatable {
         result.subjects = object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
+            result.hasRating = true
+        }
+        result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
+        return result
+    }
+
+    /// Parses an XMP packet (a sidecar file, or the packet embedded in an image) with the XMP
+    /// Toolkit.
+    /// - Parameters:
+    ///   - data: the packet bytes (UTF-8/16/32 XML, with or without the `<?xpacket?>` wrapper);
+    ///     at most `maxBytes`.
+    ///   - path: named in the error.
+    /// - Throws: `PhotosError` 65 naming `path` when the XML or RDF is malformed or truncated
+    ///   (the toolkit's error code and meaning, from `xmp_get_error`), or the packet is larger
+    ///   than `maxBytes`.
+    public static func parse(_ data: Data, path: String) throws -> XMPSidecar {
+        guard data.count <= maxBytes else {
+            throw PhotosError.dataError("\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
+        }
+        guard XMPToolkit.ready else {
+            throw PhotosError(.software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
+        }
+        // One XmpPtr per call, freed here: nothing is shared between the importing threads.
+        guard var xmp = xmp_new_empty() else {
+            throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
+        }
+        defer { xmp_free(xmp) }
+        let bytes = XMPToolkit.wrappedInXmpmeta(XMPToolkit.decimalCharacterReferences(data))
+        func parse(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress, raw.count > 0 else { return false }
+                return xmp_parse(xmp, base.assumingMemoryBound(to: CChar.self), raw.count)
+            }
+        }
+        var parsed = parse(bytes)
+        var code = parsed || data.isEmpty ? 0 : xmp_get_error()
+        if !parsed, code == -203, let deduplicated = XMPToolkit.repairedRDF(bytes) {
+            // Well-formed, but a property given twice (Capture One writes such packets) or
+            // rdf:Description blocks about different resources: the toolkit refuses the whole
+            // packet; read it again with the first of each property and one rdf:about.
+            xmp_free(xmp)
+            guard let again = xmp_new_empty() else {
+                throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
+            }
+            xmp = again
+            parsed = parse(deduplicated)
+            code = parsed ? 0 : xmp_get_error()
+        }
+        guard parsed else {
+            throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
+        }
+        var result = XMPSidecar()
+        result.subjects = XMPToolkit.items(xmp, dcNS, "subject")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
+            result.hasRating = true
+            if let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite {
+                let rounded = Int((value + 0.5).rounded(.down))
+                if (1...5).contains(rounded) { result.rating = rounded }
+            }
+        }
+        for (ns, name) in [(photoshopNS, "DateCreated"), (exifNS, "DateTimeOriginal")] {
+            // ISO 8601 as the XMP specification asks, or the EXIF form some writers copy over.
+            if let text = XMPToolkit.property(xmp, ns, name),
+               let t = CaptureTime.fromISO(text, source: "xmp") ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp") {
+                result.captureTime = t
+                break
+            }
         }
         return result
     }
 
-    /// Parses XMP packet bytes.
-    /// - Throws: `PhotosError` 65 naming `path` when the XML is malformed.
-    public static func parse(_ data: Data, path: String) throws -> XMPSidecar {
-        let delegate = Delegate()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.delegate = delegate
-        // An unterminated document can end without a parse error; an open element means it was cut short.
-        guard parser.parse(), delegate.depth == 0, delegate.sawElement else {
-            let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed or truncated XML"
-            throw PhotosError.dataError("\(path): not a readable XMP sidecar: \(reason)")
+    /// Sidecar and embedded metadata together (issue 9 item 5): keywords are unioned (the
+    /// sidecar's first, then the embedded XMP's, then IPTC's, each once); the sidecar's
+    /// `xmp:Rating`, when it has one (0 or −1 included), wins over the embedded one; the
+    /// sidecar's date wins over the embedded one.
+    public static func merged(sidecar: XMPSidecar?, embedded: XMPSidecar?, iptcKeywords: [String]) -> XMPSidecar? {
+        guard sidecar != nil || embedded != nil || !iptcKeywords.isEmpty else { return nil }
+        var result = sidecar ?? XMPSidecar()
+        for subject in (embedded?.subjects ?? []) + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        where !subject.isEmpty && !result.subjects.contains(subject) {
+            result.subjects.append(subject)
         }
-        var result = XMPSidecar()
-        result.subjects = delegate.subjects
-        if let text = delegate.rating, let value = Double(text.trimmingCharacters(in: .whitespaces)) {
-            let rounded = Int(value.rounded())
-            if (1...5).contains(rounded) { result.rating = rounded }
+        if !result.hasRating, let embedded, embedded.hasRating {
+            result.rating = embedded.rating
+            result.hasRating = true
         }
+        if result.captureTime == nil { result.captureTime = embedded?.captureTime }
         return result
     }
 
@@ -95,59 +219,193 @@ public struct XMPSidecar: Equatable {
     private struct JSONSidecarObject: Decodable {
         var tags: [String] = []
         var rating: Double?
-        enum CodingKeys: String, CodingKey { case tags, rating }
+        var captureDate: String?
+        enum CodingKeys: String, CodingKey { case tags, rating, captureDate }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
+            captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
+        }
+    }
+}
+
+/// The process-wide Exempi state. `xmp_init` runs once (Swift initializes a static `let`
+/// exactly once, thread-safely, as exempi requires: "call xmp_init() once before any other
+/// call"); after it, the XMP Toolkit serializes its own calls on a global lock, each `XmpPtr`
+/// is used by one thread only, and `xmp_get_error` is per thread (thread-local in exempi 2.6).
+enum XMPToolkit {
+    static let ready: Bool = {
+        // exempi writes each error's message to std::cerr as well; photos reports its own.
+        photos_silence_cxx_cerr()
+        return xmp_init()
+    }()
+    static var initError: Int32 { ready ? 0 : xmp_get_error() }
+
+    /// A simple property's value, by namespace URI and local name; nil when absent or not simple.
+    static func property(_ xmp: XmpPtr, _ ns: String, _ name: String) -> String? {
+        guard let s = xmp_string_new() else { return nil }
+        defer { xmp_string_free(s) }
+        var options: UInt32 = 0
+        guard xmp_get_property(xmp, ns, name, s, &options), options & 0x0000_0F00 == 0 else { return nil }
+        return xmp_string_cstr(s).map { String(cString: $0) }
+    }
+
+    /// The items of an array property (Bag, Seq or Alt: Part 1 §8.2.2), or its value when the
+    /// writer used a simple value instead; struct items are skipped.
+    static func items(_ xmp: XmpPtr, _ ns: String, _ name: String) -> [String] {
+        guard let s = xmp_string_new() else { return [] }
+        defer { xmp_string_free(s) }
+        var options: UInt32 = 0
+        guard xmp_get_property(xmp, ns, name, s, &options) else { return [] }
+        // XMP_PROP_VALUE_IS_ARRAY 0x200 (xmpconsts.h); XMP_PROP_VALUE_IS_STRUCT 0x100.
+        guard options & 0x200 != 0 else {
+            return options & 0x100 == 0 ? [xmp_string_cstr(s).map { String(cString: $0) } ?? ""] : []
+        }
+        var result: [String] = []
+        var index: Int32 = 1
+        while xmp_get_array_item(xmp, ns, name, index, s, &options) {
+            if options & 0x300 == 0, let c = xmp_string_cstr(s) { result.append(String(cString: c)) }
+            index += 1
+        }
+        return result
+    }
+
+    /// The packet with each hexadecimal character reference of U+0020 or above (`&#xE9;`)
+    /// rewritten as its decimal form (`&#233;`), outside CDATA sections and comments.
+    ///
+    /// Why: the XMP Toolkit in exempi 2.6 reads every two-digit hexadecimal reference as an
+    /// escaped ASCII control and replaces it with a space (`Caf&#xE9;` reads `Caf `), while
+    /// decimal and longer hexadecimal references are right. XML 1.0 §4.1 makes both forms
+    /// the same character, so the rewrite changes no meaning. Only UTF-8 (or ASCII) packets
+    /// are rewritten; a UTF-16/32 one (BOM or NUL bytes first) is passed as it is.
+    static func decimalCharacterReferences(_ data: Data) -> [UInt8] {
+        let b = [UInt8](data)
+        if b.count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) || b[0] == 0 || b[1] == 0 { return b }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var i = 0
+        func starts(_ s: String, at j: Int) -> Bool {
+            let u = Array(s.utf8)
+            return j + u.count <= b.count && b[j..<(j + u.count)].elementsEqual(u)
+        }
+        func copy(through end: String) {
+            // Copies up to and including `end` (or the rest of the packet).
+            let u = Array(end.utf8)
+            while i < b.count {
+                if starts(end, at: i) { out.append(contentsOf: u); i += u.count; return }
+                out.append(b[i]); i += 1
+            }
+        }
+        while i < b.count {
+            if b[i] == 0x3C, starts("<![CDATA[", at: i) { copy(through: "]]>"); continue }
+            if b[i] == 0x3C, starts("<!--", at: i) { copy(through: "-->"); continue }
+            if b[i] == 0x26, i + 3 < b.count, b[i + 1] == 0x23, b[i + 2] == 0x78 {
+                var j = i + 3
+                var value: UInt32 = 0
+                while j < b.count, j - i < 12, let d = hexValue(b[j]) { value = value &* 16 &+ UInt32(d); j += 1 }
+                if j < b.count, b[j] == 0x3B, j > i + 3, value >= 0x20, value <= 0x10FFFF {
+                    out.append(contentsOf: Array("&#\(value);".utf8))
+                    i = j + 1
+                    continue
+                }
+            }
+            out.append(b[i]); i += 1
+        }
+        return out
+    }
+
+    /// The packet without the second and later occurrences of each top-level property (by
+    /// namespace URI and local name, across all the `rdf:Description` children of `rdf:RDF`,
+    /// attribute and element forms alike), and with every top-level `rdf:about` set to the
+    /// first one given; nil when it is not well-formed XML or nothing had to change.
+    /// XMP Specification Part 1 §7.4–§7.5: a packet describes one resource and each property
+    /// appears once; the toolkit refuses a packet that breaks either (XMPErr_BadXMP), losing
+    /// every other property with it.
+    static func repairedRDF(_ bytes: [UInt8]) -> [UInt8]? {
+        guard let document = try? XMLDocument(data: Data(bytes), options: [.nodePreserveAll]),
+              let root = document.rootElement() else { return nil }
+        let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+        var rdfElements: [XMLElement] = []
+        func findRDF(_ element: XMLElement) {
+            if element.localName == "RDF" && element.uri == rdfNS { rdfElements.append(element); return }
+            for case let child as XMLElement in element.children ?? [] { findRDF(child) }
+        }
+        findRDF(root)
+        var seen = Set<String>()
+        var removed = false
+        var about: String?
+        for rdf in rdfElements {
+            for case let description as XMLElement in rdf.children ?? [] where description.localName == "Description" && description.uri == rdfNS {
+                if let node = description.attribute(forLocalName: "about", uri: rdfNS), let value = node.stringValue {
+                    if let first = about, first != value {
+                        node.stringValue = first
+                        removed = true
+                    } else {
+                        about = value
+                    }
+                }
+                for attribute in description.attributes ?? [] {
+                    guard let uri = attribute.uri, uri != rdfNS, uri != "http://www.w3.org/XML/1998/namespace",
+                          let local = attribute.localName else { continue }
+                    if !seen.insert(uri + " " + local).inserted, let name = attribute.name {
+                        description.removeAttribute(forName: name)
+                        removed = true
+                    }
+                }
+                for case let property as XMLElement in description.children ?? [] {
+                    guard let local = property.localName else { continue }
+                    if !seen.insert((property.uri ?? "") + " " + local).inserted {
+                        property.detach()
+                        removed = true
+                    }
+                }
+            }
+        }
+        return removed ? Array(document.xmlData) : nil
+    }
+
+    /// A UTF-8 packet whose `rdf:RDF` is not inside an `x:xmpmeta` (or the older `x:xapmeta`)
+    /// element, wrapped in one. The wrapper is optional (XMP Specification Part 1 §7.3.3), but
+    /// the XMP Toolkit finds no properties without it.
+    static func wrappedInXmpmeta(_ b: [UInt8]) -> [UInt8] {
+        guard b.count >= 2, b[0] != 0, b[1] != 0, !(b[0] == 0xFE && b[1] == 0xFF), !(b[0] == 0xFF && b[1] == 0xFE) else { return b }
+        func contains(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            guard b.count >= u.count else { return false }
+            for i in 0...(b.count - u.count) where b[i] == u[0] && b[i..<(i + u.count)].elementsEqual(u) { return true }
+            return false
+        }
+        guard contains("RDF"), !contains("xmpmeta"), !contains("xapmeta") else { return b }
+        // After the XML declaration (and a UTF-8 BOM), which must stay first (XML 1.0 §2.8).
+        var start = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if b[start...].starts(with: Array("<?xml".utf8)) {
+            var i = start
+            while i + 1 < b.count, !(b[i] == 0x3F && b[i + 1] == 0x3E) { i += 1 }
+            start = min(b.count, i + 2)
+        }
+        return Array(b[..<start]) + Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">".utf8) + Array(b[start...])
+            + Array("</x:xmpmeta>".utf8)
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
         }
     }
 
-    private static let dcNS = "http://purl.org/dc/elements/1.1/"
-    private static let xmpNS = "http://ns.adobe.com/xap/1.0/"
-    private static let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-
-    private final class Delegate: NSObject, XMLParserDelegate {
-        var subjects: [String] = []
-        var rating: String?
-        var depth = 0
-        var sawElement = false
-        private var inSubject = 0
-        private var inItem = false
-        private var inRatingElement = false
-        private var text = ""
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
-            depth += 1
-            sawElement = true
-            if namespaceURI == XMPSidecar.rdfNS && name == "Description" {
-                // xmp:Rating as an attribute of rdf:Description; the attribute name carries the prefix.
-                for (key, value) in attributes where key == "xmp:Rating" || key.hasSuffix(":Rating") && key.hasPrefix("xmp") {
-                    rating = value
-                }
-            }
-            if namespaceURI == XMPSidecar.dcNS && name == "subject" { inSubject += 1 }
-            if inSubject > 0 && namespaceURI == XMPSidecar.rdfNS && name == "li" { inItem = true; text = "" }
-            if namespaceURI == XMPSidecar.xmpNS && name == "Rating" { inRatingElement = true; text = "" }
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inItem || inRatingElement { text += string }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            depth -= 1
-            if inItem && namespaceURI == XMPSidecar.rdfNS && name == "li" {
-                let item = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                if !item.isEmpty { subjects.append(item) }
-                inItem = false
-            }
-            if namespaceURI == XMPSidecar.dcNS && name == "subject" { inSubject -= 1 }
-            if inRatingElement && namespaceURI == XMPSidecar.xmpNS && name == "Rating" {
-                rating = text
-                inRatingElement = false
-            }
+    /// `xmp_get_error` codes (exempi `xmperrors.h`) in words.
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case 0: return "empty or not XML"
+        case -201: return "malformed XML (XMP Toolkit error -201, XMPErr_BadXML)"
+        case -202: return "malformed RDF (XMP Toolkit error -202, XMPErr_BadRDF)"
+        case -203: return "not valid XMP (XMP Toolkit error -203, XMPErr_BadXMP)"
+        case -205: return "bad Unicode (XMP Toolkit error -205, XMPErr_BadUnicode)"
+        default: return "XMP Toolkit error \(code)"
         }
     }
 }

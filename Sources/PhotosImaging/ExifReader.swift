@@ -7,6 +7,16 @@ public struct ExifMetadata: Sendable, Equatable {
     public var dateTimeOriginal: String?
     /// OffsetTimeOriginal (tag 0x9011) as stored, "+HH:MM" or "-HH:MM"; nil unless well-formed.
     public var offsetTimeOriginal: String?
+    /// SubSecTimeOriginal (tag 0x9291): the digits of the seconds' fraction; nil unless digits.
+    public var subSecTimeOriginal: String?
+    /// DateTimeDigitized (tag 0x9004), OffsetTimeDigitized (0x9012), SubSecTimeDigitized (0x9292).
+    public var dateTimeDigitized: String?
+    public var offsetTimeDigitized: String?
+    public var subSecTimeDigitized: String?
+    /// DateTime (IFD0 tag 0x0132, the file's change date), OffsetTime (0x9010), SubSecTime (0x9290).
+    public var dateTime: String?
+    public var offsetTime: String?
+    public var subSecTime: String?
 
     /// Metadata of a file without EXIF.
     public init() {}
@@ -35,6 +45,25 @@ public enum ExifReader {
         guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return result }
         var visited: Set<Int> = []
         var exifIFD: Int?
+        // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
+        // IFD0, where they are taken too. The Exif IFD, read second, wins.
+        func dateTag(_ tag: Int, _ type: Int, _ count: Int, _ valueOffset: Int) {
+            switch tag {
+            case 0x0132, 0x9003, 0x9004:
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isDateTime(text) else { return }
+                if tag == 0x0132 { result.dateTime = text } else if tag == 0x9003 { result.dateTimeOriginal = text } else { result.dateTimeDigitized = text }
+            case 0x9010, 0x9011, 0x9012:
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isOffset(text) else { return }
+                if tag == 0x9010 { result.offsetTime = text } else if tag == 0x9011 { result.offsetTimeOriginal = text } else { result.offsetTimeDigitized = text }
+            case 0x9290, 0x9291, 0x9292:
+                guard let raw = reader.ascii(type: type, count: count, valueOffset: valueOffset) else { return }
+                let text = String(raw.filter { $0 != " " })
+                guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return }
+                if tag == 0x9290 { result.subSecTime = text } else if tag == 0x9291 { result.subSecTimeOriginal = text } else { result.subSecTimeDigitized = text }
+            default:
+                return
+            }
+        }
         reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
             switch tag {
             case 0x0112:
@@ -44,21 +73,12 @@ public enum ExifReader {
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
             default:
-                break
+                dateTag(tag, type, count, valueOffset)
             }
         }
         if let exifIFD {
             reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
-                switch tag {
-                case 0x9003:
-                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
-                       isDateTime(text) { result.dateTimeOriginal = text }
-                case 0x9011:
-                    if let text = reader.ascii(type: type, count: count, valueOffset: valueOffset),
-                       isOffset(text) { result.offsetTimeOriginal = text }
-                default:
-                    break
-                }
+                dateTag(tag, type, count, valueOffset)
             }
         }
         return result
@@ -76,32 +96,57 @@ public enum ExifReader {
     /// - Parameter jpeg: a whole JPEG file.
     /// - Returns: the range of the TIFF block (after "Exif\0\0") inside `jpeg`, or nil.
     public static func exifRange(inJPEG jpeg: UnsafeRawBufferPointer) -> Range<Int>? {
+        segments(inJPEG: jpeg).exif
+    }
+
+    /// The metadata segments of a JPEG, found in one walk of the marker segments up to SOS
+    /// (T.81 §B.1.1.4; every declared length is checked against the bytes present, and the
+    /// walk stops at the first that does not fit):
+    /// - `exif`: the TIFF block of the first APP1 "Exif\0\0" (EXIF 2.32 §4.7.2);
+    /// - `xmp`: the packet of the first APP1 "http://ns.adobe.com/xap/1.0/\0" (XMP
+    ///   Specification Part 3 §1.1.3; ExtendedXMP, "http://ns.adobe.com/xmp/extension/", is
+    ///   not read);
+    /// - `photoshop`: the payloads of APP13 "Photoshop 3.0\0" segments, in order (Photoshop
+    ///   File Formats Specification, Image Resource Blocks; continued across segments).
+    public static func segments(inJPEG jpeg: UnsafeRawBufferPointer) -> (exif: Range<Int>?, xmp: Range<Int>?, photoshop: [Range<Int>]) {
+        var result: (exif: Range<Int>?, xmp: Range<Int>?, photoshop: [Range<Int>]) = (nil, nil, [])
         let n = jpeg.count
-        guard n >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        guard n >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return result }
+        func has(_ id: [UInt8], at start: Int, end: Int) -> Bool {
+            start + id.count <= end && (0..<id.count).allSatisfy { jpeg[start + $0] == id[$0] }
+        }
         var pos = 2
         while pos + 4 <= n {
             // Junk between segments happens in the wild (libjpeg warns and goes on); resync on the next FF.
             guard jpeg[pos] == 0xFF else { pos += 1; continue }
             var p = pos + 1
             while p < n && jpeg[p] == 0xFF { p += 1 }
-            guard p < n else { return nil }
+            guard p < n else { return result }
             let marker = jpeg[p]
             p += 1
-            if marker == 0xDA || marker == 0xD9 { return nil }
+            if marker == 0xDA || marker == 0xD9 { return result }
             if marker == 0x00 || marker == 0x01 || (0xD0...0xD8).contains(marker) { pos = p; continue }
-            guard p + 2 <= n else { return nil }
+            guard p + 2 <= n else { return result }
             let length = Int(jpeg[p]) << 8 | Int(jpeg[p + 1])
-            guard length >= 2, p + length <= n else { return nil }
-            if marker == 0xE1, length >= 8 + 8 {
-                let id: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0] // "Exif\0\0"
-                if (0..<6).allSatisfy({ jpeg[p + 2 + $0] == id[$0] }) {
-                    return (p + 8)..<(p + length)
+            guard length >= 2, p + length <= n else { return result }
+            let end = p + length
+            if marker == 0xE1 {
+                if result.exif == nil, length >= 8 + 8, has(exifID, at: p + 2, end: end) {
+                    result.exif = (p + 8)..<end
+                } else if result.xmp == nil, has(xmpID, at: p + 2, end: end) {
+                    result.xmp = (p + 2 + xmpID.count)..<end
                 }
+            } else if marker == 0xED, has(photoshopID, at: p + 2, end: end) {
+                result.photoshop.append((p + 2 + photoshopID.count)..<end)
             }
-            pos = p + length
+            pos = end
         }
-        return nil
+        return result
     }
+
+    static let exifID: [UInt8] = Array("Exif\0\0".utf8)
+    static let xmpID: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+    static let photoshopID: [UInt8] = Array("Photoshop 3.0\0".utf8)
 
     static func isDateTime(_ s: String) -> Bool {
         let b = Array(s.utf8)

@@ -41,4 +41,6 @@ public struct ThumbnailResult: Sendable {
     public var thumbnailHeight: Int
     /// Decoder warnings that did not reject the file (libjpeg/libpng wording).
     public var warnings: [String]
+    /// EXIF, XMP and IPTC metadata found in the file (read in the same walk as the EXIF).
+    public var metadata = EmbeddedMetadata()
 }

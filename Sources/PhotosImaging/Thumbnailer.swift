@@ -34,13 +34,14 @@ public enum Thumbnailer {
         let edge = max(1, options.maxEdge)
         let decoded = try ImageDecoder.decode(bytes, format: format, targetEdge: edge,
                                               maxPixels: options.maxPixels, tuning: tuning)
-        let exif: ExifMetadata
+        let metadata: EmbeddedMetadata
         switch format {
         case .jpeg:
-            exif = ExifReader.exifRange(inJPEG: bytes).map { ExifReader.parse(UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? ExifMetadata()
+            metadata = EmbeddedMetadata.read(jpeg: bytes)
         case .png:
-            exif = decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata()
+            metadata = EmbeddedMetadata.read(png: bytes, exif: decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata())
         }
+        let exif = metadata.exif
         let swap = Orientation.swapsDimensions(exif.orientation)
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
@@ -53,7 +54,7 @@ public enum Thumbnailer {
             format: format, width: uprightWidth, height: uprightHeight, orientation: exif.orientation,
             dateTimeOriginal: exif.dateTimeOriginal, offsetTimeOriginal: exif.offsetTimeOriginal,
             thumbnail: jpeg, thumbnailWidth: upright.width, thumbnailHeight: upright.height,
-            warnings: decoded.warnings)
+            warnings: decoded.warnings, metadata: metadata)
     }
 
     /// The thumbnail size rule of SPEC §6: longest edge `maxEdge`, aspect ratio kept,

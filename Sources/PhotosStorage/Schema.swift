@@ -125,6 +125,18 @@ public enum Schema {
             token INTEGER NOT NULL
         );
         """,
+        // 2 (issue 9 item 6): the capture time is the local wall-clock time, never a made-up
+        // UTC. capture_date holds `YYYY-MM-DDTHH:MM:SS[.fff]` (no zone), capture_offset the
+        // UTC offset in minutes east when known (else NULL), capture_source where the time came
+        // from (`exif`, `exif-digitized`, `exif-datetime`, `xmp`, `json`, `file-mtime`). Version 1
+        // stored DateTimeOriginal as if it were UTC (`…Z`); its wall-clock value is kept, with
+        // the offset unknown and the source `exif` (the only source version 1 had).
+        """
+        ALTER TABLE photo ADD COLUMN capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080);
+        ALTER TABLE photo ADD COLUMN capture_source TEXT;
+        UPDATE photo SET capture_date = substr(capture_date, 1, 19), capture_source = 'exif'
+            WHERE capture_date IS NOT NULL;
+        """,
     ]
 }
 

@@ -90,7 +90,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(lines.count, 6)
         let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         XCTAssertEqual(Set(objects[0].keys), ["uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
-                                               "captureDate", "importedAt", "thumbnailWidth", "thumbnailHeight", "tags", "ratings",
+                                               "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight", "tags", "ratings",
                                                "rating", "zone", "scope"])
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
         XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])

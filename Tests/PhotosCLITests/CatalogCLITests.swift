@@ -86,10 +86,11 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertEqual(listed[0]["name"] as? String, "Caf\u{E9}")
         XCTAssertEqual(listed[0]["zone"] as? String, "default")
         XCTAssertEqual(listed[0]["photoCount"] as? Int, 3)
-        XCTAssertEqual(try jsonLines(run(["tag", "list", "--json"])).map { $0["name"] as? String }, ["Caf\u{E9}", "Insect", "Nature"])
+        // Close-up and Colors: colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
+        XCTAssertEqual(try jsonLines(run(["tag", "list", "--json"])).map { $0["name"] as? String }, ["Caf\u{E9}", "Close-up", "Colors", "Insect", "Nature"])
         let text = run(["tag", "list", "--zone", "default"])
         XCTAssertTrue(text.stdout.hasPrefix("NAME "), text.stdout)
-        XCTAssertEqual(text.stdout.split(separator: "\n").count, 4)
+        XCTAssertEqual(text.stdout.split(separator: "\n").count, 6)
         XCTAssertEqual(run(["tag", "list", "--zone", "nowhere"]).status, 66)
 
         // Refusals: empty name, control characters, unknown photo, too short prefix.
@@ -146,8 +147,9 @@ final class CatalogCLITests: XCTestCase {
         XCTAssertEqual(run(["show", storm]).stdout.contains("rating:      3 (ratings: 2, 3)"), true)
 
         // --min-rating: the rounded mean; unrated photos are left out.
-        XCTAssertEqual(Set(try jsonLines(run(["list", "--min-rating", "3", "--json"])).compactMap { $0["displayName"] as? String }), ["storm.jpg", "ladybird.jpg"])
-        XCTAssertEqual(try jsonLines(run(["list", "--min-rating", "4", "--json"])).compactMap { $0["displayName"] as? String }, ["ladybird.jpg"])
+        // colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
+        XCTAssertEqual(Set(try jsonLines(run(["list", "--min-rating", "3", "--json"])).compactMap { $0["displayName"] as? String }), ["storm.jpg", "ladybird.jpg", "colorful-cups-progressive.jpg"])
+        XCTAssertEqual(Set(try jsonLines(run(["list", "--min-rating", "4", "--json"])).compactMap { $0["displayName"] as? String }), ["ladybird.jpg", "colorful-cups-progressive.jpg"])
         XCTAssertEqual(run(["list", "--min-rating", "6"]).status, 64)
         XCTAssertEqual(run(["list", "--min-rating", "x"]).status, 64)
 

@@ -71,10 +71,13 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertTrue(text.contains("xmp:Rating=\"5\""), "mean 4.5 rounds half up to 5")
         XCTAssertTrue(text.contains("photos:uniqueName=\"\(p.uniqueName)\""))
         let back = try XMPSidecar.parse(Data(text.utf8), path: "a.jpg.xmp")
-        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5))
+        let date = CaptureTime(local: "2014-04-05T10:20:30", offsetMinutes: 0, source: "xmp")
+        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5, captureTime: date))
         p.tags = []
         p.ratings = []
-        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar())
+        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar(captureTime: date))
+        p.captureDate = nil
+        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"), XMPSidecar())
         XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
     }
 
@@ -83,7 +86,8 @@ final class ExportNamingTests: XCTestCase {
         p.tags = ["Insect", "Nature"]
         p.ratings = [3, 4]
         let sidecar = try XMPSidecar.parseJSON(Data(p.json.serialized().utf8), path: "a.jpg.json")
-        XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4))
+        XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4,
+                                           captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())

@@ -41,11 +41,15 @@ final class ImportTests: XCTestCase {
         let dune = try XCTUnwrap(photos["dune-orientation6.jpg"])
         XCTAssertEqual([dune.width, dune.height, dune.orientation], [1600, 1000, 6])
         XCTAssertEqual([dune.thumbnailWidth, dune.thumbnailHeight], [120, 75])
-        XCTAssertEqual(dune.captureDate, "2007-08-06T10:29:13Z")
+        // EXIF DateTimeOriginal without OffsetTimeOriginal: local wall-clock time, no zone (issue 9 item 6).
+        XCTAssertEqual(dune.captureDate, "2007-08-06T10:29:13")
+        XCTAssertEqual(dune.captureSource, "exif")
         let kite = try XCTUnwrap(photos["kite.png"])
         XCTAssertEqual([kite.width, kite.height, kite.thumbnailWidth, kite.thumbnailHeight], [1024, 640, 120, 75])
         XCTAssertEqual(kite.format, "png")
-        XCTAssertNil(kite.captureDate)
+        // No EXIF date: the file's modification time, with the source recorded.
+        XCTAssertEqual(kite.captureSource, "file-mtime")
+        XCTAssertNotNil(kite.captureDate)
         // Sidecar: keywords and rating.
         let ladybird = try XCTUnwrap(photos["ladybird.jpg"])
         XCTAssertEqual(ladybird.tags, ["Insect", "Nature"])
@@ -62,12 +66,13 @@ final class ImportTests: XCTestCase {
         let thumb = try library.thumbnailData(of: dune)
         XCTAssertEqual(Array(thumb.prefix(3)), [0xFF, 0xD8, 0xFF])
 
-        // History: import transactions (one per committed batch) with 6 Photo inserts, 2 Tag inserts, 1 Rating insert.
+        // History: import transactions (one per committed batch) with 6 Photo inserts, 4 Tag inserts
+        // (Nature, Insect from ladybird's sidecar; Close-up, Colors embedded in colorful-cups), 2 Rating inserts.
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
         XCTAssertGreaterThanOrEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"), 6)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 2)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"), 1)
+        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
+        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"), 2)
 
         let again = try runImport(library, [samplesDir])
         XCTAssertEqual([again.imported, again.duplicates, again.failed], [0, 6, 0])

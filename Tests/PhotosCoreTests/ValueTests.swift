@@ -17,15 +17,6 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(rating([5, 5, 4]), 5, "4.67 rounds up")
     }
 
-    func testEXIFDatesBecomeISOUTC() {
-        XCTAssertEqual(ISODate.fromEXIF("2008:04:20 19:12:06", offset: nil), "2008-04-20T19:12:06Z")
-        XCTAssertEqual(ISODate.fromEXIF("2008:04:20 19:12:06", offset: "+02:00"), "2008-04-20T17:12:06Z")
-        XCTAssertEqual(ISODate.fromEXIF("2008:04:20 01:12:06", offset: "-05:30"), "2008-04-20T06:42:06Z")
-        XCTAssertNil(ISODate.fromEXIF("0000:00:00 00:00:00", offset: nil))
-        XCTAssertNil(ISODate.fromEXIF("2008:02:30 10:00:00", offset: nil), "no 30 February")
-        XCTAssertNil(ISODate.fromEXIF("garbage", offset: nil))
-    }
-
     func testCommandLineDatesParse() throws {
         let day = try XCTUnwrap(ISODate.parse("2024-05-01"))
         XCTAssertTrue(day.dayOnly)

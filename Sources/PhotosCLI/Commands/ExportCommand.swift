@@ -11,8 +11,9 @@ enum ExportCommand {
         copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
         an interrupted export never leaves part of a file under a real name. Nothing is written
         outside DEST. Names come from --name (default {name}, the original file name); fields:
-        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date, else
-        import date) {imported:FORMAT}, FORMAT in strftime(3) style (%Y %m %d %H %M %S ...), UTC;
+        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
+        photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
+        style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
         '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
         characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
         empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
@@ -61,7 +62,7 @@ enum ExportCommand {
 
     static func run(_ args: ParsedArguments, _ ctx: CommandContext) throws -> ExitStatus {
         let options = try options(args, destination: args.positionals[0])
-        let library = try ctx.openLibraryForReading()
+        let library = try ctx.openLibraryForReading(dryRun: options.dryRun)
         // An unknown or ambiguous share fails before DEST is created.
         if let share = options.filter.share { _ = try library.resolveShare(share) }
         let exporter = Exporter(library: library, options: options)

@@ -14,7 +14,8 @@ enum InitCommand {
             let before: Int
             if existed {
                 // Read the version first, so that the message says what was migrated.
-                before = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true).db.userVersion
+                before = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true,
+                                     acceptingOlderSchema: true).db.userVersion
             } else {
                 before = 0
             }
@@ -24,6 +25,8 @@ enum InitCommand {
             } catch let e as PhotosError where e.status == .noPermission && existed && before == Schema.currentVersion {
                 // Up to date: nothing to write, so a library this user may only read is fine.
                 library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
+            } catch let e as PhotosError where e.status == .noPermission && existed && before < Schema.currentVersion {
+                throw PhotosError(.noPermission, "library \(path) has schema version \(before) and cannot be upgraded to \(Schema.currentVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))")
             }
             let version = try library.db.userVersion
             if ctx.json {

@@ -219,7 +219,9 @@ enum MergeCommand {
             let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
             let otherRoot = Library.resolvePath(explicit: fromPath, environment: ctx.environment)
             guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
-            let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true)
+            // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
+            let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true,
+                                    acceptingOlderSchema: true)
             let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
                 ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants\(report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals restored" : "")")

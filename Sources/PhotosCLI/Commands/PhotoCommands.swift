@@ -5,7 +5,7 @@ import PhotosCore
 enum PhotoFilterOptions {
     static let options: [OptionSpec] = [
         OptionSpec(["--tag"], value: "NAME", help: "Only photos with this tag (all given tags must match).", repeatable: true),
-        OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD or ISO 8601)."),
+        OptionSpec(["--since"], value: "DATE", help: "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD or ISO 8601), compared with each photo's own local time; a DATE with Z or an offset is an instant."),
         OptionSpec(["--until"], value: "DATE", help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day."),
         OptionSpec(["--zone"], value: "ID", help: "Only photos in this record zone."),
         OptionSpec(["--share"], value: "ID", help: "Only photos in this share (an id or an unambiguous prefix of at least 4 characters)."),
@@ -19,12 +19,12 @@ enum PhotoFilterOptions {
         var filter = PhotoFilter()
         filter.tags = args.all("tag")
         if let text = args.value("since") {
-            guard let (date, _) = ISODate.parse(text) else { throw PhotosError.usage("--since takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'") }
-            filter.since = date
+            guard let bound = CaptureBound.parse(text) else { throw PhotosError.usage("--since takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'") }
+            filter.since = bound
         }
         if let text = args.value("until") {
-            guard let (date, dayOnly) = ISODate.parse(text) else { throw PhotosError.usage("--until takes a date like 2024-05-31 or 2024-05-31T12:00:00Z, not '\(text)'") }
-            filter.until = dayOnly ? date.addingTimeInterval(86_400) : date
+            guard let bound = CaptureBound.parse(text, endOfDay: true) else { throw PhotosError.usage("--until takes a date like 2024-05-31 or 2024-05-31T12:00:00Z, not '\(text)'") }
+            filter.until = bound
         }
         filter.zone = args.value("zone")
         filter.share = args.value("share")
@@ -85,7 +85,7 @@ enum ShowCommand {
                 ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format),
                 ("size", "\(p.byteSize) bytes (\(formatBytes(Int64(p.byteSize))))"),
                 ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation))"),
-                ("captured", p.captureDate ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
+                ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
                 ("original", "\(Library.externalDataName)/\(p.fileReference)"),
                 ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
                 ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),

@@ -6,7 +6,8 @@ import Foundation
 /// `{ext}` (its extension without the dot, or `jpg`/`png` from the format when it has none),
 /// `{uniqueName}`, `{share}` (the photo's record zone id, `default` for the private default
 /// zone; a share's id is its zone's id, SPEC §3), `{capture:FORMAT}` and `{imported:FORMAT}`
-/// (strftime(3) formats in UTC, e.g. `%Y/%m`; the capture date falls back to the import date;
+/// (strftime(3) formats, e.g. `%Y/%m`: the capture date in the photo's own local time, the
+/// import date in UTC; the capture date falls back to the import date;
 /// without `:FORMAT` the format is `%Y-%m-%d`). `/` in the template makes folders. A template
 /// that names neither `{name}` nor `{ext}` gets `.{ext}` appended so every file keeps its type.
 public struct ExportNameTemplate: Equatable, Sendable {
@@ -175,13 +176,13 @@ public enum ExportNaming {
         return (path + ".xmp", path + ".json", folder + split(file).stem + ".thumb.jpg")
     }
 
-    /// Formats the ISO 8601 date `iso` (as stored, UTC) with strftime(3) (POSIX; C locale).
-    /// An unparsable date formats as `unknown-date`.
+    /// Formats the ISO 8601 date `iso` with strftime(3) (POSIX; C locale) in its own wall-clock
+    /// time: a capture time `2024-12-31T23:30:00-05:00` gives `%Y` = 2024 and `%z` = -0500, an
+    /// import time (`…Z`) is UTC. An unparsable date formats as `unknown-date`.
     public static func strftime(_ format: String, iso: String) -> String {
-        guard let (date, _) = ISODate.parse(iso) else { return "unknown-date" }
-        var t = time_t(date.timeIntervalSince1970.rounded(.down))
-        var tm = tm()
-        gmtime_r(&t, &tm)
+        guard let time = CaptureTime.fromISO(iso, source: ""), let fields = WallClock.parse(time.local) else { return "unknown-date" }
+        var tm = fields.tm
+        tm.tm_gmtoff = (time.offsetMinutes ?? 0) * 60
         var buffer = [CChar](repeating: 0, count: 512)
         let n = Foundation.strftime(&buffer, buffer.count, format, &tm)
         guard n > 0 else { return "" }

@@ -263,7 +263,8 @@ public final class Exporter {
                 recorded.append(entry)
                 continue
             }
-            let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind)
+            let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
+                                         modificationTime: photo.captureInstant)
             recorded.append(entry)
             summary.bytes += Int64(bytes.count)
             wroteOther = true
@@ -570,19 +571,40 @@ struct FileWriter {
                 throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
             }
         }
+        let touched = setModificationTime(path, photo.captureInstant) ?? st
         return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
-                                 byteSize: Int(st.st_size), mtimeNanoseconds: FileWriter.mtime(st))
+                                 byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
     }
 
-    /// Writes `bytes` (a sidecar or thumbnail) to `path`.
+    /// Sets the access and modification times of the file `path` (relative) to `seconds` since
+    /// 1970 (utimensat(2), POSIX.1-2008), as `exiftool -P` / osxphotos `--touch-file` users
+    /// expect of an exported photo; does nothing for nil, and nothing in a dry run (like every
+    /// other change this writer makes).
+    /// - Returns: the file's status afterwards (what the export state records), or nil when
+    ///   `seconds` is nil, the run is a dry run, or the times could not be set (the file is
+    ///   kept as written).
+    func setModificationTime(_ path: String, _ seconds: Double?) -> stat? {
+        guard !dryRun, let seconds, seconds.isFinite else { return nil }
+        let full = root + "/" + path
+        let whole = seconds.rounded(.down)
+        let spec = timespec(tv_sec: Int(whole), tv_nsec: Int(((seconds - whole) * 1e9).rounded()))
+        var times = [spec, spec]
+        guard utimensat(AT_FDCWD, full, &times, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        var st = stat()
+        return lstat(full, &st) == 0 ? st : nil
+    }
+
+    /// Writes `bytes` (a sidecar or thumbnail) to `path`, with the modification time
+    /// `modificationTime` (seconds since 1970) when given.
     /// - Throws: `PhotosError` 73/74 on write errors.
     func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
-               kind: ExportState.Entry.Kind) throws -> ExportState.Entry {
+               kind: ExportState.Entry.Kind, modificationTime: Double? = nil) throws -> ExportState.Entry {
         if dryRun {
             return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
                                      byteSize: bytes.count, mtimeNanoseconds: 0)
         }
-        let st = try bytes.withUnsafeBytes { try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) }
+        let written = try bytes.withUnsafeBytes { try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) }
+        let st = setModificationTime(path, modificationTime) ?? written
         return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
                                  byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes the XMP sidecar `photos export` puts next to each original: the tags as a `dc:subject`
-/// `rdf:Bag`, the displayed rating as `xmp:Rating`, and the uniqueName as `photos:uniqueName` in
+/// `rdf:Bag`, the displayed rating as `xmp:Rating`, the capture time as `photoshop:DateCreated`,
+/// and the uniqueName as `photos:uniqueName` in
 /// the tool's own namespace (Adobe XMP Specification Part 1 §7 (serialization), §8.4 Dublin Core,
 /// §8.5 XMP basic; the packet wrapper of Part 1 §7.3). `XMPSidecar.parse` reads it back.
 public enum XMPWriter {
@@ -11,12 +12,15 @@ public enum XMPWriter {
     /// The sidecar text for `photo`.
     /// - Parameter photo: its `tags`, `rating` (the mean rounded half up, SPEC §3) and
     ///   `uniqueName` are written; a photo without ratings gets no `xmp:Rating`, one without
-    ///   tags no `dc:subject`.
+    ///   tags no `dc:subject`. The capture time is written as `photoshop:DateCreated` (IPTC
+    ///   Photo Metadata "Date Created"; with the offset when known, no zone when not).
     /// - Returns: UTF-8 XML, ending with a newline.
     public static func sidecar(for photo: PhotoRecord) -> String {
         var attributes = "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
             + "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+            + (photo.captureDate == nil ? "" : "    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"\n")
             + "    xmlns:photos=\"\(photosNamespace)\"\n"
+        if let date = photo.captureDate { attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n" }
         if let rating = photo.rating { attributes += "    xmp:Rating=\"\(rating)\"\n" }
         attributes += "    photos:uniqueName=\"\(escape(photo.uniqueName))\""
         var text = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"

@@ -83,6 +83,10 @@ extension Library {
     /// made to the same-named tag of the photo's zone instead (created when absent), as a move
     /// into a share does.
     ///
+    /// `other` is only read, never migrated: one of an older schema version gives its rows as
+    /// the migrations would convert them (version 1: capture date kept as wall-clock time,
+    /// offset unknown, source `exif`).
+    ///
     /// A dry run (`dryRun`, or a library in dry-run mode) runs this same code: the transaction
     /// is rolled back and no original is copied or restored (`filesCopied` and
     /// `originalsRestored` count those a real run copies).
@@ -98,6 +102,13 @@ extension Library {
         var report = MergeReport()
         report.dryRun = isDryRun
         let src = other.db
+        // The other library is read as it is, never migrated: one of schema version 1 gives its
+        // capture columns the way migration 2 would (wall-clock value, offset unknown, source exif).
+        let sourceVersion: Int
+        do { sourceVersion = try src.userVersion } catch { throw PhotosError.wrap(error, libraryPath: other.root) }
+        let captureColumns = sourceVersion >= 2 ? "capture_date" : "substr(capture_date, 1, 19)"
+        let offsetAndSource = sourceVersion >= 2 ? "capture_offset, capture_source"
+            : "NULL, CASE WHEN capture_date IS NOT NULL THEN 'exif' END"
 
         struct SourcePhoto { var id: Int64; var uniqueName: String; var sha: String; var byteSize: Int; var ref: String; var zone: String }
         var sourcePhotos: [SourcePhoto] = []
@@ -166,7 +177,7 @@ extension Library {
                 var newPhotos = Set<Int64>()
                 let byName = try self.db.statement("SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?")
                 let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
-                let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id FROM photo WHERE id = ?")
+                let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, \(captureColumns), width, height, format, orientation, zone_id, \(offsetAndSource) FROM photo WHERE id = ?")
                 let srcThumb = try Statement.prepare(src, "SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
                 let srcRatings = try Statement.prepare(src, "SELECT value FROM rating WHERE photo_id = ? ORDER BY id")
                 for photo in sourcePhotos {
@@ -176,11 +187,11 @@ extension Library {
                         report.matchedPhotos += 1
                         continue
                     }
-                    guard let row = try srcPhoto.first([photo.id], { r in (0..<9).map { r.value($0) } }) else { continue }
+                    guard let row = try srcPhoto.first([photo.id], { r in (0..<11).map { r.value($0) } }) else { continue }
                     report.photos += 1
                     newPhotos.insert(photo.id)
                     let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
-                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id, capture_offset, capture_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                     let id = self.db.lastInsertRowID
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
                     try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
