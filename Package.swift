@@ -21,13 +21,18 @@ let package = Package(
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
-        .target(name: "PhotosStorage", dependencies: ["CSQLite"]),
-        .target(name: "PhotosCore", dependencies: ["PhotosImaging", "PhotosStorage", "CCrypto", "CExempi", "CExempiShim"]),
-        .target(name: "PhotosCLI", dependencies: ["PhotosCore"]),
+        // The POSIX layer: read and write loops, atomic files, the scanner, external data, SHA-256, the work queue.
+        .target(name: "PhotosFiles", dependencies: ["CCrypto"]),
+        // The domain: typed values, records and the storage protocols (no database, no files).
+        .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
+        // The SQLite implementation of the storage boundary: handle, statements, records, migrations.
+        .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel"]),
+        .target(name: "PhotosCore", dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
+        .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),
-        .testTarget(name: "PhotosStorageTests", dependencies: ["PhotosStorage"]),
-        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore"]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI"]),
+        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite"]),
+        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles"]),
     ]
 )

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// The kind of change a history entry records (Core Data's `NSPersistentHistoryChangeType`).
 public enum ChangeType: String, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
+import PhotosFiles
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 
 /// What `photos import` does, as options (SPEC §5).
 public struct ImportOptions {

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// How a command-line argument names a row: its whole key or an unambiguous prefix of at least
 /// 4 characters, compared case-insensitively (SPEC §5: photo arguments and share ids).

@@ -1,5 +1,6 @@
 import Foundation
-import PhotosStorage
+import PhotosFiles
+import PhotosSQLite
 
 /// A photo library on disk: a folder holding the SQLite database and the external data
 /// folder of originals (SPEC §2).

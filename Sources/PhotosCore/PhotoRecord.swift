@@ -1,6 +1,7 @@
 import Foundation
+import PhotosFiles
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 
 /// A photo as `list`, `show` and `--json` present it (SPEC §5a).
 public struct PhotoRecord: Equatable {

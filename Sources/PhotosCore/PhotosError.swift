@@ -1,5 +1,6 @@
 import Foundation
-import PhotosStorage
+import PhotosFiles
+import PhotosSQLite
 
 /// Process exit statuses, from BSD `sysexits.h` (SPEC §5).
 public enum ExitStatus: Int32, Sendable {
@@ -77,6 +78,13 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
                 return PhotosError(.dataError, "library \(libraryPath): \(e)")
             default:
                 return PhotosError(.software, "library \(libraryPath): \(e)")
+            }
+        case let e as FileError:
+            switch e.kind {
+            case .noInput: return PhotosError(.noInput, e.message)
+            case .cannotCreate: return PhotosError(.cantCreate, e.message)
+            case .io: return PhotosError(.ioError, e.message)
+            case .crypto: return PhotosError(.software, e.message)
             }
         case let e as MigrationError:
             return PhotosError(.dataError, "library \(libraryPath): \(e)")

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// Tag names and the find-or-create rule of SPEC §3/§5.
 public enum TagName {

@@ -1,6 +1,7 @@
 import Foundation
+import PhotosFiles
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 
 /// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
 public struct VerifyProblem: Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 item 9: an exit status tells the truth. A batched command that finds the library
 /// locked by another process (exit 75) after committing some batches prints the summary of what

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PhotosCLI
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 let packageRoot: String = {
     var url = URL(fileURLWithPath: #filePath)

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PhotosCLI
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// `tag`, `rate`, `rating` and `share` through the in-process CLI runner: happy paths, refusals
 /// with their exit codes and messages, JSON shapes, and the invariants after each sequence.

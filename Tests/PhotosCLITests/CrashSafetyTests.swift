@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PhotosStorage
+import PhotosSQLite
 
 /// Runs the built `photos` binary as a separate process (kill -9 needs a real process).
 final class CrashSafetyTests: BinaryTestCase {

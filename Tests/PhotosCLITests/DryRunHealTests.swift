@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 items 1 and 8 together: the healing that import, merge and `verify --repair` do runs
 /// in the library's dry-run mode under `--dry-run` — the real code, rolled back, no file

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
+import PhotosFiles
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 item 1: a dry run never writes. Each command's `--dry-run` runs against a library
 /// with photos, tags, ratings, a share with participants, history and a consumer; the full

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// kill -9 in the middle of an export, with the built binary, then `--update` finishes the job.
 final class ExportCrashTests: BinaryTestCase {

@@ -3,9 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import XCTest
+import PhotosFiles
 @testable import PhotosCLI
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// SHA-256 of a file's bytes, or "" when it cannot be read.
 func sha256(ofFile path: String) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import PhotosCLI
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 item 7: history has one shape per entity whatever command wrote it. Each entity is
 /// deleted by every command that can delete it, through the CLI as users run it; every row that

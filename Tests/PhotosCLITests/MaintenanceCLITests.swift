@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import PhotosCLI
-import PhotosStorage
+import PhotosSQLite
 
 final class MaintenanceCLITests: XCTestCase {
     var dir = ""

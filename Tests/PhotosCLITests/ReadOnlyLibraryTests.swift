@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 item 10: a library this user may only read can still be read, and commands that
 /// would write it fail with 77 naming what is not writable — never 70.

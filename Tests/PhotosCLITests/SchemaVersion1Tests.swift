@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import PhotosStorage
+import PhotosSQLite
 
 /// Where schema migration 2 (issue 9 item 6: local capture time, `capture_offset`,
 /// `capture_source`) meets read-only libraries (item 10) and dry runs (item 1). The rules:

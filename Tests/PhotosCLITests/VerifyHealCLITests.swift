@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
+import PhotosFiles
 @testable import PhotosCLI
 import PhotosCore
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 items 8 and 11: verify checks thumbnails and --repair regenerates them; verify names
 /// photos by uniqueName and displayName; `verify --repair --dry-run` lists exactly what --repair

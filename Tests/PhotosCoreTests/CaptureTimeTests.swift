@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 @testable import PhotosCore
 
 /// Issue 9 item 6: the capture time is the local wall-clock time with an optional offset,

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// A small deterministic PRNG (SplitMix64, Steele, Lea & Flood 2014) for the property test.
 struct SplitMix64 {

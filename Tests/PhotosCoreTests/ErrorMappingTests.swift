@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// Issue 9 item 10: environment errors get their sysexits status; 70 is left for bugs.
 final class ErrorMappingTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
+import PhotosFiles
 @testable import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 final class ImportTests: XCTestCase {
     var tmp: TempDir!
@@ -164,7 +165,8 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual([explicit.imported, explicit.failed], [0, 1], "a FIFO given by name is a failure, not a silent no-op")
         // A path that became a FIFO after the scan is refused by the read itself, without blocking.
         XCTAssertThrowsError(try ImageFile.read(path: tmp.file("in/fifo.jpg"))) {
-            XCTAssertEqual(($0 as? PhotosError)?.message, "not a regular file")
+            XCTAssertEqual(($0 as? FileError)?.message, "not a regular file")
+            XCTAssertEqual(($0 as? FileError)?.kind, .noInput)
         }
     }
 
@@ -195,7 +197,7 @@ final class ImportTests: XCTestCase {
 
     func testMissingPathIsNoInput() throws {
         XCTAssertThrowsError(try runImport(try makeLibrary(), [tmp.file("nope")])) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .noInput)
+            XCTAssertEqual(($0 as? FileError)?.kind, .noInput)
             XCTAssertTrue("\($0)".contains(self.tmp.file("nope")))
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 @testable import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 final class MaintenanceTests: XCTestCase {
     var tmp: TempDir!

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosFiles
 @testable import PhotosCore
 
 final class ValueTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosCore
-import PhotosStorage
+import PhotosSQLite
 
 /// `photos init`: create the library or migrate it to the current schema; idempotent.
 enum InitCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosFiles
 import PhotosCore
 
 /// Options shared by `list` and (later) `export` to select photos.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// One rating row as `photos rating list` presents it (SPEC §5a).
 public struct RatingInfo: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// Who may see a share without an invitation, or what an invited participant may do
 /// (CloudKit's `CKShare.ParticipantPermission`; SPEC §3).

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// A tag as `photos tag list` presents it (SPEC §5a).
 public struct TagInfo: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// What an export wrote into its folder, kept in `DEST/.photos-export.sqlite` so that
 /// `--update` can skip what is unchanged and `--cleanup` can remove what it wrote earlier

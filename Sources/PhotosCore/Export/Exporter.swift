@@ -1,5 +1,6 @@
 import Foundation
-import PhotosStorage
+import PhotosFiles
+import PhotosSQLite
 
 /// Which sidecar `photos export` writes beside each original (`--sidecar`).
 public enum SidecarFormat: String, CaseIterable, Sendable {
@@ -363,6 +364,7 @@ public final class Exporter {
 
     static func reason(_ error: Error) -> String {
         if let e = error as? PhotosError { return e.message }
+        if let e = error as? FileError { return e.message }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
            underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// One group of same-named tags in one zone, and what happened to it.
 public struct TagMergeGroup: Equatable {

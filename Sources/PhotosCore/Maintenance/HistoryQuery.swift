@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// A persistent-history transaction as `photos history` lists it (SPEC §4, §5a).
 public struct HistoryTransaction: Equatable {

@@ -1,6 +1,7 @@
 import Foundation
+import PhotosFiles
 import PhotosImaging
-import PhotosStorage
+import PhotosSQLite
 
 /// What `photos merge` brought in (or, with `--dry-run`, would bring in).
 public struct MergeReport: Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// What `photos purge --share` deleted (or, with `--dry-run`, would delete).
 public struct PurgeReport: Equatable {

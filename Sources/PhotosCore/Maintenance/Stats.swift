@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStorage
+import PhotosSQLite
 
 /// Counts and sizes of a library (`photos stats`).
 public struct LibraryStats: Equatable {

@@ -11,7 +11,7 @@ public enum AtomicFile {
         let path: String
 
         /// Appends `bytes`, retrying short writes and EINTR.
-        /// - Throws: `PhotosError` 74 naming the final path.
+        /// - Throws: `FileError` naming the final path.
         public func write(_ bytes: UnsafeRawBufferPointer) throws {
             guard let base = bytes.baseAddress else { return }
             var offset = 0
@@ -19,7 +19,7 @@ public enum AtomicFile {
                 let n = Foundation.write(fd, base + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw PhotosError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+                    throw FileError(.io, "cannot write \(path): \(String(cString: strerror(errno)))", errno: errno)
                 }
                 offset += n
             }
@@ -34,7 +34,7 @@ public enum AtomicFile {
     ///     crash) can be recognised and removed.
     ///   - produce: writes the content.
     /// - Returns: the written file's `stat` (size, mtime), taken after the fsync.
-    /// - Throws: `PhotosError` 73 when the temporary file cannot be created or renamed into
+    /// - Throws: `FileError` when the temporary file cannot be created or renamed into
     ///   place, 74 when writing or syncing fails, or what `produce` throws.
     @discardableResult
     public static func write(to path: String, temporaryPrefix: String = ".photos-tmp-",
@@ -43,7 +43,7 @@ public enum AtomicFile {
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileError(.cannotCreate, "cannot create \(path): \(String(cString: strerror(errno)))", errno: errno) }
         var open = true
         var placed = false
         defer {
@@ -53,12 +53,12 @@ public enum AtomicFile {
         try produce(Sink(fd: fd, path: path))
         var st = stat()
         guard fsync(fd) == 0, fstat(fd, &st) == 0 else {
-            throw PhotosError(.ioError, "cannot write \(path): fsync: \(String(cString: strerror(errno)))")
+            throw FileError(.io, "cannot write \(path): fsync: \(String(cString: strerror(errno)))", errno: errno)
         }
         close(fd)
         open = false
         guard rename(temp, path) == 0 else {
-            throw PhotosError(.cantCreate, "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw FileError(.cannotCreate, "cannot create \(path): \(String(cString: strerror(errno)))", errno: errno)
         }
         placed = true
         let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -68,7 +68,7 @@ public enum AtomicFile {
 
     /// Writes `bytes` to `path` (see `write(to:temporaryPrefix:_:)`).
     /// - Returns: the written file's `stat`.
-    /// - Throws: `PhotosError` 73 or 74.
+    /// - Throws: `FileError` or 74.
     @discardableResult
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-") throws -> stat {
         try write(to: path, temporaryPrefix: temporaryPrefix) { try $0.write(bytes) }

@@ -7,12 +7,12 @@ public final class SHA256Hasher {
     private let context: OpaquePointer
 
     /// Starts a new digest.
-    /// - Throws: `PhotosError` (70) when libcrypto cannot allocate a context.
+    /// - Throws: `FileError` (.crypto) when libcrypto cannot allocate a context.
     public init() throws {
-        guard let ctx = EVP_MD_CTX_new() else { throw PhotosError(.software, "libcrypto: cannot allocate a SHA-256 context") }
+        guard let ctx = EVP_MD_CTX_new() else { throw FileError(.crypto, "libcrypto: cannot allocate a SHA-256 context") }
         guard EVP_DigestInit_ex(ctx, EVP_sha256(), nil) == 1 else {
             EVP_MD_CTX_free(ctx)
-            throw PhotosError(.software, "libcrypto: SHA-256 unavailable")
+            throw FileError(.crypto, "libcrypto: SHA-256 unavailable")
         }
         context = ctx
     }
@@ -35,10 +35,10 @@ public final class SHA256Hasher {
 
     /// SHA-256 of the file at `path`, streamed in 1 MiB reads (the file is never held whole).
     /// - Returns: 64 lowercase hex digits and the number of bytes read.
-    /// - Throws: `PhotosError` 66 when the file cannot be opened, 74 on a read error.
+    /// - Throws: `FileError` when the file cannot be opened, 74 on a read error.
     public static func hex(ofFileAt path: String) throws -> (hex: String, bytes: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw PhotosError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))", errno: errno) }
         defer { close(fd) }
         let hasher = try SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -47,7 +47,7 @@ public final class SHA256Hasher {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PhotosError(.ioError, "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw FileError(.io, "cannot read \(path): \(String(cString: strerror(errno)))", errno: errno)
             }
             if n == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
@@ -57,7 +57,7 @@ public final class SHA256Hasher {
     }
 
     /// SHA-256 of `bytes` as 64 lowercase hex digits.
-    /// - Throws: `PhotosError` (70) when libcrypto fails.
+    /// - Throws: `FileError` (.crypto) when libcrypto fails.
     public static func hex(of bytes: UnsafeRawBufferPointer) throws -> String {
         let hasher = try SHA256Hasher()
         hasher.update(bytes)
@@ -68,7 +68,7 @@ public final class SHA256Hasher {
 private let hexDigits = Array("0123456789abcdef".utf8)
 
 /// Lowercase hex of `bytes`.
-func hexString(_ bytes: [UInt8]) -> String {
+public func hexString(_ bytes: [UInt8]) -> String {
     var out = [UInt8]()
     out.reserveCapacity(bytes.count * 2)
     for b in bytes {

@@ -32,14 +32,14 @@ public struct ExternalDataStore: Sendable {
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
     /// - Returns: true when the file was written; false in a dry run, which writes nothing.
-    /// - Throws: `PhotosError` 74 (I/O) or 73 (cannot create).
+    /// - Throws: `FileError` (I/O) or 73 (cannot create).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
         guard !isDryRun else { return false }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
-            throw PhotosError(.cantCreate, "cannot create \(dir): \(String(cString: strerror(errno)))")
+            throw FileError(.cannotCreate, "cannot create \(dir): \(String(cString: strerror(errno)))", errno: errno)
         }
         try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
         return true

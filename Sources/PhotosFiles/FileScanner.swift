@@ -30,14 +30,14 @@ public struct FileScanner {
     }
 
     /// The regular files under `paths`, in a stable order.
-    /// - Throws: `PhotosError` 66 naming the first path that does not exist.
+    /// - Throws: `FileError` naming the first path that does not exist.
     public func scan(_ paths: [String]) throws -> [String] {
         try scanReporting(paths).files
     }
 
     /// The regular files under `paths`, in a stable order, and the entries that were found but
     /// cannot be read as files (never silently dropped: the importer counts them).
-    /// - Throws: `PhotosError` 66 naming the first path that does not exist.
+    /// - Throws: `FileError` naming the first path that does not exist.
     public func scanReporting(_ paths: [String]) throws -> (files: [String], problems: [Problem]) {
         var visited = Set<FileID>()
         var excluded = Set<FileID>()
@@ -52,7 +52,7 @@ public struct FileScanner {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw PhotosError.noInput("\(path): \(reason)")
+                throw FileError(.noInput, "\(path): \(reason)", errno: errno)
             }
             walk(path, st: st, visited: &visited, excluded: excluded, files: &files, problems: &problems, seenFiles: &seenFiles)
         }

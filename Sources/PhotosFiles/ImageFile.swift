@@ -1,24 +1,24 @@
 import Foundation
 
 /// A file read whole into memory, hashed with SHA-256 in the same pass (one read of the bytes).
-struct ImageFile {
-    var bytes: [UInt8]
-    var sha256: String
+public struct ImageFile {
+    public var bytes: [UInt8]
+    public var sha256: String
 
     /// Chunk size of each read(2) and hash update, in bytes.
-    static let chunk = 1 << 20
+    public static let chunk = 1 << 20
 
     /// Reads `path` and hashes it while reading.
-    /// - Throws: `PhotosError` 66 when it cannot be opened, 74 on a read error.
-    static func read(path: String) throws -> ImageFile {
+    /// - Throws: `FileError` when it cannot be opened, 74 on a read error.
+    public static func read(path: String) throws -> ImageFile {
         // O_NONBLOCK: a path swapped for a FIFO after the scan must not block the open forever
         // (it has no effect on reading a regular file).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw PhotosError(.noInput, "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileError(.noInput, "cannot open: \(String(cString: strerror(errno)))", errno: errno) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw PhotosError(.ioError, "cannot stat: \(String(cString: strerror(errno)))") }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw PhotosError(.noInput, "not a regular file") }
+        guard fstat(fd, &st) == 0 else { throw FileError(.io, "cannot stat: \(String(cString: strerror(errno)))", errno: errno) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw FileError(.noInput, "not a regular file") }
         let hasher = try SHA256Hasher()
         let size = max(0, Int(st.st_size))
         // Read straight into the buffer, hashing each chunk as it arrives. The size is the one
@@ -41,7 +41,7 @@ struct ImageFile {
                 count += n
             }
         }
-        if failure != 0 { throw PhotosError(.ioError, "read error: \(String(cString: strerror(failure)))") }
+        if failure != 0 { throw FileError(.io, "read error: \(String(cString: strerror(failure)))", errno: failure) }
         return ImageFile(bytes: bytes, sha256: hasher.finalizeHex())
     }
 }

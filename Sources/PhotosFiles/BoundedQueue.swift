@@ -3,19 +3,19 @@ import Foundation
 /// A first-in first-out queue of at most `capacity` items between producer threads and one
 /// consumer: `push` blocks while it is full, so the items in flight, and the memory they hold,
 /// stay bounded whatever the number of files.
-final class BoundedQueue<Element> {
+public final class BoundedQueue<Element> {
     private var items: [Element] = []
     private var head = 0
     private let capacity: Int
     private let condition = NSCondition()
     private var openProducers: Int
 
-    init(capacity: Int, producers: Int) {
+    public init(capacity: Int, producers: Int) {
         self.capacity = max(1, capacity)
         self.openProducers = producers
     }
 
-    func push(_ item: Element) {
+    public func push(_ item: Element) {
         condition.lock()
         while items.count - head >= capacity { condition.wait() }
         items.append(item)
@@ -24,7 +24,7 @@ final class BoundedQueue<Element> {
     }
 
     /// One producer has finished.
-    func producerDone() {
+    public func producerDone() {
         condition.lock()
         openProducers -= 1
         condition.broadcast()
@@ -33,7 +33,7 @@ final class BoundedQueue<Element> {
 
     /// The next item, waiting at most until `deadline`; nil when every producer is done and the
     /// queue is empty (`finished` true), or when the deadline passed (`finished` false).
-    func pop(until deadline: Date) -> (item: Element?, finished: Bool) {
+    public func pop(until deadline: Date) -> (item: Element?, finished: Bool) {
         condition.lock()
         defer { condition.unlock() }
         while items.count == head {

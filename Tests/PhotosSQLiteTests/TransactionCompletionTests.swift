@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import PhotosStorage
+@testable import PhotosSQLite
 
 /// The transaction primitive dry runs are built on, and the read-only open (issue 9 items 1, 10).
 final class TransactionCompletionTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import PhotosStorage
+@testable import PhotosSQLite
 
 final class DatabaseTests: XCTestCase {
     var dir: String = ""

@@ -1,0 +1,37 @@
+import Foundation
+
+/// An error of the POSIX file layer: what went wrong (a matchable `Kind`), and one line for the
+/// user naming the file. It carries no exit status: the CLI's `ExitStatus(for:)` maps the kind
+/// (sysexits.h: 66 no input, 73 cannot create, 74 I/O, 70 software).
+public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What kind of failure this is.
+    public enum Kind: Sendable, Equatable {
+        /// A file that does not exist, cannot be opened for reading, or is not a regular file.
+        case noInput
+        /// A file or folder that cannot be created (or renamed into place).
+        case cannotCreate
+        /// A read, write or sync that failed part-way.
+        case io
+        /// libcrypto could not hash (an internal failure, not the file's).
+        case crypto
+    }
+
+    /// What kind of failure this is.
+    public var kind: Kind
+    /// The `errno` behind it, when there is one.
+    public var errno: Int32?
+    /// One line naming the file at fault.
+    public var message: String
+
+    /// - Parameters:
+    ///   - kind: what kind of failure.
+    ///   - message: one line naming the file.
+    ///   - errno: the POSIX error behind it, if any.
+    public init(_ kind: Kind, _ message: String, errno: Int32? = nil) {
+        self.kind = kind
+        self.message = message
+        self.errno = errno
+    }
+
+    public var description: String { message }
+}
