@@ -32,6 +32,7 @@ let package = Package(
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite"]),
+        .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles"]),
     ]

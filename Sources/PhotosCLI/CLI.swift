@@ -145,12 +145,9 @@ public enum CLI {
         }
         do {
             return try command.run(parsed, context)
-        } catch let e as PhotosError {
-            if e.status == .usage { return usageError(e.message, command: command, output: output) }
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
-            return e.status
         } catch {
-            let e = PhotosError.wrap(error, libraryPath: context.libraryPath)
+            let e = CLIError(error, libraryPath: context.libraryPath)
+            if e.status == .usage { return usageError(e.message, command: command, output: output) }
             output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
             return e.status
         }

@@ -321,7 +321,7 @@ public final class Importer {
             let dataStmt = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
             let thumbStmt = try db.statement("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)")
             let linkStmt = try db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
-            let ratingStmt = try db.statement("INSERT INTO rating (photo_id, value) VALUES (?, ?)")
+            let ratingStmt = try db.statement(RatingRow.insertSQL)
             for item in batch {
                 if try existsStmt.first([item.sha256], { _ in true }) != nil {
                     result.duplicates += 1
@@ -340,12 +340,10 @@ public final class Importer {
                                    item.capture?.source, r.width, r.height, r.format.rawValue, r.orientation, zone])
                 let photoID = db.lastInsertRowID
                 try dataStmt.run([photoID, item.sha256, item.byteSize, ExternalDataStore.reference(for: item.sha256)])
-                let dataID = db.lastInsertRowID
                 try thumbStmt.run([photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
-                let thumbID = db.lastInsertRowID
-                history.insert(.photo, uniqueName, zone: zone)
-                history.insert(.photoData, String(dataID), zone: zone)
-                history.insert(.thumbnail, String(thumbID), zone: zone)
+                history.insert(.photo(uniqueName: uniqueName), zone: zone)
+                history.insert(.photoData(photo: uniqueName), zone: zone)
+                history.insert(.thumbnail(photo: uniqueName), zone: zone)
                 var names = tagNames
                 for subject in item.sidecar?.subjects ?? [] {
                     if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
@@ -358,9 +356,10 @@ public final class Importer {
                     }
                     try linkStmt.run([photoID, tag.rowID])
                 }
-                if let rating = item.sidecar?.rating {
-                    try ratingStmt.run([photoID, rating])
-                    history.insert(.rating, String(db.lastInsertRowID), zone: zone)
+                if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
+                    let row = RatingRow(photoRowID: photoID, value: rating)
+                    try row.insert(with: ratingStmt, into: db)
+                    history.insert(.rating(uuid: row.uuid), zone: zone)
                 }
                 result.imported += 1
                 result.bytes += Int64(item.byteSize)

@@ -228,7 +228,7 @@ extension Library {
                 }
                 for (tagUUID, zone) in try db.statement("SELECT t.uuid, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.uuid")
                     .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
-                    history.update(.tag, tagUUID, ["photos"], zone: zone)
+                    history.update(.tag(uuid: tagUUID), ["photos"], zone: zone)
                 }
                 for child in HistoryEntity.photoChildren { try history.delete(child, .photo(photo.rowID)) }
                 try history.delete(.photo, .photo(photo.rowID))

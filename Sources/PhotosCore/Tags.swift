@@ -41,7 +41,7 @@ extension Library {
         if let existing = try findTag(named: name, zone: zone) { return existing }
         let uuid = UUID().uuidString.lowercased()
         try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
-        history.insert(.tag, uuid, zone: zone)
+        history.insert(.tag(uuid: uuid), zone: zone)
         return TagRef(rowID: db.lastInsertRowID, uuid: uuid, name: name, zone: zone)
     }
 }

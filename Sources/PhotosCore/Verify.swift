@@ -347,7 +347,7 @@ extension Library {
                     guard let (dataID, zone) = try db.statement("SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?")
                         .first([name, from], { ($0.int64(0), $0.string(1)) }) else { continue }
                     try db.run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
-                    history.update(.photoData, String(dataID), ["fileReference"], zone: zone)
+                    history.update(.photoData(photo: name), ["fileReference"], zone: zone)
                     fixed.append(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
                 }
                 try history.commit()
@@ -385,11 +385,11 @@ extension Library {
                     if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
                         try db.run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?",
                                    [r.thumbnail, r.thumbnailWidth, r.thumbnailHeight, thumbID])
-                        history.update(.thumbnail, String(thumbID), ["data", "width", "height"], zone: zone)
+                        history.update(.thumbnail(photo: item.name), ["data", "width", "height"], zone: zone)
                     } else {
                         try db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)",
                                    [photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
-                        history.insert(.thumbnail, String(db.lastInsertRowID), zone: zone)
+                        history.insert(.thumbnail(photo: item.name), zone: zone)
                     }
                     regenerated.append(.regenerateThumbnail(uniqueName: item.name, displayName: item.display))
                 }

@@ -137,18 +137,66 @@ public enum Schema {
         UPDATE photo SET capture_date = substr(capture_date, 1, 19), capture_source = 'exif'
             WHERE capture_date IS NOT NULL;
         """,
+        // 3 (issue 10 item 2): every object history names has a stable uuid, because sync
+        // replicates by uuid, never by the local integer id. Ratings and participants get a
+        // `uuid` column (lowercase RFC 9562 version 4, as tags and shares already have),
+        // existing rows a random one. ALTER TABLE cannot add a NOT NULL column without a
+        // default, so both tables are rebuilt (https://www.sqlite.org/lang_altertable.html
+        // §7); no other table references them, so the row ids are kept and nothing cascades.
+        """
+        CREATE TABLE rating_v3 (
+            id       INTEGER PRIMARY KEY,
+            uuid     TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+            photo_id INTEGER NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+            value    INTEGER NOT NULL CHECK (value BETWEEN 1 AND 5)
+        );
+        INSERT INTO rating_v3 (id, uuid, photo_id, value)
+            SELECT id, \(randomUUIDExpression), photo_id, value FROM rating ORDER BY id;
+        DROP TABLE rating;
+        ALTER TABLE rating_v3 RENAME TO rating;
+        CREATE INDEX rating_photo ON rating(photo_id);
+
+        CREATE TABLE participant_v3 (
+            id         INTEGER PRIMARY KEY,
+            uuid       TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+            share_id   TEXT NOT NULL REFERENCES share(id) ON DELETE CASCADE,
+            email      TEXT NOT NULL,
+            role       TEXT NOT NULL CHECK (role IN ('owner', 'private-user', 'public-user')),
+            permission TEXT NOT NULL CHECK (permission IN ('read-only', 'read-write')),
+            acceptance TEXT NOT NULL DEFAULT 'pending'
+                CHECK (acceptance IN ('unknown', 'pending', 'accepted', 'removed')),
+            UNIQUE (share_id, email)
+        );
+        INSERT INTO participant_v3 (id, uuid, share_id, email, role, permission, acceptance)
+            SELECT id, \(randomUUIDExpression), share_id, email, role, permission, acceptance
+            FROM participant ORDER BY id;
+        DROP TABLE participant;
+        ALTER TABLE participant_v3 RENAME TO participant;
+        """,
     ]
+
+    /// SQL for a random lowercase UUID version 4 (RFC 9562 §5.4: version nibble 4, variant
+    /// bits 10), evaluated once per row. `random() & 3` and not `abs(random()) % 4`: abs of
+    /// the smallest 64-bit integer overflows.
+    static let randomUUIDExpression = """
+        lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) \
+        || '-' || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
+        """
 }
 
 /// Errors about the schema version of a library.
 public enum MigrationError: Error, CustomStringConvertible, Equatable {
     /// The library was written by a newer `photos` (its `user_version` is above `currentVersion`).
     case newerLibrary(found: Int, supported: Int)
+    /// A migration left a row of `table` (row id `rowID`) referring to a missing row of `parent`.
+    case foreignKeyViolation(table: String, rowID: Int64, parent: String)
 
     public var description: String {
         switch self {
         case let .newerLibrary(found, supported):
             return "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+        case let .foreignKeyViolation(table, rowID, parent):
+            return "a schema migration left \(table) row \(rowID) referring to a missing \(parent) row; nothing was changed"
         }
     }
 }
@@ -180,10 +228,22 @@ extension Database {
                 let now = try userVersion
                 guard now == version else { return }
                 try execute(Schema.migrations[version])
+                try checkForeignKeys()
                 try execute("PRAGMA user_version = \(version + 1)")
             }
         }
         return before
+    }
+
+    /// Refuses a migration that left a row pointing at nothing: `PRAGMA foreign_key_check`
+    /// inside the migration's transaction, before it commits (GRDB's `DatabaseMigrator` does
+    /// the same; foreign keys are not enforced while a table is rebuilt by rename).
+    /// - Throws: `MigrationError.foreignKeyViolation` naming the first table and row.
+    public func checkForeignKeys() throws {
+        let violations = try statement("PRAGMA foreign_key_check").map { ($0.string(0), $0.int64(1), $0.string(2)) }
+        if let (table, rowID, parent) = violations.first {
+            throw MigrationError.foreignKeyViolation(table: table, rowID: rowID, parent: parent)
+        }
     }
 
     /// The DDL of every table and index, as stored in `sqlite_master`, ordered by type and name.

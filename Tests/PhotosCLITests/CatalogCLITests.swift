@@ -257,7 +257,7 @@ final class CatalogCLITests: XCTestCase {
 
         // History: every change of these commands, with author and context.
         let db = try Database(path: lib + "/photos.sqlite")
-        let moves = try db.statement("SELECT c.entity, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.object_id = ?")
+        let moves = try db.statement("SELECT c.entity, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Photo' AND c.object_id = ?")
             .map([storm]) { [$0.string(0), $0.string(1)] }
         XCTAssertEqual(moves, [["Photo", #"["zone","tags"]"#]])
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Rating' AND c.type = 'update'"), 1)

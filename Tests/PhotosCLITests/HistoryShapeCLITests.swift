@@ -50,14 +50,14 @@ final class HistoryShapeCLITests: XCTestCase {
         try db.statement("SELECT p.unique_name, d.sha256 FROM photo p JOIN photo_data d ON d.photo_id = p.id").forEach {
             all["Photo/" + $0.string(0)] = [["uniqueName", $0.string(0)], ["sha256", $0.string(1)]]
         }
-        try db.statement("SELECT d.id, p.unique_name, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id").forEach {
-            all["PhotoData/\($0.int(0))"] = [["photo", $0.string(1)], ["sha256", $0.string(2)]]
+        try db.statement("SELECT p.unique_name, p.unique_name, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id").forEach {
+            all["PhotoData/" + $0.string(0)] = [["photo", $0.string(1)], ["sha256", $0.string(2)]]
         }
-        try db.statement("SELECT t.id, p.unique_name FROM thumbnail t JOIN photo p ON p.id = t.photo_id").forEach {
-            all["Thumbnail/\($0.int(0))"] = [["photo", $0.string(1)]]
+        try db.statement("SELECT p.unique_name, p.unique_name FROM thumbnail t JOIN photo p ON p.id = t.photo_id").forEach {
+            all["Thumbnail/" + $0.string(0)] = [["photo", $0.string(1)]]
         }
-        try db.statement("SELECT r.id, p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id").forEach {
-            all["Rating/\($0.int(0))"] = [["photo", $0.string(1)], ["value", String($0.int(2))]]
+        try db.statement("SELECT r.uuid, p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id").forEach {
+            all["Rating/" + $0.string(0)] = [["photo", $0.string(1)], ["value", String($0.int(2))]]
         }
         try db.statement("SELECT uuid, name FROM tag").forEach {
             all["Tag/" + $0.string(0)] = [["name", $0.string(1)], ["uuid", $0.string(0)]]
@@ -65,8 +65,8 @@ final class HistoryShapeCLITests: XCTestCase {
         try db.statement("SELECT id, title FROM share").forEach {
             all["Share/" + $0.string(0)] = [["id", $0.string(0)], ["title", $0.string(1)]]
         }
-        try db.statement("SELECT id, share_id, email FROM participant").forEach {
-            all["Participant/\($0.int(0))"] = [["share", $0.string(1)], ["email", $0.string(2)]]
+        try db.statement("SELECT uuid, share_id, email FROM participant").forEach {
+            all["Participant/" + $0.string(0)] = [["share", $0.string(1)], ["email", $0.string(2)]]
         }
         return all
     }

@@ -224,7 +224,7 @@ final class CaptureTimeTests: XCTestCase {
         try db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('a', 'a.jpg', '2025-01-01T00:00:00Z', '2024-12-31T23:30:00Z', 1, 1, 'jpeg', 'default')")
         try db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('b', 'b.png', '2025-01-01T00:00:00Z', NULL, 1, 1, 'png', 'default')")
         XCTAssertEqual(try db.migrate(), 1)
-        XCTAssertEqual(try db.userVersion, 2)
+        XCTAssertEqual(try db.userVersion, Schema.currentVersion)
         let rows = try db.statement("SELECT unique_name, quote(capture_date), quote(capture_offset), quote(capture_source) FROM photo ORDER BY unique_name")
             .map { [$0.string(0), $0.string(1), $0.string(2), $0.string(3)] }
         XCTAssertEqual(rows, [["a", "'2024-12-31T23:30:00'", "NULL", "'exif'"], ["b", "NULL", "NULL", "NULL"]])

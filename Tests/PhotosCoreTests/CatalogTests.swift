@@ -179,7 +179,7 @@ final class CatalogTests: XCTestCase {
         let r1 = try library.addRating(2, to: storm, author: "a")
         let r2 = try library.addRating(3, to: storm, author: "a")
         XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) },
-                       [["Rating", String(r2.id), "insert", ""], ["Photo", storm.uniqueName, "update", #"["ratings"]"#]])
+                       [["Rating", try ratingUUID(library, r2.id), "insert", ""], ["Photo", storm.uniqueName, "update", #"["ratings"]"#]])
         try library.addRating(2, to: path, author: "a")
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 3, "2.5 rounds half up to 3")
         XCTAssertEqual(try library.ratings(of: storm).map(\.value), [2, 3])
@@ -198,16 +198,18 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try names(4), ["colorful-cups-progressive.jpg", "ladybird.jpg"])
         XCTAssertEqual(try names(5), ["colorful-cups-progressive.jpg"])
 
-        XCTAssertThrowsError(try library.addRating(6, to: storm, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try RatingValue.parse("4.5")) { XCTAssertEqual(($0 as? PhotosError)?.status, .usage) }
-        XCTAssertThrowsError(try RatingValue.parse("0")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try RatingValue.parse("99999999999999999999")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError, "a whole number too large for Int is out of range, not malformed") }
-        XCTAssertEqual(try RatingValue.parse(" 5"), 5)
+        XCTAssertNil(RatingValue(rawValue: 6), "a rating of 6 cannot even be made")
+        XCTAssertThrowsError(try RatingValue(parsing: "6")) { XCTAssertEqual($0 as? ValueError, .ratingOutOfRange("6")) }
+        XCTAssertThrowsError(try RatingValue(parsing: "4.5")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, true) }
+        XCTAssertThrowsError(try RatingValue(parsing: "0")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false) }
+        XCTAssertThrowsError(try RatingValue(parsing: "99999999999999999999")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, "a whole number too large for Int is out of range, not malformed") }
+        XCTAssertEqual(try RatingValue(parsing: " 5").rawValue, 5)
 
+        let r2UUID = try ratingUUID(library, r2.id)
         let deleted = try library.deleteRating(id: r2.id, author: "a")
         XCTAssertEqual(deleted.value, 3)
         XCTAssertEqual(try lastTransaction(library).changes.first,
-                       ["Rating", String(r2.id), "delete", "", #"{"photo":"\#(storm.uniqueName)","value":"3"}"#, "default"])
+                       ["Rating", r2UUID, "delete", "", #"{"photo":"\#(storm.uniqueName)","value":"3"}"#, "default"])
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 2)
         XCTAssertThrowsError(try library.deleteRating(id: r2.id, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
         try assertInvariants(library)
@@ -252,15 +254,14 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(tx.author, "carol")
         XCTAssertEqual(tx.context, "share create")
         let newBeach = try XCTUnwrap(inShare.first?.uuid)
-        let stormData = try XCTUnwrap(library.db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [storm.rowID]))
-        let stormThumb = try XCTUnwrap(library.db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [storm.rowID]))
+        // PhotoData and Thumbnail are named by their photo's uniqueName, ratings by uuid.
         for expected in [
             ["Share", share.id, "insert", "", "", share.id],
             ["Photo", storm.uniqueName, "update", #"["zone","tags"]"#, "", share.id],
-            ["PhotoData", String(stormData), "update", #"["zone"]"#, "", share.id],
-            ["Thumbnail", String(stormThumb), "update", #"["zone"]"#, "", share.id],
-            ["Rating", String(rStorm.id), "update", #"["zone"]"#, "", share.id],
-            ["Rating", String(rPath.id), "update", #"["zone"]"#, "", share.id],
+            ["PhotoData", storm.uniqueName, "update", #"["zone"]"#, "", share.id],
+            ["Thumbnail", storm.uniqueName, "update", #"["zone"]"#, "", share.id],
+            ["Rating", try ratingUUID(library, rStorm.id), "update", #"["zone"]"#, "", share.id],
+            ["Rating", try ratingUUID(library, rPath.id), "update", #"["zone"]"#, "", share.id],
             ["Tag", newBeach, "insert", "", "", share.id],
             ["Photo", path.uniqueName, "update", #"["zone","tags"]"#, "", share.id],
         ] {
@@ -336,7 +337,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try library.share(id: share.id).participants,
                        [ParticipantInfo(email: "bob@example.com", role: "private-user", permission: "read-write", acceptance: "pending")])
         for bad in ["bob", "a@b@c", "@example.com", "bob@", "bob smith@example.com", "bob@exa\u{7}mple.com", ""] {
-            XCTAssertThrowsError(try library.invite(bad, to: share, author: "a"), bad) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError, bad) }
+            XCTAssertThrowsError(try Email(parsing: bad), bad) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, bad) }
         }
         XCTAssertThrowsError(try library.uninvite("carol@example.com", from: share, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
         try library.uninvite("BOB@example.com", from: share, author: "a")
@@ -419,7 +420,7 @@ final class CatalogTests: XCTestCase {
                     try library.renameTag(rng.pick(names) ?? "x", to: rng.pick(names) ?? "y", zone: rng.bool() ? nil : "default", author: "prop")
                 case 6, 7:
                     label = "rate"
-                    if let photo = try somePhotos().first { try library.addRating(1 + rng.int(5), to: photo, author: "prop") }
+                    if let photo = try somePhotos().first { try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop") }
                 case 8:
                     label = "rating delete"
                     let ids = try library.db.statement("SELECT id FROM rating ORDER BY id").map { $0.int64(0) }
@@ -428,8 +429,8 @@ final class CatalogTests: XCTestCase {
                     label = "share create"
                     let photos = try somePhotos()
                     if !photos.isEmpty {
-                        try library.createShare(photos: photos, title: rng.bool() ? nil : "T\(step)",
-                                                owner: rng.bool() ? nil : "owner@example.org", allowMove: rng.bool(), author: "prop")
+                        try library.createShare(photos: photos, title: rng.bool() ? nil : ShareTitle("T\(step)"),
+                                                owner: rng.bool() ? nil : Email("owner@example.org"), allowMove: rng.bool(), author: "prop")
                     }
                 case 10:
                     label = "share add"
@@ -441,9 +442,9 @@ final class CatalogTests: XCTestCase {
                     label = "invite/uninvite/set"
                     if let share = rng.pick(try library.shares()) {
                         switch rng.int(3) {
-                        case 0: try library.invite(rng.pick(emails) ?? "", to: share, permission: rng.bool() ? .readOnly : .readWrite, author: "prop")
-                        case 1: try library.uninvite(rng.pick(emails) ?? "", from: share, author: "prop")
-                        default: try library.updateShare(share, title: rng.bool() ? "Title \(rng.int(3))" : nil,
+                        case 0: try library.invite(Email(parsing: rng.pick(emails) ?? ""), to: share, permission: rng.bool() ? .readOnly : .readWrite, author: "prop")
+                        case 1: try library.uninvite(Email(parsing: rng.pick(emails) ?? ""), from: share, author: "prop")
+                        default: try library.updateShare(share, title: rng.bool() ? ShareTitle("Title \(rng.int(3))") : nil,
                                                          publicPermission: rng.pick(SharePermission.allCases), author: "prop")
                         }
                     }
@@ -469,7 +470,7 @@ final class CatalogTests: XCTestCase {
                     }
                 }
                 counts[label, default: 0] += 1
-            } catch let error as PhotosError where error.status == .dataError || error.status == .noInput {
+            } catch let error where (error as? PhotosError).map({ $0.status == .dataError || $0.status == .noInput }) ?? (error is ValueError) {
                 // A refusal (unknown tag, photo in another share, bad e-mail, owner …) changes nothing.
                 counts[label + " refused", default: 0] += 1
                 XCTAssertEqual(try fingerprint(), before, "step \(step) \(label): a refused operation changed data: \(error)")
@@ -492,5 +493,10 @@ final class CatalogTests: XCTestCase {
         XCTAssertGreaterThan(counts.filter { $0.key.hasSuffix("refused") }.values.reduce(0, +), 0)
         let report = try library.verify()
         XCTAssertTrue(report.isClean, "\(report.problems)")
+    }
+
+    /// The uuid of the rating with row id `id` (history names ratings by uuid, schema 3).
+    func ratingUUID(_ library: Library, _ id: Int64) throws -> String {
+        try XCTUnwrap(library.db.scalarString("SELECT uuid FROM rating WHERE id = ?", [id]))
     }
 }

@@ -93,7 +93,7 @@ final class MaintenanceTests: XCTestCase {
         try lib.write {
             try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000001', 'Sky', 'z1')")
             var history = HistoryWriter(lib, author: "t", context: .tagAdd)
-            history.insert(.tag, "00000000-0000-0000-0000-000000000001", zone: "z1")
+            history.insert(.tag(uuid: "00000000-0000-0000-0000-000000000001"), zone: "z1")
             try history.commit()
         }
         XCTAssertEqual(try lib.dedupeTags().groups, [], "same name, other zone: not a duplicate")
@@ -122,7 +122,7 @@ final class MaintenanceTests: XCTestCase {
             for uuid in ["00000000-0000-0000-0000-00000000000b", "00000000-0000-0000-0000-00000000000a"] {
                 try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky', 'default')", [uuid])
                 var history = HistoryWriter(lib, author: "t", context: .tagAdd)
-                history.insert(.tag, uuid, zone: "default")
+                history.insert(.tag(uuid: uuid), zone: "default")
                 try history.commit()
             }
         }
@@ -211,7 +211,7 @@ final class MaintenanceTests: XCTestCase {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
             try lib.db.run("INSERT INTO share (id, title, created) VALUES (?, 'Trip', '2026-01-01T00:00:00Z')", [id])
-            try lib.db.run("INSERT INTO participant (share_id, email, role, permission) VALUES (?, 'bob@example.org', 'private-user', 'read-only')", [id])
+            try lib.db.run("INSERT INTO participant (uuid, share_id, email, role, permission) VALUES (lower(hex(randomblob(18))), ?, 'bob@example.org', 'private-user', 'read-only')", [id])
             for name in photos {
                 try lib.db.run("UPDATE photo SET zone_id = ? WHERE display_name = ?", [id, name])
                 try lib.db.run("DELETE FROM photo_tag WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)", [name])

@@ -11,14 +11,14 @@ enum RatingCommands {
                     ArgumentSpec("value", help: "A whole number from 1 to 5.")],
         positionals: (2, 2),
         run: { args, ctx in
-            let value = try RatingValue.parse(args.positionals[1])
+            let value = try RatingValue(parsing: args.positionals[1])
             let library = try ctx.openLibrary()
             let photo = try library.resolvePhoto(args.positionals[0])
             let rating = try library.addRating(value, to: photo, author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(rating.json) }
             else if !ctx.quiet {
                 let mean = try library.resolvePhoto(photo.uniqueName).rating.map(String.init) ?? "-"
-                ctx.print("Rated \(photo.uniqueName) \(value) (rating id \(rating.id); the photo's rating is now \(mean))")
+                ctx.print("Rated \(photo.uniqueName) \(value.rawValue) (rating id \(rating.id); the photo's rating is now \(mean))")
             }
             return .ok
         })

@@ -26,9 +26,9 @@ enum ShareCommands {
         ],
         positionals: (1, nil),
         run: { args, ctx in
-            let title = try args.value("title").map(ShareTitle.normalize)
+            let title = try args.value("title").map(ShareTitle.init(parsing:))
             let ownerText = args.value("owner") ?? ctx.environment["PHOTOS_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
-            let owner = try ownerText.map(Email.normalize)
+            let owner = try ownerText.map(Email.init(parsing:))
             let library = try ctx.openLibrary()
             let photos = try args.positionals.map(library.resolvePhoto)
             let share = try library.createShare(photos: photos, title: title, owner: owner, allowMove: args.flag("move"), author: ctx.historyAuthor)
@@ -123,13 +123,13 @@ enum ShareCommands {
         options: [OptionSpec(["--permission"], value: "PERMISSION", help: "read-only or read-write.", default: "read-only")],
         positionals: (2, 2),
         run: { args, ctx in
-            let permission = try args.value("permission").map { try SharePermission.parse($0, option: "--permission", allowNone: false) } ?? .readOnly
-            let email = try Email.normalize(args.positionals[1])
+            let permission = try args.value("permission").map { text in try parseOption("--permission", text) { try SharePermission(parsing: $0, allowNone: false) } } ?? .readOnly
+            let email = try Email(parsing: args.positionals[1])
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
             let changed = try library.invite(email, to: share, permission: permission, author: ctx.historyAuthor)
             if ctx.json {
-                ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email)), ("permission", .string(permission.rawValue)), ("changed", .bool(changed))]))
+                ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email.rawValue)), ("permission", .string(permission.rawValue)), ("changed", .bool(changed))]))
             } else if !ctx.quiet {
                 ctx.print(changed ? "Invited \(email) to share \(share.id) (\(permission.rawValue))" : "\(email) is already invited to share \(share.id) (\(permission.rawValue)); nothing changed")
             }
@@ -143,11 +143,11 @@ enum ShareCommands {
         arguments: [shareArgument, ArgumentSpec("email", help: "The participant's e-mail address.")],
         positionals: (2, 2),
         run: { args, ctx in
-            let email = try Email.normalize(args.positionals[1])
+            let email = try Email(parsing: args.positionals[1])
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])
             try library.uninvite(email, from: share, author: ctx.historyAuthor)
-            if ctx.json { ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email)), ("removed", .bool(true))])) }
+            if ctx.json { ctx.printJSON(.object([("share", .string(share.id)), ("email", .string(email.rawValue)), ("removed", .bool(true))])) }
             else if !ctx.quiet { ctx.print("Removed \(email) from share \(share.id)") }
             return .ok
         })
@@ -162,8 +162,8 @@ enum ShareCommands {
         ],
         positionals: (1, 1),
         run: { args, ctx in
-            let title = try args.value("title").map(ShareTitle.normalize)
-            let permission = try args.value("public-permission").map { try SharePermission.parse($0, option: "--public-permission", allowNone: true) }
+            let title = try args.value("title").map(ShareTitle.init(parsing:))
+            let permission = try args.value("public-permission").map { text in try parseOption("--public-permission", text) { try SharePermission(parsing: $0, allowNone: true) } }
             guard title != nil || permission != nil else { throw PhotosError.usage("give --title or --public-permission") }
             let library = try ctx.openLibrary()
             let share = try library.resolveShare(args.positionals[0])

@@ -16,32 +16,6 @@ public struct RatingInfo: Equatable, Sendable {
     }
 }
 
-/// The rating scale of the data model (SPEC §3: Rating.value is an integer 1…5).
-public enum RatingValue {
-    /// The values a rating may take.
-    public static let range = 1...5
-
-    /// Parses a rating typed on the command line.
-    /// - Returns: the value, 1…5.
-    /// - Throws: `PhotosError` 64 when `text` is not a whole number, 65 when it is one outside
-    ///   1…5.
-    public static func parse(_ text: String) throws -> Int {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let value = Int(trimmed) else {
-            // A whole number too large for Int is still a whole number out of range.
-            let digits = trimmed.hasPrefix("-") || trimmed.hasPrefix("+") ? trimmed.dropFirst() : Substring(trimmed)
-            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                throw PhotosError.dataError("rating \(trimmed) is out of range; a rating is 1 to 5")
-            }
-            throw PhotosError.usage("rating '\(text)' is not a whole number; give 1 to 5")
-        }
-        guard range.contains(value) else {
-            throw PhotosError.dataError("rating \(value) is out of range; a rating is 1 to 5")
-        }
-        return value
-    }
-}
-
 extension Library {
     /// Adds a rating to a photo (the seed keeps each rating as its own row; the displayed rating
     /// is their mean rounded half up, SPEC §3). History context `rate`: a Rating insert and a
@@ -54,21 +28,18 @@ extension Library {
     /// - Throws: `PhotosError` 65 for a value outside 1…5, 66 when the photo was deleted
     ///   meanwhile, 75 when busy.
     @discardableResult
-    public func addRating(_ value: Int, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
-        guard RatingValue.range.contains(value) else {
-            throw PhotosError.dataError("rating \(value) is out of range; a rating is 1 to 5")
-        }
-        return try write {
+    public func addRating(_ value: RatingValue, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
+        try write {
             guard let key = try photoKeys([photo]).first else {
                 throw PhotosError.noInput("no photo '\(photo.uniqueName)' in the library")
             }
-            try db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [key.rowID, value])
-            let id = db.lastInsertRowID
+            let row = RatingRow(photoRowID: key.rowID, value: value)
+            let id = try row.insert(into: db)
             var history = HistoryWriter(self, author: author, context: .rate)
-            history.insert(.rating, String(id), zone: key.zone)
-            history.update(.photo, key.uniqueName, ["ratings"], zone: key.zone)
+            history.insert(.rating(uuid: row.uuid), zone: key.zone)
+            history.update(.photo(uniqueName: key.uniqueName), ["ratings"], zone: key.zone)
             try history.commit()
-            return RatingInfo(id: id, value: value, photo: key.uniqueName)
+            return RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName)
         }
     }
 
@@ -93,7 +64,7 @@ extension Library {
             var history = HistoryWriter(self, author: author, context: .ratingDelete)
             try history.delete(.rating, .rowID(id))
             try db.run("DELETE FROM rating WHERE id = ?", [id])
-            history.update(.photo, info.photo, ["ratings"], zone: zone)
+            history.update(.photo(uniqueName: info.photo), ["ratings"], zone: zone)
             try history.commit()
             return info
         }

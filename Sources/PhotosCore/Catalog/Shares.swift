@@ -1,59 +1,6 @@
 import Foundation
 import PhotosSQLite
 
-/// Who may see a share without an invitation, or what an invited participant may do
-/// (CloudKit's `CKShare.ParticipantPermission`; SPEC §3).
-public enum SharePermission: String, CaseIterable, Sendable {
-    /// No access (a share's public permission only).
-    case none
-    /// May see the share's records.
-    case readOnly = "read-only"
-    /// May also change them.
-    case readWrite = "read-write"
-
-    /// Parses `none`, `read-only` or `read-write`.
-    /// - Parameters:
-    ///   - text: the option's value.
-    ///   - option: the option's name, for the message.
-    ///   - allowNone: whether `none` is accepted (public permission) or not (a participant).
-    /// - Throws: `PhotosError` 64 naming the option and the accepted values.
-    public static func parse(_ text: String, option: String, allowNone: Bool) throws -> SharePermission {
-        let accepted = allowCases(allowNone)
-        guard let value = SharePermission(rawValue: text.lowercased()), accepted.contains(value) else {
-            throw PhotosError.usage("\(option) takes \(accepted.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-        }
-        return value
-    }
-
-    private static func allowCases(_ allowNone: Bool) -> [SharePermission] {
-        allowNone ? allCases : [.readOnly, .readWrite]
-    }
-}
-
-/// E-mail addresses of participants.
-public enum Email {
-    /// Checks and lower-cases an address: exactly one `@`, non-empty local and domain parts, no
-    /// white space or control characters (surrounding white space is trimmed first). Stored
-    /// lower-cased so that inviting `Ann@Example.org` and `ann@example.org` is one participant.
-    /// - Returns: the lower-cased address.
-    /// - Throws: `PhotosError` 65 naming the address and what is wrong with it.
-    public static func normalize(_ raw: String) throws -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        let shown = JSONValue.string(text).serialized()
-        if text.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }) {
-            throw PhotosError.dataError("e-mail address \(shown) contains spaces or control characters")
-        }
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw PhotosError.dataError("e-mail address \(shown) must contain exactly one @")
-        }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw PhotosError.dataError("e-mail address \(shown) needs a name before and a domain after the @")
-        }
-        return text.lowercased()
-    }
-}
-
 /// A participant of a share (SPEC §3).
 public struct ParticipantInfo: Equatable, Sendable {
     /// Lower-cased e-mail address.
@@ -103,27 +50,6 @@ public struct ShareAddResult: Equatable, Sendable {
     public var moved: Int
     /// Duplicate tags of the zone merged into their winner (and deleted).
     public var mergedTags: Int
-}
-
-/// Share titles.
-public enum ShareTitle {
-    /// The seed's default title: `Share-` plus the creation date and time in UTC,
-    /// e.g. `Share-2026-11-29 14:03:12`.
-    public static func defaultTitle(at date: Date) -> String {
-        let iso = ISODate.string(from: date) // YYYY-MM-DDTHH:MM:SSZ
-        return "Share-" + iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
-    }
-
-    /// Trims a title typed on the command line.
-    /// - Throws: `PhotosError` 65 for a title that is empty or holds control characters.
-    public static func normalize(_ raw: String) throws -> String {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { throw PhotosError.dataError("share title is empty") }
-        if text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
-            throw PhotosError.dataError("share title \(JSONValue.string(text).serialized()) contains control characters")
-        }
-        return text.precomposedStringWithCanonicalMapping
-    }
 }
 
 extension Library {
@@ -195,10 +121,9 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid title or e-mail, for a photo in another share
     ///   without `allowMove`, or for a photo of a zone shared with this library; 75 when busy.
     @discardableResult
-    public func createShare(photos: [PhotoRecord], title: String? = nil, owner: String? = nil, allowMove: Bool = false,
+    public func createShare(photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
                             author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
-        let title = try title.map(ShareTitle.normalize) ?? ShareTitle.defaultTitle(at: now)
-        let owner = try owner.map(Email.normalize)
+        let title = (title ?? ShareTitle.defaultTitle(iso: ISODate.string(from: now))).rawValue
         guard !photos.isEmpty else { throw PhotosError.usage("share create needs at least one photo") }
         let id = UUID().uuidString.lowercased()
         try write {
@@ -206,11 +131,11 @@ extension Library {
             try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
             try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, 'none')",
                        [id, title, ISODate.string(from: now)])
-            history.insert(.share, id, zone: id)
+            history.insert(.share(id: id), zone: id)
             if let owner {
-                try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'owner', 'read-write', 'accepted')",
-                           [id, owner])
-                history.insert(.participant, String(db.lastInsertRowID), zone: id)
+                let row = ParticipantRow(shareID: id, email: owner, role: .owner, permission: .readWrite, acceptance: .accepted)
+                try row.insert(into: db)
+                history.insert(.participant(uuid: row.uuid), zone: id)
             }
             for photo in try photoKeys(photos) {
                 try checkMovable(photo, into: id, allowMove: allowMove)
@@ -256,22 +181,21 @@ extension Library {
     /// - Throws: `PhotosError` 65 for an invalid address, the owner's address, a `none`
     ///   permission or a share that is not ours; 75 when busy.
     @discardableResult
-    public func invite(_ email: String, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
-        let email = try Email.normalize(email)
+    public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
         guard permission != .none else { throw PhotosError.dataError("a participant's permission is read-only or read-write, not none") }
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
-            if let (rowID, role, current) = try db.statement("SELECT id, role, permission FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
+            if let (rowID, role, current, uuid) = try db.statement("SELECT id, role, permission, uuid FROM participant WHERE share_id = ? AND email = ?")
+                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1), $0.string(2), $0.string(3)) }) {
                 guard role != "owner" else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
                 guard current != permission.rawValue else { return false }
                 try db.run("UPDATE participant SET permission = ? WHERE id = ?", [permission.rawValue, rowID])
-                history.update(.participant, String(rowID), ["permission"], zone: share.id)
+                history.update(.participant(uuid: uuid), ["permission"], zone: share.id)
             } else {
-                try db.run("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', ?, 'pending')",
-                           [share.id, email, permission.rawValue])
-                history.insert(.participant, String(db.lastInsertRowID), zone: share.id)
+                let row = ParticipantRow(shareID: share.id, email: email, role: .privateUser, permission: permission, acceptance: .pending)
+                try row.insert(into: db)
+                history.insert(.participant(uuid: row.uuid), zone: share.id)
             }
             try history.commit()
             return true
@@ -282,12 +206,11 @@ extension Library {
     /// History context `share uninvite`.
     /// - Throws: `PhotosError` 65 for an invalid address, the owner, or a share that is not ours;
     ///   66 when the address is not a participant; 75 when busy.
-    public func uninvite(_ email: String, from share: ShareInfo, author: HistoryAuthor) throws {
-        let email = try Email.normalize(email)
+    public func uninvite(_ email: Email, from share: ShareInfo, author: HistoryAuthor) throws {
         try requireOwnShare(share)
         try write {
             guard let (rowID, role) = try db.statement("SELECT id, role FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email], { ($0.int64(0), $0.string(1)) }) else {
+                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1)) }) else {
                 throw PhotosError.noInput("\(email) is not a participant of share \(share.id)")
             }
             guard role != "owner" else {
@@ -306,8 +229,8 @@ extension Library {
     /// - Returns: true when something changed.
     /// - Throws: `PhotosError` 65 for an invalid title or a share that is not ours, 75 when busy.
     @discardableResult
-    public func updateShare(_ share: ShareInfo, title: String? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
-        let title = try title.map(ShareTitle.normalize)
+    public func updateShare(_ share: ShareInfo, title: ShareTitle? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
+        let title = title?.rawValue
         try requireOwnShare(share)
         return try write {
             guard let (currentTitle, currentPermission) = try db.statement("SELECT title, public_permission FROM share WHERE id = ?")
@@ -317,11 +240,11 @@ extension Library {
             var history = HistoryWriter(self, author: author, context: .shareSet)
             if let title, title != currentTitle {
                 try db.run("UPDATE share SET title = ? WHERE id = ?", [title, share.id])
-                history.update(.share, share.id, ["title"], zone: share.id)
+                history.update(.share(id: share.id), ["title"], zone: share.id)
             }
             if let publicPermission, publicPermission.rawValue != currentPermission {
                 try db.run("UPDATE share SET public_permission = ? WHERE id = ?", [publicPermission.rawValue, share.id])
-                history.update(.share, share.id, ["publicPermission"], zone: share.id)
+                history.update(.share(id: share.id), ["publicPermission"], zone: share.id)
             }
             let changed = !history.isEmpty
             try history.commit()
@@ -353,15 +276,15 @@ extension Library {
     /// and Ratings.
     func movePhoto(_ photo: PhotoKey, to zone: String, history: inout HistoryWriter) throws {
         try db.run("UPDATE photo SET zone_id = ? WHERE id = ?", [zone, photo.rowID])
-        history.update(.photo, photo.uniqueName, ["zone"], zone: zone)
-        if let dataID = try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
-            history.update(.photoData, String(dataID), ["zone"], zone: zone)
+        history.update(.photo(uniqueName: photo.uniqueName), ["zone"], zone: zone)
+        if try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) != nil {
+            history.update(.photoData(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) {
-            history.update(.thumbnail, String(thumbID), ["zone"], zone: zone)
+        if try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) != nil {
+            history.update(.thumbnail(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        for ratingID in try db.statement("SELECT id FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.int(0) }) {
-            history.update(.rating, String(ratingID), ["zone"], zone: zone)
+        for ratingUUID in try db.statement("SELECT uuid FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.string(0) }) {
+            history.update(.rating(uuid: ratingUUID), ["zone"], zone: zone)
         }
         let tags = try db.statement("SELECT t.id, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
             .map([photo.rowID]) { ($0.int64(0), $0.string(1), $0.string(2)) }
@@ -372,6 +295,6 @@ extension Library {
             try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, target.rowID])
             changedTags = true
         }
-        if changedTags { history.update(.photo, photo.uniqueName, ["tags"], zone: zone) }
+        if changedTags { history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: zone) }
     }
 }

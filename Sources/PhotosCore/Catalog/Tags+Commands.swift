@@ -102,7 +102,7 @@ extension Library {
                 if try hasTag(named: name, photo: photo) { continue }
                 let tag = try findOrCreateTag(named: name, zone: photo.zone, history: &history)
                 try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, tag.rowID])
-                history.update(.photo, photo.uniqueName, ["tags"], zone: photo.zone)
+                history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: photo.zone)
                 count += 1
             }
             try history.commit()
@@ -136,7 +136,7 @@ extension Library {
                 try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
                            [photo.rowID, name, photo.zone])
                 if db.changes > 0 {
-                    history.update(.photo, photo.uniqueName, ["tags"], zone: photo.zone)
+                    history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: photo.zone)
                     count += 1
                 }
             }
@@ -188,7 +188,7 @@ extension Library {
                     try mergeTag(tag, into: target, history: &history)
                 } else {
                     try db.run("UPDATE tag SET name = ? WHERE id = ?", [new, tag.rowID])
-                    history.update(.tag, tag.uuid, ["name"], zone: tag.zone)
+                    history.update(.tag(uuid: tag.uuid), ["name"], zone: tag.zone)
                 }
             }
             try history.commit()
@@ -218,7 +218,7 @@ extension Library {
     private func logPhotosOfTag(_ tagID: Int64, in history: inout HistoryWriter) throws {
         for (name, zone) in try db.statement("SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name")
             .map([tagID], { ($0.string(0), $0.string(1)) }) {
-            history.update(.photo, name, ["tags"], zone: zone)
+            history.update(.photo(uniqueName: name), ["tags"], zone: zone)
         }
     }
 

@@ -123,7 +123,7 @@ extension Library {
             guard let loser = try ref(uuid) else { continue }
             try mergeTag(loser, into: winner, history: &history)
         }
-        if group.photosRelinked > 0 { history.update(.tag, winner.uuid, ["photos"], zone: winner.zone) }
+        if group.photosRelinked > 0 { history.update(.tag(uuid: winner.uuid), ["photos"], zone: winner.zone) }
     }
 
     /// Photos of the losers that do not have the winner yet: the links a merge moves.

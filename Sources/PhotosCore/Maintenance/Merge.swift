@@ -107,6 +107,9 @@ extension Library {
         // capture columns the way migration 2 would (wall-clock value, offset unknown, source exif).
         let sourceVersion: Int
         do { sourceVersion = try src.userVersion } catch { throw PhotosError.wrap(error, libraryPath: other.root) }
+        // Schema 3 gave ratings and participants a uuid; an older library's get new ones.
+        let ratingUUID = sourceVersion >= 3 ? "uuid" : "NULL"
+        let participantUUID = sourceVersion >= 3 ? "uuid" : "NULL"
         let captureColumns = sourceVersion >= 2 ? "capture_date" : "substr(capture_date, 1, 19)"
         let offsetAndSource = sourceVersion >= 2 ? "capture_offset, capture_source"
             : "NULL, CASE WHEN capture_date IS NOT NULL THEN 'exif' END"
@@ -159,16 +162,19 @@ extension Library {
                     .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3)) }) {
                     if try self.db.scalarInt("SELECT 1 FROM share WHERE id = ?", [id]) == nil {
                         try self.db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)", [id, title, created, permission])
-                        history.insert(.share, id, zone: id)
+                        history.insert(.share(id: id), zone: id)
                         report.shares += 1
                     }
                 }
-                for (share, email, role, permission, acceptance) in try Statement.prepare(src, "SELECT share_id, email, role, permission, acceptance FROM participant ORDER BY share_id, email")
-                    .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4)) }) {
-                    try self.db.run("INSERT OR IGNORE INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?)",
-                                    [share, email, role, permission, acceptance])
-                    if self.db.changes > 0 {
-                        history.insert(.participant, String(self.db.lastInsertRowID), zone: share)
+                for (share, email, role, permission, acceptance, uuid) in try Statement.prepare(src, "SELECT share_id, email, role, permission, acceptance, \(participantUUID) FROM participant ORDER BY share_id, email")
+                    .map({ ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.optionalString(5)) }) {
+                    guard let role = ParticipantRole(rawValue: role), let permission = SharePermission(rawValue: permission),
+                          let acceptance = Acceptance(rawValue: acceptance) else { continue }
+                    // Sync names a participant by uuid: keep the other library's (schema 3+).
+                    let row = ParticipantRow(uuid: uuid ?? newObjectUUID(), shareID: share, email: Email(rawValue: email), role: role,
+                                             permission: permission, acceptance: acceptance)
+                    if try row.insert(into: self.db, ignoringExisting: true) {
+                        history.insert(.participant(uuid: row.uuid), zone: share)
                         report.participants += 1
                     }
                 }
@@ -180,7 +186,7 @@ extension Library {
                 let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
                 let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, \(captureColumns), width, height, format, orientation, zone_id, \(offsetAndSource) FROM photo WHERE id = ?")
                 let srcThumb = try Statement.prepare(src, "SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
-                let srcRatings = try Statement.prepare(src, "SELECT value FROM rating WHERE photo_id = ? ORDER BY id")
+                let srcRatings = try Statement.prepare(src, "SELECT value, \(ratingUUID) FROM rating WHERE photo_id = ? ORDER BY id")
                 for photo in sourcePhotos {
                     if let found = try byName.first([photo.uniqueName], { ($0.int64(0), $0.string(1), $0.string(2)) })
                         ?? bySha.first([photo.sha], { ($0.int64(0), $0.string(1), $0.string(2)) }) {
@@ -197,16 +203,20 @@ extension Library {
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
                     try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
                                     [id, photo.sha, photo.byteSize, ExternalDataStore.reference(for: photo.sha)])
-                    history.insert(.photo, photo.uniqueName, zone: zone)
-                    history.insert(.photoData, String(self.db.lastInsertRowID), zone: zone)
+                    history.insert(.photo(uniqueName: photo.uniqueName), zone: zone)
+                    history.insert(.photoData(photo: photo.uniqueName), zone: zone)
                     let sourceThumb = try srcThumb.first([photo.id], { ($0.blob(0), $0.int(1), $0.int(2)) })
                     if let thumb = try self.soundThumbnail(sourceThumb, photoWidth: row[4], photoHeight: row[5], original: ExternalDataStore.reference(for: photo.sha)) {
                         try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [id, thumb.data, thumb.width, thumb.height])
-                        history.insert(.thumbnail, String(self.db.lastInsertRowID), zone: zone)
+                        history.insert(.thumbnail(photo: photo.uniqueName), zone: zone)
                     }
-                    for value in try srcRatings.map([photo.id], { $0.int(0) }) {
-                        try self.db.run("INSERT INTO rating (photo_id, value) VALUES (?, ?)", [id, value])
-                        history.insert(.rating, String(self.db.lastInsertRowID), zone: zone)
+                    for (value, uuid) in try srcRatings.map([photo.id], { ($0.int(0), $0.optionalString(1)) }) {
+                        guard let value = RatingValue(rawValue: value) else { continue }
+                        // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
+                        let taken = try uuid.map { try self.db.scalarInt("SELECT 1 FROM rating WHERE uuid = ?", [$0]) != nil } ?? true
+                        let rating = RatingRow(uuid: taken ? newObjectUUID() : uuid ?? newObjectUUID(), photoRowID: id, value: value)
+                        try rating.insert(into: self.db)
+                        history.insert(.rating(uuid: rating.uuid), zone: zone)
                         report.ratings += 1
                     }
                 }
@@ -221,7 +231,7 @@ extension Library {
                     report.tags += 1
                     try self.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
                     localTag[uuid] = (self.db.lastInsertRowID, zone, name)
-                    history.insert(.tag, uuid, zone: zone)
+                    history.insert(.tag(uuid: uuid), zone: zone)
                 }
 
                 // A photo both peers have, in different zones (one moved it into a share after the
@@ -253,7 +263,7 @@ extension Library {
                     if self.db.changes > 0 {
                         report.tagLinks += 1
                         if touched.insert(photo.name).inserted {
-                            history.update(.photo, photo.name, ["tags"], zone: photo.zone)
+                            history.update(.photo(uniqueName: photo.name), ["tags"], zone: photo.zone)
                         }
                     }
                 }

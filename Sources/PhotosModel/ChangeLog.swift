@@ -3,16 +3,18 @@ import Foundation
 /// The changes of one write, collected in order, with the updates of one object merged into a
 /// single entry: Core Data's persistent history records one change per object per transaction,
 /// whose `updatedProperties` is the union of what changed (`NSPersistentHistoryChange`).
-struct ChangeLog {
-    private(set) var changes: [HistoryChange] = []
+public struct ChangeLog {
+    public private(set) var changes: [HistoryChange] = []
     private var index: [String: Int] = [:]
 
-    var isEmpty: Bool { changes.isEmpty }
+    public init() {}
+
+    public var isEmpty: Bool { changes.isEmpty }
 
     private static func key(_ entity: String, _ id: String) -> String { entity + "\u{0}" + id }
 
     /// Appends an insert or delete; a delete replaces an earlier update or insert of the object.
-    mutating func append(_ change: HistoryChange) {
+    public mutating func append(_ change: HistoryChange) {
         let key = ChangeLog.key(change.entity, change.objectID)
         if let i = index[key] {
             if change.type == .delete && changes[i].type == .insert {
@@ -32,7 +34,7 @@ struct ChangeLog {
 
     /// Records an update of `attributes` on one object, merged with an earlier change of it (an
     /// insert in the same transaction already covers every attribute).
-    mutating func update(_ entity: String, _ id: String, _ attributes: [String], zone: String?) {
+    public mutating func update(_ entity: String, _ id: String, _ attributes: [String], zone: String?) {
         let key = ChangeLog.key(entity, id)
         if let i = index[key] {
             guard changes[i].type == .update else { return }
@@ -45,7 +47,7 @@ struct ChangeLog {
     }
 
     /// Appends changes collected elsewhere (for example by `findOrCreateTag`).
-    mutating func append(contentsOf other: [HistoryChange]) {
+    public mutating func append(contentsOf other: [HistoryChange]) {
         for change in other { append(change) }
     }
 
