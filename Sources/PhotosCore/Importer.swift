@@ -180,6 +180,8 @@ public final class Importer {
         let nextIndex = Counter()
         let stop = StopFlag()
         let dbPath = library?.databasePath
+        // Workers wait as long as the writer (`--wait`), not a fixed 30 s.
+        let busyTimeout = library?.busyTimeout ?? 30
         let store = library?.externalData
         let thumbOptions = options.thumbnail
 
@@ -187,7 +189,7 @@ public final class Importer {
         for _ in 0..<jobs {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
-                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
+                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
                 while !stop.isSet {
                     let i = nextIndex.next()
                     guard i < files.count else { break }

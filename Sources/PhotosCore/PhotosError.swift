@@ -64,17 +64,17 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
         case let e as SQLiteError where e.isBusy:
             return PhotosError(.tempFail, "library \(libraryPath) is busy: another photos process holds its lock; try again later (or raise --wait)")
         case let e as SQLiteError:
-            switch e.code {
-            case 8, 3, 23:  // SQLITE_READONLY (and its extended codes), SQLITE_PERM, SQLITE_AUTH
+            switch e.resultCode {
+            case .readonly, .perm, .auth:
                 return PhotosError(.noPermission, "library \(libraryPath) is not writable: \(Library.whatIsNotWritable(libraryPath)) (\(e.message))")
-            case 14:  // SQLITE_CANTOPEN
+            case .cantopen:
                 if let reason = Library.accessProblem(libraryPath) {
                     return PhotosError(.noPermission, "library \(libraryPath) cannot be opened: \(reason) (\(e.message))")
                 }
                 return PhotosError(.ioError, "library \(libraryPath): \(e)")
-            case 10, 13, 7:  // SQLITE_IOERR*, SQLITE_FULL, SQLITE_NOMEM
+            case .ioerr, .full, .nomem:
                 return PhotosError(.ioError, "library \(libraryPath): \(e)")
-            case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
+            case .corrupt, .notadb:
                 return PhotosError(.dataError, "library \(libraryPath): \(e)")
             default:
                 return PhotosError(.software, "library \(libraryPath): \(e)")

@@ -10,6 +10,10 @@ public enum Schema {
     /// The schema version this build writes and understands.
     public static var currentVersion: Int { migrations.count }
 
+    /// The first line of a schema dump: the version, and that SQLite keeps it in
+    /// `PRAGMA user_version`.
+    public static func header(version: Int) -> String { "-- schema version \(version) (PRAGMA user_version)" }
+
     /// The id of the private scope's default record zone.
     public static let defaultZoneID = "default"
 

@@ -61,3 +61,30 @@ final class SchemaVersion3Tests: XCTestCase {
         }
     }
 }
+
+/// Issue 10 item 4: SQLite errors are matchable by result code, primary or extended.
+final class ResultCodeTests: XCTestCase {
+    func testPrimaryPatternsMatchTheirExtendedCodes() throws {
+        let dir = NSTemporaryDirectory() + "photos-rescode-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let db = try Database(path: dir + "/r.sqlite")
+        try db.execute("CREATE TABLE t (x INTEGER UNIQUE)")
+        try db.run("INSERT INTO t (x) VALUES (1)")
+        do {
+            try db.run("INSERT INTO t (x) VALUES (1)")
+            XCTFail("a duplicate was inserted")
+        } catch let error as SQLiteError {
+            XCTAssertEqual(error.resultCode, .constraintUnique)
+            XCTAssertTrue(ResultCode.constraint ~= error.resultCode, "the primary pattern matches the extended code")
+            XCTAssertFalse(ResultCode.constraintForeignKey ~= error.resultCode)
+            switch error.resultCode {
+            case .busy: XCTFail("not busy")
+            case .constraint: break
+            default: XCTFail("\(error.resultCode)")
+            }
+        }
+        XCTAssertTrue(ResultCode.busy ~= ResultCode(rawValue: 517), "SQLITE_BUSY_SNAPSHOT is busy")
+        XCTAssertTrue(ResultCode.readonly ~= ResultCode(rawValue: 1032), "SQLITE_READONLY_DBMOVED is read-only")
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import PhotosCore
-import PhotosSQLite
 
 /// `photos init`: create the library or migrate it to the current schema; idempotent.
 enum InitCommand {
@@ -15,20 +14,20 @@ enum InitCommand {
             if existed {
                 // Read the version first, so that the message says what was migrated.
                 before = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true,
-                                     acceptingOlderSchema: true).db.userVersion
+                                     acceptingOlderSchema: true).schemaVersion()
             } else {
                 before = 0
             }
             let library: Library
             do {
                 library = try Library(root: path, create: true, busyTimeout: ctx.wait)
-            } catch let e as PhotosError where e.status == .noPermission && existed && before == Schema.currentVersion {
+            } catch let e as PhotosError where e.status == .noPermission && existed && before == Library.currentSchemaVersion {
                 // Up to date: nothing to write, so a library this user may only read is fine.
                 library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
-            } catch let e as PhotosError where e.status == .noPermission && existed && before < Schema.currentVersion {
-                throw PhotosError(.noPermission, "library \(path) has schema version \(before) and cannot be upgraded to \(Schema.currentVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))")
+            } catch let e as PhotosError where e.status == .noPermission && existed && before < Library.currentSchemaVersion {
+                throw PhotosError(.noPermission, "library \(path) has schema version \(before) and cannot be upgraded to \(Library.currentSchemaVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))")
             }
-            let version = try library.db.userVersion
+            let version = try library.schemaVersion()
             if ctx.json {
                 ctx.printJSON(.object([("library", .string(path)), ("created", .bool(!existed)),
                                        ("previousVersion", .int(before)), ("schemaVersion", .int(version))]))
@@ -48,12 +47,12 @@ enum SchemaCommand {
         abstract: "Print the library's schema version and DDL.",
         run: { _, ctx in
             let library = try ctx.openLibraryForReading()
-            let version = try library.db.userVersion
-            let ddl = try library.db.schemaSQL()
+            let version = try library.schemaVersion()
+            let ddl = try library.schemaSQL()
             if ctx.json {
                 ctx.printJSON(.object([("schemaVersion", .int(version)), ("statements", .array(ddl.map(JSONValue.string)))]))
             } else {
-                ctx.print("-- schema version \(version) (PRAGMA user_version)")
+                ctx.print(try library.schemaHeader())
                 for statement in ddl { ctx.print(statement + ";") }
             }
             return .ok
