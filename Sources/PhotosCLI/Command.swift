@@ -56,7 +56,7 @@ public final class CommandContext {
         }
         do {
             return try openLibrary()
-        } catch let e as PhotosError where reading && e.status == .noPermission {
+        } catch let error where reading && ExitStatus(for: error, libraryPath: libraryPath) == .noPermission {
             return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
         }
     }

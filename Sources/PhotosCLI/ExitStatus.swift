@@ -1,11 +1,11 @@
 import Foundation
 import PhotosCore
+import PhotosFiles
 
 extension ExitStatus {
     /// The exit status for an error thrown below the CLI: the one mapping from Core's typed
     /// errors to sysexits codes (argument-parser keeps `ExitCode` in its CLI layer the same
-    /// way). A malformed argument is 64, a well-formed but wrong value 65; file errors by kind
-    /// (66 no input, 73 cannot create, 74 I/O); everything else through `PhotosError.wrap`.
+    /// way). See `CLIError` for the rules.
     /// - Parameters:
     ///   - error: what was thrown.
     ///   - libraryPath: the library, named in database and lock messages.
@@ -15,22 +15,100 @@ extension ExitStatus {
 }
 
 /// An error as the CLI reports it: its exit status and the one line it prints. The one place
-/// that words messages for Core's typed errors.
+/// that words messages and hints ("raise --wait") for Core's typed errors.
+///
+/// - `ValueError`: 64 when the text is malformed as an argument, else 65.
+/// - `LibraryError.busy` 75; `.newerSchema` 65; `.database` by kind: not writable 77 (saying
+///   what is not writable), cannot open 77 when the library or its database cannot be
+///   accessed else 74, I/O 74, corrupt 65, anything else 70 (a bug).
+/// - `FileError` by kind: 66 no input, 73 cannot create, 74 I/O, 70 crypto.
+/// - POSIX errors (`errno` in an `NSError`): EACCES, EPERM, EROFS 77; ENOSPC, EDQUOT, EIO 74;
+///   ENOENT 66; others 74. Anything else is 70.
 struct CLIError {
     var status: ExitStatus
     var message: String
 
+    init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
     init(_ error: Error, libraryPath: String) {
         switch error {
+        case let e as PhotosError:
+            self.init(e.status, e.message)
         case let e as ValueError:
-            status = e.isMalformed ? .usage : .dataError
-            message = e.description
+            self.init(e.isMalformed ? .usage : .dataError, e.description)
+        case let e as LibraryError:
+            self.init(e)
+        case let e as FileError:
+            switch e.kind {
+            case .noInput: self.init(.noInput, e.message)
+            case .cannotCreate: self.init(.cantCreate, e.message)
+            case .io: self.init(.ioError, e.message)
+            case .crypto: self.init(.software, e.message)
+            }
         default:
-            let wrapped = PhotosError.wrap(error, libraryPath: libraryPath)
-            status = wrapped.status
-            message = wrapped.message
+            // A database error that reached here unwrapped: classify it for the library.
+            if let e = LibraryError.wrap(error, library: libraryPath) as? LibraryError, !e.isStore {
+                self.init(e)
+            } else {
+                self.init(system: error)
+            }
         }
     }
+
+    private init(_ error: LibraryError) {
+        switch error {
+        case .busy(let library):
+            self.init(.tempFail, "library \(library) is busy: another photos process holds its lock; try again later (or raise --wait)")
+        case let .newerSchema(library, found, supported):
+            self.init(.dataError, "library \(library): the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos")
+        case let .database(library, failure, message, detail):
+            switch failure {
+            case .notWritable:
+                self.init(.noPermission, "library \(library) is not writable: \(Library.whatIsNotWritable(library)) (\(message))")
+            case .cannotOpen:
+                if let reason = Library.accessProblem(library) {
+                    self.init(.noPermission, "library \(library) cannot be opened: \(reason) (\(message))")
+                } else {
+                    self.init(.ioError, "library \(library): \(detail)")
+                }
+            case .io: self.init(.ioError, "library \(library): \(detail)")
+            case .corrupt: self.init(.dataError, "library \(library): \(detail)")
+            case .other: self.init(.software, "library \(library): \(detail)")
+            }
+        case let .store(_, underlying):
+            self.init(underlying, libraryPath: "")
+        }
+    }
+
+    private init(system error: Error) {
+        if let code = CLIError.posixCode(error) {
+            let reason = String(cString: strerror(code))
+            switch code {
+            case EACCES, EPERM, EROFS: self.init(.noPermission, reason + ": \(error.localizedDescription)")
+            case ENOSPC, EDQUOT, EIO: self.init(.ioError, reason + ": \(error.localizedDescription)")
+            case ENOENT: self.init(.noInput, reason + ": \(error.localizedDescription)")
+            default: self.init(.ioError, reason + ": \(error.localizedDescription)")
+            }
+        } else {
+            self.init(.software, "\(error)")
+        }
+    }
+
+    /// The POSIX `errno` behind a Foundation error, when there is one.
+    static func posixCode(_ error: Error) -> Int32? {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        return nil
+    }
+
+    /// This error as a `PhotosError` (for the commands that add a sentence to it).
+    var photosError: PhotosError { PhotosError(status, message) }
 }
 
 /// Parses the value of `option` with `parse`, naming the option in the message of a value it

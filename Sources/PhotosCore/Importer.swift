@@ -288,8 +288,8 @@ public final class Importer {
         commit()
         summary.seconds = Date().timeIntervalSince(start)
         if let fatal {
-            let error = PhotosError.wrap(fatal, libraryPath: libraryRoot)
-            library?.removeUncommittedFiles(uncommitted, lockIsBusy: error.status == .tempFail)
+            let error = LibraryError.wrap(fatal, library: libraryRoot)
+            library?.removeUncommittedFiles(uncommitted, lockIsBusy: (error as? LibraryError)?.isBusy == true)
             guard batchesCommitted > 0 else { throw error }
             throw Interrupted(report: summary, error: error)
         }

@@ -122,7 +122,7 @@ public final class Library {
                 try db.migrate()
             }
         } catch {
-            throw PhotosError.wrap(error, libraryPath: root)
+            throw LibraryError.wrap(error, library: root)
         }
         if !readOnly, !dryRun, !fm.fileExists(atPath: root + "/" + Library.externalDataName) {
             try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
@@ -144,7 +144,7 @@ public final class Library {
     /// - Throws: what `body` throws; `PhotosError` when query-only mode cannot be set.
     public func dryRun<T>(_ enabled: Bool, _ body: () throws -> T) throws -> T {
         guard enabled, !isDryRun else { return try body() }
-        do { try db.setQueryOnly(true) } catch { throw PhotosError.wrap(error, libraryPath: root) }
+        do { try db.setQueryOnly(true) } catch { throw LibraryError.wrap(error, library: root) }
         isDryRun = true
         defer {
             isDryRun = false
@@ -172,7 +172,7 @@ public final class Library {
 
     /// Why the library at `root` cannot be read by this process (the folder cannot be entered,
     /// the database cannot be read), or nil when access(2) sees no problem.
-    static func accessProblem(_ root: String) -> String? {
+    public static func accessProblem(_ root: String) -> String? {
         if access(root, X_OK) != 0, errno == EACCES || errno == EPERM {
             return "the library folder \(root) cannot be entered (\(String(cString: strerror(errno))))"
         }
@@ -249,7 +249,7 @@ public final class Library {
                 return dry ? .rollback : .commit
             }
         } catch let e as SQLiteError {
-            throw PhotosError.wrap(e, libraryPath: root)
+            throw LibraryError.wrap(e, library: root)
         }
         guard let result else { preconditionFailure("a finished transaction body returned") }
         return result

@@ -47,70 +47,6 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
     public static func dataError(_ message: String) -> PhotosError { PhotosError(.dataError, message) }
     /// EX_NOINPUT (66): a file, photo or library that does not exist.
     public static func noInput(_ message: String) -> PhotosError { PhotosError(.noInput, message) }
-
-    /// Maps any error thrown below the CLI to a `PhotosError`, naming `libraryPath` for lock
-    /// and database errors. Environment errors get their sysexits status; only what is left
-    /// (a bug: a constraint, misuse, a statement that does not compile) is 70.
-    ///
-    /// SQLite result codes (https://www.sqlite.org/rescode.html): BUSY, LOCKED → 75;
-    /// READONLY*, PERM, AUTH → 77 (saying what is not writable); CANTOPEN → 77 when the
-    /// library or its database cannot be accessed, else 74; IOERR*, FULL, NOMEM → 74;
-    /// CORRUPT, NOTADB → 65. POSIX errors (`errno` in an `NSError`/`CocoaError`):
-    /// EACCES, EPERM, EROFS → 77; ENOSPC, EDQUOT, EIO → 74; ENOENT → 66.
-    public static func wrap(_ error: Error, libraryPath: String) -> PhotosError {
-        switch error {
-        case let e as PhotosError:
-            return e
-        case let e as SQLiteError where e.isBusy:
-            return PhotosError(.tempFail, "library \(libraryPath) is busy: another photos process holds its lock; try again later (or raise --wait)")
-        case let e as SQLiteError:
-            switch e.resultCode {
-            case .readonly, .perm, .auth:
-                return PhotosError(.noPermission, "library \(libraryPath) is not writable: \(Library.whatIsNotWritable(libraryPath)) (\(e.message))")
-            case .cantopen:
-                if let reason = Library.accessProblem(libraryPath) {
-                    return PhotosError(.noPermission, "library \(libraryPath) cannot be opened: \(reason) (\(e.message))")
-                }
-                return PhotosError(.ioError, "library \(libraryPath): \(e)")
-            case .ioerr, .full, .nomem:
-                return PhotosError(.ioError, "library \(libraryPath): \(e)")
-            case .corrupt, .notadb:
-                return PhotosError(.dataError, "library \(libraryPath): \(e)")
-            default:
-                return PhotosError(.software, "library \(libraryPath): \(e)")
-            }
-        case let e as FileError:
-            switch e.kind {
-            case .noInput: return PhotosError(.noInput, e.message)
-            case .cannotCreate: return PhotosError(.cantCreate, e.message)
-            case .io: return PhotosError(.ioError, e.message)
-            case .crypto: return PhotosError(.software, e.message)
-            }
-        case let e as MigrationError:
-            return PhotosError(.dataError, "library \(libraryPath): \(e)")
-        default:
-            if let code = posixCode(error) {
-                let reason = String(cString: strerror(code))
-                switch code {
-                case EACCES, EPERM, EROFS: return PhotosError(.noPermission, reason + ": \(error.localizedDescription)")
-                case ENOSPC, EDQUOT, EIO: return PhotosError(.ioError, reason + ": \(error.localizedDescription)")
-                case ENOENT: return PhotosError(.noInput, reason + ": \(error.localizedDescription)")
-                default: return PhotosError(.ioError, reason + ": \(error.localizedDescription)")
-                }
-            }
-            return PhotosError(.software, "\(error)")
-        }
-    }
-
-    /// The POSIX `errno` behind a Foundation error, when there is one.
-    static func posixCode(_ error: Error) -> Int32? {
-        let ns = error as NSError
-        if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return Int32(underlying.code)
-        }
-        return nil
-    }
 }
 
 /// A command that commits in batches stopped by an error after committing some of them: `report`
@@ -121,9 +57,9 @@ public struct Interrupted<Report>: Error {
     /// What was done and committed before the error.
     public var report: Report
     /// Why the command stopped.
-    public var error: PhotosError
+    public var error: Error
 
-    public init(report: Report, error: PhotosError) {
+    public init(report: Report, error: Error) {
         self.report = report
         self.error = error
     }

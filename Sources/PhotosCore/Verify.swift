@@ -291,7 +291,7 @@ extension Library {
             // What was made before the error stays made (a dry run made nothing): say so with
             // the error (issue 9 item 9).
             apply()
-            let e = PhotosError.wrap(error, libraryPath: root)
+            let e = LibraryError.wrap(error, library: root)
             if !isDryRun && !done.made.isEmpty { throw Interrupted(report: report, error: e) }
             throw e
         }

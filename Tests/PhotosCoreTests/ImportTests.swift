@@ -132,7 +132,7 @@ final class ImportTests: XCTestCase {
         let holder = try Database(path: library.databasePath)
         try holder.execute("BEGIN IMMEDIATE")
         XCTAssertThrowsError(try runImport(library, [samplesDir]) { $0.batchSize = 1 }) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail)
+            XCTAssertEqual(($0 as? LibraryError)?.isBusy, true)
             XCTAssertTrue("\($0)".contains("library \(self.tmp.file("lib")) is busy"), "\($0)")
         }
         try holder.execute("ROLLBACK")

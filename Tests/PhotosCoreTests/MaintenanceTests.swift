@@ -200,7 +200,7 @@ final class MaintenanceTests: XCTestCase {
         let target = try Library(root: a.root, create: false, busyTimeout: 0.2)
         let holder = try Library(root: a.root, create: false)
         try holder.db.execute("BEGIN IMMEDIATE")
-        XCTAssertThrowsError(try target.merge(from: b)) { XCTAssertEqual(($0 as? PhotosError)?.status, .tempFail) }
+        XCTAssertThrowsError(try target.merge(from: b)) { XCTAssertEqual(($0 as? LibraryError)?.isBusy, true) }
         try holder.db.execute("ROLLBACK")
         XCTAssertTrue(try a.verify().isClean, "no orphan originals")
         XCTAssertEqual(try a.merge(from: b).photos, 2, "and the merge runs once the lock is free")

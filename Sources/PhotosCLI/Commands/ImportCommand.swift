@@ -81,9 +81,10 @@ enum ImportCommand {
         } catch let interrupted as Interrupted<ImportSummary> {
             // Some batches committed before the error: say what stays imported, then why it stopped.
             progress.finish()
-            printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: interrupted.error)
+            let error = CLIError(interrupted.error, libraryPath: ctx.libraryPath).photosError
+            printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: error)
             let n = interrupted.report.imported
-            throw PhotosError(interrupted.error.status, interrupted.error.message
+            throw PhotosError(error.status, error.message
                 + "; the \(n) photo\(n == 1 ? "" : "s") committed before stay imported: run the same command again to import the rest")
         } catch {
             progress.finish()

@@ -21,10 +21,10 @@ enum InitCommand {
             let library: Library
             do {
                 library = try Library(root: path, create: true, busyTimeout: ctx.wait)
-            } catch let e as PhotosError where e.status == .noPermission && existed && before == Library.currentSchemaVersion {
+            } catch let error where ExitStatus(for: error, libraryPath: path) == .noPermission && existed && before == Library.currentSchemaVersion {
                 // Up to date: nothing to write, so a library this user may only read is fine.
                 library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
-            } catch let e as PhotosError where e.status == .noPermission && existed && before < Library.currentSchemaVersion {
+            } catch let error where ExitStatus(for: error, libraryPath: path) == .noPermission && existed && before < Library.currentSchemaVersion {
                 throw PhotosError(.noPermission, "library \(path) has schema version \(before) and cannot be upgraded to \(Library.currentSchemaVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))")
             }
             let version = try library.schemaVersion()

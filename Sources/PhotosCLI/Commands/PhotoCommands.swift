@@ -206,8 +206,9 @@ enum VerifyCommand {
             do {
                 report = try library.verify(quick: args.flag("quick"), repair: repair, dryRun: dryRun, author: ctx.historyAuthor)
             } catch let interrupted as Interrupted<VerifyReport> {
-                printVerifyReport(interrupted.report, ctx: ctx, interruptedBy: interrupted.error)
-                throw PhotosError(interrupted.error.status, interrupted.error.message
+                let error = CLIError(interrupted.error, libraryPath: ctx.libraryPath).photosError
+                printVerifyReport(interrupted.report, ctx: ctx, interruptedBy: error)
+                throw PhotosError(error.status, error.message
                     + "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
             }
             printVerifyReport(report, ctx: ctx)

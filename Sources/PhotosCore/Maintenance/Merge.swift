@@ -106,7 +106,7 @@ extension Library {
         // The other library is read as it is, never migrated: one of schema version 1 gives its
         // capture columns the way migration 2 would (wall-clock value, offset unknown, source exif).
         let sourceVersion: Int
-        do { sourceVersion = try src.userVersion } catch { throw PhotosError.wrap(error, libraryPath: other.root) }
+        do { sourceVersion = try src.userVersion } catch { throw LibraryError.wrap(error, library: other.root) }
         // Schema 3 gave ratings and participants a uuid; an older library's get new ones.
         let ratingUUID = sourceVersion >= 3 ? "uuid" : "NULL"
         let participantUUID = sourceVersion >= 3 ? "uuid" : "NULL"

@@ -1,11 +1,14 @@
 import Foundation
 import XCTest
-@testable import PhotosCore
+@testable import PhotosCLI
+import PhotosCore
+import PhotosFiles
 import PhotosSQLite
 
-/// Issue 9 item 10: environment errors get their sysexits status; 70 is left for bugs.
+/// Issue 9 item 10: environment errors get their sysexits status; 70 is left for bugs. Issue 10
+/// item 4 moved the mapping from Core into the CLI (`CLIError`, `ExitStatus(for:)`).
 final class ErrorMappingTests: XCTestCase {
-    func status(_ error: Error) -> ExitStatus { PhotosError.wrap(error, libraryPath: "/nonexistent/lib").status }
+    func status(_ error: Error) -> ExitStatus { ExitStatus(for: error, libraryPath: "/nonexistent/lib") }
 
     func testSQLiteResultCodesMapByKind() {
         let cases: [(Int32, ExitStatus)] = [
@@ -22,7 +25,7 @@ final class ErrorMappingTests: XCTestCase {
         for (code, expected) in cases {
             XCTAssertEqual(status(SQLiteError(extendedCode: code, message: "m")), expected, "SQLite code \(code)")
         }
-        let readonly = PhotosError.wrap(SQLiteError(extendedCode: 1544, message: "attempt to write a readonly database"), libraryPath: "/nonexistent/lib")
+        let readonly = CLIError(SQLiteError(extendedCode: 1544, message: "attempt to write a readonly database"), libraryPath: "/nonexistent/lib")
         XCTAssertTrue(readonly.message.hasPrefix("library /nonexistent/lib is not writable: "), readonly.message)
     }
 
@@ -36,5 +39,22 @@ final class ErrorMappingTests: XCTestCase {
         }
         struct Bug: Error {}
         XCTAssertEqual(status(Bug()), .software)
+    }
+
+    /// Core's typed errors, and the wording that only the CLI adds.
+    func testTypedCoreErrorsMapToStatusesAndHints() {
+        let busy = CLIError(LibraryError.busy(library: "/l"), libraryPath: "/other")
+        XCTAssertEqual(busy.status, .tempFail)
+        XCTAssertEqual(busy.message, "library /l is busy: another photos process holds its lock; try again later (or raise --wait)")
+        XCTAssertEqual(ExitStatus(for: LibraryError.newerSchema(library: "/l", found: 9, supported: 3)), .dataError)
+        XCTAssertEqual(ExitStatus(for: LibraryError.wrap(SQLiteError(extendedCode: 5, message: "m"), library: "/l")), .tempFail)
+        XCTAssertEqual(ExitStatus(for: LibraryError.wrap(SQLiteError(extendedCode: 2067, message: "m"), library: "/l")), .software)
+        XCTAssertEqual(ExitStatus(for: ValueError.ratingNotANumber("x")), .usage)
+        XCTAssertEqual(ExitStatus(for: ValueError.ratingOutOfRange("9")), .dataError)
+        XCTAssertEqual(ExitStatus(for: FileError(.noInput, "m")), .noInput)
+        XCTAssertEqual(ExitStatus(for: FileError(.cannotCreate, "m")), .cantCreate)
+        XCTAssertEqual(ExitStatus(for: FileError(.io, "m")), .ioError)
+        XCTAssertEqual(ExitStatus(for: LibraryError.store(library: "/l", underlying: FileError(.io, "cannot write x"))), .ioError)
+        XCTAssertEqual(CLIError(LibraryError.store(library: "/l", underlying: FileError(.io, "cannot write x")), libraryPath: "/l").message, "cannot write x")
     }
 }
