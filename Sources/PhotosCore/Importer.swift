@@ -319,11 +319,7 @@ public final class Importer {
             var history = HistoryWriter(library, author: options.author, context: .import)
             let db = library.db
             let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
-            let photoStmt = try db.statement("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            let dataStmt = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
-            let thumbStmt = try db.statement("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)")
-            let linkStmt = try db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
-            let ratingStmt = try db.statement(RatingRow.insertSQL)
+            let writer = try PhotoWriter(db)
             for item in batch {
                 if try existsStmt.first([item.sha256], { _ in true }) != nil {
                     result.duplicates += 1
@@ -338,11 +334,13 @@ public final class Importer {
                 let r = item.result
                 let uniqueName = UUID().uuidString
                 let displayName = (item.path as NSString).lastPathComponent
-                try photoStmt.run([uniqueName, displayName, importedAt, item.capture?.local, item.capture?.offsetMinutes,
-                                   item.capture?.source, r.width, r.height, r.format.rawValue, r.orientation, zone])
-                let photoID = db.lastInsertRowID
-                try dataStmt.run([photoID, item.sha256, item.byteSize, ExternalDataStore.reference(for: item.sha256)])
-                try thumbStmt.run([photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
+                let row = PhotoRow(uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
+                                   captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
+                                   captureSource: item.capture?.source, width: r.width, height: r.height,
+                                   format: r.format.rawValue, orientation: r.orientation, zoneID: zone)
+                let photoID = try writer.insert(row, sha256: item.sha256, byteSize: item.byteSize,
+                                                fileReference: ExternalDataStore.reference(for: item.sha256),
+                                                thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
                 history.insert(.photo(uniqueName: uniqueName), zone: zone)
                 history.insert(.photoData(photo: uniqueName), zone: zone)
                 history.insert(.thumbnail(photo: uniqueName), zone: zone)
@@ -356,11 +354,11 @@ public final class Importer {
                         tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
                         cache[name] = tag
                     }
-                    try linkStmt.run([photoID, tag.rowID])
+                    try writer.link(photo: photoID, tag: tag.rowID)
                 }
                 if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
                     let row = RatingRow(photoRowID: photoID, value: rating)
-                    try row.insert(with: ratingStmt, into: db)
+                    try writer.insert(row)
                     history.insert(.rating(uuid: row.uuid), zone: zone)
                 }
                 result.imported += 1

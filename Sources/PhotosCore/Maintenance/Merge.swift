@@ -184,6 +184,7 @@ extension Library {
                 var newPhotos = Set<Int64>()
                 let byName = try self.db.statement("SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?")
                 let bySha = try self.db.statement("SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY p.id LIMIT 1")
+                let writer = try PhotoWriter(self.db)
                 let srcPhoto = try Statement.prepare(src, "SELECT unique_name, display_name, imported_at, \(captureColumns), width, height, format, orientation, zone_id, \(offsetAndSource) FROM photo WHERE id = ?")
                 let srcThumb = try Statement.prepare(src, "SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
                 let srcRatings = try Statement.prepare(src, "SELECT value, \(ratingUUID) FROM rating WHERE photo_id = ? ORDER BY id")
@@ -194,28 +195,30 @@ extension Library {
                         report.matchedPhotos += 1
                         continue
                     }
-                    guard let row = try srcPhoto.first([photo.id], { r in (0..<11).map { r.value($0) } }) else { continue }
+                    guard let (row, size) = try srcPhoto.first([photo.id], { r in
+                        (PhotoRow(uniqueName: r.string(0), displayName: r.string(1), importedAt: r.string(2), captureDate: r.optionalString(3),
+                                  captureOffset: r.optionalInt(9), captureSource: r.optionalString(10), width: r.int(4), height: r.int(5),
+                                  format: r.string(6), orientation: r.int(7), zoneID: r.optionalString(8) ?? Schema.defaultZoneID),
+                         (r.value(4), r.value(5)))
+                    }) else { continue }
                     report.photos += 1
                     newPhotos.insert(photo.id)
-                    let zone: String = { if case .text(let z) = row[8] { return z }; return Schema.defaultZoneID }()
-                    try self.db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id, capture_offset, capture_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-                    let id = self.db.lastInsertRowID
+                    let zone = row.zoneID
+                    let reference = ExternalDataStore.reference(for: photo.sha)
+                    let sourceThumb = try srcThumb.first([photo.id], { ($0.blob(0), $0.int(1), $0.int(2)) })
+                    let thumb = try self.soundThumbnail(sourceThumb, photoWidth: size.0, photoHeight: size.1, original: reference)
+                    let id = try writer.insert(row, sha256: photo.sha, byteSize: photo.byteSize, fileReference: reference,
+                                               thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
                     localPhoto[photo.id] = (id, zone, photo.uniqueName)
-                    try self.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)",
-                                    [id, photo.sha, photo.byteSize, ExternalDataStore.reference(for: photo.sha)])
                     history.insert(.photo(uniqueName: photo.uniqueName), zone: zone)
                     history.insert(.photoData(photo: photo.uniqueName), zone: zone)
-                    let sourceThumb = try srcThumb.first([photo.id], { ($0.blob(0), $0.int(1), $0.int(2)) })
-                    if let thumb = try self.soundThumbnail(sourceThumb, photoWidth: row[4], photoHeight: row[5], original: ExternalDataStore.reference(for: photo.sha)) {
-                        try self.db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)", [id, thumb.data, thumb.width, thumb.height])
-                        history.insert(.thumbnail(photo: photo.uniqueName), zone: zone)
-                    }
+                    if thumb != nil { history.insert(.thumbnail(photo: photo.uniqueName), zone: zone) }
                     for (value, uuid) in try srcRatings.map([photo.id], { ($0.int(0), $0.optionalString(1)) }) {
                         guard let value = RatingValue(rawValue: value) else { continue }
                         // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
                         let taken = try uuid.map { try self.db.scalarInt("SELECT 1 FROM rating WHERE uuid = ?", [$0]) != nil } ?? true
                         let rating = RatingRow(uuid: taken ? newObjectUUID() : uuid ?? newObjectUUID(), photoRowID: id, value: value)
-                        try rating.insert(into: self.db)
+                        try writer.insert(rating)
                         history.insert(.rating(uuid: rating.uuid), zone: zone)
                         report.ratings += 1
                     }
@@ -250,7 +253,6 @@ extension Library {
                 }
 
                 // Tag links, unioned; never across zones.
-                let link = try self.db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
                 var touched = Set<String>()
                 for (photoID, uuid) in try Statement.prepare(src, "SELECT pt.photo_id, t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id ORDER BY pt.photo_id, t.uuid")
                     .map({ ($0.int64(0), $0.string(1)) }) {
@@ -259,7 +261,7 @@ extension Library {
                         let ref = try self.findOrCreateTag(named: tag.name, zone: photo.zone, history: &history)
                         tag = (ref.rowID, ref.zone, ref.name)
                     }
-                    try link.run([photo.id, tag.id])
+                    try writer.link(photo: photo.id, tag: tag.id)
                     if self.db.changes > 0 {
                         report.tagLinks += 1
                         if touched.insert(photo.name).inserted {
