@@ -337,7 +337,7 @@ public final class Importer {
                 let row = PhotoRow(uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
                                    captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
                                    captureSource: item.capture?.source, width: r.width, height: r.height,
-                                   format: r.format.rawValue, orientation: r.orientation, zoneID: zone)
+                                   format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
                 let photoID = try writer.insert(row, sha256: item.sha256, byteSize: item.byteSize,
                                                 fileReference: ExternalDataStore.reference(for: item.sha256),
                                                 thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))

@@ -16,7 +16,7 @@ public struct PhotoRecord: Equatable {
     public var width: Int
     public var height: Int
     /// EXIF Orientation 1…8 of the original.
-    public var orientation: Int
+    public var orientation: Orientation
     /// When the photo was taken, ISO 8601: the local wall-clock time with its UTC offset when
     /// known (`2024-12-31T23:30:00-05:00`), without any zone when not (`2024-12-31T23:30:00`);
     /// nil when no source gave one (photos imported before schema version 2 without EXIF date).
@@ -54,7 +54,7 @@ public struct PhotoRecord: Equatable {
         .object([
             ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
             ("byteSize", .int(byteSize)), ("format", .string(format)), ("width", .int(width)), ("height", .int(height)),
-            ("orientation", .int(orientation)), ("captureDate", .optional(captureDate)),
+            ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
             ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
@@ -101,7 +101,7 @@ extension Library {
     private func record(_ row: Row) -> PhotoRecord {
         PhotoRecord(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
                     byteSize: row.int(4), fileReference: row.string(5), format: row.string(6), width: row.int(7),
-                    height: row.int(8), orientation: row.int(9),
+                    height: row.int(8), orientation: Orientation(exif: row.int(9)),
                     captureDate: row.optionalString(10).map { CaptureTime.iso(local: $0, offsetMinutes: row.optionalInt(16)) },
                     captureOffset: row.optionalInt(16), captureSource: row.optionalString(17),
                     importedAt: row.string(11), thumbnailWidth: row.int(12), thumbnailHeight: row.int(13),

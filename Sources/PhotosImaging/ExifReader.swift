@@ -2,7 +2,7 @@
 public struct ExifMetadata: Sendable, Equatable {
     /// Orientation (tag 0x0112), 1...8; 1 when absent or out of range
     /// (EXIF 2.32 §4.6.4 Table 4: 0 and 9+ are reserved).
-    public var orientation: Int = 1
+    public var orientation: Orientation = .up
     /// DateTimeOriginal (tag 0x9003) exactly as stored, "YYYY:MM:DD HH:MM:SS"; nil unless well-formed.
     public var dateTimeOriginal: String?
     /// OffsetTimeOriginal (tag 0x9011) as stored, "+HH:MM" or "-HH:MM"; nil unless well-formed.
@@ -67,8 +67,8 @@ public enum ExifReader {
         reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
             switch tag {
             case 0x0112:
-                if count >= 1, let value = reader.integer(type: type, at: valueOffset), (1...8).contains(value) {
-                    result.orientation = value
+                if count >= 1, let value = reader.integer(type: type, at: valueOffset), let orientation = Orientation(rawValue: value) {
+                    result.orientation = orientation
                 }
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }

@@ -1,24 +1,44 @@
 /// EXIF orientation (EXIF 2.32 §4.6.4 Table 4, tag 0x0112): how the stored
-/// pixels must be turned to be upright.
-public enum Orientation {
+/// pixels must be turned to be upright. The one orientation type of the package: the decoder,
+/// the thumbnailer, the catalog and the CLI all use it.
+public enum Orientation: Int, CaseIterable, Sendable {
+    /// 1: as stored.
+    case up = 1
+    /// 2: mirrored horizontally.
+    case upMirrored = 2
+    /// 3: rotated 180°.
+    case down = 3
+    /// 4: mirrored vertically.
+    case downMirrored = 4
+    /// 5: transposed.
+    case leftMirrored = 5
+    /// 6: rotate 90° clockwise to view.
+    case right = 6
+    /// 7: transversed.
+    case rightMirrored = 7
+    /// 8: rotate 90° counter-clockwise to view.
+    case left = 8
+
+    /// The orientation of an EXIF value; 0 and 9+ are reserved (EXIF 2.32 Table 4) and read
+    /// as `.up`, the image as stored.
+    public init(exif value: Int) { self = Orientation(rawValue: value) ?? .up }
+
     /// True for orientations 5–8, whose upright image has width and height swapped.
-    /// - Parameter orientation: EXIF Orientation 1...8.
-    public static func swapsDimensions(_ orientation: Int) -> Bool { (5...8).contains(orientation) }
+    public var swapsDimensions: Bool { rawValue >= 5 }
 
     /// Applies an EXIF orientation to RGB pixels, giving the upright image.
     ///
     /// 1 as stored, 2 mirror horizontal, 3 rotate 180°, 4 mirror vertical,
     /// 5 transpose, 6 rotate 90° clockwise, 7 transverse, 8 rotate 90° counter-clockwise
     /// (EXIF 2.32 Table 4).
-    /// - Parameters:
-    ///   - source: stored pixels.
-    ///   - orientation: EXIF Orientation; anything outside 2...8 leaves the image as it is.
-    /// - Returns: the upright pixels (`source` itself for 1).
+    /// - Parameter source: stored pixels.
+    /// - Returns: the upright pixels (`source` itself for `.up`).
     /// - Throws: `ImageError.unsupported` when the memory cannot be had.
-    public static func apply(_ orientation: Int, to source: PixelBuffer) throws -> PixelBuffer {
-        guard (2...8).contains(orientation) else { return source }
+    public func apply(to source: PixelBuffer) throws -> PixelBuffer {
+        guard self != .up else { return source }
+        let orientation = rawValue
         let w = source.width, h = source.height
-        let swapped = swapsDimensions(orientation)
+        let swapped = swapsDimensions
         let outWidth = swapped ? h : w
         let outHeight = swapped ? w : h
         let result = try PixelBuffer(width: outWidth, height: outHeight)

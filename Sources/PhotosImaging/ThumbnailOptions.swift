@@ -27,8 +27,8 @@ public struct ThumbnailResult: Sendable {
     public var width: Int
     /// Upright height of the original, pixels.
     public var height: Int
-    /// EXIF Orientation 1...8 (EXIF 2.32 §4.6.4 Table 4); 1 when absent or out of range.
-    public var orientation: Int
+    /// EXIF Orientation (EXIF 2.32 §4.6.4 Table 4); `.up` when absent or out of range.
+    public var orientation: Orientation
     /// Raw EXIF DateTimeOriginal (tag 0x9003) "YYYY:MM:DD HH:MM:SS" when present and well-formed.
     public var dateTimeOriginal: String?
     /// Raw EXIF OffsetTimeOriginal (tag 0x9011) "+HH:MM" when present.

@@ -42,13 +42,13 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(png: bytes, exif: decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata())
         }
         let exif = metadata.exif
-        let swap = Orientation.swapsDimensions(exif.orientation)
+        let swap = exif.orientation.swapsDimensions
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
         let size = thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
         let stored = try Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
                                            height: swap ? size.width : size.height)
-        let upright = try Orientation.apply(exif.orientation, to: stored)
+        let upright = try exif.orientation.apply(to: stored)
         let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
         return ThumbnailResult(
             format: format, width: uprightWidth, height: uprightHeight, orientation: exif.orientation,

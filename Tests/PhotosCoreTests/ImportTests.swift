@@ -40,7 +40,7 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(photos.count, 6)
         // Stored 1000×1600 with EXIF Orientation 6: upright 1600×1000, thumbnail 120×75.
         let dune = try XCTUnwrap(photos["dune-orientation6.jpg"])
-        XCTAssertEqual([dune.width, dune.height, dune.orientation], [1600, 1000, 6])
+        XCTAssertEqual([dune.width, dune.height, dune.orientation.rawValue], [1600, 1000, 6])
         XCTAssertEqual([dune.thumbnailWidth, dune.thumbnailHeight], [120, 75])
         // EXIF DateTimeOriginal without OffsetTimeOriginal: local wall-clock time, no zone (issue 9 item 6).
         XCTAssertEqual(dune.captureDate, "2007-08-06T10:29:13")

@@ -47,7 +47,7 @@ final class ExifReaderTests: XCTestCase {
             for orientation in 1...8 {
                 var t = TIFFBuilder(little: little)
                 t.appendIFD([(0x010F, 2, 4, 0x0041_4243), (0x0112, 3, 1, UInt32(orientation))])
-                XCTAssertEqual(ExifReader.parse(t.bytes).orientation, orientation, "little=\(little) orientation \(orientation)")
+                XCTAssertEqual(ExifReader.parse(t.bytes).orientation.rawValue, orientation, "little=\(little) orientation \(orientation)")
             }
         }
     }
@@ -56,7 +56,7 @@ final class ExifReaderTests: XCTestCase {
         for value: UInt32 in [0, 9, 0xFFFF] {
             var t = TIFFBuilder(little: true)
             t.appendIFD([(0x0112, 3, 1, value)])
-            XCTAssertEqual(ExifReader.parse(t.bytes).orientation, 1)
+            XCTAssertEqual(ExifReader.parse(t.bytes).orientation.rawValue, 1)
         }
     }
 
@@ -77,7 +77,7 @@ final class ExifReaderTests: XCTestCase {
             let meta = ExifReader.parse(dateBlock(little: little))
             XCTAssertEqual(meta.dateTimeOriginal, "2021:07:04 18:30:05")
             XCTAssertEqual(meta.offsetTimeOriginal, "+02:00")
-            XCTAssertEqual(meta.orientation, 1)
+            XCTAssertEqual(meta.orientation.rawValue, 1)
         }
     }
 
@@ -101,7 +101,7 @@ final class ExifReaderTests: XCTestCase {
             var t = TIFFBuilder(little: false)
             t.appendIFD([(0x0112, 3, 1, 3), (0x8769, 4, 1, 8 + 2 + 24 + 4)])
             t.appendIFD([(0x8769, 4, 1, target)], next: target)
-            XCTAssertEqual(ExifReader.parse(t.bytes).orientation, 3)
+            XCTAssertEqual(ExifReader.parse(t.bytes).orientation.rawValue, 3)
         }
     }
 
@@ -110,7 +110,7 @@ final class ExifReaderTests: XCTestCase {
         var t = TIFFBuilder(little: true)
         t.append16(0xFFFF)
         t.append16(0x0112); t.append16(3); t.append32(1); t.append16(8); t.append16(0)
-        XCTAssertEqual(ExifReader.parse(t.bytes).orientation, 8)
+        XCTAssertEqual(ExifReader.parse(t.bytes).orientation.rawValue, 8)
 
         var u = TIFFBuilder(little: true)
         u.appendIFD([(0x8769, 4, 1, 26)])
@@ -139,7 +139,7 @@ final class ExifReaderTests: XCTestCase {
         let jpeg: [UInt8] = [0xFF, 0xD8] + app0 + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1Payload + [0xFF, 0xD9]
         jpeg.withUnsafeBytes { bytes in
             guard let range = ExifReader.exifRange(inJPEG: bytes) else { return XCTFail("no APP1 found") }
-            XCTAssertEqual(ExifReader.parse(UnsafeRawBufferPointer(rebasing: bytes[range])).orientation, 6)
+            XCTAssertEqual(ExifReader.parse(UnsafeRawBufferPointer(rebasing: bytes[range])).orientation.rawValue, 6)
         }
         // A segment length running past the end is not followed.
         let cut = Array(jpeg.prefix(20))

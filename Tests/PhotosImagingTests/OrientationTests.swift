@@ -7,7 +7,7 @@ final class OrientationTests: XCTestCase {
 
     func render(_ orientation: Int) throws -> (Int, Int, String) {
         let rgb = stored.flatMap { c -> [UInt8] in let v = UInt8(c.asciiValue!); return [v, v, v] }
-        let out = try Orientation.apply(orientation, to: try PixelBuffer(width: 2, height: 3, rgb: rgb))
+        let out = try Orientation(exif: orientation).apply(to: try PixelBuffer(width: 2, height: 3, rgb: rgb))
         var text = ""
         for y in 0..<out.height {
             if y > 0 { text += "/" }

@@ -85,7 +85,7 @@ enum ShowCommand {
             let lines: [(String, String)] = [
                 ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format),
                 ("size", "\(p.byteSize) bytes (\(formatBytes(Int64(p.byteSize))))"),
-                ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation))"),
+                ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
                 ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
                 ("original", "\(Library.externalDataName)/\(p.fileReference)"),
                 ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
