@@ -20,16 +20,20 @@ public final class CommandContext {
     /// `--wait`: seconds to wait for another process's lock.
     public var wait: Double = 30
     public let environment: [String: String]
+    /// Where the library location comes from, read from the process once.
+    public let libraryEnvironment: LibraryEnvironment
     let output: OutputStreams
 
     init(environment: [String: String], output: OutputStreams) {
         self.environment = environment
+        self.libraryEnvironment = LibraryEnvironment(variables: environment, currentDirectory: FileManager.default.currentDirectoryPath,
+                                                     fallbackHome: NSHomeDirectory())
         self.output = output
         if let a = environment["PHOTOS_AUTHOR"], !a.isEmpty { author = a }
     }
 
     /// The resolved library folder (SPEC §2).
-    public var libraryPath: String { Library.resolvePath(explicit: libraryOption, environment: environment) }
+    public var libraryPath: String { Library.resolvePath(explicit: libraryOption, in: libraryEnvironment) }
 
     /// Opens the library, which must exist.
     /// - Parameter dryRun: open it for a `--dry-run`: nothing is created or migrated, and every

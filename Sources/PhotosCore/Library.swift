@@ -32,19 +32,23 @@ public final class Library {
 
     /// Resolves the library folder: `--library PATH`, then `$PHOTOS_LIBRARY`, then
     /// `$XDG_DATA_HOME/photos/Library`, then `~/.local/share/photos/Library` (SPEC §2; XDG Base
-    /// Directory Specification 0.8 for the default of `XDG_DATA_HOME`).
-    public static func resolvePath(explicit: String?, environment: [String: String]) -> String {
-        if let explicit, !explicit.isEmpty { return absolute(explicit) }
-        if let env = environment["PHOTOS_LIBRARY"], !env.isEmpty { return absolute(env) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/photos/Library" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/photos/Library"
+    /// Directory Specification 0.8 for the default of `XDG_DATA_HOME`). Reads nothing of the
+    /// process: everything comes from `environment`, resolved once by the caller.
+    /// - Parameters:
+    ///   - explicit: `--library`, when given.
+    ///   - environment: the variables, the working folder and the home folder.
+    /// - Returns: an absolute path without `.`, `..`, repeated or trailing slashes.
+    public static func resolvePath(explicit: String?, in environment: LibraryEnvironment) -> String {
+        if let explicit, !explicit.isEmpty { return absolute(explicit, in: environment) }
+        if let env = environment.variables["PHOTOS_LIBRARY"], !env.isEmpty { return absolute(env, in: environment) }
+        if let xdg = environment.variables["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/photos/Library" }
+        return environment.home + "/.local/share/photos/Library"
     }
 
-    static func absolute(_ path: String) -> String {
+    static func absolute(_ path: String, in environment: LibraryEnvironment) -> String {
         var p = path
-        if p.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { p = home + p.dropFirst(1) }
-        if !p.hasPrefix("/") { p = FileManager.default.currentDirectoryPath + "/" + p }
+        if p.hasPrefix("~/") { p = environment.home + p.dropFirst(1) }
+        if !p.hasPrefix("/") { p = environment.currentDirectory + "/" + p }
         p = (p as NSString).standardizingPath  // collapses `.`, `..` and repeated slashes
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p

@@ -64,12 +64,12 @@ final class ValueTests: XCTestCase {
     }
 
     func testLibraryPathResolutionOrder() {
-        XCTAssertEqual(Library.resolvePath(explicit: "/x/lib", environment: ["PHOTOS_LIBRARY": "/y", "HOME": "/h"]), "/x/lib")
-        XCTAssertEqual(Library.resolvePath(explicit: nil, environment: ["PHOTOS_LIBRARY": "/y/", "HOME": "/h"]), "/y")
-        XCTAssertEqual(Library.resolvePath(explicit: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]), "/d/photos/Library")
-        XCTAssertEqual(Library.resolvePath(explicit: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]), "/h/.local/share/photos/Library",
+        XCTAssertEqual(Library.resolvePath(explicit: "/x/lib", in: LibraryEnvironment(variables: ["PHOTOS_LIBRARY": "/y", "HOME": "/h"], currentDirectory: "/cwd", fallbackHome: "/pw")), "/x/lib")
+        XCTAssertEqual(Library.resolvePath(explicit: nil, in: LibraryEnvironment(variables: ["PHOTOS_LIBRARY": "/y/", "HOME": "/h"], currentDirectory: "/cwd", fallbackHome: "/pw")), "/y")
+        XCTAssertEqual(Library.resolvePath(explicit: nil, in: LibraryEnvironment(variables: ["XDG_DATA_HOME": "/d", "HOME": "/h"], currentDirectory: "/cwd", fallbackHome: "/pw")), "/d/photos/Library")
+        XCTAssertEqual(Library.resolvePath(explicit: nil, in: LibraryEnvironment(variables: ["XDG_DATA_HOME": "relative", "HOME": "/h"], currentDirectory: "/cwd", fallbackHome: "/pw")), "/h/.local/share/photos/Library",
                        "a relative XDG_DATA_HOME is invalid and ignored (XDG Base Directory spec)")
-        XCTAssertEqual(Library.resolvePath(explicit: nil, environment: ["HOME": "/h"]), "/h/.local/share/photos/Library")
+        XCTAssertEqual(Library.resolvePath(explicit: nil, in: LibraryEnvironment(variables: ["HOME": "/h"], currentDirectory: "/cwd", fallbackHome: "/pw")), "/h/.local/share/photos/Library")
     }
 
     func testSHA256OfKnownVectors() throws {

@@ -217,7 +217,7 @@ enum MergeCommand {
         run: { args, ctx in
             guard let fromPath = args.value("from") else { throw PhotosError.usage("missing --from LIBRARY") }
             let library = try ctx.openLibrary(dryRun: args.flag("dry-run"))
-            let otherRoot = Library.resolvePath(explicit: fromPath, environment: ctx.environment)
+            let otherRoot = Library.resolvePath(explicit: fromPath, in: ctx.libraryEnvironment)
             guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
             // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
             let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true,

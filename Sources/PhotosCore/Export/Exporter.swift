@@ -121,7 +121,11 @@ public final class Exporter {
     ///   another export holds DEST's lock, and what reading the library throws.
     public func run() throws -> ExportSummary {
         let start = Date()
-        let dest = Library.absolute(options.destination)
+        // DEST as given on the command line: relative to this process's working folder.
+        // (Left for the CLI's typed options to hand over absolute, as the library path is.)
+        let dest = Library.absolute(options.destination, in: LibraryEnvironment(
+            variables: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath,
+            fallbackHome: NSHomeDirectory()))
         let fm = FileManager.default
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
