@@ -2,7 +2,7 @@ import Foundation
 import PhotosFiles
 import PhotosCore
 
-/// Options shared by `list` and (later) `export` to select photos.
+/// Options shared by `list` and (later) `export` to choose photos.
 enum PhotoFilterOptions {
     static let options: [OptionSpec] = [
         OptionSpec(["--tag"], value: "NAME", help: "Only photos with this tag (all given tags must match).", repeatable: true),

@@ -1,0 +1,41 @@
+/// Counts and sizes of a library (`photos stats`).
+public struct LibraryStats: Equatable, Sendable {
+    public var photos = 0
+    /// Bytes of all originals as recorded (a file shared by several rows counts once).
+    public var originalBytes: Int64 = 0
+    public var thumbnailBytes: Int64 = 0
+    public var tags = 0
+    public var ratings = 0
+    public var zones: [(id: String, scope: String, photos: Int)] = []
+    public var shares = 0
+    public var participants = 0
+    public var historyTransactions = 0
+    public var historyChanges = 0
+    public var consumers = 0
+    /// Bytes of `photos.sqlite` with its WAL.
+    public var databaseBytes: Int64 = 0
+    public var schemaVersion = 0
+
+    public init() {}
+
+    public static func == (a: LibraryStats, b: LibraryStats) -> Bool { a.json == b.json }
+
+    public var json: JSONValue {
+        .object([
+            ("photos", .int(photos)), ("originalBytes", .int(Int(originalBytes))), ("thumbnailBytes", .int(Int(thumbnailBytes))),
+            ("tags", .int(tags)), ("ratings", .int(ratings)), ("shares", .int(shares)), ("participants", .int(participants)),
+            ("zones", .array(zones.map { .object([("id", .string($0.id)), ("scope", .string($0.scope)), ("photos", .int($0.photos))]) })),
+            ("historyTransactions", .int(historyTransactions)), ("historyChanges", .int(historyChanges)),
+            ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))), ("schemaVersion", .int(schemaVersion)),
+        ])
+    }
+}
+
+
+/// Where `photos stats` reads its counts. One call, so that each backend reads them in one
+/// consistent snapshot (SQLite: a deferred read transaction; PostgreSQL: REPEATABLE READ).
+public protocol StatsStore: AnyObject {
+    /// Every count of `LibraryStats` except `databaseBytes` (a file-system size the caller adds).
+    /// - Throws: the store's error.
+    func catalogStats() throws -> LibraryStats
+}
