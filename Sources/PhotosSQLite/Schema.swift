@@ -192,6 +192,8 @@ public enum Schema {
 public enum MigrationError: Error, CustomStringConvertible, Equatable {
     /// The library was written by a newer `photos` (its `user_version` is above `currentVersion`).
     case newerLibrary(found: Int, supported: Int)
+    /// A database that fails `PRAGMA quick_check`.
+    case damaged(path: String)
     /// A migration left a row of `table` (row id `rowID`) referring to a missing row of `parent`.
     case foreignKeyViolation(table: String, rowID: Int64, parent: String)
 
@@ -199,44 +201,79 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .newerLibrary(found, supported):
             return "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+        case .damaged(let path):
+            return "\(path) is damaged"
         case let .foreignKeyViolation(table, rowID, parent):
             return "a schema migration left \(table) row \(rowID) referring to a missing \(parent) row; nothing was changed"
         }
     }
 }
 
-extension Database {
-    /// Brings the schema to `Schema.currentVersion`, one IMMEDIATE transaction per migration,
-    /// bumping `PRAGMA user_version` in the same transaction.
+/// Runs ordered migrations of SQL text forward, one IMMEDIATE transaction each, checking
+/// foreign keys before each commits and bumping `PRAGMA user_version` in the same
+/// transaction (GRDB's `DatabaseMigrator`). The one migrator of the package: the library
+/// (`Schema.migrator`) and an export folder's state database (`ExportStateDatabase`) use it.
+public struct Migrator: Sendable {
+    /// Migration SQL, in order. Never edit a released entry; append a new one.
+    public let migrations: [String]
+    /// Set `auto_vacuum = INCREMENTAL` on a new database (before its first table).
+    public let incrementalVacuum: Bool
+
+    public init(migrations: [String], incrementalVacuum: Bool = false) {
+        self.migrations = migrations
+        self.incrementalVacuum = incrementalVacuum
+    }
+
+    /// The version the last migration brings a database to.
+    public var currentVersion: Int { migrations.count }
+
+    /// Brings `db` to `target` (default: `currentVersion`).
     /// - Returns: the version before migrating (0 for a new database).
-    /// - Throws: `MigrationError.newerLibrary` when the file is newer than this build;
-    ///   `SQLiteError` when a migration fails (the transaction is rolled back).
+    /// - Throws: `MigrationError.newerLibrary` when the file is newer than these migrations;
+    ///   `MigrationError.foreignKeyViolation`; `SQLiteError` when a migration fails (the
+    ///   transaction is rolled back).
     @discardableResult
-    public func migrate(to target: Int = Schema.currentVersion) throws -> Int {
-        let before = try userVersion
-        if before > Schema.currentVersion {
-            throw MigrationError.newerLibrary(found: before, supported: Schema.currentVersion)
+    public func migrate(_ db: Database, to target: Int? = nil) throws -> Int {
+        let target = target ?? currentVersion
+        let before = try db.userVersion
+        if before > currentVersion {
+            throw MigrationError.newerLibrary(found: before, supported: currentVersion)
         }
         guard before < target else { return before }
-        if before == 0 {
+        if before == 0 && incrementalVacuum {
             // Only settable before the first table exists: lets `history compact` return freed
             // pages to the file system with `PRAGMA incremental_vacuum`.
             // The WAL switch already wrote page 1, so the change needs a VACUUM (instant on an
             // empty file). https://www.sqlite.org/pragma.html#pragma_auto_vacuum
-            try execute("PRAGMA auto_vacuum = INCREMENTAL")
-            try execute("VACUUM")
+            try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try db.execute("VACUUM")
         }
         for version in before..<target {
-            try transaction(.immediate) {
+            try db.transaction(.immediate) {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
-                let now = try userVersion
+                let now = try db.userVersion
                 guard now == version else { return }
-                try execute(Schema.migrations[version])
-                try checkForeignKeys()
-                try execute("PRAGMA user_version = \(version + 1)")
+                try db.execute(migrations[version])
+                try db.checkForeignKeys()
+                try db.execute("PRAGMA user_version = \(version + 1)")
             }
         }
         return before
+    }
+}
+
+extension Schema {
+    /// The library's migrator.
+    public static let migrator = Migrator(migrations: migrations, incrementalVacuum: true)
+}
+
+extension Database {
+    /// Brings the library schema to `target` (`Schema.migrator`).
+    /// - Returns: the version before migrating (0 for a new database).
+    /// - Throws: see `Migrator.migrate`.
+    @discardableResult
+    public func migrate(to target: Int = Schema.currentVersion) throws -> Int {
+        try Schema.migrator.migrate(self, to: target)
     }
 
     /// Refuses a migration that left a row pointing at nothing: `PRAGMA foreign_key_check`

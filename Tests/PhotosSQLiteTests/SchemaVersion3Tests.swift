@@ -88,3 +88,27 @@ final class ResultCodeTests: XCTestCase {
         XCTAssertTrue(ResultCode.readonly ~= ResultCode(rawValue: 1032), "SQLITE_READONLY_DBMOVED is read-only")
     }
 }
+
+/// Issue 10 item 1: one migrator, used by the library and by an export folder's state database.
+final class MigratorTests: XCTestCase {
+    func testExportStateDatabaseMigratesThroughTheSameMigrator() throws {
+        let dir = NSTemporaryDirectory() + "photos-migrator-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/state.sqlite"
+        let state = try ExportStateDatabase.open(path: path)
+        try state.upsert([ExportFileRow(path: "a.jpg", uniqueName: "U", kind: "original", sha256: String(repeating: "0", count: 64),
+                                        byteSize: 3, mtimeNanoseconds: 7)], exportedAt: "2026-01-01T00:00:00Z")
+        XCTAssertEqual(try state.rows().map(\.path), ["a.jpg"])
+        try state.delete(paths: ["a.jpg"])
+        XCTAssertEqual(try state.rows(), [])
+        let db = try Database(path: path)
+        XCTAssertEqual(try db.userVersion, ExportStateDatabase.migrator.currentVersion)
+        XCTAssertEqual(try db.scalarInt("PRAGMA auto_vacuum"), 0, "only the library asks for incremental vacuum")
+        try db.execute("PRAGMA user_version = 9")
+        XCTAssertThrowsError(try ExportStateDatabase.open(path: path)) {
+            XCTAssertEqual($0 as? MigrationError, .newerLibrary(found: 9, supported: 1))
+        }
+        XCTAssertNil(ExportStateDatabase.openReadOnly(path: path), "a dry run reads only the current version")
+    }
+}

@@ -30,22 +30,7 @@ public final class ExportState {
         public var mtimeNanoseconds: Int64
     }
 
-    private static let migrations = [
-        """
-        CREATE TABLE export_file (
-            path        TEXT PRIMARY KEY NOT NULL,
-            unique_name TEXT NOT NULL,
-            kind        TEXT NOT NULL CHECK (kind IN ('original', 'xmp', 'json', 'thumbnail')),
-            sha256      TEXT NOT NULL,
-            byte_size   INTEGER NOT NULL,
-            mtime_ns    INTEGER NOT NULL,
-            exported_at TEXT NOT NULL
-        );
-        CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
-        """,
-    ]
-
-    private let db: Database?
+    private let db: ExportStateDatabase?
     /// Every row, by path (loaded once; the state of one export folder is small).
     public private(set) var entries: [String: Entry] = [:]
     /// Set when the state file was unreadable and was moved aside to this path.
@@ -58,7 +43,7 @@ public final class ExportState {
         let path = destination + "/" + ExportState.fileName
         var aside: String?
         do {
-            db = try ExportState.open(path)
+            db = try ExportStateDatabase.open(path: path)
         } catch {
             // Damaged (not a database, corrupt, or from a newer photos): keep it for inspection
             // under a hidden name and start afresh; the files on disk rebuild the rows.
@@ -66,7 +51,7 @@ public final class ExportState {
             for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
             aside = target
             do {
-                db = try ExportState.open(path)
+                db = try ExportStateDatabase.open(path: path)
             } catch {
                 throw PhotosError(.cantCreate, "cannot create the export state \(path): \(error)")
             }
@@ -81,16 +66,13 @@ public final class ExportState {
     /// `forget` change only the rows in memory.
     public static func readOnly(destination: String) -> ExportState {
         let path = destination + "/" + ExportState.fileName
-        guard access(path, F_OK) == 0, let db = try? Database(path: path, readOnly: true, busyTimeout: 5),
-              let version = try? db.userVersion, version == migrations.count else {
-            return ExportState(database: nil)
-        }
+        guard let db = ExportStateDatabase.openReadOnly(path: path) else { return ExportState(database: nil) }
         let state = ExportState(database: db)
         if (try? state.load()) == nil { state.entries = [:] }
         return state
     }
 
-    private init(database: Database?) {
+    private init(database: ExportStateDatabase?) {
         db = database
         setAside = nil
         isDryRun = true
@@ -101,31 +83,11 @@ public final class ExportState {
 
     private func load() throws {
         guard let db else { return }
-        let statement = try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file")
-        try statement.forEach { row in
-            guard let kind = Entry.Kind(rawValue: row.string(2)) else { return }
-            let entry = Entry(path: row.string(0), uniqueName: row.string(1), kind: kind, sha256: row.string(3),
-                              byteSize: row.int(4), mtimeNanoseconds: row.int64(5))
-            entries[entry.path] = entry
+        for row in try db.rows() {
+            guard let kind = Entry.Kind(rawValue: row.kind) else { continue }
+            entries[row.path] = Entry(path: row.path, uniqueName: row.uniqueName, kind: kind, sha256: row.sha256,
+                                      byteSize: row.byteSize, mtimeNanoseconds: row.mtimeNanoseconds)
         }
-    }
-
-    private static func open(_ path: String) throws -> Database {
-        let db = try Database(path: path, busyTimeout: 5)
-        let version = try db.userVersion
-        guard version <= migrations.count else {
-            throw PhotosError.dataError("\(path) was written by a newer photos (state version \(version))")
-        }
-        guard try db.scalarString("PRAGMA quick_check") == "ok" else {
-            throw PhotosError.dataError("\(path) is damaged")
-        }
-        for v in version..<migrations.count {
-            try db.transaction(.immediate) {
-                try db.execute(migrations[v])
-                try db.execute("PRAGMA user_version = \(v + 1)")
-            }
-        }
-        return db
     }
 
     /// Records (or replaces) the rows of the files written for one photo, in one transaction.
@@ -134,12 +96,9 @@ public final class ExportState {
         guard !written.isEmpty else { return }
         let now = ISODate.string(from: Date())
         if !isDryRun, let db {
-            try db.transaction(.immediate) {
-                let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-                for e in written {
-                    try insert.run([e.path, e.uniqueName, e.kind.rawValue, e.sha256, e.byteSize, e.mtimeNanoseconds, now])
-                }
-            }
+            try db.upsert(written.map { ExportFileRow(path: $0.path, uniqueName: $0.uniqueName, kind: $0.kind.rawValue, sha256: $0.sha256,
+                                                      byteSize: $0.byteSize, mtimeNanoseconds: $0.mtimeNanoseconds) },
+                          exportedAt: now)
         }
         for e in written { entries[e.path] = e }
     }
@@ -149,10 +108,7 @@ public final class ExportState {
     public func forget(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         if !isDryRun, let db {
-            try db.transaction(.immediate) {
-                let delete = try db.statement("DELETE FROM export_file WHERE path = ?")
-                for p in paths { try delete.run([p]) }
-            }
+            try db.delete(paths: paths)
         }
         for p in paths { entries[p] = nil }
     }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One row of an export folder's state (`export_file`): the only place that knows its columns.
+public struct ExportFileRow: Equatable, Sendable {
+    /// Path relative to DEST.
+    public var path: String
+    public var uniqueName: String
+    /// `original`, `xmp`, `json` or `thumbnail`.
+    public var kind: String
+    public var sha256: String
+    /// Bytes.
+    public var byteSize: Int
+    /// Modification time after writing, nanoseconds since 1970.
+    public var mtimeNanoseconds: Int64
+
+    public init(path: String, uniqueName: String, kind: String, sha256: String, byteSize: Int, mtimeNanoseconds: Int64) {
+        self.path = path
+        self.uniqueName = uniqueName
+        self.kind = kind
+        self.sha256 = sha256
+        self.byteSize = byteSize
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+}
+
+/// The SQLite file `DEST/.photos-export.sqlite`: its schema (migrated by the package's one
+/// `Migrator`), and its reads and writes. Core's `ExportState` decides what is recorded.
+public final class ExportStateDatabase {
+    /// The state database's migrations.
+    public static let migrator = Migrator(migrations: [
+        """
+        CREATE TABLE export_file (
+            path        TEXT PRIMARY KEY NOT NULL,
+            unique_name TEXT NOT NULL,
+            kind        TEXT NOT NULL CHECK (kind IN ('original', 'xmp', 'json', 'thumbnail')),
+            sha256      TEXT NOT NULL,
+            byte_size   INTEGER NOT NULL,
+            mtime_ns    INTEGER NOT NULL,
+            exported_at TEXT NOT NULL
+        );
+        CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
+        """,
+    ])
+
+    private let db: Database
+
+    private init(_ db: Database) { self.db = db }
+
+    /// Opens (creating or migrating) the state database at `path`.
+    /// - Throws: `MigrationError.newerLibrary` for one from a newer photos, `.damaged` when it
+    ///   fails `PRAGMA quick_check`, `SQLiteError` when it cannot be opened.
+    public static func open(path: String) throws -> ExportStateDatabase {
+        let db = try Database(path: path, busyTimeout: 5)
+        let version = try db.userVersion
+        guard version <= migrator.currentVersion else {
+            throw MigrationError.newerLibrary(found: version, supported: migrator.currentVersion)
+        }
+        guard try db.scalarString("PRAGMA quick_check") == "ok" else { throw MigrationError.damaged(path: path) }
+        try migrator.migrate(db)
+        return ExportStateDatabase(db)
+    }
+
+    /// Opens the state database at `path` read-only, when it exists and has the current
+    /// version (a dry run creates and migrates nothing); nil otherwise.
+    public static func openReadOnly(path: String) -> ExportStateDatabase? {
+        guard access(path, F_OK) == 0, let db = try? Database(path: path, readOnly: true, busyTimeout: 5),
+              let version = try? db.userVersion, version == migrator.currentVersion else { return nil }
+        return ExportStateDatabase(db)
+    }
+
+    /// Every row.
+    /// - Throws: `SQLiteError`.
+    public func rows() throws -> [ExportFileRow] {
+        try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file").map {
+            ExportFileRow(path: $0.string(0), uniqueName: $0.string(1), kind: $0.string(2), sha256: $0.string(3),
+                          byteSize: $0.int(4), mtimeNanoseconds: $0.int64(5))
+        }
+    }
+
+    /// Inserts or replaces `rows` in one transaction.
+    /// - Parameter exportedAt: ISO 8601 UTC.
+    /// - Throws: `SQLiteError`.
+    public func upsert(_ rows: [ExportFileRow], exportedAt: String) throws {
+        try db.transaction(.immediate) {
+            let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for e in rows { try insert.run([e.path, e.uniqueName, e.kind, e.sha256, e.byteSize, e.mtimeNanoseconds, exportedAt]) }
+        }
+    }
+
+    /// Deletes the rows of `paths` in one transaction.
+    /// - Throws: `SQLiteError`.
+    public func delete(paths: [String]) throws {
+        try db.transaction(.immediate) {
+            let delete = try db.statement("DELETE FROM export_file WHERE path = ?")
+            for p in paths { try delete.run([p]) }
+        }
+    }
+}
