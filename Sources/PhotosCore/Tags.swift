@@ -39,9 +39,9 @@ extension Library {
     /// - Throws: `SQLiteError`.
     func findOrCreateTag(named name: String, zone: String, history: inout HistoryWriter) throws -> TagRef {
         if let existing = try findTag(named: name, zone: zone) { return existing }
-        let uuid = UUID().uuidString.lowercased()
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
+        let uuid = newObjectUUID()
+        let rowID = try TagRows.insert(uuid: uuid, name: name, zone: zone, into: db)
         history.insert(.tag(uuid: uuid), zone: zone)
-        return TagRef(rowID: db.lastInsertRowID, uuid: uuid, name: name, zone: zone)
+        return TagRef(rowID: rowID, uuid: uuid, name: name, zone: zone)
     }
 }

@@ -292,7 +292,7 @@ extension Library {
         for (tagID, name, tagZone) in tags where tagZone != zone {
             let target = try findOrCreateTag(named: name, zone: zone, history: &history)
             try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photo.rowID, tagID])
-            try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, target.rowID])
+            try TagRows.link(photo: photo.rowID, tag: target.rowID, in: db)
             changedTags = true
         }
         if changedTags { history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: zone) }

@@ -101,7 +101,7 @@ extension Library {
             for photo in try photoKeys(photos) {
                 if try hasTag(named: name, photo: photo) { continue }
                 let tag = try findOrCreateTag(named: name, zone: photo.zone, history: &history)
-                try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, tag.rowID])
+                try TagRows.link(photo: photo.rowID, tag: tag.rowID, in: db)
                 history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: photo.zone)
                 count += 1
             }
@@ -227,8 +227,7 @@ extension Library {
     /// (SPEC §5), logging a Photo update of `tags` per photo of the loser.
     func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws {
         try logPhotosOfTag(loser.rowID, in: &history)
-        try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?",
-                   [winner.rowID, loser.rowID])
+        try TagRows.linkPhotos(of: loser.rowID, to: winner.rowID, in: db)
         try history.delete(.tag, .rowID(loser.rowID))
         try db.run("DELETE FROM tag WHERE id = ?", [loser.rowID])
     }

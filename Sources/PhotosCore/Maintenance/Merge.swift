@@ -232,8 +232,7 @@ extension Library {
                         continue
                     }
                     report.tags += 1
-                    try self.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, zone])
-                    localTag[uuid] = (self.db.lastInsertRowID, zone, name)
+                    localTag[uuid] = (try TagRows.insert(uuid: uuid, name: name, zone: zone, into: self.db), zone, name)
                     history.insert(.tag(uuid: uuid), zone: zone)
                 }
 

@@ -80,7 +80,7 @@ public final class PhotoWriter {
         photo = try db.statement(PhotoRow.insertSQL)
         data = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
         thumbnail = try db.statement(ThumbnailRow.insertSQL)
-        link = try db.statement("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)")
+        link = try db.statement(TagRows.linkSQL)
         rating = try db.statement(RatingRow.insertSQL)
     }
 
