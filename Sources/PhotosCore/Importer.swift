@@ -347,7 +347,7 @@ public final class Importer {
                 history.insert(.thumbnail, String(thumbID), zone: zone)
                 var names = tagNames
                 for subject in item.sidecar?.subjects ?? [] {
-                    if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
+                    if let name = TagName.fromKeyword(subject), !names.contains(name) { names.append(name) }
                 }
                 for name in names {
                     let tag: TagRef

@@ -180,7 +180,7 @@ public struct XMPSidecar: Equatable {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
-            if let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite {
+            if let value = XMPToolkit.real(text) {
                 let rounded = Int((value + 0.5).rounded(.down))
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
@@ -376,7 +376,38 @@ enum XMPToolkit {
             for i in 0...(b.count - u.count) where b[i] == u[0] && b[i..<(i + u.count)].elementsEqual(u) { return true }
             return false
         }
-        guard contains("RDF"), !contains("xmpmeta"), !contains("xapmeta") else { return b }
+        // The wrapper element itself, `<x:xmpmeta` (any prefix, or none), not the word in a
+        // comment or a value: comments are blanked out for this search.
+        var plain = b
+        var k = 0
+        while k + 4 <= plain.count {
+            if plain[k] == 0x3C, plain[k + 1] == 0x21, plain[k + 2] == 0x2D, plain[k + 3] == 0x2D {
+                var e = k + 4
+                while e + 3 <= plain.count, !(plain[e] == 0x2D && plain[e + 1] == 0x2D && plain[e + 2] == 0x3E) { e += 1 }
+                let stop = min(plain.count, e + 3)
+                for m in k..<stop { plain[m] = 0x20 }
+                k = stop
+            } else {
+                k += 1
+            }
+        }
+        func hasElement(_ name: String) -> Bool {
+            let b = plain
+            let u = Array(name.utf8)
+            guard b.count > u.count + 1 else { return false }
+            for i in 1...(b.count - u.count - 1) where b[i..<(i + u.count)].elementsEqual(u) {
+                let after = b[i + u.count]
+                guard after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E || after == 0x2F else { continue }
+                var j = i - 1
+                if b[j] == 0x3A { // a prefix: letters, digits, '-', '_', '.' back to '<'
+                    j -= 1
+                    while j > 0, b[j] != 0x3C, b[j] > 0x20, b[j] != 0x3E { j -= 1 }
+                }
+                if b[j] == 0x3C { return true }
+            }
+            return false
+        }
+        guard contains("RDF"), !hasElement("xmpmeta"), !hasElement("xapmeta") else { return b }
         // After the XML declaration (and a UTF-8 BOM), which must stay first (XML 1.0 §2.8).
         var start = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if b[start...].starts(with: Array("<?xml".utf8)) {
@@ -395,6 +426,23 @@ enum XMPToolkit {
         case 97...102: return c - 87
         default: return nil
         }
+    }
+
+    /// An XMP Real (Part 1 §8.2.1.5: a decimal number, optionally signed, with an optional
+    /// fractional part), surrounding white space allowed; nil for anything else — also for the
+    /// forms Swift's `Double(_:)` would take besides (`0x4`, `4e0`, `inf`, `nan`).
+    static func real(_ text: String) -> Double? {
+        let t = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        var i = 0
+        if i < t.count, t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-") { i += 1 }
+        var digits = 0
+        while i < t.count, (48...57).contains(t[i]) { i += 1; digits += 1 }
+        if i < t.count, t[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < t.count, (48...57).contains(t[i]) { i += 1; digits += 1 }
+        }
+        guard digits > 0, i == t.count else { return nil }
+        return Double(String(decoding: t, as: UTF8.self))
     }
 
     /// `xmp_get_error` codes (exempi `xmperrors.h`) in words.
