@@ -431,7 +431,9 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let detected = file.bytes.withUnsafeBytes { ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+        let detected = file.bytes.withUnsafeBytes {
+            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16)), soiSuffices: ext == "jpg" || ext == "jpeg")
+        }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
             if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG or PNG") }
