@@ -90,4 +90,15 @@ final class Issue9VariantMetadataTests: XCTestCase {
         XCTAssertNil(CaptureBound.parse("2024-12-31X"))
         XCTAssertNil(CaptureBound.parse("2023-02-29Z"))
     }
+
+    /// `{capture:%z}` / `%Z` of a photo whose offset is unknown printed +0000 and "UTC" (or this
+    /// machine's zone name under TZ): a made-up zone. Now empty; a known offset gives ±HHMM for
+    /// both (no zone name is known).
+    func testTemplateZoneOfAnUnknownOffsetIsEmpty() {
+        XCTAssertEqual(ExportNaming.strftime("%Y-%m-%d %H%M[%z][%Z]", iso: "2024-12-31T23:30:00"), "2024-12-31 2330[][]")
+        XCTAssertEqual(ExportNaming.strftime("[%z][%Z]", iso: "2024-12-31T23:30:00-05:00"), "[-0500][-0500]")
+        XCTAssertEqual(ExportNaming.strftime("[%z][%Z]", iso: "2024-12-31T23:30:00+05:45"), "[+0545][+0545]")
+        XCTAssertEqual(ExportNaming.strftime("[%z][%Z]", iso: "2024-12-31T23:30:00Z"), "[+0000][+0000]")
+        XCTAssertEqual(ExportNaming.strftime("%Y", iso: "2024-12-31T23:30:00.250-05:00"), "2024")
+    }
 }
