@@ -34,6 +34,21 @@ public struct XMPSidecar: Equatable {
         self.captureTime = captureTime
     }
 
+    /// The most keywords taken from one file's metadata (sidecar, embedded XMP and IPTC
+    /// together), in document order; the rest are not read. A 4 MiB sidecar can list ~175,000
+    /// keywords: each becomes a tag, a link and two history changes, and such an import peaked
+    /// at 205 MB and took 10 s (with a list scan per keyword, minutes). Real photos carry
+    /// dozens.
+    public static let maxKeywords = 1000
+
+    /// The most elements and attributes (start tags and `=` of attributes, counted before
+    /// parsing) of a packet read: 20,000. The XMP Toolkit's trees cost about 700 bytes per node,
+    /// so a 4 MiB sidecar of 175,000 one-word keywords took 120 MB per worker (263 MB peak with
+    /// two), and it finds sibling properties by a linear search, so 49,000 attributes on one
+    /// rdf:Description took 8.6 s. 20,000 nodes take about 14 MB and 1.5 s at worst. Real
+    /// sidecars (darktable's with its whole edit history included) have a few thousand.
+    public static let maxNodes = 20_000
+
     /// The largest sidecar (XMP or JSON) or embedded packet read, in bytes: 4 MiB. Real
     /// sidecars are a few KB (a JPEG APP1 packet is at most 64 KB); a larger file is refused
     /// before it is read, so memory stays bounded whatever is on disk.
@@ -121,7 +136,7 @@ public struct XMPSidecar: Equatable {
             throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
         }
         var result = XMPSidecar()
-        result.subjects = object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        result.subjects = Array(object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
         if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
             result.hasRating = true
@@ -143,8 +158,23 @@ public struct XMPSidecar: Equatable {
         guard data.count <= maxBytes else {
             throw PhotosError.dataError("\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
         }
+        let nodes = XMPToolkit.nodeEstimate(data)
+        guard nodes <= maxNodes else {
+            throw PhotosError.dataError("\(path): XMP packet of \(nodes) elements and attributes is over the \(maxNodes) read; not read")
+        }
         guard XMPToolkit.ready else {
             throw PhotosError(.software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
+        }
+        // One packet tree alive at a time in the process: the toolkit's trees cost up to ~30
+        // times the packet's bytes (a 4 MiB sidecar of 175,000 keywords: ~110 MB), so two
+        // workers parsing such sidecars at once peaked at 263 MB. The toolkit serializes its
+        // calls on its own global lock anyway, so this costs no parallelism.
+        XMPToolkit.treeLock.lock()
+        defer {
+            // glibc keeps freed memory in each thread's arena: give a large tree's pages back
+            // before the other worker parses (malloc_trim(3) trims every arena).
+            if data.count > XMPToolkit.trimAfterBytes { photos_release_free_memory() }
+            XMPToolkit.treeLock.unlock()
         }
         // One XmpPtr per call, freed here: nothing is shared between the importing threads.
         guard var xmp = xmp_new_empty() else {
@@ -176,8 +206,8 @@ public struct XMPSidecar: Equatable {
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
-        result.subjects = XMPToolkit.items(xmp, dcNS, "subject")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        result.subjects = Array(XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
             if let value = XMPToolkit.real(text) {
@@ -203,8 +233,10 @@ public struct XMPSidecar: Equatable {
     public static func merged(sidecar: XMPSidecar?, embedded: XMPSidecar?, iptcKeywords: [String]) -> XMPSidecar? {
         guard sidecar != nil || embedded != nil || !iptcKeywords.isEmpty else { return nil }
         var result = sidecar ?? XMPSidecar()
+        // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
+        var seen = Set(result.subjects)
         for subject in (embedded?.subjects ?? []) + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
-        where !subject.isEmpty && !result.subjects.contains(subject) {
+        where result.subjects.count < maxKeywords && !subject.isEmpty && seen.insert(subject).inserted {
             result.subjects.append(subject)
         }
         if !result.hasRating, let embedded, embedded.hasRating {
@@ -235,6 +267,10 @@ public struct XMPSidecar: Equatable {
 /// call"); after it, the XMP Toolkit serializes its own calls on a global lock, each `XmpPtr`
 /// is used by one thread only, and `xmp_get_error` is per thread (thread-local in exempi 2.6).
 enum XMPToolkit {
+    /// Held while a packet is parsed and read (`XMPSidecar.parse`): one packet tree at a time.
+    static let treeLock = NSLock()
+    /// Packets larger than this (256 KiB) have their tree's memory returned to the system.
+    static let trimAfterBytes = 256 << 10
     static let ready: Bool = {
         // exempi writes each error's message to std::cerr as well; photos reports its own.
         photos_silence_cxx_cerr()
@@ -252,8 +288,8 @@ enum XMPToolkit {
     }
 
     /// The items of an array property (Bag, Seq or Alt: Part 1 §8.2.2), or its value when the
-    /// writer used a simple value instead; struct items are skipped.
-    static func items(_ xmp: XmpPtr, _ ns: String, _ name: String) -> [String] {
+    /// writer used a simple value instead; struct items are skipped; at most `limit` items.
+    static func items(_ xmp: XmpPtr, _ ns: String, _ name: String, limit: Int = Int.max) -> [String] {
         guard let s = xmp_string_new() else { return [] }
         defer { xmp_string_free(s) }
         var options: UInt32 = 0
@@ -264,7 +300,7 @@ enum XMPToolkit {
         }
         var result: [String] = []
         var index: Int32 = 1
-        while xmp_get_array_item(xmp, ns, name, index, s, &options) {
+        while result.count < limit, xmp_get_array_item(xmp, ns, name, index, s, &options) {
             if options & 0x300 == 0, let c = xmp_string_cstr(s) { result.append(String(cString: c)) }
             index += 1
         }
@@ -443,6 +479,27 @@ enum XMPToolkit {
         }
         guard digits > 0, i == t.count else { return nil }
         return Double(String(decoding: t, as: UTF8.self))
+    }
+
+    /// An upper estimate of the nodes a packet makes: each `<` that does not open an end tag
+    /// (`</`), and each attribute value (`="` or `='`). Byte-wise, so UTF-16/32 packets count
+    /// each `<` (end tags too).
+    static func nodeEstimate(_ data: Data) -> Int {
+        var count = 0
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let n = raw.count
+            var i = 0
+            while i < n {
+                let c = raw[i]
+                if c == 0x3C {
+                    if i + 1 >= n || raw[i + 1] != 0x2F { count += 1 }
+                } else if c == 0x3D, i + 1 < n, raw[i + 1] == 0x22 || raw[i + 1] == 0x27 {
+                    count += 1
+                }
+                i += 1
+            }
+        }
+        return count
     }
 
     /// `xmp_get_error` codes (exempi `xmperrors.h`) in words.
