@@ -47,4 +47,54 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 3, list.stdout)
         print("peak RSS of the import of two 30 MB eXIf PNGs: \(result.maxRSSKB / 1024) MB")
     }
+
+    /// A JPEG with `megabytes` of APP13 "Photoshop 3.0" segments, each one 8BIM IPTC resource
+    /// of 3-byte keywords (2:25); the first segment starts with k0…k1499, all distinct.
+    static func jpegWithIPTC(sample: [UInt8], megabytes: Int, tag: UInt8) -> [UInt8] {
+        var segments: [UInt8] = []
+        var first = true
+        while segments.count < megabytes << 20 {
+            var iim: [UInt8] = []
+            if first {
+                for i in 0..<1500 {
+                    let k = Array("k\(i)".utf8)
+                    iim += [0x1C, 2, 25, 0, UInt8(k.count)] + k
+                }
+                first = false
+            }
+            while iim.count + 8 <= 60_000 { iim += [0x1C, 2, 25, 0, 3, 0x61, 0x62, tag] }
+            let resource: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + DecodeMemoryBoundTests.be32(UInt32(iim.count)) + iim
+            let payload = Array("Photoshop 3.0\0".utf8) + resource
+            segments += [0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        }
+        return [0xFF, 0xD8] + segments + Array(sample.dropFirst(2))
+    }
+
+    /// Two JPEGs with 30 MB of IPTC keywords each (3.9 million keywords): read whole, they
+    /// took ~11 s each and about three times their size; now at most 1 MiB of Photoshop
+    /// resources and 1000 keywords are read.
+    func testHugeIPTCSegmentsStayBoundedAndQuick() throws {
+        let sample = packageRoot + "/Samples/storm.jpg"
+        guard let base = FileManager.default.contents(atPath: sample) else { throw XCTSkip("Samples/storm.jpg is missing") }
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        for i in 0..<2 {
+            let bytes = Self.jpegWithIPTC(sample: Array(base), megabytes: 30, tag: UInt8(0x30 + i))
+            XCTAssertTrue(FileManager.default.createFile(atPath: input + "/iptc-\(i).jpg", contents: Data(bytes)))
+        }
+        let start = Date()
+        let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--jobs", "2", input])
+        let seconds = Date().timeIntervalSince(start)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
+        XCTAssertLessThan(seconds, 15, "seconds, not minutes")
+        let list = try run(["--library", dir + "/lib", "--json", "list"])
+        for line in list.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let tags = try XCTUnwrap(object["tags"] as? [String])
+            XCTAssertEqual(Set(tags), Set((0..<1000).map { "k\($0)" }))
+        }
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2)
+        print("peak RSS of the import of two 30 MB IPTC JPEGs: \(result.maxRSSKB / 1024) MB, \(String(format: "%.1f", seconds)) s")
+    }
 }
