@@ -58,4 +58,40 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         XCTAssertEqual(object["rating"] as? Int, 3)
         print("peak RSS \(result.maxRSSKB / 1024) MB, \(String(format: "%.1f", seconds)) s")
     }
+
+    /// JSON sidecars (`photos export --sidecar json`) of just under 4 MiB made of tiny values:
+    /// Foundation's tree made two of them peak at 166 MB with --jobs 2. Refused before
+    /// parsing; a sidecar with 1500 tags is read (its first 1000 become tags).
+    func testJSONSidecarsOfManyValuesStayBounded() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let samples = packageRoot + "/Samples"
+        for image in ["storm.jpg", "ladybird.jpg", "path.jpg"] where !FileManager.default.fileExists(atPath: samples + "/" + image) {
+            throw XCTSkip("Samples/\(image) is missing")
+        }
+        try FileManager.default.copyItem(atPath: samples + "/storm.jpg", toPath: input + "/strings.jpg")
+        try FileManager.default.copyItem(atPath: samples + "/ladybird.jpg", toPath: input + "/zeros.jpg")
+        try FileManager.default.copyItem(atPath: samples + "/path.jpg", toPath: input + "/fine.jpg")
+        let strings = "{\"tags\":[" + Array(repeating: "\"a\"", count: ((4 << 20) - 12) / 4).joined(separator: ",") + "]}"
+        let zeros = "{\"tags\":[" + Array(repeating: "0", count: ((4 << 20) - 12) / 2).joined(separator: ",") + "]}"
+        XCTAssertLessThanOrEqual(strings.utf8.count, 4 << 20)
+        XCTAssertLessThanOrEqual(zeros.utf8.count, 4 << 20)
+        try strings.write(toFile: input + "/strings.jpg.json", atomically: true, encoding: .utf8)
+        try zeros.write(toFile: input + "/zeros.jpg.json", atomically: true, encoding: .utf8)
+        let fine = "{\"tags\":[" + (0..<1500).map { "\"t,\\\"\($0)\"" }.joined(separator: ",") + "],\"rating\":4}"
+        try fine.write(toFile: input + "/fine.jpg.json", atomically: true, encoding: .utf8)
+
+        let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--jobs", "2", input])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
+        XCTAssertTrue(result.stderr.contains("strings.jpg.json: JSON sidecar of 1048575 values is over the 20000 read; not read"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("zeros.jpg.json: JSON sidecar of 2097148 values is over the 20000 read; not read"), result.stderr)
+        let list = try run(["--library", dir + "/lib", "--json", "list"])
+        let lines = list.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, list.stdout)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(Set(try XCTUnwrap(object["tags"] as? [String])), Set((0..<1000).map { "t,\"\($0)" }))
+        XCTAssertEqual(object["rating"] as? Int, 4)
+        print("peak RSS \(result.maxRSSKB / 1024) MB")
+    }
 }
