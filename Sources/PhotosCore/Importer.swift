@@ -346,8 +346,9 @@ public final class Importer {
                 history.insert(.photoData, String(dataID), zone: zone)
                 history.insert(.thumbnail, String(thumbID), zone: zone)
                 var names = tagNames
+                var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
                 for subject in item.sidecar?.subjects ?? [] {
-                    if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
+                    if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
                 }
                 for name in names {
                     let tag: TagRef
@@ -431,7 +432,9 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let detected = file.bytes.withUnsafeBytes { ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+        let detected = file.bytes.withUnsafeBytes {
+            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16)), soiSuffices: ext == "jpg" || ext == "jpeg")
+        }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
             if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG or PNG") }
