@@ -26,8 +26,29 @@ public struct ExternalDataStore: Sendable {
         String(sha256.prefix(2)) + "/" + sha256
     }
 
-    /// Absolute path of a stored reference.
-    public func path(for reference: String) -> String { root + "/" + reference }
+    /// True when `reference` names a file inside the store: one or two path components
+    /// (`ab/abcdef…`, or a top-level entry such as a leftover file), none of them empty, `.` or
+    /// `..`, and no NUL byte. References come from database rows (PhotoData `file_ref`, and
+    /// `sha256`, which the schema only checks for length) that a damaged or hostile library can
+    /// hold anything in, e.g. `../../etc/passwd` or an absolute path.
+    public static func isContained(_ reference: String) -> Bool {
+        let parts = reference.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !reference.utf8.contains(0) else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+
+    /// Name (inside the store, never written) that `path(for:)` gives a reference that is not
+    /// contained in the store: no file is there, so reading it finds it missing.
+    public static let uncontainedName = ".invalid-file-reference"
+
+    /// Absolute path of a stored reference. A reference that would lead out of the store
+    /// (`isContained` is false: `..`, an absolute path, more components) gets the path of
+    /// `uncontainedName` inside the store instead, which holds no file: no command reads,
+    /// writes or removes a file outside the library because of a row's contents.
+    public func path(for reference: String) -> String {
+        guard ExternalDataStore.isContained(reference) else { return root + "/" + ExternalDataStore.uncontainedName }
+        return root + "/" + reference
+    }
 
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
@@ -36,6 +57,9 @@ public struct ExternalDataStore: Sendable {
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
         guard !isDryRun else { return false }
+        guard ExternalDataStore.isContained(reference) else {
+            throw PhotosError.dataError("refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
+        }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
@@ -50,6 +74,7 @@ public struct ExternalDataStore: Sendable {
     /// - Returns: true when a file was (or, in a dry run, would be) removed.
     @discardableResult
     public func remove(reference: String) -> Bool {
+        guard ExternalDataStore.isContained(reference) else { return false }
         if isDryRun { return access(path(for: reference), F_OK) == 0 }
         return unlink(path(for: reference)) == 0
     }

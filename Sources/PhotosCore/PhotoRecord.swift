@@ -222,8 +222,11 @@ extension Library {
             var refs: [String] = []
             for photo in unique {
                 guard try db.scalarInt("SELECT 1 FROM photo WHERE id = ?", [photo.rowID]) != nil else { continue }
-                if let ref = try db.scalarString("SELECT file_ref FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
-                    refs.append(ref)
+                // The recorded reference and the content address of the SHA-256 (they differ
+                // only in a damaged row; the file, if any, is at the content address).
+                for (ref, sha) in try db.statement("SELECT file_ref, sha256 FROM photo_data WHERE photo_id = ?")
+                    .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
+                    refs += [ref, ExternalDataStore.reference(for: sha)]
                 }
                 for (tagUUID, zone) in try db.statement("SELECT t.uuid, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.uuid")
                     .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
@@ -288,11 +291,17 @@ extension Library {
     }
 
     /// True when a PhotoData row references `fileReference` — or when that cannot be told
-    /// (a database error): a file is only removed when it is certainly unreferenced.
+    /// (a database error): a file is only removed when it is certainly unreferenced. The content
+    /// address of a SHA-256 (`ab/abcdef…`) is referenced by every row of that SHA-256, whatever
+    /// its `file_ref` says (a damaged `file_ref` is repaired back to the content address by
+    /// `verify --repair`, so the file there must stay).
     public func isReferenced(fileReference: String) -> Bool {
         do {
             // By SHA-256 (the file's name), which is indexed.
             let sha = (fileReference as NSString).lastPathComponent
+            if fileReference == ExternalDataStore.reference(for: sha) {
+                return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [sha]) != nil
+            }
             return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha, fileReference]) != nil
         } catch {
             return true
