@@ -186,14 +186,20 @@ public final class Importer {
         for _ in 0..<jobs {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
-                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
-                while !stop.isSet {
-                    let i = nextIndex.next()
-                    guard i < files.count else { break }
-                    let path = files[i]
-                    let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                   thumbnail: thumbOptions)
-                    queue.push((path, outcome))
+                // It is closed before the worker says it is done: a connection still open when the
+                // process exits keeps SQLite from removing the -wal and -shm files (left behind
+                // even by a dry run).
+                do {
+                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
+                    defer { withExtendedLifetime(reader) {} }
+                    while !stop.isSet {
+                        let i = nextIndex.next()
+                        guard i < files.count else { break }
+                        let path = files[i]
+                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
+                                                       thumbnail: thumbOptions)
+                        queue.push((path, outcome))
+                    }
                 }
                 queue.producerDone()
             }
