@@ -62,8 +62,23 @@ public struct ExternalDataStore: Sendable {
         }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
+        var st = stat()
+        if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR, stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR {
+            // A file (or a dangling link) where the shard folder belongs: no original can be in it.
+            // Moved aside under a temporary name (never deleted: `verify --repair` removes it),
+            // so the original can be written (heal instead of forget, issue 9 item 8).
+            let aside = root + "/" + ExternalDataStore.temporaryPrefix + "displaced-\(getpid())-" + (dir as NSString).lastPathComponent
+            if rename(dir, aside) != 0 {
+                throw PhotosError(.cantCreate, "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(errno)))")
+            }
+        }
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
             throw PhotosError(.cantCreate, "cannot create \(dir): \(String(cString: strerror(errno)))")
+        }
+        if lstat(final, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, rmdir(final) != 0 {
+            // An empty folder in the original's place is removed; one with files in it is not ours
+            // to remove.
+            throw PhotosError(.cantCreate, "cannot create \(final): a folder is in its place (\(String(cString: strerror(errno)))); move it away")
         }
         try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
         return true
@@ -86,9 +101,10 @@ public struct ExternalDataStore: Sendable {
         guard let shards = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
         for shard in shards.sorted() {
             let dir = root + "/" + shard
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) else { continue }
-            if !isDir.boolValue { result.append(shard); continue }
+            // A file, or a link that leads nowhere (stat fails where lstat works), is listed too.
+            var st = stat()
+            guard lstat(dir, &st) == 0 else { continue }
+            if stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR { result.append(shard); continue }
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
                 result.append(shard + "/" + name)
             }

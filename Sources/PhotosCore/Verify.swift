@@ -211,6 +211,11 @@ extension Library {
                         repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
+                if st.st_mode & S_IFMT != S_IFREG {
+                    missingOriginal.insert(name)
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
+                    continue
+                }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
                     report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
@@ -228,7 +233,9 @@ extension Library {
                     }
                 }
             }
+            var withoutData: [String] = []
             for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+                withoutData.append(Library.describePhoto(name, display))
                 report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
             for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
@@ -245,18 +252,46 @@ extension Library {
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
             }
-            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted()
-                where access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
-                // Its files cannot be listed: orphans there would go unseen.
-                report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted() {
+                var fst = stat()
+                if folder == self.externalData.root && stat(folder, &fst) != 0 {
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
+                } else if lstat(folder, &fst) == 0 && stat(folder, &fst) == 0 && fst.st_mode & S_IFMT != S_IFDIR {
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) is not a folder"))
+                } else if access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
+                    // Its files cannot be listed: orphans there would go unseen.
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+                }
             }
             let files = self.externalData.allReferences()
             report.files = files.count
             for ref in files where !referenced.contains(ref) {
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
+                // While a photo has lost its PhotoData row, an unreferenced original may be the
+                // only copy of its bytes: reported, never removed (never delete good data).
+                let keep = !temporary && !withoutData.isEmpty
                 report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile,
-                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo",
-                                                     repair: .removeFile(reference: ref)))
+                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
+                                                        + (keep ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)" : ""),
+                                                     repair: keep ? nil : .removeFile(reference: ref)))
+            }
+        }
+        // Never forget every photo at once: when the external data folder is missing or not a
+        // folder (an unmounted disk, a moved folder), or no original at all is there while
+        // several are recorded, the originals are not gone but out of reach; deleting the photos
+        // would lose their tags, ratings and shares for good. Reported, not repaired.
+        var st = stat()
+        let rootIsFolder = stat(externalData.root, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+        let missingCount = report.problems.filter { $0.kind == .missingFile }.count
+        let noneThere = missingCount > 1 && (try? db.scalarInt("SELECT count(*) FROM photo_data")) == missingCount
+        if !rootIsFolder || noneThere {
+            let why = !rootIsFolder ? "the external data folder \(externalData.root) is missing or not a folder"
+                : "none of the \(missingCount) originals is in \(externalData.root)"
+            for i in report.problems.indices {
+                if case .deletePhoto? = report.problems[i].repair {
+                    report.problems[i].repair = nil
+                    report.problems[i].detail += " (not repaired: \(why); mount or restore it, or delete the photos with 'photos delete')"
+                }
             }
         }
         // A thumbnail cannot be made again from an original that is gone or damaged; when the
