@@ -73,7 +73,8 @@ public struct ExternalDataStore: Sendable {
             }
         }
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
-            throw PhotosError(.cantCreate, "cannot create \(dir): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw PhotosError(PhotosError.status(forErrno: code, otherwise: .cantCreate), "cannot create \(dir): \(String(cString: strerror(code)))")
         }
         if lstat(final, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, rmdir(final) != 0 {
             // An empty folder in the original's place is removed; one with files in it is not ours

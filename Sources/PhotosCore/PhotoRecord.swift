@@ -236,11 +236,37 @@ extension Library {
                 try history.delete(.photo, .photo(photo.rowID))
                 try db.run("DELETE FROM photo WHERE id = ?", [photo.rowID])
             }
+            try checkRemovable(refs)
             try history.commit()
             return refs
         }
         removeUnreferencedFiles(references)
         return unique.map(\.uniqueName)
+    }
+
+    /// Throws unless every existing file among `references` can be removed: its folder is
+    /// writable (access(2) `W_OK`), and whether it exists can be told. Called inside the
+    /// transaction that drops the rows, so that a library whose originals this user may not
+    /// remove gets 77 (74 for an I/O error) with nothing deleted, instead of rows gone and
+    /// their originals left behind as orphans.
+    /// - Throws: `PhotosError` 77 or 74 naming the folder or file.
+    func checkRemovable(_ references: [String]) throws {
+        for ref in Set(references).sorted() where ExternalDataStore.isContained(ref) {
+            let path = externalData.path(for: ref)
+            var st = stat()
+            if lstat(path, &st) != 0 {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR { continue }
+                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .ioError),
+                                  "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if access(folder, W_OK | X_OK) != 0 {
+                let code = errno
+                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .noPermission),
+                                  "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted")
+            }
+        }
     }
 
     /// Removes the external files among `references` that no PhotoData row references any more.

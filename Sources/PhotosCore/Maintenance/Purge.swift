@@ -69,6 +69,7 @@ extension Library {
             // in a damaged row; the file, if any, is at the content address).
             references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
                 .map(z) { [$0.string(0), ExternalDataStore.reference(for: $0.string(1))] }.flatMap { $0 }
+            try self.checkRemovable(references)
             // One history transaction; its deletes are written set-wise, straight from the rows,
             // with the tombstones every other command writes (`HistoryEntity`).
             var history = HistoryWriter(self, author: author, context: .purge)
