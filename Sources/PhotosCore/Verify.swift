@@ -48,6 +48,11 @@ public struct VerifyProblem: Equatable {
         /// A tag uuid that is not a lowercase canonical UUID, whose string order `dedupe-tags`
         /// takes for byte order (SPEC §5).
         public static let badTagUUID: Kind = "bad-tag-uuid"
+        /// Several photos with the same SHA-256: import and merge rely on one photo per
+        /// original's bytes ("same bytes = same photo", SPEC §5); a duplicate arrives only from
+        /// outside writes. Never repaired: which photo's tags, ratings and zone to keep is the
+        /// user's decision (`photos delete` the one not wanted).
+        public static let duplicatePhoto: Kind = "duplicate-photo"
     }
 
     public var kind: Kind
@@ -84,6 +89,9 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
     case regenerateThumbnail(uniqueName: String, displayName: String)
     /// Point a PhotoData row at the content address of its SHA-256, where its file is.
     case fixFileReference(uniqueName: String, displayName: String, from: String, to: String)
+    /// Move a tag link that crosses zones to the same-named tag of the photo's zone (created
+    /// when absent; the smallest uuid when several), as `share add` and `merge` relink tags.
+    case relinkTag(uniqueName: String, displayName: String, tagUUID: String, tagName: String, zone: String)
 
     /// One line saying what the repair does.
     public var description: String {
@@ -97,6 +105,8 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
             return "regenerate the thumbnail of photo \(name) (\(display)) from its original"
         case let .fixFileReference(name, display, from, to):
             return "point photo \(name) (\(display)) at its original \(to) instead of \(from)"
+        case let .relinkTag(name, display, uuid, tagName, zone):
+            return "link photo \(name) (\(display)) to the tag \(JSONValue.string(tagName).serialized()) of its zone \(zone) instead of \(uuid)"
         }
     }
 }
@@ -347,8 +357,10 @@ extension Library {
         var thumbnails: [String] = []
         var deletions: [String] = []
         var references: [VerifyRepair] = []
+        var relinks: [VerifyRepair] = []
         for r in repairs {
             switch r {
+            case .relinkTag: relinks.append(r)
             case .fixFileReference: references.append(r)
             case .removeFile(let ref): orphans.append(ref)
             case .regenerateThumbnail(let name, _): thumbnails.append(name)
@@ -372,6 +384,36 @@ extension Library {
                     outcome.notes[.removeFile(reference: ref)] = "left in place: an import is running and may still commit it; repair again later"
                 }
             }
+        }
+        if !relinks.isEmpty {
+            let relinked: [VerifyRepair] = try write {
+                var history = HistoryWriter(self, author: author, context: .verifyRepair)
+                var done: [VerifyRepair] = []
+                for case let .relinkTag(name, _, uuid, tagName, zone) as VerifyRepair in relinks {
+                    guard let photoID = try db.scalarInt("SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [name, zone]),
+                          let (oldID, oldZone) = try db.statement("SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?")
+                            .first([uuid, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone else { continue }
+                    let target: (Int64, String)
+                    if let found = try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
+                        .first([zone, tagName], { ($0.int64(0), $0.string(1)) }) {
+                        target = found
+                    } else {
+                        let newUUID = UUID().uuidString.lowercased()
+                        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [newUUID, tagName, zone])
+                        target = (db.lastInsertRowID, newUUID)
+                        history.insert(.tag, newUUID, zone: zone)
+                    }
+                    try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photoID, target.0])
+                    try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+                    history.update(.photo, name, ["tags"], zone: zone)
+                    history.update(.tag, uuid, ["photos"], zone: oldZone)
+                    history.update(.tag, target.1, ["photos"], zone: zone)
+                    done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
+                }
+                try history.commit()
+                return done
+            }
+            outcome.made.formUnion(relinked)
         }
         if !references.isEmpty {
             let fixed: [VerifyRepair] = try write {
@@ -474,7 +516,17 @@ extension Library {
             WHERE p.zone_id <> t.zone_id
             """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
         for (photo, display, pzone, tag, uuid, tzone) in crossing {
-            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)"))
+            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)",
+                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: uuid, tagName: tag, zone: pzone)))
+        }
+        let duplicates = try db.statement("""
+            SELECT d.sha256, group_concat(p.unique_name || ' (' || p.display_name || ')', ', ') FROM photo_data d
+            JOIN photo p ON p.id = d.photo_id WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
+            GROUP BY d.sha256 ORDER BY d.sha256
+            """).map { ($0.string(0), $0.string(1)) }
+        for (sha, photos) in duplicates {
+            let shown = JSONValue.string(photos).serialized()
+            problems.append(VerifyProblem(kind: .duplicatePhoto, detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
         for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
             let shown = JSONValue.string(name).serialized()
