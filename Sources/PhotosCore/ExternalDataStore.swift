@@ -56,12 +56,21 @@ public struct ExternalDataStore: Sendable {
     /// - Throws: `PhotosError` 74 (I/O) or 73 (cannot create).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
-        guard !isDryRun else { return false }
         guard ExternalDataStore.isContained(reference) else {
             throw PhotosError.dataError("refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
         }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
+        if isDryRun {
+            // Writes nothing, but fails where the real run would for lack of permission (77),
+            // so that a dry run's outcome is the real run's.
+            let folder = access(dir, F_OK) == 0 ? dir : root
+            if access(folder, W_OK | X_OK) != 0, [EACCES, EPERM, EROFS].contains(errno) {
+                let code = errno
+                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .noPermission), "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))")
+            }
+            return false
+        }
         var st = stat()
         if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR, stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR {
             // A file (or a dangling link) where the shard folder belongs: no original can be in it.

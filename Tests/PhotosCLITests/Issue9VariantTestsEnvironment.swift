@@ -56,6 +56,10 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
             try FileManager.default.copyItem(atPath: samplesDir + "/" + name, toPath: input + "/" + name)
             chmod(input + "/" + name, 0o644)
         }
+        // The dry run says what the real run does.
+        let dry = try asReader(["--library", lib, "--wait", "0", "import", "--dry-run", input])
+        XCTAssertEqual(dry.status, 77, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains(lib + "/ExternalData") && dry.stderr.contains("Permission denied"), dry.stderr)
         let r = try asReader(["--library", lib, "--wait", "0", "import", input])
         XCTAssertEqual(r.status, 77, r.stderr)
         XCTAssertTrue(r.stderr.contains(lib + "/ExternalData") && r.stderr.contains("Permission denied"), r.stderr)
