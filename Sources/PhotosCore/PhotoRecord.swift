@@ -279,11 +279,22 @@ extension Library {
     public func removeUnreferencedFiles(_ references: [String]) -> Int {
         guard !references.isEmpty, !isDryRun else { return 0 }
         var removed = 0
-        try? write {
-            for ref in Set(references) where !isReferenced(fileReference: ref) {
-                if externalData.remove(reference: ref) { removed += 1 }
+        let body = {
+            for ref in Set(references) where !self.isReferenced(fileReference: ref) {
+                if self.externalData.remove(reference: ref) { removed += 1 }
             }
         }
+        do {
+            try write(body)
+        } catch let e as PhotosError where e.status == .tempFail {
+            // The rows are gone already: another writer that took the lock right after our
+            // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
+            // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
+            // for `verify --repair`).
+            db.setBusyTimeout(max(busyTimeout, Library.cleanupWait))
+            defer { db.setBusyTimeout(busyTimeout) }
+            try? write(body)
+        } catch {}
         return removed
     }
 
