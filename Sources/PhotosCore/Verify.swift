@@ -389,7 +389,7 @@ extension Library {
             let relinked: [VerifyRepair] = try write {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var done: [VerifyRepair] = []
-                for case let .relinkTag(name, _, uuid, tagName, zone) as VerifyRepair in relinks {
+                for case let .relinkTag(name, _, uuid, tagName, zone) in relinks {
                     guard let photoID = try db.scalarInt("SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [name, zone]),
                           let (oldID, oldZone) = try db.statement("SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?")
                             .first([uuid, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone else { continue }
@@ -405,9 +405,8 @@ extension Library {
                     }
                     try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photoID, target.0])
                     try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+                    // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.
                     history.update(.photo, name, ["tags"], zone: zone)
-                    history.update(.tag, uuid, ["photos"], zone: oldZone)
-                    history.update(.tag, target.1, ["photos"], zone: zone)
                     done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
                 }
                 try history.commit()
