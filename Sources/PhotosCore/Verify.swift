@@ -53,6 +53,10 @@ public struct VerifyProblem: Equatable {
         /// outside writes. Never repaired: which photo's tags, ratings and zone to keep is the
         /// user's decision (`photos delete` the one not wanted).
         public static let duplicatePhoto: Kind = "duplicate-photo"
+        /// A displayName no file can have (empty, a NUL byte, a `/`, `.` or `..`): import takes
+        /// it from the file name, and export and `list` show it (a NUL cut it short). Never
+        /// repaired: the original name is not known.
+        public static let badDisplayName: Kind = "bad-display-name"
     }
 
     public var kind: Kind
@@ -517,6 +521,21 @@ extension Library {
         for (photo, display, pzone, tag, uuid, tzone) in crossing {
             problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)",
                                           repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: uuid, tagName: tag, zone: pzone)))
+        }
+        let badNames = try db.statement("""
+            SELECT unique_name, hex(CAST(display_name AS BLOB)) FROM photo
+            WHERE instr(CAST(display_name AS BLOB), x'00') > 0 OR instr(display_name, '/') > 0 OR display_name IN ('', '.', '..')
+            ORDER BY unique_name
+            """).map { ($0.string(0), $0.string(1)) }
+        for (name, hex) in badNames {
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
+                if let b = UInt8(hex[index..<next], radix: 16) { bytes.append(b) }
+                index = next
+            }
+            let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
+            problems.append(VerifyProblem(kind: .badDisplayName, detail: "photo \(name) has the file name \(shown), which no file can have"))
         }
         let duplicates = try db.statement("""
             SELECT d.sha256, group_concat(p.unique_name || ' (' || p.display_name || ')', ', ') FROM photo_data d

@@ -39,6 +39,22 @@ final class Issue9VariantVerifyInvariantTests: XCTestCase {
         XCTAssertEqual(run(["verify"]).status, 0)
     }
 
+    /// A displayName with a NUL byte was cut short by `list` and export ("a" for
+    /// "a\0b/../../evil.jpg", exported without extension) and passed verify.
+    func testImpossibleDisplayNamesAreReported() throws {
+        let d = try db()
+        try d.execute("UPDATE photo SET display_name = 'a' || char(0) || 'b/../../evil.jpg' WHERE display_name = 'storm.jpg'")
+        try d.execute("UPDATE photo SET display_name = '..' WHERE display_name = 'path.jpg'")
+        let v = run(["verify"])
+        XCTAssertEqual(v.status, 1)
+        XCTAssertTrue(v.stdout.contains(#"has the file name "a\u0000b/../../evil.jpg", which no file can have"#), v.stdout)
+        XCTAssertTrue(v.stdout.contains(#"has the file name "..", which no file can have"#), v.stdout)
+        XCTAssertEqual(v.stdout.components(separatedBy: "bad-display-name").count - 1, 2, v.stdout)
+        // A newline is a legal (if odd) file name character: not a problem.
+        try d.execute("UPDATE photo SET display_name = 'a' || char(10) || 'b.jpg' WHERE display_name = '..'")
+        XCTAssertEqual(run(["verify"]).stdout.components(separatedBy: "bad-display-name").count - 1, 1)
+    }
+
     func testCrossZoneLinkIsRelinked() throws {
         let d = try db()
         try d.run("INSERT INTO zone (id, name, scope) VALUES ('zz', 'zz', 'private')")
