@@ -126,8 +126,14 @@ public enum CLI {
             guard !author.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return usageError("--author needs a non-empty name", command: command, output: output)
             }
+            guard !author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return usageError("--author must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())", command: command, output: output)
+            }
             context.author = author
             context.authorGiven = true
+        } else if context.author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            // History authors are printed by `photos history`: no newlines or escapes in them.
+            return usageError("$PHOTOS_AUTHOR must not contain control characters (newlines, escapes): \(JSONValue.string(context.author).serialized())", command: command, output: output)
         }
         if let wait = global("wait") {
             guard let seconds = Double(wait), seconds >= 0, seconds.isFinite else {

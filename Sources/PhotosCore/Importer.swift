@@ -123,6 +123,10 @@ public final class Importer {
         /// dry run).
         case restored(ImportRestoration, reference: String)
         case failed(String)
+        /// The library's file system refused to take an original (permission, a full disk):
+        /// not this file's fault, and every later file would fail the same way, so the import
+        /// stops with it (77 or 74), keeping what committed.
+        case fatal(PhotosError)
         case prepared(Prepared)
     }
 
@@ -186,14 +190,20 @@ public final class Importer {
         for _ in 0..<jobs {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
-                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
-                while !stop.isSet {
-                    let i = nextIndex.next()
-                    guard i < files.count else { break }
-                    let path = files[i]
-                    let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                   thumbnail: thumbOptions)
-                    queue.push((path, outcome))
+                // It is closed before the worker says it is done: a connection still open when the
+                // process exits keeps SQLite from removing the -wal and -shm files (left behind
+                // even by a dry run).
+                do {
+                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: 30) }
+                    defer { withExtendedLifetime(reader) {} }
+                    while !stop.isSet {
+                        let i = nextIndex.next()
+                        guard i < files.count else { break }
+                        let path = files[i]
+                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
+                                                       thumbnail: thumbOptions)
+                        queue.push((path, outcome))
+                    }
                 }
                 queue.producerDone()
             }
@@ -266,6 +276,13 @@ public final class Importer {
                     }
                 case .failed(let reason):
                     fail(path, reason)
+                case .fatal(let error):
+                    if fatal == nil {
+                        // What is batched so far can still commit; nothing after it.
+                        commit()
+                        if fatal == nil { fatal = error }
+                        stop.set()
+                    }
                 case .prepared(let item):
                     if fatal == nil { batch.append(item) }
                     else if item.wroteFile {
@@ -455,6 +472,9 @@ public final class Importer {
                 try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
             } catch {
                 claimed.release(file.sha256)
+                if let e = error as? PhotosError, e.isEnvironmental {
+                    return .fatal(PhotosError(e.status, "cannot restore the original of photo \(existing.0) from \(path): \(e.message)"))
+                }
                 return .failed("cannot restore the original of photo \(existing.0): \(error)")
             }
             return .restored(restoration, reference: existing.2)
@@ -485,6 +505,7 @@ public final class Importer {
                 wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
+                if let e = error as? PhotosError, e.isEnvironmental { return .fatal(e) }
                 return .failed("\(error)")
             }
         }

@@ -47,6 +47,22 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
     /// EX_NOINPUT (66): a file, photo or library that does not exist.
     public static func noInput(_ message: String) -> PhotosError { PhotosError(.noInput, message) }
 
+    /// The status of a failed file operation by its `errno`: EACCES, EPERM, EROFS → 77
+    /// (permission); ENOSPC, EDQUOT, EIO → 74 (I/O, a full disk); anything else `otherwise`.
+    /// Used where a file in the library cannot be written: such an error is the environment's,
+    /// not one input file's, so a command stops with it instead of failing file after file.
+    public static func status(forErrno code: Int32, otherwise: ExitStatus) -> ExitStatus {
+        switch code {
+        case EACCES, EPERM, EROFS: return .noPermission
+        case ENOSPC, EDQUOT, EIO: return .ioError
+        default: return otherwise
+        }
+    }
+
+    /// True for a status that says the library's file system refused a write (77, 74): an
+    /// environment error that stops a command rather than failing one item.
+    public var isEnvironmental: Bool { status == .noPermission || status == .ioError }
+
     /// Maps any error thrown below the CLI to a `PhotosError`, naming `libraryPath` for lock
     /// and database errors. Environment errors get their sysexits status; only what is left
     /// (a bug: a constraint, misuse, a statement that does not compile) is 70.

@@ -76,20 +76,37 @@ enum ExportCommand {
         let summary: ExportSummary
         do {
             summary = try exporter.run()
+        } catch let interrupted as Interrupted<ExportSummary> {
+            // Stopped by the environment (busy state, read-only or full DEST) after writing some
+            // files: say what was written, then why it stopped (issue 9 item 9).
+            progress.finish()
+            printSummary(interrupted.report, options: options, ctx: ctx, interrupted: true)
+            throw PhotosError(interrupted.error.status, interrupted.error.message
+                + "; the files written before stay: run the same export again to continue")
         } catch {
             progress.finish()
             throw error
         }
         progress.finish()
+        printSummary(summary, options: options, ctx: ctx, interrupted: false)
+        return summary.failed > 0 ? .partial : .ok
+    }
+
+    /// The summary line (or JSON object, with `"interrupted":true` when an error stopped it).
+    static func printSummary(_ summary: ExportSummary, options: ExportOptions, ctx: CommandContext, interrupted: Bool) {
         if ctx.json {
-            ctx.printJSON(summary.json(cleanup: options.cleanup, dryRun: options.dryRun))
-        } else if !ctx.quiet || summary.failed > 0 {
+            var json = summary.json(cleanup: options.cleanup, dryRun: options.dryRun)
+            if interrupted, case .object(var pairs) = json {
+                pairs.append(("interrupted", .bool(true)))
+                json = .object(pairs)
+            }
+            ctx.printJSON(json)
+        } else if interrupted || !ctx.quiet || summary.failed > 0 {
             let verb = options.dryRun ? "Would export" : "Exported"
             var line = "\(verb): \(summary.written) written, \(summary.updated) updated, \(summary.skipped) skipped, \(summary.failed) failed"
             if options.cleanup { line += ", \(summary.removed) file\(summary.removed == 1 ? "" : "s") removed" }
             line += "; \(formatBytes(summary.bytes)) in \(String(format: "%.1f", summary.seconds)) s"
-            ctx.print(line)
+            ctx.print(line + (interrupted ? " (interrupted)" : ""))
         }
-        return summary.failed > 0 ? .partial : .ok
     }
 }

@@ -224,7 +224,7 @@ enum MergeCommand {
                                     acceptingOlderSchema: true)
             let report = try library.merge(from: other, dryRun: args.flag("dry-run"), author: ctx.historyAuthor)
             if ctx.json { ctx.printJSON(report.json) } else if !ctx.quiet {
-                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants\(report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals restored" : "")")
+                ctx.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : "")), \(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, \(report.participants) participants\(report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals \(report.dryRun ? "to restore" : "restored")" : "")")
             }
             return .ok
         })
