@@ -30,7 +30,7 @@ enum ExportCommand: Command {
 
     struct Options: ParsableOptions {
         var destination = ""
-        var filter = PhotoFilterOptions()
+        var selection = PhotoFilterOptions()
         var template: ExportNameTemplate?
         var thumbnails = false
         var sidecar: SidecarFormat?
@@ -38,7 +38,7 @@ enum ExportCommand: Command {
         var cleanup = false
         var dryRun = false
 
-        static let options: [Option<Options>] = PhotoFilterOptions.options.map { $0.lifted(\.filter) } + [
+        static let options: [Option<Options>] = PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
             .value(\.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                    parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
             .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
@@ -56,14 +56,14 @@ enum ExportCommand: Command {
         static let arguments: [Argument<Options>] = [.one(\.destination, "dest", help: "The export folder (created when absent).")]
 
         func validate() throws {
-            try filter.validate()
-            for tag in filter.tags { _ = try TagName.normalize(tag) }
+            try selection.validate()
+            for tag in selection.filter.tags { _ = try TagName.normalize(tag) }
         }
 
         /// The export options for Core.
         var exportOptions: ExportOptions {
             var options = ExportOptions(destination: destination)
-            options.filter = filter.filter
+            options.filter = selection.filter
             if let template { options.template = template }
             if let sidecar { options.sidecar = sidecar }
             options.thumbnails = thumbnails

@@ -91,20 +91,19 @@ enum ImportCommand: Command {
         }
         let progress = ctx.console.progress(options.dryRun ? "checking" : "importing")
         importer.onProgress = { done, total in progress.update(done: done, total: total) }
-        defer { progress.finish() }
+        let summary: ImportSummary
         do {
-            let summary = try importer.run()
-            progress.finish()
-            printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
+            defer { progress.finish() }
+            summary = try importer.run()
         } catch let interrupted as Interrupted<ImportSummary> {
             // Some batches committed before the error: say what stays imported, then why it stopped.
-            progress.finish()
             let n = interrupted.report.imported
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: root)
             printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: cause)
             throw ErrorReporting.interrupted(interrupted.error, libraryPath: root, addendum:
                 "; the \(TerminalText.plural(n, "photo")) committed before stay imported: run the same command again to import the rest")
         }
+        printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
     }
 
     /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`
