@@ -3,7 +3,7 @@ import PhotosCore
 
 /// A subcommand as a type: its name and help, its typed options (decoded and validated once,
 /// before `run`), and what it does (swift-argument-parser's `ParsableCommand`).
-protocol Command {
+protocol Command: SendableMetatype {
     associatedtype Options: ParsableOptions
     /// Name and help.
     static var configuration: CommandConfiguration { get }
@@ -24,13 +24,13 @@ struct CommandConfiguration {
 }
 
 /// A command with its type erased, as the registry, help and dispatch see it.
-struct CommandDescriptor {
+struct CommandDescriptor: Sendable {
     let configuration: CommandConfiguration
     let options: [OptionSpec]
     let arguments: [ArgumentSpec]
     let positionals: (min: Int, max: Int?)
     /// Decodes the arguments (whose count was checked) and runs the command.
-    let execute: (ParsedArguments, CommandContext) throws -> Void
+    let execute: @Sendable (ParsedArguments, CommandContext) throws -> Void
 
     init<C: Command>(_ command: C.Type) {
         configuration = C.configuration

@@ -15,7 +15,7 @@ struct GlobalOptions: ParsableOptions, Sendable {
     /// `--wait`: seconds to wait for another process's lock.
     var wait: Double?
 
-    static let options: [Option<GlobalOptions>] = [
+    static var options: [Option<GlobalOptions>] { [
         .value(\.library, "--library", value: "PATH", help: "The library folder.",
                default: "$PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Library", parser: .libraryPath),
         .flag(\.json, "--json", help: "Print data as JSON (one object, or JSON Lines for listings)."),
@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableOptions, Sendable {
                default: "$PHOTOS_AUTHOR, else photos", parser: .authorName),
         .value(\.wait, "--wait", value: "SECONDS", help: "How long to wait for another process's lock on the library.",
                default: "30", parser: .seconds),
-    ]
+    ] }
 
     /// The seconds to wait for a lock when `--wait` is not given.
     static let defaultWait: Double = 30
@@ -54,10 +54,10 @@ struct InformationRequest: ParsableOptions {
     var help = false
     var version = false
 
-    static let options: [Option<InformationRequest>] = [
+    static var options: [Option<InformationRequest>] { [
         .flag(\.help, "--help", "-h", help: "Show help information."),
         .flag(\.version, "--version", help: "Show the version."),
-    ]
+    ] }
 
     /// The global option table, as help lists it.
     static var globalSpecs: [OptionSpec] { GlobalOptions.options.map(\.spec) + options.map(\.spec) }

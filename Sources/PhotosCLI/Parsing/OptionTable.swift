@@ -4,7 +4,7 @@ import Foundation
 /// to a field, decoding happens once, then `validate()` checks what involves more than one
 /// field (swift-argument-parser's `ParsableArguments` + `validate()`, without property
 /// wrappers).
-protocol ParsableOptions {
+protocol ParsableOptions: SendableMetatype {
     /// Every field at its default: what an absent option means.
     init()
     /// The options, in the order help lists them and decoding converts them.

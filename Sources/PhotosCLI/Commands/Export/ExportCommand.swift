@@ -38,7 +38,7 @@ enum ExportCommand: Command {
         var cleanup = false
         var dryRun = false
 
-        static let options: [Option<Options>] = PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
+        static var options: [Option<Options>] { PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
             .value(\.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                    parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
             .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
@@ -52,8 +52,8 @@ enum ExportCommand: Command {
             .flag(\.update, "--update", help: "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."),
             .flag(\.cleanup, "--cleanup", help: "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."),
             .flag(\.dryRun, "--dry-run", help: "Report what would be written; write nothing (an existing export state is read, not changed)."),
-        ]
-        static let arguments: [Argument<Options>] = [.one(\.destination, "dest", help: "The export folder (created when absent).")]
+        ] }
+        static var arguments: [Argument<Options>] { [.one(\.destination, "dest", help: "The export folder (created when absent).")] }
 
         func validate() throws {
             try selection.validate()

@@ -23,7 +23,7 @@ enum HistoryCommand: Command {
         var consumer: String?
         var advance = false
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.since, "--since", value: "TOKEN", help: "Only transactions after this token.", parser: .token),
             .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
             .values(\.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."),
@@ -31,7 +31,7 @@ enum HistoryCommand: Command {
             .value(\.zone, "--zone", value: "ID", help: "Only changes in this zone."),
             .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
             .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction."),
-        ]
+        ] }
 
         mutating func validate() throws {
             entities = try entities.map { raw in

@@ -22,7 +22,7 @@ enum HistoryCompactCommand: Command {
         /// The one cut-off given, set by `validate()`.
         var cutoff = CompactionCutoff.token(0)
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.before, "--before", value: "DATE", help: "Delete transactions with a timestamp before DATE (YYYY-MM-DD or ISO 8601).",
                    parser: ValueParser { text, name in
                        guard let (date, _) = ISODate.parse(text) else { throw UsageError("\(name) takes a date like 2024-05-01, not '\(text)'") }
@@ -32,7 +32,7 @@ enum HistoryCompactCommand: Command {
             .value(\.beforeToken, "--before-token", value: "T", help: "Delete transactions with a token below T.", parser: .token),
             .flag(\.force, "--force", help: "Delete past the lowest consumer token."),
             .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing."),
-        ]
+        ] }
 
         mutating func validate() throws {
             let cutoffs: [CompactionCutoff] = [

@@ -17,10 +17,10 @@ enum DedupeTagsCommand: Command {
     struct Options: ParsableOptions {
         var all = false
         var dryRun = false
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .flag(\.all, "--all", help: "Examine every tag, not only those inserted since the last run."),
             .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing."),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

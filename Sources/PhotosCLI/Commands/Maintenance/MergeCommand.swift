@@ -18,10 +18,10 @@ enum MergeCommand: Command {
     struct Options: ParsableOptions {
         var from = ""
         var dryRun = false
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .required(\.from, "--from", value: "LIBRARY", help: "The other library's folder."),
             .flag(\.dryRun, "--dry-run", help: "Print what would come in; change nothing."),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

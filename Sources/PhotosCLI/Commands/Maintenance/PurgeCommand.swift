@@ -17,10 +17,10 @@ enum PurgeCommand: Command {
     struct Options: ParsableOptions {
         var share = ""
         var dryRun = false
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .required(\.share, "--share", value: "ID", help: "The share (or zone) id, or an unambiguous prefix of at least 4 characters."),
             .flag(\.dryRun, "--dry-run", help: "Print the counts only; change nothing."),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

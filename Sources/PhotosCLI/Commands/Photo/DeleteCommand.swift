@@ -10,7 +10,7 @@ enum DeleteCommand: Command {
 
     struct Options: ParsableOptions {
         var photos: [String] = []
-        static let arguments: [Argument<Options>] = [.many(\.photos, "photo", help: PhotoArguments.many)]
+        static var arguments: [Argument<Options>] { [.many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

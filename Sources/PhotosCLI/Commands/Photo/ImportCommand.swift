@@ -29,7 +29,7 @@ enum ImportCommand: Command {
         var thumbnailQuality: Int?
         var batchSize: Int?
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .values(\.tags, "--tag", value: "NAME", help: "Add this tag to every imported photo."),
             .value(\.share, "--share", value: "ID", help: "Import straight into this share's zone (an id or an unambiguous prefix of at least 4 characters)."),
             .flag(\.dryRun, "--dry-run", help: "Check and decode everything, write nothing."),
@@ -41,8 +41,8 @@ enum ImportCommand: Command {
                    parser: .int(in: 1...100)),
             .value(\.batchSize, "--batch-size", value: "N", help: "Photos per committed transaction (an interrupted import loses at most one batch).",
                    default: "64", parser: .int(in: 1...100_000)),
-        ]
-        static let arguments: [Argument<Options>] = [.many(\.paths, "path", help: "Files or folders to import.")]
+        ] }
+        static var arguments: [Argument<Options>] { [.many(\.paths, "path", help: "Files or folders to import.")] }
 
         func validate() throws {
             // The Importer checks these too; checking first means bad input never creates a library.

@@ -11,10 +11,10 @@ enum ShowCommand: Command {
         var photo = ""
         var share: String?
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.share, "--share", value: "ID", help: "Require the photo to be in this share (exit 66 when it is not)."),
-        ]
-        static let arguments: [Argument<Options>] = [.one(\.photo, "photo", help: PhotoArguments.one)]
+        ] }
+        static var arguments: [Argument<Options>] { [.one(\.photo, "photo", help: PhotoArguments.one)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -11,10 +11,10 @@ enum ThumbnailCommand: Command {
         var photo = ""
         var output = ""
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .required(\.output, "--output", "-o", value: "FILE", help: "Where to write the JPEG; - writes to stdout."),
-        ]
-        static let arguments: [Argument<Options>] = [.one(\.photo, "photo", help: PhotoArguments.one)]
+        ] }
+        static var arguments: [Argument<Options>] { [.one(\.photo, "photo", help: PhotoArguments.one)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -25,11 +25,11 @@ enum VerifyCommand: Command {
         var dryRun = false
         var quick = false
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .flag(\.repair, "--repair", help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
             .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
             .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
-        ]
+        ] }
 
         func validate() throws {
             if dryRun && !repair { throw UsageError("--dry-run goes with --repair (verify alone never changes anything)") }

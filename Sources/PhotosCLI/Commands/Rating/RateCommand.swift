@@ -11,10 +11,10 @@ enum RateCommand: Command {
     struct Options: ParsableOptions {
         var photo = ""
         var value = 0
-        static let arguments: [Argument<Options>] = [
+        static var arguments: [Argument<Options>] { [
             .one(\.photo, "photo", help: PhotoArguments.one),
             .one(\.value, "value", help: "A whole number from 1 to 5.", parse: RatingValue.parse),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

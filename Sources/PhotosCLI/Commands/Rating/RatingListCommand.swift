@@ -10,7 +10,7 @@ enum RatingListCommand: Command {
 
     struct Options: ParsableOptions {
         var photo = ""
-        static let arguments: [Argument<Options>] = [.one(\.photo, "photo", help: PhotoArguments.one)]
+        static var arguments: [Argument<Options>] { [.one(\.photo, "photo", help: PhotoArguments.one)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

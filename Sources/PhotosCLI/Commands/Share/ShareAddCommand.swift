@@ -17,8 +17,8 @@ enum ShareAddCommand: Command {
         var share = ""
         var photos: [String] = []
         var move = false
-        static let options: [Option<Options>] = [ShareArguments.move(\.move)]
-        static let arguments: [Argument<Options>] = [ShareArguments.share(\.share), .many(\.photos, "photo", help: PhotoArguments.many)]
+        static var options: [Option<Options>] { [ShareArguments.move(\.move)] }
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share), .many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

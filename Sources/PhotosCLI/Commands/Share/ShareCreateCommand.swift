@@ -21,12 +21,12 @@ enum ShareCreateCommand: Command {
         var owner: String?
         var move = false
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.title, "--title", value: "TITLE", help: "The share's title.", default: "Share-YYYY-MM-DD HH:MM:SS (UTC)", parser: .shareTitle),
             .value(\.owner, "--owner", value: "EMAIL", help: "Record this owner as a participant.", default: "$PHOTOS_OWNER, else none"),
             ShareArguments.move(\.move),
-        ]
-        static let arguments: [Argument<Options>] = [.many(\.photos, "photo", help: PhotoArguments.many)]
+        ] }
+        static var arguments: [Argument<Options>] { [.many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -12,11 +12,11 @@ enum ShareInviteCommand: Command {
         var share = ""
         var email = ""
         var permission: SharePermission?
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.permission, "--permission", value: "PERMISSION", help: "read-only or read-write.", default: "read-only",
                    parser: .permission(allowNone: false)),
-        ]
-        static let arguments: [Argument<Options>] = [ShareArguments.share(\.share), ShareArguments.email(\.email)]
+        ] }
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share), ShareArguments.email(\.email)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -11,12 +11,12 @@ enum ShareSetCommand: Command {
         var share = ""
         var title: String?
         var publicPermission: SharePermission?
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             .value(\.title, "--title", value: "TITLE", help: "The new title.", parser: .shareTitle),
             .value(\.publicPermission, "--public-permission", value: "PERMISSION",
                    help: "none, read-only or read-write: what anyone with the link may do.", parser: .permission(allowNone: true)),
-        ]
-        static let arguments: [Argument<Options>] = [ShareArguments.share(\.share)]
+        ] }
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
 
         func validate() throws {
             guard title != nil || publicPermission != nil else { throw UsageError("give --title or --public-permission") }

@@ -10,7 +10,7 @@ enum ShareShowCommand: Command {
 
     struct Options: ParsableOptions {
         var share = ""
-        static let arguments: [Argument<Options>] = [ShareArguments.share(\.share)]
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

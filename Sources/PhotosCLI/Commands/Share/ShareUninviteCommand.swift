@@ -11,7 +11,7 @@ enum ShareUninviteCommand: Command {
     struct Options: ParsableOptions {
         var share = ""
         var email = ""
-        static let arguments: [Argument<Options>] = [ShareArguments.share(\.share), ShareArguments.email(\.email)]
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share), ShareArguments.email(\.email)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -17,7 +17,7 @@ enum TagAddCommand: Command {
     struct Options: ParsableOptions {
         var name = ""
         var photos: [String] = []
-        static let arguments: [Argument<Options>] = [TagArguments.name(\.name), .many(\.photos, "photo", help: PhotoArguments.many)]
+        static var arguments: [Argument<Options>] { [TagArguments.name(\.name), .many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -11,9 +11,9 @@ enum TagDeleteCommand: Command {
     struct Options: ParsableOptions {
         var name = ""
         var zone: String?
-        static let options: [Option<Options>] = [TagArguments.zone(\.zone)]
+        static var options: [Option<Options>] { [TagArguments.zone(\.zone)] }
         // As given: a name the library holds is found even when it would not normalize today.
-        static let arguments: [Argument<Options>] = [.one(\.name, "name", help: TagArguments.nameHelp)]
+        static var arguments: [Argument<Options>] { [.one(\.name, "name", help: TagArguments.nameHelp)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

@@ -16,10 +16,10 @@ enum TagListCommand: Command {
         var zone: String?
         var match: String?
 
-        static let options: [Option<Options>] = [
+        static var options: [Option<Options>] { [
             TagArguments.zone(\.zone),
             .value(\.match, "--match", value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

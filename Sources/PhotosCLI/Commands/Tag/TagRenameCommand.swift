@@ -16,10 +16,10 @@ enum TagRenameCommand: Command {
         var old = ""
         var new = ""
         var zone: String?
-        static let options: [Option<Options>] = [TagArguments.zone(\.zone)]
-        static let arguments: [Argument<Options>] = [
+        static var options: [Option<Options>] { [TagArguments.zone(\.zone)] }
+        static var arguments: [Argument<Options>] { [
             TagArguments.name(\.old, "old", help: "The current name."), TagArguments.name(\.new, "new", help: "The new name."),
-        ]
+        ] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
