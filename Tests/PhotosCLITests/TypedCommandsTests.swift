@@ -128,6 +128,22 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(err, "photos: hello\na\\nb.jpg: error: bad\n", "--quiet hides notes, never diagnostics")
     }
 
+    func testProgressIsDrawnOnATerminalAndErasedEvenWhenTheWorkThrows() {
+        func run(terminal: Bool, quiet: Bool) -> String {
+            var err = ""
+            let console = Console(streams: OutputStreams(out: { _ in }, err: { err += $0 }, outBytes: { _ in },
+                                                         stderrIsTerminal: terminal, color: false), quiet: quiet)
+            XCTAssertThrowsError(try console.withProgress("importing") { bar in
+                bar.update(done: 4, total: 4)
+                throw UsageError("stop")
+            })
+            return err
+        }
+        XCTAssertEqual(run(terminal: true, quiet: false), "\rimporting [==============================] 4/4\r\u{1B}[K")
+        XCTAssertEqual(run(terminal: false, quiet: false), "", "no bar when stderr is not a terminal")
+        XCTAssertEqual(run(terminal: true, quiet: true), "", "no bar with --quiet")
+    }
+
     func testErrorReportingIsTheOneMapping() {
         let usage = ErrorReporting.report(for: UsageError("bad"), libraryPath: "/l")
         XCTAssertEqual([usage.status.rawValue], [64])

@@ -77,6 +77,14 @@ final class Console {
         ProgressBar(label: label, enabled: streams.stderrIsTerminal && !quiet, draw: { [streams] in streams.err($0) })
     }
 
+    /// Runs `body` with a progress display labelled `label`, erased when `body` returns or
+    /// throws (before the summary or the error is printed).
+    func withProgress<T>(_ label: String, _ body: (ProgressBar) throws -> T) rethrows -> T {
+        let bar = progress(label)
+        defer { bar.finish() }
+        return try body(bar)
+    }
+
     private func colored(_ text: String, code: String) -> String {
         streams.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

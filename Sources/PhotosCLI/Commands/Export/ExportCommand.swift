@@ -84,12 +84,9 @@ enum ExportCommand: Command {
             ctx.console.itemError("\(failure.uniqueName) (\(TerminalText.printable(failure.displayName)))", failure.reason)
         }
         exporter.onNote = { ctx.console.note($0) }
-        let progress = ctx.console.progress(options.dryRun ? "checking" : "exporting")
-        exporter.onProgress = { done, total in progress.update(done: done, total: total) }
-        let summary: ExportSummary
-        do {
-            defer { progress.finish() }
-            summary = try exporter.run()
+        let summary = try ctx.console.withProgress(options.dryRun ? "checking" : "exporting") { bar in
+            exporter.onProgress = { done, total in bar.update(done: done, total: total) }
+            return try exporter.run()
         }
         if ctx.global.json {
             ctx.console.printJSON(summary.json(cleanup: options.cleanup, dryRun: options.dryRun))

@@ -89,12 +89,12 @@ enum ImportCommand: Command {
         importer.onRestore = { r in
             ctx.console.note("\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)")
         }
-        let progress = ctx.console.progress(options.dryRun ? "checking" : "importing")
-        importer.onProgress = { done, total in progress.update(done: done, total: total) }
         let summary: ImportSummary
         do {
-            defer { progress.finish() }
-            summary = try importer.run()
+            summary = try ctx.console.withProgress(options.dryRun ? "checking" : "importing") { bar in
+                importer.onProgress = { done, total in bar.update(done: done, total: total) }
+                return try importer.run()
+            }
         } catch let interrupted as Interrupted<ImportSummary> {
             // Some batches committed before the error: say what stays imported, then why it stopped.
             let n = interrupted.report.imported
