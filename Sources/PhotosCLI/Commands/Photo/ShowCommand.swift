@@ -39,17 +39,6 @@ enum ShowCommand: Command {
             ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
             ("zone", "\(p.zone) (\(p.scope))"),
         ]
-        printFields(lines, ctx.console, value: TerminalText.escaped)
+        ctx.console.printFields(lines, value: TerminalText.escaped)
     }
-}
-
-/// Help for the positionals that name photos.
-enum PhotoArguments {
-    static let one = "A uniqueName, or an unambiguous prefix of at least 4 characters."
-    static let many = "uniqueNames or unambiguous prefixes of at least 4 characters."
-}
-
-/// `key:        value` lines, the values in column 14 (`show`, `share show`).
-func printFields(_ fields: [(String, String)], _ console: Console, value: (String) -> String = { $0 }) {
-    for (key, text) in fields { console.print(TerminalText.padRight(key + ":", 13) + value(text)) }
 }

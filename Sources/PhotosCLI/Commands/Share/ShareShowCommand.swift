@@ -29,10 +29,10 @@ enum ShareShowCommand: Command {
             console.printJSON(.object(pairs))
             return
         }
-        printFields([
+        console.printFields([
             ("id", share.id), ("title", TerminalText.printable(share.title)), ("created", share.created), ("scope", share.scope),
             ("public", share.publicPermission), ("photos", String(share.photoCount)),
-        ], console)
+        ])
         console.print("participants:" + (share.participants.isEmpty ? " -" : ""))
         for p in share.participants { console.print("  \(p.email) (\(p.role), \(p.permission), \(p.acceptance))") }
         if !photos.isEmpty { console.print("photos:") }
