@@ -102,6 +102,7 @@ typedef struct dc_decoder {
     int q0[4];
     dc_huffman dc_tables[4], ac_tables[4];
     unsigned restart_interval;
+    int scans;                  /* SOS segments seen (PC_MAX_SCANS) */
     int saw_jfif, saw_adobe, adobe_transform;
     /* The scan being decoded (T.81 B.2.3). */
     int scan_n, scan_comp[4], scan_td[4], scan_ta, ss, se, ah, al;
@@ -980,6 +981,7 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
             break;
         case 0xDA: { /* SOS */
             if (!s->seen_sof) return PC_NOT_HANDLED;
+            if (++s->scans > PC_MAX_SCANS) { pc_set_error(messages, PC_SCAN_LIMIT_TEXT); return PC_CORRUPT; }
             if (!dc_parse_sos(s, p, n)) return PC_NOT_HANDLED;
             int found;
             int e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);

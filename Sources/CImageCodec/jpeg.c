@@ -86,6 +86,19 @@ static void pc_jpeg_output_message(j_common_ptr cinfo) {
     pc_add_warning(err->messages, text);
 }
 
+/*
+ * Progress monitor (libjpeg.txt "Progress monitoring") that refuses a file past PC_MAX_SCANS
+ * scans, as djpeg -maxscans does; libjpeg calls it while it reads each scan.
+ */
+static void pc_jpeg_scan_limit(j_common_ptr common) {
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    if (cinfo->input_scan_number <= PC_MAX_SCANS) return;
+    pc_jpeg_error *err = (pc_jpeg_error *)cinfo->err;
+    pc_set_error(err->messages, PC_SCAN_LIMIT_TEXT);
+    err->status = PC_CORRUPT;
+    longjmp(err->jump, 1);
+}
+
 static void pc_jpeg_install_errors(pc_jpeg_error *err, pc_messages *messages) {
     jpeg_std_error(&err->pub);
     err->pub.error_exit = pc_jpeg_error_exit;
@@ -207,6 +220,7 @@ static int pc_jpeg_over_budget(const struct jpeg_decompress_struct *cinfo, uint6
 typedef struct pc_jpeg_decode_state {
     struct jpeg_decompress_struct cinfo;
     pc_jpeg_error err;
+    struct jpeg_progress_mgr progress;
     uint8_t *pixels;
     uint8_t *cmyk_row;
     int created;
@@ -266,6 +280,8 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     }
     jpeg_create_decompress(cinfo);
     s->created = 1;
+    s->progress.progress_monitor = pc_jpeg_scan_limit;
+    cinfo->progress = &s->progress;
     pc_jpeg_window_source(cinfo, data, size, PC_JPEG_WINDOW);
     /* Backstop for the budget checks below (which count the coefficient buffer and the output
      * image): libjpeg refuses (JERR_NO_BACKING_STORE, jmemnobs.c) rather than realize virtual
@@ -486,6 +502,7 @@ done:
 typedef struct pc_jpeg_verdict_state {
     struct jpeg_decompress_struct cinfo;
     pc_jpeg_error err;
+    struct jpeg_progress_mgr progress;
     JSAMPLE *row;
     int created;
 } pc_jpeg_verdict_state;
@@ -503,6 +520,8 @@ pc_status pc_jpeg_libjpeg_verdict(const uint8_t *data, size_t size, pc_messages 
     }
     jpeg_create_decompress(cinfo);
     s->created = 1;
+    s->progress.progress_monitor = pc_jpeg_scan_limit;
+    cinfo->progress = &s->progress;
     /* Its own window size, so the reference does not share the decoder's setting. */
     pc_jpeg_window_source(cinfo, data, size, 64);
     jpeg_read_header(cinfo, TRUE);

@@ -28,6 +28,15 @@ typedef struct pc_png_state {
 #define PC_PNG_CHUNK_MAX 8000000
 /* Ancillary chunks libpng keeps in memory at once (png_set_chunk_cache_max). */
 #define PC_PNG_CHUNK_CACHE 64
+/*
+ * Largest eXIf chunk read, in bytes (1 MiB). libpng keeps a copy of the chunk and we copy it
+ * once more for the EXIF reader, so an unbounded eXIf cost three times its length per worker
+ * (two 30 MB eXIf chunks: 230 MB peak with --jobs 2). A JPEG's EXIF is at most 65,533 bytes
+ * (one APP1 segment, EXIF 2.32 §4.5.4), so real PNG eXIf chunks (copied from a JPEG) fit; a
+ * larger one is skipped unread (libpng-manual.txt png_set_keep_unknown_chunks) and the image
+ * is imported without its EXIF fields.
+ */
+#define PC_PNG_EXIF_MAX (1u << 20)
 /* libpng's default width/height limits, stated here: rows are at most 1e6 × 8 bytes. */
 #define PC_PNG_MAX_EDGE 1000000
 
@@ -66,9 +75,10 @@ static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
  * libpng sees it: libpng would fail on it anyway ("Read Error") after reading (and for
  * some chunks allocating) up to the declared length. IDAT is streamed in small pieces
  * (PNG_IDAT_READ_SIZE): a file cut inside its image data keeps libpng's own message.
+ * Sets *large_exif when an eXIf chunk is longer than PC_PNG_EXIF_MAX.
  * Returns 0 and sets the error when refused.
  */
-static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *messages) {
+static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *messages, int *large_exif) {
     size_t pos = 8;
     while (size >= 12 && pos <= size - 12) {
         uint32_t length = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 | (uint32_t)d[pos + 2] << 8 | d[pos + 3];
@@ -89,6 +99,7 @@ static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *message
             return 0;
         }
         if (length > size - pos - 12) return 1; /* IDAT past the end: libpng says so */
+        if (memcmp(type, "eXIf", 4) == 0 && length > PC_PNG_EXIF_MAX) *large_exif = 1;
         pos += 12 + (size_t)length;
     }
     return 1; /* no IEND: libpng says how it ends */
@@ -98,7 +109,8 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
                         pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     if (data == NULL || size < 8) { pc_set_error(messages, "not a PNG file"); return PC_CORRUPT; }
-    if (!pc_png_chunks_fit(data, size, messages)) return PC_CORRUPT;
+    int large_exif = 0;
+    if (!pc_png_chunks_fit(data, size, messages, &large_exif)) return PC_CORRUPT;
     pc_png_state *s = calloc(1, sizeof *s);
     if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
     pc_status status = PC_OK;
@@ -130,6 +142,11 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
                                         'i', 'T', 'X', 't', '\0', 's', 'P', 'L', 'T', '\0' };
     png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
     png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, ignored, (int)(sizeof ignored / 5));
+    if (large_exif) {
+        static const png_byte exif[] = { 'e', 'X', 'I', 'f', '\0' };
+        png_set_keep_unknown_chunks(s->png, PNG_HANDLE_CHUNK_NEVER, exif, 1);
+        pc_add_warning(messages, "eXIf chunk over 1 MiB skipped: EXIF fields not read");
+    }
     png_read_info(s->png, s->info);
 
     png_uint_32 width = 0, height = 0;

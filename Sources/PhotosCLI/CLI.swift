@@ -1,175 +1,146 @@
 import Foundation
 import PhotosCore
 
-/// The `photos` command line: global options, the command registry, help and dispatch.
+/// The `photos` command line: global options, dispatch to the registry's commands, help, and
+/// the exit status.
 public enum CLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    /// Options every command accepts, before or after its name (SPEC §5). A command's own
-    /// option of the same name shadows these.
-    static let globalOptions: [OptionSpec] = [
-        OptionSpec(["--library"], value: "PATH", help: "The library folder.", default: "$PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Library"),
-        OptionSpec(["--json"], help: "Print data as JSON (one object, or JSON Lines for listings)."),
-        OptionSpec(["--quiet", "-q"], help: "Print nothing on success; problems still go to stderr."),
-        OptionSpec(["--author"], value: "NAME", help: "Author recorded in history for this run's changes.", default: "$PHOTOS_AUTHOR, else photos"),
-        OptionSpec(["--wait"], value: "SECONDS", help: "How long to wait for another process's lock on the library.", default: "30"),
-        OptionSpec(["--help", "-h"], help: "Show help information."),
-        OptionSpec(["--version"], help: "Show the version."),
-    ]
-
-    /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [
-        InitCommand.spec, SchemaCommand.spec, ImportCommand.spec, ListCommand.spec, ShowCommand.spec,
-        ThumbnailCommand.spec, DeleteCommand.spec, VerifyCommand.spec,
-        TagCommands.list, TagCommands.add, TagCommands.remove, TagCommands.delete, TagCommands.rename,
-        RatingCommands.rate, RatingCommands.list, RatingCommands.delete,
-        ShareCommands.create, ShareCommands.add, ShareCommands.list, ShareCommands.show,
-        ShareCommands.invite, ShareCommands.uninvite, ShareCommands.set,
-        ExportCommand.spec,
-        DedupeTagsCommand.spec, PurgeCommand.spec, HistoryCommand.spec, HistoryConsumersCommand.spec,
-        HistoryCompactCommand.spec, MergeCommand.spec, StatsCommand.spec,
-    ]
-
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.
     public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
-        let output = OutputStreams.standard(environment: environment)
-        return run(arguments: arguments, environment: environment, output: output).rawValue
+        run(arguments: arguments, environment: environment, output: .standard(environment: environment)).rawValue
     }
 
     static func run(arguments: [String], environment: [String: String], output: OutputStreams) -> ExitStatus {
-        let context = CommandContext(environment: environment, output: output)
+        let console = Console(streams: output)
+        do {
+            return try dispatch(arguments, environment: environment, console: console)
+        } catch let failure as CommandLineFailure {
+            return report(failure, console: console)
+        } catch {
+            return .software
+        }
+    }
+
+    /// An error on the way to a command's result, with the command it concerns (nil before one
+    /// was found) and the library it was working on.
+    private struct CommandLineFailure: Error {
+        var error: Error
+        var command: CommandDescriptor?
+        var libraryPath = ""
+    }
+
+    private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws -> ExitStatus {
         // 1. Global options before the command name, then the command's words.
+        let globalSpecs = InformationRequest.globalSpecs
         var index = 0
-        var leading: [String] = []
+        var leadingTokens: [String] = []
         while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "--" {
-            leading.append(arguments[index])
+            leadingTokens.append(arguments[index])
             let name = arguments[index].split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            if let spec = globalOptions.first(where: { $0.names.contains(name) }), spec.value != nil, !arguments[index].contains("=") {
+            if let spec = globalSpecs.first(where: { $0.names.contains(name) }), spec.value != nil, !arguments[index].contains("=") {
                 index += 1
-                if index < arguments.count { leading.append(arguments[index]) }
+                if index < arguments.count { leadingTokens.append(arguments[index]) }
             }
             index += 1
         }
-        let rest = Array(arguments[min(index, arguments.count)...])
-        let leadingParsed: ParsedArguments
-        do {
-            leadingParsed = try parseArguments(leading, options: globalOptions)
-        } catch let e as PhotosError {
-            return usageError(e.message, command: nil, output: output)
-        } catch {
-            return .software
-        }
-        if leadingParsed.flag("version") { output.out("photos \(version)\n"); return .ok }
+        var words = Array(arguments[min(index, arguments.count)...])
+        let leading: ParsedArguments
+        do { leading = try parseArguments(leadingTokens, options: globalSpecs) } catch { throw CommandLineFailure(error: error) }
+        let leadingRequest = try InformationRequest.decode(leading)
+        if leadingRequest.version { return printVersion(console) }
 
-        var words = rest
         if words.first == "help" {
             words.removeFirst()
-            if words.isEmpty { output.out(mainHelp()); return .ok }
-            guard let command = findCommand(words)?.0 else {
-                return usageError("unknown command '\(words.joined(separator: " "))'", command: nil, output: output)
+            if words.isEmpty { console.printText(Help.main()); return .ok }
+            guard let (command, _) = Registry.find(words) else {
+                throw CommandLineFailure(error: UsageError("unknown command '\(words.joined(separator: " "))'"))
             }
-            output.out(help(for: command))
+            console.printText(Help.command(command))
             return .ok
         }
         guard let first = words.first else {
-            if leadingParsed.flag("help") { output.out(mainHelp()); return .ok }
-            output.err("Error: missing command\n\n" + mainHelp())
+            if leadingRequest.help { console.printText(Help.main()); return .ok }
+            console.errorText("Error: missing command\n\n" + Help.main())
             return .usage
         }
-        guard let (command, consumed) = findCommand(words) else {
-            let group = commands.filter { $0.path.first == first }
-            if !group.isEmpty {
-                if words.count == 1 || words.dropFirst().first?.hasPrefix("-") == true {
-                    if leadingParsed.flag("help") || words.contains("--help") || words.contains("-h") {
-                        output.out(groupHelp(first)); return .ok
-                    }
-                    output.err("Error: '\(first)' needs a subcommand\n\n" + groupHelp(first))
-                    return .usage
-                }
-                return usageError("unknown subcommand '\(first) \(words[1])'", command: nil, output: output)
+        guard let (command, consumed) = Registry.find(words) else {
+            guard !Registry.family(first).isEmpty else { throw CommandLineFailure(error: UsageError("unknown command '\(first)'")) }
+            guard words.count == 1 || words.dropFirst().first?.hasPrefix("-") == true else {
+                throw CommandLineFailure(error: UsageError("unknown subcommand '\(first) \(words[1])'"))
             }
-            return usageError("unknown command '\(first)'", command: nil, output: output)
+            if leadingRequest.help || words.contains("--help") || words.contains("-h") {
+                console.printText(Help.family(first))
+                return .ok
+            }
+            console.errorText("Error: '\(first)' needs a subcommand\n\n" + Help.family(first))
+            return .usage
         }
+
         // 2. The command's options, with the global ones it does not shadow.
-        let own = command.options
-        let shadowed = Set(own.flatMap(\.names))
-        let merged = own + globalOptions.filter { $0.names.allSatisfy { !shadowed.contains($0) } }
-        let parsed: ParsedArguments
+        var libraryPath = ""
         do {
-            parsed = try parseArguments(Array(words[consumed...]), options: merged)
-        } catch let e as PhotosError {
-            return usageError(e.message, command: command, output: output)
-        } catch {
-            return .software
-        }
-        // A global option counts wherever it stands, unless the command has its own option of
-        // that name: then only the spelling before the command name is the global one (SPEC §5).
-        func owns(_ key: String) -> Bool { own.contains(where: { $0.key == key }) }
-        func global(_ key: String) -> String? {
-            owns(key) ? leadingParsed.value(key) : parsed.value(key) ?? leadingParsed.value(key)
-        }
-        func globalFlag(_ key: String) -> Bool {
-            leadingParsed.flag(key) || (!owns(key) && parsed.flag(key))
-        }
-        if globalFlag("help") { output.out(help(for: command)); return .ok }
-        if globalFlag("version") { output.out("photos \(version)\n"); return .ok }
-
-        context.libraryOption = global("library")
-        if let library = context.libraryOption, library.isEmpty {
-            // An empty value (an unset shell variable) must not fall back to the default library.
-            return usageError("--library needs a path, not an empty string", command: command, output: output)
-        }
-        context.json = globalFlag("json")
-        context.quiet = globalFlag("quiet")
-        if let author = global("author") {
-            guard !author.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return usageError("--author needs a non-empty name", command: command, output: output)
+            let own = Set(command.options.flatMap(\.names))
+            let parsed = try parseArguments(Array(words[consumed...]), options: command.options + globalSpecs.filter { !shadowed($0, by: own) })
+            let globals = mergedGlobals(leading: leading, trailing: parsed, specs: globalSpecs, own: own)
+            let request = try InformationRequest.decode(globals)
+            if request.help { console.printText(Help.command(command)); return .ok }
+            if request.version { return printVersion(console) }
+            let global = try GlobalOptions.decode(globals)
+            if global.author == nil, let author = environment["PHOTOS_AUTHOR"], !author.isEmpty {
+                try GlobalOptions.checkAuthor(author, source: "$PHOTOS_AUTHOR")
             }
-            context.author = author
-            context.authorGiven = true
-        }
-        if let wait = global("wait") {
-            guard let seconds = Double(wait), seconds >= 0, seconds.isFinite else {
-                return usageError("--wait takes a number of seconds, not '\(wait)'", command: command, output: output)
+            console.quiet = global.quiet
+            let context = CommandContext(global: global, environment: environment, console: console)
+            libraryPath = context.libraryPath
+            let count = parsed.positionals.count
+            if count < command.positionals.min {
+                throw UsageError("missing \(command.arguments.dropFirst(count).first?.name ?? "argument")")
             }
-            context.wait = seconds
-        }
-        let count = parsed.positionals.count
-        if count < command.positionals.min {
-            let missing = command.arguments.dropFirst(count).first?.name ?? "argument"
-            return usageError("missing \(missing)", command: command, output: output)
-        }
-        if let max = command.positionals.max, count > max {
-            return usageError("unexpected argument '\(parsed.positionals[max])'", command: command, output: output)
-        }
-        do {
-            return try command.run(parsed, context)
+            if let max = command.positionals.max, count > max {
+                throw UsageError("unexpected argument '\(parsed.positionals[max])'")
+            }
+            try command.execute(parsed, context)
+            return console.status
         } catch {
-            let e = CLIError(error, libraryPath: context.libraryPath)
-            if e.status == .usage { return usageError(e.message, command: command, output: output) }
-            output.err("photos \(command.name): \(output.colored("error:", code: "31")) \(escapingControlCharacters(e.message))\n")
-            return e.status
+            throw CommandLineFailure(error: error, command: command, libraryPath: libraryPath)
         }
     }
 
-    /// The command named by the leading words of `words`, and how many words name it.
-    static func findCommand(_ words: [String]) -> (CommandSpec, Int)? {
-        var best: (CommandSpec, Int)?
-        for command in commands where words.count >= command.path.count && Array(words.prefix(command.path.count)) == command.path {
-            if best == nil || command.path.count > best!.1 { best = (command, command.path.count) }
-        }
-        return best
+    /// True when `spec` is a global option the command has an option of the same name for.
+    private static func shadowed(_ spec: OptionSpec, by own: Set<String>) -> Bool {
+        spec.names.contains(where: own.contains)
     }
 
-    static func usageError(_ message: String, command: CommandSpec?, output: OutputStreams) -> ExitStatus {
-        var text = "Error: \(escapingControlCharacters(message))\n"
-        if let command {
-            text += "Usage: \(usageLine(command))\n  See 'photos \(command.name) --help' for more information.\n"
-        } else {
-            text += "Usage: photos <subcommand> [options]\n  See 'photos --help' for more information.\n"
+    /// The global options in effect: one given after the command name wins over the same
+    /// option before it, unless the command has its own option of that name; then only the
+    /// spelling before the command name is the global one (SPEC §5).
+    private static func mergedGlobals(leading: ParsedArguments, trailing: ParsedArguments, specs: [OptionSpec], own: Set<String>) -> ParsedArguments {
+        var merged = ParsedArguments()
+        for spec in specs {
+            let before = leading.values(of: spec)
+            let after = shadowed(spec, by: own) ? [] : trailing.values(of: spec)
+            let values = spec.value == nil ? before + after : (after.isEmpty ? before : after)
+            if !values.isEmpty { merged.values[spec.name] = values }
         }
-        output.err(text)
-        return .usage
+        return merged
+    }
+
+    private static func printVersion(_ console: Console) -> ExitStatus {
+        console.print("photos \(version)")
+        return .ok
+    }
+
+    /// Prints what stopped the run and returns its exit status: a usage error with the usage
+    /// line, any other as `photos CMD: error: message`.
+    private static func report(_ failure: CommandLineFailure, console: Console) -> ExitStatus {
+        let report = ErrorReporting.report(for: failure.error, libraryPath: failure.libraryPath)
+        if report.isUsage {
+            console.usageError(report.message, usage: Help.usageReminder(failure.command))
+        } else if let command = failure.command {
+            console.commandError(command: command.name, report.message)
+        }
+        return report.status
     }
 }

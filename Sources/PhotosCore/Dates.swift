@@ -270,14 +270,20 @@ public struct CaptureBound: Equatable, Sendable {
     }
 
     /// Parses a `--since`/`--until` argument: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f…]]`, each
-    /// optionally with `Z` or `±HH:MM`. A day alone is that day's midnight, or with
-    /// `endOfDay` the next day's midnight (so that `--until 2024-12-31` includes the 31st).
+    /// optionally with `Z` or `±HH:MM`. A day alone (with or without a zone) is that day's
+    /// midnight, or with `endOfDay` the next day's midnight (so that `--until 2024-12-31` and
+    /// `--until 2024-12-31Z` include the 31st).
     /// - Returns: nil for anything else.
     public static func parse(_ text: String, endOfDay: Bool = false) -> CaptureBound? {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        var s = text.trimmingCharacters(in: .whitespaces)
+        // A day alone, also with a zone (`2024-12-31Z`, `2024-12-31+05:00`): that day's midnight
+        // in the zone, and with `endOfDay` the whole day included, as for a plain day.
+        let rest = String(s.dropFirst(10))
+        let dayOnly = s.count >= 10 && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))
+        if dayOnly, !rest.isEmpty { s = String(s.prefix(10)) + "T00:00:00" + rest }
         guard let t = CaptureTime.fromISO(s, source: "argument") else { return nil }
         var local = t.local
-        if endOfDay, s.utf8.count == 10, let f = WallClock.parse(local) {
+        if endOfDay, dayOnly, let f = WallClock.parse(local) {
             var tm = f.tm
             tm.tm_mday += 1
             let next = timegm(&tm)

@@ -124,6 +124,10 @@ public final class Importer {
         /// dry run).
         case restored(ImportRestoration, reference: String)
         case failed(String)
+        /// The library's file system refused to take an original (permission, a full disk):
+        /// not this file's fault, and every later file would fail the same way, so the import
+        /// stops with it (77 or 74), keeping what committed.
+        case fatal(PhotosError)
         case prepared(Prepared)
     }
 
@@ -189,14 +193,20 @@ public final class Importer {
         for _ in 0..<jobs {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
-                let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
-                while !stop.isSet {
-                    let i = nextIndex.next()
-                    guard i < files.count else { break }
-                    let path = files[i]
-                    let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                   thumbnail: thumbOptions)
-                    queue.push((path, outcome))
+                // It is closed before the worker says it is done: a connection still open when the
+                // process exits keeps SQLite from removing the -wal and -shm files (left behind
+                // even by a dry run).
+                do {
+                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
+                    defer { withExtendedLifetime(reader) {} }
+                    while !stop.isSet {
+                        let i = nextIndex.next()
+                        guard i < files.count else { break }
+                        let path = files[i]
+                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
+                                                       thumbnail: thumbOptions)
+                        queue.push((path, outcome))
+                    }
                 }
                 queue.producerDone()
             }
@@ -269,6 +279,13 @@ public final class Importer {
                     }
                 case .failed(let reason):
                     fail(path, reason)
+                case .fatal(let error):
+                    if fatal == nil {
+                        // What is batched so far can still commit; nothing after it.
+                        commit()
+                        if fatal == nil { fatal = error }
+                        stop.set()
+                    }
                 case .prepared(let item):
                     if fatal == nil { batch.append(item) }
                     else if item.wroteFile {
@@ -345,8 +362,9 @@ public final class Importer {
                 history.insert(.photoData(photo: uniqueName), zone: zone)
                 history.insert(.thumbnail(photo: uniqueName), zone: zone)
                 var names = tagNames
+                var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
                 for subject in item.sidecar?.subjects ?? [] {
-                    if let name = try? TagName.normalize(subject), !names.contains(name) { names.append(name) }
+                    if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
                 }
                 for name in names {
                     let tag: TagRef
@@ -431,7 +449,9 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let detected = file.bytes.withUnsafeBytes { ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16))) }
+        let detected = file.bytes.withUnsafeBytes {
+            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16)), soiSuffices: ext == "jpg" || ext == "jpeg")
+        }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
             if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG or PNG") }
@@ -452,6 +472,9 @@ public final class Importer {
                 try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
             } catch {
                 claimed.release(file.sha256)
+                if let e = PhotosError.environmental(error) {
+                    return .fatal(PhotosError(e.status, "cannot restore the original of photo \(existing.0) from \(path): \(e.message)"))
+                }
                 return .failed("cannot restore the original of photo \(existing.0): \(error)")
             }
             return .restored(restoration, reference: existing.2)
@@ -482,6 +505,7 @@ public final class Importer {
                 wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
+                if let e = PhotosError.environmental(error) { return .fatal(e) }
                 return .failed("\(error)")
             }
         }

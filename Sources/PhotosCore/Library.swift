@@ -22,6 +22,10 @@ public final class Library {
     /// Seconds a writer waits for another process's lock before giving up with exit 75.
     public let busyTimeout: Double
 
+    /// Seconds the removal of originals after a committed delete waits for another writer's
+    /// lock, whatever `--wait` says (`removeUnreferencedFiles`).
+    public static let cleanupWait: Double = 10
+
     /// File name of the database inside the library folder.
     public static let databaseName = "photos.sqlite"
     /// Folder name of the external data inside the library folder.

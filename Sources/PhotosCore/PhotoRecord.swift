@@ -223,8 +223,11 @@ extension Library {
             var refs: [String] = []
             for photo in unique {
                 guard try db.scalarInt("SELECT 1 FROM photo WHERE id = ?", [photo.rowID]) != nil else { continue }
-                if let ref = try db.scalarString("SELECT file_ref FROM photo_data WHERE photo_id = ?", [photo.rowID]) {
-                    refs.append(ref)
+                // The recorded reference and the content address of the SHA-256 (they differ
+                // only in a damaged row; the file, if any, is at the content address).
+                for (ref, sha) in try db.statement("SELECT file_ref, sha256 FROM photo_data WHERE photo_id = ?")
+                    .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
+                    refs += [ref, ExternalDataStore.reference(for: sha)]
                 }
                 for (tagUUID, zone) in try db.statement("SELECT t.uuid, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.uuid")
                     .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
@@ -234,11 +237,37 @@ extension Library {
                 try history.delete(.photo, .photo(photo.rowID))
                 try db.run("DELETE FROM photo WHERE id = ?", [photo.rowID])
             }
+            try checkRemovable(refs)
             try history.commit()
             return refs
         }
         removeUnreferencedFiles(references)
         return unique.map(\.uniqueName)
+    }
+
+    /// Throws unless every existing file among `references` can be removed: its folder is
+    /// writable (access(2) `W_OK`), and whether it exists can be told. Called inside the
+    /// transaction that drops the rows, so that a library whose originals this user may not
+    /// remove gets 77 (74 for an I/O error) with nothing deleted, instead of rows gone and
+    /// their originals left behind as orphans.
+    /// - Throws: `PhotosError` 77 or 74 naming the folder or file.
+    func checkRemovable(_ references: [String]) throws {
+        for ref in Set(references).sorted() where ExternalDataStore.isContained(ref) {
+            let path = externalData.path(for: ref)
+            var st = stat()
+            if lstat(path, &st) != 0 {
+                let code = errno
+                if code == ENOENT || code == ENOTDIR { continue }
+                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .ioError),
+                                  "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if access(folder, W_OK | X_OK) != 0 {
+                let code = errno
+                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .noPermission),
+                                  "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted")
+            }
+        }
     }
 
     /// Removes the external files among `references` that no PhotoData row references any more.
@@ -251,11 +280,22 @@ extension Library {
     public func removeUnreferencedFiles(_ references: [String]) -> Int {
         guard !references.isEmpty, !isDryRun else { return 0 }
         var removed = 0
-        try? write {
-            for ref in Set(references) where !isReferenced(fileReference: ref) {
-                if externalData.remove(reference: ref) { removed += 1 }
+        let body = {
+            for ref in Set(references) where !self.isReferenced(fileReference: ref) {
+                if self.externalData.remove(reference: ref) { removed += 1 }
             }
         }
+        do {
+            try write(body)
+        } catch let e as LibraryError where e.isBusy {
+            // The rows are gone already: another writer that took the lock right after our
+            // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
+            // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
+            // for `verify --repair`).
+            db.setBusyTimeout(max(busyTimeout, Library.cleanupWait))
+            defer { db.setBusyTimeout(busyTimeout) }
+            try? write(body)
+        } catch {}
         return removed
     }
 
@@ -289,11 +329,17 @@ extension Library {
     }
 
     /// True when a PhotoData row references `fileReference` — or when that cannot be told
-    /// (a database error): a file is only removed when it is certainly unreferenced.
+    /// (a database error): a file is only removed when it is certainly unreferenced. The content
+    /// address of a SHA-256 (`ab/abcdef…`) is referenced by every row of that SHA-256, whatever
+    /// its `file_ref` says (a damaged `file_ref` is repaired back to the content address by
+    /// `verify --repair`, so the file there must stay).
     public func isReferenced(fileReference: String) -> Bool {
         do {
             // By SHA-256 (the file's name), which is indexed.
             let sha = (fileReference as NSString).lastPathComponent
+            if fileReference == ExternalDataStore.reference(for: sha) {
+                return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [sha]) != nil
+            }
             return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha, fileReference]) != nil
         } catch {
             return true

@@ -47,6 +47,33 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
     public static func dataError(_ message: String) -> PhotosError { PhotosError(.dataError, message) }
     /// EX_NOINPUT (66): a file, photo or library that does not exist.
     public static func noInput(_ message: String) -> PhotosError { PhotosError(.noInput, message) }
+
+    /// The status of a failed file operation by its `errno`: EACCES, EPERM, EROFS → 77
+    /// (permission); ENOSPC, EDQUOT, EIO → 74 (I/O, a full disk); anything else `otherwise`.
+    /// Used where a file in the library cannot be written: such an error is the environment's,
+    /// not one input file's, so a command stops with it instead of failing file after file.
+    public static func status(forErrno code: Int32, otherwise: ExitStatus) -> ExitStatus {
+        switch code {
+        case EACCES, EPERM, EROFS: return .noPermission
+        case ENOSPC, EDQUOT, EIO: return .ioError
+        default: return otherwise
+        }
+    }
+
+    /// True for a status that says the library's file system refused a write (77, 74): an
+    /// environment error that stops a command rather than failing one item.
+    public var isEnvironmental: Bool { status == .noPermission || status == .ioError }
+
+    /// `error` as the environment error that stops a command, or nil when it fails only its
+    /// item: a `PhotosError` of status 77 or 74, or a `FileError` the file system refused
+    /// (`FileError.isEnvironmental`: 77 for permission, 74 for I/O, sysexits.h).
+    static func environmental(_ error: Error) -> PhotosError? {
+        if let e = error as? PhotosError { return e.isEnvironmental ? e : nil }
+        if let e = error as? FileError, e.isEnvironmental {
+            return PhotosError(e.kind == .notPermitted ? .noPermission : .ioError, e.message)
+        }
+        return nil
+    }
 }
 
 /// A command that commits in batches stopped by an error after committing some of them: `report`

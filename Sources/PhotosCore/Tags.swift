@@ -10,10 +10,36 @@ public enum TagName {
     public static func normalize(_ raw: String) throws -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw PhotosError.dataError("tag name is empty") }
-        if trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+        if trimmed.unicodeScalars.contains(where: isControl) {
             throw PhotosError.dataError("tag name \(JSONValue.string(trimmed).serialized()) contains control characters")
         }
         return trimmed.precomposedStringWithCanonicalMapping
+    }
+
+    /// A control character: Unicode general category Cc (U+0000–U+001F, U+007F–U+009F). Format
+    /// characters (Cf: the zero-width joiner of emoji sequences such as 👨‍👩‍👧, the soft
+    /// hyphen) are text and allowed, unlike Foundation's `CharacterSet.controlCharacters`
+    /// (Cc and Cf).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+    }
+
+    /// A keyword read from a file (XMP `dc:subject`, IPTC Keywords) as a tag name: each run of
+    /// control characters (a tab or line break some writers leave in a keyword) becomes one
+    /// space, then `normalize`; nil when nothing is left.
+    public static func fromKeyword(_ raw: String) -> String? {
+        var scalars = String.UnicodeScalarView()
+        var lastWasControl = false
+        for scalar in raw.unicodeScalars {
+            if isControl(scalar) {
+                if !lastWasControl { scalars.append(" ") }
+                lastWasControl = true
+            } else {
+                scalars.append(scalar)
+                lastWasControl = false
+            }
+        }
+        return try? normalize(String(scalars))
     }
 }
 

@@ -49,6 +49,15 @@ public struct VerifyProblem: Equatable {
         /// A tag uuid that is not a lowercase canonical UUID, whose string order `dedupe-tags`
         /// takes for byte order (SPEC §5).
         public static let badTagUUID: Kind = "bad-tag-uuid"
+        /// Several photos with the same SHA-256: import and merge rely on one photo per
+        /// original's bytes ("same bytes = same photo", SPEC §5); a duplicate arrives only from
+        /// outside writes. Never repaired: which photo's tags, ratings and zone to keep is the
+        /// user's decision (`photos delete` the one not wanted).
+        public static let duplicatePhoto: Kind = "duplicate-photo"
+        /// A displayName no file can have (empty, a NUL byte, a `/`, `.` or `..`): import takes
+        /// it from the file name, and export and `list` show it (a NUL cut it short). Never
+        /// repaired: the original name is not known.
+        public static let badDisplayName: Kind = "bad-display-name"
     }
 
     public var kind: Kind
@@ -85,6 +94,9 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
     case regenerateThumbnail(uniqueName: String, displayName: String)
     /// Point a PhotoData row at the content address of its SHA-256, where its file is.
     case fixFileReference(uniqueName: String, displayName: String, from: String, to: String)
+    /// Move a tag link that crosses zones to the same-named tag of the photo's zone (created
+    /// when absent; the smallest uuid when several), as `share add` and `merge` relink tags.
+    case relinkTag(uniqueName: String, displayName: String, tagUUID: String, tagName: String, zone: String)
 
     /// One line saying what the repair does.
     public var description: String {
@@ -98,6 +110,8 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
             return "regenerate the thumbnail of photo \(name) (\(display)) from its original"
         case let .fixFileReference(name, display, from, to):
             return "point photo \(name) (\(display)) at its original \(to) instead of \(from)"
+        case let .relinkTag(name, display, uuid, tagName, zone):
+            return "link photo \(name) (\(display)) to the tag \(JSONValue.string(tagName).serialized()) of its zone \(zone) instead of \(uuid)"
         }
     }
 }
@@ -212,6 +226,11 @@ extension Library {
                         repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
+                if st.st_mode & S_IFMT != S_IFREG {
+                    missingOriginal.insert(name)
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
+                    continue
+                }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
                     report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
@@ -229,7 +248,9 @@ extension Library {
                     }
                 }
             }
+            var withoutData: [String] = []
             for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+                withoutData.append(Library.describePhoto(name, display))
                 report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
             for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
@@ -246,18 +267,46 @@ extension Library {
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
             }
-            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted()
-                where access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
-                // Its files cannot be listed: orphans there would go unseen.
-                report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted() {
+                var fst = stat()
+                if folder == self.externalData.root && stat(folder, &fst) != 0 {
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
+                } else if lstat(folder, &fst) == 0 && stat(folder, &fst) == 0 && fst.st_mode & S_IFMT != S_IFDIR {
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) is not a folder"))
+                } else if access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
+                    // Its files cannot be listed: orphans there would go unseen.
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+                }
             }
             let files = self.externalData.allReferences()
             report.files = files.count
             for ref in files where !referenced.contains(ref) {
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
+                // While a photo has lost its PhotoData row, an unreferenced original may be the
+                // only copy of its bytes: reported, never removed (never delete good data).
+                let keep = !temporary && !withoutData.isEmpty
                 report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile,
-                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo",
-                                                     repair: .removeFile(reference: ref)))
+                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
+                                                        + (keep ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)" : ""),
+                                                     repair: keep ? nil : .removeFile(reference: ref)))
+            }
+        }
+        // Never forget every photo at once: when the external data folder is missing or not a
+        // folder (an unmounted disk, a moved folder), or no original at all is there while
+        // several are recorded, the originals are not gone but out of reach; deleting the photos
+        // would lose their tags, ratings and shares for good. Reported, not repaired.
+        var st = stat()
+        let rootIsFolder = stat(externalData.root, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
+        let missingCount = report.problems.filter { $0.kind == .missingFile }.count
+        let noneThere = missingCount > 1 && (try? db.scalarInt("SELECT count(*) FROM photo_data")) == missingCount
+        if !rootIsFolder || noneThere {
+            let why = !rootIsFolder ? "the external data folder \(externalData.root) is missing or not a folder"
+                : "none of the \(missingCount) originals is in \(externalData.root)"
+            for i in report.problems.indices {
+                if case .deletePhoto? = report.problems[i].repair {
+                    report.problems[i].repair = nil
+                    report.problems[i].detail += " (not repaired: \(why); mount or restore it, or delete the photos with 'photos delete')"
+                }
             }
         }
         // A thumbnail cannot be made again from an original that is gone or damaged; when the
@@ -313,8 +362,10 @@ extension Library {
         var thumbnails: [String] = []
         var deletions: [String] = []
         var references: [VerifyRepair] = []
+        var relinks: [VerifyRepair] = []
         for r in repairs {
             switch r {
+            case .relinkTag: relinks.append(r)
             case .fixFileReference: references.append(r)
             case .removeFile(let ref): orphans.append(ref)
             case .regenerateThumbnail(let name, _): thumbnails.append(name)
@@ -338,6 +389,34 @@ extension Library {
                     outcome.notes[.removeFile(reference: ref)] = "left in place: an import is running and may still commit it; repair again later"
                 }
             }
+        }
+        if !relinks.isEmpty {
+            let relinked: [VerifyRepair] = try write {
+                var history = HistoryWriter(self, author: author, context: .verifyRepair)
+                var done: [VerifyRepair] = []
+                for case let .relinkTag(name, _, uuid, tagName, zone) in relinks {
+                    guard let photoID = try db.scalarInt("SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [name, zone]),
+                          let (oldID, oldZone) = try db.statement("SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?")
+                            .first([uuid, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone else { continue }
+                    let target: (Int64, String)
+                    if let found = try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
+                        .first([zone, tagName], { ($0.int64(0), $0.string(1)) }) {
+                        target = found
+                    } else {
+                        let newUUID = UUID().uuidString.lowercased()
+                        target = (try TagRows.insert(uuid: newUUID, name: tagName, zone: zone, into: db), newUUID)
+                        history.insert(.tag(uuid: newUUID), zone: zone)
+                    }
+                    try TagRows.link(photo: Int64(photoID), tag: target.0, in: db)
+                    try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+                    // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.
+                    history.update(.photo(uniqueName: name), ["tags"], zone: zone)
+                    done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
+                }
+                try history.commit()
+                return done
+            }
+            outcome.made.formUnion(relinked)
         }
         if !references.isEmpty {
             let fixed: [VerifyRepair] = try write {
@@ -440,7 +519,32 @@ extension Library {
             WHERE p.zone_id <> t.zone_id
             """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
         for (photo, display, pzone, tag, uuid, tzone) in crossing {
-            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)"))
+            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)",
+                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: uuid, tagName: tag, zone: pzone)))
+        }
+        let badNames = try db.statement("""
+            SELECT unique_name, hex(CAST(display_name AS BLOB)) FROM photo
+            WHERE instr(CAST(display_name AS BLOB), x'00') > 0 OR instr(display_name, '/') > 0 OR display_name IN ('', '.', '..')
+            ORDER BY unique_name
+            """).map { ($0.string(0), $0.string(1)) }
+        for (name, hex) in badNames {
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
+                if let b = UInt8(hex[index..<next], radix: 16) { bytes.append(b) }
+                index = next
+            }
+            let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
+            problems.append(VerifyProblem(kind: .badDisplayName, detail: "photo \(name) has the file name \(shown), which no file can have"))
+        }
+        let duplicates = try db.statement("""
+            SELECT d.sha256, group_concat(p.unique_name || ' (' || p.display_name || ')', ', ') FROM photo_data d
+            JOIN photo p ON p.id = d.photo_id WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
+            GROUP BY d.sha256 ORDER BY d.sha256
+            """).map { ($0.string(0), $0.string(1)) }
+        for (sha, photos) in duplicates {
+            let shown = JSONValue.string(photos).serialized()
+            problems.append(VerifyProblem(kind: .duplicatePhoto, detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
         for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
             let shown = JSONValue.string(name).serialized()

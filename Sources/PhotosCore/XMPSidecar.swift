@@ -34,6 +34,21 @@ public struct XMPSidecar: Equatable {
         self.captureTime = captureTime
     }
 
+    /// The most keywords taken from one file's metadata (sidecar, embedded XMP and IPTC
+    /// together), in document order; the rest are not read. A 4 MiB sidecar can list ~175,000
+    /// keywords: each becomes a tag, a link and two history changes, and such an import peaked
+    /// at 205 MB and took 10 s (with a list scan per keyword, minutes). Real photos carry
+    /// dozens.
+    public static let maxKeywords = 1000
+
+    /// The most elements and attributes (start tags and `=` of attributes, counted before
+    /// parsing) of a packet read, and the most values of a JSON sidecar: 20,000. The XMP Toolkit's trees cost about 700 bytes per node,
+    /// so a 4 MiB sidecar of 175,000 one-word keywords took 120 MB per worker (263 MB peak with
+    /// two), and it finds sibling properties by a linear search, so 49,000 attributes on one
+    /// rdf:Description took 8.6 s. 20,000 nodes take about 14 MB and 1.5 s at worst. Real
+    /// sidecars (darktable's with its whole edit history included) have a few thousand.
+    public static let maxNodes = 20_000
+
     /// The largest sidecar (XMP or JSON) or embedded packet read, in bytes: 4 MiB. Real
     /// sidecars are a few KB (a JPEG APP1 packet is at most 64 KB); a larger file is refused
     /// before it is read, so memory stays bounded whatever is on disk.
@@ -114,6 +129,12 @@ public struct XMPSidecar: Equatable {
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
+        // Foundation's JSON tree costs ~60 bytes per value: a 4 MiB sidecar of two million
+        // `0,` values took 70 MB per worker (166 MB peak with two). Values are counted first.
+        let values = jsonValueEstimate(data)
+        guard values <= maxNodes else {
+            throw PhotosError.dataError("\(path): JSON sidecar of \(values) values is over the \(maxNodes) read; not read")
+        }
         let object: JSONSidecarObject
         do {
             object = try JSONDecoder().decode(JSONSidecarObject.self, from: data)
@@ -121,7 +142,7 @@ public struct XMPSidecar: Equatable {
             throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
         }
         var result = XMPSidecar()
-        result.subjects = object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        result.subjects = Array(object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
         if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
             result.hasRating = true
@@ -143,8 +164,23 @@ public struct XMPSidecar: Equatable {
         guard data.count <= maxBytes else {
             throw PhotosError.dataError("\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
         }
+        let nodes = XMPToolkit.nodeEstimate(data)
+        guard nodes <= maxNodes else {
+            throw PhotosError.dataError("\(path): XMP packet of \(nodes) elements and attributes is over the \(maxNodes) read; not read")
+        }
         guard XMPToolkit.ready else {
             throw PhotosError(.software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
+        }
+        // One packet tree alive at a time in the process: the toolkit's trees cost up to ~30
+        // times the packet's bytes (a 4 MiB sidecar of 175,000 keywords: ~110 MB), so two
+        // workers parsing such sidecars at once peaked at 263 MB. The toolkit serializes its
+        // calls on its own global lock anyway, so this costs no parallelism.
+        XMPToolkit.treeLock.lock()
+        defer {
+            // glibc keeps freed memory in each thread's arena: give a large tree's pages back
+            // before the other worker parses (malloc_trim(3) trims every arena).
+            if data.count > XMPToolkit.trimAfterBytes { photos_release_free_memory() }
+            XMPToolkit.treeLock.unlock()
         }
         // One XmpPtr per call, freed here: nothing is shared between the importing threads.
         guard var xmp = xmp_new_empty() else {
@@ -176,11 +212,11 @@ public struct XMPSidecar: Equatable {
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
-        result.subjects = XMPToolkit.items(xmp, dcNS, "subject")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        result.subjects = Array(XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
-            if let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite {
+            if let value = XMPToolkit.real(text) {
                 let rounded = Int((value + 0.5).rounded(.down))
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
@@ -203,8 +239,10 @@ public struct XMPSidecar: Equatable {
     public static func merged(sidecar: XMPSidecar?, embedded: XMPSidecar?, iptcKeywords: [String]) -> XMPSidecar? {
         guard sidecar != nil || embedded != nil || !iptcKeywords.isEmpty else { return nil }
         var result = sidecar ?? XMPSidecar()
+        // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
+        var seen = Set(result.subjects)
         for subject in (embedded?.subjects ?? []) + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
-        where !subject.isEmpty && !result.subjects.contains(subject) {
+        where result.subjects.count < maxKeywords && !subject.isEmpty && seen.insert(subject).inserted {
             result.subjects.append(subject)
         }
         if !result.hasRating, let embedded, embedded.hasRating {
@@ -213,6 +251,23 @@ public struct XMPSidecar: Equatable {
         }
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
         return result
+    }
+
+    /// An upper estimate of the values in a JSON text: each `,`, `[` and `{` outside strings,
+    /// plus one.
+    static func jsonValueEstimate(_ data: Data) -> Int {
+        var count = 1
+        var inString = false, escaped = false
+        for c in data {
+            if inString {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+            } else if c == 0x22 {
+                inString = true
+            } else if c == 0x2C || c == 0x5B || c == 0x7B {
+                count += 1
+            }
+        }
+        return count
     }
 
     /// The keys of a JSON sidecar that matter; a key of another type is ignored, not an error.
@@ -235,6 +290,10 @@ public struct XMPSidecar: Equatable {
 /// call"); after it, the XMP Toolkit serializes its own calls on a global lock, each `XmpPtr`
 /// is used by one thread only, and `xmp_get_error` is per thread (thread-local in exempi 2.6).
 enum XMPToolkit {
+    /// Held while a packet is parsed and read (`XMPSidecar.parse`): one packet tree at a time.
+    static let treeLock = NSLock()
+    /// Packets larger than this (256 KiB) have their tree's memory returned to the system.
+    static let trimAfterBytes = 256 << 10
     static let ready: Bool = {
         // exempi writes each error's message to std::cerr as well; photos reports its own.
         photos_silence_cxx_cerr()
@@ -252,8 +311,8 @@ enum XMPToolkit {
     }
 
     /// The items of an array property (Bag, Seq or Alt: Part 1 §8.2.2), or its value when the
-    /// writer used a simple value instead; struct items are skipped.
-    static func items(_ xmp: XmpPtr, _ ns: String, _ name: String) -> [String] {
+    /// writer used a simple value instead; struct items are skipped; at most `limit` items.
+    static func items(_ xmp: XmpPtr, _ ns: String, _ name: String, limit: Int = Int.max) -> [String] {
         guard let s = xmp_string_new() else { return [] }
         defer { xmp_string_free(s) }
         var options: UInt32 = 0
@@ -264,7 +323,7 @@ enum XMPToolkit {
         }
         var result: [String] = []
         var index: Int32 = 1
-        while xmp_get_array_item(xmp, ns, name, index, s, &options) {
+        while result.count < limit, xmp_get_array_item(xmp, ns, name, index, s, &options) {
             if options & 0x300 == 0, let c = xmp_string_cstr(s) { result.append(String(cString: c)) }
             index += 1
         }
@@ -376,7 +435,38 @@ enum XMPToolkit {
             for i in 0...(b.count - u.count) where b[i] == u[0] && b[i..<(i + u.count)].elementsEqual(u) { return true }
             return false
         }
-        guard contains("RDF"), !contains("xmpmeta"), !contains("xapmeta") else { return b }
+        // The wrapper element itself, `<x:xmpmeta` (any prefix, or none), not the word in a
+        // comment or a value: comments are blanked out for this search.
+        var plain = b
+        var k = 0
+        while k + 4 <= plain.count {
+            if plain[k] == 0x3C, plain[k + 1] == 0x21, plain[k + 2] == 0x2D, plain[k + 3] == 0x2D {
+                var e = k + 4
+                while e + 3 <= plain.count, !(plain[e] == 0x2D && plain[e + 1] == 0x2D && plain[e + 2] == 0x3E) { e += 1 }
+                let stop = min(plain.count, e + 3)
+                for m in k..<stop { plain[m] = 0x20 }
+                k = stop
+            } else {
+                k += 1
+            }
+        }
+        func hasElement(_ name: String) -> Bool {
+            let b = plain
+            let u = Array(name.utf8)
+            guard b.count > u.count + 1 else { return false }
+            for i in 1...(b.count - u.count - 1) where b[i..<(i + u.count)].elementsEqual(u) {
+                let after = b[i + u.count]
+                guard after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E || after == 0x2F else { continue }
+                var j = i - 1
+                if b[j] == 0x3A { // a prefix: letters, digits, '-', '_', '.' back to '<'
+                    j -= 1
+                    while j > 0, b[j] != 0x3C, b[j] > 0x20, b[j] != 0x3E { j -= 1 }
+                }
+                if b[j] == 0x3C { return true }
+            }
+            return false
+        }
+        guard contains("RDF"), !hasElement("xmpmeta"), !hasElement("xapmeta") else { return b }
         // After the XML declaration (and a UTF-8 BOM), which must stay first (XML 1.0 §2.8).
         var start = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         if b[start...].starts(with: Array("<?xml".utf8)) {
@@ -395,6 +485,44 @@ enum XMPToolkit {
         case 97...102: return c - 87
         default: return nil
         }
+    }
+
+    /// An XMP Real (Part 1 §8.2.1.5: a decimal number, optionally signed, with an optional
+    /// fractional part), surrounding white space allowed; nil for anything else — also for the
+    /// forms Swift's `Double(_:)` would take besides (`0x4`, `4e0`, `inf`, `nan`).
+    static func real(_ text: String) -> Double? {
+        let t = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        var i = 0
+        if i < t.count, t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-") { i += 1 }
+        var digits = 0
+        while i < t.count, (48...57).contains(t[i]) { i += 1; digits += 1 }
+        if i < t.count, t[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < t.count, (48...57).contains(t[i]) { i += 1; digits += 1 }
+        }
+        guard digits > 0, i == t.count else { return nil }
+        return Double(String(decoding: t, as: UTF8.self))
+    }
+
+    /// An upper estimate of the nodes a packet makes: each `<` that does not open an end tag
+    /// (`</`), and each attribute value (`="` or `='`). Byte-wise, so UTF-16/32 packets count
+    /// each `<` (end tags too).
+    static func nodeEstimate(_ data: Data) -> Int {
+        var count = 0
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let n = raw.count
+            var i = 0
+            while i < n {
+                let c = raw[i]
+                if c == 0x3C {
+                    if i + 1 >= n || raw[i + 1] != 0x2F { count += 1 }
+                } else if c == 0x3D, i + 1 < n, raw[i + 1] == 0x22 || raw[i + 1] == 0x27 {
+                    count += 1
+                }
+                i += 1
+            }
+        }
+        return count
     }
 
     /// `xmp_get_error` codes (exempi `xmperrors.h`) in words.

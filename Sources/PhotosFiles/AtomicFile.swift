@@ -43,7 +43,10 @@ public enum AtomicFile {
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw FileError(.cannotCreate, "cannot create \(path): \(String(cString: strerror(errno)))", errno: errno) }
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+        }
         var open = true
         var placed = false
         defer {
@@ -58,7 +61,8 @@ public enum AtomicFile {
         close(fd)
         open = false
         guard rename(temp, path) == 0 else {
-            throw FileError(.cannotCreate, "cannot create \(path): \(String(cString: strerror(errno)))", errno: errno)
+            let code = errno
+            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
         }
         placed = true
         let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

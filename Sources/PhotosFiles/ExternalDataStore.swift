@@ -26,8 +26,29 @@ public struct ExternalDataStore: Sendable {
         String(sha256.prefix(2)) + "/" + sha256
     }
 
-    /// Absolute path of a stored reference.
-    public func path(for reference: String) -> String { root + "/" + reference }
+    /// True when `reference` names a file inside the store: one or two path components
+    /// (`ab/abcdef…`, or a top-level entry such as a leftover file), none of them empty, `.` or
+    /// `..`, and no NUL byte. References come from database rows (PhotoData `file_ref`, and
+    /// `sha256`, which the schema only checks for length) that a damaged or hostile library can
+    /// hold anything in, e.g. `../../etc/passwd` or an absolute path.
+    public static func isContained(_ reference: String) -> Bool {
+        let parts = reference.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !reference.utf8.contains(0) else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+    }
+
+    /// Name (inside the store, never written) that `path(for:)` gives a reference that is not
+    /// contained in the store: no file is there, so reading it finds it missing.
+    public static let uncontainedName = ".invalid-file-reference"
+
+    /// Absolute path of a stored reference. A reference that would lead out of the store
+    /// (`isContained` is false: `..`, an absolute path, more components) gets the path of
+    /// `uncontainedName` inside the store instead, which holds no file: no command reads,
+    /// writes or removes a file outside the library because of a row's contents.
+    public func path(for reference: String) -> String {
+        guard ExternalDataStore.isContained(reference) else { return root + "/" + ExternalDataStore.uncontainedName }
+        return root + "/" + reference
+    }
 
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
@@ -35,11 +56,41 @@ public struct ExternalDataStore: Sendable {
     /// - Throws: `FileError` (I/O) or 73 (cannot create).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
-        guard !isDryRun else { return false }
+        guard ExternalDataStore.isContained(reference) else {
+            throw FileError(.invalidName, "refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
+        }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
+        if isDryRun {
+            // Writes nothing, but fails where the real run would for lack of permission (77),
+            // so that a dry run's outcome is the real run's.
+            let folder = access(dir, F_OK) == 0 ? dir : root
+            if access(folder, W_OK | X_OK) != 0, [EACCES, EPERM, EROFS].contains(errno) {
+                let code = errno
+                throw FileError(FileError.Kind.forErrno(code, otherwise: .notPermitted), "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))", errno: code)
+            }
+            return false
+        }
+        var st = stat()
+        if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR, stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR {
+            // A file (or a dangling link) where the shard folder belongs: no original can be in it.
+            // Moved aside under a temporary name (never deleted: `verify --repair` removes it),
+            // so the original can be written (heal instead of forget, issue 9 item 8).
+            let aside = root + "/" + ExternalDataStore.temporaryPrefix + "displaced-\(getpid())-" + (dir as NSString).lastPathComponent
+            if rename(dir, aside) != 0 {
+                let code = errno
+                throw FileError(.cannotCreate, "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(code)))", errno: code)
+            }
+        }
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
-            throw FileError(.cannotCreate, "cannot create \(dir): \(String(cString: strerror(errno)))", errno: errno)
+            let code = errno
+            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
+        }
+        if lstat(final, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, rmdir(final) != 0 {
+            // An empty folder in the original's place is removed; one with files in it is not ours
+            // to remove.
+            let code = errno
+            throw FileError(.cannotCreate, "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away", errno: code)
         }
         try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
         return true
@@ -50,6 +101,7 @@ public struct ExternalDataStore: Sendable {
     /// - Returns: true when a file was (or, in a dry run, would be) removed.
     @discardableResult
     public func remove(reference: String) -> Bool {
+        guard ExternalDataStore.isContained(reference) else { return false }
         if isDryRun { return access(path(for: reference), F_OK) == 0 }
         return unlink(path(for: reference)) == 0
     }
@@ -61,9 +113,10 @@ public struct ExternalDataStore: Sendable {
         guard let shards = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
         for shard in shards.sorted() {
             let dir = root + "/" + shard
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) else { continue }
-            if !isDir.boolValue { result.append(shard); continue }
+            // A file, or a link that leads nowhere (stat fails where lstat works), is listed too.
+            var st = stat()
+            guard lstat(dir, &st) == 0 else { continue }
+            if stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR { result.append(shard); continue }
             for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
                 result.append(shard + "/" + name)
             }

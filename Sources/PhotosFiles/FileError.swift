@@ -14,6 +14,22 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
         case io
         /// libcrypto could not hash (an internal failure, not the file's).
         case crypto
+        /// The file system refused for lack of permission (EACCES, EPERM, EROFS).
+        case notPermitted
+        /// A name that is not a file inside the folder it must be in (a `file_ref` that
+        /// escapes ExternalData): wrong data, not the file system's fault.
+        case invalidName
+
+        /// The kind of a failed file operation by its `errno`: EACCES, EPERM, EROFS →
+        /// `.notPermitted`; ENOSPC, EDQUOT, EIO → `.io` (a full or failing disk); anything else
+        /// `otherwise`.
+        public static func forErrno(_ code: Int32, otherwise: Kind) -> Kind {
+            switch code {
+            case EACCES, EPERM, EROFS: return .notPermitted
+            case ENOSPC, EDQUOT, EIO: return .io
+            default: return otherwise
+            }
+        }
     }
 
     /// What kind of failure this is.
@@ -34,4 +50,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     public var description: String { message }
+
+    /// True when the file system refused (permission, a read-only or full or failing disk):
+    /// an error of the environment that stops a command rather than failing one item.
+    public var isEnvironmental: Bool { kind == .notPermitted || kind == .io }
 }

@@ -15,6 +15,11 @@ public struct EmbeddedMetadata: Sendable, Equatable {
     /// 65,502 bytes, XMP Specification Part 3 §1.1.3).
     public static let maxXMPBytes = 4 << 20
 
+    /// The most bytes of Photoshop image resources (JPEG APP13, where IPTC-IIM lives) read:
+    /// 1 MiB, sixteen full segments; the IPTC resource comes first in the files of every
+    /// writer seen (Photoshop, exiftool, digiKam).
+    public static let maxPhotoshopBytes = 1 << 20
+
     public init() {}
 
     /// Reads the metadata of a whole JPEG file, in one walk of its marker segments.
@@ -25,8 +30,15 @@ public struct EmbeddedMetadata: Sendable, Equatable {
         if let exif = found.exif { result.exif = ExifReader.parse(UnsafeRawBufferPointer(rebasing: jpeg[exif])) }
         if let xmp = found.xmp { result.xmp = Array(jpeg[xmp]) }
         if !found.photoshop.isEmpty {
+            // The resources continue across APP13 segments; at most `maxPhotoshopBytes` of them
+            // are joined (a 20 MB file of APP13 segments cost its size twice over, and more
+            // while the array grew).
             var resources: [UInt8] = []
-            for range in found.photoshop { resources.append(contentsOf: jpeg[range]) }
+            for range in found.photoshop {
+                let room = maxPhotoshopBytes - resources.count
+                if room <= 0 { break }
+                resources.append(contentsOf: jpeg[range.lowerBound..<min(range.upperBound, range.lowerBound + room)])
+            }
             result.iptcKeywords = IPTCReader.keywords(inPhotoshopResources: resources)
         }
         return result
@@ -91,12 +103,17 @@ public struct EmbeddedMetadata: Sendable, Equatable {
 /// record, dataset, length; Photoshop File Formats: resource blocks "8BIM", id 0x0404 = IPTC).
 /// Every length is checked against the bytes present.
 public enum IPTCReader {
-    /// The Keywords (2:25) in the IPTC-IIM resource of `resources`, in order, empty ones dropped.
+    /// The most keywords read (1000, as `XMPSidecar.maxKeywords`): a 20 MB file of APP13
+    /// segments holds 2.6 million 3-byte keywords, which took 200 MB and 11 s to read.
+    public static let maxKeywords = 1000
+
+    /// The Keywords (2:25) in the IPTC-IIM resource of `resources`, in order, empty ones
+    /// dropped; at most `maxKeywords`.
     public static func keywords(inPhotoshopResources resources: [UInt8]) -> [String] {
         var keywords: [String] = []
         let b = resources
         var p = 0
-        while p + 12 <= b.count {
+        while p + 12 <= b.count, keywords.count < maxKeywords {
             guard b[p] == 0x38, b[p + 1] == 0x42, b[p + 2] == 0x49, b[p + 3] == 0x4D else { break } // "8BIM"
             let id = Int(b[p + 4]) << 8 | Int(b[p + 5])
             // Pascal name, padded so that length byte + name is even.
@@ -108,20 +125,20 @@ public enum IPTCReader {
             q += 4
             guard size >= 0, size <= b.count - q else { break }
             if id == 0x0404 {
-                keywords += iimKeywords(b[q..<(q + size)])
+                keywords += iimKeywords(b[q..<(q + size)], limit: maxKeywords - keywords.count)
             }
             p = q + size + (size % 2)
         }
         return keywords
     }
 
-    /// The 2:25 datasets of an IPTC-IIM stream.
-    static func iimKeywords(_ iim: ArraySlice<UInt8>) -> [String] {
+    /// The 2:25 datasets of an IPTC-IIM stream, at most `limit`.
+    static func iimKeywords(_ iim: ArraySlice<UInt8>, limit: Int = maxKeywords) -> [String] {
         var result: [String] = []
         var utf8Declared = false
         var p = iim.startIndex
         let end = iim.endIndex
-        while p + 5 <= end, iim[p] == 0x1C {
+        while p + 5 <= end, iim[p] == 0x1C, result.count < limit {
             let record = iim[p + 1], dataset = iim[p + 2]
             var length = Int(iim[p + 3]) << 8 | Int(iim[p + 4])
             p += 5

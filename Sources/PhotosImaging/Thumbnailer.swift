@@ -27,7 +27,8 @@ public enum Thumbnailer {
     public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions,
                                      tuning: DecoderTuning) throws -> ThumbnailResult {
         guard !bytes.isEmpty else { throw ImageError.notAnImage("empty file") }
-        guard let format = ImageFormatSniffer.detect(bytes) else {
+        // Only files already taken for images come here (import's sniff, verify --repair's originals).
+        guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
             throw ImageError.notAnImage("not a JPEG or PNG file (starts with \(start))")
         }

@@ -229,6 +229,12 @@ public final class Database {
         try execute("PRAGMA query_only = \(on ? 1 : 0)")
     }
 
+    /// Sets how long a statement waits for another connection's lock before failing with BUSY.
+    /// - Parameter seconds: the wait in seconds (0: fail at once).
+    public func setBusyTimeout(_ seconds: Double) {
+        sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
+    }
+
     /// `PRAGMA user_version`: the schema version this library was migrated to.
     public var userVersion: Int {
         get throws { try scalarInt("PRAGMA user_version") ?? 0 }

@@ -49,8 +49,8 @@ public final class ExportStateDatabase {
     /// Opens (creating or migrating) the state database at `path`.
     /// - Throws: `MigrationError.newerLibrary` for one from a newer photos, `.damaged` when it
     ///   fails `PRAGMA quick_check`, `SQLiteError` when it cannot be opened.
-    public static func open(path: String) throws -> ExportStateDatabase {
-        let db = try Database(path: path, busyTimeout: 5)
+    public static func open(path: String, busyTimeout: Double = 5) throws -> ExportStateDatabase {
+        let db = try Database(path: path, busyTimeout: busyTimeout)
         let version = try db.userVersion
         guard version <= migrator.currentVersion else {
             throw MigrationError.newerLibrary(found: version, supported: migrator.currentVersion)

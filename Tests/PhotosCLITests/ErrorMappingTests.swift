@@ -57,4 +57,22 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(ExitStatus(for: LibraryError.store(library: "/l", underlying: FileError(.io, "cannot write x"))), .ioError)
         XCTAssertEqual(CLIError(LibraryError.store(library: "/l", underlying: FileError(.io, "cannot write x")), libraryPath: "/l").message, "cannot write x")
     }
+
+    /// Merge of main's issue 9 variants into PhotosFiles: a file error's errno decides 77/74
+    /// (EACCES/EROFS, ENOSPC/EIO) as `PhotosError.status(forErrno:)` did, a `file_ref` outside
+    /// ExternalData is 65, and ErrorReporting is the one mapping `ExitStatus(for:)` uses.
+    func testFileErrorKindsFromErrnoAndTheOneMapping() {
+        XCTAssertEqual(FileError.Kind.forErrno(EACCES, otherwise: .cannotCreate), .notPermitted)
+        XCTAssertEqual(FileError.Kind.forErrno(EROFS, otherwise: .cannotCreate), .notPermitted)
+        XCTAssertEqual(FileError.Kind.forErrno(ENOSPC, otherwise: .cannotCreate), .io)
+        XCTAssertEqual(FileError.Kind.forErrno(ENOENT, otherwise: .cannotCreate), .cannotCreate)
+        XCTAssertEqual(ExitStatus(for: FileError(.notPermitted, "m")), .noPermission)
+        XCTAssertEqual(ExitStatus(for: FileError(.invalidName, "m")), .dataError)
+        XCTAssertTrue(FileError(.notPermitted, "m").isEnvironmental)
+        XCTAssertFalse(FileError(.cannotCreate, "m").isEnvironmental)
+        let report = ErrorReporting.report(for: FileError(.notPermitted, "cannot create /x: Permission denied"), libraryPath: "/l")
+        XCTAssertEqual(report.status, .noPermission)
+        XCTAssertEqual(report.message, "cannot create /x: Permission denied")
+        XCTAssertEqual(ExitStatus(for: UsageError("bad")), .usage)
+    }
 }

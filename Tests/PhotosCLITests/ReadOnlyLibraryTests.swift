@@ -13,46 +13,6 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     override var label: String { "photos-readonly" }
     var lib: String { dir + "/lib" }
 
-    /// Runs the binary as `nobody` (as this user when not root: the modes then apply to it).
-    func asReader(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        guard geteuid() == 0 else { return try run(args) }
-        // A copy nobody can reach, wherever the build folder is (CI may build under /root).
-        let binary = dir + "/bin/photos"
-        if !FileManager.default.fileExists(atPath: binary) {
-            try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: try self.binary(), toPath: binary)
-            chmod(dir + "/bin", 0o755)
-            chmod(binary, 0o755)
-            chmod(dir, 0o755)
-            var parent = (dir as NSString).deletingLastPathComponent
-            while parent.count > 1 {
-                var st = stat()
-                if stat(parent, &st) == 0, st.st_mode & 0o001 == 0 {
-                    throw XCTSkip("\(parent) cannot be entered by nobody: the test folder is not reachable for the permission tests")
-                }
-                parent = (parent as NSString).deletingLastPathComponent
-            }
-        }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            throw XCTSkip("setpriv(1) is not installed: cannot drop root's privileges to test permissions")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + args
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = String(decoding: e, as: UTF8.self)
-        if process.terminationStatus != 0 && stderr.hasPrefix("setpriv:") {
-            throw XCTSkip("setpriv cannot switch to nobody here: \(stderr)")
-        }
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), stderr)
-    }
-
     /// A library with the samples (one in a share with a participant, one rated), readable by
     /// everyone and writable by its owner only; every parent folder can be entered.
     func makeLibrary() throws -> (photo: String, share: String) {

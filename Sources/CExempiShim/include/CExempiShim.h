@@ -10,6 +10,11 @@ extern "C" {
 /// in the process writes to std::cerr (the other libraries are C). Idempotent.
 void photos_silence_cxx_cerr(void);
 
+/// Gives free heap memory of every malloc arena back to the system (glibc malloc_trim(3)):
+/// after a large XMP packet tree is freed, so that the next worker's tree, in its own thread's
+/// arena, does not add to the peak.
+void photos_release_free_memory(void);
+
 #ifdef __cplusplus
 }
 #endif

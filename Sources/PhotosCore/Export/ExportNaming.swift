@@ -177,14 +177,30 @@ public enum ExportNaming {
     }
 
     /// Formats the ISO 8601 date `iso` with strftime(3) (POSIX; C locale) in its own wall-clock
-    /// time: a capture time `2024-12-31T23:30:00-05:00` gives `%Y` = 2024 and `%z` = -0500, an
-    /// import time (`…Z`) is UTC. An unparsable date formats as `unknown-date`.
+    /// time: a capture time `2024-12-31T23:30:00-05:00` gives `%Y` = 2024 and `%z` and `%Z` =
+    /// -0500 (the zone's name is not known, only its offset), an import time (`…Z`) is UTC
+    /// (+0000). A capture time whose offset is unknown gives empty `%z` and `%Z` — never a
+    /// made-up +0000 or this machine's zone name (glibc strftime: nothing for %z when
+    /// `tm_isdst` < 0; %Z is `tm_zone`). An unparsable date formats as `unknown-date`.
     public static func strftime(_ format: String, iso: String) -> String {
         guard let time = CaptureTime.fromISO(iso, source: ""), let fields = WallClock.parse(time.local) else { return "unknown-date" }
         var tm = fields.tm
-        tm.tm_gmtoff = (time.offsetMinutes ?? 0) * 60
+        let zone: String
+        if let offset = time.offsetMinutes {
+            tm.tm_gmtoff = offset * 60
+            tm.tm_isdst = 0
+            zone = CaptureTime.offsetText(offset).replacingOccurrences(of: ":", with: "")
+        } else {
+            tm.tm_gmtoff = 0
+            tm.tm_isdst = -1
+            zone = ""
+        }
         var buffer = [CChar](repeating: 0, count: 512)
-        let n = Foundation.strftime(&buffer, buffer.count, format, &tm)
+        let n = zone.withCString { name -> Int in
+            tm.tm_zone = name
+            defer { tm.tm_zone = nil }
+            return Foundation.strftime(&buffer, buffer.count, format, &tm)
+        }
         guard n > 0 else { return "" }
         return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

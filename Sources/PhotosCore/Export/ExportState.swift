@@ -37,21 +37,30 @@ public final class ExportState {
     public let setAside: String?
 
     /// Opens (or creates) the state of the export folder `destination`.
-    /// - Parameter destination: DEST, which exists.
-    /// - Throws: `PhotosError` 73 when no state database can be created in DEST.
-    public init(destination: String) throws {
+    /// - Parameters:
+    ///   - destination: DEST, which exists.
+    ///   - busyTimeout: seconds to wait for another process's lock on the state (`--wait`).
+    /// - Throws: `PhotosError` 73 when no state database can be created in DEST; 75, 77 or 74
+    ///   when the state cannot be opened because it is busy, not writable or on a full or
+    ///   failing disk (it is then left as it is: only a damaged state is set aside).
+    public init(destination: String, busyTimeout: Double = 5) throws {
         let path = destination + "/" + ExportState.fileName
         var aside: String?
         do {
-            db = try ExportStateDatabase.open(path: path)
+            db = try ExportStateDatabase.open(path: path, busyTimeout: busyTimeout)
         } catch {
+            // Not damage but the environment (busy, read-only, full): say so, keep the state.
+            if let e = error as? SQLiteError, ![11, 26].contains(e.code) {
+                throw Exporter.environmentError(e, destination: destination)
+                    ?? PhotosError(.cantCreate, "cannot open the export state \(path): \(e.description)")
+            }
             // Damaged (not a database, corrupt, or from a newer photos): keep it for inspection
             // under a hidden name and start afresh; the files on disk rebuild the rows.
             let target = path + ".damaged"
             for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
             aside = target
             do {
-                db = try ExportStateDatabase.open(path: path)
+                db = try ExportStateDatabase.open(path: path, busyTimeout: busyTimeout)
             } catch {
                 throw PhotosError(.cantCreate, "cannot create the export state \(path): \(error)")
             }

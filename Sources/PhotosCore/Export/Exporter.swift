@@ -159,7 +159,7 @@ public final class Exporter {
                 throw PhotosError(.tempFail, "export folder \(dest) is in use by another photos export; try again later")
             }
             Exporter.removeTemporaryFiles(in: dest)
-            let opened = try ExportState(destination: dest)
+            let opened = try ExportState(destination: dest, busyTimeout: library.busyTimeout)
             if let aside = opened.setAside {
                 onNote?("the export state was unreadable; moved it to \(aside) and rebuilt it from the files in \(dest)")
             }
@@ -191,6 +191,14 @@ public final class Exporter {
                 case .skipped: summary.skipped += 1
                 }
             } catch {
+                // The export state or DEST's file system refused (busy, read-only, full): every
+                // later photo would fail the same way. Stop with that status, saying what was
+                // written (issue 9 item 9); running the same export again continues.
+                if let stop = Exporter.environmentError(error, destination: dest) {
+                    summary.seconds = Date().timeIntervalSince(start)
+                    if summary.written + summary.updated + summary.removed > 0 { throw Interrupted(report: summary, error: stop) }
+                    throw stop
+                }
                 // A concurrent delete or purge removed the photo after it was listed: it is no
                 // longer in the library, so it is not a failure of this export.
                 if (try? library.db.scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [item.photo.uniqueName])) == .some(nil) {
@@ -366,9 +374,27 @@ public final class Exporter {
         return String(cString: resolved)
     }
 
+    /// The error that stops an export, or nil for one that fails only its photo: the export
+    /// state's SQLite (BUSY/LOCKED → 75, READONLY/PERM → 77, FULL/IOERR → 74), and a file
+    /// error of status 77 or 74 (`PhotosError.isEnvironmental`: EACCES, EROFS, ENOSPC, EIO).
+    static func environmentError(_ error: Error, destination: String) -> PhotosError? {
+        if let e = error as? PhotosError, e.status == .tempFail { return e }
+        if let e = PhotosError.environmental(error) { return e }
+        if error is PhotosError || error is FileError { return nil }
+        guard let e = error as? SQLiteError else { return nil }
+        let state = destination + "/" + ExportState.fileName
+        switch e.code {
+        case 5, 6: return PhotosError(.tempFail, "export state \(state) is busy: another process holds its lock; try again later")
+        case 8, 3: return PhotosError(.noPermission, "export state \(state) cannot be written: \(e.message)")
+        case 13, 10: return PhotosError(.ioError, "export state \(state) cannot be written: \(e.message)")
+        default: return nil
+        }
+    }
+
     static func reason(_ error: Error) -> String {
         if let e = error as? PhotosError { return e.message }
         if let e = error as? FileError { return e.message }
+        if let e = error as? SQLiteError { return e.description }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
            underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

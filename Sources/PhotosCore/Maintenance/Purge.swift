@@ -1,4 +1,5 @@
 import Foundation
+import PhotosFiles
 import PhotosSQLite
 
 /// What `photos purge --share` deleted (or, with `--dry-run`, would delete).
@@ -65,8 +66,11 @@ extension Library {
             report.tags = try self.db.scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", z) ?? 0
             report.participants = try self.db.scalarInt("SELECT count(*) FROM participant WHERE share_id = ?", z) ?? 0
             report.shares = try self.db.scalarInt("SELECT count(*) FROM share WHERE id = ?", z) ?? 0
-            references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
-                .map(z) { $0.string(0) }
+            // The recorded reference and the content address of the SHA-256 (they differ only
+            // in a damaged row; the file, if any, is at the content address).
+            references = try Statement.prepare(self.db, "SELECT DISTINCT d.file_ref, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?")
+                .map(z) { [$0.string(0), ExternalDataStore.reference(for: $0.string(1))] }.flatMap { $0 }
+            try self.checkRemovable(references)
             // One history transaction; its deletes are written set-wise, straight from the rows,
             // with the tombstones every other command writes (`HistoryEntity`).
             var history = HistoryWriter(self, author: author, context: .purge)

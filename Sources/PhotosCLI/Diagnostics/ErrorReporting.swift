@@ -2,6 +2,58 @@ import Foundation
 import PhotosCore
 import PhotosFiles
 
+/// A usage error the CLI itself finds (an unknown option, a bad value, a missing argument):
+/// printed with the command's usage line, exit 64 (sysexits EX_USAGE). The CLI's counterpart of
+/// swift-argument-parser's `ValidationError`.
+struct UsageError: Error, Equatable {
+    /// One line naming the option or argument at fault.
+    var message: String
+
+    init(_ message: String) { self.message = message }
+}
+
+/// An error the CLI words itself on top of another (an interrupted import's "run the same
+/// command again"): its status and complete message.
+struct CommandFailure: Error {
+    var status: ExitStatus
+    var message: String
+}
+
+/// The one place where an error becomes an exit status and the message the user reads.
+enum ErrorReporting {
+    /// What the user is told about `error`, and the exit status.
+    struct Report {
+        /// The sysexits status (SPEC §5).
+        var status: ExitStatus
+        /// One line, unescaped (the console escapes control characters).
+        var message: String
+        /// True for a usage error: printed with the usage line (`Error: …`), not as
+        /// `photos CMD: error: …`.
+        var isUsage: Bool { status == .usage }
+    }
+
+    /// The report for `error`. Lock and database errors name `libraryPath`; what is not a known
+    /// error of the environment or the input is 70 (a bug).
+    static func report(for error: Error, libraryPath: String) -> Report {
+        switch error {
+        case let e as UsageError:
+            return Report(status: .usage, message: e.message)
+        case let e as CommandFailure:
+            return Report(status: e.status, message: e.message)
+        default:
+            let e = CLIError(error, libraryPath: libraryPath)
+            return Report(status: e.status, message: e.message)
+        }
+    }
+
+    /// `error` (the cause that stopped a batch part-way) with `addendum` appended to its
+    /// message: "…; the 3 photos committed before stay imported: run the same command again".
+    static func interrupted(_ error: Error, libraryPath: String, addendum: String) -> CommandFailure {
+        let cause = report(for: error, libraryPath: libraryPath)
+        return CommandFailure(status: cause.status, message: cause.message + addendum)
+    }
+}
+
 extension ExitStatus {
     /// The exit status for an error thrown below the CLI: the one mapping from Core's typed
     /// errors to sysexits codes (argument-parser keeps `ExitCode` in its CLI layer the same
@@ -10,18 +62,19 @@ extension ExitStatus {
     ///   - error: what was thrown.
     ///   - libraryPath: the library, named in database and lock messages.
     init(for error: Error, libraryPath: String = "") {
-        self = CLIError(error, libraryPath: libraryPath).status
+        self = ErrorReporting.report(for: error, libraryPath: libraryPath).status
     }
 }
 
-/// An error as the CLI reports it: its exit status and the one line it prints. The one place
-/// that words messages and hints ("raise --wait") for Core's typed errors.
+/// Core's typed errors as the CLI reports them: the exit status and the one line printed.
+/// Used only by `ErrorReporting.report` (the one mapping); words the hints ("raise --wait").
 ///
 /// - `ValueError`: 64 when the text is malformed as an argument, else 65.
 /// - `LibraryError.busy` 75; `.newerSchema` 65; `.database` by kind: not writable 77 (saying
 ///   what is not writable), cannot open 77 when the library or its database cannot be
 ///   accessed else 74, I/O 74, corrupt 65, anything else 70 (a bug).
-/// - `FileError` by kind: 66 no input, 73 cannot create, 74 I/O, 70 crypto.
+/// - `FileError` by kind: 66 no input, 73 cannot create, 74 I/O, 77 not permitted, 65 a name
+///   outside its folder, 70 crypto.
 /// - POSIX errors (`errno` in an `NSError`): EACCES, EPERM, EROFS 77; ENOSPC, EDQUOT, EIO 74;
 ///   ENOENT 66; others 74. Anything else is 70.
 struct CLIError {
@@ -46,6 +99,8 @@ struct CLIError {
             case .noInput: self.init(.noInput, e.message)
             case .cannotCreate: self.init(.cantCreate, e.message)
             case .io: self.init(.ioError, e.message)
+            case .notPermitted: self.init(.noPermission, e.message)
+            case .invalidName: self.init(.dataError, e.message)
             case .crypto: self.init(.software, e.message)
             }
         default:

@@ -1,0 +1,77 @@
+import Foundation
+import PhotosCore
+
+/// What every command gets: the global options, the environment and the console.
+final class CommandContext {
+    /// The global options, decoded.
+    let global: GlobalOptions
+    /// The process environment (`PHOTOS_LIBRARY`, `PHOTOS_AUTHOR`, `PHOTOS_OWNER`, …).
+    let environment: [String: String]
+    /// stdout, stderr, diagnostics and progress.
+    let console: Console
+
+    /// Where the library location comes from (variables, working folder, home), read from the
+    /// process once.
+    let libraryEnvironment: LibraryEnvironment
+
+    init(global: GlobalOptions, environment: [String: String], console: Console) {
+        self.global = global
+        self.environment = environment
+        self.libraryEnvironment = LibraryEnvironment(variables: environment, currentDirectory: FileManager.default.currentDirectoryPath,
+                                                     fallbackHome: NSHomeDirectory())
+        self.console = console
+    }
+
+    /// The resolved library folder (SPEC §2).
+    var libraryPath: String { Library.resolvePath(explicit: global.library, in: libraryEnvironment) }
+
+    /// Seconds to wait for another process's lock (`--wait`, default 30).
+    var wait: Double { global.wait ?? GlobalOptions.defaultWait }
+
+    /// The history author as Core resolves it per command (`HistoryAuthor.name(for:)`, the one
+    /// place of the rule that maintenance commands record their own name unless `--author`):
+    /// `--author`, else `$PHOTOS_AUTHOR`, else `photos`.
+    var historyAuthor: HistoryAuthor {
+        let user = global.author ?? environment["PHOTOS_AUTHOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "photos"
+        return HistoryAuthor(given: global.author, user: user)
+    }
+
+    /// Opens the library, which must exist.
+    /// - Parameter dryRun: open it for a `--dry-run`: nothing is created or migrated, and every
+    ///   write the command makes is rolled back (`Library.dryRun`).
+    /// - Throws: `PhotosError` 66 when there is none, and what `Library.init` throws.
+    func openLibrary(dryRun: Bool = false) throws -> Library {
+        try Library(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
+    }
+
+    /// Opens the library, which must exist, for a command that only reads: as `openLibrary()`
+    /// when this process may write it (so that it is migrated like any other), else read-only
+    /// (`Library(readOnly:)`: a library on read-only media or of another user can be read).
+    /// - Parameters:
+    ///   - reading: false for a command that will write (then this is `openLibrary()`).
+    ///   - dryRun: for the `--dry-run` of a command that only reads the library (export):
+    ///     always opened read-only, so that a dry run never migrates it; one of an older schema
+    ///     version is then refused with 65 ("run 'photos init'"), or 77 when this user may not
+    ///     write it.
+    /// - Throws: `PhotosError` 66 when there is none, 77 when it can be neither written nor
+    ///   read, and what `Library.init` throws.
+    func openLibraryForReading(_ reading: Bool = true, dryRun: Bool = false) throws -> Library {
+        if dryRun {
+            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+        }
+        do {
+            return try openLibrary()
+        } catch let error where reading && ExitStatus(for: error, libraryPath: libraryPath) == .noPermission {
+            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+        }
+    }
+
+    /// Opens the library, creating it (and saying so on stderr) when absent.
+    func openOrCreateLibrary() throws -> Library {
+        let path = libraryPath
+        let existed = Library.exists(at: path)
+        let library = try Library(root: path, create: true, busyTimeout: wait)
+        if !existed { console.note("created library at \(path)") }
+        return library
+    }
+}

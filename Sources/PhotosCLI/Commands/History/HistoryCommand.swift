@@ -1,0 +1,86 @@
+import Foundation
+import PhotosCore
+
+/// `photos history [filters] [--consumer NAME [--advance]]`.
+enum HistoryCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["history"],
+        abstract: "List persistent-history transactions, optionally for a consumer.",
+        discussion: """
+        Each transaction has a token, a UTC timestamp, an author, a context (the command) and its
+        changes (entity, object id, insert/update/delete, updated attributes, tombstone for
+        deletes). With --consumer, lists what that consumer has not seen (after its token) and,
+        with --advance, moves its token to the newest transaction. Here --author is a filter;
+        the global --author does not apply.
+        """)
+
+    struct Options: ParsableOptions {
+        var since: Int64?
+        var authors: [String] = []
+        var excludedAuthors: [String] = []
+        var entities: [String] = []
+        var zone: String?
+        var consumer: String?
+        var advance = false
+
+        static var options: [Option<Options>] { [
+            .value(\.since, "--since", value: "TOKEN", help: "Only transactions after this token.", parser: .token),
+            .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
+            .values(\.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."),
+            .values(\.entities, "--entity", value: "NAME", help: "Only changes of this entity (Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant)."),
+            .value(\.zone, "--zone", value: "ID", help: "Only changes in this zone."),
+            .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
+            .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction."),
+        ] }
+
+        mutating func validate() throws {
+            entities = try entities.map { raw in
+                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
+                    throw UsageError("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
+                }
+                return entity.rawValue
+            }
+            if advance && consumer == nil { throw UsageError("--advance needs --consumer NAME") }
+            if consumer?.isEmpty == true { throw UsageError("--consumer needs a name") }
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        var filter = HistoryFilter()
+        if let since = options.since { filter.sinceToken = since }
+        filter.authors = options.authors
+        filter.excludedAuthors = options.excludedAuthors
+        filter.entities = options.entities
+        filter.zone = options.zone
+        let library = try ctx.openLibraryForReading(!options.advance)
+        if let consumer = options.consumer {
+            let registered = try library.consumerToken(consumer)
+            let token = registered ?? 0
+            filter.sinceToken = max(filter.sinceToken, token)
+            if registered != nil, try library.historyExpired(after: token) {
+                // Core Data's NSPersistentHistoryTokenExpiredError: said even with --quiet.
+                ctx.console.warning(command: configuration.path.joined(separator: " "),
+                                    "transactions after token \(token) were compacted before consumer '\(consumer)' read them; it missed those changes")
+            }
+        }
+        let newest = try library.currentHistoryToken()
+        try library.forEachHistoryTransaction(matching: filter) { t in
+            if ctx.global.json {
+                ctx.console.printJSON(t.json)
+                return
+            }
+            ctx.console.print("token \(t.token)  \(t.timestamp)  author \(t.author)  context \(t.context)  (\(TerminalText.plural(t.changes.count, "change")))")
+            for c in t.changes {
+                var line = "  \(c.type.rawValue) \(c.entity) \(c.objectID)"
+                if !c.updated.isEmpty { line += " [\(c.updated.joined(separator: ", "))]" }
+                if let tomb = c.tombstone { line += " tombstone " + JSONValue.object(tomb.map { ($0.0, .string($0.1)) }).serialized() }
+                if let zone = c.zone { line += " zone \(zone)" }
+                ctx.console.print(line)
+            }
+        }
+        if let consumer = options.consumer, options.advance {
+            try library.write { try library.setConsumerToken(consumer, max(newest, try library.consumerToken(consumer) ?? 0)) }
+            ctx.console.note("consumer \(consumer) advanced to token \(newest)")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import PhotosCore
+
+/// `photos history consumers [--remove NAME]`.
+enum HistoryConsumersCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["history", "consumers"],
+        abstract: "List history consumers and the last token each processed.")
+
+    struct Options: ParsableOptions {
+        var remove: String?
+        static var options: [Option<Options>] { [
+            .value(\.remove, "--remove", value: "NAME", help: "Unregister a consumer, so it no longer holds compaction back."),
+        ] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibraryForReading(options.remove == nil)
+        if let name = options.remove {
+            guard try library.removeConsumer(name) else { throw PhotosError.noInput("no history consumer '\(name)'") }
+            ctx.console.note("removed consumer \(name)")
+            return
+        }
+        for consumer in try library.historyConsumers() {
+            if ctx.global.json {
+                ctx.console.printJSON(.object([("name", .string(consumer.name)), ("token", .int(Int(consumer.token)))]))
+            } else {
+                ctx.console.print("\(consumer.name)\t\(consumer.token)")
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import PhotosCore
+
+/// `photos stats`.
+enum StatsCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["stats"],
+        abstract: "Counts and sizes: photos, originals, thumbnails, tags, zones, history.")
+
+    static func run(_ options: NoOptions, _ ctx: CommandContext) throws {
+        let s = try ctx.openLibraryForReading().stats()
+        if ctx.global.json {
+            ctx.console.printJSON(s.json)
+            return
+        }
+        let out = ctx.console
+        out.print("photos:        \(s.photos)")
+        out.print("originals:     \(s.originalBytes) bytes (\(TerminalText.bytes(s.originalBytes)))")
+        out.print("thumbnails:    \(s.thumbnailBytes) bytes (\(TerminalText.bytes(s.thumbnailBytes)))")
+        out.print("tags:          \(s.tags)")
+        out.print("ratings:       \(s.ratings)")
+        out.print("shares:        \(s.shares) (\(s.participants) participants)")
+        for zone in s.zones { out.print("zone:          \(zone.id) (\(zone.scope)): \(zone.photos) photos") }
+        out.print("history:       \(s.historyTransactions) transactions, \(s.historyChanges) changes, \(s.consumers) consumers")
+        out.print("database:      \(s.databaseBytes) bytes (\(TerminalText.bytes(s.databaseBytes))), schema version \(s.schemaVersion)")
+    }
+}

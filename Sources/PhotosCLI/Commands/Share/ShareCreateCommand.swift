@@ -1,0 +1,44 @@
+import Foundation
+import PhotosCore
+
+/// `photos share create PHOTO... [--title T] [--owner EMAIL] [--move]`.
+enum ShareCreateCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["share", "create"],
+        abstract: "Share photos: a new share zone, with the photos moved in.",
+        discussion: """
+        Creates a share, its own record zone with a fresh random UUID as id, and moves the photos
+        into it with their originals, thumbnails and ratings. Each of their tags is replaced by
+        the same-named tag of the new zone; the old tag stays with the photos that remain. The
+        default title is 'Share-' and the creation date and time in UTC. An owner participant
+        (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
+        already in another share is refused (exit 65) unless --move. Prints the new share.
+        """)
+
+    struct Options: ParsableOptions {
+        var photos: [String] = []
+        var title: ShareTitle?
+        var owner: String?
+        var move = false
+
+        static var options: [Option<Options>] { [
+            .value(\.title, "--title", value: "TITLE", help: "The share's title.", default: "Share-YYYY-MM-DD HH:MM:SS (UTC)", parser: .shareTitle),
+            .value(\.owner, "--owner", value: "EMAIL", help: "Record this owner as a participant.", default: "$PHOTOS_OWNER, else none"),
+            ShareArguments.move(\.move),
+        ] }
+        static var arguments: [Argument<Options>] { [.many(\.photos, "photo", help: PhotoArguments.many)] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let ownerText = options.owner ?? ctx.environment["PHOTOS_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
+        let owner = try ownerText.map(Email.init(parsing:))
+        let library = try ctx.openLibrary()
+        let photos = try options.photos.map(library.resolvePhoto)
+        let share = try library.createShare(photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)
+        if ctx.global.json {
+            ctx.console.printJSON(share.json)
+        } else if !ctx.global.quiet {
+            ctx.console.print("Created share \(share.id) '\(TerminalText.printable(share.title))' with \(TerminalText.plural(share.photoCount, "photo"))")
+        }
+    }
+}

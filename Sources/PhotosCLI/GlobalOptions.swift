@@ -1,0 +1,79 @@
+import Foundation
+import PhotosCore
+
+/// Options every command accepts, before or after its name (SPEC §5), decoded once (SwiftPM's
+/// `GlobalOptions`). A command's own option of the same name shadows one of these: then only
+/// the spelling before the command name is the global one (`photos history --author A` filters).
+struct GlobalOptions: ParsableOptions, Sendable {
+    /// `--library`, or nil to resolve from the environment.
+    var library: String?
+    /// `--json`: data as JSON on stdout.
+    var json = false
+    /// `--quiet`: nothing on success.
+    var quiet = false
+    /// `--author`, when given on the command line.
+    var author: String?
+    /// `--wait`: seconds to wait for another process's lock.
+    var wait: Double?
+
+    static var options: [Option<GlobalOptions>] { [
+        .value(\.library, "--library", value: "PATH", help: "The library folder.",
+               default: "$PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Library", parser: .libraryPath),
+        .flag(\.json, "--json", help: "Print data as JSON (one object, or JSON Lines for listings)."),
+        .flag(\.quiet, "--quiet", "-q", help: "Print nothing on success; problems still go to stderr."),
+        .value(\.author, "--author", value: "NAME", help: "Author recorded in history for this run's changes.",
+               default: "$PHOTOS_AUTHOR, else photos", parser: .authorName),
+        .value(\.wait, "--wait", value: "SECONDS", help: "How long to wait for another process's lock on the library.",
+               default: "30", parser: .seconds),
+    ] }
+
+    /// The seconds to wait for a lock when `--wait` is not given.
+    static let defaultWait: Double = 30
+}
+
+extension ValueParser where Value == String {
+    /// A library folder: an empty value (an unset shell variable) must not fall back to the
+    /// default library.
+    static var libraryPath: ValueParser {
+        ValueParser { text, name in
+            guard !text.isEmpty else { throw UsageError("\(name) needs a path, not an empty string") }
+            return text
+        }
+    }
+
+    /// A history author: not empty, not only spaces, and no control characters (newlines,
+    /// escapes), since `photos history` prints authors.
+    static var authorName: ValueParser {
+        ValueParser { text, name in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("\(name) needs a non-empty name") }
+            try GlobalOptions.checkAuthor(text, source: name)
+            return text
+        }
+    }
+}
+
+/// `--help` and `--version`: requests answered instead of running a command.
+struct InformationRequest: ParsableOptions {
+    var help = false
+    var version = false
+
+    static var options: [Option<InformationRequest>] { [
+        .flag(\.help, "--help", "-h", help: "Show help information."),
+        .flag(\.version, "--version", help: "Show the version."),
+    ] }
+
+    /// The global option table, as help lists it.
+    static var globalSpecs: [OptionSpec] { GlobalOptions.options.map(\.spec) + options.map(\.spec) }
+}
+
+extension GlobalOptions {
+    /// Refuses a history author with control characters (newlines, escapes): `photos history`
+    /// prints authors, so they must be one printable line.
+    /// - Parameter source: `--author` or `$PHOTOS_AUTHOR`, named in the message.
+    /// - Throws: `UsageError` (64).
+    static func checkAuthor(_ author: String, source: String) throws {
+        guard !author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw UsageError("\(source) must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// How one option is spelled and shown in help.
+struct OptionSpec {
+    /// Spellings, long first: `["--output", "-o"]`.
+    var names: [String]
+    /// The value's placeholder (`PATH`), or nil for a flag.
+    var value: String?
+    /// One line of help.
+    var help: String
+    /// Shown as `(default: x)`.
+    var defaultValue: String?
+    /// May be given more than once.
+    var repeatable: Bool
+
+    init(_ names: [String], value: String? = nil, help: String, default defaultValue: String? = nil, repeatable: Bool = false) {
+        self.names = names
+        self.value = value
+        self.help = help
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+    }
+
+    /// The canonical spelling: the first (long) name, `--output`.
+    var name: String { names[0] }
+}
+
+/// One positional argument, as help shows it.
+struct ArgumentSpec {
+    var name: String
+    var help: String
+    /// Takes one or more words (only the last argument).
+    var variadic: Bool
+    var optional: Bool
+
+    init(_ name: String, help: String, variadic: Bool = false, optional: Bool = false) {
+        self.name = name
+        self.help = help
+        self.variadic = variadic
+        self.optional = optional
+    }
+}
+
+/// The words given to one command, sorted into options and positionals but not yet decoded.
+/// Only the option tables read it (`OptionTable.swift`); commands get typed options.
+struct ParsedArguments {
+    /// Values by canonical option name; a flag maps to `[""]` per occurrence.
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    /// The values given for `spec` (empty when it was not given).
+    func values(of spec: OptionSpec) -> [String] { values[spec.name] ?? [] }
+    /// True when `spec` was given.
+    func contains(_ spec: OptionSpec) -> Bool { values[spec.name] != nil }
+}
+
+/// Sorts `tokens` by `options`: `--opt v`, `--opt=v`, `-o v`, flags, `--` (the rest are
+/// positionals), and positionals anywhere.
+/// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag, or a
+///   non-repeatable option given twice with different values.
+func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedArguments {
+    var result = ParsedArguments()
+    var index = 0
+    while index < tokens.count {
+        let token = tokens[index]
+        index += 1
+        if token == "--" {
+            result.positionals += tokens[index...]
+            break
+        }
+        guard token.hasPrefix("-"), token.count > 1 else {
+            result.positionals.append(token)
+            continue
+        }
+        var name = token
+        var inline: String?
+        if token.hasPrefix("--"), let eq = token.firstIndex(of: "=") {
+            name = String(token[..<eq])
+            inline = String(token[token.index(after: eq)...])
+        }
+        guard let option = options.first(where: { $0.names.contains(name) }) else {
+            throw UsageError("unknown option '\(name)'")
+        }
+        let value: String
+        if let placeholder = option.value {
+            if let inline {
+                value = inline
+            } else {
+                guard index < tokens.count else { throw UsageError("option '\(name)' needs a value (\(placeholder))") }
+                value = tokens[index]
+                index += 1
+            }
+        } else {
+            if inline != nil { throw UsageError("option '\(name)' is a flag and takes no value") }
+            value = ""
+        }
+        if !option.repeatable, option.value != nil, let earlier = result.values[option.name], earlier != [value] {
+            throw UsageError("option '\(name)' was given more than once")
+        }
+        result.values[option.name, default: []].append(value)
+    }
+    return result
+}

@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+@testable import PhotosCLI
+import PhotosCore
+import PhotosSQLite
+
+/// Issue 9 item 9 (variant): `delete` and `purge` commit the rows, then remove the originals
+/// under the write lock. With `--wait 0`, another writer taking the lock between the two left
+/// the originals as orphans (exit 0, nothing said). The removal now waits for the lock up to
+/// `Library.cleanupWait` seconds whatever `--wait` says.
+final class Issue9VariantCleanupBusyTests: XCTestCase {
+    var dir = ""
+    var lib: String { dir + "/lib" }
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "photos-i9-cleanup-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func testRemovalAfterCommitWaitsForAnotherWriter() throws {
+        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let library = try Library(root: lib, create: false, busyTimeout: 0)
+        let ref = try XCTUnwrap(try library.db.scalarString("SELECT file_ref FROM photo_data"))
+        // The rows go (as a committed delete leaves them), then another writer holds the lock.
+        try library.db.run("DELETE FROM photo")
+        let holder = try Database(path: lib + "/photos.sqlite", busyTimeout: 0)
+        try holder.execute("BEGIN IMMEDIATE")
+        let released = expectation(description: "holder released")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+            try? holder.execute("ROLLBACK")
+            released.fulfill()
+        }
+        let removed = library.removeUnreferencedFiles([ref])
+        wait(for: [released], timeout: 5)
+        XCTAssertEqual(removed, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/" + ref), "left as an orphan")
+        XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
+    }
+}
