@@ -53,7 +53,9 @@ public struct ExternalDataStore: Sendable {
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
     /// - Returns: true when the file was written; false in a dry run, which writes nothing.
-    /// - Throws: `FileError` (I/O) or 73 (cannot create).
+    /// - Throws: `FileError`: `.invalidName` for a reference outside the store; `.notPermitted`
+    ///   (EACCES, EPERM, EROFS, also checked in a dry run) or `.io` (ENOSPC, EDQUOT, EIO) when
+    ///   the file system refuses; `.cannotCreate` otherwise (a file or non-empty folder in the way).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
         guard ExternalDataStore.isContained(reference) else {
