@@ -34,9 +34,9 @@ public struct VerifyProblem: Equatable {
         public static let missingThumbnail: Kind = "missing-thumbnail"
         /// A thumbnail that is not a sound JPEG of its recorded size (`ThumbnailCheck`).
         public static let damagedThumbnail: Kind = "damaged-thumbnail"
-        /// `PRAGMA integrity_check` (invariant 3).
+        /// The store's own integrity check (SQLite's `integrity_check` pragma; invariant 3).
         public static let integrity: Kind = "integrity"
-        /// `PRAGMA foreign_key_check` (invariant 3).
+        /// A foreign key pointing nowhere (SQLite's `foreign_key_check` pragma; invariant 3).
         public static let foreignKey: Kind = "foreign-key"
         /// A tag link across zones (invariant 4).
         public static let crossZone: Kind = "cross-zone"
@@ -144,6 +144,9 @@ public struct VerifyReport {
 }
 
 extension Library {
+    /// Where verify reads its checks and writes its repairs.
+    var verifyStore: any VerifyStore { db }
+
     /// How verify names a photo: its uniqueName and, in parentheses, its displayName.
     static func describePhoto(_ uniqueName: String, _ displayName: String) -> String {
         "photo \(uniqueName) (\(displayName))"
@@ -151,7 +154,7 @@ extension Library {
 
     /// Checks the SPEC §2 invariants: every PhotoData file exists with its recorded size and
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
-    /// `PRAGMA integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
+    /// the store's `integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
     /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
     ///
@@ -184,14 +187,13 @@ extension Library {
         var missingOriginal = Set<String>()
         try db.transaction(.deferred) {
             report.problems += try self.checkDatabase()
-            let rows = try Statement.prepare(self.db, """
-                SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
-                       (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
-                FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
-                """).map { ($0.string(0), $0.string(1), $0.string(2), $0.int(3), $0.string(4), $0.string(5), $0.int(6), $0.int(7)) }
-            report.photos = try self.db.scalarInt("SELECT count(*) FROM photo") ?? 0
+            let rows = try self.verifyStore.recordedOriginals()
+            report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
-            for (name, display, sha, size, ref, zone, ratings, tags) in rows {
+            for original in rows {
+                let (name, display, sha, size, ref, zone, ratings, tags) = (original.photo.uniqueName, original.photo.displayName, original.sha256,
+                                                                             original.byteSize, original.fileReference, original.zone,
+                                                                             original.ratings, original.tagLinks)
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
                 // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
@@ -249,20 +251,20 @@ extension Library {
                 }
             }
             var withoutData: [String] = []
-            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+            for (name, display) in try self.verifyStore.photosWithoutOriginal().map({ ($0.uniqueName, $0.displayName) }) {
                 withoutData.append(Library.describePhoto(name, display))
                 report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
-            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+            for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }) {
                 report.problems.append(VerifyProblem(kind: .missingThumbnail, detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                                                      repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
             // One row at a time: thumbnails are never all in memory.
-            try Statement.prepare(self.db, "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id").forEach { row in
+            try self.verifyStore.forEachThumbnail { thumb in
                 report.thumbnails += 1
-                let (name, display) = (row.string(0), row.string(1))
-                if let reason = Library.thumbnailProblem(row.blob(2), width: row.int(3), height: row.int(4),
-                                                         photoWidth: row.int(5), photoHeight: row.int(6)) {
+                let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
+                if let reason = Library.thumbnailProblem(thumb.data, width: thumb.width, height: thumb.height,
+                                                         photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight) {
                     report.problems.append(VerifyProblem(kind: .damagedThumbnail, detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
@@ -298,7 +300,7 @@ extension Library {
         var st = stat()
         let rootIsFolder = stat(externalData.root, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
         let missingCount = report.problems.filter { $0.kind == .missingFile }.count
-        let noneThere = missingCount > 1 && (try? db.scalarInt("SELECT count(*) FROM photo_data")) == missingCount
+        let noneThere = missingCount > 1 && (try? verifyStore.recordedOriginalCount()) == missingCount
         if !rootIsFolder || noneThere {
             let why = !rootIsFolder ? "the external data folder \(externalData.root) is missing or not a folder"
                 : "none of the \(missingCount) originals is in \(externalData.root)"
@@ -395,20 +397,9 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var done: [VerifyRepair] = []
                 for case let .relinkTag(name, _, uuid, tagName, zone) in relinks {
-                    guard let photoID = try db.scalarInt("SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [name, zone]),
-                          let (oldID, oldZone) = try db.statement("SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?")
-                            .first([uuid, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone else { continue }
-                    let target: (Int64, String)
-                    if let found = try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
-                        .first([zone, tagName], { ($0.int64(0), $0.string(1)) }) {
-                        target = found
-                    } else {
-                        let newUUID = UUID().uuidString.lowercased()
-                        target = (try TagRows.insert(uuid: newUUID, name: tagName, zone: zone, into: db), newUUID)
-                        history.insert(.tag(uuid: newUUID), zone: zone)
-                    }
-                    try TagRows.link(photo: Int64(photoID), tag: target.0, in: db)
-                    try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+                    guard let target = try verifyStore.relinkTag(photo: name, zone: zone, from: uuid, toTagNamed: tagName,
+                                                                 newUUID: UUID().uuidString.lowercased()) else { continue }
+                    if target.createdTag { history.insert(.tag(uuid: target.uuid), zone: zone) }
                     // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.
                     history.update(.photo(uniqueName: name), ["tags"], zone: zone)
                     done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
@@ -423,9 +414,7 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var fixed: [VerifyRepair] = []
                 for case let .fixFileReference(name, display, from, to) in references {
-                    guard let (dataID, zone) = try db.statement("SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?")
-                        .first([name, from], { ($0.int64(0), $0.string(1)) }) else { continue }
-                    try db.run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
+                    guard let zone = try verifyStore.replaceFileReference(photo: name, from: from, to: to) else { continue }
                     history.update(.photoData(photo: name), ["fileReference"], zone: zone)
                     fixed.append(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
                 }
@@ -458,17 +447,13 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var regenerated: [VerifyRepair] = []
                 for item in made {
-                    guard let (photoID, zone) = try db.statement("SELECT id, zone_id FROM photo WHERE unique_name = ?")
-                        .first([item.name], { ($0.int64(0), $0.string(1)) }) else { continue }
                     let r = item.result
-                    if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
-                        try db.run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?",
-                                   [r.thumbnail, r.thumbnailWidth, r.thumbnailHeight, thumbID])
-                        history.update(.thumbnail(photo: item.name), ["data", "width", "height"], zone: zone)
+                    guard let stored = try verifyStore.storeThumbnail(photo: item.name, data: r.thumbnail, width: r.thumbnailWidth,
+                                                                      height: r.thumbnailHeight) else { continue }
+                    if stored.inserted {
+                        history.insert(.thumbnail(photo: item.name), zone: stored.zone)
                     } else {
-                        try db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)",
-                                   [photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
-                        history.insert(.thumbnail(photo: item.name), zone: zone)
+                        history.update(.thumbnail(photo: item.name), ["data", "width", "height"], zone: stored.zone)
                     }
                     regenerated.append(.regenerateThumbnail(uniqueName: item.name, displayName: item.display))
                 }
@@ -506,47 +491,28 @@ extension Library {
     }
 
     private func checkDatabase() throws -> [VerifyProblem] {
+        let store = verifyStore
         var problems: [VerifyProblem] = []
-        for line in try db.statement("PRAGMA integrity_check").map({ $0.string(0) }) where line != "ok" {
+        for line in try store.storageProblems() {
             problems.append(VerifyProblem(kind: .integrity, detail: line))
         }
-        for (table, rowid, parent) in try db.statement("PRAGMA foreign_key_check").map({ ($0.string(0), $0.int64(1), $0.string(2)) }) {
-            problems.append(VerifyProblem(kind: .foreignKey, detail: "\(table) row \(rowid) references a missing \(parent)"))
+        for dangling in try store.danglingReferences() {
+            problems.append(VerifyProblem(kind: .foreignKey, detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
         }
-        let crossing = try db.statement("""
-            SELECT p.unique_name, p.display_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
-            JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
-            WHERE p.zone_id <> t.zone_id
-            """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
-        for (photo, display, pzone, tag, uuid, tzone) in crossing {
-            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)",
-                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: uuid, tagName: tag, zone: pzone)))
+        for link in try store.crossZoneTagLinks() {
+            let (photo, display, pzone) = (link.photo.uniqueName, link.photo.displayName, link.photoZone)
+            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
+                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName, zone: pzone)))
         }
-        let badNames = try db.statement("""
-            SELECT unique_name, hex(CAST(display_name AS BLOB)) FROM photo
-            WHERE instr(CAST(display_name AS BLOB), x'00') > 0 OR instr(display_name, '/') > 0 OR display_name IN ('', '.', '..')
-            ORDER BY unique_name
-            """).map { ($0.string(0), $0.string(1)) }
-        for (name, hex) in badNames {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
-                if let b = UInt8(hex[index..<next], radix: 16) { bytes.append(b) }
-                index = next
-            }
+        for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
             problems.append(VerifyProblem(kind: .badDisplayName, detail: "photo \(name) has the file name \(shown), which no file can have"))
         }
-        let duplicates = try db.statement("""
-            SELECT d.sha256, group_concat(p.unique_name || ' (' || p.display_name || ')', ', ') FROM photo_data d
-            JOIN photo p ON p.id = d.photo_id WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
-            GROUP BY d.sha256 ORDER BY d.sha256
-            """).map { ($0.string(0), $0.string(1)) }
-        for (sha, photos) in duplicates {
-            let shown = JSONValue.string(photos).serialized()
+        for (sha, photos) in try store.photosSharingOriginals() {
+            let shown = JSONValue.string(photos.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")).serialized()
             problems.append(VerifyProblem(kind: .duplicatePhoto, detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
-        for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+        for (uuid, name, zone) in try store.allTags().map({ ($0.uuid, $0.name, $0.zone) }) {
             let shown = JSONValue.string(name).serialized()
             // Compared by scalars: Swift's String equality is canonical equivalence, under
             // which a decomposed name equals its NFC form.
