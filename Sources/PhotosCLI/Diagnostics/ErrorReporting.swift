@@ -94,6 +94,8 @@ struct CLIError {
             self.init(e.isMalformed ? .usage : .dataError, e.description)
         case let e as LibraryError:
             self.init(e)
+        case let e as MergeError:
+            self.init(e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -174,5 +176,15 @@ func parseOption<T>(_ option: String, _ text: String, _ parse: (String) throws -
         return try parse(text)
     } catch let e as ValueError {
         throw PhotosError(ExitStatus(for: e), "\(option) \(e)")
+    }
+}
+
+// MARK: import/verify/merge/export
+extension CLIError {
+    /// `MergeError`: both 65 (the other library's data, or the arguments, are wrong as data).
+    init(_ error: MergeError) {
+        switch error {
+        case .intoItself, .originalMismatch: self.init(.dataError, error.description)
+        }
     }
 }
