@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosModel
 import PhotosSQLite
 
 /// Which sidecar `photos export` writes beside each original (`--sidecar`).
@@ -201,7 +202,7 @@ public final class Exporter {
                 }
                 // A concurrent delete or purge removed the photo after it was listed: it is no
                 // longer in the library, so it is not a failure of this export.
-                if (try? library.db.scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [item.photo.uniqueName])) == .some(nil) {
+                if (try? (library.db as any ExportStore).photoExists(uniqueName: item.photo.uniqueName)) == false {
                     onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
                     continue
                 }
