@@ -1,6 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
+import PhotosModel
 import PhotosSQLite
 
 /// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
@@ -61,6 +62,9 @@ public struct VerifyProblem: Equatable {
     }
 
     public var kind: Kind
+    /// What the problem is about, as a value: repairs and the notes on them are matched by it,
+    /// never by the wording of `detail`.
+    public var subject: VerifySubject
     /// One line naming the photo (uniqueName and displayName), file or row.
     public var detail: String
     /// What `--repair` does about it (and `--repair --dry-run` says it would do); nil when
@@ -69,8 +73,9 @@ public struct VerifyProblem: Equatable {
     /// True when `--repair` fixed it.
     public var repaired: Bool = false
 
-    public init(kind: Kind, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
+    public init(kind: Kind, subject: VerifySubject, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
         self.kind = kind
+        self.subject = subject
         self.detail = detail
         self.repair = repair
         self.repaired = repaired
@@ -80,6 +85,35 @@ public struct VerifyProblem: Equatable {
     public var json: JSONValue {
         .object([("kind", .string(kind.rawValue)), ("detail", .string(detail)), ("repair", .optional(repair?.description)),
                  ("repaired", .bool(repaired))])
+    }
+}
+
+/// What a `VerifyProblem` is about.
+public enum VerifySubject: Hashable, Sendable {
+    /// A photo, by uniqueName and displayName.
+    case photo(PhotoName)
+    /// A photo known by uniqueName only (its displayName is what is wrong).
+    case photoNamed(String)
+    /// Photos that share one original's SHA-256.
+    case photos(sha256: String, [PhotoName])
+    /// A file of external data (`ab/abcdef…`).
+    case file(reference: String)
+    /// A folder of (or the) external data folder, by path.
+    case folder(String)
+    /// A tag.
+    case tag(uuid: String, name: String, zone: String)
+    /// A row of a table, by its row id (a dangling foreign key).
+    case row(table: String, rowID: Int64)
+    /// The database as a whole (its own integrity check).
+    case database
+
+    /// The photo's uniqueName, for the subjects that are one photo.
+    public var photoUniqueName: String? {
+        switch self {
+        case .photo(let photo): return photo.uniqueName
+        case .photoNamed(let name): return name
+        default: return nil
+        }
     }
 }
 
@@ -206,7 +240,7 @@ extension Library {
                     let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
                     if !there { missingOriginal.insert(name) }
                     report.problems.append(VerifyProblem(
-                        kind: .badFileReference,
+                        kind: .badFileReference, subject: .photo(original.photo),
                         detail: "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
                         repair: there ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address) : nil))
                     continue
@@ -219,23 +253,23 @@ extension Library {
                     // reason for --repair to delete the photo.
                     if errno != ENOENT && errno != ENOTDIR {
                         report.problems.append(VerifyProblem(
-                            kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                            kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
                         continue
                     }
                     missingOriginal.insert(name)
                     report.problems.append(VerifyProblem(
-                        kind: .missingFile, detail: "\(photo): original \(ref) is missing\(heal)",
+                        kind: .missingFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) is missing\(heal)",
                         repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
                 if st.st_mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
                     continue
                 }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
                     continue
                 }
                 if !quick {
@@ -243,20 +277,20 @@ extension Library {
                         let actual = try SHA256Hasher.hex(ofFileAt: path).hex
                         if actual != sha {
                             missingOriginal.insert(name)
-                            report.problems.append(VerifyProblem(kind: .hashMismatch, detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
+                            report.problems.append(VerifyProblem(kind: .hashMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
                         }
                     } catch {
-                        report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be read: \(error)"))
+                        report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be read: \(error)"))
                     }
                 }
             }
             var withoutData: [String] = []
             for (name, display) in try self.verifyStore.photosWithoutOriginal().map({ ($0.uniqueName, $0.displayName) }) {
                 withoutData.append(Library.describePhoto(name, display))
-                report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
+                report.problems.append(VerifyProblem(kind: .missingPhotoData, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
             for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }) {
-                report.problems.append(VerifyProblem(kind: .missingThumbnail, detail: "\(Library.describePhoto(name, display)) has no thumbnail",
+                report.problems.append(VerifyProblem(kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                                                      repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
             // One row at a time: thumbnails are never all in memory.
@@ -265,19 +299,19 @@ extension Library {
                 let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
                 if let reason = Library.thumbnailProblem(thumb.data, width: thumb.width, height: thumb.height,
                                                          photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight) {
-                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, subject: .photo(thumb.photo), detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
             }
             for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted() {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
                 } else if lstat(folder, &fst) == 0 && stat(folder, &fst) == 0 && fst.st_mode & S_IFMT != S_IFDIR {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) is not a folder"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) is not a folder"))
                 } else if access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
                     // Its files cannot be listed: orphans there would go unseen.
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
             let files = self.externalData.allReferences()
@@ -287,7 +321,7 @@ extension Library {
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
                 let keep = !temporary && !withoutData.isEmpty
-                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile,
+                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile, subject: .file(reference: ref),
                                                      detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
                                                         + (keep ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)" : ""),
                                                      repair: keep ? nil : .removeFile(reference: ref)))
@@ -313,13 +347,14 @@ extension Library {
         }
         // A thumbnail cannot be made again from an original that is gone or damaged; when the
         // photo is to be deleted, that deletion is the thumbnail's repair too.
-        var deletion: [String: VerifyRepair] = [:]
+        var deletion: [VerifySubject: VerifyRepair] = [:]
         for problem in report.problems {
-            if case .deletePhoto(let name, _, _, _, _)? = problem.repair { deletion[name] = problem.repair }
+            if case .deletePhoto? = problem.repair { deletion[problem.subject] = problem.repair }
         }
         for i in report.problems.indices {
-            if case .regenerateThumbnail(let name, _)? = report.problems[i].repair, missingOriginal.contains(name) {
-                report.problems[i].repair = deletion[name]
+            if case .regenerateThumbnail? = report.problems[i].repair, let name = report.problems[i].subject.photoUniqueName,
+               missingOriginal.contains(name) {
+                report.problems[i].repair = deletion[report.problems[i].subject]
                 report.problems[i].detail += " (its original is missing or damaged, so it cannot be made again)"
             }
         }
@@ -494,33 +529,33 @@ extension Library {
         let store = verifyStore
         var problems: [VerifyProblem] = []
         for line in try store.storageProblems() {
-            problems.append(VerifyProblem(kind: .integrity, detail: line))
+            problems.append(VerifyProblem(kind: .integrity, subject: .database, detail: line))
         }
         for dangling in try store.danglingReferences() {
-            problems.append(VerifyProblem(kind: .foreignKey, detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
+            problems.append(VerifyProblem(kind: .foreignKey, subject: .row(table: dangling.table, rowID: dangling.rowID), detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
         }
         for link in try store.crossZoneTagLinks() {
             let (photo, display, pzone) = (link.photo.uniqueName, link.photo.displayName, link.photoZone)
-            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
+            problems.append(VerifyProblem(kind: .crossZone, subject: .photo(link.photo), detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
                                           repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName, zone: pzone)))
         }
         for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
-            problems.append(VerifyProblem(kind: .badDisplayName, detail: "photo \(name) has the file name \(shown), which no file can have"))
+            problems.append(VerifyProblem(kind: .badDisplayName, subject: .photoNamed(name), detail: "photo \(name) has the file name \(shown), which no file can have"))
         }
         for (sha, photos) in try store.photosSharingOriginals() {
             let shown = JSONValue.string(photos.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")).serialized()
-            problems.append(VerifyProblem(kind: .duplicatePhoto, detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
+            problems.append(VerifyProblem(kind: .duplicatePhoto, subject: .photos(sha256: sha, photos), detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
         for (uuid, name, zone) in try store.allTags().map({ ($0.uuid, $0.name, $0.zone) }) {
             let shown = JSONValue.string(name).serialized()
             // Compared by scalars: Swift's String equality is canonical equivalence, under
             // which a decomposed name equals its NFC form.
             if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
-                problems.append(VerifyProblem(kind: .badTagName, detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
+                problems.append(VerifyProblem(kind: .badTagName, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
             }
             if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
-                problems.append(VerifyProblem(kind: .badTagUUID, detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
+                problems.append(VerifyProblem(kind: .badTagUUID, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
             }
         }
         return problems
