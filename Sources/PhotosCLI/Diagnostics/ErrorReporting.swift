@@ -96,6 +96,8 @@ struct CLIError {
             self.init(e)
         case let e as MergeError:
             self.init(e)
+        case let e as ExportError:
+            self.init(e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -185,6 +187,19 @@ extension CLIError {
     init(_ error: MergeError) {
         switch error {
         case .intoItself, .originalMismatch: self.init(.dataError, error.description)
+        }
+    }
+
+    /// `ExportError`: a template 64 (usage), DEST and its folders 73, DEST in use 75, an
+    /// unreadable original 66, an original of another SHA-256 65.
+    init(_ error: ExportError) {
+        switch error {
+        case .unclosedField, .unknownField, .emptyTemplate: self.init(.usage, error.description)
+        case .destinationIsFile, .destinationInsideLibrary, .cannotCreateDestination, .cannotWriteDestination,
+             .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary: self.init(.cantCreate, error.description)
+        case .destinationBusy: self.init(.tempFail, error.description)
+        case .unreadableOriginal: self.init(.noInput, error.description)
+        case .originalMismatch: self.init(.dataError, error.description)
         }
     }
 }

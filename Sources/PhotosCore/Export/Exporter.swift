@@ -118,8 +118,10 @@ public final class Exporter {
 
     /// Runs the export.
     /// - Returns: the summary; per-photo failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` 73 when DEST cannot be created (or is not a folder), 75 when
-    ///   another export holds DEST's lock, and what reading the library throws.
+    /// - Throws: `ExportError` when DEST cannot be created, is not a folder or is inside the
+    ///   library (`.destinationIsFile`, `.destinationInsideLibrary`, `.cannotCreateDestination`,
+    ///   `.cannotWriteDestination`), `.destinationBusy` when another export holds DEST's lock,
+    ///   and what reading the library throws.
     public func run() throws -> ExportSummary {
         let start = Date()
         // DEST as given on the command line: relative to this process's working folder.
@@ -131,17 +133,17 @@ public final class Exporter {
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
         if exists && !isDir.boolValue {
-            throw PhotosError(.cantCreate, "cannot create export folder \(dest): a file of that name exists")
+            throw ExportError.destinationIsFile(dest)
         }
         let realLibrary = Exporter.realPath(library.root) ?? (library.root as NSString).standardizingPath
         if Exporter.isInside(Exporter.prospectiveRealPath(dest), realLibrary) {
-            throw PhotosError(.cantCreate, "cannot export to \(dest): it is inside the library \(library.root)")
+            throw ExportError.destinationInsideLibrary(dest, library: library.root)
         }
         if !exists && !options.dryRun {
             do {
                 try fm.createDirectory(atPath: dest, withIntermediateDirectories: true)
             } catch {
-                throw PhotosError(.cantCreate, "cannot create export folder \(dest): \(Exporter.reason(error))")
+                throw ExportError.cannotCreateDestination(dest, reason: Exporter.reason(error))
             }
         }
         let realDest = exists || !options.dryRun ? (Exporter.realPath(dest) ?? dest) : dest
@@ -154,10 +156,10 @@ public final class Exporter {
         } else {
             lockFD = open(dest + "/" + ExportState.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
             guard lockFD >= 0 else {
-                throw PhotosError(.cantCreate, "cannot write in export folder \(dest): \(String(cString: strerror(errno)))")
+                throw ExportError.cannotWriteDestination(dest, reason: String(cString: strerror(errno)))
             }
             guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-                throw PhotosError(.tempFail, "export folder \(dest) is in use by another photos export; try again later")
+                throw ExportError.destinationBusy(dest)
             }
             Exporter.removeTemporaryFiles(in: dest)
             let opened = try ExportState(destination: dest, busyTimeout: library.busyTimeout)
@@ -381,7 +383,7 @@ public final class Exporter {
     static func environmentError(_ error: Error, destination: String) -> PhotosError? {
         if let e = error as? PhotosError, e.status == .tempFail { return e }
         if let e = PhotosError.environmental(error) { return e }
-        if error is PhotosError || error is FileError { return nil }
+        if error is PhotosError || error is FileError || error is ExportError { return nil }
         guard let e = error as? SQLiteError else { return nil }
         let state = destination + "/" + ExportState.fileName
         switch e.code {
@@ -394,6 +396,7 @@ public final class Exporter {
 
     static func reason(_ error: Error) -> String {
         if let e = error as? PhotosError { return e.message }
+        if let e = error as? ExportError { return e.description }
         if let e = error as? FileError { return e.message }
         if let e = error as? SQLiteError { return e.description }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
@@ -534,7 +537,7 @@ struct FileWriter {
 
     /// Creates the folders of `path` (relative) and checks that the folder's real path is inside
     /// the export folder's.
-    /// - Throws: `PhotosError` 73 when a folder cannot be created or resolves outside DEST.
+    /// - Throws: `ExportError.cannotCreateFolder`, `.folderOutsideDestination`, `.folderInsideLibrary`.
     func ensureFolder(of path: String) throws {
         guard let slash = path.lastIndex(of: "/") else { return }
         var folder = root
@@ -546,20 +549,21 @@ struct FileWriter {
                 // Nothing is made; an existing folder is checked like a real run checks it.
                 guard access(folder, F_OK) == 0 else { return }
             } else if mkdir(folder, 0o777) != 0 && errno != EEXIST {
-                throw PhotosError(.cantCreate, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
+                throw ExportError.cannotCreateFolder(folder, reason: String(cString: strerror(errno)))
             }
             guard let real = Exporter.realPath(folder), Exporter.isInside(real, realRoot) else {
-                throw PhotosError(.cantCreate, "folder \(folder) resolves outside the export folder (a symbolic link?); not written")
+                throw ExportError.folderOutsideDestination(folder)
             }
             if let realLibrary, Exporter.isInside(real, realLibrary) {
-                throw PhotosError(.cantCreate, "folder \(folder) is inside the library; not written")
+                throw ExportError.folderInsideLibrary(folder)
             }
         }
     }
 
     /// Copies the original at `source` to `path`, hashing it while copying.
-    /// - Throws: `PhotosError` 65 when the bytes read do not have the library's SHA-256 (the
-    ///   file is not put in place), 66 when the original is missing, 73/74 on write errors.
+    /// - Throws: `ExportError.originalMismatch` when the bytes read do not have the library's
+    ///   SHA-256 (the file is not put in place), `.unreadableOriginal` when the original cannot
+    ///   be opened, `PhotosError` 74 on a read error, `FileError` on write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
         if dryRun {
             // Read and hash the original as a real copy does; write nothing.
@@ -568,17 +572,17 @@ struct FileWriter {
                 let h = try SHA256Hasher.hex(ofFileAt: source)
                 hashed = (h.hex, Int64(h.bytes))
             } catch {
-                throw PhotosError(.noInput, "cannot read the original \(source): \(Exporter.reason(error)) (run 'photos verify')")
+                throw ExportError.unreadableOriginal(source: source, reason: Exporter.reason(error))
             }
             guard hashed.hex == photo.sha256 else {
-                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(hashed.hex), the library records \(photo.sha256) (run 'photos verify'); not exported")
+                throw ExportError.originalMismatch(source: source, actual: hashed.hex, recorded: photo.sha256)
             }
             return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
                                      byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
         }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
-            throw PhotosError(.noInput, "cannot read the original \(source): \(String(cString: strerror(errno))) (run 'photos verify')")
+            throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
         }
         defer { close(input) }
         var sha = ""
@@ -601,7 +605,7 @@ struct FileWriter {
             sha = hasher.finalizeHex()
             // A mismatch throws before the rename: nothing is put in place.
             guard sha == photo.sha256 else {
-                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
+                throw ExportError.originalMismatch(source: source, actual: sha, recorded: photo.sha256)
             }
         }
         let touched = setModificationTime(path, photo.captureInstant) ?? st

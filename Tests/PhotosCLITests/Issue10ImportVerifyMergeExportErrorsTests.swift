@@ -1,0 +1,38 @@
+import XCTest
+import PhotosCore
+@testable import PhotosCLI
+
+/// Issue 10: merge and export throw typed Core errors; the one mapping (`ErrorReporting`) gives
+/// each the exit status and the exact line `PhotosError` gave before (the users' contract).
+final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
+    func check(_ error: Error, _ status: ExitStatus, _ message: String, line: UInt = #line) {
+        let report = ErrorReporting.report(for: error, libraryPath: "/lib")
+        XCTAssertEqual(report.status, status, line: line)
+        XCTAssertEqual(report.message, message, line: line)
+    }
+
+    func testMergeErrorsKeepTheirWordsAndStatus() {
+        check(MergeError.intoItself(library: "/lib"), .dataError, "cannot merge a library into itself (/lib)")
+        check(MergeError.originalMismatch(library: "/other", photo: "ABC"), .dataError,
+              "/other: original of photo ABC does not match its SHA-256; run 'photos verify' there")
+    }
+
+    func testExportErrorsKeepTheirWordsAndStatus() {
+        check(ExportError.unclosedField(template: "{name"), .usage, "--name: '{' without a closing '}' in '{name'")
+        check(ExportError.unknownField("nme"), .usage,
+              "--name: unknown field '{nme}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})")
+        check(ExportError.emptyTemplate, .usage, "--name: the template is empty")
+        check(ExportError.destinationIsFile("/d"), .cantCreate, "cannot create export folder /d: a file of that name exists")
+        check(ExportError.destinationInsideLibrary("/lib/x", library: "/lib"), .cantCreate, "cannot export to /lib/x: it is inside the library /lib")
+        check(ExportError.cannotCreateDestination("/d", reason: "Permission denied"), .cantCreate, "cannot create export folder /d: Permission denied")
+        check(ExportError.cannotWriteDestination("/d", reason: "Permission denied"), .cantCreate, "cannot write in export folder /d: Permission denied")
+        check(ExportError.destinationBusy("/d"), .tempFail, "export folder /d is in use by another photos export; try again later")
+        check(ExportError.cannotCreateFolder("/d/a", reason: "Not a directory"), .cantCreate, "cannot create folder /d/a: Not a directory")
+        check(ExportError.folderOutsideDestination("/d/a"), .cantCreate, "folder /d/a resolves outside the export folder (a symbolic link?); not written")
+        check(ExportError.folderInsideLibrary("/d/a"), .cantCreate, "folder /d/a is inside the library; not written")
+        check(ExportError.unreadableOriginal(source: "/lib/x", reason: "No such file or directory"), .noInput,
+              "cannot read the original /lib/x: No such file or directory (run 'photos verify')")
+        check(ExportError.originalMismatch(source: "/lib/x", actual: "aa", recorded: "bb"), .dataError,
+              "SHA-256 mismatch: the library's original /lib/x reads as aa, the library records bb (run 'photos verify'); not exported")
+    }
+}
