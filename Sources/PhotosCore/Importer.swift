@@ -127,7 +127,7 @@ public final class Importer {
         /// The library's file system refused to take an original (permission, a full disk):
         /// not this file's fault, and every later file would fail the same way, so the import
         /// stops with it (77 or 74), keeping what committed.
-        case fatal(PhotosError)
+        case fatal(Error)
         case prepared(Prepared)
     }
 
@@ -364,8 +364,8 @@ public final class Importer {
                 try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
             } catch {
                 claimed.release(file.sha256)
-                if let e = PhotosError.environmental(error) {
-                    return .fatal(PhotosError(e.status, "cannot restore the original of photo \(existing.0) from \(path): \(e.message)"))
+                if let e = error as? FileError, e.isEnvironmental {
+                    return .fatal(ImportError.cannotRestoreOriginal(photo: existing.0, path: path, underlying: e))
                 }
                 return .failed("cannot restore the original of photo \(existing.0): \(error)")
             }
@@ -397,7 +397,7 @@ public final class Importer {
                 wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
-                if let e = PhotosError.environmental(error) { return .fatal(e) }
+                if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
                 return .failed("\(error)")
             }
         }

@@ -207,7 +207,7 @@ extension Library {
     /// repair code runs with every transaction rolled back and no file removed; the report
     /// lists the planned repairs (`dryRun` true, none marked repaired), with a note on those a
     /// real run could not make now.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`; `Interrupted<VerifyReport>` when an
+    /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
     public func verify(quick: Bool = false, repair: Bool = false, dryRun: Bool = false,

@@ -1,5 +1,6 @@
 import XCTest
 import PhotosCore
+import PhotosFiles
 @testable import PhotosCLI
 
 /// Issue 10: merge and export throw typed Core errors; the one mapping (`ErrorReporting`) gives
@@ -34,5 +35,15 @@ final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
               "cannot read the original /lib/x: No such file or directory (run 'photos verify')")
         check(ExportError.originalMismatch(source: "/lib/x", actual: "aa", recorded: "bb"), .dataError,
               "SHA-256 mismatch: the library's original /lib/x reads as aa, the library records bb (run 'photos verify'); not exported")
+    }
+
+    func testImportErrorTakesTheStatusOfTheFileSystemsRefusal() {
+        check(ImportError.cannotRestoreOriginal(photo: "ABC", path: "/in/a.jpg", underlying: FileError(.notPermitted, "cannot create /lib/x: Permission denied")),
+              .noPermission, "cannot restore the original of photo ABC from /in/a.jpg: cannot create /lib/x: Permission denied")
+        check(ImportError.cannotRestoreOriginal(photo: "ABC", path: "/in/a.jpg", underlying: FileError(.io, "cannot write /lib/x: No space left on device")),
+              .ioError, "cannot restore the original of photo ABC from /in/a.jpg: cannot write /lib/x: No space left on device")
+        // Wrapped for the library as the importer's fatal error is (LibraryError.wrap → .store).
+        check(LibraryError.wrap(ImportError.cannotRestoreOriginal(photo: "ABC", path: "/in/a.jpg", underlying: FileError(.io, "x")), library: "/lib"),
+              .ioError, "cannot restore the original of photo ABC from /in/a.jpg: x")
     }
 }

@@ -98,6 +98,8 @@ struct CLIError {
             self.init(e)
         case let e as ExportError:
             self.init(e)
+        case let e as ImportError:
+            self.init(e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -200,6 +202,14 @@ extension CLIError {
         case .destinationBusy: self.init(.tempFail, error.description)
         case .unreadableOriginal: self.init(.noInput, error.description)
         case .originalMismatch: self.init(.dataError, error.description)
+        }
+    }
+
+    /// `ImportError`: the status of the file system's refusal (77 permission, 74 I/O).
+    init(_ error: ImportError) {
+        switch error {
+        case .cannotRestoreOriginal(_, _, let underlying):
+            self.init(CLIError(underlying, libraryPath: "").status, error.description)
         }
     }
 }
