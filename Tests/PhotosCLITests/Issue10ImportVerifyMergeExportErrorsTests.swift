@@ -35,6 +35,19 @@ final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
               "cannot read the original /lib/x: No such file or directory (run 'photos verify')")
         check(ExportError.originalMismatch(source: "/lib/x", actual: "aa", recorded: "bb"), .dataError,
               "SHA-256 mismatch: the library's original /lib/x reads as aa, the library records bb (run 'photos verify'); not exported")
+        check(ExportError.originalReadFailed(source: "/lib/x", reason: "Input/output error"), .ioError, "cannot read the original /lib/x: Input/output error")
+        check(ExportError.stateBusy(state: "/d/.photos-export.sqlite"), .tempFail,
+              "export state /d/.photos-export.sqlite is busy: another process holds its lock; try again later")
+        check(ExportError.stateNotWritable(state: "/d/s", message: "attempt to write a readonly database"), .noPermission,
+              "export state /d/s cannot be written: attempt to write a readonly database")
+        check(ExportError.stateIOError(state: "/d/s", message: "disk I/O error"), .ioError, "export state /d/s cannot be written: disk I/O error")
+        check(ExportError.cannotOpenState(path: "/d/s", reason: "r"), .cantCreate, "cannot open the export state /d/s: r")
+        check(ExportError.cannotCreateState(path: "/d/s", reason: "r"), .cantCreate, "cannot create the export state /d/s: r")
+        // Which stop the export (every later photo would fail the same way).
+        XCTAssertEqual([ExportError.destinationBusy("/d"), .originalReadFailed(source: "s", reason: "r"), .stateBusy(state: "s"),
+                        .stateNotWritable(state: "s", message: "m"), .stateIOError(state: "s", message: "m")].map(\.stopsExport), [true, true, true, true, true])
+        XCTAssertEqual([ExportError.cannotCreateFolder("f", reason: "r"), .unreadableOriginal(source: "s", reason: "r"),
+                        .originalMismatch(source: "s", actual: "a", recorded: "b"), .cannotOpenState(path: "p", reason: "r")].map(\.stopsExport), [false, false, false, false])
     }
 
     func testImportErrorTakesTheStatusOfTheFileSystemsRefusal() {

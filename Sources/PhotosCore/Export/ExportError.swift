@@ -30,6 +30,30 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// The library's original at `source` reads as `actual`, not the recorded `recorded`
     /// SHA-256 (64 lowercase hex digits each); nothing was put in place.
     case originalMismatch(source: String, actual: String, recorded: String)
+    /// Reading the library's original at `source` failed part-way (`reason`: strerror): the
+    /// disk's fault, not the photo's, so the export stops.
+    case originalReadFailed(source: String, reason: String)
+    /// The export state database `state` is locked by another process past the busy timeout.
+    case stateBusy(state: String)
+    /// The export state `state` cannot be written: read-only or not permitted (`message`: the
+    /// database's words).
+    case stateNotWritable(state: String, message: String)
+    /// The export state `state` cannot be written: a full or failing disk.
+    case stateIOError(state: String, message: String)
+    /// The export state at `path` cannot be opened for another reason than damage.
+    case cannotOpenState(path: String, reason: String)
+    /// No export state can be created at `path` (after setting a damaged one aside).
+    case cannotCreateState(path: String, reason: String)
+
+    /// True for the errors that every later photo would meet too (DEST in use, the export
+    /// state busy or not writable, the disk failing): the export stops with it instead of
+    /// failing photo after photo.
+    public var stopsExport: Bool {
+        switch self {
+        case .destinationBusy, .originalReadFailed, .stateBusy, .stateNotWritable, .stateIOError: return true
+        default: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -48,6 +72,11 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .unreadableOriginal(source, reason): return "cannot read the original \(source): \(reason) (run 'photos verify')"
         case let .originalMismatch(source, actual, recorded):
             return "SHA-256 mismatch: the library's original \(source) reads as \(actual), the library records \(recorded) (run 'photos verify'); not exported"
+        case let .originalReadFailed(source, reason): return "cannot read the original \(source): \(reason)"
+        case .stateBusy(let state): return "export state \(state) is busy: another process holds its lock; try again later"
+        case let .stateNotWritable(state, message), let .stateIOError(state, message): return "export state \(state) cannot be written: \(message)"
+        case let .cannotOpenState(path, reason): return "cannot open the export state \(path): \(reason)"
+        case let .cannotCreateState(path, reason): return "cannot create the export state \(path): \(reason)"
         }
     }
 }

@@ -379,17 +379,18 @@ public final class Exporter {
 
     /// The error that stops an export, or nil for one that fails only its photo: the export
     /// state's SQLite (BUSY/LOCKED → 75, READONLY/PERM → 77, FULL/IOERR → 74), and a file
-    /// error of status 77 or 74 (`PhotosError.isEnvironmental`: EACCES, EROFS, ENOSPC, EIO).
-    static func environmentError(_ error: Error, destination: String) -> PhotosError? {
-        if let e = error as? PhotosError, e.status == .tempFail { return e }
-        if let e = PhotosError.environmental(error) { return e }
-        if error is PhotosError || error is FileError || error is ExportError { return nil }
+    /// file error the file system refused (`FileError.isEnvironmental`: EACCES, EROFS, ENOSPC,
+    /// EIO), and an `ExportError` that `stopsExport`.
+    static func environmentError(_ error: Error, destination: String) -> Error? {
+        if let e = error as? ExportError { return e.stopsExport ? e : nil }
+        if let e = error as? FileError { return e.isEnvironmental ? e : nil }
+        if let e = error as? PhotosError { return e.status == .tempFail || e.isEnvironmental ? e : nil }
         guard let e = error as? SQLiteError else { return nil }
         let state = destination + "/" + ExportState.fileName
         switch e.code {
-        case 5, 6: return PhotosError(.tempFail, "export state \(state) is busy: another process holds its lock; try again later")
-        case 8, 3: return PhotosError(.noPermission, "export state \(state) cannot be written: \(e.message)")
-        case 13, 10: return PhotosError(.ioError, "export state \(state) cannot be written: \(e.message)")
+        case 5, 6: return ExportError.stateBusy(state: state)
+        case 8, 3: return ExportError.stateNotWritable(state: state, message: e.message)
+        case 13, 10: return ExportError.stateIOError(state: state, message: e.message)
         default: return nil
         }
     }
@@ -563,7 +564,7 @@ struct FileWriter {
     /// Copies the original at `source` to `path`, hashing it while copying.
     /// - Throws: `ExportError.originalMismatch` when the bytes read do not have the library's
     ///   SHA-256 (the file is not put in place), `.unreadableOriginal` when the original cannot
-    ///   be opened, `PhotosError` 74 on a read error, `FileError` on write errors.
+    ///   be opened, `.originalReadFailed` on a read error, `FileError` on write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
         if dryRun {
             // Read and hash the original as a real copy does; write nothing.
@@ -593,7 +594,7 @@ struct FileWriter {
                 let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw PhotosError(.ioError, "cannot read the original \(source): \(String(cString: strerror(errno)))")
+                    throw ExportError.originalReadFailed(source: source, reason: String(cString: strerror(errno)))
                 }
                 if n == 0 { break }
                 try buffer.withUnsafeBytes { raw in
@@ -633,7 +634,7 @@ struct FileWriter {
 
     /// Writes `bytes` (a sidecar or thumbnail) to `path`, with the modification time
     /// `modificationTime` (seconds since 1970) when given.
-    /// - Throws: `PhotosError` 73/74 on write errors.
+    /// - Throws: `FileError` on write errors.
     func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
                kind: ExportState.Entry.Kind, modificationTime: Double? = nil) throws -> ExportState.Entry {
         if dryRun {
