@@ -133,9 +133,11 @@ public final class Importer {
 
     /// Runs the import.
     /// - Returns: the summary; per-file failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` for what stops the whole run before anything is committed: a
-    ///   path that does not exist (66), a bad `--tag` (65), the library busy past the timeout
-    ///   (75), a database error. `Interrupted<ImportSummary>` when such an error (e.g. 75: another
+    /// - Throws: what stops the whole run before anything is committed: the scanner's error for
+    ///   a path that does not exist, `ValueError` for a bad `--tag`, `LibraryError.busy` past the
+    ///   timeout, `LibraryError` for a database error, `ImportError.cannotRestoreOriginal` or the
+    ///   `FileError` of an original the library's file system refuses (wrapped by
+    ///   `LibraryError.wrap`). `Interrupted<ImportSummary>` when such an error (e.g. 75: another
     ///   process held the lock past the timeout) stops the run after a batch was committed: its
     ///   report counts what was committed; the originals of uncommitted rows are removed, so
     ///   running the import again imports the rest.
