@@ -127,15 +127,17 @@ public final class Importer {
         /// The library's file system refused to take an original (permission, a full disk):
         /// not this file's fault, and every later file would fail the same way, so the import
         /// stops with it (77 or 74), keeping what committed.
-        case fatal(PhotosError)
+        case fatal(Error)
         case prepared(Prepared)
     }
 
     /// Runs the import.
     /// - Returns: the summary; per-file failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` for what stops the whole run before anything is committed: a
-    ///   path that does not exist (66), a bad `--tag` (65), the library busy past the timeout
-    ///   (75), a database error. `Interrupted<ImportSummary>` when such an error (e.g. 75: another
+    /// - Throws: what stops the whole run before anything is committed: the scanner's error for
+    ///   a path that does not exist, `ValueError` for a bad `--tag`, `LibraryError.busy` past the
+    ///   timeout, `LibraryError` for a database error, `ImportError.cannotRestoreOriginal` or the
+    ///   `FileError` of an original the library's file system refuses (wrapped by
+    ///   `LibraryError.wrap`). `Interrupted<ImportSummary>` when such an error (e.g. 75: another
     ///   process held the lock past the timeout) stops the run after a batch was committed: its
     ///   report counts what was committed; the originals of uncommitted rows are removed, so
     ///   running the import again imports the rest.
@@ -179,46 +181,15 @@ public final class Importer {
         }
 
         let jobs = max(1, min(options.jobs, max(1, files.count)))
-        let queue = BoundedQueue<(String, Outcome)>(capacity: jobs * 2, producers: jobs)
-        let claimed = Claims()
-        let nextIndex = Counter()
-        let stop = StopFlag()
-        let dbPath = library?.databasePath
-        // Workers wait as long as the writer (`--wait`), not a fixed 30 s.
-        let busyTimeout = library?.busyTimeout ?? 30
-        let store = library?.externalData
-        let thumbOptions = options.thumbnail
-
-        var threads: [Thread] = []
-        for _ in 0..<jobs {
-            let thread = Thread {
-                // Each worker has its own read-only connection: WAL readers never block the writer.
-                // It is closed before the worker says it is done: a connection still open when the
-                // process exits keeps SQLite from removing the -wal and -shm files (left behind
-                // even by a dry run).
-                do {
-                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
-                    defer { withExtendedLifetime(reader) {} }
-                    while !stop.isSet {
-                        let i = nextIndex.next()
-                        guard i < files.count else { break }
-                        let path = files[i]
-                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                       thumbnail: thumbOptions)
-                        queue.push((path, outcome))
-                    }
-                }
-                queue.producerDone()
-            }
-            thread.stackSize = 4 << 20
-            threads.append(thread)
-            thread.start()
-        }
+        let pipeline = ImportPipeline(files: files, jobs: jobs, databasePath: library?.databasePath,
+                                      busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
+        let queue = pipeline.queue
+        let stop = pipeline.stop
+        var batchWriter = library.map { ImportBatchWriter(library: $0, zone: options.zone, author: options.author, tagNames: tagNames) }
 
         var batch: [Prepared] = []
         var batchStarted = Date()
         var done = 0
-        var tagCache: [String: TagRef] = [:]
         var fatal: Error?
         // Originals written for rows that will not commit (after a fatal error), removed once
         // the workers have stopped.
@@ -240,7 +211,9 @@ public final class Importer {
                 return
             }
             do {
-                let result = try writeBatch(batch, library: library, tagNames: tagNames, tagCache: &tagCache)
+                guard var writer = batchWriter else { return }
+                defer { batchWriter = writer }
+                let result = try writer.write(batch)
                 for path in result.vanished {
                     fail(path, "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again")
                 }
@@ -248,10 +221,7 @@ public final class Importer {
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
                 if !library.isDryRun { batchesCommitted += 1 }  // a dry run's batches roll back
-                // A dry run's batch was rolled back: the tags it created are gone again.
-                if library.isDryRun { tagCache.removeAll() }
             } catch {
-                tagCache.removeAll()
                 // The rows were rolled back: the originals this batch wrote go (below).
                 uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
                 fatal = error
@@ -313,82 +283,6 @@ public final class Importer {
         return summary
     }
 
-    /// What one committed batch did.
-    struct BatchResult {
-        var imported = 0
-        /// Bytes of the originals imported.
-        var bytes: Int64 = 0
-        /// Duplicates of rows another process committed meanwhile.
-        var duplicates = 0
-        /// Paths whose written original vanished before the commit.
-        var vanished: [String] = []
-    }
-
-    /// Inserts one batch in one transaction with one history transaction. Whether each original
-    /// is still there is checked under the write lock, which `verify --repair` also holds.
-    private func writeBatch(_ batch: [Prepared], library: Library, tagNames: [String],
-                            tagCache: inout [String: TagRef]) throws -> BatchResult {
-        let zone = options.zone
-        let importedAt = ISODate.string(from: Date())
-        var cache = tagCache
-        let result: BatchResult = try library.write {
-            var result = BatchResult()
-            var history = HistoryWriter(library, author: options.author, context: .import)
-            let db = library.db
-            let existsStmt = try db.statement("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1")
-            let writer = try PhotoWriter(db)
-            for item in batch {
-                if try existsStmt.first([item.sha256], { _ in true }) != nil {
-                    result.duplicates += 1
-                    continue
-                }
-                var st = stat()
-                // (A dry run wrote no file, so it has none to lose.)
-                if item.wroteFile, stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
-                    result.vanished.append(item.path)
-                    continue
-                }
-                let r = item.result
-                let uniqueName = UUID().uuidString
-                let displayName = (item.path as NSString).lastPathComponent
-                let row = PhotoRow(uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
-                                   captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
-                                   captureSource: item.capture?.source, width: r.width, height: r.height,
-                                   format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
-                let photoID = try writer.insert(row, sha256: item.sha256, byteSize: item.byteSize,
-                                                fileReference: ExternalDataStore.reference(for: item.sha256),
-                                                thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
-                history.insert(.photo(uniqueName: uniqueName), zone: zone)
-                history.insert(.photoData(photo: uniqueName), zone: zone)
-                history.insert(.thumbnail(photo: uniqueName), zone: zone)
-                var names = tagNames
-                var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
-                for subject in item.sidecar?.subjects ?? [] {
-                    if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
-                }
-                for name in names {
-                    let tag: TagRef
-                    if let cached = cache[name] { tag = cached } else {
-                        tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
-                        cache[name] = tag
-                    }
-                    try writer.link(photo: photoID, tag: tag.rowID)
-                }
-                if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
-                    let row = RatingRow(photoRowID: photoID, value: rating)
-                    try writer.insert(row)
-                    history.insert(.rating(uuid: row.uuid), zone: zone)
-                }
-                result.imported += 1
-                result.bytes += Int64(item.byteSize)
-            }
-            try history.commit()
-            return result
-        }
-        tagCache = cache
-        return result
-    }
-
     /// What is wrong with the stored original at `path`, compared with `bytes` (the file being
     /// imported, whose SHA-256 the photo records), or nil when it is intact.
     ///
@@ -436,7 +330,7 @@ public final class Importer {
 
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
     /// SHA-256, decode and thumbnail, write the original.
-    static func prepare(path: String, reader: Database?, claimed: Claims, store: ExternalDataStore?,
+    static func prepare(path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
                         thumbnail: ThumbnailOptions) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -459,8 +353,8 @@ public final class Importer {
             return .failed("not a JPEG or PNG file (its name says .\(ext), its bytes start with \(head))")
         }
         if !claimed.claim(file.sha256) { return .duplicate }
-        if let reader, let existing = (try? reader.statement("SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY d.id LIMIT 1")
-            .first([file.sha256], { ($0.string(0), $0.string(1), $0.string(2)) })) ?? nil {
+        if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256)) ?? nil {
+            let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
             // damaged writes the original back, atomically as an import does.
             guard let store, let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes) else {
@@ -472,8 +366,8 @@ public final class Importer {
                 try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
             } catch {
                 claimed.release(file.sha256)
-                if let e = PhotosError.environmental(error) {
-                    return .fatal(PhotosError(e.status, "cannot restore the original of photo \(existing.0) from \(path): \(e.message)"))
+                if let e = error as? FileError, e.isEnvironmental {
+                    return .fatal(ImportError.cannotRestoreOriginal(photo: existing.0, path: path, underlying: e))
                 }
                 return .failed("cannot restore the original of photo \(existing.0): \(error)")
             }
@@ -505,7 +399,7 @@ public final class Importer {
                 wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
             } catch {
                 claimed.release(file.sha256)
-                if let e = PhotosError.environmental(error) { return .fatal(e) }
+                if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
                 return .failed("\(error)")
             }
         }
@@ -542,27 +436,4 @@ public final class Importer {
         guard stat(path, &st) == 0 else { return nil }
         return CaptureTime.fromFileTime(Int(st.st_mtim.tv_sec))
     }
-}
-
-/// SHA-256s claimed by a worker in this run, so that two identical files in one run import once.
-final class Claims {
-    private var set = Set<String>()
-    private let lock = NSLock()
-    func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
-    func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
-}
-
-/// Set once by the writer after a fatal error; workers stop taking new files.
-final class StopFlag {
-    private var value = false
-    private let lock = NSLock()
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
-}
-
-/// A shared counter handing out file indexes to workers.
-final class Counter {
-    private var value = 0
-    private let lock = NSLock()
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
 }

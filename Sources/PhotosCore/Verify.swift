@@ -1,6 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
+import PhotosModel
 import PhotosSQLite
 
 /// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
@@ -34,9 +35,9 @@ public struct VerifyProblem: Equatable {
         public static let missingThumbnail: Kind = "missing-thumbnail"
         /// A thumbnail that is not a sound JPEG of its recorded size (`ThumbnailCheck`).
         public static let damagedThumbnail: Kind = "damaged-thumbnail"
-        /// `PRAGMA integrity_check` (invariant 3).
+        /// The store's own integrity check (SQLite's `integrity_check` pragma; invariant 3).
         public static let integrity: Kind = "integrity"
-        /// `PRAGMA foreign_key_check` (invariant 3).
+        /// A foreign key pointing nowhere (SQLite's `foreign_key_check` pragma; invariant 3).
         public static let foreignKey: Kind = "foreign-key"
         /// A tag link across zones (invariant 4).
         public static let crossZone: Kind = "cross-zone"
@@ -61,6 +62,9 @@ public struct VerifyProblem: Equatable {
     }
 
     public var kind: Kind
+    /// What the problem is about, as a value: repairs and the notes on them are matched by it,
+    /// never by the wording of `detail`.
+    public var subject: VerifySubject
     /// One line naming the photo (uniqueName and displayName), file or row.
     public var detail: String
     /// What `--repair` does about it (and `--repair --dry-run` says it would do); nil when
@@ -69,8 +73,9 @@ public struct VerifyProblem: Equatable {
     /// True when `--repair` fixed it.
     public var repaired: Bool = false
 
-    public init(kind: Kind, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
+    public init(kind: Kind, subject: VerifySubject, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
         self.kind = kind
+        self.subject = subject
         self.detail = detail
         self.repair = repair
         self.repaired = repaired
@@ -80,6 +85,35 @@ public struct VerifyProblem: Equatable {
     public var json: JSONValue {
         .object([("kind", .string(kind.rawValue)), ("detail", .string(detail)), ("repair", .optional(repair?.description)),
                  ("repaired", .bool(repaired))])
+    }
+}
+
+/// What a `VerifyProblem` is about.
+public enum VerifySubject: Hashable, Sendable {
+    /// A photo, by uniqueName and displayName.
+    case photo(PhotoName)
+    /// A photo known by uniqueName only (its displayName is what is wrong).
+    case photoNamed(String)
+    /// Photos that share one original's SHA-256.
+    case photos(sha256: String, [PhotoName])
+    /// A file of external data (`ab/abcdef…`).
+    case file(reference: String)
+    /// A folder of (or the) external data folder, by path.
+    case folder(String)
+    /// A tag.
+    case tag(uuid: String, name: String, zone: String)
+    /// A row of a table, by its row id (a dangling foreign key).
+    case row(table: String, rowID: Int64)
+    /// The database as a whole (its own integrity check).
+    case database
+
+    /// The photo's uniqueName, for the subjects that are one photo.
+    public var photoUniqueName: String? {
+        switch self {
+        case .photo(let photo): return photo.uniqueName
+        case .photoNamed(let name): return name
+        default: return nil
+        }
     }
 }
 
@@ -144,6 +178,9 @@ public struct VerifyReport {
 }
 
 extension Library {
+    /// Where verify reads its checks and writes its repairs.
+    var verifyStore: any VerifyStore { db }
+
     /// How verify names a photo: its uniqueName and, in parentheses, its displayName.
     static func describePhoto(_ uniqueName: String, _ displayName: String) -> String {
         "photo \(uniqueName) (\(displayName))"
@@ -151,7 +188,7 @@ extension Library {
 
     /// Checks the SPEC §2 invariants: every PhotoData file exists with its recorded size and
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
-    /// `PRAGMA integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
+    /// the store's `integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
     /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
     ///
@@ -170,7 +207,7 @@ extension Library {
     /// repair code runs with every transaction rolled back and no file removed; the report
     /// lists the planned repairs (`dryRun` true, none marked repaired), with a note on those a
     /// real run could not make now.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`; `Interrupted<VerifyReport>` when an
+    /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
     public func verify(quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
@@ -184,14 +221,13 @@ extension Library {
         var missingOriginal = Set<String>()
         try db.transaction(.deferred) {
             report.problems += try self.checkDatabase()
-            let rows = try Statement.prepare(self.db, """
-                SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
-                       (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
-                FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
-                """).map { ($0.string(0), $0.string(1), $0.string(2), $0.int(3), $0.string(4), $0.string(5), $0.int(6), $0.int(7)) }
-            report.photos = try self.db.scalarInt("SELECT count(*) FROM photo") ?? 0
+            let rows = try self.verifyStore.recordedOriginals()
+            report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
-            for (name, display, sha, size, ref, zone, ratings, tags) in rows {
+            for original in rows {
+                let (name, display, sha, size, ref, zone, ratings, tags) = (original.photo.uniqueName, original.photo.displayName, original.sha256,
+                                                                             original.byteSize, original.fileReference, original.zone,
+                                                                             original.ratings, original.tagLinks)
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
                 // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
@@ -204,7 +240,7 @@ extension Library {
                     let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
                     if !there { missingOriginal.insert(name) }
                     report.problems.append(VerifyProblem(
-                        kind: .badFileReference,
+                        kind: .badFileReference, subject: .photo(original.photo),
                         detail: "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
                         repair: there ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address) : nil))
                     continue
@@ -217,23 +253,23 @@ extension Library {
                     // reason for --repair to delete the photo.
                     if errno != ENOENT && errno != ENOTDIR {
                         report.problems.append(VerifyProblem(
-                            kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                            kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
                         continue
                     }
                     missingOriginal.insert(name)
                     report.problems.append(VerifyProblem(
-                        kind: .missingFile, detail: "\(photo): original \(ref) is missing\(heal)",
+                        kind: .missingFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) is missing\(heal)",
                         repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
                 if st.st_mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
                     continue
                 }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
+                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
                     continue
                 }
                 if !quick {
@@ -241,41 +277,41 @@ extension Library {
                         let actual = try SHA256Hasher.hex(ofFileAt: path).hex
                         if actual != sha {
                             missingOriginal.insert(name)
-                            report.problems.append(VerifyProblem(kind: .hashMismatch, detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
+                            report.problems.append(VerifyProblem(kind: .hashMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
                         }
                     } catch {
-                        report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(photo): original \(ref) cannot be read: \(error)"))
+                        report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be read: \(error)"))
                     }
                 }
             }
             var withoutData: [String] = []
-            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
+            for (name, display) in try self.verifyStore.photosWithoutOriginal().map({ ($0.uniqueName, $0.displayName) }) {
                 withoutData.append(Library.describePhoto(name, display))
-                report.problems.append(VerifyProblem(kind: .missingPhotoData, detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
+                report.problems.append(VerifyProblem(kind: .missingPhotoData, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
-            for (name, display) in try self.db.statement("SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)").map({ ($0.string(0), $0.string(1)) }) {
-                report.problems.append(VerifyProblem(kind: .missingThumbnail, detail: "\(Library.describePhoto(name, display)) has no thumbnail",
+            for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }) {
+                report.problems.append(VerifyProblem(kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                                                      repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
             // One row at a time: thumbnails are never all in memory.
-            try Statement.prepare(self.db, "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id").forEach { row in
+            try self.verifyStore.forEachThumbnail { thumb in
                 report.thumbnails += 1
-                let (name, display) = (row.string(0), row.string(1))
-                if let reason = Library.thumbnailProblem(row.blob(2), width: row.int(3), height: row.int(4),
-                                                         photoWidth: row.int(5), photoHeight: row.int(6)) {
-                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
+                if let reason = Library.thumbnailProblem(thumb.data, width: thumb.width, height: thumb.height,
+                                                         photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight) {
+                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, subject: .photo(thumb.photo), detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                                                          repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
             }
             for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted() {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
                 } else if lstat(folder, &fst) == 0 && stat(folder, &fst) == 0 && fst.st_mode & S_IFMT != S_IFDIR {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) is not a folder"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) is not a folder"))
                 } else if access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
                     // Its files cannot be listed: orphans there would go unseen.
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
             let files = self.externalData.allReferences()
@@ -285,7 +321,7 @@ extension Library {
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
                 let keep = !temporary && !withoutData.isEmpty
-                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile,
+                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile, subject: .file(reference: ref),
                                                      detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
                                                         + (keep ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)" : ""),
                                                      repair: keep ? nil : .removeFile(reference: ref)))
@@ -298,7 +334,7 @@ extension Library {
         var st = stat()
         let rootIsFolder = stat(externalData.root, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR
         let missingCount = report.problems.filter { $0.kind == .missingFile }.count
-        let noneThere = missingCount > 1 && (try? db.scalarInt("SELECT count(*) FROM photo_data")) == missingCount
+        let noneThere = missingCount > 1 && (try? verifyStore.recordedOriginalCount()) == missingCount
         if !rootIsFolder || noneThere {
             let why = !rootIsFolder ? "the external data folder \(externalData.root) is missing or not a folder"
                 : "none of the \(missingCount) originals is in \(externalData.root)"
@@ -311,13 +347,14 @@ extension Library {
         }
         // A thumbnail cannot be made again from an original that is gone or damaged; when the
         // photo is to be deleted, that deletion is the thumbnail's repair too.
-        var deletion: [String: VerifyRepair] = [:]
+        var deletion: [VerifySubject: VerifyRepair] = [:]
         for problem in report.problems {
-            if case .deletePhoto(let name, _, _, _, _)? = problem.repair { deletion[name] = problem.repair }
+            if case .deletePhoto? = problem.repair { deletion[problem.subject] = problem.repair }
         }
         for i in report.problems.indices {
-            if case .regenerateThumbnail(let name, _)? = report.problems[i].repair, missingOriginal.contains(name) {
-                report.problems[i].repair = deletion[name]
+            if case .regenerateThumbnail? = report.problems[i].repair, let name = report.problems[i].subject.photoUniqueName,
+               missingOriginal.contains(name) {
+                report.problems[i].repair = deletion[report.problems[i].subject]
                 report.problems[i].detail += " (its original is missing or damaged, so it cannot be made again)"
             }
         }
@@ -395,20 +432,9 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var done: [VerifyRepair] = []
                 for case let .relinkTag(name, _, uuid, tagName, zone) in relinks {
-                    guard let photoID = try db.scalarInt("SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [name, zone]),
-                          let (oldID, oldZone) = try db.statement("SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?")
-                            .first([uuid, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone else { continue }
-                    let target: (Int64, String)
-                    if let found = try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
-                        .first([zone, tagName], { ($0.int64(0), $0.string(1)) }) {
-                        target = found
-                    } else {
-                        let newUUID = UUID().uuidString.lowercased()
-                        target = (try TagRows.insert(uuid: newUUID, name: tagName, zone: zone, into: db), newUUID)
-                        history.insert(.tag(uuid: newUUID), zone: zone)
-                    }
-                    try TagRows.link(photo: Int64(photoID), tag: target.0, in: db)
-                    try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+                    guard let target = try verifyStore.relinkTag(photo: name, zone: zone, from: uuid, toTagNamed: tagName,
+                                                                 newUUID: UUID().uuidString.lowercased()) else { continue }
+                    if target.createdTag { history.insert(.tag(uuid: target.uuid), zone: zone) }
                     // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.
                     history.update(.photo(uniqueName: name), ["tags"], zone: zone)
                     done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
@@ -423,9 +449,7 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var fixed: [VerifyRepair] = []
                 for case let .fixFileReference(name, display, from, to) in references {
-                    guard let (dataID, zone) = try db.statement("SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?")
-                        .first([name, from], { ($0.int64(0), $0.string(1)) }) else { continue }
-                    try db.run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
+                    guard let zone = try verifyStore.replaceFileReference(photo: name, from: from, to: to) else { continue }
                     history.update(.photoData(photo: name), ["fileReference"], zone: zone)
                     fixed.append(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
                 }
@@ -458,17 +482,13 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var regenerated: [VerifyRepair] = []
                 for item in made {
-                    guard let (photoID, zone) = try db.statement("SELECT id, zone_id FROM photo WHERE unique_name = ?")
-                        .first([item.name], { ($0.int64(0), $0.string(1)) }) else { continue }
                     let r = item.result
-                    if let thumbID = try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
-                        try db.run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?",
-                                   [r.thumbnail, r.thumbnailWidth, r.thumbnailHeight, thumbID])
-                        history.update(.thumbnail(photo: item.name), ["data", "width", "height"], zone: zone)
+                    guard let stored = try verifyStore.storeThumbnail(photo: item.name, data: r.thumbnail, width: r.thumbnailWidth,
+                                                                      height: r.thumbnailHeight) else { continue }
+                    if stored.inserted {
+                        history.insert(.thumbnail(photo: item.name), zone: stored.zone)
                     } else {
-                        try db.run("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)",
-                                   [photoID, r.thumbnail, r.thumbnailWidth, r.thumbnailHeight])
-                        history.insert(.thumbnail(photo: item.name), zone: zone)
+                        history.update(.thumbnail(photo: item.name), ["data", "width", "height"], zone: stored.zone)
                     }
                     regenerated.append(.regenerateThumbnail(uniqueName: item.name, displayName: item.display))
                 }
@@ -506,55 +526,36 @@ extension Library {
     }
 
     private func checkDatabase() throws -> [VerifyProblem] {
+        let store = verifyStore
         var problems: [VerifyProblem] = []
-        for line in try db.statement("PRAGMA integrity_check").map({ $0.string(0) }) where line != "ok" {
-            problems.append(VerifyProblem(kind: .integrity, detail: line))
+        for line in try store.storageProblems() {
+            problems.append(VerifyProblem(kind: .integrity, subject: .database, detail: line))
         }
-        for (table, rowid, parent) in try db.statement("PRAGMA foreign_key_check").map({ ($0.string(0), $0.int64(1), $0.string(2)) }) {
-            problems.append(VerifyProblem(kind: .foreignKey, detail: "\(table) row \(rowid) references a missing \(parent)"))
+        for dangling in try store.danglingReferences() {
+            problems.append(VerifyProblem(kind: .foreignKey, subject: .row(table: dangling.table, rowID: dangling.rowID), detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
         }
-        let crossing = try db.statement("""
-            SELECT p.unique_name, p.display_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
-            JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
-            WHERE p.zone_id <> t.zone_id
-            """).map { ($0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)) }
-        for (photo, display, pzone, tag, uuid, tzone) in crossing {
-            problems.append(VerifyProblem(kind: .crossZone, detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(tag)' (\(uuid)) of zone \(tzone)",
-                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: uuid, tagName: tag, zone: pzone)))
+        for link in try store.crossZoneTagLinks() {
+            let (photo, display, pzone) = (link.photo.uniqueName, link.photo.displayName, link.photoZone)
+            problems.append(VerifyProblem(kind: .crossZone, subject: .photo(link.photo), detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
+                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName, zone: pzone)))
         }
-        let badNames = try db.statement("""
-            SELECT unique_name, hex(CAST(display_name AS BLOB)) FROM photo
-            WHERE instr(CAST(display_name AS BLOB), x'00') > 0 OR instr(display_name, '/') > 0 OR display_name IN ('', '.', '..')
-            ORDER BY unique_name
-            """).map { ($0.string(0), $0.string(1)) }
-        for (name, hex) in badNames {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
-                if let b = UInt8(hex[index..<next], radix: 16) { bytes.append(b) }
-                index = next
-            }
+        for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
-            problems.append(VerifyProblem(kind: .badDisplayName, detail: "photo \(name) has the file name \(shown), which no file can have"))
+            problems.append(VerifyProblem(kind: .badDisplayName, subject: .photoNamed(name), detail: "photo \(name) has the file name \(shown), which no file can have"))
         }
-        let duplicates = try db.statement("""
-            SELECT d.sha256, group_concat(p.unique_name || ' (' || p.display_name || ')', ', ') FROM photo_data d
-            JOIN photo p ON p.id = d.photo_id WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
-            GROUP BY d.sha256 ORDER BY d.sha256
-            """).map { ($0.string(0), $0.string(1)) }
-        for (sha, photos) in duplicates {
-            let shown = JSONValue.string(photos).serialized()
-            problems.append(VerifyProblem(kind: .duplicatePhoto, detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
+        for (sha, photos) in try store.photosSharingOriginals() {
+            let shown = JSONValue.string(photos.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")).serialized()
+            problems.append(VerifyProblem(kind: .duplicatePhoto, subject: .photos(sha256: sha, photos), detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
-        for (uuid, name, zone) in try db.statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map({ ($0.string(0), $0.string(1), $0.string(2)) }) {
+        for (uuid, name, zone) in try store.allTags().map({ ($0.uuid, $0.name, $0.zone) }) {
             let shown = JSONValue.string(name).serialized()
             // Compared by scalars: Swift's String equality is canonical equivalence, under
             // which a decomposed name equals its NFC form.
             if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
-                problems.append(VerifyProblem(kind: .badTagName, detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
+                problems.append(VerifyProblem(kind: .badTagName, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
             }
             if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
-                problems.append(VerifyProblem(kind: .badTagUUID, detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
+                problems.append(VerifyProblem(kind: .badTagUUID, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
             }
         }
         return problems

@@ -55,10 +55,10 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertEqual(try ExportNameTemplate(parsing: "{capture}/{name}").render(photo("x.png", capture: nil, format: "png")),
                        "2026-01-02/x.png", "no capture date: the import date")
         XCTAssertEqual(try ExportNameTemplate(parsing: "{stem}.{ext}").render(photo("noext", format: "png")), "noext.png")
-        for bad in ["{nme}", "{name", "", "{capture%Y}"] {
-            XCTAssertThrowsError(try ExportNameTemplate(parsing: bad), bad) { error in
-                XCTAssertEqual((error as? PhotosError)?.status, .usage)
-            }
+        let expected: [(String, ExportError)] = [("{nme}", .unknownField("nme")), ("{name", .unclosedField(template: "{name")),
+                                                 ("", .emptyTemplate), ("{capture%Y}", .unknownField("capture%Y"))]
+        for (bad, error) in expected {
+            XCTAssertThrowsError(try ExportNameTemplate(parsing: bad), bad) { XCTAssertEqual($0 as? ExportError, error) }
         }
     }
 

@@ -332,6 +332,6 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertEqual(try a.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0)
         XCTAssertTrue(try a.verify().isClean)
         XCTAssertTrue(try a.merge(from: b).isEmpty)
-        XCTAssertThrowsError(try a.merge(from: a)) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
+        XCTAssertThrowsError(try a.merge(from: a)) { XCTAssertEqual($0 as? MergeError, .intoItself(library: a.root)) }
     }
 }

@@ -94,6 +94,12 @@ struct CLIError {
             self.init(e.isMalformed ? .usage : .dataError, e.description)
         case let e as LibraryError:
             self.init(e)
+        case let e as MergeError:
+            self.init(e)
+        case let e as ExportError:
+            self.init(e)
+        case let e as ImportError:
+            self.init(e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -174,5 +180,41 @@ func parseOption<T>(_ option: String, _ text: String, _ parse: (String) throws -
         return try parse(text)
     } catch let e as ValueError {
         throw PhotosError(ExitStatus(for: e), "\(option) \(e)")
+    }
+}
+
+// MARK: import/verify/merge/export
+extension CLIError {
+    /// `MergeError`: both 65 (the other library's data, or the arguments, are wrong as data).
+    init(_ error: MergeError) {
+        switch error {
+        case .intoItself, .originalMismatch: self.init(.dataError, error.description)
+        }
+    }
+
+    /// `ExportError`: a template 64 (usage), DEST, its folders and its state 73, DEST or the
+    /// state in use 75, an unreadable original 66, an original of another SHA-256 65, the
+    /// state not writable 77, a read or write failing on the disk 74.
+    init(_ error: ExportError) {
+        switch error {
+        case .unclosedField, .unknownField, .emptyTemplate: self.init(.usage, error.description)
+        case .destinationIsFile, .destinationInsideLibrary, .cannotCreateDestination, .cannotWriteDestination,
+             .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary: self.init(.cantCreate, error.description)
+        case .destinationBusy: self.init(.tempFail, error.description)
+        case .unreadableOriginal: self.init(.noInput, error.description)
+        case .originalMismatch: self.init(.dataError, error.description)
+        case .originalReadFailed, .stateIOError: self.init(.ioError, error.description)
+        case .stateBusy: self.init(.tempFail, error.description)
+        case .stateNotWritable: self.init(.noPermission, error.description)
+        case .cannotOpenState, .cannotCreateState: self.init(.cantCreate, error.description)
+        }
+    }
+
+    /// `ImportError`: the status of the file system's refusal (77 permission, 74 I/O).
+    init(_ error: ImportError) {
+        switch error {
+        case .cannotRestoreOriginal(_, _, let underlying):
+            self.init(CLIError(underlying, libraryPath: "").status, error.description)
+        }
     }
 }

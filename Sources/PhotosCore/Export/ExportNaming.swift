@@ -32,7 +32,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
     }
 
     /// Parses `text`.
-    /// - Throws: `PhotosError` 64 for an unknown field, an unclosed `{`, or an empty template.
+    /// - Throws: `ExportError.unknownField`, `.unclosedField` or `.emptyTemplate`.
     public init(parsing text: String) throws {
         var parts: [Part] = []
         var literal = ""
@@ -41,7 +41,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
             let c = text[index]
             if c == "{" {
                 guard let close = text[index...].firstIndex(of: "}") else {
-                    throw PhotosError.usage("--name: '{' without a closing '}' in '\(text)'")
+                    throw ExportError.unclosedField(template: text)
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
                 let field = String(text[text.index(after: index)..<close])
@@ -58,7 +58,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
                 case ("capture", let f): parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
                 case ("imported", let f): parts.append(.imported(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
                 default:
-                    throw PhotosError.usage("--name: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})")
+                    throw ExportError.unknownField(field)
                 }
                 index = text.index(after: close)
             } else {
@@ -67,7 +67,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
             }
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
-        guard !parts.isEmpty else { throw PhotosError.usage("--name: the template is empty") }
+        guard !parts.isEmpty else { throw ExportError.emptyTemplate }
         if !parts.contains(.name) && !parts.contains(.ext) {
             parts += [.literal("."), .ext]
         }

@@ -40,9 +40,10 @@ public final class ExportState {
     /// - Parameters:
     ///   - destination: DEST, which exists.
     ///   - busyTimeout: seconds to wait for another process's lock on the state (`--wait`).
-    /// - Throws: `PhotosError` 73 when no state database can be created in DEST; 75, 77 or 74
-    ///   when the state cannot be opened because it is busy, not writable or on a full or
-    ///   failing disk (it is then left as it is: only a damaged state is set aside).
+    /// - Throws: `ExportError.cannotCreateState` or `.cannotOpenState` when no state database can
+    ///   be created or opened in DEST; `.stateBusy`, `.stateNotWritable`, `.stateIOError` (or the
+    ///   file layer's `FileError`) when the state cannot be opened because it is busy, not
+    ///   writable or on a full or failing disk (it is then left as it is: only a damaged state is set aside).
     public init(destination: String, busyTimeout: Double = 5) throws {
         let path = destination + "/" + ExportState.fileName
         var aside: String?
@@ -52,7 +53,7 @@ public final class ExportState {
             // Not damage but the environment (busy, read-only, full): say so, keep the state.
             if let e = error as? SQLiteError, ![11, 26].contains(e.code) {
                 throw Exporter.environmentError(e, destination: destination)
-                    ?? PhotosError(.cantCreate, "cannot open the export state \(path): \(e.description)")
+                    ?? ExportError.cannotOpenState(path: path, reason: e.description)
             }
             // Damaged (not a database, corrupt, or from a newer photos): keep it for inspection
             // under a hidden name and start afresh; the files on disk rebuild the rows.
@@ -62,7 +63,7 @@ public final class ExportState {
             do {
                 db = try ExportStateDatabase.open(path: path, busyTimeout: busyTimeout)
             } catch {
-                throw PhotosError(.cantCreate, "cannot create the export state \(path): \(error)")
+                throw ExportError.cannotCreateState(path: path, reason: "\(error)")
             }
         }
         setAside = aside

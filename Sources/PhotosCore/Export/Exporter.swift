@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosModel
 import PhotosSQLite
 
 /// Which sidecar `photos export` writes beside each original (`--sidecar`).
@@ -117,8 +118,10 @@ public final class Exporter {
 
     /// Runs the export.
     /// - Returns: the summary; per-photo failures are in it (and were passed to `onFailure`).
-    /// - Throws: `PhotosError` 73 when DEST cannot be created (or is not a folder), 75 when
-    ///   another export holds DEST's lock, and what reading the library throws.
+    /// - Throws: `ExportError` when DEST cannot be created, is not a folder or is inside the
+    ///   library (`.destinationIsFile`, `.destinationInsideLibrary`, `.cannotCreateDestination`,
+    ///   `.cannotWriteDestination`), `.destinationBusy` when another export holds DEST's lock,
+    ///   and what reading the library throws.
     public func run() throws -> ExportSummary {
         let start = Date()
         // DEST as given on the command line: relative to this process's working folder.
@@ -130,17 +133,17 @@ public final class Exporter {
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
         if exists && !isDir.boolValue {
-            throw PhotosError(.cantCreate, "cannot create export folder \(dest): a file of that name exists")
+            throw ExportError.destinationIsFile(dest)
         }
         let realLibrary = Exporter.realPath(library.root) ?? (library.root as NSString).standardizingPath
         if Exporter.isInside(Exporter.prospectiveRealPath(dest), realLibrary) {
-            throw PhotosError(.cantCreate, "cannot export to \(dest): it is inside the library \(library.root)")
+            throw ExportError.destinationInsideLibrary(dest, library: library.root)
         }
         if !exists && !options.dryRun {
             do {
                 try fm.createDirectory(atPath: dest, withIntermediateDirectories: true)
             } catch {
-                throw PhotosError(.cantCreate, "cannot create export folder \(dest): \(Exporter.reason(error))")
+                throw ExportError.cannotCreateDestination(dest, reason: Exporter.reason(error))
             }
         }
         let realDest = exists || !options.dryRun ? (Exporter.realPath(dest) ?? dest) : dest
@@ -153,10 +156,10 @@ public final class Exporter {
         } else {
             lockFD = open(dest + "/" + ExportState.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
             guard lockFD >= 0 else {
-                throw PhotosError(.cantCreate, "cannot write in export folder \(dest): \(String(cString: strerror(errno)))")
+                throw ExportError.cannotWriteDestination(dest, reason: String(cString: strerror(errno)))
             }
             guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-                throw PhotosError(.tempFail, "export folder \(dest) is in use by another photos export; try again later")
+                throw ExportError.destinationBusy(dest)
             }
             Exporter.removeTemporaryFiles(in: dest)
             let opened = try ExportState(destination: dest, busyTimeout: library.busyTimeout)
@@ -201,7 +204,7 @@ public final class Exporter {
                 }
                 // A concurrent delete or purge removed the photo after it was listed: it is no
                 // longer in the library, so it is not a failure of this export.
-                if (try? library.db.scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [item.photo.uniqueName])) == .some(nil) {
+                if (try? (library.db as any ExportStore).photoExists(uniqueName: item.photo.uniqueName)) == false {
                     onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
                     continue
                 }
@@ -376,23 +379,25 @@ public final class Exporter {
 
     /// The error that stops an export, or nil for one that fails only its photo: the export
     /// state's SQLite (BUSY/LOCKED → 75, READONLY/PERM → 77, FULL/IOERR → 74), and a file
-    /// error of status 77 or 74 (`PhotosError.isEnvironmental`: EACCES, EROFS, ENOSPC, EIO).
-    static func environmentError(_ error: Error, destination: String) -> PhotosError? {
-        if let e = error as? PhotosError, e.status == .tempFail { return e }
-        if let e = PhotosError.environmental(error) { return e }
-        if error is PhotosError || error is FileError { return nil }
+    /// file error the file system refused (`FileError.isEnvironmental`: EACCES, EROFS, ENOSPC,
+    /// EIO), and an `ExportError` that `stopsExport`.
+    static func environmentError(_ error: Error, destination: String) -> Error? {
+        if let e = error as? ExportError { return e.stopsExport ? e : nil }
+        if let e = error as? FileError { return e.isEnvironmental ? e : nil }
+        if let e = error as? PhotosError { return e.status == .tempFail || e.isEnvironmental ? e : nil }
         guard let e = error as? SQLiteError else { return nil }
         let state = destination + "/" + ExportState.fileName
         switch e.code {
-        case 5, 6: return PhotosError(.tempFail, "export state \(state) is busy: another process holds its lock; try again later")
-        case 8, 3: return PhotosError(.noPermission, "export state \(state) cannot be written: \(e.message)")
-        case 13, 10: return PhotosError(.ioError, "export state \(state) cannot be written: \(e.message)")
+        case 5, 6: return ExportError.stateBusy(state: state)
+        case 8, 3: return ExportError.stateNotWritable(state: state, message: e.message)
+        case 13, 10: return ExportError.stateIOError(state: state, message: e.message)
         default: return nil
         }
     }
 
     static func reason(_ error: Error) -> String {
         if let e = error as? PhotosError { return e.message }
+        if let e = error as? ExportError { return e.description }
         if let e = error as? FileError { return e.message }
         if let e = error as? SQLiteError { return e.description }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
@@ -533,7 +538,7 @@ struct FileWriter {
 
     /// Creates the folders of `path` (relative) and checks that the folder's real path is inside
     /// the export folder's.
-    /// - Throws: `PhotosError` 73 when a folder cannot be created or resolves outside DEST.
+    /// - Throws: `ExportError.cannotCreateFolder`, `.folderOutsideDestination`, `.folderInsideLibrary`.
     func ensureFolder(of path: String) throws {
         guard let slash = path.lastIndex(of: "/") else { return }
         var folder = root
@@ -545,20 +550,21 @@ struct FileWriter {
                 // Nothing is made; an existing folder is checked like a real run checks it.
                 guard access(folder, F_OK) == 0 else { return }
             } else if mkdir(folder, 0o777) != 0 && errno != EEXIST {
-                throw PhotosError(.cantCreate, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
+                throw ExportError.cannotCreateFolder(folder, reason: String(cString: strerror(errno)))
             }
             guard let real = Exporter.realPath(folder), Exporter.isInside(real, realRoot) else {
-                throw PhotosError(.cantCreate, "folder \(folder) resolves outside the export folder (a symbolic link?); not written")
+                throw ExportError.folderOutsideDestination(folder)
             }
             if let realLibrary, Exporter.isInside(real, realLibrary) {
-                throw PhotosError(.cantCreate, "folder \(folder) is inside the library; not written")
+                throw ExportError.folderInsideLibrary(folder)
             }
         }
     }
 
     /// Copies the original at `source` to `path`, hashing it while copying.
-    /// - Throws: `PhotosError` 65 when the bytes read do not have the library's SHA-256 (the
-    ///   file is not put in place), 66 when the original is missing, 73/74 on write errors.
+    /// - Throws: `ExportError.originalMismatch` when the bytes read do not have the library's
+    ///   SHA-256 (the file is not put in place), `.unreadableOriginal` when the original cannot
+    ///   be opened, `.originalReadFailed` on a read error, `FileError` on write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
         if dryRun {
             // Read and hash the original as a real copy does; write nothing.
@@ -567,17 +573,17 @@ struct FileWriter {
                 let h = try SHA256Hasher.hex(ofFileAt: source)
                 hashed = (h.hex, Int64(h.bytes))
             } catch {
-                throw PhotosError(.noInput, "cannot read the original \(source): \(Exporter.reason(error)) (run 'photos verify')")
+                throw ExportError.unreadableOriginal(source: source, reason: Exporter.reason(error))
             }
             guard hashed.hex == photo.sha256 else {
-                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(hashed.hex), the library records \(photo.sha256) (run 'photos verify'); not exported")
+                throw ExportError.originalMismatch(source: source, actual: hashed.hex, recorded: photo.sha256)
             }
             return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
                                      byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
         }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
-            throw PhotosError(.noInput, "cannot read the original \(source): \(String(cString: strerror(errno))) (run 'photos verify')")
+            throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
         }
         defer { close(input) }
         var sha = ""
@@ -588,7 +594,7 @@ struct FileWriter {
                 let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw PhotosError(.ioError, "cannot read the original \(source): \(String(cString: strerror(errno)))")
+                    throw ExportError.originalReadFailed(source: source, reason: String(cString: strerror(errno)))
                 }
                 if n == 0 { break }
                 try buffer.withUnsafeBytes { raw in
@@ -600,7 +606,7 @@ struct FileWriter {
             sha = hasher.finalizeHex()
             // A mismatch throws before the rename: nothing is put in place.
             guard sha == photo.sha256 else {
-                throw PhotosError(.dataError, "SHA-256 mismatch: the library's original \(source) reads as \(sha), the library records \(photo.sha256) (run 'photos verify'); not exported")
+                throw ExportError.originalMismatch(source: source, actual: sha, recorded: photo.sha256)
             }
         }
         let touched = setModificationTime(path, photo.captureInstant) ?? st
@@ -628,7 +634,7 @@ struct FileWriter {
 
     /// Writes `bytes` (a sidecar or thumbnail) to `path`, with the modification time
     /// `modificationTime` (seconds since 1970) when given.
-    /// - Throws: `PhotosError` 73/74 on write errors.
+    /// - Throws: `FileError` on write errors.
     func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
                kind: ExportState.Entry.Kind, modificationTime: Double? = nil) throws -> ExportState.Entry {
         if dryRun {

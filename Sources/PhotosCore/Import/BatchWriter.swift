@@ -1,0 +1,111 @@
+import Foundation
+import PhotosFiles
+import PhotosImaging
+import PhotosModel
+import PhotosSQLite
+
+/// Import's writer side: inserts the files the workers prepared, one batch per write
+/// transaction with one history transaction, through `PhotoWriter` (the insert path `merge`
+/// shares). Runs on the importing thread only.
+struct ImportBatchWriter {
+    let library: Library
+    /// The zone new photos go to (`--share`).
+    let zone: String
+    let author: HistoryAuthor
+    /// `--tag` names, normalized.
+    let tagNames: [String]
+    /// Where a batch checks, under the write lock, that no other process imported the same
+    /// bytes meanwhile.
+    let importStore: any ImportStore
+    /// Tags found or created by earlier batches, by name (one lookup per name per run).
+    private var tagCache: [String: TagRef] = [:]
+
+    init(library: Library, zone: String, author: HistoryAuthor, tagNames: [String]) {
+        self.library = library
+        self.zone = zone
+        self.author = author
+        self.tagNames = tagNames
+        importStore = library.db
+    }
+
+    /// What one committed batch did.
+    struct BatchResult {
+        var imported = 0
+        /// Bytes of the originals imported.
+        var bytes: Int64 = 0
+        /// Duplicates of rows another process committed meanwhile.
+        var duplicates = 0
+        /// Paths whose written original vanished before the commit.
+        var vanished: [String] = []
+    }
+
+    /// Inserts one batch in one transaction with one history transaction. Whether each original
+    /// is still there is checked under the write lock, which `verify --repair` also holds.
+    /// The tags it created or found stay cached for the next batch, unless the batch rolled
+    /// back (an error, or a dry run), which took the tags it created with it.
+    /// - Throws: `LibraryError.busy` past the busy timeout, `SQLiteError`.
+    mutating func write(_ batch: [Importer.Prepared]) throws -> BatchResult {
+        let (library, zone, tagNames, importStore) = (self.library, self.zone, self.tagNames, self.importStore)
+        let importedAt = ISODate.string(from: Date())
+        var cache = tagCache
+        let result: BatchResult
+        do { result = try library.write {
+            var result = BatchResult()
+            var history = HistoryWriter(library, author: author, context: .import)
+            let writer = try PhotoWriter(library.db)
+            for item in batch {
+                if try importStore.hasOriginal(sha256: item.sha256) {
+                    result.duplicates += 1
+                    continue
+                }
+                var st = stat()
+                // (A dry run wrote no file, so it has none to lose.)
+                if item.wroteFile, stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
+                    result.vanished.append(item.path)
+                    continue
+                }
+                let r = item.result
+                let uniqueName = UUID().uuidString
+                let displayName = (item.path as NSString).lastPathComponent
+                let row = PhotoRow(uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
+                                   captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
+                                   captureSource: item.capture?.source, width: r.width, height: r.height,
+                                   format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
+                let photoID = try writer.insert(row, sha256: item.sha256, byteSize: item.byteSize,
+                                                fileReference: ExternalDataStore.reference(for: item.sha256),
+                                                thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
+                history.insert(.photo(uniqueName: uniqueName), zone: zone)
+                history.insert(.photoData(photo: uniqueName), zone: zone)
+                history.insert(.thumbnail(photo: uniqueName), zone: zone)
+                var names = tagNames
+                var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
+                for subject in item.sidecar?.subjects ?? [] {
+                    if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
+                }
+                for name in names {
+                    let tag: TagRef
+                    if let cached = cache[name] { tag = cached } else {
+                        tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
+                        cache[name] = tag
+                    }
+                    try writer.link(photo: photoID, tag: tag.rowID)
+                }
+                if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
+                    let row = RatingRow(photoRowID: photoID, value: rating)
+                    try writer.insert(row)
+                    history.insert(.rating(uuid: row.uuid), zone: zone)
+                }
+                result.imported += 1
+                result.bytes += Int64(item.byteSize)
+            }
+            try history.commit()
+            return result
+        } } catch {
+            tagCache.removeAll()
+            throw error
+        }
+        tagCache = library.isDryRun ? [:] : cache
+        return result
+    }
+
+}

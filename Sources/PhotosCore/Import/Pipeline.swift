@@ -1,0 +1,80 @@
+import Foundation
+import PhotosFiles
+import PhotosImaging
+import PhotosSQLite
+
+/// Import's worker side: `jobs` threads take files in order, classify, read, hash, decode and
+/// thumbnail them and write their originals (`Importer.prepare`), and hand each outcome to the
+/// importing thread through a bounded queue of `2 × jobs` entries, so memory is bounded by
+/// the prepared files in flight, never by the number of files.
+final class ImportPipeline {
+    /// What the workers prepared, in the order they finished: (path, outcome).
+    let queue: BoundedQueue<(String, Importer.Outcome)>
+    /// Set by the importing thread after a fatal error: workers stop taking new files.
+    let stop = StopFlag()
+
+    /// Starts the workers.
+    /// - Parameters:
+    ///   - files: the paths to import, in scan order.
+    ///   - jobs: worker threads (at least 1).
+    ///   - databasePath: the library's database, opened read-only by each worker for its
+    ///     duplicate lookups; nil for none (a dry run against no library).
+    ///   - busyTimeout: seconds a worker waits for a lock, as long as the writer (`--wait`).
+    ///   - store: where originals are written; nil for none.
+    ///   - thumbnail: thumbnail options.
+    init(files: [String], jobs: Int, databasePath: String?, busyTimeout: Double, store: ExternalDataStore?,
+         thumbnail thumbOptions: ThumbnailOptions) {
+        let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
+        self.queue = queue
+        let claimed = Claims()
+        let nextIndex = Counter()
+        let stop = self.stop
+        let dbPath = databasePath
+        for _ in 0..<jobs {
+            let thread = Thread {
+                // Each worker has its own read-only connection: WAL readers never block the writer.
+                // It is closed before the worker says it is done: a connection still open when the
+                // process exits keeps SQLite from removing the -wal and -shm files (left behind
+                // even by a dry run).
+                do {
+                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
+                    defer { withExtendedLifetime(reader) {} }
+                    while !stop.isSet {
+                        let i = nextIndex.next()
+                        guard i < files.count else { break }
+                        let path = files[i]
+                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
+                                                       thumbnail: thumbOptions)
+                        queue.push((path, outcome))
+                    }
+                }
+                queue.producerDone()
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+    }
+}
+
+/// SHA-256s claimed by a worker in this run, so that two identical files in one run import once.
+final class Claims {
+    private var set = Set<String>()
+    private let lock = NSLock()
+    func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
+    func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
+}
+
+/// Set once by the writer after a fatal error; workers stop taking new files.
+final class StopFlag {
+    private var value = false
+    private let lock = NSLock()
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
+
+/// A shared counter handing out file indexes to workers.
+final class Counter {
+    private var value = 0
+    private let lock = NSLock()
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
+}

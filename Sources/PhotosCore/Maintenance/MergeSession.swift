@@ -1,0 +1,202 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+import PhotosSQLite
+
+/// One `photos merge` of `other` into `library` (SPEC §5 merge), as a sequence of small steps
+/// read top to bottom by `run`: originals, zones and shares, participants, photos (with their
+/// originals healed, thumbnails and ratings), tags, moves between zones, tag links, history.
+///
+/// The rows are read through `MergeSourceStore` (the other library, never migrated) and written
+/// through `MergeTargetStore` and `PhotoWriter` (the insert path import's batch writer shares)
+/// inside one write transaction of `library` (`Library.write`); the caller removes the copied
+/// originals when that transaction fails.
+final class MergeSession {
+    let library: Library
+    let other: Library
+    let source: any MergeSourceStore
+    let target: any MergeTargetStore
+    /// The other library's schema version (`user_version`), read once.
+    let sourceVersion: Int
+    var history: HistoryWriter
+    var report = MergeReport()
+    /// Originals written to this library's external data (removed again on rollback).
+    private(set) var copied: [String] = []
+
+    private let sourcePhotos: [MergeSourcePhoto]
+    /// The photo here of each photo there, by the other library's uniqueName.
+    private var localPhoto: [String: LocalPhoto] = [:]
+    /// Photos of the other library that came in new (not matched).
+    private var newPhotos = Set<String>()
+    /// This library's tag of each uuid there.
+    private var localTag: [String: (id: Int64, zone: String, name: String)] = [:]
+
+    /// Reads the other library's photos and originals (one read transaction).
+    /// - Throws: `LibraryError` when the other library's schema version cannot be read; `SQLiteError`.
+    init(library: Library, other: Library, author: HistoryAuthor) throws {
+        self.library = library
+        self.other = other
+        source = other.db
+        target = library.db
+        do { sourceVersion = try other.db.userVersion } catch { throw LibraryError.wrap(error, library: other.root) }
+        let source = self.source
+        sourcePhotos = try other.db.transaction(.deferred) { try source.mergeSourcePhotos() }
+        history = HistoryWriter(library, author: author, context: .merge)
+        report.dryRun = library.isDryRun
+    }
+
+    /// Runs every step inside the caller's write transaction, the other library read in one
+    /// read transaction.
+    /// - Throws: `MergeError.originalMismatch`, `FileError`, `SQLiteError`.
+    func run() throws {
+        try copyOriginals()
+        try other.db.transaction(.deferred) {
+            try mergeZonesAndShares()
+            try mergeParticipants()
+            try mergePhotos()
+            try mergeTags()
+            try settleZonesOfMatchedPhotos()
+            try mergeTagLinks()
+        }
+        try history.commit()
+    }
+
+    /// Copies the originals this library lacks or holds damaged (missing, or of another size:
+    /// healed from the intact copy there, issue 9 item 8). Present with its size: kept (a
+    /// stat; same-size damage is healed by re-import).
+    private func copyOriginals() throws {
+        for photo in sourcePhotos {
+            let ref = ExternalDataStore.reference(for: photo.sha256)
+            var st = stat()
+            if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
+            let restoring = library.isReferenced(fileReference: ref)
+            let file = try ImageFile.read(path: other.externalData.path(for: photo.fileReference))
+            guard file.sha256 == photo.sha256 else { throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName) }
+            if try file.bytes.withUnsafeBytes({ try library.externalData.write($0, reference: ref) }) { copied.append(ref) }
+            report.filesCopied += 1
+            if restoring { report.originalsRestored += 1 }
+            report.bytesCopied += Int64(file.bytes.count)
+        }
+    }
+
+    /// Zones and shares, matched by id, added when absent.
+    private func mergeZonesAndShares() throws {
+        for zone in try source.mergeSourceZones() where try target.addZoneIfAbsent(zone) {
+            report.zones += 1
+        }
+        for share in try source.mergeSourceShares() where try target.addShareIfAbsent(share) {
+            history.insert(.share(id: share.id), zone: share.id)
+            report.shares += 1
+        }
+    }
+
+    /// Participants, matched by share and email; the other library's uuid is kept (schema 3+),
+    /// as sync names a participant by it. Rows with values this version does not know are skipped.
+    private func mergeParticipants() throws {
+        for p in try source.mergeSourceParticipants(schemaVersion: sourceVersion) {
+            guard let role = ParticipantRole(rawValue: p.role), let permission = SharePermission(rawValue: p.permission),
+                  let acceptance = Acceptance(rawValue: p.acceptance) else { continue }
+            let row = ParticipantRow(uuid: p.uuid ?? newObjectUUID(), shareID: p.shareID, email: Email(rawValue: p.email), role: role,
+                                     permission: permission, acceptance: acceptance)
+            if try row.insert(into: library.db, ignoringExisting: true) {
+                history.insert(.participant(uuid: row.uuid), zone: p.shareID)
+                report.participants += 1
+            }
+        }
+    }
+
+    /// Photos, matched by uniqueName, then SHA-256 (same bytes = same photo; this library's
+    /// uniqueName stays); the others come in new with thumbnail and ratings.
+    private func mergePhotos() throws {
+        let writer = try PhotoWriter(library.db)
+        for photo in sourcePhotos {
+            if let found = try target.matchingPhoto(uniqueName: photo.uniqueName, sha256: photo.sha256) {
+                localPhoto[photo.uniqueName] = found
+                report.matchedPhotos += 1
+                continue
+            }
+            guard let attributes = try source.mergeSourcePhoto(photo.uniqueName, schemaVersion: sourceVersion) else { continue }
+            try insertPhoto(photo, attributes, with: writer)
+        }
+    }
+
+    /// Inserts a photo of the other library with its original's row, a sound thumbnail
+    /// (`Library.soundThumbnail`) and its ratings.
+    private func insertPhoto(_ photo: MergeSourcePhoto, _ a: PhotoAttributes, with writer: PhotoWriter) throws {
+        report.photos += 1
+        newPhotos.insert(photo.uniqueName)
+        let zone = a.zone
+        let reference = ExternalDataStore.reference(for: photo.sha256)
+        let thumb = try library.soundThumbnail(try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
+                                               photoHeight: a.height, original: reference)
+        let row = PhotoRow(uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
+                           captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
+                           format: a.format, orientation: a.orientation, zoneID: zone)
+        let id = try writer.insert(row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
+                                   thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+        localPhoto[photo.uniqueName] = LocalPhoto(id: id, zone: zone, name: photo.uniqueName)
+        history.insert(.photo(uniqueName: photo.uniqueName), zone: zone)
+        history.insert(.photoData(photo: photo.uniqueName), zone: zone)
+        if thumb != nil { history.insert(.thumbnail(photo: photo.uniqueName), zone: zone) }
+        for rating in try source.mergeSourceRatings(of: photo.uniqueName, schemaVersion: sourceVersion) {
+            guard let value = RatingValue(rawValue: rating.value) else { continue }
+            // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
+            let taken = try rating.uuid.map { try target.hasRating(uuid: $0) } ?? true
+            let row = RatingRow(uuid: taken ? newObjectUUID() : rating.uuid ?? newObjectUUID(), photoRowID: id, value: value)
+            try writer.insert(row)
+            history.insert(.rating(uuid: row.uuid), zone: zone)
+            report.ratings += 1
+        }
+    }
+
+    /// Tags by uuid, created with the same uuid in the same zone when absent. Same-named tags
+    /// with different uuids are then duplicates for `dedupe-tags`.
+    private func mergeTags() throws {
+        for tag in try source.mergeSourceTags() {
+            if let here = try target.tag(uuid: tag.uuid) {
+                localTag[tag.uuid] = here
+                continue
+            }
+            report.tags += 1
+            localTag[tag.uuid] = (try TagRows.insert(uuid: tag.uuid, name: tag.name, zone: tag.zone, into: library.db), tag.zone, tag.name)
+            history.insert(.tag(uuid: tag.uuid), zone: tag.zone)
+        }
+    }
+
+    /// A photo both peers have, in different zones (one moved it into a share after the other
+    /// took its copy): both settle on the same zone, whichever merges first (`mergedZone`: a
+    /// share's zone over the default zone, else the smaller id), and the side that had it
+    /// elsewhere moves it there with its data, thumbnail, ratings and tags (after the tags, so
+    /// the other side's same-named tags are reused).
+    private func settleZonesOfMatchedPhotos() throws {
+        for photo in sourcePhotos {
+            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName) else { continue }
+            let zone = Library.mergedZone(local.zone, photo.zone)
+            guard zone != local.zone else { continue }
+            report.movedPhotos += 1
+            let scope = try target.zoneScope(local.zone) ?? "private"
+            try library.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: zone, history: &history)
+            localPhoto[photo.uniqueName] = LocalPhoto(id: local.id, zone: zone, name: local.name)
+        }
+    }
+
+    /// Tag links, unioned; never across zones: a link whose photo is in another zone here than
+    /// its tag goes to the same-named tag of the photo's zone (created when absent).
+    private func mergeTagLinks() throws {
+        let writer = try PhotoWriter(library.db)
+        var touched = Set<String>()
+        for link in try source.mergeSourceTagLinks() {
+            guard let photo = localPhoto[link.photo], var tag = localTag[link.tagUUID] else { continue }
+            if tag.zone != photo.zone {
+                let ref = try library.findOrCreateTag(named: tag.name, zone: photo.zone, history: &history)
+                tag = (ref.rowID, ref.zone, ref.name)
+            }
+            try writer.link(photo: photo.id, tag: tag.id)
+            guard library.db.changes > 0 else { continue }
+            report.tagLinks += 1
+            if touched.insert(photo.name).inserted {
+                history.update(.photo(uniqueName: photo.name), ["tags"], zone: photo.zone)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The photo a library already holds for an original's bytes.
+public struct ImportedOriginal: Sendable {
+    public var uniqueName: String
+    public var displayName: String
+    /// Where its original is in external data (`ab/abcdef…`).
+    public var fileReference: String
+
+    public init(uniqueName: String, displayName: String, fileReference: String) {
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.fileReference = fileReference
+    }
+}
+
+/// The read `photos import`'s workers make per file: is this original's photo here already
+/// ("same bytes = same photo", SPEC §5)? New photos are written by the batch writer through
+/// the insert path merge shares (`PhotoWriter`).
+///
+/// Called from several worker threads, each on its own read connection (SQLite: a reader
+/// connection per worker, WAL; PostgreSQL: a connection per worker from the pool), so a call
+/// must not share a statement across connections. One indexed lookup per file (`photo_data`
+/// by `sha256`), prepared once per connection.
+public protocol ImportStore: AnyObject {
+    /// The first photo (by row) whose original has SHA-256 `sha256` (64 lowercase hex digits),
+    /// or nil.
+    /// - Throws: the store's error.
+    func importedOriginal(sha256: String) throws -> ImportedOriginal?
+
+    /// True when some photo's original has SHA-256 `sha256`: the batch writer's check, under the
+    /// write lock, that no other process imported the same bytes meanwhile (one indexed probe
+    /// per new photo).
+    /// - Throws: the store's error.
+    func hasOriginal(sha256: String) throws -> Bool
+}

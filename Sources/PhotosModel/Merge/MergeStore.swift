@@ -1,0 +1,201 @@
+/// A photo of the library merged from, with its recorded original.
+public struct MergeSourcePhoto: Sendable {
+    public var uniqueName: String
+    /// 64 lowercase hex digits.
+    public var sha256: String
+    /// Bytes, as recorded.
+    public var byteSize: Int
+    /// Where the original is in that library's external data.
+    public var fileReference: String
+    public var zone: String
+
+    public init(uniqueName: String, sha256: String, byteSize: Int, fileReference: String, zone: String) {
+        self.uniqueName = uniqueName
+        self.sha256 = sha256
+        self.byteSize = byteSize
+        self.fileReference = fileReference
+        self.zone = zone
+    }
+}
+
+/// A record zone as stored (SPEC §4).
+public struct ZoneRecord: Sendable {
+    public var id: String
+    public var name: String
+    /// `private` or `shared` (`ZoneScope`), as stored.
+    public var scope: String
+
+    public init(id: String, name: String, scope: String) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+    }
+}
+
+/// A share as stored.
+public struct ShareRecord: Sendable {
+    /// Its zone's id.
+    public var id: String
+    public var title: String
+    /// ISO 8601 UTC.
+    public var created: String
+    /// `SharePermission`, as stored.
+    public var publicPermission: String
+
+    public init(id: String, title: String, created: String, publicPermission: String) {
+        self.id = id
+        self.title = title
+        self.created = created
+        self.publicPermission = publicPermission
+    }
+}
+
+/// A participant as stored; the values are checked by Core (`ParticipantRole` …).
+public struct ParticipantRecord: Sendable {
+    /// Nil in a library of schema 1–2 (uuids came with schema 3).
+    public var uuid: String?
+    public var shareID: String
+    public var email: String
+    public var role: String
+    public var permission: String
+    public var acceptance: String
+
+    public init(uuid: String?, shareID: String, email: String, role: String, permission: String, acceptance: String) {
+        self.uuid = uuid
+        self.shareID = shareID
+        self.email = email
+        self.role = role
+        self.permission = permission
+        self.acceptance = acceptance
+    }
+}
+
+/// A photo's own columns as another library stores them, converted to the current schema.
+public struct PhotoAttributes: Sendable {
+    public var uniqueName: String
+    public var displayName: String
+    /// ISO 8601 UTC.
+    public var importedAt: String
+    /// Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.fff]`.
+    public var captureDate: String?
+    /// Minutes east of UTC.
+    public var captureOffset: Int?
+    public var captureSource: String?
+    /// Pixels as stored; nil when the stored value is not an integer.
+    public var width: Int?
+    public var height: Int?
+    public var format: String
+    public var orientation: Int
+    public var zone: String
+
+    public init(uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
+                captureSource: String?, width: Int?, height: Int?, format: String, orientation: Int, zone: String) {
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.importedAt = importedAt
+        self.captureDate = captureDate
+        self.captureOffset = captureOffset
+        self.captureSource = captureSource
+        self.width = width
+        self.height = height
+        self.format = format
+        self.orientation = orientation
+        self.zone = zone
+    }
+}
+
+/// A rating as another library stores it.
+public struct RatingRecord: Sendable {
+    /// As stored (Core checks it with `RatingValue`).
+    public var value: Int
+    /// Nil in a library of schema 1–2.
+    public var uuid: String?
+
+    public init(value: Int, uuid: String?) {
+        self.value = value
+        self.uuid = uuid
+    }
+}
+
+/// Where `photos merge` reads the library merged from. That library is only read, never
+/// migrated: a store of an older schema version gives its rows converted the way the
+/// migrations would (schema 1: capture date kept as wall-clock time, offset unknown, source
+/// `exif`; schema 1–2: no uuids on ratings and participants).
+///
+/// For PostgreSQL (libpq): every read runs in the caller's read transaction on that store
+/// (SQLite: deferred, a WAL snapshot; PostgreSQL: REPEATABLE READ READ ONLY); photos are named
+/// by uniqueName, never by row id, so the two libraries may well be on different backends.
+/// `schemaVersion` is the store's schema version, read once by the caller (SQLite
+/// `user_version`); a PostgreSQL store, always current, ignores it.
+public protocol MergeSourceStore: AnyObject {
+    /// Every photo with its original, in row order.
+    /// - Throws: the store's error.
+    func mergeSourcePhotos() throws -> [MergeSourcePhoto]
+    /// Every zone, by id.
+    /// - Throws: the store's error.
+    func mergeSourceZones() throws -> [ZoneRecord]
+    /// Every share, by id.
+    /// - Throws: the store's error.
+    func mergeSourceShares() throws -> [ShareRecord]
+    /// Every participant, by share and email.
+    /// - Throws: the store's error.
+    func mergeSourceParticipants(schemaVersion: Int) throws -> [ParticipantRecord]
+    /// The photo `uniqueName`'s columns; nil when absent.
+    /// - Throws: the store's error.
+    func mergeSourcePhoto(_ uniqueName: String, schemaVersion: Int) throws -> PhotoAttributes?
+    /// The thumbnail of photo `uniqueName` (JPEG bytes, pixels), nil when none.
+    /// - Throws: the store's error.
+    func mergeSourceThumbnail(of uniqueName: String) throws -> (data: [UInt8], width: Int, height: Int)?
+    /// The ratings of photo `uniqueName`, in row order.
+    /// - Throws: the store's error.
+    func mergeSourceRatings(of uniqueName: String, schemaVersion: Int) throws -> [RatingRecord]
+    /// Every tag, by uuid.
+    /// - Throws: the store's error.
+    func mergeSourceTags() throws -> [RecordedTag]
+    /// Every tag link as (photo uniqueName, tag uuid), by photo row then tag uuid.
+    /// - Throws: the store's error.
+    func mergeSourceTagLinks() throws -> [(photo: String, tagUUID: String)]
+}
+
+/// A photo of this library as merge matches it: its row id (valid in the current write
+/// transaction only), zone and uniqueName.
+public struct LocalPhoto: Sendable {
+    public var id: Int64
+    public var zone: String
+    public var name: String
+
+    public init(id: Int64, zone: String, name: String) {
+        self.id = id
+        self.zone = zone
+        self.name = name
+    }
+}
+
+/// The reads and writes `photos merge` makes on this library, inside the caller's write
+/// transaction (SQLite BEGIN IMMEDIATE; PostgreSQL a transaction-level advisory lock).
+/// New photos, their data, thumbnails, ratings and tag links go through the insert path import
+/// shares (`PhotoWriter`).
+///
+/// For PostgreSQL (libpq): the "add if absent" writes are `INSERT … ON CONFLICT DO NOTHING`
+/// with the affected-row count telling whether a row came in (SQLite: `INSERT OR IGNORE` /
+/// `changes()`).
+public protocol MergeTargetStore: AnyObject {
+    /// Adds `zone` unless a zone of its id exists. - Returns: true when added.
+    /// - Throws: the store's error.
+    func addZoneIfAbsent(_ zone: ZoneRecord) throws -> Bool
+    /// Adds `share` unless a share of its id exists. - Returns: true when added.
+    /// - Throws: the store's error.
+    func addShareIfAbsent(_ share: ShareRecord) throws -> Bool
+    /// The photo named `uniqueName`, else the first (by row) whose original has `sha256`.
+    /// - Throws: the store's error.
+    func matchingPhoto(uniqueName: String, sha256: String) throws -> LocalPhoto?
+    /// True when a rating has `uuid`.
+    /// - Throws: the store's error.
+    func hasRating(uuid: String) throws -> Bool
+    /// The tag of `uuid`: row id, zone and name.
+    /// - Throws: the store's error.
+    func tag(uuid: String) throws -> (id: Int64, zone: String, name: String)?
+    /// The scope of zone `id` (`private`, `shared`), nil when absent.
+    /// - Throws: the store's error.
+    func zoneScope(_ id: String) throws -> String?
+}

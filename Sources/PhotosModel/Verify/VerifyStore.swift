@@ -1,0 +1,175 @@
+/// A photo as `verify` names it: its uniqueName and displayName.
+public struct PhotoName: Hashable, Sendable {
+    public var uniqueName: String
+    public var displayName: String
+
+    public init(uniqueName: String, displayName: String) {
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+    }
+}
+
+/// A photo's recorded original (`photo_data` joined to `photo`), with what a deletion of the
+/// photo would take along.
+public struct RecordedOriginal: Sendable {
+    public var photo: PhotoName
+    /// 64 lowercase hex digits, as recorded (verify checks that they are).
+    public var sha256: String
+    /// Bytes, as recorded.
+    public var byteSize: Int
+    /// Where the original is in external data (`ab/abcdef…`).
+    public var fileReference: String
+    public var zone: String
+    /// Ratings of the photo.
+    public var ratings: Int
+    /// Tag links of the photo.
+    public var tagLinks: Int
+
+    public init(photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, ratings: Int, tagLinks: Int) {
+        self.photo = photo
+        self.sha256 = sha256
+        self.byteSize = byteSize
+        self.fileReference = fileReference
+        self.zone = zone
+        self.ratings = ratings
+        self.tagLinks = tagLinks
+    }
+}
+
+/// A stored thumbnail with the size of its photo, in pixels as stored.
+public struct RecordedThumbnail {
+    public var photo: PhotoName
+    /// JPEG bytes.
+    public var data: [UInt8]
+    public var width: Int
+    public var height: Int
+    public var photoWidth: Int
+    public var photoHeight: Int
+
+    public init(photo: PhotoName, data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) {
+        self.photo = photo
+        self.data = data
+        self.width = width
+        self.height = height
+        self.photoWidth = photoWidth
+        self.photoHeight = photoHeight
+    }
+}
+
+/// A tag link whose tag is of another zone than its photo (SPEC §2 invariant 4).
+public struct CrossZoneTagLink: Sendable {
+    public var photo: PhotoName
+    public var photoZone: String
+    public var tagName: String
+    public var tagUUID: String
+    public var tagZone: String
+
+    public init(photo: PhotoName, photoZone: String, tagName: String, tagUUID: String, tagZone: String) {
+        self.photo = photo
+        self.photoZone = photoZone
+        self.tagName = tagName
+        self.tagUUID = tagUUID
+        self.tagZone = tagZone
+    }
+}
+
+/// A foreign key that points nowhere (`PRAGMA foreign_key_check`).
+public struct DanglingReference: Sendable {
+    /// The table of the referring row.
+    public var table: String
+    public var rowID: Int64
+    /// The table it should reference.
+    public var parent: String
+
+    public init(table: String, rowID: Int64, parent: String) {
+        self.table = table
+        self.rowID = rowID
+        self.parent = parent
+    }
+}
+
+/// A tag as stored.
+public struct RecordedTag: Sendable {
+    public var uuid: String
+    public var name: String
+    public var zone: String
+
+    public init(uuid: String, name: String, zone: String) {
+        self.uuid = uuid
+        self.name = name
+        self.zone = zone
+    }
+}
+
+/// The reads `photos verify` checks the SPEC §2 invariants on, and the writes of its repairs.
+/// Core decides what is a problem and what repairs it; a store only reads and writes rows.
+///
+/// Designed for a second implementation on PostgreSQL (libpq) without changing Core:
+/// - The reads run inside the caller's read transaction (SQLite: a deferred transaction, a WAL
+///   snapshot; PostgreSQL: REPEATABLE READ READ ONLY), so all checks see one state.
+/// - `storageProblems` is the backend's own consistency check: SQLite `PRAGMA integrity_check`;
+///   PostgreSQL has none in SQL (amcheck's `bt_index_check` where installed, else none). Its
+///   foreign keys are enforced, so `danglingReferences` is empty there.
+/// - Display names come back as bytes (`CAST(… AS BLOB)` here, `convert_to(…, 'UTF8')` there),
+///   since a stored NUL would cut a C string short (PostgreSQL text cannot hold NUL at all).
+/// - The repair writes run inside the caller's write transaction (`Library.write`: SQLite BEGIN
+///   IMMEDIATE; PostgreSQL a transaction-level advisory lock) and name photos by uniqueName,
+///   never by a row id Core would have to remember across transactions; the insert of a tag
+///   returns its id (`RETURNING id` on both).
+public protocol VerifyStore: AnyObject {
+    /// The backend's own consistency report, one line per problem; empty when sound.
+    /// - Throws: the store's error.
+    func storageProblems() throws -> [String]
+    /// Rows whose foreign key points nowhere.
+    /// - Throws: the store's error.
+    func danglingReferences() throws -> [DanglingReference]
+    /// Tag links across zones, in row order.
+    /// - Throws: the store's error.
+    func crossZoneTagLinks() throws -> [CrossZoneTagLink]
+    /// Photos whose displayName no file can have (empty, a NUL byte, a `/`, `.` or `..`), by
+    /// uniqueName, with the displayName's bytes (UTF-8 as stored).
+    /// - Throws: the store's error.
+    func photosWithImpossibleDisplayName() throws -> [(uniqueName: String, displayName: [UInt8])]
+    /// Groups of photos whose originals have the same SHA-256, by SHA-256, each in row order.
+    /// - Throws: the store's error.
+    func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])]
+    /// Every tag, by zone, name, then uuid.
+    /// - Throws: the store's error.
+    func allTags() throws -> [RecordedTag]
+    /// Every photo's recorded original, in row order of `photo_data`.
+    /// - Throws: the store's error.
+    func recordedOriginals() throws -> [RecordedOriginal]
+    /// Number of photos.
+    /// - Throws: the store's error.
+    func photoCount() throws -> Int
+    /// Number of recorded originals (`photo_data` rows).
+    /// - Throws: the store's error.
+    func recordedOriginalCount() throws -> Int
+    /// Photos without their `photo_data` row.
+    /// - Throws: the store's error.
+    func photosWithoutOriginal() throws -> [PhotoName]
+    /// Photos without a thumbnail.
+    /// - Throws: the store's error.
+    func photosWithoutThumbnail() throws -> [PhotoName]
+    /// Calls `body` with each thumbnail in row order, one at a time (never all in memory).
+    /// - Throws: the store's error, or what `body` throws.
+    func forEachThumbnail(_ body: (RecordedThumbnail) throws -> Void) throws
+
+    /// Moves the link of photo `uniqueName` (in `zone`) from the tag `tagUUID` of another zone to
+    /// the same-named tag of `zone` (the smallest uuid when several), creating that tag with
+    /// `newUUID` when absent.
+    /// - Returns: nil when there is no such crossing link (nothing changed); else whether the
+    ///   tag was created.
+    /// - Throws: the store's error.
+    func relinkTag(photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
+                   newUUID: String) throws -> (createdTag: Bool, uuid: String)?
+    /// Points the `photo_data` row of photo `uniqueName` recorded as `from` at `to`.
+    /// - Returns: the photo's zone, or nil when no such row exists (nothing changed).
+    /// - Throws: the store's error.
+    func replaceFileReference(photo uniqueName: String, from: String, to: String) throws -> String?
+    /// Replaces (or inserts) the thumbnail of photo `uniqueName`; sizes in pixels.
+    /// - Returns: the photo's zone and whether a thumbnail was inserted (none before); nil when
+    ///   no such photo exists.
+    /// - Throws: the store's error.
+    func storeThumbnail(photo uniqueName: String, data: [UInt8], width: Int, height: Int) throws -> (zone: String, inserted: Bool)?
+}
