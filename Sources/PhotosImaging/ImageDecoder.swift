@@ -16,6 +16,9 @@ public struct DecoderTuning: Sendable, Equatable {
     /// leaves to libjpeg (arithmetic, CMYK...), and every file when false, get libjpeg's own
     /// decode of every scan, within `ImageDecoder.decodeBudgetBytes`.
     public var progressiveDCOnly: Bool
+    /// Convert embedded ICC profiles (and PNG cHRM + gAMA) to sRGB with Little CMS (CImageCodec
+    /// color.c); false leaves the file's encoded values (for comparing decoders with each other).
+    public var colorManagement: Bool
 
     /// The measured choice: ISLOW, fancy upsampling, DC-only early stop.
     ///
@@ -44,10 +47,12 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   - dctMethod: inverse DCT at full scale.
     ///   - fancyUpsampling: libjpeg `do_fancy_upsampling`.
     ///   - progressiveDCOnly: allow the DC-scan early stop.
-    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool) {
+    ///   - colorManagement: convert embedded profiles to sRGB (default true).
+    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true) {
         self.dctMethod = dctMethod
         self.fancyUpsampling = fancyUpsampling
         self.progressiveDCOnly = progressiveDCOnly
+        self.colorManagement = colorManagement
     }
 }
 
@@ -95,6 +100,7 @@ public enum ImageDecoder {
         options.dct_method = tuning.dctMethod.rawValue
         options.fancy_upsampling = tuning.fancyUpsampling ? 1 : 0
         options.progressive_dc_only = tuning.progressiveDCOnly ? 1 : 0
+        options.ignore_icc = tuning.colorManagement ? 0 : 1
         var decoded = pc_decoded()
         var messages = pc_messages()
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)

@@ -65,6 +65,7 @@ typedef struct pc_decode_options {
     int dct_method;             /* 0 JDCT_ISLOW, 1 JDCT_IFAST, 2 JDCT_FLOAT */
     int fancy_upsampling;       /* libjpeg do_fancy_upsampling */
     int progressive_dc_only;    /* allow the DC-scan early stop at 1/8 scale */
+    int ignore_icc;             /* 1: leave pixels in the file's encoded values (tests comparing decoders) */
 } pc_decode_options;
 
 typedef struct pc_decoded {
@@ -130,6 +131,41 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
  * PC_CORRUPT with libjpeg's message otherwise. No memory budget: tests only.
  */
 pc_status pc_jpeg_libjpeg_verdict(const uint8_t *data, size_t size, pc_messages *messages);
+
+/*
+ * Largest embedded ICC profile used, bytes (4 MiB). Display profiles are 0.5-4 KB, camera and
+ * print (CMYK LUT) profiles up to ~2 MB; a larger one is ignored with a warning, its image kept
+ * in its encoded values (Little CMS itself reads tags only within the profile's bytes).
+ */
+#define PC_ICC_MAX_BYTES (4 << 20)
+
+/* Profiles pc_icc_test_profile makes (tests and Samples/). */
+typedef enum pc_test_profile {
+    PC_TEST_PROFILE_SRGB = 0,        /* lcms2 cmsCreate_sRGBProfile */
+    PC_TEST_PROFILE_DISPLAY_P3 = 1,  /* P3 primaries, D65, sRGB curve */
+    PC_TEST_PROFILE_ADOBE_RGB = 2,   /* Adobe RGB (1998) primaries, D65, gamma 563/256 */
+    PC_TEST_PROFILE_PROPHOTO = 3,    /* ROMM RGB primaries, D50, gamma 1.8 */
+    PC_TEST_PROFILE_GRAY = 4,        /* gray, D65, gamma `gamma` */
+    PC_TEST_PROFILE_CMYK = 5         /* CMYK → Lab CLUT printer profile (dot gain model) */
+} pc_test_profile;
+
+/* Writes an ICC profile made by Little CMS into a malloc'd buffer (pc_free). gamma: 0 = the kind's own. */
+pc_status pc_icc_test_profile(int kind, double gamma, uint8_t **out, size_t *out_size);
+
+/*
+ * pc_jpeg_encode_ex that also embeds an ICC profile (APP2 ICC_PROFILE, split over as many segments as
+ * needed, ICC.1:2010 Annex B.4; libjpeg-turbo jpeg_write_icc_profile). For tests and Samples/.
+ */
+pc_status pc_jpeg_encode_icc(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *options,
+                             const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/*
+ * The APP1 Exif segment every thumbnail carries after JFIF: IFD0 with an Exif IFD holding only
+ * ColorSpace = 1 (sRGB, EXIF 2.32 §4.6.5 Table 9 tag 0xA001): 52 bytes of marker saying "sRGB",
+ * against 3 KB for lcms2's sRGB profile (measured in ImageDecoder.encodeJPEG's doc).
+ */
+extern const uint8_t pc_srgb_exif_app1[];
+extern const size_t pc_srgb_exif_app1_size;
 
 static inline void pc_free(void *pointer) { free(pointer); }
 static inline void *pc_malloc(size_t size) { return malloc(size); }
