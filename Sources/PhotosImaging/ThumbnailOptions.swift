@@ -23,11 +23,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
 public struct ThumbnailResult: Sendable {
     /// Format of the original file.
     public var format: ImageFormat
-    /// Upright width of the original, pixels (after EXIF orientation; SPEC §6).
+    /// Upright width of the original, pixels (after EXIF orientation, or HEIF irot; SPEC §6).
     public var width: Int
     /// Upright height of the original, pixels.
     public var height: Int
-    /// EXIF Orientation 1...8 (EXIF 2.32 §4.6.4 Table 4); 1 when absent or out of range.
+    /// EXIF Orientation 1...8 (EXIF 2.32 §4.6.4 Table 4) that was applied; 1 when absent or out
+    /// of range, and always 1 for HEIF/AVIF, whose irot/imir libheif applies while decoding.
     public var orientation: Int
     /// Raw EXIF DateTimeOriginal (tag 0x9003) "YYYY:MM:DD HH:MM:SS" when present and well-formed.
     public var dateTimeOriginal: String?

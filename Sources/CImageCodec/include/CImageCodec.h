@@ -75,8 +75,10 @@ typedef struct pc_decoded {
     int scale;                  /* JPEG: scale_num of scale_num/8; PNG: box factor */
     int used_dc_only;           /* 1 when the progressive early stop was taken */
     int progressive;            /* JPEG progressive, PNG interlaced */
-    uint8_t *exif;              /* PNG eXIf payload (TIFF header first); pc_free */
+    uint8_t *exif;              /* PNG eXIf payload / HEIF Exif item (TIFF header first); pc_free */
     size_t exif_size;
+    uint8_t *xmp;               /* HEIF XMP item (application/rdf+xml); pc_free */
+    size_t xmp_size;
 } pc_decoded;
 
 /* Decodes a whole JPEG file held in memory at the smallest DCT scale whose long edge is >= target_edge. */
@@ -86,6 +88,39 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
 /* Decodes a whole PNG file held in memory, box-reducing by an integer factor while reading. */
 pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                         pc_decoded *out, pc_messages *messages);
+
+/*
+ * Decodes a HEIF/HEIC or AVIF file (libheif, heif.c): the primary image, from its first
+ * thumbnail whose long edge is >= target_edge when it has one, box-reduced by an integer factor;
+ * irot/imir applied by libheif (stored_width/height are the upright size); alpha on white; the
+ * colr ICC profile applied; EXIF (TIFF block) and XMP copied out (each at most 1 MiB).
+ * Refused before decoding: width × height over max_pixels (PC_TOO_LARGE), or the decode's
+ * buffers (7 bytes per pixel of the chosen image) over the per-worker budget (PC_OVER_BUDGET).
+ */
+pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages);
+
+/*
+ * Decodes a still WebP (libwebp, webp.c) scaled by libwebp straight to the thumbnail size whose
+ * long edge is target_edge (the Thumbnailer.thumbnailSize rule); alpha flattened onto white.
+ * Animated WebP is PC_UNSUPPORTED; over max_pixels PC_TOO_LARGE, checked from the header before
+ * decoding; lossless images (decoded whole as ARGB by libwebp) over the budget PC_OVER_BUDGET.
+ */
+pc_status pc_webp_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages);
+
+/* Tests: a WebP (channels 3 or 4, lossless or quality 0...100) into a malloc'd buffer. */
+pc_status pc_webp_encode_test(const uint8_t *pixels, int width, int height, int channels, int lossless, int quality,
+                              uint8_t **out, size_t *out_size);
+
+/*
+ * Tests and Samples/: a HEIC (av1 = 0, x265) or AVIF (av1 = 1, aom) of 8-bit RGB pixels with
+ * irot/imir for EXIF-style `orientation` 1...8 (libheif heif_encoding_options.image_orientation),
+ * a thumbnail of `thumbnail_edge` pixels when > 0, an Exif item (TIFF block) and an ICC profile.
+ */
+pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1, int quality, int orientation,
+                              int thumbnail_edge, const uint8_t *exif, size_t exif_size,
+                              const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size, pc_messages *m);
 
 /* Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables) into a malloc'd buffer. */
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
