@@ -216,25 +216,54 @@ int pc_color_apply_icc(const uint8_t *icc, size_t icc_size, int layout, const ui
     return transform != NULL ? PC_COLOR_CONVERTED : PC_COLOR_UNUSABLE;
 }
 
-int pc_color_apply_chrm(double white_x, double white_y, const double primaries[6], double file_gamma,
-                        uint8_t *rgb, size_t count, pc_messages *m) {
-    if (!(file_gamma > 0.0) || file_gamma > 10.0) return PC_COLOR_UNUSABLE;
+int pc_color_apply_primaries(double white_x, double white_y, const double primaries[6], int curve_kind, double gamma,
+                             uint8_t *rgb, size_t count, pc_messages *m) {
+    /* sRGB's own chromaticities (IEC 61966-2-1) within 0.005 and an sRGB-like curve: nothing to do. */
+    static const double srgb[8] = { 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06 };
+    const double got[8] = { white_x, white_y, primaries[0], primaries[1], primaries[2], primaries[3], primaries[4], primaries[5] };
+    int same = 1;
+    for (int i = 0; i < 8; i++) if (!pc_close(got[i], srgb[i], 0.005)) same = 0;
+    if (same && curve_kind == PC_CURVE_SRGB) return PC_COLOR_IDENTITY;
+    cmsToneCurve *curve = NULL;
+    switch (curve_kind) {
+    case PC_CURVE_SRGB: {
+        cmsFloat64Number p[5] = { 2.4, 1.0 / 1.055, 0.055 / 1.055, 1.0 / 12.92, 0.04045 };
+        curve = cmsBuildParametricToneCurve(NULL, 4, p);
+        break;
+    }
+    case PC_CURVE_BT709: { /* ITU-R BT.709-6 §1.2 opto-electronic curve, inverted */
+        cmsFloat64Number p[5] = { 1.0 / 0.45, 1.0 / 1.099, 0.099 / 1.099, 1.0 / 4.5, 0.081 };
+        curve = cmsBuildParametricToneCurve(NULL, 4, p);
+        break;
+    }
+    case PC_CURVE_LINEAR:
+        curve = cmsBuildGamma(NULL, 1.0);
+        break;
+    default:
+        /* PNG gAMA is the encoding exponent (PNG spec §11.3.3.2): decoding is v^(1/gamma). */
+        if (!(gamma > 0.0) || gamma > 10.0) return PC_COLOR_UNUSABLE;
+        curve = cmsBuildGamma(NULL, 1.0 / gamma);
+        break;
+    }
+    if (curve == NULL) return PC_COLOR_UNUSABLE;
     cmsCIExyY white = { white_x, white_y, 1.0 };
     cmsCIExyYTRIPLE triple = { { primaries[0], primaries[1], 1.0 }, { primaries[2], primaries[3], 1.0 },
                                { primaries[4], primaries[5], 1.0 } };
-    /* PNG gAMA is the encoding exponent (PNG spec §11.3.3.2): decoding is v^(1/gamma). */
-    cmsToneCurve *curve = cmsBuildGamma(NULL, 1.0 / file_gamma);
-    if (curve == NULL) return PC_COLOR_UNUSABLE;
     cmsToneCurve *curves[3] = { curve, curve, curve };
     cmsHPROFILE profile = cmsCreateRGBProfile(&white, &triple, curves);
     cmsFreeToneCurve(curve);
     if (profile == NULL) {
-        pc_add_warning(m, "PNG cHRM chromaticities cannot make a profile: colours not converted");
+        pc_add_warning(m, "colour primaries cannot make a profile: colours not converted");
         return PC_COLOR_UNUSABLE;
     }
     int result = pc_color_apply_profile(profile, PC_LAYOUT_RGB, rgb, rgb, count, m);
     cmsCloseProfile(profile);
     return result;
+}
+
+int pc_color_apply_chrm(double white_x, double white_y, const double primaries[6], double file_gamma,
+                        uint8_t *rgb, size_t count, pc_messages *m) {
+    return pc_color_apply_primaries(white_x, white_y, primaries, PC_CURVE_GAMMA, file_gamma, rgb, count, m);
 }
 
 /*

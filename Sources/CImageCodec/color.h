@@ -34,4 +34,13 @@ int pc_color_apply_profile(void *profile, int layout, const uint8_t *src, uint8_
  */
 int pc_color_apply_chrm(double white_x, double white_y, const double primaries[6], double file_gamma,
                         uint8_t *rgb, size_t count, pc_messages *m);
+/* Transfer curves pc_color_apply_primaries builds. */
+enum { PC_CURVE_GAMMA = 0, PC_CURVE_SRGB = 1, PC_CURVE_BT709 = 2, PC_CURVE_LINEAR = 3 };
+/*
+ * A matrix/TRC profile from chromaticities (white, then red/green/blue x,y) and a transfer curve
+ * (PC_CURVE_GAMMA: v^(1/gamma), gamma as PNG gAMA states it), applied in place to RGB pixels.
+ * PC_COLOR_IDENTITY without a transform for sRGB primaries with the sRGB curve.
+ */
+int pc_color_apply_primaries(double white_x, double white_y, const double primaries[6], int curve_kind, double gamma,
+                             uint8_t *rgb, size_t count, pc_messages *m);
 #endif

@@ -154,14 +154,47 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
     out->height = box.out_height;
     if (out->scale == 1) out->scale = factor;
 
-    /* Colour: an ICC profile in the colr box is applied; nclx colours are libheif's YCbCr→RGB. */
-    enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(primary);
-    if (!options->ignore_icc && (type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC)) {
-        size_t icc_size = heif_image_handle_get_raw_color_profile_size(primary);
-        if (icc_size > 0 && icc_size <= PC_ICC_MAX_BYTES && (icc = malloc(icc_size)) != NULL &&
-            heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok)
-            (void)pc_color_apply_icc(icc, icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels,
-                                     (size_t)out->width * (size_t)out->height, messages);
+    /*
+     * Colour: an ICC profile in a colr box ('prof'/'rICC') is applied; otherwise an nclx colr box
+     * (ISO/IEC 23091-2 code points) whose primaries are not sRGB's (BT.709) is converted through
+     * a matrix/TRC profile of those primaries and its transfer curve (sRGB, BT.709 family, linear);
+     * PQ/HLG (HDR) are left as libheif gives them.
+     */
+    size_t count_px = (size_t)out->width * (size_t)out->height;
+    size_t icc_size = options->ignore_icc ? 0 : heif_image_handle_get_raw_color_profile_size(primary);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (icc_size > 0 && icc_size <= PC_ICC_MAX_BYTES && (icc = malloc(icc_size)) != NULL &&
+        heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok) {
+        (void)pc_color_apply_icc(icc, icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels, count_px, messages);
+    } else if (!options->ignore_icc && heif_image_handle_get_nclx_color_profile(primary, &nclx).code == heif_error_Ok && nclx != NULL) {
+        int curve = -1;
+        switch (nclx->transfer_characteristics) {
+        case heif_transfer_characteristic_IEC_61966_2_1:
+        case heif_transfer_characteristic_unspecified:
+            curve = PC_CURVE_SRGB;
+            break;
+        case heif_transfer_characteristic_ITU_R_BT_709_5:
+        case heif_transfer_characteristic_ITU_R_BT_601_6:
+        case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
+        case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit:
+            curve = PC_CURVE_BT709;
+            break;
+        case heif_transfer_characteristic_linear:
+            curve = PC_CURVE_LINEAR;
+            break;
+        default:
+            break;
+        }
+        if (curve >= 0 && nclx->color_primary_white_x > 0 && nclx->color_primary_white_y > 0) {
+            const double p[6] = { nclx->color_primary_red_x, nclx->color_primary_red_y, nclx->color_primary_green_x,
+                                  nclx->color_primary_green_y, nclx->color_primary_blue_x, nclx->color_primary_blue_y };
+            /* BT.709 primaries with the BT.709 curve: encoders write that for sRGB content; taken as sRGB. */
+            int srgb_primaries = p[0] > 0.635 && p[0] < 0.645 && p[3] > 0.595 && p[3] < 0.605 && p[4] > 0.145 && p[4] < 0.155;
+            if (!(srgb_primaries && curve == PC_CURVE_BT709))
+                (void)pc_color_apply_primaries(nclx->color_primary_white_x, nclx->color_primary_white_y, p, curve, 0,
+                                               out->pixels, count_px, messages);
+        }
+        heif_nclx_color_profile_free(nclx);
     }
     pc_heif_metadata(primary, "Exif", NULL, &out->exif, &out->exif_size);
     pc_heif_metadata(primary, "mime", "application/rdf+xml", &out->xmp, &out->xmp_size);
@@ -204,7 +237,8 @@ static struct heif_error pc_heif_collect(struct heif_context *ctx, const void *d
 /* Test helper: see CImageCodec.h. */
 pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1, int quality, int orientation,
                               int thumbnail_edge, const uint8_t *exif, size_t exif_size,
-                              const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size, pc_messages *m) {
+                              const uint8_t *icc, size_t icc_size, int nclx_primaries,
+                              uint8_t **out, size_t *out_size, pc_messages *m) {
     *out = NULL;
     *out_size = 0;
     struct heif_context *ctx = heif_context_alloc();
@@ -212,6 +246,7 @@ pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1
     struct heif_image *image = NULL;
     struct heif_image_handle *handle = NULL;
     struct heif_encoding_options *eo = heif_encoding_options_alloc();
+    struct heif_color_profile_nclx *nclx = NULL;
     pc_status status = PC_OK;
     struct heif_error e = heif_context_get_encoder_for_format(ctx, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
     if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "no encoder", m); goto done; }
@@ -224,6 +259,14 @@ pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1
     for (int y = 0; y < height; y++) memcpy(plane + (size_t)y * stride, rgb + (size_t)y * width * 3, (size_t)width * 3);
     if (icc != NULL && icc_size > 0) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
     eo->image_orientation = (enum heif_orientation)(orientation >= 1 && orientation <= 8 ? orientation : 1);
+    if (nclx_primaries > 0 && (nclx = heif_nclx_color_profile_alloc()) != NULL) {
+        heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)nclx_primaries);
+        heif_nclx_color_profile_set_transfer_characteristics(nclx, heif_transfer_characteristic_IEC_61966_2_1);
+        heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_ITU_R_BT_601_6);
+        nclx->full_range_flag = 1;
+        eo->output_nclx_profile = nclx;
+        heif_image_set_nclx_color_profile(image, nclx);
+    }
     e = heif_context_encode_image(ctx, image, encoder, eo, &handle);
     if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "encode", m); goto done; }
     if (thumbnail_edge > 0) {
@@ -242,6 +285,7 @@ done:
     if (image != NULL) heif_image_release(image);
     if (encoder != NULL) heif_encoder_release(encoder);
     heif_encoding_options_free(eo);
+    if (nclx != NULL) heif_nclx_color_profile_free(nclx);
     heif_context_free(ctx);
     return status;
 }

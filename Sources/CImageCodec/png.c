@@ -187,7 +187,7 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     int use_chrm = !options->ignore_icc && !has_icc && !has_srgb && has_gamma &&
                    png_get_cHRM(s->png, s->info, &wx, &wy, &chrm[0], &chrm[1], &chrm[2], &chrm[3], &chrm[4], &chrm[5]) != 0;
     if (use_chrm) {
-        /* sRGB's own chromaticities (IEC 61966-2-1) within 0.005 keep libpng's gamma path. */
+        /* sRGB's own chromaticities (IEC 61966-2-1) within 0.005 keep libpng's gamma path (as color.c). */
         static const double srgb[8] = { 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06 };
         const double got[8] = { wx, wy, chrm[0], chrm[1], chrm[2], chrm[3], chrm[4], chrm[5] };
         int same = 1;

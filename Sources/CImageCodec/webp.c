@@ -12,6 +12,7 @@
 #include <webp/encode.h>
 #include "CImageCodec.h"
 #include "messages.h"
+#include "color.h"
 
 static pc_status pc_webp_fail(VP8StatusCode code, pc_messages *m) {
     switch (code) {
@@ -31,6 +32,22 @@ static pc_status pc_webp_fail(VP8StatusCode code, pc_messages *m) {
         pc_set_error(m, "WebP file is corrupt (libwebp: bitstream error)");
         return PC_CORRUPT;
     }
+}
+
+/*
+ * The ICCP chunk of an extended (VP8X) WebP, found by walking the RIFF chunks (WebP container
+ * specification: FourCC, 32-bit little-endian size, payload padded to even); every size is
+ * checked against the bytes present. NULL when there is none.
+ */
+static const uint8_t *pc_webp_icc(const uint8_t *data, size_t size, size_t *icc_size) {
+    size_t pos = 12;
+    while (size >= 8 && pos <= size - 8) {
+        size_t length = (size_t)data[pos + 4] | (size_t)data[pos + 5] << 8 | (size_t)data[pos + 6] << 16 | (size_t)data[pos + 7] << 24;
+        if (length > size - pos - 8) return NULL;
+        if (memcmp(data + pos, "ICCP", 4) == 0) { *icc_size = length; return length > 0 ? data + pos + 8 : NULL; }
+        pos += 8 + length + (length & 1);
+    }
+    return NULL;
 }
 
 static inline uint8_t pc_webp_over_white(uint32_t value, uint32_t alpha) {
@@ -107,6 +124,10 @@ pc_status pc_webp_decode(const uint8_t *data, size_t size, const pc_decode_optio
     out->pixels = rgb;
     out->width = out_w;
     out->height = out_h;
+    size_t icc_size = 0;
+    const uint8_t *icc = options->ignore_icc ? NULL : pc_webp_icc(data, size, &icc_size);
+    if (icc != NULL)
+        (void)pc_color_apply_icc(icc, icc_size, PC_LAYOUT_RGB, rgb, rgb, (size_t)out_w * (size_t)out_h, messages);
     return PC_OK;
 }
 

@@ -44,7 +44,8 @@ final class HEIFWebPTests: XCTestCase {
     }
 
     static func heif(av1: Bool = false, orientation: Int = 1, thumbnail: Int = 0, exif: [UInt8]? = nil,
-                     icc: [UInt8]? = nil, pixels: [UInt8]? = nil, width: Int = width, height: Int = height) throws -> [UInt8] {
+                     icc: [UInt8]? = nil, nclxPrimaries: Int = 0, pixels: [UInt8]? = nil,
+                     width: Int = width, height: Int = height) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var messages = pc_messages()
@@ -52,7 +53,7 @@ final class HEIFWebPTests: XCTestCase {
         let e = exif ?? [], i = icc ?? []
         let status = rgb.withUnsafeBufferPointer { p in e.withUnsafeBufferPointer { eb in i.withUnsafeBufferPointer { ib in
             pc_heif_encode_test(p.baseAddress, Int32(width), Int32(height), av1 ? 1 : 0, 90, Int32(orientation), Int32(thumbnail),
-                                eb.baseAddress, eb.count, ib.baseAddress, ib.count, &output, &size, &messages)
+                                eb.baseAddress, eb.count, ib.baseAddress, ib.count, Int32(nclxPrimaries), &output, &size, &messages)
         } } }
         defer { pc_free(output) }
         guard status == PC_OK, let output else {
@@ -308,6 +309,46 @@ final class HEIFWebPTests: XCTestCase {
         let p = plain.pixel(x: 60, y: 40), c = pixels.pixel(x: 60, y: 40)
         let want = ColorManagementTests.lcms(icc, format: ColorManagementTests.typeRGB8, [p.0, p.1, p.2])
         ColorManagementTests.assertNear([c.0, c.1, c.2], want, 3, "HEIC P3")
+    }
+
+    /// An AVIF whose nclx colr box says Display P3 primaries (ISO/IEC 23091-2 code 12,
+    /// SMPTE EG 432-1) with the sRGB curve is converted like a P3 ICC profile; BT.709 is left
+    /// alone. (libheif 1.15's x265 path writes nclx only into the HEVC VUI, which
+    /// heif_image_handle_get_nclx_color_profile does not report: a HEIC's colours come from its
+    /// ICC profile, which is what iPhones write.)
+    func testNCLXDisplayP3PrimariesAreConverted() throws {
+        let icc = try ColorManagementTests.profile(PC_TEST_PROFILE_DISPLAY_P3)
+        var flat: [UInt8] = []
+        for _ in 0..<(Self.width * Self.height) { flat += [200, 40, 40] }
+        for av1 in [true] {
+            let (_, plain) = try Self.thumbnail(try Self.heif(av1: av1, nclxPrimaries: 1, pixels: flat))
+            let (_, p3) = try Self.thumbnail(try Self.heif(av1: av1, nclxPrimaries: 12, pixels: flat))
+            let p = plain.pixel(x: 60, y: 40), c = p3.pixel(x: 60, y: 40)
+            ColorManagementTests.assertNear([p.0, p.1, p.2], [200, 40, 40], 4, "BT.709 nclx untouched (av1 \(av1))")
+            let want = ColorManagementTests.lcms(icc, format: ColorManagementTests.typeRGB8, [p.0, p.1, p.2])
+            ColorManagementTests.assertNear([c.0, c.1, c.2], want, 3, "nclx P3 (av1 \(av1))")
+        }
+    }
+
+    /// A WebP with an ICCP chunk (VP8X flag 0x20) is converted through it.
+    func testWebPICCPChunkIsApplied() throws {
+        let icc = try ColorManagementTests.profile(PC_TEST_PROFILE_ADOBE_RGB)
+        var flat: [UInt8] = []
+        for _ in 0..<(Self.width * Self.height) { flat += [60, 170, 90] }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        XCTAssertEqual(flat.withUnsafeBufferPointer { pc_webp_encode_test($0.baseAddress, Int32(Self.width), Int32(Self.height), 3, 1, 100, &output, &size) }, PC_OK)
+        let simple = Array(UnsafeBufferPointer(start: output, count: size))
+        pc_free(output)
+        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] { Array(fourCC.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
+        let w = Self.width - 1, h = Self.height - 1
+        let vp8x = chunk("VP8X", [0x20, 0, 0, 0, UInt8(w & 0xFF), UInt8(w >> 8), 0, UInt8(h & 0xFF), UInt8(h >> 8), 0])
+        let body = Array("WEBP".utf8) + vp8x + chunk("ICCP", icc) + Array(simple[12...])
+        let file = Array("RIFF".utf8) + le32(body.count) + body
+        let (_, pixels) = try Self.thumbnail(file)
+        let c = pixels.pixel(x: 60, y: 40)
+        ColorManagementTests.assertNear([c.0, c.1, c.2], ColorManagementTests.lcms(icc, format: ColorManagementTests.typeRGB8, [60, 170, 90]), 3, "WebP ICCP")
     }
 
     // MARK: refusals

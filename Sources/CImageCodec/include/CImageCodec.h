@@ -116,11 +116,13 @@ pc_status pc_webp_encode_test(const uint8_t *pixels, int width, int height, int 
 /*
  * Tests and Samples/: a HEIC (av1 = 0, x265) or AVIF (av1 = 1, aom) of 8-bit RGB pixels with
  * irot/imir for EXIF-style `orientation` 1...8 (libheif heif_encoding_options.image_orientation),
- * a thumbnail of `thumbnail_edge` pixels when > 0, an Exif item (TIFF block) and an ICC profile.
+ * a thumbnail of `thumbnail_edge` pixels when > 0, an Exif item (TIFF block), an ICC profile, and
+ * an nclx colr box with ISO/IEC 23091-2 colour primaries `nclx_primaries` (> 0; sRGB transfer).
  */
 pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1, int quality, int orientation,
                               int thumbnail_edge, const uint8_t *exif, size_t exif_size,
-                              const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size, pc_messages *m);
+                              const uint8_t *icc, size_t icc_size, int nclx_primaries,
+                              uint8_t **out, size_t *out_size, pc_messages *m);
 
 /* Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables) into a malloc'd buffer. */
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
