@@ -2,14 +2,17 @@ import Foundation
 import XCTest
 @testable import PhotosImaging
 
-/// Issue 13 item 4: the HEIC, WebP and Display-P3 samples in Samples/ (made by
-/// Samples/make-format-samples.sh) decode as documented in Samples/README.md.
+/// Issue 13 item 4: the HEIC, WebP and Display-P3 samples in Samples-formats/ (made by
+/// Samples-formats/make-format-samples.sh from Samples/) decode as documented in Samples/README.md.
 final class FormatSamplesTests: XCTestCase {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Samples")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let samples = root.appendingPathComponent("Samples")
+    static let formatSamples = root.appendingPathComponent("Samples-formats")
 
     static func thumbnail(_ name: String) throws -> (ThumbnailResult, PixelBuffer) {
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samples.appendingPathComponent(name).path), name)
+        let folder = ["storm.heic", "path.webp", "ladybird-display-p3.jpg"].contains(name) ? formatSamples : samples
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), name)
         let result = try bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions(quality: 100)) }
         let pixels = try result.thumbnail.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jpeg, targetEdge: 10_000, maxPixels: 1_000_000).pixels
@@ -46,7 +49,7 @@ final class FormatSamplesTests: XCTestCase {
     func testDisplayP3Sample() throws {
         let (_, managed) = try Self.thumbnail("ladybird-display-p3.jpg")
         let (_, original) = try Self.thumbnail("ladybird.jpg")
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: Self.samples.appendingPathComponent("ladybird-display-p3.jpg").path))
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: Self.formatSamples.appendingPathComponent("ladybird-display-p3.jpg").path))
         let unmanaged = try bytes.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000,
                                     tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: true, colorManagement: false))

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Makes the issue 13 samples from samples already in this folder, with public tools:
+# Makes the issue 13 samples from samples in ../Samples, with public tools:
 #   storm.heic               heif-enc (libheif-examples 1.15.1, x265)  from storm.jpg
 #   path.webp                cwebp (webp 1.2.4)                        from path.jpg
 #   ladybird-display-p3.jpg  jpgicc (liblcms2-utils 2.14)              from ladybird.jpg
 # Needs: libheif-examples, webp, liblcms2-utils, and cc + liblcms2-dev for the P3 profile.
-# Usage: Samples/make-format-samples.sh [OUTDIR]   (default: the folder of this script)
+# Usage: Samples-formats/make-format-samples.sh [OUTDIR]   (default: the folder of this script)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$here}
+here=$(cd "$(dirname "$0")/../Samples" && pwd)
+out=${1:-$(cd "$(dirname "$0")" && pwd)}
 for t in heif-enc cwebp jpgicc cc; do
   command -v "$t" >/dev/null || { echo "missing $t (apt-get install libheif-examples webp liblcms2-utils liblcms2-dev gcc)" >&2; exit 69; }
 done
