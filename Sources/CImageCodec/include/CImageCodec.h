@@ -198,8 +198,10 @@ pc_status pc_jpeg_encode_icc(const uint8_t *pixels, int width, int height, const
 
 /*
  * The APP1 Exif segment every thumbnail carries after JFIF: IFD0 with an Exif IFD holding only
- * ColorSpace = 1 (sRGB, EXIF 2.32 §4.6.5 Table 9 tag 0xA001): 52 bytes of marker saying "sRGB",
- * against 3 KB for lcms2's sRGB profile (measured in ImageDecoder.encodeJPEG's doc).
+ * ColorSpace = 1 (sRGB, EXIF 2.32 §4.6.5 Table 9 tag 0xA001): 54 bytes in the file (marker,
+ * length, 50 bytes of payload) saying "sRGB". Measured on the 34 bench thumbnails: 2,802 →
+ * 2,856 bytes each (+1.9%); lcms2's own sRGB profile (588 bytes) in an APP2 segment would add
+ * 606 bytes (+22%).
  */
 extern const uint8_t pc_srgb_exif_app1[];
 extern const size_t pc_srgb_exif_app1_size;
