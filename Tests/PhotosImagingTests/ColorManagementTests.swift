@@ -178,6 +178,26 @@ final class ColorManagementTests: XCTestCase {
         Self.assertNear(got, Self.lcms(big, format: Self.typeRGB8, [200, 40, 40]), 3, "multi-segment profile")
     }
 
+    /// A profile over PC_ICC_MAX_BYTES (4 MiB) is not assembled: the image is kept in its encoded
+    /// values with a warning naming the limit (memory bounded whatever the segments declare).
+    func testProfileOverFourMiBIsIgnoredWithAWarning() throws {
+        let small = try Self.profile(PC_TEST_PROFILE_DISPLAY_P3)
+        let handle = small.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        defer { cmsCloseProfile(handle) }
+        let mlu = cmsMLUalloc(nil, 1)
+        cmsMLUsetASCII(mlu, "en", "US", String(repeating: "x", count: 2_200_000)) // UTF-16 in the tag: 4.4 MB
+        XCTAssertEqual(cmsWriteTag(handle, cmsSigCopyrightTag, UnsafeRawPointer(mlu)), 1)
+        cmsMLUfree(mlu)
+        var size: UInt32 = 0
+        XCTAssertEqual(cmsSaveProfileToMem(handle, nil, &size), 1)
+        var big = [UInt8](repeating: 0, count: Int(size))
+        XCTAssertEqual(big.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &size) }, 1)
+        XCTAssertGreaterThan(big.count, Int(PC_ICC_MAX_BYTES))
+        let (got, result) = try Self.thumbnailCentre(try Self.flatJPEG([200, 40, 40], icc: big))
+        Self.assertNear(got, [200, 40, 40], 2, "unconverted")
+        XCTAssertTrue(result.warnings.contains { $0.contains("over the 4 MiB limit") }, "\(result.warnings)")
+    }
+
     /// A damaged profile keeps the image, unconverted, with a warning.
     func testDamagedProfileIsIgnoredWithAWarning() throws {
         var icc = try Self.profile(PC_TEST_PROFILE_DISPLAY_P3)
