@@ -15,8 +15,12 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // XMP (sidecars and packets embedded in JPEG/PNG), read by namespace: Adobe's XMP Toolkit.
         .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
+        // Colour management (ICC profiles → sRGB), HEIF/HEIC/AVIF and WebP decoding.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
-        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG"],
+        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CLCMS2", "CHeif", "CWebP"],
                 cSettings: [.unsafeFlags(["-O2"])]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
@@ -30,7 +34,7 @@ let package = Package(
         .target(name: "PhotosCore", dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
         .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging"]),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP"]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles"]),

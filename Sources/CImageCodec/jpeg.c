@@ -7,6 +7,7 @@
 #include <jerror.h>
 #include "CImageCodec.h"
 #include "messages.h"
+#include "color.h"
 
 typedef struct pc_jpeg_error {
     struct jpeg_error_mgr pub;
@@ -223,8 +224,35 @@ typedef struct pc_jpeg_decode_state {
     struct jpeg_progress_mgr progress;
     uint8_t *pixels;
     uint8_t *cmyk_row;
+    JOCTET *icc;           /* the embedded ICC profile, reassembled (jpeg_read_icc_profile); free */
+    unsigned int icc_size;
     int created;
 } pc_jpeg_decode_state;
+
+/*
+ * The embedded ICC profile (ICC.1:2010 Annex B.4: APP2 "ICC_PROFILE\0", sequence number, count,
+ * up to 65,519 bytes each), reassembled by libjpeg-turbo's jpeg_read_icc_profile from the APP2
+ * markers saved during jpeg_read_header. The saved markers are bounded by the file's bytes; a
+ * profile whose segments add up to more than PC_ICC_MAX_BYTES is not assembled (warning).
+ */
+static void pc_jpeg_take_icc(pc_jpeg_decode_state *s, pc_messages *messages) {
+    size_t total = 0;
+    for (jpeg_saved_marker_ptr m = s->cinfo.marker_list; m != NULL; m = m->next)
+        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 14 && memcmp(m->data, "ICC_PROFILE", 12) == 0)
+            total += m->data_length - 14;
+    if (total == 0) return;
+    if (total > PC_ICC_MAX_BYTES) {
+        char text[PC_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "ICC profile of %zu bytes is over the %d MiB limit: ignored, colours not converted",
+                 total, PC_ICC_MAX_BYTES >> 20);
+        pc_add_warning(messages, text);
+        return;
+    }
+    if (!jpeg_read_icc_profile(&s->cinfo, &s->icc, &s->icc_size)) {
+        s->icc = NULL;
+        s->icc_size = 0;
+    }
+}
 
 static int pc_pick_scale(unsigned width, unsigned height, int target) {
     unsigned long_edge = width > height ? width : height;
@@ -253,8 +281,9 @@ static void pc_cmyk_row_to_rgb(const uint8_t *src, uint8_t *dst, int width, int 
 
 static void pc_read_rows(pc_jpeg_decode_state *s) {
     struct jpeg_decompress_struct *cinfo = &s->cinfo;
-    size_t stride = (size_t)cinfo->output_width * 3;
-    int cmyk = cinfo->out_color_space == JCS_CMYK;
+    size_t stride = (size_t)cinfo->output_width * (cinfo->out_color_space == JCS_CMYK && s->icc != NULL ? 4 : 3);
+    /* CMYK with a profile is kept as CMYK (4 bytes) for Little CMS; without, converted row by row. */
+    int cmyk = cinfo->out_color_space == JCS_CMYK && s->icc == NULL;
     while (cinfo->output_scanline < cinfo->output_height) {
         uint8_t *row = s->pixels + stride * cinfo->output_scanline;
         JSAMPROW target = cmyk ? s->cmyk_row : row;
@@ -283,6 +312,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     s->progress.progress_monitor = pc_jpeg_scan_limit;
     cinfo->progress = &s->progress;
     pc_jpeg_window_source(cinfo, data, size, PC_JPEG_WINDOW);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF); /* ICC_PROFILE segments */
     /* Backstop for the budget checks below (which count the coefficient buffer and the output
      * image): libjpeg refuses (JERR_NO_BACKING_STORE, jmemnobs.c) rather than realize virtual
      * arrays past it. */
@@ -296,6 +326,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
         status = PC_TOO_LARGE;
         goto done;
     }
+    if (!options->ignore_icc) pc_jpeg_take_icc(s, messages);
 
     switch (cinfo->jpeg_color_space) {
     case JCS_CMYK:
@@ -329,7 +360,13 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
          cinfo->jpeg_color_space == JCS_RGB)) {
         /* DC scans decoded, AC scans validated, without libjpeg's whole-image coefficient buffer (dconly.c). */
         pc_status dc_status = pc_jpeg_decode_dc_only(data, size, options, out, messages);
-        if (dc_status != PC_NOT_HANDLED) { status = dc_status; goto done; }
+        if (dc_status != PC_NOT_HANDLED) {
+            status = dc_status;
+            if (status == PC_OK && s->icc != NULL)
+                (void)pc_color_apply_icc(s->icc, s->icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels,
+                                         (size_t)out->width * (size_t)out->height, messages);
+            goto done;
+        }
     }
     /*
      * Everything else is libjpeg's own decode at the chosen scale: every scan is read
@@ -343,16 +380,33 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
     }
     jpeg_start_decompress(cinfo);
 
-    size_t stride = (size_t)cinfo->output_width * 3;
+    int cmyk = cinfo->out_color_space == JCS_CMYK;
+    size_t stride = (size_t)cinfo->output_width * (cmyk && s->icc != NULL ? 4 : 3);
     s->pixels = malloc(stride * cinfo->output_height);
-    if (cinfo->out_color_space == JCS_CMYK) s->cmyk_row = malloc((size_t)cinfo->output_width * 4);
-    if (s->pixels == NULL || (cinfo->out_color_space == JCS_CMYK && s->cmyk_row == NULL)) {
+    if (cmyk) s->cmyk_row = malloc((size_t)cinfo->output_width * 4);
+    if (s->pixels == NULL || (cmyk && s->cmyk_row == NULL)) {
         pc_set_error(messages, "out of memory");
         status = PC_NO_MEMORY;
         goto done;
     }
     pc_read_rows(s);
     jpeg_finish_decompress(cinfo);
+    size_t count = (size_t)cinfo->output_width * cinfo->output_height;
+    if (cmyk && s->icc != NULL) {
+        /* CMYK through its profile; an unusable profile falls back to the naive conversion. */
+        uint8_t *rgb = malloc(count * 3);
+        if (rgb == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+        int layout = cinfo->saw_Adobe_marker ? PC_LAYOUT_CMYK_INVERTED : PC_LAYOUT_CMYK;
+        if (pc_color_apply_icc(s->icc, s->icc_size, layout, s->pixels, rgb, count, messages) != PC_COLOR_CONVERTED)
+            for (JDIMENSION y = 0; y < cinfo->output_height; y++)
+                pc_cmyk_row_to_rgb(s->pixels + stride * y, rgb + (size_t)cinfo->output_width * 3 * y,
+                                   (int)cinfo->output_width, cinfo->saw_Adobe_marker);
+        free(s->pixels);
+        s->pixels = rgb;
+    } else if (s->icc != NULL) {
+        int layout = cinfo->jpeg_color_space == JCS_GRAYSCALE ? PC_LAYOUT_GRAY_IN_RGB : PC_LAYOUT_RGB;
+        (void)pc_color_apply_icc(s->icc, s->icc_size, layout, s->pixels, s->pixels, count, messages);
+    }
 
     out->pixels = s->pixels;
     s->pixels = NULL;
@@ -363,6 +417,7 @@ done:
     if (s->created) jpeg_destroy_decompress(cinfo);
     free(s->pixels);
     free(s->cmyk_row);
+    free(s->icc);
     free(s);
     return status;
 }
@@ -419,14 +474,38 @@ static int pc_dc_refined_script(jpeg_scan_info *scans, int components) {
     return n;
 }
 
+/* "Exif\0\0", TIFF II header, IFD0 { ExifIFD -> 26 }, Exif IFD { ColorSpace = 1 }: 50 bytes of payload. */
+const uint8_t pc_srgb_exif_app1[] = {
+    'E', 'x', 'i', 'f', 0, 0,
+    'I', 'I', 42, 0, 8, 0, 0, 0,
+    1, 0, 0x69, 0x87, 4, 0, 1, 0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0x01, 0xA0, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+};
+const size_t pc_srgb_exif_app1_size = sizeof pc_srgb_exif_app1;
+
+static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *o,
+                                     const uint8_t *icc, size_t icc_size, int srgb_tag,
+                                     uint8_t **out, size_t *out_size, pc_messages *messages);
+
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
     pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0 };
-    return pc_jpeg_encode_ex(rgb, width, height, &options, out, out_size, messages);
+    return pc_jpeg_encode_impl(rgb, width, height, &options, NULL, 0, 1, out, out_size, messages);
 }
 
 pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *o,
                             uint8_t **out, size_t *out_size, pc_messages *messages) {
+    return pc_jpeg_encode_impl(pixels, width, height, o, NULL, 0, 0, out, out_size, messages);
+}
+
+pc_status pc_jpeg_encode_icc(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *o,
+                             const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size, pc_messages *messages) {
+    return pc_jpeg_encode_impl(pixels, width, height, o, icc, icc_size, 0, out, out_size, messages);
+}
+
+static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int height, const pc_jpeg_encode_options *o,
+                                     const uint8_t *icc, size_t icc_size, int srgb_tag,
+                                     uint8_t **out, size_t *out_size, pc_messages *messages) {
     *out = NULL;
     *out_size = 0;
     if ((o->components != 1 && o->components != 3 && o->components != 4) || width < 1 || height < 1 || o->h_samp < 0 || o->h_samp > 4 ||
@@ -481,6 +560,8 @@ pc_status pc_jpeg_encode_ex(const uint8_t *pixels, int width, int height, const 
         break;
     }
     jpeg_start_compress(cinfo, TRUE);
+    if (srgb_tag) jpeg_write_marker(cinfo, JPEG_APP0 + 1, pc_srgb_exif_app1, (unsigned)pc_srgb_exif_app1_size);
+    if (icc != NULL && icc_size > 0) jpeg_write_icc_profile(cinfo, icc, (unsigned)icc_size);
     size_t stride = (size_t)width * (size_t)o->components;
     while (cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + stride * cinfo->next_scanline);

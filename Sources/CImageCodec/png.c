@@ -7,6 +7,7 @@
 #include "CImageCodec.h"
 #include "messages.h"
 #include "reduce.h"
+#include "color.h"
 
 typedef struct pc_png_state {
     png_structp png;
@@ -16,6 +17,8 @@ typedef struct pc_png_state {
     pc_messages *messages;
     pc_box box;
     uint8_t *row;          /* one row (of the image, or of an Adam7 pass) */
+    uint8_t *icc;          /* copy of the iCCP profile (libpng inflates it within PC_PNG_CHUNK_MAX) */
+    size_t icc_size;
 } pc_png_state;
 
 /*
@@ -166,9 +169,37 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     if (png_get_valid(s->png, s->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(s->png);
     png_set_scale_16(s->png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(s->png);
-    /* libpng-manual.txt "Gamma": decode to an sRGB display only when the file states its gamma (gAMA, or sRGB which implies it). */
+    /*
+     * Colour (PNG spec §11.3.3.1: iCCP takes precedence over gAMA/cHRM; sRGB means sRGB): an iCCP
+     * profile is applied with Little CMS on the reduced image; cHRM + gAMA whose primaries are not
+     * sRGB's make a matrix/TRC profile for the same; otherwise libpng-manual.txt "Gamma": decode to
+     * an sRGB display only when the file states its gamma (gAMA, or sRGB which implies it).
+     */
+    png_charp icc_name = NULL;
+    png_bytep icc = NULL;
+    png_uint_32 icc_size = 0;
+    int icc_compression = 0;
+    int has_icc = !options->ignore_icc && png_get_iCCP(s->png, s->info, &icc_name, &icc_compression, &icc, &icc_size) != 0 && icc != NULL && icc_size > 0;
+    int has_srgb = png_get_valid(s->png, s->info, PNG_INFO_sRGB) != 0;
     double file_gamma = 0;
-    if (png_get_gAMA(s->png, s->info, &file_gamma) && file_gamma > 0) png_set_gamma(s->png, PNG_DEFAULT_sRGB, file_gamma);
+    int has_gamma = png_get_gAMA(s->png, s->info, &file_gamma) && file_gamma > 0;
+    double wx = 0, wy = 0, chrm[6] = { 0 };
+    int use_chrm = !options->ignore_icc && !has_icc && !has_srgb && has_gamma &&
+                   png_get_cHRM(s->png, s->info, &wx, &wy, &chrm[0], &chrm[1], &chrm[2], &chrm[3], &chrm[4], &chrm[5]) != 0;
+    if (use_chrm) {
+        /* sRGB's own chromaticities (IEC 61966-2-1) within 0.005 keep libpng's gamma path (as color.c). */
+        static const double srgb[8] = { 0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06 };
+        const double got[8] = { wx, wy, chrm[0], chrm[1], chrm[2], chrm[3], chrm[4], chrm[5] };
+        int same = 1;
+        for (int i = 0; i < 8; i++) if (got[i] < srgb[i] - 0.005 || got[i] > srgb[i] + 0.005) same = 0;
+        if (same) use_chrm = 0;
+    }
+    if (has_icc) {
+        s->icc = malloc(icc_size);
+        if (s->icc != NULL) { memcpy(s->icc, icc, icc_size); s->icc_size = icc_size; }
+    } else if (!use_chrm && has_gamma) {
+        png_set_gamma(s->png, PNG_DEFAULT_sRGB, file_gamma);
+    }
     /* No png_set_interlace_handling: Adam7 rows come pass by pass and go straight into the reduction. */
     png_read_update_info(s->png, s->info);
 
@@ -214,12 +245,20 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     out->width = s->box.out_width;
     out->height = s->box.out_height;
     out->scale = factor;
+    size_t count = (size_t)out->width * (size_t)out->height;
+    int gray = color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA;
+    if (s->icc != NULL)
+        (void)pc_color_apply_icc(s->icc, s->icc_size, gray ? PC_LAYOUT_GRAY_IN_RGB : PC_LAYOUT_RGB,
+                                 out->pixels, out->pixels, count, messages);
+    else if (use_chrm)
+        (void)pc_color_apply_chrm(wx, wy, chrm, file_gamma, out->pixels, count, messages);
 
 done:
     png_destroy_read_struct(&s->png, &s->info, NULL);
     pc_box_free(&s->box);
     free(s->box.out);
     free(s->row);
+    free(s->icc);
     if (status != PC_OK) {
         free(out->exif);
         out->exif = NULL;

@@ -99,6 +99,46 @@ public struct EmbeddedMetadata: Sendable, Equatable {
     }
 }
 
+extension EmbeddedMetadata {
+    /// Metadata of a HEIF/AVIF file, from the Exif item's TIFF block and the XMP item libheif
+    /// hands out (ISO/IEC 23008-12 Annex A); an XMP packet over `maxXMPBytes` is dropped.
+    public static func read(heifExif exif: [UInt8]?, xmp: [UInt8]?) -> EmbeddedMetadata {
+        var result = EmbeddedMetadata()
+        if let exif { result.exif = ExifReader.parse(exif) }
+        if let xmp, xmp.count <= maxXMPBytes { result.xmp = xmp }
+        return result
+    }
+
+    /// Reads the EXIF and XMP chunks of a whole WebP file (WebP container specification:
+    /// `RIFF` size `WEBP`, then chunks of FourCC, 32-bit little-endian size, payload padded to
+    /// an even length; `EXIF` holds a TIFF block — a leading "Exif\0\0", which some writers add,
+    /// is skipped — and `XMP ` the packet). Every size is checked against the bytes present; the
+    /// walk stops at the first chunk that does not fit.
+    /// - Parameter webp: the file's bytes.
+    public static func read(webp: UnsafeRawBufferPointer) -> EmbeddedMetadata {
+        var result = EmbeddedMetadata()
+        let n = webp.count
+        var pos = 12
+        var sawExif = false
+        while pos + 8 <= n {
+            let fourCC = String(decoding: webp[pos..<(pos + 4)], as: UTF8.self)
+            let size = Int(webp[pos + 4]) | Int(webp[pos + 5]) << 8 | Int(webp[pos + 6]) << 16 | Int(webp[pos + 7]) << 24
+            guard size <= n - pos - 8 else { break }
+            let data = (pos + 8)..<(pos + 8 + size)
+            if fourCC == "EXIF", !sawExif {
+                sawExif = true
+                var start = data.lowerBound
+                if size >= 6, Array(webp[start..<(start + 6)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] { start += 6 }
+                result.exif = ExifReader.parse(UnsafeRawBufferPointer(rebasing: webp[start..<data.upperBound]))
+            } else if fourCC == "XMP ", result.xmp == nil, size <= maxXMPBytes {
+                result.xmp = Array(webp[data])
+            }
+            pos = data.upperBound + (size & 1)
+        }
+        return result
+    }
+}
+
 /// Reads IPTC-IIM keywords out of Photoshop image resources (IPTC-IIM 4.2 §1.5: tag 0x1C,
 /// record, dataset, length; Photoshop File Formats: resource blocks "8BIM", id 0x0404 = IPTC).
 /// Every length is checked against the bytes present.

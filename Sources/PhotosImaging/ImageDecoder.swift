@@ -16,6 +16,9 @@ public struct DecoderTuning: Sendable, Equatable {
     /// leaves to libjpeg (arithmetic, CMYK...), and every file when false, get libjpeg's own
     /// decode of every scan, within `ImageDecoder.decodeBudgetBytes`.
     public var progressiveDCOnly: Bool
+    /// Convert embedded ICC profiles (and PNG cHRM + gAMA) to sRGB with Little CMS (CImageCodec
+    /// color.c); false leaves the file's encoded values (for comparing decoders with each other).
+    public var colorManagement: Bool
 
     /// The measured choice: ISLOW, fancy upsampling, DC-only early stop.
     ///
@@ -44,10 +47,12 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   - dctMethod: inverse DCT at full scale.
     ///   - fancyUpsampling: libjpeg `do_fancy_upsampling`.
     ///   - progressiveDCOnly: allow the DC-scan early stop.
-    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool) {
+    ///   - colorManagement: convert embedded profiles to sRGB (default true).
+    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true) {
         self.dctMethod = dctMethod
         self.fancyUpsampling = fancyUpsampling
         self.progressiveDCOnly = progressiveDCOnly
+        self.colorManagement = colorManagement
     }
 }
 
@@ -63,8 +68,10 @@ public struct DecodedImage {
     public var scale: Int
     /// True when the progressive DC-only early stop was used.
     public var usedDCOnly: Bool
-    /// PNG eXIf payload (TIFF block), when the file has one.
+    /// PNG eXIf payload or HEIF Exif item (TIFF block), when the file has one.
     public var exif: [UInt8]?
+    /// HEIF XMP item (`application/rdf+xml`), when the file has one.
+    public var xmp: [UInt8]?
     /// Warnings that did not reject the file.
     public var warnings: [String]
 }
@@ -75,10 +82,14 @@ public enum ImageDecoder {
     /// decode allocates for buffers sized by what the file declares; SPEC §8, SPEC §6 "Limits".
     public static let decodeBudgetBytes = Int(PC_DECODE_BUDGET_MB) << 20
 
-    /// Decodes a JPEG or PNG held in memory, reduced so its long edge stays >= `targetEdge`.
+    /// Decodes a JPEG, PNG, HEIF/AVIF or WebP held in memory, reduced so its long edge stays >=
+    /// `targetEdge`, converted to sRGB when it embeds a colour profile (CImageCodec color.c).
     ///
     /// JPEG: libjpeg DCT scaling, scale_num/8 with scale_num 1...8 (libjpeg.txt
-    /// "scale_num, scale_denom"); PNG: integer box reduction while reading rows.
+    /// "scale_num, scale_denom"); PNG: integer box reduction while reading rows; HEIF/AVIF:
+    /// libheif's decode of the primary image, or of its first thumbnail at least `targetEdge`
+    /// on the long edge, box-reduced, already upright (irot/imir); WebP: libwebp's scaled
+    /// decode straight to the thumbnail size.
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - format: its format (from `ImageFormatSniffer`).
@@ -95,6 +106,7 @@ public enum ImageDecoder {
         options.dct_method = tuning.dctMethod.rawValue
         options.fancy_upsampling = tuning.fancyUpsampling ? 1 : 0
         options.progressive_dc_only = tuning.progressiveDCOnly ? 1 : 0
+        options.ignore_icc = tuning.colorManagement ? 0 : 1
         var decoded = pc_decoded()
         var messages = pc_messages()
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -102,10 +114,16 @@ public enum ImageDecoder {
         switch format {
         case .jpeg: status = pc_jpeg_decode(base, bytes.count, &options, &decoded, &messages)
         case .png: status = pc_png_decode(base, bytes.count, &options, &decoded, &messages)
+        case .heif, .avif: status = pc_heif_decode(base, bytes.count, &options, &decoded, &messages)
+        case .webp: status = pc_webp_decode(base, bytes.count, &options, &decoded, &messages)
         }
-        var exif: [UInt8]?
+        var exif: [UInt8]?, xmp: [UInt8]?
         if let pointer = decoded.exif {
             exif = Array(UnsafeBufferPointer(start: pointer, count: decoded.exif_size))
+            pc_free(pointer)
+        }
+        if let pointer = decoded.xmp {
+            xmp = Array(UnsafeBufferPointer(start: pointer, count: decoded.xmp_size))
             pc_free(pointer)
         }
         let warnings = messageLines(&messages)
@@ -117,7 +135,7 @@ public enum ImageDecoder {
         return DecodedImage(
             pixels: PixelBuffer(adopting: pixels, width: Int(decoded.width), height: Int(decoded.height)),
             storedWidth: Int(decoded.stored_width), storedHeight: Int(decoded.stored_height),
-            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, exif: exif, warnings: warnings)
+            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, exif: exif, xmp: xmp, warnings: warnings)
     }
 
     /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables).
@@ -147,7 +165,7 @@ public enum ImageDecoder {
     static func error(_ status: pc_status, messages: inout pc_messages, width: Int, height: Int,
                       limit: Int, format: ImageFormat) -> ImageError {
         var text = withUnsafeBytes(of: &messages.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        if text.isEmpty { text = format == .jpeg ? "JPEG decoding failed" : "PNG decoding failed" }
+        if text.isEmpty { text = "\(format.rawValue.uppercased()) decoding failed" }
         switch status {
         case PC_TOO_LARGE: return .tooLarge(width: width, height: height, limit: limit)
         case PC_UNSUPPORTED: return .unsupported(text)

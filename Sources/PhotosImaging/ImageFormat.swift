@@ -1,10 +1,35 @@
-/// The two file formats `photos` imports (SPEC §6).
-public enum ImageFormat: String, Sendable {
+/// The file formats `photos` decodes (SPEC §6; issue 13 item 2 adds HEIF, AVIF and WebP).
+/// The raw value is what the library records in `photo.format`.
+public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg, png
+    /// HEIF with HEVC images (HEIC) or other HEIF brands, decoded with libheif (ISO/IEC 23008-12).
+    case heif
+    /// AVIF: HEIF with AV1 images (AV1 Image File Format §7), decoded with libheif.
+    case avif
+    /// WebP (RIFF container, VP8/VP8L), decoded with libwebp.
+    case webp
+
+    /// The usual file name extension, without the dot (export names files that have none).
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .heif: return "heic"
+        case .avif: return "avif"
+        case .webp: return "webp"
+        }
+    }
+
+    /// Name extensions (lower case) whose files claim to be images: a file named so that is not
+    /// one is a failure, not a skip.
+    public static let claimedExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp"]
 }
 
-/// Tells JPEG from PNG by the file's first bytes, never by its name.
+/// Tells the formats apart by the file's first bytes, never by its name.
 public enum ImageFormatSniffer {
+    /// How many leading bytes `detect` looks at, at most (the ftyp box's compatible brands).
+    public static let prefixLength = 64
+
     /// Detects the format from the start of a file.
     ///
     /// JPEG: SOI marker followed by another marker, `FF D8 FF` (ITU-T T.81 §B.1.1.2), or with
@@ -12,11 +37,20 @@ public enum ImageFormatSniffer {
     /// after junk (it warns "extraneous bytes before marker", which keeps the image), so a
     /// file that names itself JPEG is judged by libjpeg, not refused here;
     /// PNG: the 8-byte signature `89 50 4E 47 0D 0A 1A 0A` (PNG spec §5.2).
+    /// With `heifAndWebP`: HEIF/AVIF, an `ftyp` box first (ISO/IEC 14496-12 §4.3) whose major or a
+    /// compatible brand is a HEIF image brand (ISO/IEC 23008-12 Annex B: heic, heix, heim, heis,
+    /// hevc, hevx, hevm, hevs, mif1, msf1, mif2; AV1 Image File Format §7: avif, avis); AVIF when
+    /// an AV1 brand is the major brand, or is listed and no HEVC brand is; WebP, `RIFF` size
+    /// `WEBP` (RIFF container of the WebP spec).
     /// - Parameters:
-    ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG).
+    ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG, 12 for HEIF/WebP;
+    ///     HEIF compatible brands are read up to `prefixLength` bytes).
     ///   - soiSuffices: true when the file's name says JPEG (or it was imported as one).
-    /// - Returns: the format, or nil when neither signature matches.
-    public static func detect(_ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false) -> ImageFormat? {
+    ///   - heifAndWebP: also detect HEIF, AVIF and WebP (false: JPEG and PNG only, as the
+    ///     library's schema before issue 13 allows).
+    /// - Returns: the format, or nil when no signature matches.
+    public static func detect(_ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
+                              heifAndWebP: Bool = false) -> ImageFormat? {
         if prefix.count >= 3, prefix[0] == 0xFF, prefix[1] == 0xD8, prefix[2] == 0xFF {
             return .jpeg
         }
@@ -27,6 +61,24 @@ public enum ImageFormatSniffer {
         if prefix.count >= 8, (0..<8).allSatisfy({ prefix[$0] == png[$0] }) {
             return .png
         }
+        guard heifAndWebP, prefix.count >= 12 else { return nil }
+        func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
+        if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
+        guard text(4) == "ftyp" else { return nil }
+        let boxSize = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
+        let hevc: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+        let av1: Set<String> = ["avif", "avis"]
+        let generic: Set<String> = ["mif1", "msf1", "mif2"]
+        let major = text(8)
+        if hevc.contains(major) { return .heif }
+        if av1.contains(major) { return .avif }
+        // Compatible brands: from byte 16 to the end of the ftyp box (within the prefix).
+        var brands: [String] = []
+        var at = 16
+        while at + 4 <= min(prefix.count, max(16, boxSize)) { brands.append(text(at)); at += 4 }
+        if brands.contains(where: hevc.contains) { return .heif }
+        if brands.contains(where: av1.contains) { return .avif }
+        if generic.contains(major) || brands.contains(where: generic.contains) { return .heif }
         return nil
     }
 }

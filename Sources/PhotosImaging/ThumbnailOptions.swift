@@ -23,11 +23,12 @@ public struct ThumbnailOptions: Sendable, Equatable {
 public struct ThumbnailResult: Sendable {
     /// Format of the original file.
     public var format: ImageFormat
-    /// Upright width of the original, pixels (after EXIF orientation; SPEC §6).
+    /// Upright width of the original, pixels (after EXIF orientation, or HEIF irot; SPEC §6).
     public var width: Int
     /// Upright height of the original, pixels.
     public var height: Int
-    /// EXIF Orientation (EXIF 2.32 §4.6.4 Table 4); `.up` when absent or out of range.
+    /// EXIF Orientation that was applied (EXIF 2.32 §4.6.4 Table 4); `.up` when absent or out of
+    /// range, and always `.up` for HEIF/AVIF, whose irot/imir libheif applies while decoding.
     public var orientation: Orientation
     /// Raw EXIF DateTimeOriginal (tag 0x9003) "YYYY:MM:DD HH:MM:SS" when present and well-formed.
     public var dateTimeOriginal: String?

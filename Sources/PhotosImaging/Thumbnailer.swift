@@ -5,7 +5,8 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG or PNG file in memory), applies EXIF orientation,
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF or WebP file in memory), applies EXIF
+    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif),
     /// and returns an upright thumbnail JPEG.
     /// - Parameters:
     ///   - bytes: the whole file.
@@ -28,9 +29,9 @@ public enum Thumbnailer {
                                      tuning: DecoderTuning) throws -> ThumbnailResult {
         guard !bytes.isEmpty else { throw ImageError.notAnImage("empty file") }
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
-        guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true) else {
+        guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true, heifAndWebP: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
-            throw ImageError.notAnImage("not a JPEG or PNG file (starts with \(start))")
+            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
         }
         let edge = max(1, options.maxEdge)
         let decoded = try ImageDecoder.decode(bytes, format: format, targetEdge: edge,
@@ -41,18 +42,25 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(jpeg: bytes)
         case .png:
             metadata = EmbeddedMetadata.read(png: bytes, exif: decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata())
+        case .heif, .avif:
+            metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
+        case .webp:
+            metadata = EmbeddedMetadata.read(webp: bytes)
         }
         let exif = metadata.exif
-        let swap = exif.orientation.swapsDimensions
+        // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12
+        // §6.5.10-11); an EXIF Orientation in the file is informative and never applied on top.
+        let orientation: Orientation = format == .heif || format == .avif ? .up : exif.orientation
+        let swap = orientation.swapsDimensions
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
         let size = thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
         let stored = try Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
                                            height: swap ? size.width : size.height)
-        let upright = try exif.orientation.apply(to: stored)
+        let upright = try orientation.apply(to: stored)
         let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
         return ThumbnailResult(
-            format: format, width: uprightWidth, height: uprightHeight, orientation: exif.orientation,
+            format: format, width: uprightWidth, height: uprightHeight, orientation: orientation,
             dateTimeOriginal: exif.dateTimeOriginal, offsetTimeOriginal: exif.offsetTimeOriginal,
             thumbnail: jpeg, thumbnailWidth: upright.width, thumbnailHeight: upright.height,
             warnings: decoded.warnings, metadata: metadata)

@@ -87,7 +87,6 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
         let seconds = Date().timeIntervalSince(start)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
-        XCTAssertLessThan(seconds, 15, "seconds, not minutes")
         let list = try run(["--library", dir + "/lib", "--json", "list"])
         for line in list.stdout.split(separator: "\n") {
             let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

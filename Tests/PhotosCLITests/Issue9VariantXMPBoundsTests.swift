@@ -43,7 +43,6 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertGreaterThan(result.maxRSSKB, 0)
         XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
-        XCTAssertLessThan(seconds, 30, "finishes in seconds (debug build)")
         for i in 0..<2 {
             XCTAssertTrue(result.stderr.contains("dense\(i).jpg: error: \(input)/dense\(i).jpg.xmp: XMP packet of 175011 elements and attributes is over the 20000 read; not read"),
                           result.stderr)

@@ -123,7 +123,7 @@ final class CorpusConformanceTests: XCTestCase {
         try Corpus.requireCorpus()
         let cases: [(String, ImageError)] = [
             ("malformed/jpegdec_empty.jpg", .notAnImage("empty file")),
-            ("png-suite/xs2n0g01.png", .notAnImage("not a JPEG or PNG file (starts with 0x89 0x51)")),
+            ("png-suite/xs2n0g01.png", .notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with 0x89 0x51)")),
             ("jpeg-conformance/testorig12.jpg", .unsupported("Unsupported JPEG data precision 12")),
             ("unusual/fuzzdb_lottapixel.jpg", .tooLarge(width: 64250, height: 64250, limit: 100_000_000)),
             ("malformed/jpegdec_missing-sos.jpg", .corrupt("Invalid JPEG file structure: missing SOS marker")),
@@ -222,10 +222,12 @@ final class CorpusImageTests: XCTestCase {
         } }
         XCTAssertTrue(found.cyan && found.magenta && found.yellow, "\(found)")
 
-        // YCCK park scene: the lawn across the bottom left is green, not magenta.
+        // YCCK park scene: the lawn across the bottom left is green, not magenta. It embeds a
+        // 557 KB CMYK profile, now applied (issue 13): lcms2's jpgicc gives the lawn
+        // (117.5, 124.4, 105.0) on this crop, as we do (unmanaged, green led red by over 10).
         let park = try decodeFull(Corpus.data("unusual/jpegdec_ycck.jpg"))
         let lawn = meanColour(park, x: 0..<150, y: 250..<333)
-        XCTAssertGreaterThan(lawn.1, lawn.0 + 10, "lawn \(lawn)")
+        XCTAssertGreaterThan(lawn.1, lawn.0 + 5, "lawn \(lawn)")
         XCTAssertGreaterThan(lawn.1, lawn.2 + 10, "lawn \(lawn)")
     }
 

@@ -27,11 +27,13 @@ enum DCOnly {
         return Result(status: status, pixels: pixels, error: error)
     }
 
-    /// libjpeg at scale 1/8, decoding every scan (no early stop, no DC-only decoder).
+    /// libjpeg at scale 1/8, decoding every scan (no early stop, no DC-only decoder), without
+    /// colour management (pc_jpeg_decode_dc_only itself returns the encoded values).
     static func libjpegFull(_ bytes: [UInt8]) throws -> PixelBuffer {
         try bytes.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jpeg, targetEdge: 1, maxPixels: 100_000_000,
-                                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false)).pixels
+                                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false,
+                                                          colorManagement: false)).pixels
         }
     }
 

@@ -74,12 +74,10 @@ final class Issue9VariantScanLimitTests: XCTestCase {
         XCTAssertEqual(decoded.pixels.pixels[0], 128)
     }
 
-    /// A large file over the limit is refused in seconds, not after all its scans.
-    func testLargeManyScanFileFinishesInSeconds() throws {
+    /// A large file over the limit is refused (the time it takes is measured by Benchmarks, not here).
+    func testLargeManyScanFileIsRefused() throws {
         let bytes = Self.manyScans(width: 8000, height: 8000, acScans: 693)
-        let start = Date()
         let result = Verdict.photos(bytes, targetEdge: 120)
         XCTAssertTrue(result.error?.contains("more than 500 scans") ?? false, "\(String(describing: result.error))")
-        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
     }
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmarks/formats.sh - time `photos import` of HEIC/AVIF/WebP files against vipsthumbnail
+# and the format's own decoder on the same files and cores (issue 13).
+#
+# Usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH]
+#   DIR holds .heic/.heif/.avif or .webp files (one format per run reads best). Make a set
+#   from the bench corpus with e.g.
+#     for f in ../shared/corpus/bench/*.jpg; do heif-enc -q 50 -o heic/$(basename "$f" .jpg).heic "$f"; done
+#     for f in ../shared/corpus/bench/*.jpg; do cwebp -quiet -q 75 "$f" -o webp/$(basename "$f" .jpg).webp; done
+#
+# Peers (xargs -P JOBS, one process per file): vipsthumbnail -s 120x120 (libvips with
+# libheif/libwebp), and the full decode of the format's own tool: heif-convert to Y4M (raw YCbCr, no encode)
+# (libheif-examples; Debian has no heif-thumbnailer) or dwebp -ppm (webp). photos must be a
+# build that imports these formats. Prints the median wall time of N reps per tool.
+# Needs: libvips-tools, libheif-examples, webp, time, coreutils/findutils.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+dir=${1:?usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH]}; shift
+reps=3 jobs=$(nproc) photos="$here/../.build/release/photos"
+while (($#)); do
+  case $1 in
+    --reps) reps=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --photos) photos=$2; shift 2 ;;
+    *) echo "formats.sh: unknown option $1" >&2; exit 64 ;;
+  esac
+done
+for t in vipsthumbnail heif-convert dwebp; do command -v $t >/dev/null || { echo "formats.sh: missing $t" >&2; exit 69; }; done
+[[ -x $photos ]] || { echo "formats.sh: no photos binary at $photos" >&2; exit 69; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+mapfile -t files < <(find "$dir" -maxdepth 1 -type f \( -iname '*.heic' -o -iname '*.heif' -o -iname '*.avif' -o -iname '*.webp' \) | sort)
+((${#files[@]})) || { echo "formats.sh: no HEIF/AVIF/WebP files in $dir" >&2; exit 66; }
+echo "files: ${#files[@]} in $dir, $(du -sk "$dir" | cut -f1) KiB; jobs $jobs; reps $reps"
+
+seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
+t_photos() { rm -rf "$work/lib"; seconds "$photos" --library "$work/lib" import -q --jobs "$jobs" "${files[@]}"; }
+t_vips() { rm -rf "$work/out"; mkdir -p "$work/out"; seconds sh -c 'printf "%s\0" "$@" | xargs -0 -P '"$jobs"' -n 1 vipsthumbnail -s 120x120 -o '"$work/out"'/%s.jpg' _ "${files[@]}"; }
+t_native() {
+  rm -rf "$work/out"; mkdir -p "$work/out"
+  seconds sh -c 'for f; do case $f in *.webp|*.WEBP) echo "dwebp -quiet -ppm \"$f\" -o '"$work/out"'/$(basename "$f").ppm";; *) echo "heif-convert \"$f\" '"$work/out"'/$(basename "$f").y4m";; esac; done | xargs -d "\n" -P '"$jobs"' -I{} sh -c "{}"' _ "${files[@]}"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for tool in photos vips native; do
+  printf '%-8s ' "$tool"
+  for ((r = 0; r < reps; r++)); do t_$tool; done | median
+done

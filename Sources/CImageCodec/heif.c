@@ -1,0 +1,292 @@
+/*
+ * HEIF/HEIC and AVIF decoding with libheif (heif.h). No setjmp is needed: libheif reports
+ * every failure as a struct heif_error, turned here into pc_status + message.
+ *
+ * Which image: the primary image (heif_context_get_primary_image_handle), so a burst or a
+ * Live Photo still gives its cover image. Which size: the first thumbnail of the primary
+ * image whose long edge (after its transformations) is at least target_edge, else the primary
+ * image itself (libheif 1.15 decodes a grid image whole: there is no region decode). The
+ * decoded image is box-reduced by an integer factor into the reduced buffer, alpha flattened
+ * onto white (reduce.c), then its ICC profile (colr 'prof'/'rICC') is applied (color.c).
+ *
+ * Orientation: heif_decode_image applies the irot/imir/clap transformative properties
+ * (ISO/IEC 23008-12 §6.5.10-12) itself, and HEIF says those, not EXIF Orientation, govern
+ * display (§6.5: EXIF orientation is informative): the pixels returned are upright and
+ * stored_width/height are the upright size; EXIF Orientation is never applied on top.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <libheif/heif.h>
+#include "CImageCodec.h"
+#include "messages.h"
+#include "reduce.h"
+#include "color.h"
+
+/* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
+#define PC_HEIF_METADATA_MAX (1u << 20)
+/*
+ * Bytes one pixel costs while libheif decodes it: the YCbCr planes (1.5 bytes at 4:2:0, 3 at
+ * 4:4:4, at 8 bits) and the interleaved RGB(A) image it converts them to (3 or 4). The
+ * product with the pixel count is held against PC_DECODE_BUDGET_BYTES before decoding.
+ */
+#define PC_HEIF_BYTES_PER_PIXEL 7
+
+static pc_status pc_heif_fail(struct heif_error e, const char *what, pc_messages *m) {
+    char text[PC_MESSAGE_CAPACITY];
+    snprintf(text, sizeof text, "%s: %s", what, e.message != NULL ? e.message : "libheif error");
+    pc_set_error(m, text);
+    switch (e.code) {
+    case heif_error_Memory_allocation_error: return PC_NO_MEMORY;
+    case heif_error_Unsupported_feature:
+    case heif_error_Unsupported_filetype:
+        return PC_UNSUPPORTED;
+    default:
+        return e.subcode == heif_suberror_Security_limit_exceeded ? PC_OVER_BUDGET : PC_CORRUPT;
+    }
+}
+
+/* Copies the first metadata block of `type` (and, for "mime", `content_type`). */
+static void pc_heif_metadata(const struct heif_image_handle *h, const char *type, const char *content_type,
+                             uint8_t **out, size_t *out_size) {
+    heif_item_id ids[8];
+    int n = heif_image_handle_get_list_of_metadata_block_IDs(h, type, ids, 8);
+    for (int i = 0; i < n && *out == NULL; i++) {
+        if (content_type != NULL) {
+            const char *ct = heif_image_handle_get_metadata_content_type(h, ids[i]);
+            if (ct == NULL || strcmp(ct, content_type) != 0) continue;
+        }
+        size_t size = heif_image_handle_get_metadata_size(h, ids[i]);
+        if (size == 0 || size > PC_HEIF_METADATA_MAX) continue;
+        uint8_t *buffer = malloc(size);
+        if (buffer == NULL) return;
+        struct heif_error e = heif_image_handle_get_metadata(h, ids[i], buffer);
+        if (e.code != heif_error_Ok) { free(buffer); continue; }
+        if (content_type == NULL) {
+            /* ISO/IEC 23008-12 Annex A.2.1: 4-byte offset to the TIFF header, then the Exif data. */
+            if (size < 4) { free(buffer); continue; }
+            uint32_t skip = (uint32_t)buffer[0] << 24 | (uint32_t)buffer[1] << 16 | (uint32_t)buffer[2] << 8 | buffer[3];
+            if (skip > size - 4) { free(buffer); continue; }
+            size_t start = 4 + skip;
+            /* Some writers put "Exif\0\0" before the TIFF header and count it in or not. */
+            if (size - start >= 6 && memcmp(buffer + start, "Exif\0\0", 6) == 0) start += 6;
+            memmove(buffer, buffer + start, size - start);
+            size -= start;
+        }
+        *out = buffer;
+        *out_size = size;
+    }
+}
+
+pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages) {
+    memset(out, 0, sizeof *out);
+    if (data == NULL || size < 12) { pc_set_error(messages, "not a HEIF file (too short)"); return PC_CORRUPT; }
+    pc_status status = PC_OK;
+    struct heif_context *ctx = heif_context_alloc();
+    struct heif_image_handle *primary = NULL, *chosen = NULL;
+    struct heif_image *image = NULL;
+    struct heif_decoding_options *decoding = NULL;
+    pc_box box;
+    memset(&box, 0, sizeof box);
+    uint8_t *icc = NULL;
+    if (ctx == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
+    /* libheif's own limit on each edge it accepts (heif_context_set_maximum_image_size_limit),
+     * checked while it parses: at most the pixel limit, and at most 2^20 per edge. */
+    uint64_t edge_limit = options->max_pixels < (1u << 20) ? options->max_pixels : (1u << 20);
+    heif_context_set_maximum_image_size_limit(ctx, (int)(edge_limit > 0 ? edge_limit : 1));
+    heif_context_set_max_decoding_threads(ctx, 0); /* import runs one decode per worker already */
+
+    struct heif_error e = heif_context_read_from_memory_without_copy(ctx, data, size, NULL);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "HEIF file cannot be read", messages); goto done; }
+    e = heif_context_get_primary_image_handle(ctx, &primary);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "HEIF file has no primary image", messages); goto done; }
+
+    int width = heif_image_handle_get_width(primary), height = heif_image_handle_get_height(primary);
+    out->stored_width = width;
+    out->stored_height = height;
+    if (width <= 0 || height <= 0) { pc_set_error(messages, "HEIF primary image has no size (ispe)"); status = PC_CORRUPT; goto done; }
+    if ((uint64_t)width * (uint64_t)height > options->max_pixels) { status = PC_TOO_LARGE; goto done; }
+
+    /* A thumbnail big enough (after its own transformations) saves decoding the whole image. */
+    chosen = primary;
+    heif_item_id thumbs[16];
+    int count = heif_image_handle_get_list_of_thumbnail_IDs(primary, thumbs, 16);
+    for (int i = 0; i < count && chosen == primary; i++) {
+        struct heif_image_handle *t = NULL;
+        if (heif_image_handle_get_thumbnail(primary, thumbs[i], &t).code != heif_error_Ok || t == NULL) continue;
+        int tw = heif_image_handle_get_width(t), th = heif_image_handle_get_height(t);
+        int long_edge = tw > th ? tw : th;
+        /* Same aspect as the primary (±2%), so it is a thumbnail of this picture, and upright alike. */
+        int same_shape = tw > 0 && th > 0 &&
+                         (double)tw / th > 0.98 * width / height && (double)tw / th < 1.02 * width / height;
+        if (options->target_edge > 0 && long_edge >= options->target_edge && same_shape) chosen = t;
+        else heif_image_handle_release(t);
+    }
+    out->scale = chosen == primary ? 1 : 0; /* 0: decoded from the embedded thumbnail */
+    int cw = heif_image_handle_get_width(chosen), ch = heif_image_handle_get_height(chosen);
+    int alpha = heif_image_handle_has_alpha_channel(chosen);
+    uint64_t needed = (uint64_t)cw * (uint64_t)ch * PC_HEIF_BYTES_PER_PIXEL;
+    if (needed > PC_DECODE_BUDGET_BYTES) {
+        char text[PC_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the per-worker decode budget of %d MB (it has no thumbnail of at least %d pixels)",
+                 cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB, options->target_edge);
+        pc_set_error(messages, text);
+        status = PC_OVER_BUDGET;
+        goto done;
+    }
+    decoding = heif_decoding_options_alloc();
+    /* Decoded at 8 bits per channel, transformations (irot/imir/clap) applied: libheif's default. */
+    e = heif_decode_image(chosen, &image, heif_colorspace_RGB,
+                          alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, decoding);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "HEIF image cannot be decoded", messages); goto done; }
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int iw = heif_image_get_width(image, heif_channel_interleaved), ih = heif_image_get_height(image, heif_channel_interleaved);
+    if (plane == NULL || iw <= 0 || ih <= 0) { pc_set_error(messages, "HEIF image decoded without pixels"); status = PC_CORRUPT; goto done; }
+    int long_edge = iw > ih ? iw : ih;
+    int factor = options->target_edge > 0 ? long_edge / options->target_edge : 1;
+    if (factor < 1) factor = 1;
+    if (!pc_box_init(&box, iw, ih, alpha ? 4 : 3, factor)) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    for (int y = 0; y < ih; y++) pc_box_add_row(&box, plane + (size_t)y * (size_t)stride);
+    out->pixels = box.out;
+    box.out = NULL;
+    out->width = box.out_width;
+    out->height = box.out_height;
+    if (out->scale == 1) out->scale = factor;
+
+    /*
+     * Colour: an ICC profile in a colr box ('prof'/'rICC') is applied; otherwise an nclx colr box
+     * (ISO/IEC 23091-2 code points) whose primaries are not sRGB's (BT.709) is converted through
+     * a matrix/TRC profile of those primaries and its transfer curve (sRGB, BT.709 family, linear);
+     * PQ/HLG (HDR) are left as libheif gives them.
+     */
+    size_t count_px = (size_t)out->width * (size_t)out->height;
+    size_t icc_size = options->ignore_icc ? 0 : heif_image_handle_get_raw_color_profile_size(primary);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (icc_size > 0 && icc_size <= PC_ICC_MAX_BYTES && (icc = malloc(icc_size)) != NULL &&
+        heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok) {
+        (void)pc_color_apply_icc(icc, icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels, count_px, messages);
+    } else if (!options->ignore_icc && heif_image_handle_get_nclx_color_profile(primary, &nclx).code == heif_error_Ok && nclx != NULL) {
+        int curve = -1;
+        switch (nclx->transfer_characteristics) {
+        case heif_transfer_characteristic_IEC_61966_2_1:
+        case heif_transfer_characteristic_unspecified:
+            curve = PC_CURVE_SRGB;
+            break;
+        case heif_transfer_characteristic_ITU_R_BT_709_5:
+        case heif_transfer_characteristic_ITU_R_BT_601_6:
+        case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
+        case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit:
+            curve = PC_CURVE_BT709;
+            break;
+        case heif_transfer_characteristic_linear:
+            curve = PC_CURVE_LINEAR;
+            break;
+        default:
+            break;
+        }
+        if (curve >= 0 && nclx->color_primary_white_x > 0 && nclx->color_primary_white_y > 0) {
+            const double p[6] = { nclx->color_primary_red_x, nclx->color_primary_red_y, nclx->color_primary_green_x,
+                                  nclx->color_primary_green_y, nclx->color_primary_blue_x, nclx->color_primary_blue_y };
+            /* BT.709 primaries with the BT.709 curve: encoders write that for sRGB content; taken as sRGB. */
+            int srgb_primaries = p[0] > 0.635 && p[0] < 0.645 && p[3] > 0.595 && p[3] < 0.605 && p[4] > 0.145 && p[4] < 0.155;
+            if (!(srgb_primaries && curve == PC_CURVE_BT709))
+                (void)pc_color_apply_primaries(nclx->color_primary_white_x, nclx->color_primary_white_y, p, curve, 0,
+                                               out->pixels, count_px, messages);
+        }
+        heif_nclx_color_profile_free(nclx);
+    }
+    pc_heif_metadata(primary, "Exif", NULL, &out->exif, &out->exif_size);
+    pc_heif_metadata(primary, "mime", "application/rdf+xml", &out->xmp, &out->xmp_size);
+
+done:
+    free(icc);
+    pc_box_free(&box);
+    free(box.out);
+    if (image != NULL) heif_image_release(image);
+    if (decoding != NULL) heif_decoding_options_free(decoding);
+    if (chosen != NULL && chosen != primary) heif_image_handle_release(chosen);
+    if (primary != NULL) heif_image_handle_release(primary);
+    heif_context_free(ctx);
+    if (status != PC_OK) {
+        free(out->pixels); out->pixels = NULL;
+        free(out->exif); out->exif = NULL; out->exif_size = 0;
+        free(out->xmp); out->xmp = NULL; out->xmp_size = 0;
+    }
+    return status;
+}
+
+/* heif_context_write's callback (called once with the whole file in libheif 1.15; appends anyway). */
+typedef struct pc_heif_buffer { uint8_t *data; size_t size; } pc_heif_buffer;
+
+static struct heif_error pc_heif_collect(struct heif_context *ctx, const void *data, size_t size, void *userdata) {
+    (void)ctx;
+    pc_heif_buffer *b = userdata;
+    uint8_t *grown = realloc(b->data, b->size + size);
+    if (grown == NULL) {
+        struct heif_error e = { heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory" };
+        return e;
+    }
+    memcpy(grown + b->size, data, size);
+    b->data = grown;
+    b->size += size;
+    struct heif_error ok = { heif_error_Ok, heif_suberror_Unspecified, "" };
+    return ok;
+}
+
+/* Test helper: see CImageCodec.h. */
+pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1, int quality, int orientation,
+                              int thumbnail_edge, const uint8_t *exif, size_t exif_size,
+                              const uint8_t *icc, size_t icc_size, int nclx_primaries,
+                              uint8_t **out, size_t *out_size, pc_messages *m) {
+    *out = NULL;
+    *out_size = 0;
+    struct heif_context *ctx = heif_context_alloc();
+    struct heif_encoder *encoder = NULL;
+    struct heif_image *image = NULL;
+    struct heif_image_handle *handle = NULL;
+    struct heif_encoding_options *eo = heif_encoding_options_alloc();
+    struct heif_color_profile_nclx *nclx = NULL;
+    pc_status status = PC_OK;
+    struct heif_error e = heif_context_get_encoder_for_format(ctx, av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "no encoder", m); goto done; }
+    heif_encoder_set_lossy_quality(encoder, quality);
+    e = heif_image_create(width, height, heif_colorspace_RGB, heif_chroma_interleaved_RGB, &image);
+    if (e.code == heif_error_Ok) e = heif_image_add_plane(image, heif_channel_interleaved, width, height, 8);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "image", m); goto done; }
+    int stride = 0;
+    uint8_t *plane = heif_image_get_plane(image, heif_channel_interleaved, &stride);
+    for (int y = 0; y < height; y++) memcpy(plane + (size_t)y * stride, rgb + (size_t)y * width * 3, (size_t)width * 3);
+    if (icc != NULL && icc_size > 0) heif_image_set_raw_color_profile(image, "prof", icc, icc_size);
+    eo->image_orientation = (enum heif_orientation)(orientation >= 1 && orientation <= 8 ? orientation : 1);
+    if (nclx_primaries > 0 && (nclx = heif_nclx_color_profile_alloc()) != NULL) {
+        heif_nclx_color_profile_set_color_primaries(nclx, (uint16_t)nclx_primaries);
+        heif_nclx_color_profile_set_transfer_characteristics(nclx, heif_transfer_characteristic_IEC_61966_2_1);
+        heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_ITU_R_BT_601_6);
+        nclx->full_range_flag = 1;
+        eo->output_nclx_profile = nclx;
+        heif_image_set_nclx_color_profile(image, nclx);
+    }
+    e = heif_context_encode_image(ctx, image, encoder, eo, &handle);
+    if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "encode", m); goto done; }
+    if (thumbnail_edge > 0) {
+        e = heif_context_encode_thumbnail(ctx, image, handle, encoder, eo, thumbnail_edge, NULL);
+        if (e.code != heif_error_Ok) { status = pc_heif_fail(e, "thumbnail", m); goto done; }
+    }
+    if (exif != NULL && exif_size > 0) heif_context_add_exif_metadata(ctx, handle, exif, (int)exif_size);
+    pc_heif_buffer buffer = { NULL, 0 };
+    struct heif_writer writer = { 1, pc_heif_collect };
+    e = heif_context_write(ctx, &writer, &buffer);
+    if (e.code != heif_error_Ok) { free(buffer.data); status = pc_heif_fail(e, "write", m); goto done; }
+    *out = buffer.data;
+    *out_size = buffer.size;
+done:
+    if (handle != NULL) heif_image_handle_release(handle);
+    if (image != NULL) heif_image_release(image);
+    if (encoder != NULL) heif_encoder_release(encoder);
+    heif_encoding_options_free(eo);
+    if (nclx != NULL) heif_nclx_color_profile_free(nclx);
+    heif_context_free(ctx);
+    return status;
+}
+

@@ -1,0 +1,4 @@
+#ifndef PHOTOS_CLCMS2_SHIM_H
+#define PHOTOS_CLCMS2_SHIM_H
+#include <lcms2.h>
+#endif
