@@ -6,8 +6,11 @@ public struct HistoryTransaction: Equatable {
     public var token: Int64
     /// ISO 8601 UTC.
     public var timestamp: String
+    /// Who made the change (`HistoryAuthor.name(for:)`).
     public var author: String
+    /// The command (a `HistoryContext` raw value, kept as read).
     public var context: String
+    /// The changes, in the order they were written.
     public var changes: [HistoryChange]
 
     public init(token: Int64, timestamp: String, author: String, context: String, changes: [HistoryChange]) {
@@ -40,7 +43,9 @@ public struct HistoryTransaction: Equatable {
 public struct HistoryFilter: Sendable {
     /// Only transactions after this token.
     public var sinceToken: Int64 = 0
+    /// Only transactions by these authors (all when empty).
     public var authors: [String] = []
+    /// Leave out transactions by these authors.
     public var excludedAuthors: [String] = []
     /// Only changes of these entities (all when empty).
     public var entities: [HistoryEntity] = []
@@ -55,7 +60,9 @@ public struct HistoryFilter: Sendable {
 
 /// A registered history consumer: a name and the last token it processed.
 public struct HistoryConsumer: Equatable, Sendable {
+    /// The name it registered under (`dedupe-tags`, `--consumer NAME`).
     public var name: String
+    /// The last token it processed.
     public var token: Int64
 
     public init(name: String, token: Int64) {
