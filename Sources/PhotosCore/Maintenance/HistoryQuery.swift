@@ -22,9 +22,8 @@ extension Library {
 
     /// True when compaction deleted transactions after `token` that a consumer at `token` had not
     /// processed (Core Data's NSPersistentHistoryTokenExpiredError). The store hands out tokens
-    /// in commit order without gaps (a rolled-back transaction takes its token back: SQLite
-    /// AUTOINCREMENT; on PostgreSQL, under the write lock, a counter row rather than a sequence,
-    /// which does not take values back), so the only gaps are compaction's.
+    /// in commit order without gaps (`HistoryFeedStore`: a rolled-back transaction takes its
+    /// token back), so the only gaps are compaction's.
     /// - Throws: the store's error.
     public func historyExpired(after token: Int64) throws -> Bool {
         guard token < (try currentHistoryToken()) else { return false }

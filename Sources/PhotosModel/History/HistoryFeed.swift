@@ -77,14 +77,17 @@ public struct HistoryConsumer: Equatable, Sendable {
 /// expired; a store only reads and writes the rows.
 ///
 /// Designed for a PostgreSQL implementation (libpq) without changing Core:
-/// - Tokens are a `bigint` identity column there; `issuedToken` is the sequence's last value
-///   (`SELECT last_value FROM pg_sequences`, or a one-row high-water table), AUTOINCREMENT's
-///   `sqlite_sequence` here: compaction never sets the feed back.
+/// - Tokens must stay gap-free except for compaction (`hasHistoryTransaction` is how Core tells
+///   a consumer it missed compacted changes). AUTOINCREMENT gives that here (a rolled-back
+///   transaction takes its token back) and `issuedHistoryToken` reads its `sqlite_sequence`
+///   high-water mark; a PostgreSQL sequence does not take values back, so a PostgreSQL store
+///   draws tokens from a one-row counter table updated under the write lock (returned with
+///   `RETURNING`) and reads the high-water mark from it. Compaction never sets the feed back.
 /// - Tombstones and `updated` are `jsonb` there (`jsonb_each_text` keeps no key order, so a
 ///   PostgreSQL store reads them in `HistoryEntity.tombstoneKeys` order, which is the order
 ///   they were written in); JSON text walked with `json_each` here.
 /// - Filters are bound parameters (`= ANY($1::text[])` there, expanded `IN (?, …)` here).
-/// - `setConsumerToken` is an upsert (`ON CONFLICT (name) DO UPDATE` on both).
+/// - `setHistoryConsumerToken` is an upsert (`ON CONFLICT (name) DO UPDATE` on both).
 public protocol HistoryFeedStore: AnyObject {
     /// The highest token ever handed out, also when compaction has deleted it (0 when none).
     /// - Throws: the store's error.
