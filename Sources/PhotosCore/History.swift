@@ -1,6 +1,10 @@
 import Foundation
 import PhotosModel
-import PhotosSQLite
+
+extension Library {
+    /// Where history transactions and changes are written.
+    var historyStore: any HistoryStore { db }
+}
 
 /// The one history writer (ARCHITECTURE principle 2). Create it inside the write transaction
 /// whose changes it records, report every insert, update and delete through it, and call
@@ -11,7 +15,7 @@ import PhotosSQLite
 /// object per transaction, an update's `updatedProperties` the union of what changed, an insert
 /// followed by a delete dropped.
 struct HistoryWriter {
-    let store: HistoryStore
+    let store: any HistoryStore
     let author: String
     let context: HistoryContext
     private var log = ChangeLog()
@@ -19,7 +23,7 @@ struct HistoryWriter {
     private(set) var token: Int64?
 
     init(_ library: Library, author: HistoryAuthor, context: HistoryContext) {
-        self.store = library.db
+        self.store = library.historyStore
         self.author = author.name(for: context)
         self.context = context
     }
@@ -40,7 +44,7 @@ struct HistoryWriter {
     /// Records the deletes of the rows `selection` names, each with its tombstone read from the
     /// row. Call before deleting them.
     /// - Returns: the number of rows recorded.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     @discardableResult
     mutating func delete(_ entity: HistoryEntity, _ selection: HistorySelection) throws -> Int {
         let rows = try store.deleteChanges(entity, selection)
@@ -48,10 +52,10 @@ struct HistoryWriter {
         return rows.count
     }
 
-    /// Records the deletes of the rows `selection` names in one INSERT … SELECT, with the same
+    /// Records the deletes of the rows `selection` names in one set-wise statement, with the same
     /// tombstones as `delete` (for large sets: `purge` of a 10,000-photo zone). Call before
     /// deleting them. Changes recorded earlier are written first, so the order holds.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     mutating func deleteSetWise(_ entity: HistoryEntity, _ selection: HistorySelection) throws {
         guard try store.hasRows(entity, selection) else { return }
         let token = try flush()
@@ -75,7 +79,7 @@ struct HistoryWriter {
     /// Writes what was recorded as one history transaction, unless nothing was (SPEC §4).
     /// - Returns: the token (monotonically increasing; AUTOINCREMENT keeps it so after
     ///   compaction), or nil when nothing was recorded.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     @discardableResult
     mutating func commit() throws -> Int64? {
         guard !isEmpty else { return nil }

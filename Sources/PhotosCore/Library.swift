@@ -140,7 +140,7 @@ public final class Library {
 
     /// Runs `body` as a dry run when `enabled` (and as itself otherwise): the real code path,
     /// with every `write(_:)` rolled back, `externalData` writing and removing nothing, and
-    /// `PRAGMA query_only` on, so that a statement run outside `write(_:)` that would change
+    /// the database's query-only mode on, so that a statement run outside `write(_:)` that would change
     /// the database fails instead of writing. Nested calls stay dry; the mode ends with the
     /// outermost call (unless the library was opened with `dryRun`).
     ///

@@ -57,8 +57,9 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertThrowsError(try decode(HistoryCompactCommand.Options.self, [])) { error in
             XCTAssertEqual(error as? UsageError, UsageError("give exactly one of --before DATE, --keep-days N, --before-token T"))
         }
-        let history = try decode(HistoryCommand.Options.self, ["--entity", "tag", "--entity", "PHOTO"])
-        XCTAssertEqual(history.entities, ["Tag", "Photo"], "entity names parsed to their canonical spelling")
+        let history = try decode(HistoryCommand.Options.self, ["--entity", "tag", "--entity", "PHOTO", "--zone", "Z-1"])
+        XCTAssertEqual(history.entityFilter, [.tag, .photo], "entity names parsed to typed entities")
+        XCTAssertEqual(history.zone, ZoneID(rawValue: "Z-1"), "a zone id is kept as typed")
         let rate = try RateCommand.Options.decode(ParsedArguments(positionals: ["abcd", "4"]))
         XCTAssertEqual(rate.value?.rawValue, 4)
         let export = try decode(ExportCommand.Options.self, ["d", "--sidecar", "JSON", "--zone", "z", "--min-rating", "3"])

@@ -183,7 +183,7 @@ final class MaintenanceTests: XCTestCase {
         var notes: [String] = []
         exporter.onNote = { notes.append($0) }
         exporter.onProgress = { done, _ in
-            if done == 1 { XCTAssertEqual((try? lib.purge(zone: "s-purged"))?.photos, 3) }
+            if done == 1 { XCTAssertEqual((try? lib.purge(zone: ZoneID(rawValue: "s-purged")))?.photos, 3) }
         }
         let summary = try exporter.run()
         XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
@@ -232,11 +232,11 @@ final class MaintenanceTests: XCTestCase {
         let outside = tmp.file("outside.jpg")
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: outside)
 
-        let dry = try lib.purge(zone: "share-1234", dryRun: true)
+        let dry = try lib.purge(zone: ZoneID(rawValue: "share-1234"), dryRun: true)
         XCTAssertEqual([dry.photos, dry.photoData, dry.thumbnails, dry.ratings, dry.tags, dry.participants, dry.shares], [2, 2, 2, 1, 1, 1, 1])
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo"), 4, "dry run changes nothing")
 
-        let report = try lib.purge(zone: "share-1234")
+        let report = try lib.purge(zone: ZoneID(rawValue: "share-1234"))
         XCTAssertEqual([report.photos, report.ratings, report.tags, report.filesRemoved], [2, 1, 1, 2])
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo"), 2)
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_data"), 2)
@@ -255,8 +255,8 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(tomb.hasPrefix("{\"uniqueName\":\""), tomb)
         XCTAssertTrue(try lib.verify().isClean)
 
-        XCTAssertThrowsError(try lib.purge(zone: "default")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try lib.resolveZone("share-1234")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try lib.purge(zone: .defaultZone)) { XCTAssertEqual($0 as? MaintenanceError, .defaultZoneNotPurgeable) }
+        XCTAssertThrowsError(try lib.resolveZone("share-1234")) { XCTAssertEqual($0 as? MaintenanceError, .zoneNotFound("share-1234")) }
     }
 
     func testPurgeKeepsAnOriginalStillReferencedFromAnotherZone() throws {
@@ -268,7 +268,7 @@ final class MaintenanceTests: XCTestCase {
             try lib.db.run("INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, zone_id) VALUES ('X-1', 'storm copy.jpg', '2026-01-01T00:00:00Z', 10, 10, 'jpeg', 'zz-share')")
             try lib.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT last_insert_rowid(), sha256, byte_size, file_ref FROM photo_data LIMIT 1")
         }
-        let report = try lib.purge(zone: "zz-share")
+        let report = try lib.purge(zone: ZoneID(rawValue: "zz-share"))
         XCTAssertEqual([report.photos, report.filesRemoved], [1, 0])
         XCTAssertTrue(try lib.verify(quick: true).problems.filter { $0.kind != "missing-thumbnail" }.isEmpty)
     }

@@ -100,6 +100,8 @@ struct CLIError {
             self.init(e)
         case let e as ImportError:
             self.init(e)
+        case let e as MaintenanceError:
+            self.init(maintenance: e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -171,6 +173,33 @@ struct CLIError {
     /// This error as a `PhotosError` (for the commands that add a sentence to it).
     var photosError: PhotosError { PhotosError(status, message) }
 }
+
+// MARK: maintenance
+
+extension CLIError {
+    /// `purge`, `dedupe-tags` and `history` refusals (`MaintenanceError`): a zone or consumer
+    /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix and the default zone 65
+    /// (EX_DATAERR), sysexits.h.
+    init(maintenance error: MaintenanceError) {
+        switch error {
+        case .zoneNotFound(let argument):
+            self.init(.noInput, "no share or zone '\(argument)' in the library")
+        case let .zonePrefixAmbiguous(argument, candidates):
+            self.init(.dataError, "share prefix '\(argument)' is ambiguous: \(CLIError.zoneCandidateList(candidates))")
+        case .defaultZoneNotPurgeable:
+            self.init(.dataError, "the default zone cannot be purged (delete its photos with 'photos delete')")
+        case .consumerNotFound(let name):
+            self.init(.noInput, "no history consumer '\(name)'")
+        }
+    }
+
+    /// "a, b, c, …" for a message listing candidates: the first 10, then "…" when there are more.
+    private static func zoneCandidateList(_ items: [String]) -> String {
+        items.prefix(10).joined(separator: ", ") + (items.count > 10 ? ", …" : "")
+    }
+}
+
+// MARK: -
 
 /// Parses the value of `option` with `parse`, naming the option in the message of a value it
 /// refuses (`--permission takes read-only, read-write, not 'x'`).

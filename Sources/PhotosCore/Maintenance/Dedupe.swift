@@ -1,9 +1,9 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// One group of same-named tags in one zone, and what happened to it.
 public struct TagMergeGroup: Equatable {
-    public var zone: String
+    public var zone: ZoneID
     /// The NFC name the group shares.
     public var name: String
     /// The uuid kept: the smallest (SPEC §5).
@@ -14,7 +14,7 @@ public struct TagMergeGroup: Equatable {
     public var photosRelinked: Int
 
     public var json: JSONValue {
-        .object([("zone", .string(zone)), ("name", .string(name)), ("winner", .string(winner)),
+        .object([("zone", .string(zone.rawValue)), ("name", .string(name)), ("winner", .string(winner)),
                  ("losers", .array(losers.map(JSONValue.string))), ("photosRelinked", .int(photosRelinked))])
     }
 }
@@ -38,7 +38,23 @@ public struct DedupeReport: Equatable {
 /// lowercase canonical strings: the winner of a duplicate group is the first.
 public func uuidByteOrder(_ a: String, _ b: String) -> Bool { a.lowercased() < b.lowercased() }
 
+/// A (zone, NFC name) pair: the key two tags are duplicates under (SPEC §3).
+struct TagKey: Hashable {
+    var zone: ZoneID
+    /// The name in NFC.
+    var name: String
+
+    /// The key of a tag named `name` as stored (normalized here: older data may hold another form).
+    init(zone: ZoneID, storedName name: String) {
+        self.zone = zone
+        self.name = name.precomposedStringWithCanonicalMapping
+    }
+}
+
 extension Library {
+    /// Where duplicate tags are looked up.
+    var tagDedupeStore: any TagDedupeStore { db }
+
     /// The history consumer `dedupe-tags` keeps its token under.
     public static let dedupeConsumer = "dedupe-tags"
 
@@ -52,7 +68,8 @@ extension Library {
     /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
     /// one in the same transaction. A consumer that was never registered, or whose token history
     /// compaction has passed, examines every tag. A dry run runs the same code and rolls it back.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    /// - Throws: `LibraryError.busy` when another process holds the lock past the wait,
+    ///   `LibraryError` for the store's failures.
     public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> DedupeReport {
         try self.dryRun(dryRun) {
             var report = DedupeReport()
@@ -68,14 +85,11 @@ extension Library {
             var since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
             // History compacted past the token (--force): what it lost is unknown; examine every tag.
             if let token = since, try self.historyExpired(after: token) { since = nil }
-            var keys: Set<[String]>? = nil
+            var keys: Set<TagKey>? = nil
             if let since {
                 // Zones and NFC names of tags inserted since the token (and still present).
-                var set = Set<[String]>()
-                try self.db.statement("""
-                    SELECT t.zone_id, t.name FROM history_change c JOIN tag t ON t.uuid = c.object_id
-                    WHERE c.entity = 'Tag' AND c.type = 'insert' AND c.token > ?
-                    """).forEach([since]) { set.insert([$0.string(0), $0.string(1).precomposedStringWithCanonicalMapping]) }
+                var set = Set<TagKey>()
+                try tagDedupeStore.forEachTagInserted(after: since) { set.insert(TagKey(zone: $0, storedName: $1)) }
                 keys = set
             }
             report.groups = try self.duplicateGroups(restrictedTo: keys)
@@ -92,31 +106,31 @@ extension Library {
 
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
     /// zone and name. With `keys`, only those (zone, NFC name) pairs.
-    func duplicateGroups(restrictedTo keys: Set<[String]>?) throws -> [TagMergeGroup] {
-        var byKey: [[String]: [String]] = [:]
-        let visit: (Row) -> Void = { row in
-            let key = [row.string(0), row.string(1).precomposedStringWithCanonicalMapping]
-            if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(row.string(2)) }
+    func duplicateGroups(restrictedTo keys: Set<TagKey>?) throws -> [TagMergeGroup] {
+        let store = tagDedupeStore
+        var byKey: [TagKey: [String]] = [:]
+        let visit: (StoredTag) -> Void = { tag in
+            let key = TagKey(zone: tag.zone, storedName: tag.name)
+            if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag.uuid) }
         }
         if let keys, keys.count < 500 {
-            let stmt = try db.statement("SELECT zone_id, name, uuid FROM tag WHERE zone_id = ? AND name = ?")
-            for key in keys { try stmt.forEach([key[0], key[1]], visit) }
+            for key in keys { try store.forEachTag(zone: key.zone, name: key.name, visit) }
             // Names stored in another normalization form than NFC (older data) are found by --all.
         } else {
-            try Statement.prepare(db, "SELECT zone_id, name, uuid FROM tag").forEach(visit)
+            try store.forEachTag(visit)
         }
-        return byKey.filter { $0.value.count > 1 }.sorted { ($0.key[0], $0.key[1]) < ($1.key[0], $1.key[1]) }.map { key, uuids in
+        return byKey.filter { $0.value.count > 1 }.sorted { ($0.key.zone, $0.key.name) < ($1.key.zone, $1.key.name) }.map { key, uuids in
             let sorted = uuids.sorted(by: uuidByteOrder)
-            return TagMergeGroup(zone: key[0], name: key[1], winner: sorted[0], losers: Array(sorted.dropFirst()), photosRelinked: 0)
+            return TagMergeGroup(zone: key.zone, name: key.name, winner: sorted[0], losers: Array(sorted.dropFirst()), photosRelinked: 0)
         }
     }
 
     /// Merges a group's losers into its winner with the shared merge step of `share add`
     /// (`mergeTag(_:into:log:)`). Call inside a write transaction.
     func mergeTags(group: TagMergeGroup, history: inout HistoryWriter) throws {
-        let find = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE uuid = ?")
+        let store = tagDedupeStore
         func ref(_ uuid: String) throws -> TagRef? {
-            try find.first([uuid]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+            try store.tag(uuid: uuid).map { TagRef(rowID: $0.rowID, uuid: $0.uuid, name: $0.name, zone: $0.zone.rawValue) }
         }
         guard let winner = try ref(group.winner) else { return }
         for uuid in group.losers {
@@ -128,13 +142,11 @@ extension Library {
 
     /// Photos of the losers that do not have the winner yet: the links a merge moves.
     private func countRelinks(group: TagMergeGroup) throws -> Int {
-        guard let winnerID = try db.scalarInt("SELECT id FROM tag WHERE uuid = ?", [group.winner]) else { return 0 }
-        var photos = Set<Int>()
+        let store = tagDedupeStore
+        guard let winner = try store.tag(uuid: group.winner) else { return 0 }
+        var photos = Set<Int64>()
         for loser in group.losers {
-            try db.statement("""
-                SELECT pt.photo_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id
-                WHERE t.uuid = ? AND NOT EXISTS (SELECT 1 FROM photo_tag w WHERE w.photo_id = pt.photo_id AND w.tag_id = ?)
-                """).forEach([loser, winnerID]) { photos.insert($0.int(0)) }
+            photos.formUnion(try store.photosToRelink(from: loser, to: winner.rowID))
         }
         return photos.count
     }

@@ -18,8 +18,10 @@ enum HistoryCommand: Command {
         var since: Int64?
         var authors: [String] = []
         var excludedAuthors: [String] = []
+        /// `--entity` as typed; `validate()` parses them into `entityFilter`.
         var entities: [String] = []
-        var zone: String?
+        var entityFilter: [HistoryEntity] = []
+        var zone: ZoneID?
         var consumer: String?
         var advance = false
 
@@ -28,17 +30,17 @@ enum HistoryCommand: Command {
             .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
             .values(\.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."),
             .values(\.entities, "--entity", value: "NAME", help: "Only changes of this entity (Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant)."),
-            .value(\.zone, "--zone", value: "ID", help: "Only changes in this zone."),
+            .value(\.zone, "--zone", value: "ID", help: "Only changes in this zone.", parser: ValueParser { text, _ in ZoneID(parsing: text) }),
             .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
             .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction."),
         ] }
 
         mutating func validate() throws {
-            entities = try entities.map { raw in
+            entityFilter = try entities.map { raw in
                 guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
                     throw UsageError("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
                 }
-                return entity.rawValue
+                return entity
             }
             if advance && consumer == nil { throw UsageError("--advance needs --consumer NAME") }
             if consumer?.isEmpty == true { throw UsageError("--consumer needs a name") }
@@ -50,7 +52,7 @@ enum HistoryCommand: Command {
         if let since = options.since { filter.sinceToken = since }
         filter.authors = options.authors
         filter.excludedAuthors = options.excludedAuthors
-        filter.entities = options.entities
+        filter.entities = options.entityFilter
         filter.zone = options.zone
         let library = try ctx.openLibraryForReading(!options.advance)
         if let consumer = options.consumer {

@@ -17,7 +17,7 @@ enum HistoryConsumersCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibraryForReading(options.remove == nil)
         if let name = options.remove {
-            guard try library.removeConsumer(name) else { throw PhotosError.noInput("no history consumer '\(name)'") }
+            guard try library.removeConsumer(name) else { throw MaintenanceError.consumerNotFound(name) }
             ctx.console.note("removed consumer \(name)")
             return
         }
