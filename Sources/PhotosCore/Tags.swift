@@ -1,5 +1,5 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// Tag names and the find-or-create rule of SPEC §3/§5.
 public enum TagName {
@@ -49,24 +49,35 @@ public struct TagRef: Equatable, Sendable {
     public var uuid: String
     public var name: String
     public var zone: String
+
+    public init(rowID: Int64, uuid: String, name: String, zone: String) {
+        self.rowID = rowID
+        self.uuid = uuid
+        self.name = name
+        self.zone = zone
+    }
+
+    /// The tag of a stored row.
+    public init(_ stored: StoredTag) {
+        self.init(rowID: stored.rowID, uuid: stored.uuid, name: stored.name, zone: stored.zone)
+    }
 }
 
 extension Library {
     /// The tag named `name` (already normalized) in `zone`, or nil. When duplicates exist the
     /// one with the smallest uuid is returned, the one `dedupe-tags` will keep.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     public func findTag(named name: String, zone: String) throws -> TagRef? {
-        try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1")
-            .first([zone, name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: name, zone: zone) }
+        try catalogStore.tag(named: name, zone: zone).map(TagRef.init)
     }
 
     /// Finds the tag `name` in `zone` or creates it with a fresh random UUID, recording the
     /// insert in `history`. Call inside a write transaction.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     func findOrCreateTag(named name: String, zone: String, history: inout HistoryWriter) throws -> TagRef {
         if let existing = try findTag(named: name, zone: zone) { return existing }
         let uuid = newObjectUUID()
-        let rowID = try TagRows.insert(uuid: uuid, name: name, zone: zone, into: db)
+        let rowID = try catalogStore.insertTag(uuid: uuid, name: name, zone: zone)
         history.insert(.tag(uuid: uuid), zone: zone)
         return TagRef(rowID: rowID, uuid: uuid, name: name, zone: zone)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosModel
 import PhotosSQLite
 
 /// A participant of a share (SPEC §3).
@@ -53,25 +54,21 @@ public struct ShareAddResult: Equatable, Sendable {
 }
 
 extension Library {
-    private static let shareColumns = """
-        SELECT s.id, s.title, s.created, z.scope, s.public_permission, (SELECT count(*) FROM photo p WHERE p.zone_id = s.id)
-        FROM share s JOIN zone z ON z.id = s.id
-        """
-
-    private func shareInfo(_ row: Row) -> ShareInfo {
-        ShareInfo(id: row.string(0), title: row.string(1), created: row.string(2), scope: row.string(3),
-                  publicPermission: row.string(4), photoCount: row.int(5), participants: [])
+    private func shareInfo(_ s: StoredShare) -> ShareInfo {
+        ShareInfo(id: s.id, title: s.title, created: s.created, scope: s.scope,
+                  publicPermission: s.publicPermission, photoCount: s.photoCount, participants: [])
     }
 
     private func fillParticipants(_ share: inout ShareInfo) throws {
-        share.participants = try db.statement("SELECT email, role, permission, acceptance FROM participant WHERE share_id = ? ORDER BY role <> 'owner', email")
-            .map([share.id]) { ParticipantInfo(email: $0.string(0), role: $0.string(1), permission: $0.string(2), acceptance: $0.string(3)) }
+        share.participants = try catalogStore.participants(ofShare: share.id).map {
+            ParticipantInfo(email: $0.email, role: $0.role, permission: $0.permission, acceptance: $0.acceptance)
+        }
     }
 
     /// Every share, ordered by creation date, then id.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     public func shares() throws -> [ShareInfo] {
-        var all = try db.statement(Library.shareColumns + " ORDER BY s.created, s.id").map(shareInfo)
+        var all = try catalogStore.shares().map(shareInfo)
         for i in all.indices { try fillParticipants(&all[i]) }
         return all
     }
@@ -81,7 +78,7 @@ extension Library {
     /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is shorter than 4
     ///   characters or ambiguous (the message lists the candidates).
     public func resolveShare(_ argument: String) throws -> ShareInfo {
-        switch try resolveKey(table: "share", column: "id", argument) {
+        switch try resolveKey(.shareID, argument) {
         case .found(let id):
             return try share(id: id)
         case .none:
@@ -97,7 +94,7 @@ extension Library {
     /// The share with exactly this id, read again (for example after a change).
     /// - Throws: `PhotosError` 66 when it does not exist.
     public func share(id: String) throws -> ShareInfo {
-        guard var share = try db.statement(Library.shareColumns + " WHERE s.id = ?").first([id], shareInfo) else {
+        guard var share = try catalogStore.share(id: id).map(shareInfo) else {
             throw PhotosError.noInput("no share '\(id)' in the library")
         }
         try fillParticipants(&share)
@@ -128,14 +125,14 @@ extension Library {
         let id = UUID().uuidString.lowercased()
         try write {
             var history = HistoryWriter(self, author: author, context: .shareCreate)
-            try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
-            try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, 'none')",
-                       [id, title, ISODate.string(from: now)])
+            try catalogStore.createPrivateZone(id)
+            try catalogStore.insertShare(id: id, title: title, created: ISODate.string(from: now))
             history.insert(.share(id: id), zone: id)
             if let owner {
-                let row = ParticipantRow(shareID: id, email: owner, role: .owner, permission: .readWrite, acceptance: .accepted)
-                try row.insert(into: db)
-                history.insert(.participant(uuid: row.uuid), zone: id)
+                let uuid = newObjectUUID()
+                try catalogStore.insertParticipant(uuid: uuid, share: id, email: owner, role: .owner, permission: .readWrite,
+                                                   acceptance: .accepted, ignoringExisting: false)
+                history.insert(.participant(uuid: uuid), zone: id)
             }
             for photo in try photoKeys(photos) {
                 try checkMovable(photo, into: id, allowMove: allowMove)
@@ -186,16 +183,16 @@ extension Library {
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
-            if let (rowID, role, current, uuid) = try db.statement("SELECT id, role, permission, uuid FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1), $0.string(2), $0.string(3)) }) {
-                guard role != "owner" else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
-                guard current != permission.rawValue else { return false }
-                try db.run("UPDATE participant SET permission = ? WHERE id = ?", [permission.rawValue, rowID])
-                history.update(.participant(uuid: uuid), ["permission"], zone: share.id)
+            if let current = try catalogStore.participant(ofShare: share.id, email: email) {
+                guard current.role != ParticipantRole.owner.rawValue else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
+                guard current.permission != permission.rawValue else { return false }
+                try catalogStore.setPermission(ofParticipant: current.rowID, to: permission)
+                history.update(.participant(uuid: current.uuid), ["permission"], zone: share.id)
             } else {
-                let row = ParticipantRow(shareID: share.id, email: email, role: .privateUser, permission: permission, acceptance: .pending)
-                try row.insert(into: db)
-                history.insert(.participant(uuid: row.uuid), zone: share.id)
+                let uuid = newObjectUUID()
+                try catalogStore.insertParticipant(uuid: uuid, share: share.id, email: email, role: .privateUser, permission: permission,
+                                                   acceptance: .pending, ignoringExisting: false)
+                history.insert(.participant(uuid: uuid), zone: share.id)
             }
             try history.commit()
             return true
@@ -209,16 +206,15 @@ extension Library {
     public func uninvite(_ email: Email, from share: ShareInfo, author: HistoryAuthor) throws {
         try requireOwnShare(share)
         try write {
-            guard let (rowID, role) = try db.statement("SELECT id, role FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1)) }) else {
+            guard let participant = try catalogStore.participant(ofShare: share.id, email: email) else {
                 throw PhotosError.noInput("\(email) is not a participant of share \(share.id)")
             }
-            guard role != "owner" else {
+            guard participant.role != ParticipantRole.owner.rawValue else {
                 throw PhotosError.dataError("\(email) is the owner of share \(share.id) and cannot be removed (purge the share instead)")
             }
             var history = HistoryWriter(self, author: author, context: .shareUninvite)
-            try history.delete(.participant, .rowID(rowID))
-            try db.run("DELETE FROM participant WHERE id = ?", [rowID])
+            try history.delete(.participant, .rowID(participant.rowID))
+            try catalogStore.deleteParticipant(participant.rowID)
             try history.commit()
         }
     }
@@ -233,17 +229,16 @@ extension Library {
         let title = title?.rawValue
         try requireOwnShare(share)
         return try write {
-            guard let (currentTitle, currentPermission) = try db.statement("SELECT title, public_permission FROM share WHERE id = ?")
-                .first([share.id], { ($0.string(0), $0.string(1)) }) else {
+            guard let current = try catalogStore.share(id: share.id) else {
                 throw PhotosError.noInput("no share '\(share.id)' in the library")
             }
             var history = HistoryWriter(self, author: author, context: .shareSet)
-            if let title, title != currentTitle {
-                try db.run("UPDATE share SET title = ? WHERE id = ?", [title, share.id])
+            if let title, title != current.title {
+                try catalogStore.setTitle(ofShare: share.id, to: title)
                 history.update(.share(id: share.id), ["title"], zone: share.id)
             }
-            if let publicPermission, publicPermission.rawValue != currentPermission {
-                try db.run("UPDATE share SET public_permission = ? WHERE id = ?", [publicPermission.rawValue, share.id])
+            if let publicPermission, publicPermission.rawValue != current.publicPermission {
+                try catalogStore.setPublicPermission(ofShare: share.id, to: publicPermission)
                 history.update(.share(id: share.id), ["publicPermission"], zone: share.id)
             }
             let changed = !history.isEmpty
@@ -275,24 +270,22 @@ extension Library {
     /// Photo update of `zone` (and `tags`), and updates of `zone` for its PhotoData, Thumbnail
     /// and Ratings.
     func movePhoto(_ photo: PhotoKey, to zone: String, history: inout HistoryWriter) throws {
-        try db.run("UPDATE photo SET zone_id = ? WHERE id = ?", [zone, photo.rowID])
+        try catalogStore.setZone(ofPhoto: photo.rowID, to: zone)
         history.update(.photo(uniqueName: photo.uniqueName), ["zone"], zone: zone)
-        if try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) != nil {
+        if try catalogStore.hasPhotoData(photo.rowID) {
             history.update(.photoData(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        if try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) != nil {
+        if try catalogStore.hasThumbnail(photo.rowID) {
             history.update(.thumbnail(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        for ratingUUID in try db.statement("SELECT uuid FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.string(0) }) {
-            history.update(.rating(uuid: ratingUUID), ["zone"], zone: zone)
+        for rating in try catalogStore.ratings(ofPhoto: photo.rowID) {
+            history.update(.rating(uuid: rating.uuid), ["zone"], zone: zone)
         }
-        let tags = try db.statement("SELECT t.id, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
-            .map([photo.rowID]) { ($0.int64(0), $0.string(1), $0.string(2)) }
         var changedTags = false
-        for (tagID, name, tagZone) in tags where tagZone != zone {
-            let target = try findOrCreateTag(named: name, zone: zone, history: &history)
-            try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photo.rowID, tagID])
-            try TagRows.link(photo: photo.rowID, tag: target.rowID, in: db)
+        for tag in try catalogStore.tags(ofPhoto: photo.rowID) where tag.zone != zone {
+            let target = try findOrCreateTag(named: tag.name, zone: zone, history: &history)
+            try catalogStore.unlink(photo: photo.rowID, tag: tag.rowID)
+            try catalogStore.link(photo: photo.rowID, tag: target.rowID)
             changedTags = true
         }
         if changedTags { history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: zone) }
