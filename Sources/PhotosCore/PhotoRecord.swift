@@ -131,16 +131,16 @@ extension Library {
     public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
         switch try resolveKey(.photoUniqueName, argument) {
         case .found(let name):
-            guard var rec = try catalogStore.photo(uniqueName: name).map(record) else { throw PhotosError.noInput("no photo '\(argument)' in the library") }
+            guard var rec = try catalogStore.photo(uniqueName: name).map(record) else { throw LibraryError.notFound(.photo(argument)) }
             try fillRelations(&rec)
             return rec
         case .none:
-            throw PhotosError.noInput("no photo '\(argument)' in the library")
+            throw LibraryError.notFound(.photo(argument))
         case .tooShort:
-            throw PhotosError.dataError("photo '\(argument)': a uniqueName prefix needs at least \(Library.minimumPrefixLength) characters")
+            throw LibraryError.prefixTooShort(.photo, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let names):
             let described = try names.map { name in "\(name) (\(try catalogStore.photo(uniqueName: name)?.displayName ?? "?"))" }
-            throw PhotosError.dataError("photo prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
+            throw LibraryError.ambiguous(.photo, argument: argument, candidates: described)
         }
     }
 

@@ -276,14 +276,16 @@ final class ImportTests: XCTestCase {
         let names = try library.db.statement("SELECT unique_name FROM photo ORDER BY unique_name").map { $0.string(0) }
         XCTAssertEqual(try library.resolvePhoto(names[0]).uniqueName, names[0])
         XCTAssertEqual(try library.resolvePhoto(names[0].lowercased()).uniqueName, names[0])
-        XCTAssertThrowsError(try library.resolvePhoto("abc")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.resolvePhoto("abc")) { XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.photo, argument: "abc", minimum: 4)) }
+        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) { XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there"))) }
         // Force an ambiguity: two names sharing a 4-character prefix.
         try library.db.run("UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)", [names[0], names[1]])
         XCTAssertThrowsError(try library.resolvePhoto("abcd")) { error in
-            XCTAssertEqual((error as? PhotosError)?.status, .dataError)
-            XCTAssertTrue("\(error)".contains("ambiguous"))
-            XCTAssertTrue("\(error)".contains("ABCD" + names[0].dropFirst(4)))
+            guard case let .ambiguous(kind, argument, candidates)? = error as? LibraryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(kind, .photo)
+            XCTAssertEqual(argument, "abcd")
+            XCTAssertEqual(candidates.count, 2)
+            XCTAssertTrue(candidates.contains { $0.hasPrefix("ABCD" + names[0].dropFirst(4) + " (") }, "\(candidates)")
         }
     }
 

@@ -31,7 +31,7 @@ extension Library {
     public func addRating(_ value: RatingValue, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
         try write {
             guard let key = try photoKeys([photo]).first else {
-                throw PhotosError.noInput("no photo '\(photo.uniqueName)' in the library")
+                throw LibraryError.notFound(.photo(photo.uniqueName))
             }
             let uuid = newObjectUUID()
             let id = try catalogStore.insertRating(uuid: uuid, photo: key.rowID, value: value)
@@ -57,7 +57,7 @@ extension Library {
     public func deleteRating(id: Int64, author: HistoryAuthor) throws -> RatingInfo {
         try write {
             guard let stored = try catalogStore.rating(id: id) else {
-                throw PhotosError.noInput("no rating with id \(id) in the library")
+                throw LibraryError.notFound(.rating(id))
             }
             let info = RatingInfo(id: stored.id, value: stored.value, photo: stored.photo)
             var history = HistoryWriter(self, author: author, context: .ratingDelete)

@@ -82,12 +82,12 @@ extension Library {
         case .found(let id):
             return try share(id: id)
         case .none:
-            throw PhotosError.noInput("no share '\(argument)' in the library")
+            throw LibraryError.notFound(.share(argument))
         case .tooShort:
-            throw PhotosError.dataError("share '\(argument)': an id prefix needs at least \(Library.minimumPrefixLength) characters")
+            throw LibraryError.prefixTooShort(.share, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let ids):
             let described = try ids.map { id in "\(id) (\(try share(id: id).title))" }
-            throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
+            throw LibraryError.ambiguous(.share, argument: argument, candidates: described)
         }
     }
 
@@ -95,7 +95,7 @@ extension Library {
     /// - Throws: `PhotosError` 66 when it does not exist.
     public func share(id: String) throws -> ShareInfo {
         guard var share = try catalogStore.share(id: id).map(shareInfo) else {
-            throw PhotosError.noInput("no share '\(id)' in the library")
+            throw LibraryError.notFound(.share(id))
         }
         try fillParticipants(&share)
         return share
@@ -121,7 +121,7 @@ extension Library {
     public func createShare(photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
                             author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
         let title = (title ?? ShareTitle.defaultTitle(iso: ISODate.string(from: now))).rawValue
-        guard !photos.isEmpty else { throw PhotosError.usage("share create needs at least one photo") }
+        guard !photos.isEmpty else { throw ShareError.noPhotos }
         let id = UUID().uuidString.lowercased()
         try write {
             var history = HistoryWriter(self, author: author, context: .shareCreate)
@@ -179,12 +179,12 @@ extension Library {
     ///   permission or a share that is not ours; 75 when busy.
     @discardableResult
     public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
-        guard permission != .none else { throw PhotosError.dataError("a participant's permission is read-only or read-write, not none") }
+        guard permission != .none else { throw ShareError.participantPermissionNone }
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
             if let current = try catalogStore.participant(ofShare: share.id, email: email) {
-                guard current.role != ParticipantRole.owner.rawValue else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
+                guard current.role != ParticipantRole.owner.rawValue else { throw ShareError.ownerInvited(email, share: share.id) }
                 guard current.permission != permission.rawValue else { return false }
                 try catalogStore.setPermission(ofParticipant: current.rowID, to: permission)
                 history.update(.participant(uuid: current.uuid), ["permission"], zone: share.id)
@@ -207,10 +207,10 @@ extension Library {
         try requireOwnShare(share)
         try write {
             guard let participant = try catalogStore.participant(ofShare: share.id, email: email) else {
-                throw PhotosError.noInput("\(email) is not a participant of share \(share.id)")
+                throw LibraryError.notFound(.participant(email, share: share.id))
             }
             guard participant.role != ParticipantRole.owner.rawValue else {
-                throw PhotosError.dataError("\(email) is the owner of share \(share.id) and cannot be removed (purge the share instead)")
+                throw ShareError.ownerRemoved(email, share: share.id)
             }
             var history = HistoryWriter(self, author: author, context: .shareUninvite)
             try history.delete(.participant, .rowID(participant.rowID))
@@ -230,7 +230,7 @@ extension Library {
         try requireOwnShare(share)
         return try write {
             guard let current = try catalogStore.share(id: share.id) else {
-                throw PhotosError.noInput("no share '\(share.id)' in the library")
+                throw LibraryError.notFound(.share(share.id))
             }
             var history = HistoryWriter(self, author: author, context: .shareSet)
             if let title, title != current.title {
@@ -251,16 +251,16 @@ extension Library {
     /// this library belongs to someone else.
     private func requireOwnShare(_ share: ShareInfo) throws {
         guard share.scope == "private" else {
-            throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; only its owner can change it")
+            throw ShareError.notOwned(share: share.id)
         }
     }
 
     private func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
         guard photo.scope == "private" else {
-            throw PhotosError.dataError("photo \(photo.uniqueName) is in zone \(photo.zone), shared with this library by someone else; it cannot be moved")
+            throw ShareError.photoInSharedZone(photo: photo.uniqueName, zone: photo.zone)
         }
         if photo.zone != Schema.defaultZoneID && photo.zone != zone && !allowMove {
-            throw PhotosError.dataError("photo \(photo.uniqueName) is already in share \(photo.zone); use --move to move it")
+            throw ShareError.photoInAnotherShare(photo: photo.uniqueName, share: photo.zone)
         }
     }
 

@@ -68,7 +68,7 @@ extension Library {
     /// - Throws: `PhotosError` 66 when `zone` does not exist; the store's error.
     public func tags(zone: String? = nil, matching match: String? = nil) throws -> [TagInfo] {
         if let zone {
-            guard try zoneExists(zone) else { throw PhotosError.noInput("no zone '\(zone)' in the library") }
+            guard try zoneExists(zone) else { throw LibraryError.notFound(.zone(zone)) }
         }
         let all = try catalogStore.tagList(zone: zone).map {
             TagInfo(uuid: $0.tag.uuid, name: $0.tag.name, zone: $0.tag.zone, photoCount: $0.photoCount)
@@ -123,7 +123,7 @@ extension Library {
             let keys = try photoKeys(photos)
             let exists = try keys.contains { try findTag(named: name, zone: $0.zone) != nil }
             guard exists || keys.isEmpty else {
-                throw PhotosError.noInput("no tag '\(name)' in the zone\(Set(keys.map(\.zone)).count == 1 ? "" : "s") of these photos")
+                throw LibraryError.notFound(.tagInPhotoZones(name, zoneCount: Set(keys.map(\.zone)).count))
             }
             var history = HistoryWriter(self, author: author, context: .tagRemove)
             var count = 0
@@ -192,10 +192,10 @@ extension Library {
     /// The tags named `name` (normalized) in `zone` or every zone, ordered by zone and uuid.
     /// - Throws: `PhotosError` 66 when there is none, or when `zone` does not exist.
     func tags(named name: String, zone: String?) throws -> [TagRef] {
-        if let zone, !(try zoneExists(zone)) { throw PhotosError.noInput("no zone '\(zone)' in the library") }
+        if let zone, !(try zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
         let found = try catalogStore.tags(named: name, zone: zone).map(TagRef.init)
         guard !found.isEmpty else {
-            throw PhotosError.noInput("no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
+            throw LibraryError.notFound(.tag(name, zone: zone))
         }
         return found
     }
