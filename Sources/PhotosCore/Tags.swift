@@ -1,17 +1,32 @@
 import Foundation
 import PhotosModel
 
-/// Tag names and the find-or-create rule of SPEC §3/§5.
-public enum TagName {
+/// A tag name as stored and compared (SPEC §3/§5): trimmed of white space, NFC-normalized
+/// (Unicode Standard Annex #15), not empty, without control characters. The CLI parses each
+/// name once, at the edge (`init(parsing:)`); Core's tag commands take this type.
+public struct TagName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The normalized name.
+    public let rawValue: String
+
+    /// A name known to be normalized already (read from the library).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Parses a name as typed.
+    /// - Throws: `ValueError.tagNameEmpty` for a name that is empty after trimming,
+    ///   `.tagNameControlCharacters` for one holding control characters (both exit 65).
+    public init(parsing raw: String) throws { rawValue = try TagName.normalize(raw) }
+
+    public var description: String { rawValue }
+
     /// Trims white space and NFC-normalizes `raw` (Unicode Standard Annex #15), the form every
     /// tag name is stored and compared in.
-    /// - Throws: `PhotosError` 65 for a name that is empty after trimming or holds control
-    ///   characters.
+    /// - Throws: `ValueError.tagNameEmpty` for a name that is empty after trimming,
+    ///   `.tagNameControlCharacters` for one holding control characters.
     public static func normalize(_ raw: String) throws -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw PhotosError.dataError("tag name is empty") }
+        guard !trimmed.isEmpty else { throw ValueError.tagNameEmpty }
         if trimmed.unicodeScalars.contains(where: isControl) {
-            throw PhotosError.dataError("tag name \(JSONValue.string(trimmed).serialized()) contains control characters")
+            throw ValueError.tagNameControlCharacters(shown: JSONValue.string(trimmed).serialized())
         }
         return trimmed.precomposedStringWithCanonicalMapping
     }
@@ -67,7 +82,13 @@ extension Library {
     /// The tag named `name` (already normalized) in `zone`, or nil. When duplicates exist the
     /// one with the smallest uuid is returned, the one `dedupe-tags` will keep.
     /// - Throws: the store's error.
-    public func findTag(named name: String, zone: String) throws -> TagRef? {
+    public func findTag(named name: TagName, zone: String) throws -> TagRef? {
+        try findTag(named: name.rawValue, zone: zone)
+    }
+
+    /// `findTag(named:zone:)` for a name already normalized (read from the library).
+    /// - Throws: the store's error.
+    func findTag(named name: String, zone: String) throws -> TagRef? {
         try catalogStore.tag(named: name, zone: zone).map(TagRef.init)
     }
 

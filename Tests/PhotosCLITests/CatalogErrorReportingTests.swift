@@ -50,6 +50,16 @@ final class CatalogErrorReportingTests: XCTestCase {
                      "share prefix 's' is ambiguous: " + ten.joined(separator: ", "))
     }
 
+    func testTagNamesAreParsedOnceWithTheMessagesOfBefore() throws {
+        XCTAssertEqual(try TagName(parsing: "  Cafe\u{301} ").rawValue, "Caf\u{E9}")
+        XCTAssertThrowsError(try TagName(parsing: " \n\t ")) { self.assertReport($0, .dataError, "tag name is empty") }
+        XCTAssertThrowsError(try TagName(parsing: " a\u{7}b ")) {
+            self.assertReport($0, .dataError, #"tag name "a\u0007b" contains control characters"#)
+        }
+        // Format characters (Cf) are text: the zero-width joiner of an emoji sequence is kept.
+        XCTAssertEqual(try TagName(parsing: "👨\u{200D}👩").rawValue, "👨\u{200D}👩")
+    }
+
     func testShareErrors() {
         let bob = Email(rawValue: "bob@example.com")
         assertReport(ShareError.noPhotos, .usage, "share create needs at least one photo")

@@ -93,10 +93,9 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try library.tags(zone: "default").map(\.name), ["Beach", "Close-up", "Colors", "Insect", "Nature"])
         XCTAssertEqual(try library.tags().first { $0.name == "Beach" }?.photoCount, 2)
 
-        XCTAssertThrowsError(try library.addTag(" \t ", to: [storm], author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try library.addTag("a\u{0}b", to: [storm], author: "a")) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .dataError)
-            XCTAssertTrue(($0 as? PhotosError)?.message.contains("control characters") ?? false)
+        XCTAssertThrowsError(try library.addTag(TagName(parsing: " \t "), to: [storm], author: "a")) { XCTAssertEqual($0 as? ValueError, .tagNameEmpty) }
+        XCTAssertThrowsError(try library.addTag(TagName(parsing: "a\u{0}b"), to: [storm], author: "a")) {
+            XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""a\u0000b""#))
         }
         XCTAssertEqual(try historyCount(library), before + 1)
         try assertInvariants(library)
@@ -123,7 +122,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertFalse(TagName.matches("Nature", "natures"))
 
         // Removing by the decomposed spelling removes the composed tag.
-        XCTAssertEqual(try library.removeTag("cafe\u{301}".capitalized, from: [kite], author: "a"), 1)
+        XCTAssertEqual(try library.removeTag(TagName(parsing: "cafe\u{301}".capitalized), from: [kite], author: "a"), 1)
         XCTAssertEqual(try library.resolvePhoto(kite.uniqueName).tags, [])
         try assertInvariants(library)
     }
@@ -411,18 +410,18 @@ final class CatalogTests: XCTestCase {
                 switch op {
                 case 0, 1, 2:
                     label = "tag add"
-                    try library.addTag(rng.pick(names) ?? "x", to: try somePhotos(), author: "prop")
+                    try library.addTag(TagName(parsing: rng.pick(names) ?? "x"), to: try somePhotos(), author: "prop")
                 case 3:
                     label = "tag remove"
                     let photos = try somePhotos()
-                    if !photos.isEmpty { try library.removeTag(rng.pick(names) ?? "x", from: photos, author: "prop") }
+                    if !photos.isEmpty { try library.removeTag(TagName(parsing: rng.pick(names) ?? "x"), from: photos, author: "prop") }
                 case 4:
                     label = "tag delete"
                     let zone = rng.bool() ? nil : rng.pick(try allPhotos().map(\.zone))
-                    try library.deleteTag(rng.pick(names) ?? "x", zone: zone, author: "prop")
+                    try library.deleteTag(TagName(parsing: rng.pick(names) ?? "x"), zone: zone, author: "prop")
                 case 5:
                     label = "tag rename"
-                    try library.renameTag(rng.pick(names) ?? "x", to: rng.pick(names) ?? "y", zone: rng.bool() ? nil : "default", author: "prop")
+                    try library.renameTag(TagName(parsing: rng.pick(names) ?? "x"), to: TagName(parsing: rng.pick(names) ?? "y"), zone: rng.bool() ? nil : "default", author: "prop")
                 case 6, 7:
                     label = "rate"
                     if let photo = try somePhotos().first { try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop") }

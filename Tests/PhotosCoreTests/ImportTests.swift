@@ -88,7 +88,7 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(tags, [["Caf\u{E9}", "default"], ["Trip", "default"]])
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["bad\u{7}name"] }) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .dataError)
+            XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""bad\u0007name""#))
         }
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["   "] })
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")

@@ -36,7 +36,7 @@ final class ValueTests: XCTestCase {
 
     func testTagNamesAreTrimmedNFCAndRefusedWhenEmptyOrControl() throws {
         XCTAssertEqual(try TagName.normalize("  Cafe\u{301} "), "Caf\u{E9}")
-        XCTAssertThrowsError(try TagName.normalize(" \t ")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
+        XCTAssertThrowsError(try TagName.normalize(" \t ")) { XCTAssertEqual($0 as? ValueError, .tagNameEmpty) }
         XCTAssertThrowsError(try TagName.normalize("a\u{0}b"))
     }
 

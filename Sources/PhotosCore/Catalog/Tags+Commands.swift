@@ -65,7 +65,7 @@ extension Library {
     ///   - zone: a record zone id, or nil for every zone.
     ///   - match: keep only names containing this text, case- and diacritic-insensitively
     ///     (`TagName.matches`).
-    /// - Throws: `PhotosError` 66 when `zone` does not exist; the store's error.
+    /// - Throws: `LibraryError.notFound(.zone)` when `zone` does not exist; the store's error.
     public func tags(zone: String? = nil, matching match: String? = nil) throws -> [TagInfo] {
         if let zone {
             guard try zoneExists(zone) else { throw LibraryError.notFound(.zone(zone)) }
@@ -83,14 +83,14 @@ extension Library {
     /// inserts and a Photo update of `tags` per photo changed; nothing is recorded when nothing
     /// changed.
     /// - Parameters:
-    ///   - name: the tag name as typed (trimmed and NFC-normalized here).
+    ///   - name: the tag name.
     ///   - photos: the photos, resolved beforehand.
     ///   - author: the history author (`--author`).
     /// - Returns: the number of photos that gained the tag.
-    /// - Throws: `PhotosError` 65 for an empty name or one with control characters, 75 when busy.
+    /// - Throws: `LibraryError.busy`; the store's error.
     @discardableResult
-    public func addTag(_ name: String, to photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
-        let name = try TagName.normalize(name)
+    public func addTag(_ name: TagName, to photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
+        let name = name.rawValue
         return try write {
             var history = HistoryWriter(self, author: author, context: .tagAdd)
             var count = 0
@@ -114,11 +114,11 @@ extension Library {
     /// tag itself stays (SPEC §5 `tag remove`). History context `tag remove`, a Photo update of
     /// `tags` per photo changed; nothing is recorded when no photo had the tag.
     /// - Returns: the number of photos that lost the tag.
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag of that name exists in any
-    ///   of the photos' zones, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.tagInPhotoZones)` when no tag of that name exists in any
+    ///   of the photos' zones, `LibraryError.busy`.
     @discardableResult
-    public func removeTag(_ name: String, from photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
-        let name = try TagName.normalize(name)
+    public func removeTag(_ name: TagName, from photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
+        let name = name.rawValue
         return try write {
             let keys = try photoKeys(photos)
             let exists = try keys.contains { try findTag(named: name, zone: $0.zone) != nil }
@@ -142,11 +142,11 @@ extension Library {
     /// photos stay (SPEC §3, delete rule nullify). History context `tag delete`: a Tag delete with
     /// the tombstone {name, uuid} per tag and a Photo update of `tags` per photo that had it.
     /// - Returns: the tags deleted.
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no such tag (or zone) exists, 75
-    ///   when busy.
+    /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no such tag (or zone) exists,
+    ///   `LibraryError.busy`.
     @discardableResult
-    public func deleteTag(_ name: String, zone: String? = nil, author: HistoryAuthor) throws -> [TagInfo] {
-        let name = try TagName.normalize(name)
+    public func deleteTag(_ name: TagName, zone: String? = nil, author: HistoryAuthor) throws -> [TagInfo] {
+        let name = name.rawValue
         return try write {
             let victims = try tags(named: name, zone: zone)
             var history = HistoryWriter(self, author: author, context: .tagDelete)
@@ -166,12 +166,12 @@ extension Library {
     /// rename never makes duplicates — the way digiKam and Lightroom merge a keyword renamed onto
     /// an existing one. History context `tag rename`.
     /// - Returns: the number of tags renamed or merged (0 when `old` and `new` are the same name).
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag `old` (or no zone) exists,
-    ///   75 when busy.
+    /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no tag `old` (or no zone) exists,
+    ///   `LibraryError.busy`.
     @discardableResult
-    public func renameTag(_ old: String, to new: String, zone: String? = nil, author: HistoryAuthor) throws -> Int {
-        let old = try TagName.normalize(old)
-        let new = try TagName.normalize(new)
+    public func renameTag(_ old: TagName, to new: TagName, zone: String? = nil, author: HistoryAuthor) throws -> Int {
+        let old = old.rawValue
+        let new = new.rawValue
         return try write {
             let sources = try tags(named: old, zone: zone)
             guard old != new else { return 0 }
@@ -190,7 +190,8 @@ extension Library {
     }
 
     /// The tags named `name` (normalized) in `zone` or every zone, ordered by zone and uuid.
-    /// - Throws: `PhotosError` 66 when there is none, or when `zone` does not exist.
+    /// - Throws: `LibraryError.notFound(.tag)` when there is none, `.notFound(.zone)` when `zone`
+    ///   does not exist.
     func tags(named name: String, zone: String?) throws -> [TagRef] {
         if let zone, !(try zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
         let found = try catalogStore.tags(named: name, zone: zone).map(TagRef.init)
