@@ -11,7 +11,8 @@ public struct PhotoRecord: Equatable {
     public var sha256: String
     public var byteSize: Int
     public var fileReference: String
-    public var format: String
+    /// The original's format (the schema's CHECK allows only `jpeg` and `png`).
+    public var format: ImageFormat
     /// Upright pixels.
     public var width: Int
     public var height: Int
@@ -53,7 +54,7 @@ public struct PhotoRecord: Equatable {
     public var json: JSONValue {
         .object([
             ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-            ("byteSize", .int(byteSize)), ("format", .string(format)), ("width", .int(width)), ("height", .int(height)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)), ("height", .int(height)),
             ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
             ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
@@ -61,6 +62,12 @@ public struct PhotoRecord: Equatable {
             ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope)),
         ])
     }
+}
+
+extension ImageFormat {
+    /// True when `format` is the format named `name` (`"png"`): the comparison callers wrote
+    /// while `PhotoRecord.format` was a String (the export naming rules).
+    public static func == (format: ImageFormat, name: String) -> Bool { format.rawValue == name }
 }
 
 /// Which photos `list` (and later `export`) selects.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 import PhotosModel
 
 /// The catalog's SQL: photos with their filters, prefix keys, zones, tags and links, ratings,
@@ -21,7 +22,9 @@ extension Database: CatalogStore {
 
     private static func storedPhoto(_ row: Row) -> StoredPhoto {
         StoredPhoto(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
-                    byteSize: row.int(4), fileReference: row.string(5), format: row.string(6), width: row.int(7),
+                    byteSize: row.int(4), fileReference: row.string(5),
+                    // The schema's CHECK (format IN ('jpeg', 'png')) leaves no other value.
+                    format: ImageFormat(rawValue: row.string(6)) ?? .jpeg, width: row.int(7),
                     height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
                     captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
                     thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))

@@ -47,7 +47,7 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(dune.captureSource, "exif")
         let kite = try XCTUnwrap(photos["kite.png"])
         XCTAssertEqual([kite.width, kite.height, kite.thumbnailWidth, kite.thumbnailHeight], [1024, 640, 120, 75])
-        XCTAssertEqual(kite.format, "png")
+        XCTAssertEqual(kite.format, .png)
         // No EXIF date: the file's modification time, with the source recorded.
         XCTAssertEqual(kite.captureSource, "file-mtime")
         XCTAssertNotNil(kite.captureDate)

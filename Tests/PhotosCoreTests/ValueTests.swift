@@ -6,7 +6,7 @@ import PhotosFiles
 final class ValueTests: XCTestCase {
     func testRatingIsTheMeanRoundedHalfUp() {
         func rating(_ values: [Int]) -> Int? {
-            PhotoRecord(rowID: 1, uniqueName: "", displayName: "", sha256: "", byteSize: 0, fileReference: "", format: "jpeg",
+            PhotoRecord(rowID: 1, uniqueName: "", displayName: "", sha256: "", byteSize: 0, fileReference: "", format: .jpeg,
                         width: 1, height: 1, orientation: .up, captureDate: nil, importedAt: "", thumbnailWidth: 1,
                         thumbnailHeight: 1, tags: [], ratings: values, zone: "default", scope: "private").rating
         }

@@ -1,3 +1,5 @@
+import PhotosImaging
+
 /// A photo row as the catalog stores it, joined with its zone, photo data and thumbnail: what
 /// `list`, `show` and the commands that resolve a photo read. Core turns it into its
 /// `PhotoRecord`.
@@ -10,8 +12,8 @@ public struct StoredPhoto: Sendable {
     /// Bytes of the original; 0 without photo data.
     public var byteSize: Int
     public var fileReference: String
-    /// `jpeg` or `png`, as stored.
-    public var format: String
+    /// The original's format.
+    public var format: ImageFormat
     /// Pixels, as stored.
     public var width: Int
     public var height: Int
@@ -31,7 +33,7 @@ public struct StoredPhoto: Sendable {
     public var scope: String
 
     public init(rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,
-                format: String, width: Int, height: Int, orientation: Int, captureDate: String?, captureOffset: Int?,
+                format: ImageFormat, width: Int, height: Int, orientation: Int, captureDate: String?, captureOffset: Int?,
                 captureSource: String?, importedAt: String, thumbnailWidth: Int, thumbnailHeight: Int, zone: String, scope: String) {
         self.rowID = rowID
         self.uniqueName = uniqueName
