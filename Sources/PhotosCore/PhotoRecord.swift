@@ -33,7 +33,7 @@ public struct PhotoRecord: Equatable {
     public var tags: [String]
     public var ratings: [Int]
     public var zone: String
-    public var scope: String
+    public var scope: ZoneScope
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -59,7 +59,7 @@ public struct PhotoRecord: Equatable {
             ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope)),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
         ])
     }
 }
@@ -99,7 +99,9 @@ extension Library {
                     captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
                     captureOffset: row.captureOffset, captureSource: row.captureSource,
                     importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
-                    tags: [], ratings: [], zone: row.zone, scope: row.scope)
+                    tags: [], ratings: [], zone: row.zone,
+                    // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
+                    scope: ZoneScope(rawValue: row.scope) ?? .shared)
     }
 
     private func fillRelations(_ record: inout PhotoRecord) throws {

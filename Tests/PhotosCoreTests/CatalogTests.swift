@@ -64,7 +64,7 @@ final class CatalogTests: XCTestCase {
         }
     }
 
-    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] { try library.tags(zone: zone) }
+    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] { try library.tags(zone: ZoneID(rawValue: zone)) }
 
     // MARK: - Tags
 
@@ -228,7 +228,7 @@ final class CatalogTests: XCTestCase {
         let share = try library.createShare(photos: [storm, path], author: "carol", now: created)
         XCTAssertEqual(share.title, "Share-2026-11-29 14:03:12")
         XCTAssertEqual(share.created, "2026-11-29T14:03:12Z")
-        XCTAssertEqual(share.scope, "private")
+        XCTAssertEqual(share.scope, .private)
         XCTAssertEqual(share.publicPermission, "none")
         XCTAssertEqual(share.photoCount, 2)
         XCTAssertEqual(share.participants, [])
@@ -418,7 +418,7 @@ final class CatalogTests: XCTestCase {
                 case 4:
                     label = "tag delete"
                     let zone = rng.bool() ? nil : rng.pick(try allPhotos().map(\.zone))
-                    try library.deleteTag(TagName(parsing: rng.pick(names) ?? "x"), zone: zone, author: "prop")
+                    try library.deleteTag(TagName(parsing: rng.pick(names) ?? "x"), zone: zone.map(ZoneID.init(rawValue:)), author: "prop")
                 case 5:
                     label = "tag rename"
                     try library.renameTag(TagName(parsing: rng.pick(names) ?? "x"), to: TagName(parsing: rng.pick(names) ?? "y"), zone: rng.bool() ? nil : "default", author: "prop")

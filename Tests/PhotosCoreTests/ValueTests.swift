@@ -8,7 +8,7 @@ final class ValueTests: XCTestCase {
         func rating(_ values: [Int]) -> Int? {
             PhotoRecord(rowID: 1, uniqueName: "", displayName: "", sha256: "", byteSize: 0, fileReference: "", format: .jpeg,
                         width: 1, height: 1, orientation: .up, captureDate: nil, importedAt: "", thumbnailWidth: 1,
-                        thumbnailHeight: 1, tags: [], ratings: values, zone: "default", scope: "private").rating
+                        thumbnailHeight: 1, tags: [], ratings: values, zone: "default", scope: .private).rating
         }
         XCTAssertNil(rating([]))
         XCTAssertEqual(rating([4]), 4)

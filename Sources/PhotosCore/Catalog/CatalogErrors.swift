@@ -10,9 +10,9 @@ public enum CatalogItem: Equatable, Sendable {
     /// A rating id.
     case rating(Int64)
     /// A record zone id.
-    case zone(String)
+    case zone(ZoneID)
     /// A tag name (normalized) in a zone, or in every zone when `zone` is nil.
-    case tag(String, zone: String?)
+    case tag(String, zone: ZoneID?)
     /// A tag name (normalized) absent from every zone of the photos given; `zoneCount` is the
     /// number of those zones.
     case tagInPhotoZones(String, zoneCount: Int)

@@ -29,7 +29,7 @@ public struct ShareInfo: Equatable, Sendable {
     /// ISO 8601 UTC.
     public var created: String
     /// The zone's scope: `private` (ours) or `shared` (shared with this library).
-    public var scope: String
+    public var scope: ZoneScope
     /// `none`, `read-only` or `read-write`.
     public var publicPermission: String
     /// Photos in the share's zone.
@@ -39,7 +39,7 @@ public struct ShareInfo: Equatable, Sendable {
 
     /// The §5a share object `{"id","title","scope","publicPermission","photoCount","participants"}`.
     public var json: JSONValue {
-        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope)),
+        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope.rawValue)),
                  ("publicPermission", .string(publicPermission)), ("photoCount", .int(photoCount)),
                  ("participants", .array(participants.map(\.json)))])
     }
@@ -55,7 +55,9 @@ public struct ShareAddResult: Equatable, Sendable {
 
 extension Library {
     private func shareInfo(_ s: StoredShare) -> ShareInfo {
-        ShareInfo(id: s.id, title: s.title, created: s.created, scope: s.scope,
+        // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value; `shared`
+        // is the one nothing changes.
+        ShareInfo(id: s.id, title: s.title, created: s.created, scope: ZoneScope(rawValue: s.scope) ?? .shared,
                   publicPermission: s.publicPermission, photoCount: s.photoCount, participants: [])
     }
 
@@ -250,13 +252,13 @@ extension Library {
     /// Only shares of the private scope (ours) are changed by these commands; a zone shared with
     /// this library belongs to someone else.
     private func requireOwnShare(_ share: ShareInfo) throws {
-        guard share.scope == "private" else {
+        guard share.scope == .private else {
             throw ShareError.notOwned(share: share.id)
         }
     }
 
     private func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
-        guard photo.scope == "private" else {
+        guard photo.scope == .private else {
             throw ShareError.photoInSharedZone(photo: photo.uniqueName, zone: photo.zone)
         }
         if photo.zone != Schema.defaultZoneID && photo.zone != zone && !allowMove {

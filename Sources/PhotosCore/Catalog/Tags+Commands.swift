@@ -36,7 +36,15 @@ struct PhotoKey {
     var rowID: Int64
     var uniqueName: String
     var zone: String
-    var scope: String
+    var scope: ZoneScope
+}
+
+extension PhotoKey {
+    /// A key with the scope as stored text (`merge` builds keys from its own rows); a text the
+    /// schema's CHECK does not allow counts as `shared`, which nothing moves.
+    init(rowID: Int64, uniqueName: String, zone: String, scope: String) {
+        self.init(rowID: rowID, uniqueName: uniqueName, zone: zone, scope: ZoneScope(rawValue: scope) ?? .shared)
+    }
 }
 
 extension Library {
@@ -55,8 +63,8 @@ extension Library {
 
     /// True when a record zone with this id exists.
     /// - Throws: the store's error.
-    public func zoneExists(_ id: String) throws -> Bool {
-        try catalogStore.zoneExists(id)
+    public func zoneExists(_ id: ZoneID) throws -> Bool {
+        try catalogStore.zoneExists(id.rawValue)
     }
 
     /// The tags of one zone, or of every zone, with their photo counts, ordered by name, zone
@@ -66,11 +74,11 @@ extension Library {
     ///   - match: keep only names containing this text, case- and diacritic-insensitively
     ///     (`TagName.matches`).
     /// - Throws: `LibraryError.notFound(.zone)` when `zone` does not exist; the store's error.
-    public func tags(zone: String? = nil, matching match: String? = nil) throws -> [TagInfo] {
+    public func tags(zone: ZoneID? = nil, matching match: String? = nil) throws -> [TagInfo] {
         if let zone {
             guard try zoneExists(zone) else { throw LibraryError.notFound(.zone(zone)) }
         }
-        let all = try catalogStore.tagList(zone: zone).map {
+        let all = try catalogStore.tagList(zone: zone?.rawValue).map {
             TagInfo(uuid: $0.tag.uuid, name: $0.tag.name, zone: $0.tag.zone, photoCount: $0.photoCount)
         }
         guard let match else { return all }
@@ -145,7 +153,7 @@ extension Library {
     /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no such tag (or zone) exists,
     ///   `LibraryError.busy`.
     @discardableResult
-    public func deleteTag(_ name: TagName, zone: String? = nil, author: HistoryAuthor) throws -> [TagInfo] {
+    public func deleteTag(_ name: TagName, zone: ZoneID? = nil, author: HistoryAuthor) throws -> [TagInfo] {
         let name = name.rawValue
         return try write {
             let victims = try tags(named: name, zone: zone)
@@ -169,7 +177,7 @@ extension Library {
     /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no tag `old` (or no zone) exists,
     ///   `LibraryError.busy`.
     @discardableResult
-    public func renameTag(_ old: TagName, to new: TagName, zone: String? = nil, author: HistoryAuthor) throws -> Int {
+    public func renameTag(_ old: TagName, to new: TagName, zone: ZoneID? = nil, author: HistoryAuthor) throws -> Int {
         let old = old.rawValue
         let new = new.rawValue
         return try write {
@@ -192,9 +200,9 @@ extension Library {
     /// The tags named `name` (normalized) in `zone` or every zone, ordered by zone and uuid.
     /// - Throws: `LibraryError.notFound(.tag)` when there is none, `.notFound(.zone)` when `zone`
     ///   does not exist.
-    func tags(named name: String, zone: String?) throws -> [TagRef] {
+    func tags(named name: String, zone: ZoneID?) throws -> [TagRef] {
         if let zone, !(try zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
-        let found = try catalogStore.tags(named: name, zone: zone).map(TagRef.init)
+        let found = try catalogStore.tags(named: name, zone: zone?.rawValue).map(TagRef.init)
         guard !found.isEmpty else {
             throw LibraryError.notFound(.tag(name, zone: zone))
         }

@@ -37,7 +37,7 @@ enum ShowCommand: Command {
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
             ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
-            ("zone", "\(p.zone) (\(p.scope))"),
+            ("zone", "\(p.zone) (\(p.scope.rawValue))"),
         ]
         ctx.console.printFields(lines, value: TerminalText.escaped)
     }

@@ -24,7 +24,7 @@ enum TagRenameCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let count = try library.renameTag(options.old, to: options.new, zone: options.zone, author: ctx.historyAuthor)
+        let count = try library.renameTag(options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)), author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(.object([("from", .string(options.old.rawValue)), ("to", .string(options.new.rawValue)), ("renamed", .int(count))]))
         } else if !ctx.global.quiet {
