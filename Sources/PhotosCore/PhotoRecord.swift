@@ -111,8 +111,8 @@ extension Library {
 
     /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
     /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: `PhotosError` 65 for a tag name that is not valid or an ambiguous share prefix,
-    ///   66 for an unknown share, `SQLiteError`.
+    /// - Throws: `ValueError` for a tag name that is not valid; for `share`, the errors of
+    ///   `resolveShare`; the store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
         var query = PhotoQuery()
         query.tagNames = try filter.tags.map(TagName.normalize)
@@ -135,8 +135,9 @@ extension Library {
 
     /// The photo whose uniqueName is `argument`, or starts with it (at least 4 characters),
     /// compared case-insensitively (SPEC §5).
-    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is ambiguous (listing
-    ///   the candidates) or shorter than 4 characters.
+    /// - Throws: `LibraryError.notFound(.photo)` when none matches, `.prefixTooShort(.photo)`
+    ///   for a prefix shorter than 4 characters, `.ambiguous(.photo)` with the candidates
+    ///   described as `uniqueName (displayName)`.
     public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
         switch try resolveKey(.photoUniqueName, argument) {
         case .found(let name):
@@ -180,7 +181,7 @@ extension Library {
     ///   - context: `delete`, or `verify --repair` when verify deletes a photo whose original
     ///     is gone.
     /// - Returns: the uniqueNames deleted.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    /// - Throws: `LibraryError.busy`, `PhotosError` 77/74 from `checkRemovable`, the store's error.
     @discardableResult
     public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws -> [String] {
         var unique: [PhotoRecord] = []

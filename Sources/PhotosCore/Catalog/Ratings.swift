@@ -25,8 +25,8 @@ extension Library {
     ///   - photo: the photo, resolved beforehand.
     ///   - author: the history author.
     /// - Returns: the new rating.
-    /// - Throws: `PhotosError` 65 for a value outside 1…5, 66 when the photo was deleted
-    ///   meanwhile, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.photo)` when the photo was deleted meanwhile,
+    ///   `LibraryError.busy`.
     @discardableResult
     public func addRating(_ value: RatingValue, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
         try write {
@@ -52,7 +52,8 @@ extension Library {
     /// Deletes one rating by its id. History context `rating delete`: a Rating delete with the
     /// Rating tombstone (`HistoryEntity.rating`), and a Photo update of `ratings`.
     /// - Returns: the deleted rating.
-    /// - Throws: `PhotosError` 66 when there is no rating with that id, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.rating)` when there is no rating with that id,
+    ///   `LibraryError.busy`.
     @discardableResult
     public func deleteRating(id: Int64, author: HistoryAuthor) throws -> RatingInfo {
         try write {

@@ -77,8 +77,9 @@ extension Library {
 
     /// The share whose id is `argument`, or starts with it (at least 4 characters), compared
     /// case-insensitively — the rule photo arguments follow (SPEC §5).
-    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is shorter than 4
-    ///   characters or ambiguous (the message lists the candidates).
+    /// - Throws: `LibraryError.notFound(.share)` when none matches, `.prefixTooShort(.share)`
+    ///   for a prefix shorter than 4 characters, `.ambiguous(.share)` with the candidates
+    ///   described as `id (title)`.
     public func resolveShare(_ argument: String) throws -> ShareInfo {
         switch try resolveKey(.shareID, argument) {
         case .found(let id):
@@ -94,7 +95,7 @@ extension Library {
     }
 
     /// The share with exactly this id, read again (for example after a change).
-    /// - Throws: `PhotosError` 66 when it does not exist.
+    /// - Throws: `LibraryError.notFound(.share)` when it does not exist.
     public func share(id: String) throws -> ShareInfo {
         guard var share = try catalogStore.share(id: id).map(shareInfo) else {
             throw LibraryError.notFound(.share(id))
@@ -117,8 +118,8 @@ extension Library {
     ///   - author: the history author.
     ///   - now: the creation instant.
     /// - Returns: the new share.
-    /// - Throws: `PhotosError` 65 for an invalid title or e-mail, for a photo in another share
-    ///   without `allowMove`, or for a photo of a zone shared with this library; 75 when busy.
+    /// - Throws: `ShareError.noPhotos`, `.photoInAnotherShare` without `allowMove`,
+    ///   `.photoInSharedZone` for a photo of a zone shared with this library; `LibraryError.busy`.
     @discardableResult
     public func createShare(photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
                             author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
@@ -154,8 +155,8 @@ extension Library {
     ///   - allowMove: move photos that are in another share (`--move`).
     ///   - author: the history author.
     /// - Returns: how many photos moved and how many duplicate tags were merged.
-    /// - Throws: `PhotosError` 65 for a photo in another share without `allowMove`, a photo of a
-    ///   zone shared with this library, or a share that is not ours; 75 when busy.
+    /// - Throws: `ShareError.photoInAnotherShare` without `allowMove`, `.photoInSharedZone`,
+    ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
     @discardableResult
     public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor) throws -> ShareAddResult {
         try requireOwnShare(share)
@@ -177,8 +178,8 @@ extension Library {
     /// address again with the same permission changes nothing; with another permission it updates
     /// the permission. History context `share invite`.
     /// - Returns: true when something changed.
-    /// - Throws: `PhotosError` 65 for an invalid address, the owner's address, a `none`
-    ///   permission or a share that is not ours; 75 when busy.
+    /// - Throws: `ShareError.ownerInvited` for the owner's address, `.participantPermissionNone`,
+    ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
     @discardableResult
     public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
         guard permission != .none else { throw ShareError.participantPermissionNone }
@@ -203,8 +204,9 @@ extension Library {
 
     /// Removes a participant from a share, with the Participant tombstone {share, email}.
     /// History context `share uninvite`.
-    /// - Throws: `PhotosError` 65 for an invalid address, the owner, or a share that is not ours;
-    ///   66 when the address is not a participant; 75 when busy.
+    /// - Throws: `ShareError.ownerRemoved` for the owner, `.notOwned` for a share that is not
+    ///   ours; `LibraryError.notFound(.participant)` when the address is not a participant;
+    ///   `LibraryError.busy`.
     public func uninvite(_ email: Email, from share: ShareInfo, author: HistoryAuthor) throws {
         try requireOwnShare(share)
         try write {
@@ -225,7 +227,8 @@ extension Library {
     /// nothing. History context `share set`, a Share update naming `title` and/or
     /// `publicPermission`.
     /// - Returns: true when something changed.
-    /// - Throws: `PhotosError` 65 for an invalid title or a share that is not ours, 75 when busy.
+    /// - Throws: `ShareError.notOwned` for a share that is not ours, `LibraryError.notFound(.share)`
+    ///   when it was purged meanwhile, `LibraryError.busy`.
     @discardableResult
     public func updateShare(_ share: ShareInfo, title: ShareTitle? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
         let title = title?.rawValue

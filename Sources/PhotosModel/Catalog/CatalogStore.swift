@@ -204,6 +204,7 @@ public protocol CatalogStore: AnyObject {
     func photoDataExists(sha256: String, fileReference: String?) throws -> Bool
     /// Whether the photo has a photo data row and a thumbnail row.
     func hasPhotoData(_ photoID: Int64) throws -> Bool
+    /// Whether the photo has a thumbnail row.
     func hasThumbnail(_ photoID: Int64) throws -> Bool
     /// Sets the zone of a photo (its photo data, thumbnail and ratings follow: they are keyed by
     /// photo).
@@ -235,13 +236,15 @@ public protocol CatalogStore: AnyObject {
     func tags(ofPhoto photoID: Int64) throws -> [StoredTag]
     /// Inserts a tag. - Returns: its row id.
     func insertTag(uuid: String, name: String, zone: String) throws -> Int64
+    /// Sets a tag's name (normalized by the caller).
     func renameTag(_ tagID: Int64, to name: String) throws
-    /// Deletes a tag, dropping its links.
+    /// Deletes a tag, dropping its links (photo_tag cascades).
     func deleteTag(_ tagID: Int64) throws
     /// True when the photo is linked to a tag of this name.
     func photo(_ photoID: Int64, hasTagNamed name: String) throws -> Bool
     /// Links a photo to a tag (nothing when linked already).
     func link(photo photoID: Int64, tag tagID: Int64) throws
+    /// Unlinks a photo from one tag (nothing when not linked).
     func unlink(photo photoID: Int64, tag tagID: Int64) throws
     /// Unlinks a photo from the tags named `name` of `zone`. - Returns: true when a link went.
     func unlink(photo photoID: Int64, tagsNamed name: String, zone: String) throws -> Bool
@@ -258,24 +261,31 @@ public protocol CatalogStore: AnyObject {
     func ratings(ofPhoto photoID: Int64) throws -> [StoredRating]
     /// The rating with this row id.
     func rating(id: Int64) throws -> StoredRating?
+    /// Deletes one rating.
     func deleteRating(id: Int64) throws
 
     // MARK: shares and participants
 
     /// Every share, ordered by creation time, then id.
     func shares() throws -> [StoredShare]
+    /// The share with exactly this id.
     func share(id: String) throws -> StoredShare?
     /// Inserts a share of public permission `none` (its zone must exist).
     func insertShare(id: String, title: String, created: String) throws
+    /// Sets a share's title (checked by the caller, `ShareTitle`).
     func setTitle(ofShare id: String, to title: String) throws
+    /// Sets a share's public permission.
     func setPublicPermission(ofShare id: String, to permission: SharePermission) throws
     /// The participants of a share, owner first, then by e-mail.
     func participants(ofShare id: String) throws -> [StoredParticipant]
+    /// The participant of a share with this (lower-cased) address.
     func participant(ofShare id: String, email: Email) throws -> StoredParticipant?
     /// Inserts a participant. - Returns: false when `ignoringExisting` and the e-mail was there.
     @discardableResult
     func insertParticipant(uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
                            acceptance: Acceptance, ignoringExisting: Bool) throws -> Bool
+    /// Sets a participant's permission.
     func setPermission(ofParticipant rowID: Int64, to permission: SharePermission) throws
+    /// Deletes a participant.
     func deleteParticipant(_ rowID: Int64) throws
 }
