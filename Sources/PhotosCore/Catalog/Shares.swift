@@ -1,6 +1,5 @@
 import Foundation
 import PhotosModel
-import PhotosSQLite
 
 /// A participant of a share (SPEC §3).
 public struct ParticipantInfo: Equatable, Sendable {
@@ -264,7 +263,7 @@ extension Library {
         guard photo.scope == .private else {
             throw ShareError.photoInSharedZone(photo: photo.uniqueName, zone: photo.zone)
         }
-        if photo.zone != Schema.defaultZoneID && photo.zone != zone && !allowMove {
+        if photo.zone != ZoneID.default.rawValue && photo.zone != zone && !allowMove {
             throw ShareError.photoInAnotherShare(photo: photo.uniqueName, share: photo.zone)
         }
     }
