@@ -19,6 +19,14 @@ public enum LibraryError: Error, CustomStringConvertible {
     /// An error of the file layer or the system while working on the library at `library`,
     /// kept as thrown (`FileError`, a Foundation error with its `errno`).
     case store(library: String, underlying: Error)
+    /// A photo, share, tag, rating, zone or participant the command named does not exist.
+    case notFound(CatalogItem)
+    /// A prefix (at least `Library.minimumPrefixLength` characters) matches several keys:
+    /// `candidates` are the first of them (at most 11, each described, so that "and more"
+    /// can be told), in key order.
+    case ambiguous(PrefixKind, argument: String, candidates: [String])
+    /// A prefix shorter than `minimum` characters that is no whole key.
+    case prefixTooShort(PrefixKind, argument: String, minimum: Int)
 
     /// True when another process held the lock.
     public var isBusy: Bool {
@@ -32,9 +40,11 @@ public enum LibraryError: Error, CustomStringConvertible {
         return false
     }
 
-    /// The library folder the error is about.
+    /// The library folder the error is about; empty for the catalog cases (`notFound`,
+    /// `ambiguous`, `prefixTooShort`), which are about an argument.
     public var library: String {
         switch self {
+        case .notFound, .ambiguous, .prefixTooShort: return ""
         case .busy(let library), .newerSchema(let library, _, _), .database(let library, _, _, _), .store(let library, _):
             return library
         }
@@ -42,10 +52,10 @@ public enum LibraryError: Error, CustomStringConvertible {
 
     /// Classifies an error met while working on the library at `library`: busy and newer-schema
     /// errors get their own case, an error already typed for the user (`PhotosError`,
-    /// `LibraryError`, `ValueError`) is returned as it is, anything else is `.store`.
+    /// `LibraryError`, `ValueError`, `ShareError`) is returned as it is, anything else is `.store`.
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
-        case is PhotosError, is LibraryError, is ValueError: return error
+        case is PhotosError, is LibraryError, is ValueError, is ShareError: return error
         case let e as SQLiteError where e.isBusy: return LibraryError.busy(library: library)
         case let e as SQLiteError:
             let failure: DatabaseFailure
@@ -74,6 +84,9 @@ public enum LibraryError: Error, CustomStringConvertible {
             return "library \(library) has schema version \(found), newer than this photos supports (\(supported))"
         case let .database(library, _, _, detail): return "library \(library): \(detail)"
         case let .store(library, underlying): return "library \(library): \(underlying)"
+        case .notFound(let item): return "not found: \(item)"
+        case let .ambiguous(kind, argument, candidates): return "\(kind) prefix '\(argument)' is ambiguous: \(candidates)"
+        case let .prefixTooShort(kind, argument, minimum): return "\(kind) '\(argument)': a prefix needs at least \(minimum) characters"
         }
     }
 }

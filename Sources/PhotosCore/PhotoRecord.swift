@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
-import PhotosSQLite
+import PhotosModel
 
 /// A photo as `list`, `show` and `--json` present it (SPEC §5a).
 public struct PhotoRecord: Equatable {
@@ -11,7 +11,8 @@ public struct PhotoRecord: Equatable {
     public var sha256: String
     public var byteSize: Int
     public var fileReference: String
-    public var format: String
+    /// The original's format (the schema's CHECK allows only `jpeg` and `png`).
+    public var format: ImageFormat
     /// Upright pixels.
     public var width: Int
     public var height: Int
@@ -32,7 +33,7 @@ public struct PhotoRecord: Equatable {
     public var tags: [String]
     public var ratings: [Int]
     public var zone: String
-    public var scope: String
+    public var scope: ZoneScope
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -53,14 +54,20 @@ public struct PhotoRecord: Equatable {
     public var json: JSONValue {
         .object([
             ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-            ("byteSize", .int(byteSize)), ("format", .string(format)), ("width", .int(width)), ("height", .int(height)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)), ("height", .int(height)),
             ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
             ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope)),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
         ])
     }
+}
+
+extension ImageFormat {
+    /// True when `format` is the format named `name` (`"png"`): the comparison callers wrote
+    /// while `PhotoRecord.format` was a String (the export naming rules).
+    public static func == (format: ImageFormat, name: String) -> Bool { format.rawValue == name }
 }
 
 /// Which photos `list` (and later `export`) selects.
@@ -85,79 +92,41 @@ public struct PhotoFilter {
 }
 
 extension Library {
-    private static let photoColumns = """
-        SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
-               p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
-               p.capture_offset, p.capture_source
-        FROM photo p
-        JOIN zone z ON z.id = p.zone_id
-        LEFT JOIN photo_data d ON d.photo_id = p.id
-        LEFT JOIN thumbnail t ON t.photo_id = p.id
-        """
-
-    /// The time a photo sorts and filters by: its local capture time, else its import time.
-    static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
-
-    private func record(_ row: Row) -> PhotoRecord {
-        PhotoRecord(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
-                    byteSize: row.int(4), fileReference: row.string(5), format: row.string(6), width: row.int(7),
-                    height: row.int(8), orientation: Orientation(exif: row.int(9)),
-                    captureDate: row.optionalString(10).map { CaptureTime.iso(local: $0, offsetMinutes: row.optionalInt(16)) },
-                    captureOffset: row.optionalInt(16), captureSource: row.optionalString(17),
-                    importedAt: row.string(11), thumbnailWidth: row.int(12), thumbnailHeight: row.int(13),
-                    tags: [], ratings: [], zone: row.string(14), scope: row.string(15))
+    private func record(_ row: StoredPhoto) -> PhotoRecord {
+        PhotoRecord(rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
+                    byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
+                    height: row.height, orientation: Orientation(exif: row.orientation),
+                    captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
+                    captureOffset: row.captureOffset, captureSource: row.captureSource,
+                    importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
+                    tags: [], ratings: [], zone: row.zone,
+                    // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
+                    scope: ZoneScope(rawValue: row.scope) ?? .shared)
     }
 
     private func fillRelations(_ record: inout PhotoRecord) throws {
-        record.tags = try db.statement("SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
-            .map([record.rowID]) { $0.string(0) }
-        record.ratings = try db.statement("SELECT value FROM rating WHERE photo_id = ? ORDER BY id").map([record.rowID]) { $0.int(0) }
+        record.tags = try catalogStore.tagNames(ofPhoto: record.rowID)
+        record.ratings = try catalogStore.ratingValues(ofPhoto: record.rowID)
     }
 
     /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
     /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: `PhotosError` 65 for a tag name that is not valid or an ambiguous share prefix,
-    ///   66 for an unknown share, `SQLiteError`.
+    /// - Throws: `ValueError` for a tag name that is not valid; for `share`, the errors of
+    ///   `resolveShare`; the store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
-        var sql = Library.photoColumns + " WHERE 1"
-        var args: [SQLBindable] = []
-        for raw in filter.tags {
-            let name = try TagName.normalize(raw)
-            sql += " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
-            args.append(name)
+        var query = PhotoQuery()
+        query.tagNames = try filter.tags.map(TagName.normalize)
+        func timeBound(_ bound: CaptureBound?) -> PhotoQuery.TimeBound? {
+            guard let bound else { return nil }
+            if let utc = bound.utcText, let offset = bound.offsetMinutes { return .instant(utc: utc, assumedOffsetMinutes: offset) }
+            return .local(bound.local)
         }
-        for (bound, op) in [(filter.since, ">="), (filter.until, "<")] {
-            guard let bound else { continue }
-            if let utc = bound.utcText, let offset = bound.offsetMinutes {
-                // An instant: each photo's instant, a capture time of unknown offset read in the
-                // bound's zone; the import time is UTC.
-                sql += " AND COALESCE(strftime('%Y-%m-%dT%H:%M:%f', p.capture_date, printf('%+d minutes', -COALESCE(p.capture_offset, ?))), strftime('%Y-%m-%dT%H:%M:%f', p.imported_at)) \(op) ?"
-                args.append(offset)
-                args.append(utc)
-            } else {
-                // A wall-clock time: each photo's own local time (the import time, UTC, without its Z).
-                sql += " AND \(Library.localTimeSQL) \(op) ?"
-                args.append(bound.local)
-            }
-        }
-        if let zone = filter.zone {
-            sql += " AND p.zone_id = ?"
-            args.append(zone)
-        }
-        if let share = filter.share {
-            sql += " AND p.zone_id = ?"
-            args.append(try resolveShare(share).id)
-        }
-        if let minRating = filter.minRating {
-            // The mean rounded half up in integers, as PhotoRecord.rating: (2·sum + n) / 2n;
-            // NULL (no ratings) fails the comparison.
-            sql += " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
-            args.append(minRating)
-        }
-        sql += " ORDER BY \(Library.localTimeSQL), p.unique_name"
-        // A separate statement (not the cached one) so that `body` may run other queries.
-        let statement = try Statement.prepare(db, sql)
-        try statement.forEach(args) { row in
+        query.since = timeBound(filter.since)
+        query.until = timeBound(filter.until)
+        if let zone = filter.zone { query.zones.append(zone) }
+        if let share = filter.share { query.zones.append(try resolveShare(share).id) }
+        query.minRating = filter.minRating
+        try catalogStore.forEachPhoto(matching: query) { row in
             var rec = record(row)
             try fillRelations(&rec)
             try body(rec)
@@ -166,22 +135,22 @@ extension Library {
 
     /// The photo whose uniqueName is `argument`, or starts with it (at least 4 characters),
     /// compared case-insensitively (SPEC §5).
-    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is ambiguous (listing
-    ///   the candidates) or shorter than 4 characters.
+    /// - Throws: `LibraryError.notFound(.photo)` when none matches, `.prefixTooShort(.photo)`
+    ///   for a prefix shorter than 4 characters, `.ambiguous(.photo)` with the candidates
+    ///   described as `uniqueName (displayName)`.
     public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
-        let byName = try db.statement(Library.photoColumns + " WHERE p.unique_name = ?")
-        switch try resolveKey(table: "photo", column: "unique_name", argument) {
+        switch try resolveKey(.photoUniqueName, argument) {
         case .found(let name):
-            guard var rec = try byName.first([name], record) else { throw PhotosError.noInput("no photo '\(argument)' in the library") }
+            guard var rec = try catalogStore.photo(uniqueName: name).map(record) else { throw LibraryError.notFound(.photo(argument)) }
             try fillRelations(&rec)
             return rec
         case .none:
-            throw PhotosError.noInput("no photo '\(argument)' in the library")
+            throw LibraryError.notFound(.photo(argument))
         case .tooShort:
-            throw PhotosError.dataError("photo '\(argument)': a uniqueName prefix needs at least \(Library.minimumPrefixLength) characters")
+            throw LibraryError.prefixTooShort(.photo, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let names):
-            let described = try names.map { name in "\(name) (\(try byName.first([name], record)?.displayName ?? "?"))" }
-            throw PhotosError.dataError("photo prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
+            let described = try names.map { name in "\(name) (\(try catalogStore.photo(uniqueName: name)?.displayName ?? "?"))" }
+            throw LibraryError.ambiguous(.photo, argument: argument, candidates: described)
         }
     }
 
@@ -192,8 +161,7 @@ extension Library {
     ///   message says why and suggests `photos verify --repair`).
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
         let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
-        guard let (data, width, height) = try db.statement("SELECT data, width, height FROM thumbnail WHERE photo_id = ?")
-            .first([photo.rowID], { ($0.blob(0), $0.int(1), $0.int(2)) }) else {
+        guard let (data, width, height) = try catalogStore.thumbnail(ofPhoto: photo.rowID) else {
             throw PhotosError.noInput("\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
         }
         if let reason = Library.thumbnailProblem(data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height) {
@@ -213,7 +181,7 @@ extension Library {
     ///   - context: `delete`, or `verify --repair` when verify deletes a photo whose original
     ///     is gone.
     /// - Returns: the uniqueNames deleted.
-    /// - Throws: `PhotosError` 75 when busy, `SQLiteError`.
+    /// - Throws: `LibraryError.busy`, `PhotosError` 77/74 from `checkRemovable`, the store's error.
     @discardableResult
     public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws -> [String] {
         var unique: [PhotoRecord] = []
@@ -222,20 +190,18 @@ extension Library {
             var history = HistoryWriter(self, author: author, context: context)
             var refs: [String] = []
             for photo in unique {
-                guard try db.scalarInt("SELECT 1 FROM photo WHERE id = ?", [photo.rowID]) != nil else { continue }
+                guard try catalogStore.photoExists(photo.rowID) else { continue }
                 // The recorded reference and the content address of the SHA-256 (they differ
                 // only in a damaged row; the file, if any, is at the content address).
-                for (ref, sha) in try db.statement("SELECT file_ref, sha256 FROM photo_data WHERE photo_id = ?")
-                    .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
+                for (ref, sha) in try catalogStore.fileReferences(ofPhoto: photo.rowID) {
                     refs += [ref, ExternalDataStore.reference(for: sha)]
                 }
-                for (tagUUID, zone) in try db.statement("SELECT t.uuid, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.uuid")
-                    .map([photo.rowID], { ($0.string(0), $0.string(1)) }) {
-                    history.update(.tag(uuid: tagUUID), ["photos"], zone: zone)
+                for tag in try catalogStore.tags(ofPhoto: photo.rowID).sorted(by: { $0.uuid < $1.uuid }) {
+                    history.update(.tag(uuid: tag.uuid), ["photos"], zone: tag.zone.rawValue)
                 }
                 for child in HistoryEntity.photoChildren { try history.delete(child, .photo(photo.rowID)) }
                 try history.delete(.photo, .photo(photo.rowID))
-                try db.run("DELETE FROM photo WHERE id = ?", [photo.rowID])
+                try catalogStore.deletePhoto(photo.rowID)
             }
             try checkRemovable(refs)
             try history.commit()
@@ -338,9 +304,9 @@ extension Library {
             // By SHA-256 (the file's name), which is indexed.
             let sha = (fileReference as NSString).lastPathComponent
             if fileReference == ExternalDataStore.reference(for: sha) {
-                return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [sha]) != nil
+                return try catalogStore.photoDataExists(sha256: sha, fileReference: nil)
             }
-            return try db.scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha, fileReference]) != nil
+            return try catalogStore.photoDataExists(sha256: sha, fileReference: fileReference)
         } catch {
             return true
         }

@@ -1,17 +1,32 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
-/// Tag names and the find-or-create rule of SPEC §3/§5.
-public enum TagName {
+/// A tag name as stored and compared (SPEC §3/§5): trimmed of white space, NFC-normalized
+/// (Unicode Standard Annex #15), not empty, without control characters. The CLI parses each
+/// name once, at the edge (`init(parsing:)`); Core's tag commands take this type.
+public struct TagName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The normalized name.
+    public let rawValue: String
+
+    /// A name known to be normalized already (read from the library).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Parses a name as typed.
+    /// - Throws: `ValueError.tagNameEmpty` for a name that is empty after trimming,
+    ///   `.tagNameControlCharacters` for one holding control characters (both exit 65).
+    public init(parsing raw: String) throws { rawValue = try TagName.normalize(raw) }
+
+    public var description: String { rawValue }
+
     /// Trims white space and NFC-normalizes `raw` (Unicode Standard Annex #15), the form every
     /// tag name is stored and compared in.
-    /// - Throws: `PhotosError` 65 for a name that is empty after trimming or holds control
-    ///   characters.
+    /// - Throws: `ValueError.tagNameEmpty` for a name that is empty after trimming,
+    ///   `.tagNameControlCharacters` for one holding control characters.
     public static func normalize(_ raw: String) throws -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw PhotosError.dataError("tag name is empty") }
+        guard !trimmed.isEmpty else { throw ValueError.tagNameEmpty }
         if trimmed.unicodeScalars.contains(where: isControl) {
-            throw PhotosError.dataError("tag name \(JSONValue.string(trimmed).serialized()) contains control characters")
+            throw ValueError.tagNameControlCharacters(shown: JSONValue.string(trimmed).serialized())
         }
         return trimmed.precomposedStringWithCanonicalMapping
     }
@@ -49,24 +64,41 @@ public struct TagRef: Equatable, Sendable {
     public var uuid: String
     public var name: String
     public var zone: String
+
+    public init(rowID: Int64, uuid: String, name: String, zone: String) {
+        self.rowID = rowID
+        self.uuid = uuid
+        self.name = name
+        self.zone = zone
+    }
+
+    /// The tag of a stored row.
+    public init(_ stored: StoredTag) {
+        self.init(rowID: stored.rowID, uuid: stored.uuid, name: stored.name, zone: stored.zone.rawValue)
+    }
 }
 
 extension Library {
     /// The tag named `name` (already normalized) in `zone`, or nil. When duplicates exist the
     /// one with the smallest uuid is returned, the one `dedupe-tags` will keep.
-    /// - Throws: `SQLiteError`.
-    public func findTag(named name: String, zone: String) throws -> TagRef? {
-        try db.statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1")
-            .first([zone, name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: name, zone: zone) }
+    /// - Throws: the store's error.
+    public func findTag(named name: TagName, zone: String) throws -> TagRef? {
+        try findTag(named: name.rawValue, zone: zone)
+    }
+
+    /// `findTag(named:zone:)` for a name already normalized (read from the library).
+    /// - Throws: the store's error.
+    func findTag(named name: String, zone: String) throws -> TagRef? {
+        try catalogStore.tag(named: name, zone: zone).map(TagRef.init)
     }
 
     /// Finds the tag `name` in `zone` or creates it with a fresh random UUID, recording the
     /// insert in `history`. Call inside a write transaction.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     func findOrCreateTag(named name: String, zone: String, history: inout HistoryWriter) throws -> TagRef {
         if let existing = try findTag(named: name, zone: zone) { return existing }
         let uuid = newObjectUUID()
-        let rowID = try TagRows.insert(uuid: uuid, name: name, zone: zone, into: db)
+        let rowID = try catalogStore.insertTag(uuid: uuid, name: name, zone: zone)
         history.insert(.tag(uuid: uuid), zone: zone)
         return TagRef(rowID: rowID, uuid: uuid, name: name, zone: zone)
     }

@@ -17,6 +17,10 @@ public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
     case shareTitleControlCharacters(shown: String)
     /// A permission word that is not one of `accepted`.
     case permission(String, accepted: [String])
+    /// A tag name that is empty after trimming.
+    case tagNameEmpty
+    /// A tag name (JSON-quoted, trimmed) with control characters.
+    case tagNameControlCharacters(shown: String)
 
     /// True for a value that is malformed as an argument (exit 64), false for one that is
     /// well-formed but wrong as data (exit 65).
@@ -35,6 +39,8 @@ public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
         case .shareTitleEmpty: return "share title is empty"
         case .shareTitleControlCharacters(let shown): return "share title \(shown) contains control characters"
         case .permission(let text, let accepted): return "takes \(accepted.joined(separator: ", ")), not '\(text)'"
+        case .tagNameEmpty: return "tag name is empty"
+        case .tagNameControlCharacters(let shown): return "tag name \(shown) contains control characters"
         }
     }
 }

@@ -13,8 +13,9 @@ public struct ZoneID: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// by prefix are resolved against the catalog instead (`Library.resolveZone`).
     public init(parsing text: String) { rawValue = text }
 
-    /// The private scope's default zone, `default` (SPEC §3).
-    public static let defaultZone = ZoneID(rawValue: "default")
+    /// The private scope's default zone, `default` (SPEC §3): every library has it, and photos
+    /// live there until shared.
+    public static let `default` = ZoneID(rawValue: "default")
 
     public static func < (a: ZoneID, b: ZoneID) -> Bool { a.rawValue < b.rawValue }
 

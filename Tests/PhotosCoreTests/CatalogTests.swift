@@ -64,7 +64,7 @@ final class CatalogTests: XCTestCase {
         }
     }
 
-    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] { try library.tags(zone: zone) }
+    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] { try library.tags(zone: ZoneID(rawValue: zone)) }
 
     // MARK: - Tags
 
@@ -93,10 +93,9 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try library.tags(zone: "default").map(\.name), ["Beach", "Close-up", "Colors", "Insect", "Nature"])
         XCTAssertEqual(try library.tags().first { $0.name == "Beach" }?.photoCount, 2)
 
-        XCTAssertThrowsError(try library.addTag(" \t ", to: [storm], author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try library.addTag("a\u{0}b", to: [storm], author: "a")) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .dataError)
-            XCTAssertTrue(($0 as? PhotosError)?.message.contains("control characters") ?? false)
+        XCTAssertThrowsError(try library.addTag(TagName(parsing: " \t "), to: [storm], author: "a")) { XCTAssertEqual($0 as? ValueError, .tagNameEmpty) }
+        XCTAssertThrowsError(try library.addTag(TagName(parsing: "a\u{0}b"), to: [storm], author: "a")) {
+            XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""a\u0000b""#))
         }
         XCTAssertEqual(try historyCount(library), before + 1)
         try assertInvariants(library)
@@ -123,7 +122,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertFalse(TagName.matches("Nature", "natures"))
 
         // Removing by the decomposed spelling removes the composed tag.
-        XCTAssertEqual(try library.removeTag("cafe\u{301}".capitalized, from: [kite], author: "a"), 1)
+        XCTAssertEqual(try library.removeTag(TagName(parsing: "cafe\u{301}".capitalized), from: [kite], author: "a"), 1)
         XCTAssertEqual(try library.resolvePhoto(kite.uniqueName).tags, [])
         try assertInvariants(library)
     }
@@ -137,7 +136,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) }, [["Photo", kite.uniqueName, "update", #"["tags"]"#]])
         XCTAssertEqual(try library.removeTag("Sky", from: [kite], author: "a"), 0, "nothing to remove")
         XCTAssertEqual(try historyCount(library), before + 1)
-        XCTAssertThrowsError(try library.removeTag("Nope", from: [kite], author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.removeTag("Nope", from: [kite], author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tagInPhotoZones("Nope", zoneCount: 1))) }
 
         // Rename onto a new name is an update of `name`; onto an existing name it merges.
         let sky = try XCTUnwrap(library.findTag(named: "Sky", zone: "default"))
@@ -153,7 +152,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(weatherNow.uuid, weather.uuid)
         XCTAssertEqual(weatherNow.photoCount, 3, "storm (had both), path and kite; no duplicate link")
         XCTAssertEqual(try library.renameTag("Weather", to: "Weather", author: "a"), 0)
-        XCTAssertThrowsError(try library.renameTag("Clouds", to: "X", author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.renameTag("Clouds", to: "X", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Clouds", zone: nil))) }
 
         // Delete nullifies the links and keeps the photos.
         let photoCount = try library.db.scalarInt("SELECT count(*) FROM photo")
@@ -166,8 +165,8 @@ final class CatalogTests: XCTestCase {
         XCTAssertTrue(tx.changes.contains(["Tag", weather.uuid, "delete", "", #"{"name":"Weather","uuid":"\#(weather.uuid)"}"#, "default"]))
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), photoCount)
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).tags, [])
-        XCTAssertThrowsError(try library.deleteTag("Weather", author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
-        XCTAssertThrowsError(try library.deleteTag("Insect", zone: "nowhere", author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.deleteTag("Weather", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Weather", zone: nil))) }
+        XCTAssertThrowsError(try library.deleteTag("Insect", zone: "nowhere", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.zone("nowhere"))) }
         try assertInvariants(library)
     }
 
@@ -211,7 +210,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try lastTransaction(library).changes.first,
                        ["Rating", r2UUID, "delete", "", #"{"photo":"\#(storm.uniqueName)","value":"3"}"#, "default"])
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 2)
-        XCTAssertThrowsError(try library.deleteRating(id: r2.id, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.deleteRating(id: r2.id, author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.rating(r2.id))) }
         try assertInvariants(library)
     }
 
@@ -229,7 +228,7 @@ final class CatalogTests: XCTestCase {
         let share = try library.createShare(photos: [storm, path], author: "carol", now: created)
         XCTAssertEqual(share.title, "Share-2026-11-29 14:03:12")
         XCTAssertEqual(share.created, "2026-11-29T14:03:12Z")
-        XCTAssertEqual(share.scope, "private")
+        XCTAssertEqual(share.scope, .private)
         XCTAssertEqual(share.publicPermission, "none")
         XCTAssertEqual(share.photoCount, 2)
         XCTAssertEqual(share.participants, [])
@@ -313,11 +312,12 @@ final class CatalogTests: XCTestCase {
         // A photo in another share is refused unless moving is allowed.
         let other = try library.createShare(photos: [kite], title: "Other", author: "a")
         XCTAssertThrowsError(try library.addToShare(share, photos: [cups, kite], author: "a")) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .dataError)
-            XCTAssertTrue(($0 as? PhotosError)?.message.contains("already in share \(other.id)") ?? false)
+            XCTAssertEqual($0 as? ShareError, .photoInAnotherShare(photo: kite.uniqueName, share: other.id))
         }
         XCTAssertEqual(try library.resolvePhoto(cups.uniqueName).zone, "default", "nothing moved")
-        XCTAssertThrowsError(try library.createShare(photos: [kite], author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
+        XCTAssertThrowsError(try library.createShare(photos: [kite], author: "a")) {
+            XCTAssertEqual($0 as? ShareError, .photoInAnotherShare(photo: kite.uniqueName, share: other.id))
+        }
         XCTAssertEqual(try library.shares().count, 2, "the refused create left no share behind")
         XCTAssertEqual(try library.addToShare(share, photos: [kite], allowMove: true, author: "a").moved, 1)
         XCTAssertEqual(try library.share(id: other.id).photoCount, 0)
@@ -339,7 +339,9 @@ final class CatalogTests: XCTestCase {
         for bad in ["bob", "a@b@c", "@example.com", "bob@", "bob smith@example.com", "bob@exa\u{7}mple.com", ""] {
             XCTAssertThrowsError(try Email(parsing: bad), bad) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, bad) }
         }
-        XCTAssertThrowsError(try library.uninvite("carol@example.com", from: share, author: "a")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.uninvite("carol@example.com", from: share, author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.participant("carol@example.com", share: share.id)))
+        }
         try library.uninvite("BOB@example.com", from: share, author: "a")
         XCTAssertEqual(try lastTransaction(library).changes.first?[4], #"{"share":"\#(share.id)","email":"bob@example.com"}"#)
         XCTAssertEqual(try library.share(id: share.id).participants, [])
@@ -354,9 +356,11 @@ final class CatalogTests: XCTestCase {
 
         XCTAssertEqual(try library.resolveShare(share.id.uppercased()).id, share.id)
         XCTAssertEqual(try library.resolveShare(String(share.id.prefix(4))).id, share.id)
-        XCTAssertThrowsError(try library.resolveShare(String(share.id.prefix(3)))) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try library.resolveShare("default")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
-        XCTAssertThrowsError(try library.resolveShare("zzzz-nope")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.resolveShare(String(share.id.prefix(3)))) {
+            XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.share, argument: String(share.id.prefix(3)), minimum: 4))
+        }
+        XCTAssertThrowsError(try library.resolveShare("default")) { XCTAssertEqual($0 as? LibraryError, .notFound(.share("default"))) }
+        XCTAssertThrowsError(try library.resolveShare("zzzz-nope")) { XCTAssertEqual($0 as? LibraryError, .notFound(.share("zzzz-nope"))) }
         try assertInvariants(library)
     }
 
@@ -406,18 +410,18 @@ final class CatalogTests: XCTestCase {
                 switch op {
                 case 0, 1, 2:
                     label = "tag add"
-                    try library.addTag(rng.pick(names) ?? "x", to: try somePhotos(), author: "prop")
+                    try library.addTag(TagName(parsing: rng.pick(names) ?? "x"), to: try somePhotos(), author: "prop")
                 case 3:
                     label = "tag remove"
                     let photos = try somePhotos()
-                    if !photos.isEmpty { try library.removeTag(rng.pick(names) ?? "x", from: photos, author: "prop") }
+                    if !photos.isEmpty { try library.removeTag(TagName(parsing: rng.pick(names) ?? "x"), from: photos, author: "prop") }
                 case 4:
                     label = "tag delete"
                     let zone = rng.bool() ? nil : rng.pick(try allPhotos().map(\.zone))
-                    try library.deleteTag(rng.pick(names) ?? "x", zone: zone, author: "prop")
+                    try library.deleteTag(TagName(parsing: rng.pick(names) ?? "x"), zone: zone.map(ZoneID.init(rawValue:)), author: "prop")
                 case 5:
                     label = "tag rename"
-                    try library.renameTag(rng.pick(names) ?? "x", to: rng.pick(names) ?? "y", zone: rng.bool() ? nil : "default", author: "prop")
+                    try library.renameTag(TagName(parsing: rng.pick(names) ?? "x"), to: TagName(parsing: rng.pick(names) ?? "y"), zone: rng.bool() ? nil : "default", author: "prop")
                 case 6, 7:
                     label = "rate"
                     if let photo = try somePhotos().first { try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop") }
@@ -470,7 +474,8 @@ final class CatalogTests: XCTestCase {
                     }
                 }
                 counts[label, default: 0] += 1
-            } catch let error where (error as? PhotosError).map({ $0.status == .dataError || $0.status == .noInput }) ?? (error is ValueError) {
+            } catch let error where (error as? PhotosError).map({ $0.status == .dataError || $0.status == .noInput })
+                        ?? (error is ValueError || error is ShareError || (error as? LibraryError).map(\.isCatalogRefusal) ?? false) {
                 // A refusal (unknown tag, photo in another share, bad e-mail, owner …) changes nothing.
                 counts[label + " refused", default: 0] += 1
                 XCTAssertEqual(try fingerprint(), before, "step \(step) \(label): a refused operation changed data: \(error)")

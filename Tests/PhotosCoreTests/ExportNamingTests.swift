@@ -1,13 +1,14 @@
 import Foundation
 import XCTest
 @testable import PhotosCore
+import PhotosImaging
 
 final class ExportNamingTests: XCTestCase {
     func photo(_ displayName: String, capture: String? = "2014-04-05T10:20:30Z", format: String = "jpeg") -> PhotoRecord {
         PhotoRecord(rowID: 1, uniqueName: "0A1B2C3D-0000-0000-0000-000000000001", displayName: displayName,
-                    sha256: String(repeating: "a", count: 64), byteSize: 1, fileReference: "aa/aa", format: format,
+                    sha256: String(repeating: "a", count: 64), byteSize: 1, fileReference: "aa/aa", format: ImageFormat(rawValue: format) ?? .jpeg,
                     width: 1, height: 1, orientation: .up, captureDate: capture, importedAt: "2026-01-02T03:04:05Z",
-                    thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: "private")
+                    thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
     }
 
     func testSanitizeKeepsEverythingInsideAndVisible() {

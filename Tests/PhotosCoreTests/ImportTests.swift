@@ -47,7 +47,7 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(dune.captureSource, "exif")
         let kite = try XCTUnwrap(photos["kite.png"])
         XCTAssertEqual([kite.width, kite.height, kite.thumbnailWidth, kite.thumbnailHeight], [1024, 640, 120, 75])
-        XCTAssertEqual(kite.format, "png")
+        XCTAssertEqual(kite.format, .png)
         // No EXIF date: the file's modification time, with the source recorded.
         XCTAssertEqual(kite.captureSource, "file-mtime")
         XCTAssertNotNil(kite.captureDate)
@@ -88,7 +88,7 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(tags, [["Caf\u{E9}", "default"], ["Trip", "default"]])
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["bad\u{7}name"] }) {
-            XCTAssertEqual(($0 as? PhotosError)?.status, .dataError)
+            XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""bad\u0007name""#))
         }
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["   "] })
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")
@@ -276,14 +276,16 @@ final class ImportTests: XCTestCase {
         let names = try library.db.statement("SELECT unique_name FROM photo ORDER BY unique_name").map { $0.string(0) }
         XCTAssertEqual(try library.resolvePhoto(names[0]).uniqueName, names[0])
         XCTAssertEqual(try library.resolvePhoto(names[0].lowercased()).uniqueName, names[0])
-        XCTAssertThrowsError(try library.resolvePhoto("abc")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
-        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) { XCTAssertEqual(($0 as? PhotosError)?.status, .noInput) }
+        XCTAssertThrowsError(try library.resolvePhoto("abc")) { XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.photo, argument: "abc", minimum: 4)) }
+        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) { XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there"))) }
         // Force an ambiguity: two names sharing a 4-character prefix.
         try library.db.run("UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)", [names[0], names[1]])
         XCTAssertThrowsError(try library.resolvePhoto("abcd")) { error in
-            XCTAssertEqual((error as? PhotosError)?.status, .dataError)
-            XCTAssertTrue("\(error)".contains("ambiguous"))
-            XCTAssertTrue("\(error)".contains("ABCD" + names[0].dropFirst(4)))
+            guard case let .ambiguous(kind, argument, candidates)? = error as? LibraryError else { return XCTFail("\(error)") }
+            XCTAssertEqual(kind, .photo)
+            XCTAssertEqual(argument, "abcd")
+            XCTAssertEqual(candidates.count, 2)
+            XCTAssertTrue(candidates.contains { $0.hasPrefix("ABCD" + names[0].dropFirst(4) + " (") }, "\(candidates)")
         }
     }
 

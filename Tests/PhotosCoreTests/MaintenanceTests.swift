@@ -255,7 +255,7 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(tomb.hasPrefix("{\"uniqueName\":\""), tomb)
         XCTAssertTrue(try lib.verify().isClean)
 
-        XCTAssertThrowsError(try lib.purge(zone: .defaultZone)) { XCTAssertEqual($0 as? MaintenanceError, .defaultZoneNotPurgeable) }
+        XCTAssertThrowsError(try lib.purge(zone: .default)) { XCTAssertEqual($0 as? MaintenanceError, .defaultZoneNotPurgeable) }
         XCTAssertThrowsError(try lib.resolveZone("share-1234")) { XCTAssertEqual($0 as? MaintenanceError, .zoneNotFound("share-1234")) }
     }
 

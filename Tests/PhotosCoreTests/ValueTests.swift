@@ -6,9 +6,9 @@ import PhotosFiles
 final class ValueTests: XCTestCase {
     func testRatingIsTheMeanRoundedHalfUp() {
         func rating(_ values: [Int]) -> Int? {
-            PhotoRecord(rowID: 1, uniqueName: "", displayName: "", sha256: "", byteSize: 0, fileReference: "", format: "jpeg",
+            PhotoRecord(rowID: 1, uniqueName: "", displayName: "", sha256: "", byteSize: 0, fileReference: "", format: .jpeg,
                         width: 1, height: 1, orientation: .up, captureDate: nil, importedAt: "", thumbnailWidth: 1,
-                        thumbnailHeight: 1, tags: [], ratings: values, zone: "default", scope: "private").rating
+                        thumbnailHeight: 1, tags: [], ratings: values, zone: "default", scope: .private).rating
         }
         XCTAssertNil(rating([]))
         XCTAssertEqual(rating([4]), 4)
@@ -36,7 +36,7 @@ final class ValueTests: XCTestCase {
 
     func testTagNamesAreTrimmedNFCAndRefusedWhenEmptyOrControl() throws {
         XCTAssertEqual(try TagName.normalize("  Cafe\u{301} "), "Caf\u{E9}")
-        XCTAssertThrowsError(try TagName.normalize(" \t ")) { XCTAssertEqual(($0 as? PhotosError)?.status, .dataError) }
+        XCTAssertThrowsError(try TagName.normalize(" \t ")) { XCTAssertEqual($0 as? ValueError, .tagNameEmpty) }
         XCTAssertThrowsError(try TagName.normalize("a\u{0}b"))
     }
 

@@ -102,6 +102,8 @@ struct CLIError {
             self.init(e)
         case let e as MaintenanceError:
             self.init(maintenance: e)
+        case let e as ShareError:
+            self.init(share: e)
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)
@@ -143,6 +145,8 @@ struct CLIError {
             }
         case let .store(_, underlying):
             self.init(underlying, libraryPath: "")
+        case .notFound, .ambiguous, .prefixTooShort:
+            self.init(catalog: error)
         }
     }
 
@@ -244,6 +248,56 @@ extension CLIError {
         switch error {
         case .cannotRestoreOriginal(_, _, let underlying):
             self.init(CLIError(underlying, libraryPath: "").status, error.description)
+        }
+    }
+}
+
+// MARK: catalog
+
+extension CLIError {
+    /// The catalog's lookups: 66 for what does not exist; 65 for an ambiguous or too short
+    /// prefix (SPEC §5: a prefix of at least 4 characters, compared case-insensitively), the
+    /// candidates listed ("a, b, …" after 10).
+    fileprivate init(catalog error: LibraryError) {
+        switch error {
+        case .notFound(let item):
+            switch item {
+            case .photo(let argument): self.init(.noInput, "no photo '\(argument)' in the library")
+            case .share(let argument): self.init(.noInput, "no share '\(argument)' in the library")
+            case .rating(let id): self.init(.noInput, "no rating with id \(id) in the library")
+            case .zone(let zone): self.init(.noInput, "no zone '\(zone)' in the library")
+            case let .tag(name, zone): self.init(.noInput, "no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
+            case let .tagInPhotoZones(name, zoneCount):
+                self.init(.noInput, "no tag '\(name)' in the zone\(zoneCount == 1 ? "" : "s") of these photos")
+            case let .participant(email, share): self.init(.noInput, "\(email) is not a participant of share \(share)")
+            }
+        case let .ambiguous(kind, argument, candidates):
+            let list = candidates.prefix(10).joined(separator: ", ") + (candidates.count > 10 ? ", …" : "")
+            self.init(.dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
+        case let .prefixTooShort(kind, argument, minimum):
+            switch kind {
+            case .photo: self.init(.dataError, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
+            case .share: self.init(.dataError, "share '\(argument)': an id prefix needs at least \(minimum) characters")
+            }
+        default:
+            self.init(.software, "\(error)")
+        }
+    }
+
+    /// The sharing commands' refusals: 64 for `share create` without photos, else 65.
+    fileprivate init(share error: ShareError) {
+        switch error {
+        case .noPhotos: self.init(.usage, "share create needs at least one photo")
+        case .participantPermissionNone: self.init(.dataError, "a participant's permission is read-only or read-write, not none")
+        case let .ownerInvited(email, share): self.init(.dataError, "\(email) is the owner of share \(share)")
+        case let .ownerRemoved(email, share):
+            self.init(.dataError, "\(email) is the owner of share \(share) and cannot be removed (purge the share instead)")
+        case .notOwned(let share):
+            self.init(.dataError, "share \(share) was shared with this library by someone else; only its owner can change it")
+        case let .photoInSharedZone(photo, zone):
+            self.init(.dataError, "photo \(photo) is in zone \(zone), shared with this library by someone else; it cannot be moved")
+        case let .photoInAnotherShare(photo, share):
+            self.init(.dataError, "photo \(photo) is already in share \(share); use --move to move it")
         }
     }
 }

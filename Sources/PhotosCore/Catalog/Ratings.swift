@@ -1,5 +1,5 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// One rating row as `photos rating list` presents it (SPEC §5a).
 public struct RatingInfo: Equatable, Sendable {
@@ -25,18 +25,18 @@ extension Library {
     ///   - photo: the photo, resolved beforehand.
     ///   - author: the history author.
     /// - Returns: the new rating.
-    /// - Throws: `PhotosError` 65 for a value outside 1…5, 66 when the photo was deleted
-    ///   meanwhile, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.photo)` when the photo was deleted meanwhile,
+    ///   `LibraryError.busy`.
     @discardableResult
     public func addRating(_ value: RatingValue, to photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo {
         try write {
             guard let key = try photoKeys([photo]).first else {
-                throw PhotosError.noInput("no photo '\(photo.uniqueName)' in the library")
+                throw LibraryError.notFound(.photo(photo.uniqueName))
             }
-            let row = RatingRow(photoRowID: key.rowID, value: value)
-            let id = try row.insert(into: db)
+            let uuid = newObjectUUID()
+            let id = try catalogStore.insertRating(uuid: uuid, photo: key.rowID, value: value)
             var history = HistoryWriter(self, author: author, context: .rate)
-            history.insert(.rating(uuid: row.uuid), zone: key.zone)
+            history.insert(.rating(uuid: uuid), zone: key.zone)
             history.update(.photo(uniqueName: key.uniqueName), ["ratings"], zone: key.zone)
             try history.commit()
             return RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName)
@@ -44,27 +44,27 @@ extension Library {
     }
 
     /// The ratings of one photo, oldest first.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     public func ratings(of photo: PhotoRecord) throws -> [RatingInfo] {
-        try db.statement("SELECT r.id, r.value, p.unique_name FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.photo_id = ? ORDER BY r.id")
-            .map([photo.rowID]) { RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)) }
+        try catalogStore.ratings(ofPhoto: photo.rowID).map { RatingInfo(id: $0.id, value: $0.value, photo: $0.photo) }
     }
 
     /// Deletes one rating by its id. History context `rating delete`: a Rating delete with the
     /// Rating tombstone (`HistoryEntity.rating`), and a Photo update of `ratings`.
     /// - Returns: the deleted rating.
-    /// - Throws: `PhotosError` 66 when there is no rating with that id, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.rating)` when there is no rating with that id,
+    ///   `LibraryError.busy`.
     @discardableResult
     public func deleteRating(id: Int64, author: HistoryAuthor) throws -> RatingInfo {
         try write {
-            guard let (info, zone) = try db.statement("SELECT r.id, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.id = ?")
-                .first([id], { (RatingInfo(id: $0.int64(0), value: $0.int(1), photo: $0.string(2)), $0.string(3)) }) else {
-                throw PhotosError.noInput("no rating with id \(id) in the library")
+            guard let stored = try catalogStore.rating(id: id) else {
+                throw LibraryError.notFound(.rating(id))
             }
+            let info = RatingInfo(id: stored.id, value: stored.value, photo: stored.photo)
             var history = HistoryWriter(self, author: author, context: .ratingDelete)
             try history.delete(.rating, .rowID(id))
-            try db.run("DELETE FROM rating WHERE id = ?", [id])
-            history.update(.photo(uniqueName: info.photo), ["ratings"], zone: zone)
+            try catalogStore.deleteRating(id: id)
+            history.update(.photo(uniqueName: info.photo), ["ratings"], zone: stored.zone)
             try history.commit()
             return info
         }

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// A participant of a share (SPEC §3).
 public struct ParticipantInfo: Equatable, Sendable {
@@ -28,7 +28,7 @@ public struct ShareInfo: Equatable, Sendable {
     /// ISO 8601 UTC.
     public var created: String
     /// The zone's scope: `private` (ours) or `shared` (shared with this library).
-    public var scope: String
+    public var scope: ZoneScope
     /// `none`, `read-only` or `read-write`.
     public var publicPermission: String
     /// Photos in the share's zone.
@@ -38,7 +38,7 @@ public struct ShareInfo: Equatable, Sendable {
 
     /// The §5a share object `{"id","title","scope","publicPermission","photoCount","participants"}`.
     public var json: JSONValue {
-        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope)),
+        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope.rawValue)),
                  ("publicPermission", .string(publicPermission)), ("photoCount", .int(photoCount)),
                  ("participants", .array(participants.map(\.json)))])
     }
@@ -53,52 +53,51 @@ public struct ShareAddResult: Equatable, Sendable {
 }
 
 extension Library {
-    private static let shareColumns = """
-        SELECT s.id, s.title, s.created, z.scope, s.public_permission, (SELECT count(*) FROM photo p WHERE p.zone_id = s.id)
-        FROM share s JOIN zone z ON z.id = s.id
-        """
-
-    private func shareInfo(_ row: Row) -> ShareInfo {
-        ShareInfo(id: row.string(0), title: row.string(1), created: row.string(2), scope: row.string(3),
-                  publicPermission: row.string(4), photoCount: row.int(5), participants: [])
+    private func shareInfo(_ s: StoredShare) -> ShareInfo {
+        // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value; `shared`
+        // is the one nothing changes.
+        ShareInfo(id: s.id, title: s.title, created: s.created, scope: ZoneScope(rawValue: s.scope) ?? .shared,
+                  publicPermission: s.publicPermission, photoCount: s.photoCount, participants: [])
     }
 
     private func fillParticipants(_ share: inout ShareInfo) throws {
-        share.participants = try db.statement("SELECT email, role, permission, acceptance FROM participant WHERE share_id = ? ORDER BY role <> 'owner', email")
-            .map([share.id]) { ParticipantInfo(email: $0.string(0), role: $0.string(1), permission: $0.string(2), acceptance: $0.string(3)) }
+        share.participants = try catalogStore.participants(ofShare: share.id).map {
+            ParticipantInfo(email: $0.email, role: $0.role, permission: $0.permission, acceptance: $0.acceptance)
+        }
     }
 
     /// Every share, ordered by creation date, then id.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: the store's error.
     public func shares() throws -> [ShareInfo] {
-        var all = try db.statement(Library.shareColumns + " ORDER BY s.created, s.id").map(shareInfo)
+        var all = try catalogStore.shares().map(shareInfo)
         for i in all.indices { try fillParticipants(&all[i]) }
         return all
     }
 
     /// The share whose id is `argument`, or starts with it (at least 4 characters), compared
     /// case-insensitively — the rule photo arguments follow (SPEC §5).
-    /// - Throws: `PhotosError` 66 when none matches, 65 when the prefix is shorter than 4
-    ///   characters or ambiguous (the message lists the candidates).
+    /// - Throws: `LibraryError.notFound(.share)` when none matches, `.prefixTooShort(.share)`
+    ///   for a prefix shorter than 4 characters, `.ambiguous(.share)` with the candidates
+    ///   described as `id (title)`.
     public func resolveShare(_ argument: String) throws -> ShareInfo {
-        switch try resolveKey(table: "share", column: "id", argument) {
+        switch try resolveKey(.shareID, argument) {
         case .found(let id):
             return try share(id: id)
         case .none:
-            throw PhotosError.noInput("no share '\(argument)' in the library")
+            throw LibraryError.notFound(.share(argument))
         case .tooShort:
-            throw PhotosError.dataError("share '\(argument)': an id prefix needs at least \(Library.minimumPrefixLength) characters")
+            throw LibraryError.prefixTooShort(.share, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let ids):
             let described = try ids.map { id in "\(id) (\(try share(id: id).title))" }
-            throw PhotosError.dataError("share prefix '\(argument)' is ambiguous: \(Library.candidateList(described))")
+            throw LibraryError.ambiguous(.share, argument: argument, candidates: described)
         }
     }
 
     /// The share with exactly this id, read again (for example after a change).
-    /// - Throws: `PhotosError` 66 when it does not exist.
+    /// - Throws: `LibraryError.notFound(.share)` when it does not exist.
     public func share(id: String) throws -> ShareInfo {
-        guard var share = try db.statement(Library.shareColumns + " WHERE s.id = ?").first([id], shareInfo) else {
-            throw PhotosError.noInput("no share '\(id)' in the library")
+        guard var share = try catalogStore.share(id: id).map(shareInfo) else {
+            throw LibraryError.notFound(.share(id))
         }
         try fillParticipants(&share)
         return share
@@ -118,24 +117,24 @@ extension Library {
     ///   - author: the history author.
     ///   - now: the creation instant.
     /// - Returns: the new share.
-    /// - Throws: `PhotosError` 65 for an invalid title or e-mail, for a photo in another share
-    ///   without `allowMove`, or for a photo of a zone shared with this library; 75 when busy.
+    /// - Throws: `ShareError.noPhotos`, `.photoInAnotherShare` without `allowMove`,
+    ///   `.photoInSharedZone` for a photo of a zone shared with this library; `LibraryError.busy`.
     @discardableResult
     public func createShare(photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
                             author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
         let title = (title ?? ShareTitle.defaultTitle(iso: ISODate.string(from: now))).rawValue
-        guard !photos.isEmpty else { throw PhotosError.usage("share create needs at least one photo") }
+        guard !photos.isEmpty else { throw ShareError.noPhotos }
         let id = UUID().uuidString.lowercased()
         try write {
             var history = HistoryWriter(self, author: author, context: .shareCreate)
-            try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
-            try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, 'none')",
-                       [id, title, ISODate.string(from: now)])
+            try catalogStore.createPrivateZone(id)
+            try catalogStore.insertShare(id: id, title: title, created: ISODate.string(from: now))
             history.insert(.share(id: id), zone: id)
             if let owner {
-                let row = ParticipantRow(shareID: id, email: owner, role: .owner, permission: .readWrite, acceptance: .accepted)
-                try row.insert(into: db)
-                history.insert(.participant(uuid: row.uuid), zone: id)
+                let uuid = newObjectUUID()
+                try catalogStore.insertParticipant(uuid: uuid, share: id, email: owner, role: .owner, permission: .readWrite,
+                                                   acceptance: .accepted, ignoringExisting: false)
+                history.insert(.participant(uuid: uuid), zone: id)
             }
             for photo in try photoKeys(photos) {
                 try checkMovable(photo, into: id, allowMove: allowMove)
@@ -155,8 +154,8 @@ extension Library {
     ///   - allowMove: move photos that are in another share (`--move`).
     ///   - author: the history author.
     /// - Returns: how many photos moved and how many duplicate tags were merged.
-    /// - Throws: `PhotosError` 65 for a photo in another share without `allowMove`, a photo of a
-    ///   zone shared with this library, or a share that is not ours; 75 when busy.
+    /// - Throws: `ShareError.photoInAnotherShare` without `allowMove`, `.photoInSharedZone`,
+    ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
     @discardableResult
     public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor) throws -> ShareAddResult {
         try requireOwnShare(share)
@@ -178,24 +177,24 @@ extension Library {
     /// address again with the same permission changes nothing; with another permission it updates
     /// the permission. History context `share invite`.
     /// - Returns: true when something changed.
-    /// - Throws: `PhotosError` 65 for an invalid address, the owner's address, a `none`
-    ///   permission or a share that is not ours; 75 when busy.
+    /// - Throws: `ShareError.ownerInvited` for the owner's address, `.participantPermissionNone`,
+    ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
     @discardableResult
     public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
-        guard permission != .none else { throw PhotosError.dataError("a participant's permission is read-only or read-write, not none") }
+        guard permission != .none else { throw ShareError.participantPermissionNone }
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
-            if let (rowID, role, current, uuid) = try db.statement("SELECT id, role, permission, uuid FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1), $0.string(2), $0.string(3)) }) {
-                guard role != "owner" else { throw PhotosError.dataError("\(email) is the owner of share \(share.id)") }
-                guard current != permission.rawValue else { return false }
-                try db.run("UPDATE participant SET permission = ? WHERE id = ?", [permission.rawValue, rowID])
-                history.update(.participant(uuid: uuid), ["permission"], zone: share.id)
+            if let current = try catalogStore.participant(ofShare: share.id, email: email) {
+                guard current.role != ParticipantRole.owner.rawValue else { throw ShareError.ownerInvited(email, share: share.id) }
+                guard current.permission != permission.rawValue else { return false }
+                try catalogStore.setPermission(ofParticipant: current.rowID, to: permission)
+                history.update(.participant(uuid: current.uuid), ["permission"], zone: share.id)
             } else {
-                let row = ParticipantRow(shareID: share.id, email: email, role: .privateUser, permission: permission, acceptance: .pending)
-                try row.insert(into: db)
-                history.insert(.participant(uuid: row.uuid), zone: share.id)
+                let uuid = newObjectUUID()
+                try catalogStore.insertParticipant(uuid: uuid, share: share.id, email: email, role: .privateUser, permission: permission,
+                                                   acceptance: .pending, ignoringExisting: false)
+                history.insert(.participant(uuid: uuid), zone: share.id)
             }
             try history.commit()
             return true
@@ -204,21 +203,21 @@ extension Library {
 
     /// Removes a participant from a share, with the Participant tombstone {share, email}.
     /// History context `share uninvite`.
-    /// - Throws: `PhotosError` 65 for an invalid address, the owner, or a share that is not ours;
-    ///   66 when the address is not a participant; 75 when busy.
+    /// - Throws: `ShareError.ownerRemoved` for the owner, `.notOwned` for a share that is not
+    ///   ours; `LibraryError.notFound(.participant)` when the address is not a participant;
+    ///   `LibraryError.busy`.
     public func uninvite(_ email: Email, from share: ShareInfo, author: HistoryAuthor) throws {
         try requireOwnShare(share)
         try write {
-            guard let (rowID, role) = try db.statement("SELECT id, role FROM participant WHERE share_id = ? AND email = ?")
-                .first([share.id, email.rawValue], { ($0.int64(0), $0.string(1)) }) else {
-                throw PhotosError.noInput("\(email) is not a participant of share \(share.id)")
+            guard let participant = try catalogStore.participant(ofShare: share.id, email: email) else {
+                throw LibraryError.notFound(.participant(email, share: share.id))
             }
-            guard role != "owner" else {
-                throw PhotosError.dataError("\(email) is the owner of share \(share.id) and cannot be removed (purge the share instead)")
+            guard participant.role != ParticipantRole.owner.rawValue else {
+                throw ShareError.ownerRemoved(email, share: share.id)
             }
             var history = HistoryWriter(self, author: author, context: .shareUninvite)
-            try history.delete(.participant, .rowID(rowID))
-            try db.run("DELETE FROM participant WHERE id = ?", [rowID])
+            try history.delete(.participant, .rowID(participant.rowID))
+            try catalogStore.deleteParticipant(participant.rowID)
             try history.commit()
         }
     }
@@ -227,23 +226,23 @@ extension Library {
     /// nothing. History context `share set`, a Share update naming `title` and/or
     /// `publicPermission`.
     /// - Returns: true when something changed.
-    /// - Throws: `PhotosError` 65 for an invalid title or a share that is not ours, 75 when busy.
+    /// - Throws: `ShareError.notOwned` for a share that is not ours, `LibraryError.notFound(.share)`
+    ///   when it was purged meanwhile, `LibraryError.busy`.
     @discardableResult
     public func updateShare(_ share: ShareInfo, title: ShareTitle? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
         let title = title?.rawValue
         try requireOwnShare(share)
         return try write {
-            guard let (currentTitle, currentPermission) = try db.statement("SELECT title, public_permission FROM share WHERE id = ?")
-                .first([share.id], { ($0.string(0), $0.string(1)) }) else {
-                throw PhotosError.noInput("no share '\(share.id)' in the library")
+            guard let current = try catalogStore.share(id: share.id) else {
+                throw LibraryError.notFound(.share(share.id))
             }
             var history = HistoryWriter(self, author: author, context: .shareSet)
-            if let title, title != currentTitle {
-                try db.run("UPDATE share SET title = ? WHERE id = ?", [title, share.id])
+            if let title, title != current.title {
+                try catalogStore.setTitle(ofShare: share.id, to: title)
                 history.update(.share(id: share.id), ["title"], zone: share.id)
             }
-            if let publicPermission, publicPermission.rawValue != currentPermission {
-                try db.run("UPDATE share SET public_permission = ? WHERE id = ?", [publicPermission.rawValue, share.id])
+            if let publicPermission, publicPermission.rawValue != current.publicPermission {
+                try catalogStore.setPublicPermission(ofShare: share.id, to: publicPermission)
                 history.update(.share(id: share.id), ["publicPermission"], zone: share.id)
             }
             let changed = !history.isEmpty
@@ -255,17 +254,17 @@ extension Library {
     /// Only shares of the private scope (ours) are changed by these commands; a zone shared with
     /// this library belongs to someone else.
     private func requireOwnShare(_ share: ShareInfo) throws {
-        guard share.scope == "private" else {
-            throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; only its owner can change it")
+        guard share.scope == .private else {
+            throw ShareError.notOwned(share: share.id)
         }
     }
 
     private func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
-        guard photo.scope == "private" else {
-            throw PhotosError.dataError("photo \(photo.uniqueName) is in zone \(photo.zone), shared with this library by someone else; it cannot be moved")
+        guard photo.scope == .private else {
+            throw ShareError.photoInSharedZone(photo: photo.uniqueName, zone: photo.zone)
         }
-        if photo.zone != Schema.defaultZoneID && photo.zone != zone && !allowMove {
-            throw PhotosError.dataError("photo \(photo.uniqueName) is already in share \(photo.zone); use --move to move it")
+        if photo.zone != ZoneID.default.rawValue && photo.zone != zone && !allowMove {
+            throw ShareError.photoInAnotherShare(photo: photo.uniqueName, share: photo.zone)
         }
     }
 
@@ -275,24 +274,22 @@ extension Library {
     /// Photo update of `zone` (and `tags`), and updates of `zone` for its PhotoData, Thumbnail
     /// and Ratings.
     func movePhoto(_ photo: PhotoKey, to zone: String, history: inout HistoryWriter) throws {
-        try db.run("UPDATE photo SET zone_id = ? WHERE id = ?", [zone, photo.rowID])
+        try catalogStore.setZone(ofPhoto: photo.rowID, to: zone)
         history.update(.photo(uniqueName: photo.uniqueName), ["zone"], zone: zone)
-        if try db.scalarInt("SELECT id FROM photo_data WHERE photo_id = ?", [photo.rowID]) != nil {
+        if try catalogStore.hasPhotoData(photo.rowID) {
             history.update(.photoData(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        if try db.scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photo.rowID]) != nil {
+        if try catalogStore.hasThumbnail(photo.rowID) {
             history.update(.thumbnail(photo: photo.uniqueName), ["zone"], zone: zone)
         }
-        for ratingUUID in try db.statement("SELECT uuid FROM rating WHERE photo_id = ? ORDER BY id").map([photo.rowID], { $0.string(0) }) {
-            history.update(.rating(uuid: ratingUUID), ["zone"], zone: zone)
+        for rating in try catalogStore.ratings(ofPhoto: photo.rowID) {
+            history.update(.rating(uuid: rating.uuid), ["zone"], zone: zone)
         }
-        let tags = try db.statement("SELECT t.id, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
-            .map([photo.rowID]) { ($0.int64(0), $0.string(1), $0.string(2)) }
         var changedTags = false
-        for (tagID, name, tagZone) in tags where tagZone != zone {
-            let target = try findOrCreateTag(named: name, zone: zone, history: &history)
-            try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photo.rowID, tagID])
-            try TagRows.link(photo: photo.rowID, tag: target.rowID, in: db)
+        for tag in try catalogStore.tags(ofPhoto: photo.rowID) where tag.zone.rawValue != zone {
+            let target = try findOrCreateTag(named: tag.name, zone: zone, history: &history)
+            try catalogStore.unlink(photo: photo.rowID, tag: tag.rowID)
+            try catalogStore.link(photo: photo.rowID, tag: target.rowID)
             changedTags = true
         }
         if changedTags { history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: zone) }

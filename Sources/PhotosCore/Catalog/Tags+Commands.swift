@@ -1,5 +1,5 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// A tag as `photos tag list` presents it (SPEC §5a).
 public struct TagInfo: Equatable, Sendable {
@@ -36,7 +36,15 @@ struct PhotoKey {
     var rowID: Int64
     var uniqueName: String
     var zone: String
-    var scope: String
+    var scope: ZoneScope
+}
+
+extension PhotoKey {
+    /// A key with the scope as stored text (`merge` builds keys from its own rows); a text the
+    /// schema's CHECK does not allow counts as `shared`, which nothing moves.
+    init(rowID: Int64, uniqueName: String, zone: String, scope: String) {
+        self.init(rowID: rowID, uniqueName: uniqueName, zone: zone, scope: ZoneScope(rawValue: scope) ?? .shared)
+    }
 }
 
 extension Library {
@@ -45,19 +53,18 @@ extension Library {
     func photoKeys(_ photos: [PhotoRecord]) throws -> [PhotoKey] {
         var seen = Set<Int64>()
         var keys: [PhotoKey] = []
-        let query = try db.statement("SELECT p.unique_name, p.zone_id, z.scope FROM photo p JOIN zone z ON z.id = p.zone_id WHERE p.id = ?")
         for photo in photos where seen.insert(photo.rowID).inserted {
-            if let key = try query.first([photo.rowID], { PhotoKey(rowID: photo.rowID, uniqueName: $0.string(0), zone: $0.string(1), scope: $0.string(2)) }) {
-                keys.append(key)
+            if let at = try catalogStore.photoLocation(photo.rowID) {
+                keys.append(PhotoKey(rowID: photo.rowID, uniqueName: at.uniqueName, zone: at.zone, scope: at.scope))
             }
         }
         return keys
     }
 
     /// True when a record zone with this id exists.
-    /// - Throws: `SQLiteError`.
-    public func zoneExists(_ id: String) throws -> Bool {
-        try db.scalarInt("SELECT 1 FROM zone WHERE id = ?", [id]) != nil
+    /// - Throws: the store's error.
+    public func zoneExists(_ id: ZoneID) throws -> Bool {
+        try catalogStore.zoneExists(id.rawValue)
     }
 
     /// The tags of one zone, or of every zone, with their photo counts, ordered by name, zone
@@ -66,17 +73,14 @@ extension Library {
     ///   - zone: a record zone id, or nil for every zone.
     ///   - match: keep only names containing this text, case- and diacritic-insensitively
     ///     (`TagName.matches`).
-    /// - Throws: `PhotosError` 66 when `zone` does not exist; `SQLiteError`.
-    public func tags(zone: String? = nil, matching match: String? = nil) throws -> [TagInfo] {
-        var sql = "SELECT t.uuid, t.name, t.zone_id, (SELECT count(*) FROM photo_tag pt WHERE pt.tag_id = t.id) FROM tag t"
-        var args: [SQLBindable] = []
+    /// - Throws: `LibraryError.notFound(.zone)` when `zone` does not exist; the store's error.
+    public func tags(zone: ZoneID? = nil, matching match: String? = nil) throws -> [TagInfo] {
         if let zone {
-            guard try zoneExists(zone) else { throw PhotosError.noInput("no zone '\(zone)' in the library") }
-            sql += " WHERE t.zone_id = ?"
-            args.append(zone)
+            guard try zoneExists(zone) else { throw LibraryError.notFound(.zone(zone)) }
         }
-        sql += " ORDER BY t.name, t.zone_id, t.uuid"
-        let all = try db.statement(sql).map(args) { TagInfo(uuid: $0.string(0), name: $0.string(1), zone: $0.string(2), photoCount: $0.int(3)) }
+        let all = try catalogStore.tagList(zone: zone?.rawValue).map {
+            TagInfo(uuid: $0.tag.uuid, name: $0.tag.name, zone: $0.tag.zone.rawValue, photoCount: $0.photoCount)
+        }
         guard let match else { return all }
         return all.filter { TagName.matches($0.name, match) }
     }
@@ -87,21 +91,21 @@ extension Library {
     /// inserts and a Photo update of `tags` per photo changed; nothing is recorded when nothing
     /// changed.
     /// - Parameters:
-    ///   - name: the tag name as typed (trimmed and NFC-normalized here).
+    ///   - name: the tag name.
     ///   - photos: the photos, resolved beforehand.
     ///   - author: the history author (`--author`).
     /// - Returns: the number of photos that gained the tag.
-    /// - Throws: `PhotosError` 65 for an empty name or one with control characters, 75 when busy.
+    /// - Throws: `LibraryError.busy`; the store's error.
     @discardableResult
-    public func addTag(_ name: String, to photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
-        let name = try TagName.normalize(name)
+    public func addTag(_ name: TagName, to photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
+        let name = name.rawValue
         return try write {
             var history = HistoryWriter(self, author: author, context: .tagAdd)
             var count = 0
             for photo in try photoKeys(photos) {
                 if try hasTag(named: name, photo: photo) { continue }
                 let tag = try findOrCreateTag(named: name, zone: photo.zone, history: &history)
-                try TagRows.link(photo: photo.rowID, tag: tag.rowID, in: db)
+                try catalogStore.link(photo: photo.rowID, tag: tag.rowID)
                 history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: photo.zone)
                 count += 1
             }
@@ -111,31 +115,28 @@ extension Library {
     }
 
     private func hasTag(named name: String, photo: PhotoKey) throws -> Bool {
-        try db.scalarInt("SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND t.name = ? LIMIT 1",
-                         [photo.rowID, name]) != nil
+        try catalogStore.photo(photo.rowID, hasTagNamed: name)
     }
 
     /// Removes the tag `name` (every same-named tag of the photo's zone) from each photo; the
     /// tag itself stays (SPEC §5 `tag remove`). History context `tag remove`, a Photo update of
     /// `tags` per photo changed; nothing is recorded when no photo had the tag.
     /// - Returns: the number of photos that lost the tag.
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag of that name exists in any
-    ///   of the photos' zones, 75 when busy.
+    /// - Throws: `LibraryError.notFound(.tagInPhotoZones)` when no tag of that name exists in any
+    ///   of the photos' zones, `LibraryError.busy`.
     @discardableResult
-    public func removeTag(_ name: String, from photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
-        let name = try TagName.normalize(name)
+    public func removeTag(_ name: TagName, from photos: [PhotoRecord], author: HistoryAuthor) throws -> Int {
+        let name = name.rawValue
         return try write {
             let keys = try photoKeys(photos)
             let exists = try keys.contains { try findTag(named: name, zone: $0.zone) != nil }
             guard exists || keys.isEmpty else {
-                throw PhotosError.noInput("no tag '\(name)' in the zone\(Set(keys.map(\.zone)).count == 1 ? "" : "s") of these photos")
+                throw LibraryError.notFound(.tagInPhotoZones(name, zoneCount: Set(keys.map(\.zone)).count))
             }
             var history = HistoryWriter(self, author: author, context: .tagRemove)
             var count = 0
             for photo in keys {
-                try db.run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
-                           [photo.rowID, name, photo.zone])
-                if db.changes > 0 {
+                if try catalogStore.unlink(photo: photo.rowID, tagsNamed: name, zone: photo.zone) {
                     history.update(.photo(uniqueName: photo.uniqueName), ["tags"], zone: photo.zone)
                     count += 1
                 }
@@ -149,18 +150,18 @@ extension Library {
     /// photos stay (SPEC §3, delete rule nullify). History context `tag delete`: a Tag delete with
     /// the tombstone {name, uuid} per tag and a Photo update of `tags` per photo that had it.
     /// - Returns: the tags deleted.
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no such tag (or zone) exists, 75
-    ///   when busy.
+    /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no such tag (or zone) exists,
+    ///   `LibraryError.busy`.
     @discardableResult
-    public func deleteTag(_ name: String, zone: String? = nil, author: HistoryAuthor) throws -> [TagInfo] {
-        let name = try TagName.normalize(name)
+    public func deleteTag(_ name: TagName, zone: ZoneID? = nil, author: HistoryAuthor) throws -> [TagInfo] {
+        let name = name.rawValue
         return try write {
             let victims = try tags(named: name, zone: zone)
             var history = HistoryWriter(self, author: author, context: .tagDelete)
             for tag in victims {
                 try logPhotosOfTag(tag.rowID, in: &history)
                 try history.delete(.tag, .rowID(tag.rowID))
-                try db.run("DELETE FROM tag WHERE id = ?", [tag.rowID])
+                try catalogStore.deleteTag(tag.rowID)
             }
             try history.commit()
             return victims.map { TagInfo(uuid: $0.uuid, name: $0.name, zone: $0.zone, photoCount: 0) }
@@ -173,12 +174,12 @@ extension Library {
     /// rename never makes duplicates — the way digiKam and Lightroom merge a keyword renamed onto
     /// an existing one. History context `tag rename`.
     /// - Returns: the number of tags renamed or merged (0 when `old` and `new` are the same name).
-    /// - Throws: `PhotosError` 65 for an invalid name, 66 when no tag `old` (or no zone) exists,
-    ///   75 when busy.
+    /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no tag `old` (or no zone) exists,
+    ///   `LibraryError.busy`.
     @discardableResult
-    public func renameTag(_ old: String, to new: String, zone: String? = nil, author: HistoryAuthor) throws -> Int {
-        let old = try TagName.normalize(old)
-        let new = try TagName.normalize(new)
+    public func renameTag(_ old: TagName, to new: TagName, zone: ZoneID? = nil, author: HistoryAuthor) throws -> Int {
+        let old = old.rawValue
+        let new = new.rawValue
         return try write {
             let sources = try tags(named: old, zone: zone)
             guard old != new else { return 0 }
@@ -187,7 +188,7 @@ extension Library {
                 if let target = try findTag(named: new, zone: tag.zone) {
                     try mergeTag(tag, into: target, history: &history)
                 } else {
-                    try db.run("UPDATE tag SET name = ? WHERE id = ?", [new, tag.rowID])
+                    try catalogStore.renameTag(tag.rowID, to: new)
                     history.update(.tag(uuid: tag.uuid), ["name"], zone: tag.zone)
                 }
             }
@@ -197,27 +198,20 @@ extension Library {
     }
 
     /// The tags named `name` (normalized) in `zone` or every zone, ordered by zone and uuid.
-    /// - Throws: `PhotosError` 66 when there is none, or when `zone` does not exist.
-    func tags(named name: String, zone: String?) throws -> [TagRef] {
-        if let zone, !(try zoneExists(zone)) { throw PhotosError.noInput("no zone '\(zone)' in the library") }
-        let found: [TagRef]
-        if let zone {
-            found = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE name = ? AND zone_id = ? ORDER BY uuid")
-                .map([name, zone]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
-        } else {
-            found = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE name = ? ORDER BY zone_id, uuid")
-                .map([name]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
-        }
+    /// - Throws: `LibraryError.notFound(.tag)` when there is none, `.notFound(.zone)` when `zone`
+    ///   does not exist.
+    func tags(named name: String, zone: ZoneID?) throws -> [TagRef] {
+        if let zone, !(try zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
+        let found = try catalogStore.tags(named: name, zone: zone?.rawValue).map(TagRef.init)
         guard !found.isEmpty else {
-            throw PhotosError.noInput("no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
+            throw LibraryError.notFound(.tag(name, zone: zone))
         }
         return found
     }
 
     /// Logs a Photo update of `tags` for every photo linked to the tag with row id `tagID`.
     private func logPhotosOfTag(_ tagID: Int64, in history: inout HistoryWriter) throws {
-        for (name, zone) in try db.statement("SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name")
-            .map([tagID], { ($0.string(0), $0.string(1)) }) {
+        for (name, zone) in try catalogStore.photos(ofTag: tagID) {
             history.update(.photo(uniqueName: name), ["tags"], zone: zone)
         }
     }
@@ -227,9 +221,9 @@ extension Library {
     /// (SPEC §5), logging a Photo update of `tags` per photo of the loser.
     func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws {
         try logPhotosOfTag(loser.rowID, in: &history)
-        try TagRows.linkPhotos(of: loser.rowID, to: winner.rowID, in: db)
+        try catalogStore.linkPhotos(ofTag: loser.rowID, toTag: winner.rowID)
         try history.delete(.tag, .rowID(loser.rowID))
-        try db.run("DELETE FROM tag WHERE id = ?", [loser.rowID])
+        try catalogStore.deleteTag(loser.rowID)
     }
 
     /// Merges the same-named tags of `zone`: per name, the tag with the smallest uuid wins (byte
@@ -237,8 +231,7 @@ extension Library {
     /// photos are re-pointed to it and they are deleted (SPEC §5 `dedupe-tags`, the seed's rule).
     /// - Returns: the number of tags deleted.
     func mergeDuplicateTags(inZone zone: String, history: inout HistoryWriter) throws -> Int {
-        let all = try db.statement("SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? ORDER BY name, lower(uuid)")
-            .map([zone]) { TagRef(rowID: $0.int64(0), uuid: $0.string(1), name: $0.string(2), zone: $0.string(3)) }
+        let all = try catalogStore.tags(inZone: zone).map(TagRef.init)
         var merged = 0
         var winner: TagRef?
         for tag in all {

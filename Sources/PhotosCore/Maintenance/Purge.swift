@@ -53,7 +53,7 @@ extension Library {
     ///   for the store's failures; `PhotosError` 77 or 74 when an original cannot be removed
     ///   (`checkRemovable`, nothing deleted).
     public func purge(zone: ZoneID, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> PurgeReport {
-        guard zone != .defaultZone else { throw MaintenanceError.defaultZoneNotPurgeable }
+        guard zone != .default else { throw MaintenanceError.defaultZoneNotPurgeable }
         return try self.dryRun(dryRun) { try purgeZone(zone, author: author) }
     }
 

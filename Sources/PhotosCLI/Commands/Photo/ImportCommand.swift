@@ -79,7 +79,7 @@ enum ImportCommand: Command {
         if let shareArgument = arguments.share {
             guard let library else { throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)") }
             let share = try library.resolveShare(shareArgument)
-            guard share.scope == "private" else {
+            guard share.scope == .private else {
                 throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; import into it is not possible")
             }
             options.zone = share.id

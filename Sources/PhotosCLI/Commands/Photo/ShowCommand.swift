@@ -29,7 +29,7 @@ enum ShowCommand: Command {
             return
         }
         let lines: [(String, String)] = [
-            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format),
+            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format.rawValue),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
@@ -37,7 +37,7 @@ enum ShowCommand: Command {
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
             ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
-            ("zone", "\(p.zone) (\(p.scope))"),
+            ("zone", "\(p.zone) (\(p.scope.rawValue))"),
         ]
         ctx.console.printFields(lines, value: TerminalText.escaped)
     }

@@ -30,7 +30,7 @@ enum ShareShowCommand: Command {
             return
         }
         console.printFields([
-            ("id", share.id), ("title", TerminalText.printable(share.title)), ("created", share.created), ("scope", share.scope),
+            ("id", share.id), ("title", TerminalText.printable(share.title)), ("created", share.created), ("scope", share.scope.rawValue),
             ("public", share.publicPermission), ("photos", String(share.photoCount)),
         ])
         console.print("participants:" + (share.participants.isEmpty ? " -" : ""))

@@ -15,7 +15,7 @@ enum TagAddCommand: Command {
         """)
 
     struct Options: ParsableOptions {
-        var name = ""
+        var name = TagName(rawValue: "")
         var photos: [String] = []
         static var arguments: [Argument<Options>] { [TagArguments.name(\.name), .many(\.photos, "photo", help: PhotoArguments.many)] }
     }
@@ -25,9 +25,9 @@ enum TagAddCommand: Command {
         let photos = try options.photos.map(library.resolvePhoto)
         let added = try library.addTag(options.name, to: photos, author: ctx.historyAuthor)
         if ctx.global.json {
-            ctx.console.printJSON(.object([("tag", .string(options.name)), ("added", .int(added))]))
+            ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("added", .int(added))]))
         } else if !ctx.global.quiet {
-            ctx.console.print("Tagged \(TerminalText.plural(added, "photo")) with '\(TerminalText.printable(options.name))'")
+            ctx.console.print("Tagged \(TerminalText.plural(added, "photo")) with '\(TerminalText.printable(options.name.rawValue))'")
         }
     }
 }

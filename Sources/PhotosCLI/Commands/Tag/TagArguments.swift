@@ -10,9 +10,9 @@ enum TagArguments {
         .value(field, "--zone", value: "ID", help: "Only tags of this record zone (default, or a share's id).", default: "every zone")
     }
 
-    /// A tag name, trimmed and NFC-normalized (`TagName.normalize`: 65 for an empty name or
-    /// one with control characters).
-    static func name<Options>(_ field: WritableKeyPath<Options, String>, _ name: String = "name", help: String = nameHelp) -> Argument<Options> {
-        .one(field, name, help: help, parse: TagName.normalize)
+    /// A tag name, parsed once here (`TagName(parsing:)`: trimmed and NFC-normalized; 65 for an
+    /// empty name or one with control characters).
+    static func name<Options>(_ field: WritableKeyPath<Options, TagName>, _ name: String = "name", help: String = nameHelp) -> Argument<Options> {
+        .one(field, name, help: help, parse: TagName.init(parsing:))
     }
 }

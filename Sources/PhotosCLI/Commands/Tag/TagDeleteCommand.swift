@@ -18,7 +18,8 @@ enum TagDeleteCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let deleted = try library.deleteTag(options.name, zone: options.zone, author: ctx.historyAuthor)
+        // Parsed after the library is opened, as before: a missing library is told first.
+        let deleted = try library.deleteTag(TagName(parsing: options.name), zone: options.zone.map(ZoneID.init(rawValue:)), author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(.object([
                 ("deleted", .int(deleted.count)),

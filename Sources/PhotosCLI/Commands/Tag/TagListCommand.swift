@@ -24,7 +24,7 @@ enum TagListCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibraryForReading()
-        let tags = try library.tags(zone: options.zone, matching: options.match)
+        let tags = try library.tags(zone: options.zone.map(ZoneID.init(rawValue:)), matching: options.match)
         if ctx.global.json {
             for tag in tags { ctx.console.printJSON(tag.json) }
             return

@@ -15,9 +15,9 @@ enum TagRemoveCommand: Command {
         let photos = try options.photos.map(library.resolvePhoto)
         let removed = try library.removeTag(options.name, from: photos, author: ctx.historyAuthor)
         if ctx.global.json {
-            ctx.console.printJSON(.object([("tag", .string(options.name)), ("removed", .int(removed))]))
+            ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("removed", .int(removed))]))
         } else if !ctx.global.quiet {
-            ctx.console.print("Removed '\(TerminalText.printable(options.name))' from \(TerminalText.plural(removed, "photo"))")
+            ctx.console.print("Removed '\(TerminalText.printable(options.name.rawValue))' from \(TerminalText.plural(removed, "photo"))")
         }
     }
 }

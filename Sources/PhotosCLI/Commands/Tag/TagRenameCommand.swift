@@ -13,8 +13,8 @@ enum TagRenameCommand: Command {
         """)
 
     struct Options: ParsableOptions {
-        var old = ""
-        var new = ""
+        var old = TagName(rawValue: "")
+        var new = TagName(rawValue: "")
         var zone: String?
         static var options: [Option<Options>] { [TagArguments.zone(\.zone)] }
         static var arguments: [Argument<Options>] { [
@@ -24,11 +24,11 @@ enum TagRenameCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let count = try library.renameTag(options.old, to: options.new, zone: options.zone, author: ctx.historyAuthor)
+        let count = try library.renameTag(options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)), author: ctx.historyAuthor)
         if ctx.global.json {
-            ctx.console.printJSON(.object([("from", .string(options.old)), ("to", .string(options.new)), ("renamed", .int(count))]))
+            ctx.console.printJSON(.object([("from", .string(options.old.rawValue)), ("to", .string(options.new.rawValue)), ("renamed", .int(count))]))
         } else if !ctx.global.quiet {
-            ctx.console.print("Renamed \(TerminalText.plural(count, "tag")) '\(TerminalText.printable(options.old))' to '\(TerminalText.printable(options.new))'")
+            ctx.console.print("Renamed \(TerminalText.plural(count, "tag")) '\(TerminalText.printable(options.old.rawValue))' to '\(TerminalText.printable(options.new.rawValue))'")
         }
     }
 }
