@@ -2,14 +2,16 @@
 # Benchmarks/import.sh - time `photos import` against public thumbnailers on the same
 # files and the same number of cores.
 #
-# Usage: Benchmarks/import.sh [CORPUS_DIR] [--reps N] [--jobs N] [--photos PATH]
-#                             [--copies K] [--subset all|jpeg|progressive|baseline|png]
-#                             [--batch N] [--skip-photos] [--keep]
+# Usage: Benchmarks/import.sh [CORPUS_DIR | --tree bench|small|many] [--reps N] [--jobs N]
+#                             [--photos PATH] [--copies K]
+#                             [--subset all|jpeg|progressive|baseline|png]
+#                             [--batch N] [--skip-photos] [--fsync-cost] [--keep]
 #
 # Installs nothing. Needs (Debian packages): graphicsmagick (gm), libvips-tools
 # (vipsthumbnail), libjpeg-turbo-progs (djpeg), time (/usr/bin/time), python3,
-# coreutils/findutils, and a built photos binary (swift build -c release).
-# See Benchmarks/README.md for what is measured and how to read the output.
+# coreutils/findutils, and a built photos binary (swift build -c release). Optional:
+# python3-pil (the Pillow peer; --tree small|many generate their trees with it),
+# strace (--fsync-cost). See Benchmarks/README.md for what is measured and how.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,11 +23,14 @@ jobs=$(nproc)
 photos="$root/.build/release/photos"
 copies=1
 subset=all
-batch=1
+batch=
 skip_photos=0
 keep=0
+tree=
+fsync_cost=0
+cache=${PHOTOS_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/photos-bench}
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "import.sh: $*" >&2; exit 64; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"; }
 
@@ -40,6 +45,10 @@ while (($#)); do
       case ${2-} in all|jpeg|progressive|baseline|png) subset=$2 ;; *) die "--subset all|jpeg|progressive|baseline|png" ;; esac
       shift 2 ;;
     --batch) posint "$1" "${2-}"; batch=$2; shift 2 ;;
+    --tree)
+      case ${2-} in bench|small|many) tree=$2 ;; *) die "--tree bench|small|many" ;; esac
+      shift 2 ;;
+    --fsync-cost) fsync_cost=1; shift ;;
     --skip-photos) skip_photos=1; shift ;;
     --keep) keep=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -48,6 +57,12 @@ while (($#)); do
     *) ((corpus_set)) && die "only one CORPUS_DIR"; corpus=$1; corpus_set=1; shift ;;
   esac
 done
+
+[[ -n $tree && $corpus_set == 1 ]] && die "give either CORPUS_DIR or --tree, not both"
+# On the generated trees per-file peer processes would time process start-up, not
+# thumbnailing (vipsthumbnail alone starts in ~30 ms of CPU; gm ~6 ms): --tree small|many
+# hand the peers 100 files per process unless --batch says otherwise.
+[[ -z $batch ]] && { [[ $tree == small || $tree == many ]] && batch=100 || batch=1; }
 
 # ---------------------------------------------------------------- requirements
 missing=()
@@ -65,6 +80,19 @@ if ((${#missing[@]})); then
   echo "install with: apt-get install graphicsmagick libvips-tools libjpeg-turbo-progs time python3" >&2
   exit 69
 fi
+# Pillow: the first python3 that imports PIL (Debian's python3-pil is for /usr/bin/python3).
+pillow_py=
+for py in /usr/bin/python3 python3; do
+  if "$py" -c 'import PIL' >/dev/null 2>&1; then pillow_py=$(command -v "$py"); break; fi
+done
+if [[ -n $tree && $tree != bench && -z $pillow_py ]]; then
+  echo "import.sh: --tree $tree generates its photos with Pillow: apt-get install python3-pil" >&2
+  exit 69
+fi
+if ((fsync_cost)) && ! command -v strace >/dev/null 2>&1; then
+  echo "import.sh: --fsync-cost counts system calls with strace: apt-get install strace" >&2
+  exit 69
+fi
 if ((!skip_photos)); then
   if [[ ! -x $photos ]]; then
     echo "import.sh: photos binary not found at $photos" >&2
@@ -74,6 +102,53 @@ if ((!skip_photos)); then
   fi
   photos=$(cd "$(dirname "$photos")" && pwd)/$(basename "$photos")
 fi
+# ---------------------------------------------------------------- generated trees
+# small: 2,000 photos of 640x480 (smooth colour fields with shapes and grain, JPEG q80,
+# about 18 KB each); many: 50,000 tiny JPEGs (16x16, under 1 KB) in 50 folders. Both are
+# generated once from a fixed seed into $cache (PHOTOS_BENCH_CACHE, default
+# ~/.cache/photos-bench) and reused: same seed and Pillow/libjpeg version, same bytes.
+generate_tree() {
+  local kind=$1 dir=$2
+  [[ -f $dir/.complete ]] && return 0
+  echo "generating the $kind tree into $dir (once)..." >&2
+  rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
+  "$pillow_py" - "$kind" "$dir.tmp" <<'PY'
+import os, random, sys
+from PIL import Image, ImageDraw, ImageFilter
+kind, out = sys.argv[1], sys.argv[2]
+rng = random.Random(15)          # issue 15; change the folder name (v1) if this changes
+if kind == 'small':
+    for i in range(2000):
+        base = Image.new('RGB', (8, 6))
+        base.putdata([tuple(rng.randrange(256) for _ in range(3)) for _ in range(48)])
+        im = base.resize((640, 480), Image.BICUBIC)
+        d = ImageDraw.Draw(im)
+        for _ in range(6):
+            x, y = rng.randrange(640), rng.randrange(480)
+            r = rng.randrange(20, 160)
+            d.ellipse((x - r, y - r, x + r, y + r), fill=tuple(rng.randrange(256) for _ in range(3)))
+        im = im.filter(ImageFilter.GaussianBlur(2))
+        grain = Image.frombytes('L', (640, 480), rng.randbytes(640 * 480)).point(lambda v: v // 32)
+        im.paste(Image.new('RGB', (640, 480), (16, 16, 16)), mask=grain)
+        sub = os.path.join(out, 'd%02d' % (i // 100))
+        os.makedirs(sub, exist_ok=True)
+        im.save(os.path.join(sub, 'img%05d.jpg' % i), quality=80)
+else:
+    for i in range(50000):
+        px = rng.randbytes(16 * 16 * 3)
+        px = i.to_bytes(3, 'big') + px[3:]  # pixel 0 holds the index: every file differs
+        im = Image.frombytes('RGB', (16, 16), px)
+        sub = os.path.join(out, 'd%02d' % (i // 1000))
+        os.makedirs(sub, exist_ok=True)
+        im.save(os.path.join(sub, 'tiny%05d.jpg' % i), quality=90)
+PY
+  touch "$dir.tmp/.complete"
+  rm -rf "$dir"; mv "$dir.tmp" "$dir"
+}
+case $tree in
+  small) corpus="$cache/small-640x480-2000-v1"; generate_tree small "$corpus" ;;
+  many) corpus="$cache/many-16x16-50000-v1"; generate_tree many "$corpus" ;;
+esac
 [[ -d $corpus ]] || die "corpus directory not found: $corpus"
 corpus=$(cd "$corpus" && pwd)
 
@@ -179,16 +254,49 @@ run_photos() {
   ((rc == 0 || rc == 1)) || { echo "photos exited $rc; stderr:" >&2; tail -5 "$out/.stderr" >&2; return "$rc"; }
 }
 
+# GraphicsMagick parallelises one image over OpenMP threads (one per core by default). With
+# several gm processes at once (xargs -P) those threads oversubscribe the cores and make gm
+# up to ten times slower on small files, which flatters photos: one thread per process when
+# J > 1, as a user running gm in parallel would set it.
+gm_env=()
+((jobs > 1)) && gm_env=(env OMP_NUM_THREADS=1)
+
 run_gm() {
   local out=$1 rss=$2
   (cd "$in" && xargs -a "$work/list" -d '\n' -n "$batch" -P "$jobs" \
-    "${T[@]}" "$rss" gm mogrify -output-directory "$out" -size 120x120 -thumbnail 120x120 -format jpg)
+    "${gm_env[@]}" "${T[@]}" "$rss" gm mogrify -output-directory "$out" -size 120x120 -thumbnail 120x120 -format jpg)
 }
 
 run_vips() {
   local out=$1 rss=$2
   (cd "$in" && xargs -a "$work/list" -d '\n' -n "$batch" -P "$jobs" \
     "${T[@]}" "$rss" vipsthumbnail -s 120x120 -o "$out/%s.jpg")
+}
+
+# Pillow: J processes (multiprocessing), each opening a file, asking the JPEG decoder for a
+# reduced size first (Image.draft: libjpeg DCT scaling, like photos and gm's -size), then
+# Image.thumbnail((120, 120)) and a JPEG save. One pass = one python3 process tree.
+run_pillow() {
+  local out=$1 rss=$2
+  (cd "$in" && "${T[@]}" "$rss" "$pillow_py" - "$out" "$jobs" "$work/list" <<'PY'
+import multiprocessing, os, sys
+from PIL import Image
+out, jobs, listing = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def thumb(name):
+    with Image.open(name) as im:
+        if im.format == 'JPEG':
+            im.draft('RGB', (120, 120))
+        im.thumbnail((120, 120))
+        if im.mode != 'RGB':
+            im = im.convert('RGB')
+        im.save(os.path.join(out, name + '.jpg'), quality=85)
+    return 1
+names = [l for l in open(listing).read().split('\n') if l]
+with multiprocessing.Pool(jobs) as pool:
+    done = sum(pool.imap_unordered(thumb, names, chunksize=8))
+sys.exit(0 if done == len(names) else 1)
+PY
+  )
 }
 
 # Floor: decode every JPEG at 1/8 scale (the cheapest real decode) and write a copy
@@ -211,16 +319,22 @@ run_floor() {
 
 tools=()
 ((skip_photos)) || tools+=(photos)
-tools+=(gm vips floor)
+tools+=(gm vips)
+[[ -n $pillow_py ]] && tools+=(pillow)
+tools+=(floor)
+gm_threads="OpenMP default"
+((jobs > 1)) && gm_threads="OMP_NUM_THREADS=1"
 declare -A label=(
   [photos]="photos import --jobs $jobs"
-  [gm]="gm mogrify -thumbnail (xargs -P $jobs)"
+  [gm]="gm mogrify -thumbnail (xargs -P $jobs, $gm_threads)"
+  [pillow]="Pillow draft+thumbnail ($jobs processes)"
   [vips]="vipsthumbnail -s 120x120 (xargs -P $jobs)"
   [floor]="floor: djpeg 1/8 + cp + fsync (xargs -P $jobs)"
 )
 declare -A cmd=(
   [photos]="photos --library TMPLIB import --jobs $jobs --quiet DIR"
-  [gm]="gm mogrify -output-directory OUT -size 120x120 -thumbnail 120x120 -format jpg FILE"
+  [gm]="${gm_env[*]:+${gm_env[*]} }gm mogrify -output-directory OUT -size 120x120 -thumbnail 120x120 -format jpg FILE"
+  [pillow]="python3 multiprocessing.Pool($jobs): Image.open; draft('RGB',(120,120)) for JPEG; thumbnail((120,120)); save OUT/FILE.jpg"
   [vips]="vipsthumbnail -s 120x120 -o OUT/%s.jpg FILE"
   [floor]="djpeg -scale 1/8 -outfile /dev/null FILE (JPEGs); cp FILE OUT/ && sync OUT/FILE"
 )
@@ -229,10 +343,11 @@ echo "corpus : $corpus"
 echo "staged : $nfiles files, $((bytes / 1024)) KiB ($stage_summary; subset=$subset, copies=$copies)"
 echo "setup  : reps=$reps jobs=$jobs batch=$batch (files per peer invocation) cores=$(nproc)"
 ((skip_photos)) && echo "photos : skipped (--skip-photos)" || echo "photos : $photos"
-echo "tools  : gm $(gm version | head -1 | awk '{print $2}'), $(vipsthumbnail --version), $(djpeg -version 2>&1 | head -1 | sed 's/ (build.*//')"
+echo "tools  : gm $(gm version | head -1 | awk '{print $2}') ($gm_threads), $(vipsthumbnail --version), $(djpeg -version 2>&1 | head -1 | sed 's/ (build.*//')${pillow_py:+, Pillow $("$pillow_py" -c 'import PIL; print(PIL.__version__)')}"
+[[ -z $pillow_py ]] && echo "pillow : skipped (no python3 with PIL; apt-get install python3-pil)"
 echo
 
-cat "$in"/* >/dev/null   # warm the page cache so the first tool is not charged for it
+find "$in" -type f -exec cat {} + >/dev/null   # warm the page cache so the first tool is not charged for it
 
 read -r load1 _ </proc/loadavg
 if python3 -c "import sys; sys.exit(0 if float('$load1') > 0.5 else 1)"; then
@@ -334,6 +449,34 @@ for t in tools:
         t, nfiles, nbytes, jobs, reps, med, min(times[t]), max(times[t]), ips, cmed, peak, status[t],
         ','.join('%.3f' % x for x in times[t]), cmd[t]))
 PY
+
+# ---------------------------------------------------------------- fsync cost
+# One more (untimed) photos import into a fresh library under `strace -f -c`, counting the
+# calls that wait for the disk. On a spinning disk or a NAS one of them costs ~10 ms.
+if ((fsync_cost && !skip_photos)); then
+  out="$work/out.fsync"
+  rm -rf "$out"; mkdir -p "$out"
+  strace -f -c -o "$work/strace.txt" -e trace=fsync,fdatasync,syncfs,sync,sync_file_range,msync \
+    "$photos" --library "$out/library" import --jobs "$jobs" --quiet "$in" >/dev/null 2>&1 || true
+  echo
+  python3 - "$work/strace.txt" "$nfiles" <<'PY'
+import sys
+calls = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    # strace -c rows: % time, seconds, usecs/call, calls, [errors], syscall
+    if len(f) >= 5 and f[-1].isidentifier() and f[0].replace('.', '', 1).isdigit():
+        calls[f[-1]] = int(f[3])
+n = int(sys.argv[2])
+total = sum(calls.values())
+print('fsync-cost: one photos import of %d files made %d calls that wait for the disk (strace -f -c):' % (n, total))
+for name in ('fsync', 'fdatasync', 'syncfs', 'sync', 'sync_file_range', 'msync'):
+    if calls.get(name):
+        print('  %-16s %8d' % (name, calls[name]))
+if n:
+    print('  per file: %.2f; per batch of 64 files: %.1f' % (total / n, 64 * total / n))
+PY
+fi
 
 for t in "${tools[@]}"; do [[ ${status[$t]} == ok ]] || exit 1; done
 exit 0
