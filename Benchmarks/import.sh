@@ -465,7 +465,7 @@ calls = {}
 for line in open(sys.argv[1]):
     f = line.split()
     # strace -c rows: % time, seconds, usecs/call, calls, [errors], syscall
-    if len(f) >= 5 and f[-1].isidentifier() and f[0].replace('.', '', 1).isdigit():
+    if len(f) >= 5 and f[-1].isidentifier() and f[-1] != 'total' and f[0].replace('.', '', 1).isdigit():
         calls[f[-1]] = int(f[3])
 n = int(sys.argv[2])
 total = sum(calls.values())
