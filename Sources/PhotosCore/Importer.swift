@@ -323,9 +323,11 @@ public final class Importer {
         return nil
     }
 
-    /// True when the name ends in `.jpg`, `.jpeg` or `.png` (any case).
+    /// True when the name's extension (any case) is one of `ImageFormat.claimedExtensions`
+    /// (`.jpg`, `.jpeg`, `.png`, `.heic`, `.heif`, `.hif`, `.avif`, `.webp`): such a file that is
+    /// not an image is a failure, not a skip (issue 13 item 2).
     static func claimsImage(_ path: String) -> Bool {
-        ["jpg", "jpeg", "png"].contains((path as NSString).pathExtension.lowercased())
+        ImageFormat.claimedExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
@@ -344,13 +346,14 @@ public final class Importer {
             return .failed("\(error)")
         }
         let detected = file.bytes.withUnsafeBytes {
-            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(16)), soiSuffices: ext == "jpg" || ext == "jpeg")
+            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(ImageFormatSniffer.prefixLength)),
+                                      soiSuffices: ext == "jpg" || ext == "jpeg", heifAndWebP: true)
         }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
-            if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG or PNG") }
+            if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP") }
             let head = file.bytes.prefix(4).map { String(format: "0x%02x", $0) }.joined(separator: " ")
-            return .failed("not a JPEG or PNG file (its name says .\(ext), its bytes start with \(head))")
+            return .failed("not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with \(head))")
         }
         if !claimed.claim(file.sha256) { return .duplicate }
         if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256)) ?? nil {

@@ -11,7 +11,7 @@ public struct PhotoRecord: Equatable {
     public var sha256: String
     public var byteSize: Int
     public var fileReference: String
-    /// The original's format (the schema's CHECK allows only `jpeg` and `png`).
+    /// The original's format (the schema's CHECK allows `jpeg`, `png`, `heif`, `avif` and `webp`, migration 4).
     public var format: ImageFormat
     /// Upright pixels.
     public var width: Int

@@ -177,6 +177,40 @@ public enum Schema {
         DROP TABLE participant;
         ALTER TABLE participant_v3 RENAME TO participant;
         """,
+        // 4 (issue 13 item 2): `photo.format` also allows HEIF/HEIC, AVIF and WebP originals
+        // (the raw values of `ImageFormat`). A CHECK cannot be altered, so `photo` is rebuilt
+        // (https://www.sqlite.org/lang_altertable.html §7) with the definition of versions 1–3
+        // exactly (capture_offset and capture_source as migration 2 added them), keeping every
+        // row id. Other tables reference `photo(id)` by name, so they follow the renamed table;
+        // the migrator runs with foreign keys off (else the DROP would cascade-delete
+        // photo_data, thumbnail, rating and photo_tag) and runs `foreign_key_check` before
+        // committing.
+        """
+        CREATE TABLE photo_v4 (
+            id             INTEGER PRIMARY KEY,
+            unique_name    TEXT NOT NULL UNIQUE,
+            display_name   TEXT NOT NULL,
+            imported_at    TEXT NOT NULL,
+            capture_date   TEXT,
+            width          INTEGER NOT NULL CHECK (width > 0),
+            height         INTEGER NOT NULL CHECK (height > 0),
+            format         TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp')),
+            orientation    INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8),
+            zone_id        TEXT NOT NULL REFERENCES zone(id),
+            capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080),
+            capture_source TEXT
+        );
+        INSERT INTO photo_v4 (id, unique_name, display_name, imported_at, capture_date, width, height,
+                              format, orientation, zone_id, capture_offset, capture_source)
+            SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
+                   format, orientation, zone_id, capture_offset, capture_source
+            FROM photo ORDER BY id;
+        DROP TABLE photo;
+        ALTER TABLE photo_v4 RENAME TO photo;
+        CREATE INDEX photo_zone ON photo(zone_id);
+        CREATE INDEX photo_capture_date ON photo(capture_date);
+        CREATE INDEX photo_imported_at ON photo(imported_at);
+        """,
     ]
 
     /// SQL for a random lowercase UUID version 4 (RFC 9562 §5.4: version nibble 4, variant
@@ -209,8 +243,9 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Runs ordered migrations of SQL text forward, one IMMEDIATE transaction each, checking
-/// foreign keys before each commits and bumping `PRAGMA user_version` in the same
+/// Runs ordered migrations of SQL text forward, one IMMEDIATE transaction each with foreign
+/// key enforcement off (so a table rebuild cascades nothing), checking foreign keys before each
+/// commits and bumping `PRAGMA user_version` in the same
 /// transaction (GRDB's `DatabaseMigrator`). The one migrator of the package: the library
 /// (`Schema.migrator`) and an export folder's state database (`ExportStateDatabase`) use it.
 public struct Migrator: Sendable {
@@ -248,6 +283,13 @@ public struct Migrator: Sendable {
             try db.execute("PRAGMA auto_vacuum = INCREMENTAL")
             try db.execute("VACUUM")
         }
+        // Foreign keys off while migrating (https://www.sqlite.org/lang_altertable.html §7): a
+        // table rebuilt by DROP and RENAME would otherwise cascade-delete the rows referring to
+        // it. `PRAGMA foreign_keys` is a no-op inside a transaction, so it is set around them;
+        // `checkForeignKeys` refuses a migration that left a dangling row before it commits.
+        let foreignKeys = try db.scalarInt("PRAGMA foreign_keys") ?? 0
+        if foreignKeys != 0 { try db.execute("PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeys != 0 { try? db.execute("PRAGMA foreign_keys = ON") } }
         for version in before..<target {
             try db.transaction(.immediate) {
                 // Re-read inside the write lock: another process may have migrated meanwhile.

@@ -132,7 +132,7 @@ final class CLITests: XCTestCase {
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/storm.jpg")
         let run = photos(["--library", lib, "import", dir + "/in"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG or PNG file"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG, PNG, HEIF, AVIF or WebP file"), run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
         let quiet = photos(["--library", lib, "import", "--quiet", dir + "/in/storm.jpg"])
         XCTAssertEqual(quiet.status, 0)
@@ -148,7 +148,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(photos(["--library", lib, "init"]).stdout, "Library at \(lib) is up to date (schema version \(Schema.currentVersion))\n")
         let schema = photos(["--library", lib, "schema"])
         XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(Schema.currentVersion) (PRAGMA user_version)\n"))
-        XCTAssertTrue(schema.stdout.contains("CREATE TABLE photo ("))
+        // Migration 4 rebuilt photo by RENAME, which SQLite stores quoted.
+        XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
+        XCTAssertTrue(schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
 
         let db = try Database(path: lib + "/photos.sqlite")
         try db.execute("BEGIN IMMEDIATE")

@@ -6,16 +6,12 @@ import PhotosSQLite
 
 /// Issue 13 item 2 end to end: HEIC, WebP and a Display-P3 JPEG imported by `photos import`,
 /// originals stored byte for byte, fakes named .heic/.webp/.avif failing like a fake .jpg.
-/// Skipped until the library's schema accepts the new formats in `photo.format` (the
-/// integrator's migration; see the fmt branch report).
+/// The schema accepts the new formats in `photo.format` from migration 4.
 final class NewFormatsImportCLITests: XCTestCase {
     var dir = ""
     let formatSamples = packageRoot + "/Samples-formats"
 
     override func setUpWithError() throws {
-        guard Schema.migrations.joined().contains("'webp'") else {
-            throw XCTSkip("photo.format CHECK allows only 'jpeg','png': HEIF/AVIF/WebP import waits for the integrator's migration (issue 13, fmt branch)")
-        }
         dir = NSTemporaryDirectory() + "photos-newformats-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
     }

@@ -107,8 +107,8 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(summary.skipped, 1)
         XCTAssertEqual(summary.failed, 2)
         let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
-        XCTAssertEqual(reasons["fake.jpg"], "not a JPEG or PNG file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)")
-        XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG or PNG")
+        XCTAssertEqual(reasons["fake.jpg"], "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)")
+        XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP")
         XCTAssertEqual(summary.failures.first?.path.hasPrefix(tmp.file("in")), true, "failures carry the full path")
 
         let hidden = try runImport(library, [tmp.file("in")]) { $0.includeHidden = true }

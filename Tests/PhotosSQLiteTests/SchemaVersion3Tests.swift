@@ -24,7 +24,7 @@ final class SchemaVersion3Tests: XCTestCase {
         try db.run("INSERT INTO participant (id, share_id, email, role, permission, acceptance) VALUES (4, 'z', 'a@b.c', 'owner', 'read-write', 'accepted')")
         try db.run("INSERT INTO participant (id, share_id, email, role, permission) VALUES (9, 'z', 'd@e.f', 'private-user', 'read-only')")
 
-        XCTAssertEqual(try db.migrate(), 2)
+        XCTAssertEqual(try db.migrate(to: 3), 2)
         XCTAssertEqual(try db.userVersion, 3)
         let ratings = try db.statement("SELECT id, photo_id, value, uuid FROM rating ORDER BY id").map { ($0.int(0), $0.int(1), $0.int(2), $0.string(3)) }
         XCTAssertEqual(ratings.map { [$0.0, $0.1, $0.2] }, [[1, 7, 1], [2, 7, 5], [3, 7, 3]], "row ids and values kept")

@@ -3,7 +3,7 @@ import Foundation
 /// A parsed `--name` template of `photos export` (SPEC §5, issue #5).
 ///
 /// Fields: `{name}` (the displayName), `{stem}` (the displayName without its extension),
-/// `{ext}` (its extension without the dot, or `jpg`/`png` from the format when it has none),
+/// `{ext}` (its extension without the dot, or the format's `ImageFormat.fileExtension` — `jpg`, `png`, `heic`, `avif`, `webp` — when it has none),
 /// `{uniqueName}`, `{share}` (the photo's record zone id, `default` for the private default
 /// zone; a share's id is its zone's id, SPEC §3), `{capture:FORMAT}` and `{imported:FORMAT}`
 /// (strftime(3) formats, e.g. `%Y/%m`: the capture date in the photo's own local time, the
@@ -78,7 +78,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
     public func render(_ photo: PhotoRecord) -> String {
         var out = ""
         let (stem, ext) = ExportNaming.split(photo.displayName)
-        let extension_ = ext.isEmpty ? (photo.format == "png" ? "png" : "jpg") : ext
+        let extension_ = ext.isEmpty ? photo.format.fileExtension : ext
         for part in parts {
             switch part {
             case .literal(let s): out += s

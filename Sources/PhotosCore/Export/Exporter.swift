@@ -436,7 +436,7 @@ struct Planner {
         var bases: [String: String] = [:]
         for photo in photos {
             let (_, ext) = ExportNaming.split(photo.displayName)
-            let fallback = photo.uniqueName + "." + (ext.isEmpty ? (photo.format == "png" ? "png" : "jpg") : ext)
+            let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
             bases[photo.uniqueName] = ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
         }
         if trustState, let state {

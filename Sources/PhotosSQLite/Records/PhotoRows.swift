@@ -16,7 +16,7 @@ public struct PhotoRow: Sendable {
     /// Pixels, as stored (before orientation).
     public var width: Int
     public var height: Int
-    /// `jpeg` or `png`.
+    /// `ImageFormat.rawValue`: `jpeg`, `png`, `heif`, `avif` or `webp` (schema 4).
     public var format: String
     /// EXIF orientation 1…8.
     public var orientation: Int

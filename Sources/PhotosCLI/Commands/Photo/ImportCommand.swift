@@ -5,12 +5,15 @@ import PhotosCore
 enum ImportCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["import"],
-        abstract: "Import JPEG and PNG files and folders, with 120-pixel thumbnails.",
+        abstract: "Import JPEG, PNG, HEIF/HEIC, AVIF and WebP files and folders, with 120-pixel thumbnails.",
         discussion: """
         Folders are read recursively (symbolic links followed, never in a loop); hidden files and
         folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
-        other files are counted as skipped, but a .jpg/.jpeg/.png whose bytes are not JPEG or PNG
-        is a failure. A file already in the library (same SHA-256) is a duplicate; when that
+        other files are counted as skipped, but a .jpg/.jpeg/.png/.heic/.heif/.hif/.avif/.webp whose
+        bytes are not JPEG, PNG, HEIF, AVIF or WebP is a failure. Originals are stored byte for
+        byte. HEIF/AVIF: the primary image, upright by its irot/imir (EXIF Orientation is not
+        applied on top), thumbnailed from an embedded thumbnail of at least 120 pixels when
+        there is one. A file already in the library (same SHA-256) is a duplicate; when that
         photo's original is missing or damaged, the file restores it (said per file, and counted
         as restored). Tags and a
         rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
