@@ -49,7 +49,7 @@ public struct ImportRestoration: Equatable, Sendable {
 }
 
 /// The counts an import reports (SPEC §5a).
-public struct ImportSummary: Equatable {
+public struct ImportSummary: Equatable, Sendable {
     public var imported = 0
     public var duplicates = 0
     /// Duplicates whose stored original was missing or damaged and was written back (also
