@@ -1,4 +1,4 @@
-// swift-tools-version:5.10
+// swift-tools-version:6.0
 import PackageDescription
 
 let package = Package(
@@ -20,8 +20,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
-        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CLCMS2", "CHeif", "CWebP"],
-                cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CLCMS2", "CHeif", "CWebP"]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
@@ -39,5 +38,6 @@ let package = Package(
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles"]),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )

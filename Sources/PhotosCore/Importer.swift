@@ -49,7 +49,7 @@ public struct ImportRestoration: Equatable, Sendable {
 }
 
 /// The counts an import reports (SPEC §5a).
-public struct ImportSummary: Equatable {
+public struct ImportSummary: Equatable, Sendable {
     public var imported = 0
     public var duplicates = 0
     /// Duplicates whose stored original was missing or damaged and was written back (also
@@ -104,7 +104,7 @@ public final class Importer {
         self.options = options
     }
 
-    struct Prepared {
+    struct Prepared: Sendable {
         var path: String
         var sha256: String
         var byteSize: Int
@@ -115,7 +115,7 @@ public final class Importer {
         var wroteFile: Bool
     }
 
-    enum Outcome {
+    enum Outcome: Sendable {
         /// An XMP sidecar: read with its image, not counted.
         case sidecar
         case skipped

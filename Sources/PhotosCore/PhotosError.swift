@@ -80,7 +80,7 @@ public struct PhotosError: Error, CustomStringConvertible, Equatable {
 /// says what was committed (and stays committed), `error` why it stopped (75 when another
 /// process held the lock). Running the same command again continues where it stopped. The
 /// CLI prints the report, then the error, and exits with the error's status.
-public struct Interrupted<Report>: Error {
+public struct Interrupted<Report: Sendable>: Error {
     /// What was done and committed before the error.
     public var report: Report
     /// Why the command stopped.

@@ -5,7 +5,7 @@ import PhotosModel
 import PhotosSQLite
 
 /// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
-public struct VerifyProblem: Equatable {
+public struct VerifyProblem: Equatable, Sendable {
     /// What is wrong, as a matchable value (its raw value is the `kind` of `--json` and of the
     /// printed line).
     public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -151,7 +151,7 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What `photos verify` checked and found.
-public struct VerifyReport {
+public struct VerifyReport: Sendable {
     public var photos = 0
     public var files = 0
     /// Thumbnails checked.

@@ -15,7 +15,7 @@ import FoundationXML
 /// older `xap:`, anything) counts and a prefix `xmp` bound to another namespace does not;
 /// attribute and element forms, `rdf:Bag`/`rdf:Seq`/`rdf:Alt`, character references, CDATA
 /// and several `rdf:Description` blocks all read the same (Part 1 §7.5–§7.9).
-public struct XMPSidecar: Equatable {
+public struct XMPSidecar: Equatable, Sendable {
     /// `dc:subject` items (Part 1 §8.4), in document order, trimmed, empty ones dropped.
     public var subjects: [String] = []
     /// `xmp:Rating` (Part 1 §8.5) when it is 1…5 after rounding half up. 0 means unrated and

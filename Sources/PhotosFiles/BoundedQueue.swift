@@ -3,7 +3,10 @@ import Foundation
 /// A first-in first-out queue of at most `capacity` items between producer threads and one
 /// consumer: `push` blocks while it is full, so the items in flight, and the memory they hold,
 /// stay bounded whatever the number of files.
-public final class BoundedQueue<Element> {
+///
+/// `@unchecked Sendable`: every stored property is read and written only while `condition` is
+/// locked (a condition variable: `Mutex` has no wait, so this is not a straight swap).
+public final class BoundedQueue<Element>: @unchecked Sendable where Element: Sendable {
     private var items: [Element] = []
     private var head = 0
     private let capacity: Int

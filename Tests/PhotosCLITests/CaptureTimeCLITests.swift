@@ -36,7 +36,7 @@ final class CaptureTimeCLITests: BinaryTestCase {
         var block: [UInt8] = [0x49, 0x49, 42, 0] + u32(8)
         block += u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(exifIFD) + u32(0)
         block += u16(entries) + u16(0x9003) + u16(2) + u32(20) + u32(dataStart)
-        if let offset { block += u16(0x9011) + u16(2) + u32(7) + u32(dataStart + 20) }
+        if offset != nil { block += u16(0x9011) + u16(2) + u32(7) + u32(dataStart + 20) }
         block += u32(0) + Array(date.utf8) + [0]
         if let offset { block += Array(offset.utf8) + [0] }
         let payload = Array("Exif\0\0".utf8) + block

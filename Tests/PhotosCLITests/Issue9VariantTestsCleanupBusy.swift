@@ -23,7 +23,9 @@ final class Issue9VariantCleanupBusyTests: XCTestCase {
         let ref = try XCTUnwrap(try library.db.scalarString("SELECT file_ref FROM photo_data"))
         // The rows go (as a committed delete leaves them), then another writer holds the lock.
         try library.db.run("DELETE FROM photo")
-        let holder = try Database(path: lib + "/photos.sqlite", busyTimeout: 0)
+        // nonisolated(unsafe): safe because after `BEGIN IMMEDIATE` this thread never touches
+        // `holder` again; only the timer's closure does: one thread at a time.
+        nonisolated(unsafe) let holder = try Database(path: lib + "/photos.sqlite", busyTimeout: 0)
         try holder.execute("BEGIN IMMEDIATE")
         let released = expectation(description: "holder released")
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) {

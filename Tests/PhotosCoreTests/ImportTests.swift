@@ -26,7 +26,7 @@ final class ImportTests: XCTestCase {
         // README.md, make-samples.sh and the cron samples are skipped; the .xmp sidecar is not counted.
         let others = (FileManager.default.enumerator(atPath: samplesDir)?.allObjects as? [String] ?? []).filter { name in
             var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: samplesDir + "/" + name, isDirectory: &isDir)
+            _ = FileManager.default.fileExists(atPath: samplesDir + "/" + name, isDirectory: &isDir)
             return !isDir.boolValue && !["jpg", "png", "xmp"].contains((name as NSString).pathExtension)
         }
         XCTAssertGreaterThanOrEqual(others.count, 2)

@@ -76,10 +76,10 @@ final class MaintenanceTests: XCTestCase {
         }
         let (p, q, r) = (peers[0], peers[1], peers[2])
         // P: merges Q then R, dedupes. R: merges P then Q, dedupes between. Q: merges R, dedupes, merges P.
-        try p.merge(from: q); try p.merge(from: r); try p.dedupeTags()
-        try r.merge(from: p); try r.dedupeTags(); try r.merge(from: q); try r.dedupeTags()
-        try q.merge(from: r); try q.dedupeTags(); try q.merge(from: p); try q.dedupeTags()
-        try p.merge(from: q); try p.merge(from: r); try p.dedupeTags()
+        _ = try p.merge(from: q); _ = try p.merge(from: r); _ = try p.dedupeTags()
+        _ = try r.merge(from: p); _ = try r.dedupeTags(); _ = try r.merge(from: q); _ = try r.dedupeTags()
+        _ = try q.merge(from: r); _ = try q.dedupeTags(); _ = try q.merge(from: p); _ = try q.dedupeTags()
+        _ = try p.merge(from: q); _ = try p.merge(from: r); _ = try p.dedupeTags()
         XCTAssertEqual(try tagState(p), try tagState(q))
         XCTAssertEqual(try tagState(q), try tagState(r))
         XCTAssertEqual(try tagUUIDs(p, named: "Beach").count, 1)

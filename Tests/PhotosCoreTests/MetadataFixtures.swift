@@ -89,7 +89,7 @@ enum MetadataFixture {
         let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(raw.count & 0xFF), UInt8(raw.count >> 8),
                              UInt8(~raw.count & 0xFF), UInt8((~raw.count >> 8) & 0xFF)] + raw
             + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+        let out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
         var xmp: [UInt8] = []
         if let packet {
             let header: [UInt8] = chunkType == "iTXt" ? [0, 0, 0, 0, 0] : [0]

@@ -64,7 +64,7 @@ final class TempDir {
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let dest = file(name)
         try FileManager.default.createDirectory(atPath: (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dest, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: dest, contents: Data(bytes))
         return dest
     }
 }

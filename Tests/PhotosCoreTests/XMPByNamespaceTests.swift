@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import PhotosCore
 
@@ -195,10 +196,9 @@ final class XMPByNamespaceTests: XCTestCase {
     }
 }
 
-private final class Box: @unchecked Sendable {
-    private var items: [XMPSidecar?]
-    private let lock = NSLock()
-    init(_ items: [XMPSidecar?]) { self.items = items }
-    func set(_ i: Int, _ v: XMPSidecar?) { lock.lock(); items[i] = v; lock.unlock() }
-    var values: [XMPSidecar?] { lock.lock(); defer { lock.unlock() }; return items }
+private final class Box: Sendable {
+    private let items: Mutex<[XMPSidecar?]>
+    init(_ items: [XMPSidecar?]) { self.items = Mutex(items) }
+    func set(_ i: Int, _ v: XMPSidecar?) { items.withLock { $0[i] = v } }
+    var values: [XMPSidecar?] { items.withLock { $0 } }
 }

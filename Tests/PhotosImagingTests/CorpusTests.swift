@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PhotosImaging
+import Synchronization
 
 /// The shared corpus, found relative to the package root (`../shared/corpus`).
 enum Corpus {
@@ -317,12 +318,12 @@ final class CorpusImageTests: XCTestCase {
         let paths = ["bench/mate_Aqua.jpg", "bench/lomiri_Wine_by_Jakkub_Mede.jpg", "png-suite/basi6a16.png", "unusual/jpegdec_ycck.jpg"]
         let files = try paths.map { try Corpus.data($0) }
         let expected = try files.map { try thumbnail($0).thumbnail }
-        let results = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: 16)
-        results.initialize(repeating: [])
-        defer { results.deallocate() }
+        let slots = Mutex([[UInt8]](repeating: [], count: 16))
         DispatchQueue.concurrentPerform(iterations: 16) { i in
-            results[i] = (try? thumbnail(files[i % files.count]).thumbnail) ?? []
+            let result = (try? thumbnail(files[i % files.count]).thumbnail) ?? []
+            slots.withLock { $0[i] = result }
         }
+        let results = slots.withLock { $0 }
         for i in 0..<16 { XCTAssertEqual(results[i], expected[i % files.count]) }
     }
 }

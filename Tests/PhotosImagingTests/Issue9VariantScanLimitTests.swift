@@ -60,7 +60,7 @@ final class Issue9VariantScanLimitTests: XCTestCase {
         let atLimit = Self.manyScans(width: 1024, height: 1024, acScans: 499)   // 500 scans
         let overLimit = Self.manyScans(width: 1024, height: 1024, acScans: 500) // 501 scans
         XCTAssertNil(Verdict.libjpeg(atLimit), "a valid file: libjpeg reads it whole")
-        XCTAssertEqual(Verdict.libjpeg(overLimit), String(cString: PC_SCAN_LIMIT_TEXT))
+        XCTAssertEqual(Verdict.libjpeg(overLimit), PC_SCAN_LIMIT_TEXT)
         // dconly.c (1/8 for a 120-px thumbnail) and libjpeg (1/2 for 512 px).
         for (target, dcOnly) in [(120, true), (512, false)] {
             let ok = Verdict.photos(atLimit, targetEdge: target)

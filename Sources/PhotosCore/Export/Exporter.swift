@@ -51,7 +51,7 @@ public struct ExportFailure: Equatable, Sendable {
 /// (its original was there, but a sidecar or thumbnail — or a damaged original with `--update` —
 /// was rewritten), `skipped` (nothing to do), `failed`; `removed` counts files `--cleanup`
 /// deleted; `bytes` all bytes written.
-public struct ExportSummary: Equatable {
+public struct ExportSummary: Equatable, Sendable {
     public var written = 0
     public var updated = 0
     public var skipped = 0

@@ -2,6 +2,7 @@ import Foundation
 import PhotosFiles
 import PhotosImaging
 import PhotosSQLite
+import Synchronization
 
 /// Import's worker side: `jobs` threads take files in order, classify, read, hash, decode and
 /// thumbnail them and write their originals (`Importer.prepare`), and hand each outcome to the
@@ -57,24 +58,21 @@ final class ImportPipeline {
 }
 
 /// SHA-256s claimed by a worker in this run, so that two identical files in one run import once.
-final class Claims {
-    private var set = Set<String>()
-    private let lock = NSLock()
-    func claim(_ sha: String) -> Bool { lock.lock(); defer { lock.unlock() }; return set.insert(sha).inserted }
-    func release(_ sha: String) { lock.lock(); set.remove(sha); lock.unlock() }
+final class Claims: Sendable {
+    private let set = Mutex(Set<String>())
+    func claim(_ sha: String) -> Bool { set.withLock { $0.insert(sha).inserted } }
+    func release(_ sha: String) { _ = set.withLock { $0.remove(sha) } }
 }
 
 /// Set once by the writer after a fatal error; workers stop taking new files.
-final class StopFlag {
-    private var value = false
-    private let lock = NSLock()
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
 
 /// A shared counter handing out file indexes to workers.
-final class Counter {
-    private var value = 0
-    private let lock = NSLock()
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value - 1 }
+final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func next() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
