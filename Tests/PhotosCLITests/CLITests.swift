@@ -1,15 +1,10 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
 
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-let samplesDir = packageRoot + "/Samples"
 
 /// The output of one in-process run of the CLI.
 struct RunResult {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCore
 
 /// Issue 9 item 5: XMP is read as XMP, by namespace URI, whatever prefix or RDF form wrote it.
