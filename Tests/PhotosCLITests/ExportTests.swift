@@ -9,15 +9,9 @@ import PhotosFiles
 import PhotosCore
 import PhotosSQLite
 
-final class ExportTests: XCTestCase {
-    var dir = ""
+final class ExportTests: TemporaryFolderTestCase {
+    override var label: String { "photos-export" }
     var lib: String { dir + "/lib" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-export-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// `photos --library LIB ARGS…`, asserting the exit status.
     @discardableResult

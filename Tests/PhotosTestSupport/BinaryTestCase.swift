@@ -3,18 +3,8 @@ import XCTest
 
 /// Base of the tests that run the built `photos` binary as a separate process (kill -9 needs a
 /// real process): a fresh folder per test, the binary, and distinct copies of the samples.
-open class BinaryTestCase: XCTestCase {
-    /// The test's own temporary folder, made fresh by setUp and removed by tearDown.
-    public var dir = ""
-
-    /// Folder-name label of the test's temporary folder.
-    open var label: String { "photos-binary" }
-
-    open override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    open override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+open class BinaryTestCase: TemporaryFolderTestCase {
+    open override var label: String { "photos-binary" }
 
     /// The `photos` binary `swift test` built, or a skip when there is none.
     public func binary() throws -> String {
