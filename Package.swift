@@ -37,7 +37,7 @@ let package = Package(
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
         .target(name: "PhotosTestSupport", dependencies: ["PhotosFiles", "PhotosSQLite"], path: "Tests/PhotosTestSupport"),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
-        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite"]),
+        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),
