@@ -33,11 +33,15 @@ let package = Package(
         .target(name: "PhotosCore", dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
         .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP"]),
-        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite"]),
+        // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
+        .target(name: "PhotosTestSupport", dependencies: ["PhotosFiles", "PhotosSQLite"], path: "Tests/PhotosTestSupport"),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
+        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
-        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles"]),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles"]),
+        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),
+        // The slow process-level tests: kill -9, busy and concurrent writers, memory bounds, read-only as nobody, the whole corpus.
+        .testTarget(name: "PhotosEndToEndTests", dependencies: ["PhotosCore", "PhotosSQLite", "PhotosFiles", "CImageCodec", "PhotosTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

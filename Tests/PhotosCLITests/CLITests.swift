@@ -1,15 +1,9 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
-
-let packageRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-let samplesDir = packageRoot + "/Samples"
 
 /// The output of one in-process run of the CLI.
 struct RunResult {
@@ -30,15 +24,9 @@ func photos(_ args: [String], env: [String: String] = [:]) -> RunResult {
     return RunResult(status: status.rawValue, stdout: String(decoding: out, as: UTF8.self), stderr: err, stdoutBytes: out)
 }
 
-final class CLITests: XCTestCase {
-    var dir = ""
+final class CLITests: TemporaryFolderTestCase {
+    override var label: String { "photos-cli" }
     var lib: String { dir + "/lib" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-cli-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func testHelpLooksLikeArgumentParserAndExitsZero() {
         let main = photos(["--help"])

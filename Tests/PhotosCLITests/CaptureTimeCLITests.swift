@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Issue 9 item 6 through the binary, in a chosen time zone (TZ=America/New_York, so that the
 /// machine's zone differs from UTC): show, list --json, --since/--until, {capture:%Y}, and the

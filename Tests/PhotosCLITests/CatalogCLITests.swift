@@ -1,20 +1,20 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
 
 /// `tag`, `rate`, `rating` and `share` through the in-process CLI runner: happy paths, refusals
 /// with their exit codes and messages, JSON shapes, and the invariants after each sequence.
-final class CatalogCLITests: XCTestCase {
-    var dir = ""
+final class CatalogCLITests: TemporaryFolderTestCase {
+    override var label: String { "photos-catalog-cli" }
     var lib: String { dir + "/lib" }
     /// uniqueNames by display name.
     var names: [String: String] = [:]
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-catalog-cli-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try super.setUpWithError()
         let imported = photos(["--library", lib, "import", "-q", samplesDir])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         for line in run(["list", "--json"]).stdout.split(separator: "\n") {
@@ -23,7 +23,6 @@ final class CatalogCLITests: XCTestCase {
         }
         XCTAssertEqual(names.count, 6)
     }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func run(_ args: [String], env: [String: String] = [:]) -> RunResult { photos(["--library", lib] + args, env: env) }
     func name(_ display: String) -> String { names[display] ?? "missing-\(display)" }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosCore
 import PhotosSQLite
 
@@ -16,8 +17,8 @@ final class DryRunHealTests: BinaryTestCase {
         var lines: [String] = []
         for root in roots {
             lines.append("== \(root)")
-            lines += try DryRunTests.dumpDatabase(root + "/photos.sqlite")
-            lines += DryRunTests.fileTree(root)
+            lines += try LibrarySnapshot.dumpDatabase(root + "/photos.sqlite")
+            lines += LibrarySnapshot.fileTree(root)
         }
         return lines
     }

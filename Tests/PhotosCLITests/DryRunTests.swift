@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosFiles
 import PhotosCore
 import PhotosSQLite
@@ -14,63 +15,13 @@ final class DryRunTests: BinaryTestCase {
 
     // MARK: snapshots
 
-    /// Every table's rows (sorted), the schema and `PRAGMA user_version`, read through a
-    /// read-only connection that leaves no file behind.
-    static func dumpDatabase(_ path: String) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return ["<no database>"] }
-        let db = try Database(path: path, readOnly: true)
-        var lines = ["user_version=\(try db.userVersion)"]
-        let tables = try Statement.prepare(db, "SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
-            .map { ($0.string(0), $0.string(1), $0.string(2)) }
-        for (type, name, sql) in tables {
-            lines.append("\(type) \(name): \(sql)")
-            guard type == "table" else { continue }
-            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            var rows: [String] = []
-            try Statement.prepare(db, "SELECT * FROM \(quoted)").forEach { row in
-                rows.append((0..<row.count).map { "\(row.value($0))" }.joined(separator: "|"))
-            }
-            lines += rows.sorted().map { "  \(name): \($0)" }
-        }
-        return lines
-    }
-
-    /// Every entry under `root` (not following symbolic links): path, type, size, SHA-256 and
-    /// mtime of files. The database's own rows are compared by `dumpDatabase`.
-    static func fileTree(_ root: String) -> [String] {
-        var result: [String] = []
-        var folders = [root]
-        while let folder = folders.popLast() {
-            var st = stat()
-            guard lstat(folder, &st) == 0 else { continue }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            for name in names.sorted() {
-                let path = folder + "/" + name
-                guard lstat(path, &st) == 0 else { continue }
-                let rel = String(path.dropFirst(root.count))
-                let mtime = "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
-                switch st.st_mode & S_IFMT {
-                case S_IFDIR:
-                    result.append("dir \(rel) mtime \(mtime)")
-                    folders.append(path)
-                case S_IFREG:
-                    let sha = (try? SHA256Hasher.hex(ofFileAt: path).hex) ?? "?"
-                    result.append("file \(rel) \(st.st_size) \(sha) mtime \(mtime)")
-                default:
-                    result.append("other \(rel)")
-                }
-            }
-        }
-        return result.sorted()
-    }
-
     /// The database dump of every library under `roots` and the file tree of each root.
     func snapshot(_ roots: [String]) throws -> [String] {
         var lines: [String] = []
         for root in roots {
             lines.append("== \(root)")
-            lines += try DryRunTests.dumpDatabase(root + "/photos.sqlite")
-            lines += DryRunTests.fileTree(root)
+            lines += try LibrarySnapshot.dumpDatabase(root + "/photos.sqlite")
+            lines += LibrarySnapshot.fileTree(root)
         }
         return lines
     }
@@ -249,7 +200,7 @@ final class DryRunTests: BinaryTestCase {
         let lib = dir + "/lib"
         _ = try ok(["--library", lib, "import", samplesDir + "/storm.jpg"])
         let library = try Library(root: lib, create: false)
-        let before = try DryRunTests.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
         let ref = try XCTUnwrap(library.externalData.allReferences().first)
         let seen: Int = try library.dryRun(true) {
             let inside = try library.write {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Issue 9 item 5 through the binary: embedded XMP is imported, and the XMP Toolkit's own
 /// error printing (exempi writes every toolkit error to std::cerr) never reaches the user.

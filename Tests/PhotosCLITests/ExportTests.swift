@@ -3,38 +3,15 @@ import Foundation
 import FoundationXML
 #endif
 import XCTest
+import PhotosTestSupport
 import PhotosFiles
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
 
-/// SHA-256 of a file's bytes, or "" when it cannot be read.
-func sha256(ofFile path: String) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else { return "" }
-    return (try? data.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }) ?? ""
-}
-
-/// Every regular file under `root`, relative, sorted; hidden ones only when asked.
-func filesUnder(_ root: String, hidden: Bool = false) -> [String] {
-    guard let e = FileManager.default.enumerator(atPath: root) else { return [] }
-    var result: [String] = []
-    while let rel = e.nextObject() as? String {
-        if !hidden && rel.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root + "/" + rel, isDirectory: &isDir), !isDir.boolValue { result.append(rel) }
-    }
-    return result.sorted()
-}
-
-final class ExportTests: XCTestCase {
-    var dir = ""
+final class ExportTests: TemporaryFolderTestCase {
+    override var label: String { "photos-export" }
     var lib: String { dir + "/lib" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-export-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// `photos --library LIB ARGS…`, asserting the exit status.
     @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosCore
 
 /// Where export's modification times (issue 9 item 6: each original and sidecar gets the
@@ -34,11 +35,11 @@ final class ExportTimesDryRunTests: BinaryTestCase {
         XCTAssertEqual(unlink(dest + "/storm.jpg"), 0)
         XCTAssertEqual(try run(["--library", lib, "rate", unique, "5"]).status, 0)
 
-        let before = DryRunTests.fileTree(dest)
+        let before = LibrarySnapshot.fileTree(dest)
         let dry = try run(["--library", lib, "export", dest, "--dry-run", "--json"])
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stdout.contains("\"written\":1"), dry.stdout)
-        XCTAssertEqual(DryRunTests.fileTree(dest), before, "a dry run changed a file or a modification time")
+        XCTAssertEqual(LibrarySnapshot.fileTree(dest), before, "a dry run changed a file or a modification time")
         XCTAssertEqual(mtime(dest + "/storm.jpg.xmp"), 1_000_000_000)
 
         XCTAssertEqual(try run(["--library", lib, "export", dest]).status, 0)

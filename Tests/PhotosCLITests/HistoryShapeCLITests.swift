@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
@@ -9,17 +10,11 @@ import PhotosSQLite
 /// disappeared must have exactly one delete change whose tombstone (keys in order, and values) is
 /// the entity's one shape, computed here independently from the rows before the command, and
 /// the author must follow the one rule (maintenance commands their own name, `--author` wins).
-final class HistoryShapeCLITests: XCTestCase {
-    var dir = ""
+final class HistoryShapeCLITests: TemporaryFolderTestCase {
+    override var label: String { "photos-hist-shape" }
     var lib: String { dir + "/lib" }
     /// `$PHOTOS_AUTHOR`, which the user's commands record and maintenance commands ignore.
     let env = ["PHOTOS_AUTHOR": "eve"]
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-hist-shape-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     @discardableResult
     func run(_ args: [String], library: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> RunResult {

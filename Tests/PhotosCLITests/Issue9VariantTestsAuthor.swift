@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosSQLite
 
@@ -7,14 +8,9 @@ import PhotosSQLite
 /// `--author $'a\nb'` or a `$PHOTOS_AUTHOR` with an escape sequence were stored as given and
 /// printed raw by `photos history` (a forged second line, terminal escapes); now 64, nothing
 /// recorded, as tag names with control characters are refused.
-final class Issue9VariantAuthorTests: XCTestCase {
-    var dir = ""
+final class Issue9VariantAuthorTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-author" }
     var lib: String { dir + "/lib" }
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-author-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func testControlCharactersInAuthorAreRefused() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
@@ -8,14 +9,9 @@ import PhotosSQLite
 /// under the write lock. With `--wait 0`, another writer taking the lock between the two left
 /// the originals as orphans (exit 0, nothing said). The removal now waits for the lock up to
 /// `Library.cleanupWait` seconds whatever `--wait` says.
-final class Issue9VariantCleanupBusyTests: XCTestCase {
-    var dir = ""
+final class Issue9VariantCleanupBusyTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-cleanup" }
     var lib: String { dir + "/lib" }
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-cleanup-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func testRemovalAfterCommitWaitsForAnotherWriter() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)

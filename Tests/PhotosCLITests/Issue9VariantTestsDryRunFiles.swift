@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Issue 9 item 1 (variant): a dry run leaves the library's file tree as it found it. An
 /// import's workers closed their read connections after the writer had finished, so the

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosFiles
@@ -10,16 +11,10 @@ import PhotosSQLite
 /// write or remove a file outside the library because of it: `delete`, `purge`, `verify
 /// --repair` and `export` used `ExternalData/` + file_ref as a path, so `../../victim` made
 /// `photos delete` unlink a file beside the library.
-final class Issue9VariantFileReferenceTests: XCTestCase {
-    var dir = ""
+final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-fileref" }
     var lib: String { dir + "/lib" }
     var victim: String { dir + "/victim" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-fileref-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
     func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }

@@ -1,18 +1,14 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosSQLite
 
 /// Issue 9 items 1 and 8 (variant): `merge --dry-run` that would restore a lost original said
 /// "1 missing or damaged originals restored" although it restored nothing; it now says "to
 /// restore", and the library keeps its bytes and rows.
-final class Issue9VariantMergeDryRunTests: XCTestCase {
-    var dir = ""
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-merge-dry-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+final class Issue9VariantMergeDryRunTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-merge-dry" }
 
     func testDryRunMergeSaysWhatItWouldRestore() throws {
         let a = dir + "/a", b = dir + "/b"

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
@@ -12,17 +13,15 @@ import PhotosSQLite
 ///   that only copy as an orphan.
 /// - An empty folder in an original's place, or a file in the shard folder's place, made the
 ///   re-import fail ("Is a directory", "Not a directory") instead of restoring the original.
-final class Issue9VariantVerifyHealTests: XCTestCase {
-    var dir = ""
+final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-verify-heal" }
     var lib: String { dir + "/lib" }
 
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-verify-heal-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try super.setUpWithError()
         XCTAssertEqual(run(["import", "-q", "--tag", "Keep"] + ["storm.jpg", "path.jpg", "kite.png"].map { samplesDir + "/" + $0 }).status, 0)
         XCTAssertEqual(run(["rate", try uniqueName("storm.jpg"), "5"]).status, 0)
     }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
     func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
 import PhotosSQLite
@@ -10,15 +11,13 @@ import PhotosSQLite
 ///   bytes) passed verify; now `duplicate-photo`, reported and never repaired.
 /// - A tag link crossing zones was reported but `--repair` left it; now it is relinked to the
 ///   same-named tag of the photo's zone (created when absent), recorded in history.
-final class Issue9VariantVerifyInvariantTests: XCTestCase {
-    var dir = ""
+final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
+    override var label: String { "photos-i9-invariants" }
     var lib: String { dir + "/lib" }
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-i9-invariants-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try super.setUpWithError()
         XCTAssertEqual(run(["import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
     }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
     func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
 

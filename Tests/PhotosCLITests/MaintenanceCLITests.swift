@@ -1,16 +1,12 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosSQLite
 
-final class MaintenanceCLITests: XCTestCase {
-    var dir = ""
+final class MaintenanceCLITests: TemporaryFolderTestCase {
+    override var label: String { "photos-maint-cli" }
     var lib: String { dir + "/lib" }
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-maint-cli-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func testHistoryJSONLinesConsumerAdvanceAndAuthorFilterShadowsTheGlobalOption() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", "--author", "alice", samplesDir + "/storm.jpg"]).status, 0)

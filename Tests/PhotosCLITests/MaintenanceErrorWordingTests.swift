@@ -1,20 +1,19 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosSQLite
 
 /// The refusals of `purge`, `history consumers` and `history` are typed in Core
 /// (`MaintenanceError`) and worded in one place (`ErrorReporting`, `// MARK: maintenance`):
 /// the exact lines and exit statuses users see, which issue 10 keeps byte-identical.
-final class MaintenanceErrorWordingTests: XCTestCase {
-    var dir = ""
+final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
+    override var label: String { "photos-maint-words" }
     var lib: String { dir + "/lib" }
     override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-maint-words-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try super.setUpWithError()
         XCTAssertEqual(photos(["--library", lib, "init"]).status, 0)
     }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// Adds zones shared with this library (as a merge could bring) with these ids.
     private func addZones(_ ids: [String]) throws {

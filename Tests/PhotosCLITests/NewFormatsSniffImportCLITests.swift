@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Issue 13 item 2, the kind "the name claims an image format, the bytes decide": every

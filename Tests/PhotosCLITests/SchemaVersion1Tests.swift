@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Where schema migration 2 (issue 9 item 6: local capture time, `capture_offset`,
@@ -12,55 +13,6 @@ import PhotosSQLite
 /// - `merge --from` reads a version-1 library as it is (never writing it), its capture times
 ///   taken the way migration 2 converts them.
 
-/// Turns the current-schema library at `lib` into what version 1 wrote: no capture offset or
-/// source columns, capture dates as version 1 stored them (`…Z`, EXIF only), user_version 1.
-func downgradeToSchemaVersion1(_ lib: String) throws {
-    let db = try Database(path: lib + "/photos.sqlite")
-    try db.execute("""
-        UPDATE photo SET capture_date = CASE WHEN capture_source = 'exif' THEN substr(capture_date, 1, 19) || 'Z' END;
-        ALTER TABLE photo DROP COLUMN capture_offset;
-        ALTER TABLE photo DROP COLUMN capture_source;
-        PRAGMA user_version = 1;
-        PRAGMA wal_checkpoint(TRUNCATE);
-        """)
-}
-
-extension ReadOnlyLibraryTests {
-    func testAVersion1LibraryThisUserMayOnlyReadIsRefusedWith77UntilItsOwnerRunsInit() throws {
-        let (photo, share) = try makeLibrary()
-        try downgradeToSchemaVersion1(lib)
-        try setModes(folder: 0o755, files: 0o644)
-        let before = try DryRunTests.dumpDatabase(lib + "/photos.sqlite") + DryRunTests.fileTree(lib)
-        XCTAssertTrue(before.contains("user_version=1"))
-        let out = dir + "/out"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        chmod(out, 0o777)
-        let reads: [[String]] = [["list"], ["list", "--json"], ["show", photo], ["stats"], ["verify"], ["verify", "--quick"],
-                                 ["tag", "list"], ["rating", "list", photo], ["share", "show", share], ["history"],
-                                 ["thumbnail", photo, "-o", out + "/t.jpg"], ["export", out + "/e"],
-                                 ["export", out + "/d", "--dry-run"], ["schema"]]
-        for args in reads {
-            let result = try asReader(["--library", lib] + args)
-            XCTAssertEqual(result.status, 77, "\(args): \(result.stdout) \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("library \(lib) has schema version 1 and must be upgraded to \(Schema.currentVersion) by a user who can write it (run 'photos init')"),
-                          "\(args): \(result.stderr)")
-            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(args): one line: \(result.stderr)")
-        }
-        // init by this user cannot upgrade it either, and says so (77, not 70).
-        let initByReader = try asReader(["--library", lib, "init"])
-        XCTAssertEqual(initByReader.status, 77, initByReader.stderr)
-        XCTAssertTrue(initByReader.stderr.contains("has schema version 1 and cannot be upgraded to \(Schema.currentVersion) by this user"), initByReader.stderr)
-        XCTAssertEqual(try DryRunTests.dumpDatabase(lib + "/photos.sqlite") + DryRunTests.fileTree(lib), before,
-                       "nothing refused changed the library")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/e"), "export wrote nothing")
-        // Its owner upgrades it; then every read works for the other user.
-        let upgraded = try run(["--library", lib, "init"])
-        XCTAssertEqual(upgraded.stdout, "Migrated library at \(lib) from schema version 1 to \(Schema.currentVersion)\n", upgraded.stderr)
-        try setModes(folder: 0o755, files: 0o644)
-        try assertReadCommandsWork(photo: photo, share: share)
-    }
-}
-
 final class SchemaVersion1Tests: BinaryTestCase {
     override var label: String { "photos-schema1" }
 
@@ -69,7 +21,7 @@ final class SchemaVersion1Tests: BinaryTestCase {
     }
 
     func snapshot(_ roots: [String]) throws -> [String] {
-        try roots.flatMap { try DryRunTests.dumpDatabase($0 + "/photos.sqlite") + DryRunTests.fileTree($0) }
+        try roots.flatMap { try LibrarySnapshot.dumpDatabase($0 + "/photos.sqlite") + LibrarySnapshot.fileTree($0) }
     }
 
     /// A version-1 library with the samples, a share, and one photo whose version-1 capture

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Issue 13 item 2: migration 4 rebuilds `photo` so that `format` allows HEIF, AVIF and WebP.
@@ -51,7 +52,7 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
 
     /// Every row of every table (sorted), without the schema text and version.
     func rows(_ lib: String) throws -> [String] {
-        try DryRunTests.dumpDatabase(lib + "/photos.sqlite").filter { $0.hasPrefix("  ") }
+        try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite").filter { $0.hasPrefix("  ") }
     }
 
     func count(_ db: Database, _ table: String) throws -> Int { try db.scalarInt("SELECT count(*) FROM \(table)") ?? -1 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosFiles
 @testable import PhotosCLI
 import PhotosCore
@@ -9,15 +10,9 @@ import PhotosSQLite
 /// Issue 9 items 8 and 11: verify checks thumbnails and --repair regenerates them; verify names
 /// photos by uniqueName and displayName; `verify --repair --dry-run` lists exactly what --repair
 /// changes and changes nothing; re-importing the intact file heals a missing or damaged original.
-final class VerifyHealCLITests: XCTestCase {
-    var dir = ""
+final class VerifyHealCLITests: TemporaryFolderTestCase {
+    override var label: String { "photos-verify-heal" }
     var lib: String { dir + "/lib" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-verify-heal-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
 

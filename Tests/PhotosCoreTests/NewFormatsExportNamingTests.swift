@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCore
 import PhotosImaging
 

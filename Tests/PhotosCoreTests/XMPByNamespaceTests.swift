@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+import PhotosTestSupport
 @testable import PhotosCore
 
 /// Issue 9 item 5: XMP is read as XMP, by namespace URI, whatever prefix or RDF form wrote it.

@@ -1,36 +1,21 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosImaging
 import Synchronization
 
-/// The shared corpus, found relative to the package root (`../shared/corpus`).
+/// The shared corpus (`../shared/corpus`), read through PhotosTestSupport's locations and MANIFEST reader.
 enum Corpus {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus").standardizedFileURL
+    static let root = URL(fileURLWithPath: corpusPath)
 
-    struct Entry {
-        var path: String
-        var format: String
-        var width: Int?
-        var height: Int?
-        var expect: String
-        var note: String
-    }
+    typealias Entry = ManifestEntry
 
     static func requireCorpus() throws {
-        guard FileManager.default.fileExists(atPath: root.appendingPathComponent("MANIFEST.tsv").path) else {
-            throw XCTSkip("image corpus not found at \(root.path) (expected ../shared/corpus next to the package)")
-        }
+        _ = try PhotosTestSupport.requireCorpus()
     }
 
     static func manifest() throws -> [Entry] {
-        try requireCorpus()
-        let text = try String(contentsOf: root.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
-        return text.split(separator: "\n").dropFirst().map { line in
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Entry(path: f[0], format: f[3], width: Int(f[4]), height: Int(f[5]), expect: f[6], note: f.count > 7 ? f[7] : "")
-        }
+        try loadManifest(PhotosTestSupport.requireCorpus())
     }
 
     static func data(_ path: String) throws -> [UInt8] {

@@ -1,6 +1,7 @@
 import CImageCodec
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosImaging
 
 /// The C DC-only decoder (Sources/CImageCodec/dconly.c) against libjpeg's full decode.

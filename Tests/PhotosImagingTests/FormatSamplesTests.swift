@@ -1,12 +1,12 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosImaging
 
 /// Issue 13 item 4: the HEIC, WebP and Display-P3 samples in Samples-formats/ (made by
 /// Samples-formats/make-format-samples.sh from Samples/) decode as documented in Samples/README.md.
 final class FormatSamplesTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: packageRoot)
     static let samples = root.appendingPathComponent("Samples")
     static let formatSamples = root.appendingPathComponent("Samples-formats")
 

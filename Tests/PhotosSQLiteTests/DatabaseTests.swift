@@ -1,17 +1,9 @@
 import XCTest
+import PhotosTestSupport
 @testable import PhotosSQLite
 
-final class DatabaseTests: XCTestCase {
-    var dir: String = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-storage-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
+final class DatabaseTests: TemporaryFolderTestCase {
+    override var label: String { "photos-storage" }
 
     func testConnectionIsConfiguredForWALForeignKeysAndNormalSync() throws {
         let db = try Database(path: dir + "/a.sqlite")

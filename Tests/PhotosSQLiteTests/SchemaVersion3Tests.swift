@@ -1,18 +1,12 @@
 import XCTest
+import PhotosTestSupport
 @testable import PhotosSQLite
 
 /// Issue 10 item 2: migration 3 gives ratings and participants a stable uuid (sync replicates
 /// by uuid), keeps their row ids and values, and the migrator refuses a migration that leaves
 /// a dangling foreign key.
-final class SchemaVersion3Tests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-schema3-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
+final class SchemaVersion3Tests: TemporaryFolderTestCase {
+    override var label: String { "photos-schema3" }
 
     func testMigrationGivesEveryRatingAndParticipantADistinctVersion4UUID() throws {
         let db = try Database(path: dir + "/a.sqlite")

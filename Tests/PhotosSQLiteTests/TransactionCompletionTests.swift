@@ -1,16 +1,11 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosSQLite
 
 /// The transaction primitive dry runs are built on, and the read-only open (issue 9 items 1, 10).
-final class TransactionCompletionTests: XCTestCase {
-    var dir = ""
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "photos-txn-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
-
+final class TransactionCompletionTests: TemporaryFolderTestCase {
+    override var label: String { "photos-txn" }
     func makeDatabase() throws -> Database {
         let db = try Database(path: dir + "/t.sqlite")
         try db.execute("CREATE TABLE t (x INTEGER)")

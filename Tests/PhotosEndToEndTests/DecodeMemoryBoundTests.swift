@@ -1,6 +1,7 @@
 import CImageCodec
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Issue 9 item 2: memory is bounded by the bytes of the input, never by sizes it declares.
 /// Tiny files that declare huge chunks, segments, images or inflated sizes go through a whole
@@ -220,41 +221,5 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         let big = try runMeasured(["--library", dir + "/lib", "import", "-q", input])
         XCTAssertEqual(big.status, 0, big.stderr)
         XCTAssertGreaterThan(big.maxRSSKB, small.maxRSSKB + 30 * 1024, "the 33 MB coefficient buffer shows")
-    }
-}
-
-extension BinaryTestCase {
-    /// Runs the binary to completion and returns its peak resident set, kilobytes: the largest
-    /// VmHWM of /proc/<pid>/status sampled every 2 ms while it runs. (ru_maxrss from wait4 would
-    /// include this test process's own high-water mark: Linux keeps it across the spawn's exec.)
-    func runMeasured(_ args: [String]) throws -> (status: Int32, stderr: String, maxRSSKB: Int) {
-        let path = try binary()
-        let errPath = dir + "/stderr-\(UUID().uuidString)"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw XCTSkip("posix_spawn failed: \(spawned)") }
-        var status: Int32 = 0
-        var peak = 0
-        while true {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kb = Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") {
-                peak = max(peak, kb)
-            }
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { break }
-            usleep(2000)
-        }
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exit, stderr, peak)
     }
 }

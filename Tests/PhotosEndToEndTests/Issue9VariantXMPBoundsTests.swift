@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Hidden variant of issue 9 items 2 and 5: an XMP sidecar under the 4 MiB limit whose nodes
 /// are many and small. 175,000 one-word keywords in 4 MiB made the XMP Toolkit's trees cost

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 
 /// Hidden variants of issue 9 item 2 (memory bounded by the bytes given): chunks that fit in the
 /// file but that libpng and we would each copy.

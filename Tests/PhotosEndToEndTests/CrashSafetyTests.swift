@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Runs the built `photos` binary as a separate process (kill -9 needs a real process).

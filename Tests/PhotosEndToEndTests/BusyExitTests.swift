@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Issue 9 item 9: an exit status tells the truth. A batched command that finds the library

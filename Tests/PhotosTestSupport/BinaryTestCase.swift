@@ -3,20 +3,11 @@ import XCTest
 
 /// Base of the tests that run the built `photos` binary as a separate process (kill -9 needs a
 /// real process): a fresh folder per test, the binary, and distinct copies of the samples.
-class BinaryTestCase: XCTestCase {
-    var dir = ""
-
-    /// Folder-name label of the test's temporary folder.
-    var label: String { "photos-binary" }
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+open class BinaryTestCase: TemporaryFolderTestCase {
+    open override var label: String { "photos-binary" }
 
     /// The `photos` binary `swift test` built, or a skip when there is none.
-    func binary() throws -> String {
+    public func binary() throws -> String {
         let candidates = [Bundle.main.bundleURL.appendingPathComponent("photos").path,
                           Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("photos").path,
                           packageRoot + "/.build/debug/photos"]
@@ -27,7 +18,7 @@ class BinaryTestCase: XCTestCase {
     }
 
     /// Starts the binary in the background, its output discarded.
-    func launch(_ args: [String]) throws -> Process {
+    public func launch(_ args: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = args
@@ -38,7 +29,7 @@ class BinaryTestCase: XCTestCase {
     }
 
     /// Runs the binary and kills it with SIGKILL after `delay` seconds (or lets it finish first).
-    func killDashNine(_ args: [String], after delay: Double) throws {
+    public func killDashNine(_ args: [String], after delay: Double) throws {
         let process = try launch(args)
         Thread.sleep(forTimeInterval: delay)
         kill(process.processIdentifier, SIGKILL)
@@ -47,7 +38,7 @@ class BinaryTestCase: XCTestCase {
 
     /// Runs the binary to completion and returns its exit status and output.
     @discardableResult
-    func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    public func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
         process.arguments = args
@@ -63,7 +54,7 @@ class BinaryTestCase: XCTestCase {
 
     /// Copies of the sample JPEGs made distinct by a COM segment after SOI, so none is a duplicate.
     /// - Returns: the folder and the number of files in it.
-    func makeInput(copies: Int) throws -> (String, Int) {
+    public func makeInput(copies: Int) throws -> (String, Int) {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let jpegs = try FileManager.default.contentsOfDirectory(atPath: samplesDir).filter { $0.hasSuffix(".jpg") }.sorted()
@@ -85,7 +76,7 @@ class BinaryTestCase: XCTestCase {
 
 extension BinaryTestCase {
     /// Runs the binary as `nobody` (as this user when not root: the modes then apply to it).
-    func asReader(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    public func asReader(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         guard geteuid() == 0 else { return try run(args) }
         // A copy nobody can reach, wherever the build folder is (CI may build under /root).
         let binary = dir + "/bin/photos"
@@ -122,5 +113,41 @@ extension BinaryTestCase {
             throw XCTSkip("setpriv cannot switch to nobody here: \(stderr)")
         }
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), stderr)
+    }
+}
+
+extension BinaryTestCase {
+    /// Runs the binary to completion and returns its peak resident set, kilobytes: the largest
+    /// VmHWM of /proc/<pid>/status sampled every 2 ms while it runs. (ru_maxrss from wait4 would
+    /// include this test process's own high-water mark: Linux keeps it across the spawn's exec.)
+    public func runMeasured(_ args: [String]) throws -> (status: Int32, stderr: String, maxRSSKB: Int) {
+        let path = try binary()
+        let errPath = dir + "/stderr-\(UUID().uuidString)"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw XCTSkip("posix_spawn failed: \(spawned)") }
+        var status: Int32 = 0
+        var peak = 0
+        while true {
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kb = Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") {
+                peak = max(peak, kb)
+            }
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0 && errno != EINTR { break }
+            usleep(2000)
+        }
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exit, stderr, peak)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 import PhotosSQLite
 
 /// Issue 9 item 10: a library this user may only read can still be read, and commands that

@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+import PhotosFiles
+@testable import PhotosCore
+import PhotosSQLite
+import PhotosTestSupport
+
+/// The whole-corpus import (moved from PhotosCoreTests/ImportTests.swift: it is the slowest
+/// in-process test and needs ../shared/corpus).
+final class WholeCorpusImportTests: XCTestCase {
+    var tmp: TempDir!
+    override func setUpWithError() throws { tmp = try TempDir() }
+    override func tearDown() { tmp.cleanup() }
+
+    func makeLibrary() throws -> Library { try Library(root: tmp.file("lib"), create: true) }
+
+    func runImport(_ library: Library?, _ paths: [String], configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
+        var options = ImportOptions(paths: paths)
+        options.jobs = 2
+        configure(&options)
+        return try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
+    }
+
+    /// Done-when of the import issue: the whole corpus imports every expect=ok file, names every
+    /// rejected file, and a second run imports nothing and counts the rest as duplicates.
+    func testWholeCorpusImportsOkFilesRejectsRejectFilesAndIsIdempotent() throws {
+        let corpus = try requireCorpus()
+        let manifest = try loadManifest(corpus)
+        let library = try makeLibrary()
+        let summary = try runImport(library, [corpus])
+        let imported = Set(try library.db.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
+        let failedPaths = Set(summary.failures.map { String($0.path.dropFirst(corpus.count + 1)) })
+        for entry in manifest {
+            switch entry.expect {
+            case "ok":
+                XCTAssertTrue(imported.contains(entry.sha256), "\(entry.path) (expect ok) was not imported: \(summary.failures.first { $0.path.hasSuffix(entry.path) }?.reason ?? "?")")
+            case "reject":
+                if entry.format == "unknown" && !["jpg", "jpeg", "png"].contains((entry.path as NSString).pathExtension.lowercased()) { continue }
+                XCTAssertTrue(failedPaths.contains(entry.path), "\(entry.path) (expect reject) was not reported as failed")
+                XCTAssertFalse(imported.contains(entry.sha256), "\(entry.path) (expect reject) was imported")
+            default:
+                // Either result is fine, but the file must be accounted for: imported (itself or
+                // as a duplicate of identical bytes) or named as a failure.
+                XCTAssertTrue(imported.contains(entry.sha256) || failedPaths.contains(entry.path), entry.path)
+            }
+        }
+        for failure in summary.failures { XCTAssertFalse(failure.reason.isEmpty, failure.path) }
+        let distinctOk = Set(manifest.filter { $0.expect == "ok" }.map(\.sha256)).count
+        XCTAssertGreaterThanOrEqual(summary.imported, distinctOk)
+        XCTAssertGreaterThan(summary.failed, 0)
+        let again = try runImport(library, [corpus])
+        XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.duplicates, summary.imported + summary.duplicates)
+        XCTAssertEqual(again.failed, summary.failed)
+        XCTAssertTrue(try library.verify().isClean)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import PhotosFiles
+import PhotosSQLite
+
+/// Byte-for-byte snapshots of a library, compared before and after a command that must change
+/// nothing (dry runs, refused writes).
+public enum LibrarySnapshot {
+    /// Every table's rows (sorted), the schema and `PRAGMA user_version`, read through a
+    /// read-only connection that leaves no file behind.
+    public static func dumpDatabase(_ path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return ["<no database>"] }
+        let db = try Database(path: path, readOnly: true)
+        var lines = ["user_version=\(try db.userVersion)"]
+        let tables = try Statement.prepare(db, "SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+            .map { ($0.string(0), $0.string(1), $0.string(2)) }
+        for (type, name, sql) in tables {
+            lines.append("\(type) \(name): \(sql)")
+            guard type == "table" else { continue }
+            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            var rows: [String] = []
+            try Statement.prepare(db, "SELECT * FROM \(quoted)").forEach { row in
+                rows.append((0..<row.count).map { "\(row.value($0))" }.joined(separator: "|"))
+            }
+            lines += rows.sorted().map { "  \(name): \($0)" }
+        }
+        return lines
+    }
+
+    /// Every entry under `root` (not following symbolic links): path, type, size, SHA-256 and
+    /// mtime of files. The database's own rows are compared by `dumpDatabase`.
+    public static func fileTree(_ root: String) -> [String] {
+        var result: [String] = []
+        var folders = [root]
+        while let folder = folders.popLast() {
+            var st = stat()
+            guard lstat(folder, &st) == 0 else { continue }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() {
+                let path = folder + "/" + name
+                guard lstat(path, &st) == 0 else { continue }
+                let rel = String(path.dropFirst(root.count))
+                let mtime = "\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR:
+                    result.append("dir \(rel) mtime \(mtime)")
+                    folders.append(path)
+                case S_IFREG:
+                    let sha = (try? SHA256Hasher.hex(ofFileAt: path).hex) ?? "?"
+                    result.append("file \(rel) \(st.st_size) \(sha) mtime \(mtime)")
+                default:
+                    result.append("other \(rel)")
+                }
+            }
+        }
+        return result.sorted()
+    }
+}
+
+/// Turns the current-schema library at `lib` into what version 1 wrote: no capture offset or
+/// source columns, capture dates as version 1 stored them (`…Z`, EXIF only), user_version 1.
+public func downgradeToSchemaVersion1(_ lib: String) throws {
+    let db = try Database(path: lib + "/photos.sqlite")
+    try db.execute("""
+        UPDATE photo SET capture_date = CASE WHEN capture_source = 'exif' THEN substr(capture_date, 1, 19) || 'Z' END;
+        ALTER TABLE photo DROP COLUMN capture_offset;
+        ALTER TABLE photo DROP COLUMN capture_source;
+        PRAGMA user_version = 1;
+        PRAGMA wal_checkpoint(TRUNCATE);
+        """)
+}
