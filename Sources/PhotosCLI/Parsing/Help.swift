@@ -40,8 +40,8 @@ enum Help {
     /// `photos --help`.
     static func main() -> String {
         var text = """
-        OVERVIEW: Keep a photo library in SQLite: import folders of JPEG and PNG with 120-pixel
-        thumbnails, list, show, export and maintain it — by hand and from cron.
+        OVERVIEW: Keep a photo library in SQLite: import folders of JPEG, PNG, HEIF, AVIF and WebP
+        with 120-pixel thumbnails, list, show, export and maintain it — by hand and from cron.
 
         USAGE: photos [<global options>] <subcommand> [<options>] [<arguments>]
 

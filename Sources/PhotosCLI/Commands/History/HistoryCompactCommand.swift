@@ -56,7 +56,7 @@ enum HistoryCompactCommand: Command {
             let through = report.transactions > 0 ? " (through token \(report.throughToken))" : ""
             ctx.console.print("\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(through)\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")")
             if let consumer = report.limitedByConsumer {
-                ctx.console.note("stopped at consumer '\(consumer)''s token; --force deletes past it")
+                ctx.console.note("stopped at the token of consumer '\(consumer)'; --force deletes past it")
             }
         }
     }
