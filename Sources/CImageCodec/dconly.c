@@ -598,6 +598,30 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
     } while (0)
 
 /*
+ * The restart step before each block of an AC scan (first or refinement): at the end of a
+ * restart interval (T.81 F.1.2.3) hands the cached bits back to b, reads RSTn through
+ * dc_restart, and starts the next interval with an empty bit cache and no EOB run pending
+ * (T.81 G.1.2.2: an EOB run never crosses a restart marker). Returns DC_OK or dc_restart's error.
+ */
+static inline int dc_ac_restart_step(dc_decoder *s, dc_bits *b, uint64_t *acc, int *count, int *next_rst,
+                                     unsigned *eobrun, unsigned *to_go) {
+    if (!s->restart_interval) return DC_OK;
+    if (*to_go == 0) {
+        int e;
+        b->acc = *acc;
+        b->count = *count;
+        if ((e = dc_restart(b, *next_rst, s))) return e;
+        *acc = 0;
+        *count = 0;
+        *next_rst = (*next_rst + 1) & 7;
+        *eobrun = 0;
+        *to_go = s->restart_interval;
+    }
+    (*to_go)--;
+    return DC_OK;
+}
+
+/*
  * A first AC scan (Ah = 0) of one component: T.81 G.1.2.2, EOB runs (Figures G.5..G.7).
  * A coefficient's value is not needed, only whether (JCOEF)(value << Al) is nonzero:
  * always when size + Al < 16 (|value| < 2^size), else computed as libjpeg does.
@@ -611,19 +635,7 @@ static int dc_ac_first(dc_decoder *s, dc_bits *b, dc_component *k, const dc_huff
     uint64_t acc = 0;
     int count = 0;
     for (size_t n = 0; n < blocks; n++) {
-        if (s->restart_interval) {
-            if (to_go == 0) {
-                b->acc = acc;
-                b->count = count;
-                if ((e = dc_restart(b, next_rst, s))) return e;
-                acc = 0;
-                count = 0;
-                next_rst = (next_rst + 1) & 7;
-                eobrun = 0;
-                to_go = s->restart_interval;
-            }
-            to_go--;
-        }
+        if ((e = dc_ac_restart_step(s, b, &acc, &count, &next_rst, &eobrun, &to_go))) return e;
         if (eobrun > 0) { eobrun--; continue; }
         uint64_t mask = nz[n];
         for (int z = ss; z <= se; z++) {
@@ -674,19 +686,7 @@ static int dc_ac_refine(dc_decoder *s, dc_bits *b, dc_component *k, const dc_huf
     uint64_t acc = 0;
     int count = 0;
     for (size_t n = 0; n < blocks; n++) {
-        if (s->restart_interval) {
-            if (to_go == 0) {
-                b->acc = acc;
-                b->count = count;
-                if ((e = dc_restart(b, next_rst, s))) return e;
-                acc = 0;
-                count = 0;
-                next_rst = (next_rst + 1) & 7;
-                eobrun = 0;
-                to_go = s->restart_interval;
-            }
-            to_go--;
-        }
+        if ((e = dc_ac_restart_step(s, b, &acc, &count, &next_rst, &eobrun, &to_go))) return e;
         uint64_t mask = nz[n];
         int z = ss;
         if (eobrun == 0) {

@@ -2,7 +2,11 @@
 #include <string.h>
 #include "reduce.h"
 
-int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor) {
+/*
+ * Clears box and sets the geometry both initialisers share: the factor (at least 1), the
+ * input size in pixels and channels, and the output size, each side ceil(input / factor).
+ */
+static void pc_box_geometry(pc_box *box, int in_width, int in_height, int channels, int factor) {
     memset(box, 0, sizeof *box);
     box->factor = factor < 1 ? 1 : factor;
     box->in_width = in_width;
@@ -10,6 +14,10 @@ int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int fact
     box->channels = channels;
     box->out_width = (in_width + box->factor - 1) / box->factor;
     box->out_height = (in_height + box->factor - 1) / box->factor;
+}
+
+int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor) {
+    pc_box_geometry(box, in_width, in_height, channels, factor);
     box->sums = calloc((size_t)box->out_width * 3, sizeof(uint32_t));
     box->out = malloc((size_t)box->out_width * box->out_height * 3);
     return box->sums != NULL && box->out != NULL;
@@ -77,13 +85,7 @@ void pc_box_free(pc_box *box) {
 }
 
 int pc_box_init_grid(pc_box *box, int in_width, int in_height, int channels, int factor) {
-    memset(box, 0, sizeof *box);
-    box->factor = factor < 1 ? 1 : factor;
-    box->in_width = in_width;
-    box->in_height = in_height;
-    box->channels = channels;
-    box->out_width = (in_width + box->factor - 1) / box->factor;
-    box->out_height = (in_height + box->factor - 1) / box->factor;
+    pc_box_geometry(box, in_width, in_height, channels, factor);
     box->sums = calloc((size_t)box->out_width * (size_t)box->out_height * 3, sizeof(uint32_t));
     box->out = malloc((size_t)box->out_width * box->out_height * 3);
     return box->sums != NULL && box->out != NULL;

@@ -10,20 +10,9 @@ final class CaptureTimeCLITests: BinaryTestCase {
 
     /// Runs the binary with `TZ` set.
     func runTZ(_ args: [String], tz: String = "America/New_York") throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = tz
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return try runProcess(try binary(), args, environment: env)
     }
 
     /// storm.jpg with an APP1 Exif inserted first, holding DateTimeOriginal and, when given,

@@ -8,20 +8,10 @@ import PhotosSQLite
 /// in the library's dry-run mode under `--dry-run` — the real code, rolled back, no file
 /// written or removed — and reports what the real run then does. Compared by the full database
 /// dump and file tree of `DryRunTests` (rows, schema, paths, sizes, SHA-256, mtimes).
-final class DryRunHealTests: BinaryTestCase {
+final class DryRunHealTests: BinaryTestCase, DryRunChecking {
     override var label: String { "photos-dryrun-heal" }
 
     var lib: String { dir + "/lib" }
-
-    func snapshot(_ roots: [String]) throws -> [String] {
-        var lines: [String] = []
-        for root in roots {
-            lines.append("== \(root)")
-            lines += try LibrarySnapshot.dumpDatabase(root + "/photos.sqlite")
-            lines += LibrarySnapshot.fileTree(root)
-        }
-        return lines
-    }
 
     /// Runs `args` with `--json`, asserting `status` and that nothing under `roots` changed.
     func dryRun(_ args: [String], roots: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
@@ -35,18 +25,6 @@ final class DryRunHealTests: BinaryTestCase {
             break
         }
         return try json(result.stdout)
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        let line = try XCTUnwrap(text.split(separator: "\n").last, "no JSON in '\(text)'")
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
-
-    func comparable(_ report: [String: Any]) -> NSDictionary {
-        var r = report
-        r["dryRun"] = nil
-        r["seconds"] = nil
-        return r as NSDictionary
     }
 
     func db(_ root: String) throws -> Database { try Database(path: root + "/photos.sqlite", busyTimeout: 5) }

@@ -5,16 +5,11 @@ import PhotosFiles
 import PhotosCore
 import PhotosSQLite
 
-/// Issue 9 item 1: a dry run never writes. Each command's `--dry-run` runs against a library
-/// with photos, tags, ratings, a share with participants, history and a consumer; the full
-/// database dump (every table's rows, `PRAGMA user_version`) and the file tree (paths, sizes,
-/// SHA-256, mtimes) before and after must be identical, and the dry run's report must be the
-/// one the real run then gives.
-final class DryRunTests: BinaryTestCase {
-    override var label: String { "photos-dryrun" }
+/// What `DryRunTests` and `DryRunHealTests` both need: the before/after snapshot and the
+/// reading and comparing of a `--json` report.
+protocol DryRunChecking {}
 
-    // MARK: snapshots
-
+extension DryRunChecking {
     /// The database dump of every library under `roots` and the file tree of each root.
     func snapshot(_ roots: [String]) throws -> [String] {
         var lines: [String] = []
@@ -25,6 +20,31 @@ final class DryRunTests: BinaryTestCase {
         }
         return lines
     }
+
+    /// The last line of `text` (a command's stdout) parsed as a JSON object.
+    func json(_ text: String) throws -> [String: Any] {
+        let line = try XCTUnwrap(text.split(separator: "\n").last, "no JSON in '\(text)'")
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    /// The report without its dry-run marker and timing, for comparing with the real run's.
+    func comparable(_ report: [String: Any]) -> NSDictionary {
+        var r = report
+        r["dryRun"] = nil
+        r["seconds"] = nil
+        return r as NSDictionary
+    }
+}
+
+/// Issue 9 item 1: a dry run never writes. Each command's `--dry-run` runs against a library
+/// with photos, tags, ratings, a share with participants, history and a consumer; the full
+/// database dump (every table's rows, `PRAGMA user_version`) and the file tree (paths, sizes,
+/// SHA-256, mtimes) before and after must be identical, and the dry run's report must be the
+/// one the real run then gives.
+final class DryRunTests: BinaryTestCase, DryRunChecking {
+    override var label: String { "photos-dryrun" }
+
+    // MARK: snapshots
 
     /// Runs `args`, asserting exit 0 and that nothing under `roots` changed; returns its JSON.
     func dryRun(_ args: [String], roots: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
@@ -41,19 +61,6 @@ final class DryRunTests: BinaryTestCase {
             XCTFail("\(args) left \(extra)", file: file, line: line)
         }
         return try json(result.stdout)
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        let line = try XCTUnwrap(text.split(separator: "\n").last, "no JSON in '\(text)'")
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
-
-    /// The report without its dry-run marker and timing, for comparing with the real run's.
-    func comparable(_ report: [String: Any]) -> NSDictionary {
-        var r = report
-        r["dryRun"] = nil
-        r["seconds"] = nil
-        return r as NSDictionary
     }
 
     func ok(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {

@@ -22,6 +22,24 @@ final class ColorManagementTests: XCTestCase {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
+    /// The Display-P3 test profile made larger by a copyright tag holding `copyright` (lcms2
+    /// stores it as UTF-16, so about 2 bytes per character): for the multi-segment and size-limit
+    /// tests.
+    static func paddedDisplayP3(copyright: String) throws -> [UInt8] {
+        let small = try profile(PC_TEST_PROFILE_DISPLAY_P3)
+        let handle = small.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
+        defer { cmsCloseProfile(handle) }
+        let mlu = cmsMLUalloc(nil, 1)
+        cmsMLUsetASCII(mlu, "en", "US", copyright)
+        XCTAssertEqual(cmsWriteTag(handle, cmsSigCopyrightTag, UnsafeRawPointer(mlu)), 1)
+        cmsMLUfree(mlu)
+        var size: UInt32 = 0
+        XCTAssertEqual(cmsSaveProfileToMem(handle, nil, &size), 1)
+        var big = [UInt8](repeating: 0, count: Int(size))
+        XCTAssertEqual(big.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &size) }, 1)
+        return big
+    }
+
     /// lcms2's own conversion of one pixel to sRGB (what tificc/jpgicc -t0 give).
     static func lcms(_ icc: [UInt8], format: UInt32, _ pixel: [UInt8]) -> [UInt8] {
         let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
@@ -153,17 +171,7 @@ final class ColorManagementTests: XCTestCase {
     /// A profile bigger than one APP2 segment (65,519 bytes) is split by the writer and joined
     /// again before use (ICC.1:2010 Annex B.4).
     func testProfileSplitOverSeveralSegments() throws {
-        let small = try Self.profile(PC_TEST_PROFILE_DISPLAY_P3)
-        let handle = small.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
-        defer { cmsCloseProfile(handle) }
-        let mlu = cmsMLUalloc(nil, 1)
-        cmsMLUsetASCII(mlu, "en", "US", String(repeating: "padding ", count: 20_000))
-        XCTAssertEqual(cmsWriteTag(handle, cmsSigCopyrightTag, UnsafeRawPointer(mlu)), 1)
-        cmsMLUfree(mlu)
-        var size: UInt32 = 0
-        XCTAssertEqual(cmsSaveProfileToMem(handle, nil, &size), 1)
-        var big = [UInt8](repeating: 0, count: Int(size))
-        XCTAssertEqual(big.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &size) }, 1)
+        let big = try Self.paddedDisplayP3(copyright: String(repeating: "padding ", count: 20_000))
         XCTAssertGreaterThan(big.count, 2 * 65_519, "three segments at least")
         let jpeg = try Self.flatJPEG([200, 40, 40], icc: big)
         // Count the APP2 ICC_PROFILE segments written.
@@ -181,17 +189,7 @@ final class ColorManagementTests: XCTestCase {
     /// A profile over PC_ICC_MAX_BYTES (4 MiB) is not assembled: the image is kept in its encoded
     /// values with a warning naming the limit (memory bounded whatever the segments declare).
     func testProfileOverFourMiBIsIgnoredWithAWarning() throws {
-        let small = try Self.profile(PC_TEST_PROFILE_DISPLAY_P3)
-        let handle = small.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
-        defer { cmsCloseProfile(handle) }
-        let mlu = cmsMLUalloc(nil, 1)
-        cmsMLUsetASCII(mlu, "en", "US", String(repeating: "x", count: 2_200_000)) // UTF-16 in the tag: 4.4 MB
-        XCTAssertEqual(cmsWriteTag(handle, cmsSigCopyrightTag, UnsafeRawPointer(mlu)), 1)
-        cmsMLUfree(mlu)
-        var size: UInt32 = 0
-        XCTAssertEqual(cmsSaveProfileToMem(handle, nil, &size), 1)
-        var big = [UInt8](repeating: 0, count: Int(size))
-        XCTAssertEqual(big.withUnsafeMutableBytes { cmsSaveProfileToMem(handle, $0.baseAddress, &size) }, 1)
+        let big = try Self.paddedDisplayP3(copyright: String(repeating: "x", count: 2_200_000)) // UTF-16 in the tag: 4.4 MB
         XCTAssertGreaterThan(big.count, Int(PC_ICC_MAX_BYTES))
         let (got, result) = try Self.thumbnailCentre(try Self.flatJPEG([200, 40, 40], icc: big))
         Self.assertNear(got, [200, 40, 40], 2, "unconverted")

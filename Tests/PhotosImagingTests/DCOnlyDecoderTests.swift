@@ -98,19 +98,9 @@ enum DCOnly {
     /// jpeg_simple_progression, 1 one DC scan per component with DC refinement scans last.
     static func encode(_ pixels: [UInt8], width: Int, height: Int, components: Int, h: Int = 1, v: Int = 1,
                        quality: Int = 100, restartInterval: Int = 0, script: Int = 0) throws -> [UInt8] {
-        var messages = pc_messages()
-        var output: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var options = pc_jpeg_encode_options(
-            components: Int32(components), quality: Int32(quality),
-            mode: Int32(script == 1 ? PC_PROGRESSIVE_NON_INTERLEAVED.rawValue : PC_PROGRESSIVE_SIMPLE.rawValue),
-            h_samp: Int32(h), v_samp: Int32(v), restart_interval: Int32(restartInterval))
-        let status = pixels.withUnsafeBufferPointer {
-            pc_jpeg_encode_ex($0.baseAddress, Int32(width), Int32(height), &options, &output, &size, &messages)
-        }
-        defer { pc_free(output) }
-        guard status == PC_OK, let output else { throw ImageError.corrupt("progressive encode failed") }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        try Verdict.encode(pixels, width: width, height: height, components: components, quality: quality,
+                           mode: Int32(script == 1 ? PC_PROGRESSIVE_NON_INTERLEAVED.rawValue : PC_PROGRESSIVE_SIMPLE.rawValue),
+                           h: h, v: v, restartInterval: restartInterval)
     }
 
     /// A smooth RGB test image with edges: gradients plus a few solid rectangles.

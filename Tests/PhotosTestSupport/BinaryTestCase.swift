@@ -39,9 +39,19 @@ open class BinaryTestCase: TemporaryFolderTestCase {
     /// Runs the binary to completion and returns its exit status and output.
     @discardableResult
     public func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(try binary(), args)
+    }
+
+    /// Runs `executable` with `args` to completion (with `environment` when given, else this
+    /// process's) and returns its exit status and output: what `run`, `asReader` and the tests
+    /// that set a variable such as `TZ` share.
+    public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = args
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -98,21 +108,11 @@ extension BinaryTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
             throw XCTSkip("setpriv(1) is not installed: cannot drop root's privileges to test permissions")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + args
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = String(decoding: e, as: UTF8.self)
-        if process.terminationStatus != 0 && stderr.hasPrefix("setpriv:") {
-            throw XCTSkip("setpriv cannot switch to nobody here: \(stderr)")
+        let result = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + args)
+        if result.status != 0 && result.stderr.hasPrefix("setpriv:") {
+            throw XCTSkip("setpriv cannot switch to nobody here: \(result.stderr)")
         }
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), stderr)
+        return result
     }
 }
 
