@@ -59,7 +59,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(group.status, 0)
         XCTAssertTrue(group.stdout.contains("share invite"))
         XCTAssertTrue(photos(["--help"]).stdout.contains("tag rename"))
-        XCTAssertTrue(photos(["share", "invite", "--help"]).stdout.contains("(default: read-only)"))
+        XCTAssertTrue(photos(["share", "invite", "--help"]).stdout.contains("read-only for a new participant; an existing one keeps its own"))
         XCTAssertTrue(photos(["list", "--help"]).stdout.contains("--min-rating <n>"))
         XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--share <id>"))
     }

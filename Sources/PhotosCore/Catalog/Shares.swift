@@ -173,32 +173,65 @@ extension Library {
         }
     }
 
-    /// Invites `email` to a share with role `private-user` and acceptance `pending`. Inviting an
-    /// address again with the same permission changes nothing; with another permission it updates
+    /// What `invite` did: whether anything changed and the participant's permission after it.
+    public struct InviteResult: Equatable, Sendable {
+        /// True when a participant was added or its permission updated (one history transaction).
+        public var changed: Bool
+        /// True when an existing participant's permission was updated.
+        public var permissionUpdated: Bool
+        /// The participant's permission after the call.
+        public var permission: SharePermission
+
+        /// A result with these fields.
+        public init(changed: Bool, permissionUpdated: Bool, permission: SharePermission) {
+            self.changed = changed
+            self.permissionUpdated = permissionUpdated
+            self.permission = permission
+        }
+    }
+
+    /// Invites `email` to a share with role `private-user` and acceptance `pending`.
+    /// `permission` nil means "not given": a new participant gets read-only, an existing one
+    /// keeps its permission. Inviting an address again without a permission or with its
+    /// current one changes nothing and records no history; with another permission it updates
     /// the permission. History context `share invite`.
-    /// - Returns: true when something changed.
     /// - Throws: `ShareError.ownerInvited` for the owner's address, `.participantPermissionNone`,
     ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
-    @discardableResult
-    public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission = .readOnly, author: HistoryAuthor) throws -> Bool {
-        guard permission != .none else { throw ShareError.participantPermissionNone }
+    public func inviteParticipant(_ email: Email, to share: ShareInfo, permission: SharePermission?,
+                                  author: HistoryAuthor) throws -> InviteResult {
+        guard permission != SharePermission.none else { throw ShareError.participantPermissionNone }
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
             if let current = try catalogStore.participant(ofShare: share.id, email: email) {
                 guard current.role != ParticipantRole.owner.rawValue else { throw ShareError.ownerInvited(email, share: share.id) }
-                guard current.permission != permission.rawValue else { return false }
+                let existing = SharePermission(rawValue: current.permission)
+                guard let permission, permission.rawValue != current.permission else {
+                    return InviteResult(changed: false, permissionUpdated: false, permission: existing ?? .readOnly)
+                }
                 try catalogStore.setPermission(ofParticipant: current.rowID, to: permission)
                 history.update(.participant(uuid: current.uuid), ["permission"], zone: share.id)
+                try history.commit()
+                return InviteResult(changed: true, permissionUpdated: true, permission: permission)
             } else {
                 let uuid = newObjectUUID()
-                try catalogStore.insertParticipant(uuid: uuid, share: share.id, email: email, role: .privateUser, permission: permission,
+                let granted = permission ?? .readOnly
+                try catalogStore.insertParticipant(uuid: uuid, share: share.id, email: email, role: .privateUser, permission: granted,
                                                    acceptance: .pending, ignoringExisting: false)
                 history.insert(.participant(uuid: uuid), zone: share.id)
+                try history.commit()
+                return InviteResult(changed: true, permissionUpdated: false, permission: granted)
             }
-            try history.commit()
-            return true
         }
+    }
+
+    /// `inviteParticipant`, telling only whether something changed; `permission` nil keeps an
+    /// existing participant's permission (read-only for a new one).
+    /// - Returns: true when something changed.
+    /// - Throws: as `inviteParticipant`.
+    @discardableResult
+    public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
+        try inviteParticipant(email, to: share, permission: permission, author: author).changed
     }
 
     /// Removes a participant from a share, with the Participant tombstone {share, email}.

@@ -167,8 +167,10 @@ public enum ExportNaming {
     }
 
     /// The companion files an original at `path` may have: its XMP and JSON sidecars
-    /// (`NAME.EXT.xmp`, `NAME.EXT.json`) and its thumbnail (`NAME.thumb.jpg`). All are reserved
-    /// whatever the options, so that names do not depend on `--sidecar` or `--thumbnails`.
+    /// (`NAME.EXT.xmp`, `NAME.EXT.json`) and its thumbnail (`STEM.thumb.jpg`). The export
+    /// reserves only those it writes (`--sidecar`, `--thumbnails`), so photos whose names differ
+    /// keep them unless a written companion clashes (`storm.jpg` and `storm.heic` with
+    /// `--thumbnails`: the later in uniqueName order becomes `storm (1).heic`).
     public static func companions(of path: String) -> (xmp: String, json: String, thumbnail: String) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""

@@ -176,7 +176,8 @@ public final class Exporter {
         photos.sort { $0.uniqueName < $1.uniqueName }
 
         var summary = ExportSummary()
-        let planner = Planner(root: dest, state: state, trustState: options.update)
+        let planner = Planner(root: dest, state: state, trustState: options.update,
+                              companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
         let plan = planner.plan(photos, template: options.template)
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
@@ -414,6 +415,22 @@ struct Planner {
     let state: ExportState?
     /// Trust a state row whose file has the recorded size and mtime, without hashing (`--update`).
     let trustState: Bool
+    /// The companion files this export writes beside each original; only these are reserved
+    /// when names are chosen, so a photo never takes ` (1)` for a file that is not written.
+    var companionKinds: Set<ExportState.Entry.Kind> = []
+
+    /// The companions `--sidecar` and `--thumbnails` write: the XMP or JSON sidecar (none for
+    /// `--sidecar none`) and, with `--thumbnails`, `STEM.thumb.jpg`.
+    static func companionKinds(sidecar: SidecarFormat, thumbnails: Bool) -> Set<ExportState.Entry.Kind> {
+        var kinds = Set<ExportState.Entry.Kind>()
+        switch sidecar {
+        case .xmp: kinds.insert(.xmp)
+        case .json: kinds.insert(.json)
+        case .none: break
+        }
+        if thumbnails { kinds.insert(.thumbnail) }
+        return kinds
+    }
 
     struct Plan {
         var items: [Exporter.Planned] = []
@@ -423,7 +440,7 @@ struct Planner {
     /// Names every photo (already sorted by uniqueName). With `trustState`, a photo keeps the
     /// recorded name it had, when that is still one of its base name's variants; then each other
     /// photo, in uniqueName order, takes the first variant (`base`, `base (1)`, …) whose original
-    /// and companions are not taken in this run (compared case-insensitively, for exports to
+    /// and the companions this export writes (`companionKinds`) are not taken in this run (compared case-insensitively, for exports to
     /// case-insensitive file systems) and that is free on disk or already holds its bytes.
     func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
         var result = Plan()
@@ -431,7 +448,11 @@ struct Planner {
         var chosen: [String: Exporter.Planned] = [:]
         func keys(_ path: String) -> [String] {
             let c = ExportNaming.companions(of: path)
-            return [path, c.xmp, c.json, c.thumbnail].map { $0.lowercased() }
+            var result = [path]
+            if companionKinds.contains(.xmp) { result.append(c.xmp) }
+            if companionKinds.contains(.json) { result.append(c.json) }
+            if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
+            return result.map { $0.lowercased() }
         }
         var bases: [String: String] = [:]
         for photo in photos {

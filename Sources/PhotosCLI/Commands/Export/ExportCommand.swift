@@ -17,7 +17,9 @@ enum ExportCommand: Command {
         '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
         characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
         empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
-        ... before the extension, in uniqueName order, the same on every run. An existing file
+        ... before the extension, in uniqueName order, the same on every run; so does one whose
+        written sidecar or thumbnail clashes (--thumbnails: storm.jpg and storm.heic share
+        storm.thumb.jpg, the later becomes 'storm (1).heic'). An existing file
         with the same bytes is skipped; a different one is never overwritten (the photo takes the
         next free suffix) - except with --update, which rewrites a file this export wrote that
         changed since. Sidecars: NAME.EXT.xmp (dc:subject tags, xmp:Rating, photos:uniqueName) or
