@@ -1,11 +1,9 @@
+import CSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// glibc's `syncfs(2)` (declared only under _GNU_SOURCE, so not imported into Swift).
-@_silgen_name("syncfs")
-private func c_syncfs(_ fd: Int32) -> Int32
 
 /// When a written file is made durable (survives a crash or power loss).
 public enum Durability: Sendable, Equatable {
@@ -27,7 +25,7 @@ public enum Durability: Sendable, Equatable {
         }
         defer { close(fd) }
         DurabilityStats.record(.syncfs(path))
-        guard c_syncfs(fd) == 0 else {
+        guard photos_syncfs(fd) == 0 else {
             let code = errno
             throw FileError(.io, "cannot sync \(path): syncfs: \(String(cString: strerror(code)))", errno: code)
         }
