@@ -25,7 +25,9 @@ let package = Package(
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
         // The POSIX layer: read and write loops, atomic files, the scanner, external data, SHA-256, the work queue.
-        .target(name: "PhotosFiles", dependencies: ["CCrypto"]),
+        // Linux system calls glibc declares only under _GNU_SOURCE (syncfs), wrapped in C.
+        .target(name: "CSystem"),
+        .target(name: "PhotosFiles", dependencies: ["CCrypto", "CSystem"]),
         // The domain: typed values, records and the storage protocols (no database, no files).
         .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
         // The SQLite implementation of the storage boundary: handle, statements, records, migrations.

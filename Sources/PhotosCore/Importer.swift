@@ -399,7 +399,9 @@ public final class Importer {
         if let store {
             let reference = ExternalDataStore.reference(for: file.sha256)
             do {
-                wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference) }
+                // Deferred: the batch writer makes the batch's originals durable together (one
+                // syncfs) before their rows commit; `.prepared` is returned only after the rename.
+                wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference, durability: .deferred) }
             } catch {
                 claimed.release(file.sha256)
                 if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }

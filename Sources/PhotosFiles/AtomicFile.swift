@@ -32,12 +32,16 @@ public enum AtomicFile {
     ///   - path: the final path; its folder must exist.
     ///   - temporaryPrefix: prefix of the temporary file's name, so that a leftover one (after a
     ///     crash) can be recognised and removed.
+    ///   - durability: `.immediate` (fsync of the file and its folder before returning) or
+    ///     `.deferred` (neither: the caller makes the file durable later, e.g. with
+    ///     `Durability.syncFileSystem(containing:)` once for a batch, before it relies on it).
     ///   - produce: writes the content.
     /// - Returns: the written file's `stat` (size, mtime), taken after the fsync.
     /// - Throws: `FileError` when the temporary file cannot be created or renamed into
     ///   place, 74 when writing or syncing fails, or what `produce` throws.
     @discardableResult
     public static func write(to path: String, temporaryPrefix: String = ".photos-tmp-",
+                             durability: Durability = .immediate,
                              _ produce: (Sink) throws -> Void) throws -> stat {
         let dir = (path as NSString).deletingLastPathComponent
         let folder = dir.isEmpty ? "." : dir
@@ -55,7 +59,7 @@ public enum AtomicFile {
         }
         try produce(Sink(fd: fd, path: path))
         var st = stat()
-        guard fsync(fd) == 0, fstat(fd, &st) == 0 else {
+        guard durability == .deferred || DurabilityStats.fsync(fd) == 0, fstat(fd, &st) == 0 else {
             throw FileError(.io, "cannot write \(path): fsync: \(String(cString: strerror(errno)))", errno: errno)
         }
         close(fd)
@@ -65,8 +69,10 @@ public enum AtomicFile {
             throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
         }
         placed = true
-        let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+        if durability == .immediate {
+            let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 { _ = DurabilityStats.fsync(dfd); close(dfd) }
+        }
         return st
     }
 
@@ -74,7 +80,8 @@ public enum AtomicFile {
     /// - Returns: the written file's `stat`.
     /// - Throws: `FileError` or 74.
     @discardableResult
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-") throws -> stat {
-        try write(to: path, temporaryPrefix: temporaryPrefix) { try $0.write(bytes) }
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-",
+                             durability: Durability = .immediate) throws -> stat {
+        try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability) { try $0.write(bytes) }
     }
 }

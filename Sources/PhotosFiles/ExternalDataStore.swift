@@ -52,12 +52,15 @@ public struct ExternalDataStore: Sendable {
 
     /// Writes `bytes` under `reference` durably: a temporary file in the same folder, `fsync`,
     /// `rename`, then `fsync` of the folder (POSIX rename(2) atomicity).
+    /// With `durability: .deferred` neither fsync is done: the file is whole under its name once
+    /// renamed, but survives a crash only after `syncFileSystem()` (import does that once per
+    /// batch, before the batch's rows commit).
     /// - Returns: true when the file was written; false in a dry run, which writes nothing.
     /// - Throws: `FileError`: `.invalidName` for a reference outside the store; `.notPermitted`
     ///   (EACCES, EPERM, EROFS, also checked in a dry run) or `.io` (ENOSPC, EDQUOT, EIO) when
     ///   the file system refuses; `.cannotCreate` otherwise (a file or non-empty folder in the way).
     @discardableResult
-    public func write(_ bytes: UnsafeRawBufferPointer, reference: String) throws -> Bool {
+    public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws -> Bool {
         guard ExternalDataStore.isContained(reference) else {
             throw FileError(.invalidName, "refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
         }
@@ -94,8 +97,17 @@ public struct ExternalDataStore: Sendable {
             let code = errno
             throw FileError(.cannotCreate, "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away", errno: code)
         }
-        try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix)
+        try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
         return true
+    }
+
+    /// Makes every file written (and renamed) in the store so far durable, with one `syncfs(2)`
+    /// of the store's file system (file data, inodes and folder entries; Linux reports write-back
+    /// errors from syncfs since 5.8). A dry run syncs nothing.
+    /// - Throws: `FileError(.io)` (74) when the folder cannot be opened or syncfs fails.
+    public func syncFileSystem() throws {
+        if isDryRun { return }
+        try Durability.syncFileSystem(containing: root)
     }
 
     /// Removes the file of `reference`; a missing file is not an error. A dry run removes

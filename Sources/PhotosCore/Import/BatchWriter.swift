@@ -99,12 +99,17 @@ struct ImportBatchWriter {
                 result.bytes += Int64(item.byteSize)
             }
             try history.commit()
+            // Group durability: the originals of this batch were written and renamed by the
+            // workers without fsync (every item here was prepared after its rename); one
+            // syncfs makes them durable before the rows that name them commit (SPEC §2).
+            if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
             return result
         } } catch {
             tagCache.removeAll()
             throw error
         }
         tagCache = library.isDryRun ? [:] : cache
+        DurabilityStats.record(.commit(library.externalData.root))
         return result
     }
 

@@ -1,0 +1,93 @@
+import CSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+
+/// When a written file is made durable (survives a crash or power loss).
+public enum Durability: Sendable, Equatable {
+    /// `fsync(2)` of the file and of its folder before the write returns.
+    case immediate
+    /// No sync at the write: the caller syncs later, once for many files (group durability),
+    /// and before anything (a committed row) relies on the file.
+    case deferred
+
+    /// `syncfs(2)` of the file system holding `path` (a file or folder): flushes the data,
+    /// inodes and folder entries (renames) of every file on it. Linux syncfs(2) reports
+    /// write-back errors since 5.8.
+    /// - Throws: `FileError(.io)` (74) naming `path` when it cannot be opened or syncfs fails.
+    public static func syncFileSystem(containing path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw FileError(.io, "cannot sync \(path): \(String(cString: strerror(code)))", errno: code)
+        }
+        defer { close(fd) }
+        DurabilityStats.record(.syncfs(path))
+        guard photos_syncfs(fd) == 0 else {
+            let code = errno
+            throw FileError(.io, "cannot sync \(path): syncfs: \(String(cString: strerror(code)))", errno: code)
+        }
+    }
+}
+
+/// Counts of durability calls, for tests and the benchmark's fsync-cost note: how many
+/// `fsync(2)` and `syncfs(2)` this process made, and optionally the order of events.
+public enum DurabilityStats {
+    /// One durability-related event.
+    public enum Event: Sendable, Equatable {
+        /// An `fsync(2)` (of a file or a folder).
+        case fsync
+        /// A `syncfs(2)` of the file system holding the path.
+        case syncfs(String)
+        /// A write transaction committed (recorded by its owner, e.g. import's batch writer).
+        case commit(String)
+    }
+
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var fsyncs = 0
+        var syncfsCalls = 0
+        var events: [Event]? = nil
+        var observer: (@Sendable (Event) -> Void)? = nil
+    }
+    private static let state = State()
+
+    /// Number of `fsync(2)` calls so far in this process.
+    public static var fsyncCount: Int { state.lock.withLock { state.fsyncs } }
+    /// Number of `syncfs(2)` calls so far in this process.
+    public static var syncfsCount: Int { state.lock.withLock { state.syncfsCalls } }
+
+    /// Starts (or, with `false`, stops) keeping the list of events; `events` returns it.
+    public static func recordEvents(_ on: Bool, observer: (@Sendable (Event) -> Void)? = nil) {
+        state.lock.withLock {
+            state.events = on ? [] : nil
+            state.observer = on ? observer : nil
+        }
+    }
+
+    /// The events since `recordEvents(true)`, in order.
+    public static var events: [Event] { state.lock.withLock { state.events ?? [] } }
+
+    /// Records `event` (and counts it); the observer, if any, is called outside the lock.
+    public static func record(_ event: Event) {
+        let observer: (@Sendable (Event) -> Void)? = state.lock.withLock {
+            switch event {
+            case .fsync: state.fsyncs += 1
+            case .syncfs: state.syncfsCalls += 1
+            case .commit: break
+            }
+            state.events?.append(event)
+            return state.observer
+        }
+        observer?(event)
+    }
+
+    /// `fsync(2)` of `fd`, counted.
+    /// - Returns: fsync's result (0, or -1 with errno set).
+    static func fsync(_ fd: Int32) -> Int32 {
+        record(.fsync)
+        return Foundation.fsync(fd)
+    }
+}
