@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,41 +46,40 @@ public enum DurabilityStats {
         case commit(String)
     }
 
-    private final class State: @unchecked Sendable {
-        let lock = NSLock()
+    private struct State {
         var fsyncs = 0
         var syncfsCalls = 0
         var events: [Event]? = nil
         var observer: (@Sendable (Event) -> Void)? = nil
     }
-    private static let state = State()
+    private static let state = Mutex(State())
 
     /// Number of `fsync(2)` calls so far in this process.
-    public static var fsyncCount: Int { state.lock.withLock { state.fsyncs } }
+    public static var fsyncCount: Int { state.withLock { $0.fsyncs } }
     /// Number of `syncfs(2)` calls so far in this process.
-    public static var syncfsCount: Int { state.lock.withLock { state.syncfsCalls } }
+    public static var syncfsCount: Int { state.withLock { $0.syncfsCalls } }
 
     /// Starts (or, with `false`, stops) keeping the list of events; `events` returns it.
     public static func recordEvents(_ on: Bool, observer: (@Sendable (Event) -> Void)? = nil) {
-        state.lock.withLock {
-            state.events = on ? [] : nil
-            state.observer = on ? observer : nil
+        state.withLock {
+            $0.events = on ? [] : nil
+            $0.observer = on ? observer : nil
         }
     }
 
     /// The events since `recordEvents(true)`, in order.
-    public static var events: [Event] { state.lock.withLock { state.events ?? [] } }
+    public static var events: [Event] { state.withLock { $0.events ?? [] } }
 
     /// Records `event` (and counts it); the observer, if any, is called outside the lock.
     public static func record(_ event: Event) {
-        let observer: (@Sendable (Event) -> Void)? = state.lock.withLock {
+        let observer: (@Sendable (Event) -> Void)? = state.withLock {
             switch event {
-            case .fsync: state.fsyncs += 1
-            case .syncfs: state.syncfsCalls += 1
+            case .fsync: $0.fsyncs += 1
+            case .syncfs: $0.syncfsCalls += 1
             case .commit: break
             }
-            state.events?.append(event)
-            return state.observer
+            $0.events?.append(event)
+            return $0.observer
         }
         observer?(event)
     }
