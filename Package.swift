@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
-        .target(name: "PhotosTestSupport", dependencies: ["PhotosFiles", "PhotosSQLite"], path: "Tests/PhotosTestSupport"),
+        .target(name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite"], path: "Tests/PhotosTestSupport"),
         .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),

@@ -5,20 +5,7 @@ import PhotosFiles
 @testable import PhotosCore
 import PhotosSQLite
 
-final class ImportTests: XCTestCase {
-    var tmp: TempDir!
-    override func setUpWithError() throws { tmp = try TempDir() }
-    override func tearDown() { tmp.cleanup() }
-
-    func makeLibrary() throws -> Library { try Library(root: tmp.file("lib"), create: true) }
-
-    func runImport(_ library: Library?, _ paths: [String], configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
-        var options = ImportOptions(paths: paths)
-        options.jobs = 2
-        configure(&options)
-        return try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
-    }
-
+final class ImportTests: ImportTestCase {
     func testImportsSamplesWithUprightThumbnailsRowsFilesAndHistory() throws {
         let library = try makeLibrary()
         let summary = try runImport(library, [samplesDir])

@@ -7,20 +7,7 @@ import PhotosTestSupport
 
 /// The whole-corpus import (moved from PhotosCoreTests/ImportTests.swift: it is the slowest
 /// in-process test and needs ../shared/corpus).
-final class WholeCorpusImportTests: XCTestCase {
-    var tmp: TempDir!
-    override func setUpWithError() throws { tmp = try TempDir() }
-    override func tearDown() { tmp.cleanup() }
-
-    func makeLibrary() throws -> Library { try Library(root: tmp.file("lib"), create: true) }
-
-    func runImport(_ library: Library?, _ paths: [String], configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
-        var options = ImportOptions(paths: paths)
-        options.jobs = 2
-        configure(&options)
-        return try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
-    }
-
+final class WholeCorpusImportTests: ImportTestCase {
     /// Done-when of the import issue: the whole corpus imports every expect=ok file, names every
     /// rejected file, and a second run imports nothing and counts the rest as duplicates.
     func testWholeCorpusImportsOkFilesRejectsRejectFilesAndIsIdempotent() throws {
