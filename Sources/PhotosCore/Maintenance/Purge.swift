@@ -3,23 +3,23 @@ import PhotosFiles
 import PhotosModel
 
 /// What `photos purge --share` deleted (or, with `--dry-run`, would delete).
+@dynamicMemberLookup
 public struct PurgeReport: Equatable {
     public var zone: ZoneID
-    public var photos = 0
-    public var photoData = 0
-    public var thumbnails = 0
-    public var ratings = 0
-    public var tags = 0
-    public var participants = 0
-    public var shares = 0
+    /// What the zone held, and so what the purge deletes (`report.photos`, `report.tags`, …).
+    public var contents = ZoneContents()
     /// Original files removed after the commit (files still referenced elsewhere stay).
     public var filesRemoved = 0
     public var dryRun = false
 
+    /// A count of `contents`, read as if it were the report's own.
+    public subscript(dynamicMember keyPath: KeyPath<ZoneContents, Int>) -> Int { contents[keyPath: keyPath] }
+
     public var json: JSONValue {
-        .object([("zone", .string(zone.rawValue)), ("photos", .int(photos)), ("photoData", .int(photoData)),
-                 ("thumbnails", .int(thumbnails)), ("ratings", .int(ratings)), ("tags", .int(tags)),
-                 ("participants", .int(participants)), ("shares", .int(shares)), ("filesRemoved", .int(filesRemoved)),
+        let c = contents
+        return .object([("zone", .string(zone.rawValue)), ("photos", .int(c.photos)), ("photoData", .int(c.photoData)),
+                 ("thumbnails", .int(c.thumbnails)), ("ratings", .int(c.ratings)), ("tags", .int(c.tags)),
+                 ("participants", .int(c.participants)), ("shares", .int(c.shares)), ("filesRemoved", .int(filesRemoved)),
                  ("dryRun", .bool(dryRun))])
     }
 }
@@ -65,13 +65,7 @@ extension Library {
         var unreferenced: [String] = []
         try write {
             let contents = try store.zoneContents(zone)
-            report.photos = contents.photos
-            report.photoData = contents.photoData
-            report.thumbnails = contents.thumbnails
-            report.ratings = contents.ratings
-            report.tags = contents.tags
-            report.participants = contents.participants
-            report.shares = contents.shares
+            report.contents = contents
             // The recorded reference and the content address of the SHA-256 (they differ only
             // in a damaged row; the file, if any, is at the content address).
             references = try store.fileReferences(inZone: zone)
