@@ -5,7 +5,7 @@ let package = Package(
     name: "photos",
     products: [
         .executable(name: "photos", targets: ["photos"]),
-        .library(name: "PhotosCore", targets: ["PhotosCore"]),
+        .library(name: "PhotosCore", targets: ["PhotosCore"])
     ],
     targets: [
         // Debian C libraries, linked through system-library targets.
@@ -32,18 +32,26 @@ let package = Package(
         .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
         // The SQLite implementation of the storage boundary: handle, statements, records, migrations.
         .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel"]),
-        .target(name: "PhotosCore", dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
+        .target(
+            name: "PhotosCore",
+            dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
         .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
-        .target(name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite"], path: "Tests/PhotosTestSupport"),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
+        .target(
+            name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite"],
+            path: "Tests/PhotosTestSupport"),
+        .testTarget(
+            name: "PhotosImagingTests",
+            dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),
         // The slow process-level tests: kill -9, busy and concurrent writers, memory bounds, read-only as nobody, the whole corpus.
-        .testTarget(name: "PhotosEndToEndTests", dependencies: ["PhotosCore", "PhotosSQLite", "PhotosFiles", "CImageCodec", "PhotosTestSupport"]),
+        .testTarget(
+            name: "PhotosEndToEndTests",
+            dependencies: ["PhotosCore", "PhotosSQLite", "PhotosFiles", "CImageCodec", "PhotosTestSupport"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,9 @@ public enum CLI {
     public static let version = "0.1.0"
 
     /// Runs `photos` with `arguments` (without the program name) and returns the exit status.
-    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int32
+    {
         run(arguments: arguments, environment: environment, output: .standard(environment: environment)).rawValue
     }
 
@@ -31,7 +33,9 @@ public enum CLI {
         var libraryPath = ""
     }
 
-    private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws -> ExitStatus {
+    private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws
+        -> ExitStatus
+    {
         // 1. Global options before the command name, then the command's words.
         let globalSpecs = InformationRequest.globalSpecs
         var index = 0
@@ -39,7 +43,9 @@ public enum CLI {
         while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "--" {
             leadingTokens.append(arguments[index])
             let name = arguments[index].split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            if let spec = globalSpecs.first(where: { $0.names.contains(name) }), spec.value != nil, !arguments[index].contains("=") {
+            if let spec = globalSpecs.first(where: { $0.names.contains(name) }), spec.value != nil,
+                !arguments[index].contains("=")
+            {
                 index += 1
                 if index < arguments.count { leadingTokens.append(arguments[index]) }
             }
@@ -47,7 +53,9 @@ public enum CLI {
         }
         var words = Array(arguments[min(index, arguments.count)...])
         let leading: ParsedArguments
-        do { leading = try parseArguments(leadingTokens, options: globalSpecs) } catch { throw CommandLineFailure(error: error) }
+        do { leading = try parseArguments(leadingTokens, options: globalSpecs) } catch {
+            throw CommandLineFailure(error: error)
+        }
         let leadingRequest = try InformationRequest.decode(leading)
         if leadingRequest.version { return printVersion(console) }
 
@@ -66,7 +74,9 @@ public enum CLI {
             return .usage
         }
         guard let (command, consumed) = Registry.find(words) else {
-            guard !Registry.family(first).isEmpty else { throw CommandLineFailure(error: UsageError("unknown command '\(first)'")) }
+            guard !Registry.family(first).isEmpty else {
+                throw CommandLineFailure(error: UsageError("unknown command '\(first)'"))
+            }
             guard words.count == 1 || words.dropFirst().first?.hasPrefix("-") == true else {
                 throw CommandLineFailure(error: UsageError("unknown subcommand '\(first) \(words[1])'"))
             }
@@ -82,7 +92,8 @@ public enum CLI {
         var libraryPath = ""
         do {
             let own = Set(command.options.flatMap(\.names))
-            let parsed = try parseArguments(Array(words[consumed...]), options: command.options + globalSpecs.filter { !shadowed($0, by: own) })
+            let parsed = try parseArguments(
+                Array(words[consumed...]), options: command.options + globalSpecs.filter { !shadowed($0, by: own) })
             let globals = mergedGlobals(leading: leading, trailing: parsed, specs: globalSpecs, own: own)
             let request = try InformationRequest.decode(globals)
             if request.help { console.printText(Help.command(command)); return .ok }
@@ -116,7 +127,9 @@ public enum CLI {
     /// The global options in effect: one given after the command name wins over the same
     /// option before it, unless the command has its own option of that name; then only the
     /// spelling before the command name is the global one (SPEC §5).
-    private static func mergedGlobals(leading: ParsedArguments, trailing: ParsedArguments, specs: [OptionSpec], own: Set<String>) -> ParsedArguments {
+    private static func mergedGlobals(
+        leading: ParsedArguments, trailing: ParsedArguments, specs: [OptionSpec], own: Set<String>
+    ) -> ParsedArguments {
         var merged = ParsedArguments()
         for spec in specs {
             let before = leading.values(of: spec)

@@ -17,8 +17,9 @@ final class CommandContext {
     init(global: GlobalOptions, environment: [String: String], console: Console) {
         self.global = global
         self.environment = environment
-        self.libraryEnvironment = LibraryEnvironment(variables: environment, currentDirectory: FileManager.default.currentDirectoryPath,
-                                                     fallbackHome: NSHomeDirectory())
+        self.libraryEnvironment = LibraryEnvironment(
+            variables: environment, currentDirectory: FileManager.default.currentDirectoryPath,
+            fallbackHome: NSHomeDirectory())
         self.console = console
     }
 

@@ -16,16 +16,21 @@ struct GlobalOptions: ParsableOptions, Sendable {
     /// `--wait`: seconds to wait for another process's lock.
     var wait: Double?
 
-    static var options: [Option<GlobalOptions>] { [
-        .value(\.library, "--library", value: "PATH", help: "The library folder.",
-               default: "$PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Library", parser: .libraryPath),
-        .flag(\.json, "--json", help: "Print data as JSON (one object, or JSON Lines for listings)."),
-        .flag(\.quiet, "--quiet", "-q", help: "Print nothing on success; problems still go to stderr."),
-        .value(\.author, "--author", value: "NAME", help: "Author recorded in history for this run's changes.",
-               default: "$PHOTOS_AUTHOR, else photos", parser: .authorName),
-        .value(\.wait, "--wait", value: "SECONDS", help: "How long to wait for another process's lock on the library.",
-               default: "30", parser: .seconds),
-    ] }
+    static var options: [Option<GlobalOptions>] {
+        [
+            .value(
+                \.library, "--library", value: "PATH", help: "The library folder.",
+                default: "$PHOTOS_LIBRARY, else $XDG_DATA_HOME/photos/Library", parser: .libraryPath),
+            .flag(\.json, "--json", help: "Print data as JSON (one object, or JSON Lines for listings)."),
+            .flag(\.quiet, "--quiet", "-q", help: "Print nothing on success; problems still go to stderr."),
+            .value(
+                \.author, "--author", value: "NAME", help: "Author recorded in history for this run's changes.",
+                default: "$PHOTOS_AUTHOR, else photos", parser: .authorName),
+            .value(
+                \.wait, "--wait", value: "SECONDS", help: "How long to wait for another process's lock on the library.",
+                default: "30", parser: .seconds)
+        ]
+    }
 
     /// The seconds to wait for a lock when `--wait` is not given.
     static let defaultWait: Double = 30
@@ -45,7 +50,9 @@ extension ValueParser where Value == String {
     /// escapes), since `photos history` prints authors.
     static var authorName: ValueParser {
         ValueParser { text, name in
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("\(name) needs a non-empty name") }
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("\(name) needs a non-empty name")
+            }
             try GlobalOptions.checkAuthor(text, source: name)
             return text
         }
@@ -57,10 +64,12 @@ struct InformationRequest: ParsableOptions {
     var help = false
     var version = false
 
-    static var options: [Option<InformationRequest>] { [
-        .flag(\.help, "--help", "-h", help: "Show help information."),
-        .flag(\.version, "--version", help: "Show the version."),
-    ] }
+    static var options: [Option<InformationRequest>] {
+        [
+            .flag(\.help, "--help", "-h", help: "Show help information."),
+            .flag(\.version, "--version", help: "Show the version.")
+        ]
+    }
 
     /// The global option table, as help lists it.
     static var globalSpecs: [OptionSpec] { GlobalOptions.options.map(\.spec) + options.map(\.spec) }
@@ -73,7 +82,9 @@ extension GlobalOptions {
     /// - Throws: `UsageError` (64).
     static func checkAuthor(_ author: String, source: String) throws {
         guard !author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw UsageError("\(source) must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())")
+            throw UsageError(
+                "\(source) must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())"
+            )
         }
     }
 }

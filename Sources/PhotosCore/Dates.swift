@@ -7,8 +7,9 @@ public enum ISODate {
         var t = time_t(date.timeIntervalSince1970.rounded(.down))
         var tm = tm()
         gmtime_r(&t, &tm)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
-                      Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+            Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
     }
 
     /// Parses a date given on the command line: `YYYY-MM-DD` (midnight UTC),
@@ -27,13 +28,16 @@ public enum ISODate {
             return v
         }
         guard scalars.count >= 10, let y = num(0, 4), scalars[4] == 45, let mo = num(5, 2), scalars[7] == 45,
-              let d = num(8, 2), (1...12).contains(mo), (1...31).contains(d) else { return nil }
+            let d = num(8, 2), (1...12).contains(mo), (1...31).contains(d)
+        else { return nil }
         var hour = 0, minute = 0, second = 0, offset = 0
         var i = 10
         let dayOnly = scalars.count == 10
         if !dayOnly {
-            guard scalars[i] == 84 || scalars[i] == 32, let h = num(i + 1, 2), scalars.count > i + 3, scalars[i + 3] == 58,
-                  let mi = num(i + 4, 2), h < 24, mi < 60 else { return nil }
+            guard scalars[i] == 84 || scalars[i] == 32, let h = num(i + 1, 2), scalars.count > i + 3,
+                scalars[i + 3] == 58,
+                let mi = num(i + 4, 2), h < 24, mi < 60
+            else { return nil }
             hour = h; minute = mi; i += 6
             if i < scalars.count, scalars[i] == 58 {
                 guard let sec = num(i + 1, 2), sec < 61 else { return nil }
@@ -129,7 +133,9 @@ public struct CaptureTime: Equatable, Sendable {
     /// fraction's digits; the first three are kept) and its offset `±HH:MM` (tags
     /// 0x9011/0x9012/0x9010, EXIF 2.31).
     /// - Returns: nil for a malformed, all-blank or impossible date (all zeros, 30 February).
-    public static func fromEXIF(_ dateTime: String, subSeconds: String? = nil, offset: String?, source: String) -> CaptureTime? {
+    public static func fromEXIF(_ dateTime: String, subSeconds: String? = nil, offset: String?, source: String)
+        -> CaptureTime?
+    {
         let b = Array(dateTime.utf8)
         guard b.count >= 19, b[4] == 58, b[7] == 58, b[10] == 32, b[13] == 58, b[16] == 58 else { return nil }
         var text = Array(b[0..<19])
@@ -155,7 +161,9 @@ public struct CaptureTime: Equatable, Sendable {
         if s.hasSuffix("Z") {
             offset = 0
             s.removeLast()
-        } else if s.count > 10, let sign = s.lastIndex(where: { $0 == "+" || $0 == "-" }), s.distance(from: s.startIndex, to: sign) > 10 {
+        } else if s.count > 10, let sign = s.lastIndex(where: { $0 == "+" || $0 == "-" }),
+            s.distance(from: s.startIndex, to: sign) > 10
+        {
             guard let o = parseOffset(String(s[sign...])) else { return nil }
             offset = o
             s = String(s[..<sign])
@@ -171,8 +179,9 @@ public struct CaptureTime: Equatable, Sendable {
         var t = time_t(seconds)
         var tm = tm()
         localtime_r(&t, &tm)
-        let local = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
-                           Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
+        let local = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+            Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
         return CaptureTime(local: local, offsetMinutes: Int(tm.tm_gmtoff) / 60, source: "file-mtime")
     }
 
@@ -208,13 +217,15 @@ struct WallClock: Equatable {
             return v
         }
         guard b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32, b[13] == 58, b[16] == 58,
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
-              let s = num(17, 2), y >= 1, (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y),
-              h < 24, mi < 60, s < 60 else { return nil }
+            let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2),
+            let s = num(17, 2), y >= 1, (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y),
+            h < 24, mi < 60, s < 60
+        else { return nil }
         var fraction = 0.0
         if b.count > 19 {
             guard b[19] == 46, b.count > 20, b[20...].allSatisfy({ (48...57).contains($0) }) else { return nil }
-            let three = String(decoding: b[20...].prefix(3), as: UTF8.self).padding(toLength: 3, withPad: "0", startingAt: 0)
+            let three = String(decoding: b[20...].prefix(3), as: UTF8.self).padding(
+                toLength: 3, withPad: "0", startingAt: 0)
             fraction = Double(Int(three) ?? 0) / 1000
         }
         return WallClock(year: y, month: mo, day: d, hour: h, minute: mi, second: s, fraction: fraction)
@@ -279,7 +290,8 @@ public struct CaptureBound: Equatable, Sendable {
         // A day alone, also with a zone (`2024-12-31Z`, `2024-12-31+05:00`): that day's midnight
         // in the zone, and with `endOfDay` the whole day included, as for a plain day.
         let rest = String(s.dropFirst(10))
-        let dayOnly = s.count >= 10 && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))
+        let dayOnly =
+            s.count >= 10 && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))
         if dayOnly, !rest.isEmpty { s = String(s.prefix(10)) + "T00:00:00" + rest }
         guard let t = CaptureTime.fromISO(s, source: "argument") else { return nil }
         var local = t.local
@@ -290,7 +302,8 @@ public struct CaptureBound: Equatable, Sendable {
             var t2 = time_t(next)
             var out = Glibc.tm()
             gmtime_r(&t2, &out)
-            local = String(format: "%04d-%02d-%02dT00:00:00", Int(out.tm_year) + 1900, Int(out.tm_mon) + 1, Int(out.tm_mday))
+            local = String(
+                format: "%04d-%02d-%02dT00:00:00", Int(out.tm_year) + 1900, Int(out.tm_mon) + 1, Int(out.tm_mday))
         }
         return CaptureBound(local: local, offsetMinutes: t.offsetMinutes)
     }
@@ -302,7 +315,8 @@ public struct CaptureBound: Equatable, Sendable {
         var t = time_t(f.secondsAsUTC - offset * 60)
         var tm = Glibc.tm()
         gmtime_r(&t, &tm)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
-                      Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int((f.fraction * 1000).rounded()))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
+            Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec), Int((f.fraction * 1000).rounded()))
     }
 }

@@ -68,7 +68,8 @@ struct HistoryWriter {
         if let existing = self.token {
             token = existing
         } else {
-            token = try store.appendHistoryTransaction(timestamp: ISODate.string(from: Date()), author: author, context: context)
+            token = try store.appendHistoryTransaction(
+                timestamp: ISODate.string(from: Date()), author: author, context: context)
             self.token = token
         }
         try store.appendHistoryChanges(log.changes, token: token)

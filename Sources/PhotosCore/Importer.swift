@@ -68,13 +68,20 @@ public struct ImportSummary: Equatable, Sendable {
     /// "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
         .object([
-            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)), ("skipped", .int(skipped)),
+            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+            ("skipped", .int(skipped)),
             ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
             ("failures", .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
-            ("restorations", .array(restorations.map {
-                .object([("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
-                         ("displayName", .string($0.displayName)), ("reason", .string($0.reason))])
-            })),
+            (
+                "restorations",
+                .array(
+                    restorations.map {
+                        .object([
+                            ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
+                            ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
+                        ])
+                    })
+            )
         ])
     }
 }
@@ -177,15 +184,18 @@ public final class Importer {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after
             // every worker has copied its files into external data as orphans.
-            try library.write { }
+            try library.write {}
         }
 
         let jobs = max(1, min(options.jobs, max(1, files.count)))
-        let pipeline = ImportPipeline(files: files, jobs: jobs, databasePath: library?.databasePath,
-                                      busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
+        let pipeline = ImportPipeline(
+            files: files, jobs: jobs, databasePath: library?.databasePath,
+            busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
         let queue = pipeline.queue
         let stop = pipeline.stop
-        var batchWriter = library.map { ImportBatchWriter(library: $0, zone: options.zone, author: options.author, tagNames: tagNames) }
+        var batchWriter = library.map {
+            ImportBatchWriter(library: $0, zone: options.zone, author: options.author, tagNames: tagNames)
+        }
 
         var batch: [Prepared] = []
         var batchStarted = Date()
@@ -215,17 +225,20 @@ public final class Importer {
                 defer { batchWriter = writer }
                 let result = try writer.write(batch)
                 for path in result.vanished {
-                    fail(path, "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again")
+                    fail(
+                        path,
+                        "its copy in the library vanished before the commit (removed by 'verify --repair'?); import it again"
+                    )
                 }
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
-                if !library.isDryRun { batchesCommitted += 1 }  // a dry run's batches roll back
+                if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
                 uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
                 fatal = error
-                stop.set()  // nothing more can commit: workers stop taking files
+                stop.set() // nothing more can commit: workers stop taking files
             }
         }
 
@@ -241,7 +254,10 @@ public final class Importer {
                     if let library, !library.isReferenced(fileReference: reference) {
                         // Its photo was deleted meanwhile: the file is nobody's original.
                         library.removeUnreferencedFiles([reference])
-                        fail(path, "its photo \(restoration.uniqueName) was deleted while the original was restored; import it again")
+                        fail(
+                            path,
+                            "its photo \(restoration.uniqueName) was deleted while the original was restored; import it again"
+                        )
                     } else {
                         summary.restored += 1
                         summary.restorations.append(restoration)
@@ -257,8 +273,9 @@ public final class Importer {
                         stop.set()
                     }
                 case .prepared(let item):
-                    if fatal == nil { batch.append(item) }
-                    else if item.wroteFile {
+                    if fatal == nil {
+                        batch.append(item)
+                    } else if item.wroteFile {
                         // After a fatal error nothing more commits; do not leave orphans behind.
                         uncommitted.append(ExternalDataStore.reference(for: item.sha256))
                     }
@@ -332,8 +349,10 @@ public final class Importer {
 
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
     /// SHA-256, decode and thumbnail, write the original.
-    static func prepare(path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
-                        thumbnail: ThumbnailOptions) -> Outcome {
+    static func prepare(
+        path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
+        thumbnail: ThumbnailOptions
+    ) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
         let claimsImage = Importer.claimsImage(path)
@@ -346,24 +365,29 @@ public final class Importer {
             return .failed("\(error)")
         }
         let detected = file.bytes.withUnsafeBytes {
-            ImageFormatSniffer.detect(UnsafeRawBufferPointer(rebasing: $0.prefix(ImageFormatSniffer.prefixLength)),
-                                      soiSuffices: ext == "jpg" || ext == "jpeg", heifAndWebP: true)
+            ImageFormatSniffer.detect(
+                UnsafeRawBufferPointer(rebasing: $0.prefix(ImageFormatSniffer.prefixLength)),
+                soiSuffices: ext == "jpg" || ext == "jpeg", heifAndWebP: true)
         }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
             if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP") }
             let head = file.bytes.prefix(4).map { String(format: "0x%02x", $0) }.joined(separator: " ")
-            return .failed("not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with \(head))")
+            return .failed(
+                "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with \(head))")
         }
         if !claimed.claim(file.sha256) { return .duplicate }
         if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256)) ?? nil {
             let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
             // damaged writes the original back, atomically as an import does.
-            guard let store, let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes) else {
+            guard let store,
+                let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes)
+            else {
                 return .duplicate
             }
-            let restoration = ImportRestoration(path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
+            let restoration = ImportRestoration(
+                path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
             // (The store of a dry run writes nothing: `Library.dryRun`.)
             do {
                 try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
@@ -401,15 +425,19 @@ public final class Importer {
             do {
                 // Deferred: the batch writer makes the batch's originals durable together (one
                 // syncfs) before their rows commit; `.prepared` is returned only after the rename.
-                wrote = try file.bytes.withUnsafeBytes { try store.write($0, reference: reference, durability: .deferred) }
+                wrote = try file.bytes.withUnsafeBytes {
+                    try store.write($0, reference: reference, durability: .deferred)
+                }
             } catch {
                 claimed.release(file.sha256)
                 if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
                 return .failed("\(error)")
             }
         }
-        return .prepared(Prepared(path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
-                                  sidecar: sidecar, capture: capture, wroteFile: wrote))
+        return .prepared(
+            Prepared(
+                path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
+                sidecar: sidecar, capture: capture, wroteFile: wrote))
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,
@@ -420,15 +448,18 @@ public final class Importer {
     /// `captureDate`), the same in the embedded XMP, and last the file's modification time
     /// (the local time of the importing machine, with that zone's offset; source `file-mtime`).
     /// - Returns: nil only when even the file's modification time cannot be read.
-    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, path: String) -> CaptureTime? {
+    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, path: String)
+        -> CaptureTime?
+    {
         let exifSources: [(String?, String?, String?, String)] = [
             (exif.dateTimeOriginal, exif.subSecTimeOriginal, exif.offsetTimeOriginal, "exif"),
             (exif.dateTimeDigitized, exif.subSecTimeDigitized, exif.offsetTimeDigitized, "exif-digitized"),
-            (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime"),
+            (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime")
         ]
         let xmp = sidecar?.captureTime ?? embedded?.captureTime
         for (date, subSeconds, offset, source) in exifSources {
-            guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source) else { continue }
+            guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source)
+            else { continue }
             // EXIF without an offset, XMP with one for the same wall-clock second (Lightroom and
             // digiKam write photoshop:DateCreated with the zone): the offset is the XMP's.
             if t.offsetMinutes == nil, let xmp, xmp.offsetMinutes != nil, xmp.local.prefix(19) == t.local.prefix(19) {

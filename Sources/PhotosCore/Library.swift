@@ -53,7 +53,7 @@ public final class Library {
         var p = path
         if p.hasPrefix("~/") { p = environment.home + p.dropFirst(1) }
         if !p.hasPrefix("/") { p = environment.currentDirectory + "/" + p }
-        p = (p as NSString).standardizingPath  // collapses `.`, `..` and repeated slashes
+        p = (p as NSString).standardizingPath // collapses `.`, `..` and repeated slashes
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         return p
     }
@@ -83,8 +83,10 @@ public final class Library {
     ///   write it can upgrade), 73 when it cannot be created, 65 when it is newer than this
     ///   build (or, for a dry run, older: it would have to be migrated, which a dry run never
     ///   does), 75 when busy.
-    public init(root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false,
-                acceptingOlderSchema: Bool = false) throws {
+    public init(
+        root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false,
+        acceptingOlderSchema: Bool = false
+    ) throws {
         self.root = root
         self.busyTimeout = busyTimeout
         let fm = FileManager.default
@@ -92,7 +94,10 @@ public final class Library {
         var st = stat()
         if stat(dbPath, &st) != 0, errno == EACCES || errno == EPERM {
             // Not "no library": one this user may not look into.
-            throw PhotosError(.noPermission, "library \(root) cannot be opened: \(Library.accessProblem(root) ?? "\(dbPath): \(String(cString: strerror(errno)))")")
+            throw PhotosError(
+                .noPermission,
+                "library \(root) cannot be opened: \(Library.accessProblem(root) ?? "\(dbPath): \(String(cString: strerror(errno)))")"
+            )
         }
         if !fm.fileExists(atPath: dbPath) {
             guard create, !dryRun else {
@@ -114,13 +119,20 @@ public final class Library {
                     // This build cannot read the older tables (migration 2 added the capture
                     // columns every photo query selects), and a read-only open migrates nothing.
                     if Library.accessProblem(root) != nil {
-                        throw PhotosError(.noPermission, "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) by a user who can write it (run 'photos init'): \(Library.whatIsNotWritable(root))")
+                        throw PhotosError(
+                            .noPermission,
+                            "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) by a user who can write it (run 'photos init'): \(Library.whatIsNotWritable(root))"
+                        )
                     }
-                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a read-only open (as a dry run makes) does not do: run 'photos init'")
+                    throw PhotosError.dataError(
+                        "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a read-only open (as a dry run makes) does not do: run 'photos init'"
+                    )
                 }
                 if dryRun && version < Schema.currentVersion {
                     // A dry run never creates, migrates or vacuums a library.
-                    throw PhotosError.dataError("library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run 'photos init', then the dry run")
+                    throw PhotosError.dataError(
+                        "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run 'photos init', then the dry run"
+                    )
                 }
                 if dryRun {
                     try db.setQueryOnly(true)
@@ -171,7 +183,9 @@ public final class Library {
         }
         let db = root + "/" + databaseName
         var parts: [String] = []
-        if access(root, W_OK) != 0 { parts.append("the library folder \(root) is not writable (\(String(cString: strerror(errno))))") }
+        if access(root, W_OK) != 0 {
+            parts.append("the library folder \(root) is not writable (\(String(cString: strerror(errno))))")
+        }
         for path in [db, db + "-wal", db + "-shm"] where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
             parts.append("\(path) is not writable (\(String(cString: strerror(errno))))")
         }
@@ -231,12 +245,15 @@ public final class Library {
             var st = stat()
             if stat(prefix, &st) == 0 {
                 guard st.st_mode & S_IFMT == S_IFDIR else {
-                    throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
+                    throw PhotosError(
+                        .cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
                 }
                 continue
             }
             if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-                throw PhotosError(.cantCreate, "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
+                throw PhotosError(
+                    .cantCreate,
+                    "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
             }
         }
     }

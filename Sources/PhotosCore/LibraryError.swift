@@ -45,7 +45,8 @@ public enum LibraryError: Error, CustomStringConvertible {
     public var library: String {
         switch self {
         case .notFound, .ambiguous, .prefixTooShort: return ""
-        case .busy(let library), .newerSchema(let library, _, _), .database(let library, _, _, _), .store(let library, _):
+        case .busy(let library), .newerSchema(let library, _, _), .database(let library, _, _, _),
+            .store(let library, _):
             return library
         }
     }
@@ -72,7 +73,8 @@ public enum LibraryError: Error, CustomStringConvertible {
             if case let .newerLibrary(found, supported) = e {
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
             }
-            return LibraryError.database(library: library, failure: .corrupt, message: e.description, detail: e.description)
+            return LibraryError.database(
+                library: library, failure: .corrupt, message: e.description, detail: e.description)
         default: return LibraryError.store(library: library, underlying: error)
         }
     }
@@ -85,8 +87,10 @@ public enum LibraryError: Error, CustomStringConvertible {
         case let .database(library, _, _, detail): return "library \(library): \(detail)"
         case let .store(library, underlying): return "library \(library): \(underlying)"
         case .notFound(let item): return "not found: \(item)"
-        case let .ambiguous(kind, argument, candidates): return "\(kind) prefix '\(argument)' is ambiguous: \(candidates)"
-        case let .prefixTooShort(kind, argument, minimum): return "\(kind) '\(argument)': a prefix needs at least \(minimum) characters"
+        case let .ambiguous(kind, argument, candidates):
+            return "\(kind) prefix '\(argument)' is ambiguous: \(candidates)"
+        case let .prefixTooShort(kind, argument, minimum):
+            return "\(kind) '\(argument)': a prefix needs at least \(minimum) characters"
         }
     }
 }

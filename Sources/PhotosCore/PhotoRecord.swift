@@ -54,12 +54,14 @@ public struct PhotoRecord: Equatable {
     public var json: JSONValue {
         .object([
             ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)), ("height", .int(height)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
+            ("height", .int(height)),
             ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
-            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)), ("importedAt", .string(importedAt)),
+            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
+            ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
         ])
     }
 }
@@ -93,15 +95,16 @@ public struct PhotoFilter {
 
 extension Library {
     private func record(_ row: StoredPhoto) -> PhotoRecord {
-        PhotoRecord(rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
-                    byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
-                    height: row.height, orientation: Orientation(exif: row.orientation),
-                    captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
-                    captureOffset: row.captureOffset, captureSource: row.captureSource,
-                    importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
-                    tags: [], ratings: [], zone: row.zone,
-                    // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
-                    scope: ZoneScope(rawValue: row.scope) ?? .shared)
+        PhotoRecord(
+            rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
+            byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
+            height: row.height, orientation: Orientation(exif: row.orientation),
+            captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
+            captureOffset: row.captureOffset, captureSource: row.captureSource,
+            importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
+            tags: [], ratings: [], zone: row.zone,
+            // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
+            scope: ZoneScope(rawValue: row.scope) ?? .shared)
     }
 
     private func fillRelations(_ record: inout PhotoRecord) throws {
@@ -118,7 +121,9 @@ extension Library {
         query.tagNames = try filter.tags.map(TagName.normalize)
         func timeBound(_ bound: CaptureBound?) -> PhotoQuery.TimeBound? {
             guard let bound else { return nil }
-            if let utc = bound.utcText, let offset = bound.offsetMinutes { return .instant(utc: utc, assumedOffsetMinutes: offset) }
+            if let utc = bound.utcText, let offset = bound.offsetMinutes {
+                return .instant(utc: utc, assumedOffsetMinutes: offset)
+            }
             return .local(bound.local)
         }
         query.since = timeBound(filter.since)
@@ -141,7 +146,9 @@ extension Library {
     public func resolvePhoto(_ argument: String) throws -> PhotoRecord {
         switch try resolveKey(.photoUniqueName, argument) {
         case .found(let name):
-            guard var rec = try catalogStore.photo(uniqueName: name).map(record) else { throw LibraryError.notFound(.photo(argument)) }
+            guard var rec = try catalogStore.photo(uniqueName: name).map(record) else {
+                throw LibraryError.notFound(.photo(argument))
+            }
             try fillRelations(&rec)
             return rec
         case .none:
@@ -149,7 +156,9 @@ extension Library {
         case .tooShort:
             throw LibraryError.prefixTooShort(.photo, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let names):
-            let described = try names.map { name in "\(name) (\(try catalogStore.photo(uniqueName: name)?.displayName ?? "?"))" }
+            let described = try names.map { name in
+                "\(name) (\(try catalogStore.photo(uniqueName: name)?.displayName ?? "?"))"
+            }
             throw LibraryError.ambiguous(.photo, argument: argument, candidates: described)
         }
     }
@@ -162,10 +171,14 @@ extension Library {
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
         let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
         guard let (data, width, height) = try catalogStore.thumbnail(ofPhoto: photo.rowID) else {
-            throw PhotosError.noInput("\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
+            throw PhotosError.noInput(
+                "\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
         }
-        if let reason = Library.thumbnailProblem(data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height) {
-            throw PhotosError.dataError("\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
+        if let reason = Library.thumbnailProblem(
+            data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height)
+        {
+            throw PhotosError.dataError(
+                "\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
         }
         return data
     }
@@ -183,7 +196,9 @@ extension Library {
     /// - Returns: the uniqueNames deleted.
     /// - Throws: `LibraryError.busy`, `PhotosError` 77/74 from `checkRemovable`, the store's error.
     @discardableResult
-    public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws -> [String] {
+    public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws
+        -> [String]
+    {
         var unique: [PhotoRecord] = []
         for p in photos where !unique.contains(where: { $0.rowID == p.rowID }) { unique.append(p) }
         let references: [String] = try write {
@@ -224,14 +239,17 @@ extension Library {
             if lstat(path, &st) != 0 {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { continue }
-                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .ioError),
-                                  "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
+                throw PhotosError(
+                    PhotosError.status(forErrno: code, otherwise: .ioError),
+                    "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
             }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, W_OK | X_OK) != 0 {
                 let code = errno
-                throw PhotosError(PhotosError.status(forErrno: code, otherwise: .noPermission),
-                                  "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted")
+                throw PhotosError(
+                    PhotosError.status(forErrno: code, otherwise: .noPermission),
+                    "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted"
+                )
             }
         }
     }
@@ -280,7 +298,8 @@ extension Library {
         for ref in Set(references).sorted() where !isReferenced(fileReference: ref) {
             let path = externalData.path(for: ref)
             guard access(path, F_OK) == 0 else { continue }
-            let aside = (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
+            let aside =
+                (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
                 + "uncommitted-\(getpid())-" + (path as NSString).lastPathComponent
             guard rename(path, aside) == 0 else { continue }
             if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
@@ -291,7 +310,8 @@ extension Library {
     /// `removeUnreferencedFiles` would remove. Call inside the transaction that dropped the
     /// rows, so that a dry run (which rolls that transaction back) counts the same files.
     func unreferencedFiles(_ references: [String]) -> [String] {
-        Set(references).filter { !isReferenced(fileReference: $0) && access(externalData.path(for: $0), F_OK) == 0 }.sorted()
+        Set(references).filter { !isReferenced(fileReference: $0) && access(externalData.path(for: $0), F_OK) == 0 }
+            .sorted()
     }
 
     /// True when a PhotoData row references `fileReference` — or when that cannot be told

@@ -8,7 +8,9 @@ import PhotosSQLite
 public struct VerifyProblem: Equatable, Sendable {
     /// What is wrong, as a matchable value (its raw value is the `kind` of `--json` and of the
     /// printed line).
-    public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public struct Kind: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral,
+        CustomStringConvertible
+    {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
         public init(stringLiteral value: String) { rawValue = value }
@@ -73,7 +75,8 @@ public struct VerifyProblem: Equatable, Sendable {
     /// True when `--repair` fixed it.
     public var repaired: Bool = false
 
-    public init(kind: Kind, subject: VerifySubject, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false) {
+    public init(kind: Kind, subject: VerifySubject, detail: String, repair: VerifyRepair? = nil, repaired: Bool = false)
+    {
         self.kind = kind
         self.subject = subject
         self.detail = detail
@@ -83,8 +86,10 @@ public struct VerifyProblem: Equatable, Sendable {
 
     /// `{"kind":"…","detail":"…","repair":"…"|null,"repaired":B}`.
     public var json: JSONValue {
-        .object([("kind", .string(kind.rawValue)), ("detail", .string(detail)), ("repair", .optional(repair?.description)),
-                 ("repaired", .bool(repaired))])
+        .object([
+            ("kind", .string(kind.rawValue)), ("detail", .string(detail)), ("repair", .optional(repair?.description)),
+            ("repaired", .bool(repaired))
+        ])
     }
 }
 
@@ -139,13 +144,15 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
             return "remove \(Library.externalDataName)/\(reference)"
         case let .deletePhoto(name, display, ratings, tags, zone):
             let share = zone == Schema.defaultZoneID ? "" : ", leaving share \(zone)"
-            return "delete photo \(name) (\(display)) with its \(ratings) rating\(ratings == 1 ? "" : "s") and \(tags) tag link\(tags == 1 ? "" : "s")\(share); re-importing the intact original restores it instead"
+            return
+                "delete photo \(name) (\(display)) with its \(ratings) rating\(ratings == 1 ? "" : "s") and \(tags) tag link\(tags == 1 ? "" : "s")\(share); re-importing the intact original restores it instead"
         case let .regenerateThumbnail(name, display):
             return "regenerate the thumbnail of photo \(name) (\(display)) from its original"
         case let .fixFileReference(name, display, from, to):
             return "point photo \(name) (\(display)) at its original \(to) instead of \(from)"
         case let .relinkTag(name, display, uuid, tagName, zone):
-            return "link photo \(name) (\(display)) to the tag \(JSONValue.string(tagName).serialized()) of its zone \(zone) instead of \(uuid)"
+            return
+                "link photo \(name) (\(display)) to the tag \(JSONValue.string(tagName).serialized()) of its zone \(zone) instead of \(uuid)"
         }
     }
 }
@@ -172,7 +179,7 @@ public struct VerifyReport: Sendable {
             ("photos", .int(photos)), ("files", .int(files)), ("thumbnails", .int(thumbnails)),
             ("problems", .int(problems.filter { !$0.repaired }.count)),
             ("repaired", .int(problems.filter(\.repaired).count)), ("clean", .bool(isClean)), ("dryRun", .bool(dryRun)),
-            ("details", .array(problems.map(\.json))),
+            ("details", .array(problems.map(\.json)))
         ])
     }
 }
@@ -210,8 +217,10 @@ extension Library {
     /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
-    public func verify(quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
-                       author: HistoryAuthor = .default) throws -> VerifyReport {
+    public func verify(
+        quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
+        author: HistoryAuthor = .default
+    ) throws -> VerifyReport {
         try self.dryRun(repair && dryRun) { try verifyLibrary(quick: quick, repair: repair, author: author) }
     }
 
@@ -225,24 +234,31 @@ extension Library {
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
             for original in rows {
-                let (name, display, sha, size, ref, zone, ratings, tags) = (original.photo.uniqueName, original.photo.displayName, original.sha256,
-                                                                             original.byteSize, original.fileReference, original.zone,
-                                                                             original.ratings, original.tagLinks)
+                let (name, display, sha, size, ref, zone, ratings, tags) = (
+                    original.photo.uniqueName, original.photo.displayName, original.sha256,
+                    original.byteSize, original.fileReference, original.zone,
+                    original.ratings, original.tagLinks
+                )
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
                 // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
                 // orphan detection and re-import rely on it.
                 let address = ExternalDataStore.reference(for: sha)
-                let isHex = sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+                let isHex =
+                    sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
                 guard ref == address, isHex else {
                     referenced.insert(address)
                     var st = stat()
                     let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
                     if !there { missingOriginal.insert(name) }
-                    report.problems.append(VerifyProblem(
-                        kind: .badFileReference, subject: .photo(original.photo),
-                        detail: "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
-                        repair: there ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address) : nil))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .badFileReference, subject: .photo(original.photo),
+                            detail:
+                                "\(photo): original is recorded as \(ref), but its SHA-256 \(sha) says \(isHex ? address : "(not lowercase hex)")",
+                            repair: there
+                                ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address)
+                                : nil))
                     continue
                 }
                 let path = self.externalData.path(for: ref)
@@ -252,24 +268,38 @@ extension Library {
                     // Missing only when the system says so; a permission or I/O error is not a
                     // reason for --repair to delete the photo.
                     if errno != ENOENT && errno != ENOTDIR {
-                        report.problems.append(VerifyProblem(
-                            kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                        report.problems.append(
+                            VerifyProblem(
+                                kind: .unreadableFile, subject: .photo(original.photo),
+                                detail:
+                                    "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
                         continue
                     }
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(
-                        kind: .missingFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) is missing\(heal)",
-                        repair: .deletePhoto(uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .missingFile, subject: .photo(original.photo),
+                            detail: "\(photo): original \(ref) is missing\(heal)",
+                            repair: .deletePhoto(
+                                uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
                     continue
                 }
                 if st.st_mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .sizeMismatch, subject: .photo(original.photo),
+                            detail:
+                                "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
+                        ))
                     continue
                 }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
-                    report.problems.append(VerifyProblem(kind: .sizeMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .sizeMismatch, subject: .photo(original.photo),
+                            detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
                     continue
                 }
                 if !quick {
@@ -277,41 +307,72 @@ extension Library {
                         let actual = try SHA256Hasher.hex(ofFileAt: path).hex
                         if actual != sha {
                             missingOriginal.insert(name)
-                            report.problems.append(VerifyProblem(kind: .hashMismatch, subject: .photo(original.photo), detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
+                            report.problems.append(
+                                VerifyProblem(
+                                    kind: .hashMismatch, subject: .photo(original.photo),
+                                    detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
                         }
                     } catch {
-                        report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .photo(original.photo), detail: "\(photo): original \(ref) cannot be read: \(error)"))
+                        report.problems.append(
+                            VerifyProblem(
+                                kind: .unreadableFile, subject: .photo(original.photo),
+                                detail: "\(photo): original \(ref) cannot be read: \(error)"))
                     }
                 }
             }
             var withoutData: [String] = []
-            for (name, display) in try self.verifyStore.photosWithoutOriginal().map({ ($0.uniqueName, $0.displayName) }) {
+            for (name, display) in try self.verifyStore.photosWithoutOriginal().map({ ($0.uniqueName, $0.displayName) })
+            {
                 withoutData.append(Library.describePhoto(name, display))
-                report.problems.append(VerifyProblem(kind: .missingPhotoData, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
+                report.problems.append(
+                    VerifyProblem(
+                        kind: .missingPhotoData, subject: .photo(PhotoName(uniqueName: name, displayName: display)),
+                        detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
-            for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }) {
-                report.problems.append(VerifyProblem(kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)), detail: "\(Library.describePhoto(name, display)) has no thumbnail",
-                                                     repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+            for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }
+            ) {
+                report.problems.append(
+                    VerifyProblem(
+                        kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)),
+                        detail: "\(Library.describePhoto(name, display)) has no thumbnail",
+                        repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
             // One row at a time: thumbnails are never all in memory.
             try self.verifyStore.forEachThumbnail { thumb in
                 report.thumbnails += 1
                 let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
-                if let reason = Library.thumbnailProblem(thumb.data, width: thumb.width, height: thumb.height,
-                                                         photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight) {
-                    report.problems.append(VerifyProblem(kind: .damagedThumbnail, subject: .photo(thumb.photo), detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
-                                                         repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+                if let reason = Library.thumbnailProblem(
+                    thumb.data, width: thumb.width, height: thumb.height,
+                    photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
+                {
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .damagedThumbnail, subject: .photo(thumb.photo),
+                            detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                            repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
             }
-            for folder in [self.externalData.root] + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent }).sorted() {
+            for folder in [self.externalData.root]
+                + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent })
+                .sorted()
+            {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .unreadableFile, subject: .folder(folder),
+                            detail: "the external data folder \(folder) is missing: \(String(cString: strerror(errno)))"
+                        ))
                 } else if lstat(folder, &fst) == 0 && stat(folder, &fst) == 0 && fst.st_mode & S_IFMT != S_IFDIR {
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) is not a folder"))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) is not a folder"))
                 } else if access(folder, F_OK) == 0 && access(folder, R_OK | X_OK) != 0 {
                     // Its files cannot be listed: orphans there would go unseen.
-                    report.problems.append(VerifyProblem(kind: .unreadableFile, subject: .folder(folder), detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .unreadableFile, subject: .folder(folder),
+                            detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
             let files = self.externalData.allReferences()
@@ -321,10 +382,14 @@ extension Library {
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
                 let keep = !temporary && !withoutData.isEmpty
-                report.problems.append(VerifyProblem(kind: temporary ? .temporaryFile : .orphanFile, subject: .file(reference: ref),
-                                                     detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
-                                                        + (keep ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)" : ""),
-                                                     repair: keep ? nil : .removeFile(reference: ref)))
+                report.problems.append(
+                    VerifyProblem(
+                        kind: temporary ? .temporaryFile : .orphanFile, subject: .file(reference: ref),
+                        detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
+                            + (keep
+                                ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)"
+                                : ""),
+                        repair: keep ? nil : .removeFile(reference: ref)))
             }
         }
         // Never forget every photo at once: when the external data folder is missing or not a
@@ -336,12 +401,15 @@ extension Library {
         let missingCount = report.problems.filter { $0.kind == .missingFile }.count
         let noneThere = missingCount > 1 && (try? verifyStore.recordedOriginalCount()) == missingCount
         if !rootIsFolder || noneThere {
-            let why = !rootIsFolder ? "the external data folder \(externalData.root) is missing or not a folder"
+            let why =
+                !rootIsFolder
+                ? "the external data folder \(externalData.root) is missing or not a folder"
                 : "none of the \(missingCount) originals is in \(externalData.root)"
             for i in report.problems.indices {
                 if case .deletePhoto? = report.problems[i].repair {
                     report.problems[i].repair = nil
-                    report.problems[i].detail += " (not repaired: \(why); mount or restore it, or delete the photos with 'photos delete')"
+                    report.problems[i].detail +=
+                        " (not repaired: \(why); mount or restore it, or delete the photos with 'photos delete')"
                 }
             }
         }
@@ -352,8 +420,10 @@ extension Library {
             if case .deletePhoto? = problem.repair { deletion[problem.subject] = problem.repair }
         }
         for i in report.problems.indices {
-            if case .regenerateThumbnail? = report.problems[i].repair, let name = report.problems[i].subject.photoUniqueName,
-               missingOriginal.contains(name) {
+            if case .regenerateThumbnail? = report.problems[i].repair,
+                let name = report.problems[i].subject.photoUniqueName,
+                missingOriginal.contains(name)
+            {
                 report.problems[i].repair = deletion[report.problems[i].subject]
                 report.problems[i].detail += " (its original is missing or damaged, so it cannot be made again)"
             }
@@ -423,7 +493,8 @@ extension Library {
                 }
             } else {
                 for ref in orphans {
-                    outcome.notes[.removeFile(reference: ref)] = "left in place: an import is running and may still commit it; repair again later"
+                    outcome.notes[.removeFile(reference: ref)] =
+                        "left in place: an import is running and may still commit it; repair again later"
                 }
             }
         }
@@ -432,12 +503,18 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var done: [VerifyRepair] = []
                 for case let .relinkTag(name, _, uuid, tagName, zone) in relinks {
-                    guard let target = try verifyStore.relinkTag(photo: name, zone: zone, from: uuid, toTagNamed: tagName,
-                                                                 newUUID: UUID().uuidString.lowercased()) else { continue }
+                    guard
+                        let target = try verifyStore.relinkTag(
+                            photo: name, zone: zone, from: uuid, toTagNamed: tagName,
+                            newUUID: UUID().uuidString.lowercased())
+                    else { continue }
                     if target.createdTag { history.insert(.tag(uuid: target.uuid), zone: zone) }
                     // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.
                     history.update(.photo(uniqueName: name), ["tags"], zone: zone)
-                    done.append(contentsOf: relinks.filter { if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false } })
+                    done.append(
+                        contentsOf: relinks.filter {
+                            if case .relinkTag(name, _, uuid, _, _) = $0 { return true } else { return false }
+                        })
                 }
                 try history.commit()
                 return done
@@ -449,7 +526,9 @@ extension Library {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
                 var fixed: [VerifyRepair] = []
                 for case let .fixFileReference(name, display, from, to) in references {
-                    guard let zone = try verifyStore.replaceFileReference(photo: name, from: from, to: to) else { continue }
+                    guard let zone = try verifyStore.replaceFileReference(photo: name, from: from, to: to) else {
+                        continue
+                    }
                     history.update(.photoData(photo: name), ["fileReference"], zone: zone)
                     fixed.append(.fixFileReference(uniqueName: name, displayName: display, from: from, to: to))
                 }
@@ -467,12 +546,15 @@ extension Library {
                 do {
                     // From the content address of its SHA-256: where the original is, also when
                     // the step above fixed its reference (and a dry run rolled that back).
-                    let file = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: photo.sha256)))
+                    let file = try ImageFile.read(
+                        path: externalData.path(for: ExternalDataStore.reference(for: photo.sha256)))
                     guard file.sha256 == photo.sha256 else {
                         outcome.notes[key] = "its original does not match its SHA-256; re-import the intact file"
                         continue
                     }
-                    let result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions()) }
+                    let result = try file.bytes.withUnsafeBytes {
+                        try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions())
+                    }
                     made.append((name, photo.displayName, result))
                 } catch {
                     outcome.notes[key] = "cannot make it from the original: \(error)"
@@ -483,8 +565,11 @@ extension Library {
                 var regenerated: [VerifyRepair] = []
                 for item in made {
                     let r = item.result
-                    guard let stored = try verifyStore.storeThumbnail(photo: item.name, data: r.thumbnail, width: r.thumbnailWidth,
-                                                                      height: r.thumbnailHeight) else { continue }
+                    guard
+                        let stored = try verifyStore.storeThumbnail(
+                            photo: item.name, data: r.thumbnail, width: r.thumbnailWidth,
+                            height: r.thumbnailHeight)
+                    else { continue }
                     if stored.inserted {
                         history.insert(.thumbnail(photo: item.name), zone: stored.zone)
                     } else {
@@ -501,13 +586,17 @@ extension Library {
             // Delete only photos whose original is still missing now.
             let gone = deletions.compactMap { try? resolvePhoto($0) }.filter { photo in
                 var st = stat()
-                return stat(externalData.path(for: photo.fileReference), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)
+                return stat(externalData.path(for: photo.fileReference), &st) != 0
+                    && (errno == ENOENT || errno == ENOTDIR)
             }
             try deletePhotos(gone, author: author, context: .verifyRepair)
             for r in repairs {
                 if case .deletePhoto(let name, _, _, _, _) = r {
-                    if gone.contains(where: { $0.uniqueName == name }) { outcome.made.insert(r) }
-                    else { outcome.notes[r] = "not deleted: its original is back" }
+                    if gone.contains(where: { $0.uniqueName == name }) {
+                        outcome.made.insert(r)
+                    } else {
+                        outcome.notes[r] = "not deleted: its original is back"
+                    }
                 }
             }
         }
@@ -516,11 +605,14 @@ extension Library {
     /// Why a stored thumbnail is not the one SPEC §6 promises for a photo of `photoWidth` ×
     /// `photoHeight` upright pixels: `ThumbnailCheck` on the bytes, then the size rule
     /// (`Thumbnailer.thumbnailSize`), so a sound JPEG of another photo is caught too.
-    static func thumbnailProblem(_ data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String? {
+    static func thumbnailProblem(_ data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String?
+    {
         if let reason = ThumbnailCheck.problem(data, width: width, height: height) { return reason }
-        let expected = Thumbnailer.thumbnailSize(width: photoWidth, height: photoHeight, maxEdge: ThumbnailOptions().maxEdge)
+        let expected = Thumbnailer.thumbnailSize(
+            width: photoWidth, height: photoHeight, maxEdge: ThumbnailOptions().maxEdge)
         guard expected.width == width, expected.height == height else {
-            return "is \(width)×\(height) pixels, but a \(photoWidth)×\(photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
+            return
+                "is \(width)×\(height) pixels, but a \(photoWidth)×\(photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
         }
         return nil
     }
@@ -532,30 +624,55 @@ extension Library {
             problems.append(VerifyProblem(kind: .integrity, subject: .database, detail: line))
         }
         for dangling in try store.danglingReferences() {
-            problems.append(VerifyProblem(kind: .foreignKey, subject: .row(table: dangling.table, rowID: dangling.rowID), detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
+            problems.append(
+                VerifyProblem(
+                    kind: .foreignKey, subject: .row(table: dangling.table, rowID: dangling.rowID),
+                    detail: "\(dangling.table) row \(dangling.rowID) references a missing \(dangling.parent)"))
         }
         for link in try store.crossZoneTagLinks() {
             let (photo, display, pzone) = (link.photo.uniqueName, link.photo.displayName, link.photoZone)
-            problems.append(VerifyProblem(kind: .crossZone, subject: .photo(link.photo), detail: "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
-                                          repair: .relinkTag(uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName, zone: pzone)))
+            problems.append(
+                VerifyProblem(
+                    kind: .crossZone, subject: .photo(link.photo),
+                    detail:
+                        "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
+                    repair: .relinkTag(
+                        uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName,
+                        zone: pzone)))
         }
         for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
-            problems.append(VerifyProblem(kind: .badDisplayName, subject: .photoNamed(name), detail: "photo \(name) has the file name \(shown), which no file can have"))
+            problems.append(
+                VerifyProblem(
+                    kind: .badDisplayName, subject: .photoNamed(name),
+                    detail: "photo \(name) has the file name \(shown), which no file can have"))
         }
         for (sha, photos) in try store.photosSharingOriginals() {
-            let shown = JSONValue.string(photos.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", ")).serialized()
-            problems.append(VerifyProblem(kind: .duplicatePhoto, subject: .photos(sha256: sha, photos), detail: "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
+            let shown = JSONValue.string(photos.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", "))
+                .serialized()
+            problems.append(
+                VerifyProblem(
+                    kind: .duplicatePhoto, subject: .photos(sha256: sha, photos),
+                    detail:
+                        "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
         }
         for (uuid, name, zone) in try store.allTags().map({ ($0.uuid, $0.name, $0.zone) }) {
             let shown = JSONValue.string(name).serialized()
             // Compared by scalars: Swift's String equality is canonical equivalence, under
             // which a decomposed name equals its NFC form.
             if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
-                problems.append(VerifyProblem(kind: .badTagName, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"))
+                problems.append(
+                    VerifyProblem(
+                        kind: .badTagName, subject: .tag(uuid: uuid, name: name, zone: zone),
+                        detail:
+                            "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"
+                    ))
             }
             if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
-                problems.append(VerifyProblem(kind: .badTagUUID, subject: .tag(uuid: uuid, name: name, zone: zone), detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
+                problems.append(
+                    VerifyProblem(
+                        kind: .badTagUUID, subject: .tag(uuid: uuid, name: name, zone: zone),
+                        detail: "tag \(shown) in zone \(zone) has uuid '\(uuid)', not a lowercase canonical UUID"))
             }
         }
         return problems

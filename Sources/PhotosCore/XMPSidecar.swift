@@ -2,7 +2,7 @@ import CExempi
 import CExempiShim
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
@@ -94,7 +94,9 @@ public struct XMPSidecar: Equatable, Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         guard Int(st.st_size) <= maxBytes else {
-            throw PhotosError.dataError("\(path): sidecar of \(st.st_size) bytes is larger than the \(maxBytes >> 20) MiB a sidecar may have; not read")
+            throw PhotosError.dataError(
+                "\(path): sidecar of \(st.st_size) bytes is larger than the \(maxBytes >> 20) MiB a sidecar may have; not read"
+            )
         }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var count = 0
@@ -133,7 +135,8 @@ public struct XMPSidecar: Equatable, Sendable {
         // `0,` values took 70 MB per worker (166 MB peak with two). Values are counted first.
         let values = jsonValueEstimate(data)
         guard values <= maxNodes else {
-            throw PhotosError.dataError("\(path): JSON sidecar of \(values) values is over the \(maxNodes) read; not read")
+            throw PhotosError.dataError(
+                "\(path): JSON sidecar of \(values) values is over the \(maxNodes) read; not read")
         }
         let object: JSONSidecarObject
         do {
@@ -142,7 +145,9 @@ public struct XMPSidecar: Equatable, Sendable {
             throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
         }
         var result = XMPSidecar()
-        result.subjects = Array(object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
+        result.subjects = Array(
+            object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(
+                maxKeywords))
         if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
             result.hasRating = true
@@ -162,14 +167,17 @@ public struct XMPSidecar: Equatable, Sendable {
     ///   than `maxBytes`.
     public static func parse(_ data: Data, path: String) throws -> XMPSidecar {
         guard data.count <= maxBytes else {
-            throw PhotosError.dataError("\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
+            throw PhotosError.dataError(
+                "\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
         }
         let nodes = XMPToolkit.nodeEstimate(data)
         guard nodes <= maxNodes else {
-            throw PhotosError.dataError("\(path): XMP packet of \(nodes) elements and attributes is over the \(maxNodes) read; not read")
+            throw PhotosError.dataError(
+                "\(path): XMP packet of \(nodes) elements and attributes is over the \(maxNodes) read; not read")
         }
         guard XMPToolkit.ready else {
-            throw PhotosError(.software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
+            throw PhotosError(
+                .software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
         }
         // One packet tree alive at a time in the process: the toolkit's trees cost up to ~30
         // times the packet's bytes (a 4 MiB sidecar of 175,000 keywords: ~110 MB), so two
@@ -212,8 +220,9 @@ public struct XMPSidecar: Equatable, Sendable {
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
-        result.subjects = Array(XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
+        result.subjects = Array(
+            XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
             if let value = XMPToolkit.real(text) {
@@ -224,7 +233,9 @@ public struct XMPSidecar: Equatable, Sendable {
         for (ns, name) in [(photoshopNS, "DateCreated"), (exifNS, "DateTimeOriginal")] {
             // ISO 8601 as the XMP specification asks, or the EXIF form some writers copy over.
             if let text = XMPToolkit.property(xmp, ns, name),
-               let t = CaptureTime.fromISO(text, source: "xmp") ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp") {
+                let t = CaptureTime.fromISO(text, source: "xmp")
+                    ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp")
+            {
                 result.captureTime = t
                 break
             }
@@ -241,7 +252,8 @@ public struct XMPSidecar: Equatable, Sendable {
         var result = sidecar ?? XMPSidecar()
         // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
         var seen = Set(result.subjects)
-        for subject in (embedded?.subjects ?? []) + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        for subject in (embedded?.subjects ?? [])
+            + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         where result.subjects.count < maxKeywords && !subject.isEmpty && seen.insert(subject).inserted {
             result.subjects.append(subject)
         }
@@ -260,7 +272,13 @@ public struct XMPSidecar: Equatable, Sendable {
         var inString = false, escaped = false
         for c in data {
             if inString {
-                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                if escaped {
+                    escaped = false
+                } else if c == 0x5C {
+                    escaped = true
+                } else if c == 0x22 {
+                    inString = false
+                }
             } else if c == 0x22 {
                 inString = true
             } else if c == 0x2C || c == 0x5B || c == 0x7B {
@@ -340,7 +358,9 @@ enum XMPToolkit {
     /// are rewritten; a UTF-16/32 one (BOM or NUL bytes first) is passed as it is.
     static func decimalCharacterReferences(_ data: Data) -> [UInt8] {
         let b = [UInt8](data)
-        if b.count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) || b[0] == 0 || b[1] == 0 { return b }
+        if b.count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) || b[0] == 0 || b[1] == 0 {
+            return b
+        }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var i = 0
@@ -383,7 +403,8 @@ enum XMPToolkit {
     /// every other property with it.
     static func repairedRDF(_ bytes: [UInt8]) -> [UInt8]? {
         guard let document = try? XMLDocument(data: Data(bytes), options: [.nodePreserveAll]),
-              let root = document.rootElement() else { return nil }
+            let root = document.rootElement()
+        else { return nil }
         let rdfNS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
         var rdfElements: [XMLElement] = []
         func findRDF(_ element: XMLElement) {
@@ -395,7 +416,8 @@ enum XMPToolkit {
         var removed = false
         var about: String?
         for rdf in rdfElements {
-            for case let description as XMLElement in rdf.children ?? [] where description.localName == "Description" && description.uri == rdfNS {
+            for case let description as XMLElement in rdf.children ?? []
+            where description.localName == "Description" && description.uri == rdfNS {
                 if let node = description.attribute(forLocalName: "about", uri: rdfNS), let value = node.stringValue {
                     if let first = about, first != value {
                         node.stringValue = first
@@ -406,7 +428,8 @@ enum XMPToolkit {
                 }
                 for attribute in description.attributes ?? [] {
                     guard let uri = attribute.uri, uri != rdfNS, uri != "http://www.w3.org/XML/1998/namespace",
-                          let local = attribute.localName else { continue }
+                        let local = attribute.localName
+                    else { continue }
                     if !seen.insert(uri + " " + local).inserted, let name = attribute.name {
                         description.removeAttribute(forName: name)
                         removed = true
@@ -428,7 +451,8 @@ enum XMPToolkit {
     /// element, wrapped in one. The wrapper is optional (XMP Specification Part 1 §7.3.3), but
     /// the XMP Toolkit finds no properties without it.
     static func wrappedInXmpmeta(_ b: [UInt8]) -> [UInt8] {
-        guard b.count >= 2, b[0] != 0, b[1] != 0, !(b[0] == 0xFE && b[1] == 0xFF), !(b[0] == 0xFF && b[1] == 0xFE) else { return b }
+        guard b.count >= 2, b[0] != 0, b[1] != 0, !(b[0] == 0xFE && b[1] == 0xFF), !(b[0] == 0xFF && b[1] == 0xFE)
+        else { return b }
         func contains(_ s: String) -> Bool {
             let u = Array(s.utf8)
             guard b.count >= u.count else { return false }
@@ -442,7 +466,9 @@ enum XMPToolkit {
         while k + 4 <= plain.count {
             if plain[k] == 0x3C, plain[k + 1] == 0x21, plain[k + 2] == 0x2D, plain[k + 3] == 0x2D {
                 var e = k + 4
-                while e + 3 <= plain.count, !(plain[e] == 0x2D && plain[e + 1] == 0x2D && plain[e + 2] == 0x3E) { e += 1 }
+                while e + 3 <= plain.count, !(plain[e] == 0x2D && plain[e + 1] == 0x2D && plain[e + 2] == 0x3E) {
+                    e += 1
+                }
                 let stop = min(plain.count, e + 3)
                 for m in k..<stop { plain[m] = 0x20 }
                 k = stop
@@ -456,7 +482,8 @@ enum XMPToolkit {
             guard b.count > u.count + 1 else { return false }
             for i in 1...(b.count - u.count - 1) where b[i..<(i + u.count)].elementsEqual(u) {
                 let after = b[i + u.count]
-                guard after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E || after == 0x2F else { continue }
+                guard after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E || after == 0x2F
+                else { continue }
                 var j = i - 1
                 if b[j] == 0x3A { // a prefix: letters, digits, '-', '_', '.' back to '<'
                     j -= 1

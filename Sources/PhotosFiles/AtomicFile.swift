@@ -40,16 +40,20 @@ public enum AtomicFile {
     /// - Throws: `FileError` when the temporary file cannot be created or renamed into
     ///   place, 74 when writing or syncing fails, or what `produce` throws.
     @discardableResult
-    public static func write(to path: String, temporaryPrefix: String = ".photos-tmp-",
-                             durability: Durability = .immediate,
-                             _ produce: (Sink) throws -> Void) throws -> stat {
+    public static func write(
+        to path: String, temporaryPrefix: String = ".photos-tmp-",
+        durability: Durability = .immediate,
+        _ produce: (Sink) throws -> Void
+    ) throws -> stat {
         let dir = (path as NSString).deletingLastPathComponent
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else {
             let code = errno
-            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+            throw FileError(
+                FileError.Kind.forErrno(code, otherwise: .cannotCreate),
+                "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
         }
         var open = true
         var placed = false
@@ -66,7 +70,9 @@ public enum AtomicFile {
         open = false
         guard rename(temp, path) == 0 else {
             let code = errno
-            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+            throw FileError(
+                FileError.Kind.forErrno(code, otherwise: .cannotCreate),
+                "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
         }
         placed = true
         if durability == .immediate {
@@ -80,8 +86,10 @@ public enum AtomicFile {
     /// - Returns: the written file's `stat`.
     /// - Throws: `FileError` or 74.
     @discardableResult
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-",
-                             durability: Durability = .immediate) throws -> stat {
+    public static func write(
+        _ bytes: UnsafeRawBufferPointer, to path: String, temporaryPrefix: String = ".photos-tmp-",
+        durability: Durability = .immediate
+    ) throws -> stat {
         try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability) { try $0.write(bytes) }
     }
 }

@@ -2,9 +2,8 @@ import CSystem
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-
 
 /// When a written file is made durable (survives a crash or power loss).
 public enum Durability: Sendable, Equatable {

@@ -60,9 +60,13 @@ public struct ExternalDataStore: Sendable {
     ///   (EACCES, EPERM, EROFS, also checked in a dry run) or `.io` (ENOSPC, EDQUOT, EIO) when
     ///   the file system refuses; `.cannotCreate` otherwise (a file or non-empty folder in the way).
     @discardableResult
-    public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws -> Bool {
+    public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws
+        -> Bool
+    {
         guard ExternalDataStore.isContained(reference) else {
-            throw FileError(.invalidName, "refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
+            throw FileError(
+                .invalidName,
+                "refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
         }
         let final = path(for: reference)
         let dir = (final as NSString).deletingLastPathComponent
@@ -72,32 +76,47 @@ public struct ExternalDataStore: Sendable {
             let folder = access(dir, F_OK) == 0 ? dir : root
             if access(folder, W_OK | X_OK) != 0, [EACCES, EPERM, EROFS].contains(errno) {
                 let code = errno
-                throw FileError(FileError.Kind.forErrno(code, otherwise: .notPermitted), "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))", errno: code)
+                throw FileError(
+                    FileError.Kind.forErrno(code, otherwise: .notPermitted),
+                    "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))", errno: code)
             }
             return false
         }
         var st = stat()
-        if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR, stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR {
+        if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR,
+            stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR
+        {
             // A file (or a dangling link) where the shard folder belongs: no original can be in it.
             // Moved aside under a temporary name (never deleted: `verify --repair` removes it),
             // so the original can be written (heal instead of forget, issue 9 item 8).
-            let aside = root + "/" + ExternalDataStore.temporaryPrefix + "displaced-\(getpid())-" + (dir as NSString).lastPathComponent
+            let aside =
+                root + "/" + ExternalDataStore.temporaryPrefix + "displaced-\(getpid())-"
+                + (dir as NSString).lastPathComponent
             if rename(dir, aside) != 0 {
                 let code = errno
-                throw FileError(.cannotCreate, "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(code)))", errno: code)
+                throw FileError(
+                    .cannotCreate,
+                    "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(code)))",
+                    errno: code)
             }
         }
         if mkdir(dir, 0o777) != 0 && errno != EEXIST {
             let code = errno
-            throw FileError(FileError.Kind.forErrno(code, otherwise: .cannotCreate), "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
+            throw FileError(
+                FileError.Kind.forErrno(code, otherwise: .cannotCreate),
+                "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
         }
         if lstat(final, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, rmdir(final) != 0 {
             // An empty folder in the original's place is removed; one with files in it is not ours
             // to remove.
             let code = errno
-            throw FileError(.cannotCreate, "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away", errno: code)
+            throw FileError(
+                .cannotCreate,
+                "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away",
+                errno: code)
         }
-        try AtomicFile.write(bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+        try AtomicFile.write(
+            bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
         return true
     }
 

@@ -54,13 +54,17 @@ public struct FileScanner {
                 let reason = String(cString: strerror(errno))
                 throw FileError(.noInput, "\(path): \(reason)", errno: errno)
             }
-            walk(path, st: st, visited: &visited, excluded: excluded, files: &files, problems: &problems, seenFiles: &seenFiles)
+            walk(
+                path, st: st, visited: &visited, excluded: excluded, files: &files, problems: &problems,
+                seenFiles: &seenFiles)
         }
         return (files, problems)
     }
 
-    private func walk(_ path: String, st: stat, visited: inout Set<FileID>, excluded: Set<FileID>,
-                      files: inout [String], problems: inout [Problem], seenFiles: inout Set<FileID>) {
+    private func walk(
+        _ path: String, st: stat, visited: inout Set<FileID>, excluded: Set<FileID>,
+        files: inout [String], problems: inout [Problem], seenFiles: inout Set<FileID>
+    ) {
         let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
         switch st.st_mode & S_IFMT {
         case S_IFREG:
@@ -70,21 +74,30 @@ public struct FileScanner {
             guard !excluded.contains(id), visited.insert(id).inserted else { return }
             let base = path.hasSuffix("/") ? path : path + "/"
             guard let (names, badNames) = FileScanner.list(path) else {
-                problems.append(Problem(path: path, reason: "cannot read folder: \(String(cString: strerror(errno)))", isFolder: true))
+                problems.append(
+                    Problem(
+                        path: path, reason: "cannot read folder: \(String(cString: strerror(errno)))", isFolder: true))
                 return
             }
             for name in badNames where includeHidden || !name.hasPrefix(".") {
-                problems.append(Problem(path: base + name, reason: "file name is not valid UTF-8; rename it to import it", isFolder: false))
+                problems.append(
+                    Problem(
+                        path: base + name, reason: "file name is not valid UTF-8; rename it to import it",
+                        isFolder: false))
             }
             for name in names.sorted() {
                 if !includeHidden && name.hasPrefix(".") { continue }
                 let child = base + name
                 var cst = stat()
                 guard stat(child, &cst) == 0 else {
-                    problems.append(Problem(path: child, reason: "cannot read: \(String(cString: strerror(errno)))", isFolder: false))
+                    problems.append(
+                        Problem(
+                            path: child, reason: "cannot read: \(String(cString: strerror(errno)))", isFolder: false))
                     continue
                 }
-                walk(child, st: cst, visited: &visited, excluded: excluded, files: &files, problems: &problems, seenFiles: &seenFiles)
+                walk(
+                    child, st: cst, visited: &visited, excluded: excluded, files: &files, problems: &problems,
+                    seenFiles: &seenFiles)
             }
         default:
             // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever).
@@ -110,8 +123,11 @@ public struct FileScanner {
         while let entry = readdir(dir) {
             let bytes: [UInt8] = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-            if let name = String(validating: bytes, as: UTF8.self) { names.append(name) }
-            else { bad.append(String(decoding: bytes, as: UTF8.self)) }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                names.append(name)
+            } else {
+                bad.append(String(decoding: bytes, as: UTF8.self))
+            }
         }
         return (names, bad.sorted())
     }

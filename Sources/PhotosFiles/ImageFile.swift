@@ -14,10 +14,14 @@ public struct ImageFile {
         // O_NONBLOCK: a path swapped for a FIFO after the scan must not block the open forever
         // (it has no effect on reading a regular file).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileError(.noInput, "cannot open: \(String(cString: strerror(errno)))", errno: errno) }
+        guard fd >= 0 else {
+            throw FileError(.noInput, "cannot open: \(String(cString: strerror(errno)))", errno: errno)
+        }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw FileError(.io, "cannot stat: \(String(cString: strerror(errno)))", errno: errno) }
+        guard fstat(fd, &st) == 0 else {
+            throw FileError(.io, "cannot stat: \(String(cString: strerror(errno)))", errno: errno)
+        }
         guard st.st_mode & S_IFMT == S_IFREG else { throw FileError(.noInput, "not a regular file") }
         let hasher = try SHA256Hasher()
         let size = max(0, Int(st.st_size))

@@ -9,7 +9,9 @@ public final class SHA256Hasher {
     /// Starts a new digest.
     /// - Throws: `FileError` (.crypto) when libcrypto cannot allocate a context.
     public init() throws {
-        guard let ctx = EVP_MD_CTX_new() else { throw FileError(.crypto, "libcrypto: cannot allocate a SHA-256 context") }
+        guard let ctx = EVP_MD_CTX_new() else {
+            throw FileError(.crypto, "libcrypto: cannot allocate a SHA-256 context")
+        }
         guard EVP_DigestInit_ex(ctx, EVP_sha256(), nil) == 1 else {
             EVP_MD_CTX_free(ctx)
             throw FileError(.crypto, "libcrypto: SHA-256 unavailable")
@@ -38,7 +40,9 @@ public final class SHA256Hasher {
     /// - Throws: `FileError` when the file cannot be opened, 74 on a read error.
     public static func hex(ofFileAt path: String) throws -> (hex: String, bytes: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw FileError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))", errno: errno) }
+        guard fd >= 0 else {
+            throw FileError(.noInput, "cannot open \(path): \(String(cString: strerror(errno)))", errno: errno)
+        }
         defer { close(fd) }
         let hasher = try SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

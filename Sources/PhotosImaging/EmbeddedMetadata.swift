@@ -69,8 +69,9 @@ public struct EmbeddedMetadata: Sendable, Equatable {
             let data = (pos + 8)..<(pos + 8 + length)
             if type == (0x49, 0x45, 0x4E, 0x44) { break } // IEND
             if type == (0x69, 0x54, 0x58, 0x74), length > keyword.count + 1, // iTXt
-               (0..<keyword.count).allSatisfy({ png[data.lowerBound + $0] == keyword[$0] }),
-               png[data.lowerBound + keyword.count] == 0 {
+                (0..<keyword.count).allSatisfy({ png[data.lowerBound + $0] == keyword[$0] }),
+                png[data.lowerBound + keyword.count] == 0
+            {
                 var p = data.lowerBound + keyword.count + 1
                 guard p + 2 <= data.upperBound else { break }
                 let compressed = png[p] != 0
@@ -88,8 +89,9 @@ public struct EmbeddedMetadata: Sendable, Equatable {
             // Older writers (ImageMagick, exiftool on request) put the packet in a tEXt chunk of
             // the same keyword: keyword, NUL, the text.
             if type == (0x74, 0x45, 0x58, 0x74), length > keyword.count + 1, // tEXt
-               (0..<keyword.count).allSatisfy({ png[data.lowerBound + $0] == keyword[$0] }),
-               png[data.lowerBound + keyword.count] == 0, length - keyword.count - 1 <= maxXMPBytes {
+                (0..<keyword.count).allSatisfy({ png[data.lowerBound + $0] == keyword[$0] }),
+                png[data.lowerBound + keyword.count] == 0, length - keyword.count - 1 <= maxXMPBytes
+            {
                 result.xmp = Array(png[(data.lowerBound + keyword.count + 1)..<data.upperBound])
                 break
             }
@@ -122,7 +124,8 @@ extension EmbeddedMetadata {
         var sawExif = false
         while pos + 8 <= n {
             let fourCC = String(decoding: webp[pos..<(pos + 4)], as: UTF8.self)
-            let size = Int(webp[pos + 4]) | Int(webp[pos + 5]) << 8 | Int(webp[pos + 6]) << 16 | Int(webp[pos + 7]) << 24
+            let size =
+                Int(webp[pos + 4]) | Int(webp[pos + 5]) << 8 | Int(webp[pos + 6]) << 16 | Int(webp[pos + 7]) << 24
             guard size <= n - pos - 8 else { break }
             let data = (pos + 8)..<(pos + 8 + size)
             if fourCC == "EXIF", !sawExif {
@@ -196,7 +199,8 @@ public enum IPTCReader {
                 utf8Declared = value.elementsEqual([0x1B, 0x25, 0x47]) // ESC % G
             } else if record == 2 && dataset == 25 {
                 let text = decode(value, utf8: utf8Declared)
-                let trimmed = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " || $0 == "\0" }).reversed())
+                let trimmed = String(
+                    text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " || $0 == "\0" }).reversed())
                 if !trimmed.isEmpty { result.append(trimmed) }
             }
             p += length

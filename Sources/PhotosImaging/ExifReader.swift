@@ -50,16 +50,37 @@ public enum ExifReader {
         func dateTag(_ tag: Int, _ type: Int, _ count: Int, _ valueOffset: Int) {
             switch tag {
             case 0x0132, 0x9003, 0x9004:
-                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isDateTime(text) else { return }
-                if tag == 0x0132 { result.dateTime = text } else if tag == 0x9003 { result.dateTimeOriginal = text } else { result.dateTimeDigitized = text }
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isDateTime(text)
+                else { return }
+                if tag == 0x0132 {
+                    result.dateTime = text
+                } else if tag == 0x9003 {
+                    result.dateTimeOriginal = text
+                } else {
+                    result.dateTimeDigitized = text
+                }
             case 0x9010, 0x9011, 0x9012:
-                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isOffset(text) else { return }
-                if tag == 0x9010 { result.offsetTime = text } else if tag == 0x9011 { result.offsetTimeOriginal = text } else { result.offsetTimeDigitized = text }
+                guard let text = reader.ascii(type: type, count: count, valueOffset: valueOffset), isOffset(text) else {
+                    return
+                }
+                if tag == 0x9010 {
+                    result.offsetTime = text
+                } else if tag == 0x9011 {
+                    result.offsetTimeOriginal = text
+                } else {
+                    result.offsetTimeDigitized = text
+                }
             case 0x9290, 0x9291, 0x9292:
                 guard let raw = reader.ascii(type: type, count: count, valueOffset: valueOffset) else { return }
                 let text = String(raw.filter { $0 != " " })
                 guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return }
-                if tag == 0x9290 { result.subSecTime = text } else if tag == 0x9291 { result.subSecTimeOriginal = text } else { result.subSecTimeDigitized = text }
+                if tag == 0x9290 {
+                    result.subSecTime = text
+                } else if tag == 0x9291 {
+                    result.subSecTimeOriginal = text
+                } else {
+                    result.subSecTimeDigitized = text
+                }
             default:
                 return
             }
@@ -67,7 +88,9 @@ public enum ExifReader {
         reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
             switch tag {
             case 0x0112:
-                if count >= 1, let value = reader.integer(type: type, at: valueOffset), let orientation = Orientation(rawValue: value) {
+                if count >= 1, let value = reader.integer(type: type, at: valueOffset),
+                    let orientation = Orientation(rawValue: value)
+                {
                     result.orientation = orientation
                 }
             case 0x8769:
@@ -108,7 +131,9 @@ public enum ExifReader {
     ///   not read);
     /// - `photoshop`: the payloads of APP13 "Photoshop 3.0\0" segments, in order (Photoshop
     ///   File Formats Specification, Image Resource Blocks; continued across segments).
-    public static func segments(inJPEG jpeg: UnsafeRawBufferPointer) -> (exif: Range<Int>?, xmp: Range<Int>?, photoshop: [Range<Int>]) {
+    public static func segments(inJPEG jpeg: UnsafeRawBufferPointer) -> (
+        exif: Range<Int>?, xmp: Range<Int>?, photoshop: [Range<Int>]
+    ) {
         var result: (exif: Range<Int>?, xmp: Range<Int>?, photoshop: [Range<Int>]) = (nil, nil, [])
         let n = jpeg.count
         guard n >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return result }
@@ -163,7 +188,9 @@ public enum ExifReader {
 
     static func isOffset(_ s: String) -> Bool {
         let b = Array(s.utf8)
-        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":") else { return false }
+        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":") else {
+            return false
+        }
         return [1, 2, 4, 5].allSatisfy { (48...57).contains(b[$0]) }
     }
 }

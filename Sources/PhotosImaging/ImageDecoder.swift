@@ -98,8 +98,10 @@ public enum ImageDecoder {
     ///   - tuning: libjpeg knobs.
     /// - Returns: the decoded image.
     /// - Throws: `ImageError.corrupt`, `.tooLarge`, `.unsupported`, `.overBudget`.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, format: ImageFormat, targetEdge: Int,
-                              maxPixels: Int, tuning: DecoderTuning = .default) throws -> DecodedImage {
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, format: ImageFormat, targetEdge: Int,
+        maxPixels: Int, tuning: DecoderTuning = .default
+    ) throws -> DecodedImage {
         var options = pc_decode_options()
         options.target_edge = Int32(clamping: targetEdge)
         options.max_pixels = UInt64(max(0, maxPixels))
@@ -129,8 +131,9 @@ public enum ImageDecoder {
         let warnings = messageLines(&messages)
         guard status == PC_OK, let pixels = decoded.pixels else {
             pc_free(decoded.pixels)
-            throw error(status, messages: &messages, width: Int(decoded.stored_width),
-                        height: Int(decoded.stored_height), limit: maxPixels, format: format)
+            throw error(
+                status, messages: &messages, width: Int(decoded.stored_width),
+                height: Int(decoded.stored_height), limit: maxPixels, format: format)
         }
         return DecodedImage(
             pixels: PixelBuffer(adopting: pixels, width: Int(decoded.width), height: Int(decoded.height)),
@@ -148,8 +151,9 @@ public enum ImageDecoder {
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        let status = pc_jpeg_encode(image.pixels, Int32(image.width), Int32(image.height),
-                                    Int32(clamping: quality), &output, &size, &messages)
+        let status = pc_jpeg_encode(
+            image.pixels, Int32(image.width), Int32(image.height),
+            Int32(clamping: quality), &output, &size, &messages)
         defer { pc_free(output) }
         guard status == PC_OK, let output else {
             throw error(status, messages: &messages, width: image.width, height: image.height, limit: 0, format: .jpeg)
@@ -158,13 +162,19 @@ public enum ImageDecoder {
     }
 
     static func messageLines(_ messages: inout pc_messages) -> [String] {
-        let text = withUnsafeBytes(of: &messages.warnings) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let text = withUnsafeBytes(of: &messages.warnings) {
+            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         return text.split(separator: "\n").map(String.init)
     }
 
-    static func error(_ status: pc_status, messages: inout pc_messages, width: Int, height: Int,
-                      limit: Int, format: ImageFormat) -> ImageError {
-        var text = withUnsafeBytes(of: &messages.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    static func error(
+        _ status: pc_status, messages: inout pc_messages, width: Int, height: Int,
+        limit: Int, format: ImageFormat
+    ) -> ImageError {
+        var text = withUnsafeBytes(of: &messages.error) {
+            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         if text.isEmpty { text = "\(format.rawValue.uppercased()) decoding failed" }
         switch status {
         case PC_TOO_LARGE: return .tooLarge(width: width, height: height, limit: limit)

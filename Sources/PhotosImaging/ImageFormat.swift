@@ -49,8 +49,10 @@ public enum ImageFormatSniffer {
     ///   - heifAndWebP: also detect HEIF, AVIF and WebP (false: JPEG and PNG only, as the
     ///     library's schema before issue 13 allows).
     /// - Returns: the format, or nil when no signature matches.
-    public static func detect(_ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
-                              heifAndWebP: Bool = false) -> ImageFormat? {
+    public static func detect(
+        _ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
+        heifAndWebP: Bool = false
+    ) -> ImageFormat? {
         if prefix.count >= 3, prefix[0] == 0xFF, prefix[1] == 0xD8, prefix[2] == 0xFF {
             return .jpeg
         }

@@ -6,7 +6,7 @@ public enum Resampler {
     /// One output sample's source span on one axis.
     struct Span {
         var first: Int
-        var weights: [Float]   // normalised to sum to 1
+        var weights: [Float] // normalised to sum to 1
     }
 
     /// Coverage of output cell i, [i·s/t, (i+1)·s/t), over source cells [j, j+1),

@@ -33,8 +33,9 @@ public enum ThumbnailCheck {
                 // At libjpeg's 1/8 scale: every Huffman code is still decoded (and a corrupt one
                 // still warns), only the inverse DCT shrinks to 1×1 — 4× faster than a full
                 // decode. Never the DC-only early stop: it would skip AC scans unchecked.
-                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 1, maxPixels: limit,
-                                        tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: false, progressiveDCOnly: false))
+                try ImageDecoder.decode(
+                    $0, format: .jpeg, targetEdge: 1, maxPixels: limit,
+                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: false, progressiveDCOnly: false))
             }
         } catch ImageError.tooLarge(let w, let h, _) {
             return "declares \(w)×\(h) pixels, more than a \(maxEdge)-pixel thumbnail has (recorded \(width)×\(height))"

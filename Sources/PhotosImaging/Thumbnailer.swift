@@ -14,7 +14,9 @@ public enum Thumbnailer {
     /// - Returns: the thumbnail and the original's upright size, orientation and dates.
     /// - Throws: `ImageError`: `.notAnImage` for other bytes, `.corrupt` with
     ///   libjpeg's/libpng's message, `.tooLarge` over `options.maxPixels`, `.unsupported`.
-    public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions) throws -> ThumbnailResult {
+    public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions) throws
+        -> ThumbnailResult
+    {
         try makeThumbnail(from: bytes, options: options, tuning: .default)
     }
 
@@ -25,8 +27,10 @@ public enum Thumbnailer {
     ///   - tuning: libjpeg decode knobs.
     /// - Returns: the thumbnail.
     /// - Throws: `ImageError`.
-    public static func makeThumbnail(from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions,
-                                     tuning: DecoderTuning) throws -> ThumbnailResult {
+    public static func makeThumbnail(
+        from bytes: UnsafeRawBufferPointer, options: ThumbnailOptions,
+        tuning: DecoderTuning
+    ) throws -> ThumbnailResult {
         guard !bytes.isEmpty else { throw ImageError.notAnImage("empty file") }
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
         guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true, heifAndWebP: true) else {
@@ -34,14 +38,16 @@ public enum Thumbnailer {
             throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
         }
         let edge = max(1, options.maxEdge)
-        let decoded = try ImageDecoder.decode(bytes, format: format, targetEdge: edge,
-                                              maxPixels: options.maxPixels, tuning: tuning)
+        let decoded = try ImageDecoder.decode(
+            bytes, format: format, targetEdge: edge,
+            maxPixels: options.maxPixels, tuning: tuning)
         let metadata: EmbeddedMetadata
         switch format {
         case .jpeg:
             metadata = EmbeddedMetadata.read(jpeg: bytes)
         case .png:
-            metadata = EmbeddedMetadata.read(png: bytes, exif: decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata())
+            metadata = EmbeddedMetadata.read(
+                png: bytes, exif: decoded.exif.map { ExifReader.parse($0) } ?? ExifMetadata())
         case .heif, .avif:
             metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
         case .webp:
@@ -55,8 +61,9 @@ public enum Thumbnailer {
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight
         let size = thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
-        let stored = try Resampler.areaAverage(decoded.pixels, width: swap ? size.height : size.width,
-                                           height: swap ? size.width : size.height)
+        let stored = try Resampler.areaAverage(
+            decoded.pixels, width: swap ? size.height : size.width,
+            height: swap ? size.width : size.height)
         let upright = try orientation.apply(to: stored)
         let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
         return ThumbnailResult(

@@ -22,15 +22,23 @@ public struct LibraryStats: Equatable, Sendable {
 
     public var json: JSONValue {
         .object([
-            ("photos", .int(photos)), ("originalBytes", .int(Int(originalBytes))), ("thumbnailBytes", .int(Int(thumbnailBytes))),
-            ("tags", .int(tags)), ("ratings", .int(ratings)), ("shares", .int(shares)), ("participants", .int(participants)),
-            ("zones", .array(zones.map { .object([("id", .string($0.id)), ("scope", .string($0.scope)), ("photos", .int($0.photos))]) })),
+            ("photos", .int(photos)), ("originalBytes", .int(Int(originalBytes))),
+            ("thumbnailBytes", .int(Int(thumbnailBytes))),
+            ("tags", .int(tags)), ("ratings", .int(ratings)), ("shares", .int(shares)),
+            ("participants", .int(participants)),
+            (
+                "zones",
+                .array(
+                    zones.map {
+                        .object([("id", .string($0.id)), ("scope", .string($0.scope)), ("photos", .int($0.photos))])
+                    })
+            ),
             ("historyTransactions", .int(historyTransactions)), ("historyChanges", .int(historyChanges)),
-            ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))), ("schemaVersion", .int(schemaVersion)),
+            ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))),
+            ("schemaVersion", .int(schemaVersion))
         ])
     }
 }
-
 
 /// Where `photos stats` reads its counts. One call, so that each backend reads them in one
 /// consistent snapshot (SQLite: a deferred read transaction; PostgreSQL: REPEATABLE READ).

@@ -93,7 +93,9 @@ public struct Email: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public init(parsing raw: String) throws {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         let shown = JSONValue.string(text).serialized()
-        if text.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }) {
+        if text.unicodeScalars.contains(where: {
+            CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        }) {
             throw ValueError.email(shown: shown, problem: "contains spaces or control characters")
         }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
@@ -129,7 +131,8 @@ public struct ShareTitle: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// `Share-2026-11-29 14:03:12`.
     /// - Parameter iso: the creation time as ISO 8601 UTC (`YYYY-MM-DDTHH:MM:SSZ`).
     public static func defaultTitle(iso: String) -> ShareTitle {
-        ShareTitle(rawValue: "Share-" + iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: ""))
+        ShareTitle(
+            rawValue: "Share-" + iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: ""))
     }
 
     public var description: String { rawValue }

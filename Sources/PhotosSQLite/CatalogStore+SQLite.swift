@@ -21,20 +21,22 @@ extension Database: CatalogStore {
     private static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
     private static func storedPhoto(_ row: Row) -> StoredPhoto {
-        StoredPhoto(rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
-                    byteSize: row.int(4), fileReference: row.string(5),
-                    // The schema's CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp')) leaves no other value.
-                    format: ImageFormat(rawValue: row.string(6)) ?? .jpeg, width: row.int(7),
-                    height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
-                    captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
-                    thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))
+        StoredPhoto(
+            rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
+            byteSize: row.int(4), fileReference: row.string(5),
+            // The schema's CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp')) leaves no other value.
+            format: ImageFormat(rawValue: row.string(6)) ?? .jpeg, width: row.int(7),
+            height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
+            captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
+            thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))
     }
 
     public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
         var sql = Database.photoColumns + " WHERE 1"
         var args: [SQLBindable] = []
         for name in query.tagNames {
-            sql += " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
+            sql +=
+                " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
             args.append(name)
         }
         for (bound, op) in [(query.since, ">="), (query.until, "<")] {
@@ -44,7 +46,8 @@ extension Database: CatalogStore {
             case .instant(let utc, let offset):
                 // Each photo's instant, a capture time of unknown offset read in the bound's
                 // zone; the import time is UTC.
-                sql += " AND COALESCE(strftime('%Y-%m-%dT%H:%M:%f', p.capture_date, printf('%+d minutes', -COALESCE(p.capture_offset, ?))), strftime('%Y-%m-%dT%H:%M:%f', p.imported_at)) \(op) ?"
+                sql +=
+                    " AND COALESCE(strftime('%Y-%m-%dT%H:%M:%f', p.capture_date, printf('%+d minutes', -COALESCE(p.capture_offset, ?))), strftime('%Y-%m-%dT%H:%M:%f', p.imported_at)) \(op) ?"
                 args.append(offset)
                 args.append(utc)
             case .local(let local):
@@ -58,7 +61,8 @@ extension Database: CatalogStore {
         }
         if let minRating = query.minRating {
             // The mean rounded half up in integers: (2·sum + n) / 2n; NULL (no ratings) fails.
-            sql += " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
+            sql +=
+                " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
             args.append(minRating)
         }
         sql += " ORDER BY \(Database.localTimeSQL), p.unique_name"
@@ -72,8 +76,10 @@ extension Database: CatalogStore {
     }
 
     public func tagNames(ofPhoto photoID: Int64) throws -> [String] {
-        try statement("SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
-            .map([photoID]) { $0.string(0) }
+        try statement(
+            "SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid"
+        )
+        .map([photoID]) { $0.string(0) }
     }
 
     public func ratingValues(ofPhoto photoID: Int64) throws -> [Int] {
@@ -81,8 +87,10 @@ extension Database: CatalogStore {
     }
 
     public func photoLocation(_ photoID: Int64) throws -> (uniqueName: String, zone: String, scope: String)? {
-        try statement("SELECT p.unique_name, p.zone_id, z.scope FROM photo p JOIN zone z ON z.id = p.zone_id WHERE p.id = ?")
-            .first([photoID]) { (uniqueName: $0.string(0), zone: $0.string(1), scope: $0.string(2)) }
+        try statement(
+            "SELECT p.unique_name, p.zone_id, z.scope FROM photo p JOIN zone z ON z.id = p.zone_id WHERE p.id = ?"
+        )
+        .first([photoID]) { (uniqueName: $0.string(0), zone: $0.string(1), scope: $0.string(2)) }
     }
 
     public func thumbnail(ofPhoto photoID: Int64) throws -> (data: [UInt8], width: Int, height: Int)? {
@@ -105,7 +113,8 @@ extension Database: CatalogStore {
 
     public func photoDataExists(sha256: String, fileReference: String?) throws -> Bool {
         if let fileReference {
-            return try scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha256, fileReference]) != nil
+            return try scalarInt(
+                "SELECT 1 FROM photo_data WHERE sha256 = ? AND file_ref = ? LIMIT 1", [sha256, fileReference]) != nil
         }
         return try scalarInt("SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", [sha256]) != nil
     }
@@ -140,10 +149,13 @@ extension Database: CatalogStore {
     public func keys(_ key: CatalogKey, withPrefix prefix: String, limit: Int) throws -> [String] {
         let (table, column) = Database.table(key)
         // LIKE compares ASCII case-insensitively; escape its wildcards in the prefix.
-        let pattern = prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        let pattern =
+            prefix.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try statement("SELECT \(column) FROM \(table) WHERE \(column) LIKE ? ESCAPE '\\' ORDER BY \(column) LIMIT \(limit)")
-            .map([pattern]) { $0.string(0) }
+        return try statement(
+            "SELECT \(column) FROM \(table) WHERE \(column) LIKE ? ESCAPE '\\' ORDER BY \(column) LIMIT \(limit)"
+        )
+        .map([pattern]) { $0.string(0) }
     }
 
     // MARK: zones and tags
@@ -161,8 +173,10 @@ extension Database: CatalogStore {
     }
 
     public func tag(named name: String, zone: String) throws -> StoredTag? {
-        try statement("SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1")
-            .first([zone, name], Database.storedTag)
+        try statement(
+            "SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1"
+        )
+        .first([zone, name], Database.storedTag)
     }
 
     public func tags(named name: String, zone: String?) throws -> [StoredTag] {
@@ -180,7 +194,8 @@ extension Database: CatalogStore {
     }
 
     public func tagList(zone: String?) throws -> [(tag: StoredTag, photoCount: Int)] {
-        var sql = "SELECT t.id, t.uuid, t.name, t.zone_id, (SELECT count(*) FROM photo_tag pt WHERE pt.tag_id = t.id) FROM tag t"
+        var sql =
+            "SELECT t.id, t.uuid, t.name, t.zone_id, (SELECT count(*) FROM photo_tag pt WHERE pt.tag_id = t.id) FROM tag t"
         var args: [SQLBindable] = []
         if let zone {
             sql += " WHERE t.zone_id = ?"
@@ -191,8 +206,10 @@ extension Database: CatalogStore {
     }
 
     public func tags(ofPhoto photoID: Int64) throws -> [StoredTag] {
-        try statement("SELECT t.id, t.uuid, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid")
-            .map([photoID], Database.storedTag)
+        try statement(
+            "SELECT t.id, t.uuid, t.name, t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name, t.uuid"
+        )
+        .map([photoID], Database.storedTag)
     }
 
     public func insertTag(uuid: String, name: String, zone: String) throws -> Int64 {
@@ -208,8 +225,9 @@ extension Database: CatalogStore {
     }
 
     public func photo(_ photoID: Int64, hasTagNamed name: String) throws -> Bool {
-        try scalarInt("SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND t.name = ? LIMIT 1",
-                      [photoID, name]) != nil
+        try scalarInt(
+            "SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND t.name = ? LIMIT 1",
+            [photoID, name]) != nil
     }
 
     public func link(photo photoID: Int64, tag tagID: Int64) throws {
@@ -221,8 +239,9 @@ extension Database: CatalogStore {
     }
 
     public func unlink(photo photoID: Int64, tagsNamed name: String, zone: String) throws -> Bool {
-        try run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
-                [photoID, name, zone])
+        try run(
+            "DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
+            [photoID, name, zone])
         return changes > 0
     }
 
@@ -231,16 +250,20 @@ extension Database: CatalogStore {
     }
 
     public func photos(ofTag tagID: Int64) throws -> [(uniqueName: String, zone: String)] {
-        try statement("SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name")
-            .map([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
+        try statement(
+            "SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name"
+        )
+        .map([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
     }
 
     // MARK: ratings
 
-    private static let ratingColumns = "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id"
+    private static let ratingColumns =
+        "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id"
 
     private static func storedRating(_ row: Row) -> StoredRating {
-        StoredRating(id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4))
+        StoredRating(
+            id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4))
     }
 
     public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue) throws -> Int64 {
@@ -248,7 +271,8 @@ extension Database: CatalogStore {
     }
 
     public func ratings(ofPhoto photoID: Int64) throws -> [StoredRating] {
-        try statement(Database.ratingColumns + " WHERE r.photo_id = ? ORDER BY r.id").map([photoID], Database.storedRating)
+        try statement(Database.ratingColumns + " WHERE r.photo_id = ? ORDER BY r.id").map(
+            [photoID], Database.storedRating)
     }
 
     public func rating(id: Int64) throws -> StoredRating? {
@@ -267,8 +291,9 @@ extension Database: CatalogStore {
         """
 
     private static func storedShare(_ row: Row) -> StoredShare {
-        StoredShare(id: row.string(0), title: row.string(1), created: row.string(2), scope: row.string(3),
-                    publicPermission: row.string(4), photoCount: row.int(5))
+        StoredShare(
+            id: row.string(0), title: row.string(1), created: row.string(2), scope: row.string(3),
+            publicPermission: row.string(4), photoCount: row.int(5))
     }
 
     public func shares() throws -> [StoredShare] {
@@ -294,8 +319,9 @@ extension Database: CatalogStore {
     private static let participantColumns = "SELECT id, uuid, email, role, permission, acceptance FROM participant"
 
     private static func storedParticipant(_ row: Row) -> StoredParticipant {
-        StoredParticipant(rowID: row.int64(0), uuid: row.string(1), email: row.string(2), role: row.string(3),
-                          permission: row.string(4), acceptance: row.string(5))
+        StoredParticipant(
+            rowID: row.int64(0), uuid: row.string(1), email: row.string(2), role: row.string(3),
+            permission: row.string(4), acceptance: row.string(5))
     }
 
     public func participants(ofShare id: String) throws -> [StoredParticipant] {
@@ -309,10 +335,14 @@ extension Database: CatalogStore {
     }
 
     @discardableResult
-    public func insertParticipant(uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
-                                  acceptance: Acceptance, ignoringExisting: Bool) throws -> Bool {
-        try ParticipantRow(uuid: uuid, shareID: share, email: email, role: role, permission: permission, acceptance: acceptance)
-            .insert(into: self, ignoringExisting: ignoringExisting)
+    public func insertParticipant(
+        uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
+        acceptance: Acceptance, ignoringExisting: Bool
+    ) throws -> Bool {
+        try ParticipantRow(
+            uuid: uuid, shareID: share, email: email, role: role, permission: permission, acceptance: acceptance
+        )
+        .insert(into: self, ignoringExisting: ignoringExisting)
     }
 
     public func setPermission(ofParticipant rowID: Int64, to permission: SharePermission) throws {

@@ -43,7 +43,8 @@ public final class Database {
             db = try Database.openForReading(path, busyTimeout: busyTimeout)
         } else {
             var opened: OpaquePointer?
-            let rc = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+            let rc = sqlite3_open_v2(
+                path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
             guard rc == SQLITE_OK, let opened else {
                 let error = SQLiteError(handle: opened, code: rc)
                 if let opened { sqlite3_close_v2(opened) }
@@ -66,7 +67,9 @@ public final class Database {
             if !readOnly {
                 let mode = try scalarString("PRAGMA journal_mode = WAL")
                 guard mode?.lowercased() == "wal" else {
-                    throw SQLiteError(extendedCode: SQLITE_ERROR, message: "journal_mode is \(mode ?? "unknown"), not wal", sql: "PRAGMA journal_mode = WAL")
+                    throw SQLiteError(
+                        extendedCode: SQLITE_ERROR, message: "journal_mode is \(mode ?? "unknown"), not wal",
+                        sql: "PRAGMA journal_mode = WAL")
                 }
                 try execute("PRAGMA synchronous = NORMAL")
             }
@@ -97,12 +100,16 @@ public final class Database {
         var uri = "file:"
         for byte in path.utf8 {
             let c = Character(Unicode.Scalar(byte))
-            if c.isASCII && (c.isLetter || c.isNumber || "/-._~".contains(c)) { uri.append(c) } else { uri += String(format: "%%%02X", byte) }
+            if c.isASCII && (c.isLetter || c.isNumber || "/-._~".contains(c)) {
+                uri.append(c)
+            } else {
+                uri += String(format: "%%%02X", byte)
+            }
         }
         let attempts: [(String, Int32, Bool)] = [
             (path, SQLITE_OPEN_READWRITE, true),
             (path, SQLITE_OPEN_READONLY, false),
-            (uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, false),
+            (uri + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, false)
         ]
         var lastError = SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "unable to open database file")
         let companions = access(path + "-wal", F_OK) == 0 && access(path + "-shm", F_OK) == 0

@@ -13,7 +13,8 @@ public struct ExportFileRow: Equatable, Sendable {
     /// Modification time after writing, nanoseconds since 1970.
     public var mtimeNanoseconds: Int64
 
-    public init(path: String, uniqueName: String, kind: String, sha256: String, byteSize: Int, mtimeNanoseconds: Int64) {
+    public init(path: String, uniqueName: String, kind: String, sha256: String, byteSize: Int, mtimeNanoseconds: Int64)
+    {
         self.path = path
         self.uniqueName = uniqueName
         self.kind = kind
@@ -39,7 +40,7 @@ public final class ExportStateDatabase {
             exported_at TEXT NOT NULL
         );
         CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
-        """,
+        """
     ])
 
     private let db: Database
@@ -64,7 +65,8 @@ public final class ExportStateDatabase {
     /// version (a dry run creates and migrates nothing); nil otherwise.
     public static func openReadOnly(path: String) -> ExportStateDatabase? {
         guard access(path, F_OK) == 0, let db = try? Database(path: path, readOnly: true, busyTimeout: 5),
-              let version = try? db.userVersion, version == migrator.currentVersion else { return nil }
+            let version = try? db.userVersion, version == migrator.currentVersion
+        else { return nil }
         return ExportStateDatabase(db)
     }
 
@@ -72,8 +74,9 @@ public final class ExportStateDatabase {
     /// - Throws: `SQLiteError`.
     public func rows() throws -> [ExportFileRow] {
         try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file").map {
-            ExportFileRow(path: $0.string(0), uniqueName: $0.string(1), kind: $0.string(2), sha256: $0.string(3),
-                          byteSize: $0.int(4), mtimeNanoseconds: $0.int64(5))
+            ExportFileRow(
+                path: $0.string(0), uniqueName: $0.string(1), kind: $0.string(2), sha256: $0.string(3),
+                byteSize: $0.int(4), mtimeNanoseconds: $0.int64(5))
         }
     }
 
@@ -82,8 +85,12 @@ public final class ExportStateDatabase {
     /// - Throws: `SQLiteError`.
     public func upsert(_ rows: [ExportFileRow], exportedAt: String) throws {
         try db.transaction(.immediate) {
-            let insert = try db.statement("INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            for e in rows { try insert.run([e.path, e.uniqueName, e.kind, e.sha256, e.byteSize, e.mtimeNanoseconds, exportedAt]) }
+            let insert = try db.statement(
+                "INSERT OR REPLACE INTO export_file (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
+            for e in rows {
+                try insert.run([e.path, e.uniqueName, e.kind, e.sha256, e.byteSize, e.mtimeNanoseconds, exportedAt])
+            }
         }
     }
 

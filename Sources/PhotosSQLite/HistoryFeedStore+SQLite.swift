@@ -5,7 +5,8 @@ extension Database: HistoryFeedStore {
         // AUTOINCREMENT's sequence remembers the last token issued even when compaction has
         // deleted every transaction, so a consumer advanced now is never set back to 0.
         let newest = try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction") ?? 0
-        let issued = try scalarInt("SELECT COALESCE(max(seq), 0) FROM sqlite_sequence WHERE name = 'history_transaction'") ?? 0
+        let issued =
+            try scalarInt("SELECT COALESCE(max(seq), 0) FROM sqlite_sequence WHERE name = 'history_transaction'") ?? 0
         return Int64(max(newest, issued))
     }
 
@@ -13,7 +14,9 @@ extension Database: HistoryFeedStore {
         try scalarInt("SELECT 1 FROM history_transaction WHERE token = ?", [token]) != nil
     }
 
-    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void) throws {
+    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void)
+        throws
+    {
         func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
         var sql = "SELECT \(HistoryRows.transactionColumns) FROM history_transaction WHERE token > ?"
         var args: [SQLBindable] = [filter.sinceToken]
@@ -52,9 +55,10 @@ extension Database: HistoryFeedStore {
         try Statement.prepare(self, sql).forEach(args) { row in
             var transaction = HistoryRows.transaction(row)
             transaction.changes = try changes.map([transaction.token] + changeArgs) { c in
-                HistoryChange(entity: c.string(0), objectID: c.string(1), type: ChangeType(rawValue: c.string(2)) ?? .update,
-                              updated: try strings(c.optionalString(3)),
-                              tombstone: try pairs(c.optionalString(4)), zone: c.optionalString(5))
+                HistoryChange(
+                    entity: c.string(0), objectID: c.string(1), type: ChangeType(rawValue: c.string(2)) ?? .update,
+                    updated: try strings(c.optionalString(3)),
+                    tombstone: try pairs(c.optionalString(4)), zone: c.optionalString(5))
             }
             if transaction.changes.isEmpty && filter.filtersChanges { return }
             try body(transaction)
@@ -62,7 +66,8 @@ extension Database: HistoryFeedStore {
     }
 
     public func historyConsumers() throws -> [HistoryConsumer] {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY name").map(HistoryRows.consumer)
+        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY name").map(
+            HistoryRows.consumer)
     }
 
     public func historyConsumerToken(_ name: String) throws -> Int64? {
@@ -70,7 +75,9 @@ extension Database: HistoryFeedStore {
     }
 
     public func setHistoryConsumerToken(_ name: String, _ token: Int64) throws {
-        try run("INSERT INTO history_consumer (name, token) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET token = excluded.token", [name, token])
+        try run(
+            "INSERT INTO history_consumer (name, token) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET token = excluded.token",
+            [name, token])
     }
 
     public func removeHistoryConsumer(_ name: String) throws -> Bool {
@@ -81,11 +88,14 @@ extension Database: HistoryFeedStore {
 
 extension Database: HistoryCompactionStore {
     public func lastHistoryToken(before timestamp: String) throws -> Int64 {
-        Int64(try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?", [timestamp]) ?? 0)
+        Int64(
+            try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?", [timestamp])
+                ?? 0)
     }
 
     public func lowestHistoryConsumer() throws -> HistoryConsumer? {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1").first(HistoryRows.consumer)
+        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1").first(
+            HistoryRows.consumer)
     }
 
     /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
@@ -98,15 +108,21 @@ extension Database: HistoryCompactionStore {
         let (whereClause, args) = clause(cut)
         var size = HistoryCutSize()
         size.transactions = try scalarInt("SELECT count(*) FROM history_transaction WHERE " + whereClause, args) ?? 0
-        size.changes = try scalarInt("SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause + ")", args) ?? 0
-        size.lastToken = size.transactions > 0
+        size.changes =
+            try scalarInt(
+                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                    + whereClause + ")", args) ?? 0
+        size.lastToken =
+            size.transactions > 0
             ? Int64(try scalarInt("SELECT max(token) FROM history_transaction WHERE " + whereClause, args) ?? 0) : 0
         return size
     }
 
     public func deleteHistory(_ cut: HistoryCut) throws {
         let (whereClause, args) = clause(cut)
-        try run("DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause + ")", args)
+        try run(
+            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
+                + ")", args)
         try run("DELETE FROM history_transaction WHERE " + whereClause, args)
     }
 

@@ -29,8 +29,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
 
     init(handle: OpaquePointer?, code: Int32, sql: String? = nil) {
         if let handle {
-            self.init(extendedCode: sqlite3_extended_errcode(handle),
-                      message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            self.init(
+                extendedCode: sqlite3_extended_errcode(handle),
+                message: String(cString: sqlite3_errmsg(handle)), sql: sql)
         } else {
             self.init(extendedCode: code, message: String(cString: sqlite3_errstr(code)), sql: sql)
         }

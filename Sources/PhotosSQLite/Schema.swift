@@ -210,7 +210,7 @@ public enum Schema {
         CREATE INDEX photo_zone ON photo(zone_id);
         CREATE INDEX photo_capture_date ON photo(capture_date);
         CREATE INDEX photo_imported_at ON photo(imported_at);
-        """,
+        """
     ]
 
     /// SQL for a random lowercase UUID version 4 (RFC 9562 §5.4: version nibble 4, variant
@@ -234,11 +234,13 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case let .newerLibrary(found, supported):
-            return "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+            return
+                "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
         case .damaged(let path):
             return "\(path) is damaged"
         case let .foreignKeyViolation(table, rowID, parent):
-            return "a schema migration left \(table) row \(rowID) referring to a missing \(parent) row; nothing was changed"
+            return
+                "a schema migration left \(table) row \(rowID) referring to a missing \(parent) row; nothing was changed"
         }
     }
 }
@@ -332,7 +334,9 @@ extension Database {
     /// The DDL of every table and index, as stored in `sqlite_master`, ordered by type and name.
     /// - Throws: `SQLiteError`.
     public func schemaSQL() throws -> [String] {
-        try statement("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC, name")
-            .map { $0.string(0) }
+        try statement(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type DESC, name"
+        )
+        .map { $0.string(0) }
     }
 }

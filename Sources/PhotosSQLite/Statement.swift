@@ -71,7 +71,9 @@ public final class Statement {
         case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, photos_sqlite_transient())
         case .blob(let v):
             rc = v.withUnsafeBytes { buf in
-                sqlite3_bind_blob64(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count), photos_sqlite_transient())
+                sqlite3_bind_blob64(
+                    handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buf.count),
+                    photos_sqlite_transient())
             }
         }
         guard rc == SQLITE_OK else { throw SQLiteError(handle: database.handle, code: rc, sql: sql) }

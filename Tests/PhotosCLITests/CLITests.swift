@@ -16,12 +16,14 @@ struct RunResult {
 /// Runs `photos` in-process with captured stdout and stderr.
 func photos(_ args: [String], env: [String: String] = [:]) -> RunResult {
     var out = [UInt8](), err = ""
-    let streams = OutputStreams(out: { out += Array($0.utf8) }, err: { err += $0 }, outBytes: { out += $0 },
-                                stderrIsTerminal: false, color: false)
+    let streams = OutputStreams(
+        out: { out += Array($0.utf8) }, err: { err += $0 }, outBytes: { out += $0 },
+        stderrIsTerminal: false, color: false)
     var environment = env
     if environment["HOME"] == nil { environment["HOME"] = NSTemporaryDirectory() + "photos-cli-home-unused" }
     let status = CLI.run(arguments: args, environment: environment, output: streams)
-    return RunResult(status: status.rawValue, stdout: String(decoding: out, as: UTF8.self), stderr: err, stdoutBytes: out)
+    return RunResult(
+        status: status.rawValue, stdout: String(decoding: out, as: UTF8.self), stderr: err, stdoutBytes: out)
 }
 
 final class CLITests: TemporaryFolderTestCase {
@@ -43,14 +45,20 @@ final class CLITests: TemporaryFolderTestCase {
             XCTAssertTrue(a.stdout.contains("USAGE: photos \(command)"), command)
             XCTAssertTrue(a.stdout.contains("OPTIONS:"), command)
         }
-        XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--max-pixels <n>            Refuse images larger than N pixels, before decoding. (default: 100000000)"))
+        XCTAssertTrue(
+            photos(["import", "--help"]).stdout.contains(
+                "--max-pixels <n>            Refuse images larger than N pixels, before decoding. (default: 100000000)")
+        )
         XCTAssertEqual(photos(["--version"]).stdout, "photos \(CLI.version)\n")
     }
 
     func testUsageErrorsExit64WithErrorAndUsageLines() {
         let unknown = photos(["import", "--frobnicate", "x"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertEqual(unknown.stderr, "Error: unknown option '--frobnicate'\nUsage: photos import [<options>] <path> ...\n  See 'photos import --help' for more information.\n")
+        XCTAssertEqual(
+            unknown.stderr,
+            "Error: unknown option '--frobnicate'\nUsage: photos import [<options>] <path> ...\n  See 'photos import --help' for more information.\n"
+        )
         XCTAssertEqual(photos(["frobnicate"]).status, 64)
         XCTAssertEqual(photos([]).status, 64)
         XCTAssertEqual(photos(["import"]).status, 64, "missing path")
@@ -70,16 +78,25 @@ final class CLITests: TemporaryFolderTestCase {
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(summary["imported"] as? Int, 6)
         XCTAssertEqual(summary["failed"] as? Int, 0)
-        XCTAssertEqual(Array(summary.keys).sorted(), ["bytes", "duplicates", "failed", "failures", "imported", "restorations", "restored", "seconds", "skipped"])
+        XCTAssertEqual(
+            Array(summary.keys).sorted(),
+            ["bytes", "duplicates", "failed", "failures", "imported", "restorations", "restored", "seconds", "skipped"])
 
         let list = photos(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.status, 0)
         let lines = list.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 6)
-        let objects = try lines.map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        XCTAssertEqual(Set(objects[0].keys), ["uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
-                                               "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight", "tags", "ratings",
-                                               "rating", "zone", "scope"])
+        let objects = try lines.map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(
+            Set(objects[0].keys),
+            [
+                "uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
+                "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight",
+                "tags", "ratings",
+                "rating", "zone", "scope"
+            ])
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
         XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])
         XCTAssertEqual(ladybird["rating"] as? Int, 4)
@@ -87,9 +104,13 @@ final class CLITests: TemporaryFolderTestCase {
 
         let tagged = photos(["--library", lib, "list", "--tag", "insect", "--json"])
         XCTAssertEqual(tagged.stdout.split(separator: "\n").count, 0, "tag names are compared exactly (case matters)")
-        XCTAssertEqual(photos(["--library", lib, "list", "--tag", "Insect", "--json"]).stdout.split(separator: "\n").count, 1)
-        XCTAssertEqual(photos(["--library", lib, "list", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]).stdout.split(separator: "\n").count, 2,
-                       "storm.jpg (2008) and colorful-cups (2014) by capture date")
+        XCTAssertEqual(
+            photos(["--library", lib, "list", "--tag", "Insect", "--json"]).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(
+            photos(["--library", lib, "list", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]).stdout.split(
+                separator: "\n"
+            ).count, 2,
+            "storm.jpg (2008) and colorful-cups (2014) by capture date")
 
         let show = photos(["--library", lib, "show", String(name.prefix(6)).lowercased()])
         XCTAssertEqual(show.status, 0, show.stderr)
@@ -105,7 +126,9 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(photos(["--library", lib, "thumbnail", name, "-o", dir + "/no/such/dir/t.jpg"]).status, 73)
 
         XCTAssertEqual(photos(["--library", lib, "show", "0000-no-such"]).status, 66)
-        XCTAssertEqual(photos(["--library", lib, "delete", name, "ffff-nope"]).status, 66, "nothing is deleted when one photo is unknown")
+        XCTAssertEqual(
+            photos(["--library", lib, "delete", name, "ffff-nope"]).status, 66,
+            "nothing is deleted when one photo is unknown")
         XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").count, 6)
         let deleted = photos(["--library", lib, "delete", name])
         XCTAssertEqual(deleted.status, 0)
@@ -120,7 +143,8 @@ final class CLITests: TemporaryFolderTestCase {
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/storm.jpg")
         let run = photos(["--library", lib, "import", dir + "/in"])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG, PNG, HEIF, AVIF or WebP file"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG, PNG, HEIF, AVIF or WebP file"), run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
         let quiet = photos(["--library", lib, "import", "--quiet", dir + "/in/storm.jpg"])
         XCTAssertEqual(quiet.status, 0)
@@ -132,13 +156,18 @@ final class CLITests: TemporaryFolderTestCase {
         let missing = photos(["--library", lib, "list"])
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.stderr.contains("no library at \(lib)"))
-        XCTAssertEqual(photos(["--library", lib, "init"]).stdout, "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
-        XCTAssertEqual(photos(["--library", lib, "init"]).stdout, "Library at \(lib) is up to date (schema version \(Schema.currentVersion))\n")
+        XCTAssertEqual(
+            photos(["--library", lib, "init"]).stdout,
+            "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
+        XCTAssertEqual(
+            photos(["--library", lib, "init"]).stdout,
+            "Library at \(lib) is up to date (schema version \(Schema.currentVersion))\n")
         let schema = photos(["--library", lib, "schema"])
         XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(Schema.currentVersion) (PRAGMA user_version)\n"))
         // Migration 4 rebuilt photo by RENAME, which SQLite stores quoted.
         XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
-        XCTAssertTrue(schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
+        XCTAssertTrue(
+            schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
 
         let db = try Database(path: lib + "/photos.sqlite")
         try db.execute("BEGIN IMMEDIATE")
@@ -148,7 +177,8 @@ final class CLITests: TemporaryFolderTestCase {
         try db.execute("ROLLBACK")
         // The lock is taken before any original is written: a refused import leaves nothing behind.
         let afterBusy = photos(["--library", lib, "verify", "--json"])
-        XCTAssertTrue(afterBusy.stdout.contains("\"problems\":0,") && afterBusy.stdout.contains("\"files\":0,"), afterBusy.stdout)
+        XCTAssertTrue(
+            afterBusy.stdout.contains("\"problems\":0,") && afterBusy.stdout.contains("\"files\":0,"), afterBusy.stdout)
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
         XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout, "", "nothing was committed")
 
@@ -160,20 +190,27 @@ final class CLITests: TemporaryFolderTestCase {
 
     func testEmptyLibraryOptionIsAUsageErrorNotTheDefaultLibrary() {
         let env = ["HOME": dir]
-        for args in [["--library", "", "import", samplesDir + "/kite.png"], ["import", "--library=", samplesDir + "/kite.png"],
-                     ["--library", "", "list"]] {
+        for args in [
+            ["--library", "", "import", samplesDir + "/kite.png"], ["import", "--library=", samplesDir + "/kite.png"],
+            ["--library", "", "list"]
+        ] {
             let run = photos(args, env: env)
             XCTAssertEqual(run.status, 64, "\(args): \(run.stderr)")
             XCTAssertTrue(run.stderr.contains("--library needs a path"), run.stderr)
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/.local/share/photos/Library"), "the default library was not touched")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir + "/.local/share/photos/Library"),
+            "the default library was not touched")
     }
 
     func testLibraryThatCannotBeCreatedSaysWhy() {
         _ = FileManager.default.createFile(atPath: dir + "/afile", contents: Data("x".utf8))
         let onFile = photos(["--library", dir + "/afile", "import", samplesDir + "/kite.png"])
         XCTAssertEqual(onFile.status, 73)
-        XCTAssertEqual(onFile.stderr, "photos import: error: cannot create library folder \(dir)/afile: \(dir)/afile exists and is not a folder\n")
+        XCTAssertEqual(
+            onFile.stderr,
+            "photos import: error: cannot create library folder \(dir)/afile: \(dir)/afile exists and is not a folder\n"
+        )
         let under = photos(["--library", dir + "/afile/lib", "init"])
         XCTAssertEqual(under.status, 73)
         XCTAssertTrue(under.stderr.contains("\(dir)/afile exists and is not a folder"), under.stderr)
@@ -184,13 +221,17 @@ final class CLITests: TemporaryFolderTestCase {
 
     func testControlCharactersInFileNamesCannotSplitLinesOrReachTheTerminal() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: dir + "/in/bad\nname\u{1B}[2J.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]))
-        try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/c1\u{9B}x\u{2028}y\tz.jpg")
+        _ = FileManager.default.createFile(
+            atPath: dir + "/in/bad\nname\u{1B}[2J.jpg", contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00]))
+        try FileManager.default.copyItem(
+            atPath: samplesDir + "/storm.jpg", toPath: dir + "/in/c1\u{9B}x\u{2028}y\tz.jpg")
         let run = photos(["--library", lib, "import", "-q", dir + "/in"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.stderr, "\(dir)/in/bad\\nname\\u{1B}[2J.jpg: error: Premature end of JPEG file\n")
         func controls(_ text: String) -> [UInt32] {
-            text.unicodeScalars.map(\.value).filter { $0 != 0x0A && ($0 < 0x20 || (0x7F...0x9F).contains($0) || $0 == 0x2028) }
+            text.unicodeScalars.map(\.value).filter {
+                $0 != 0x0A && ($0 < 0x20 || (0x7F...0x9F).contains($0) || $0 == 0x2028)
+            }
         }
         let list = photos(["--library", lib, "list"])
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, list.stdout)
@@ -201,7 +242,9 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(controls(show.stdout), [], show.stdout)
         XCTAssertTrue(show.stdout.contains("displayName: c1\\u{9B}x\\u{2028}y\\tz.jpg\n"), show.stdout)
         let json = photos(["--library", lib, "show", "--json", name])
-        XCTAssertTrue(json.stdout.contains("\"displayName\":\"c1\u{9B}x\\u2028y\\tz.jpg\""), "JSON keeps the name, escaped by JSON rules: \(json.stdout)")
+        XCTAssertTrue(
+            json.stdout.contains("\"displayName\":\"c1\u{9B}x\\u2028y\\tz.jpg\""),
+            "JSON keeps the name, escaped by JSON rules: \(json.stdout)")
     }
 
     func testLibraryComesFromTheEnvironment() {
@@ -214,9 +257,14 @@ final class CLITests: TemporaryFolderTestCase {
     }
 
     func testAuthorIsRecordedInHistory() throws {
-        XCTAssertEqual(photos(["--library", lib, "import", "-q", "--author", "cron-nightly", samplesDir + "/kite.png"]).status, 0)
-        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"], env: ["PHOTOS_AUTHOR": "alice"]).status, 0)
+        XCTAssertEqual(
+            photos(["--library", lib, "import", "-q", "--author", "cron-nightly", samplesDir + "/kite.png"]).status, 0)
+        XCTAssertEqual(
+            photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"], env: ["PHOTOS_AUTHOR": "alice"])
+                .status, 0)
         let db = try Database(path: lib + "/photos.sqlite")
-        XCTAssertEqual(try db.statement("SELECT author FROM history_transaction ORDER BY token").map { $0.string(0) }, ["cron-nightly", "alice"])
+        XCTAssertEqual(
+            try db.statement("SELECT author FROM history_transaction ORDER BY token").map { $0.string(0) },
+            ["cron-nightly", "alice"])
     }
 }

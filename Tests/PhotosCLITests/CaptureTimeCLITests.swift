@@ -9,7 +9,9 @@ final class CaptureTimeCLITests: BinaryTestCase {
     override var label: String { "photos-capture" }
 
     /// Runs the binary with `TZ` set.
-    func runTZ(_ args: [String], tz: String = "America/New_York") throws -> (status: Int32, stdout: String, stderr: String) {
+    func runTZ(_ args: [String], tz: String = "America/New_York") throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         var env = ProcessInfo.processInfo.environment
         env["TZ"] = tz
         return try runProcess(try binary(), args, environment: env)
@@ -30,7 +32,8 @@ final class CaptureTimeCLITests: BinaryTestCase {
         block += u32(0) + Array(date.utf8) + [0]
         if let offset { block += Array(offset.utf8) + [0] }
         let payload = Array("Exif\0\0".utf8) + block
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let segment: [UInt8] =
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         let storm = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
         return Data(storm.prefix(2)) + Data(segment) + storm.dropFirst(2)
     }
@@ -47,9 +50,15 @@ final class CaptureTimeCLITests: BinaryTestCase {
     func testLocalTimesThroughTheCommandLine() throws {
         let input = dir + "/in", lib = dir + "/lib", out = dir + "/out"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/ny.jpg", contents: try photo(date: "2024:12:31 23:30:00", offset: "-05:00")))
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/plain.jpg", contents: try photo(date: "2024:12:31 23:30:00", offset: nil)))
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/nepal.jpg", contents: try photo(date: "2024:06:01 08:00:00", offset: "+05:45")))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/ny.jpg", contents: try photo(date: "2024:12:31 23:30:00", offset: "-05:00")))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/plain.jpg", contents: try photo(date: "2024:12:31 23:30:00", offset: nil)))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/nepal.jpg", contents: try photo(date: "2024:06:01 08:00:00", offset: "+05:45")))
         try FileManager.default.copyItem(atPath: samplesDir + "/kite.png", toPath: input + "/kite.png")
         var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
         XCTAssertEqual(utimensat(AT_FDCWD, input + "/kite.png", &times, 0), 0)
@@ -68,7 +77,8 @@ final class CaptureTimeCLITests: BinaryTestCase {
 
         let since = try objects(try runTZ(["--library", lib, "list", "--json", "--since", "2024-12-31"]).stdout)
         XCTAssertEqual(Set(since.keys), ["ny.jpg", "plain.jpg"])
-        let until = try objects(try runTZ(["--library", lib, "list", "--json", "--until", "2024-12-31", "--since", "2024-12-01"]).stdout)
+        let until = try objects(
+            try runTZ(["--library", lib, "list", "--json", "--until", "2024-12-31", "--since", "2024-12-01"]).stdout)
         XCTAssertEqual(Set(until.keys), ["ny.jpg", "plain.jpg"])
         XCTAssertEqual(try runTZ(["--library", lib, "list", "--json", "--since", "2025-01-01"]).stdout, "")
 

@@ -27,10 +27,14 @@ final class CatalogCLITests: TemporaryFolderTestCase {
     func run(_ args: [String], env: [String: String] = [:]) -> RunResult { photos(["--library", lib] + args, env: env) }
     func name(_ display: String) -> String { names[display] ?? "missing-\(display)" }
     func jsonLines(_ result: RunResult) throws -> [[String: Any]] {
-        try result.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        try result.stdout.split(separator: "\n").map {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
     }
     func json(_ result: RunResult) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout + result.stderr)
+        try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+            result.stdout + result.stderr)
     }
     func historyCount() throws -> Int {
         try Database(path: lib + "/photos.sqlite").scalarInt("SELECT count(*) FROM history_transaction") ?? 0
@@ -39,15 +43,20 @@ final class CatalogCLITests: TemporaryFolderTestCase {
     /// No tag link crosses zones, foreign keys hold, and `photos verify` exits 0.
     func assertInvariants(file: StaticString = #filePath, line: UInt = #line) throws {
         let db = try Database(path: lib + "/photos.sqlite")
-        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0, file: file, line: line)
+        XCTAssertEqual(
+            try db.scalarInt(
+                "SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"
+            ), 0, file: file, line: line)
         XCTAssertEqual(try db.statement("PRAGMA foreign_key_check").map { $0.string(0) }, [], file: file, line: line)
         let verify = run(["verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout, file: file, line: line)
     }
 
     func testEveryNewCommandHasHelp() {
-        for command in ["tag list", "tag add", "tag remove", "tag delete", "tag rename", "rate", "rating list", "rating delete",
-                        "share create", "share add", "share list", "share show", "share invite", "share uninvite", "share set"] {
+        for command in [
+            "tag list", "tag add", "tag remove", "tag delete", "tag rename", "rate", "rating list", "rating delete",
+            "share create", "share add", "share list", "share show", "share invite", "share uninvite", "share set"
+        ] {
             let words = command.split(separator: " ").map(String.init)
             let a = photos(words + ["--help"]), b = photos(["help"] + words)
             XCTAssertEqual(a.status, 0, command)
@@ -59,7 +68,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(group.status, 0)
         XCTAssertTrue(group.stdout.contains("share invite"))
         XCTAssertTrue(photos(["--help"]).stdout.contains("tag rename"))
-        XCTAssertTrue(photos(["share", "invite", "--help"]).stdout.contains("read-only for a new participant; an existing one keeps its own"))
+        XCTAssertTrue(
+            photos(["share", "invite", "--help"]).stdout.contains(
+                "read-only for a new participant; an existing one keeps its own"))
         XCTAssertTrue(photos(["list", "--help"]).stdout.contains("--min-rating <n>"))
         XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--share <id>"))
     }
@@ -86,7 +97,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(listed[0]["zone"] as? String, "default")
         XCTAssertEqual(listed[0]["photoCount"] as? Int, 3)
         // Close-up and Colors: colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
-        XCTAssertEqual(try jsonLines(run(["tag", "list", "--json"])).map { $0["name"] as? String }, ["Caf\u{E9}", "Close-up", "Colors", "Insect", "Nature"])
+        XCTAssertEqual(
+            try jsonLines(run(["tag", "list", "--json"])).map { $0["name"] as? String },
+            ["Caf\u{E9}", "Close-up", "Colors", "Insect", "Nature"])
         let text = run(["tag", "list", "--zone", "default"])
         XCTAssertTrue(text.stdout.hasPrefix("NAME "), text.stdout)
         XCTAssertEqual(text.stdout.split(separator: "\n").count, 6)
@@ -124,7 +137,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["tag", "delete", "Coffee"]).status, 66)
 
         let db = try Database(path: lib + "/photos.sqlite")
-        let contexts = try db.statement("SELECT context FROM history_transaction WHERE context <> 'import' ORDER BY token").map { $0.string(0) }
+        let contexts = try db.statement(
+            "SELECT context FROM history_transaction WHERE context <> 'import' ORDER BY token"
+        ).map { $0.string(0) }
         XCTAssertEqual(contexts, ["tag add", "tag add", "tag remove", "tag rename", "tag delete"])
         try assertInvariants()
     }
@@ -147,8 +162,14 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
         // --min-rating: the rounded mean; unrated photos are left out.
         // colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
-        XCTAssertEqual(Set(try jsonLines(run(["list", "--min-rating", "3", "--json"])).compactMap { $0["displayName"] as? String }), ["storm.jpg", "ladybird.jpg", "colorful-cups-progressive.jpg"])
-        XCTAssertEqual(Set(try jsonLines(run(["list", "--min-rating", "4", "--json"])).compactMap { $0["displayName"] as? String }), ["ladybird.jpg", "colorful-cups-progressive.jpg"])
+        XCTAssertEqual(
+            Set(
+                try jsonLines(run(["list", "--min-rating", "3", "--json"])).compactMap { $0["displayName"] as? String }),
+            ["storm.jpg", "ladybird.jpg", "colorful-cups-progressive.jpg"])
+        XCTAssertEqual(
+            Set(
+                try jsonLines(run(["list", "--min-rating", "4", "--json"])).compactMap { $0["displayName"] as? String }),
+            ["ladybird.jpg", "colorful-cups-progressive.jpg"])
         XCTAssertEqual(run(["list", "--min-rating", "6"]).status, 64)
         XCTAssertEqual(run(["list", "--min-rating", "x"]).status, 64)
 
@@ -173,25 +194,33 @@ final class CatalogCLITests: TemporaryFolderTestCase {
     }
 
     func testShareCommandsMoveTaggedPhotosAndManageParticipants() throws {
-        let storm = name("storm.jpg"), path = name("path.jpg"), kite = name("kite.png"), dune = name("dune-orientation6.jpg")
+        let storm = name("storm.jpg"), path = name("path.jpg"), kite = name("kite.png"),
+            dune = name("dune-orientation6.jpg")
         XCTAssertEqual(run(["tag", "add", "Beach", storm, path, kite]).status, 0)
         XCTAssertEqual(run(["rate", storm, "5"]).status, 0)
 
-        let created = run(["share", "create", storm, path, "--title", "Summer", "--json"], env: ["PHOTOS_OWNER": "Owner@Example.com"])
+        let created = run(
+            ["share", "create", storm, path, "--title", "Summer", "--json"], env: ["PHOTOS_OWNER": "Owner@Example.com"])
         XCTAssertEqual(created.status, 0, created.stderr)
         let share = try json(created)
-        XCTAssertEqual(Array(share.keys).sorted(), ["id", "participants", "photoCount", "publicPermission", "scope", "title"])
+        XCTAssertEqual(
+            Array(share.keys).sorted(), ["id", "participants", "photoCount", "publicPermission", "scope", "title"])
         let id = try XCTUnwrap(share["id"] as? String)
         XCTAssertEqual(share["title"] as? String, "Summer")
         XCTAssertEqual(share["scope"] as? String, "private")
         XCTAssertEqual(share["publicPermission"] as? String, "none")
         XCTAssertEqual(share["photoCount"] as? Int, 2)
         let owner = try XCTUnwrap((share["participants"] as? [[String: Any]])?.first)
-        XCTAssertEqual(owner as NSDictionary, ["email": "owner@example.com", "role": "owner", "permission": "read-write", "acceptance": "accepted"] as NSDictionary)
+        XCTAssertEqual(
+            owner as NSDictionary,
+            ["email": "owner@example.com", "role": "owner", "permission": "read-write", "acceptance": "accepted"]
+                as NSDictionary)
 
         // The share has one Beach with the two photos; the default zone keeps its Beach with kite.
         let beach = try jsonLines(run(["tag", "list", "--json", "--match", "beach"]))
-        XCTAssertEqual(beach.map { "\($0["zone"] as? String ?? ""):\($0["photoCount"] as? Int ?? -1)" }.sorted(), ["\(id):2", "default:1"].sorted())
+        XCTAssertEqual(
+            beach.map { "\($0["zone"] as? String ?? ""):\($0["photoCount"] as? Int ?? -1)" }.sorted(),
+            ["\(id):2", "default:1"].sorted())
         let stormNow = try json(run(["show", storm, "--json"]))
         XCTAssertEqual(stormNow["zone"] as? String, id)
         XCTAssertEqual(stormNow["ratings"] as? [Int], [5])
@@ -199,7 +228,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
         // Filters and show by share, by prefix.
         let prefix = String(id.prefix(6)).uppercased()
-        XCTAssertEqual(Set(try jsonLines(run(["list", "--share", prefix, "--json"])).compactMap { $0["uniqueName"] as? String }), [storm, path])
+        XCTAssertEqual(
+            Set(try jsonLines(run(["list", "--share", prefix, "--json"])).compactMap { $0["uniqueName"] as? String }),
+            [storm, path])
         XCTAssertEqual(try jsonLines(run(["list", "--zone", id, "--json"])).count, 2)
         XCTAssertEqual(run(["list", "--zone", id, "--share", id]).status, 64)
         XCTAssertEqual(run(["show", storm, "--share", prefix]).status, 0)
@@ -216,7 +247,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(refused.status, 65)
         XCTAssertTrue(refused.stderr.contains("already in share \(otherID); use --move"), refused.stderr)
         XCTAssertEqual(run(["share", "create", dune]).status, 65)
-        XCTAssertEqual(run(["share", "add", id, dune, "--move", "--json"]).stdout, #"{"share":"\#(id)","moved":1,"mergedTags":0}"# + "\n")
+        XCTAssertEqual(
+            run(["share", "add", id, dune, "--move", "--json"]).stdout,
+            #"{"share":"\#(id)","moved":1,"mergedTags":0}"# + "\n")
 
         // Participants.
         let invite = run(["share", "invite", id, "Ann@Example.org", "--permission", "read-write"])
@@ -233,19 +266,24 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["share", "invite", id, "c@x.org", "--permission", "admin"]).status, 64)
         XCTAssertEqual(run(["share", "invite", id, "owner@example.com"]).status, 65, "the owner is not invited")
         XCTAssertEqual(run(["share", "uninvite", id, "nobody@example.org"]).status, 66)
-        XCTAssertEqual(run(["share", "uninvite", id, "BOB@example.org"]).stdout, "Removed bob@example.org from share \(id)\n")
+        XCTAssertEqual(
+            run(["share", "uninvite", id, "BOB@example.org"]).stdout, "Removed bob@example.org from share \(id)\n")
 
         XCTAssertEqual(run(["share", "set", id]).status, 64)
         XCTAssertEqual(run(["share", "set", id, "--public-permission", "everyone"]).status, 64)
         XCTAssertEqual(run(["share", "set", id, "--title", " "]).status, 65)
-        let set = try json(run(["share", "set", id, "--title", "Summer 2026", "--public-permission", "read-only", "--json"]))
+        let set = try json(
+            run(["share", "set", id, "--title", "Summer 2026", "--public-permission", "read-only", "--json"]))
         XCTAssertEqual(set["title"] as? String, "Summer 2026")
         XCTAssertEqual(set["publicPermission"] as? String, "read-only")
 
         let show = run(["share", "show", String(id.prefix(4))])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(show.stdout.contains("title:       Summer 2026\n"), show.stdout)
-        XCTAssertTrue(show.stdout.contains("  owner@example.com (owner, read-write, accepted)\n  ann@example.org (private-user, read-write, pending)\n"), show.stdout)
+        XCTAssertTrue(
+            show.stdout.contains(
+                "  owner@example.com (owner, read-write, accepted)\n  ann@example.org (private-user, read-write, pending)\n"
+            ), show.stdout)
         XCTAssertTrue(show.stdout.contains("  \(storm)  storm.jpg\n"), show.stdout)
         let showJSON = try json(run(["share", "show", id, "--json"]))
         XCTAssertEqual(Set(showJSON["photos"] as? [String] ?? []), [storm, path, kite, dune])
@@ -256,10 +294,15 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
         // History: every change of these commands, with author and context.
         let db = try Database(path: lib + "/photos.sqlite")
-        let moves = try db.statement("SELECT c.entity, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Photo' AND c.object_id = ?")
-            .map([storm]) { [$0.string(0), $0.string(1)] }
+        let moves = try db.statement(
+            "SELECT c.entity, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Photo' AND c.object_id = ?"
+        )
+        .map([storm]) { [$0.string(0), $0.string(1)] }
         XCTAssertEqual(moves, [["Photo", #"["zone","tags"]"#]])
-        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Rating' AND c.type = 'update'"), 1)
+        XCTAssertEqual(
+            try db.scalarInt(
+                "SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.context = 'share create' AND c.entity = 'Rating' AND c.type = 'update'"
+            ), 1)
         try assertInvariants()
     }
 
@@ -272,17 +315,25 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         for suffix in ["1", "2"] {
             let id = "abcd000\(suffix)-0000-4000-8000-000000000000"
             try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
-            try db.run("INSERT INTO share (id, title, created) VALUES (?, ?, '2026-01-01T00:00:00Z')", [id, "S\(suffix)"])
+            try db.run(
+                "INSERT INTO share (id, title, created) VALUES (?, ?, '2026-01-01T00:00:00Z')", [id, "S\(suffix)"])
         }
         let ambiguous = run(["share", "show", "ABCD"])
         XCTAssertEqual(ambiguous.status, 65)
-        XCTAssertTrue(ambiguous.stderr.contains("share prefix 'ABCD' is ambiguous: abcd0001-0000-4000-8000-000000000000 (S1), abcd0002-0000-4000-8000-000000000000 (S2)"), ambiguous.stderr)
+        XCTAssertTrue(
+            ambiguous.stderr.contains(
+                "share prefix 'ABCD' is ambiguous: abcd0001-0000-4000-8000-000000000000 (S1), abcd0002-0000-4000-8000-000000000000 (S2)"
+            ), ambiguous.stderr)
         XCTAssertEqual(run(["list", "--share", "abcd"]).status, 65)
         XCTAssertEqual(run(["share", "show", "abcd0002"]).status, 0)
 
         // Ambiguous photo prefixes are refused with the candidates.
-        try db.run("UPDATE photo SET unique_name = 'EEEE0001-0000-4000-8000-000000000000' WHERE unique_name = ?", [name("storm.jpg")])
-        try db.run("UPDATE photo SET unique_name = 'EEEE0002-0000-4000-8000-000000000000' WHERE unique_name = ?", [name("path.jpg")])
+        try db.run(
+            "UPDATE photo SET unique_name = 'EEEE0001-0000-4000-8000-000000000000' WHERE unique_name = ?",
+            [name("storm.jpg")])
+        try db.run(
+            "UPDATE photo SET unique_name = 'EEEE0002-0000-4000-8000-000000000000' WHERE unique_name = ?",
+            [name("path.jpg")])
         let photoAmbiguous = run(["share", "add", "abcd0001", "eeee"])
         XCTAssertEqual(photoAmbiguous.status, 65)
         XCTAssertTrue(photoAmbiguous.stderr.contains("photo prefix 'eeee' is ambiguous"), photoAmbiguous.stderr)
@@ -294,16 +345,21 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         _ = FileManager.default.createFile(atPath: dir + "/in/extra.bin", contents: Data([1, 2, 3]))
         XCTAssertEqual(run(["delete", name("ladybird.jpg")]).status, 0)
         XCTAssertEqual(run(["import", dir + "/in", "--share", "nope-nope"]).status, 66)
-        XCTAssertEqual(run(["list", "--json"]).stdout.split(separator: "\n").count, 5, "nothing imported into an unknown share")
+        XCTAssertEqual(
+            run(["list", "--json"]).stdout.split(separator: "\n").count, 5, "nothing imported into an unknown share")
         let imported = run(["import", dir + "/in", "--share", "abcd0001", "--tag", "Bugs", "--json"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let inShare = try jsonLines(run(["list", "--share", "abcd0001", "--json"]))
         XCTAssertEqual(inShare.count, 1)
         XCTAssertEqual(inShare.first?["tags"] as? [String], ["Bugs", "Insect", "Nature"])
-        XCTAssertEqual(Set(try jsonLines(run(["tag", "list", "--zone", "abcd0001-0000-4000-8000-000000000000", "--json"])).compactMap { $0["name"] as? String }),
-                       ["Bugs", "Insect", "Nature"])
+        XCTAssertEqual(
+            Set(
+                try jsonLines(run(["tag", "list", "--zone", "abcd0001-0000-4000-8000-000000000000", "--json"]))
+                    .compactMap { $0["name"] as? String }),
+            ["Bugs", "Insect", "Nature"])
         XCTAssertEqual(photos(["--library", dir + "/none", "import", dir + "/in", "--share", "abcd"]).status, 66)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none"), "no library is created for an unknown share")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir + "/none"), "no library is created for an unknown share")
         try assertInvariants()
     }
 }

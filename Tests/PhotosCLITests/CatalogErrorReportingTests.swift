@@ -12,7 +12,9 @@ final class CatalogErrorReportingTests: XCTestCase {
         return (r.status, r.message)
     }
 
-    func assertReport(_ error: Error, _ status: ExitStatus, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertReport(
+        _ error: Error, _ status: ExitStatus, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let (s, m) = report(error)
         XCTAssertEqual(s, status, message, file: file, line: line)
         XCTAssertEqual(m, message, file: file, line: line)
@@ -26,28 +28,42 @@ final class CatalogErrorReportingTests: XCTestCase {
         assertReport(LibraryError.notFound(.photo("zzzz")), .noInput, "no photo 'zzzz' in the library")
         assertReport(LibraryError.notFound(.share("abcd")), .noInput, "no share 'abcd' in the library")
         assertReport(LibraryError.notFound(.rating(42)), .noInput, "no rating with id 42 in the library")
-        assertReport(LibraryError.notFound(.zone(ZoneID(rawValue: "nowhere"))), .noInput, "no zone 'nowhere' in the library")
+        assertReport(
+            LibraryError.notFound(.zone(ZoneID(rawValue: "nowhere"))), .noInput, "no zone 'nowhere' in the library")
         assertReport(LibraryError.notFound(.tag("Café", zone: nil)), .noInput, "no tag 'Café' in the library")
-        assertReport(LibraryError.notFound(.tag("Sky", zone: ZoneID(rawValue: "z1"))), .noInput, "no tag 'Sky' in zone 'z1' in the library")
-        assertReport(LibraryError.notFound(.tagInPhotoZones("Sky", zoneCount: 1)), .noInput, "no tag 'Sky' in the zone of these photos")
-        assertReport(LibraryError.notFound(.tagInPhotoZones("Sky", zoneCount: 2)), .noInput, "no tag 'Sky' in the zones of these photos")
-        assertReport(LibraryError.notFound(.participant(Email(rawValue: "bob@example.com"), share: "s1")), .noInput,
-                     "bob@example.com is not a participant of share s1")
+        assertReport(
+            LibraryError.notFound(.tag("Sky", zone: ZoneID(rawValue: "z1"))), .noInput,
+            "no tag 'Sky' in zone 'z1' in the library")
+        assertReport(
+            LibraryError.notFound(.tagInPhotoZones("Sky", zoneCount: 1)), .noInput,
+            "no tag 'Sky' in the zone of these photos")
+        assertReport(
+            LibraryError.notFound(.tagInPhotoZones("Sky", zoneCount: 2)), .noInput,
+            "no tag 'Sky' in the zones of these photos")
+        assertReport(
+            LibraryError.notFound(.participant(Email(rawValue: "bob@example.com"), share: "s1")), .noInput,
+            "bob@example.com is not a participant of share s1")
     }
 
     func testPrefixErrorsAre65AndListAtMostTenCandidates() {
-        assertReport(LibraryError.prefixTooShort(.photo, argument: "abc", minimum: 4), .dataError,
-                     "photo 'abc': a uniqueName prefix needs at least 4 characters")
-        assertReport(LibraryError.prefixTooShort(.share, argument: "ab", minimum: 4), .dataError,
-                     "share 'ab': an id prefix needs at least 4 characters")
-        assertReport(LibraryError.ambiguous(.photo, argument: "abcd", candidates: ["ABCD1 (a.jpg)", "ABCD2 (b.jpg)"]), .dataError,
-                     "photo prefix 'abcd' is ambiguous: ABCD1 (a.jpg), ABCD2 (b.jpg)")
+        assertReport(
+            LibraryError.prefixTooShort(.photo, argument: "abc", minimum: 4), .dataError,
+            "photo 'abc': a uniqueName prefix needs at least 4 characters")
+        assertReport(
+            LibraryError.prefixTooShort(.share, argument: "ab", minimum: 4), .dataError,
+            "share 'ab': an id prefix needs at least 4 characters")
+        assertReport(
+            LibraryError.ambiguous(.photo, argument: "abcd", candidates: ["ABCD1 (a.jpg)", "ABCD2 (b.jpg)"]),
+            .dataError,
+            "photo prefix 'abcd' is ambiguous: ABCD1 (a.jpg), ABCD2 (b.jpg)")
         let eleven = (0..<11).map { "s\($0) (T)" }
-        assertReport(LibraryError.ambiguous(.share, argument: "s", candidates: eleven), .dataError,
-                     "share prefix 's' is ambiguous: " + eleven.prefix(10).joined(separator: ", ") + ", …")
+        assertReport(
+            LibraryError.ambiguous(.share, argument: "s", candidates: eleven), .dataError,
+            "share prefix 's' is ambiguous: " + eleven.prefix(10).joined(separator: ", ") + ", …")
         let ten = Array(eleven.prefix(10))
-        assertReport(LibraryError.ambiguous(.share, argument: "s", candidates: ten), .dataError,
-                     "share prefix 's' is ambiguous: " + ten.joined(separator: ", "))
+        assertReport(
+            LibraryError.ambiguous(.share, argument: "s", candidates: ten), .dataError,
+            "share prefix 's' is ambiguous: " + ten.joined(separator: ", "))
     }
 
     func testTagNamesAreParsedOnceWithTheMessagesOfBefore() throws {
@@ -63,15 +79,21 @@ final class CatalogErrorReportingTests: XCTestCase {
     func testShareErrors() {
         let bob = Email(rawValue: "bob@example.com")
         assertReport(ShareError.noPhotos, .usage, "share create needs at least one photo")
-        assertReport(ShareError.participantPermissionNone, .dataError, "a participant's permission is read-only or read-write, not none")
+        assertReport(
+            ShareError.participantPermissionNone, .dataError,
+            "a participant's permission is read-only or read-write, not none")
         assertReport(ShareError.ownerInvited(bob, share: "s1"), .dataError, "bob@example.com is the owner of share s1")
-        assertReport(ShareError.ownerRemoved(bob, share: "s1"), .dataError,
-                     "bob@example.com is the owner of share s1 and cannot be removed (purge the share instead)")
-        assertReport(ShareError.notOwned(share: "s1"), .dataError,
-                     "share s1 was shared with this library by someone else; only its owner can change it")
-        assertReport(ShareError.photoInSharedZone(photo: "P1", zone: "z9"), .dataError,
-                     "photo P1 is in zone z9, shared with this library by someone else; it cannot be moved")
-        assertReport(ShareError.photoInAnotherShare(photo: "P1", share: "s2"), .dataError,
-                     "photo P1 is already in share s2; use --move to move it")
+        assertReport(
+            ShareError.ownerRemoved(bob, share: "s1"), .dataError,
+            "bob@example.com is the owner of share s1 and cannot be removed (purge the share instead)")
+        assertReport(
+            ShareError.notOwned(share: "s1"), .dataError,
+            "share s1 was shared with this library by someone else; only its owner can change it")
+        assertReport(
+            ShareError.photoInSharedZone(photo: "P1", zone: "z9"), .dataError,
+            "photo P1 is in zone z9, shared with this library by someone else; it cannot be moved")
+        assertReport(
+            ShareError.photoInAnotherShare(photo: "P1", share: "s2"), .dataError,
+            "photo P1 is already in share s2; use --move to move it")
     }
 }

@@ -14,7 +14,9 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
     var lib: String { dir + "/lib" }
 
     /// Runs `args` with `--json`, asserting `status` and that nothing under `roots` changed.
-    func dryRun(_ args: [String], roots: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    func dryRun(
+        _ args: [String], roots: [String], status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [String: Any] {
         let before = try snapshot(roots)
         let result = try run(args + ["--json"])
         XCTAssertEqual(result.status, status, result.stdout + result.stderr, file: file, line: line)
@@ -30,8 +32,11 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
     func db(_ root: String) throws -> Database { try Database(path: root + "/photos.sqlite", busyTimeout: 5) }
 
     func originalPath(_ root: String, _ displayName: String) throws -> String {
-        root + "/ExternalData/" + (try XCTUnwrap(try db(root).scalarString(
-            "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?", [displayName])))
+        root + "/ExternalData/"
+            + (try XCTUnwrap(
+                try db(root).scalarString(
+                    "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?",
+                    [displayName])))
     }
 
     func details(_ report: [String: Any]) -> [[String: Any]] { report["details"] as? [[String: Any]] ?? [] }
@@ -45,14 +50,18 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         let ladybird = try originalPath(lib, "ladybird.jpg")
         XCTAssertEqual(unlink(ladybird), 0)
         var photosBefore = 0
-        do {  // (closed before the snapshots: an open connection keeps -wal/-shm that readers touch)
+        do { // (closed before the snapshots: an open connection keeps -wal/-shm that readers touch)
             let db = try db(lib)
-            try db.run("UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')")
+            try db.run(
+                "UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')"
+            )
             try db.run("DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
             photosBefore = try db.scalarInt("SELECT count(*) FROM photo") ?? 0
         }
         try FileManager.default.createDirectory(atPath: lib + "/ExternalData/ab", withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: lib + "/ExternalData/ab/ab" + String(repeating: "1", count: 62), contents: Data([1, 2, 3])))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: lib + "/ExternalData/ab/ab" + String(repeating: "1", count: 62), contents: Data([1, 2, 3])))
         XCTAssertTrue(FileManager.default.createFile(atPath: lib + "/ExternalData/ab/.tmp-left", contents: Data([9])))
 
         let dry = try dryRun(["--library", lib, "verify", "--repair", "--dry-run"], roots: [lib], status: 1)
@@ -61,13 +70,16 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         let planned = Set(details(dry).compactMap { $0["repair"] as? String })
         XCTAssertEqual(planned.count, 5, "\(planned)")
         // No detail carries a note: every planned repair ran (and was rolled back) without a hitch.
-        XCTAssertFalse(details(dry).contains { ($0["detail"] as? String ?? "").contains("left in place") }, "\(details(dry))")
+        XCTAssertFalse(
+            details(dry).contains { ($0["detail"] as? String ?? "").contains("left in place") }, "\(details(dry))")
 
         let real = try run(["--library", lib, "verify", "--repair", "--json"])
         XCTAssertEqual(real.status, 0, real.stdout + real.stderr)
         let report = try json(real.stdout)
         XCTAssertEqual(report["dryRun"] as? Bool, false)
-        XCTAssertEqual(Set(details(report).filter { $0["repaired"] as? Bool == true }.compactMap { $0["repair"] as? String }), planned)
+        XCTAssertEqual(
+            Set(details(report).filter { $0["repaired"] as? Bool == true }.compactMap { $0["repair"] as? String }),
+            planned)
         XCTAssertEqual(try db(lib).scalarInt("SELECT count(*) FROM photo"), photosBefore - 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/ab/.tmp-left"))
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
@@ -89,13 +101,17 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         let text = try run(["--library", lib, "verify", "--repair", "--dry-run"])
         XCTAssertEqual(text.status, 1, text.stderr)
         XCTAssertEqual(try snapshot([lib]), before)
-        XCTAssertTrue(text.stdout.contains("problem: orphan-file: ExternalData/\(orphan) is not referenced by any photo (left in place: an import is running"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains(
+                "problem: orphan-file: ExternalData/\(orphan) is not referenced by any photo (left in place: an import is running"
+            ), text.stdout)
         XCTAssertTrue(text.stdout.contains("  would repair: remove ExternalData/\(orphan)"), text.stdout)
         XCTAssertTrue(text.stdout.contains("--repair would make 1 change (dry run: nothing changed)"), text.stdout)
         // Once the import is done, the dry run has no note and the repair removes it.
         flock(fd, LOCK_UN)
         let dry = try dryRun(["--library", lib, "verify", "--repair", "--dry-run"], roots: [lib], status: 1)
-        XCTAssertEqual(details(dry).map { $0["detail"] as? String }, ["ExternalData/\(orphan) is not referenced by any photo"])
+        XCTAssertEqual(
+            details(dry).map { $0["detail"] as? String }, ["ExternalData/\(orphan) is not referenced by any photo"])
         XCTAssertEqual(try run(["--library", lib, "verify", "--repair", "-q"]).status, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/" + orphan))
     }
@@ -105,7 +121,11 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
     func testMergeDryRunRestoresNoOriginalAndReportsWhatTheMergeRestores() throws {
         let peer = dir + "/peer"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
-        XCTAssertEqual(try run(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg", samplesDir + "/kite.png"]).status, 0)
+        XCTAssertEqual(
+            try run([
+                "--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg",
+                samplesDir + "/kite.png"
+            ]).status, 0)
         let storm = try originalPath(lib, "storm.jpg"), path = try originalPath(lib, "path.jpg")
         let intactPath = try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg"))
         XCTAssertEqual(unlink(storm), 0)
@@ -129,7 +149,8 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
     /// A dry-run import of the intact file of a photo whose original is gone restores nothing
     /// (the full tree, mtimes included, stays) and reports the restoration the import makes.
     func testImportDryRunRestoresNoOriginalAndReportsTheRestoration() throws {
-        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         let storm = try originalPath(lib, "storm.jpg")
         XCTAssertEqual(unlink(storm), 0)
         let input = dir + "/in"

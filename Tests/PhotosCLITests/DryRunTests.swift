@@ -47,7 +47,9 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
     // MARK: snapshots
 
     /// Runs `args`, asserting exit 0 and that nothing under `roots` changed; returns its JSON.
-    func dryRun(_ args: [String], roots: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    func dryRun(_ args: [String], roots: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> [String: Any]
+    {
         let before = try snapshot(roots)
         let result = try run(args + ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
@@ -73,9 +75,11 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
     /// one photo, a rating, a registered history consumer.
     func makeRichLibrary(_ lib: String) throws -> String {
         _ = try ok(["--library", lib, "import", samplesDir])
-        let first = try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let first =
+            try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
         let unique = try XCTUnwrap(try json(first)["uniqueName"] as? String)
-        let share = try ok(["--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", unique])
+        let share = try ok(["--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", unique]
+        )
         let id = try XCTUnwrap(share["id"] as? String)
         XCTAssertEqual(try run(["--library", lib, "share", "invite", id, "bob@example.com"]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "rate", unique, "3"]).status, 0)
@@ -113,8 +117,11 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         _ = try makeRichLibrary(lib)
         let (input, count) = try makeInput(copies: 2)
         // New files, one duplicate of a library photo, and a sidecar with tags.
-        XCTAssertNoThrow(try FileManager.default.copyItem(atPath: samplesDir + "/ladybird.jpg", toPath: input + "/dup.jpg"))
-        let dry = try dryRun(["--library", lib, "import", "--dry-run", "--batch-size", "3", "--tag", "Fresh", input], roots: [lib, input])
+        XCTAssertNoThrow(
+            try FileManager.default.copyItem(atPath: samplesDir + "/ladybird.jpg", toPath: input + "/dup.jpg"))
+        let dry = try dryRun(
+            ["--library", lib, "import", "--dry-run", "--batch-size", "3", "--tag", "Fresh", input], roots: [lib, input]
+        )
         XCTAssertEqual(dry["imported"] as? Int, count)
         XCTAssertEqual(dry["duplicates"] as? Int, 1)
         let real = try ok(["--library", lib, "import", "--batch-size", "3", "--tag", "Fresh", input])
@@ -154,10 +161,12 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
     func testHistoryCompactDryRunWritesNothingNeitherVacuumsNorCheckpoints() throws {
         let lib = dir + "/lib"
         _ = try makeRichLibrary(lib)
-        let dry = try dryRun(["--library", lib, "history", "compact", "--before-token", "99", "--force", "--dry-run"], roots: [lib])
+        let dry = try dryRun(
+            ["--library", lib, "history", "compact", "--before-token", "99", "--force", "--dry-run"], roots: [lib])
         let transactions = try XCTUnwrap(dry["transactions"] as? Int)
         XCTAssertGreaterThan(transactions, 3)
-        let limited = try dryRun(["--library", lib, "history", "compact", "--before-token", "99", "--dry-run"], roots: [lib])
+        let limited = try dryRun(
+            ["--library", lib, "history", "compact", "--before-token", "99", "--dry-run"], roots: [lib])
         XCTAssertEqual(limited["limitedByConsumer"] as? String, "backup")
         let real = try ok(["--library", lib, "history", "compact", "--before-token", "99", "--force"])
         XCTAssertEqual(real["transactions"] as? Int, transactions)
@@ -169,19 +178,28 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         let lib = dir + "/lib"
         _ = try makeRichLibrary(lib)
         let dest = dir + "/out/deeper"
-        let dry = try dryRun(["--library", lib, "export", dest, "--dry-run", "--thumbnails", "--name", "{capture:%Y}/{name}"], roots: [lib, dir + "/out"])
+        let dry = try dryRun(
+            ["--library", lib, "export", dest, "--dry-run", "--thumbnails", "--name", "{capture:%Y}/{name}"],
+            roots: [lib, dir + "/out"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "a dry run creates no DEST")
         XCTAssertEqual(dry["written"] as? Int, 6)
         let real = try ok(["--library", lib, "export", dest, "--thumbnails", "--name", "{capture:%Y}/{name}"])
         XCTAssertEqual(comparable(dry), comparable(real))
         // Into an existing DEST with a state: nothing changes there, and --cleanup counts right.
-        let first = try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let first =
+            try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
         let unique = try XCTUnwrap(try json(first)["uniqueName"] as? String)
         XCTAssertEqual(try run(["--library", lib, "delete", unique, "-q"]).status, 0)
-        let cleanup = try dryRun(["--library", lib, "export", dest, "--dry-run", "--update", "--cleanup", "--thumbnails", "--name", "{capture:%Y}/{name}"], roots: [lib, dest])
+        let cleanup = try dryRun(
+            [
+                "--library", lib, "export", dest, "--dry-run", "--update", "--cleanup", "--thumbnails", "--name",
+                "{capture:%Y}/{name}"
+            ], roots: [lib, dest])
         XCTAssertEqual(cleanup["skipped"] as? Int, 5)
         XCTAssertEqual(cleanup["removed"] as? Int, 3, "original, XMP sidecar and thumbnail of the deleted photo")
-        let realCleanup = try ok(["--library", lib, "export", dest, "--update", "--cleanup", "--thumbnails", "--name", "{capture:%Y}/{name}"])
+        let realCleanup = try ok([
+            "--library", lib, "export", dest, "--update", "--cleanup", "--thumbnails", "--name", "{capture:%Y}/{name}"
+        ])
         XCTAssertEqual(comparable(cleanup), comparable(realCleanup))
     }
 
@@ -193,8 +211,10 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         XCTAssertTrue(imported.stdout.hasPrefix("Would import 6 photos"), imported.stdout)
         let other = dir + "/other"
         _ = try ok(["--library", other, "import", samplesDir + "/storm.jpg"])
-        for args in [["merge", "--from", other, "--dry-run"], ["purge", "--share", "abcd", "--dry-run"],
-                     ["dedupe-tags", "--dry-run"], ["history", "compact", "--before-token", "9", "--dry-run"]] {
+        for args in [
+            ["merge", "--from", other, "--dry-run"], ["purge", "--share", "abcd", "--dry-run"],
+            ["dedupe-tags", "--dry-run"], ["history", "compact", "--before-token", "9", "--dry-run"]
+        ] {
             let result = try run(["--library", missing] + args)
             XCTAssertEqual(result.status, 66, "\(args): \(result.stderr)")
         }

@@ -10,7 +10,8 @@ final class EmbeddedMetadataCLITests: BinaryTestCase {
     /// storm.jpg with an APP1 XMP packet inserted after SOI.
     func storm(xmp: String) throws -> Data {
         let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let segment: [UInt8] =
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
         return Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)
     }
@@ -19,12 +20,14 @@ final class EmbeddedMetadataCLITests: BinaryTestCase {
         let input = dir + "/in", lib = dir + "/lib"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let good = """
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
-        <rdf:Description rdf:about="" xmlns:xap="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xap:Rating="4">\
-        <dc:subject><rdf:Bag><rdf:li>Storm</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
-        """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:xap="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" xap:Rating="4">\
+            <dc:subject><rdf:Bag><rdf:li>Storm</rdf:li></rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
         XCTAssertTrue(FileManager.default.createFile(atPath: input + "/good.jpg", contents: try storm(xmp: good)))
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/bad.jpg", contents: try storm(xmp: "<x:xmpmeta><rdf:RDF></x:xmpmeta>")))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/bad.jpg", contents: try storm(xmp: "<x:xmpmeta><rdf:RDF></x:xmpmeta>")))
         XCTAssertEqual(try run(["--library", lib, "init"]).status, 0)
         let imported = try run(["--library", lib, "import", input, "-q"])
         XCTAssertEqual(imported.status, 0)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import XCTest
 import PhotosTestSupport
@@ -15,7 +15,9 @@ final class ExportTests: TemporaryFolderTestCase {
 
     /// `photos --library LIB ARGS…`, asserting the exit status.
     @discardableResult
-    func run(_ args: [String], library: String? = nil, status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
+    func run(
+        _ args: [String], library: String? = nil, status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line
+    ) -> RunResult {
         let result = photos(["--library", library ?? lib] + args)
         XCTAssertEqual(result.status, status, "\(args): \(result.stderr)", file: file, line: line)
         return result
@@ -35,10 +37,11 @@ final class ExportTests: TemporaryFolderTestCase {
 
     /// The set of (sha256, tags, rating) a round trip must keep.
     func fingerprint(_ library: String) throws -> Set<String> {
-        Set(try listPhotos(library).map { p in
-            let tags = ((p["tags"] as? [String]) ?? []).sorted().joined(separator: "|")
-            return "\(p["sha256"] as? String ?? "") [\(tags)] \((p["rating"] as? Int).map(String.init) ?? "-")"
-        })
+        Set(
+            try listPhotos(library).map { p in
+                let tags = ((p["tags"] as? [String]) ?? []).sorted().joined(separator: "|")
+                return "\(p["sha256"] as? String ?? "") [\(tags)] \((p["rating"] as? Int).map(String.init) ?? "-")"
+            })
     }
 
     func testExportedOriginalsAreByteIdenticalAndHelpIsThere() throws {
@@ -63,7 +66,10 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, photos(["help", "export"]).stdout)
         XCTAssertTrue(help.stdout.contains("USAGE: photos export [<options>] <dest>"), help.stdout)
-        for option in ["--tag", "--share", "--min-rating", "--since", "--until", "--name", "--thumbnails", "--sidecar", "--update", "--cleanup", "--dry-run"] {
+        for option in [
+            "--tag", "--share", "--min-rating", "--since", "--until", "--name", "--thumbnails", "--sidecar", "--update",
+            "--cleanup", "--dry-run"
+        ] {
             XCTAssertTrue(help.stdout.contains(option), option)
         }
         XCTAssertTrue(photos(["--help"]).stdout.contains("  export "))
@@ -81,19 +87,25 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(dry["dryRun"] as? Bool, true)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a dry run creates nothing")
 
-        let rated = try summary(run(["export", out, "--min-rating", "4", "--tag", "Nature", "--thumbnails",
-                                     "--name", "{capture:%Y}/{uniqueName}", "--json"]))
+        let rated = try summary(
+            run([
+                "export", out, "--min-rating", "4", "--tag", "Nature", "--thumbnails",
+                "--name", "{capture:%Y}/{uniqueName}", "--json"
+            ]))
         XCTAssertEqual(rated["written"] as? Int, 1)
         let ladybird = try XCTUnwrap(try listPhotos(lib).first { $0["displayName"] as? String == "ladybird.jpg" })
         let unique = try XCTUnwrap(ladybird["uniqueName"] as? String)
         let year = String((ladybird["importedAt"] as? String ?? "").prefix(4))
-        XCTAssertEqual(filesUnder(out), ["\(year)/\(unique).jpg", "\(year)/\(unique).jpg.xmp", "\(year)/\(unique).thumb.jpg"])
+        XCTAssertEqual(
+            filesUnder(out), ["\(year)/\(unique).jpg", "\(year)/\(unique).jpg.xmp", "\(year)/\(unique).thumb.jpg"])
         let thumb = try XCTUnwrap(FileManager.default.contents(atPath: "\(out)/\(year)/\(unique).thumb.jpg"))
         XCTAssertEqual(Array(thumb.prefix(2)), [0xFF, 0xD8])
         // Only colorful-cups-progressive.jpg, rated 5 in its embedded (digiKam) XMP.
         XCTAssertEqual(try summary(run(["export", dir + "/five", "--min-rating", "5", "--json"]))["written"] as? Int, 1)
-        XCTAssertEqual(try summary(run(["export", dir + "/since", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]))["written"] as? Int, 2)
-        run(["export", dir + "/zone", "--share", "default", "--json"], status: 66)  // default is a zone, not a share
+        XCTAssertEqual(
+            try summary(run(["export", dir + "/since", "--since", "2008-01-01", "--until", "2014-12-31", "--json"]))[
+                "written"] as? Int, 2)
+        run(["export", dir + "/zone", "--share", "default", "--json"], status: 66) // default is a zone, not a share
     }
 
     func testCollidingAndUnsafeNamesStayInsideAndStable() throws {
@@ -103,15 +115,20 @@ final class ExportTests: TemporaryFolderTestCase {
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: a + "/IMG_0001.JPG")
         try FileManager.default.copyItem(atPath: samplesDir + "/path.jpg", toPath: b + "/IMG_0001.JPG")
         run(["import", "-q", dir + "/in"])
-        let photos = try listPhotos(lib).sorted { ($0["uniqueName"] as? String ?? "") < ($1["uniqueName"] as? String ?? "") }
+        let photos = try listPhotos(lib).sorted {
+            ($0["uniqueName"] as? String ?? "") < ($1["uniqueName"] as? String ?? "")
+        }
         XCTAssertEqual(photos.count, 2)
         let out = dir + "/out"
         for round in 0..<2 {
             let s = try summary(run(["export", out, "--json"]))
             XCTAssertEqual(s["written"] as? Int, round == 0 ? 2 : 0)
             XCTAssertEqual(s["skipped"] as? Int, round == 0 ? 0 : 2)
-            XCTAssertEqual(filesUnder(out), ["IMG_0001 (1).JPG", "IMG_0001 (1).JPG.xmp", "IMG_0001.JPG", "IMG_0001.JPG.xmp"])
-            XCTAssertEqual(sha256(ofFile: out + "/IMG_0001.JPG"), photos[0]["sha256"] as? String, "the smaller uniqueName gets the plain name")
+            XCTAssertEqual(
+                filesUnder(out), ["IMG_0001 (1).JPG", "IMG_0001 (1).JPG.xmp", "IMG_0001.JPG", "IMG_0001.JPG.xmp"])
+            XCTAssertEqual(
+                sha256(ofFile: out + "/IMG_0001.JPG"), photos[0]["sha256"] as? String,
+                "the smaller uniqueName gets the plain name")
             XCTAssertEqual(sha256(ofFile: out + "/IMG_0001 (1).JPG"), photos[1]["sha256"] as? String)
         }
         // The same names with --update, and into a fresh folder.
@@ -121,19 +138,30 @@ final class ExportTests: TemporaryFolderTestCase {
 
         // Hostile display names (set behind the tool's back) land inside DEST, under safe names.
         let db = try Database(path: lib + "/photos.sqlite")
-        try db.run("UPDATE photo SET display_name = ? WHERE unique_name = ?", ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
-        try db.run("UPDATE photo SET display_name = ? WHERE unique_name = ?", ["evil\nname\u{1}.jpg", photos[1]["uniqueName"] as? String ?? ""])
+        try db.run(
+            "UPDATE photo SET display_name = ? WHERE unique_name = ?",
+            ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
+        try db.run(
+            "UPDATE photo SET display_name = ? WHERE unique_name = ?",
+            ["evil\nname\u{1}.jpg", photos[1]["uniqueName"] as? String ?? ""])
         let unsafe = dir + "/deep/unsafe"
         run(["export", unsafe, "-q"])
         XCTAssertEqual(filesUnder(unsafe), ["etc/passwd", "etc/passwd.xmp", "evil_name_.jpg", "evil_name_.jpg.xmp"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir + "/deep"), ["unsafe"], "nothing beside DEST")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/deep"), ["unsafe"], "nothing beside DEST")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/etc"))
-        try db.run("UPDATE photo SET display_name = ? WHERE unique_name = ?", ["/../..", photos[0]["uniqueName"] as? String ?? ""])
+        try db.run(
+            "UPDATE photo SET display_name = ? WHERE unique_name = ?",
+            ["/../..", photos[0]["uniqueName"] as? String ?? ""])
         run(["export", dir + "/empty", "-q"])
-        XCTAssertTrue(filesUnder(dir + "/empty").contains("\(photos[0]["uniqueName"] as? String ?? "").jpg"), "\(filesUnder(dir + "/empty"))")
+        XCTAssertTrue(
+            filesUnder(dir + "/empty").contains("\(photos[0]["uniqueName"] as? String ?? "").jpg"),
+            "\(filesUnder(dir + "/empty"))")
 
         // A symbolic link inside DEST that points outside is not followed.
-        try db.run("UPDATE photo SET display_name = ? WHERE unique_name = ?", ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
+        try db.run(
+            "UPDATE photo SET display_name = ? WHERE unique_name = ?",
+            ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
         let linked = dir + "/linked"
         try FileManager.default.createDirectory(atPath: linked, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/outside", withIntermediateDirectories: true)
@@ -148,7 +176,10 @@ final class ExportTests: TemporaryFolderTestCase {
         let out = dir + "/out"
         XCTAssertEqual(try summary(run(["export", out, "--update", "--json"]))["written"] as? Int, 6)
         // By inode: a rewritten file is a new file renamed into place (its mtime is the capture time either way).
-        let before = Dictionary(uniqueKeysWithValues: filesUnder(out).map { ($0, try? FileManager.default.attributesOfItem(atPath: out + "/" + $0)[.systemFileNumber] as? UInt64) })
+        let before = Dictionary(
+            uniqueKeysWithValues: filesUnder(out).map {
+                ($0, try? FileManager.default.attributesOfItem(atPath: out + "/" + $0)[.systemFileNumber] as? UInt64)
+            })
         let second = try summary(run(["export", out, "--update", "--json"]))
         XCTAssertEqual(second["written"] as? Int, 0)
         XCTAssertEqual(second["updated"] as? Int, 0)
@@ -157,8 +188,12 @@ final class ExportTests: TemporaryFolderTestCase {
 
         // A new tag on one photo: only its sidecar is rewritten.
         let db = try Database(path: lib + "/photos.sqlite")
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky & Sea', 'default')", [UUID().uuidString.lowercased()])
-        try db.run("INSERT INTO photo_tag (photo_id, tag_id) SELECT id, ? FROM photo WHERE display_name = 'storm.jpg'", [db.lastInsertRowID])
+        try db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky & Sea', 'default')", [UUID().uuidString.lowercased()]
+        )
+        try db.run(
+            "INSERT INTO photo_tag (photo_id, tag_id) SELECT id, ? FROM photo WHERE display_name = 'storm.jpg'",
+            [db.lastInsertRowID])
         Thread.sleep(forTimeInterval: 0.01)
         let third = try summary(run(["export", out, "--update", "--json"]))
         XCTAssertEqual(third["written"] as? Int, 0)
@@ -168,14 +203,21 @@ final class ExportTests: TemporaryFolderTestCase {
             let now = try FileManager.default.attributesOfItem(atPath: out + "/" + file)[.systemFileNumber] as? UInt64
             if file == "storm.jpg.xmp" { XCTAssertNotEqual(now, date, file) } else { XCTAssertEqual(now, date, file) }
         }
-        let sidecar = try XMPSidecar.parse(try XCTUnwrap(FileManager.default.contents(atPath: out + "/storm.jpg.xmp")), path: "storm.jpg.xmp")
+        let sidecar = try XMPSidecar.parse(
+            try XCTUnwrap(FileManager.default.contents(atPath: out + "/storm.jpg.xmp")), path: "storm.jpg.xmp")
         XCTAssertEqual(sidecar.subjects, ["Sky & Sea"])
 
         // A rating changes the sidecar too (and is written rounded: mean of 2 and 3 is 2.5 → 3).
-        try db.run("INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 2 FROM photo WHERE display_name = 'kite.png'")
-        try db.run("INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 3 FROM photo WHERE display_name = 'kite.png'")
+        try db.run(
+            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 2 FROM photo WHERE display_name = 'kite.png'"
+        )
+        try db.run(
+            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 3 FROM photo WHERE display_name = 'kite.png'"
+        )
         XCTAssertEqual(try summary(run(["export", out, "--update", "--json"]))["updated"] as? Int, 1)
-        XCTAssertTrue(String(decoding: FileManager.default.contents(atPath: out + "/kite.png.xmp") ?? Data(), as: UTF8.self).contains("xmp:Rating=\"3\""))
+        XCTAssertTrue(
+            String(decoding: FileManager.default.contents(atPath: out + "/kite.png.xmp") ?? Data(), as: UTF8.self)
+                .contains("xmp:Rating=\"3\""))
 
         // A damaged state file is set aside and rebuilt from the files: nothing is rewritten.
         try Data("this is not a database".utf8).write(to: URL(fileURLWithPath: out + "/" + ExportState.fileName))
@@ -183,16 +225,20 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(try summary(rebuilt)["skipped"] as? Int, 6, rebuilt.stderr)
         XCTAssertTrue(rebuilt.stderr.contains("export state was unreadable"), rebuilt.stderr)
         try FileManager.default.removeItem(atPath: out + "/" + ExportState.fileName)
-        XCTAssertEqual(try summary(run(["export", out, "--update", "--json"]))["skipped"] as? Int, 6, "missing state: rebuilt too")
+        XCTAssertEqual(
+            try summary(run(["export", out, "--update", "--json"]))["skipped"] as? Int, 6, "missing state: rebuilt too")
 
         // --cleanup: a deleted photo and a filtered-out one go, with their sidecars.
-        let storm = try XCTUnwrap(try listPhotos(lib).first { $0["displayName"] as? String == "storm.jpg" }?["uniqueName"] as? String)
+        let storm = try XCTUnwrap(
+            try listPhotos(lib).first { $0["displayName"] as? String == "storm.jpg" }?["uniqueName"] as? String)
         run(["delete", storm])
         let kept = try summary(run(["export", out, "--update", "--json"]))
         XCTAssertNil(kept["removed"])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/storm.jpg"), "without --cleanup nothing is removed")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: out + "/storm.jpg"), "without --cleanup nothing is removed")
         let cleaned = try summary(run(["export", out, "--update", "--cleanup", "--tag", "Nature", "--json"]))
-        XCTAssertEqual(cleaned["removed"] as? Int, 10, "5 photos (one deleted, four filtered out), each with its sidecar")
+        XCTAssertEqual(
+            cleaned["removed"] as? Int, 10, "5 photos (one deleted, four filtered out), each with its sidecar")
         XCTAssertEqual(filesUnder(out), ["ladybird.jpg", "ladybird.jpg.xmp"])
 
         // Without --update a file of the same name but other bytes is never overwritten.
@@ -200,17 +246,27 @@ final class ExportTests: TemporaryFolderTestCase {
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: other + "/ladybird.jpg"))
         run(["export", other, "--tag", "Nature", "-q"])
-        XCTAssertEqual(String(decoding: FileManager.default.contents(atPath: other + "/ladybird.jpg") ?? Data(), as: UTF8.self), "mine")
+        XCTAssertEqual(
+            String(decoding: FileManager.default.contents(atPath: other + "/ladybird.jpg") ?? Data(), as: UTF8.self),
+            "mine")
         XCTAssertEqual(filesUnder(other), ["ladybird (1).jpg", "ladybird (1).jpg.xmp", "ladybird.jpg"])
     }
 
     func testRoundTripThroughImportKeepsPhotosTagsAndRatings() throws {
         run(["import", "-q", samplesDir])
         let db = try Database(path: lib + "/photos.sqlite")
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, 'default')", [UUID().uuidString.lowercased(), "Café & <Friends> \"quoted\""])
-        try db.run("INSERT INTO photo_tag (photo_id, tag_id) SELECT id, ? FROM photo WHERE display_name IN ('kite.png', 'path.jpg')", [db.lastInsertRowID])
-        try db.run("INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 5 FROM photo WHERE display_name = 'ladybird.jpg'")
-        try db.run("INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 1 FROM photo WHERE display_name = 'path.jpg'")
+        try db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, 'default')",
+            [UUID().uuidString.lowercased(), "Café & <Friends> \"quoted\""])
+        try db.run(
+            "INSERT INTO photo_tag (photo_id, tag_id) SELECT id, ? FROM photo WHERE display_name IN ('kite.png', 'path.jpg')",
+            [db.lastInsertRowID])
+        try db.run(
+            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 5 FROM photo WHERE display_name = 'ladybird.jpg'"
+        )
+        try db.run(
+            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 1 FROM photo WHERE display_name = 'path.jpg'"
+        )
         let expected = try fingerprint(lib)
         XCTAssertTrue(expected.contains { $0.hasSuffix("[Insect|Nature] 5") }, "ratings 4 and 5 show as 5: \(expected)")
 
@@ -240,7 +296,7 @@ final class ExportTests: TemporaryFolderTestCase {
         which.standardError = FileHandle.nullDevice
         try which.run()
         which.waitUntilExit()
-        guard which.terminationStatus == 0 else { return }  // exiftool not installed: the XMLParser check stands
+        guard which.terminationStatus == 0 else { return } // exiftool not installed: the XMLParser check stands
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["exiftool", "-j", "-r", "-ext", "xmp", "-XMP-dc:Subject", "-XMP-xmp:Rating", out]
@@ -252,7 +308,8 @@ final class ExportTests: TemporaryFolderTestCase {
         process.waitUntilExit()
         let items = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         XCTAssertEqual(items.count, 6)
-        let ladybird = try XCTUnwrap(items.first { ($0["SourceFile"] as? String)?.hasSuffix("ladybird.jpg.xmp") == true })
+        let ladybird = try XCTUnwrap(
+            items.first { ($0["SourceFile"] as? String)?.hasSuffix("ladybird.jpg.xmp") == true })
         XCTAssertEqual(ladybird["Rating"] as? Int, 5)
         XCTAssertEqual(Set(ladybird["Subject"] as? [String] ?? []), ["Insect", "Nature"])
         let kite = try XCTUnwrap(items.first { ($0["SourceFile"] as? String)?.hasSuffix("kite.png.xmp") == true })
@@ -270,7 +327,9 @@ final class ExportTests: TemporaryFolderTestCase {
         try bytes.write(to: URL(fileURLWithPath: original))
         let out = dir + "/out"
         let result = run(["export", out, "--json"], status: 1)
-        XCTAssertTrue(result.stderr.contains("\(storm["uniqueName"] as? String ?? "") (storm.jpg): error: SHA-256 mismatch"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("\(storm["uniqueName"] as? String ?? "") (storm.jpg): error: SHA-256 mismatch"),
+            result.stderr)
         let s = try summary(result)
         XCTAssertEqual(s["written"] as? Int, 5)
         XCTAssertEqual(s["failed"] as? Int, 1)

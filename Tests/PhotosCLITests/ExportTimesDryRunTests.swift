@@ -18,8 +18,9 @@ final class ExportTimesDryRunTests: BinaryTestCase {
     func testExportDryRunSetsNoModificationTimeTheRealRunSets() throws {
         let lib = dir + "/lib", dest = dir + "/dest"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
-        let line = try XCTUnwrap(try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n")
-            .first { $0.contains("\"displayName\":\"storm.jpg\"") })
+        let line = try XCTUnwrap(
+            try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n")
+                .first { $0.contains("\"displayName\":\"storm.jpg\"") })
         let storm = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let unique = try XCTUnwrap(storm["uniqueName"] as? String)
         let captured = try XCTUnwrap(storm["captureDate"] as? String)
@@ -31,7 +32,9 @@ final class ExportTimesDryRunTests: BinaryTestCase {
         // so a run rewrites storm.jpg and its sidecar.
         let old = Date(timeIntervalSince1970: 1_000_000_000)
         let files = try FileManager.default.subpathsOfDirectory(atPath: dest).filter { !$0.hasPrefix(".") }
-        for file in files { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dest + "/" + file) }
+        for file in files {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dest + "/" + file)
+        }
         XCTAssertEqual(unlink(dest + "/storm.jpg"), 0)
         XCTAssertEqual(try run(["--library", lib, "rate", unique, "5"]).status, 0)
 

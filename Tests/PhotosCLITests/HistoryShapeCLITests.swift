@@ -17,9 +17,11 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
     let env = ["PHOTOS_AUTHOR": "eve"]
 
     @discardableResult
-    func run(_ args: [String], library: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
+    func run(_ args: [String], library: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> RunResult
+    {
         let result = photos(["--library", library ?? lib] + args, env: env)
-        XCTAssertTrue([0, 1].contains(result.status), "\(args): \(result.status) \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            [0, 1].contains(result.status), "\(args): \(result.status) \(result.stderr)", file: file, line: line)
         return result
     }
 
@@ -29,12 +31,15 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
 
     /// storm, path, ladybird (its sidecar: tags Nature, Insect, rating 4), kite.
     func importSamples(_ library: String? = nil, tags: [String] = []) {
-        run(["import", "-q"] + tags.flatMap { ["--tag", $0] } + ["storm.jpg", "path.jpg", "ladybird.jpg", "kite.png"].map { samplesDir + "/" + $0 },
+        run(
+            ["import", "-q"] + tags.flatMap { ["--tag", $0] }
+                + ["storm.jpg", "path.jpg", "ladybird.jpg", "kite.png"].map { samplesDir + "/" + $0 },
             library: library)
     }
 
     func uniqueName(_ displayName: String, _ library: String? = nil) throws -> String {
-        try XCTUnwrap(try db(library).scalarString("SELECT unique_name FROM photo WHERE display_name = ?", [displayName]))
+        try XCTUnwrap(
+            try db(library).scalarString("SELECT unique_name FROM photo WHERE display_name = ?", [displayName]))
     }
 
     /// The tombstone every row would get, keyed `Entity/objectID`, written out here from the
@@ -45,15 +50,19 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         try db.statement("SELECT p.unique_name, d.sha256 FROM photo p JOIN photo_data d ON d.photo_id = p.id").forEach {
             all["Photo/" + $0.string(0)] = [["uniqueName", $0.string(0)], ["sha256", $0.string(1)]]
         }
-        try db.statement("SELECT p.unique_name, p.unique_name, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id").forEach {
+        try db.statement(
+            "SELECT p.unique_name, p.unique_name, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id"
+        ).forEach {
             all["PhotoData/" + $0.string(0)] = [["photo", $0.string(1)], ["sha256", $0.string(2)]]
         }
-        try db.statement("SELECT p.unique_name, p.unique_name FROM thumbnail t JOIN photo p ON p.id = t.photo_id").forEach {
-            all["Thumbnail/" + $0.string(0)] = [["photo", $0.string(1)]]
-        }
-        try db.statement("SELECT r.uuid, p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id").forEach {
-            all["Rating/" + $0.string(0)] = [["photo", $0.string(1)], ["value", String($0.int(2))]]
-        }
+        try db.statement("SELECT p.unique_name, p.unique_name FROM thumbnail t JOIN photo p ON p.id = t.photo_id")
+            .forEach {
+                all["Thumbnail/" + $0.string(0)] = [["photo", $0.string(1)]]
+            }
+        try db.statement("SELECT r.uuid, p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id")
+            .forEach {
+                all["Rating/" + $0.string(0)] = [["photo", $0.string(1)], ["value", String($0.int(2))]]
+            }
         try db.statement("SELECT uuid, name FROM tag").forEach {
             all["Tag/" + $0.string(0)] = [["name", $0.string(1)], ["uuid", $0.string(0)]]
         }
@@ -77,8 +86,10 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         var result: [Recorded] = []
         try reader.forEachHistoryTransaction(matching: filter) { t in
             for c in t.changes where c.type == .delete {
-                result.append(Recorded(author: t.author, context: t.context, key: c.entity + "/" + c.objectID,
-                                       tombstone: (c.tombstone ?? []).map { [$0.0, $0.1] }))
+                result.append(
+                    Recorded(
+                        author: t.author, context: t.context, key: c.entity + "/" + c.objectID,
+                        tombstone: (c.tombstone ?? []).map { [$0.0, $0.1] }))
             }
         }
         return result
@@ -90,22 +101,28 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
 
     /// Runs `command`; every row it removed has one delete change with its entity's tombstone,
     /// nothing else has one, and author and context are as given.
-    func assertTombstones(_ command: [String], author: String, context: String, entities: Set<String>,
-                          library: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertTombstones(
+        _ command: [String], author: String, context: String, entities: Set<String>,
+        library: String? = nil, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try expectedTombstones(library)
         let start = try token(library)
         run(command, library: library, file: file, line: line)
         let after = try expectedTombstones(library)
         let gone = Set(before.keys).subtracting(after.keys)
         let recorded = try deletes(after: start, library)
-        XCTAssertEqual(recorded.map(\.key).sorted(), gone.sorted(), "\(command): every removed row, and only those, has a tombstone", file: file, line: line)
-        XCTAssertEqual(Set(gone.map { String($0.prefix { $0 != "/" }) }), entities, "\(command)", file: file, line: line)
+        XCTAssertEqual(
+            recorded.map(\.key).sorted(), gone.sorted(),
+            "\(command): every removed row, and only those, has a tombstone", file: file, line: line)
+        XCTAssertEqual(
+            Set(gone.map { String($0.prefix { $0 != "/" }) }), entities, "\(command)", file: file, line: line)
         for r in recorded {
             XCTAssertEqual(r.tombstone, before[r.key], "\(command) \(r.key)", file: file, line: line)
             XCTAssertEqual(r.author, author, "\(command) \(r.key)", file: file, line: line)
             XCTAssertEqual(r.context, context, "\(command) \(r.key)", file: file, line: line)
             let entity = try XCTUnwrap(HistoryEntity(rawValue: String(r.key.prefix { $0 != "/" })))
-            XCTAssertEqual(r.tombstone.map { $0[0] }, entity.tombstoneKeys, "the declared shape", file: file, line: line)
+            XCTAssertEqual(
+                r.tombstone.map { $0[0] }, entity.tombstoneKeys, "the declared shape", file: file, line: line)
         }
     }
 
@@ -116,9 +133,12 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         let storm = try uniqueName("storm.jpg"), ladybird = try uniqueName("ladybird.jpg")
         run(["rate", storm, "5"])
         run(["rate", storm, "2"])
-        try assertTombstones(["delete", storm], author: "eve", context: "delete", entities: ["Photo", "PhotoData", "Thumbnail", "Rating"])
-        try assertTombstones(["--author", "alice", "delete", ladybird], author: "alice", context: "delete",
-                             entities: ["Photo", "PhotoData", "Thumbnail", "Rating"])
+        try assertTombstones(
+            ["delete", storm], author: "eve", context: "delete", entities: ["Photo", "PhotoData", "Thumbnail", "Rating"]
+        )
+        try assertTombstones(
+            ["--author", "alice", "delete", ladybird], author: "alice", context: "delete",
+            entities: ["Photo", "PhotoData", "Thumbnail", "Rating"])
     }
 
     func testPurgeRecordsEveryEntityOfTheZoneWithItsShape() throws {
@@ -128,27 +148,37 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         run(["share", "create", storm, ladybird, "--title", "Trip", "--owner", "o@example.com"])
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
         run(["share", "invite", share, "bob@example.com"])
-        try assertTombstones(["purge", "--share", share], author: "purge", context: "purge",
-                             entities: ["Photo", "PhotoData", "Thumbnail", "Rating", "Tag", "Participant", "Share"])
+        try assertTombstones(
+            ["purge", "--share", share], author: "purge", context: "purge",
+            entities: ["Photo", "PhotoData", "Thumbnail", "Rating", "Tag", "Participant", "Share"])
         // --author wins over the command's own name.
         run(["share", "create", try uniqueName("path.jpg"), "--title", "Again"])
         let second = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
-        try assertTombstones(["--author", "alice", "purge", "--share", second], author: "alice", context: "purge",
-                             entities: ["Photo", "PhotoData", "Thumbnail", "Tag", "Share"])
+        try assertTombstones(
+            ["--author", "alice", "purge", "--share", second], author: "alice", context: "purge",
+            entities: ["Photo", "PhotoData", "Thumbnail", "Tag", "Share"])
     }
 
     func testVerifyRepairRecordsVerifyAsAuthorAndTheSameShapes() throws {
         importSamples()
         let ladybird = try uniqueName("ladybird.jpg")
-        let ref = try XCTUnwrap(try db().scalarString("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?", [ladybird]))
+        let ref = try XCTUnwrap(
+            try db().scalarString(
+                "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?",
+                [ladybird]))
         XCTAssertEqual(unlink(lib + "/ExternalData/" + ref), 0)
-        try assertTombstones(["verify", "--repair"], author: "verify", context: "verify --repair",
-                             entities: ["Photo", "PhotoData", "Thumbnail", "Rating"])
+        try assertTombstones(
+            ["verify", "--repair"], author: "verify", context: "verify --repair",
+            entities: ["Photo", "PhotoData", "Thumbnail", "Rating"])
         let storm = try uniqueName("storm.jpg")
-        let stormRef = try XCTUnwrap(try db().scalarString("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?", [storm]))
+        let stormRef = try XCTUnwrap(
+            try db().scalarString(
+                "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?", [storm]
+            ))
         XCTAssertEqual(unlink(lib + "/ExternalData/" + stormRef), 0)
-        try assertTombstones(["--author", "alice", "verify", "--repair"], author: "alice", context: "verify --repair",
-                             entities: ["Photo", "PhotoData", "Thumbnail"])
+        try assertTombstones(
+            ["--author", "alice", "verify", "--repair"], author: "alice", context: "verify --repair",
+            entities: ["Photo", "PhotoData", "Thumbnail"])
     }
 
     func testRatingDeleteRecordsTheRatingShape() throws {
@@ -156,7 +186,8 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         let storm = try uniqueName("storm.jpg")
         run(["rate", storm, "4"])
         let id = try XCTUnwrap(try db().scalarInt("SELECT max(id) FROM rating"))
-        try assertTombstones(["rating", "delete", String(id)], author: "eve", context: "rating delete", entities: ["Rating"])
+        try assertTombstones(
+            ["rating", "delete", String(id)], author: "eve", context: "rating delete", entities: ["Rating"])
     }
 
     // MARK: - Tag
@@ -167,7 +198,8 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         try assertTombstones(["tag", "delete", "Insect"], author: "eve", context: "tag delete", entities: ["Tag"])
         run(["tag", "add", "Beach", storm])
         run(["tag", "add", "Coast", path])
-        try assertTombstones(["tag", "rename", "Beach", "Coast"], author: "eve", context: "tag rename", entities: ["Tag"])
+        try assertTombstones(
+            ["tag", "rename", "Beach", "Coast"], author: "eve", context: "tag rename", entities: ["Tag"])
 
         // Duplicates arrive by merge; dedupe-tags deletes the losers.
         let other = dir + "/other"
@@ -179,7 +211,8 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         run(["share", "create", storm, "--title", "S"])
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
         let rw = try Database(path: lib + "/photos.sqlite", busyTimeout: 5)
-        try rw.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000000', 'Sky', ?)", [share])
+        try rw.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000000', 'Sky', ?)", [share])
         try assertTombstones(["share", "add", share, path], author: "eve", context: "share add", entities: ["Tag"])
     }
 
@@ -190,17 +223,24 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         run(["share", "create", try uniqueName("storm.jpg"), "--title", "S"])
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
         run(["share", "invite", share, "bob@example.com"])
-        try assertTombstones(["share", "uninvite", share, "bob@example.com"], author: "eve", context: "share uninvite", entities: ["Participant"])
+        try assertTombstones(
+            ["share", "uninvite", share, "bob@example.com"], author: "eve", context: "share uninvite",
+            entities: ["Participant"])
     }
 
     /// `history --entity` takes the entities history records, in any case; another name is a
     /// usage error instead of an empty listing.
     func testEntityFilterIsTyped() throws {
         importSamples()
-        XCTAssertEqual(photos(["--library", lib, "history", "--entity", "tag", "--json"], env: env).stdout.split(separator: "\n").count, 1)
+        XCTAssertEqual(
+            photos(["--library", lib, "history", "--entity", "tag", "--json"], env: env).stdout.split(separator: "\n")
+                .count, 1)
         let zone = photos(["--library", lib, "history", "--entity", "Zone"], env: env)
         XCTAssertEqual(zone.status, 64)
-        XCTAssertTrue(zone.stderr.contains("--entity takes one of Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant, not 'Zone'"), zone.stderr)
+        XCTAssertTrue(
+            zone.stderr.contains(
+                "--entity takes one of Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant, not 'Zone'"),
+            zone.stderr)
     }
 
     /// The rule lives in `HistoryAuthor`: `--author` wins, maintenance commands record their own

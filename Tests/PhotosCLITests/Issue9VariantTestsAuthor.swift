@@ -28,7 +28,8 @@ final class Issue9VariantAuthorTests: TemporaryFolderTestCase {
         XCTAssertEqual(try d.scalarInt("SELECT count(*) FROM history_transaction"), 1)
         // Printable names, any script, are fine; on `history` --author is the filter.
         XCTAssertEqual(photos(["--library", lib, "--author", "Zoë 写真", "rate", photo, "3"]).status, 0)
-        XCTAssertEqual(try d.scalarString("SELECT author FROM history_transaction ORDER BY token DESC LIMIT 1"), "Zoë 写真")
+        XCTAssertEqual(
+            try d.scalarString("SELECT author FROM history_transaction ORDER BY token DESC LIMIT 1"), "Zoë 写真")
         XCTAssertEqual(photos(["--library", lib, "history", "--author", "Zoë 写真"]).status, 0)
     }
 }

@@ -22,8 +22,10 @@ final class Issue9VariantDryRunFilesTests: BinaryTestCase {
         XCTAssertFalse(expected.contains("photos.sqlite-wal"), "\(expected)")
         // Repeated: whether a worker's connection outlived the writer was a race.
         for round in 0..<4 {
-            for args in [["import", "-q", "--dry-run", "--jobs", "4", input], ["import", "-q", "--jobs", "4", input],
-                         ["import", "-q", "--dry-run", "--jobs", "4", samplesDir]] {
+            for args in [
+                ["import", "-q", "--dry-run", "--jobs", "4", input], ["import", "-q", "--jobs", "4", input],
+                ["import", "-q", "--dry-run", "--jobs", "4", samplesDir]
+            ] {
                 let r = try run(["--library", lib] + args)
                 XCTAssertEqual(r.status, 0, r.stderr)
                 XCTAssertEqual(try listing(lib), expected, "round \(round): \(args)")

@@ -14,7 +14,8 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
 
     /// A library owned by nobody, except its ExternalData folder: root's, mode 0700.
     func makeLibrary() throws -> [String] {
-        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         let names = try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["uniqueName"] as? String
         }
@@ -27,7 +28,9 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
 
     func rows() throws -> [Int] {
         let d = try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5)
-        return try ["photo", "photo_data", "thumbnail", "share", "history_transaction"].map { try XCTUnwrap(try d.scalarInt("SELECT count(*) FROM \($0)")) }
+        return try ["photo", "photo_data", "thumbnail", "share", "history_transaction"].map {
+            try XCTUnwrap(try d.scalarInt("SELECT count(*) FROM \($0)"))
+        }
     }
 
     func originals() -> [String] {
@@ -38,14 +41,17 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
         guard geteuid() == 0 else { throw XCTSkip("needs root to hand the library to nobody") }
         let names = try makeLibrary()
         XCTAssertEqual(try run(["--library", lib, "share", "create", "-q", names[0]]).status, 0)
-        let share = try XCTUnwrap(try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5).scalarString("SELECT id FROM share"))
+        let share = try XCTUnwrap(
+            try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5).scalarString(
+                "SELECT id FROM share"))
         let before = try rows()
         let files = originals()
         XCTAssertEqual(files.count, 2)
         for args in [["delete", names[1]], ["purge", "--share", share], ["purge", "--share", share, "--dry-run"]] {
             let r = try asReader(["--library", lib, "--wait", "0"] + args)
             XCTAssertEqual(r.status, 77, "\(args): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("nothing was deleted") && r.stderr.contains(lib + "/ExternalData"), r.stderr)
+            XCTAssertTrue(
+                r.stderr.contains("nothing was deleted") && r.stderr.contains(lib + "/ExternalData"), r.stderr)
             XCTAssertEqual(try rows(), before, "\(args) changed rows")
             XCTAssertEqual(originals(), files)
         }
@@ -60,7 +66,8 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
         // The dry run says what the real run does.
         let dry = try asReader(["--library", lib, "--wait", "0", "import", "--dry-run", input])
         XCTAssertEqual(dry.status, 77, dry.stderr)
-        XCTAssertTrue(dry.stderr.contains(lib + "/ExternalData") && dry.stderr.contains("Permission denied"), dry.stderr)
+        XCTAssertTrue(
+            dry.stderr.contains(lib + "/ExternalData") && dry.stderr.contains("Permission denied"), dry.stderr)
         let r = try asReader(["--library", lib, "--wait", "0", "import", input])
         XCTAssertEqual(r.status, 77, r.stderr)
         XCTAssertTrue(r.stderr.contains(lib + "/ExternalData") && r.stderr.contains("Permission denied"), r.stderr)

@@ -17,7 +17,8 @@ final class Issue9VariantExportStateTests: BinaryTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "export", "-q", dest]).status, 0)
     }
 
@@ -42,7 +43,8 @@ final class Issue9VariantExportStateTests: BinaryTestCase {
         chmod(dir, 0o755)
         chmod(lib, 0o755)
         chown(dest, 65534, 65534)
-        for name in try FileManager.default.contentsOfDirectory(atPath: dest) where !name.hasPrefix(".photos-export.sqlite") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: dest)
+        where !name.hasPrefix(".photos-export.sqlite") {
             chown(dest + "/" + name, 65534, 65534)
         }
         let state = dest + "/" + ExportState.fileName
@@ -50,7 +52,8 @@ final class Issue9VariantExportStateTests: BinaryTestCase {
         let r = try asReader(["--library", lib, "export", dest, "--update", "--thumbnails"])
         XCTAssertEqual(r.status, 77, r.stderr)
         XCTAssertTrue(r.stderr.contains(state), r.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".damaged"), "a good state was set aside as damaged")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: state + ".damaged"), "a good state was set aside as damaged")
         XCTAssertEqual(FileManager.default.contents(atPath: state), before)
     }
 }

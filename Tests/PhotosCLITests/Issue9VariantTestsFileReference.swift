@@ -26,20 +26,27 @@ final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
         let d = try db()
         let name = try XCTUnwrap(try d.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
-        let sha = try XCTUnwrap(try d.scalarString("SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'storm.jpg'"))
-        try d.run("UPDATE photo_data SET file_ref = ? WHERE sha256 = ?", [reference.replacingOccurrences(of: "VICTIM", with: victim), sha])
+        let sha = try XCTUnwrap(
+            try d.scalarString(
+                "SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'storm.jpg'"
+            ))
+        try d.run(
+            "UPDATE photo_data SET file_ref = ? WHERE sha256 = ?",
+            [reference.replacingOccurrences(of: "VICTIM", with: victim), sha])
         return (name, ExternalDataStore.reference(for: sha))
     }
 
     func assertVictimIntact(file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(FileManager.default.contents(atPath: victim).map { String(decoding: $0, as: UTF8.self) }, "precious",
-                       "a file outside the library was touched", file: file, line: line)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: victim).map { String(decoding: $0, as: UTF8.self) }, "precious",
+            "a file outside the library was touched", file: file, line: line)
     }
 
     func testContainment() {
         XCTAssertTrue(ExternalDataStore.isContained("ab/" + String(repeating: "ab", count: 32)))
         XCTAssertTrue(ExternalDataStore.isContained(".tmp-123"))
-        for bad in ["../../victim", "/etc/passwd", "ab/../../x", "..", ".", "", "ab//c", "a/b/c", "ab/\u{0}x", "ab/.."] {
+        for bad in ["../../victim", "/etc/passwd", "ab/../../x", "..", ".", "", "ab//c", "a/b/c", "ab/\u{0}x", "ab/.."]
+        {
             XCTAssertFalse(ExternalDataStore.isContained(bad), bad)
         }
         let store = ExternalDataStore(root: "/lib/ExternalData")
@@ -78,7 +85,8 @@ final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
         // The original stays at its content address, which a photo of that SHA-256 keeps alive.
         let v = run(["verify"])
         XCTAssertEqual(v.status, 1)
-        XCTAssertTrue(v.stdout.contains("bad-file-reference") || v.stderr.contains("bad-file-reference"), v.stdout + v.stderr)
+        XCTAssertTrue(
+            v.stdout.contains("bad-file-reference") || v.stderr.contains("bad-file-reference"), v.stdout + v.stderr)
         let out = dir + "/export"
         let e = run(["export", out])
         XCTAssertEqual(e.status, 1, e.stderr)
@@ -87,7 +95,10 @@ final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
         let repair = run(["verify", "--repair"])
         XCTAssertEqual(repair.status, 0, repair.stdout + repair.stderr)
         assertVictimIntact()
-        XCTAssertEqual(try db().scalarString("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?", [name]), address)
+        XCTAssertEqual(
+            try db().scalarString(
+                "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ?", [name]),
+            address)
         XCTAssertEqual(run(["verify"]).status, 0)
     }
 }

@@ -15,7 +15,8 @@ final class Issue9VariantMergeDryRunTests: TemporaryFolderTestCase {
         for lib in [a, b] {
             XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
         }
-        let ref = try XCTUnwrap(try Database(path: b + "/photos.sqlite", busyTimeout: 5).scalarString("SELECT file_ref FROM photo_data"))
+        let ref = try XCTUnwrap(
+            try Database(path: b + "/photos.sqlite", busyTimeout: 5).scalarString("SELECT file_ref FROM photo_data"))
         try FileManager.default.removeItem(atPath: b + "/ExternalData/" + ref)
         let dry = photos(["--library", b, "merge", "--from", a, "--dry-run"])
         XCTAssertEqual(dry.status, 0, dry.stderr)
@@ -23,6 +24,8 @@ final class Issue9VariantMergeDryRunTests: TemporaryFolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: b + "/ExternalData/" + ref))
         let real = photos(["--library", b, "merge", "--from", a])
         XCTAssertTrue(real.stdout.contains("1 missing or damaged originals restored"), real.stdout)
-        XCTAssertEqual(FileManager.default.contents(atPath: b + "/ExternalData/" + ref), FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: b + "/ExternalData/" + ref),
+            FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
     }
 }

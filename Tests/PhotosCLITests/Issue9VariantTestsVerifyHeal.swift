@@ -19,7 +19,9 @@ final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        XCTAssertEqual(run(["import", "-q", "--tag", "Keep"] + ["storm.jpg", "path.jpg", "kite.png"].map { samplesDir + "/" + $0 }).status, 0)
+        XCTAssertEqual(
+            run(["import", "-q", "--tag", "Keep"] + ["storm.jpg", "path.jpg", "kite.png"].map { samplesDir + "/" + $0 })
+                .status, 0)
         XCTAssertEqual(run(["rate", try uniqueName("storm.jpg"), "5"]).status, 0)
     }
 
@@ -29,11 +31,17 @@ final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
         try XCTUnwrap(try db().scalarString("SELECT unique_name FROM photo WHERE display_name = ?", [display]))
     }
     func original(_ display: String) throws -> String {
-        lib + "/ExternalData/" + (try XCTUnwrap(try db().scalarString("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?", [display])))
+        lib + "/ExternalData/"
+            + (try XCTUnwrap(
+                try db().scalarString(
+                    "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?",
+                    [display])))
     }
     func counts() throws -> [Int] {
         let d = try db()
-        return try ["photo", "photo_data", "thumbnail", "rating", "photo_tag", "tag"].map { try XCTUnwrap(try d.scalarInt("SELECT count(*) FROM \($0)")) }
+        return try ["photo", "photo_data", "thumbnail", "rating", "photo_tag", "tag"].map {
+            try XCTUnwrap(try d.scalarInt("SELECT count(*) FROM \($0)"))
+        }
     }
 
     func testMissingOrEmptyExternalDataDeletesNoPhoto() throws {
@@ -75,7 +83,8 @@ final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("missing-photo-data"), r.stdout)
         XCTAssertTrue(r.stdout.contains("(kept: it may be the original of photo"), r.stdout)
-        XCTAssertEqual(FileManager.default.contents(atPath: file), bytes, "the only copy of kite.png's bytes was removed")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: file), bytes, "the only copy of kite.png's bytes was removed")
         // A temporary leftover is still removed.
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/.tmp-leftover"))
     }
@@ -108,7 +117,9 @@ final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
         r = run(["import", samplesDir + "/storm.jpg"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(FileManager.default.contents(atPath: file), bytes)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: lib + "/ExternalData").filter { $0.hasPrefix(".tmp-displaced-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: lib + "/ExternalData").filter {
+            $0.hasPrefix(".tmp-displaced-")
+        }
         XCTAssertEqual(aside.count, 1)
         XCTAssertEqual(FileManager.default.contents(atPath: lib + "/ExternalData/" + aside[0]), Data("in the way".utf8))
         XCTAssertEqual(run(["verify", "--repair"]).status, 0)

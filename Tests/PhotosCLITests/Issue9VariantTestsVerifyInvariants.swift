@@ -16,20 +16,29 @@ final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
     var lib: String { dir + "/lib" }
     override func setUpWithError() throws {
         try super.setUpWithError()
-        XCTAssertEqual(run(["import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            run(["import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
     }
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
     func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
 
     func testDuplicatePhotoIsReportedNotRepaired() throws {
         let d = try db()
-        try d.run("INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id) SELECT 'AAAAAAAA-0000-4000-8000-000000000000', 'copy.jpg', imported_at, width, height, format, orientation, zone_id FROM photo WHERE display_name = 'storm.jpg'")
+        try d.run(
+            "INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id) SELECT 'AAAAAAAA-0000-4000-8000-000000000000', 'copy.jpg', imported_at, width, height, format, orientation, zone_id FROM photo WHERE display_name = 'storm.jpg'"
+        )
         let id = d.lastInsertRowID
-        try d.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT ?, sha256, byte_size, file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'storm.jpg'", [id])
-        try d.run("INSERT INTO thumbnail (photo_id, data, width, height) SELECT ?, data, t.width, t.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.display_name = 'storm.jpg'", [id])
+        try d.run(
+            "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT ?, sha256, byte_size, file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'storm.jpg'",
+            [id])
+        try d.run(
+            "INSERT INTO thumbnail (photo_id, data, width, height) SELECT ?, data, t.width, t.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.display_name = 'storm.jpg'",
+            [id])
         let v = run(["verify"])
         XCTAssertEqual(v.status, 1)
-        XCTAssertTrue(v.stdout.contains("duplicate-photo") && v.stdout.contains("AAAAAAAA-0000-4000-8000-000000000000 (copy.jpg)"), v.stdout)
+        XCTAssertTrue(
+            v.stdout.contains("duplicate-photo")
+                && v.stdout.contains("AAAAAAAA-0000-4000-8000-000000000000 (copy.jpg)"), v.stdout)
         let r = run(["verify", "--repair"])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(try db().scalarInt("SELECT count(*) FROM photo"), 3)
@@ -42,11 +51,13 @@ final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
     /// "a\0b/../../evil.jpg", exported without extension) and passed verify.
     func testImpossibleDisplayNamesAreReported() throws {
         let d = try db()
-        try d.execute("UPDATE photo SET display_name = 'a' || char(0) || 'b/../../evil.jpg' WHERE display_name = 'storm.jpg'")
+        try d.execute(
+            "UPDATE photo SET display_name = 'a' || char(0) || 'b/../../evil.jpg' WHERE display_name = 'storm.jpg'")
         try d.execute("UPDATE photo SET display_name = '..' WHERE display_name = 'path.jpg'")
         let v = run(["verify"])
         XCTAssertEqual(v.status, 1)
-        XCTAssertTrue(v.stdout.contains(#"has the file name "a\u0000b/../../evil.jpg", which no file can have"#), v.stdout)
+        XCTAssertTrue(
+            v.stdout.contains(#"has the file name "a\u0000b/../../evil.jpg", which no file can have"#), v.stdout)
         XCTAssertTrue(v.stdout.contains(#"has the file name "..", which no file can have"#), v.stdout)
         XCTAssertEqual(v.stdout.components(separatedBy: "bad-display-name").count - 1, 2, v.stdout)
         // A newline is a legal (if odd) file name character: not a problem.
@@ -57,28 +68,38 @@ final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
     func testCrossZoneLinkIsRelinked() throws {
         let d = try db()
         try d.run("INSERT INTO zone (id, name, scope) VALUES ('zz', 'zz', 'private')")
-        try d.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('11111111-1111-4111-8111-111111111111', 'Sky', 'zz'), ('22222222-2222-4222-8222-222222222222', 'New', 'zz')")
+        try d.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('11111111-1111-4111-8111-111111111111', 'Sky', 'zz'), ('22222222-2222-4222-8222-222222222222', 'New', 'zz')"
+        )
         for uuid in ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"] {
-            try d.run("INSERT INTO photo_tag (photo_id, tag_id) SELECT p.id, t.id FROM photo p, tag t WHERE p.display_name = 'path.jpg' AND t.uuid = ?", [uuid])
+            try d.run(
+                "INSERT INTO photo_tag (photo_id, tag_id) SELECT p.id, t.id FROM photo p, tag t WHERE p.display_name = 'path.jpg' AND t.uuid = ?",
+                [uuid])
         }
-        let skyUUID = try XCTUnwrap(try d.scalarString("SELECT uuid FROM tag WHERE zone_id = 'default' AND name = 'Sky'"))
+        let skyUUID = try XCTUnwrap(
+            try d.scalarString("SELECT uuid FROM tag WHERE zone_id = 'default' AND name = 'Sky'"))
         let dry = run(["verify", "--repair", "--dry-run"])
         XCTAssertEqual(dry.status, 1)
         XCTAssertEqual(dry.stdout.components(separatedBy: "would repair: link photo").count - 1, 2, dry.stdout)
         let r = run(["verify", "--repair"])
         XCTAssertEqual(r.status, 0, r.stdout)
-        let links = try db().statement("SELECT t.name, t.zone_id, t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.display_name = 'path.jpg' ORDER BY t.name")
-            .map { [$0.string(0), $0.string(1), $0.string(2)] }
+        let links = try db().statement(
+            "SELECT t.name, t.zone_id, t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.display_name = 'path.jpg' ORDER BY t.name"
+        )
+        .map { [$0.string(0), $0.string(1), $0.string(2)] }
         XCTAssertEqual(links.count, 2)
         XCTAssertEqual(links[0][0...1], ["New", "default"])
         XCTAssertEqual(links[1], ["Sky", "default", skyUUID])
         XCTAssertEqual(run(["verify"]).status, 0)
         let history = run(["history", "--json"]).stdout.split(separator: "\n").last.map(String.init) ?? ""
-        XCTAssertTrue(history.contains("\"author\":\"verify\"") && history.contains("\"context\":\"verify --repair\""), history)
+        XCTAssertTrue(
+            history.contains("\"author\":\"verify\"") && history.contains("\"context\":\"verify --repair\""), history)
         // One shape for a tag link, whoever writes it: an update of `tags` on the Photo (as
         // `tag add` records it), plus the insert of the tag it had to create.
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [String: Any])
-        let changes = try XCTUnwrap(object["changes"] as? [[String: Any]]).map { "\($0["entity"]!) \($0["type"]!) \(($0["updated"] as? [String]) ?? [])" }
+        let changes = try XCTUnwrap(object["changes"] as? [[String: Any]]).map {
+            "\($0["entity"]!) \($0["type"]!) \(($0["updated"] as? [String]) ?? [])"
+        }
         XCTAssertEqual(changes.sorted(), ["Photo update [\"tags\"]", "Tag insert []"], "\(changes)")
     }
 }

@@ -25,11 +25,14 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
         try addZones((1...12).map { String(format: "abcd%04d", $0) } + ["wxyz0001"])
         let ambiguous = photos(["--library", lib, "purge", "--share", "abcd"])
         XCTAssertEqual(ambiguous.status, 65)
-        XCTAssertEqual(ambiguous.stderr, "photos purge: error: share prefix 'abcd' is ambiguous: "
-            + (1...10).map { String(format: "abcd%04d", $0) }.joined(separator: ", ") + ", …\n",
+        XCTAssertEqual(
+            ambiguous.stderr,
+            "photos purge: error: share prefix 'abcd' is ambiguous: "
+                + (1...10).map { String(format: "abcd%04d", $0) }.joined(separator: ", ") + ", …\n",
             "the first 10 of the candidates, then …")
         let two = photos(["--library", lib, "purge", "--share", "abcd001", "--dry-run"])
-        XCTAssertEqual(two.stderr, "photos purge: error: share prefix 'abcd001' is ambiguous: abcd0010, abcd0011, abcd0012\n")
+        XCTAssertEqual(
+            two.stderr, "photos purge: error: share prefix 'abcd001' is ambiguous: abcd0010, abcd0011, abcd0012\n")
         XCTAssertEqual(two.status, 65)
         let short = photos(["--library", lib, "purge", "--share", "wxy"])
         XCTAssertEqual(short.status, 66, "a prefix shorter than 4 characters names nothing")
@@ -40,12 +43,16 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
         for spelling in ["default", "DEFAULT", "defa"] {
             let refused = photos(["--library", lib, "purge", "--share", spelling])
             XCTAssertEqual(refused.status, 65, spelling)
-            XCTAssertEqual(refused.stderr, "photos purge: error: the default zone cannot be purged (delete its photos with 'photos delete')\n", spelling)
+            XCTAssertEqual(
+                refused.stderr,
+                "photos purge: error: the default zone cannot be purged (delete its photos with 'photos delete')\n",
+                spelling)
         }
         // A unique prefix in another case resolves to the stored id.
         let found = photos(["--library", lib, "purge", "--share", "WXYZ", "--dry-run"])
         XCTAssertEqual(found.status, 0, found.stderr)
-        XCTAssertEqual(found.stdout, "Would purge zone wxyz0001: 0 photos, 0 ratings, 0 tags, 0 participants, 0 shares\n")
+        XCTAssertEqual(
+            found.stdout, "Would purge zone wxyz0001: 0 photos, 0 ratings, 0 tags, 0 participants, 0 shares\n")
         let db = try Database(path: lib + "/photos.sqlite")
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM zone"), 14, "nothing purged by a refusal or a dry run")
     }
@@ -63,7 +70,10 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
     /// `--entity` and `--zone` reach the store as `HistoryEntity` and `ZoneID`: each filter
     /// keeps exactly its changes, and a transaction left without changes is dropped.
     func testHistoryEntityAndZoneFiltersSelectTheirChanges() throws {
-        XCTAssertEqual(photos(["--library", lib, "import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/kite.png"]).status, 0)
+        XCTAssertEqual(
+            photos([
+                "--library", lib, "import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/kite.png"
+            ]).status, 0)
         let names = photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["uniqueName"] as? String
         }
@@ -74,20 +84,28 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
             let out = photos(["--library", lib, "history", "--json"] + args)
             XCTAssertEqual(out.status, 0, out.stderr)
             return try out.stdout.split(separator: "\n").flatMap { line in
-                try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["changes"] as? [[String: Any]])
+                try XCTUnwrap(
+                    (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["changes"]
+                        as? [[String: Any]])
             }
         }
         let inShare = try changes(["--zone", shareID])
         XCTAssertFalse(inShare.isEmpty)
         XCTAssertTrue(inShare.allSatisfy { $0["zone"] as? String == shareID })
-        XCTAssertEqual(Set(inShare.compactMap { $0["entity"] as? String }), ["Share", "Photo", "PhotoData", "Thumbnail", "Tag"], "the move touches the photo with its data and thumbnail")
+        XCTAssertEqual(
+            Set(inShare.compactMap { $0["entity"] as? String }), ["Share", "Photo", "PhotoData", "Thumbnail", "Tag"],
+            "the move touches the photo with its data and thumbnail")
         let tagsInShare = try changes(["--zone", shareID, "--entity", "tag"])
-        XCTAssertEqual(tagsInShare.map { $0["type"] as? String }, ["insert"], "the share's own Sky, created by the move")
+        XCTAssertEqual(
+            tagsInShare.map { $0["type"] as? String }, ["insert"], "the share's own Sky, created by the move")
         let ratings = photos(["--library", lib, "history", "--json", "--entity", "Rating"])
         XCTAssertEqual(ratings.stdout, "", "no transaction has a Rating change")
         XCTAssertEqual(try changes(["--zone", "no-such-zone"]).count, 0)
         let bad = photos(["--library", lib, "history", "--entity", "Zone"])
         XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("--entity takes one of Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant, not 'Zone'"), bad.stderr)
+        XCTAssertTrue(
+            bad.stderr.contains(
+                "--entity takes one of Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant, not 'Zone'"),
+            bad.stderr)
     }
 }

@@ -39,8 +39,13 @@ final class NewFormatsImportCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("\(dir)/in/cut.heic: error: "), run.stderr)
 
         let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
-        let rows = try Statement.prepare(db, "SELECT p.display_name, p.format, p.width, p.height, p.orientation, p.capture_date, d.byte_size, d.sha256 FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.display_name")
-            .map { ($0.string(0), $0.string(1), $0.int(2), $0.int(3), $0.int(4), $0.optionalString(5), $0.int(6), $0.string(7)) }
+        let rows = try Statement.prepare(
+            db,
+            "SELECT p.display_name, p.format, p.width, p.height, p.orientation, p.capture_date, d.byte_size, d.sha256 FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.display_name"
+        )
+        .map {
+            ($0.string(0), $0.string(1), $0.int(2), $0.int(3), $0.int(4), $0.optionalString(5), $0.int(6), $0.string(7))
+        }
         XCTAssertEqual(rows.map { $0.0 }, ["ladybird-display-p3.jpg", "path.webp", "storm.heic"])
         XCTAssertEqual(rows.map { $0.1 }, ["jpeg", "webp", "heif"])
         XCTAssertEqual(rows.map { [$0.2, $0.3, $0.4] }, [[1600, 1000, 1], [1600, 1000, 1], [1600, 1067, 1]])
@@ -56,10 +61,16 @@ final class NewFormatsImportCLITests: XCTestCase {
         XCTAssertEqual(export.status, 0, export.stderr)
         let exported = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
         for name in ["storm.heic", "path.webp", "ladybird-display-p3.jpg"] {
-            guard let file = exported.first(where: { $0.hasSuffix((name as NSString).pathExtension) && !$0.hasSuffix(".xmp") }) else {
+            guard
+                let file = exported.first(where: {
+                    $0.hasSuffix((name as NSString).pathExtension) && !$0.hasSuffix(".xmp")
+                })
+            else {
                 XCTFail("no exported .\((name as NSString).pathExtension) in \(exported)"); continue
             }
-            XCTAssertEqual(FileManager.default.contents(atPath: dir + "/out/" + file), FileManager.default.contents(atPath: formatSamples + "/" + name), name)
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: dir + "/out/" + file),
+                FileManager.default.contents(atPath: formatSamples + "/" + name), name)
         }
     }
 }

@@ -31,22 +31,29 @@ final class NewFormatsSniffImportCLITests: XCTestCase {
             "video.HEIC": Data([0, 0, 0, 24]) + Data("ftypmp42".utf8) + Data([0, 0, 0, 0]) + Data("isommp42".utf8),
             "empty.avif": Data(),
             "text.HIF": Data("hello, world".utf8),
-            "png-but-short.heif": Data([0x89, 0x50, 0x4E]),
+            "png-but-short.heif": Data([0x89, 0x50, 0x4E])
         ]
         fakes["text.Webp"] = Data("RIFF".utf8)
         for (name, bytes) in fakes { _ = FileManager.default.createFile(atPath: dir + "/in/" + name, contents: bytes) }
-        _ = FileManager.default.createFile(atPath: dir + "/in/notes.txt", contents: Data("RIFF notes, not an image".utf8))
+        _ = FileManager.default.createFile(
+            atPath: dir + "/in/notes.txt", contents: Data("RIFF notes, not an image".utf8))
 
         let lib = dir + "/lib"
         let run = photos(["--library", lib, "import", dir + "/in"])
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertTrue(run.stdout.hasPrefix("Imported 2 photos, 0 duplicates, 1 skipped, \(fakes.count) failed;"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.hasPrefix("Imported 2 photos, 0 duplicates, 1 skipped, \(fakes.count) failed;"), run.stdout)
         for name in fakes.keys where name != "empty.avif" {
             let ext = (name as NSString).pathExtension.lowercased()
-            XCTAssertTrue(run.stderr.contains("\(dir)/in/\(name): error: not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with "),
-                          run.stderr)
+            XCTAssertTrue(
+                run.stderr.contains(
+                    "\(dir)/in/\(name): error: not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with "
+                ),
+                run.stderr)
         }
-        XCTAssertTrue(run.stderr.contains("\(dir)/in/empty.avif: error: empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "\(dir)/in/empty.avif: error: empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP"), run.stderr)
         XCTAssertFalse(run.stderr.contains("notes.txt"), "an unclaimed name is skipped quietly")
 
         let db = try Database(path: lib + "/photos.sqlite", readOnly: true)

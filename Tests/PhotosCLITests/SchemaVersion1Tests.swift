@@ -30,8 +30,11 @@ final class SchemaVersion1Tests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
         let first = try XCTUnwrap(try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first)
         let photo = try XCTUnwrap(try json(first)["uniqueName"] as? String)
-        let created = try run(["--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", photo, "--json"])
-        let share = try XCTUnwrap(try json(Substring(created.stdout.trimmingCharacters(in: .newlines)))["id"] as? String)
+        let created = try run([
+            "--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", photo, "--json"
+        ])
+        let share = try XCTUnwrap(
+            try json(Substring(created.stdout.trimmingCharacters(in: .newlines)))["id"] as? String)
         try downgradeToSchemaVersion1(lib)
         let db = try Database(path: lib + "/photos.sqlite")
         try db.run("UPDATE photo SET capture_date = '2024-12-31T23:30:00Z' WHERE unique_name = ?", [photo])
@@ -50,16 +53,20 @@ final class SchemaVersion1Tests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: input + "/storm.jpg")
         let dryRuns: [[String]] = [
-            ["import", "--dry-run", input], ["merge", "--from", other, "--dry-run"], ["purge", "--share", share, "--dry-run"],
+            ["import", "--dry-run", input], ["merge", "--from", other, "--dry-run"],
+            ["purge", "--share", share, "--dry-run"],
             ["dedupe-tags", "--dry-run"], ["history", "compact", "--before-token", "99", "--force", "--dry-run"],
-            ["verify", "--repair", "--dry-run"], ["export", dir + "/out", "--dry-run"],
+            ["verify", "--repair", "--dry-run"], ["export", dir + "/out", "--dry-run"]
         ]
         let before = try snapshot([lib, other])
         XCTAssertTrue(before.contains("user_version=1"))
         for args in dryRuns {
             let result = try run(["--library", lib] + args)
             XCTAssertEqual(result.status, 65, "\(args): \(result.stdout) \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("library \(lib) has schema version 1 and must be upgraded to \(Schema.currentVersion) first"), "\(args): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains(
+                    "library \(lib) has schema version 1 and must be upgraded to \(Schema.currentVersion) first"),
+                "\(args): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("run 'photos init'"), "\(args): \(result.stderr)")
             XCTAssertEqual(try snapshot([lib, other]), before, "\(args) changed a library")
         }
@@ -93,8 +100,10 @@ final class SchemaVersion1Tests: BinaryTestCase {
     func testMergeFromAVersion1LibraryReadsItWithoutMigratingIt() throws {
         let a = dir + "/A", b = dir + "/B"
         let (photo, _) = try makeVersion1Library(a)
-        let versionOneRows = try Statement.prepare(try Database(path: a + "/photos.sqlite", readOnly: true),
-                                                   "SELECT count(*) FROM photo WHERE capture_date IS NOT NULL").map { $0.int(0) }
+        let versionOneRows = try Statement.prepare(
+            try Database(path: a + "/photos.sqlite", readOnly: true),
+            "SELECT count(*) FROM photo WHERE capture_date IS NOT NULL"
+        ).map { $0.int(0) }
         XCTAssertEqual(try run(["--library", b, "init", "-q"]).status, 0)
         let before = try snapshot([a])
         let dry = try run(["--library", b, "merge", "--from", a, "--dry-run", "--json"])
@@ -110,8 +119,14 @@ final class SchemaVersion1Tests: BinaryTestCase {
         XCTAssertTrue(object["captureOffset"] is NSNull, "\(object)")
         XCTAssertEqual(object["captureSource"] as? String, "exif")
         let db = try Database(path: b + "/photos.sqlite", readOnly: true)
-        let rows = try Statement.prepare(db, "SELECT count(*) FROM photo WHERE capture_date IS NOT NULL AND capture_source = 'exif' AND capture_offset IS NULL AND capture_date NOT LIKE '%Z'").map { $0.int(0) }
+        let rows = try Statement.prepare(
+            db,
+            "SELECT count(*) FROM photo WHERE capture_date IS NOT NULL AND capture_source = 'exif' AND capture_offset IS NULL AND capture_date NOT LIKE '%Z'"
+        ).map { $0.int(0) }
         XCTAssertEqual(rows, versionOneRows, "every version-1 capture date arrives as a wall-clock time of source exif")
-        XCTAssertEqual(try Statement.prepare(db, "SELECT count(*) FROM photo WHERE capture_date IS NULL AND capture_source IS NOT NULL").map { $0.int(0) }, [0])
+        XCTAssertEqual(
+            try Statement.prepare(
+                db, "SELECT count(*) FROM photo WHERE capture_date IS NULL AND capture_source IS NOT NULL"
+            ).map { $0.int(0) }, [0])
     }
 }

@@ -22,7 +22,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
     func downgradeToSchemaVersion3(_ lib: String) throws {
         let db = try Database(path: lib + "/photos.sqlite")
         try db.execute("PRAGMA foreign_keys = OFF")
-        try db.execute("""
+        try db.execute(
+            """
             BEGIN;
             CREATE TABLE photo_v3 (
                 id           INTEGER PRIMARY KEY,
@@ -55,11 +56,15 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite").filter { $0.hasPrefix("  ") }
     }
 
-    func count(_ db: Database, _ table: String) throws -> Int { try db.scalarInt("SELECT count(*) FROM \(table)") ?? -1 }
+    func count(_ db: Database, _ table: String) throws -> Int {
+        try db.scalarInt("SELECT count(*) FROM \(table)") ?? -1
+    }
 
     func testVersion3LibraryKeepsEveryRowAndThenImportsAHEIC() throws {
         let lib = dir + "/lib"
-        let imported = photos(["--library", lib, "import", samplesDir + "/storm.jpg", samplesDir + "/kite.png", samplesDir + "/path.jpg"])
+        let imported = photos([
+            "--library", lib, "import", samplesDir + "/storm.jpg", samplesDir + "/kite.png", samplesDir + "/path.jpg"
+        ])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let names = photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
@@ -67,40 +72,60 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         XCTAssertEqual(names.count, 3)
         XCTAssertEqual(photos(["--library", lib, "tag", "add", "Sky"] + names).status, 0)
         XCTAssertEqual(photos(["--library", lib, "tag", "add", "Kite", names[1]]).status, 0)
-        for (name, value) in zip(names, ["5", "2", "4"]) { XCTAssertEqual(photos(["--library", lib, "rate", name, value]).status, 0) }
+        for (name, value) in zip(names, ["5", "2", "4"]) {
+            XCTAssertEqual(photos(["--library", lib, "rate", name, value]).status, 0)
+        }
         try downgradeToSchemaVersion3(lib)
 
         let before = try rows(lib)
         do {
             let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
             XCTAssertEqual(try db.userVersion, 3)
-            XCTAssertEqual(try [count(db, "photo"), count(db, "photo_data"), count(db, "thumbnail"), count(db, "rating"),
-                                count(db, "tag"), count(db, "photo_tag")], [3, 3, 3, 3, 2, 4], "the fixture has rows in every table")
-            XCTAssertTrue(try db.schemaSQL().contains { $0.contains("CHECK (format IN ('jpeg', 'png'))") }, "the version-3 CHECK")
+            XCTAssertEqual(
+                try [
+                    count(db, "photo"), count(db, "photo_data"), count(db, "thumbnail"), count(db, "rating"),
+                    count(db, "tag"), count(db, "photo_tag")
+                ], [3, 3, 3, 3, 2, 4], "the fixture has rows in every table")
+            XCTAssertTrue(
+                try db.schemaSQL().contains { $0.contains("CHECK (format IN ('jpeg', 'png'))") }, "the version-3 CHECK")
         }
 
         let upgraded = photos(["--library", lib, "init"])
-        XCTAssertEqual(upgraded.stdout, "Migrated library at \(lib) from schema version 3 to \(Schema.currentVersion)\n", upgraded.stderr)
+        XCTAssertEqual(
+            upgraded.stdout, "Migrated library at \(lib) from schema version 3 to \(Schema.currentVersion)\n",
+            upgraded.stderr)
         XCTAssertEqual(try rows(lib), before, "every row of every table kept, ids included")
         do {
             let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
             XCTAssertEqual(try db.userVersion, 4)
             XCTAssertEqual(try db.statement("PRAGMA foreign_key_check").map { $0.string(0) }, [])
             XCTAssertEqual(try db.scalarInt("PRAGMA foreign_keys"), 1, "enforcement is back on after migrating")
-            XCTAssertEqual(try db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photo' AND sql IS NOT NULL ORDER BY name")
+            XCTAssertEqual(
+                try db.statement(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photo' AND sql IS NOT NULL ORDER BY name"
+                )
                 .map { $0.string(0) }, ["photo_capture_date", "photo_imported_at", "photo_zone"])
-            XCTAssertEqual(try db.statement("SELECT name FROM pragma_table_info('photo') ORDER BY cid").map { $0.string(0) },
-                           ["id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
-                            "orientation", "zone_id", "capture_offset", "capture_source"])
+            XCTAssertEqual(
+                try db.statement("SELECT name FROM pragma_table_info('photo') ORDER BY cid").map { $0.string(0) },
+                [
+                    "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
+                    "orientation", "zone_id", "capture_offset", "capture_source"
+                ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
 
         let heic = photos(["--library", lib, "import", packageRoot + "/Samples-formats/storm.heic"])
         XCTAssertEqual(heic.status, 0, heic.stderr)
         let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
-        XCTAssertEqual(try db.statement("SELECT format FROM photo ORDER BY format").map { $0.string(0) }, ["heif", "jpeg", "jpeg", "png"])
-        XCTAssertEqual(try db.scalarString("SELECT format FROM photo ORDER BY id DESC LIMIT 1"), "heif", "the HEIC is stored as heif")
-        XCTAssertThrowsError(try Database(path: lib + "/photos.sqlite").run("UPDATE photo SET format = 'gif' WHERE id = 1"), "the CHECK still refuses other formats")
+        XCTAssertEqual(
+            try db.statement("SELECT format FROM photo ORDER BY format").map { $0.string(0) },
+            ["heif", "jpeg", "jpeg", "png"])
+        XCTAssertEqual(
+            try db.scalarString("SELECT format FROM photo ORDER BY id DESC LIMIT 1"), "heif",
+            "the HEIC is stored as heif")
+        XCTAssertThrowsError(
+            try Database(path: lib + "/photos.sqlite").run("UPDATE photo SET format = 'gif' WHERE id = 1"),
+            "the CHECK still refuses other formats")
         // Deleting a photo still cascades (the references follow the rebuilt table).
         let rw = try Database(path: lib + "/photos.sqlite")
         XCTAssertEqual(try [count(rw, "photo_data"), count(rw, "thumbnail")], [4, 4])

@@ -27,11 +27,13 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
     func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
     /// ann's participant row: `role|permission|acceptance`.
     func ann() throws -> String? {
-        try db().scalarString("SELECT role || '|' || permission || '|' || acceptance FROM participant WHERE email = 'ann@example.org'")
+        try db().scalarString(
+            "SELECT role || '|' || permission || '|' || acceptance FROM participant WHERE email = 'ann@example.org'")
     }
     /// Every history change, oldest first: `context|entity|type|updated`.
     func history() throws -> String {
-        try db().scalarString("""
+        try db().scalarString(
+            """
             SELECT group_concat(line, ';') FROM (SELECT t.context || '|' || c.entity || '|' || c.type || '|' || coalesce(c.updated, '') AS line
             FROM history_change c JOIN history_transaction t ON t.token = c.token ORDER BY c.id)
             """) ?? ""
@@ -48,7 +50,8 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
 
         let again = run(["share", "invite", share, "ann@example.org"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout, "ann@example.org is already invited to share \(share) (read-write); nothing changed\n")
+        XCTAssertEqual(
+            again.stdout, "ann@example.org is already invited to share \(share) (read-write); nothing changed\n")
         XCTAssertEqual(try ann(), "private-user|read-write|pending", "the permission is kept")
         XCTAssertEqual(try history(), before, "no history change")
         XCTAssertEqual(try transactions(), count, "no history transaction")
@@ -59,14 +62,16 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(object["changed"] as? Bool, false)
 
         // The same permission given explicitly: nothing either.
-        XCTAssertEqual(run(["share", "invite", share, "ann@example.org", "--permission", "read-write"]).stdout,
-                       "ann@example.org is already invited to share \(share) (read-write); nothing changed\n")
+        XCTAssertEqual(
+            run(["share", "invite", share, "ann@example.org", "--permission", "read-write"]).stdout,
+            "ann@example.org is already invited to share \(share) (read-write); nothing changed\n")
         XCTAssertEqual(try transactions(), count)
     }
 
     func testExplicitDifferentPermissionUpdatesItAndSaysSo() throws {
-        XCTAssertEqual(run(["share", "invite", share, "ann@example.org"]).stdout,
-                       "Invited ann@example.org to share \(share) (read-only)\n", "a new participant defaults to read-only")
+        XCTAssertEqual(
+            run(["share", "invite", share, "ann@example.org"]).stdout,
+            "Invited ann@example.org to share \(share) (read-only)\n", "a new participant defaults to read-only")
         XCTAssertEqual(try ann(), "private-user|read-only|pending")
         let before = try history(), count = try transactions()
 
@@ -85,8 +90,9 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(try transactions(), count + 2)
 
         // Without --permission afterwards: kept read-only, nothing recorded.
-        XCTAssertEqual(run(["share", "invite", share, "ann@example.org"]).stdout,
-                       "ann@example.org is already invited to share \(share) (read-only); nothing changed\n")
+        XCTAssertEqual(
+            run(["share", "invite", share, "ann@example.org"]).stdout,
+            "ann@example.org is already invited to share \(share) (read-only); nothing changed\n")
         XCTAssertEqual(try transactions(), count + 2)
     }
 
@@ -94,13 +100,17 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
         let library = try Library(root: lib, create: false)
         let info = try library.resolveShare(share)
         let bob = try Email(parsing: "bob@example.org")
-        XCTAssertEqual(try library.inviteParticipant(bob, to: info, permission: .readWrite, author: "t"),
-                       .init(changed: true, permissionUpdated: false, permission: .readWrite))
-        XCTAssertEqual(try library.inviteParticipant(bob, to: info, permission: nil, author: "t"),
-                       .init(changed: false, permissionUpdated: false, permission: .readWrite))
-        XCTAssertEqual(try library.inviteParticipant(bob, to: info, permission: .readOnly, author: "t"),
-                       .init(changed: true, permissionUpdated: true, permission: .readOnly))
+        XCTAssertEqual(
+            try library.inviteParticipant(bob, to: info, permission: .readWrite, author: "t"),
+            .init(changed: true, permissionUpdated: false, permission: .readWrite))
+        XCTAssertEqual(
+            try library.inviteParticipant(bob, to: info, permission: nil, author: "t"),
+            .init(changed: false, permissionUpdated: false, permission: .readWrite))
+        XCTAssertEqual(
+            try library.inviteParticipant(bob, to: info, permission: .readOnly, author: "t"),
+            .init(changed: true, permissionUpdated: true, permission: .readOnly))
         XCTAssertFalse(try library.invite(bob, to: info, author: "t"))
-        XCTAssertEqual(try db().scalarString("SELECT permission FROM participant WHERE email = 'bob@example.org'"), "read-only")
+        XCTAssertEqual(
+            try db().scalarString("SELECT permission FROM participant WHERE email = 'bob@example.org'"), "read-only")
     }
 }

@@ -44,7 +44,8 @@ final class TypedCommandsTests: XCTestCase {
     }
 
     func testOptionTablesDecodeTypedValuesOnce() throws {
-        let imported = try decode(ImportCommand.Options.self, ["-j", "3", "--tag", "a", "a.jpg", "--tag=b", "--dry-run", "b.jpg"])
+        let imported = try decode(
+            ImportCommand.Options.self, ["-j", "3", "--tag", "a", "a.jpg", "--tag=b", "--dry-run", "b.jpg"])
         XCTAssertEqual(imported.jobs, 3)
         XCTAssertEqual(imported.tags, ["a", "b"])
         XCTAssertEqual(imported.paths, ["a.jpg", "b.jpg"])
@@ -56,14 +57,16 @@ final class TypedCommandsTests: XCTestCase {
         let compact = try decode(HistoryCompactCommand.Options.self, ["--before-token", "7"])
         guard case .token(7) = compact.cutoff else { return XCTFail("\(compact.cutoff)") }
         XCTAssertThrowsError(try decode(HistoryCompactCommand.Options.self, [])) { error in
-            XCTAssertEqual(error as? UsageError, UsageError("give exactly one of --before DATE, --keep-days N, --before-token T"))
+            XCTAssertEqual(
+                error as? UsageError, UsageError("give exactly one of --before DATE, --keep-days N, --before-token T"))
         }
         let history = try decode(HistoryCommand.Options.self, ["--entity", "tag", "--entity", "PHOTO", "--zone", "Z-1"])
         XCTAssertEqual(history.entityFilter, [.tag, .photo], "entity names parsed to typed entities")
         XCTAssertEqual(history.zone, ZoneID(rawValue: "Z-1"), "a zone id is kept as typed")
         let rate = try RateCommand.Options.decode(ParsedArguments(positionals: ["abcd", "4"]))
         XCTAssertEqual(rate.value?.rawValue, 4)
-        let export = try decode(ExportCommand.Options.self, ["d", "--sidecar", "JSON", "--zone", "z", "--min-rating", "3"])
+        let export = try decode(
+            ExportCommand.Options.self, ["d", "--sidecar", "JSON", "--zone", "z", "--min-rating", "3"])
         XCTAssertEqual(export.exportOptions.sidecar, .json)
         XCTAssertEqual(export.exportOptions.filter.zone, "z")
         XCTAssertEqual(export.exportOptions.filter.minRating, 3)
@@ -98,8 +101,9 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(byAlice.status, 0, byAlice.stderr)
         XCTAssertEqual(byAlice.stdout.split(separator: "\n").count, 1, byAlice.stdout)
         XCTAssertEqual(photos(["--library", lib, "history", "--author", "bob", "--json"]).stdout, "")
-        XCTAssertEqual(photos(["--library", lib, "--author", "bob", "history", "--json"]).stdout.split(separator: "\n").count, 1,
-                       "the global --author before the name is not a filter")
+        XCTAssertEqual(
+            photos(["--library", lib, "--author", "bob", "history", "--json"]).stdout.split(separator: "\n").count, 1,
+            "the global --author before the name is not a filter")
         // A global option after the command name wins over the same one before it.
         XCTAssertEqual(photos(["--library", dir + "/none", "stats", "--library", lib, "--json"]).status, 0)
     }
@@ -107,16 +111,23 @@ final class TypedCommandsTests: XCTestCase {
     /// A usage error is found before the library is opened: `--consumer ""` is 64 whether or not
     /// there is a library (it was 66 without one when the check ran after opening it).
     func testValidationRunsBeforeTheLibraryIsOpened() {
-        let result = photos(["--library", NSTemporaryDirectory() + "photos-none-\(UUID().uuidString)", "history", "--consumer", ""])
+        let result = photos([
+            "--library", NSTemporaryDirectory() + "photos-none-\(UUID().uuidString)", "history", "--consumer", ""
+        ])
         XCTAssertEqual(result.status, 64)
-        XCTAssertEqual(result.stderr, "Error: --consumer needs a name\nUsage: photos history [<options>]\n  See 'photos history --help' for more information.\n")
+        XCTAssertEqual(
+            result.stderr,
+            "Error: --consumer needs a name\nUsage: photos history [<options>]\n  See 'photos history --help' for more information.\n"
+        )
     }
 
     // MARK: console and error reporting
 
     func testConsoleDiagnosticsDecideExitOne() {
         var err = ""
-        let console = Console(streams: OutputStreams(out: { _ in }, err: { err += $0 }, outBytes: { _ in }, stderrIsTerminal: false, color: false))
+        let console = Console(
+            streams: OutputStreams(
+                out: { _ in }, err: { err += $0 }, outBytes: { _ in }, stderrIsTerminal: false, color: false))
         XCTAssertEqual(console.status, .ok)
         console.note("hello")
         XCTAssertEqual(console.status, .ok, "a note is not a diagnostic")
@@ -133,12 +144,15 @@ final class TypedCommandsTests: XCTestCase {
     func testProgressIsDrawnOnATerminalAndErasedEvenWhenTheWorkThrows() {
         func run(terminal: Bool, quiet: Bool) -> String {
             var err = ""
-            let console = Console(streams: OutputStreams(out: { _ in }, err: { err += $0 }, outBytes: { _ in },
-                                                         stderrIsTerminal: terminal, color: false), quiet: quiet)
-            XCTAssertThrowsError(try console.withProgress("importing") { bar in
-                bar.update(done: 4, total: 4)
-                throw UsageError("stop")
-            })
+            let console = Console(
+                streams: OutputStreams(
+                    out: { _ in }, err: { err += $0 }, outBytes: { _ in },
+                    stderrIsTerminal: terminal, color: false), quiet: quiet)
+            XCTAssertThrowsError(
+                try console.withProgress("importing") { bar in
+                    bar.update(done: 4, total: 4)
+                    throw UsageError("stop")
+                })
             return err
         }
         XCTAssertEqual(run(terminal: true, quiet: false), "\rimporting [==============================] 4/4\r\u{1B}[K")
@@ -154,7 +168,8 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(core.status, .noInput)
         XCTAssertEqual(core.message, "no photo 'x'")
         XCTAssertFalse(core.isUsage)
-        let interrupted = ErrorReporting.interrupted(PhotosError(.tempFail, "busy"), libraryPath: "/l", addendum: "; again")
+        let interrupted = ErrorReporting.interrupted(
+            PhotosError(.tempFail, "busy"), libraryPath: "/l", addendum: "; again")
         XCTAssertEqual(interrupted.status, .tempFail)
         XCTAssertEqual(interrupted.message, "busy; again")
         XCTAssertEqual(ErrorReporting.report(for: CocoaError(.featureUnsupported), libraryPath: "/l").status, .software)

@@ -20,7 +20,11 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
 
     /// storm (tag Sky, a rating of 5), ladybird (sidecar: Nature, Insect, rating 4), path, kite.
     func importSamples() throws {
-        XCTAssertEqual(run(["import", "-q", "--tag", "Sky"] + ["storm.jpg", "ladybird.jpg", "path.jpg", "kite.png"].map { samplesDir + "/" + $0 }).status, 0)
+        XCTAssertEqual(
+            run(
+                ["import", "-q", "--tag", "Sky"]
+                    + ["storm.jpg", "ladybird.jpg", "path.jpg", "kite.png"].map { samplesDir + "/" + $0 }
+            ).status, 0)
         XCTAssertEqual(run(["rate", try uniqueName("storm.jpg"), "5"]).status, 0)
     }
 
@@ -29,25 +33,40 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
     }
 
     func originalPath(_ displayName: String) throws -> String {
-        lib + "/ExternalData/" + (try XCTUnwrap(try db().scalarString("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?", [displayName])))
+        lib + "/ExternalData/"
+            + (try XCTUnwrap(
+                try db().scalarString(
+                    "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = ?",
+                    [displayName])))
     }
 
     func thumbnail(_ displayName: String) throws -> (data: [UInt8], width: Int, height: Int) {
-        try XCTUnwrap(try db().statement("SELECT t.data, t.width, t.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.display_name = ?")
+        try XCTUnwrap(
+            try db().statement(
+                "SELECT t.data, t.width, t.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.display_name = ?"
+            )
             .first([displayName]) { ($0.blob(0), $0.int(1), $0.int(2)) })
     }
 
     func setThumbnail(_ displayName: String, _ bytes: [UInt8], width: Int? = nil, height: Int? = nil) throws {
         let db = try db()
-        try db.run("UPDATE thumbnail SET data = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)", [bytes, displayName])
+        try db.run(
+            "UPDATE thumbnail SET data = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)",
+            [bytes, displayName])
         if let width, let height {
-            try db.run("UPDATE thumbnail SET width = ?, height = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)", [width, height, displayName])
+            try db.run(
+                "UPDATE thumbnail SET width = ?, height = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)",
+                [width, height, displayName])
         }
     }
 
     func verifyJSON(_ args: [String] = []) throws -> (status: Int32, report: [String: Any]) {
         let r = run(["--json", "verify"] + args)
-        return (r.status, try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout + r.stderr))
+        return (
+            r.status,
+            try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.stdout + r.stderr)
+        )
     }
 
     func details(_ report: [String: Any]) -> [[String: Any]] { report["details"] as? [[String: Any]] ?? [] }
@@ -58,7 +77,9 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
     func dump() throws -> [String] {
         let db = try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5)
         var lines: [String] = []
-        for table in try db.statement("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map({ $0.string(0) }) {
+        for table in try db.statement("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map({
+            $0.string(0)
+        }) {
             let rows = try db.statement("SELECT * FROM \"\(table)\"").map { row in
                 table + ": " + (0..<row.count).map { "\(row.value($0))" }.joined(separator: " | ")
             }
@@ -88,7 +109,9 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
 
     /// A sound JPEG of `width` × `height` (mid grey), from the project's encoder.
     func jpeg(width: Int, height: Int) throws -> [UInt8] {
-        try ImageDecoder.encodeJPEG(try PixelBuffer(width: width, height: height, rgb: [UInt8](repeating: 128, count: width * height * 3)), quality: 85)
+        try ImageDecoder.encodeJPEG(
+            try PixelBuffer(width: width, height: height, rgb: [UInt8](repeating: 128, count: width * height * 3)),
+            quality: 85)
     }
 
     func testEveryDamagedThumbnailIsReportedRefusedAndRegeneratedFromTheOriginal() throws {
@@ -109,11 +132,12 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
             ("truncated, EOI appended", Array(original.data.prefix(original.data.count / 2)) + [0xFF, 0xD9], nil),
             ("another photo's thumbnail (another size)", ladybirdThumb.data, nil),
             ("a sound JPEG larger than 120 pixels, recorded as such", try jpeg(width: 200, height: 150), (200, 150)),
-            ("a sound JPEG declaring more than 120×120", try jpeg(width: 640, height: 480), nil),
+            ("a sound JPEG declaring more than 120×120", try jpeg(width: 640, height: 480), nil)
         ]
         XCTAssertNotEqual([ladybirdThumb.width, ladybirdThumb.height], [original.width, original.height])
         for (label, bytes, recorded) in damages {
-            try setThumbnail("storm.jpg", bytes, width: recorded?.0 ?? original.width, height: recorded?.1 ?? original.height)
+            try setThumbnail(
+                "storm.jpg", bytes, width: recorded?.0 ?? original.width, height: recorded?.1 ?? original.height)
             for quick in [[], ["--quick"]] {
                 let (status, report) = try verifyJSON(quick)
                 XCTAssertEqual(status, 1, "\(label) \(quick)")
@@ -127,22 +151,31 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
             XCTAssertEqual(refused.status, 65, "\(label): \(refused.stderr)")
             XCTAssertTrue(refused.stderr.contains("verify --repair"), refused.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(label): nothing written")
-            let exported = run(["export", dir + "/export-\(damages.firstIndex { $0.0 == label } ?? 0)", "--thumbnails", "--tag", "Sky"])
-            XCTAssertEqual(exported.status, 1, "\(label): export names the damaged thumbnail as a failure: \(exported.stderr)")
+            let exported = run([
+                "export", dir + "/export-\(damages.firstIndex { $0.0 == label } ?? 0)", "--thumbnails", "--tag", "Sky"
+            ])
+            XCTAssertEqual(
+                exported.status, 1, "\(label): export names the damaged thumbnail as a failure: \(exported.stderr)")
 
             let tokenBefore = try db().scalarInt("SELECT max(token) FROM history_transaction") ?? 0
             let repair = run(["verify", "--repair"])
             XCTAssertEqual(repair.status, 0, "\(label): \(repair.stdout)")
-            XCTAssertTrue(repair.stdout.contains("repaired: damaged-thumbnail: photo \(storm) (storm.jpg)"), repair.stdout)
+            XCTAssertTrue(
+                repair.stdout.contains("repaired: damaged-thumbnail: photo \(storm) (storm.jpg)"), repair.stdout)
             // The same Thumbnailer and options as the import: the very same bytes come back.
             let again = try thumbnail("storm.jpg")
             XCTAssertEqual([again.width, again.height], [120, 80], label)
             XCTAssertEqual(again.data, original.data, label)
-            let decoded = try again.data.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 1 << 20) }
+            let decoded = try again.data.withUnsafeBytes {
+                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 1 << 20)
+            }
             XCTAssertEqual([decoded.storedWidth, decoded.storedHeight, decoded.warnings.count], [120, 80, 0])
-            let changes = try db().statement("SELECT t.author, t.context, c.entity, c.type, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.token > ?")
-                .map([tokenBefore]) { (0..<5).map($0.string) }
-            XCTAssertEqual(changes, [["verify", "verify --repair", "Thumbnail", "update", #"["data","width","height"]"#]], label)
+            let changes = try db().statement(
+                "SELECT t.author, t.context, c.entity, c.type, c.updated FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.token > ?"
+            )
+            .map([tokenBefore]) { (0..<5).map($0.string) }
+            XCTAssertEqual(
+                changes, [["verify", "verify --repair", "Thumbnail", "update", #"["data","width","height"]"#]], label)
             XCTAssertEqual(run(["thumbnail", storm, "-o", out]).status, 0)
             XCTAssertEqual([UInt8](FileManager.default.contents(atPath: out) ?? Data()), original.data)
             try? FileManager.default.removeItem(atPath: out)
@@ -156,7 +189,10 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(try verifyJSON(["--quick"]).status, 1)
         XCTAssertEqual(run(["verify", "--repair"]).status, 0)
         XCTAssertEqual(try thumbnail("path.jpg").data, original.data)
-        XCTAssertEqual(try db().scalarString("SELECT c.type FROM history_change c WHERE c.entity = 'Thumbnail' ORDER BY c.id DESC LIMIT 1"), "insert")
+        XCTAssertEqual(
+            try db().scalarString(
+                "SELECT c.type FROM history_change c WHERE c.entity = 'Thumbnail' ORDER BY c.id DESC LIMIT 1"), "insert"
+        )
 
         // A thumbnail that cannot be made again (its original is damaged) stays a problem.
         try setThumbnail("kite.png", [1, 2, 3, 4])
@@ -166,7 +202,8 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: kite, contents: Data(bytes)))
         let (status, report) = try verifyJSON(["--repair"])
         XCTAssertEqual(status, 1)
-        XCTAssertEqual(details(report).map { $0["kind"] as? String ?? "" }.sorted(), ["damaged-thumbnail", "hash-mismatch"])
+        XCTAssertEqual(
+            details(report).map { $0["kind"] as? String ?? "" }.sorted(), ["damaged-thumbnail", "hash-mismatch"])
         XCTAssertEqual(details(report).filter { $0["repaired"] as? Bool == true }.count, 0)
     }
 
@@ -180,26 +217,44 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         // ladybird's sound thumbnail, with its own recorded size, on storm.
         try setThumbnail("storm.jpg", ladybirdThumb.data, width: ladybirdThumb.width, height: ladybirdThumb.height)
         let db = try db()
-        try db.run("UPDATE photo_data SET file_ref = 'zz/' || sha256 WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)", [path])
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000001', 'Cafe\u{301}', 'default')")
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000002', ' Sky', 'default')")
-        try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('5E2C1A4F-0000-4000-8000-000000000003', 'Upper', 'default')")
+        try db.run(
+            "UPDATE photo_data SET file_ref = 'zz/' || sha256 WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)",
+            [path])
+        try db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000001', 'Cafe\u{301}', 'default')"
+        )
+        try db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('5e2c1a4f-0000-4000-8000-000000000002', ' Sky', 'default')")
+        try db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('5E2C1A4F-0000-4000-8000-000000000003', 'Upper', 'default')")
         try db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('not-a-uuid', 'Odd', 'default')")
         let (status, report) = try verifyJSON(["--quick"])
         XCTAssertEqual(status, 1)
-        let found = details(report).map { ($0["kind"] as? String ?? "") + ": " + ($0["detail"] as? String ?? "") }.sorted()
+        let found = details(report).map { ($0["kind"] as? String ?? "") + ": " + ($0["detail"] as? String ?? "") }
+            .sorted()
         XCTAssertEqual(found.filter { $0.hasPrefix("bad-tag-name") }.count, 2, "\(found)")
         XCTAssertEqual(found.filter { $0.hasPrefix("bad-tag-uuid") }.count, 2, "\(found)")
-        XCTAssertTrue(found.contains("damaged-thumbnail: photo \(storm) (storm.jpg): thumbnail is \(ladybirdThumb.width)×\(ladybirdThumb.height) pixels, but a 1600×1067 photo's thumbnail is 120×80"), "\(found)")
+        XCTAssertTrue(
+            found.contains(
+                "damaged-thumbnail: photo \(storm) (storm.jpg): thumbnail is \(ladybirdThumb.width)×\(ladybirdThumb.height) pixels, but a 1600×1067 photo's thumbnail is 120×80"
+            ), "\(found)")
         let sha = try XCTUnwrap(try db.scalarString("SELECT sha256 FROM photo_data WHERE file_ref LIKE 'zz/%'"))
-        XCTAssertTrue(found.contains("bad-file-reference: photo \(path) (path.jpg): original is recorded as zz/\(sha), but its SHA-256 \(sha) says \(sha.prefix(2))/\(sha)"), "\(found)")
+        XCTAssertTrue(
+            found.contains(
+                "bad-file-reference: photo \(path) (path.jpg): original is recorded as zz/\(sha), but its SHA-256 \(sha) says \(sha.prefix(2))/\(sha)"
+            ), "\(found)")
         XCTAssertEqual(found.count, 6, "the misaddressed original is neither missing nor an orphan: \(found)")
         // The thumbnail is made again and the reference pointed back at the file; the tags are
         // reported, not guessed at.
         let (_, repaired) = try verifyJSON(["--repair", "--quick"])
-        XCTAssertEqual(details(repaired).filter { $0["repaired"] as? Bool == true }.map { $0["kind"] as? String ?? "" }.sorted(), ["bad-file-reference", "damaged-thumbnail"])
-        XCTAssertEqual(try db.scalarString("SELECT file_ref FROM photo_data WHERE sha256 = ?", [sha]), "\(sha.prefix(2))/\(sha)")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/ExternalData/\(sha.prefix(2))/\(sha)"), "the original was not taken for an orphan")
+        XCTAssertEqual(
+            details(repaired).filter { $0["repaired"] as? Bool == true }.map { $0["kind"] as? String ?? "" }.sorted(),
+            ["bad-file-reference", "damaged-thumbnail"])
+        XCTAssertEqual(
+            try db.scalarString("SELECT file_ref FROM photo_data WHERE sha256 = ?", [sha]), "\(sha.prefix(2))/\(sha)")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: lib + "/ExternalData/\(sha.prefix(2))/\(sha)"),
+            "the original was not taken for an orphan")
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), 4, "no photo deleted")
         XCTAssertEqual([try thumbnail("storm.jpg").width, try thumbnail("storm.jpg").height], [120, 80])
         XCTAssertEqual(run(["thumbnail", storm, "-o", dir + "/t.jpg"]).status, 0)
@@ -210,12 +265,16 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
     func testRepairDryRunListsExactlyWhatRepairChangesAndChangesNothing() throws {
         try importSamples()
         let ladybird = try uniqueName("ladybird.jpg")
-        XCTAssertEqual(unlink(try originalPath("ladybird.jpg")), 0)                       // missing original
-        try setThumbnail("storm.jpg", [0xDE, 0xAD, 0xBE, 0xEF])                        // damaged thumbnail
+        XCTAssertEqual(unlink(try originalPath("ladybird.jpg")), 0) // missing original
+        try setThumbnail("storm.jpg", [0xDE, 0xAD, 0xBE, 0xEF]) // damaged thumbnail
         try db().run("DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
         try FileManager.default.createDirectory(atPath: lib + "/ExternalData/ab", withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: lib + "/ExternalData/ab/ab" + String(repeating: "0", count: 62), contents: Data([1, 2, 3])))  // orphan
-        XCTAssertTrue(FileManager.default.createFile(atPath: lib + "/ExternalData/ab/.tmp-leftover", contents: Data([9])))
+        // an orphan
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: lib + "/ExternalData/ab/ab" + String(repeating: "0", count: 62), contents: Data([1, 2, 3])))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: lib + "/ExternalData/ab/.tmp-leftover", contents: Data([9])))
 
         let before = try dump()
         let dry = run(["verify", "--repair", "--dry-run"])
@@ -227,14 +286,22 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(try dump(), before)
         let planned = Set(details(dryReport).compactMap { $0["repair"] as? String })
         XCTAssertEqual(planned.count, 5, "\(planned)")
-        XCTAssertTrue(planned.contains("delete photo \(ladybird) (ladybird.jpg) with its 1 rating and 3 tag links; re-importing the intact original restores it instead"), "\(planned)")
-        let wouldLines = Set(dry.stdout.split(separator: "\n").filter { $0.hasPrefix("  would repair: ") }.map { String($0.dropFirst("  would repair: ".count)) })
+        XCTAssertTrue(
+            planned.contains(
+                "delete photo \(ladybird) (ladybird.jpg) with its 1 rating and 3 tag links; re-importing the intact original restores it instead"
+            ), "\(planned)")
+        let wouldLines = Set(
+            dry.stdout.split(separator: "\n").filter { $0.hasPrefix("  would repair: ") }.map {
+                String($0.dropFirst("  would repair: ".count))
+            })
         XCTAssertEqual(wouldLines, planned)
-        XCTAssertTrue(dry.stdout.contains("problem: missing-file: photo \(ladybird) (ladybird.jpg): original "), dry.stdout)
+        XCTAssertTrue(
+            dry.stdout.contains("problem: missing-file: photo \(ladybird) (ladybird.jpg): original "), dry.stdout)
 
         let (status, report) = try verifyJSON(["--repair"])
         XCTAssertEqual(status, 0, "\(report)")
-        let made = Set(details(report).filter { $0["repaired"] as? Bool == true }.compactMap { $0["repair"] as? String })
+        let made = Set(
+            details(report).filter { $0["repaired"] as? Bool == true }.compactMap { $0["repair"] as? String })
         XCTAssertEqual(made, planned, "--repair made exactly the repairs the dry run listed")
         XCTAssertEqual(try verifyJSON().status, 0)
     }
@@ -248,15 +315,29 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
         let file = try originalPath("storm.jpg")
         let intact = [UInt8](FileManager.default.contents(atPath: samplesDir + "/storm.jpg") ?? Data())
-        let rows = { [self] in try self.dump().filter { !$0.hasPrefix("file ") && !$0.hasPrefix("history_") && !$0.hasPrefix("sqlite_sequence") } }
+        let rows = { [self] in
+            try self.dump().filter {
+                !$0.hasPrefix("file ") && !$0.hasPrefix("history_") && !$0.hasPrefix("sqlite_sequence")
+            }
+        }
         let rowsBefore = try rows()
         let damages: [(String, () throws -> Void, String)] = [
             ("missing", { XCTAssertEqual(unlink(file), 0) }, "it was missing"),
-            ("truncated", { _ = FileManager.default.createFile(atPath: file, contents: Data(intact.prefix(1000))) }, "it had 1000 bytes instead of \(intact.count)"),
-            ("same size, one byte changed", {
-                var b = intact; b[b.count / 2] ^= 0x01
-                _ = FileManager.default.createFile(atPath: file, contents: Data(b)) }, "its bytes no longer matched its SHA-256"),
-            ("empty", { _ = FileManager.default.createFile(atPath: file, contents: Data()) }, "it had 0 bytes instead of \(intact.count)"),
+            (
+                "truncated", { _ = FileManager.default.createFile(atPath: file, contents: Data(intact.prefix(1000))) },
+                "it had 1000 bytes instead of \(intact.count)"
+            ),
+            (
+                "same size, one byte changed",
+                {
+                    var b = intact; b[b.count / 2] ^= 0x01
+                    _ = FileManager.default.createFile(atPath: file, contents: Data(b))
+                }, "its bytes no longer matched its SHA-256"
+            ),
+            (
+                "empty", { _ = FileManager.default.createFile(atPath: file, contents: Data()) },
+                "it had 0 bytes instead of \(intact.count)"
+            )
         ]
         for (label, damage, reason) in damages {
             try damage()
@@ -269,8 +350,11 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
 
             let healed = run(["import", samplesDir + "/storm.jpg"])
             XCTAssertEqual(healed.status, 0, label)
-            XCTAssertTrue(healed.stdout.hasPrefix("Imported 0 photos, 0 duplicates, 1 original restored, 0 skipped, 0 failed;"), healed.stdout)
-            XCTAssertTrue(healed.stderr.contains("restored the original of photo \(storm) (storm.jpg): \(reason)"), healed.stderr)
+            XCTAssertTrue(
+                healed.stdout.hasPrefix("Imported 0 photos, 0 duplicates, 1 original restored, 0 skipped, 0 failed;"),
+                healed.stdout)
+            XCTAssertTrue(
+                healed.stderr.contains("restored the original of photo \(storm) (storm.jpg): \(reason)"), healed.stderr)
             XCTAssertEqual([UInt8](FileManager.default.contents(atPath: file) ?? Data()), intact, label)
             XCTAssertEqual(try rows(), rowsBefore, "\(label): same photo, tags, ratings and share")
             XCTAssertEqual(try db().scalarString("SELECT zone_id FROM photo WHERE unique_name = ?", [storm]), share)
@@ -290,14 +374,19 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
     func testMergeFromAPeerRestoresMissingAndTruncatedOriginals() throws {
         try importSamples()
         let peer = dir + "/peer"
-        XCTAssertEqual(photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         let storm = try originalPath("storm.jpg"), path = try originalPath("path.jpg")
-        let intact = [try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/storm.jpg")), try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg"))]
+        let intact = [
+            try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/storm.jpg")),
+            try Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg"))
+        ]
         XCTAssertEqual(unlink(storm), 0)
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: intact[1].prefix(100)))
         let rowsBefore = try dump().filter { !$0.hasPrefix("file ") }
         let merged = run(["--json", "merge", "--from", peer])
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any], merged.stderr)
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any], merged.stderr)
         XCTAssertEqual(json["originalsRestored"] as? Int, 2)
         XCTAssertEqual(json["photos"] as? Int, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: storm)), intact[0])
@@ -312,16 +401,22 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         try importSamples()
         let good = try thumbnail("storm.jpg"), goodPath = try thumbnail("path.jpg")
         let peer = dir + "/peer"
-        XCTAssertEqual(photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(
+            photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         let peerDB = try Database(path: peer + "/photos.sqlite", busyTimeout: 5)
-        try peerDB.run("UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')")
-        try peerDB.run("UPDATE thumbnail SET width = 7 WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
+        try peerDB.run(
+            "UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')"
+        )
+        try peerDB.run(
+            "UPDATE thumbnail SET width = 7 WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
         let target = dir + "/target"
         XCTAssertEqual(photos(["--library", target, "init"]).status, 0)
         XCTAssertEqual(photos(["--library", target, "merge", "--from", peer]).status, 0)
         let t = try Database(path: target + "/photos.sqlite", readOnly: true, busyTimeout: 5)
-        let merged = try t.statement("SELECT p.display_name, th.data, th.width, th.height FROM thumbnail th JOIN photo p ON p.id = th.photo_id ORDER BY p.display_name")
-            .map { ($0.string(0), $0.blob(1), $0.int(2), $0.int(3)) }
+        let merged = try t.statement(
+            "SELECT p.display_name, th.data, th.width, th.height FROM thumbnail th JOIN photo p ON p.id = th.photo_id ORDER BY p.display_name"
+        )
+        .map { ($0.string(0), $0.blob(1), $0.int(2), $0.int(3)) }
         XCTAssertEqual(merged.map(\.0), ["path.jpg", "storm.jpg"])
         XCTAssertEqual(merged[0].1, goodPath.data)
         XCTAssertEqual([merged[0].2, merged[0].3], [goodPath.width, goodPath.height])

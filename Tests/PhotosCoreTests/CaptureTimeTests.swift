@@ -15,14 +15,28 @@ final class CaptureTimeTests: XCTestCase {
     // MARK: values
 
     func testEXIFValues() {
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: "-05:00", source: "exif")?.iso, "2024-12-31T23:30:00-05:00")
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: nil, source: "exif")?.iso, "2024-12-31T23:30:00")
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:06:01 08:00:00", offset: "+05:45", source: "exif")?.offsetMinutes, 345)
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:06:01 08:00:00", offset: "+00:00", source: "exif")?.iso, "2024-06-01T08:00:00+00:00")
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "5", offset: nil, source: "exif")?.local, "2024-12-31T23:30:00.500")
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "0123", offset: nil, source: "exif")?.local, "2024-12-31T23:30:00.012")
-        XCTAssertEqual(CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "000", offset: nil, source: "exif")?.local, "2024-12-31T23:30:00")
-        XCTAssertNil(CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: "-25:00", source: "exif")?.offsetMinutes, "an impossible offset is unknown")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: "-05:00", source: "exif")?.iso,
+            "2024-12-31T23:30:00-05:00")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: nil, source: "exif")?.iso, "2024-12-31T23:30:00")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:06:01 08:00:00", offset: "+05:45", source: "exif")?.offsetMinutes, 345)
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:06:01 08:00:00", offset: "+00:00", source: "exif")?.iso,
+            "2024-06-01T08:00:00+00:00")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "5", offset: nil, source: "exif")?.local,
+            "2024-12-31T23:30:00.500")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "0123", offset: nil, source: "exif")?.local,
+            "2024-12-31T23:30:00.012")
+        XCTAssertEqual(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", subSeconds: "000", offset: nil, source: "exif")?.local,
+            "2024-12-31T23:30:00")
+        XCTAssertNil(
+            CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: "-25:00", source: "exif")?.offsetMinutes,
+            "an impossible offset is unknown")
         XCTAssertNil(CaptureTime.fromEXIF("2024:12:31 23:30:00", offset: "   :  ", source: "exif")?.offsetMinutes)
         XCTAssertNil(CaptureTime.fromEXIF("0000:00:00 00:00:00", offset: nil, source: "exif"))
         XCTAssertNil(CaptureTime.fromEXIF("2023:02:29 10:00:00", offset: nil, source: "exif"), "no 29 February in 2023")
@@ -33,9 +47,11 @@ final class CaptureTimeTests: XCTestCase {
     }
 
     func testXMPDateValues() {
-        XCTAssertEqual(CaptureTime.fromISO("2024-12-31T23:30:00-05:00", source: "xmp")?.iso, "2024-12-31T23:30:00-05:00")
+        XCTAssertEqual(
+            CaptureTime.fromISO("2024-12-31T23:30:00-05:00", source: "xmp")?.iso, "2024-12-31T23:30:00-05:00")
         XCTAssertEqual(CaptureTime.fromISO("2024-12-31T23:30-05:00", source: "xmp")?.iso, "2024-12-31T23:30:00-05:00")
-        XCTAssertEqual(CaptureTime.fromISO("2024-12-31T23:30:00.25Z", source: "xmp")?.iso, "2024-12-31T23:30:00.250+00:00")
+        XCTAssertEqual(
+            CaptureTime.fromISO("2024-12-31T23:30:00.25Z", source: "xmp")?.iso, "2024-12-31T23:30:00.250+00:00")
         XCTAssertEqual(CaptureTime.fromISO("2024-12-31T23:30:00", source: "xmp")?.iso, "2024-12-31T23:30:00")
         XCTAssertEqual(CaptureTime.fromISO("2024-12-31", source: "xmp")?.iso, "2024-12-31T00:00:00")
         XCTAssertNil(CaptureTime.fromISO("2024", source: "xmp"), "a year alone is no capture time")
@@ -44,18 +60,25 @@ final class CaptureTimeTests: XCTestCase {
     }
 
     func testInstantsAndTemplates() throws {
-        XCTAssertEqual(CaptureTime(local: "2024-12-31T23:30:00", offsetMinutes: -300, source: "exif").instant, 1_735_705_800)
-        XCTAssertEqual(CaptureTime(local: "2024-06-01T08:00:00", offsetMinutes: 345, source: "exif").instant, 1_717_208_100)
-        XCTAssertEqual(ExportNaming.strftime("%Y/%m/%d %H:%M %z", iso: "2024-12-31T23:30:00-05:00"), "2024/12/31 23:30 -0500")
+        XCTAssertEqual(
+            CaptureTime(local: "2024-12-31T23:30:00", offsetMinutes: -300, source: "exif").instant, 1_735_705_800)
+        XCTAssertEqual(
+            CaptureTime(local: "2024-06-01T08:00:00", offsetMinutes: 345, source: "exif").instant, 1_717_208_100)
+        XCTAssertEqual(
+            ExportNaming.strftime("%Y/%m/%d %H:%M %z", iso: "2024-12-31T23:30:00-05:00"), "2024/12/31 23:30 -0500")
         XCTAssertEqual(ExportNaming.strftime("%Y-%j %a", iso: "2024-12-31T23:30:00"), "2024-366 Tue")
         XCTAssertEqual(ExportNaming.strftime("%Y", iso: "2026-01-02T03:04:05Z"), "2026")
         XCTAssertEqual(ExportNaming.strftime("%Y", iso: "garbage"), "unknown-date")
-        XCTAssertFalse(ExportNaming.strftime("%Z", iso: "2024-12-31T23:30:00").contains("unknown"), "a zone name is asked for without crashing")
+        XCTAssertFalse(
+            ExportNaming.strftime("%Z", iso: "2024-12-31T23:30:00").contains("unknown"),
+            "a zone name is asked for without crashing")
     }
 
     func testBounds() {
         XCTAssertEqual(CaptureBound.parse("2024-12-31"), CaptureBound(local: "2024-12-31T00:00:00", offsetMinutes: nil))
-        XCTAssertEqual(CaptureBound.parse("2024-12-31", endOfDay: true), CaptureBound(local: "2025-01-01T00:00:00", offsetMinutes: nil))
+        XCTAssertEqual(
+            CaptureBound.parse("2024-12-31", endOfDay: true),
+            CaptureBound(local: "2025-01-01T00:00:00", offsetMinutes: nil))
         XCTAssertEqual(CaptureBound.parse("2024-02-28", endOfDay: true)?.local, "2024-02-29T00:00:00")
         XCTAssertEqual(CaptureBound.parse("2024-12-31T12:00", endOfDay: true)?.local, "2024-12-31T12:00:00")
         XCTAssertEqual(CaptureBound.parse("2025-01-01T00:00:00Z")?.utcText, "2025-01-01T00:00:00.000")
@@ -67,7 +90,8 @@ final class CaptureTimeTests: XCTestCase {
     // MARK: import, list, export
 
     /// Imports `files` (name → bytes) and returns the library and its photos by displayName.
-    func importFiles(_ files: [String: [UInt8]], mtimes: [String: Int] = [:]) throws -> (Library, [String: PhotoRecord]) {
+    func importFiles(_ files: [String: [UInt8]], mtimes: [String: Int] = [:]) throws -> (Library, [String: PhotoRecord])
+    {
         for (name, bytes) in files {
             let path = try tmp.write("in/" + name, bytes)
             if let m = mtimes[name] {
@@ -76,7 +100,9 @@ final class CaptureTimeTests: XCTestCase {
             }
         }
         let library = try Library(root: tmp.file("lib"), create: true)
-        let summary = try Importer(library: library, libraryRoot: tmp.file("lib"), options: ImportOptions(paths: [tmp.file("in")])).run()
+        let summary = try Importer(
+            library: library, libraryRoot: tmp.file("lib"), options: ImportOptions(paths: [tmp.file("in")])
+        ).run()
         XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
         var photos: [String: PhotoRecord] = [:]
         try library.forEachPhoto(matching: PhotoFilter()) { photos[$0.displayName] = $0 }
@@ -84,7 +110,10 @@ final class CaptureTimeTests: XCTestCase {
     }
 
     func row(_ library: Library, _ name: String) throws -> [String] {
-        try XCTUnwrap(library.db.statement("SELECT capture_date, quote(capture_offset), quote(capture_source) FROM photo WHERE display_name = ?")
+        try XCTUnwrap(
+            library.db.statement(
+                "SELECT capture_date, quote(capture_offset), quote(capture_source) FROM photo WHERE display_name = ?"
+            )
             .first([name]) { [$0.string(0), $0.string(1), $0.string(2)] })
     }
 
@@ -99,7 +128,7 @@ final class CaptureTimeTests: XCTestCase {
             "nepal.jpg": try exifJPEG(3, [0x9003: "2024:06:01 08:00:00", 0x9011: "+05:45"]),
             "sub.jpg": try exifJPEG(4, [0x9003: "2024:05:05 05:05:05", 0x9291: "42"]),
             "digitized.jpg": try exifJPEG(5, [0x9004: "2020:01:02 03:04:05", 0x9012: "+01:00"]),
-            "changed.jpg": try exifJPEG(6, [:], ifd0: [0x0132: "2019:07:08 09:10:11"]),
+            "changed.jpg": try exifJPEG(6, [:], ifd0: [0x0132: "2019:07:08 09:10:11"])
         ])
         XCTAssertEqual(try row(library, "ny.jpg"), ["2024-12-31T23:30:00", "-300", "'exif'"])
         XCTAssertEqual(photos["ny.jpg"]?.captureDate, "2024-12-31T23:30:00-05:00")
@@ -111,7 +140,10 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(try row(library, "digitized.jpg"), ["2020-01-02T03:04:05", "60", "'exif-digitized'"])
         XCTAssertEqual(try row(library, "changed.jpg"), ["2019-07-08T09:10:11", "NULL", "'exif-datetime'"])
         let ny = try XCTUnwrap(photos["ny.jpg"])
-        XCTAssertEqual(ny.json.serialized().contains("\"captureDate\":\"2024-12-31T23:30:00-05:00\",\"captureOffset\":-300,\"captureSource\":\"exif\""), true, ny.json.serialized())
+        XCTAssertEqual(
+            ny.json.serialized().contains(
+                "\"captureDate\":\"2024-12-31T23:30:00-05:00\",\"captureOffset\":-300,\"captureSource\":\"exif\""),
+            true, ny.json.serialized())
 
         func names(_ since: String?, _ until: String?) throws -> [String] {
             var filter = PhotoFilter()
@@ -129,7 +161,8 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(try names("2024-12-31T23:30:00", "2024-12-31T23:30:01").sorted(), ["ny.jpg", "plain.jpg"])
         // An instant: ny.jpg was taken at 2025-01-01T04:30Z; plain.jpg (offset unknown) is read in the bound's zone.
         XCTAssertEqual(try names("2025-01-01T00:00:00Z", nil), ["ny.jpg"])
-        XCTAssertEqual(try names("2024-12-31T23:30:00-05:00", "2024-12-31T23:30:01-05:00").sorted(), ["ny.jpg", "plain.jpg"])
+        XCTAssertEqual(
+            try names("2024-12-31T23:30:00-05:00", "2024-12-31T23:30:01-05:00").sorted(), ["ny.jpg", "plain.jpg"])
         // Sorting by local time (nepal.jpg's 08:00+05:45 is 02:15Z, still 1 June).
         let all = try names(nil, nil)
         XCTAssertEqual(Array(all.prefix(4)), ["changed.jpg", "digitized.jpg", "sub.jpg", "nepal.jpg"])
@@ -142,17 +175,21 @@ final class CaptureTimeTests: XCTestCase {
 
     func testNoEXIFDateFallsBackToTheFilesModificationTime() throws {
         let mtime = 1_700_000_000
-        let (library, photos) = try importFiles([
-            "plain.png": MetadataFixture.png(xmp: nil),
-            "side.jpg": try MetadataFixture.jpeg(seed: 8),
-            "side.jpg.xmp": Array(MetadataFixture.packet(extra: "photoshop:DateCreated=\"2021-03-04T05:06:07+09:00\"").utf8),
-            "embedded.png": MetadataFixture.png(xmp: MetadataFixture.packet(extra: "photoshop:DateCreated=\"2022-02-02T02:02:02\""), seed: 3),
-        ], mtimes: ["plain.png": mtime])
+        let (library, photos) = try importFiles(
+            [
+                "plain.png": MetadataFixture.png(xmp: nil),
+                "side.jpg": try MetadataFixture.jpeg(seed: 8),
+                "side.jpg.xmp": Array(
+                    MetadataFixture.packet(extra: "photoshop:DateCreated=\"2021-03-04T05:06:07+09:00\"").utf8),
+                "embedded.png": MetadataFixture.png(
+                    xmp: MetadataFixture.packet(extra: "photoshop:DateCreated=\"2022-02-02T02:02:02\""), seed: 3)
+            ], mtimes: ["plain.png": mtime])
         var t = time_t(mtime)
         var tm = tm()
         localtime_r(&t, &tm)
-        let local = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-                           Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
+        let local = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+            Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
         XCTAssertEqual(try row(library, "plain.png"), [local, String(Int(tm.tm_gmtoff) / 60), "'file-mtime'"])
         XCTAssertEqual(photos["plain.png"]?.captureInstant, Double(mtime))
         XCTAssertEqual(try row(library, "side.jpg"), ["2021-03-04T05:06:07", "540", "'xmp'"])
@@ -162,17 +199,25 @@ final class CaptureTimeTests: XCTestCase {
     /// An EXIF time without offset takes the offset of an XMP date naming the same second; a
     /// different XMP time does not lend its offset. Date tags misplaced in IFD0 are read.
     func testEXIFTakesTheOffsetOfTheSameXMPTime() throws {
-        let same = try MetadataFixture.jpeg(seed: 1, segments: [
-            MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
-            MetadataFixture.xmpSegment(MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T23:30:00-05:00\"")),
-        ])
-        let other = try MetadataFixture.jpeg(seed: 2, segments: [
-            MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
-            MetadataFixture.xmpSegment(MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T20:30:00-08:00\"")),
-        ])
-        let misplaced = try MetadataFixture.jpeg(seed: 3, segments: [
-            MetadataFixture.exifSegment(ifd0: [0x9003: "2023:03:03 03:03:03", 0x9011: "+09:00"], exif: [:]),
-        ])
+        let same = try MetadataFixture.jpeg(
+            seed: 1,
+            segments: [
+                MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
+                MetadataFixture.xmpSegment(
+                    MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T23:30:00-05:00\""))
+            ])
+        let other = try MetadataFixture.jpeg(
+            seed: 2,
+            segments: [
+                MetadataFixture.exifSegment(exif: [0x9003: "2024:12:31 23:30:00"]),
+                MetadataFixture.xmpSegment(
+                    MetadataFixture.packet(extra: "photoshop:DateCreated=\"2024-12-31T20:30:00-08:00\""))
+            ])
+        let misplaced = try MetadataFixture.jpeg(
+            seed: 3,
+            segments: [
+                MetadataFixture.exifSegment(ifd0: [0x9003: "2023:03:03 03:03:03", 0x9011: "+09:00"], exif: [:])
+            ])
         let (library, _) = try importFiles(["same.jpg": same, "other.jpg": other, "misplaced.jpg": misplaced])
         XCTAssertEqual(try row(library, "same.jpg"), ["2024-12-31T23:30:00", "-300", "'exif'"])
         XCTAssertEqual(try row(library, "other.jpg"), ["2024-12-31T23:30:00", "NULL", "'exif'"])
@@ -183,7 +228,7 @@ final class CaptureTimeTests: XCTestCase {
         let (library, _) = try importFiles([
             "ny.jpg": try exifJPEG(1, [0x9003: "2024:12:31 23:30:00", 0x9011: "-05:00"]),
             "plain.jpg": try exifJPEG(2, [0x9003: "2024:12:31 23:30:00"]),
-            "nepal.jpg": try exifJPEG(3, [0x9003: "2024:06:01 08:00:00", 0x9011: "+05:45"]),
+            "nepal.jpg": try exifJPEG(3, [0x9003: "2024:06:01 08:00:00", 0x9011: "+05:45"])
         ])
         var options = ExportOptions(destination: tmp.file("out"))
         options.thumbnails = true
@@ -196,7 +241,8 @@ final class CaptureTimeTests: XCTestCase {
         }
         // Unknown offset: the wall-clock time read in this machine's time zone (mktime).
         var local = tm()
-        local.tm_year = 124; local.tm_mon = 11; local.tm_mday = 31; local.tm_hour = 23; local.tm_min = 30; local.tm_isdst = -1
+        local.tm_year = 124; local.tm_mon = 11; local.tm_mday = 31; local.tm_hour = 23; local.tm_min = 30;
+        local.tm_isdst = -1
         let plainInstant = Double(mktime(&local))
         XCTAssertEqual(try mtime("ny.jpg"), 1_735_705_800)
         XCTAssertEqual(try mtime("ny.jpg.xmp"), 1_735_705_800)
@@ -211,7 +257,8 @@ final class CaptureTimeTests: XCTestCase {
     }
 
     func testMergeCarriesTheCaptureColumns() throws {
-        let (source, _) = try importFiles(["ny.jpg": try exifJPEG(1, [0x9003: "2024:12:31 23:30:00", 0x9011: "-05:00"])])
+        let (source, _) = try importFiles(["ny.jpg": try exifJPEG(1, [0x9003: "2024:12:31 23:30:00", 0x9011: "-05:00"])]
+        )
         let target = try Library(root: tmp.file("lib2"), create: true)
         _ = try target.merge(from: source)
         XCTAssertEqual(try row(target, "ny.jpg"), ["2024-12-31T23:30:00", "-300", "'exif'"])
@@ -222,12 +269,18 @@ final class CaptureTimeTests: XCTestCase {
         let path = tmp.file("v1.sqlite")
         let db = try Database(path: path)
         try db.migrate(to: 1)
-        try db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('a', 'a.jpg', '2025-01-01T00:00:00Z', '2024-12-31T23:30:00Z', 1, 1, 'jpeg', 'default')")
-        try db.run("INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('b', 'b.png', '2025-01-01T00:00:00Z', NULL, 1, 1, 'png', 'default')")
+        try db.run(
+            "INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('a', 'a.jpg', '2025-01-01T00:00:00Z', '2024-12-31T23:30:00Z', 1, 1, 'jpeg', 'default')"
+        )
+        try db.run(
+            "INSERT INTO photo (unique_name, display_name, imported_at, capture_date, width, height, format, zone_id) VALUES ('b', 'b.png', '2025-01-01T00:00:00Z', NULL, 1, 1, 'png', 'default')"
+        )
         XCTAssertEqual(try db.migrate(), 1)
         XCTAssertEqual(try db.userVersion, Schema.currentVersion)
-        let rows = try db.statement("SELECT unique_name, quote(capture_date), quote(capture_offset), quote(capture_source) FROM photo ORDER BY unique_name")
-            .map { [$0.string(0), $0.string(1), $0.string(2), $0.string(3)] }
+        let rows = try db.statement(
+            "SELECT unique_name, quote(capture_date), quote(capture_offset), quote(capture_source) FROM photo ORDER BY unique_name"
+        )
+        .map { [$0.string(0), $0.string(1), $0.string(2), $0.string(3)] }
         XCTAssertEqual(rows, [["a", "'2024-12-31T23:30:00'", "NULL", "'exif'"], ["b", "NULL", "NULL", "NULL"]])
         XCTAssertThrowsError(try db.run("UPDATE photo SET capture_offset = 5000"), "offsets beyond ±18:00 are refused")
     }

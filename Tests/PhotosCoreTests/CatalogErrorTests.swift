@@ -3,7 +3,9 @@ import PhotosModel
 import XCTest
 
 /// LibraryError is not Equatable as a whole (it carries `any Error`); the catalog cases are.
-func XCTAssertEqual(_ error: LibraryError?, _ expected: LibraryError, file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertEqual(
+    _ error: LibraryError?, _ expected: LibraryError, file: StaticString = #filePath, line: UInt = #line
+) {
     switch (error, expected) {
     case let (.notFound(a)?, .notFound(b)): XCTAssertEqual(a, b, file: file, line: line)
     case let (.ambiguous(k1, a1, c1)?, .ambiguous(k2, a2, c2)):

@@ -40,24 +40,38 @@ final class CatalogTests: XCTestCase {
         return photos
     }
 
-    func historyCount(_ library: Library) throws -> Int { try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0 }
+    func historyCount(_ library: Library) throws -> Int {
+        try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
+    }
 
     func lastTransaction(_ library: Library) throws -> (author: String, context: String, changes: [[String]]) {
         let token = try XCTUnwrap(library.db.scalarInt("SELECT max(token) FROM history_transaction"))
-        let head = try XCTUnwrap(library.db.statement("SELECT author, context FROM history_transaction WHERE token = ?").first([token]) { ($0.string(0), $0.string(1)) })
-        let changes = try library.db.statement("SELECT entity, object_id, type, coalesce(updated, ''), coalesce(tombstone, ''), coalesce(zone_id, '') FROM history_change WHERE token = ? ORDER BY id")
-            .map([token]) { row in (0..<6).map { row.string($0) } }
+        let head = try XCTUnwrap(
+            library.db.statement("SELECT author, context FROM history_transaction WHERE token = ?").first([token]) {
+                ($0.string(0), $0.string(1))
+            })
+        let changes = try library.db.statement(
+            "SELECT entity, object_id, type, coalesce(updated, ''), coalesce(tombstone, ''), coalesce(zone_id, '') FROM history_change WHERE token = ? ORDER BY id"
+        )
+        .map([token]) { row in (0..<6).map { row.string($0) } }
         return (head.0, head.1, changes)
     }
 
     /// The SPEC §2 invariants this issue must keep: no tag link crosses zones, no dangling
     /// foreign key, and `verify` is clean.
-    func assertInvariants(_ library: Library, full: Bool = true, _ message: String = "", file: StaticString = #filePath, line: UInt = #line) throws {
-        let crossing = try library.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id")
+    func assertInvariants(
+        _ library: Library, full: Bool = true, _ message: String = "", file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let crossing = try library.db.scalarInt(
+            "SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"
+        )
         XCTAssertEqual(crossing, 0, "tag links crossing zones \(message)", file: file, line: line)
         let fk = try library.db.statement("PRAGMA foreign_key_check").map { $0.string(0) }
         XCTAssertEqual(fk, [], "foreign_key_check \(message)", file: file, line: line)
-        let orphanShares = try library.db.scalarInt("SELECT count(*) FROM zone z WHERE z.id <> 'default' AND NOT EXISTS (SELECT 1 FROM share s WHERE s.id = z.id)")
+        let orphanShares = try library.db.scalarInt(
+            "SELECT count(*) FROM zone z WHERE z.id <> 'default' AND NOT EXISTS (SELECT 1 FROM share s WHERE s.id = z.id)"
+        )
         XCTAssertEqual(orphanShares, 0, "every non-default zone has its share \(message)", file: file, line: line)
         if full {
             let report = try library.verify(quick: true)
@@ -65,7 +79,9 @@ final class CatalogTests: XCTestCase {
         }
     }
 
-    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] { try library.tags(zone: ZoneID(rawValue: zone)) }
+    func tagRows(_ library: Library, zone: String) throws -> [TagInfo] {
+        try library.tags(zone: ZoneID(rawValue: zone))
+    }
 
     // MARK: - Tags
 
@@ -78,11 +94,13 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(tx.author, "alice")
         XCTAssertEqual(tx.context, "tag add")
         let beach = try XCTUnwrap(library.findTag(named: "Beach", zone: "default"))
-        XCTAssertEqual(tx.changes.map { Array($0.prefix(4)) }, [
-            ["Tag", beach.uuid, "insert", ""],
-            ["Photo", storm.uniqueName, "update", #"["tags"]"#],
-            ["Photo", path.uniqueName, "update", #"["tags"]"#],
-        ])
+        XCTAssertEqual(
+            tx.changes.map { Array($0.prefix(4)) },
+            [
+                ["Tag", beach.uuid, "insert", ""],
+                ["Photo", storm.uniqueName, "update", #"["tags"]"#],
+                ["Photo", path.uniqueName, "update", #"["tags"]"#]
+            ])
         XCTAssertNotNil(UUID(uuidString: beach.uuid))
         XCTAssertEqual(beach.uuid, beach.uuid.lowercased())
         XCTAssertEqual(try historyCount(library), before + 1)
@@ -91,10 +109,13 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try library.addTag("Beach", to: [storm, path], author: "alice"), 0)
         XCTAssertEqual(try historyCount(library), before + 1)
         // Close-up and Colors: colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
-        XCTAssertEqual(try library.tags(zone: "default").map(\.name), ["Beach", "Close-up", "Colors", "Insect", "Nature"])
+        XCTAssertEqual(
+            try library.tags(zone: "default").map(\.name), ["Beach", "Close-up", "Colors", "Insect", "Nature"])
         XCTAssertEqual(try library.tags().first { $0.name == "Beach" }?.photoCount, 2)
 
-        XCTAssertThrowsError(try library.addTag(TagName(parsing: " \t "), to: [storm], author: "a")) { XCTAssertEqual($0 as? ValueError, .tagNameEmpty) }
+        XCTAssertThrowsError(try library.addTag(TagName(parsing: " \t "), to: [storm], author: "a")) {
+            XCTAssertEqual($0 as? ValueError, .tagNameEmpty)
+        }
         XCTAssertThrowsError(try library.addTag(TagName(parsing: "a\u{0}b"), to: [storm], author: "a")) {
             XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""a\u0000b""#))
         }
@@ -130,30 +151,42 @@ final class CatalogTests: XCTestCase {
 
     func testTagRemoveDeleteAndRenameKeepPhotosAndRecordTombstones() throws {
         let (library, photos) = try makeLibrary()
-        let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"]), kite = try XCTUnwrap(photos["kite.png"])
+        let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"]),
+            kite = try XCTUnwrap(photos["kite.png"])
         try library.addTag("Sky", to: [storm, path, kite], author: "a")
         let before = try historyCount(library)
         XCTAssertEqual(try library.removeTag("Sky", from: [kite, kite], author: "a"), 1)
-        XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) }, [["Photo", kite.uniqueName, "update", #"["tags"]"#]])
+        XCTAssertEqual(
+            try lastTransaction(library).changes.map { Array($0.prefix(4)) },
+            [["Photo", kite.uniqueName, "update", #"["tags"]"#]])
         XCTAssertEqual(try library.removeTag("Sky", from: [kite], author: "a"), 0, "nothing to remove")
         XCTAssertEqual(try historyCount(library), before + 1)
-        XCTAssertThrowsError(try library.removeTag("Nope", from: [kite], author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tagInPhotoZones("Nope", zoneCount: 1))) }
+        XCTAssertThrowsError(try library.removeTag("Nope", from: [kite], author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.tagInPhotoZones("Nope", zoneCount: 1)))
+        }
 
         // Rename onto a new name is an update of `name`; onto an existing name it merges.
         let sky = try XCTUnwrap(library.findTag(named: "Sky", zone: "default"))
         XCTAssertEqual(try library.renameTag("Sky", to: "Clouds", author: "a"), 1)
-        XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) }, [["Tag", sky.uuid, "update", #"["name"]"#]])
+        XCTAssertEqual(
+            try lastTransaction(library).changes.map { Array($0.prefix(4)) },
+            [["Tag", sky.uuid, "update", #"["name"]"#]])
         try library.addTag("Weather", to: [storm, kite], author: "a")
         let weather = try XCTUnwrap(library.findTag(named: "Weather", zone: "default"))
         XCTAssertEqual(try library.renameTag("Clouds", to: "Weather", author: "a"), 1)
         let merge = try lastTransaction(library)
         XCTAssertEqual(merge.context, "tag rename")
-        XCTAssertTrue(merge.changes.contains(["Tag", sky.uuid, "delete", "", #"{"name":"Clouds","uuid":"\#(sky.uuid)"}"#, "default"]), "\(merge.changes)")
+        XCTAssertTrue(
+            merge.changes.contains([
+                "Tag", sky.uuid, "delete", "", #"{"name":"Clouds","uuid":"\#(sky.uuid)"}"#, "default"
+            ]), "\(merge.changes)")
         let weatherNow = try XCTUnwrap(library.tags(zone: "default").first { $0.name == "Weather" })
         XCTAssertEqual(weatherNow.uuid, weather.uuid)
         XCTAssertEqual(weatherNow.photoCount, 3, "storm (had both), path and kite; no duplicate link")
         XCTAssertEqual(try library.renameTag("Weather", to: "Weather", author: "a"), 0)
-        XCTAssertThrowsError(try library.renameTag("Clouds", to: "X", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Clouds", zone: nil))) }
+        XCTAssertThrowsError(try library.renameTag("Clouds", to: "X", author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Clouds", zone: nil)))
+        }
 
         // Delete nullifies the links and keeps the photos.
         let photoCount = try library.db.scalarInt("SELECT count(*) FROM photo")
@@ -163,11 +196,18 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(tx.author, "bob")
         XCTAssertEqual(tx.context, "tag delete")
         XCTAssertEqual(tx.changes.filter { $0[0] == "Photo" }.count, 3)
-        XCTAssertTrue(tx.changes.contains(["Tag", weather.uuid, "delete", "", #"{"name":"Weather","uuid":"\#(weather.uuid)"}"#, "default"]))
+        XCTAssertTrue(
+            tx.changes.contains([
+                "Tag", weather.uuid, "delete", "", #"{"name":"Weather","uuid":"\#(weather.uuid)"}"#, "default"
+            ]))
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), photoCount)
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).tags, [])
-        XCTAssertThrowsError(try library.deleteTag("Weather", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Weather", zone: nil))) }
-        XCTAssertThrowsError(try library.deleteTag("Insect", zone: "nowhere", author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.zone("nowhere"))) }
+        XCTAssertThrowsError(try library.deleteTag("Weather", author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Weather", zone: nil)))
+        }
+        XCTAssertThrowsError(try library.deleteTag("Insect", zone: "nowhere", author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.zone("nowhere")))
+        }
         try assertInvariants(library)
     }
 
@@ -178,8 +218,12 @@ final class CatalogTests: XCTestCase {
         let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"])
         let r1 = try library.addRating(2, to: storm, author: "a")
         let r2 = try library.addRating(3, to: storm, author: "a")
-        XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) },
-                       [["Rating", try ratingUUID(library, r2.id), "insert", ""], ["Photo", storm.uniqueName, "update", #"["ratings"]"#]])
+        XCTAssertEqual(
+            try lastTransaction(library).changes.map { Array($0.prefix(4)) },
+            [
+                ["Rating", try ratingUUID(library, r2.id), "insert", ""],
+                ["Photo", storm.uniqueName, "update", #"["ratings"]"#]
+            ])
         try library.addRating(2, to: path, author: "a")
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 3, "2.5 rounds half up to 3")
         XCTAssertEqual(try library.ratings(of: storm).map(\.value), [2, 3])
@@ -193,25 +237,36 @@ final class CatalogTests: XCTestCase {
             return out.sorted()
         }
         // colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
-        XCTAssertEqual(try names(1), ["colorful-cups-progressive.jpg", "ladybird.jpg", "path.jpg", "storm.jpg"], "unrated photos are left out")
+        XCTAssertEqual(
+            try names(1), ["colorful-cups-progressive.jpg", "ladybird.jpg", "path.jpg", "storm.jpg"],
+            "unrated photos are left out")
         XCTAssertEqual(try names(3), ["colorful-cups-progressive.jpg", "ladybird.jpg", "storm.jpg"])
         XCTAssertEqual(try names(4), ["colorful-cups-progressive.jpg", "ladybird.jpg"])
         XCTAssertEqual(try names(5), ["colorful-cups-progressive.jpg"])
 
         XCTAssertNil(RatingValue(rawValue: 6), "a rating of 6 cannot even be made")
-        XCTAssertThrowsError(try RatingValue(parsing: "6")) { XCTAssertEqual($0 as? ValueError, .ratingOutOfRange("6")) }
+        XCTAssertThrowsError(try RatingValue(parsing: "6")) {
+            XCTAssertEqual($0 as? ValueError, .ratingOutOfRange("6"))
+        }
         XCTAssertThrowsError(try RatingValue(parsing: "4.5")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, true) }
         XCTAssertThrowsError(try RatingValue(parsing: "0")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false) }
-        XCTAssertThrowsError(try RatingValue(parsing: "99999999999999999999")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, "a whole number too large for Int is out of range, not malformed") }
+        XCTAssertThrowsError(try RatingValue(parsing: "99999999999999999999")) {
+            XCTAssertEqual(
+                ($0 as? ValueError)?.isMalformed, false,
+                "a whole number too large for Int is out of range, not malformed")
+        }
         XCTAssertEqual(try RatingValue(parsing: " 5").rawValue, 5)
 
         let r2UUID = try ratingUUID(library, r2.id)
         let deleted = try library.deleteRating(id: r2.id, author: "a")
         XCTAssertEqual(deleted.value, 3)
-        XCTAssertEqual(try lastTransaction(library).changes.first,
-                       ["Rating", r2UUID, "delete", "", #"{"photo":"\#(storm.uniqueName)","value":"3"}"#, "default"])
+        XCTAssertEqual(
+            try lastTransaction(library).changes.first,
+            ["Rating", r2UUID, "delete", "", #"{"photo":"\#(storm.uniqueName)","value":"3"}"#, "default"])
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 2)
-        XCTAssertThrowsError(try library.deleteRating(id: r2.id, author: "a")) { XCTAssertEqual($0 as? LibraryError, .notFound(.rating(r2.id))) }
+        XCTAssertThrowsError(try library.deleteRating(id: r2.id, author: "a")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.rating(r2.id)))
+        }
         try assertInvariants(library)
     }
 
@@ -219,7 +274,8 @@ final class CatalogTests: XCTestCase {
 
     func testMovingTaggedPhotosIntoAShareSplitsTheTagByZone() throws {
         let (library, photos) = try makeLibrary()
-        let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"]), kite = try XCTUnwrap(photos["kite.png"])
+        let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"]),
+            kite = try XCTUnwrap(photos["kite.png"])
         try library.addTag("Beach", to: [storm, path, kite], author: "a")
         let oldBeach = try XCTUnwrap(library.findTag(named: "Beach", zone: "default"))
         let rStorm = try library.addRating(5, to: storm, author: "a")
@@ -263,7 +319,7 @@ final class CatalogTests: XCTestCase {
             ["Rating", try ratingUUID(library, rStorm.id), "update", #"["zone"]"#, "", share.id],
             ["Rating", try ratingUUID(library, rPath.id), "update", #"["zone"]"#, "", share.id],
             ["Tag", newBeach, "insert", "", "", share.id],
-            ["Photo", path.uniqueName, "update", #"["zone","tags"]"#, "", share.id],
+            ["Photo", path.uniqueName, "update", #"["zone","tags"]"#, "", share.id]
         ] {
             XCTAssertTrue(tx.changes.contains(expected), "missing \(expected) in \(tx.changes)")
         }
@@ -285,12 +341,15 @@ final class CatalogTests: XCTestCase {
         try library.addTag("Beach", to: [storm, path], author: "a")
         let share = try library.createShare(photos: [storm], title: "  Holiday ", owner: "Me@Example.ORG", author: "a")
         XCTAssertEqual(share.title, "Holiday")
-        XCTAssertEqual(share.participants, [ParticipantInfo(email: "me@example.org", role: "owner", permission: "read-write", acceptance: "accepted")])
+        XCTAssertEqual(
+            share.participants,
+            [ParticipantInfo(email: "me@example.org", role: "owner", permission: "read-write", acceptance: "accepted")])
         let created = try XCTUnwrap(library.findTag(named: "Beach", zone: share.id))
         // Duplicates, as a merge from another peer brings them: one larger and one smaller uuid.
         let big = "ffffffff-ffff-4fff-bfff-ffffffffffff", small = "00000000-0000-4000-8000-000000000001"
         try library.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [big, share.id])
-        try library.db.run("INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [storm.rowID, library.db.lastInsertRowID])
+        try library.db.run(
+            "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [storm.rowID, library.db.lastInsertRowID])
         try library.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [small, share.id])
 
         let result = try library.addToShare(share, photos: [path, storm], author: "a")
@@ -302,12 +361,17 @@ final class CatalogTests: XCTestCase {
         let tx = try lastTransaction(library)
         XCTAssertEqual(tx.context, "share add")
         XCTAssertTrue(tx.changes.contains(["Tag", big, "delete", "", #"{"name":"Beach","uuid":"\#(big)"}"#, share.id]))
-        XCTAssertTrue(tx.changes.contains(["Tag", created.uuid, "delete", "", #"{"name":"Beach","uuid":"\#(created.uuid)"}"#, share.id]))
-        XCTAssertEqual(tx.changes.filter { $0[0] == "Photo" && $0[1] == storm.uniqueName }.count, 1, "one change per object")
+        XCTAssertTrue(
+            tx.changes.contains([
+                "Tag", created.uuid, "delete", "", #"{"name":"Beach","uuid":"\#(created.uuid)"}"#, share.id
+            ]))
+        XCTAssertEqual(
+            tx.changes.filter { $0[0] == "Photo" && $0[1] == storm.uniqueName }.count, 1, "one change per object")
 
         // Adding a photo that is already there changes nothing and records nothing.
         let count = try historyCount(library)
-        XCTAssertEqual(try library.addToShare(share, photos: [storm], author: "a"), ShareAddResult(moved: 0, mergedTags: 0))
+        XCTAssertEqual(
+            try library.addToShare(share, photos: [storm], author: "a"), ShareAddResult(moved: 0, mergedTags: 0))
         XCTAssertEqual(try historyCount(library), count)
 
         // A photo in another share is refused unless moving is allowed.
@@ -335,33 +399,49 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try historyCount(library), count + 1)
         XCTAssertTrue(try library.invite("bob@example.com", to: share, permission: .readWrite, author: "a"))
         XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) }.first?[3], #"["permission"]"#)
-        XCTAssertEqual(try library.share(id: share.id).participants,
-                       [ParticipantInfo(email: "bob@example.com", role: "private-user", permission: "read-write", acceptance: "pending")])
+        XCTAssertEqual(
+            try library.share(id: share.id).participants,
+            [
+                ParticipantInfo(
+                    email: "bob@example.com", role: "private-user", permission: "read-write", acceptance: "pending")
+            ])
         for bad in ["bob", "a@b@c", "@example.com", "bob@", "bob smith@example.com", "bob@exa\u{7}mple.com", ""] {
-            XCTAssertThrowsError(try Email(parsing: bad), bad) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, bad) }
+            XCTAssertThrowsError(try Email(parsing: bad), bad) {
+                XCTAssertEqual(($0 as? ValueError)?.isMalformed, false, bad)
+            }
         }
         XCTAssertThrowsError(try library.uninvite("carol@example.com", from: share, author: "a")) {
             XCTAssertEqual($0 as? LibraryError, .notFound(.participant("carol@example.com", share: share.id)))
         }
         try library.uninvite("BOB@example.com", from: share, author: "a")
-        XCTAssertEqual(try lastTransaction(library).changes.first?[4], #"{"share":"\#(share.id)","email":"bob@example.com"}"#)
+        XCTAssertEqual(
+            try lastTransaction(library).changes.first?[4], #"{"share":"\#(share.id)","email":"bob@example.com"}"#)
         XCTAssertEqual(try library.share(id: share.id).participants, [])
 
         XCTAssertTrue(try library.updateShare(share, title: "Dunes", publicPermission: .readOnly, author: "a"))
-        XCTAssertEqual(try lastTransaction(library).changes.map { Array($0.prefix(4)) }, [["Share", share.id, "update", #"["title","publicPermission"]"#]])
+        XCTAssertEqual(
+            try lastTransaction(library).changes.map { Array($0.prefix(4)) },
+            [["Share", share.id, "update", #"["title","publicPermission"]"#]])
         let before = try historyCount(library)
         XCTAssertFalse(try library.updateShare(share, title: "Dunes", author: "a"))
         XCTAssertEqual(try historyCount(library), before)
-        XCTAssertEqual(try library.share(id: share.id).json.serialized(),
-                       #"{"id":"\#(share.id)","title":"Dunes","scope":"private","publicPermission":"read-only","photoCount":1,"participants":[]}"#)
+        XCTAssertEqual(
+            try library.share(id: share.id).json.serialized(),
+            #"{"id":"\#(share.id)","title":"Dunes","scope":"private","publicPermission":"read-only","photoCount":1,"participants":[]}"#
+        )
 
         XCTAssertEqual(try library.resolveShare(share.id.uppercased()).id, share.id)
         XCTAssertEqual(try library.resolveShare(String(share.id.prefix(4))).id, share.id)
         XCTAssertThrowsError(try library.resolveShare(String(share.id.prefix(3)))) {
-            XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.share, argument: String(share.id.prefix(3)), minimum: 4))
+            XCTAssertEqual(
+                $0 as? LibraryError, .prefixTooShort(.share, argument: String(share.id.prefix(3)), minimum: 4))
         }
-        XCTAssertThrowsError(try library.resolveShare("default")) { XCTAssertEqual($0 as? LibraryError, .notFound(.share("default"))) }
-        XCTAssertThrowsError(try library.resolveShare("zzzz-nope")) { XCTAssertEqual($0 as? LibraryError, .notFound(.share("zzzz-nope"))) }
+        XCTAssertThrowsError(try library.resolveShare("default")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.share("default")))
+        }
+        XCTAssertThrowsError(try library.resolveShare("zzzz-nope")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.share("zzzz-nope")))
+        }
         try assertInvariants(library)
     }
 
@@ -395,7 +475,7 @@ final class CatalogTests: XCTestCase {
                 "SELECT group_concat(photo_id || ':' || tag_id, ',') FROM (SELECT * FROM photo_tag ORDER BY 1, 2)",
                 "SELECT group_concat(id || ':' || photo_id || ':' || value, ',') FROM (SELECT * FROM rating ORDER BY id)",
                 "SELECT group_concat(id || ':' || title || ':' || public_permission, ',') FROM (SELECT * FROM share ORDER BY id)",
-                "SELECT group_concat(share_id || ':' || email || ':' || permission, ',') FROM (SELECT * FROM participant ORDER BY id)",
+                "SELECT group_concat(share_id || ':' || email || ':' || permission, ',') FROM (SELECT * FROM participant ORDER BY id)"
             ].map { try library.db.scalarString($0) ?? "" }
             return parts.joined(separator: "|")
         }
@@ -415,17 +495,25 @@ final class CatalogTests: XCTestCase {
                 case 3:
                     label = "tag remove"
                     let photos = try somePhotos()
-                    if !photos.isEmpty { try library.removeTag(TagName(parsing: rng.pick(names) ?? "x"), from: photos, author: "prop") }
+                    if !photos.isEmpty {
+                        try library.removeTag(TagName(parsing: rng.pick(names) ?? "x"), from: photos, author: "prop")
+                    }
                 case 4:
                     label = "tag delete"
                     let zone = rng.bool() ? nil : rng.pick(try allPhotos().map(\.zone))
-                    try library.deleteTag(TagName(parsing: rng.pick(names) ?? "x"), zone: zone.map(ZoneID.init(rawValue:)), author: "prop")
+                    try library.deleteTag(
+                        TagName(parsing: rng.pick(names) ?? "x"), zone: zone.map(ZoneID.init(rawValue:)), author: "prop"
+                    )
                 case 5:
                     label = "tag rename"
-                    try library.renameTag(TagName(parsing: rng.pick(names) ?? "x"), to: TagName(parsing: rng.pick(names) ?? "y"), zone: rng.bool() ? nil : "default", author: "prop")
+                    try library.renameTag(
+                        TagName(parsing: rng.pick(names) ?? "x"), to: TagName(parsing: rng.pick(names) ?? "y"),
+                        zone: rng.bool() ? nil : "default", author: "prop")
                 case 6, 7:
                     label = "rate"
-                    if let photo = try somePhotos().first { try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop") }
+                    if let photo = try somePhotos().first {
+                        try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop")
+                    }
                 case 8:
                     label = "rating delete"
                     let ids = try library.db.statement("SELECT id FROM rating ORDER BY id").map { $0.int64(0) }
@@ -434,8 +522,9 @@ final class CatalogTests: XCTestCase {
                     label = "share create"
                     let photos = try somePhotos()
                     if !photos.isEmpty {
-                        try library.createShare(photos: photos, title: rng.bool() ? nil : ShareTitle("T\(step)"),
-                                                owner: rng.bool() ? nil : Email("owner@example.org"), allowMove: rng.bool(), author: "prop")
+                        try library.createShare(
+                            photos: photos, title: rng.bool() ? nil : ShareTitle("T\(step)"),
+                            owner: rng.bool() ? nil : Email("owner@example.org"), allowMove: rng.bool(), author: "prop")
                     }
                 case 10:
                     label = "share add"
@@ -447,10 +536,16 @@ final class CatalogTests: XCTestCase {
                     label = "invite/uninvite/set"
                     if let share = rng.pick(try library.shares()) {
                         switch rng.int(3) {
-                        case 0: try library.invite(Email(parsing: rng.pick(emails) ?? ""), to: share, permission: rng.bool() ? .readOnly : .readWrite, author: "prop")
-                        case 1: try library.uninvite(Email(parsing: rng.pick(emails) ?? ""), from: share, author: "prop")
-                        default: try library.updateShare(share, title: rng.bool() ? ShareTitle("Title \(rng.int(3))") : nil,
-                                                         publicPermission: rng.pick(SharePermission.allCases), author: "prop")
+                        case 0:
+                            try library.invite(
+                                Email(parsing: rng.pick(emails) ?? ""), to: share,
+                                permission: rng.bool() ? .readOnly : .readWrite, author: "prop")
+                        case 1:
+                            try library.uninvite(Email(parsing: rng.pick(emails) ?? ""), from: share, author: "prop")
+                        default:
+                            try library.updateShare(
+                                share, title: rng.bool() ? ShareTitle("Title \(rng.int(3))") : nil,
+                                publicPermission: rng.pick(SharePermission.allCases), author: "prop")
                         }
                     }
                 case 12:
@@ -458,8 +553,11 @@ final class CatalogTests: XCTestCase {
                     // Not a command: a same-named tag with another uuid in a photo's zone.
                     if let photo = try somePhotos().first, let name = photo.tags.first {
                         let uuid = UUID().uuidString.lowercased()
-                        try library.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, photo.zone])
-                        try library.db.run("INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo.rowID, library.db.lastInsertRowID])
+                        try library.db.run(
+                            "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, photo.zone])
+                        try library.db.run(
+                            "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)",
+                            [photo.rowID, library.db.lastInsertRowID])
                         notACommand = true
                     }
                 default:
@@ -475,25 +573,42 @@ final class CatalogTests: XCTestCase {
                     }
                 }
                 counts[label, default: 0] += 1
-            } catch let error where (error as? PhotosError).map({ $0.status == .dataError || $0.status == .noInput })
-                        ?? (error is ValueError || error is ShareError || (error as? LibraryError).map(\.isCatalogRefusal) ?? false) {
+            } catch let error
+                where (error as? PhotosError).map({ $0.status == .dataError || $0.status == .noInput })
+                ?? (error is ValueError || error is ShareError
+                    || (error as? LibraryError).map(\.isCatalogRefusal) ?? false)
+            {
                 // A refusal (unknown tag, photo in another share, bad e-mail, owner …) changes nothing.
                 counts[label + " refused", default: 0] += 1
-                XCTAssertEqual(try fingerprint(), before, "step \(step) \(label): a refused operation changed data: \(error)")
-                XCTAssertEqual(try historyCount(library), tokens, "step \(step) \(label): a refused operation recorded history")
+                XCTAssertEqual(
+                    try fingerprint(), before, "step \(step) \(label): a refused operation changed data: \(error)")
+                XCTAssertEqual(
+                    try historyCount(library), tokens, "step \(step) \(label): a refused operation recorded history")
             }
             let after = try fingerprint()
             let recorded = try historyCount(library) - tokens
-            if !notACommand { XCTAssertEqual(recorded, after == before ? 0 : 1, "step \(step) \(label): one history transaction exactly when something changed") }
+            if !notACommand {
+                XCTAssertEqual(
+                    recorded, after == before ? 0 : 1,
+                    "step \(step) \(label): one history transaction exactly when something changed")
+            }
             if let zone = shareAddZone {
-                XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM (SELECT name FROM tag WHERE zone_id = ? GROUP BY name HAVING count(*) > 1)", [zone]), 0,
-                               "step \(step): share add leaves no duplicate tags in its zone")
+                XCTAssertEqual(
+                    try library.db.scalarInt(
+                        "SELECT count(*) FROM (SELECT name FROM tag WHERE zone_id = ? GROUP BY name HAVING count(*) > 1)",
+                        [zone]), 0,
+                    "step \(step): share add leaves no duplicate tags in its zone")
             }
             try assertInvariants(library, full: true, "after step \(step) (\(label))")
         }
-        if ProcessInfo.processInfo.environment["PHOTOS_TEST_VERBOSE"] != nil { print(counts.sorted { $0.key < $1.key }) }
+        if ProcessInfo.processInfo.environment["PHOTOS_TEST_VERBOSE"] != nil {
+            print(counts.sorted { $0.key < $1.key })
+        }
         // Every kind of operation ran, and some were refused.
-        for kind in ["tag add", "tag remove", "tag delete", "tag rename", "rate", "rating delete", "share create", "share add", "invite/uninvite/set", "delete/re-import"] {
+        for kind in [
+            "tag add", "tag remove", "tag delete", "tag rename", "rate", "rating delete", "share create", "share add",
+            "invite/uninvite/set", "delete/re-import"
+        ] {
             XCTAssertGreaterThan(counts[kind] ?? 0, 0, "\(kind) never succeeded: \(counts)")
         }
         XCTAssertGreaterThan(counts.filter { $0.key.hasSuffix("refused") }.values.reduce(0, +), 0)

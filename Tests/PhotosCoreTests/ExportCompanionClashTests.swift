@@ -20,31 +20,38 @@ final class ExportCompanionClashTests: XCTestCase {
     }
 
     func photo(_ n: Int, _ displayName: String, format: ImageFormat) -> PhotoRecord {
-        PhotoRecord(rowID: Int64(n), uniqueName: "0A1B2C3D-0000-0000-0000-00000000000\(n)", displayName: displayName,
-                    sha256: String(repeating: "\(n)", count: 64), byteSize: 1, fileReference: "aa/aa", format: format,
-                    width: 1, height: 1, orientation: .up, captureDate: "2008-05-06T07:08:09Z",
-                    importedAt: "2026-01-02T03:04:05Z",
-                    thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
+        PhotoRecord(
+            rowID: Int64(n), uniqueName: "0A1B2C3D-0000-0000-0000-00000000000\(n)", displayName: displayName,
+            sha256: String(repeating: "\(n)", count: 64), byteSize: 1, fileReference: "aa/aa", format: format,
+            width: 1, height: 1, orientation: .up, captureDate: "2008-05-06T07:08:09Z",
+            importedAt: "2026-01-02T03:04:05Z",
+            thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
     }
 
-    func paths(_ photos: [PhotoRecord], template: ExportNameTemplate, sidecar: SidecarFormat,
-               thumbnails: Bool) -> [String] {
-        let planner = Planner(root: root, state: nil, trustState: false,
-                              companionKinds: Planner.companionKinds(sidecar: sidecar, thumbnails: thumbnails))
+    func paths(
+        _ photos: [PhotoRecord], template: ExportNameTemplate, sidecar: SidecarFormat,
+        thumbnails: Bool
+    ) -> [String] {
+        let planner = Planner(
+            root: root, state: nil, trustState: false,
+            companionKinds: Planner.companionKinds(sidecar: sidecar, thumbnails: thumbnails))
         let plan = planner.plan(photos, template: template)
         XCTAssertTrue(plan.failures.isEmpty)
         return plan.items.map(\.path)
     }
 
     func testSameStemDifferentNamesKeepTheirNamesWithoutThumbnails() throws {
-        let photos = [photo(1, "storm.jpg", format: .jpeg), photo(2, "storm.heic", format: .heif),
-                      photo(3, "path.webp", format: .webp), photo(4, "path.jpg", format: .jpeg)]
+        let photos = [
+            photo(1, "storm.jpg", format: .jpeg), photo(2, "storm.heic", format: .heif),
+            photo(3, "path.webp", format: .webp), photo(4, "path.jpg", format: .jpeg)
+        ]
         for template in [ExportNameTemplate.default, try ExportNameTemplate(parsing: "{capture:%Y}/{name}")] {
             let prefix = template == .default ? "" : "2008/"
             for sidecar in SidecarFormat.allCases {
-                XCTAssertEqual(paths(photos, template: template, sidecar: sidecar, thumbnails: false),
-                               ["storm.jpg", "storm.heic", "path.webp", "path.jpg"].map { prefix + $0 },
-                               "\(template.text) --sidecar \(sidecar)")
+                XCTAssertEqual(
+                    paths(photos, template: template, sidecar: sidecar, thumbnails: false),
+                    ["storm.jpg", "storm.heic", "path.webp", "path.jpg"].map { prefix + $0 },
+                    "\(template.text) --sidecar \(sidecar)")
             }
         }
     }
@@ -52,12 +59,14 @@ final class ExportCompanionClashTests: XCTestCase {
     func testSameStemWithThumbnailsTakesTheNextVariantInUniqueNameOrder() throws {
         let photos = [photo(1, "storm.jpg", format: .jpeg), photo(2, "storm.heic", format: .heif)]
         for sidecar in SidecarFormat.allCases {
-            XCTAssertEqual(paths(photos, template: .default, sidecar: sidecar, thumbnails: true),
-                           ["storm.jpg", "storm (1).heic"], "--sidecar \(sidecar)")
+            XCTAssertEqual(
+                paths(photos, template: .default, sidecar: sidecar, thumbnails: true),
+                ["storm.jpg", "storm (1).heic"], "--sidecar \(sidecar)")
         }
         // The same options give the same names on every run.
-        XCTAssertEqual(paths(photos, template: .default, sidecar: .xmp, thumbnails: true),
-                       paths(photos, template: .default, sidecar: .xmp, thumbnails: true))
+        XCTAssertEqual(
+            paths(photos, template: .default, sidecar: .xmp, thumbnails: true),
+            paths(photos, template: .default, sidecar: .xmp, thumbnails: true))
     }
 
     func testOnlyTheWrittenSidecarIsReserved() throws {

@@ -4,11 +4,14 @@ import XCTest
 import PhotosImaging
 
 final class ExportNamingTests: XCTestCase {
-    func photo(_ displayName: String, capture: String? = "2014-04-05T10:20:30Z", format: String = "jpeg") -> PhotoRecord {
-        PhotoRecord(rowID: 1, uniqueName: "0A1B2C3D-0000-0000-0000-000000000001", displayName: displayName,
-                    sha256: String(repeating: "a", count: 64), byteSize: 1, fileReference: "aa/aa", format: ImageFormat(rawValue: format) ?? .jpeg,
-                    width: 1, height: 1, orientation: .up, captureDate: capture, importedAt: "2026-01-02T03:04:05Z",
-                    thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
+    func photo(_ displayName: String, capture: String? = "2014-04-05T10:20:30Z", format: String = "jpeg") -> PhotoRecord
+    {
+        PhotoRecord(
+            rowID: 1, uniqueName: "0A1B2C3D-0000-0000-0000-000000000001", displayName: displayName,
+            sha256: String(repeating: "a", count: 64), byteSize: 1, fileReference: "aa/aa",
+            format: ImageFormat(rawValue: format) ?? .jpeg,
+            width: 1, height: 1, orientation: .up, captureDate: capture, importedAt: "2026-01-02T03:04:05Z",
+            thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
     }
 
     func testSanitizeKeepsEverythingInsideAndVisible() {
@@ -23,7 +26,9 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertNil(ExportNaming.sanitize("../.././/"))
         XCTAssertNil(ExportNaming.sanitize("  "))
         // NFC: e + combining acute becomes é (U+00E9).
-        XCTAssertEqual(ExportNaming.sanitize("Cafe\u{301}.jpg")?.unicodeScalars.map(\.value), "Caf\u{E9}.jpg".unicodeScalars.map(\.value))
+        XCTAssertEqual(
+            ExportNaming.sanitize("Cafe\u{301}.jpg")?.unicodeScalars.map(\.value),
+            "Caf\u{E9}.jpg".unicodeScalars.map(\.value))
         let long = String(repeating: "é", count: 300) + ".jpeg"
         let short = ExportNaming.sanitize(long) ?? ""
         XCTAssertLessThanOrEqual(short.utf8.count, ExportNaming.maxComponentBytes)
@@ -50,16 +55,25 @@ final class ExportNamingTests: XCTestCase {
         let p = photo("IMG_0001.JPG")
         XCTAssertEqual(ExportNameTemplate.default.render(p), "IMG_0001.JPG")
         XCTAssertEqual(try ExportNameTemplate(parsing: "{capture:%Y/%m}/{name}").render(p), "2014/04/IMG_0001.JPG")
-        XCTAssertEqual(try ExportNameTemplate(parsing: "{capture:%Y%m%d-%H%M%S}_{stem}.{ext}").render(p), "20140405-102030_IMG_0001.JPG")
-        XCTAssertEqual(try ExportNameTemplate(parsing: "{imported:%Y}/{share}/{uniqueName}").render(p),
-                       "2026/default/0A1B2C3D-0000-0000-0000-000000000001.JPG", "'.{ext}' is appended without {name} or {ext}")
-        XCTAssertEqual(try ExportNameTemplate(parsing: "{capture}/{name}").render(photo("x.png", capture: nil, format: "png")),
-                       "2026-01-02/x.png", "no capture date: the import date")
-        XCTAssertEqual(try ExportNameTemplate(parsing: "{stem}.{ext}").render(photo("noext", format: "png")), "noext.png")
-        let expected: [(String, ExportError)] = [("{nme}", .unknownField("nme")), ("{name", .unclosedField(template: "{name")),
-                                                 ("", .emptyTemplate), ("{capture%Y}", .unknownField("capture%Y"))]
+        XCTAssertEqual(
+            try ExportNameTemplate(parsing: "{capture:%Y%m%d-%H%M%S}_{stem}.{ext}").render(p),
+            "20140405-102030_IMG_0001.JPG")
+        XCTAssertEqual(
+            try ExportNameTemplate(parsing: "{imported:%Y}/{share}/{uniqueName}").render(p),
+            "2026/default/0A1B2C3D-0000-0000-0000-000000000001.JPG", "'.{ext}' is appended without {name} or {ext}")
+        XCTAssertEqual(
+            try ExportNameTemplate(parsing: "{capture}/{name}").render(photo("x.png", capture: nil, format: "png")),
+            "2026-01-02/x.png", "no capture date: the import date")
+        XCTAssertEqual(
+            try ExportNameTemplate(parsing: "{stem}.{ext}").render(photo("noext", format: "png")), "noext.png")
+        let expected: [(String, ExportError)] = [
+            ("{nme}", .unknownField("nme")), ("{name", .unclosedField(template: "{name")),
+            ("", .emptyTemplate), ("{capture%Y}", .unknownField("capture%Y"))
+        ]
         for (bad, error) in expected {
-            XCTAssertThrowsError(try ExportNameTemplate(parsing: bad), bad) { XCTAssertEqual($0 as? ExportError, error) }
+            XCTAssertThrowsError(try ExportNameTemplate(parsing: bad), bad) {
+                XCTAssertEqual($0 as? ExportError, error)
+            }
         }
     }
 
@@ -76,7 +90,8 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5, captureTime: date))
         p.tags = []
         p.ratings = []
-        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar(captureTime: date))
+        XCTAssertEqual(
+            try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar(captureTime: date))
         p.captureDate = nil
         XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"), XMPSidecar())
         XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
@@ -87,10 +102,14 @@ final class ExportNamingTests: XCTestCase {
         p.tags = ["Insect", "Nature"]
         p.ratings = [3, 4]
         let sidecar = try XMPSidecar.parseJSON(Data(p.json.serialized().utf8), path: "a.jpg.json")
-        XCTAssertEqual(sidecar, XMPSidecar(subjects: ["Insect", "Nature"], rating: 4,
-                                           captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
+        XCTAssertEqual(
+            sidecar,
+            XMPSidecar(
+                subjects: ["Insect", "Nature"], rating: 4,
+                captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
-        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
+        XCTAssertEqual(
+            try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2".utf8), path: "bad.json"))
         XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2]".utf8), path: "bad.json"))

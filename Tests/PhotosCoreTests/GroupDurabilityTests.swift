@@ -23,9 +23,10 @@ final class GroupDurabilityTests: XCTestCase {
     }
 
     func testOneSyncPerBatchBeforeItsRowsCommitAndNoFsyncPerFile() throws {
-        let count = 130  // batches of 64, 64 and 2
+        let count = 130 // batches of 64, 64 and 2
         for i in 0..<count {
-            let bytes = try MetadataFixture.jpeg(seed: i, segments: [MetadataFixture.segment(0xFE, Array("file \(i)".utf8))])
+            let bytes = try MetadataFixture.jpeg(
+                seed: i, segments: [MetadataFixture.segment(0xFE, Array("file \(i)".utf8))])
             _ = try tmp.write("in/\(i).jpg", bytes)
         }
         let library = try Library(root: tmp.file("lib"), create: true)
@@ -36,7 +37,8 @@ final class GroupDurabilityTests: XCTestCase {
         // are the ones about to commit; each must have its original renamed into place already.
         DurabilityStats.recordEvents(true) { event in
             guard case .syncfs(let path) = event, path == root else { return }
-            let refs = ((try? db.scalarString("SELECT group_concat(file_ref, char(10)) FROM photo_data")) ?? nil)?
+            let refs =
+                ((try? db.scalarString("SELECT group_concat(file_ref, char(10)) FROM photo_data")) ?? nil)?
                 .split(separator: "\n").map(String.init) ?? []
             let missing = refs.filter { !FileManager.default.fileExists(atPath: root + "/" + $0) }
             seen.lock.withLock {
@@ -46,7 +48,7 @@ final class GroupDurabilityTests: XCTestCase {
         }
         var options = ImportOptions(paths: [tmp.file("in")])
         options.jobs = 2
-        options.batchSeconds = 1000  // batches end by size only
+        options.batchSeconds = 1000 // batches end by size only
         let summary = try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
         let events = DurabilityStats.events.filter { event in
             switch event {
@@ -60,7 +62,9 @@ final class GroupDurabilityTests: XCTestCase {
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_data"), count)
         // Exactly one syncfs, then the commit, per batch; no fsync at all for the originals.
         let batches = 3
-        XCTAssertEqual(events, Array(repeating: [DurabilityStats.Event.syncfs(root), .commit(root)], count: batches).flatMap { $0 })
+        XCTAssertEqual(
+            events, Array(repeating: [DurabilityStats.Event.syncfs(root), .commit(root)], count: batches).flatMap { $0 }
+        )
         XCTAssertLessThanOrEqual(events.filter { $0 != .commit(root) }.count, 4 * batches)
         // At each sync the batch's rows (and the earlier ones) name originals already in place.
         XCTAssertEqual(seen.rowsAtSync, [64, 128, 130])
@@ -89,7 +93,7 @@ final class GroupDurabilityTests: XCTestCase {
         let before = DurabilityStats.fsyncCount
         let bytes: [UInt8] = [1, 2, 3]
         XCTAssertTrue(try bytes.withUnsafeBytes { try store.write($0, reference: "ab/abc") })
-        XCTAssertEqual(DurabilityStats.fsyncCount - before, 2)  // the file and its folder
+        XCTAssertEqual(DurabilityStats.fsyncCount - before, 2) // the file and its folder
         XCTAssertTrue(try bytes.withUnsafeBytes { try store.write($0, reference: "ab/abd", durability: .deferred) })
         XCTAssertEqual(DurabilityStats.fsyncCount - before, 2)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path(for: "ab/abd"))), Data(bytes))

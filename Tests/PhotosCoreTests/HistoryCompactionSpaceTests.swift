@@ -22,10 +22,14 @@ final class HistoryCompactionSpaceTests: XCTestCase {
         let long = String(repeating: "x", count: 300)
         try lib.write {
             for _ in 0..<200 {
-                let token = try store.appendHistoryTransaction(timestamp: "2020-01-01T00:00:00.000Z", author: "t", context: .tagDelete)
-                try store.appendHistoryChanges((0..<10).map {
-                    HistoryChange(entity: "Tag", objectID: "tag-\($0)", type: .delete, tombstone: [("name", long), ("uuid", "u-\($0)")])
-                }, token: token)
+                let token = try store.appendHistoryTransaction(
+                    timestamp: "2020-01-01T00:00:00.000Z", author: "t", context: .tagDelete)
+                try store.appendHistoryChanges(
+                    (0..<10).map {
+                        HistoryChange(
+                            entity: "Tag", objectID: "tag-\($0)", type: .delete,
+                            tombstone: [("name", long), ("uuid", "u-\($0)")])
+                    }, token: token)
             }
         }
         try lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -50,8 +54,12 @@ final class HistoryCompactionSpaceTests: XCTestCase {
         let compaction: any HistoryCompactionStore = lib.db
         XCTAssertEqual(try compaction.freeSpaceBytes(), 0)
         XCTAssertEqual(try compaction.reclaimSpace(), 0)
-        XCTAssertEqual(try compaction.historySize(of: HistoryCut(throughToken: .max)), HistoryCutSize(transactions: 100, changes: 1000, lastToken: 200))
-        XCTAssertEqual(try compaction.historySize(of: HistoryCut(throughToken: .max, before: "2020-01-01T00:00:00.000Z")), HistoryCutSize())
+        XCTAssertEqual(
+            try compaction.historySize(of: HistoryCut(throughToken: .max)),
+            HistoryCutSize(transactions: 100, changes: 1000, lastToken: 200))
+        XCTAssertEqual(
+            try compaction.historySize(of: HistoryCut(throughToken: .max, before: "2020-01-01T00:00:00.000Z")),
+            HistoryCutSize())
         XCTAssertEqual(try compaction.lastHistoryToken(before: "2020-01-01T00:00:00.001Z"), 200)
         XCTAssertNil(try compaction.lowestHistoryConsumer())
     }

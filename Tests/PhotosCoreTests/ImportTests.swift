@@ -12,15 +12,21 @@ final class ImportTests: ImportTestCase {
         XCTAssertEqual(summary.imported, 6)
         XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
         // README.md, make-samples.sh and the cron samples are skipped; the .xmp sidecar is not counted.
-        let others = (FileManager.default.enumerator(atPath: samplesDir)?.allObjects as? [String] ?? []).filter { name in
+        let others = (FileManager.default.enumerator(atPath: samplesDir)?.allObjects as? [String] ?? []).filter {
+            name in
             var isDir: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: samplesDir + "/" + name, isDirectory: &isDir)
             return !isDir.boolValue && !["jpg", "png", "xmp"].contains((name as NSString).pathExtension)
         }
         XCTAssertGreaterThanOrEqual(others.count, 2)
         XCTAssertEqual(summary.skipped, others.count)
-        let expectedBytes = try ["colorful-cups-progressive.jpg", "dune-orientation6.jpg", "kite.png", "ladybird.jpg", "path.jpg", "storm.jpg"]
-            .reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: samplesDir + "/" + $1)[.size] as? Int) ?? 0) }
+        let expectedBytes = try [
+            "colorful-cups-progressive.jpg", "dune-orientation6.jpg", "kite.png", "ladybird.jpg", "path.jpg",
+            "storm.jpg"
+        ]
+        .reduce(0) {
+            $0 + ((try FileManager.default.attributesOfItem(atPath: samplesDir + "/" + $1)[.size] as? Int) ?? 0)
+        }
         XCTAssertEqual(summary.bytes, Int64(expectedBytes))
 
         var photos: [String: PhotoRecord] = [:]
@@ -48,7 +54,8 @@ final class ImportTests: ImportTestCase {
         // Originals are byte-identical copies named by SHA-256.
         for photo in photos.values {
             let stored = library.externalData.path(for: photo.fileReference)
-            XCTAssertTrue(FileManager.default.contentsEqual(atPath: stored, andPath: samplesDir + "/" + photo.displayName))
+            XCTAssertTrue(
+                FileManager.default.contentsEqual(atPath: stored, andPath: samplesDir + "/" + photo.displayName))
             XCTAssertEqual(photo.fileReference, String(photo.sha256.prefix(2)) + "/" + photo.sha256)
         }
         // Thumbnails are JPEG.
@@ -57,11 +64,18 @@ final class ImportTests: ImportTestCase {
 
         // History: import transactions (one per committed batch) with 6 Photo inserts, 4 Tag inserts
         // (Nature, Insect from ladybird's sidecar; Close-up, Colors embedded in colorful-cups), 2 Rating inserts.
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
+        XCTAssertEqual(
+            try library.db.scalarInt(
+                "SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
         XCTAssertGreaterThanOrEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"), 6)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"), 2)
+        XCTAssertEqual(
+            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"),
+            6)
+        XCTAssertEqual(
+            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
+        XCTAssertEqual(
+            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"),
+            2)
 
         let again = try runImport(library, [samplesDir])
         XCTAssertEqual([again.imported, again.duplicates, again.failed], [0, 6, 0])
@@ -70,11 +84,17 @@ final class ImportTests: ImportTestCase {
 
     func testTagsAreFoundOrCreatedOnceAndNFCNormalized() throws {
         let library = try makeLibrary()
-        _ = try runImport(library, [samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]) { $0.tags = ["Cafe\u{301}", "  Trip "] }
+        _ = try runImport(library, [samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]) {
+            $0.tags = ["Cafe\u{301}", "  Trip "]
+        }
         _ = try runImport(library, [samplesDir + "/kite.png"]) { $0.tags = ["Caf\u{E9}"] }
-        let tags = try library.db.statement("SELECT name, zone_id FROM tag ORDER BY name").map { [$0.string(0), $0.string(1)] }
+        let tags = try library.db.statement("SELECT name, zone_id FROM tag ORDER BY name").map {
+            [$0.string(0), $0.string(1)]
+        }
         XCTAssertEqual(tags, [["Caf\u{E9}", "default"], ["Trip", "default"]])
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
+        XCTAssertEqual(
+            try library.db.scalarInt(
+                "SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["bad\u{7}name"] }) {
             XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""bad\u0007name""#))
         }
@@ -87,15 +107,18 @@ final class ImportTests: ImportTestCase {
         _ = try tmp.write("in/notes.txt", Array("hello".utf8))
         _ = try tmp.write("in/fake.jpg", Array("GIF89a not really".utf8))
         _ = try tmp.write("in/empty.PNG", [])
-        _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/storm.dat")      // a JPEG with another extension
+        _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/storm.dat") // a JPEG with another extension
         _ = try tmp.copy(samplesDir + "/kite.png", as: "in/.hidden/kite.png")
         _ = try tmp.copy(samplesDir + "/path.jpg", as: "in/.dotfile.jpg")
         let summary = try runImport(library, [tmp.file("in")])
         XCTAssertEqual(summary.imported, 1)
         XCTAssertEqual(summary.skipped, 1)
         XCTAssertEqual(summary.failed, 2)
-        let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
-        XCTAssertEqual(reasons["fake.jpg"], "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)")
+        let reasons = Dictionary(
+            uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        XCTAssertEqual(
+            reasons["fake.jpg"],
+            "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)")
         XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP")
         XCTAssertEqual(summary.failures.first?.path.hasPrefix(tmp.file("in")), true, "failures carry the full path")
 
@@ -106,7 +129,8 @@ final class ImportTests: ImportTestCase {
     func testSymlinkLoopsAreWalkedOnce() throws {
         let library = try makeLibrary()
         _ = try tmp.copy(samplesDir + "/storm.jpg", as: "tree/a/storm.jpg")
-        try FileManager.default.createSymbolicLink(atPath: tmp.file("tree/a/loop"), withDestinationPath: tmp.file("tree"))
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.file("tree/a/loop"), withDestinationPath: tmp.file("tree"))
         try FileManager.default.createSymbolicLink(atPath: tmp.file("tree/self"), withDestinationPath: ".")
         let files = try FileScanner().scan([tmp.file("tree")])
         XCTAssertEqual(files, [tmp.file("tree/a/storm.jpg")])
@@ -133,24 +157,29 @@ final class ImportTests: ImportTestCase {
         _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/good.jpg")
         XCTAssertEqual(mkfifo(tmp.file("in/fifo.jpg"), 0o644), 0)
         XCTAssertEqual(mkfifo(tmp.file("in/fifo.txt"), 0o644), 0)
-        try FileManager.default.createSymbolicLink(atPath: tmp.file("in/dangling.png"), withDestinationPath: tmp.file("nowhere"))
+        try FileManager.default.createSymbolicLink(
+            atPath: tmp.file("in/dangling.png"), withDestinationPath: tmp.file("nowhere"))
         // A name that is not UTF-8 (bytes 0xFF 0xFE), which a Swift String path cannot name.
         let badName: [UInt8] = Array(tmp.file("in/bad").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8) + [0]
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: samplesDir + "/path.jpg")))
-        let fd = badName.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        let fd = badName.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
         XCTAssertGreaterThanOrEqual(fd, 0)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
 
         let summary = try runImport(library, [tmp.file("in")])
         XCTAssertEqual([summary.imported, summary.skipped, summary.failed], [1, 1, 3], "\(summary.failures)")
-        let reasons = Dictionary(uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        let reasons = Dictionary(
+            uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
         XCTAssertEqual(reasons["fifo.jpg"], "not a regular file (a FIFO)")
         XCTAssertEqual(reasons["dangling.png"], "cannot read: No such file or directory")
         XCTAssertEqual(reasons["bad\u{FFFD}\u{FFFD}.jpg"], "file name is not valid UTF-8; rename it to import it")
 
         let explicit = try runImport(library, [tmp.file("in/fifo.jpg")])
-        XCTAssertEqual([explicit.imported, explicit.failed], [0, 1], "a FIFO given by name is a failure, not a silent no-op")
+        XCTAssertEqual(
+            [explicit.imported, explicit.failed], [0, 1], "a FIFO given by name is a failure, not a silent no-op")
         // A path that became a FIFO after the scan is refused by the read itself, without blocking.
         XCTAssertThrowsError(try ImageFile.read(path: tmp.file("in/fifo.jpg"))) {
             XCTAssertEqual(($0 as? FileError)?.message, "not a regular file")
@@ -241,7 +270,8 @@ final class ImportTests: ImportTestCase {
     func testDeleteCascadesRecordsTombstonesAndRemovesTheOriginal() throws {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir + "/ladybird.jpg", samplesDir + "/storm.jpg"]) { $0.tags = ["Keep"] }
-        let ladybird = try XCTUnwrap(try library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
+        let ladybird = try XCTUnwrap(
+            try library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
         let photo = try library.resolvePhoto(String(ladybird.prefix(8)).lowercased())
         let file = library.externalData.path(for: photo.fileReference)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
@@ -253,7 +283,9 @@ final class ImportTests: ImportTestCase {
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM rating"), 0)
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM tag"), 3, "tags stay: Keep, Nature, Insect")
         XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_tag"), 1)
-        let tombstone = try library.db.scalarString("SELECT c.tombstone FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE c.entity = 'Photo' AND c.type = 'delete' AND t.author = 'tester' AND t.context = 'delete'")
+        let tombstone = try library.db.scalarString(
+            "SELECT c.tombstone FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE c.entity = 'Photo' AND c.type = 'delete' AND t.author = 'tester' AND t.context = 'delete'"
+        )
         XCTAssertEqual(tombstone, "{\"uniqueName\":\"\(photo.uniqueName)\",\"sha256\":\"\(photo.sha256)\"}")
         XCTAssertTrue(try library.verify().isClean)
     }
@@ -264,12 +296,20 @@ final class ImportTests: ImportTestCase {
         let names = try library.db.statement("SELECT unique_name FROM photo ORDER BY unique_name").map { $0.string(0) }
         XCTAssertEqual(try library.resolvePhoto(names[0]).uniqueName, names[0])
         XCTAssertEqual(try library.resolvePhoto(names[0].lowercased()).uniqueName, names[0])
-        XCTAssertThrowsError(try library.resolvePhoto("abc")) { XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.photo, argument: "abc", minimum: 4)) }
-        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) { XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there"))) }
+        XCTAssertThrowsError(try library.resolvePhoto("abc")) {
+            XCTAssertEqual($0 as? LibraryError, .prefixTooShort(.photo, argument: "abc", minimum: 4))
+        }
+        XCTAssertThrowsError(try library.resolvePhoto("zzzz-not-there")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there")))
+        }
         // Force an ambiguity: two names sharing a 4-character prefix.
-        try library.db.run("UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)", [names[0], names[1]])
+        try library.db.run(
+            "UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)",
+            [names[0], names[1]])
         XCTAssertThrowsError(try library.resolvePhoto("abcd")) { error in
-            guard case let .ambiguous(kind, argument, candidates)? = error as? LibraryError else { return XCTFail("\(error)") }
+            guard case let .ambiguous(kind, argument, candidates)? = error as? LibraryError else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(kind, .photo)
             XCTAssertEqual(argument, "abcd")
             XCTAssertEqual(candidates.count, 2)
@@ -282,29 +322,40 @@ final class ImportTests: ImportTestCase {
         _ = try runImport(library, [samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
         XCTAssertTrue(try library.verify().isClean)
         let orphan = library.externalData.path(for: "ab/" + String(repeating: "ab", count: 32))
-        try FileManager.default.createDirectory(atPath: (orphan as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (orphan as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: orphan, contents: Data([1, 2, 3]))
         let temp = library.externalData.path(for: "ab/.tmp-leftover")
         _ = FileManager.default.createFile(atPath: temp, contents: Data([1]))
-        let storm = try library.resolvePhoto(try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
+        let storm = try library.resolvePhoto(
+            try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
         let stormFile = library.externalData.path(for: storm.fileReference)
         // Corrupt path.jpg's copy: same size, other bytes.
-        let pathPhoto = try library.resolvePhoto(try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
-        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: library.externalData.path(for: pathPhoto.fileReference)))
+        let pathPhoto = try library.resolvePhoto(
+            try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+        var bytes = try XCTUnwrap(
+            FileManager.default.contents(atPath: library.externalData.path(for: pathPhoto.fileReference)))
         bytes[bytes.count / 2] ^= 0xFF
-        _ = FileManager.default.createFile(atPath: library.externalData.path(for: pathPhoto.fileReference), contents: bytes)
+        _ = FileManager.default.createFile(
+            atPath: library.externalData.path(for: pathPhoto.fileReference), contents: bytes)
         try FileManager.default.removeItem(atPath: stormFile)
 
         let report = try library.verify()
-        XCTAssertEqual(report.problems.map(\.kind).sorted(), ["hash-mismatch", "missing-file", "orphan-file", "temporary-file"])
+        XCTAssertEqual(
+            report.problems.map(\.kind).sorted(), ["hash-mismatch", "missing-file", "orphan-file", "temporary-file"])
         XCTAssertFalse(report.isClean)
-        XCTAssertEqual(try library.verify(quick: true).problems.map(\.kind).sorted(), ["missing-file", "orphan-file", "temporary-file"])
+        XCTAssertEqual(
+            try library.verify(quick: true).problems.map(\.kind).sorted(),
+            ["missing-file", "orphan-file", "temporary-file"])
 
         let repaired = try library.verify(repair: true)
-        XCTAssertEqual(repaired.problems.filter(\.repaired).map(\.kind).sorted(), ["missing-file", "orphan-file", "temporary-file"])
+        XCTAssertEqual(
+            repaired.problems.filter(\.repaired).map(\.kind).sorted(), ["missing-file", "orphan-file", "temporary-file"]
+        )
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan))
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp))
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 1, "the photo whose original was gone is deleted")
+        XCTAssertEqual(
+            try library.db.scalarInt("SELECT count(*) FROM photo"), 1, "the photo whose original was gone is deleted")
         // The hash mismatch is reported, never "repaired" by deleting the user's data.
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["hash-mismatch"])
     }

@@ -24,12 +24,16 @@ final class Issue9VariantSniffTests: XCTestCase {
         _ = try tmp.write("in/data.bin", otherJunk) // not named as an image: still skipped
         _ = try tmp.write("in/fake.png", [0xFF, 0xD8, 0x00, 0x00]) // a .png is sniffed as before
         let library = try Library(root: tmp.file("lib"), create: true)
-        let summary = try Importer(library: library, libraryRoot: tmp.file("lib"), options: ImportOptions(paths: [tmp.file("in")])).run()
+        let summary = try Importer(
+            library: library, libraryRoot: tmp.file("lib"), options: ImportOptions(paths: [tmp.file("in")])
+        ).run()
         XCTAssertEqual(summary.imported, 2, "\(summary.failures)")
         XCTAssertEqual(summary.skipped, 1)
         XCTAssertEqual(summary.failed, 1)
         XCTAssertEqual(summary.failures.map { ($0.path as NSString).lastPathComponent }, ["fake.png"])
-        let names = try library.db.statement("SELECT display_name FROM photo ORDER BY display_name").map { $0.string(0) }
+        let names = try library.db.statement("SELECT display_name FROM photo ORDER BY display_name").map {
+            $0.string(0)
+        }
         XCTAssertEqual(names, ["junk.jpg", "marker.JPEG"])
         // The thumbnail equals the clean file's: the junk changed nothing.
         let options = ThumbnailOptions()

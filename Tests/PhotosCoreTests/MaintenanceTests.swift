@@ -22,10 +22,12 @@ final class MaintenanceTests: XCTestCase {
     /// (displayName → sorted tag names with uuids) of a library: what peers must agree on.
     func tagState(_ library: Library) throws -> [String: [String]] {
         var state: [String: [String]] = [:]
-        try library.db.statement("""
+        try library.db.statement(
+            """
             SELECT d.sha256, t.name, t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
             JOIN photo_data d ON d.photo_id = p.id JOIN tag t ON t.id = pt.tag_id ORDER BY d.sha256, t.name, t.uuid
-            """).forEach { state[$0.string(0), default: []].append($0.string(1) + "=" + $0.string(2)) }
+            """
+        ).forEach { state[$0.string(0), default: []].append($0.string(1) + "=" + $0.string(2)) }
         return state
     }
 
@@ -53,8 +55,10 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertEqual(try tagUUIDs(a, named: "Beach"), [winner])
         XCTAssertEqual(try tagUUIDs(b, named: "Beach"), [winner])
         XCTAssertEqual(try tagState(a), try tagState(b), "same tags, same uuids, on the same photos")
-        XCTAssertEqual(try a.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = 'Beach'"), 4,
-                       "the union: storm, path, kite, ladybird")
+        XCTAssertEqual(
+            try a.db.scalarInt(
+                "SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = 'Beach'"), 4,
+            "the union: storm, path, kite, ladybird")
         // Idempotent: merging again and deduping again change nothing.
         XCTAssertTrue(try a.merge(from: b).isEmpty)
         XCTAssertEqual(try a.dedupeTags(all: true).groups, [])
@@ -64,16 +68,22 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertTrue(try a.verify().isClean)
         XCTAssertTrue(try b.verify().isClean)
         // Tombstones of the losers.
-        let tombstones = try a.db.statement("SELECT tombstone FROM history_change WHERE entity = 'Tag' AND type = 'delete'").map { $0.string(0) }
+        let tombstones = try a.db.statement(
+            "SELECT tombstone FROM history_change WHERE entity = 'Tag' AND type = 'delete'"
+        ).map { $0.string(0) }
         XCTAssertEqual(tombstones.count, 2)
         XCTAssertTrue(tombstones.contains { $0.hasPrefix("{\"name\":\"Beach\",\"uuid\":\"") })
-        XCTAssertEqual(try a.db.scalarString("SELECT author FROM history_transaction WHERE context = 'dedupe-tags'"), "dedupe-tags")
+        XCTAssertEqual(
+            try a.db.scalarString("SELECT author FROM history_transaction WHERE context = 'dedupe-tags'"), "dedupe-tags"
+        )
     }
 
     func testThreePeersInDifferentOrdersReachTheSameState() throws {
         let peers = try ["P", "Q", "R"].map(library)
         for (i, peer) in peers.enumerated() {
-            try importInto(peer, [["storm.jpg", "kite.png"], ["storm.jpg", "path.jpg"], ["kite.png", "ladybird.jpg"]][i], tags: ["Beach", "Trip"])
+            try importInto(
+                peer, [["storm.jpg", "kite.png"], ["storm.jpg", "path.jpg"], ["kite.png", "ladybird.jpg"]][i],
+                tags: ["Beach", "Trip"])
         }
         let (p, q, r) = (peers[0], peers[1], peers[2])
         // P: merges Q then R, dedupes. R: merges P then Q, dedupes between. Q: merges R, dedupes, merges P.
@@ -92,23 +102,29 @@ final class MaintenanceTests: XCTestCase {
         try importInto(lib, ["storm.jpg", "path.jpg"], tags: ["Sky"])
         try lib.db.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
         try lib.write {
-            try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000001', 'Sky', 'z1')")
+            try lib.db.run(
+                "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000001', 'Sky', 'z1')")
             var history = HistoryWriter(lib, author: "t", context: .tagAdd)
             history.insert(.tag(uuid: "00000000-0000-0000-0000-000000000001"), zone: "z1")
             try history.commit()
         }
         XCTAssertEqual(try lib.dedupeTags().groups, [], "same name, other zone: not a duplicate")
         // A duplicate inserted without history is invisible to the incremental run, found by --all.
-        try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000002', 'Sky', 'default')")
+        try lib.db.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000002', 'Sky', 'default')")
         XCTAssertEqual(try lib.dedupeTags().groups, [])
         let all = try lib.dedupeTags(all: true, dryRun: true)
         XCTAssertEqual(all.groups.count, 1)
         XCTAssertEqual(all.groups.first?.winner, "00000000-0000-0000-0000-000000000002", "the smallest uuid wins")
         XCTAssertEqual(all.photosRelinked, 2)
-        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 3, "dry run changes nothing")
+        XCTAssertEqual(
+            try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 3, "dry run changes nothing")
         let done = try lib.dedupeTags(all: true)
         XCTAssertEqual([done.merged, done.photosRelinked], [1, 2])
-        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.uuid = '00000000-0000-0000-0000-000000000002'"), 2)
+        XCTAssertEqual(
+            try lib.db.scalarInt(
+                "SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.uuid = '00000000-0000-0000-0000-000000000002'"
+            ), 2)
         XCTAssertTrue(try lib.verify().isClean)
     }
 
@@ -140,7 +156,9 @@ final class MaintenanceTests: XCTestCase {
     /// (uniqueName → zone) of a library.
     func photoZones(_ library: Library) throws -> [String: String] {
         var zones: [String: String] = [:]
-        try library.db.statement("SELECT unique_name, zone_id FROM photo").forEach { zones[$0.string(0)] = $0.string(1) }
+        try library.db.statement("SELECT unique_name, zone_id FROM photo").forEach {
+            zones[$0.string(0)] = $0.string(1)
+        }
         return zones
     }
 
@@ -152,10 +170,12 @@ final class MaintenanceTests: XCTestCase {
         try importInto(a, ["storm.jpg", "path.jpg", "kite.png"], tags: ["Beach"])
         try FileManager.default.copyItem(atPath: tmp.file("A"), toPath: tmp.file("B"))
         let b = try Library(root: tmp.file("B"), create: false)
-        let storm = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
-        let path = try a.resolvePhoto(try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+        let storm = try a.resolvePhoto(
+            try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
+        let path = try a.resolvePhoto(
+            try XCTUnwrap(a.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
         let share = try a.createShare(photos: [storm, path], author: "t")
-        try b.addTag("Sea", to: [try b.resolvePhoto(storm.uniqueName)], author: "t")   // b tags it meanwhile
+        try b.addTag("Sea", to: [try b.resolvePhoto(storm.uniqueName)], author: "t") // b tags it meanwhile
 
         let ab = try a.merge(from: b)
         XCTAssertEqual(ab.movedPhotos, 0, "a keeps its share")
@@ -166,7 +186,10 @@ final class MaintenanceTests: XCTestCase {
         _ = try a.dedupeTags(all: true); _ = try b.dedupeTags(all: true)
         XCTAssertEqual(try tagState(a), try tagState(b), "same tags, same uuids, on the same photos")
         for lib in [a, b] {
-            XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0)
+            XCTAssertEqual(
+                try lib.db.scalarInt(
+                    "SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"
+                ), 0)
             XCTAssertTrue(try lib.verify().isClean)
             XCTAssertTrue(try lib.merge(from: lib === a ? b : a).isEmpty, "merging again changes nothing")
         }
@@ -212,14 +235,20 @@ final class MaintenanceTests: XCTestCase {
         try lib.write {
             try lib.db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", [id, id])
             try lib.db.run("INSERT INTO share (id, title, created) VALUES (?, 'Trip', '2026-01-01T00:00:00Z')", [id])
-            try lib.db.run("INSERT INTO participant (uuid, share_id, email, role, permission) VALUES (lower(hex(randomblob(18))), ?, 'bob@example.org', 'private-user', 'read-only')", [id])
+            try lib.db.run(
+                "INSERT INTO participant (uuid, share_id, email, role, permission) VALUES (lower(hex(randomblob(18))), ?, 'bob@example.org', 'private-user', 'read-only')",
+                [id])
             for name in photos {
                 try lib.db.run("UPDATE photo SET zone_id = ? WHERE display_name = ?", [id, name])
-                try lib.db.run("DELETE FROM photo_tag WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)", [name])
+                try lib.db.run(
+                    "DELETE FROM photo_tag WHERE photo_id = (SELECT id FROM photo WHERE display_name = ?)", [name])
             }
             if let tag {
-                try lib.db.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [UUID().uuidString.lowercased(), tag, id])
-                try lib.db.run("INSERT INTO photo_tag (photo_id, tag_id) SELECT p.id, t.id FROM photo p, tag t WHERE p.zone_id = ? AND t.zone_id = ?", [id, id])
+                try lib.db.run(
+                    "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [UUID().uuidString.lowercased(), tag, id])
+                try lib.db.run(
+                    "INSERT INTO photo_tag (photo_id, tag_id) SELECT p.id, t.id FROM photo p, tag t WHERE p.zone_id = ? AND t.zone_id = ?",
+                    [id, id])
             }
         }
     }
@@ -228,13 +257,19 @@ final class MaintenanceTests: XCTestCase {
         let lib = try library("L")
         try importInto(lib, ["storm.jpg", "path.jpg", "ladybird.jpg", "kite.png"], tags: ["Sky"])
         try makeShare(lib, id: "share-1234", photos: ["storm.jpg", "ladybird.jpg"], tag: "Sky")
-        let sharedFiles = try lib.db.statement("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = 'share-1234'").map { lib.externalData.path(for: $0.string(0)) }
-        let keptFiles = try lib.db.statement("SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = 'default'").map { lib.externalData.path(for: $0.string(0)) }
+        let sharedFiles = try lib.db.statement(
+            "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = 'share-1234'"
+        ).map { lib.externalData.path(for: $0.string(0)) }
+        let keptFiles = try lib.db.statement(
+            "SELECT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = 'default'"
+        ).map { lib.externalData.path(for: $0.string(0)) }
         let outside = tmp.file("outside.jpg")
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: outside)
 
         let dry = try lib.purge(zone: ZoneID(rawValue: "share-1234"), dryRun: true)
-        XCTAssertEqual([dry.photos, dry.photoData, dry.thumbnails, dry.ratings, dry.tags, dry.participants, dry.shares], [2, 2, 2, 1, 1, 1, 1])
+        XCTAssertEqual(
+            [dry.photos, dry.photoData, dry.thumbnails, dry.ratings, dry.tags, dry.participants, dry.shares],
+            [2, 2, 2, 1, 1, 1, 1])
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo"), 4, "dry run changes nothing")
 
         let report = try lib.purge(zone: ZoneID(rawValue: "share-1234"))
@@ -243,21 +278,31 @@ final class MaintenanceTests: XCTestCase {
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM photo_data"), 2)
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM thumbnail"), 2)
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM rating"), 0)
-        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 1, "the default zone's Sky stays")
+        XCTAssertEqual(
+            try lib.db.scalarInt("SELECT count(*) FROM tag WHERE name = 'Sky'"), 1, "the default zone's Sky stays")
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM participant") ?? -1, 0)
         XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM zone"), 1)
         for f in sharedFiles { XCTAssertFalse(FileManager.default.fileExists(atPath: f)) }
         for f in keptFiles { XCTAssertTrue(FileManager.default.fileExists(atPath: f)) }
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside), "files outside the library are never touched")
-        let kinds = try lib.db.statement("SELECT c.entity, count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.author = 'purge' AND c.type = 'delete' GROUP BY c.entity ORDER BY c.entity")
-            .map { "\($0.string(0))=\($0.int(1))" }
-        XCTAssertEqual(kinds, ["Participant=1", "Photo=2", "PhotoData=2", "Rating=1", "Share=1", "Tag=1", "Thumbnail=2"])
-        let tomb = try lib.db.scalarString("SELECT tombstone FROM history_change WHERE entity = 'Photo' AND type = 'delete' LIMIT 1") ?? ""
+        let kinds = try lib.db.statement(
+            "SELECT c.entity, count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.author = 'purge' AND c.type = 'delete' GROUP BY c.entity ORDER BY c.entity"
+        )
+        .map { "\($0.string(0))=\($0.int(1))" }
+        XCTAssertEqual(
+            kinds, ["Participant=1", "Photo=2", "PhotoData=2", "Rating=1", "Share=1", "Tag=1", "Thumbnail=2"])
+        let tomb =
+            try lib.db.scalarString(
+                "SELECT tombstone FROM history_change WHERE entity = 'Photo' AND type = 'delete' LIMIT 1") ?? ""
         XCTAssertTrue(tomb.hasPrefix("{\"uniqueName\":\""), tomb)
         XCTAssertTrue(try lib.verify().isClean)
 
-        XCTAssertThrowsError(try lib.purge(zone: .default)) { XCTAssertEqual($0 as? MaintenanceError, .defaultZoneNotPurgeable) }
-        XCTAssertThrowsError(try lib.resolveZone("share-1234")) { XCTAssertEqual($0 as? MaintenanceError, .zoneNotFound("share-1234")) }
+        XCTAssertThrowsError(try lib.purge(zone: .default)) {
+            XCTAssertEqual($0 as? MaintenanceError, .defaultZoneNotPurgeable)
+        }
+        XCTAssertThrowsError(try lib.resolveZone("share-1234")) {
+            XCTAssertEqual($0 as? MaintenanceError, .zoneNotFound("share-1234"))
+        }
     }
 
     func testPurgeKeepsAnOriginalStillReferencedFromAnotherZone() throws {
@@ -266,8 +311,12 @@ final class MaintenanceTests: XCTestCase {
         try makeShare(lib, id: "zz-share", photos: [], tag: nil)
         // A second photo row in the share with the same bytes (as a merge could bring).
         try lib.write {
-            try lib.db.run("INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, zone_id) VALUES ('X-1', 'storm copy.jpg', '2026-01-01T00:00:00Z', 10, 10, 'jpeg', 'zz-share')")
-            try lib.db.run("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT last_insert_rowid(), sha256, byte_size, file_ref FROM photo_data LIMIT 1")
+            try lib.db.run(
+                "INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, zone_id) VALUES ('X-1', 'storm copy.jpg', '2026-01-01T00:00:00Z', 10, 10, 'jpeg', 'zz-share')"
+            )
+            try lib.db.run(
+                "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT last_insert_rowid(), sha256, byte_size, file_ref FROM photo_data LIMIT 1"
+            )
         }
         let report = try lib.purge(zone: ZoneID(rawValue: "zz-share"))
         XCTAssertEqual([report.photos, report.filesRemoved], [1, 0])
@@ -306,7 +355,8 @@ final class MaintenanceTests: XCTestCase {
         // Tokens keep increasing after compaction (AUTOINCREMENT).
         try importInto(lib, ["colorful-cups-progressive.jpg"])
         XCTAssertEqual(try lib.currentHistoryToken(), 6)
-        XCTAssertEqual(try lib.db.scalarInt("PRAGMA auto_vacuum"), 2, "libraries are created with auto_vacuum=INCREMENTAL")
+        XCTAssertEqual(
+            try lib.db.scalarInt("PRAGMA auto_vacuum"), 2, "libraries are created with auto_vacuum=INCREMENTAL")
         // By date: nothing is older than a day ago.
         XCTAssertEqual(try lib.compactHistory(.date(Date().addingTimeInterval(-86_400)), force: true).transactions, 0)
         XCTAssertEqual(try lib.compactHistory(.date(Date().addingTimeInterval(60)), force: true).transactions, 1)
@@ -317,7 +367,11 @@ final class MaintenanceTests: XCTestCase {
         try importInto(lib, ["storm.jpg", "ladybird.jpg"], tags: ["A"])
         let s = try lib.stats()
         XCTAssertEqual([s.photos, s.tags, s.ratings, s.shares, s.historyTransactions], [2, 3, 1, 0, 1])
-        let expected = try ["storm.jpg", "ladybird.jpg"].reduce(Int64(0)) { $0 + ((try FileManager.default.attributesOfItem(atPath: samplesDir + "/" + $1)[.size] as? NSNumber)?.int64Value ?? 0) }
+        let expected = try ["storm.jpg", "ladybird.jpg"].reduce(Int64(0)) {
+            $0
+                + ((try FileManager.default.attributesOfItem(atPath: samplesDir + "/" + $1)[.size] as? NSNumber)?
+                    .int64Value ?? 0)
+        }
         XCTAssertEqual(s.originalBytes, expected)
         XCTAssertEqual(s.zones.map(\.id), ["default"])
     }
@@ -326,11 +380,15 @@ final class MaintenanceTests: XCTestCase {
         let a = try library("A"), b = try library("B")
         try importInto(b, ["storm.jpg", "path.jpg"], tags: ["Sky"])
         try makeShare(b, id: "s-abcdef", photos: ["path.jpg"], tag: "Sky")
-        try importInto(a, ["path.jpg"], tags: ["Sky"])   // path.jpg is in a's default zone
+        try importInto(a, ["path.jpg"], tags: ["Sky"]) // path.jpg is in a's default zone
         let report = try a.merge(from: b)
-        XCTAssertEqual([report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 1, 1])
+        XCTAssertEqual(
+            [report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 1, 1])
         XCTAssertEqual(try a.db.scalarString("SELECT title FROM share WHERE id = 's-abcdef'"), "Trip")
-        XCTAssertEqual(try a.db.scalarInt("SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"), 0)
+        XCTAssertEqual(
+            try a.db.scalarInt(
+                "SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"
+            ), 0)
         XCTAssertTrue(try a.verify().isClean)
         XCTAssertTrue(try a.merge(from: b).isEmpty)
         XCTAssertThrowsError(try a.merge(from: a)) { XCTAssertEqual($0 as? MergeError, .intoItself(library: a.root)) }

@@ -30,9 +30,15 @@ enum MetadataFixture {
     static func iptcSegment(_ keywords: [String], utf8: Bool = true, raw: [[UInt8]] = []) -> [UInt8] {
         var iim: [UInt8] = []
         if utf8 { iim += [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] }
-        for k in keywords.map({ Array($0.utf8) }) + raw { iim += [0x1C, 2, 25, UInt8(k.count >> 8), UInt8(k.count & 0xFF)] + k }
+        for k in keywords.map({ Array($0.utf8) }) + raw {
+            iim += [0x1C, 2, 25, UInt8(k.count >> 8), UInt8(k.count & 0xFF)] + k
+        }
         var resource: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04, 0, 0] // id 0x0404, empty Pascal name (padded)
-        resource += [UInt8(iim.count >> 24), UInt8((iim.count >> 16) & 0xFF), UInt8((iim.count >> 8) & 0xFF), UInt8(iim.count & 0xFF)] + iim
+        resource +=
+            [
+                UInt8(iim.count >> 24), UInt8((iim.count >> 16) & 0xFF), UInt8((iim.count >> 8) & 0xFF),
+                UInt8(iim.count & 0xFF)
+            ] + iim
         if iim.count % 2 == 1 { resource.append(0) }
         return segment(0xED, Array("Photoshop 3.0\0".utf8) + resource)
     }
@@ -42,7 +48,9 @@ enum MetadataFixture {
     static func exifSegment(ifd0: [Int: String] = [:], exif: [Int: String]) -> [UInt8] {
         var block: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func u32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
+        func u32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
+        }
         let ifd0Entries = ifd0.sorted { $0.key < $1.key } + [(key: 0x8769, value: "")]
         let exifEntries = exif.sorted { $0.key < $1.key }
         let ifd0Size = 2 + 12 * ifd0Entries.count + 4
@@ -74,8 +82,11 @@ enum MetadataFixture {
 
     /// A 4×4 grey PNG (stored deflate block) with an iTXt `XML:com.adobe.xmp` chunk holding
     /// `packet` after IHDR, every CRC right.
-    static func png(xmp packet: String?, seed: Int = 0, chunkType: String = "iTXt", afterIDAT: Bool = false) -> [UInt8] {
-        func u32(_ v: Int) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func png(xmp packet: String?, seed: Int = 0, chunkType: String = "iTXt", afterIDAT: Bool = false) -> [UInt8]
+    {
+        func u32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+        }
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
             return u32(data.count) + body + u32(Int(crc32(body)))
@@ -86,8 +97,11 @@ enum MetadataFixture {
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         let adler = (b << 16) | a
-        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(raw.count & 0xFF), UInt8(raw.count >> 8),
-                             UInt8(~raw.count & 0xFF), UInt8((~raw.count >> 8) & 0xFF)] + raw
+        let zlib: [UInt8] =
+            [
+                0x78, 0x01, 0x01, UInt8(raw.count & 0xFF), UInt8(raw.count >> 8),
+                UInt8(~raw.count & 0xFF), UInt8((~raw.count >> 8) & 0xFF)
+            ] + raw
             + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
         let out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
         var xmp: [UInt8] = []
@@ -95,7 +109,8 @@ enum MetadataFixture {
             let header: [UInt8] = chunkType == "iTXt" ? [0, 0, 0, 0, 0] : [0]
             xmp = chunk(chunkType, Array("XML:com.adobe.xmp".utf8) + header + Array(packet.utf8))
         }
-        return afterIDAT ? out + chunk("IDAT", zlib) + xmp + chunk("IEND", []) : out + xmp + chunk("IDAT", zlib) + chunk("IEND", [])
+        return afterIDAT
+            ? out + chunk("IDAT", zlib) + xmp + chunk("IEND", []) : out + xmp + chunk("IDAT", zlib) + chunk("IEND", [])
     }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -110,12 +125,15 @@ enum MetadataFixture {
     /// An XMP packet with the given subjects (Bag), rating attribute (prefix `xap`), and extra
     /// attributes.
     static func packet(subjects: [String] = [], rating: String? = nil, extra: String = "") -> String {
-        let bag = subjects.isEmpty ? "" : "<dc:subject><rdf:Bag>" + subjects.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Bag></dc:subject>"
+        let bag =
+            subjects.isEmpty
+            ? ""
+            : "<dc:subject><rdf:Bag>" + subjects.map { "<rdf:li>\($0)</rdf:li>" }.joined() + "</rdf:Bag></dc:subject>"
         return """
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
-        <rdf:Description rdf:about="" xmlns:xap="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" \
-        xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \(rating.map { "xap:Rating=\"\($0)\"" } ?? "") \(extra)>\(bag)</rdf:Description>\
-        </rdf:RDF></x:xmpmeta>
-        """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:xap="http://ns.adobe.com/xap/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/" \
+            xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \(rating.map { "xap:Rating=\"\($0)\"" } ?? "") \(extra)>\(bag)</rdf:Description>\
+            </rdf:RDF></x:xmpmeta>
+            """
     }
 }

@@ -9,14 +9,18 @@ extension RatingValue: ExpressibleByIntegerLiteral {
     }
 }
 
-extension Email: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+extension Email: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByUnicodeScalarLiteral,
+    ExpressibleByExtendedGraphemeClusterLiteral
+{
     public init(stringLiteral value: String) {
         guard let email = try? Email(parsing: value) else { preconditionFailure("test literal e-mail \(value)") }
         self = email
     }
 }
 
-extension ShareTitle: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+extension ShareTitle: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByUnicodeScalarLiteral,
+    ExpressibleByExtendedGraphemeClusterLiteral
+{
     public init(stringLiteral value: String) {
         guard let title = try? ShareTitle(parsing: value) else { preconditionFailure("test literal title \(value)") }
         self = title

@@ -34,7 +34,8 @@ final class BusyExitTests: BinaryTestCase {
         var found: [String] = []
         let root = lib + "/ExternalData"
         for shard in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + shard)) ?? [] where !refs.contains(shard + "/" + name) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + shard)) ?? []
+            where !refs.contains(shard + "/" + name) {
                 found.append(shard + "/" + name)
             }
         }
@@ -49,10 +50,14 @@ final class BusyExitTests: BinaryTestCase {
 
     /// Runs an import of `input` (one photo per batch, one worker, --wait 0) and takes the lock
     /// once `committedBefore` photos are committed; the lock is never released while it runs.
-    func importInterrupted(after committedBefore: Int, input: String, json: Bool) throws -> (status: Int32, stdout: String, stderr: String) {
+    func importInterrupted(after committedBefore: Int, input: String, json: Bool) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = ["--library", lib, "--wait", "0", "import", input, "--jobs", "1", "--batch-size", "1"] + (json ? ["--json"] : [])
+        process.arguments =
+            ["--library", lib, "--wait", "0", "import", input, "--jobs", "1", "--batch-size", "1"]
+            + (json ? ["--json"] : [])
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -60,7 +65,9 @@ final class BusyExitTests: BinaryTestCase {
         var holder: LockHolder?
         let deadline = Date().addingTimeInterval(60)
         while holder == nil && process.isRunning && Date() < deadline {
-            if FileManager.default.fileExists(atPath: dbPath), (try? count("SELECT count(*) FROM photo")) ?? 0 >= committedBefore {
+            if FileManager.default.fileExists(atPath: dbPath),
+                (try? count("SELECT count(*) FROM photo")) ?? 0 >= committedBefore
+            {
                 holder = try LockHolder(dbPath)
             } else {
                 usleep(1000)
@@ -84,17 +91,22 @@ final class BusyExitTests: BinaryTestCase {
         let committed = try count("SELECT count(*) FROM photo")
         XCTAssertGreaterThanOrEqual(committed, 3)
         XCTAssertLessThan(committed, total)
-        XCTAssertTrue(result.stdout.hasPrefix("Imported \(committed) photos, 0 duplicates, 0 skipped, 0 failed;"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasPrefix("Imported \(committed) photos, 0 duplicates, 0 skipped, 0 failed;"), result.stdout)
         XCTAssertTrue(result.stdout.contains("(interrupted)"), result.stdout)
         XCTAssertTrue(result.stderr.contains("is busy"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("the \(committed) photos committed before stay imported: run the same command again to import the rest"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "the \(committed) photos committed before stay imported: run the same command again to import the rest"),
+            result.stderr)
         try assertVerifyClean()
         // History agrees with the rows: one transaction per committed batch.
         XCTAssertEqual(try count("SELECT count(*) FROM history_transaction"), committed)
         // Running again continues.
         let again = try run(["--library", lib, "import", input, "--json"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("\"imported\":\(total - committed),\"duplicates\":\(committed)"), again.stdout)
+        XCTAssertTrue(
+            again.stdout.contains("\"imported\":\(total - committed),\"duplicates\":\(committed)"), again.stdout)
         XCTAssertEqual(try count("SELECT count(*) FROM photo"), total)
         try assertVerifyClean()
     }
@@ -104,7 +116,8 @@ final class BusyExitTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
         let result = try importInterrupted(after: 1, input: input, json: true)
         XCTAssertEqual(result.status, 75, result.stderr)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
         XCTAssertEqual(object["interrupted"] as? Bool, true)
         XCTAssertEqual(object["imported"] as? Int, try count("SELECT count(*) FROM photo"))
         XCTAssertTrue((object["error"] as? String)?.contains("busy") == true)
@@ -153,16 +166,24 @@ final class BusyExitTests: BinaryTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: second + "/" + name, contents: bytes))
         }
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
-        let first = try launch(["--library", lib, "--author", "first", "import", input, "--jobs", "1", "--batch-size", "1"])
-        let result = try run(["--library", lib, "--author", "second", "--wait", "0", "import", second, "--jobs", "1", "--batch-size", "1", "--json"])
+        let first = try launch([
+            "--library", lib, "--author", "first", "import", input, "--jobs", "1", "--batch-size", "1"
+        ])
+        let result = try run([
+            "--library", lib, "--author", "second", "--wait", "0", "import", second, "--jobs", "1", "--batch-size", "1",
+            "--json"
+        ])
         first.waitUntilExit()
-        let committed = try count("SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.author = 'second' AND c.entity = 'Photo' AND c.type = 'insert'")
+        let committed = try count(
+            "SELECT count(*) FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE t.author = 'second' AND c.entity = 'Photo' AND c.type = 'insert'"
+        )
         switch result.status {
         case 0:
             XCTAssertEqual(committed, 12)
         case 75:
             if committed > 0 {
-                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+                let object = try XCTUnwrap(
+                    JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
                 XCTAssertEqual(object["interrupted"] as? Bool, true)
                 XCTAssertEqual(object["imported"] as? Int, committed)
                 XCTAssertTrue(result.stderr.contains("run the same command again"), result.stderr)
@@ -190,18 +211,24 @@ final class BusyExitTests: BinaryTestCase {
         let db = try Database(path: dbPath)
         let ref = try XCTUnwrap(try db.scalarString("SELECT file_ref FROM photo_data ORDER BY id LIMIT 1"))
         XCTAssertEqual(unlink(lib + "/ExternalData/" + ref), 0)
-        try db.execute("CREATE TRIGGER no_delete BEFORE DELETE ON photo BEGIN SELECT RAISE(ABORT, 'deletion refused by test trigger'); END")
+        try db.execute(
+            "CREATE TRIGGER no_delete BEFORE DELETE ON photo BEGIN SELECT RAISE(ABORT, 'deletion refused by test trigger'); END"
+        )
         let result = try run(["--library", lib, "verify", "--repair"])
         XCTAssertEqual(result.status, 70, "a trigger's abort is a constraint error: 70; a busy lock here would be 75")
         XCTAssertTrue(result.stdout.contains("repaired: orphan-file: ExternalData/00/00orphan"), result.stdout)
         XCTAssertTrue(result.stdout.contains("problem: missing-file"), result.stdout)
-        XCTAssertTrue(result.stderr.contains("the repairs listed as repaired were made: run 'photos verify --repair' again to finish"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "the repairs listed as repaired were made: run 'photos verify --repair' again to finish"), result.stderr
+        )
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphanDir + "/00orphan"))
         XCTAssertEqual(try count("SELECT count(*) FROM photo"), 6)
         // JSON: the report, marked interrupted.
         XCTAssertTrue(FileManager.default.createFile(atPath: orphanDir + "/00orphan", contents: Data([1])))
         let json = try run(["--library", lib, "verify", "--repair", "--json"])
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], json.stdout)
         XCTAssertEqual(object["interrupted"] as? Bool, true)
         XCTAssertEqual(object["repaired"] as? Int, 1)
     }

@@ -12,13 +12,15 @@ final class CrashSafetyTests: BinaryTestCase {
         let lib = dir + "/lib"
         _ = try binary()
         for delay in [0.05, 0.3, 0.8, 1.5] {
-            try killDashNine(["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input], after: delay)
+            try killDashNine(
+                ["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input], after: delay)
             guard FileManager.default.fileExists(atPath: lib + "/photos.sqlite") else { continue }
             // After a crash only orphan files may need repair; everything else is clean.
             let verify = try run(["--library", lib, "verify", "--quick", "--json"])
             let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
             let kinds = Set(((report["details"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String })
-            XCTAssertTrue(kinds.isSubset(of: ["orphan-file", "temporary-file"]), "after kill at \(delay) s: \(verify.stdout)")
+            XCTAssertTrue(
+                kinds.isSubset(of: ["orphan-file", "temporary-file"]), "after kill at \(delay) s: \(verify.stdout)")
             XCTAssertEqual(try run(["--library", lib, "verify", "--repair", "--quick"]).status, 0)
             XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
         }
@@ -38,7 +40,8 @@ final class CrashSafetyTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
         var processes: [Process] = []
         for _ in 0..<2 {
-            processes.append(try launch(["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]))
+            processes.append(
+                try launch(["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]))
         }
         for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
         let db = try Database(path: lib + "/photos.sqlite")
@@ -53,7 +56,8 @@ final class CrashSafetyTests: BinaryTestCase {
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", "--jobs", "2", input]).status, 0)
         let db = try Database(path: lib + "/photos.sqlite")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO zone (id, name, scope) VALUES ('share-kill', 'share-kill', 'private');
             INSERT INTO share (id, title, created) VALUES ('share-kill', 'k', '2026-01-01T00:00:00Z');
             UPDATE photo SET zone_id = 'share-kill' WHERE id % 2 = 0;
@@ -75,12 +79,17 @@ final class CrashSafetyTests: BinaryTestCase {
 
         let before = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
         for delay in [0.0, 0.01] {
-            try killDashNine(["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"], after: delay)
+            try killDashNine(
+                ["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"], after: delay)
             let left = try db.scalarInt("SELECT count(*) FROM history_transaction") ?? -1
             XCTAssertTrue(left == 0 || left == before, "all or nothing, got \(left)")
-            XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_change WHERE token NOT IN (SELECT token FROM history_transaction)"), 0)
+            XCTAssertEqual(
+                try db.scalarInt(
+                    "SELECT count(*) FROM history_change WHERE token NOT IN (SELECT token FROM history_transaction)"), 0
+            )
         }
-        XCTAssertEqual(try run(["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"]).status, 0)
+        XCTAssertEqual(
+            try run(["--library", lib, "history", "compact", "--before-token", "1000", "--force", "-q"]).status, 0)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM history_transaction"), 0)
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
     }
@@ -91,7 +100,8 @@ final class CrashSafetyTests: BinaryTestCase {
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/kite.png"]).status, 0)
         let db = try Database(path: lib + "/photos.sqlite")
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO zone (id, name, scope) VALUES ('share-x', 'share-x', 'private');
             INSERT INTO share (id, title, created) VALUES ('share-x', 'x', '2026-01-01T00:00:00Z');
             UPDATE photo SET zone_id = 'share-x';

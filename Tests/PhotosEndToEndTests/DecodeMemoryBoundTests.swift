@@ -15,7 +15,9 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
 
     // MARK: inputs
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     /// CRC-32 of PNG chunks (PNG spec Annex D).
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
@@ -35,7 +37,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// IHDR of a 1×1 8-bit RGB image and its one IDAT row (filter 0, black), and IEND.
     static let ihdr = chunk("IHDR", be32(1) + be32(1) + [8, 2, 0, 0, 0])
-    static let idatAndEnd = chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01])
+    static let idatAndEnd =
+        chunk("IDAT", [0x78, 0x01, 0x63, 0x60, 0x60, 0x60, 0x00, 0x00, 0x00, 0x04, 0x00, 0x01])
         + chunk("IEND", [])
 
     /// The 57-byte PNG: a chunk that declares `length` bytes, followed by 16.
@@ -76,7 +79,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         switch type {
         case "zTXt": data = Array("Comment".utf8) + [0, 0] + zlibBomb(prefix: [], zeros: size)
         case "iTXt": data = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + zlibBomb(prefix: [], zeros: size)
-        default: data = Array("icc".utf8) + [0, 0] + zlibBomb(prefix: be32(UInt32(size)), zeros: size - 4) // profile header: its size
+        // profile header: its size
+        default: data = Array("icc".utf8) + [0, 0] + zlibBomb(prefix: be32(UInt32(size)), zeros: size - 4)
         }
         return signature + ihdr + chunk(type, data) + idatAndEnd
     }
@@ -87,8 +91,11 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        var options = pc_jpeg_encode_options(components: 3, quality: 75, mode: mode, h_samp: 0, v_samp: 0, restart_interval: 0)
-        let status = pixels.withUnsafeBufferPointer { pc_jpeg_encode_ex($0.baseAddress, 16, 16, &options, &output, &size, &messages) }
+        var options = pc_jpeg_encode_options(
+            components: 3, quality: 75, mode: mode, h_samp: 0, v_samp: 0, restart_interval: 0)
+        let status = pixels.withUnsafeBufferPointer {
+            pc_jpeg_encode_ex($0.baseAddress, 16, 16, &options, &output, &size, &messages)
+        }
         defer { pc_free(output) }
         guard status == PC_OK, let output else { throw XCTSkip("libjpeg could not encode the test input") }
         var d = Array(UnsafeBufferPointer(start: output, count: size))
@@ -113,7 +120,8 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         tiff += [0x01, 0x0F, 0x00, 0x02] + Self.be32(0xFFFF_FFFF) + Self.be32(0x7FFF_FFF0) // Make: ASCII, 4 GB at 2 GB
         tiff += [0x87, 0x69, 0x00, 0x04] + Self.be32(1) + Self.be32(0xFFFF_FF00) // Exif IFD far outside
         let payload = Array("Exif\0\0".utf8) + tiff
-        let app1: [UInt8] = [0xFF, 0xE1] + [UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let app1: [UInt8] =
+            [0xFF, 0xE1] + [UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         return [0xFF, 0xD8] + app1 + Array(sample.dropFirst(2))
     }
 
@@ -131,20 +139,25 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         for type in ["zTXt", "iTXt", "iCCP"] { files["bomb-\(type).png"] = Self.inflateBomb(type, size: 100_000_000) }
         files["arithmetic-progressive-9999x10000.jpg"] =
             try Self.jpegDeclaring9999x10000(mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue))
-        files["huffman-progressive-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
-        files["arithmetic-baseline-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(mode: Int32(PC_ARITHMETIC.rawValue))
+        files["huffman-progressive-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(
+            mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
+        files["arithmetic-baseline-9999x10000.jpg"] = try Self.jpegDeclaring9999x10000(
+            mode: Int32(PC_ARITHMETIC.rawValue))
         files["exif-declaring-4gb.jpg"] = try jpegWithHugeDeclaredExif()
         // An APP1 segment declaring 65533 bytes where 20 follow: skipped to the end, refused.
-        files["app1-past-end.jpg"] = [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + Array("Exif\0\0MM\0*\0\0\0\u{8}\0\0\0\0\0\0".utf8)
+        files["app1-past-end.jpg"] =
+            [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + Array("Exif\0\0MM\0*\0\0\0\u{8}\0\0\0\0\0\0".utf8)
         for (name, bytes) in files {
             XCTAssertTrue(FileManager.default.createFile(atPath: input + "/" + name, contents: Data(bytes)))
         }
         var paths = [input]
         let corpus = packageRoot + "/../shared/corpus/malformed"
-        let corpusFiles = ["libpng_huge_tEXt_chunk.png", "libpng_huge_zTXt_chunk.png", "libpng_huge_iTXt_chunk.png",
-                           "libpng_huge_iCCP_chunk.png", "libpng_huge_eXIf_chunk.png", "libpng_huge_sPLT_chunk.png",
-                           "libpng_huge_juNK_unsafe_to_copy.png", "libpng_huge_IDAT.png", "pillow_png_decompression_dos.png"]
-            .map { corpus + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        let corpusFiles = [
+            "libpng_huge_tEXt_chunk.png", "libpng_huge_zTXt_chunk.png", "libpng_huge_iTXt_chunk.png",
+            "libpng_huge_iCCP_chunk.png", "libpng_huge_eXIf_chunk.png", "libpng_huge_sPLT_chunk.png",
+            "libpng_huge_juNK_unsafe_to_copy.png", "libpng_huge_IDAT.png", "pillow_png_decompression_dos.png"
+        ]
+        .map { corpus + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
         paths += corpusFiles
 
         let result = try runMeasured(["--library", dir + "/lib", "import", "-q"] + paths)
@@ -154,17 +167,23 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         XCTAssertLessThan(result.status, 128, "no crash: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         func line(_ name: String) -> String? { lines.first { $0.contains("/" + name + ":") } }
-        XCTAssertEqual(line("declared-tEXt-7fffffff.png").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
-                       " error: PNG chunk tEXt declares 2147483647 bytes but only 12 follow in the file")
+        XCTAssertEqual(
+            line("declared-tEXt-7fffffff.png").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
+            " error: PNG chunk tEXt declares 2147483647 bytes but only 12 follow in the file")
         for type in ["tEXt", "zTXt", "iTXt", "iCCP", "eXIf", "sPLT", "juNK", "IDAT"] {
             XCTAssertNotNil(line("declared-\(type)-3fffffff.png"), "\(type) refused\n\(result.stderr)")
         }
-        XCTAssertEqual(line("arithmetic-progressive-9999x10000.jpg").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
-                       " error: decoding this 9999x10000 progressive JPEG needs 291 MB, over the per-worker decode budget of 100 MB")
+        XCTAssertEqual(
+            line("arithmetic-progressive-9999x10000.jpg").map { String($0.split(separator: ":", maxSplits: 1)[1]) },
+            " error: decoding this 9999x10000 progressive JPEG needs 291 MB, over the per-worker decode budget of 100 MB"
+        )
         XCTAssertNotNil(line("huffman-progressive-9999x10000.jpg"))
         XCTAssertNotNil(line("app1-past-end.jpg"))
         // Imported: the inflate bombs (text skipped, the profile dropped), the EXIF file, the baseline arithmetic file.
-        for name in ["bomb-zTXt.png", "bomb-iTXt.png", "bomb-iCCP.png", "exif-declaring-4gb.jpg", "arithmetic-baseline-9999x10000.jpg"] {
+        for name in [
+            "bomb-zTXt.png", "bomb-iTXt.png", "bomb-iCCP.png", "exif-declaring-4gb.jpg",
+            "arithmetic-baseline-9999x10000.jpg"
+        ] {
             XCTAssertNil(line(name), "\(name) must be imported:\n\(result.stderr)")
         }
         let list = try run(["--library", dir + "/lib", "list", "--json"])
@@ -185,16 +204,23 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         let bytes = try Self.jpegDeclaring9999x10000(mode: Int32(PC_ARITHMETIC.rawValue), width: 65500, height: 65500)
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
         // dconly.c's own buffers (10 bytes per block) count too: 20000×20000 4:2:0 needs 108 MB.
-        let progressive = try Self.jpegDeclaring9999x10000(mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue), width: 20000, height: 20000)
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/huffman-progressive-20000x20000.jpg", contents: Data(progressive)))
+        let progressive = try Self.jpegDeclaring9999x10000(
+            mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue), width: 20000, height: 20000)
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/huffman-progressive-20000x20000.jpg", contents: Data(progressive)))
         let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--max-pixels", "5000000000", input])
         XCTAssertGreaterThan(result.maxRSSKB, 0)
         XCTAssertLessThan(result.maxRSSKB, Self.limitKB, "peak RSS \(result.maxRSSKB) KB")
-        XCTAssertTrue(result.stderr.contains(
-            "arithmetic-baseline-65500x65500.jpg: error: decoding this 65500x65500 JPEG needs 192 MB, over the per-worker decode budget of 100 MB"),
+        XCTAssertTrue(
+            result.stderr.contains(
+                "arithmetic-baseline-65500x65500.jpg: error: decoding this 65500x65500 JPEG needs 192 MB, over the per-worker decode budget of 100 MB"
+            ),
             result.stderr)
-        XCTAssertTrue(result.stderr.contains(
-            "huffman-progressive-20000x20000.jpg: error: decoding this 20000x20000 progressive JPEG needs 108 MB, over the per-worker decode budget of 100 MB"),
+        XCTAssertTrue(
+            result.stderr.contains(
+                "huffman-progressive-20000x20000.jpg: error: decoding this 20000x20000 progressive JPEG needs 108 MB, over the per-worker decode budget of 100 MB"
+            ),
             result.stderr)
     }
 
@@ -206,17 +232,23 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         // same file's libjpeg decode (arithmetic) holds 2400×2400×6 bytes = 33 MB of coefficients.
         let w = 2400, h = 2400
         var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        for i in 0..<(w * h) { pixels[i * 3] = UInt8(i % 251); pixels[i * 3 + 1] = UInt8((i / w) % 256); pixels[i * 3 + 2] = 90 }
+        for i in 0..<(w * h) {
+            pixels[i * 3] = UInt8(i % 251); pixels[i * 3 + 1] = UInt8((i / w) % 256); pixels[i * 3 + 2] = 90
+        }
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        var options = pc_jpeg_encode_options(components: 3, quality: 90,
-                                             mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue),
-                                             h_samp: 1, v_samp: 1, restart_interval: 0)
-        let status = pixels.withUnsafeBufferPointer { pc_jpeg_encode_ex($0.baseAddress, Int32(w), Int32(h), &options, &output, &size, &messages) }
+        var options = pc_jpeg_encode_options(
+            components: 3, quality: 90,
+            mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue),
+            h_samp: 1, v_samp: 1, restart_interval: 0)
+        let status = pixels.withUnsafeBufferPointer {
+            pc_jpeg_encode_ex($0.baseAddress, Int32(w), Int32(h), &options, &output, &size, &messages)
+        }
         defer { pc_free(output) }
         guard status == PC_OK, let output else { throw XCTSkip("libjpeg could not encode the test input") }
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/a.jpg", contents: Data(bytes: output, count: size)))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: input + "/a.jpg", contents: Data(bytes: output, count: size)))
         let small = try runMeasured(["--help"])
         let big = try runMeasured(["--library", dir + "/lib", "import", "-q", input])
         XCTAssertEqual(big.status, 0, big.stderr)

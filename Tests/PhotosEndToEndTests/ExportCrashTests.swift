@@ -20,15 +20,22 @@ final class ExportCrashTests: BinaryTestCase {
         let out = dir + "/out"
         var killedMidway = false
         for delay in [0.05, 0.15, 0.3] {
-            try killDashNine(["--library", lib, "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"], after: delay)
+            try killDashNine(
+                ["--library", lib, "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"],
+                after: delay)
             // Whatever is under a real name is whole: every original is one of the library's.
             let originals = filesUnder(out).filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".thumb.jpg") }
             if originals.count < files { killedMidway = true }
-            for file in originals { XCTAssertTrue(shas.contains(sha256(ofFile: out + "/" + file)), "partial file \(file) after kill at \(delay) s") }
+            for file in originals {
+                XCTAssertTrue(
+                    shas.contains(sha256(ofFile: out + "/" + file)), "partial file \(file) after kill at \(delay) s")
+            }
         }
         if !killedMidway { print("note: every export finished before its kill; the rerun checks still apply") }
 
-        let rerun = try crash.run(["--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"])
+        let rerun = try crash.run([
+            "--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"
+        ])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
         let counted = ["written", "updated", "skipped"].reduce(0) { $0 + ((summary[$1] as? Int) ?? 0) }
@@ -40,7 +47,9 @@ final class ExportCrashTests: BinaryTestCase {
         XCTAssertEqual(Set(originals.map { sha256(ofFile: out + "/" + $0) }), shas)
         XCTAssertEqual(filesUnder(out).filter { $0.hasSuffix(".xmp") }.count, files)
         XCTAssertEqual(filesUnder(out).filter { $0.hasSuffix(".thumb.jpg") }.count, files)
-        let again = try crash.run(["--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"])
+        let again = try crash.run([
+            "--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"
+        ])
         XCTAssertTrue(again.stdout.hasPrefix("{\"written\":0,\"updated\":0,\"skipped\":\(files),"), again.stdout)
     }
 }

@@ -14,12 +14,15 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
         var tiff: [UInt8] = Array("MM\0*".utf8) + DecodeMemoryBoundTests.be32(8) + [0, 0] + [0, 0, 0, 0]
         tiff += [UInt8](repeating: 0, count: exifBytes - tiff.count)
         var raw: [UInt8] = []
-        for _ in 0..<4 { raw += [0] + [UInt8](repeating: 0, count: 12).enumerated().map { $0.offset % 3 == 0 ? red : 0 } }
+        for _ in 0..<4 {
+            raw += [0] + [UInt8](repeating: 0, count: 12).enumerated().map { $0.offset % 3 == 0 ? red : 0 }
+        }
         // zlib stored block (RFC 1950/1951): header, final stored block, adler32.
         var a: UInt32 = 1, b: UInt32 = 0
         for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
         let len = UInt16(raw.count)
-        let zlib: [UInt8] = [0x78, 0x01, 0x01, UInt8(len & 0xFF), UInt8(len >> 8), UInt8(~len & 0xFF), UInt8(~len >> 8)]
+        let zlib: [UInt8] =
+            [0x78, 0x01, 0x01, UInt8(len & 0xFF), UInt8(len >> 8), UInt8(~len & 0xFF), UInt8(~len >> 8)]
             + raw + DecodeMemoryBoundTests.be32(b << 16 | a)
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + DecodeMemoryBoundTests.chunk("IHDR", ihdr)
             + DecodeMemoryBoundTests.chunk("eXIf", tiff) + DecodeMemoryBoundTests.chunk("IDAT", zlib)
@@ -64,7 +67,8 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
                 first = false
             }
             while iim.count + 8 <= 60_000 { iim += [0x1C, 2, 25, 0, 3, 0x61, 0x62, tag] }
-            let resource: [UInt8] = Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + DecodeMemoryBoundTests.be32(UInt32(iim.count)) + iim
+            let resource: [UInt8] =
+                Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + DecodeMemoryBoundTests.be32(UInt32(iim.count)) + iim
             let payload = Array("Photoshop 3.0\0".utf8) + resource
             segments += [0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
         }
@@ -76,7 +80,9 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
     /// resources and 1000 keywords are read.
     func testHugeIPTCSegmentsStayBoundedAndQuick() throws {
         let sample = packageRoot + "/Samples/storm.jpg"
-        guard let base = FileManager.default.contents(atPath: sample) else { throw XCTSkip("Samples/storm.jpg is missing") }
+        guard let base = FileManager.default.contents(atPath: sample) else {
+            throw XCTSkip("Samples/storm.jpg is missing")
+        }
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         for i in 0..<2 {
@@ -95,6 +101,8 @@ final class Issue9VariantMemoryTests: BinaryTestCase {
             XCTAssertEqual(Set(tags), Set((0..<1000).map { "k\($0)" }))
         }
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 2)
-        print("peak RSS of the import of two 30 MB IPTC JPEGs: \(result.maxRSSKB / 1024) MB, \(String(format: "%.1f", seconds)) s")
+        print(
+            "peak RSS of the import of two 30 MB IPTC JPEGs: \(result.maxRSSKB / 1024) MB, \(String(format: "%.1f", seconds)) s"
+        )
     }
 }

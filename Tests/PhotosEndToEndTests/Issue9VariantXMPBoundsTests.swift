@@ -13,10 +13,10 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         var items = ""
         for i in 0..<keywords { items += "<rdf:li>k\(i)</rdf:li>" }
         return """
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
-        <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3">\
-        <dc:subject><rdf:Bag>\(items)</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
-        """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3">\
+            <dc:subject><rdf:Bag>\(items)</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
     }
 
     func testSidecarsOfManySmallNodesStayBounded() throws {
@@ -45,8 +45,11 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         XCTAssertGreaterThan(result.maxRSSKB, 0)
         XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
         for i in 0..<2 {
-            XCTAssertTrue(result.stderr.contains("dense\(i).jpg: error: \(input)/dense\(i).jpg.xmp: XMP packet of 175011 elements and attributes is over the 20000 read; not read"),
-                          result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains(
+                    "dense\(i).jpg: error: \(input)/dense\(i).jpg.xmp: XMP packet of 175011 elements and attributes is over the 20000 read; not read"
+                ),
+                result.stderr)
         }
         let list = try run(["--library", dir + "/lib", "--json", "list"])
         let lines = list.stdout.split(separator: "\n")
@@ -66,13 +69,15 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let samples = packageRoot + "/Samples"
-        for image in ["storm.jpg", "ladybird.jpg", "path.jpg"] where !FileManager.default.fileExists(atPath: samples + "/" + image) {
+        for image in ["storm.jpg", "ladybird.jpg", "path.jpg"]
+        where !FileManager.default.fileExists(atPath: samples + "/" + image) {
             throw XCTSkip("Samples/\(image) is missing")
         }
         try FileManager.default.copyItem(atPath: samples + "/storm.jpg", toPath: input + "/strings.jpg")
         try FileManager.default.copyItem(atPath: samples + "/ladybird.jpg", toPath: input + "/zeros.jpg")
         try FileManager.default.copyItem(atPath: samples + "/path.jpg", toPath: input + "/fine.jpg")
-        let strings = "{\"tags\":[" + Array(repeating: "\"a\"", count: ((4 << 20) - 12) / 4).joined(separator: ",") + "]}"
+        let strings =
+            "{\"tags\":[" + Array(repeating: "\"a\"", count: ((4 << 20) - 12) / 4).joined(separator: ",") + "]}"
         let zeros = "{\"tags\":[" + Array(repeating: "0", count: ((4 << 20) - 12) / 2).joined(separator: ",") + "]}"
         XCTAssertLessThanOrEqual(strings.utf8.count, 4 << 20)
         XCTAssertLessThanOrEqual(zeros.utf8.count, 4 << 20)
@@ -84,8 +89,12 @@ final class Issue9VariantXMPBoundsTests: BinaryTestCase {
         let result = try runMeasured(["--library", dir + "/lib", "import", "-q", "--jobs", "2", input])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertLessThan(result.maxRSSKB, DecodeMemoryBoundTests.limitKB, "peak RSS \(result.maxRSSKB) KB")
-        XCTAssertTrue(result.stderr.contains("strings.jpg.json: JSON sidecar of 1048575 values is over the 20000 read; not read"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("zeros.jpg.json: JSON sidecar of 2097148 values is over the 20000 read; not read"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("strings.jpg.json: JSON sidecar of 1048575 values is over the 20000 read; not read"),
+            result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("zeros.jpg.json: JSON sidecar of 2097148 values is over the 20000 read; not read"),
+            result.stderr)
         let list = try run(["--library", dir + "/lib", "--json", "list"])
         let lines = list.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, list.stdout)

@@ -18,11 +18,15 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     /// everyone and writable by its owner only; every parent folder can be entered.
     func makeLibrary() throws -> (photo: String, share: String) {
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
-        let first = try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let first =
+            try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
         let photo = try XCTUnwrap(object["uniqueName"] as? String)
-        let created = try run(["--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", photo, "--json"])
-        let share = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let created = try run([
+            "--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", photo, "--json"
+        ])
+        let share = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? String)
         XCTAssertEqual(try run(["--library", lib, "rate", photo, "4"]).status, 0)
         try setModes(folder: 0o755, files: 0o644)
         chmod(dir, 0o755)
@@ -31,7 +35,8 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
 
     func setModes(folder: mode_t, files: mode_t) throws {
         chmod(lib, folder)
-        for name in try FileManager.default.contentsOfDirectory(atPath: lib) where name.hasPrefix("photos.sqlite") || name == "import.lock" {
+        for name in try FileManager.default.contentsOfDirectory(atPath: lib)
+        where name.hasPrefix("photos.sqlite") || name == "import.lock" {
             chmod(lib + "/" + name, files)
         }
     }
@@ -44,8 +49,10 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     func libraryFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: lib).sorted() }
 
     /// The read commands, each with what its output must hold.
-    func assertReadCommandsWork(photo: String, share: String, expectName: String = "ladybird.jpg",
-                                file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertReadCommandsWork(
+        photo: String, share: String, expectName: String = "ladybird.jpg",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let list = try asReader(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr, file: file, line: line)
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, file: file, line: line)
@@ -58,7 +65,9 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         XCTAssertTrue(stats.stdout.contains("\"photos\":6"), stats.stdout, file: file, line: line)
         let verify = try asReader(["--library", lib, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr, file: file, line: line)
-        XCTAssertTrue(verify.stdout.hasPrefix("Checked 6 photos, 6 thumbnails and 6 files: 0 problems"), verify.stdout, file: file, line: line)
+        XCTAssertTrue(
+            verify.stdout.hasPrefix("Checked 6 photos, 6 thumbnails and 6 files: 0 problems"), verify.stdout,
+            file: file, line: line)
         let rating = try asReader(["--library", lib, "rating", "list", photo])
         XCTAssertEqual(rating.status, 0, rating.stderr, file: file, line: line)
         XCTAssertTrue(rating.stdout.contains("4"), rating.stdout, file: file, line: line)
@@ -79,7 +88,8 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         chmod(out, 0o777)
         let thumb = try asReader(["--library", lib, "thumbnail", photo, "-o", out + "/t.jpg"])
         XCTAssertEqual(thumb.status, 0, thumb.stderr, file: file, line: line)
-        XCTAssertEqual(FileManager.default.contents(atPath: out + "/t.jpg")?.prefix(2), Data([0xFF, 0xD8]), file: file, line: line)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: out + "/t.jpg")?.prefix(2), Data([0xFF, 0xD8]), file: file, line: line)
         let export = try asReader(["--library", lib, "export", out + "/export", "--json"])
         XCTAssertEqual(export.status, 0, export.stderr, file: file, line: line)
         XCTAssertTrue(export.stdout.contains("\"written\":6"), export.stdout, file: file, line: line)
@@ -87,18 +97,21 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     }
 
     /// Every command that writes: 77 and a message naming `what`; never 70.
-    func assertWriteCommandsRefused(photo: String, share: String, what: String,
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertWriteCommandsRefused(
+        photo: String, share: String, what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let other = dir + "/other"
         if !FileManager.default.fileExists(atPath: other) {
             XCTAssertEqual(try run(["--library", other, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
             chmod(other, 0o755)
         }
         let writes: [[String]] = [
-            ["tag", "add", photo, "New"], ["rate", photo, "2"], ["delete", photo], ["import", samplesDir + "/storm.jpg"],
+            ["tag", "add", photo, "New"], ["rate", photo, "2"], ["delete", photo],
+            ["import", samplesDir + "/storm.jpg"],
             ["verify", "--repair"], ["dedupe-tags"], ["history", "--consumer", "x", "--advance"],
             ["purge", "--share", share], ["merge", "--from", other], ["share", "invite", share, "bob@example.com"],
-            ["history", "compact", "--before-token", "99"], ["tag", "rename", "Insect", "Bug"],
+            ["history", "compact", "--before-token", "99"], ["tag", "rename", "Insect", "Bug"]
         ]
         for args in writes {
             let result = try asReader(["--library", lib] + args)
@@ -212,7 +225,8 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         defer { chmod(lib + "/ExternalData", 0o755) }
         let repair = try asReader(["--library", lib, "verify", "--repair", "--quick"])
         XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
-        XCTAssertEqual(repair.stdout.components(separatedBy: "problem: unreadable-file: photo ").count - 1, 6, repair.stdout)
+        XCTAssertEqual(
+            repair.stdout.components(separatedBy: "problem: unreadable-file: photo ").count - 1, 6, repair.stdout)
         XCTAssertTrue(repair.stdout.contains("ExternalData cannot be listed: Permission denied"), repair.stdout)
         XCTAssertFalse(repair.stdout.contains("missing-file"), repair.stdout)
         chmod(lib + "/ExternalData", 0o755)
@@ -233,7 +247,9 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         // A database that is not SQLite: 65.
         let bogus = dir + "/bogus"
         try FileManager.default.createDirectory(atPath: bogus, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: bogus + "/photos.sqlite", contents: Data(repeating: 0x41, count: 4096)))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: bogus + "/photos.sqlite", contents: Data(repeating: 0x41, count: 4096)))
         let notADatabase = try run(["--library", bogus, "list"])
         XCTAssertEqual(notADatabase.status, 65, notADatabase.stderr)
     }

@@ -20,10 +20,18 @@ final class WholeCorpusImportTests: ImportTestCase {
         for entry in manifest {
             switch entry.expect {
             case "ok":
-                XCTAssertTrue(imported.contains(entry.sha256), "\(entry.path) (expect ok) was not imported: \(summary.failures.first { $0.path.hasSuffix(entry.path) }?.reason ?? "?")")
+                XCTAssertTrue(
+                    imported.contains(entry.sha256),
+                    "\(entry.path) (expect ok) was not imported: \(summary.failures.first { $0.path.hasSuffix(entry.path) }?.reason ?? "?")"
+                )
             case "reject":
-                if entry.format == "unknown" && !["jpg", "jpeg", "png"].contains((entry.path as NSString).pathExtension.lowercased()) { continue }
-                XCTAssertTrue(failedPaths.contains(entry.path), "\(entry.path) (expect reject) was not reported as failed")
+                if entry.format == "unknown"
+                    && !["jpg", "jpeg", "png"].contains((entry.path as NSString).pathExtension.lowercased())
+                {
+                    continue
+                }
+                XCTAssertTrue(
+                    failedPaths.contains(entry.path), "\(entry.path) (expect reject) was not reported as failed")
                 XCTAssertFalse(imported.contains(entry.sha256), "\(entry.path) (expect reject) was imported")
             default:
                 // Either result is fine, but the file must be accounted for: imported (itself or

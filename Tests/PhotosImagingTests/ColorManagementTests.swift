@@ -48,7 +48,9 @@ final class ColorManagementTests: XCTestCase {
         let transform = cmsCreateTransform(source, format, srgb, typeRGB8, intentPerceptual, 0)
         defer { cmsDeleteTransform(transform) }
         var out: [UInt8] = [0, 0, 0]
-        pixel.withUnsafeBytes { input in out.withUnsafeMutableBytes { cmsDoTransform(transform, input.baseAddress, $0.baseAddress, 1) } }
+        pixel.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { cmsDoTransform(transform, input.baseAddress, $0.baseAddress, 1) }
+        }
         return out
     }
 
@@ -58,15 +60,18 @@ final class ColorManagementTests: XCTestCase {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * components)
         for _ in 0..<(width * height) { pixels += value }
-        var options = pc_jpeg_encode_options(components: Int32(components), quality: 100, mode: Int32(PC_BASELINE.rawValue),
-                                             h_samp: 1, v_samp: 1, restart_interval: 0)
+        var options = pc_jpeg_encode_options(
+            components: Int32(components), quality: 100, mode: Int32(PC_BASELINE.rawValue),
+            h_samp: 1, v_samp: 1, restart_interval: 0)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var messages = pc_messages()
         let profile = icc ?? []
         let status = pixels.withUnsafeBufferPointer { p in
             profile.withUnsafeBufferPointer { i in
-                pc_jpeg_encode_icc(p.baseAddress, Int32(width), Int32(height), &options, i.baseAddress, i.count, &output, &size, &messages)
+                pc_jpeg_encode_icc(
+                    p.baseAddress, Int32(width), Int32(height), &options, i.baseAddress, i.count, &output, &size,
+                    &messages)
             }
         }
         defer { pc_free(output) }
@@ -77,7 +82,9 @@ final class ColorManagementTests: XCTestCase {
     /// The centre pixel of the thumbnail made from `file` (quality 100, so the thumbnail's own
     /// JPEG adds at most a level).
     static func thumbnailCentre(_ file: [UInt8]) throws -> ([UInt8], ThumbnailResult) {
-        let result = try file.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions(quality: 100)) }
+        let result = try file.withUnsafeBytes {
+            try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions(quality: 100))
+        }
         let decoded = try result.thumbnail.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jpeg, targetEdge: 10_000, maxPixels: 1_000_000)
         }
@@ -85,8 +92,10 @@ final class ColorManagementTests: XCTestCase {
         return ([p.0, p.1, p.2], result)
     }
 
-    static func assertNear(_ got: [UInt8], _ want: [UInt8], _ tolerance: Int = 3, _ message: String,
-                           file: StaticString = #filePath, line: UInt = #line) {
+    static func assertNear(
+        _ got: [UInt8], _ want: [UInt8], _ tolerance: Int = 3, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let ok = got.count == want.count && zip(got, want).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
         XCTAssertTrue(ok, "\(message): got \(got), want \(want) ±\(tolerance)", file: file, line: line)
     }
@@ -96,7 +105,7 @@ final class ColorManagementTests: XCTestCase {
             (PC_TEST_PROFILE_SRGB, [200, 40, 40], "sRGB"),
             (PC_TEST_PROFILE_DISPLAY_P3, [200, 40, 40], "Display P3"),
             (PC_TEST_PROFILE_ADOBE_RGB, [60, 170, 90], "Adobe RGB"),
-            (PC_TEST_PROFILE_PROPHOTO, [150, 110, 60], "ProPhoto"),
+            (PC_TEST_PROFILE_PROPHOTO, [150, 110, 60], "ProPhoto")
         ]
         for (kind, value, name) in cases {
             let icc = try Self.profile(kind)
@@ -105,7 +114,9 @@ final class ColorManagementTests: XCTestCase {
             Self.assertNear(got, want, 3, name)
             if kind != PC_TEST_PROFILE_SRGB {
                 // Not what the encoded values give unconverted: the conversion happened.
-                XCTAssertGreaterThan(zip(want, value).map { abs(Int($0) - Int($1)) }.max() ?? 0, 6, "\(name) test colour too close to sRGB")
+                XCTAssertGreaterThan(
+                    zip(want, value).map { abs(Int($0) - Int($1)) }.max() ?? 0, 6,
+                    "\(name) test colour too close to sRGB")
             }
         }
     }
@@ -139,7 +150,9 @@ final class ColorManagementTests: XCTestCase {
         let stored: [UInt8] = [200, 120, 230, 250] // inverted: C 55, M 135, Y 25, K 5 of 255
         let want = Self.lcms(icc, format: Self.typeCMYK8Rev, stored)
         let naive = (0..<3).map { UInt8((Int(stored[$0]) * Int(stored[3]) + 127) / 255) }
-        XCTAssertGreaterThan(zip(want, naive).map { abs(Int($0) - Int($1)) }.max() ?? 0, 6, "profile must differ from the naive conversion")
+        XCTAssertGreaterThan(
+            zip(want, naive).map { abs(Int($0) - Int($1)) }.max() ?? 0, 6,
+            "profile must differ from the naive conversion")
         let (managed, _) = try Self.thumbnailCentre(try Self.flatJPEG(stored, icc: icc))
         Self.assertNear(managed, want, 3, "CMYK through its profile")
         let (plain, _) = try Self.thumbnailCentre(try Self.flatJPEG(stored, icc: nil))
@@ -148,7 +161,9 @@ final class ColorManagementTests: XCTestCase {
 
     /// PNG: iCCP (RGB and gray), sRGB chunk (nothing to do), and gAMA + cHRM without a profile.
     func testPNGProfilesAndChromaticities() throws {
-        for (kind, value) in [(PC_TEST_PROFILE_DISPLAY_P3, [UInt8]([200, 40, 40])), (PC_TEST_PROFILE_PROPHOTO, [150, 110, 60])] {
+        for (kind, value) in [
+            (PC_TEST_PROFILE_DISPLAY_P3, [UInt8]([200, 40, 40])), (PC_TEST_PROFILE_PROPHOTO, [150, 110, 60])
+        ] {
             let icc = try Self.profile(kind)
             let (got, _) = try Self.thumbnailCentre(TinyPNG.flat(value, extra: [("iCCP", TinyPNG.iCCP(icc))]))
             Self.assertNear(got, Self.lcms(icc, format: Self.typeRGB8, value), 3, "PNG iCCP \(kind)")
@@ -157,13 +172,15 @@ final class ColorManagementTests: XCTestCase {
         let (g, _) = try Self.thumbnailCentre(TinyPNG.flat([12], extra: [("iCCP", TinyPNG.iCCP(gray))]))
         Self.assertNear(g, Self.lcms(gray, format: Self.typeGray8, [12]), 3, "PNG gray iCCP")
         // An sRGB chunk (rendering intent 0) and its gAMA: the values stay.
-        let (s, _) = try Self.thumbnailCentre(TinyPNG.flat([200, 40, 40], extra: [("sRGB", [0]), ("gAMA", TinyPNG.be32(45_455))]))
+        let (s, _) = try Self.thumbnailCentre(
+            TinyPNG.flat([200, 40, 40], extra: [("sRGB", [0]), ("gAMA", TinyPNG.be32(45_455))]))
         Self.assertNear(s, [200, 40, 40], 1, "PNG sRGB chunk")
         // gAMA 1/2.2 with Adobe RGB chromaticities (×100000, PNG spec §11.3.3.3): the same as an
         // Adobe-RGB-primaries profile with gamma 2.2, built in the test through lcms2.
         let chrm = [31_270, 32_900, 64_000, 33_000, 21_000, 71_000, 15_000, 6_000].flatMap { TinyPNG.be32(UInt32($0)) }
         let adobe22 = try Self.profile(PC_TEST_PROFILE_ADOBE_RGB, gamma: 1 / 0.45455)
-        let (c, _) = try Self.thumbnailCentre(TinyPNG.flat([60, 170, 90], extra: [("gAMA", TinyPNG.be32(45_455)), ("cHRM", chrm)]))
+        let (c, _) = try Self.thumbnailCentre(
+            TinyPNG.flat([60, 170, 90], extra: [("gAMA", TinyPNG.be32(45_455)), ("cHRM", chrm)]))
         Self.assertNear(c, Self.lcms(adobe22, format: Self.typeRGB8, [60, 170, 90]), 3, "PNG gAMA + cHRM")
         XCTAssertGreaterThan(abs(Int(c[0]) - 60), 6, "cHRM converted")
     }
@@ -189,7 +206,8 @@ final class ColorManagementTests: XCTestCase {
     /// A profile over PC_ICC_MAX_BYTES (4 MiB) is not assembled: the image is kept in its encoded
     /// values with a warning naming the limit (memory bounded whatever the segments declare).
     func testProfileOverFourMiBIsIgnoredWithAWarning() throws {
-        let big = try Self.paddedDisplayP3(copyright: String(repeating: "x", count: 2_200_000)) // UTF-16 in the tag: 4.4 MB
+        // UTF-16 in the tag: 4.4 MB
+        let big = try Self.paddedDisplayP3(copyright: String(repeating: "x", count: 2_200_000))
         XCTAssertGreaterThan(big.count, Int(PC_ICC_MAX_BYTES))
         let (got, result) = try Self.thumbnailCentre(try Self.flatJPEG([200, 40, 40], icc: big))
         Self.assertNear(got, [200, 40, 40], 2, "unconverted")
@@ -211,7 +229,9 @@ final class ColorManagementTests: XCTestCase {
         let (_, result) = try Self.thumbnailCentre(try Self.flatJPEG([10, 200, 30], icc: nil))
         let t = result.thumbnail
         XCTAssertEqual(Array(t[0..<2]), [0xFF, 0xD8])
-        guard let range = t.withUnsafeBytes({ ExifReader.exifRange(inJPEG: $0) }) else { return XCTFail("no Exif APP1 in the thumbnail") }
+        guard let range = t.withUnsafeBytes({ ExifReader.exifRange(inJPEG: $0) }) else {
+            return XCTFail("no Exif APP1 in the thumbnail")
+        }
         let tiff = Array(t[range])
         XCTAssertEqual(tiff.count, 44)
         XCTAssertEqual(pc_srgb_exif_app1_size, 50)

@@ -31,7 +31,9 @@ func thumbnail(_ bytes: [UInt8], options: ThumbnailOptions = ThumbnailOptions())
 /// Decodes JPEG or PNG bytes at full size.
 func decodeFull(_ bytes: [UInt8]) throws -> PixelBuffer {
     try bytes.withUnsafeBytes { b in
-        try ImageDecoder.decode(b, format: ImageFormatSniffer.detect(b)!, targetEdge: Int(Int32.max), maxPixels: 100_000_000).pixels
+        try ImageDecoder.decode(
+            b, format: ImageFormatSniffer.detect(b)!, targetEdge: Int(Int32.max), maxPixels: 100_000_000
+        ).pixels
     }
 }
 
@@ -45,7 +47,9 @@ func meanAbsoluteDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
 
 func meanColour(_ p: PixelBuffer, x: Range<Int>, y: Range<Int>) -> (Double, Double, Double) {
     var s = (0.0, 0.0, 0.0)
-    for yy in y { for xx in x { let c = p.pixel(x: xx, y: yy); s.0 += Double(c.0); s.1 += Double(c.1); s.2 += Double(c.2) } }
+    for yy in y {
+        for xx in x { let c = p.pixel(x: xx, y: yy); s.0 += Double(c.0); s.1 += Double(c.1); s.2 += Double(c.2) }
+    }
     let n = Double(x.count * y.count)
     return (s.0 / n, s.1 / n, s.2 / n)
 }
@@ -57,7 +61,9 @@ final class CorpusConformanceTests: XCTestCase {
             let bytes = try Corpus.data(entry.path)
             do {
                 let result = try thumbnail(bytes)
-                guard let w = entry.width, let h = entry.height else { XCTFail("\(entry.path): manifest has no size"); continue }
+                guard let w = entry.width, let h = entry.height else {
+                    XCTFail("\(entry.path): manifest has no size"); continue
+                }
                 let swap = result.orientation.swapsDimensions
                 let upright = swap ? (h, w) : (w, h)
                 XCTAssertEqual(result.width, upright.0, entry.path)
@@ -84,7 +90,8 @@ final class CorpusConformanceTests: XCTestCase {
             let bytes = try Corpus.data(entry.path)
             do {
                 let result = try thumbnail(bytes)
-                XCTFail("\(entry.path) (expect reject) made a \(result.thumbnailWidth)×\(result.thumbnailHeight) thumbnail")
+                XCTFail(
+                    "\(entry.path) (expect reject) made a \(result.thumbnailWidth)×\(result.thumbnailHeight) thumbnail")
             } catch let error as ImageError {
                 XCTAssertFalse(error.description.isEmpty, entry.path)
                 checked += 1
@@ -114,15 +121,16 @@ final class CorpusConformanceTests: XCTestCase {
             ("unusual/fuzzdb_lottapixel.jpg", .tooLarge(width: 64250, height: 64250, limit: 100_000_000)),
             ("malformed/jpegdec_missing-sos.jpg", .corrupt("Invalid JPEG file structure: missing SOS marker")),
             ("png-suite/xcsn0g01.png", .corrupt("IDAT: CRC error")),
-            ("malformed/pillow_truncated_image.png", .corrupt("Read Error")),
+            ("malformed/pillow_truncated_image.png", .corrupt("Read Error"))
         ]
         for (path, expected) in cases {
             XCTAssertThrowsError(try thumbnail(Corpus.data(path)), path) { error in
                 XCTAssertEqual(error as? ImageError, expected, path)
             }
         }
-        XCTAssertEqual(ImageError.tooLarge(width: 64250, height: 64250, limit: 100_000_000).description,
-                       "image is 64250×64250 pixels (4128062500), over the limit of 100000000 (--max-pixels)")
+        XCTAssertEqual(
+            ImageError.tooLarge(width: 64250, height: 64250, limit: 100_000_000).description,
+            "image is 64250×64250 pixels (4128062500), over the limit of 100000000 (--max-pixels)")
     }
 
     func testPixelLimitIsTheOption() throws {
@@ -169,7 +177,8 @@ final class CorpusImageTests: XCTestCase {
     func testOrientationRectangleAndPNGeXIf() throws {
         let rectangle = try thumbnail(Corpus.data("exif-orientation/pillow_orientation_rectangle.jpg"))
         XCTAssertEqual(rectangle.orientation.rawValue, 8)
-        XCTAssertEqual([rectangle.width, rectangle.height, rectangle.thumbnailWidth, rectangle.thumbnailHeight], [1, 2, 1, 2])
+        XCTAssertEqual(
+            [rectangle.width, rectangle.height, rectangle.thumbnailWidth, rectangle.thumbnailHeight], [1, 2, 1, 2])
         let exifPNG = try thumbnail(Corpus.data("png-suite/exif2c08.png"))
         XCTAssertEqual(exifPNG.orientation.rawValue, 1)
     }
@@ -188,10 +197,12 @@ final class CorpusImageTests: XCTestCase {
         let ground = meanColour(red, x: 40..<60, y: 85..<95)
         XCTAssertLessThan(max(ground.0, ground.1, ground.2), 20, "background \(ground)")
         var reddest = (0, 0, 0)
-        for y in 0..<red.height { for x in 0..<red.width {
-            let p = red.pixel(x: x, y: y)
-            if Int(p.0) - Int(p.1) > reddest.0 - reddest.1 { reddest = (Int(p.0), Int(p.1), Int(p.2)) }
-        } }
+        for y in 0..<red.height {
+            for x in 0..<red.width {
+                let p = red.pixel(x: x, y: y)
+                if Int(p.0) - Int(p.1) > reddest.0 - reddest.1 { reddest = (Int(p.0), Int(p.1), Int(p.2)) }
+            }
+        }
         XCTAssertGreaterThan(reddest.0, 200)
         XCTAssertLessThan(max(reddest.1, reddest.2), 80)
 
@@ -200,12 +211,14 @@ final class CorpusImageTests: XCTestCase {
         let paper = meanColour(words, x: 0..<8, y: 248..<256)
         XCTAssertGreaterThan(min(paper.0, paper.1, paper.2), 235)
         var found = (cyan: false, magenta: false, yellow: false)
-        for y in 0..<words.height { for x in 0..<words.width {
-            let (r, g, b) = words.pixel(x: x, y: y)
-            if r < 80 && g > 170 && b > 170 { found.cyan = true }
-            if g < 80 && r > 170 && b > 170 { found.magenta = true }
-            if r > 200 && g > 200 && Int(b) + 100 < Int(min(r, g)) { found.yellow = true }
-        } }
+        for y in 0..<words.height {
+            for x in 0..<words.width {
+                let (r, g, b) = words.pixel(x: x, y: y)
+                if r < 80 && g > 170 && b > 170 { found.cyan = true }
+                if g < 80 && r > 170 && b > 170 { found.magenta = true }
+                if r > 200 && g > 200 && Int(b) + 100 < Int(min(r, g)) { found.yellow = true }
+            }
+        }
         XCTAssertTrue(found.cyan && found.magenta && found.yellow, "\(found)")
 
         // YCCK park scene: the lawn across the bottom left is green, not magenta. It embeds a
@@ -229,7 +242,9 @@ final class CorpusImageTests: XCTestCase {
         // The thumbnail went through YCbCr at quality 85: gray within JPEG noise.
         var spread = 0
         for i in stride(from: 0, to: image.width * image.height * 3, by: 3) {
-            spread = max(spread, Int(image.pixels[i]) - Int(image.pixels[i + 2]), Int(image.pixels[i + 2]) - Int(image.pixels[i]))
+            spread = max(
+                spread, Int(image.pixels[i]) - Int(image.pixels[i + 2]), Int(image.pixels[i + 2]) - Int(image.pixels[i])
+            )
         }
         XCTAssertLessThanOrEqual(spread, 6)
     }
@@ -267,7 +282,8 @@ final class CorpusImageTests: XCTestCase {
             let bytes = try Corpus.data(path)
             XCTAssertNoThrow(try thumbnail(bytes), path)
             let half = Array(bytes.prefix(bytes.count / 2))
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("truncated-\(UUID().uuidString).jpg")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "truncated-\(UUID().uuidString).jpg")
             try Data(half).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
             let written = [UInt8](try Data(contentsOf: url))
@@ -281,8 +297,9 @@ final class CorpusImageTests: XCTestCase {
         let bytes = try Corpus.data("bench/plasma_summer_1am_2560x1600.jpg")
         try bytes.withUnsafeBytes { b in
             let fast = try ImageDecoder.decode(b, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000)
-            let slow = try ImageDecoder.decode(b, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000,
-                                              tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false))
+            let slow = try ImageDecoder.decode(
+                b, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000,
+                tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false))
             XCTAssertTrue(fast.usedDCOnly)
             XCTAssertFalse(slow.usedDCOnly)
             XCTAssertEqual(fast.scale, 1)
@@ -300,7 +317,10 @@ final class CorpusImageTests: XCTestCase {
     }
 
     func testConcurrentCallsAgree() throws {
-        let paths = ["bench/mate_Aqua.jpg", "bench/lomiri_Wine_by_Jakkub_Mede.jpg", "png-suite/basi6a16.png", "unusual/jpegdec_ycck.jpg"]
+        let paths = [
+            "bench/mate_Aqua.jpg", "bench/lomiri_Wine_by_Jakkub_Mede.jpg", "png-suite/basi6a16.png",
+            "unusual/jpegdec_ycck.jpg"
+        ]
         let files = try paths.map { try Corpus.data($0) }
         let expected = try files.map { try thumbnail($0).thumbnail }
         let slots = Mutex([[UInt8]](repeating: [], count: 16))

@@ -19,11 +19,19 @@ enum DCOnly {
         options.max_pixels = maxPixels
         var decoded = pc_decoded()
         var messages = pc_messages()
-        let status = bytes.withUnsafeBufferPointer { pc_jpeg_decode_dc_only($0.baseAddress, $0.count, &options, &decoded, &messages) }
-        let error = withUnsafeBytes(of: &messages.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let status = bytes.withUnsafeBufferPointer {
+            pc_jpeg_decode_dc_only($0.baseAddress, $0.count, &options, &decoded, &messages)
+        }
+        let error = withUnsafeBytes(of: &messages.error) {
+            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         var pixels: PixelBuffer?
         if let p = decoded.pixels {
-            if status == PC_OK { pixels = PixelBuffer(adopting: p, width: Int(decoded.width), height: Int(decoded.height)) } else { pc_free(p) }
+            if status == PC_OK {
+                pixels = PixelBuffer(adopting: p, width: Int(decoded.width), height: Int(decoded.height))
+            } else {
+                pc_free(p)
+            }
         }
         return Result(status: status, pixels: pixels, error: error)
     }
@@ -32,9 +40,12 @@ enum DCOnly {
     /// colour management (pc_jpeg_decode_dc_only itself returns the encoded values).
     static func libjpegFull(_ bytes: [UInt8]) throws -> PixelBuffer {
         try bytes.withUnsafeBytes {
-            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 1, maxPixels: 100_000_000,
-                                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false,
-                                                          colorManagement: false)).pixels
+            try ImageDecoder.decode(
+                $0, format: .jpeg, targetEdge: 1, maxPixels: 100_000_000,
+                tuning: DecoderTuning(
+                    dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false,
+                    colorManagement: false)
+            ).pixels
         }
     }
 
@@ -87,7 +98,8 @@ enum DCOnly {
         let root = Corpus.root
         guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
         var out: [String] = []
-        for case let path as String in walker where path.lowercased().hasSuffix(".jpg") || path.lowercased().hasSuffix(".jpeg") {
+        for case let path as String in walker
+        where path.lowercased().hasSuffix(".jpg") || path.lowercased().hasSuffix(".jpeg") {
             let bytes = try Corpus.data(path)
             if frameMarker(bytes) == 0xC2 { out.append(path) }
         }
@@ -96,11 +108,14 @@ enum DCOnly {
 
     /// Encodes a progressive JPEG through libjpeg (`pc_jpeg_encode_ex`): script 0 is
     /// jpeg_simple_progression, 1 one DC scan per component with DC refinement scans last.
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, components: Int, h: Int = 1, v: Int = 1,
-                       quality: Int = 100, restartInterval: Int = 0, script: Int = 0) throws -> [UInt8] {
-        try Verdict.encode(pixels, width: width, height: height, components: components, quality: quality,
-                           mode: Int32(script == 1 ? PC_PROGRESSIVE_NON_INTERLEAVED.rawValue : PC_PROGRESSIVE_SIMPLE.rawValue),
-                           h: h, v: v, restartInterval: restartInterval)
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, components: Int, h: Int = 1, v: Int = 1,
+        quality: Int = 100, restartInterval: Int = 0, script: Int = 0
+    ) throws -> [UInt8] {
+        try Verdict.encode(
+            pixels, width: width, height: height, components: components, quality: quality,
+            mode: Int32(script == 1 ? PC_PROGRESSIVE_NON_INTERLEAVED.rawValue : PC_PROGRESSIVE_SIMPLE.rawValue),
+            h: h, v: v, restartInterval: restartInterval)
     }
 
     /// A smooth RGB test image with edges: gradients plus a few solid rectangles.
@@ -163,14 +178,18 @@ final class DCOnlyDecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(handled, 14)
         let mean = thumbnailDiffs.map(\.1).reduce(0, +) / Double(max(1, thumbnailDiffs.count))
         let worst = thumbnailDiffs.max { $0.1 < $1.1 }
-        print(String(format: "DC-only vs libjpeg full decode, 120-px thumbnails of %d files: mean %.3f, worst %.3f (%@)",
-                     thumbnailDiffs.count, mean, worst?.1 ?? 0, worst?.0 ?? "-"))
+        print(
+            String(
+                format: "DC-only vs libjpeg full decode, 120-px thumbnails of %d files: mean %.3f, worst %.3f (%@)",
+                thumbnailDiffs.count, mean, worst?.1 ?? 0, worst?.0 ?? "-"))
     }
 
     /// The import path (Thumbnailer → pc_jpeg_decode) takes the DC-only decoder for a bench file.
     func testDecodePathUsesDCOnlyDecoder() throws {
         let bytes = try Corpus.data("bench/lomiri_Dragonfly_by_Bolly.jpg")
-        let viaDecoder = try bytes.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000) }
+        let viaDecoder = try bytes.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000)
+        }
         XCTAssertTrue(viaDecoder.usedDCOnly)
         XCTAssertEqual(viaDecoder.scale, 1)
         let direct = try XCTUnwrap(DCOnly.decode(bytes).pixels)
@@ -191,9 +210,11 @@ final class DCOnlyDecoderTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(scans.count, 8, path)
             guard scans.count >= 8 else { continue }
             // simple_progression: scan 0 is DC first, scan 6 the DC refinement.
-            let cuts = [scans[0] + 20, (scans[0] + scans[1]) / 2, scans[1] - 1, scans[1] + 1, scans[1] + 40,
-                        (scans[3] + scans[4]) / 2, scans[6] + 30, (scans[6] + scans[7]) / 2,
-                        bytes.count - 2, bytes.count - 1]
+            let cuts = [
+                scans[0] + 20, (scans[0] + scans[1]) / 2, scans[1] - 1, scans[1] + 1, scans[1] + 40,
+                (scans[3] + scans[4]) / 2, scans[6] + 30, (scans[6] + scans[7]) / 2,
+                bytes.count - 2, bytes.count - 1
+            ]
             for cut in cuts {
                 let truncated = Array(bytes[..<cut])
                 let dc = DCOnly.decode(truncated)
@@ -238,15 +259,18 @@ final class DCOnlyDecoderTests: XCTestCase {
     func testDamagedInputsNeverCrash() throws {
         var generator = SystemRandomNumberGenerator()
         let sources = [
-            try DCOnly.encode(DCOnly.testImage(width: 96, height: 64), width: 96, height: 64, components: 3, h: 2, v: 2, quality: 80),
-            try DCOnly.encode(DCOnly.testImage(width: 80, height: 40), width: 80, height: 40, components: 3, h: 2, v: 1,
-                              quality: 80, restartInterval: 2, script: 1),
+            try DCOnly.encode(
+                DCOnly.testImage(width: 96, height: 64), width: 96, height: 64, components: 3, h: 2, v: 2, quality: 80),
+            try DCOnly.encode(
+                DCOnly.testImage(width: 80, height: 40), width: 80, height: 40, components: 3, h: 2, v: 1,
+                quality: 80, restartInterval: 2, script: 1)
         ]
         for source in sources {
             for _ in 0..<300 {
                 var bytes = source
                 for _ in 0..<Int.random(in: 1...6, using: &generator) {
-                    bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
                 let dc = DCOnly.decode(bytes)
                 XCTAssertTrue([PC_OK, PC_CORRUPT, PC_NOT_HANDLED, PC_TOO_LARGE].contains(dc.status))
@@ -264,7 +288,8 @@ final class DCOnlyDecoderTests: XCTestCase {
         var pixels = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height { for x in 0..<width { pixels[y * width + x] = levels[(y / 8) * 4 + x / 8] } }
         for script in [0, 1] {
-            let jpeg = try DCOnly.encode(pixels, width: width, height: height, components: 1, quality: 100, script: script)
+            let jpeg = try DCOnly.encode(
+                pixels, width: width, height: height, components: 1, quality: 100, script: script)
             let dc = DCOnly.decode(jpeg)
             XCTAssertEqual(dc.status, PC_OK, dc.error)
             let p = try XCTUnwrap(dc.pixels)
@@ -285,8 +310,9 @@ final class DCOnlyDecoderTests: XCTestCase {
         for (h, v) in [(1, 1), (2, 1), (1, 2), (2, 2)] {
             for restart in [0, 1, 3] {
                 for script in [0, 1] {
-                    let jpeg = try DCOnly.encode(rgb, width: width, height: height, components: 3, h: h, v: v,
-                                                 quality: 90, restartInterval: restart, script: script)
+                    let jpeg = try DCOnly.encode(
+                        rgb, width: width, height: height, components: 3, h: h, v: v,
+                        quality: 90, restartInterval: restart, script: script)
                     let label = "\(h)x\(v) restart \(restart) script \(script)"
                     let dc = DCOnly.decode(jpeg)
                     XCTAssertEqual(dc.status, PC_OK, "\(label): \(dc.error)")

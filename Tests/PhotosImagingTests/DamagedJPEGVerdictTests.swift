@@ -8,13 +8,16 @@ import XCTest
 /// full-size decode (`pc_jpeg_libjpeg_verdict`) with the same warning rule.
 enum Verdict {
     /// Encodes `pixels` with libjpeg as `mode` says (`pc_jpeg_scan_mode`, optionally | PC_ARITHMETIC).
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 85,
-                       mode: Int32, h: Int = 0, v: Int = 0, restartInterval: Int = 0) throws -> [UInt8] {
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 85,
+        mode: Int32, h: Int = 0, v: Int = 0, restartInterval: Int = 0
+    ) throws -> [UInt8] {
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        var options = pc_jpeg_encode_options(components: Int32(components), quality: Int32(quality), mode: mode,
-                                             h_samp: Int32(h), v_samp: Int32(v), restart_interval: Int32(restartInterval))
+        var options = pc_jpeg_encode_options(
+            components: Int32(components), quality: Int32(quality), mode: mode,
+            h_samp: Int32(h), v_samp: Int32(v), restart_interval: Int32(restartInterval))
         let status = pixels.withUnsafeBufferPointer {
             pc_jpeg_encode_ex($0.baseAddress, Int32(width), Int32(height), &options, &output, &size, &messages)
         }
@@ -28,7 +31,9 @@ enum Verdict {
         var messages = pc_messages()
         let status = bytes.withUnsafeBufferPointer { pc_jpeg_libjpeg_verdict($0.baseAddress, $0.count, &messages) }
         if status == PC_OK { return nil }
-        let text = withUnsafeBytes(of: &messages.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        let text = withUnsafeBytes(of: &messages.error) {
+            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
         return text.isEmpty ? "status \(status.rawValue)" : text
     }
 
@@ -103,7 +108,8 @@ enum Verdict {
                 if reference != nil { tally.refusedByLibjpeg += 1 }
                 if ours.dcOnly { tally.acceptedByDCOnly += 1 }
                 if (reference == nil) != (ours.error == nil) {
-                    tally.disagreements.append("byte \(i) bit \(bit): photos \(ours.error ?? "accepts"), libjpeg \(reference ?? "accepts")")
+                    tally.disagreements.append(
+                        "byte \(i) bit \(bit): photos \(ours.error ?? "accepts"), libjpeg \(reference ?? "accepts")")
                 }
                 d[i] ^= UInt8(1 << bit)
             }
@@ -151,8 +157,9 @@ final class DamagedJPEGVerdictTests: XCTestCase {
     /// (PC_PROGRESSIVE_NON_INTERLEAVED), every bit of that AC scan flipped: dconly.c must refuse
     /// exactly what libjpeg refuses (it used to skip the scan unchecked).
     func testProgressiveLumaACScanBeforeChromaDCFlipsAgreeWithLibjpeg() throws {
-        let jpeg = try Verdict.encode(Self.pixels, width: Self.width, height: Self.height, quality: 90,
-                                      mode: Int32(PC_PROGRESSIVE_NON_INTERLEAVED.rawValue))
+        let jpeg = try Verdict.encode(
+            Self.pixels, width: Self.width, height: Self.height, quality: 90,
+            mode: Int32(PC_PROGRESSIVE_NON_INTERLEAVED.rawValue))
         XCTAssertTrue(Verdict.photos(jpeg, targetEdge: 1).dcOnly)
         let scans = Verdict.scans(jpeg)
         XCTAssertEqual(scans.count, 9)
@@ -179,14 +186,35 @@ final class DamagedJPEGVerdictTests: XCTestCase {
             ("baseline 4:2:0", try Verdict.encode(p, width: w, height: h, mode: baseline), 120, false),
             // Large enough per MCU that libjpeg-turbo's fast Huffman path (>= 3072 bytes left) would apply.
             ("baseline 4:2:0 noisy", large, 120, false),
-            ("baseline 4:4:4, restart every MCU", try Verdict.encode(p, width: w, height: h, mode: baseline, h: 1, v: 1, restartInterval: 1), 120, false),
-            ("baseline gray", try Verdict.encode(Self.gray, width: w, height: h, components: 1, mode: baseline), 120, false),
+            (
+                "baseline 4:4:4, restart every MCU",
+                try Verdict.encode(p, width: w, height: h, mode: baseline, h: 1, v: 1, restartInterval: 1), 120, false
+            ),
+            (
+                "baseline gray", try Verdict.encode(Self.gray, width: w, height: h, components: 1, mode: baseline), 120,
+                false
+            ),
             ("progressive simple 4:2:0", try Verdict.encode(p, width: w, height: h, mode: simple), 1, true),
-            ("progressive chroma DC after luma AC, 4:2:2", try Verdict.encode(p, width: w, height: h, mode: late, h: 2, v: 1), 1, true),
-            ("progressive simple, restart every 2 MCUs", try Verdict.encode(p, width: w, height: h, mode: simple, restartInterval: 2), 1, true),
-            ("progressive DC refined 4:4:4", try Verdict.encode(p, width: w, height: h, mode: refined, h: 1, v: 1), 1, true),
-            ("progressive simple at 4/8 (libjpeg)", try Verdict.encode(p, width: w, height: h, mode: simple), 24, false),
-            ("arithmetic progressive (libjpeg)", try Verdict.encode(p, width: w, height: h, mode: simple | arithmetic), 1, false),
+            (
+                "progressive chroma DC after luma AC, 4:2:2",
+                try Verdict.encode(p, width: w, height: h, mode: late, h: 2, v: 1), 1, true
+            ),
+            (
+                "progressive simple, restart every 2 MCUs",
+                try Verdict.encode(p, width: w, height: h, mode: simple, restartInterval: 2), 1, true
+            ),
+            (
+                "progressive DC refined 4:4:4", try Verdict.encode(p, width: w, height: h, mode: refined, h: 1, v: 1),
+                1, true
+            ),
+            (
+                "progressive simple at 4/8 (libjpeg)", try Verdict.encode(p, width: w, height: h, mode: simple), 24,
+                false
+            ),
+            (
+                "arithmetic progressive (libjpeg)",
+                try Verdict.encode(p, width: w, height: h, mode: simple | arithmetic), 1, false
+            )
         ]
         var report: [String] = []
         for (name, jpeg, target, dcOnly) in cases {
@@ -196,9 +224,12 @@ final class DamagedJPEGVerdictTests: XCTestCase {
             // Every bit to the end, except in the large file: the part where the fast path applied.
             let end = jpeg.count > 4096 ? jpeg.count - 512 * 6 : jpeg.count - 2
             let tally = Verdict.flipEveryBit(jpeg, in: start..<end, targetEdge: target)
-            XCTAssertEqual(tally.disagreements.count, 0,
-                           "\(name): \(tally.disagreements.count) of \(tally.flips) flips disagree: \(tally.disagreements.prefix(5))")
-            XCTAssertGreaterThan(tally.refusedByLibjpeg, tally.flips / 20, "\(name): the flips must reach libjpeg's checks")
+            XCTAssertEqual(
+                tally.disagreements.count, 0,
+                "\(name): \(tally.disagreements.count) of \(tally.flips) flips disagree: \(tally.disagreements.prefix(5))"
+            )
+            XCTAssertGreaterThan(
+                tally.refusedByLibjpeg, tally.flips / 20, "\(name): the flips must reach libjpeg's checks")
             if dcOnly { XCTAssertGreaterThan(tally.acceptedByDCOnly, 0, name) }
             report.append("\(name): \(tally.flips) flips, \(tally.refusedByLibjpeg) refused")
         }
@@ -210,10 +241,14 @@ final class DamagedJPEGVerdictTests: XCTestCase {
     /// progressive file with junk early stays on dconly.c (libjpeg would need its coefficient buffer).
     func testJunkBetweenSegmentsKeepsTheImageOnEveryPath() throws {
         let w = Self.width, h = Self.height, p = Self.pixels
-        for (mode, target, dcOnly) in [(Int32(PC_BASELINE.rawValue), 120, false), (Int32(PC_PROGRESSIVE_SIMPLE.rawValue), 1, true),
-                                       (Int32(PC_PROGRESSIVE_NON_INTERLEAVED.rawValue), 1, true)] {
+        for (mode, target, dcOnly) in [
+            (Int32(PC_BASELINE.rawValue), 120, false), (Int32(PC_PROGRESSIVE_SIMPLE.rawValue), 1, true),
+            (Int32(PC_PROGRESSIVE_NON_INTERLEAVED.rawValue), 1, true)
+        ] {
             let jpeg = try Verdict.encode(p, width: w, height: h, mode: mode)
-            let clean = try jpeg.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000) }
+            let clean = try jpeg.withUnsafeBytes {
+                try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000)
+            }
             // Every marker position after SOI: at the SOS segments, at the first DHT/DQT, and before EOI.
             var positions: [Int] = []
             var i = 2
@@ -222,7 +257,9 @@ final class DamagedJPEGVerdictTests: XCTestCase {
                 if jpeg[i + 1] == 0xD9 { break }
                 if jpeg[i + 1] == 0xDA {
                     var j = Verdict.firstScanData(Array(jpeg[i...])).map { $0 + i } ?? jpeg.count
-                    while j + 1 < jpeg.count, !(jpeg[j] == 0xFF && jpeg[j + 1] != 0 && !(0xD0...0xD7).contains(jpeg[j + 1])) { j += 1 }
+                    while j + 1 < jpeg.count,
+                        !(jpeg[j] == 0xFF && jpeg[j + 1] != 0 && !(0xD0...0xD7).contains(jpeg[j + 1]))
+                    { j += 1 }
                     i = j
                 } else {
                     i += 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
@@ -233,10 +270,14 @@ final class DamagedJPEGVerdictTests: XCTestCase {
                 let junk: [UInt8] = [0x12, 0x34, 0xFF, 0x00, 0x56]
                 let d = Array(jpeg[..<at]) + junk + Array(jpeg[at...])
                 XCTAssertNil(Verdict.libjpeg(d), "mode \(mode) junk at \(at)")
-                let decoded = try d.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000) }
+                let decoded = try d.withUnsafeBytes {
+                    try ImageDecoder.decode($0, format: .jpeg, targetEdge: target, maxPixels: 100_000_000)
+                }
                 XCTAssertEqual(decoded.usedDCOnly, dcOnly, "mode \(mode) junk at \(at)")
                 XCTAssertEqual(meanAbsoluteDifference(decoded.pixels, clean.pixels), 0, "mode \(mode) junk at \(at)")
-                XCTAssertTrue(decoded.warnings.isEmpty || decoded.warnings.allSatisfy { $0.contains("extraneous bytes") }, "\(decoded.warnings)")
+                XCTAssertTrue(
+                    decoded.warnings.isEmpty || decoded.warnings.allSatisfy { $0.contains("extraneous bytes") },
+                    "\(decoded.warnings)")
             }
         }
     }
@@ -244,8 +285,10 @@ final class DamagedJPEGVerdictTests: XCTestCase {
     /// A file truncated anywhere in its scans is refused on every path (libjpeg: "Premature end of JPEG file").
     func testTruncatedFilesAreRefusedOnEveryPath() throws {
         let w = Self.width, h = Self.height, p = Self.pixels
-        for (mode, target) in [(Int32(PC_BASELINE.rawValue), 120), (Int32(PC_PROGRESSIVE_SIMPLE.rawValue), 1),
-                               (Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue), 1)] {
+        for (mode, target) in [
+            (Int32(PC_BASELINE.rawValue), 120), (Int32(PC_PROGRESSIVE_SIMPLE.rawValue), 1),
+            (Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue), 1)
+        ] {
             let jpeg = try Verdict.encode(p, width: w, height: h, mode: mode)
             let start = try XCTUnwrap(Verdict.firstScanData(jpeg))
             for cut in stride(from: start, to: jpeg.count - 1, by: 7) {
@@ -281,9 +324,14 @@ final class ProgressiveFallbackRefinementTests: XCTestCase {
         XCTAssertEqual(centre.2, 130, accuracy: 2)
 
         // The same file with Huffman coding goes through dconly.c and must give the same colour.
-        let huffman = try Verdict.encode(flat, width: w, height: h, quality: 75, mode: Int32(PC_PROGRESSIVE_DC_REFINED.rawValue))
-        let viaDCOnly = try huffman.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000) }
-        let viaLibjpeg = try jpeg.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000) }
+        let huffman = try Verdict.encode(
+            flat, width: w, height: h, quality: 75, mode: Int32(PC_PROGRESSIVE_DC_REFINED.rawValue))
+        let viaDCOnly = try huffman.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000)
+        }
+        let viaLibjpeg = try jpeg.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000)
+        }
         XCTAssertTrue(viaDCOnly.usedDCOnly)
         XCTAssertFalse(viaLibjpeg.usedDCOnly)
         XCTAssertLessThan(meanAbsoluteDifference(viaDCOnly.pixels, viaLibjpeg.pixels), 1)
@@ -295,12 +343,16 @@ final class ProgressiveFallbackRefinementTests: XCTestCase {
         let w = 640, h = 480
         let image = DCOnly.testImage(width: w, height: h)
         for base in [PC_PROGRESSIVE_DC_REFINED, PC_PROGRESSIVE_SIMPLE, PC_PROGRESSIVE_NON_INTERLEAVED] {
-            let jpeg = try Verdict.encode(image, width: w, height: h, quality: 80, mode: Int32(base.rawValue | PC_ARITHMETIC.rawValue))
-            let ours = try jpeg.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 60, maxPixels: 100_000_000) }
+            let jpeg = try Verdict.encode(
+                image, width: w, height: h, quality: 80, mode: Int32(base.rawValue | PC_ARITHMETIC.rawValue))
+            let ours = try jpeg.withUnsafeBytes {
+                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 60, maxPixels: 100_000_000)
+            }
             XCTAssertEqual(ours.scale, 1)
             let full = try jpeg.withUnsafeBytes {
-                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 60, maxPixels: 100_000_000,
-                                        tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false))
+                try ImageDecoder.decode(
+                    $0, format: .jpeg, targetEdge: 60, maxPixels: 100_000_000,
+                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: false))
             }
             XCTAssertEqual(meanAbsoluteDifference(ours.pixels, full.pixels), 0, "mode \(base.rawValue)")
         }
@@ -325,15 +377,21 @@ final class ProgressiveFallbackRefinementTests: XCTestCase {
             ("YCbCr 4:4:4 arithmetic", rgb, 3, arithmetic, false),
             ("CMYK Huffman", cmyk, 4, 0, false),
             ("CMYK arithmetic", cmyk, 4, arithmetic, false),
-            ("YCbCr 4:4:4 Huffman", rgb, 3, 0, true),
+            ("YCbCr 4:4:4 Huffman", rgb, 3, 0, true)
         ]
         for (name, pixels, components, coding, dcOnly) in cases {
-            let progressive = try Verdict.encode(pixels, width: w, height: h, components: components, quality: 75,
-                                                 mode: refined | coding, h: 1, v: 1)
-            let sequential = try Verdict.encode(pixels, width: w, height: h, components: components, quality: 75,
-                                                mode: baseline | coding, h: 1, v: 1)
-            let a = try progressive.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000) }
-            let b = try sequential.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000) }
+            let progressive = try Verdict.encode(
+                pixels, width: w, height: h, components: components, quality: 75,
+                mode: refined | coding, h: 1, v: 1)
+            let sequential = try Verdict.encode(
+                pixels, width: w, height: h, components: components, quality: 75,
+                mode: baseline | coding, h: 1, v: 1)
+            let a = try progressive.withUnsafeBytes {
+                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000)
+            }
+            let b = try sequential.withUnsafeBytes {
+                try ImageDecoder.decode($0, format: .jpeg, targetEdge: 64, maxPixels: 100_000_000)
+            }
             XCTAssertEqual(a.scale, 1, name)
             XCTAssertEqual(a.usedDCOnly, dcOnly, name)
             XCTAssertEqual(meanAbsoluteDifference(a.pixels, b.pixels), 0, name)
@@ -341,6 +399,8 @@ final class ProgressiveFallbackRefinementTests: XCTestCase {
     }
 
     func decodeJPEG(_ bytes: [UInt8]) throws -> PixelBuffer {
-        try bytes.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 100_000, maxPixels: 100_000_000).pixels }
+        try bytes.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 100_000, maxPixels: 100_000_000).pixels
+        }
     }
 }

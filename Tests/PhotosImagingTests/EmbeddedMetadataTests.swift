@@ -19,7 +19,11 @@ final class EmbeddedMetadataTests: XCTestCase {
     func resource(id: UInt16, name: [UInt8] = [], _ data: [UInt8]) -> [UInt8] {
         var r: [UInt8] = Array("8BIM".utf8) + [UInt8(id >> 8), UInt8(id & 0xFF), UInt8(name.count)] + name
         if (1 + name.count) % 2 == 1 { r.append(0) }
-        r += [UInt8(data.count >> 24), UInt8((data.count >> 16) & 0xFF), UInt8((data.count >> 8) & 0xFF), UInt8(data.count & 0xFF)] + data
+        r +=
+            [
+                UInt8(data.count >> 24), UInt8((data.count >> 16) & 0xFF), UInt8((data.count >> 8) & 0xFF),
+                UInt8(data.count & 0xFF)
+            ] + data
         if data.count % 2 == 1 { r.append(0) }
         return r
     }
@@ -28,10 +32,16 @@ final class EmbeddedMetadataTests: XCTestCase {
 
     func testJPEGSegmentsInAnyOrder() {
         let xmp = Array("<x:xmpmeta/>".utf8)
-        let ps = Array("Photoshop 3.0\0".utf8) + resource(id: 0x03ED, [1, 2, 3]) + resource(id: 0x0404, name: Array("ab".utf8), iim([(2, 25, Array("One".utf8)), (2, 120, Array("caption".utf8)), (2, 25, Array("Two".utf8))]))
-        let file = jpeg([segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8) + xmp),
-                         segment(0xE1, Array("http://ns.adobe.com/xmp/extension/\0".utf8) + [1, 2, 3]),
-                         segment(0xED, ps)])
+        let ps =
+            Array("Photoshop 3.0\0".utf8) + resource(id: 0x03ED, [1, 2, 3])
+            + resource(
+                id: 0x0404, name: Array("ab".utf8),
+                iim([(2, 25, Array("One".utf8)), (2, 120, Array("caption".utf8)), (2, 25, Array("Two".utf8))]))
+        let file = jpeg([
+            segment(0xE1, Array("http://ns.adobe.com/xap/1.0/\0".utf8) + xmp),
+            segment(0xE1, Array("http://ns.adobe.com/xmp/extension/\0".utf8) + [1, 2, 3]),
+            segment(0xED, ps)
+        ])
         let m = read(file)
         XCTAssertEqual(m.xmp, xmp)
         XCTAssertEqual(m.iptcKeywords, ["One", "Two"])
@@ -62,7 +72,10 @@ final class EmbeddedMetadataTests: XCTestCase {
     func png(_ chunks: [(String, [UInt8])]) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         for (type, data) in chunks {
-            out += [UInt8(data.count >> 24), UInt8((data.count >> 16) & 0xFF), UInt8((data.count >> 8) & 0xFF), UInt8(data.count & 0xFF)]
+            out += [
+                UInt8(data.count >> 24), UInt8((data.count >> 16) & 0xFF), UInt8((data.count >> 8) & 0xFF),
+                UInt8(data.count & 0xFF)
+            ]
             out += Array(type.utf8) + data + [0, 0, 0, 0] // CRCs are not read here
         }
         return out
@@ -70,10 +83,18 @@ final class EmbeddedMetadataTests: XCTestCase {
 
     func testPNGChunkWalk() {
         let key = Array("XML:com.adobe.xmp".utf8) + [0]
-        func xmp(_ b: [UInt8]) -> [UInt8]? { b.withUnsafeBytes { EmbeddedMetadata.read(png: $0, exif: ExifMetadata()).xmp } }
-        XCTAssertEqual(xmp(png([("IHDR", [UInt8](repeating: 0, count: 13)), ("iTXt", key + [0, 0] + Array("en\0Titel\0<p/>".utf8)), ("IEND", [])])), Array("<p/>".utf8))
+        func xmp(_ b: [UInt8]) -> [UInt8]? {
+            b.withUnsafeBytes { EmbeddedMetadata.read(png: $0, exif: ExifMetadata()).xmp }
+        }
+        XCTAssertEqual(
+            xmp(
+                png([
+                    ("IHDR", [UInt8](repeating: 0, count: 13)), ("iTXt", key + [0, 0] + Array("en\0Titel\0<p/>".utf8)),
+                    ("IEND", [])
+                ])), Array("<p/>".utf8))
         XCTAssertNil(xmp(png([("iTXt", key + [1, 0, 0, 0] + [0x78, 0x9C])])), "compressed iTXt is not read")
-        XCTAssertNil(xmp(png([("iTXt", Array("Comment".utf8) + [0, 0, 0, 0, 0] + Array("<p/>".utf8))])), "another keyword")
+        XCTAssertNil(
+            xmp(png([("iTXt", Array("Comment".utf8) + [0, 0, 0, 0, 0] + Array("<p/>".utf8))])), "another keyword")
         XCTAssertNil(xmp(png([("IEND", []), ("iTXt", key + [0, 0, 0, 0] + Array("<p/>".utf8))])), "nothing after IEND")
         // A chunk length of 2^31-1 in a 60-byte file: the walk stops.
         var lying = png([("tEXt", Array("a\0b".utf8)), ("iTXt", key + [0, 0, 0, 0] + Array("<p/>".utf8))])
@@ -102,8 +123,12 @@ final class EmbeddedMetadataTests: XCTestCase {
         t.appendIFD([(0x0132, 2, dateTime.0, dateTime.1), (0x8769, 4, 1, UInt32(exifIFD))])
         let digitized = text("2020:01:02 03:04:05")
         let offsets = text("+01:00"), offsetsO = text("-05:00"), offsetsD = text("+05:45")
-        t.appendIFD([(0x9004, 2, digitized.0, digitized.1), (0x9010, 2, offsets.0, offsets.1), (0x9011, 2, offsetsO.0, offsetsO.1),
-                     (0x9012, 2, offsetsD.0, offsetsD.1), (0x9290, 2, 3, UInt32(0x3132_0000)), (0x9292, 2, 4, UInt32(0x2061_0000))])
+        t.appendIFD([
+            (0x9004, 2, digitized.0, digitized.1), (0x9010, 2, offsets.0, offsets.1),
+            (0x9011, 2, offsetsO.0, offsetsO.1),
+            (0x9012, 2, offsetsD.0, offsetsD.1), (0x9290, 2, 3, UInt32(0x3132_0000)),
+            (0x9292, 2, 4, UInt32(0x2061_0000))
+        ])
         t.bytes += values
         let m = ExifReader.parse(t.bytes)
         XCTAssertEqual(m.dateTime, "2019:07:08 09:10:11")

@@ -31,7 +31,7 @@ struct TIFFBuilder {
             append16(e.type)
             append32(e.count)
             if e.type == 3 && e.count == 1 {
-                append16(Int(e.value))   // SHORT sits in the first two bytes of the value field
+                append16(Int(e.value)) // SHORT sits in the first two bytes of the value field
                 append16(0)
             } else {
                 append32(e.value)
@@ -47,7 +47,9 @@ final class ExifReaderTests: XCTestCase {
             for orientation in 1...8 {
                 var t = TIFFBuilder(little: little)
                 t.appendIFD([(0x010F, 2, 4, 0x0041_4243), (0x0112, 3, 1, UInt32(orientation))])
-                XCTAssertEqual(ExifReader.parse(t.bytes).orientation.rawValue, orientation, "little=\(little) orientation \(orientation)")
+                XCTAssertEqual(
+                    ExifReader.parse(t.bytes).orientation.rawValue, orientation,
+                    "little=\(little) orientation \(orientation)")
             }
         }
     }
@@ -124,7 +126,7 @@ final class ExifReaderTests: XCTestCase {
     func testTruncatedAndForeignBlocks() {
         let full = dateBlock(little: true)
         for length in 0..<full.count {
-            _ = ExifReader.parse(Array(full.prefix(length)))   // must not trap
+            _ = ExifReader.parse(Array(full.prefix(length))) // must not trap
         }
         XCTAssertEqual(ExifReader.parse(Array("XX*\0\0\0\0\u{8}".utf8)), ExifMetadata())
         XCTAssertEqual(ExifReader.parse([UInt8]()), ExifMetadata())
@@ -136,7 +138,8 @@ final class ExifReaderTests: XCTestCase {
         let app1Payload = Array("Exif".utf8) + [0, 0] + t.bytes
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x04, 0x01, 0x02]
         let length = app1Payload.count + 2
-        let jpeg: [UInt8] = [0xFF, 0xD8] + app0 + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1Payload + [0xFF, 0xD9]
+        let jpeg: [UInt8] =
+            [0xFF, 0xD8] + app0 + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1Payload + [0xFF, 0xD9]
         jpeg.withUnsafeBytes { bytes in
             guard let range = ExifReader.exifRange(inJPEG: bytes) else { return XCTFail("no APP1 found") }
             XCTAssertEqual(ExifReader.parse(UnsafeRawBufferPointer(rebasing: bytes[range])).orientation.rawValue, 6)

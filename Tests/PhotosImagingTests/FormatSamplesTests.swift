@@ -13,7 +13,9 @@ final class FormatSamplesTests: XCTestCase {
     static func thumbnail(_ name: String) throws -> (ThumbnailResult, PixelBuffer) {
         let folder = ["storm.heic", "path.webp", "ladybird-display-p3.jpg"].contains(name) ? formatSamples : samples
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path), name)
-        let result = try bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions(quality: 100)) }
+        let result = try bytes.withUnsafeBytes {
+            try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions(quality: 100))
+        }
         let pixels = try result.thumbnail.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jpeg, targetEdge: 10_000, maxPixels: 1_000_000).pixels
         }
@@ -49,10 +51,14 @@ final class FormatSamplesTests: XCTestCase {
     func testDisplayP3Sample() throws {
         let (_, managed) = try Self.thumbnail("ladybird-display-p3.jpg")
         let (_, original) = try Self.thumbnail("ladybird.jpg")
-        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: Self.formatSamples.appendingPathComponent("ladybird-display-p3.jpg").path))
+        let bytes = try XCTUnwrap(
+            FileManager.default.contents(
+                atPath: Self.formatSamples.appendingPathComponent("ladybird-display-p3.jpg").path))
         let unmanaged = try bytes.withUnsafeBytes {
-            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000,
-                                    tuning: DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: true, colorManagement: false))
+            try ImageDecoder.decode(
+                $0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000,
+                tuning: DecoderTuning(
+                    dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: true, colorManagement: false))
         }
         let plain = try Resampler.areaAverage(unmanaged.pixels, width: managed.width, height: managed.height)
         let good = Self.meanAbsoluteDifference(managed, original), bad = Self.meanAbsoluteDifference(plain, original)

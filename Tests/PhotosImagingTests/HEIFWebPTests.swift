@@ -19,7 +19,10 @@ final class HEIFWebPTests: XCTestCase {
                 if x < 96 && y < 96 {
                     p += marker
                 } else {
-                    p += [UInt8(60 + x * 80 / width), UInt8(90 + y * 60 / height), UInt8(150 + (x + y) * 60 / (width + height))]
+                    p += [
+                        UInt8(60 + x * 80 / width), UInt8(90 + y * 60 / height),
+                        UInt8(150 + (x + y) * 60 / (width + height))
+                    ]
                 }
                 if alpha { p.append(x >= width / 2 ? 0 : 255) } // right half transparent
             }
@@ -31,9 +34,9 @@ final class HEIFWebPTests: XCTestCase {
     static func exif(orientation: Int, date: String = "2021:06:01 12:34:56", offset: String = "+02:00") -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
         func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
-        let exifIFD = 8 + 2 + 2 * 12 + 4          // 38
-        let dateAt = exifIFD + 2 + 2 * 12 + 4     // 68
-        let offsetAt = dateAt + 20                // 88
+        let exifIFD = 8 + 2 + 2 * 12 + 4 // 38
+        let dateAt = exifIFD + 2 + 2 * 12 + 4 // 68
+        let offsetAt = dateAt + 20 // 88
         var t: [UInt8] = [0x49, 0x49, 42, 0] + u32(8)
         t += u16(2) + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0)
         t += u16(0x8769) + u16(4) + u32(1) + u32(exifIFD) + u32(0)
@@ -43,21 +46,34 @@ final class HEIFWebPTests: XCTestCase {
         return t
     }
 
-    static func heif(av1: Bool = false, orientation: Int = 1, thumbnail: Int = 0, exif: [UInt8]? = nil,
-                     icc: [UInt8]? = nil, nclxPrimaries: Int = 0, pixels: [UInt8]? = nil,
-                     width: Int = width, height: Int = height) throws -> [UInt8] {
+    static func heif(
+        av1: Bool = false, orientation: Int = 1, thumbnail: Int = 0, exif: [UInt8]? = nil,
+        icc: [UInt8]? = nil, nclxPrimaries: Int = 0, pixels: [UInt8]? = nil,
+        width: Int = width, height: Int = height
+    ) throws -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var messages = pc_messages()
         let rgb = pixels ?? picture()
         let e = exif ?? [], i = icc ?? []
-        let status = rgb.withUnsafeBufferPointer { p in e.withUnsafeBufferPointer { eb in i.withUnsafeBufferPointer { ib in
-            pc_heif_encode_test(p.baseAddress, Int32(width), Int32(height), av1 ? 1 : 0, 90, Int32(orientation), Int32(thumbnail),
-                                eb.baseAddress, eb.count, ib.baseAddress, ib.count, Int32(nclxPrimaries), &output, &size, &messages)
-        } } }
+        let status = rgb.withUnsafeBufferPointer { p in
+            e.withUnsafeBufferPointer { eb in
+                i.withUnsafeBufferPointer { ib in
+                    pc_heif_encode_test(
+                        p.baseAddress, Int32(width), Int32(height), av1 ? 1 : 0, 90, Int32(orientation),
+                        Int32(thumbnail),
+                        eb.baseAddress, eb.count, ib.baseAddress, ib.count, Int32(nclxPrimaries), &output, &size,
+                        &messages)
+                }
+            }
+        }
         defer { pc_free(output) }
         guard status == PC_OK, let output else {
-            throw ImageError.unsupported("HEIF encode: " + withUnsafeBytes(of: &messages.error) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) })
+            throw ImageError.unsupported(
+                "HEIF encode: "
+                    + withUnsafeBytes(of: &messages.error) {
+                        String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
+                    })
         }
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
@@ -66,7 +82,8 @@ final class HEIFWebPTests: XCTestCase {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let status = picture(alpha: alpha).withUnsafeBufferPointer {
-            pc_webp_encode_test($0.baseAddress, Int32(width), Int32(height), alpha ? 4 : 3, lossless ? 1 : 0, 90, &output, &size)
+            pc_webp_encode_test(
+                $0.baseAddress, Int32(width), Int32(height), alpha ? 4 : 3, lossless ? 1 : 0, 90, &output, &size)
         }
         defer { pc_free(output) }
         guard status == PC_OK, let output else { throw ImageError.unsupported("WebP encode") }
@@ -78,13 +95,19 @@ final class HEIFWebPTests: XCTestCase {
     static func webpWithMetadata(exif: [UInt8], xmp: [UInt8]) throws -> [UInt8] {
         let simple = try webp()
         XCTAssertEqual(String(decoding: simple[12..<16], as: UTF8.self), "VP8 ")
-        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+        }
         func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
             Array(fourCC.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
         }
         let w = width - 1, h = height - 1
-        let vp8x = chunk("VP8X", [0x08 | 0x04, 0, 0, 0, UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16),
-                                  UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF), UInt8(h >> 16)])
+        let vp8x = chunk(
+            "VP8X",
+            [
+                0x08 | 0x04, 0, 0, 0, UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16),
+                UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF), UInt8(h >> 16)
+            ])
         let body = Array("WEBP".utf8) + vp8x + Array(simple[12...]) + chunk("EXIF", exif) + chunk("XMP ", xmp)
         return Array("RIFF".utf8) + le32(body.count) + body
     }
@@ -101,69 +124,94 @@ final class HEIFWebPTests: XCTestCase {
 
     /// The library's own full-size decode (no reduction), area-averaged to `width` × `height`.
     static func reference(_ file: [UInt8], format: ImageFormat, width: Int, height: Int) throws -> PixelBuffer {
-        let full = try file.withUnsafeBytes { try ImageDecoder.decode($0, format: format, targetEdge: 0, maxPixels: 100_000_000) }
-        XCTAssertEqual(max(full.pixels.width, full.pixels.height), max(full.storedWidth, full.storedHeight), "full-size reference")
+        let full = try file.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: format, targetEdge: 0, maxPixels: 100_000_000)
+        }
+        XCTAssertEqual(
+            max(full.pixels.width, full.pixels.height), max(full.storedWidth, full.storedHeight), "full-size reference")
         return try Resampler.areaAverage(full.pixels, width: width, height: height)
     }
 
     /// What Thumbnailer resamples from: the reduced decode, area-averaged to `width` × `height`
     /// (compared with `reference` before the thumbnail's own JPEG encode adds its error).
     static func reduced(_ file: [UInt8], format: ImageFormat, width: Int, height: Int) throws -> PixelBuffer {
-        let decoded = try file.withUnsafeBytes { try ImageDecoder.decode($0, format: format, targetEdge: 120, maxPixels: 100_000_000) }
+        let decoded = try file.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: format, targetEdge: 120, maxPixels: 100_000_000)
+        }
         return try Resampler.areaAverage(decoded.pixels, width: width, height: height)
     }
 
-    static func assertMatchesFullDecode(_ file: [UInt8], format: ImageFormat, width: Int, height: Int, _ name: String,
-                                        file f: StaticString = #filePath, line: UInt = #line) throws {
-        assertClose(try reduced(file, format: format, width: width, height: height),
-                    try reference(file, format: format, width: width, height: height), name, file: f, line: line)
+    static func assertMatchesFullDecode(
+        _ file: [UInt8], format: ImageFormat, width: Int, height: Int, _ name: String,
+        file f: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        assertClose(
+            try reduced(file, format: format, width: width, height: height),
+            try reference(file, format: format, width: width, height: height), name, file: f, line: line)
     }
 
     /// Mean colour of a 4×4 block at a corner of `image`.
     static func corner(_ image: PixelBuffer, right: Bool, bottom: Bool) -> [Int] {
         var sum = [0, 0, 0]
-        for dy in 0..<4 { for dx in 0..<4 {
-            let x = right ? image.width - 1 - dx : dx, y = bottom ? image.height - 1 - dy : dy
-            let p = image.pixel(x: x, y: y)
-            sum[0] += Int(p.0); sum[1] += Int(p.1); sum[2] += Int(p.2)
-        } }
+        for dy in 0..<4 {
+            for dx in 0..<4 {
+                let x = right ? image.width - 1 - dx : dx, y = bottom ? image.height - 1 - dy : dy
+                let p = image.pixel(x: x, y: y)
+                sum[0] += Int(p.0); sum[1] += Int(p.1); sum[2] += Int(p.2)
+            }
+        }
         return sum.map { $0 / 16 }
     }
 
     /// Which corner holds the red marker, as "TL", "TR", "BL" or "BR" (nil when none or several).
     static func markerCorner(_ image: PixelBuffer) -> String? {
         let corners = [("TL", false, false), ("TR", true, false), ("BL", false, true), ("BR", true, true)]
-        let red = corners.filter { let c = corner(image, right: $0.1, bottom: $0.2); return c[0] > 200 && c[1] < 70 && c[2] < 70 }
+        let red = corners.filter {
+            let c = corner(image, right: $0.1, bottom: $0.2); return c[0] > 200 && c[1] < 70 && c[2] < 70
+        }
         return red.count == 1 ? red[0].0 : nil
     }
 
     /// Every pixel at least 2 pixels away from the marker's edges (4:2:0 chroma of the thumbnail
     /// JPEG smears those) within `tolerance` levels of the reference.
-    static func assertClose(_ got: PixelBuffer, _ want: PixelBuffer, tolerance: Int = 3, _ name: String,
-                            file: StaticString = #filePath, line: UInt = #line) {
+    static func assertClose(
+        _ got: PixelBuffer, _ want: PixelBuffer, tolerance: Int = 3, _ name: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(got.width, want.width, name, file: file, line: line)
         XCTAssertEqual(got.height, want.height, name, file: file, line: line)
         guard got.width == want.width, got.height == want.height else { return }
         var worst = 0
-        for y in 0..<got.height { for x in 0..<got.width {
-            let w = want.pixel(x: x, y: y)
-            var uniform = true
-            for dy in -2...2 { for dx in -2...2 {
-                let nx = min(max(0, x + dx), got.width - 1), ny = min(max(0, y + dy), got.height - 1)
-                let n = want.pixel(x: nx, y: ny)
-                if abs(Int(n.0) - Int(w.0)) > 12 || abs(Int(n.1) - Int(w.1)) > 12 || abs(Int(n.2) - Int(w.2)) > 12 { uniform = false }
-            } }
-            guard uniform else { continue }
-            let g = got.pixel(x: x, y: y)
-            worst = max(worst, abs(Int(g.0) - Int(w.0)), abs(Int(g.1) - Int(w.1)), abs(Int(g.2) - Int(w.2)))
-        } }
-        XCTAssertLessThanOrEqual(worst, tolerance, "\(name): largest difference from the library's own decode", file: file, line: line)
+        for y in 0..<got.height {
+            for x in 0..<got.width {
+                let w = want.pixel(x: x, y: y)
+                var uniform = true
+                for dy in -2...2 {
+                    for dx in -2...2 {
+                        let nx = min(max(0, x + dx), got.width - 1), ny = min(max(0, y + dy), got.height - 1)
+                        let n = want.pixel(x: nx, y: ny)
+                        if abs(Int(n.0) - Int(w.0)) > 12 || abs(Int(n.1) - Int(w.1)) > 12
+                            || abs(Int(n.2) - Int(w.2)) > 12
+                        {
+                            uniform = false
+                        }
+                    }
+                }
+                guard uniform else { continue }
+                let g = got.pixel(x: x, y: y)
+                worst = max(worst, abs(Int(g.0) - Int(w.0)), abs(Int(g.1) - Int(w.1)), abs(Int(g.2) - Int(w.2)))
+            }
+        }
+        XCTAssertLessThanOrEqual(
+            worst, tolerance, "\(name): largest difference from the library's own decode", file: file, line: line)
     }
 
     // MARK: detection
 
     func testMagicBytesDetection() throws {
-        func detect(_ bytes: [UInt8]) -> ImageFormat? { bytes.withUnsafeBytes { ImageFormatSniffer.detect($0, heifAndWebP: true) } }
+        func detect(_ bytes: [UInt8]) -> ImageFormat? {
+            bytes.withUnsafeBytes { ImageFormatSniffer.detect($0, heifAndWebP: true) }
+        }
         XCTAssertEqual(detect(try Self.heif()), .heif)
         XCTAssertEqual(detect(try Self.heif(av1: true)), .avif)
         XCTAssertEqual(detect(try Self.webp()), .webp)
@@ -195,14 +243,20 @@ final class HEIFWebPTests: XCTestCase {
             XCTAssertEqual([result.thumbnailWidth, result.thumbnailHeight], [120, 80])
             XCTAssertEqual(Self.markerCorner(pixels), "TL", "lossless \(lossless)")
             try Self.assertMatchesFullDecode(file, format: .webp, width: 120, height: 80, "WebP lossless \(lossless)")
-            Self.assertClose(pixels, try Self.reference(file, format: .webp, width: 120, height: 80), tolerance: 6, "thumbnail JPEG, WebP lossless \(lossless)")
+            Self.assertClose(
+                pixels, try Self.reference(file, format: .webp, width: 120, height: 80), tolerance: 6,
+                "thumbnail JPEG, WebP lossless \(lossless)")
         }
     }
 
     func testWebPDecodesScaledNotFull() throws {
         let file = try Self.webp()
-        let decoded = try file.withUnsafeBytes { try ImageDecoder.decode($0, format: .webp, targetEdge: 120, maxPixels: 100_000_000) }
-        XCTAssertEqual([decoded.pixels.width, decoded.pixels.height], [120, 80], "libwebp's scaled decode, straight to the thumbnail")
+        let decoded = try file.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .webp, targetEdge: 120, maxPixels: 100_000_000)
+        }
+        XCTAssertEqual(
+            [decoded.pixels.width, decoded.pixels.height], [120, 80],
+            "libwebp's scaled decode, straight to the thumbnail")
         XCTAssertEqual([decoded.storedWidth, decoded.storedHeight], [480, 320])
     }
 
@@ -213,7 +267,8 @@ final class HEIFWebPTests: XCTestCase {
             let right = Self.corner(pixels, right: true, bottom: true)
             XCTAssertTrue(right.allSatisfy { $0 >= 252 }, "transparent half is white, got \(right)")
             XCTAssertEqual(Self.markerCorner(pixels), "TL")
-            try Self.assertMatchesFullDecode(file, format: .webp, width: 120, height: 80, "WebP alpha lossless \(lossless)")
+            try Self.assertMatchesFullDecode(
+                file, format: .webp, width: 120, height: 80, "WebP alpha lossless \(lossless)")
         }
     }
 
@@ -242,7 +297,8 @@ final class HEIFWebPTests: XCTestCase {
             XCTAssertEqual([result.width, result.height], [480, 320])
             XCTAssertEqual([result.thumbnailWidth, result.thumbnailHeight], [120, 80])
             XCTAssertEqual(Self.markerCorner(pixels), "TL", "av1 \(av1)")
-            try Self.assertMatchesFullDecode(file, format: av1 ? .avif : .heif, width: 120, height: 80, "HEIF av1 \(av1)")
+            try Self.assertMatchesFullDecode(
+                file, format: av1 ? .avif : .heif, width: 120, height: 80, "HEIF av1 \(av1)")
         }
     }
 
@@ -286,14 +342,18 @@ final class HEIFWebPTests: XCTestCase {
         let small = Self.picture()
         for y in 0..<640 { for x in 0..<960 { let i = ((y / 2) * 480 + x / 2) * 3; big += small[i..<(i + 3)] } }
         let withThumb = try Self.heif(thumbnail: 160, pixels: big, width: 960, height: 640)
-        let decoded = try withThumb.withUnsafeBytes { try ImageDecoder.decode($0, format: .heif, targetEdge: 120, maxPixels: 100_000_000) }
+        let decoded = try withThumb.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .heif, targetEdge: 120, maxPixels: 100_000_000)
+        }
         XCTAssertEqual(decoded.scale, 0, "decoded from the thumbnail item")
         XCTAssertEqual([decoded.pixels.width, decoded.pixels.height], [160, 106], "libheif's 160-px thumbnail")
         XCTAssertEqual([decoded.storedWidth, decoded.storedHeight], [960, 640], "the primary's size is recorded")
         let (_, pixels) = try Self.thumbnail(withThumb)
         XCTAssertEqual(Self.markerCorner(pixels), "TL")
         let tooSmall = try Self.heif(thumbnail: 100, pixels: big, width: 960, height: 640)
-        let primary = try tooSmall.withUnsafeBytes { try ImageDecoder.decode($0, format: .heif, targetEdge: 120, maxPixels: 100_000_000) }
+        let primary = try tooSmall.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .heif, targetEdge: 120, maxPixels: 100_000_000)
+        }
         XCTAssertEqual(primary.scale, 8, "primary image, box factor 960/120")
     }
 
@@ -337,18 +397,27 @@ final class HEIFWebPTests: XCTestCase {
         for _ in 0..<(Self.width * Self.height) { flat += [60, 170, 90] }
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
-        XCTAssertEqual(flat.withUnsafeBufferPointer { pc_webp_encode_test($0.baseAddress, Int32(Self.width), Int32(Self.height), 3, 1, 100, &output, &size) }, PC_OK)
+        XCTAssertEqual(
+            flat.withUnsafeBufferPointer {
+                pc_webp_encode_test($0.baseAddress, Int32(Self.width), Int32(Self.height), 3, 1, 100, &output, &size)
+            }, PC_OK)
         let simple = Array(UnsafeBufferPointer(start: output, count: size))
         pc_free(output)
-        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
-        func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] { Array(fourCC.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : []) }
+        func le32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+        }
+        func chunk(_ fourCC: String, _ data: [UInt8]) -> [UInt8] {
+            Array(fourCC.utf8) + le32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        }
         let w = Self.width - 1, h = Self.height - 1
         let vp8x = chunk("VP8X", [0x20, 0, 0, 0, UInt8(w & 0xFF), UInt8(w >> 8), 0, UInt8(h & 0xFF), UInt8(h >> 8), 0])
         let body = Array("WEBP".utf8) + vp8x + chunk("ICCP", icc) + Array(simple[12...])
         let file = Array("RIFF".utf8) + le32(body.count) + body
         let (_, pixels) = try Self.thumbnail(file)
         let c = pixels.pixel(x: 60, y: 40)
-        ColorManagementTests.assertNear([c.0, c.1, c.2], ColorManagementTests.lcms(icc, format: ColorManagementTests.typeRGB8, [60, 170, 90]), 3, "WebP ICCP")
+        ColorManagementTests.assertNear(
+            [c.0, c.1, c.2], ColorManagementTests.lcms(icc, format: ColorManagementTests.typeRGB8, [60, 170, 90]), 3,
+            "WebP ICCP")
     }
 
     // MARK: refusals
@@ -356,7 +425,7 @@ final class HEIFWebPTests: XCTestCase {
     func testTruncatedAndFakeFilesAreRefusedWithAReason() throws {
         let cases: [(String, [UInt8])] = [
             ("HEIC", try Self.heif()), ("AVIF", try Self.heif(av1: true)),
-            ("WebP", try Self.webp()), ("WebP lossless", try Self.webp(lossless: true)),
+            ("WebP", try Self.webp()), ("WebP lossless", try Self.webp(lossless: true))
         ]
         for (name, file) in cases {
             for cut in [file.count / 2, file.count - 10, 40] {
@@ -378,7 +447,8 @@ final class HEIFWebPTests: XCTestCase {
         }
         // Not an image at all, whatever it is called.
         XCTAssertThrowsError(try Self.thumbnail(Array("just text, named photo.heic".utf8))) { error in
-            XCTAssertEqual(error as? ImageError, .notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with 0x6a 0x75)"))
+            XCTAssertEqual(
+                error as? ImageError, .notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with 0x6a 0x75)"))
         }
     }
 

@@ -29,7 +29,8 @@ final class Issue9VariantScanLimitTests: XCTestCase {
         let blocks = ((width + 7) / 8) * ((height + 7) / 8)
         var d: [UInt8] = [0xFF, 0xD8]
         d += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
-        d += segment(0xC2, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0])
+        d += segment(
+            0xC2, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0])
         // DC table: category 0 → "0", 1 → "10". AC table: EOB14 (0xE0) → "0", EOB0 → "10", 0x01 → "110".
         d += segment(0xC4, [0x00, 1, 1] + [UInt8](repeating: 0, count: 14) + [0, 1])
         d += segment(0xC4, [0x10, 1, 1, 1] + [UInt8](repeating: 0, count: 13) + [0xE0, 0x00, 0x01])
@@ -45,7 +46,11 @@ final class Issue9VariantScanLimitTests: XCTestCase {
                 var left = blocks
                 while left > 0 {
                     let run = min(left, 32767)
-                    if run >= 16384 { bits.put(0, 1); bits.put(run - 16384, 14) } else { for _ in 0..<run { bits.put(0b10, 2) } }
+                    if run >= 16384 {
+                        bits.put(0, 1); bits.put(run - 16384, 14)
+                    } else {
+                        for _ in 0..<run { bits.put(0b10, 2) }
+                    }
                     left -= run
                 }
                 d += segment(0xDA, [1, 1, 0x00, UInt8(k), UInt8(k), UInt8(ah << 4 | al)]) + bits.flush()
@@ -57,7 +62,7 @@ final class Issue9VariantScanLimitTests: XCTestCase {
 
     func testMoreThan500ScansAreRefusedOnEveryPath() throws {
         let limit = "JPEG has more than 500 scans"
-        let atLimit = Self.manyScans(width: 1024, height: 1024, acScans: 499)   // 500 scans
+        let atLimit = Self.manyScans(width: 1024, height: 1024, acScans: 499) // 500 scans
         let overLimit = Self.manyScans(width: 1024, height: 1024, acScans: 500) // 501 scans
         XCTAssertNil(Verdict.libjpeg(atLimit), "a valid file: libjpeg reads it whole")
         XCTAssertEqual(Verdict.libjpeg(overLimit), PC_SCAN_LIMIT_TEXT)
@@ -67,10 +72,13 @@ final class Issue9VariantScanLimitTests: XCTestCase {
             XCTAssertNil(ok.error, "target \(target)")
             XCTAssertEqual(ok.dcOnly, dcOnly, "target \(target)")
             let refused = Verdict.photos(overLimit, targetEdge: target)
-            XCTAssertTrue(refused.error?.contains(limit) ?? false, "target \(target): \(String(describing: refused.error))")
+            XCTAssertTrue(
+                refused.error?.contains(limit) ?? false, "target \(target): \(String(describing: refused.error))")
         }
         // The decoded image is flat grey (DC 0 → level 128) at the limit.
-        let decoded = try atLimit.withUnsafeBytes { try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000) }
+        let decoded = try atLimit.withUnsafeBytes {
+            try ImageDecoder.decode($0, format: .jpeg, targetEdge: 120, maxPixels: 100_000_000)
+        }
         XCTAssertEqual(decoded.pixels.pixels[0], 128)
     }
 

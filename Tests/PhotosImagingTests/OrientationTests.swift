@@ -6,7 +6,9 @@ final class OrientationTests: XCTestCase {
     let stored: [Character] = ["a", "b", "c", "d", "e", "f"]
 
     func render(_ orientation: Int) throws -> (Int, Int, String) {
-        let rgb = stored.flatMap { c -> [UInt8] in let v = UInt8(c.asciiValue!); return [v, v, v] }
+        let rgb = stored.flatMap { c -> [UInt8] in
+            let v = UInt8(c.asciiValue!); return [v, v, v]
+        }
         let out = try Orientation(exif: orientation).apply(to: try PixelBuffer(width: 2, height: 3, rgb: rgb))
         var text = ""
         for y in 0..<out.height {
@@ -20,13 +22,13 @@ final class OrientationTests: XCTestCase {
         // EXIF 2.32 Table 4, as the transform that makes the image upright.
         let expected: [Int: (Int, Int, String)] = [
             1: (2, 3, "ab/cd/ef"),
-            2: (2, 3, "ba/dc/fe"),   // mirror horizontal
-            3: (2, 3, "fe/dc/ba"),   // rotate 180
-            4: (2, 3, "ef/cd/ab"),   // mirror vertical
-            5: (3, 2, "ace/bdf"),    // transpose
-            6: (3, 2, "eca/fdb"),    // rotate 90 CW
-            7: (3, 2, "fdb/eca"),    // transverse
-            8: (3, 2, "bdf/ace"),    // rotate 90 CCW
+            2: (2, 3, "ba/dc/fe"), // mirror horizontal
+            3: (2, 3, "fe/dc/ba"), // rotate 180
+            4: (2, 3, "ef/cd/ab"), // mirror vertical
+            5: (3, 2, "ace/bdf"), // transpose
+            6: (3, 2, "eca/fdb"), // rotate 90 CW
+            7: (3, 2, "fdb/eca"), // transverse
+            8: (3, 2, "bdf/ace") // rotate 90 CCW
         ]
         for orientation in 1...8 {
             let got = try render(orientation)

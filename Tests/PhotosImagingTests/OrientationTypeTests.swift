@@ -6,7 +6,9 @@ final class OrientationTypeTests: XCTestCase {
     func testExifValuesAndSwappedDimensions() {
         XCTAssertEqual(Orientation.allCases.map(\.rawValue), Array(1...8))
         XCTAssertEqual(Orientation.allCases.filter(\.swapsDimensions), [.leftMirrored, .right, .rightMirrored, .left])
-        for reserved in [0, 9, -1, 65535] { XCTAssertEqual(Orientation(exif: reserved), .up, "\(reserved) is reserved: as stored") }
+        for reserved in [0, 9, -1, 65535] {
+            XCTAssertEqual(Orientation(exif: reserved), .up, "\(reserved) is reserved: as stored")
+        }
         XCTAssertEqual(Orientation(exif: 6), .right)
     }
 

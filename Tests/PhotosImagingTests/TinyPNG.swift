@@ -10,7 +10,9 @@ enum TinyPNG {
         return ~c
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     /// A zlib stream of stored blocks holding `data`.
     static func zlibStored(_ data: [UInt8]) -> [UInt8] {
@@ -35,7 +37,9 @@ enum TinyPNG {
 
     /// An 8-bit PNG of colour type 2 (3 channels), 0 (1), 6 (4) or 4 (2) from interleaved pixels,
     /// with `extra` chunks (e.g. iCCP, gAMA, cHRM, sRGB) before IDAT.
-    static func make(width: Int, height: Int, channels: Int, pixels: [UInt8], extra: [(String, [UInt8])] = []) -> [UInt8] {
+    static func make(width: Int, height: Int, channels: Int, pixels: [UInt8], extra: [(String, [UInt8])] = [])
+        -> [UInt8]
+    {
         let colorType: UInt8 = [1: 0, 2: 4, 3: 2, 4: 6][channels] ?? 2
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         png += chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, colorType, 0, 0, 0])
@@ -52,10 +56,13 @@ enum TinyPNG {
     }
 
     /// An iCCP chunk's data: name, NUL, method 0, the zlib-compressed profile.
-    static func iCCP(_ profile: [UInt8], name: String = "ICC") -> [UInt8] { Array(name.utf8) + [0, 0] + zlibStored(profile) }
+    static func iCCP(_ profile: [UInt8], name: String = "ICC") -> [UInt8] {
+        Array(name.utf8) + [0, 0] + zlibStored(profile)
+    }
 
     /// A flat image of one pixel value.
-    static func flat(_ value: [UInt8], width: Int = 300, height: Int = 200, extra: [(String, [UInt8])] = []) -> [UInt8] {
+    static func flat(_ value: [UInt8], width: Int = 300, height: Int = 200, extra: [(String, [UInt8])] = []) -> [UInt8]
+    {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * value.count)
         for _ in 0..<(width * height) { pixels += value }

@@ -9,11 +9,15 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(RatingValue.range.map { RatingValue(rawValue: $0)?.rawValue }, [1, 2, 3, 4, 5])
         for bad in [0, 6, -1, Int.max] { XCTAssertNil(RatingValue(rawValue: bad)) }
         XCTAssertEqual(try RatingValue(parsing: " 4 ").rawValue, 4)
-        let cases: [(String, ValueError)] = [("4.5", .ratingNotANumber("4.5")), ("", .ratingNotANumber("")), ("four", .ratingNotANumber("four")),
-                                             ("0", .ratingOutOfRange("0")), ("-3", .ratingOutOfRange("-3")),
-                                             ("99999999999999999999", .ratingOutOfRange("99999999999999999999"))]
+        let cases: [(String, ValueError)] = [
+            ("4.5", .ratingNotANumber("4.5")), ("", .ratingNotANumber("")), ("four", .ratingNotANumber("four")),
+            ("0", .ratingOutOfRange("0")), ("-3", .ratingOutOfRange("-3")),
+            ("99999999999999999999", .ratingOutOfRange("99999999999999999999"))
+        ]
         for (text, expected) in cases {
-            XCTAssertThrowsError(try RatingValue(parsing: text), text) { XCTAssertEqual($0 as? ValueError, expected, text) }
+            XCTAssertThrowsError(try RatingValue(parsing: text), text) {
+                XCTAssertEqual($0 as? ValueError, expected, text)
+            }
         }
         XCTAssertTrue(ValueError.ratingNotANumber("x").isMalformed)
         XCTAssertFalse(ValueError.ratingOutOfRange("9").isMalformed)
@@ -27,7 +31,7 @@ final class ValueTests: XCTestCase {
             ("a@b@c", "e-mail address \"a@b@c\" must contain exactly one @"),
             ("@x.org", "e-mail address \"@x.org\" needs a name before and a domain after the @"),
             ("bob smith@x.org", "e-mail address \"bob smith@x.org\" contains spaces or control characters"),
-            ("bob@x\u{7}.org", "e-mail address \"bob@x\\u0007.org\" contains spaces or control characters"),
+            ("bob@x\u{7}.org", "e-mail address \"bob@x\\u0007.org\" contains spaces or control characters")
         ]
         for (text, message) in cases {
             XCTAssertThrowsError(try Email(parsing: text), text) {
@@ -40,7 +44,9 @@ final class ValueTests: XCTestCase {
     func testShareTitleAndPermission() throws {
         XCTAssertEqual(try ShareTitle(parsing: "  Cafe\u{301} ").rawValue, "Caf\u{E9}", "trimmed and NFC")
         XCTAssertThrowsError(try ShareTitle(parsing: " \n ")) { XCTAssertEqual($0 as? ValueError, .shareTitleEmpty) }
-        XCTAssertThrowsError(try ShareTitle(parsing: "a\u{1B}b")) { XCTAssertEqual(($0 as? ValueError)?.isMalformed, false) }
+        XCTAssertThrowsError(try ShareTitle(parsing: "a\u{1B}b")) {
+            XCTAssertEqual(($0 as? ValueError)?.isMalformed, false)
+        }
         XCTAssertEqual(ShareTitle.defaultTitle(iso: "2026-11-29T14:03:12Z").rawValue, "Share-2026-11-29 14:03:12")
         XCTAssertEqual(try SharePermission(parsing: "Read-Write", allowNone: false), .readWrite)
         XCTAssertEqual(try SharePermission(parsing: "none", allowNone: true), SharePermission.none)

@@ -17,9 +17,15 @@ final class DatabaseTests: TemporaryFolderTestCase {
         let db = try Database(path: dir + "/a.sqlite")
         XCTAssertEqual(try db.migrate(), 0)
         XCTAssertEqual(try db.userVersion, Schema.currentVersion)
-        let tables = try db.statement("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").map { $0.string(0) }
-        XCTAssertEqual(tables, ["history_change", "history_consumer", "history_transaction", "participant", "photo",
-                                "photo_data", "photo_tag", "rating", "share", "tag", "thumbnail", "zone"])
+        let tables = try db.statement(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        ).map { $0.string(0) }
+        XCTAssertEqual(
+            tables,
+            [
+                "history_change", "history_consumer", "history_transaction", "participant", "photo",
+                "photo_data", "photo_tag", "rating", "share", "tag", "thumbnail", "zone"
+            ])
         XCTAssertEqual(try db.scalarString("SELECT scope FROM zone WHERE id = 'default'"), "private")
         // Running it again changes nothing.
         XCTAssertEqual(try db.migrate(), Schema.currentVersion)
@@ -30,16 +36,30 @@ final class DatabaseTests: TemporaryFolderTestCase {
     func testEveryForeignKeyAndLookupColumnIsIndexed() throws {
         let db = try Database(path: dir + "/a.sqlite")
         try db.migrate()
-        let indexes = try db.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").map { $0.string(0) }
-        XCTAssertEqual(indexes, ["history_change_entity", "history_change_token", "history_change_zone", "history_transaction_author",
-                                 "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256", "photo_imported_at",
-                                 "photo_tag_tag", "photo_zone", "rating_photo", "tag_zone_name"])
+        let indexes = try db.statement(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+        ).map { $0.string(0) }
+        XCTAssertEqual(
+            indexes,
+            [
+                "history_change_entity", "history_change_token", "history_change_zone", "history_transaction_author",
+                "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256", "photo_imported_at",
+                "photo_tag_tag", "photo_zone", "rating_photo", "tag_zone_name"
+            ])
         // Every foreign key column is the leading column of some index (or a primary/unique key).
-        for table in ["photo", "photo_data", "thumbnail", "tag", "photo_tag", "rating", "participant", "share", "history_change"] {
-            let fks = try Statement.prepare(db, "SELECT \"from\" FROM pragma_foreign_key_list(?)").map([table]) { $0.string(0) }
-            let leading = try Statement.prepare(db, "SELECT ii.name FROM pragma_index_list(?) il JOIN pragma_index_info(il.name) ii WHERE ii.seqno = 0")
-                .map([table]) { $0.string(0) }
-            let pk = try Statement.prepare(db, "SELECT name FROM pragma_table_info(?) WHERE pk = 1").map([table]) { $0.string(0) }
+        for table in [
+            "photo", "photo_data", "thumbnail", "tag", "photo_tag", "rating", "participant", "share", "history_change"
+        ] {
+            let fks = try Statement.prepare(db, "SELECT \"from\" FROM pragma_foreign_key_list(?)").map([table]) {
+                $0.string(0)
+            }
+            let leading = try Statement.prepare(
+                db, "SELECT ii.name FROM pragma_index_list(?) il JOIN pragma_index_info(il.name) ii WHERE ii.seqno = 0"
+            )
+            .map([table]) { $0.string(0) }
+            let pk = try Statement.prepare(db, "SELECT name FROM pragma_table_info(?) WHERE pk = 1").map([table]) {
+                $0.string(0)
+            }
             for column in fks {
                 XCTAssertTrue(leading.contains(column) || pk.contains(column), "\(table).\(column) has no index")
             }
@@ -51,7 +71,9 @@ final class DatabaseTests: TemporaryFolderTestCase {
         try db.migrate()
         try db.execute("PRAGMA user_version = \(Schema.currentVersion + 5)")
         XCTAssertThrowsError(try db.migrate()) { error in
-            XCTAssertEqual(error as? MigrationError, .newerLibrary(found: Schema.currentVersion + 5, supported: Schema.currentVersion))
+            XCTAssertEqual(
+                error as? MigrationError,
+                .newerLibrary(found: Schema.currentVersion + 5, supported: Schema.currentVersion))
             XCTAssertTrue("\(error)".contains("newer"))
         }
     }
@@ -60,21 +82,27 @@ final class DatabaseTests: TemporaryFolderTestCase {
         let db = try Database(path: dir + "/a.sqlite")
         try db.execute("CREATE TABLE t (x INTEGER NOT NULL UNIQUE)")
         struct Boom: Error {}
-        XCTAssertThrowsError(try db.transaction {
-            try db.run("INSERT INTO t (x) VALUES (?)", [1])
-            throw Boom()
-        }) { XCTAssertTrue($0 is Boom) }
+        XCTAssertThrowsError(
+            try db.transaction {
+                try db.run("INSERT INTO t (x) VALUES (?)", [1])
+                throw Boom()
+            }
+        ) { XCTAssertTrue($0 is Boom) }
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM t"), 0)
         XCTAssertFalse(db.isInTransaction)
-        XCTAssertThrowsError(try db.transaction {
-            try db.run("INSERT INTO t (x) VALUES (?)", [2])
-            try db.run("INSERT INTO t (x) VALUES (?)", [2])
-        }) { error in
+        XCTAssertThrowsError(
+            try db.transaction {
+                try db.run("INSERT INTO t (x) VALUES (?)", [2])
+                try db.run("INSERT INTO t (x) VALUES (?)", [2])
+            }
+        ) { error in
             let e = error as? SQLiteError
             XCTAssertEqual(e?.code, 19)
             XCTAssertEqual(e?.extendedCode, 2067, "SQLITE_CONSTRAINT_UNIQUE")
             XCTAssertTrue(e?.isConstraint ?? false)
-            XCTAssertTrue(e?.description.hasPrefix("SQLite error 2067: UNIQUE constraint failed: t.x while executing") ?? false, e?.description ?? "")
+            XCTAssertTrue(
+                e?.description.hasPrefix("SQLite error 2067: UNIQUE constraint failed: t.x while executing") ?? false,
+                e?.description ?? "")
         }
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM t"), 0)
     }
@@ -99,8 +127,12 @@ final class DatabaseTests: TemporaryFolderTestCase {
         let db = try Database(path: dir + "/a.sqlite")
         try db.execute("CREATE TABLE v (i, r, t, b, n)")
         let blob: [UInt8] = [0, 1, 2, 255]
-        try db.run("INSERT INTO v VALUES (?, ?, ?, ?, ?)", [Int64.max, 1.5, "é'; DROP TABLE v; --", blob, Optional<String>.none])
-        let row = try db.statement("SELECT i, r, t, b, n FROM v").first { ($0.int64(0), $0.double(1), $0.string(2), $0.blob(3), $0.isNull(4)) }
+        try db.run(
+            "INSERT INTO v VALUES (?, ?, ?, ?, ?)",
+            [Int64.max, 1.5, "é'; DROP TABLE v; --", blob, Optional<String>.none])
+        let row = try db.statement("SELECT i, r, t, b, n FROM v").first {
+            ($0.int64(0), $0.double(1), $0.string(2), $0.blob(3), $0.isNull(4))
+        }
         XCTAssertEqual(row?.0, Int64.max)
         XCTAssertEqual(row?.1, 1.5)
         XCTAssertEqual(row?.2, "é'; DROP TABLE v; --")

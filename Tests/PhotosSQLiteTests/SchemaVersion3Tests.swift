@@ -11,33 +11,53 @@ final class SchemaVersion3Tests: TemporaryFolderTestCase {
     func testMigrationGivesEveryRatingAndParticipantADistinctVersion4UUID() throws {
         let db = try Database(path: dir + "/a.sqlite")
         try db.migrate(to: 2)
-        try db.run("INSERT INTO photo (id, unique_name, display_name, imported_at, width, height, format, zone_id) VALUES (7, 'P', 'p.jpg', '2025-01-01T00:00:00Z', 1, 1, 'jpeg', 'default')")
+        try db.run(
+            "INSERT INTO photo (id, unique_name, display_name, imported_at, width, height, format, zone_id) VALUES (7, 'P', 'p.jpg', '2025-01-01T00:00:00Z', 1, 1, 'jpeg', 'default')"
+        )
         for value in [1, 5, 3] { try db.run("INSERT INTO rating (photo_id, value) VALUES (7, ?)", [value]) }
         try db.run("INSERT INTO zone (id, name, scope) VALUES ('z', 'z', 'private')")
         try db.run("INSERT INTO share (id, title, created) VALUES ('z', 'T', '2025-01-01T00:00:00Z')")
-        try db.run("INSERT INTO participant (id, share_id, email, role, permission, acceptance) VALUES (4, 'z', 'a@b.c', 'owner', 'read-write', 'accepted')")
-        try db.run("INSERT INTO participant (id, share_id, email, role, permission) VALUES (9, 'z', 'd@e.f', 'private-user', 'read-only')")
+        try db.run(
+            "INSERT INTO participant (id, share_id, email, role, permission, acceptance) VALUES (4, 'z', 'a@b.c', 'owner', 'read-write', 'accepted')"
+        )
+        try db.run(
+            "INSERT INTO participant (id, share_id, email, role, permission) VALUES (9, 'z', 'd@e.f', 'private-user', 'read-only')"
+        )
 
         XCTAssertEqual(try db.migrate(to: 3), 2)
         XCTAssertEqual(try db.userVersion, 3)
-        let ratings = try db.statement("SELECT id, photo_id, value, uuid FROM rating ORDER BY id").map { ($0.int(0), $0.int(1), $0.int(2), $0.string(3)) }
+        let ratings = try db.statement("SELECT id, photo_id, value, uuid FROM rating ORDER BY id").map {
+            ($0.int(0), $0.int(1), $0.int(2), $0.string(3))
+        }
         XCTAssertEqual(ratings.map { [$0.0, $0.1, $0.2] }, [[1, 7, 1], [2, 7, 5], [3, 7, 3]], "row ids and values kept")
-        let participants = try db.statement("SELECT id, email, role, permission, acceptance, uuid FROM participant ORDER BY id")
-            .map { [$0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)] }
-        XCTAssertEqual(participants.map { Array($0.prefix(5)) },
-                       [["4", "a@b.c", "owner", "read-write", "accepted"], ["9", "d@e.f", "private-user", "read-only", "pending"]])
+        let participants = try db.statement(
+            "SELECT id, email, role, permission, acceptance, uuid FROM participant ORDER BY id"
+        )
+        .map { [$0.string(0), $0.string(1), $0.string(2), $0.string(3), $0.string(4), $0.string(5)] }
+        XCTAssertEqual(
+            participants.map { Array($0.prefix(5)) },
+            [["4", "a@b.c", "owner", "read-write", "accepted"], ["9", "d@e.f", "private-user", "read-only", "pending"]])
         let uuids = ratings.map(\.3) + participants.map { $0[5] }
         XCTAssertEqual(Set(uuids).count, uuids.count, "distinct")
         for uuid in uuids {
             // RFC 9562 §5.4: lowercase 8-4-4-4-12 hex, version nibble 4, variant 10xx.
-            XCTAssertNotNil(uuid.range(of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression), uuid)
+            XCTAssertNotNil(
+                uuid.range(
+                    of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+                    options: .regularExpression), uuid)
             XCTAssertEqual(UUID(uuidString: uuid)?.uuidString.lowercased(), uuid)
         }
         // The new columns are required and unique.
-        XCTAssertThrowsError(try db.run("INSERT INTO rating (photo_id, value) VALUES (7, 2)")) { XCTAssertEqual(($0 as? SQLiteError)?.isConstraint, true) }
-        XCTAssertThrowsError(try db.run("INSERT INTO rating (uuid, photo_id, value) VALUES (?, 7, 2)", [ratings[0].3])) { XCTAssertEqual(($0 as? SQLiteError)?.isConstraint, true) }
+        XCTAssertThrowsError(try db.run("INSERT INTO rating (photo_id, value) VALUES (7, 2)")) {
+            XCTAssertEqual(($0 as? SQLiteError)?.isConstraint, true)
+        }
+        XCTAssertThrowsError(try db.run("INSERT INTO rating (uuid, photo_id, value) VALUES (?, 7, 2)", [ratings[0].3]))
+        { XCTAssertEqual(($0 as? SQLiteError)?.isConstraint, true) }
         // The indexes and cascades survive the rebuild.
-        XCTAssertEqual(try db.scalarString("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rating' AND sql IS NOT NULL"), "rating_photo")
+        XCTAssertEqual(
+            try db.scalarString(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rating' AND sql IS NOT NULL"),
+            "rating_photo")
         try db.run("DELETE FROM photo WHERE id = 7")
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM rating"), 0, "ON DELETE CASCADE kept")
         try db.run("DELETE FROM share WHERE id = 'z'")
@@ -91,8 +111,12 @@ final class MigratorTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/state.sqlite"
         let state = try ExportStateDatabase.open(path: path)
-        try state.upsert([ExportFileRow(path: "a.jpg", uniqueName: "U", kind: "original", sha256: String(repeating: "0", count: 64),
-                                        byteSize: 3, mtimeNanoseconds: 7)], exportedAt: "2026-01-01T00:00:00Z")
+        try state.upsert(
+            [
+                ExportFileRow(
+                    path: "a.jpg", uniqueName: "U", kind: "original", sha256: String(repeating: "0", count: 64),
+                    byteSize: 3, mtimeNanoseconds: 7)
+            ], exportedAt: "2026-01-01T00:00:00Z")
         XCTAssertEqual(try state.rows().map(\.path), ["a.jpg"])
         try state.delete(paths: ["a.jpg"])
         XCTAssertEqual(try state.rows(), [])

@@ -29,10 +29,11 @@ final class TransactionCompletionTests: TemporaryFolderTestCase {
         }
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM t"), 1)
         struct Failure: Error {}
-        XCTAssertThrowsError(try db.inTransaction {
-            try db.run("INSERT INTO t VALUES (3)")
-            throw Failure()
-        })
+        XCTAssertThrowsError(
+            try db.inTransaction {
+                try db.run("INSERT INTO t VALUES (3)")
+                throw Failure()
+            })
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM t"), 1)
         XCTAssertEqual(try db.transaction { try db.scalarInt("SELECT x FROM t") }, 2)
     }

@@ -8,9 +8,11 @@ open class BinaryTestCase: TemporaryFolderTestCase {
 
     /// The `photos` binary `swift test` built, or a skip when there is none.
     public func binary() throws -> String {
-        let candidates = [Bundle.main.bundleURL.appendingPathComponent("photos").path,
-                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("photos").path,
-                          packageRoot + "/.build/debug/photos"]
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("photos").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("photos").path,
+            packageRoot + "/.build/debug/photos"
+        ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XCTSkip("the photos binary was not built (looked in \(candidates))")
         }
@@ -67,7 +69,8 @@ open class BinaryTestCase: TemporaryFolderTestCase {
     public func makeInput(copies: Int) throws -> (String, Int) {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        let jpegs = try FileManager.default.contentsOfDirectory(atPath: samplesDir).filter { $0.hasSuffix(".jpg") }.sorted()
+        let jpegs = try FileManager.default.contentsOfDirectory(atPath: samplesDir).filter { $0.hasSuffix(".jpg") }
+            .sorted()
         var count = 0
         for name in jpegs {
             let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/" + name))
@@ -75,8 +78,10 @@ open class BinaryTestCase: TemporaryFolderTestCase {
                 let comment = Array("copy \(i) of \(name)".utf8)
                 let length = comment.count + 2
                 let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment
-                XCTAssertTrue(FileManager.default.createFile(atPath: "\(input)/\(i)-\(name)",
-                                                             contents: Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)))
+                XCTAssertTrue(
+                    FileManager.default.createFile(
+                        atPath: "\(input)/\(i)-\(name)",
+                        contents: Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)))
                 count += 1
             }
         }
@@ -100,7 +105,9 @@ extension BinaryTestCase {
             while parent.count > 1 {
                 var st = stat()
                 if stat(parent, &st) == 0, st.st_mode & 0o001 == 0 {
-                    throw XCTSkip("\(parent) cannot be entered by nobody: the test folder is not reachable for the permission tests")
+                    throw XCTSkip(
+                        "\(parent) cannot be entered by nobody: the test folder is not reachable for the permission tests"
+                    )
                 }
                 parent = (parent as NSString).deletingLastPathComponent
             }
@@ -108,7 +115,8 @@ extension BinaryTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
             throw XCTSkip("setpriv(1) is not installed: cannot drop root's privileges to test permissions")
         }
-        let result = try runProcess("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + args)
+        let result = try runProcess(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + args)
         if result.status != 0 && result.stderr.hasPrefix("setpriv:") {
             throw XCTSkip("setpriv cannot switch to nobody here: \(result.stderr)")
         }
@@ -137,8 +145,9 @@ extension BinaryTestCase {
         var peak = 0
         while true {
             if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-               let kb = Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") {
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kb = Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+            {
                 peak = max(peak, kb)
             }
             let done = waitpid(pid, &status, WNOHANG)

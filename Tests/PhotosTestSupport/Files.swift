@@ -14,7 +14,9 @@ public func filesUnder(_ root: String, hidden: Bool = false) -> [String] {
     while let rel = e.nextObject() as? String {
         if !hidden && rel.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
         var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root + "/" + rel, isDirectory: &isDir), !isDir.boolValue { result.append(rel) }
+        if FileManager.default.fileExists(atPath: root + "/" + rel, isDirectory: &isDir), !isDir.boolValue {
+            result.append(rel)
+        }
     }
     return result.sorted()
 }

@@ -25,7 +25,9 @@ open class ImportTestCase: XCTestCase {
     /// Imports `paths` into `tmp/lib` (into `library` when given) with `--jobs 2`, after
     /// `configure` adjusts the options.
     /// - Throws: what `Importer.run` throws.
-    public func runImport(_ library: Library?, _ paths: [String], configure: (inout ImportOptions) -> Void = { _ in }) throws -> ImportSummary {
+    public func runImport(_ library: Library?, _ paths: [String], configure: (inout ImportOptions) -> Void = { _ in })
+        throws -> ImportSummary
+    {
         var options = ImportOptions(paths: paths)
         options.jobs = 2
         configure(&options)

@@ -60,7 +60,8 @@ public enum LibrarySnapshot {
 /// source columns, capture dates as version 1 stored them (`…Z`, EXIF only), user_version 1.
 public func downgradeToSchemaVersion1(_ lib: String) throws {
     let db = try Database(path: lib + "/photos.sqlite")
-    try db.execute("""
+    try db.execute(
+        """
         UPDATE photo SET capture_date = CASE WHEN capture_source = 'exif' THEN substr(capture_date, 1, 19) || 'Z' END;
         ALTER TABLE photo DROP COLUMN capture_offset;
         ALTER TABLE photo DROP COLUMN capture_source;

@@ -24,7 +24,8 @@ public let corpusDir: String? = FileManager.default.fileExists(atPath: corpusPat
 /// - Throws: `XCTSkip` with a clear message when ../shared/corpus is absent.
 public func requireCorpus() throws -> String {
     guard let corpusDir else {
-        throw XCTSkip("../shared/corpus is absent (expected at \(corpusPath), beside the repository); corpus tests skipped")
+        throw XCTSkip(
+            "../shared/corpus is absent (expected at \(corpusPath), beside the repository); corpus tests skipped")
     }
     return corpusDir
 }
@@ -52,8 +53,9 @@ public func loadManifest(_ corpus: String) throws -> [ManifestEntry] {
     let text = try String(contentsOfFile: corpus + "/MANIFEST.tsv", encoding: .utf8)
     return text.split(separator: "\n").dropFirst().map { line in
         let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        return ManifestEntry(path: f[0], bytes: Int(f[1]) ?? 0, sha256: f[2], format: f[3], width: Int(f[4]),
-                             height: Int(f[5]), expect: f[6], note: f.count > 7 ? f[7] : "")
+        return ManifestEntry(
+            path: f[0], bytes: Int(f[1]) ?? 0, sha256: f[2], format: f[3], width: Int(f[4]),
+            height: Int(f[5]), expect: f[6], note: f.count > 7 ? f[7] : "")
     }
 }
 
@@ -69,13 +71,15 @@ public final class TempDir {
     public func file(_ name: String) -> String { path + "/" + name }
     public func copy(_ source: String, as name: String) throws -> String {
         let dest = file(name)
-        try FileManager.default.createDirectory(atPath: (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: source, toPath: dest)
         return dest
     }
     public func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let dest = file(name)
-        try FileManager.default.createDirectory(atPath: (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (dest as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: dest, contents: Data(bytes))
         return dest
     }

@@ -51,7 +51,8 @@ final class Console {
     /// terminal). Counted: the command exits 1.
     func itemError(_ item: String, _ message: String) {
         diagnosticCount += 1
-        streams.err("\(TerminalText.escaped(item)): \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n")
+        streams.err(
+            "\(TerminalText.escaped(item)): \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n")
     }
 
     /// A problem found in the data that the command reports on stdout (verify's findings):

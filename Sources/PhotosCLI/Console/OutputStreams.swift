@@ -8,8 +8,10 @@ final class OutputStreams {
     var stderrIsTerminal: Bool
     var color: Bool
 
-    init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, outBytes: @escaping ([UInt8]) -> Void,
-         stderrIsTerminal: Bool, color: Bool) {
+    init(
+        out: @escaping (String) -> Void, err: @escaping (String) -> Void, outBytes: @escaping ([UInt8]) -> Void,
+        stderrIsTerminal: Bool, color: Bool
+    ) {
         self.out = out
         self.err = err
         self.outBytes = outBytes

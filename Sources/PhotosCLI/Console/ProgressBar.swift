@@ -23,7 +23,8 @@ final class ProgressBar {
         lastDraw = now
         let width = 30
         let filled = width * done / total
-        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "")
+        let bar =
+            String(repeating: "=", count: filled) + (filled < width ? ">" : "")
             + String(repeating: " ", count: max(0, width - filled - 1))
         draw("\r\(label) [\(bar)] \(done)/\(total)")
         drawn = true

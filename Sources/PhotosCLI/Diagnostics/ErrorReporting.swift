@@ -126,13 +126,20 @@ struct CLIError {
     private init(_ error: LibraryError) {
         switch error {
         case .busy(let library):
-            self.init(.tempFail, "library \(library) is busy: another photos process holds its lock; try again later (or raise --wait)")
+            self.init(
+                .tempFail,
+                "library \(library) is busy: another photos process holds its lock; try again later (or raise --wait)")
         case let .newerSchema(library, found, supported):
-            self.init(.dataError, "library \(library): the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos")
+            self.init(
+                .dataError,
+                "library \(library): the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+            )
         case let .database(library, failure, message, detail):
             switch failure {
             case .notWritable:
-                self.init(.noPermission, "library \(library) is not writable: \(Library.whatIsNotWritable(library)) (\(message))")
+                self.init(
+                    .noPermission,
+                    "library \(library) is not writable: \(Library.whatIsNotWritable(library)) (\(message))")
             case .cannotOpen:
                 if let reason = Library.accessProblem(library) {
                     self.init(.noPermission, "library \(library) cannot be opened: \(reason) (\(message))")
@@ -232,7 +239,8 @@ extension CLIError {
         switch error {
         case .unclosedField, .unknownField, .emptyTemplate: self.init(.usage, error.description)
         case .destinationIsFile, .destinationInsideLibrary, .cannotCreateDestination, .cannotWriteDestination,
-             .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary: self.init(.cantCreate, error.description)
+            .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary:
+            self.init(.cantCreate, error.description)
         case .destinationBusy: self.init(.tempFail, error.description)
         case .unreadableOriginal: self.init(.noInput, error.description)
         case .originalMismatch: self.init(.dataError, error.description)
@@ -266,7 +274,8 @@ extension CLIError {
             case .share(let argument): self.init(.noInput, "no share '\(argument)' in the library")
             case .rating(let id): self.init(.noInput, "no rating with id \(id) in the library")
             case .zone(let zone): self.init(.noInput, "no zone '\(zone)' in the library")
-            case let .tag(name, zone): self.init(.noInput, "no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
+            case let .tag(name, zone):
+                self.init(.noInput, "no tag '\(name)'\(zone.map { " in zone '\($0)'" } ?? "") in the library")
             case let .tagInPhotoZones(name, zoneCount):
                 self.init(.noInput, "no tag '\(name)' in the zone\(zoneCount == 1 ? "" : "s") of these photos")
             case let .participant(email, share): self.init(.noInput, "\(email) is not a participant of share \(share)")
@@ -276,7 +285,8 @@ extension CLIError {
             self.init(.dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
         case let .prefixTooShort(kind, argument, minimum):
             switch kind {
-            case .photo: self.init(.dataError, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
+            case .photo:
+                self.init(.dataError, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
             case .share: self.init(.dataError, "share '\(argument)': an id prefix needs at least \(minimum) characters")
             }
         default:
@@ -288,14 +298,19 @@ extension CLIError {
     fileprivate init(share error: ShareError) {
         switch error {
         case .noPhotos: self.init(.usage, "share create needs at least one photo")
-        case .participantPermissionNone: self.init(.dataError, "a participant's permission is read-only or read-write, not none")
+        case .participantPermissionNone:
+            self.init(.dataError, "a participant's permission is read-only or read-write, not none")
         case let .ownerInvited(email, share): self.init(.dataError, "\(email) is the owner of share \(share)")
         case let .ownerRemoved(email, share):
-            self.init(.dataError, "\(email) is the owner of share \(share) and cannot be removed (purge the share instead)")
+            self.init(
+                .dataError, "\(email) is the owner of share \(share) and cannot be removed (purge the share instead)")
         case .notOwned(let share):
-            self.init(.dataError, "share \(share) was shared with this library by someone else; only its owner can change it")
+            self.init(
+                .dataError, "share \(share) was shared with this library by someone else; only its owner can change it")
         case let .photoInSharedZone(photo, zone):
-            self.init(.dataError, "photo \(photo) is in zone \(zone), shared with this library by someone else; it cannot be moved")
+            self.init(
+                .dataError,
+                "photo \(photo) is in zone \(zone), shared with this library by someone else; it cannot be moved")
         case let .photoInAnotherShare(photo, share):
             self.init(.dataError, "photo \(photo) is already in share \(share); use --move to move it")
         }

@@ -13,7 +13,10 @@ struct OptionSpec {
     /// May be given more than once.
     var repeatable: Bool
 
-    init(_ names: [String], value: String? = nil, help: String, default defaultValue: String? = nil, repeatable: Bool = false) {
+    init(
+        _ names: [String], value: String? = nil, help: String, default defaultValue: String? = nil,
+        repeatable: Bool = false
+    ) {
         self.names = names
         self.value = value
         self.help = help

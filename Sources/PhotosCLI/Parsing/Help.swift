@@ -18,7 +18,9 @@ enum Help {
 
     /// The two lines after a usage error's `Error: …` line.
     static func usageReminder(_ command: CommandDescriptor?) -> String {
-        guard let command else { return "Usage: photos <subcommand> [options]\n  See 'photos --help' for more information.\n" }
+        guard let command else {
+            return "Usage: photos <subcommand> [options]\n  See 'photos --help' for more information.\n"
+        }
         return "Usage: \(usageLine(command))\n  See 'photos \(command.name) --help' for more information.\n"
     }
 
@@ -33,19 +35,21 @@ enum Help {
         }
         text += "\nOPTIONS:\n" + optionRows(command.options)
         let shadowed = Set(command.options.flatMap(\.names))
-        text += "\nGLOBAL OPTIONS:\n" + optionRows(InformationRequest.globalSpecs.filter { $0.names.allSatisfy { !shadowed.contains($0) } })
+        text +=
+            "\nGLOBAL OPTIONS:\n"
+            + optionRows(InformationRequest.globalSpecs.filter { $0.names.allSatisfy { !shadowed.contains($0) } })
         return text
     }
 
     /// `photos --help`.
     static func main() -> String {
         var text = """
-        OVERVIEW: Keep a photo library in SQLite: import folders of JPEG, PNG, HEIF, AVIF and WebP
-        with 120-pixel thumbnails, list, show, export and maintain it — by hand and from cron.
+            OVERVIEW: Keep a photo library in SQLite: import folders of JPEG, PNG, HEIF, AVIF and WebP
+            with 120-pixel thumbnails, list, show, export and maintain it — by hand and from cron.
 
-        USAGE: photos [<global options>] <subcommand> [<options>] [<arguments>]
+            USAGE: photos [<global options>] <subcommand> [<options>] [<arguments>]
 
-        """
+            """
         text += "\nOPTIONS:\n" + optionRows(InformationRequest.globalSpecs)
         text += "\nSUBCOMMANDS:\n"
         for command in Registry.commands { text += row(command.name, command.configuration.abstract) }

@@ -61,7 +61,8 @@ extension ValueParser where Value == Int {
     static func int(in range: ClosedRange<Int>) -> ValueParser {
         ValueParser { text, name in
             guard let v = Int(text), range.contains(v) else {
-                throw UsageError("\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                throw UsageError(
+                    "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
             }
             return v
         }
@@ -128,7 +129,9 @@ struct Option<Options> {
     }
 
     /// An option that must be given (the last value counts): "missing --output FILE" otherwise.
-    static func required(_ field: WritableKeyPath<Options, String>, _ names: String..., value placeholder: String, help: String) -> Option {
+    static func required(
+        _ field: WritableKeyPath<Options, String>, _ names: String..., value placeholder: String, help: String
+    ) -> Option {
         let spec = OptionSpec(names, value: placeholder, help: help)
         return Option(spec: spec) { options, values in
             guard let text = values.last else { throw UsageError("missing \(spec.name) \(placeholder)") }
@@ -137,7 +140,9 @@ struct Option<Options> {
     }
 
     /// A repeatable option: every value given, in order.
-    static func values(_ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String) -> Option {
+    static func values(
+        _ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String
+    ) -> Option {
         Option(spec: OptionSpec(names, value: placeholder, help: help, repeatable: true)) { options, values in
             options[keyPath: field] = values
         }
@@ -158,8 +163,10 @@ struct Argument<Options> {
     let decode: (inout Options, [String]) throws -> Void
 
     /// One word, converted by `parse` (which throws the usage or data error).
-    static func one<Value>(_ field: WritableKeyPath<Options, Value>, _ name: String, help: String,
-                           parse: @escaping (String) throws -> Value) -> Argument {
+    static func one<Value>(
+        _ field: WritableKeyPath<Options, Value>, _ name: String, help: String,
+        parse: @escaping (String) throws -> Value
+    ) -> Argument {
         Argument(spec: ArgumentSpec(name, help: help)) { options, words in
             if let word = words.first { options[keyPath: field] = try parse(word) }
         }

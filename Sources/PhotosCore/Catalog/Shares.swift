@@ -14,7 +14,10 @@ public struct ParticipantInfo: Equatable, Sendable {
 
     /// `{"email","role","permission","acceptance"}` (SPEC §5a).
     public var json: JSONValue {
-        .object([("email", .string(email)), ("role", .string(role)), ("permission", .string(permission)), ("acceptance", .string(acceptance))])
+        .object([
+            ("email", .string(email)), ("role", .string(role)), ("permission", .string(permission)),
+            ("acceptance", .string(acceptance))
+        ])
     }
 }
 
@@ -38,9 +41,11 @@ public struct ShareInfo: Equatable, Sendable {
 
     /// The §5a share object `{"id","title","scope","publicPermission","photoCount","participants"}`.
     public var json: JSONValue {
-        .object([("id", .string(id)), ("title", .string(title)), ("scope", .string(scope.rawValue)),
-                 ("publicPermission", .string(publicPermission)), ("photoCount", .int(photoCount)),
-                 ("participants", .array(participants.map(\.json)))])
+        .object([
+            ("id", .string(id)), ("title", .string(title)), ("scope", .string(scope.rawValue)),
+            ("publicPermission", .string(publicPermission)), ("photoCount", .int(photoCount)),
+            ("participants", .array(participants.map(\.json)))
+        ])
     }
 }
 
@@ -56,8 +61,9 @@ extension Library {
     private func shareInfo(_ s: StoredShare) -> ShareInfo {
         // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value; `shared`
         // is the one nothing changes.
-        ShareInfo(id: s.id, title: s.title, created: s.created, scope: ZoneScope(rawValue: s.scope) ?? .shared,
-                  publicPermission: s.publicPermission, photoCount: s.photoCount, participants: [])
+        ShareInfo(
+            id: s.id, title: s.title, created: s.created, scope: ZoneScope(rawValue: s.scope) ?? .shared,
+            publicPermission: s.publicPermission, photoCount: s.photoCount, participants: [])
     }
 
     private func fillParticipants(_ share: inout ShareInfo) throws {
@@ -120,8 +126,10 @@ extension Library {
     /// - Throws: `ShareError.noPhotos`, `.photoInAnotherShare` without `allowMove`,
     ///   `.photoInSharedZone` for a photo of a zone shared with this library; `LibraryError.busy`.
     @discardableResult
-    public func createShare(photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
-                            author: HistoryAuthor, now: Date = Date()) throws -> ShareInfo {
+    public func createShare(
+        photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
+        author: HistoryAuthor, now: Date = Date()
+    ) throws -> ShareInfo {
         let title = (title ?? ShareTitle.defaultTitle(iso: ISODate.string(from: now))).rawValue
         guard !photos.isEmpty else { throw ShareError.noPhotos }
         let id = UUID().uuidString.lowercased()
@@ -132,8 +140,9 @@ extension Library {
             history.insert(.share(id: id), zone: id)
             if let owner {
                 let uuid = newObjectUUID()
-                try catalogStore.insertParticipant(uuid: uuid, share: id, email: owner, role: .owner, permission: .readWrite,
-                                                   acceptance: .accepted, ignoringExisting: false)
+                try catalogStore.insertParticipant(
+                    uuid: uuid, share: id, email: owner, role: .owner, permission: .readWrite,
+                    acceptance: .accepted, ignoringExisting: false)
                 history.insert(.participant(uuid: uuid), zone: id)
             }
             for photo in try photoKeys(photos) {
@@ -157,7 +166,9 @@ extension Library {
     /// - Throws: `ShareError.photoInAnotherShare` without `allowMove`, `.photoInSharedZone`,
     ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
     @discardableResult
-    public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor) throws -> ShareAddResult {
+    public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor)
+        throws -> ShareAddResult
+    {
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareAdd)
@@ -197,14 +208,18 @@ extension Library {
     /// the permission. History context `share invite`.
     /// - Throws: `ShareError.ownerInvited` for the owner's address, `.participantPermissionNone`,
     ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
-    public func inviteParticipant(_ email: Email, to share: ShareInfo, permission: SharePermission?,
-                                  author: HistoryAuthor) throws -> InviteResult {
+    public func inviteParticipant(
+        _ email: Email, to share: ShareInfo, permission: SharePermission?,
+        author: HistoryAuthor
+    ) throws -> InviteResult {
         guard permission != SharePermission.none else { throw ShareError.participantPermissionNone }
         try requireOwnShare(share)
         return try write {
             var history = HistoryWriter(self, author: author, context: .shareInvite)
             if let current = try catalogStore.participant(ofShare: share.id, email: email) {
-                guard current.role != ParticipantRole.owner.rawValue else { throw ShareError.ownerInvited(email, share: share.id) }
+                guard current.role != ParticipantRole.owner.rawValue else {
+                    throw ShareError.ownerInvited(email, share: share.id)
+                }
                 let existing = SharePermission(rawValue: current.permission)
                 guard let permission, permission.rawValue != current.permission else {
                     return InviteResult(changed: false, permissionUpdated: false, permission: existing ?? .readOnly)
@@ -216,8 +231,9 @@ extension Library {
             } else {
                 let uuid = newObjectUUID()
                 let granted = permission ?? .readOnly
-                try catalogStore.insertParticipant(uuid: uuid, share: share.id, email: email, role: .privateUser, permission: granted,
-                                                   acceptance: .pending, ignoringExisting: false)
+                try catalogStore.insertParticipant(
+                    uuid: uuid, share: share.id, email: email, role: .privateUser, permission: granted,
+                    acceptance: .pending, ignoringExisting: false)
                 history.insert(.participant(uuid: uuid), zone: share.id)
                 try history.commit()
                 return InviteResult(changed: true, permissionUpdated: false, permission: granted)
@@ -230,7 +246,9 @@ extension Library {
     /// - Returns: true when something changed.
     /// - Throws: as `inviteParticipant`.
     @discardableResult
-    public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
+    public func invite(_ email: Email, to share: ShareInfo, permission: SharePermission? = nil, author: HistoryAuthor)
+        throws -> Bool
+    {
         try inviteParticipant(email, to: share, permission: permission, author: author).changed
     }
 
@@ -262,7 +280,9 @@ extension Library {
     /// - Throws: `ShareError.notOwned` for a share that is not ours, `LibraryError.notFound(.share)`
     ///   when it was purged meanwhile, `LibraryError.busy`.
     @discardableResult
-    public func updateShare(_ share: ShareInfo, title: ShareTitle? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor) throws -> Bool {
+    public func updateShare(
+        _ share: ShareInfo, title: ShareTitle? = nil, publicPermission: SharePermission? = nil, author: HistoryAuthor
+    ) throws -> Bool {
         let title = title?.rawValue
         try requireOwnShare(share)
         return try write {

@@ -14,7 +14,9 @@ public struct TagInfo: Equatable, Sendable {
 
     /// The §5a tag object `{"uuid","name","zone","photoCount"}`.
     public var json: JSONValue {
-        .object([("uuid", .string(uuid)), ("name", .string(name)), ("zone", .string(zone)), ("photoCount", .int(photoCount))])
+        .object([
+            ("uuid", .string(uuid)), ("name", .string(name)), ("zone", .string(zone)), ("photoCount", .int(photoCount))
+        ])
     }
 }
 

@@ -59,22 +59,30 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unclosedField(let text): return "--name: '{' without a closing '}' in '\(text)'"
         case .unknownField(let field):
-            return "--name: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
+            return
+                "--name: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
         case .emptyTemplate: return "--name: the template is empty"
         case .destinationIsFile(let dest): return "cannot create export folder \(dest): a file of that name exists"
-        case let .destinationInsideLibrary(dest, library): return "cannot export to \(dest): it is inside the library \(library)"
+        case let .destinationInsideLibrary(dest, library):
+            return "cannot export to \(dest): it is inside the library \(library)"
         case let .cannotCreateDestination(dest, reason): return "cannot create export folder \(dest): \(reason)"
         case let .cannotWriteDestination(dest, reason): return "cannot write in export folder \(dest): \(reason)"
-        case .destinationBusy(let dest): return "export folder \(dest) is in use by another photos export; try again later"
+        case .destinationBusy(let dest):
+            return "export folder \(dest) is in use by another photos export; try again later"
         case let .cannotCreateFolder(folder, reason): return "cannot create folder \(folder): \(reason)"
-        case .folderOutsideDestination(let folder): return "folder \(folder) resolves outside the export folder (a symbolic link?); not written"
+        case .folderOutsideDestination(let folder):
+            return "folder \(folder) resolves outside the export folder (a symbolic link?); not written"
         case .folderInsideLibrary(let folder): return "folder \(folder) is inside the library; not written"
-        case let .unreadableOriginal(source, reason): return "cannot read the original \(source): \(reason) (run 'photos verify')"
+        case let .unreadableOriginal(source, reason):
+            return "cannot read the original \(source): \(reason) (run 'photos verify')"
         case let .originalMismatch(source, actual, recorded):
-            return "SHA-256 mismatch: the library's original \(source) reads as \(actual), the library records \(recorded) (run 'photos verify'); not exported"
+            return
+                "SHA-256 mismatch: the library's original \(source) reads as \(actual), the library records \(recorded) (run 'photos verify'); not exported"
         case let .originalReadFailed(source, reason): return "cannot read the original \(source): \(reason)"
-        case .stateBusy(let state): return "export state \(state) is busy: another process holds its lock; try again later"
-        case let .stateNotWritable(state, message), let .stateIOError(state, message): return "export state \(state) cannot be written: \(message)"
+        case .stateBusy(let state):
+            return "export state \(state) is busy: another process holds its lock; try again later"
+        case let .stateNotWritable(state, message), let .stateIOError(state, message):
+            return "export state \(state) cannot be written: \(message)"
         case let .cannotOpenState(path, reason): return "cannot open the export state \(path): \(reason)"
         case let .cannotCreateState(path, reason): return "cannot create the export state \(path): \(reason)"
         }

@@ -185,7 +185,9 @@ public enum ExportNaming {
     /// made-up +0000 or this machine's zone name (glibc strftime: nothing for %z when
     /// `tm_isdst` < 0; %Z is `tm_zone`). An unparsable date formats as `unknown-date`.
     public static func strftime(_ format: String, iso: String) -> String {
-        guard let time = CaptureTime.fromISO(iso, source: ""), let fields = WallClock.parse(time.local) else { return "unknown-date" }
+        guard let time = CaptureTime.fromISO(iso, source: ""), let fields = WallClock.parse(time.local) else {
+            return "unknown-date"
+        }
         var tm = fields.tm
         let zone: String
         if let offset = time.offsetMinutes {

@@ -95,8 +95,9 @@ public final class ExportState {
         guard let db else { return }
         for row in try db.rows() {
             guard let kind = Entry.Kind(rawValue: row.kind) else { continue }
-            entries[row.path] = Entry(path: row.path, uniqueName: row.uniqueName, kind: kind, sha256: row.sha256,
-                                      byteSize: row.byteSize, mtimeNanoseconds: row.mtimeNanoseconds)
+            entries[row.path] = Entry(
+                path: row.path, uniqueName: row.uniqueName, kind: kind, sha256: row.sha256,
+                byteSize: row.byteSize, mtimeNanoseconds: row.mtimeNanoseconds)
         }
     }
 
@@ -106,9 +107,13 @@ public final class ExportState {
         guard !written.isEmpty else { return }
         let now = ISODate.string(from: Date())
         if !isDryRun, let db {
-            try db.upsert(written.map { ExportFileRow(path: $0.path, uniqueName: $0.uniqueName, kind: $0.kind.rawValue, sha256: $0.sha256,
-                                                      byteSize: $0.byteSize, mtimeNanoseconds: $0.mtimeNanoseconds) },
-                          exportedAt: now)
+            try db.upsert(
+                written.map {
+                    ExportFileRow(
+                        path: $0.path, uniqueName: $0.uniqueName, kind: $0.kind.rawValue, sha256: $0.sha256,
+                        byteSize: $0.byteSize, mtimeNanoseconds: $0.mtimeNanoseconds)
+                },
+                exportedAt: now)
         }
         for e in written { entries[e.path] = e }
     }

@@ -70,7 +70,7 @@ public struct ExportSummary: Equatable, Sendable {
     public func json(cleanup: Bool, dryRun: Bool) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("written", .int(written)), ("updated", .int(updated)), ("skipped", .int(skipped)),
-            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
+            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
         ]
         if cleanup { pairs.append(("removed", .int(removed))) }
         if dryRun { pairs.append(("dryRun", .bool(true))) }
@@ -126,9 +126,12 @@ public final class Exporter {
         let start = Date()
         // DEST as given on the command line: relative to this process's working folder.
         // (Left for the CLI's typed options to hand over absolute, as the library path is.)
-        let dest = Library.absolute(options.destination, in: LibraryEnvironment(
-            variables: ProcessInfo.processInfo.environment, currentDirectory: FileManager.default.currentDirectoryPath,
-            fallbackHome: NSHomeDirectory()))
+        let dest = Library.absolute(
+            options.destination,
+            in: LibraryEnvironment(
+                variables: ProcessInfo.processInfo.environment,
+                currentDirectory: FileManager.default.currentDirectoryPath,
+                fallbackHome: NSHomeDirectory()))
         let fm = FileManager.default
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
@@ -164,7 +167,8 @@ public final class Exporter {
             Exporter.removeTemporaryFiles(in: dest)
             let opened = try ExportState(destination: dest, busyTimeout: library.busyTimeout)
             if let aside = opened.setAside {
-                onNote?("the export state was unreadable; moved it to \(aside) and rebuilt it from the files in \(dest)")
+                onNote?(
+                    "the export state was unreadable; moved it to \(aside) and rebuilt it from the files in \(dest)")
             }
             state = opened
         }
@@ -176,8 +180,9 @@ public final class Exporter {
         photos.sort { $0.uniqueName < $1.uniqueName }
 
         var summary = ExportSummary()
-        let planner = Planner(root: dest, state: state, trustState: options.update,
-                              companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
+        let planner = Planner(
+            root: dest, state: state, trustState: options.update,
+            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
         let plan = planner.plan(photos, template: options.template)
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
@@ -200,7 +205,9 @@ public final class Exporter {
                 // written (issue 9 item 9); running the same export again continues.
                 if let stop = Exporter.environmentError(error, destination: dest) {
                     summary.seconds = Date().timeIntervalSince(start)
-                    if summary.written + summary.updated + summary.removed > 0 { throw Interrupted(report: summary, error: stop) }
+                    if summary.written + summary.updated + summary.removed > 0 {
+                        throw Interrupted(report: summary, error: stop)
+                    }
                     throw stop
                 }
                 // A concurrent delete or purge removed the photo after it was listed: it is no
@@ -246,8 +253,10 @@ public final class Exporter {
 
     enum Outcome { case written, updated, skipped }
 
-    private func export(_ item: Planned, writer: FileWriter, state: ExportState?,
-                        summary: inout ExportSummary) throws -> Outcome {
+    private func export(
+        _ item: Planned, writer: FileWriter, state: ExportState?,
+        summary: inout ExportSummary
+    ) throws -> Outcome {
         let photo = item.photo
         var recorded: [ExportState.Entry] = []
         var wroteOriginal = false
@@ -276,12 +285,15 @@ public final class Exporter {
             case .original: continue
             }
             let sha = try bytes.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }
-            if let entry = checker.currentEntry(path, uniqueName: photo.uniqueName, kind: kind, sha256: sha, byteSize: bytes.count) {
+            if let entry = checker.currentEntry(
+                path, uniqueName: photo.uniqueName, kind: kind, sha256: sha, byteSize: bytes.count)
+            {
                 recorded.append(entry)
                 continue
             }
-            let entry = try writer.write(bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
-                                         modificationTime: photo.captureInstant)
+            let entry = try writer.write(
+                bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
+                modificationTime: photo.captureInstant)
             recorded.append(entry)
             summary.bytes += Int64(bytes.count)
             wroteOther = true
@@ -296,8 +308,9 @@ public final class Exporter {
     /// Removes the files the state records that this run did not produce, when they still
     /// hold what was written (a file changed since is left, with a note), then the folders
     /// that became empty.
-    private func cleanup(keeping keep: Set<String>, state: ExportState?, root: String, writer: FileWriter) throws -> Int {
-        guard let state else { return 0 }  // a dry run into a folder no export wrote to
+    private func cleanup(keeping keep: Set<String>, state: ExportState?, root: String, writer: FileWriter) throws -> Int
+    {
+        guard let state else { return 0 } // a dry run into a folder no export wrote to
         let checker = Planner(root: root, state: state, trustState: true)
         var forget: [String] = []
         var removed = 0
@@ -309,8 +322,10 @@ public final class Exporter {
                 forget.append(entry.path)
                 continue
             }
-            if checker.currentEntry(entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
-                                    byteSize: entry.byteSize) != nil {
+            if checker.currentEntry(
+                entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
+                byteSize: entry.byteSize) != nil
+            {
                 if writer.remove(entry.path) {
                     removed += 1
                     forget.append(entry.path)
@@ -402,7 +417,8 @@ public final class Exporter {
         if let e = error as? FileError { return e.message }
         if let e = error as? SQLiteError { return e.description }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
+            underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code)))
         }
         return "\(error.localizedDescription)"
@@ -458,7 +474,8 @@ struct Planner {
         for photo in photos {
             let (_, ext) = ExportNaming.split(photo.displayName)
             let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
-            bases[photo.uniqueName] = ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
+            bases[photo.uniqueName] =
+                ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
         }
         if trustState, let state {
             var recorded: [String: [String]] = [:]
@@ -471,8 +488,9 @@ struct Planner {
                     let k = keys(path)
                     guard k.allSatisfy({ !taken.contains($0) }) else { continue }
                     // Its file may be gone or changed since: then it is rewritten under the same name.
-                    let present = currentEntry(path, uniqueName: photo.uniqueName, kind: .original,
-                                               sha256: photo.sha256, byteSize: photo.byteSize)
+                    let present = currentEntry(
+                        path, uniqueName: photo.uniqueName, kind: .original,
+                        sha256: photo.sha256, byteSize: photo.byteSize)
                     if present == nil, diskStatus(path) == .other { continue }
                     taken.formUnion(k)
                     chosen[photo.uniqueName] = Exporter.Planned(photo: photo, path: path, present: present)
@@ -487,8 +505,10 @@ struct Planner {
                 let candidate = ExportNaming.variant(base, n)
                 let k = keys(candidate)
                 guard k.allSatisfy({ !taken.contains($0) }) else { continue }
-                if let present = currentEntry(candidate, uniqueName: photo.uniqueName, kind: .original,
-                                              sha256: photo.sha256, byteSize: photo.byteSize) {
+                if let present = currentEntry(
+                    candidate, uniqueName: photo.uniqueName, kind: .original,
+                    sha256: photo.sha256, byteSize: photo.byteSize)
+                {
                     found = Exporter.Planned(photo: photo, path: candidate, present: present)
                 } else if diskStatus(candidate) == .missing {
                     found = Exporter.Planned(photo: photo, path: candidate, present: nil)
@@ -501,7 +521,9 @@ struct Planner {
                     break
                 }
             }
-            if let found { chosen[photo.uniqueName] = found } else {
+            if let found {
+                chosen[photo.uniqueName] = found
+            } else {
                 result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
             }
         }
@@ -522,14 +544,17 @@ struct Planner {
     /// The state entry describing `path` when the file there already holds `sha256` (a regular
     /// file of `byteSize` bytes; trusted from the state's size and mtime with `trustState`,
     /// otherwise hashed), else nil.
-    func currentEntry(_ path: String, uniqueName: String, kind: ExportState.Entry.Kind, sha256: String,
-                      byteSize: Int) -> ExportState.Entry? {
+    func currentEntry(
+        _ path: String, uniqueName: String, kind: ExportState.Entry.Kind, sha256: String,
+        byteSize: Int
+    ) -> ExportState.Entry? {
         var st = stat()
         let full = root + "/" + path
         guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == byteSize else { return nil }
         let mtime = FileWriter.mtime(st)
-        let fresh = ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
-                                      byteSize: byteSize, mtimeNanoseconds: mtime)
+        let fresh = ExportState.Entry(
+            path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+            byteSize: byteSize, mtimeNanoseconds: mtime)
         if trustState, let entry = state?.entries[path], entry == fresh { return entry }
         guard let hash = try? SHA256Hasher.hex(ofFileAt: full).hex, hash == sha256 else { return nil }
         return fresh
@@ -599,8 +624,9 @@ struct FileWriter {
             guard hashed.hex == photo.sha256 else {
                 throw ExportError.originalMismatch(source: source, actual: hashed.hex, recorded: photo.sha256)
             }
-            return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
-                                     byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
+            return ExportState.Entry(
+                path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
+                byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
         }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
@@ -631,8 +657,9 @@ struct FileWriter {
             }
         }
         let touched = setModificationTime(path, photo.captureInstant) ?? st
-        return ExportState.Entry(path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
-                                 byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
+        return ExportState.Entry(
+            path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
+            byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
     }
 
     /// Sets the access and modification times of the file `path` (relative) to `seconds` since
@@ -656,16 +683,22 @@ struct FileWriter {
     /// Writes `bytes` (a sidecar or thumbnail) to `path`, with the modification time
     /// `modificationTime` (seconds since 1970) when given.
     /// - Throws: `FileError` on write errors.
-    func write(_ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
-               kind: ExportState.Entry.Kind, modificationTime: Double? = nil) throws -> ExportState.Entry {
+    func write(
+        _ bytes: [UInt8], sha256: String, to path: String, uniqueName: String,
+        kind: ExportState.Entry.Kind, modificationTime: Double? = nil
+    ) throws -> ExportState.Entry {
         if dryRun {
-            return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
-                                     byteSize: bytes.count, mtimeNanoseconds: 0)
+            return ExportState.Entry(
+                path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+                byteSize: bytes.count, mtimeNanoseconds: 0)
         }
-        let written = try bytes.withUnsafeBytes { try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) }
+        let written = try bytes.withUnsafeBytes {
+            try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix)
+        }
         let st = setModificationTime(path, modificationTime) ?? written
-        return ExportState.Entry(path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
-                                 byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
+        return ExportState.Entry(
+            path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+            byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
     }
 
     /// A file's modification time in nanoseconds since 1970, as the export state records it.

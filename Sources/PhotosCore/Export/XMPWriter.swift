@@ -16,14 +16,16 @@ public enum XMPWriter {
     ///   Photo Metadata "Date Created"; with the offset when known, no zone when not).
     /// - Returns: UTF-8 XML, ending with a newline.
     public static func sidecar(for photo: PhotoRecord) -> String {
-        var attributes = "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
+        var attributes =
+            "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
             + "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
             + (photo.captureDate == nil ? "" : "    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"\n")
             + "    xmlns:photos=\"\(photosNamespace)\"\n"
         if let date = photo.captureDate { attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n" }
         if let rating = photo.rating { attributes += "    xmp:Rating=\"\(rating)\"\n" }
         attributes += "    photos:uniqueName=\"\(escape(photo.uniqueName))\""
-        var text = "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+        var text =
+            "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
             + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"photos\">\n"
             + " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
             + "  <rdf:Description rdf:about=\"\"\n" + attributes

@@ -49,62 +49,70 @@ struct ImportBatchWriter {
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
         let result: BatchResult
-        do { result = try library.write {
-            var result = BatchResult()
-            var history = HistoryWriter(library, author: author, context: .import)
-            let writer = try PhotoWriter(library.db)
-            for item in batch {
-                if try importStore.hasOriginal(sha256: item.sha256) {
-                    result.duplicates += 1
-                    continue
-                }
-                var st = stat()
-                // (A dry run wrote no file, so it has none to lose.)
-                if item.wroteFile, stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0 {
-                    result.vanished.append(item.path)
-                    continue
-                }
-                let r = item.result
-                let uniqueName = UUID().uuidString
-                let displayName = (item.path as NSString).lastPathComponent
-                let row = PhotoRow(uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
-                                   captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
-                                   captureSource: item.capture?.source, width: r.width, height: r.height,
-                                   format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
-                let photoID = try writer.insert(row, sha256: item.sha256, byteSize: item.byteSize,
-                                                fileReference: ExternalDataStore.reference(for: item.sha256),
-                                                thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
-                history.insert(.photo(uniqueName: uniqueName), zone: zone)
-                history.insert(.photoData(photo: uniqueName), zone: zone)
-                history.insert(.thumbnail(photo: uniqueName), zone: zone)
-                var names = tagNames
-                var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
-                for subject in item.sidecar?.subjects ?? [] {
-                    if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
-                }
-                for name in names {
-                    let tag: TagRef
-                    if let cached = cache[name] { tag = cached } else {
-                        tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
-                        cache[name] = tag
+        do {
+            result = try library.write {
+                var result = BatchResult()
+                var history = HistoryWriter(library, author: author, context: .import)
+                let writer = try PhotoWriter(library.db)
+                for item in batch {
+                    if try importStore.hasOriginal(sha256: item.sha256) {
+                        result.duplicates += 1
+                        continue
                     }
-                    try writer.link(photo: photoID, tag: tag.rowID)
+                    var st = stat()
+                    // (A dry run wrote no file, so it has none to lose.)
+                    if item.wroteFile,
+                        stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0
+                    {
+                        result.vanished.append(item.path)
+                        continue
+                    }
+                    let r = item.result
+                    let uniqueName = UUID().uuidString
+                    let displayName = (item.path as NSString).lastPathComponent
+                    let row = PhotoRow(
+                        uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
+                        captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
+                        captureSource: item.capture?.source, width: r.width, height: r.height,
+                        format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
+                    let photoID = try writer.insert(
+                        row, sha256: item.sha256, byteSize: item.byteSize,
+                        fileReference: ExternalDataStore.reference(for: item.sha256),
+                        thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
+                    history.insert(.photo(uniqueName: uniqueName), zone: zone)
+                    history.insert(.photoData(photo: uniqueName), zone: zone)
+                    history.insert(.thumbnail(photo: uniqueName), zone: zone)
+                    var names = tagNames
+                    var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
+                    for subject in item.sidecar?.subjects ?? [] {
+                        if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
+                    }
+                    for name in names {
+                        let tag: TagRef
+                        if let cached = cache[name] {
+                            tag = cached
+                        } else {
+                            tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
+                            cache[name] = tag
+                        }
+                        try writer.link(photo: photoID, tag: tag.rowID)
+                    }
+                    if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
+                        let row = RatingRow(photoRowID: photoID, value: rating)
+                        try writer.insert(row)
+                        history.insert(.rating(uuid: row.uuid), zone: zone)
+                    }
+                    result.imported += 1
+                    result.bytes += Int64(item.byteSize)
                 }
-                if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
-                    let row = RatingRow(photoRowID: photoID, value: rating)
-                    try writer.insert(row)
-                    history.insert(.rating(uuid: row.uuid), zone: zone)
-                }
-                result.imported += 1
-                result.bytes += Int64(item.byteSize)
+                try history.commit()
+                // Group durability: the originals of this batch were written and renamed by the
+                // workers without fsync (every item here was prepared after its rename); one
+                // syncfs makes them durable before the rows that name them commit (SPEC §2).
+                if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
+                return result
             }
-            try history.commit()
-            // Group durability: the originals of this batch were written and renamed by the
-            // workers without fsync (every item here was prepared after its rename); one
-            // syncfs makes them durable before the rows that name them commit (SPEC §2).
-            if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
-            return result
-        } } catch {
+        } catch {
             tagCache.removeAll()
             throw error
         }

@@ -23,8 +23,10 @@ final class ImportPipeline {
     ///   - busyTimeout: seconds a worker waits for a lock, as long as the writer (`--wait`).
     ///   - store: where originals are written; nil for none.
     ///   - thumbnail: thumbnail options.
-    init(files: [String], jobs: Int, databasePath: String?, busyTimeout: Double, store: ExternalDataStore?,
-         thumbnail thumbOptions: ThumbnailOptions) {
+    init(
+        files: [String], jobs: Int, databasePath: String?, busyTimeout: Double, store: ExternalDataStore?,
+        thumbnail thumbOptions: ThumbnailOptions
+    ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
         self.queue = queue
         let claimed = Claims()
@@ -44,8 +46,9 @@ final class ImportPipeline {
                         let i = nextIndex.next()
                         guard i < files.count else { break }
                         let path = files[i]
-                        let outcome = Importer.prepare(path: path, reader: reader, claimed: claimed, store: store,
-                                                       thumbnail: thumbOptions)
+                        let outcome = Importer.prepare(
+                            path: path, reader: reader, claimed: claimed, store: store,
+                            thumbnail: thumbOptions)
                         queue.push((path, outcome))
                     }
                 }

@@ -14,8 +14,10 @@ public struct TagMergeGroup: Equatable {
     public var photosRelinked: Int
 
     public var json: JSONValue {
-        .object([("zone", .string(zone.rawValue)), ("name", .string(name)), ("winner", .string(winner)),
-                 ("losers", .array(losers.map(JSONValue.string))), ("photosRelinked", .int(photosRelinked))])
+        .object([
+            ("zone", .string(zone.rawValue)), ("name", .string(name)), ("winner", .string(winner)),
+            ("losers", .array(losers.map(JSONValue.string))), ("photosRelinked", .int(photosRelinked))
+        ])
     }
 }
 
@@ -29,8 +31,10 @@ public struct DedupeReport: Equatable {
 
     /// `{"groups":N,"merged":N,"photosRelinked":N,"dryRun":B,"details":[…]}`.
     public var json: JSONValue {
-        .object([("groups", .int(groups.count)), ("merged", .int(merged)), ("photosRelinked", .int(photosRelinked)),
-                 ("dryRun", .bool(dryRun)), ("details", .array(groups.map(\.json)))])
+        .object([
+            ("groups", .int(groups.count)), ("merged", .int(merged)), ("photosRelinked", .int(photosRelinked)),
+            ("dryRun", .bool(dryRun)), ("details", .array(groups.map(\.json)))
+        ])
     }
 }
 
@@ -70,7 +74,9 @@ extension Library {
     /// compaction has passed, examines every tag. A dry run runs the same code and rolls it back.
     /// - Throws: `LibraryError.busy` when another process holds the lock past the wait,
     ///   `LibraryError` for the store's failures.
-    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> DedupeReport {
+    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default) throws
+        -> DedupeReport
+    {
         try self.dryRun(dryRun) {
             var report = DedupeReport()
             report.dryRun = isDryRun
@@ -119,10 +125,13 @@ extension Library {
         } else {
             try store.forEachTag(visit)
         }
-        return byKey.filter { $0.value.count > 1 }.sorted { ($0.key.zone, $0.key.name) < ($1.key.zone, $1.key.name) }.map { key, uuids in
-            let sorted = uuids.sorted(by: uuidByteOrder)
-            return TagMergeGroup(zone: key.zone, name: key.name, winner: sorted[0], losers: Array(sorted.dropFirst()), photosRelinked: 0)
-        }
+        return byKey.filter { $0.value.count > 1 }.sorted { ($0.key.zone, $0.key.name) < ($1.key.zone, $1.key.name) }
+            .map { key, uuids in
+                let sorted = uuids.sorted(by: uuidByteOrder)
+                return TagMergeGroup(
+                    zone: key.zone, name: key.name, winner: sorted[0], losers: Array(sorted.dropFirst()),
+                    photosRelinked: 0)
+            }
     }
 
     /// Merges a group's losers into its winner with the shared merge step of `share add`
@@ -130,7 +139,9 @@ extension Library {
     func mergeTags(group: TagMergeGroup, history: inout HistoryWriter) throws {
         let store = tagDedupeStore
         func ref(_ uuid: String) throws -> TagRef? {
-            try store.tag(uuid: uuid).map { TagRef(rowID: $0.rowID, uuid: $0.uuid, name: $0.name, zone: $0.zone.rawValue) }
+            try store.tag(uuid: uuid).map {
+                TagRef(rowID: $0.rowID, uuid: $0.uuid, name: $0.name, zone: $0.zone.rawValue)
+            }
         }
         guard let winner = try ref(group.winner) else { return }
         for uuid in group.losers {

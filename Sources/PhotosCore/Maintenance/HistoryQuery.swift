@@ -33,7 +33,9 @@ extension Library {
     /// Calls `body` for each transaction matching `filter`, in token order, without holding
     /// the whole history in memory.
     /// - Throws: the store's error, or what `body` throws.
-    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void) throws {
+    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void)
+        throws
+    {
         try historyFeed.forEachHistoryTransaction(matching: filter, body)
     }
 
@@ -87,9 +89,11 @@ public struct CompactionReport: Equatable {
     public var dryRun = false
 
     public var json: JSONValue {
-        .object([("transactions", .int(transactions)), ("changes", .int(changes)), ("bytes", .int(Int(bytes))),
-                 ("throughToken", .int(Int(throughToken))), ("limitedByConsumer", .optional(limitedByConsumer)),
-                 ("dryRun", .bool(dryRun))])
+        .object([
+            ("transactions", .int(transactions)), ("changes", .int(changes)), ("bytes", .int(Int(bytes))),
+            ("throughToken", .int(Int(throughToken))), ("limitedByConsumer", .optional(limitedByConsumer)),
+            ("dryRun", .bool(dryRun))
+        ])
     }
 }
 
@@ -104,7 +108,9 @@ extension Library {
     /// deletes made inside the transaction.
     /// - Throws: `LibraryError.busy` when another process holds the lock past the wait,
     ///   `LibraryError` for the store's failures.
-    public func compactHistory(_ cutoff: CompactionCutoff, force: Bool = false, dryRun: Bool = false) throws -> CompactionReport {
+    public func compactHistory(_ cutoff: CompactionCutoff, force: Bool = false, dryRun: Bool = false) throws
+        -> CompactionReport
+    {
         try self.dryRun(dryRun) { try compact(cutoff, force: force) }
     }
 

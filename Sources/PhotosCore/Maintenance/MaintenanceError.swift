@@ -17,7 +17,8 @@ public enum MaintenanceError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .zoneNotFound(let argument): return "no share or zone '\(argument)'"
-        case let .zonePrefixAmbiguous(argument, candidates): return "share prefix '\(argument)' is ambiguous: \(candidates)"
+        case let .zonePrefixAmbiguous(argument, candidates):
+            return "share prefix '\(argument)' is ambiguous: \(candidates)"
         case .defaultZoneNotPurgeable: return "the default zone cannot be purged"
         case .consumerNotFound(let name): return "no history consumer '\(name)'"
         }

@@ -28,10 +28,14 @@ public struct MergeReport: Equatable {
     public var isEmpty: Bool { zones + shares + participants + photos + movedPhotos + ratings + tags + tagLinks == 0 }
 
     public var json: JSONValue {
-        .object([("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
-                 ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("movedPhotos", .int(movedPhotos)), ("ratings", .int(ratings)),
-                 ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)), ("originalsRestored", .int(originalsRestored)),
-                 ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))])
+        .object([
+            ("zones", .int(zones)), ("shares", .int(shares)), ("participants", .int(participants)),
+            ("photos", .int(photos)), ("matchedPhotos", .int(matchedPhotos)), ("movedPhotos", .int(movedPhotos)),
+            ("ratings", .int(ratings)),
+            ("tags", .int(tags)), ("tagLinks", .int(tagLinks)), ("filesCopied", .int(filesCopied)),
+            ("originalsRestored", .int(originalsRestored)),
+            ("bytesCopied", .int(Int(bytesCopied))), ("dryRun", .bool(dryRun))
+        ])
     }
 }
 
@@ -40,15 +44,23 @@ extension Library {
     /// one made again from the original here, through the import's `Thumbnailer`, so that a
     /// damaged thumbnail of the other library never comes in (issue 9 item 11). Nil when none
     /// can be had (`verify` then reports the missing thumbnail).
-    func soundThumbnail(_ source: (data: [UInt8], width: Int, height: Int)?, photoWidth: Int?, photoHeight: Int?,
-                        original reference: String) throws -> (data: [UInt8], width: Int, height: Int)? {
+    func soundThumbnail(
+        _ source: (data: [UInt8], width: Int, height: Int)?, photoWidth: Int?, photoHeight: Int?,
+        original reference: String
+    ) throws -> (data: [UInt8], width: Int, height: Int)? {
         guard let w = photoWidth, let h = photoHeight else { return source }
-        if let source, Library.thumbnailProblem(source.data, width: source.width, height: source.height,
-                                                photoWidth: Int(w), photoHeight: Int(h)) == nil {
+        if let source,
+            Library.thumbnailProblem(
+                source.data, width: source.width, height: source.height,
+                photoWidth: Int(w), photoHeight: Int(h)) == nil
+        {
             return source
         }
         guard let file = try? ImageFile.read(path: externalData.path(for: reference)),
-              let made = try? file.bytes.withUnsafeBytes({ try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions()) }) else {
+            let made = try? file.bytes.withUnsafeBytes({
+                try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions())
+            })
+        else {
             return nil
         }
         return (made.thumbnail, made.thumbnailWidth, made.thumbnailHeight)
@@ -93,7 +105,8 @@ extension Library {
     /// `originalsRestored` count those a real run copies).
     /// - Throws: `MergeError.intoItself` when `other` is this library, `.originalMismatch` when an
     ///   original there does not have its SHA-256; `LibraryError.busy` when busy; `SQLiteError`.
-    public func merge(from other: Library, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> MergeReport {
+    public func merge(from other: Library, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> MergeReport
+    {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }

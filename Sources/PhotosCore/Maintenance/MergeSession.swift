@@ -71,8 +71,12 @@ final class MergeSession {
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
             let restoring = library.isReferenced(fileReference: ref)
             let file = try ImageFile.read(path: other.externalData.path(for: photo.fileReference))
-            guard file.sha256 == photo.sha256 else { throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName) }
-            if try file.bytes.withUnsafeBytes({ try library.externalData.write($0, reference: ref) }) { copied.append(ref) }
+            guard file.sha256 == photo.sha256 else {
+                throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
+            }
+            if try file.bytes.withUnsafeBytes({ try library.externalData.write($0, reference: ref) }) {
+                copied.append(ref)
+            }
             report.filesCopied += 1
             if restoring { report.originalsRestored += 1 }
             report.bytesCopied += Int64(file.bytes.count)
@@ -94,10 +98,13 @@ final class MergeSession {
     /// as sync names a participant by it. Rows with values this version does not know are skipped.
     private func mergeParticipants() throws {
         for p in try source.mergeSourceParticipants(schemaVersion: sourceVersion) {
-            guard let role = ParticipantRole(rawValue: p.role), let permission = SharePermission(rawValue: p.permission),
-                  let acceptance = Acceptance(rawValue: p.acceptance) else { continue }
-            let row = ParticipantRow(uuid: p.uuid ?? newObjectUUID(), shareID: p.shareID, email: Email(rawValue: p.email), role: role,
-                                     permission: permission, acceptance: acceptance)
+            guard let role = ParticipantRole(rawValue: p.role),
+                let permission = SharePermission(rawValue: p.permission),
+                let acceptance = Acceptance(rawValue: p.acceptance)
+            else { continue }
+            let row = ParticipantRow(
+                uuid: p.uuid ?? newObjectUUID(), shareID: p.shareID, email: Email(rawValue: p.email), role: role,
+                permission: permission, acceptance: acceptance)
             if try row.insert(into: library.db, ignoringExisting: true) {
                 history.insert(.participant(uuid: row.uuid), zone: p.shareID)
                 report.participants += 1
@@ -115,7 +122,9 @@ final class MergeSession {
                 report.matchedPhotos += 1
                 continue
             }
-            guard let attributes = try source.mergeSourcePhoto(photo.uniqueName, schemaVersion: sourceVersion) else { continue }
+            guard let attributes = try source.mergeSourcePhoto(photo.uniqueName, schemaVersion: sourceVersion) else {
+                continue
+            }
             try insertPhoto(photo, attributes, with: writer)
         }
     }
@@ -127,13 +136,16 @@ final class MergeSession {
         newPhotos.insert(photo.uniqueName)
         let zone = a.zone
         let reference = ExternalDataStore.reference(for: photo.sha256)
-        let thumb = try library.soundThumbnail(try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
-                                               photoHeight: a.height, original: reference)
-        let row = PhotoRow(uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
-                           captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
-                           format: a.format, orientation: a.orientation, zoneID: zone)
-        let id = try writer.insert(row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
-                                   thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+        let thumb = try library.soundThumbnail(
+            try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
+            photoHeight: a.height, original: reference)
+        let row = PhotoRow(
+            uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
+            captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
+            format: a.format, orientation: a.orientation, zoneID: zone)
+        let id = try writer.insert(
+            row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
+            thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
         localPhoto[photo.uniqueName] = LocalPhoto(id: id, zone: zone, name: photo.uniqueName)
         history.insert(.photo(uniqueName: photo.uniqueName), zone: zone)
         history.insert(.photoData(photo: photo.uniqueName), zone: zone)
@@ -142,7 +154,8 @@ final class MergeSession {
             guard let value = RatingValue(rawValue: rating.value) else { continue }
             // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
             let taken = try rating.uuid.map { try target.hasRating(uuid: $0) } ?? true
-            let row = RatingRow(uuid: taken ? newObjectUUID() : rating.uuid ?? newObjectUUID(), photoRowID: id, value: value)
+            let row = RatingRow(
+                uuid: taken ? newObjectUUID() : rating.uuid ?? newObjectUUID(), photoRowID: id, value: value)
             try writer.insert(row)
             history.insert(.rating(uuid: row.uuid), zone: zone)
             report.ratings += 1
@@ -158,7 +171,9 @@ final class MergeSession {
                 continue
             }
             report.tags += 1
-            localTag[tag.uuid] = (try TagRows.insert(uuid: tag.uuid, name: tag.name, zone: tag.zone, into: library.db), tag.zone, tag.name)
+            localTag[tag.uuid] = (
+                try TagRows.insert(uuid: tag.uuid, name: tag.name, zone: tag.zone, into: library.db), tag.zone, tag.name
+            )
             history.insert(.tag(uuid: tag.uuid), zone: tag.zone)
         }
     }
@@ -170,12 +185,16 @@ final class MergeSession {
     /// the other side's same-named tags are reused).
     private func settleZonesOfMatchedPhotos() throws {
         for photo in sourcePhotos {
-            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName) else { continue }
+            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName) else {
+                continue
+            }
             let zone = Library.mergedZone(local.zone, photo.zone)
             guard zone != local.zone else { continue }
             report.movedPhotos += 1
             let scope = try target.zoneScope(local.zone) ?? "private"
-            try library.movePhoto(PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: zone, history: &history)
+            try library.movePhoto(
+                PhotoKey(rowID: local.id, uniqueName: local.name, zone: local.zone, scope: scope), to: zone,
+                history: &history)
             localPhoto[photo.uniqueName] = LocalPhoto(id: local.id, zone: zone, name: local.name)
         }
     }

@@ -17,10 +17,12 @@ public struct PurgeReport: Equatable {
 
     public var json: JSONValue {
         let c = contents
-        return .object([("zone", .string(zone.rawValue)), ("photos", .int(c.photos)), ("photoData", .int(c.photoData)),
-                 ("thumbnails", .int(c.thumbnails)), ("ratings", .int(c.ratings)), ("tags", .int(c.tags)),
-                 ("participants", .int(c.participants)), ("shares", .int(c.shares)), ("filesRemoved", .int(filesRemoved)),
-                 ("dryRun", .bool(dryRun))])
+        return .object([
+            ("zone", .string(zone.rawValue)), ("photos", .int(c.photos)), ("photoData", .int(c.photoData)),
+            ("thumbnails", .int(c.thumbnails)), ("ratings", .int(c.ratings)), ("tags", .int(c.tags)),
+            ("participants", .int(c.participants)), ("shares", .int(c.shares)), ("filesRemoved", .int(filesRemoved)),
+            ("dryRun", .bool(dryRun))
+        ])
     }
 }
 

@@ -10,7 +10,9 @@ extension Library {
     public func stats() throws -> LibraryStats {
         var s = try statsStore.catalogStats()
         for suffix in ["", "-wal"] {
-            if let size = (try? FileManager.default.attributesOfItem(atPath: databasePath + suffix))?[.size] as? NSNumber {
+            if let size = (try? FileManager.default.attributesOfItem(atPath: databasePath + suffix))?[.size]
+                as? NSNumber
+            {
                 s.databaseBytes += size.int64Value
             }
         }

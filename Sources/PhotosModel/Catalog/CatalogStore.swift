@@ -32,9 +32,12 @@ public struct StoredPhoto: Sendable {
     public var zone: String
     public var scope: String
 
-    public init(rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,
-                format: ImageFormat, width: Int, height: Int, orientation: Int, captureDate: String?, captureOffset: Int?,
-                captureSource: String?, importedAt: String, thumbnailWidth: Int, thumbnailHeight: Int, zone: String, scope: String) {
+    public init(
+        rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,
+        format: ImageFormat, width: Int, height: Int, orientation: Int, captureDate: String?, captureOffset: Int?,
+        captureSource: String?, importedAt: String, thumbnailWidth: Int, thumbnailHeight: Int, zone: String,
+        scope: String
+    ) {
         self.rowID = rowID
         self.uniqueName = uniqueName
         self.displayName = displayName
@@ -267,8 +270,10 @@ public protocol CatalogStore: AnyObject {
     func participant(ofShare id: String, email: Email) throws -> StoredParticipant?
     /// Inserts a participant. - Returns: false when `ignoringExisting` and the e-mail was there.
     @discardableResult
-    func insertParticipant(uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
-                           acceptance: Acceptance, ignoringExisting: Bool) throws -> Bool
+    func insertParticipant(
+        uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
+        acceptance: Acceptance, ignoringExisting: Bool
+    ) throws -> Bool
     /// Sets a participant's permission.
     func setPermission(ofParticipant rowID: Int64, to permission: SharePermission) throws
     /// Deletes a participant.

@@ -22,8 +22,10 @@ public struct HistoryChange: Equatable {
     /// The record zone the object is in (after the change).
     public var zone: String?
 
-    public init(entity: String, objectID: String, type: ChangeType, updated: [String] = [],
-                tombstone: [(String, String)]? = nil, zone: String? = nil) {
+    public init(
+        entity: String, objectID: String, type: ChangeType, updated: [String] = [],
+        tombstone: [(String, String)]? = nil, zone: String? = nil
+    ) {
         self.entity = entity
         self.objectID = objectID
         self.type = type
@@ -162,7 +164,6 @@ public struct HistoryAuthor: Equatable, Sendable, ExpressibleByStringLiteral {
     }
 }
 
-
 /// An object that history names, by its stable identity: never a local row id, because sync
 /// replicates by identity and a row id differs between libraries (SYNC.md "Identity is the
 /// uuid"). PhotoData and Thumbnail are named by their photo's uniqueName: each is 1:1 with its
@@ -195,7 +196,7 @@ public enum HistoryObject: Hashable, Sendable {
     public var objectID: String {
         switch self {
         case .photo(let id), .photoData(let id), .thumbnail(let id), .tag(let id), .rating(let id),
-             .share(let id), .participant(let id):
+            .share(let id), .participant(let id):
             return id
         }
     }

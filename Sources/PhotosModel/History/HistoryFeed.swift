@@ -26,14 +26,24 @@ public struct HistoryTransaction: Equatable {
         .object([
             ("token", .int(Int(token))), ("timestamp", .string(timestamp)), ("author", .string(author)),
             ("context", .string(context)),
-            ("changes", .array(changes.map { change in
-                var pairs: [(String, JSONValue)] = [("entity", .string(change.entity)), ("id", .string(change.objectID)),
-                                                    ("type", .string(change.type.rawValue))]
-                if !change.updated.isEmpty { pairs.append(("updated", .array(change.updated.map(JSONValue.string)))) }
-                if let tombstone = change.tombstone { pairs.append(("tombstone", .object(tombstone.map { ($0.0, .string($0.1)) }))) }
-                if let zone = change.zone { pairs.append(("zone", .string(zone))) }
-                return .object(pairs)
-            })),
+            (
+                "changes",
+                .array(
+                    changes.map { change in
+                        var pairs: [(String, JSONValue)] = [
+                            ("entity", .string(change.entity)), ("id", .string(change.objectID)),
+                            ("type", .string(change.type.rawValue))
+                        ]
+                        if !change.updated.isEmpty {
+                            pairs.append(("updated", .array(change.updated.map(JSONValue.string))))
+                        }
+                        if let tombstone = change.tombstone {
+                            pairs.append(("tombstone", .object(tombstone.map { ($0.0, .string($0.1)) })))
+                        }
+                        if let zone = change.zone { pairs.append(("zone", .string(zone))) }
+                        return .object(pairs)
+                    })
+            )
         ])
     }
 }

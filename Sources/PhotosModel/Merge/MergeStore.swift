@@ -88,8 +88,10 @@ public struct PhotoAttributes: Sendable {
     public var orientation: Int
     public var zone: String
 
-    public init(uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-                captureSource: String?, width: Int?, height: Int?, format: String, orientation: Int, zone: String) {
+    public init(
+        uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
+        captureSource: String?, width: Int?, height: Int?, format: String, orientation: Int, zone: String
+    ) {
         self.uniqueName = uniqueName
         self.displayName = displayName
         self.importedAt = importedAt

@@ -25,7 +25,10 @@ public struct RecordedOriginal: Sendable {
     /// Tag links of the photo.
     public var tagLinks: Int
 
-    public init(photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, ratings: Int, tagLinks: Int) {
+    public init(
+        photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, ratings: Int,
+        tagLinks: Int
+    ) {
         self.photo = photo
         self.sha256 = sha256
         self.byteSize = byteSize
@@ -161,8 +164,10 @@ public protocol VerifyStore: AnyObject {
     /// - Returns: nil when there is no such crossing link (nothing changed); else whether the
     ///   tag was created.
     /// - Throws: the store's error.
-    func relinkTag(photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
-                   newUUID: String) throws -> (createdTag: Bool, uuid: String)?
+    func relinkTag(
+        photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
+        newUUID: String
+    ) throws -> (createdTag: Bool, uuid: String)?
     /// Points the `photo_data` row of photo `uniqueName` recorded as `from` at `to`.
     /// - Returns: the photo's zone, or nil when no such row exists (nothing changed).
     /// - Throws: the store's error.
@@ -171,5 +176,7 @@ public protocol VerifyStore: AnyObject {
     /// - Returns: the photo's zone and whether a thumbnail was inserted (none before); nil when
     ///   no such photo exists.
     /// - Throws: the store's error.
-    func storeThumbnail(photo uniqueName: String, data: [UInt8], width: Int, height: Int) throws -> (zone: String, inserted: Bool)?
+    func storeThumbnail(photo uniqueName: String, data: [UInt8], width: Int, height: Int) throws -> (
+        zone: String, inserted: Bool
+    )?
 }

@@ -9,7 +9,8 @@ enum HistoryRows {
 
     /// A transaction row selected with `transactionColumns`, without its changes.
     static func transaction(_ row: Row) -> HistoryTransaction {
-        HistoryTransaction(token: row.int64(0), timestamp: row.string(1), author: row.string(2), context: row.string(3), changes: [])
+        HistoryTransaction(
+            token: row.int64(0), timestamp: row.string(1), author: row.string(2), context: row.string(3), changes: [])
     }
 
     /// `history_change` as read: entity, object id, type, updated (JSON array text),

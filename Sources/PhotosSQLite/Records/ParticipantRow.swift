@@ -12,8 +12,10 @@ public struct ParticipantRow: Sendable {
     public var permission: SharePermission
     public var acceptance: Acceptance
 
-    public init(uuid: String = newObjectUUID(), shareID: String, email: Email, role: ParticipantRole,
-                permission: SharePermission, acceptance: Acceptance) {
+    public init(
+        uuid: String = newObjectUUID(), shareID: String, email: Email, role: ParticipantRole,
+        permission: SharePermission, acceptance: Acceptance
+    ) {
         self.uuid = uuid
         self.shareID = shareID
         self.email = email
@@ -28,8 +30,9 @@ public struct ParticipantRow: Sendable {
     /// - Throws: `SQLiteError`.
     @discardableResult
     public func insert(into db: Database, ignoringExisting: Bool = false) throws -> Bool {
-        try db.run("INSERT \(ignoringExisting ? "OR IGNORE " : "")INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?, ?)",
-                   [uuid, shareID, email.rawValue, role.rawValue, permission.rawValue, acceptance.rawValue])
+        try db.run(
+            "INSERT \(ignoringExisting ? "OR IGNORE " : "")INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?, ?)",
+            [uuid, shareID, email.rawValue, role.rawValue, permission.rawValue, acceptance.rawValue])
         return db.changes > 0
     }
 }

@@ -22,8 +22,10 @@ public struct PhotoRow: Sendable {
     public var orientation: Int
     public var zoneID: String
 
-    public init(uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-                captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String) {
+    public init(
+        uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
+        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String
+    ) {
         self.uniqueName = uniqueName
         self.displayName = displayName
         self.importedAt = importedAt
@@ -43,7 +45,10 @@ public struct PhotoRow: Sendable {
         """
 
     var values: [SQLBindable] {
-        [uniqueName, displayName, importedAt, captureDate, captureOffset, captureSource, width, height, format, orientation, zoneID]
+        [
+            uniqueName, displayName, importedAt, captureDate, captureOffset, captureSource, width, height, format,
+            orientation, zoneID
+        ]
     }
 }
 
@@ -93,7 +98,9 @@ public final class PhotoWriter {
     ///   - thumbnail: the thumbnail, or nil for none (merge of a photo without a sound one).
     /// - Returns: the new photo's row id.
     /// - Throws: `SQLiteError` (a CONSTRAINT for a duplicate uniqueName).
-    public func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?) throws -> Int64 {
+    public func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?)
+        throws -> Int64
+    {
         try photo.run(row.values)
         let id = db.lastInsertRowID
         try data.run([id, sha256, byteSize, fileReference])

@@ -39,7 +39,8 @@ public struct ShareRow: Sendable {
     /// Inserts this row (its zone must exist).
     /// - Throws: `SQLiteError`.
     public func insert(into db: Database) throws {
-        try db.run("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)",
-                   [id, title, created, publicPermission.rawValue])
+        try db.run(
+            "INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)",
+            [id, title, created, publicPermission.rawValue])
     }
 }

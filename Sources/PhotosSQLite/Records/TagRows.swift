@@ -26,6 +26,8 @@ public enum TagRows {
     /// Links every photo of tag `from` to tag `to` as well (a merge of duplicate tags).
     /// - Throws: `SQLiteError`.
     public static func linkPhotos(of from: Int64, to: Int64, in db: Database) throws {
-        try db.run("INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?", [to, from])
+        try db.run(
+            "INSERT OR IGNORE INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ?",
+            [to, from])
     }
 }

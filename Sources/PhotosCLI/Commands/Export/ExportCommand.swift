@@ -7,28 +7,28 @@ enum ExportCommand: Command {
         path: ["export"],
         abstract: "Export originals byte for byte, with XMP or JSON sidecars, into a folder.",
         discussion: """
-        Originals are copied byte for byte from the library (their SHA-256 is checked while
-        copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
-        an interrupted export never leaves part of a file under a real name. Nothing is written
-        outside DEST. Names come from --name (default {name}, the original file name); fields:
-        {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
-        photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
-        style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
-        '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
-        characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
-        empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
-        ... before the extension, in uniqueName order, the same on every run; so does one whose
-        written sidecar or thumbnail clashes (--thumbnails: storm.jpg and storm.heic share
-        storm.thumb.jpg, the later becomes 'storm (1).heic'). An existing file
-        with the same bytes is skipped; a different one is never overwritten (the photo takes the
-        next free suffix) - except with --update, which rewrites a file this export wrote that
-        changed since. Sidecars: NAME.EXT.xmp (dc:subject tags, xmp:Rating, photos:uniqueName) or
-        NAME.EXT.json (the photo's JSON object); thumbnails: NAME.thumb.jpg. What was written is
-        kept in DEST/.photos-export.sqlite (paths relative to DEST; rebuilt from the files when
-        missing or damaged). 'photos import DEST' reads the sidecars back (but also imports
-        *.thumb.jpg files: export without --thumbnails for a round trip). Exit status 1 when some
-        photos failed (each named on stderr), 73 when DEST cannot be created.
-        """)
+            Originals are copied byte for byte from the library (their SHA-256 is checked while
+            copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
+            an interrupted export never leaves part of a file under a real name. Nothing is written
+            outside DEST. Names come from --name (default {name}, the original file name); fields:
+            {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
+            photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
+            style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
+            '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
+            characters become '_', '..' and empty parts are dropped, a leading '.' becomes '_'; an
+            empty name falls back to the uniqueName. Two photos with the same name get ' (1)', ' (2)'
+            ... before the extension, in uniqueName order, the same on every run; so does one whose
+            written sidecar or thumbnail clashes (--thumbnails: storm.jpg and storm.heic share
+            storm.thumb.jpg, the later becomes 'storm (1).heic'). An existing file
+            with the same bytes is skipped; a different one is never overwritten (the photo takes the
+            next free suffix) - except with --update, which rewrites a file this export wrote that
+            changed since. Sidecars: NAME.EXT.xmp (dc:subject tags, xmp:Rating, photos:uniqueName) or
+            NAME.EXT.json (the photo's JSON object); thumbnails: NAME.thumb.jpg. What was written is
+            kept in DEST/.photos-export.sqlite (paths relative to DEST; rebuilt from the files when
+            missing or damaged). 'photos import DEST' reads the sidecars back (but also imports
+            *.thumb.jpg files: export without --thumbnails for a round trip). Exit status 1 when some
+            photos failed (each named on stderr), 73 when DEST cannot be created.
+            """)
 
     struct Options: ParsableOptions {
         var destination = ""
@@ -40,22 +40,41 @@ enum ExportCommand: Command {
         var cleanup = false
         var dryRun = false
 
-        static var options: [Option<Options>] { PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
-            .value(\.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
-                   parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
-            .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
-            .value(\.sidecar, "--sidecar", value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.", default: "xmp",
-                   parser: ValueParser { text, name in
-                       guard let format = SidecarFormat(rawValue: text.lowercased()) else {
-                           throw UsageError("\(name) takes xmp, json or none, not '\(text)'")
-                       }
-                       return format
-                   }),
-            .flag(\.update, "--update", help: "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."),
-            .flag(\.cleanup, "--cleanup", help: "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."),
-            .flag(\.dryRun, "--dry-run", help: "Report what would be written; write nothing (an existing export state is read, not changed)."),
-        ] }
-        static var arguments: [Argument<Options>] { [.one(\.destination, "dest", help: "The export folder (created when absent).")] }
+        static var options: [Option<Options>] {
+            PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
+                .value(
+                    \.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.",
+                    default: "{name}",
+                    parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
+                .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
+                .value(
+                    \.sidecar, "--sidecar", value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.",
+                    default: "xmp",
+                    parser: ValueParser { text, name in
+                        guard let format = SidecarFormat(rawValue: text.lowercased()) else {
+                            throw UsageError("\(name) takes xmp, json or none, not '\(text)'")
+                        }
+                        return format
+                    }),
+                .flag(
+                    \.update, "--update",
+                    help:
+                        "Trust what an earlier export to DEST recorded: skip unchanged files without re-reading them, keep earlier names, rewrite files that changed."
+                ),
+                .flag(
+                    \.cleanup, "--cleanup",
+                    help:
+                        "Remove files an earlier export to DEST wrote that this one no longer produces (photo deleted or filtered out)."
+                ),
+                .flag(
+                    \.dryRun, "--dry-run",
+                    help: "Report what would be written; write nothing (an existing export state is read, not changed)."
+                )
+            ]
+        }
+        static var arguments: [Argument<Options>] {
+            [.one(\.destination, "dest", help: "The export folder (created when absent).")]
+        }
 
         func validate() throws {
             try selection.validate()
@@ -83,7 +102,8 @@ enum ExportCommand: Command {
         if let share = options.filter.share { _ = try library.resolveShare(share) }
         let exporter = Exporter(library: library, options: options)
         exporter.onFailure = { failure in
-            ctx.console.itemError("\(failure.uniqueName) (\(TerminalText.printable(failure.displayName)))", failure.reason)
+            ctx.console.itemError(
+                "\(failure.uniqueName) (\(TerminalText.printable(failure.displayName)))", failure.reason)
         }
         exporter.onNote = { ctx.console.note($0) }
         let summary: ExportSummary
@@ -96,8 +116,9 @@ enum ExportCommand: Command {
             // Stopped by the environment (busy state, read-only or full DEST) after writing some
             // files: say what was written, then why it stopped (issue 9 item 9).
             printSummary(interrupted.report, options: options, ctx: ctx, interrupted: true)
-            throw ErrorReporting.interrupted(interrupted.error, libraryPath: ctx.libraryPath,
-                                             addendum: "; the files written before stay: run the same export again to continue")
+            throw ErrorReporting.interrupted(
+                interrupted.error, libraryPath: ctx.libraryPath,
+                addendum: "; the files written before stay: run the same export again to continue")
         }
         printSummary(summary, options: options, ctx: ctx, interrupted: false)
     }
@@ -113,7 +134,8 @@ enum ExportCommand: Command {
             ctx.console.printJSON(json)
         } else if interrupted || !ctx.global.quiet || summary.failed > 0 {
             let verb = options.dryRun ? "Would export" : "Exported"
-            var line = "\(verb): \(summary.written) written, \(summary.updated) updated, \(summary.skipped) skipped, \(summary.failed) failed"
+            var line =
+                "\(verb): \(summary.written) written, \(summary.updated) updated, \(summary.skipped) skipped, \(summary.failed) failed"
             if options.cleanup { line += ", \(TerminalText.plural(summary.removed, "file")) removed" }
             line += "; \(TerminalText.bytes(summary.bytes)) in \(TerminalText.seconds(summary.seconds)) s"
             ctx.console.print(line + (interrupted ? " (interrupted)" : ""))

@@ -7,12 +7,12 @@ enum HistoryCommand: Command {
         path: ["history"],
         abstract: "List persistent-history transactions, optionally for a consumer.",
         discussion: """
-        Each transaction has a token, a UTC timestamp, an author, a context (the command) and its
-        changes (entity, object id, insert/update/delete, updated attributes, tombstone for
-        deletes). With --consumer, lists what that consumer has not seen (after its token) and,
-        with --advance, moves its token to the newest transaction. Here --author is a filter;
-        the global --author does not apply.
-        """)
+            Each transaction has a token, a UTC timestamp, an author, a context (the command) and its
+            changes (entity, object id, insert/update/delete, updated attributes, tombstone for
+            deletes). With --consumer, lists what that consumer has not seen (after its token) and,
+            with --advance, moves its token to the newest transaction. Here --author is a filter;
+            the global --author does not apply.
+            """)
 
     struct Options: ParsableOptions {
         var since: Int64?
@@ -25,20 +25,31 @@ enum HistoryCommand: Command {
         var consumer: String?
         var advance = false
 
-        static var options: [Option<Options>] { [
-            .value(\.since, "--since", value: "TOKEN", help: "Only transactions after this token.", parser: .token),
-            .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
-            .values(\.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."),
-            .values(\.entities, "--entity", value: "NAME", help: "Only changes of this entity (Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant)."),
-            .value(\.zone, "--zone", value: "ID", help: "Only changes in this zone.", parser: ValueParser { text, _ in ZoneID(parsing: text) }),
-            .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
-            .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(\.since, "--since", value: "TOKEN", help: "Only transactions after this token.", parser: .token),
+                .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
+                .values(
+                    \.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."
+                ),
+                .values(
+                    \.entities, "--entity", value: "NAME",
+                    help: "Only changes of this entity (Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant)."),
+                .value(
+                    \.zone, "--zone", value: "ID", help: "Only changes in this zone.",
+                    parser: ValueParser { text, _ in ZoneID(parsing: text) }),
+                .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
+                .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction.")
+            ]
+        }
 
         mutating func validate() throws {
             entityFilter = try entities.map { raw in
-                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() }) else {
-                    throw UsageError("--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'")
+                guard let entity = HistoryEntity.allCases.first(where: { $0.rawValue.lowercased() == raw.lowercased() })
+                else {
+                    throw UsageError(
+                        "--entity takes one of \(HistoryEntity.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'"
+                    )
                 }
                 return entity
             }
@@ -61,8 +72,10 @@ enum HistoryCommand: Command {
             filter.sinceToken = max(filter.sinceToken, token)
             if registered != nil, try library.historyExpired(after: token) {
                 // Core Data's NSPersistentHistoryTokenExpiredError: said even with --quiet.
-                ctx.console.warning(command: configuration.path.joined(separator: " "),
-                                    "transactions after token \(token) were compacted before consumer '\(consumer)' read them; it missed those changes")
+                ctx.console.warning(
+                    command: configuration.path.joined(separator: " "),
+                    "transactions after token \(token) were compacted before consumer '\(consumer)' read them; it missed those changes"
+                )
             }
         }
         let newest = try library.currentHistoryToken()
@@ -71,17 +84,23 @@ enum HistoryCommand: Command {
                 ctx.console.printJSON(t.json)
                 return
             }
-            ctx.console.print("token \(t.token)  \(t.timestamp)  author \(t.author)  context \(t.context)  (\(TerminalText.plural(t.changes.count, "change")))")
+            ctx.console.print(
+                "token \(t.token)  \(t.timestamp)  author \(t.author)  context \(t.context)  (\(TerminalText.plural(t.changes.count, "change")))"
+            )
             for c in t.changes {
                 var line = "  \(c.type.rawValue) \(c.entity) \(c.objectID)"
                 if !c.updated.isEmpty { line += " [\(c.updated.joined(separator: ", "))]" }
-                if let tomb = c.tombstone { line += " tombstone " + JSONValue.object(tomb.map { ($0.0, .string($0.1)) }).serialized() }
+                if let tomb = c.tombstone {
+                    line += " tombstone " + JSONValue.object(tomb.map { ($0.0, .string($0.1)) }).serialized()
+                }
                 if let zone = c.zone { line += " zone \(zone)" }
                 ctx.console.print(line)
             }
         }
         if let consumer = options.consumer, options.advance {
-            try library.write { try library.setConsumerToken(consumer, max(newest, try library.consumerToken(consumer) ?? 0)) }
+            try library.write {
+                try library.setConsumerToken(consumer, max(newest, try library.consumerToken(consumer) ?? 0))
+            }
             ctx.console.note("consumer \(consumer) advanced to token \(newest)")
         }
     }

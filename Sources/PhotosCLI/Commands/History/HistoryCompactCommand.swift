@@ -7,11 +7,11 @@ enum HistoryCompactCommand: Command {
         path: ["history", "compact"],
         abstract: "Delete old history transactions and reclaim their space.",
         discussion: """
-        Deletes transactions before a cut-off, never past the lowest token of a registered
-        consumer unless --force (a consumer must still see what it has not processed), then
-        returns the freed pages to the file system. Same semantics as Core Data's
-        deleteHistory(before:).
-        """)
+            Deletes transactions before a cut-off, never past the lowest token of a registered
+            consumer unless --force (a consumer must still see what it has not processed), then
+            returns the freed pages to the file system. Same semantics as Core Data's
+            deleteHistory(before:).
+            """)
 
     struct Options: ParsableOptions {
         var before: Date?
@@ -22,23 +22,33 @@ enum HistoryCompactCommand: Command {
         /// The one cut-off given, set by `validate()`.
         var cutoff = CompactionCutoff.token(0)
 
-        static var options: [Option<Options>] { [
-            .value(\.before, "--before", value: "DATE", help: "Delete transactions with a timestamp before DATE (YYYY-MM-DD or ISO 8601).",
-                   parser: ValueParser { text, name in
-                       guard let (date, _) = ISODate.parse(text) else { throw UsageError("\(name) takes a date like 2024-05-01, not '\(text)'") }
-                       return date
-                   }),
-            .value(\.keepDays, "--keep-days", value: "N", help: "Delete transactions older than N days.", parser: .int(in: 0...1_000_000)),
-            .value(\.beforeToken, "--before-token", value: "T", help: "Delete transactions with a token below T.", parser: .token),
-            .flag(\.force, "--force", help: "Delete past the lowest consumer token."),
-            .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(
+                    \.before, "--before", value: "DATE",
+                    help: "Delete transactions with a timestamp before DATE (YYYY-MM-DD or ISO 8601).",
+                    parser: ValueParser { text, name in
+                        guard let (date, _) = ISODate.parse(text) else {
+                            throw UsageError("\(name) takes a date like 2024-05-01, not '\(text)'")
+                        }
+                        return date
+                    }),
+                .value(
+                    \.keepDays, "--keep-days", value: "N", help: "Delete transactions older than N days.",
+                    parser: .int(in: 0...1_000_000)),
+                .value(
+                    \.beforeToken, "--before-token", value: "T", help: "Delete transactions with a token below T.",
+                    parser: .token),
+                .flag(\.force, "--force", help: "Delete past the lowest consumer token."),
+                .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing.")
+            ]
+        }
 
         mutating func validate() throws {
             let cutoffs: [CompactionCutoff] = [
                 before.map { .date($0) },
                 keepDays.map { .date(Date().addingTimeInterval(-Double($0) * 86_400)) },
-                beforeToken.map { .token($0) },
+                beforeToken.map { .token($0) }
             ].compactMap { $0 }
             guard cutoffs.count == 1, let cutoff = cutoffs.first else {
                 throw UsageError("give exactly one of --before DATE, --keep-days N, --before-token T")
@@ -54,7 +64,9 @@ enum HistoryCompactCommand: Command {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
             let through = report.transactions > 0 ? " (through token \(report.throughToken))" : ""
-            ctx.console.print("\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(through)\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")")
+            ctx.console.print(
+                "\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(through)\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")"
+            )
             if let consumer = report.limitedByConsumer {
                 ctx.console.note("stopped at the token of consumer '\(consumer)'; --force deletes past it")
             }

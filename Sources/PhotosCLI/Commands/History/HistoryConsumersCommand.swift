@@ -9,9 +9,13 @@ enum HistoryConsumersCommand: Command {
 
     struct Options: ParsableOptions {
         var remove: String?
-        static var options: [Option<Options>] { [
-            .value(\.remove, "--remove", value: "NAME", help: "Unregister a consumer, so it no longer holds compaction back."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(
+                    \.remove, "--remove", value: "NAME",
+                    help: "Unregister a consumer, so it no longer holds compaction back.")
+            ]
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

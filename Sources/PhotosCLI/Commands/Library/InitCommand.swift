@@ -14,28 +14,46 @@ enum InitCommand: Command {
         let before: Int
         if existed {
             // Read the version first, so that the message says what was migrated.
-            before = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true,
-                                 acceptingOlderSchema: true).schemaVersion()
+            before = try Library(
+                root: path, create: false, busyTimeout: ctx.wait, readOnly: true,
+                acceptingOlderSchema: true
+            ).schemaVersion()
         } else {
             before = 0
         }
         let library: Library
         do {
             library = try Library(root: path, create: true, busyTimeout: ctx.wait)
-        } catch let error where ExitStatus(for: error, libraryPath: path) == .noPermission && existed && before == Library.currentSchemaVersion {
+        } catch let error
+            where ExitStatus(for: error, libraryPath: path) == .noPermission && existed
+            && before == Library.currentSchemaVersion
+        {
             // Up to date: nothing to write, so a library this user may only read is fine.
             library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
-        } catch let error where ExitStatus(for: error, libraryPath: path) == .noPermission && existed && before < Library.currentSchemaVersion {
-            throw PhotosError(.noPermission, "library \(path) has schema version \(before) and cannot be upgraded to \(Library.currentSchemaVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))")
+        } catch let error
+            where ExitStatus(for: error, libraryPath: path) == .noPermission && existed
+            && before < Library.currentSchemaVersion
+        {
+            throw PhotosError(
+                .noPermission,
+                "library \(path) has schema version \(before) and cannot be upgraded to \(Library.currentSchemaVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))"
+            )
         }
         let version = try library.schemaVersion()
         if ctx.global.json {
-            ctx.console.printJSON(.object([("library", .string(path)), ("created", .bool(!existed)),
-                                           ("previousVersion", .int(before)), ("schemaVersion", .int(version))]))
+            ctx.console.printJSON(
+                .object([
+                    ("library", .string(path)), ("created", .bool(!existed)),
+                    ("previousVersion", .int(before)), ("schemaVersion", .int(version))
+                ]))
         } else if !ctx.global.quiet {
-            if !existed { ctx.console.print("Created library at \(path) (schema version \(version))") }
-            else if before < version { ctx.console.print("Migrated library at \(path) from schema version \(before) to \(version)") }
-            else { ctx.console.print("Library at \(path) is up to date (schema version \(version))") }
+            if !existed {
+                ctx.console.print("Created library at \(path) (schema version \(version))")
+            } else if before < version {
+                ctx.console.print("Migrated library at \(path) from schema version \(before) to \(version)")
+            } else {
+                ctx.console.print("Library at \(path) is up to date (schema version \(version))")
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ enum SchemaCommand: Command {
         let version = try library.schemaVersion()
         let ddl = try library.schemaSQL()
         if ctx.global.json {
-            ctx.console.printJSON(.object([("schemaVersion", .int(version)), ("statements", .array(ddl.map(JSONValue.string)))]))
+            ctx.console.printJSON(
+                .object([("schemaVersion", .int(version)), ("statements", .array(ddl.map(JSONValue.string)))]))
         } else {
             ctx.console.print(try library.schemaHeader())
             for statement in ddl { ctx.console.print(statement + ";") }

@@ -21,7 +21,11 @@ enum StatsCommand: Command {
         out.print("ratings:       \(s.ratings)")
         out.print("shares:        \(s.shares) (\(TerminalText.plural(s.participants, "participant")))")
         for zone in s.zones { out.print("zone:          \(zone.id) (\(zone.scope)): \(zone.photos) photos") }
-        out.print("history:       \(s.historyTransactions) transactions, \(s.historyChanges) changes, \(s.consumers) consumers")
-        out.print("database:      \(s.databaseBytes) bytes (\(TerminalText.bytes(s.databaseBytes))), schema version \(s.schemaVersion)")
+        out.print(
+            "history:       \(s.historyTransactions) transactions, \(s.historyChanges) changes, \(s.consumers) consumers"
+        )
+        out.print(
+            "database:      \(s.databaseBytes) bytes (\(TerminalText.bytes(s.databaseBytes))), schema version \(s.schemaVersion)"
+        )
     }
 }

@@ -7,20 +7,22 @@ enum DedupeTagsCommand: Command {
         path: ["dedupe-tags"],
         abstract: "Merge tags with the same name in the same zone; the smallest uuid wins.",
         discussion: """
-        For every tag that history shows inserted since this command's consumer token (or every
-        tag with --all), finds the tags with the same NFC name in the same zone, keeps the one
-        with the smallest uuid (byte order), re-points the photos of the others to it and deletes
-        the others. One transaction, author dedupe-tags (unless --author). Running it in any
-        order, any number of times, on any copy of the data gives the same winners.
-        """)
+            For every tag that history shows inserted since this command's consumer token (or every
+            tag with --all), finds the tags with the same NFC name in the same zone, keeps the one
+            with the smallest uuid (byte order), re-points the photos of the others to it and deletes
+            the others. One transaction, author dedupe-tags (unless --author). Running it in any
+            order, any number of times, on any copy of the data gives the same winners.
+            """)
 
     struct Options: ParsableOptions {
         var all = false
         var dryRun = false
-        static var options: [Option<Options>] { [
-            .flag(\.all, "--all", help: "Examine every tag, not only those inserted since the last run."),
-            .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .flag(\.all, "--all", help: "Examine every tag, not only those inserted since the last run."),
+                .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing.")
+            ]
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
@@ -33,8 +35,12 @@ enum DedupeTagsCommand: Command {
         guard !ctx.global.quiet else { return }
         let t = TerminalText.self
         for group in report.groups {
-            ctx.console.print("\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(t.plural(group.photosRelinked, "photo")) relinked)")
+            ctx.console.print(
+                "\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(t.plural(group.photosRelinked, "photo")) relinked)"
+            )
         }
-        ctx.console.print("\(report.dryRun ? "Would merge" : "Merged") \(t.plural(report.merged, "duplicate tag")) in \(t.plural(report.groups.count, "group")); \(t.plural(report.photosRelinked, "photo")) relinked")
+        ctx.console.print(
+            "\(report.dryRun ? "Would merge" : "Merged") \(t.plural(report.merged, "duplicate tag")) in \(t.plural(report.groups.count, "group")); \(t.plural(report.photosRelinked, "photo")) relinked"
+        )
     }
 }

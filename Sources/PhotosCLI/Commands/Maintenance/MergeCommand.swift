@@ -7,21 +7,23 @@ enum MergeCommand: Command {
         path: ["merge"],
         abstract: "Bring another library's photos, tags, ratings and shares into this one.",
         discussion: """
-        Photos are matched by uniqueName, then by SHA-256 (same bytes = same photo; this
-        library's uniqueName stays); new photos come with their original, thumbnail and ratings;
-        zones and shares are matched by id, tags by uuid (created with the same uuid when
-        absent), and tag links are unioned. Same-named tags with different uuids are then
-        duplicates, which dedupe-tags resolves the same way on every peer. Merging the same
-        library again changes nothing. One transaction, author merge (unless --author).
-        """)
+            Photos are matched by uniqueName, then by SHA-256 (same bytes = same photo; this
+            library's uniqueName stays); new photos come with their original, thumbnail and ratings;
+            zones and shares are matched by id, tags by uuid (created with the same uuid when
+            absent), and tag links are unioned. Same-named tags with different uuids are then
+            duplicates, which dedupe-tags resolves the same way on every peer. Merging the same
+            library again changes nothing. One transaction, author merge (unless --author).
+            """)
 
     struct Options: ParsableOptions {
         var from = ""
         var dryRun = false
-        static var options: [Option<Options>] { [
-            .required(\.from, "--from", value: "LIBRARY", help: "The other library's folder."),
-            .flag(\.dryRun, "--dry-run", help: "Print what would come in; change nothing."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .required(\.from, "--from", value: "LIBRARY", help: "The other library's folder."),
+                .flag(\.dryRun, "--dry-run", help: "Print what would come in; change nothing.")
+            ]
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
@@ -29,16 +31,21 @@ enum MergeCommand: Command {
         let otherRoot = Library.resolvePath(explicit: options.from, in: ctx.libraryEnvironment)
         guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
-        let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
+        let other = try Library(
+            root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
         let report = try library.merge(from: other, dryRun: options.dryRun, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
             let moved = report.movedPhotos > 0 ? ", \(report.movedPhotos) moved to their share's zone" : ""
-            let restored = report.originalsRestored > 0 ? "; \(report.originalsRestored) missing or damaged originals \(report.dryRun ? "to restore" : "restored")" : ""
-            ctx.console.print("\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(moved)), "
-                + "\(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, "
-                + "\(report.participants) participants\(restored)")
+            let restored =
+                report.originalsRestored > 0
+                ? "; \(report.originalsRestored) missing or damaged originals \(report.dryRun ? "to restore" : "restored")"
+                : ""
+            ctx.console.print(
+                "\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(moved)), "
+                    + "\(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, "
+                    + "\(report.participants) participants\(restored)")
         }
     }
 }

@@ -7,19 +7,19 @@ enum ImportCommand: Command {
         path: ["import"],
         abstract: "Import JPEG, PNG, HEIF/HEIC, AVIF and WebP files and folders, with 120-pixel thumbnails.",
         discussion: """
-        Folders are read recursively (symbolic links followed, never in a loop); hidden files and
-        folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
-        other files are counted as skipped, but a .jpg/.jpeg/.png/.heic/.heif/.hif/.avif/.webp whose
-        bytes are not JPEG, PNG, HEIF, AVIF or WebP is a failure. Originals are stored byte for
-        byte. HEIF/AVIF: the primary image, upright by its irot/imir (EXIF Orientation is not
-        applied on top), thumbnailed from an embedded thumbnail of at least 120 pixels when
-        there is one. A file already in the library (same SHA-256) is a duplicate; when that
-        photo's original is missing or damaged, the file restores it (said per file, and counted
-        as restored). Tags and a
-        rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
-        batches: an interrupted import loses at most the batch in flight, and running it again
-        finishes the job. Exit status 1 when some files failed (each is named on stderr).
-        """)
+            Folders are read recursively (symbolic links followed, never in a loop); hidden files and
+            folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
+            other files are counted as skipped, but a .jpg/.jpeg/.png/.heic/.heif/.hif/.avif/.webp whose
+            bytes are not JPEG, PNG, HEIF, AVIF or WebP is a failure. Originals are stored byte for
+            byte. HEIF/AVIF: the primary image, upright by its irot/imir (EXIF Orientation is not
+            applied on top), thumbnailed from an embedded thumbnail of at least 120 pixels when
+            there is one. A file already in the library (same SHA-256) is a duplicate; when that
+            photo's original is missing or damaged, the file restores it (said per file, and counted
+            as restored). Tags and a
+            rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
+            batches: an interrupted import loses at most the batch in flight, and running it again
+            finishes the job. Exit status 1 when some files failed (each is named on stderr).
+            """)
 
     struct Options: ParsableOptions {
         var paths: [String] = []
@@ -32,19 +32,33 @@ enum ImportCommand: Command {
         var thumbnailQuality: Int?
         var batchSize: Int?
 
-        static var options: [Option<Options>] { [
-            .values(\.tags, "--tag", value: "NAME", help: "Add this tag to every imported photo."),
-            .value(\.share, "--share", value: "ID", help: "Import straight into this share's zone (an id or an unambiguous prefix of at least 4 characters)."),
-            .flag(\.dryRun, "--dry-run", help: "Check and decode everything, write nothing."),
-            .value(\.jobs, "--jobs", "-j", value: "N", help: "Worker threads.", default: "number of cores", parser: .int(in: 1...256)),
-            .flag(\.hidden, "--hidden", help: "Also import hidden files and folders."),
-            .value(\.maxPixels, "--max-pixels", value: "N", help: "Refuse images larger than N pixels, before decoding.", default: "100000000",
-                   parser: .int(in: 1...Int(Int32.max) * 64)),
-            .value(\.thumbnailQuality, "--thumbnail-quality", value: "Q", help: "JPEG quality of thumbnails, 1-100.", default: "85",
-                   parser: .int(in: 1...100)),
-            .value(\.batchSize, "--batch-size", value: "N", help: "Photos per committed transaction (an interrupted import loses at most one batch).",
-                   default: "64", parser: .int(in: 1...100_000)),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .values(\.tags, "--tag", value: "NAME", help: "Add this tag to every imported photo."),
+                .value(
+                    \.share, "--share", value: "ID",
+                    help:
+                        "Import straight into this share's zone (an id or an unambiguous prefix of at least 4 characters)."
+                ),
+                .flag(\.dryRun, "--dry-run", help: "Check and decode everything, write nothing."),
+                .value(
+                    \.jobs, "--jobs", "-j", value: "N", help: "Worker threads.", default: "number of cores",
+                    parser: .int(in: 1...256)),
+                .flag(\.hidden, "--hidden", help: "Also import hidden files and folders."),
+                .value(
+                    \.maxPixels, "--max-pixels", value: "N",
+                    help: "Refuse images larger than N pixels, before decoding.", default: "100000000",
+                    parser: .int(in: 1...Int(Int32.max) * 64)),
+                .value(
+                    \.thumbnailQuality, "--thumbnail-quality", value: "Q", help: "JPEG quality of thumbnails, 1-100.",
+                    default: "85",
+                    parser: .int(in: 1...100)),
+                .value(
+                    \.batchSize, "--batch-size", value: "N",
+                    help: "Photos per committed transaction (an interrupted import loses at most one batch).",
+                    default: "64", parser: .int(in: 1...100_000))
+            ]
+        }
         static var arguments: [Argument<Options>] { [.many(\.paths, "path", help: "Files or folders to import.")] }
 
         func validate() throws {
@@ -80,17 +94,22 @@ enum ImportCommand: Command {
             library = try ctx.openOrCreateLibrary()
         }
         if let shareArgument = arguments.share {
-            guard let library else { throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)") }
+            guard let library else {
+                throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+            }
             let share = try library.resolveShare(shareArgument)
             guard share.scope == .private else {
-                throw PhotosError.dataError("share \(share.id) was shared with this library by someone else; import into it is not possible")
+                throw PhotosError.dataError(
+                    "share \(share.id) was shared with this library by someone else; import into it is not possible")
             }
             options.zone = share.id
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)
         importer.onFailure = { ctx.console.itemError($0.path, $0.reason) }
         importer.onRestore = { r in
-            ctx.console.note("\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)")
+            ctx.console.note(
+                "\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)"
+            )
         }
         let summary: ImportSummary
         do {
@@ -103,15 +122,21 @@ enum ImportCommand: Command {
             let n = interrupted.report.imported
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: root)
             printSummary(interrupted.report, options: options, ctx: ctx, interruptedBy: cause)
-            throw ErrorReporting.interrupted(interrupted.error, libraryPath: root, addendum:
-                "; the \(TerminalText.plural(n, "photo")) committed before stay imported: run the same command again to import the rest")
+            throw ErrorReporting.interrupted(
+                interrupted.error, libraryPath: root,
+                addendum:
+                    "; the \(TerminalText.plural(n, "photo")) committed before stay imported: run the same command again to import the rest"
+            )
         }
         printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
     }
 
     /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`
     /// and the `"error"`.
-    static func printSummary(_ summary: ImportSummary, options: ImportOptions, ctx: CommandContext, interruptedBy error: ErrorReporting.Report?) {
+    static func printSummary(
+        _ summary: ImportSummary, options: ImportOptions, ctx: CommandContext,
+        interruptedBy error: ErrorReporting.Report?
+    ) {
         if ctx.global.json {
             var json = summary.json
             if case .object(var pairs) = json {
@@ -123,11 +148,13 @@ enum ImportCommand: Command {
         } else if !ctx.global.quiet || summary.failed > 0 || error != nil {
             let t = TerminalText.self
             let verb = options.dryRun ? "Would import" : "Imported"
-            let restored = summary.restored > 0
+            let restored =
+                summary.restored > 0
                 ? ", \(t.plural(summary.restored, "original")) \(options.dryRun ? "to restore" : "restored")" : ""
-            ctx.console.print("\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(restored), "
-                + "\(summary.skipped) skipped, \(summary.failed) failed; \(t.bytes(summary.bytes)) in \(t.seconds(summary.seconds)) s"
-                + (error == nil ? "" : " (interrupted)"))
+            ctx.console.print(
+                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(restored), "
+                    + "\(summary.skipped) skipped, \(summary.failed) failed; \(t.bytes(summary.bytes)) in \(t.seconds(summary.seconds)) s"
+                    + (error == nil ? "" : " (interrupted)"))
         }
     }
 }

@@ -19,13 +19,17 @@ enum ListCommand: Command {
             if ctx.global.json {
                 ctx.console.printJSON(photo.json)
             } else {
-                ctx.console.print(row(photo.uniqueName, photo.displayName, String(photo.byteSize), photo.tags.joined(separator: ","),
-                                      photo.rating.map(String.init) ?? "-", photo.zone))
+                ctx.console.print(
+                    row(
+                        photo.uniqueName, photo.displayName, String(photo.byteSize), photo.tags.joined(separator: ","),
+                        photo.rating.map(String.init) ?? "-", photo.zone))
             }
         }
     }
 
-    static func row(_ uniqueName: String, _ name: String, _ size: String, _ tags: String, _ rating: String, _ zone: String) -> String {
+    static func row(
+        _ uniqueName: String, _ name: String, _ size: String, _ tags: String, _ rating: String, _ zone: String
+    ) -> String {
         let t = TerminalText.self
         return "\(t.padRight(uniqueName, 36))  \(t.padRight(t.printable(name), 32)) \(t.padLeft(size, 10))  "
             + "\(t.padRight(tags.isEmpty ? "-" : tags, 20)) \(t.padLeft(rating, 6))  \(zone)"

@@ -11,9 +11,13 @@ enum ShowCommand: Command {
         var photo = ""
         var share: String?
 
-        static var options: [Option<Options>] { [
-            .value(\.share, "--share", value: "ID", help: "Require the photo to be in this share (exit 66 when it is not)."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(
+                    \.share, "--share", value: "ID",
+                    help: "Require the photo to be in this share (exit 66 when it is not).")
+            ]
+        }
         static var arguments: [Argument<Options>] { [.one(\.photo, "photo", help: PhotoArguments.one)] }
     }
 
@@ -22,7 +26,9 @@ enum ShowCommand: Command {
         let p = try library.resolvePhoto(options.photo)
         if let shareArgument = options.share {
             let share = try library.resolveShare(shareArgument)
-            guard p.zone == share.id else { throw PhotosError.noInput("photo \(p.uniqueName) is not in share \(share.id)") }
+            guard p.zone == share.id else {
+                throw PhotosError.noInput("photo \(p.uniqueName) is not in share \(share.id)")
+            }
         }
         if ctx.global.json {
             ctx.console.printJSON(p.json)
@@ -32,12 +38,16 @@ enum ShowCommand: Command {
             ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format.rawValue),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
-            ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"), ("imported", p.importedAt), ("sha256", p.sha256),
+            ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
+            ("imported", p.importedAt), ("sha256", p.sha256),
             ("original", "\(Library.externalDataName)/\(p.fileReference)"),
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
-            ("rating", p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"),
-            ("zone", "\(p.zone) (\(p.scope.rawValue))"),
+            (
+                "rating",
+                p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"
+            ),
+            ("zone", "\(p.zone) (\(p.scope.rawValue))")
         ]
         ctx.console.printFields(lines, value: TerminalText.escaped)
     }

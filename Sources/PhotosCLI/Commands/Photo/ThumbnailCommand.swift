@@ -12,9 +12,12 @@ enum ThumbnailCommand: Command {
         var photo = ""
         var output = ""
 
-        static var options: [Option<Options>] { [
-            .required(\.output, "--output", "-o", value: "FILE", help: "Where to write the JPEG; - writes to stdout."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .required(
+                    \.output, "--output", "-o", value: "FILE", help: "Where to write the JPEG; - writes to stdout.")
+            ]
+        }
         static var arguments: [Argument<Options>] { [.one(\.photo, "photo", help: PhotoArguments.one)] }
     }
 
@@ -30,10 +33,15 @@ enum ThumbnailCommand: Command {
         // A temporary file beside the destination, renamed into place: 73 when it cannot be
         // created, 74 on a write error.
         _ = try data.withUnsafeBytes { try AtomicFile.write($0, to: output) }
-        if !ctx.global.quiet && !ctx.global.json { ctx.console.note("wrote \(photo.thumbnailWidth)×\(photo.thumbnailHeight) thumbnail to \(output)") }
+        if !ctx.global.quiet && !ctx.global.json {
+            ctx.console.note("wrote \(photo.thumbnailWidth)×\(photo.thumbnailHeight) thumbnail to \(output)")
+        }
         if ctx.global.json {
-            ctx.console.printJSON(.object([("path", .string(output)), ("width", .int(photo.thumbnailWidth)),
-                                           ("height", .int(photo.thumbnailHeight)), ("bytes", .int(data.count))]))
+            ctx.console.printJSON(
+                .object([
+                    ("path", .string(output)), ("width", .int(photo.thumbnailWidth)),
+                    ("height", .int(photo.thumbnailHeight)), ("bytes", .int(data.count))
+                ]))
         }
     }
 }

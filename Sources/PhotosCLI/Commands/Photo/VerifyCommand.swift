@@ -7,47 +7,57 @@ enum VerifyCommand: Command {
         path: ["verify"],
         abstract: "Check the library's invariants; --repair fixes what can be fixed.",
         discussion: """
-        Checks that every original exists with its recorded size and SHA-256, that no file in
-        the external data folder lacks a row (an orphan, e.g. after a crash), that SQLite's
-        integrity_check and foreign_key_check are clean, that no tag link crosses zones, and
-        that every thumbnail is a sound JPEG of its recorded size (also with --quick). Each
-        problem names the photo's uniqueName and file name. --repair removes orphan files,
-        regenerates damaged or missing thumbnails from their originals and deletes photos whose
-        original is gone (re-importing the intact file restores it instead); an original that
-        cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
-        --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
-        repairs run and are rolled back). History author verify (unless --author).
-        Exit status 0 when clean, 1 when problems remain.
-        """)
+            Checks that every original exists with its recorded size and SHA-256, that no file in
+            the external data folder lacks a row (an orphan, e.g. after a crash), that SQLite's
+            integrity_check and foreign_key_check are clean, that no tag link crosses zones, and
+            that every thumbnail is a sound JPEG of its recorded size (also with --quick). Each
+            problem names the photo's uniqueName and file name. --repair removes orphan files,
+            regenerates damaged or missing thumbnails from their originals and deletes photos whose
+            original is gone (re-importing the intact file restores it instead); an original that
+            cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
+            --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
+            repairs run and are rolled back). History author verify (unless --author).
+            Exit status 0 when clean, 1 when problems remain.
+            """)
 
     struct Options: ParsableOptions {
         var repair = false
         var dryRun = false
         var quick = false
 
-        static var options: [Option<Options>] { [
-            .flag(\.repair, "--repair", help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
-            .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
-            .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .flag(
+                    \.repair, "--repair",
+                    help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
+                .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
+                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes.")
+            ]
+        }
 
         func validate() throws {
-            if dryRun && !repair { throw UsageError("--dry-run goes with --repair (verify alone never changes anything)") }
+            if dryRun && !repair {
+                throw UsageError("--dry-run goes with --repair (verify alone never changes anything)")
+            }
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         // verify alone only reads (a read-only library can be verified); --repair writes;
         // --repair --dry-run runs the repairs on a library in dry-run mode (rolled back).
-        let library = options.dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!options.repair)
+        let library =
+            options.dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!options.repair)
         do {
-            let report = try library.verify(quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor)
+            let report = try library.verify(
+                quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor)
             printReport(report, ctx)
         } catch let interrupted as Interrupted<VerifyReport> {
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: ctx.libraryPath)
             printReport(interrupted.report, ctx, interruptedBy: cause)
-            throw ErrorReporting.interrupted(interrupted.error, libraryPath: ctx.libraryPath, addendum:
-                "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
+            throw ErrorReporting.interrupted(
+                interrupted.error, libraryPath: ctx.libraryPath,
+                addendum:
+                    "; the repairs listed as repaired were made: run 'photos verify --repair' again to finish")
         }
     }
 
@@ -55,11 +65,14 @@ enum VerifyCommand: Command {
     /// make) and a summary, or one JSON object (with `"interrupted":true` and the `"error"`
     /// when an error stopped the repair part-way). Each problem that remains is a finding:
     /// the command exits 1.
-    static func printReport(_ report: VerifyReport, _ ctx: CommandContext, interruptedBy error: ErrorReporting.Report? = nil) {
+    static func printReport(
+        _ report: VerifyReport, _ ctx: CommandContext, interruptedBy error: ErrorReporting.Report? = nil
+    ) {
         let console = ctx.console
         let json = ctx.global.json
         for problem in report.problems {
-            let line = TerminalText.escaped("\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
+            let line = TerminalText.escaped(
+                "\(problem.repaired ? "repaired" : "problem"): \(problem.kind): \(problem.detail)")
             if !problem.repaired {
                 console.finding(json ? nil : line)
             } else if !json {
@@ -79,9 +92,13 @@ enum VerifyCommand: Command {
         } else if !ctx.global.quiet || !report.isClean {
             let remaining = report.problems.filter { !$0.repaired }.count
             let repaired = report.problems.count - remaining
-            var line = "Checked \(report.photos) photos, \(report.thumbnails) thumbnails and \(report.files) files: "
+            var line =
+                "Checked \(report.photos) photos, \(report.thumbnails) thumbnails and \(report.files) files: "
                 + "\(TerminalText.plural(remaining, "problem"))\(repaired > 0 ? ", \(repaired) repaired" : "")"
-            if report.dryRun { line += "; --repair would make \(TerminalText.plural(report.repairs.count, "change")) (dry run: nothing changed)" }
+            if report.dryRun {
+                line +=
+                    "; --repair would make \(TerminalText.plural(report.repairs.count, "change")) (dry run: nothing changed)"
+            }
             if error != nil { line += " (interrupted)" }
             console.print(line)
         }

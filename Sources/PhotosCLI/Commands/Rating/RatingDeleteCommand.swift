@@ -9,12 +9,16 @@ enum RatingDeleteCommand: Command {
 
     struct Options: ParsableOptions {
         var id: Int64 = 0
-        static var arguments: [Argument<Options>] { [
-            .one(\.id, "id", help: "The rating's id.") { text in
-                guard let id = Int64(text), id > 0 else { throw UsageError("rating id '\(text)' is not a positive whole number") }
-                return id
-            },
-        ] }
+        static var arguments: [Argument<Options>] {
+            [
+                .one(\.id, "id", help: "The rating's id.") { text in
+                    guard let id = Int64(text), id > 0 else {
+                        throw UsageError("rating id '\(text)' is not a positive whole number")
+                    }
+                    return id
+                }
+            ]
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {

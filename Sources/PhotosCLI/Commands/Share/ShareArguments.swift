@@ -23,7 +23,9 @@ extension ValueParser where Value == SharePermission {
     /// `read-only`, `read-write`, and `none` when `allowNone` (`SharePermission(parsing:)`);
     /// a refusal names the option.
     static func permission(allowNone: Bool) -> ValueParser {
-        ValueParser { text, name in try parseOption(name, text) { try SharePermission(parsing: $0, allowNone: allowNone) } }
+        ValueParser { text, name in
+            try parseOption(name, text) { try SharePermission(parsing: $0, allowNone: allowNone) }
+        }
     }
 }
 

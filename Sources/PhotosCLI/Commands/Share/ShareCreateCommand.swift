@@ -7,13 +7,13 @@ enum ShareCreateCommand: Command {
         path: ["share", "create"],
         abstract: "Share photos: a new share zone, with the photos moved in.",
         discussion: """
-        Creates a share, its own record zone with a fresh random UUID as id, and moves the photos
-        into it with their originals, thumbnails and ratings. Each of their tags is replaced by
-        the same-named tag of the new zone; the old tag stays with the photos that remain. The
-        default title is 'Share-' and the creation date and time in UTC. An owner participant
-        (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
-        already in another share is refused (exit 65) unless --move. Prints the new share.
-        """)
+            Creates a share, its own record zone with a fresh random UUID as id, and moves the photos
+            into it with their originals, thumbnails and ratings. Each of their tags is replaced by
+            the same-named tag of the new zone; the old tag stays with the photos that remain. The
+            default title is 'Share-' and the creation date and time in UTC. An owner participant
+            (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
+            already in another share is refused (exit 65) unless --move. Prints the new share.
+            """)
 
     struct Options: ParsableOptions {
         var photos: [String] = []
@@ -21,11 +21,17 @@ enum ShareCreateCommand: Command {
         var owner: String?
         var move = false
 
-        static var options: [Option<Options>] { [
-            .value(\.title, "--title", value: "TITLE", help: "The share's title.", default: "Share-YYYY-MM-DD HH:MM:SS (UTC)", parser: .shareTitle),
-            .value(\.owner, "--owner", value: "EMAIL", help: "Record this owner as a participant.", default: "$PHOTOS_OWNER, else none"),
-            ShareArguments.move(\.move),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(
+                    \.title, "--title", value: "TITLE", help: "The share's title.",
+                    default: "Share-YYYY-MM-DD HH:MM:SS (UTC)", parser: .shareTitle),
+                .value(
+                    \.owner, "--owner", value: "EMAIL", help: "Record this owner as a participant.",
+                    default: "$PHOTOS_OWNER, else none"),
+                ShareArguments.move(\.move)
+            ]
+        }
         static var arguments: [Argument<Options>] { [.many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
@@ -34,11 +40,14 @@ enum ShareCreateCommand: Command {
         let owner = try ownerText.map(Email.init(parsing:))
         let library = try ctx.openLibrary()
         let photos = try options.photos.map(library.resolvePhoto)
-        let share = try library.createShare(photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)
+        let share = try library.createShare(
+            photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(share.json)
         } else if !ctx.global.quiet {
-            ctx.console.print("Created share \(share.id) '\(TerminalText.printable(share.title))' with \(TerminalText.plural(share.photoCount, "photo"))")
+            ctx.console.print(
+                "Created share \(share.id) '\(TerminalText.printable(share.title))' with \(TerminalText.plural(share.photoCount, "photo"))"
+            )
         }
     }
 }

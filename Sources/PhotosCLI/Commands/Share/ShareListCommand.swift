@@ -6,7 +6,8 @@ enum ShareListCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["share", "list"],
         abstract: "List shares: id, photos, participants, public permission, title.",
-        discussion: #"With --json, one {"id","title","scope","publicPermission","photoCount","participants"} per line."#)
+        discussion: #"With --json, one {"id","title","scope","publicPermission","photoCount","participants"} per line."#
+    )
 
     static func run(_ options: NoOptions, _ ctx: CommandContext) throws {
         let library = try ctx.openLibraryForReading()
@@ -17,12 +18,18 @@ enum ShareListCommand: Command {
         }
         if !ctx.global.quiet { ctx.console.print(row("ID", "PHOTOS", "PEOPLE", "PUBLIC", "TITLE")) }
         for s in shares {
-            ctx.console.print(row(s.id, String(s.photoCount), String(s.participants.count), s.publicPermission, TerminalText.printable(s.title)))
+            ctx.console.print(
+                row(
+                    s.id, String(s.photoCount), String(s.participants.count), s.publicPermission,
+                    TerminalText.printable(s.title)))
         }
     }
 
-    private static func row(_ id: String, _ photos: String, _ people: String, _ permission: String, _ title: String) -> String {
+    private static func row(_ id: String, _ photos: String, _ people: String, _ permission: String, _ title: String)
+        -> String
+    {
         let t = TerminalText.self
-        return "\(t.padRight(id, 36))  \(t.padRight(photos, 6))  \(t.padRight(people, 6))  \(t.padRight(permission, 10))  \(title)"
+        return
+            "\(t.padRight(id, 36))  \(t.padRight(photos, 6))  \(t.padRight(people, 6))  \(t.padRight(permission, 10))  \(title)"
     }
 }

@@ -11,28 +11,37 @@ enum ShareSetCommand: Command {
         var share = ""
         var title: ShareTitle?
         var publicPermission: SharePermission?
-        static var options: [Option<Options>] { [
-            .value(\.title, "--title", value: "TITLE", help: "The new title.", parser: .shareTitle),
-            .value(\.publicPermission, "--public-permission", value: "PERMISSION",
-                   help: "none, read-only or read-write: what anyone with the link may do.", parser: .permission(allowNone: true)),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                .value(\.title, "--title", value: "TITLE", help: "The new title.", parser: .shareTitle),
+                .value(
+                    \.publicPermission, "--public-permission", value: "PERMISSION",
+                    help: "none, read-only or read-write: what anyone with the link may do.",
+                    parser: .permission(allowNone: true))
+            ]
+        }
         static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
 
         func validate() throws {
-            guard title != nil || publicPermission != nil else { throw UsageError("give --title or --public-permission") }
+            guard title != nil || publicPermission != nil else {
+                throw UsageError("give --title or --public-permission")
+            }
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
         let share = try library.resolveShare(options.share)
-        let changed = try library.updateShare(share, title: options.title, publicPermission: options.publicPermission, author: ctx.historyAuthor)
+        let changed = try library.updateShare(
+            share, title: options.title, publicPermission: options.publicPermission, author: ctx.historyAuthor)
         let now = try library.share(id: share.id)
         if ctx.global.json {
             ctx.console.printJSON(now.json)
         } else if !ctx.global.quiet {
-            ctx.console.print(changed ? "Updated share \(now.id): title '\(TerminalText.printable(now.title))', public permission \(now.publicPermission)"
-                                      : "Share \(now.id) already has these settings; nothing changed")
+            ctx.console.print(
+                changed
+                    ? "Updated share \(now.id): title '\(TerminalText.printable(now.title))', public permission \(now.publicPermission)"
+                    : "Share \(now.id) already has these settings; nothing changed")
         }
     }
 }

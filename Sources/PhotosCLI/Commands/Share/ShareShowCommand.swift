@@ -30,8 +30,9 @@ enum ShareShowCommand: Command {
             return
         }
         console.printFields([
-            ("id", share.id), ("title", TerminalText.printable(share.title)), ("created", share.created), ("scope", share.scope.rawValue),
-            ("public", share.publicPermission), ("photos", String(share.photoCount)),
+            ("id", share.id), ("title", TerminalText.printable(share.title)), ("created", share.created),
+            ("scope", share.scope.rawValue),
+            ("public", share.publicPermission), ("photos", String(share.photoCount))
         ])
         console.print("participants:" + (share.participants.isEmpty ? " -" : ""))
         for p in share.participants { console.print("  \(p.email) (\(p.role), \(p.permission), \(p.acceptance))") }

@@ -19,7 +19,10 @@ enum ShareUninviteCommand: Command {
         let share = try library.resolveShare(options.share)
         try library.uninvite(options.email, from: share, author: ctx.historyAuthor)
         if ctx.global.json {
-            ctx.console.printJSON(.object([("share", .string(share.id)), ("email", .string(options.email.rawValue)), ("removed", .bool(true))]))
+            ctx.console.printJSON(
+                .object([
+                    ("share", .string(share.id)), ("email", .string(options.email.rawValue)), ("removed", .bool(true))
+                ]))
         } else if !ctx.global.quiet {
             ctx.console.print("Removed \(options.email) from share \(share.id)")
         }

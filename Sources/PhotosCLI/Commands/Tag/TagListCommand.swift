@@ -7,19 +7,23 @@ enum TagListCommand: Command {
         path: ["tag", "list"],
         abstract: "List tags with their zone and number of photos.",
         discussion: """
-        Tags are per record zone: the default zone and each share have their own. --match keeps
-        the names that contain TEXT, ignoring case and diacritics (the seed's CONTAINS[cd]:
-        'cafe' matches 'Café'). With --json, one {"uuid","name","zone","photoCount"} per line.
-        """)
+            Tags are per record zone: the default zone and each share have their own. --match keeps
+            the names that contain TEXT, ignoring case and diacritics (the seed's CONTAINS[cd]:
+            'cafe' matches 'Café'). With --json, one {"uuid","name","zone","photoCount"} per line.
+            """)
 
     struct Options: ParsableOptions {
         var zone: String?
         var match: String?
 
-        static var options: [Option<Options>] { [
-            TagArguments.zone(\.zone),
-            .value(\.match, "--match", value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."),
-        ] }
+        static var options: [Option<Options>] {
+            [
+                TagArguments.zone(\.zone),
+                .value(
+                    \.match, "--match", value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."
+                )
+            ]
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
@@ -30,7 +34,9 @@ enum TagListCommand: Command {
             return
         }
         if !ctx.global.quiet { ctx.console.print(row("NAME", "PHOTOS", "ZONE", "UUID")) }
-        for tag in tags { ctx.console.print(row(TerminalText.printable(tag.name), String(tag.photoCount), tag.zone, tag.uuid)) }
+        for tag in tags {
+            ctx.console.print(row(TerminalText.printable(tag.name), String(tag.photoCount), tag.zone, tag.uuid))
+        }
     }
 
     private static func row(_ name: String, _ count: String, _ zone: String, _ uuid: String) -> String {

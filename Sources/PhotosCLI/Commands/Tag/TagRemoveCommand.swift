@@ -6,7 +6,9 @@ enum TagRemoveCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["tag", "remove"],
         abstract: "Remove a tag from photos (the tag itself stays).",
-        discussion: "Removes every tag of that name in each photo's zone from the photo. Exit 66 when no tag of that name exists in the photos' zones.")
+        discussion:
+            "Removes every tag of that name in each photo's zone from the photo. Exit 66 when no tag of that name exists in the photos' zones."
+    )
 
     typealias Options = TagAddCommand.Options
 
@@ -17,7 +19,9 @@ enum TagRemoveCommand: Command {
         if ctx.global.json {
             ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("removed", .int(removed))]))
         } else if !ctx.global.quiet {
-            ctx.console.print("Removed '\(TerminalText.printable(options.name.rawValue))' from \(TerminalText.plural(removed, "photo"))")
+            ctx.console.print(
+                "Removed '\(TerminalText.printable(options.name.rawValue))' from \(TerminalText.plural(removed, "photo"))"
+            )
         }
     }
 }
