@@ -259,15 +259,25 @@ extension Database: CatalogStore {
     // MARK: ratings
 
     private static let ratingColumns =
-        "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id"
+        "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id, r.author FROM rating r JOIN photo p ON p.id = r.photo_id"
 
     private static func storedRating(_ row: Row) -> StoredRating {
         StoredRating(
-            id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4))
+            id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4),
+            author: row.optionalString(5))
     }
 
-    public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue) throws -> Int64 {
-        try RatingRow(uuid: uuid, photoRowID: photoID, value: value).insert(into: self)
+    public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue, author: String?) throws -> Int64 {
+        try RatingRow(uuid: uuid, photoRowID: photoID, value: value, author: author).insert(into: self)
+    }
+
+    public func rating(ofPhoto photoID: Int64, author: String) throws -> StoredRating? {
+        try statement(Database.ratingColumns + " WHERE r.photo_id = ? AND r.author = ?").first(
+            [photoID, author], Database.storedRating)
+    }
+
+    public func setValue(ofRating id: Int64, to value: RatingValue) throws {
+        try run("UPDATE rating SET value = ? WHERE id = ?", [value.rawValue, id])
     }
 
     public func ratings(ofPhoto photoID: Int64) throws -> [StoredRating] {

@@ -210,6 +210,16 @@ public enum Schema {
         CREATE INDEX photo_zone ON photo(zone_id);
         CREATE INDEX photo_capture_date ON photo(capture_date);
         CREATE INDEX photo_imported_at ON photo(imported_at);
+        """,
+        // 5 (issue 14 item 4): ratings per author. `rating.author` is the history author of
+        // the `photos rate` that set it; `rate` replaces that author's rating instead of adding
+        // another (one per author per photo: the partial unique index, which PostgreSQL has as
+        // well). Ratings from before (and those read from XMP sidecars on import, which name no
+        // author) keep a NULL author: anonymous, never replaced by `rate`, still in the mean.
+        // ADD COLUMN with a NULL default needs no rebuild (sqlite.org/lang_altertable.html §5).
+        """
+        ALTER TABLE rating ADD COLUMN author TEXT CHECK (author IS NULL OR length(author) > 0);
+        CREATE UNIQUE INDEX rating_photo_author ON rating(photo_id, author) WHERE author IS NOT NULL;
         """
     ]
 

@@ -18,7 +18,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// Turns the current library at `lib` into what version 3 wrote: the photo table with
-    /// `CHECK (format IN ('jpeg', 'png'))`, user_version 3 (foreign keys off for the rebuild).
+    /// `CHECK (format IN ('jpeg', 'png'))`, no rating author (migration 5), user_version 3 (foreign
+    /// keys off for the rebuild).
     func downgradeToSchemaVersion3(_ lib: String) throws {
         let db = try Database(path: lib + "/photos.sqlite")
         try db.execute("PRAGMA foreign_keys = OFF")
@@ -45,6 +46,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             CREATE INDEX photo_zone ON photo(zone_id);
             CREATE INDEX photo_capture_date ON photo(capture_date);
             CREATE INDEX photo_imported_at ON photo(imported_at);
+            DROP INDEX rating_photo_author;
+            ALTER TABLE rating DROP COLUMN author;
             PRAGMA user_version = 3;
             COMMIT;
             PRAGMA wal_checkpoint(TRUNCATE);
@@ -94,10 +97,15 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         XCTAssertEqual(
             upgraded.stdout, "Migrated library at \(lib) from schema version 3 to \(Schema.currentVersion)\n",
             upgraded.stderr)
-        XCTAssertEqual(try rows(lib), before, "every row of every table kept, ids included")
+        // Migration 5 (ratings per author) adds rating.author, NULL for the ratings before it.
+        XCTAssertEqual(
+            try rows(lib).sorted(),
+            before.map { $0.hasPrefix("  rating: ") ? $0 + "|null" : $0 }.sorted(),
+            "every row of every table kept, ids included")
+        XCTAssertEqual(try rows(lib).filter { $0.hasPrefix("  rating: ") }.count, 3)
         do {
             let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
-            XCTAssertEqual(try db.userVersion, 4)
+            XCTAssertEqual(try db.userVersion, Schema.currentVersion)
             XCTAssertEqual(try db.statement("PRAGMA foreign_key_check").map { $0.string(0) }, [])
             XCTAssertEqual(try db.scalarInt("PRAGMA foreign_keys"), 1, "enforcement is back on after migrating")
             XCTAssertEqual(

@@ -172,6 +172,16 @@ struct Argument<Options> {
         }
     }
 
+    /// One word that may be left out (the last argument), converted by `parse`.
+    static func optional<Value>(
+        _ field: WritableKeyPath<Options, Value?>, _ name: String, help: String,
+        parse: @escaping (String) throws -> Value
+    ) -> Argument {
+        Argument(spec: ArgumentSpec(name, help: help, optional: true)) { options, words in
+            if let word = words.first { options[keyPath: field] = try parse(word) }
+        }
+    }
+
     /// One word as it is.
     static func one(_ field: WritableKeyPath<Options, String>, _ name: String, help: String) -> Argument {
         one(field, name, help: help, parse: { $0 })

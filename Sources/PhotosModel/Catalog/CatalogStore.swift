@@ -105,13 +105,17 @@ public struct StoredRating: Equatable, Sendable {
     public var value: Int
     public var photo: String
     public var zone: String
+    /// The history author who set it (schema 5); nil for an anonymous rating (one from before
+    /// schema 5, or read from an XMP sidecar on import).
+    public var author: String?
 
-    public init(id: Int64, uuid: String, value: Int, photo: String, zone: String) {
+    public init(id: Int64, uuid: String, value: Int, photo: String, zone: String, author: String? = nil) {
         self.id = id
         self.uuid = uuid
         self.value = value
         self.photo = photo
         self.zone = zone
+        self.author = author
     }
 }
 
@@ -243,8 +247,14 @@ public protocol CatalogStore: AnyObject {
 
     // MARK: ratings
 
-    /// Inserts a rating. - Returns: its row id.
-    func insertRating(uuid: String, photo photoID: Int64, value: RatingValue) throws -> Int64
+    /// Inserts a rating by `author` (nil: anonymous). At most one rating per author and photo
+    /// (schema 5's unique index): the caller replaces an existing one with `setValue`.
+    /// - Returns: its row id.
+    func insertRating(uuid: String, photo photoID: Int64, value: RatingValue, author: String?) throws -> Int64
+    /// The rating `author` gave a photo, when there is one (anonymous ratings never match).
+    func rating(ofPhoto photoID: Int64, author: String) throws -> StoredRating?
+    /// Sets the value of one rating (`photos rate` replacing its author's earlier rating).
+    func setValue(ofRating id: Int64, to value: RatingValue) throws
     /// The ratings of a photo, oldest first.
     func ratings(ofPhoto photoID: Int64) throws -> [StoredRating]
     /// The rating with this row id.

@@ -9,22 +9,26 @@ public struct RatingRow: Sendable {
     public var photoRowID: Int64
     /// 1 to 5 stars.
     public var value: RatingValue
+    /// The history author who set it (`photos rate`, schema migration 5); nil for an anonymous
+    /// rating (one from before migration 5, or read from an XMP sidecar on import).
+    public var author: String?
 
-    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue) {
+    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue, author: String? = nil) {
         self.uuid = uuid
         self.photoRowID = photoRowID
         self.value = value
+        self.author = author
     }
 
     /// The INSERT of one rating, prepared once per batch by the caller.
-    public static let insertSQL = "INSERT INTO rating (uuid, photo_id, value) VALUES (?, ?, ?)"
+    public static let insertSQL = "INSERT INTO rating (uuid, photo_id, value, author) VALUES (?, ?, ?, ?)"
 
     /// Inserts this row with `statement` (prepared from `insertSQL`).
     /// - Returns: the new row id.
     /// - Throws: `SQLiteError`.
     @discardableResult
     public func insert(with statement: Statement, into db: Database) throws -> Int64 {
-        try statement.run([uuid, photoRowID, value.rawValue])
+        try statement.run([uuid, photoRowID, value.rawValue, author])
         return db.lastInsertRowID
     }
 
