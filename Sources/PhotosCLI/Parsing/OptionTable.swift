@@ -148,6 +148,17 @@ struct Option<Options> {
         }
     }
 
+    /// A repeatable option whose values are converted by `parser`: every value given, in order.
+    static func values<Value>(
+        _ field: WritableKeyPath<Options, [Value]>, _ names: String..., value placeholder: String, help: String,
+        parser: ValueParser<Value>
+    ) -> Option {
+        let spec = OptionSpec(names, value: placeholder, help: help, repeatable: true)
+        return Option(spec: spec) { options, values in
+            options[keyPath: field] = try values.map { try parser.parse($0, spec.name) }
+        }
+    }
+
     /// This option as a row of a larger table, decoding into the `part` field of `Outer`
     /// (option groups shared by commands, like the photo filter of `list` and `export`).
     func lifted<Outer>(_ part: WritableKeyPath<Outer, Options>) -> Option<Outer> {

@@ -72,8 +72,35 @@ public struct PhotoQuery: Sendable {
         case local(String)
     }
 
+    /// The order of `forEachPhoto` (`photos list --sort`); ties are broken by uniqueName.
+    public enum Sort: String, Sendable, CaseIterable {
+        /// Local capture time, else import time (the default).
+        case captured
+        /// Import time (UTC).
+        case imported
+        /// Display name, ASCII case-insensitively.
+        case name
+        /// Bytes of the original.
+        case size
+        /// The displayed rating (the mean rounded half up); unrated photos sort lowest.
+        case rating
+    }
+
     /// Photos linked to a tag of each of these names.
     public var tagNames: [String] = []
+    /// For each inner list, photos linked to a tag named one of its names (a `--tag` matched
+    /// case- and diacritic-insensitively against the library's names by Core).
+    public var tagNameAlternatives: [[String]] = []
+    /// Photos linked to no tag at all.
+    public var untagged = false
+    /// Photos without any rating.
+    public var unrated = false
+    /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.
+    public var formats: [String] = []
+    /// The order.
+    public var sort: Sort = .captured
+    /// Reverses the order (the tie-break on uniqueName included).
+    public var descending = false
     /// At or after this bound.
     public var since: TimeBound?
     /// Before this bound.
@@ -172,8 +199,9 @@ public struct StoredParticipant: Equatable, Sendable {
 public protocol CatalogStore: AnyObject {
     // MARK: photos
 
-    /// Calls `body` with each photo matching `query`, ordered by local capture (or import) time,
-    /// then uniqueName, without holding them all; `body` may run other queries on the store.
+    /// Calls `body` with each photo matching `query`, in `query.sort` order (by default local
+    /// capture, else import, time), then uniqueName, without holding them all; `body` may run
+    /// other queries on the store.
     func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws
     /// The photo with exactly this uniqueName.
     func photo(uniqueName: String) throws -> StoredPhoto?

@@ -10,7 +10,7 @@ enum ExportCommand: Command {
             Originals are copied byte for byte from the library (their SHA-256 is checked while
             copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
             an interrupted export never leaves part of a file under a real name. Nothing is written
-            outside DEST. Names come from --name (default {name}, the original file name); fields:
+            outside DEST. Names come from --template (default {name}, the original file name); fields:
             {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
             photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
             style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
@@ -43,8 +43,8 @@ enum ExportCommand: Command {
         static var options: [Option<Options>] {
             PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
                 .value(
-                    \.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.",
-                    default: "{name}",
+                    \.template, "--template", value: "TEMPLATE",
+                    help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                     parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
                 .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
                 .value(
@@ -77,6 +77,13 @@ enum ExportCommand: Command {
         }
 
         func validate() throws {
+            // --name selects photos, as in list (one meaning per option name); the file name
+            // template was --name before: refuse a value that can only be a template.
+            if let name = selection.filter.name, name.contains("{") {
+                throw UsageError(
+                    "--name selects photos by name (a glob, as in list); the file name template is --template '\(name)'"
+                )
+            }
             try selection.validate()
             for tag in selection.filter.tags { _ = try TagName.normalize(tag) }
         }
