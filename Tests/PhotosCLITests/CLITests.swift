@@ -46,7 +46,7 @@ final class CLITests: TemporaryFolderTestCase {
             XCTAssertTrue(a.stdout.contains("OPTIONS:"), command)
         }
         XCTAssertTrue(
-            photos(["import", "--help"]).stdout.contains(
+            photos(["import", "--help"], env: ["COLUMNS": "200"]).stdout.contains(
                 "--max-pixels <n>            Refuse images larger than N pixels, before decoding. (default: 100000000)")
         )
         XCTAssertEqual(photos(["--version"]).stdout, "photos \(CLI.version)\n")

@@ -69,7 +69,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertTrue(group.stdout.contains("share invite"))
         XCTAssertTrue(photos(["--help"]).stdout.contains("tag rename"))
         XCTAssertTrue(
-            photos(["share", "invite", "--help"]).stdout.contains(
+            photos(["share", "invite", "--help"], env: ["COLUMNS": "200"]).stdout.contains(
                 "read-only for a new participant; an existing one keeps its own"))
         XCTAssertTrue(photos(["list", "--help"]).stdout.contains("--min-rating <n>"))
         XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--share <id>"))

@@ -132,9 +132,11 @@ struct Option<Options> {
     static func required(
         _ field: WritableKeyPath<Options, String>, _ names: String..., value placeholder: String, help: String
     ) -> Option {
-        let spec = OptionSpec(names, value: placeholder, help: help)
+        let spec = OptionSpec(names, value: placeholder, help: help, required: true)
         return Option(spec: spec) { options, values in
-            guard let text = values.last else { throw UsageError("missing \(spec.name) \(placeholder)") }
+            guard let text = values.last else {
+                throw UsageError("missing option \(spec.name) <\(placeholder.lowercased())>")
+            }
             options[keyPath: field] = text
         }
     }

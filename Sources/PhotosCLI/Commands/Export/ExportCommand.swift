@@ -28,7 +28,13 @@ enum ExportCommand: Command {
             missing or damaged). 'photos import DEST' reads the sidecars back (but also imports
             *.thumb.jpg files: export without --thumbnails for a round trip). Exit status 1 when some
             photos failed (each named on stderr), 73 when DEST cannot be created.
-            """)
+            """,
+        examples: [
+            "photos export /media/usb/photos --update --cleanup",
+            "photos export ~/out --tag sea --template '{capture:%Y/%m}/{name}'",
+            "photos export ~/out --dry-run --template '{capture:%Y}/{name}'",
+            "photos list --tag x --json | jq -r .uniqueName | photos export ~/out -"
+        ])
 
     struct Options: ParsableOptions {
         var destination = ""

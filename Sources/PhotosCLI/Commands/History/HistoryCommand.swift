@@ -12,7 +12,8 @@ enum HistoryCommand: Command {
             deletes). With --consumer, lists what that consumer has not seen (after its token) and,
             with --advance, moves its token to the newest transaction. Here --author is a filter;
             the global --author does not apply.
-            """)
+            """,
+        examples: ["photos history --since 2026-11-01", "photos history --since-token 120 --entity Photo --json"])
 
     struct Options: ParsableOptions {
         var since: Int64?

@@ -36,7 +36,7 @@ struct PhotoFilterOptions: ParsableOptions {
                 help: "Only photos whose name, a tag or share title contains TEXT, ignoring case and diacritics."),
             .values(
                 \.filter.formats, "--format", value: "FORMAT",
-                help: "Only photos of this format: jpeg, png, heif, avif or webp (repeatable: any of them).",
+                help: "Only photos of this format: jpeg, png, heif, avif or webp (any of those given).",
                 parser: .imageFormat),
             .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
             .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings.")

@@ -5,7 +5,8 @@ import PhotosCore
 enum ShowCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["show"],
-        abstract: "Show one photo's attributes.")
+        abstract: "Show one photo's attributes.",
+        examples: ["photos show 3f2a", "photos show 3f2a --json | jq .tags"])
 
     struct Options: ParsableOptions {
         var photo = ""

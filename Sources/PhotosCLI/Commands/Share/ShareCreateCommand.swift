@@ -13,7 +13,11 @@ enum ShareCreateCommand: Command {
             default title is 'Share-' and the creation date and time in UTC. An owner participant
             (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
             already in another share is refused (exit 65) unless --move. Prints the new share.
-            """)
+            """,
+        examples: [
+            "photos share create 3f2a 9b1c --title Summer",
+            "photos list --tag sea --json | jq -r .uniqueName | photos share create -"
+        ])
 
     struct Options: ParsableOptions {
         var photos: [String] = []

@@ -12,7 +12,11 @@ enum TagAddCommand: Command {
             created with a fresh random UUID when the zone has none. A photo that already has the tag
             is left unchanged. Every photo is resolved first: if one is unknown or ambiguous, nothing
             changes.
-            """)
+            """,
+        examples: [
+            "photos tag add Beach 3f2a 9b1c",
+            "photos list --untagged --json | jq -r .uniqueName | photos tag add inbox -"
+        ])
 
     struct Options: ParsableOptions {
         var name = TagName(rawValue: "")
