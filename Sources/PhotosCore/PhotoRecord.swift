@@ -107,6 +107,8 @@ public struct PhotoFilter {
     public var reverse = false
     /// At most this many photos (after every other condition), nil for all.
     public var limit: Int?
+    /// Only these photos (uniqueNames, resolved by the caller), nil for any (`export PHOTO...`).
+    public var uniqueNames: Set<String>?
 
     public init() {}
 }
@@ -181,6 +183,7 @@ extension Library {
         guard remaining > 0 else { return }
         do {
             try catalogStore.forEachPhoto(matching: query) { row in
+                if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
                 var rec = record(row)
                 try fillRelations(&rec)

@@ -241,7 +241,7 @@ extension CLIError {
     /// state not writable 77, a read or write failing on the disk 74.
     init(_ error: ExportError) {
         switch error {
-        case .unclosedField, .unknownField, .emptyTemplate: self.init(.usage, error.description)
+        case .unclosedField, .unknownField, .emptyTemplate, .unknownConversion: self.init(.usage, error.description)
         case .destinationIsFile, .destinationInsideLibrary, .cannotCreateDestination, .cannotWriteDestination,
             .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary:
             self.init(.cantCreate, error.description)

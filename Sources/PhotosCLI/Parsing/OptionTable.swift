@@ -200,6 +200,13 @@ struct Argument<Options> {
         one(field, name, help: help, parse: { $0 })
     }
 
+    /// Any number of words, none included (the last argument).
+    static func optionalMany(_ field: WritableKeyPath<Options, [String]>, _ name: String, help: String) -> Argument {
+        Argument(spec: ArgumentSpec(name, help: help, variadic: true, optional: true)) { options, words in
+            options[keyPath: field] = words
+        }
+    }
+
     /// One or more words (the last argument).
     static func many(_ field: WritableKeyPath<Options, [String]>, _ name: String, help: String) -> Argument {
         Argument(spec: ArgumentSpec(name, help: help, variadic: true)) { options, words in

@@ -38,6 +38,7 @@ enum ExportCommand: Command {
 
     struct Options: ParsableOptions {
         var destination = ""
+        var photos: [String] = []
         var selection = PhotoFilterOptions()
         var template: ExportNameTemplate?
         var thumbnails = false
@@ -79,7 +80,12 @@ enum ExportCommand: Command {
             ]
         }
         static var arguments: [Argument<Options>] {
-            [.one(\.destination, "dest", help: "The export folder (created when absent).")]
+            [
+                .one(\.destination, "dest", help: "The export folder (created when absent)."),
+                .optionalMany(
+                    \.photos, "photo",
+                    help: "Only these photos (and those of the filters): " + PhotoArguments.many)
+            ]
         }
 
         func validate() throws {
@@ -109,16 +115,27 @@ enum ExportCommand: Command {
     }
 
     static func run(_ arguments: Options, _ ctx: CommandContext) throws {
-        let options = arguments.exportOptions
+        var options = arguments.exportOptions
         let library = try ctx.openLibraryForReading(dryRun: options.dryRun)
-        // An unknown or ambiguous share fails before DEST is created.
+        // An unknown or ambiguous share, or an unknown photo, fails before DEST is created.
         if let share = options.filter.share { _ = try library.resolveShare(share) }
+        // An unknown tag or zone, too (the filter checked without reading a photo).
+        var check = options.filter
+        check.limit = 0
+        try library.forEachPhoto(matching: check) { _ in }
+        if !arguments.photos.isEmpty {
+            options.filter.uniqueNames = Set(try ctx.resolvePhotos(arguments.photos, in: library).map(\.uniqueName))
+        }
         let exporter = Exporter(library: library, options: options)
         exporter.onFailure = { failure in
             ctx.console.itemError(
                 "\(failure.uniqueName) (\(TerminalText.printable(failure.displayName)))", failure.reason)
         }
         exporter.onNote = { ctx.console.note($0) }
+        // --dry-run lists the files the template would produce, one per line (not with --json).
+        if options.dryRun && !ctx.global.json && !ctx.global.quiet {
+            exporter.onPlannedFile = { ctx.console.print("would write " + TerminalText.escaped($0)) }
+        }
         let summary: ExportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "exporting") { bar in

@@ -42,7 +42,7 @@ enum RateCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photo = try library.resolvePhoto(options.photo)
+        let photo = try ctx.resolvePhoto(options.photo, in: library)
         guard let value = options.value else {
             let removed = try library.clearRating(of: photo, author: ctx.historyAuthor)
             if ctx.global.json {

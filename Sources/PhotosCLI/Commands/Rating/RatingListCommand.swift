@@ -17,7 +17,7 @@ enum RatingListCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibraryForReading()
-        let photo = try library.resolvePhoto(options.photo)
+        let photo = try ctx.resolvePhoto(options.photo, in: library)
         let ratings = try library.ratings(of: photo)
         if ctx.global.json {
             for rating in ratings { ctx.console.printJSON(rating.json) }

@@ -43,7 +43,7 @@ enum ShareCreateCommand: Command {
         let ownerText = options.owner ?? ctx.environment["PHOTOS_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
         let owner = try ownerText.map(Email.init(parsing:))
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let share = try library.createShare(
             photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)
         if ctx.global.json {

@@ -28,7 +28,7 @@ enum TagAddCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let added = try library.addTag(options.name, to: photos, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("added", .int(added))]))
