@@ -39,7 +39,7 @@ final class MaintenanceCLITests: TemporaryFolderTestCase {
                 separator: "\n"
             ).count, 2)
         XCTAssertEqual(photos(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]).stdout, "")
-        XCTAssertEqual(photos(["--library", lib, "history", "consumers"]).stdout, "backup\t2\n")
+        XCTAssertEqual(photos(["--library", lib, "history", "consumers"]).stdout, "NAME    TOKEN\nbackup  2\n")
         // A consumer whose unread history was compacted away (with --force) is warned.
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/kite.png"]).status, 0)
         XCTAssertEqual(
