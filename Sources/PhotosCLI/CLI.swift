@@ -16,10 +16,12 @@ public enum CLI {
 
     static func run(arguments: [String], environment: [String: String], output: OutputStreams) -> ExitStatus {
         let console = Console(streams: output)
+        // --json anywhere before `--`: a failure is then a JSON object on stderr too.
+        let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         do {
             return try dispatch(arguments, environment: environment, console: console)
         } catch let failure as CommandLineFailure {
-            return report(failure, console: console)
+            return report(failure, console: console, json: json)
         } catch {
             return .software
         }
@@ -159,9 +161,17 @@ public enum CLI {
 
     /// Prints what stopped the run and returns its exit status: a usage error with the usage
     /// line, any other as `photos CMD: error: message`.
-    private static func report(_ failure: CommandLineFailure, console: Console) -> ExitStatus {
+    private static func report(_ failure: CommandLineFailure, console: Console, json: Bool) -> ExitStatus {
         let report = ErrorReporting.report(for: failure.error, libraryPath: failure.libraryPath)
-        if report.isUsage {
+        if json {
+            // Under --json a failing command says why as one JSON object on stderr (stdout
+            // keeps only data): {"error":{"message":"…","exitStatus":66,"command":"list"}}.
+            var fields: [(String, JSONValue)] = [
+                ("message", .string(report.message)), ("exitStatus", .int(Int(report.status.rawValue)))
+            ]
+            if let command = failure.command { fields.append(("command", .string(command.name))) }
+            console.errorText(JSONValue.object([("error", .object(fields))]).serialized() + "\n")
+        } else if report.isUsage {
             console.usageError(report.message, usage: Help.usageReminder(failure.command))
         } else if let command = failure.command {
             console.commandError(command: command.name, report.message)
