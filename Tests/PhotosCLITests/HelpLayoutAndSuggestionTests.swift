@@ -37,7 +37,7 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
 
             ARGUMENTS:
               <photo>                     A uniqueName, or an unambiguous prefix of at least
-                                          4 characters.
+                                          4 characters; - reads it from stdin.
               <value>                     A whole number from 1 to 5 (not with --clear).
 
             OPTIONS:
@@ -64,7 +64,7 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             USAGE: photos rate [<options>] <photo> [<value>]
 
             ARGUMENTS:
-              <photo>                     A uniqueName, or an unambiguous prefix of at least 4 characters.
+              <photo>                     A uniqueName, or an unambiguous prefix of at least 4 characters; - reads it from stdin.
               <value>                     A whole number from 1 to 5 (not with --clear).
 
             OPTIONS:
