@@ -1,5 +1,5 @@
 import PhotosFiles
-import PhotosSQLite
+import PhotosModel
 
 /// An error of a library as a whole, typed so that callers match on what happened, not on
 /// message text. It carries no exit status, option name or hint: the CLI's `ExitStatus(for:)`
@@ -57,24 +57,20 @@ public enum LibraryError: Error, CustomStringConvertible {
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
         case is PhotosError, is LibraryError, is ValueError, is ShareError: return error
-        case let e as SQLiteError where e.isBusy: return LibraryError.busy(library: library)
-        case let e as SQLiteError:
+        case let e as any StoreErrorConvertible:
+            let e = e.storeError
             let failure: DatabaseFailure
-            // https://www.sqlite.org/rescode.html
-            switch e.resultCode {
-            case .readonly, .perm, .auth: failure = .notWritable
-            case .cantopen: failure = .cannotOpen
-            case .ioerr, .full, .nomem: failure = .io
-            case .corrupt, .notadb: failure = .corrupt
-            default: failure = .other
-            }
-            return LibraryError.database(library: library, failure: failure, message: e.message, detail: e.description)
-        case let e as MigrationError:
-            if case let .newerLibrary(found, supported) = e {
+            switch e.kind {
+            case .busy: return LibraryError.busy(library: library)
+            case let .newerSchema(found, supported):
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
+            case .readOnly: failure = .notWritable
+            case .cannotOpen: failure = .cannotOpen
+            case .io: failure = .io
+            case .corrupt: failure = .corrupt
+            case .constraint, .other: failure = .other
             }
-            return LibraryError.database(
-                library: library, failure: .corrupt, message: e.description, detail: e.description)
+            return LibraryError.database(library: library, failure: failure, message: e.message, detail: e.detail)
         default: return LibraryError.store(library: library, underlying: error)
         }
     }

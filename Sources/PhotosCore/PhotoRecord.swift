@@ -276,9 +276,7 @@ extension Library {
             // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
             // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
             // for `verify --repair`).
-            db.setBusyTimeout(max(busyTimeout, Library.cleanupWait))
-            defer { db.setBusyTimeout(busyTimeout) }
-            try? write(body)
+            _ = try? write(waitingUpTo: max(busyTimeout, Library.cleanupWait), body)
         } catch {}
         return removed
     }

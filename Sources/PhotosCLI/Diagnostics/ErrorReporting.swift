@@ -139,9 +139,9 @@ struct CLIError {
             case .notWritable:
                 self.init(
                     .noPermission,
-                    "library \(library) is not writable: \(Library.whatIsNotWritable(library)) (\(message))")
+                    "library \(library) is not writable: \(CompositionRoot.whatIsNotWritable(library)) (\(message))")
             case .cannotOpen:
-                if let reason = Library.accessProblem(library) {
+                if let reason = CompositionRoot.accessProblem(library) {
                     self.init(.noPermission, "library \(library) cannot be opened: \(reason) (\(message))")
                 } else {
                     self.init(.ioError, "library \(library): \(detail)")
