@@ -203,7 +203,7 @@ final class MaintenanceTests: XCTestCase {
         try importInto(lib, ["storm.jpg", "path.jpg", "kite.png"])
         try makeShare(lib, id: "s-purged", photos: ["storm.jpg", "path.jpg", "kite.png"], tag: nil)
         var options = ExportOptions(destination: tmp.file("out"))
-        options.filter.zone = "s-purged"
+        options.filter.zone = ZoneID(rawValue: "s-purged")
         let exporter = Exporter(library: lib, options: options)
         var notes: [String] = []
         exporter.onNote = { notes.append($0) }
