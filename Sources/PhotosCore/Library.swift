@@ -81,12 +81,13 @@ public final class Library {
     ///   - acceptingOlderSchema: with `readOnly`, open a library of an older schema version
     ///     even when this user may not write it, for a reader that copes with every older
     ///     version itself (`merge`'s other library); it is not migrated.
-    /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false (always
-    ///   for a dry run), 77 when this user may not enter its folder or write it (a read-only
-    ///   open: may not read it, or it has an older schema version that only a user who can
-    ///   write it can upgrade), 73 when it cannot be created, 65 when it is newer than this
-    ///   build (or, for a dry run, older: it would have to be migrated, which a dry run never
-    ///   does), 75 when busy.
+    /// - Throws: `LibraryError.noLibrary` when the library does not exist and `create` is false
+    ///   (always for a dry run); `.cannotEnter` when this user may not look into it;
+    ///   `.notALibrary` for a catalog without a schema version; `.olderSchema` when a read-only
+    ///   open or a dry run meets an older schema version (`.notWritable` when only a user who
+    ///   can write it can upgrade it); `.cannotCreate` when it cannot be created;
+    ///   `.newerSchema` when it is newer than this build; `.busy`; `.database` for the store's
+    ///   other failures. (The CLI's ErrorReporting gives them 66, 77, 65, 77/65, 73, 65, 75.)
     public init(
         root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend, create: Bool,
         busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false, acceptingOlderSchema: Bool = false
@@ -100,14 +101,14 @@ public final class Library {
         var st = stat()
         if stat(dbPath, &st) != 0, errno == EACCES || errno == EPERM {
             // Not "no library": one this user may not look into.
-            throw PhotosError(
-                .noPermission,
-                "library \(root) cannot be opened: \(Library.accessProblem(root, backend: backend) ?? "\(dbPath): \(String(cString: strerror(errno)))")"
-            )
+            throw LibraryError.cannotEnter(
+                library: root,
+                reason: Library.accessProblem(root, backend: backend)
+                    ?? "\(dbPath): \(String(cString: strerror(errno)))")
         }
         if !backend.catalogExists(at: root) {
             guard create, !dryRun else {
-                throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
+                throw LibraryError.noLibrary(library: root)
             }
             try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
@@ -121,26 +122,21 @@ public final class Library {
                     throw LibraryError.newerSchema(library: root, found: version, supported: current)
                 }
                 if readOnly && version == 0 {
-                    throw PhotosError.dataError("\(dbPath) is not a photos library (it has no schema version)")
+                    throw LibraryError.notALibrary(path: dbPath)
                 }
                 if readOnly && !acceptingOlderSchema && version < current {
                     // This build cannot read the older tables (migration 2 added the capture
                     // columns every photo query selects), and a read-only open migrates nothing.
                     if Library.accessProblem(root, backend: backend) != nil {
-                        throw PhotosError(
-                            .noPermission,
-                            "library \(root) has schema version \(version) and must be upgraded to \(current) by a user who can write it (run 'photos init'): \(Library.whatIsNotWritable(root, backend: backend))"
-                        )
+                        throw LibraryError.olderSchema(
+                            library: root, found: version, current: current,
+                            why: .notWritable(what: Library.whatIsNotWritable(root, backend: backend)))
                     }
-                    throw PhotosError.dataError(
-                        "library \(root) has schema version \(version) and must be upgraded to \(current) first, which a read-only open (as a dry run makes) does not do: run 'photos init'"
-                    )
+                    throw LibraryError.olderSchema(library: root, found: version, current: current, why: .readOnlyOpen)
                 }
                 if dryRun && version < current {
                     // A dry run never creates, migrates or vacuums a library.
-                    throw PhotosError.dataError(
-                        "library \(root) has schema version \(version) and must be upgraded to \(current) first, which a dry run does not do: run 'photos init', then the dry run"
-                    )
+                    throw LibraryError.olderSchema(library: root, found: version, current: current, why: .dryRun)
                 }
                 if dryRun {
                     try store.setRejectingWrites(true)
@@ -169,7 +165,7 @@ public final class Library {
     /// `library.dryRun(flag) { … }` (or on a library opened with `dryRun: true`) and reports
     /// what that code counted. File effects outside the library (export's DEST) go through a
     /// writer with its own dry-run flag (`Exporter`).
-    /// - Throws: what `body` throws; `PhotosError` when query-only mode cannot be set.
+    /// - Throws: what `body` throws; `LibraryError` when the store cannot reject writes.
     public func dryRun<T>(_ enabled: Bool, _ body: () throws -> T) throws -> T {
         guard enabled, !isDryRun else { return try body() }
         do { try store.setRejectingWrites(true) } catch { throw LibraryError.wrap(error, library: root) }
@@ -249,7 +245,7 @@ public final class Library {
 
     /// `mkdir -p path` with the system's reason on failure (Foundation's messages say neither
     /// which component failed nor why, e.g. "NSCocoaErrorDomain error 512" for a file in the way).
-    /// - Throws: `PhotosError` 73 naming the library and the folder that cannot be created.
+    /// - Throws: `LibraryError.cannotCreate` naming the library and the folder that cannot be created.
     static func makeFolders(_ path: String, library: String) throws {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -257,15 +253,13 @@ public final class Library {
             var st = stat()
             if stat(prefix, &st) == 0 {
                 guard st.st_mode & S_IFMT == S_IFDIR else {
-                    throw PhotosError(
-                        .cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
+                    throw LibraryError.cannotCreate(library: library, reason: "\(prefix) exists and is not a folder")
                 }
                 continue
             }
             if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-                throw PhotosError(
-                    .cantCreate,
-                    "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
+                throw LibraryError.cannotCreate(
+                    library: library, reason: "\(prefix): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -275,7 +269,8 @@ public final class Library {
     /// The transaction commits when `body` returns — except during a dry run (`isDryRun`),
     /// when it always rolls back: `body` sees its own changes (so counts are those of a real
     /// run), and nothing stays. Every write of a command goes through here.
-    /// - Throws: `PhotosError`, or what `body` throws (after rolling back).
+    /// - Throws: `LibraryError.busy` past `busyTimeout`, `LibraryError`, or what `body` throws
+    ///   (after rolling back).
     public func write<T>(_ body: () throws -> T) throws -> T {
         try write(waitingUpTo: busyTimeout, body)
     }
