@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
-import PhotosSQLite
+import PhotosModel
 
 /// What `photos import` does, as options (SPEC §5).
 public struct ImportOptions {
@@ -10,7 +10,7 @@ public struct ImportOptions {
     /// Tag names (raw; normalized on use) added to every imported photo (`--tag`).
     public var tags: [String] = []
     /// The record zone photos go into (`default`, or a share's id with `--share`).
-    public var zone: String = Schema.defaultZoneID
+    public var zone: String = ZoneID.default.rawValue
     /// Check and decode everything, write nothing (`--dry-run`): the batches run in
     /// transactions that roll back (`Library.dryRun`), and no original is written.
     public var dryRun = false
@@ -189,7 +189,7 @@ public final class Importer {
 
         let jobs = max(1, min(options.jobs, max(1, files.count)))
         let pipeline = ImportPipeline(
-            files: files, jobs: jobs, databasePath: library?.databasePath,
+            files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
         let queue = pipeline.queue
         let stop = pipeline.stop
@@ -314,7 +314,7 @@ public final class Importer {
         guard !hashes.isEmpty else { return }
         var photos: [PhotoRecord] = []
         for sha in hashes.sorted() {
-            guard let found = try (library.db as any ImportStore).importedOriginal(sha256: sha) else { continue }
+            guard let found = try library.store.importedOriginal(sha256: sha) else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }
         for name in tagNames { try library.addTag(TagName(rawValue: name), to: photos, author: options.author) }

@@ -141,16 +141,7 @@ struct Option<Options> {
         }
     }
 
-    /// A repeatable option: every value given, in order.
-    static func values(
-        _ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String
-    ) -> Option {
-        Option(spec: OptionSpec(names, value: placeholder, help: help, repeatable: true)) { options, values in
-            options[keyPath: field] = values
-        }
-    }
-
-    /// A repeatable option whose values are converted by `parser`: every value given, in order.
+    /// A repeatable option converted by `parser`, every occurrence kept in order.
     static func values<Value>(
         _ field: WritableKeyPath<Options, [Value]>, _ names: String..., value placeholder: String, help: String,
         parser: ValueParser<Value>
@@ -158,6 +149,15 @@ struct Option<Options> {
         let spec = OptionSpec(names, value: placeholder, help: help, repeatable: true)
         return Option(spec: spec) { options, values in
             options[keyPath: field] = try values.map { try parser.parse($0, spec.name) }
+        }
+    }
+
+    /// A repeatable option: every value given, in order.
+    static func values(
+        _ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String
+    ) -> Option {
+        Option(spec: OptionSpec(names, value: placeholder, help: help, repeatable: true)) { options, values in
+            options[keyPath: field] = values
         }
     }
 

@@ -97,7 +97,6 @@ enum ExportCommand: Command {
                 )
             }
             try selection.validate()
-            for tag in selection.filter.tags { _ = try TagName.normalize(tag) }
         }
 
         /// The export options for Core.
