@@ -13,6 +13,11 @@ public struct RatingInfo: Equatable, Sendable {
     /// before schema 5, or read from an XMP sidecar on import).
     public var author: String?
 
+    /// - Parameters:
+    ///   - id: the rating's row id.
+    ///   - value: 1…5.
+    ///   - photo: the rated photo's uniqueName.
+    ///   - author: who set it; nil for an anonymous rating.
     public init(id: Int64, value: Int, photo: String, author: String? = nil) {
         self.id = id
         self.value = value
