@@ -13,7 +13,7 @@ final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
     }
 
     func testMergeErrorsKeepTheirWordsAndStatus() {
-        check(MergeError.intoItself(library: "/lib"), .dataError, "cannot merge a library into itself (/lib)")
+        check(MergeError.intoItself(library: "/lib"), .usage, "cannot merge a library into itself (/lib)")
         check(
             MergeError.originalMismatch(library: "/other", photo: "ABC"), .dataError,
             "/other: original of photo ABC does not match its SHA-256; run 'photos verify' there")

@@ -35,18 +35,20 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
             two.stderr, "photos purge: error: share prefix 'abcd001' is ambiguous: abcd0010, abcd0011, abcd0012\n")
         XCTAssertEqual(two.status, 65)
         let short = photos(["--library", lib, "purge", "--share", "wxy"])
-        XCTAssertEqual(short.status, 66, "a prefix shorter than 4 characters names nothing")
-        XCTAssertEqual(short.stderr, "photos purge: error: no share or zone 'wxy' in the library\n")
+        // A prefix shorter than 4 characters is a bad argument, 64, as in every command (issue 14).
+        XCTAssertEqual(short.status, 64)
+        XCTAssertTrue(
+            short.stderr.hasPrefix("Error: share 'wxy': an id prefix needs at least 4 characters\n"), short.stderr)
         let none = photos(["--library", lib, "purge", "--share", "nope-nope"])
         XCTAssertEqual(none.status, 66)
         XCTAssertEqual(none.stderr, "photos purge: error: no share or zone 'nope-nope' in the library\n")
         for spelling in ["default", "DEFAULT", "defa"] {
             let refused = photos(["--library", lib, "purge", "--share", spelling])
-            XCTAssertEqual(refused.status, 65, spelling)
-            XCTAssertEqual(
-                refused.stderr,
-                "photos purge: error: the default zone cannot be purged (delete its photos with 'photos delete')\n",
-                spelling)
+            XCTAssertEqual(refused.status, 64, spelling)
+            XCTAssertTrue(
+                refused.stderr.hasPrefix(
+                    "Error: the default zone cannot be purged (delete its photos with 'photos delete')\n"),
+                "\(spelling): \(refused.stderr)")
         }
         // A unique prefix in another case resolves to the stored id.
         let found = photos(["--library", lib, "purge", "--share", "WXYZ", "--dry-run"])

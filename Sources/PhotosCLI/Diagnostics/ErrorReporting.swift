@@ -231,8 +231,8 @@ struct CLIError {
 
 extension CLIError {
     /// `purge`, `dedupe-tags` and `history` refusals (`MaintenanceError`): a zone or consumer
-    /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix and the default zone 65
-    /// (EX_DATAERR), sysexits.h.
+    /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix 65 (EX_DATAERR), the
+    /// default zone 64 (a bad argument, EX_USAGE), sysexits.h.
     init(maintenance error: MaintenanceError) {
         switch error {
         case .zoneNotFound(let argument):
@@ -240,7 +240,8 @@ extension CLIError {
         case let .zonePrefixAmbiguous(argument, candidates):
             self.init(.dataError, "share prefix '\(argument)' is ambiguous: \(CLIError.zoneCandidateList(candidates))")
         case .defaultZoneNotPurgeable:
-            self.init(.dataError, "the default zone cannot be purged (delete its photos with 'photos delete')")
+            // The argument names a zone that exists but may not be purged: a bad argument, 64.
+            self.init(.usage, "the default zone cannot be purged (delete its photos with 'photos delete')")
         case .consumerNotFound(let name):
             self.init(.noInput, "no history consumer '\(name)'")
         }
@@ -267,10 +268,12 @@ func parseOption<T>(_ option: String, _ text: String, _ parse: (String) throws -
 
 // MARK: import/verify/merge/export
 extension CLIError {
-    /// `MergeError`: both 65 (the other library's data, or the arguments, are wrong as data).
+    /// `MergeError`: `--from` naming this library is a bad argument (64); an original of the
+    /// other library that does not match its SHA-256 is bad data (65).
     init(_ error: MergeError) {
         switch error {
-        case .intoItself, .originalMismatch: self.init(.dataError, error.description)
+        case .intoItself: self.init(.usage, error.description)
+        case .originalMismatch: self.init(.dataError, error.description)
         }
     }
 
