@@ -5,7 +5,8 @@ import PhotosCore
 /// progress display. The diagnostics it counts decide exit status 1 (as swift-format's
 /// `DiagnosticsEngine` decides its exit status from what it collected).
 final class Console {
-    private let streams: OutputStreams
+    /// The sinks and what is known about the terminal (read by `CommandContext.confirm`).
+    let streams: OutputStreams
     /// `--quiet`: notes and the progress display are suppressed; diagnostics never are.
     var quiet: Bool
     /// How many problems with single items were reported (files that failed, problems found).
