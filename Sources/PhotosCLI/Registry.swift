@@ -20,7 +20,8 @@ enum Registry {
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(PurgeCommand.self),
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),
-        CommandDescriptor(StatsCommand.self)
+        CommandDescriptor(StatsCommand.self),
+        CommandDescriptor(CompletionsCommand.self)
     ]
 
     /// The command named by the leading words of `words`, and how many words name it (the
