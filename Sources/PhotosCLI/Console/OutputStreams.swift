@@ -11,6 +11,8 @@ final class OutputStreams {
     var stdinIsTerminal = false
     /// True when stdout is a terminal (progress is drawn only when both stdout and stderr are).
     var stdoutIsTerminal = false
+    /// `$TERM`: progress is never drawn on a `dumb` terminal.
+    var term: String?
     /// Reads one line of the user's answer from stdin (without its newline), nil at end of input.
     var readAnswer: () -> String? = { nil }
 
@@ -37,6 +39,7 @@ final class OutputStreams {
             color: tty && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
         streams.stdinIsTerminal = isatty(0) == 1
         streams.stdoutIsTerminal = isatty(1) == 1
+        streams.term = environment["TERM"]
         streams.readAnswer = { readLine(strippingNewline: true) }
         return streams
     }

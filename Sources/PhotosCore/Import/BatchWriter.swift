@@ -35,6 +35,8 @@ struct ImportBatchWriter {
         var bytes: Int64 = 0
         /// Duplicates of rows another process committed meanwhile.
         var duplicates = 0
+        /// Their paths.
+        var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
     }
@@ -57,6 +59,7 @@ struct ImportBatchWriter {
                 for item in batch {
                     if try importStore.hasOriginal(sha256: item.sha256) {
                         result.duplicates += 1
+                        result.duplicatePaths.append(item.path)
                         continue
                     }
                     var st = stat()

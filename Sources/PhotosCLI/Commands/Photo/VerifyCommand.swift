@@ -64,8 +64,11 @@ enum VerifyCommand: Command {
                 yes: options.yes)
         }
         do {
-            let report = try library.verify(
-                quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor)
+            let report = try ctx.console.withProgress("verifying") { bar in
+                try library.verify(
+                    quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
             printReport(report, ctx)
         } catch let interrupted as Interrupted<VerifyReport> {
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: ctx.libraryPath)
