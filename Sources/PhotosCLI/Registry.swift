@@ -6,6 +6,7 @@ enum Registry {
         CommandDescriptor(InitCommand.self), CommandDescriptor(SchemaCommand.self),
         CommandDescriptor(ImportCommand.self), CommandDescriptor(ListCommand.self),
         CommandDescriptor(ShowCommand.self), CommandDescriptor(ThumbnailCommand.self),
+        CommandDescriptor(ThumbnailsCommand.self),
         CommandDescriptor(DeleteCommand.self), CommandDescriptor(VerifyCommand.self),
         CommandDescriptor(TagListCommand.self), CommandDescriptor(TagAddCommand.self),
         CommandDescriptor(TagRemoveCommand.self), CommandDescriptor(TagDeleteCommand.self),

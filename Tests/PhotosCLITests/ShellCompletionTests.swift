@@ -34,7 +34,7 @@ final class ShellCompletionTests: BinaryTestCase {
     }
 
     func testCommandsAndSubcommands() throws {
-        XCTAssertEqual(try complete(["photos", "t"]), ["thumbnail", "tag"])
+        XCTAssertEqual(try complete(["photos", "t"]), ["thumbnail", "thumbnails", "tag"])
         XCTAssertEqual(try complete(["photos", "tag", ""]), ["list", "add", "remove", "delete", "rename"])
         XCTAssertEqual(try complete(["photos", "history", "c"]), ["consumers", "compact"])
         XCTAssertEqual(try complete(["photos", "--json", "sh"]), ["show", "share"], "after a global option")
