@@ -22,6 +22,7 @@ enum Registry {
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),
         CommandDescriptor(StatsCommand.self),
+        CommandDescriptor(BackupCommand.self), CommandDescriptor(RestoreCommand.self),
         CommandDescriptor(CompletionsCommand.self)
     ]
 
