@@ -91,4 +91,53 @@ final class ShellCompletionTests: BinaryTestCase {
         XCTAssertEqual(try complete(["photos", "import", "ho"], in: folder).sorted(), ["holiday", "house.jpg"])
         XCTAssertEqual(try complete(["photos", "merge", "--from", "ho"], in: folder), ["holiday"], "folders only")
     }
+
+    /// The environment of a shell that finds this build's `photos` first on PATH.
+    private func shellEnvironment() throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = (try binary() as NSString).deletingLastPathComponent + ":" + (environment["PATH"] ?? "")
+        environment["PHOTOS_LIBRARY"] = dir + "/no-library"
+        return environment
+    }
+
+    /// zsh: the script is sourced with compsys' `compadd`, `_files` and `compdef` stubbed (they
+    /// print what they were given), `words`/`CURRENT` set as zsh sets them, and `_photos` called.
+    func testZshFunctionOffersTheSameCandidates() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") else {
+            throw XCTSkip("zsh is not installed")
+        }
+        XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "--quiet"]).status, 0)
+        let script = dir + "/_photos"
+        try run(["completions", "zsh"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let program = """
+            compdef() { :; }
+            compadd() { [[ $1 == -- ]] && shift; print -l -- "$@"; }
+            _files() { print "(files $*)"; }
+            source '\(script)'
+            words=(photos t); CURRENT=2; _photos
+            words=(photos --library '\(lib)' list --zone ""); CURRENT=6; _photos
+            words=(photos merge --from ""); CURRENT=4; _photos
+            """
+        let result = try runProcess("/usr/bin/zsh", ["-f", "-c", program], environment: try shellEnvironment())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "thumbnail\nthumbnails\ntag\ndefault\n(files -/)\n")
+    }
+
+    /// fish: `complete -C` asks fish's own completion machinery, with the script sourced.
+    func testFishCompletesThroughItsOwnMachinery() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else {
+            throw XCTSkip("fish is not installed")
+        }
+        let script = dir + "/photos.fish"
+        try run(["completions", "fish"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+        let program = """
+            source '\(script)'
+            complete -C 'photos t'
+            complete -C 'photos share invite x y --permission '
+            """
+        let result = try runProcess(
+            "/usr/bin/fish", ["--no-config", "-c", program], environment: try shellEnvironment())
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "tag\nthumbnail\nthumbnails\nread-only\nread-write\n")
+    }
 }
