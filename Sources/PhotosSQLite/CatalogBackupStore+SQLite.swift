@@ -35,7 +35,7 @@ extension Database: CatalogBackupStore {
         let fd = open(temporary, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)
-            close(fd)
+            Glibc.close(fd)
         }
         guard Glibc.rename(temporary, destination) == 0 else {
             let message = String(cString: strerror(errno))

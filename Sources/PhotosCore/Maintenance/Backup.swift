@@ -32,7 +32,7 @@ public struct BackupReport: Sendable {
 
 extension Library {
     /// Where the catalog copy is taken and restored.
-    var catalogBackupStore: any CatalogBackupStore { db }
+    var catalogBackupStore: any CatalogBackupStore { store }
 
     /// Backs the library up into the folder `destination` (created when absent), which is then
     /// a library of its own: `verify --library DEST` checks it and `restore` makes a library of
@@ -58,15 +58,18 @@ extension Library {
         report.destination = dest
         report.originals = originals
         do {
-            report.catalogBytes = try catalogBackupStore.backupCatalog(to: dest + "/" + Library.databaseName)
+            report.catalogBytes = try catalogBackupStore.backupCatalog(
+                to: Library.catalogFile(at: dest, backend: backend))
         } catch {
             throw LibraryError.wrap(error, library: root)
         }
         // A copy left by an older backup with its own -wal would be read instead of the new file.
-        for companion in ["-wal", "-shm"] { unlink(dest + "/" + Library.databaseName + companion) }
+        for companion in backend.catalogFiles(at: dest).dropFirst() { unlink(companion) }
         guard originals else { return report }
 
-        let copy = try Library(root: dest, create: false, busyTimeout: busyTimeout, readOnly: true)
+        let copy = try Library(
+            root: dest, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
+            readOnly: true)
         var references = Set<String>()
         try copy.forEachPhoto(matching: PhotoFilter()) { references.insert($0.fileReference) }
         let target = ExternalDataStore(root: dest + "/" + Library.externalDataName)
@@ -122,12 +125,15 @@ extension Library {
     /// - Throws: `PhotosError` 66 when `backup` holds no catalog, 73 when a library already
     ///   exists at `root` (restore never overwrites one) or it cannot be created, 74 on a
     ///   write error, 65 when the copy is not a library.
-    public static func restore(from backup: String, to root: String, busyTimeout: Double = 30) throws -> Library {
-        let catalog = backup + "/" + databaseName
+    public static func restore(
+        from backup: String, to root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend,
+        busyTimeout: Double = 30
+    ) throws -> Library {
+        let catalog = catalogFile(at: backup, backend: backend)
         guard FileManager.default.fileExists(atPath: catalog) else {
             throw PhotosError.noInput("no backup at \(backup): \(catalog) does not exist")
         }
-        guard !exists(at: root) else {
+        guard !exists(at: root, backend: backend) else {
             throw PhotosError(
                 .cantCreate,
                 "a library already exists at \(root): restore makes a new one (choose another --library, or move it away)"
@@ -135,8 +141,10 @@ extension Library {
         }
         // Checked before anything is created: the copy must be a library this build can read.
         _ = try Library(
-            root: backup, create: false, busyTimeout: busyTimeout, readOnly: true, acceptingOlderSchema: true)
-        let fresh = try Library(root: root, create: true, busyTimeout: busyTimeout)
+            root: backup, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
+            readOnly: true, acceptingOlderSchema: true)
+        let fresh = try Library(
+            root: root, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
         do {
             try fresh.catalogBackupStore.restoreCatalog(from: catalog)
         } catch {
@@ -155,7 +163,14 @@ extension Library {
             }
         }
         // Opened again: the restored catalog is migrated to this build's schema.
-        return try Library(root: root, create: false, busyTimeout: busyTimeout)
+        return try Library(
+            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// The file that holds the catalog of the library folder `root` (the first of the
+    /// backend's `catalogFiles`: SQLite's `ROOT/photos.sqlite`).
+    static func catalogFile(at root: String, backend: any CatalogBackend) -> String {
+        backend.catalogFiles(at: root).first ?? root + "/catalog"
     }
 
     /// Copies the file `source` to the new file `destination`, flushed.

@@ -82,7 +82,9 @@ enum RestoreCommand: Command {
     /// Restores `backup` into the context's library and says so.
     static func restore(from backup: String, _ ctx: CommandContext) throws {
         let source = Library.resolvePath(explicit: backup, in: ctx.libraryEnvironment)
-        let library = try Library.restore(from: source, to: ctx.libraryPath, busyTimeout: ctx.wait)
+        let library = try Library.restore(
+            from: source, to: ctx.libraryPath, backend: CompositionRoot.catalogBackend(forLibraryAt: ctx.libraryPath),
+            exportStates: CompositionRoot.exportStates, busyTimeout: ctx.wait)
         let version = try library.schemaVersion()
         if ctx.global.json {
             ctx.console.printJSON(

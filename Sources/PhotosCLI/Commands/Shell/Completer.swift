@@ -167,8 +167,8 @@ struct Completer {
             if word.hasPrefix("--library=") { explicit = String(word.dropFirst("--library=".count)) }
         }
         let path = Library.resolvePath(explicit: explicit ?? context.global.library, in: context.libraryEnvironment)
-        guard Library.exists(at: path),
-            let library = try? Library(root: path, create: false, busyTimeout: 1, readOnly: true)
+        guard CompositionRoot.libraryExists(at: path),
+            let library = try? CompositionRoot.openLibrary(root: path, create: false, busyTimeout: 1, readOnly: true)
         else { return [] }
         switch kind {
         case .photos:
