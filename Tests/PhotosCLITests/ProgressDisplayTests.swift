@@ -94,6 +94,14 @@ final class ProgressDisplayTests: BinaryTestCase {
         let verify = try PseudoTerminal.run(try binary(), ["--library", lib + "3", "verify"], environment: environment)
         XCTAssertTrue(verify.terminalText.contains("\rverifying ["), "verify draws its bar on a terminal")
         XCTAssertTrue(verify.terminalText.contains("Checked 10 photos"), verify.terminalText)
+        for target in [lib + "4", lib + "5"] { XCTAssertEqual(try run(["--library", target, "init", "-q"]).status, 0) }
+        let merge = try PseudoTerminal.run(
+            try binary(), ["--library", lib + "4", "merge", "--from", lib + "3"], environment: environment)
+        XCTAssertTrue(merge.terminalText.contains("\rmerging [========================] 10/10"), merge.terminalText)
+        XCTAssertTrue(merge.terminalText.contains("Merged 10 new photos"), merge.terminalText)
+        let quietMerge = try PseudoTerminal.run(
+            try binary(), ["--library", lib + "5", "merge", "--from", lib + "3", "-q"], environment: environment)
+        XCTAssertEqual(quietMerge.terminalText, "", "--quiet: nothing")
     }
 
     func testVerboseNamesEverySkippedAndDuplicateFile() throws {
