@@ -3,4 +3,5 @@
 /* OpenSSL's libcrypto: SHA-256 of originals (FIPS 180-4), with the CPU's SHA extensions where present. */
 #include <openssl/evp.h>
 #include <openssl/sha.h>
+#include <openssl/crypto.h>
 #endif

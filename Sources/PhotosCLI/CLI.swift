@@ -60,7 +60,9 @@ public enum CLI {
             throw CommandLineFailure(error: error)
         }
         let leadingRequest = try InformationRequest.decode(leading)
-        if leadingRequest.version { return printVersion(console) }
+        if leadingRequest.version {
+            return printVersion(console, json: (try? GlobalOptions.decode(leading))?.json ?? false)
+        }
 
         if words.first == "help" {
             words.removeFirst()
@@ -110,7 +112,7 @@ public enum CLI {
             let globals = mergedGlobals(leading: leading, trailing: parsed, specs: globalSpecs, own: own)
             let request = try InformationRequest.decode(globals)
             if request.help { console.printText(Help.command(command, width: width)); return .ok }
-            if request.version { return printVersion(console) }
+            if request.version { return printVersion(console, json: try GlobalOptions.decode(globals).json) }
             let global = try GlobalOptions.decode(globals)
             if global.author == nil, let author = environment["PHOTOS_AUTHOR"], !author.isEmpty {
                 try GlobalOptions.checkAuthor(author, source: "$PHOTOS_AUTHOR")
@@ -154,8 +156,23 @@ public enum CLI {
         return merged
     }
 
-    private static func printVersion(_ console: Console) -> ExitStatus {
+    /// `photos --version`: the version, then one `  name version` line per linked C library
+    /// (`LinkedLibraries`); with `--json`, one object `{"version", "libraries": {name: version}}`.
+    private static func printVersion(_ console: Console, json: Bool = false) -> ExitStatus {
+        let libraries = LinkedLibraries.versions
+        if json {
+            console.printJSON(
+                .object([
+                    ("version", .string(version)),
+                    ("libraries", .object(libraries.map { ($0.name, JSONValue.string($0.version)) }))
+                ]))
+            return .ok
+        }
         console.print("photos \(version)")
+        let width = libraries.map(\.name.count).max() ?? 0
+        for library in libraries {
+            console.print("  " + TerminalText.padRight(library.name, width + 1) + library.version)
+        }
         return .ok
     }
 

@@ -67,7 +67,7 @@ struct InformationRequest: ParsableOptions {
     static var options: [Option<InformationRequest>] {
         [
             .flag(\.help, "--help", "-h", help: "Show help information."),
-            .flag(\.version, "--version", help: "Show the version.")
+            .flag(\.version, "--version", help: "Show the version and the linked C libraries' versions.")
         ]
     }
 

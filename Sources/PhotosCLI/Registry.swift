@@ -6,6 +6,7 @@ enum Registry {
         CommandDescriptor(InitCommand.self), CommandDescriptor(SchemaCommand.self),
         CommandDescriptor(ImportCommand.self), CommandDescriptor(ListCommand.self),
         CommandDescriptor(ShowCommand.self), CommandDescriptor(ThumbnailCommand.self),
+        CommandDescriptor(ThumbnailsCommand.self),
         CommandDescriptor(DeleteCommand.self), CommandDescriptor(VerifyCommand.self),
         CommandDescriptor(TagListCommand.self), CommandDescriptor(TagAddCommand.self),
         CommandDescriptor(TagRemoveCommand.self), CommandDescriptor(TagDeleteCommand.self),
@@ -20,7 +21,9 @@ enum Registry {
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(PurgeCommand.self),
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),
-        CommandDescriptor(StatsCommand.self)
+        CommandDescriptor(StatsCommand.self),
+        CommandDescriptor(BackupCommand.self), CommandDescriptor(RestoreCommand.self),
+        CommandDescriptor(CompletionsCommand.self)
     ]
 
     /// The command named by the leading words of `words`, and how many words name it (the

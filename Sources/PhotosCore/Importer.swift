@@ -63,6 +63,11 @@ public struct ImportSummary: Equatable, Sendable {
     public var seconds: Double = 0
     public var failures: [ImportFailure] = []
     public var restorations: [ImportRestoration] = []
+    /// The paths counted in `skipped` (not images, or entries that cannot be read as files and
+    /// do not claim to be images), in the order they were met.
+    public var skippedPaths: [String] = []
+    /// The paths counted in `duplicates` (their SHA-256 is already a photo's original).
+    public var duplicatePaths: [String] = []
 
     /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
     /// "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
@@ -100,6 +105,9 @@ public final class Importer {
     public var onRestore: ((ImportRestoration) -> Void)?
     /// Called on the calling thread after each file with (files done, files in all).
     public var onProgress: ((Int, Int) -> Void)?
+    /// Bytes of the files decoded so far in this run (what the progress display shows; read
+    /// from `onProgress`, on the calling thread).
+    public private(set) var bytesSoFar: Int64 = 0
 
     /// - Parameters:
     ///   - library: the target library; nil only for a dry run against a library that does not
@@ -173,6 +181,7 @@ public final class Importer {
                 fail(problem.path, problem.reason)
             } else {
                 summary.skipped += 1
+                summary.skippedPaths.append(problem.path)
             }
         }
 
@@ -236,6 +245,7 @@ public final class Importer {
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
                 committedDuplicates += result.duplicateSHA256s
+                summary.duplicatePaths += result.duplicatePaths
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
@@ -251,8 +261,12 @@ public final class Importer {
                 done += 1
                 switch outcome {
                 case .sidecar: break
-                case .skipped: summary.skipped += 1
-                case .duplicate: summary.duplicates += 1
+                case .skipped:
+                    summary.skipped += 1
+                    summary.skippedPaths.append(path)
+                case .duplicate:
+                    summary.duplicates += 1
+                    summary.duplicatePaths.append(path)
                 case .restored(let restoration, let reference):
                     if let library, !library.isReferenced(fileReference: reference) {
                         // Its photo was deleted meanwhile: the file is nobody's original.
@@ -276,6 +290,7 @@ public final class Importer {
                         stop.set()
                     }
                 case .prepared(let item):
+                    bytesSoFar += Int64(item.byteSize)
                     if fatal == nil {
                         batch.append(item)
                     } else if item.wroteFile {

@@ -213,17 +213,23 @@ extension Library {
     /// repair code runs with every transaction rolled back and no file removed; the report
     /// lists the planned repairs (`dryRun` true, none marked repaired), with a note on those a
     /// real run could not make now.
+    /// `progress` is called on the calling thread after each recorded original is checked, with
+    /// (originals checked, originals in all, bytes of those originals).
     /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
     public func verify(
         quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
-        author: HistoryAuthor = .default
+        author: HistoryAuthor = .default, progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> VerifyReport {
-        try self.dryRun(repair && dryRun) { try verifyLibrary(quick: quick, repair: repair, author: author) }
+        try self.dryRun(repair && dryRun) {
+            try verifyLibrary(quick: quick, repair: repair, author: author, progress: progress)
+        }
     }
 
-    private func verifyLibrary(quick: Bool, repair: Bool, author: HistoryAuthor) throws -> VerifyReport {
+    private func verifyLibrary(
+        quick: Bool, repair: Bool, author: HistoryAuthor, progress: ((Int, Int, Int64) -> Void)?
+    ) throws -> VerifyReport {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
@@ -232,7 +238,14 @@ extension Library {
             let rows = try self.verifyStore.recordedOriginals()
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
+            var checked = 0
+            var bytesChecked: Int64 = 0
             for original in rows {
+                defer {
+                    checked += 1
+                    bytesChecked += Int64(original.byteSize)
+                    progress?(checked, rows.count, bytesChecked)
+                }
                 let (name, display, sha, size, ref, zone, ratings, tags) = (
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
                     original.byteSize, original.fileReference, original.zone,

@@ -49,7 +49,7 @@ final class CLITests: TemporaryFolderTestCase {
             photos(["import", "--help"], env: ["COLUMNS": "200"]).stdout.contains(
                 "--max-pixels <n>            Refuse images larger than N pixels, before decoding. (default: 100000000)")
         )
-        XCTAssertEqual(photos(["--version"]).stdout, "photos \(CLI.version)\n")
+        XCTAssertTrue(photos(["--version"]).stdout.hasPrefix("photos \(CLI.version)\n"))
     }
 
     func testUsageErrorsExit64WithErrorAndUsageLines() {

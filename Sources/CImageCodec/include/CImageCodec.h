@@ -206,6 +206,16 @@ pc_status pc_jpeg_encode_icc(const uint8_t *pixels, int width, int height, const
 extern const uint8_t pc_srgb_exif_app1[];
 extern const size_t pc_srgb_exif_app1_size;
 
+/*
+ * The image libraries' versions, as NUL-terminated text ("2.1.5", "1.6.39"): libjpeg-turbo's is
+ * the one compiled against (its libjpeg 6.2 ABI cannot be asked), the others are asked of the
+ * library linked at run time. For `photos --version`.
+ */
+typedef struct pc_library_versions_t {
+    char jpeg[32], png[32], lcms[32], heif[32], webp[32];
+} pc_library_versions_t;
+void pc_library_versions(pc_library_versions_t *out);
+
 static inline void pc_free(void *pointer) { free(pointer); }
 static inline void *pc_malloc(size_t size) { return malloc(size); }
 

@@ -10,4 +10,10 @@
  * -1 with errno set (write-back errors are reported since Linux 5.8). */
 int photos_syncfs(int fd);
 
+/* posix_openpt(3) + grantpt + unlockpt + ptsname_r (declared only under _XOPEN_SOURCE): opens
+ * a pseudo-terminal's master side and writes its slave's path (/dev/pts/N) into name (capacity
+ * bytes). Returns the master descriptor, or -1 with errno set. For tests that run the binary on
+ * a terminal. */
+int photos_open_pty(char *name, unsigned long capacity);
+
 #endif

@@ -5,9 +5,12 @@ import PhotosCore
 /// progress display. The diagnostics it counts decide exit status 1 (as swift-format's
 /// `DiagnosticsEngine` decides its exit status from what it collected).
 final class Console {
-    private let streams: OutputStreams
+    /// The sinks and what is known about the terminal (read by `CommandContext.confirm`).
+    let streams: OutputStreams
     /// `--quiet`: notes and the progress display are suppressed; diagnostics never are.
     var quiet: Bool
+    /// The progress line on screen, which stderr messages are printed above.
+    private var activeBar: ProgressBar?
     /// How many problems with single items were reported (files that failed, problems found).
     private(set) var diagnosticCount = 0
 
@@ -39,11 +42,11 @@ final class Console {
     // MARK: stderr
 
     /// A message on stderr (`photos: …`), unless `--quiet`.
-    func note(_ line: String) { if !quiet { streams.err("photos: " + TerminalText.escaped(line) + "\n") } }
+    func note(_ line: String) { if !quiet { errLine("photos: " + TerminalText.escaped(line) + "\n") } }
 
     /// A warning from `command` on stderr, said even with `--quiet`.
     func warning(command: String, _ message: String) {
-        streams.err("photos \(command): warning: \(TerminalText.escaped(message))\n")
+        errLine("photos \(command): warning: \(TerminalText.escaped(message))\n")
     }
 
     /// A problem with one item on stderr, always, on one line: `path: error: message` (control
@@ -51,8 +54,7 @@ final class Console {
     /// terminal). Counted: the command exits 1.
     func itemError(_ item: String, _ message: String) {
         diagnosticCount += 1
-        streams.err(
-            "\(TerminalText.escaped(item)): \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n")
+        errLine("\(TerminalText.escaped(item)): \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n")
     }
 
     /// A problem found in the data that the command reports on stdout (verify's findings):
@@ -75,19 +77,37 @@ final class Console {
     /// Text on stderr as it is (help after a usage error).
     func errorText(_ text: String) { streams.err(text) }
 
+    /// A line on stderr, above the progress line when one shows.
+    private func errLine(_ text: String) {
+        activeBar?.suspend()
+        streams.err(text)
+        activeBar?.resume()
+    }
+
     // MARK: progress
 
-    /// A progress display labelled `label` ("importing"): drawn on stderr only when it is a
-    /// terminal and not `--quiet`.
+    /// True when progress is shown: stdout and stderr are both terminals (output piped or
+    /// redirected gets nothing but the summary), `TERM` is not `dumb`, and not `--quiet`.
+    var showsProgress: Bool {
+        streams.stderrIsTerminal && streams.stdoutIsTerminal && streams.term != "dumb" && !quiet
+    }
+
+    /// A progress display labelled `label` ("importing"), drawn on stderr when `showsProgress`.
     func progress(_ label: String) -> ProgressBar {
-        ProgressBar(label: label, enabled: streams.stderrIsTerminal && !quiet, draw: { [streams] in streams.err($0) })
+        ProgressBar(label: label, enabled: showsProgress, draw: { [streams] in streams.err($0) })
     }
 
     /// Runs `body` with a progress display labelled `label`, erased when `body` returns or
-    /// throws (before the summary or the error is printed).
+    /// throws (before the summary or the error is printed); stderr messages printed meanwhile
+    /// go above it.
     func withProgress<T>(_ label: String, _ body: (ProgressBar) throws -> T) rethrows -> T {
         let bar = progress(label)
-        defer { bar.finish() }
+        let outer = activeBar
+        activeBar = bar.enabled ? bar : nil
+        defer {
+            bar.finish()
+            activeBar = outer
+        }
         return try body(bar)
     }
 

@@ -7,6 +7,14 @@ final class OutputStreams {
     var outBytes: ([UInt8]) -> Void
     var stderrIsTerminal: Bool
     var color: Bool
+    /// True when stdin is a terminal: only then is a question asked (`CommandContext.confirm`).
+    var stdinIsTerminal = false
+    /// True when stdout is a terminal (progress is drawn only when both stdout and stderr are).
+    var stdoutIsTerminal = false
+    /// `$TERM`: progress is never drawn on a `dumb` terminal.
+    var term: String?
+    /// Reads one line of the user's answer from stdin (without its newline), nil at end of input.
+    var readAnswer: () -> String? = { nil }
 
     init(
         out: @escaping (String) -> Void, err: @escaping (String) -> Void, outBytes: @escaping ([UInt8]) -> Void,
@@ -23,12 +31,17 @@ final class OutputStreams {
     /// (https://no-color.org) or `TERM=dumb`.
     static func standard(environment: [String: String]) -> OutputStreams {
         let tty = isatty(2) == 1
-        return OutputStreams(
+        let streams = OutputStreams(
             out: { s in writeAll(1, Array(s.utf8)) },
             err: { s in writeAll(2, Array(s.utf8)) },
             outBytes: { b in writeAll(1, b) },
             stderrIsTerminal: tty,
             color: tty && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+        streams.stdinIsTerminal = isatty(0) == 1
+        streams.stdoutIsTerminal = isatty(1) == 1
+        streams.term = environment["TERM"]
+        streams.readAnswer = { readLine(strippingNewline: true) }
+        return streams
     }
 }
 

@@ -36,6 +36,8 @@ struct ImportBatchWriter {
         var duplicates = 0
         /// Their SHA-256s.
         var duplicateSHA256s: [String] = []
+        /// Their paths.
+        var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
     }
@@ -59,6 +61,7 @@ struct ImportBatchWriter {
                     if try importStore.hasOriginal(sha256: item.sha256) {
                         result.duplicates += 1
                         result.duplicateSHA256s.append(item.sha256)
+                        result.duplicatePaths.append(item.path)
                         continue
                     }
                     var st = stat()

@@ -103,18 +103,25 @@ extension Library {
     /// A dry run (`dryRun`, or a library in dry-run mode) runs this same code: the transaction
     /// is rolled back and no original is copied or restored (`filesCopied` and
     /// `originalsRestored` count those a real run copies).
+    /// `progress` is called on this thread after each of `other`'s photos has its original in
+    /// place (copied, or already here), with (photos done, photos in all, bytes of their originals).
     /// - Throws: `MergeError.intoItself` when `other` is this library, `.originalMismatch` when an
     ///   original there does not have its SHA-256; `LibraryError.busy` when busy; `SQLiteError`.
-    public func merge(from other: Library, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> MergeReport
-    {
+    public func merge(
+        from other: Library, dryRun: Bool = false, author: HistoryAuthor = .default,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+    ) throws -> MergeReport {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }
-        return try self.dryRun(dryRun) { try mergeRows(from: other, author: author) }
+        return try self.dryRun(dryRun) { try mergeRows(from: other, author: author, progress: progress) }
     }
 
-    private func mergeRows(from other: Library, author: HistoryAuthor) throws -> MergeReport {
+    private func mergeRows(from other: Library, author: HistoryAuthor, progress: ((Int, Int, Int64) -> Void)?) throws
+        -> MergeReport
+    {
         let session = try MergeSession(library: self, other: other, author: author)
+        session.progress = progress
         // Originals are copied once the write lock is held (so that a merge that cannot get it
         // exits 75 having written nothing) and under the shared import lock, so that
         // `verify --repair` does not take them for orphans.

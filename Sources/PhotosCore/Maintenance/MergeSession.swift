@@ -19,6 +19,9 @@ final class MergeSession {
     let sourceVersion: Int
     var history: HistoryWriter
     var report = MergeReport()
+    /// Called after each of the other library's photos has its original in place, with
+    /// (photos done, photos in all, bytes of their originals).
+    var progress: ((Int, Int, Int64) -> Void)?
     /// Originals written to this library's external data (removed again on rollback).
     private(set) var copied: [String] = []
 
@@ -66,7 +69,14 @@ final class MergeSession {
     /// healed from the intact copy there, issue 9 item 8). Present with its size: kept (a
     /// stat; same-size damage is healed by re-import).
     private func copyOriginals() throws {
+        var done = 0
+        var bytes: Int64 = 0
         for photo in sourcePhotos {
+            defer {
+                done += 1
+                bytes += Int64(photo.byteSize)
+                progress?(done, sourcePhotos.count, bytes)
+            }
             let ref = ExternalDataStore.reference(for: photo.sha256)
             var st = stat()
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }

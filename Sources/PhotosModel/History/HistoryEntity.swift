@@ -120,6 +120,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case dedupeTags = "dedupe-tags"
     case merge = "merge"
     case verifyRepair = "verify --repair"
+    case thumbnailRebuild = "thumbnails --rebuild"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.
@@ -129,6 +130,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
         case .dedupeTags: return "dedupe-tags"
         case .merge: return "merge"
         case .verifyRepair: return "verify"
+        case .thumbnailRebuild: return "thumbnails"
         default: return nil
         }
     }

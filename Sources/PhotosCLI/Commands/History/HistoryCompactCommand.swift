@@ -10,7 +10,8 @@ enum HistoryCompactCommand: Command {
             Deletes transactions before a cut-off, never past the lowest token of a registered
             consumer unless --force (a consumer must still see what it has not processed), then
             returns the freed pages to the file system. Same semantics as Core Data's
-            deleteHistory(before:).
+            deleteHistory(before:). On a terminal, deleting more than one transaction asks first
+            (--yes skips the question; never asked when not on a terminal).
             """)
 
     struct Options: ParsableOptions {
@@ -19,6 +20,7 @@ enum HistoryCompactCommand: Command {
         var beforeToken: Int64?
         var force = false
         var dryRun = false
+        var yes = false
         /// The one cut-off given, set by `validate()`.
         var cutoff = CompactionCutoff.token(0)
 
@@ -40,7 +42,8 @@ enum HistoryCompactCommand: Command {
                     \.beforeToken, "--before-token", value: "T", help: "Delete transactions with a token below T.",
                     parser: .token),
                 .flag(\.force, "--force", help: "Delete past the lowest consumer token."),
-                .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing.")
+                .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing."),
+                Confirmation.yes(\.yes)
             ]
         }
 
@@ -59,6 +62,12 @@ enum HistoryCompactCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
+        if ctx.mayAsk(yes: options.yes, dryRun: options.dryRun) {
+            let preview = try library.compactHistory(options.cutoff, force: options.force, dryRun: true)
+            try ctx.confirm(
+                "Delete \(TerminalText.plural(preview.transactions, "history transaction")) (\(TerminalText.plural(preview.changes, "change")))?",
+                objects: preview.transactions, yes: options.yes)
+        }
         let report = try library.compactHistory(options.cutoff, force: options.force, dryRun: options.dryRun)
         if ctx.global.json {
             ctx.console.printJSON(report.json)

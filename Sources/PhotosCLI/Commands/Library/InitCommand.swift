@@ -6,9 +6,19 @@ enum InitCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["init"],
         abstract: "Create the library, or migrate it to this version's schema.",
-        discussion: "Safe to run again: an up-to-date library is left as it is.")
+        discussion:
+            "Safe to run again: an up-to-date library is left as it is. --from-backup DIR makes a new library from a backup folder, as 'photos restore DIR' does."
+    )
 
-    static func run(_ options: NoOptions, _ ctx: CommandContext) throws {
+    struct Options: ParsableOptions {
+        var fromBackup: String?
+        static var options: [Option<Options>] {
+            [.value(\.fromBackup, "--from-backup", value: "DIR", help: "Make the new library from this backup folder.")]
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        if let backup = options.fromBackup { return try RestoreCommand.restore(from: backup, ctx) }
         let path = ctx.libraryPath
         let existed = CompositionRoot.libraryExists(at: path)
         let before: Int

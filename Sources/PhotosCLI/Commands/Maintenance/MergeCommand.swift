@@ -35,7 +35,11 @@ enum MergeCommand: Command {
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
         let other = try CompositionRoot.openLibrary(
             root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
-        let report = try library.merge(from: other, dryRun: options.dryRun, author: ctx.historyAuthor)
+        let report = try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
+            try library.merge(
+                from: other, dryRun: options.dryRun, author: ctx.historyAuthor,
+                progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+        }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

@@ -12,17 +12,21 @@ enum PurgeCommand: Command {
             unless --author) with a tombstone for every delete. Originals are removed after the
             commit, and only those no remaining photo references. Works on private zones (the owner
             stops sharing) and shared ones (a participant leaves). The default zone cannot be purged.
+            On a terminal it prints what it would delete and asks first (--yes skips the question;
+            never asked when stdin or stderr is not a terminal, so cron keeps working).
             """)
 
     struct Options: ParsableOptions {
         var share = ""
         var dryRun = false
+        var yes = false
         static var options: [Option<Options>] {
             [
                 .required(
                     \.share, "--share", value: "ID",
                     help: "The share (or zone) id, or an unambiguous prefix of at least 4 characters."),
-                .flag(\.dryRun, "--dry-run", help: "Print the counts only; change nothing.")
+                .flag(\.dryRun, "--dry-run", help: "Print the counts only; change nothing."),
+                Confirmation.yes(\.yes)
             ]
         }
     }
@@ -30,18 +34,30 @@ enum PurgeCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
         let zone = try library.resolveZone(options.share)
+        if ctx.mayAsk(yes: options.yes) {
+            let preview = try library.purge(zone: zone, dryRun: true, author: ctx.historyAuthor)
+            try ctx.confirm(
+                "Purge zone \(zone): \(counts(preview)), and its original files?",
+                objects: preview.photos + preview.ratings + preview.tags + preview.participants + preview.shares,
+                yes: options.yes)
+        }
         let report = try library.purge(zone: zone, dryRun: options.dryRun, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
             let t = TerminalText.self
-            let counts = [
-                t.plural(report.photos, "photo"), t.plural(report.ratings, "rating"), t.plural(report.tags, "tag"),
-                t.plural(report.participants, "participant"), t.plural(report.shares, "share")
-            ].joined(separator: ", ")
             ctx.console.print(
-                "\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(counts)\(report.dryRun ? "" : "; \(t.plural(report.filesRemoved, "original file")) removed")"
+                "\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(counts(report))\(report.dryRun ? "" : "; \(t.plural(report.filesRemoved, "original file")) removed")"
             )
         }
+    }
+
+    /// "3 photos, 2 ratings, 1 tag, 0 participants, 1 share".
+    private static func counts(_ report: PurgeReport) -> String {
+        let t = TerminalText.self
+        return [
+            t.plural(report.photos, "photo"), t.plural(report.ratings, "rating"), t.plural(report.tags, "tag"),
+            t.plural(report.participants, "participant"), t.plural(report.shares, "share")
+        ].joined(separator: ", ")
     }
 }

@@ -7,23 +7,40 @@ enum DeleteCommand: Command {
         path: ["delete"],
         abstract: "Delete photos with their data, thumbnails and ratings.",
         discussion:
-            "Tags stay (their links are removed). An original is removed from the library once no photo references it. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted."
+            "Tags stay (their links are removed). An original is removed from the library once no photo references it. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted. On a terminal, deleting more than one photo asks first (--yes skips the question; never asked when stdin or stderr is not a terminal). --dry-run deletes and rolls back: it prints what would be deleted."
     )
 
     struct Options: ParsableOptions {
         var photos: [String] = []
+        var dryRun = false
+        var yes = false
+        static var options: [Option<Options>] {
+            [
+                .flag(\.dryRun, "--dry-run", help: "Print what would be deleted; change nothing."),
+                Confirmation.yes(\.yes)
+            ]
+        }
         static var arguments: [Argument<Options>] { [.many(\.photos, "photo", help: PhotoArguments.many)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
-        let library = try ctx.openLibrary()
+        let library = try ctx.openLibrary(dryRun: options.dryRun)
         let photos = try ctx.resolvePhotos(options.photos, in: library)
+        let count = Set(photos.map(\.uniqueName)).count
+        try ctx.confirm(
+            "Delete \(TerminalText.plural(count, "photo")) with their thumbnails and ratings?", objects: count,
+            yes: options.yes, dryRun: options.dryRun)
         let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(
-                .object([("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string)))]))
+                .object([
+                    ("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string))),
+                    ("dryRun", .bool(options.dryRun))
+                ]))
         } else if !ctx.global.quiet {
-            ctx.console.print("Deleted \(TerminalText.plural(deleted.count, "photo"))")
+            let verb = options.dryRun ? "Would delete" : "Deleted"
+            ctx.console.print("\(verb) \(TerminalText.plural(deleted.count, "photo"))")
+            if options.dryRun { for name in deleted { ctx.console.print("  " + name) } }
         }
     }
 }

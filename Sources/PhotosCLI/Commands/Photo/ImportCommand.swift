@@ -35,6 +35,7 @@ enum ImportCommand: Command {
         var maxPixels: Int?
         var thumbnailQuality: Int?
         var batchSize: Int?
+        var verbose = false
 
         static var options: [Option<Options>] {
             [
@@ -60,7 +61,10 @@ enum ImportCommand: Command {
                 .value(
                     \.batchSize, "--batch-size", value: "N",
                     help: "Photos per committed transaction (an interrupted import loses at most one batch).",
-                    default: "64", parser: .int(in: 1...100_000))
+                    default: "64", parser: .int(in: 1...100_000)),
+                .flag(
+                    \.verbose, "--verbose", "-v",
+                    help: "Name every skipped and duplicate file (JSON: skippedFiles, duplicateFiles).")
             ]
         }
         static var arguments: [Argument<Options>] { [.many(\.paths, "path", help: "Files or folders to import.")] }
@@ -118,7 +122,9 @@ enum ImportCommand: Command {
         let summary: ImportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "importing") { bar in
-                importer.onProgress = { done, total in bar.update(done: done, total: total) }
+                importer.onProgress = { [unowned importer] done, total in
+                    bar.update(done: done, total: total, bytes: importer.bytesSoFar)
+                }
                 return try importer.run()
             }
         } catch let interrupted as Interrupted<ImportSummary> {
@@ -132,24 +138,34 @@ enum ImportCommand: Command {
                     "; the \(TerminalText.plural(n, "photo")) committed before stay imported: run the same command again to import the rest"
             )
         }
-        printSummary(summary, options: options, ctx: ctx, interruptedBy: nil)
+        printSummary(summary, options: options, ctx: ctx, interruptedBy: nil, verbose: arguments.verbose)
     }
 
     /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`
     /// and the `"error"`.
     static func printSummary(
         _ summary: ImportSummary, options: ImportOptions, ctx: CommandContext,
-        interruptedBy error: ErrorReporting.Report?
+        interruptedBy error: ErrorReporting.Report?, verbose: Bool = false
     ) {
         if ctx.global.json {
             var json = summary.json
             if case .object(var pairs) = json {
+                if verbose {
+                    pairs += [
+                        ("skippedFiles", .array(summary.skippedPaths.map(JSONValue.string))),
+                        ("duplicateFiles", .array(summary.duplicatePaths.map(JSONValue.string)))
+                    ]
+                }
                 if options.dryRun { pairs.append(("dryRun", .bool(true))) }
                 if let error { pairs += [("interrupted", .bool(true)), ("error", .string(error.message))] }
                 json = .object(pairs)
             }
             ctx.console.printJSON(json)
         } else if !ctx.global.quiet || summary.failed > 0 || error != nil {
+            if verbose {
+                for path in summary.skippedPaths { ctx.console.print("skipped: " + TerminalText.escaped(path)) }
+                for path in summary.duplicatePaths { ctx.console.print("duplicate: " + TerminalText.escaped(path)) }
+            }
             let t = TerminalText.self
             let verb = options.dryRun ? "Would import" : "Imported"
             let restored =

@@ -16,7 +16,9 @@ enum VerifyCommand: Command {
             original is gone (re-importing the intact file restores it instead); an original that
             cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
             --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
-            repairs run and are rolled back). History author verify (unless --author).
+            repairs run and are rolled back). On a terminal, --repair lists the repairs and asks
+            before making more than one (--yes skips the question; never asked when not on a
+            terminal). History author verify (unless --author).
             Exit status 0 when clean, 1 when problems remain.
             """,
         examples: ["photos verify --quick", "photos verify --repair --dry-run", "photos verify --repair"])
@@ -25,6 +27,7 @@ enum VerifyCommand: Command {
         var repair = false
         var dryRun = false
         var quick = false
+        var yes = false
 
         static var options: [Option<Options>] {
             [
@@ -32,7 +35,8 @@ enum VerifyCommand: Command {
                     \.repair, "--repair",
                     help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
                 .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
-                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes.")
+                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
+                Confirmation.yes(\.yes)
             ]
         }
 
@@ -48,9 +52,24 @@ enum VerifyCommand: Command {
         // --repair --dry-run runs the repairs on a library in dry-run mode (rolled back).
         let library =
             options.dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!options.repair)
+        if options.repair, ctx.mayAsk(yes: options.yes, dryRun: options.dryRun) {
+            let preview = try library.verify(
+                quick: options.quick, repair: true, dryRun: true, author: ctx.historyAuthor)
+            if preview.repairs.count > 1 {
+                for repair in preview.repairs {
+                    ctx.console.errorText(TerminalText.escaped("  would repair: \(repair)") + "\n")
+                }
+            }
+            try ctx.confirm(
+                "Make \(TerminalText.plural(preview.repairs.count, "repair"))?", objects: preview.repairs.count,
+                yes: options.yes)
+        }
         do {
-            let report = try library.verify(
-                quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor)
+            let report = try ctx.console.withProgress("verifying") { bar in
+                try library.verify(
+                    quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
             printReport(report, ctx)
         } catch let interrupted as Interrupted<VerifyReport> {
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: ctx.libraryPath)

@@ -1,0 +1,98 @@
+import Foundation
+import PhotosCore
+
+/// `photos backup DEST [--originals]`.
+enum BackupCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["backup"],
+        abstract: "Write a consistent copy of the library into a folder, while other commands run.",
+        discussion: """
+            DEST (created when absent) becomes a library of its own: DEST/photos.sqlite is one
+            consistent snapshot of the catalog taken with SQLite's online backup API while imports
+            and other commands go on, replacing an earlier copy in one rename. With --originals the
+            originals it references go to DEST/ExternalData: hard links when DEST is on the
+            library's file system (no space used), copies elsewhere; those already there are kept
+            and those no longer referenced removed, so a nightly backup into the same DEST stays a
+            mirror. Check it with 'photos verify --library DEST'; make a library of it with
+            'photos restore DEST' or 'photos init --from-backup DEST'.
+            """)
+
+    struct Options: ParsableOptions {
+        var destination = ""
+        var originals = false
+        static var options: [Option<Options>] {
+            [
+                .flag(
+                    \.originals, "--originals", help: "Also back up the originals (hard links on the same file system)."
+                )
+            ]
+        }
+        static var arguments: [Argument<Options>] {
+            [.one(\.destination, "dest", help: "The backup folder (created when absent).")]
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibraryForReading()
+        let destination = Library.resolvePath(explicit: options.destination, in: ctx.libraryEnvironment)
+        let report = try ctx.console.withProgress("backing up") { bar in
+            try library.backup(
+                to: destination, originals: options.originals,
+                progress: { done, total in bar.update(done: done, total: total) })
+        }
+        for reference in report.missing {
+            ctx.console.itemError(reference, "original deleted while the backup ran; it is not in the backup")
+        }
+        if ctx.global.json {
+            ctx.console.printJSON(report.json)
+        } else if !ctx.global.quiet || !report.missing.isEmpty {
+            var line = "Backed up the catalog (\(TerminalText.bytes(report.catalogBytes))) to \(report.destination)"
+            if report.originals {
+                line +=
+                    "; originals: \(report.linked) linked, \(report.copied) copied, \(report.kept) already there, \(report.removed) removed"
+            }
+            ctx.console.print(line)
+        }
+    }
+}
+
+/// `photos restore BACKUP` (also `photos init --from-backup BACKUP`).
+enum RestoreCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["restore"],
+        abstract: "Make a new library from a backup folder.",
+        discussion: """
+            Creates the library (--library, else the default) from BACKUP, a folder 'photos backup'
+            wrote: the catalog is restored and migrated to this version's schema, and the originals
+            are hard-linked (same file system) or copied. A library that exists is never
+            overwritten (exit 73): choose another --library or move it away.
+            """)
+
+    struct Options: ParsableOptions {
+        var backup = ""
+        static var arguments: [Argument<Options>] {
+            [.one(\.backup, "backup", help: "The backup folder.")]
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        try restore(from: options.backup, ctx)
+    }
+
+    /// Restores `backup` into the context's library and says so.
+    static func restore(from backup: String, _ ctx: CommandContext) throws {
+        let source = Library.resolvePath(explicit: backup, in: ctx.libraryEnvironment)
+        let library = try Library.restore(
+            from: source, to: ctx.libraryPath, backend: CompositionRoot.catalogBackend(forLibraryAt: ctx.libraryPath),
+            exportStates: CompositionRoot.exportStates, busyTimeout: ctx.wait)
+        let version = try library.schemaVersion()
+        if ctx.global.json {
+            ctx.console.printJSON(
+                .object([
+                    ("library", .string(ctx.libraryPath)), ("backup", .string(source)), ("schemaVersion", .int(version))
+                ]))
+        } else if !ctx.global.quiet {
+            ctx.console.print("Restored library at \(ctx.libraryPath) from \(source) (schema version \(version))")
+        }
+    }
+}

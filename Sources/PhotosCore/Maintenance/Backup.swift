@@ -1,0 +1,220 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+
+/// What `photos backup` wrote.
+public struct BackupReport: Sendable {
+    /// The backup folder: a library of its own (`photos.sqlite`, `ExternalData/`).
+    public var destination = ""
+    /// Bytes of the catalog copy.
+    public var catalogBytes: Int64 = 0
+    /// True when the originals were backed up too (`--originals`).
+    public var originals = false
+    /// Originals hard-linked (DEST on the library's file system), copied (elsewhere), already
+    /// there from an earlier backup, and removed from DEST (no longer referenced).
+    public var linked = 0
+    public var copied = 0
+    public var kept = 0
+    public var removed = 0
+    /// Originals the copy references that were gone when they were to be backed up (deleted
+    /// meanwhile): the backup then fails verify for them.
+    public var missing: [String] = []
+
+    /// `{"destination","catalogBytes","originals","linked","copied","kept","removed","missing":[…]}`.
+    public var json: JSONValue {
+        .object([
+            ("destination", .string(destination)), ("catalogBytes", .int(Int(catalogBytes))),
+            ("originals", .bool(originals)), ("linked", .int(linked)), ("copied", .int(copied)),
+            ("kept", .int(kept)), ("removed", .int(removed)), ("missing", .array(missing.map(JSONValue.string)))
+        ])
+    }
+}
+
+extension Library {
+    /// Where the catalog copy is taken and restored.
+    var catalogBackupStore: any CatalogBackupStore { store }
+
+    /// Backs the library up into the folder `destination` (created when absent), which is then
+    /// a library of its own: `verify --library DEST` checks it and `restore` makes a library of
+    /// it. The catalog is copied first as one consistent snapshot while other commands go on
+    /// (`CatalogBackupStore`), replacing the previous copy in one rename. With `originals`,
+    /// every original that copy references is then hard-linked into `DEST/ExternalData` (same
+    /// file system: no space used; originals are never modified in place) or copied (another
+    /// file system: written beside, then renamed), skipping those already there from an
+    /// earlier backup (content-addressed: same name, same bytes), and files there that the copy
+    /// no longer references are removed, so a nightly backup into the same DEST stays a mirror.
+    /// - Parameter progress: called after each original with (done, all).
+    /// - Throws: `PhotosError` 73 when DEST cannot be created or is inside the library, 74 on a
+    ///   write error, `LibraryError` (75 when busy) from the store.
+    public func backup(to destination: String, originals: Bool, progress: ((Int, Int) -> Void)? = nil) throws
+        -> BackupReport
+    {
+        let dest = (destination as NSString).standardizingPath
+        guard dest != root && !dest.hasPrefix(root + "/") else {
+            throw PhotosError(.cantCreate, "backup destination \(dest) is inside the library \(root)")
+        }
+        try Library.makeFolders(dest, library: dest)
+        var report = BackupReport()
+        report.destination = dest
+        report.originals = originals
+        do {
+            report.catalogBytes = try catalogBackupStore.backupCatalog(
+                to: Library.catalogFile(at: dest, backend: backend))
+        } catch {
+            throw LibraryError.wrap(error, library: root)
+        }
+        // A copy left by an older backup with its own -wal would be read instead of the new file.
+        for companion in backend.catalogFiles(at: dest).dropFirst() { unlink(companion) }
+        guard originals else { return report }
+
+        let copy = try Library(
+            root: dest, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
+            readOnly: true)
+        var references = Set<String>()
+        try copy.forEachPhoto(matching: PhotoFilter()) { references.insert($0.fileReference) }
+        let target = ExternalDataStore(root: dest + "/" + Library.externalDataName)
+        try Library.makeFolders(target.root, library: dest)
+        var done = 0
+        for reference in references.sorted() {
+            defer {
+                done += 1
+                progress?(done, references.count)
+            }
+            guard ExternalDataStore.isContained(reference) else { continue }
+            let source = externalData.path(for: reference), destinationPath = target.path(for: reference)
+            var have = stat(), want = stat()
+            guard stat(source, &want) == 0 else {
+                report.missing.append(reference)
+                continue
+            }
+            if stat(destinationPath, &have) == 0 && have.st_size == want.st_size {
+                report.kept += 1
+                continue
+            }
+            try Library.makeFolders((destinationPath as NSString).deletingLastPathComponent, library: dest)
+            let temporary =
+                (destinationPath as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
+                + (destinationPath as NSString).lastPathComponent
+            unlink(temporary)
+            if link(source, temporary) == 0 {
+                report.linked += 1
+            } else if errno == EXDEV || errno == EPERM || errno == EMLINK {
+                try Library.copyFile(source, to: temporary)
+                report.copied += 1
+            } else {
+                throw PhotosError(
+                    .cantCreate, "cannot back up \(source) to \(temporary): \(String(cString: strerror(errno)))")
+            }
+            guard rename(temporary, destinationPath) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw PhotosError(.ioError, "cannot back up \(source) to \(destinationPath): \(reason)")
+            }
+        }
+        for reference in target.allReferences() where !references.contains(reference) {
+            if unlink(target.path(for: reference)) == 0 { report.removed += 1 }
+        }
+        return report
+    }
+
+    /// Makes a new library at `root` from the backup folder `backup` (one `backup` wrote):
+    /// the catalog is restored through `CatalogBackupStore` and migrated to this build's schema,
+    /// and the originals under `backup/ExternalData` are hard-linked (same file system) or
+    /// copied into the new library.
+    /// - Returns: the new library.
+    /// - Throws: `PhotosError` 66 when `backup` holds no catalog, 73 when a library already
+    ///   exists at `root` (restore never overwrites one) or it cannot be created, 74 on a
+    ///   write error, 65 when the copy is not a library.
+    public static func restore(
+        from backup: String, to root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend,
+        busyTimeout: Double = 30
+    ) throws -> Library {
+        let catalog = catalogFile(at: backup, backend: backend)
+        guard FileManager.default.fileExists(atPath: catalog) else {
+            throw PhotosError.noInput("no backup at \(backup): \(catalog) does not exist")
+        }
+        guard !exists(at: root, backend: backend) else {
+            throw PhotosError(
+                .cantCreate,
+                "a library already exists at \(root): restore makes a new one (choose another --library, or move it away)"
+            )
+        }
+        // Checked before anything is created: the copy must be a library this build can read.
+        _ = try Library(
+            root: backup, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
+            readOnly: true, acceptingOlderSchema: true)
+        let fresh = try Library(
+            root: root, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
+        do {
+            try fresh.catalogBackupStore.restoreCatalog(from: catalog)
+        } catch {
+            throw LibraryError.wrap(error, library: root)
+        }
+        let source = ExternalDataStore(root: backup + "/" + externalDataName)
+        for reference in source.allReferences() {
+            let from = source.path(for: reference), to = fresh.externalData.path(for: reference)
+            try makeFolders((to as NSString).deletingLastPathComponent, library: root)
+            if link(from, to) != 0 {
+                guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
+                    throw PhotosError(
+                        .cantCreate, "cannot restore \(from) to \(to): \(String(cString: strerror(errno)))")
+                }
+                try copyFile(from, to: to)
+            }
+        }
+        // Opened again: the restored catalog is migrated to this build's schema.
+        return try Library(
+            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// The file that holds the catalog of the library folder `root` (the first of the
+    /// backend's `catalogFiles`: SQLite's `ROOT/photos.sqlite`).
+    static func catalogFile(at root: String, backend: any CatalogBackend) -> String {
+        backend.catalogFiles(at: root).first ?? root + "/catalog"
+    }
+
+    /// Copies the file `source` to the new file `destination`, flushed.
+    /// - Throws: `PhotosError` 66 when `source` cannot be read, 74 on a write error.
+    static func copyFile(_ source: String, to destination: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw PhotosError.noInput("cannot read \(source): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw PhotosError(.cantCreate, "cannot create \(destination): \(String(cString: strerror(errno)))")
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failure: String?
+        while failure == nil {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = "cannot read \(source): \(String(cString: strerror(errno)))"
+                break
+            }
+            var offset = 0
+            while offset < n {
+                let w = buffer.withUnsafeBytes { bytes in
+                    bytes.baseAddress.map { Glibc.write(output, $0 + offset, n - offset) } ?? -1
+                }
+                if w < 0 {
+                    if errno == EINTR { continue }
+                    failure = "cannot write \(destination): \(String(cString: strerror(errno)))"
+                    break
+                }
+                offset += w
+            }
+        }
+        if failure == nil && fsync(output) != 0 {
+            failure = "cannot write \(destination): \(String(cString: strerror(errno)))"
+        }
+        close(output)
+        if let failure {
+            unlink(destination)
+            throw PhotosError(.ioError, failure)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import PhotosFiles
+import PhotosImaging
+import PhotosModel
+
+/// A photo whose thumbnail could not be made again, and why.
+public struct ThumbnailRebuildFailure: Sendable, Equatable {
+    public var uniqueName: String
+    public var displayName: String
+    public var reason: String
+}
+
+/// What `photos thumbnails --rebuild` did.
+public struct ThumbnailRebuildReport: Sendable {
+    /// Thumbnails made again and stored (with a dry run: that would be stored).
+    public var rebuilt = 0
+    /// Photos whose original could not be read, did not match its SHA-256, or did not decode.
+    public var failures: [ThumbnailRebuildFailure] = []
+    /// True for `--dry-run`: made and rolled back.
+    public var dryRun = false
+
+    /// `{"rebuilt":N,"failed":N,"dryRun":B,"failures":[{"uniqueName","displayName","error"}]}`.
+    public var json: JSONValue {
+        .object([
+            ("rebuilt", .int(rebuilt)), ("failed", .int(failures.count)), ("dryRun", .bool(dryRun)),
+            (
+                "failures",
+                .array(
+                    failures.map {
+                        .object([
+                            ("uniqueName", .string($0.uniqueName)), ("displayName", .string($0.displayName)),
+                            ("error", .string($0.reason))
+                        ])
+                    })
+            )
+        ])
+    }
+}
+
+extension Library {
+    /// Photos whose thumbnails are stored per transaction by `rebuildThumbnails`.
+    static let thumbnailRebuildBatch = 64
+
+    /// Makes the thumbnails of `photos` (every photo when nil) again from their originals, with
+    /// the import's thumbnailer (`Thumbnailer.makeThumbnail` with `options`: the same bytes a
+    /// fresh import with those options stores), `jobs` worker threads decoding side by side
+    /// and this thread storing them in transactions of 64, each recorded in history
+    /// (context `thumbnails --rebuild`, author `thumbnails` unless `--author`) as an update of
+    /// the Thumbnail (or an insert where there was none). Memory is bounded by `2 × jobs`
+    /// thumbnails in flight and one name and SHA-256 per photo.
+    /// - Parameters:
+    ///   - dryRun: make every thumbnail and roll every write back.
+    ///   - progress: called on this thread after each photo with (done, all, bytes of originals read).
+    ///   - onFailure: called on this thread for each photo that fails (the rest go on).
+    /// - Throws: `LibraryError` (75 when busy) from the store; what was stored before stays.
+    public func rebuildThumbnails(
+        _ photos: [PhotoRecord]?, options: ThumbnailOptions, jobs: Int, dryRun: Bool = false, author: HistoryAuthor,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil,
+        onFailure: ((ThumbnailRebuildFailure) -> Void)? = nil
+    ) throws -> ThumbnailRebuildReport {
+        try self.dryRun(dryRun) {
+            var targets: [(name: String, display: String, sha256: String)] = []
+            if let photos {
+                var seen = Set<String>()
+                for p in photos where seen.insert(p.uniqueName).inserted {
+                    targets.append((p.uniqueName, p.displayName, p.sha256))
+                }
+            } else {
+                try forEachPhoto(matching: PhotoFilter()) { targets.append(($0.uniqueName, $0.displayName, $0.sha256)) }
+            }
+            var report = ThumbnailRebuildReport()
+            report.dryRun = isDryRun
+            let workers = max(1, min(jobs, targets.count))
+            typealias Made = (index: Int, result: Result<ThumbnailResult, ThumbnailRebuildError>, bytes: Int)
+            let queue = BoundedQueue<Made>(capacity: workers * 2, producers: workers)
+            let next = Counter()
+            let store = externalData
+            let work = targets
+            for _ in 0..<workers {
+                let thread = Thread {
+                    while true {
+                        let i = next.next()
+                        guard i < work.count else { break }
+                        queue.push(Library.makeThumbnail(of: work[i].sha256, in: store, options: options, index: i))
+                    }
+                    queue.producerDone()
+                }
+                thread.stackSize = 4 << 20
+                thread.start()
+            }
+            var batch: [(index: Int, result: ThumbnailResult)] = []
+            var done = 0
+            var bytes: Int64 = 0
+            func storeBatch(_ items: [(index: Int, result: ThumbnailResult)]) throws {
+                guard !items.isEmpty else { return }
+                report.rebuilt += try write {
+                    var history = HistoryWriter(self, author: author, context: .thumbnailRebuild)
+                    var stored = 0
+                    for item in items {
+                        let name = work[item.index].name
+                        let r = item.result
+                        guard
+                            let outcome = try verifyStore.storeThumbnail(
+                                photo: name, data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight)
+                        else { continue } // deleted meanwhile
+                        if outcome.inserted {
+                            history.insert(.thumbnail(photo: name), zone: outcome.zone)
+                        } else {
+                            history.update(.thumbnail(photo: name), ["data", "width", "height"], zone: outcome.zone)
+                        }
+                        stored += 1
+                    }
+                    try history.commit()
+                    return stored
+                }
+            }
+            var failure: Error?
+            while true {
+                let (item, finished) = queue.pop(until: Date().addingTimeInterval(60))
+                guard let item else {
+                    if finished { break }
+                    continue
+                }
+                done += 1
+                bytes += Int64(item.bytes)
+                switch item.result {
+                case .success(let result):
+                    if failure == nil { batch.append((item.index, result)) }
+                case .failure(let error):
+                    let f = ThumbnailRebuildFailure(
+                        uniqueName: work[item.index].name, displayName: work[item.index].display, reason: error.reason)
+                    report.failures.append(f)
+                    onFailure?(f)
+                }
+                if batch.count >= Library.thumbnailRebuildBatch && failure == nil {
+                    do { try storeBatch(batch) } catch { failure = error }
+                    batch.removeAll(keepingCapacity: true)
+                }
+                progress?(done, work.count, bytes)
+            }
+            if let failure { throw LibraryError.wrap(failure, library: root) }
+            try storeBatch(batch)
+            return report
+        }
+    }
+
+    /// Reads the original named by `sha256`, checks it, and makes its thumbnail (a worker's part).
+    private static func makeThumbnail(
+        of sha256: String, in store: ExternalDataStore, options: ThumbnailOptions, index: Int
+    )
+        -> (index: Int, result: Result<ThumbnailResult, ThumbnailRebuildError>, bytes: Int)
+    {
+        do {
+            let file = try ImageFile.read(path: store.path(for: ExternalDataStore.reference(for: sha256)))
+            guard file.sha256 == sha256 else {
+                return (
+                    index,
+                    .failure(
+                        ThumbnailRebuildError(
+                            reason: "its original does not match its SHA-256; re-import the intact file")),
+                    file.bytes.count
+                )
+            }
+            let result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: options) }
+            return (index, .success(result), file.bytes.count)
+        } catch {
+            return (index, .failure(ThumbnailRebuildError(reason: "cannot make it from the original: \(error)")), 0)
+        }
+    }
+}
+
+/// Why one thumbnail could not be made (a worker's result).
+struct ThumbnailRebuildError: Error, Sendable {
+    var reason: String
+}
