@@ -26,12 +26,25 @@ public struct XMPSidecar: Equatable, Sendable {
     public var hasRating = false
     /// `photoshop:DateCreated`, else `exif:DateTimeOriginal`, as a capture time (source `xmp`).
     public var captureTime: CaptureTime?
+    /// `photos:uniqueName` (`XMPWriter.photosNamespace`) when it is a UUID: the photo this
+    /// sidecar was exported from (`XMPSidecar+Identity.swift`).
+    public var uniqueName: String?
+    /// True when the packet lists keywords at all (`dc:subject`, `lr:hierarchicalSubject` or
+    /// `digiKam:TagsList`): `import --refresh-metadata` replaces the photo's tags only then.
+    public var hasKeywords = false
 
-    public init(subjects: [String] = [], rating: Int? = nil, hasRating: Bool? = nil, captureTime: CaptureTime? = nil) {
+    /// - Parameters: as the properties; `hasRating` defaults to `rating != nil` and
+    ///   `hasKeywords` to `!subjects.isEmpty`.
+    public init(
+        subjects: [String] = [], rating: Int? = nil, hasRating: Bool? = nil, captureTime: CaptureTime? = nil,
+        uniqueName: String? = nil, hasKeywords: Bool? = nil
+    ) {
         self.subjects = subjects
         self.rating = rating
         self.hasRating = hasRating ?? (rating != nil)
         self.captureTime = captureTime
+        self.uniqueName = uniqueName
+        self.hasKeywords = hasKeywords ?? !subjects.isEmpty
     }
 
     /// The most keywords taken from one file's metadata (sidecar, embedded XMP and IPTC
@@ -153,6 +166,7 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
+        result.hasKeywords = !result.subjects.isEmpty
         return result
     }
 
@@ -220,9 +234,8 @@ public struct XMPSidecar: Equatable, Sendable {
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
-        result.subjects = Array(
-            XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
+        (result.subjects, result.hasKeywords) = XMPSidecar.keywords(xmp, limit: maxKeywords)
+        result.uniqueName = XMPSidecar.readUniqueName(xmp)
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
             if let value = XMPToolkit.real(text) {
@@ -262,6 +275,8 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+        if result.uniqueName == nil { result.uniqueName = embedded?.uniqueName }
+        result.hasKeywords = result.hasKeywords || embedded?.hasKeywords == true || !iptcKeywords.isEmpty
         return result
     }
 

@@ -1,0 +1,86 @@
+import CExempi
+import Foundation
+
+/// Keywords (flat and hierarchical) and the photo's identity as `XMPSidecar.parse` reads them.
+///
+/// Hierarchical keywords become one tag named by the path with `/` between the levels
+/// (`Places/France/Paris`), from
+/// - `lr:hierarchicalSubject` (namespace `http://ns.adobe.com/lightroom/1.0/`, an `rdf:Bag`
+///   whose items separate the levels with `|`: `Places|France|Paris`), written by Lightroom,
+///   darktable, digiKam and `photos export`;
+/// - `digiKam:TagsList` (namespace `http://www.digikam.org/ns/1.0/`, an `rdf:Seq` whose items
+///   separate the levels with `/`: `Places/France/Paris`), written by digiKam.
+///
+/// Levels are trimmed of white space and empty levels dropped. These writers also list the
+/// hierarchy flattened: the levels as separate `dc:subject` keywords (`Places`, `France`,
+/// `Paris`), and the ancestors as paths of their own (`Places`, `Places|France`). Both are
+/// projections of the one path, not tags of their own, so a `dc:subject` keyword equal to a
+/// level of some path, and a path that is an ancestor of another path of the same packet, are
+/// not imported. (A flat tag that happens to equal a level of a hierarchical tag of the same
+/// photo is lost that way; `photos export` writes such a packet only for such a photo.)
+extension XMPSidecar {
+    /// Lightroom's namespace (`lr:`), Adobe Lightroom Classic's XMP.
+    static let lightroomNS = "http://ns.adobe.com/lightroom/1.0/"
+    /// digiKam's namespace (`digiKam:`), digiKam's XMP schema.
+    static let digiKamNS = "http://www.digikam.org/ns/1.0/"
+
+    /// The keywords of a parsed packet as tag names to be: `dc:subject`'s flat keywords that are
+    /// not a level of a hierarchical keyword, then the hierarchical keywords as `A/B/C` (ancestors
+    /// of another listed path left out), each once, at most `limit`.
+    /// - Returns: the keywords, and whether the packet has any of the three properties at all
+    ///   (an empty `dc:subject` bag included: a file whose keywords were all removed).
+    static func keywords(_ xmp: XmpPtr, limit: Int) -> (keywords: [String], present: Bool) {
+        var present = false
+        func list(_ ns: String, _ name: String) -> [String] {
+            if xmp_has_property(xmp, ns, name) { present = true }
+            return XMPToolkit.items(xmp, ns, name, limit: limit * 2)
+        }
+        let flat = list(dcNS, "subject").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let paths =
+            list(lightroomNS, "hierarchicalSubject").map { levels($0, separator: "|") }
+            + list(digiKamNS, "TagsList").map { levels($0, separator: "/") }
+        return (hierarchicalKeywords(flat: flat, paths: paths, limit: limit), present)
+    }
+
+    /// The levels of one hierarchical keyword, trimmed, empty ones dropped.
+    static func levels(_ text: String, separator: Character) -> [String] {
+        text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The rule of this extension's overview over already-split keywords: `flat` in order
+    /// without the levels of the paths, then each path of two or more levels that is no
+    /// other's ancestor joined by `/`; a one-level path counts as a flat keyword.
+    static func hierarchicalKeywords(flat: [String], paths: [[String]], limit: Int) -> [String] {
+        let deep = paths.filter { $0.count > 1 }
+        let joined = deep.map { $0.joined(separator: "/") }
+        var prefixes = Set<String>()
+        for path in deep {
+            for n in 1..<path.count { prefixes.insert(path[0..<n].joined(separator: "/")) }
+        }
+        let levelNames = Set(deep.joined())
+        var result: [String] = []
+        var seen = Set<String>()
+        func add(_ keyword: String) {
+            if result.count < limit, !keyword.isEmpty, seen.insert(keyword).inserted { result.append(keyword) }
+        }
+        for keyword in flat + paths.filter({ $0.count == 1 }).map({ $0[0] })
+        where !levelNames.contains(keyword) && !prefixes.contains(keyword) {
+            add(keyword)
+        }
+        for path in joined where !prefixes.contains(path) { add(path) }
+        return result
+    }
+
+    /// `photos:uniqueName` when it is a UUID in its text form (RFC 9562 §4: 36 characters,
+    /// hexadecimal digits and hyphens), as written; nil otherwise. Every uniqueName `photos`
+    /// makes is one, so anything else in a sidecar is not this tool's identity and is ignored.
+    static func readUniqueName(_ xmp: XmpPtr) -> String? {
+        guard
+            let text = XMPToolkit.property(xmp, XMPWriter.photosNamespace, "uniqueName")?
+                .trimmingCharacters(in: .whitespacesAndNewlines),
+            text.utf8.count == 36, UUID(uuidString: text) != nil
+        else { return nil }
+        return text
+    }
+}
