@@ -16,8 +16,10 @@ import Foundation
 /// `Paris`), and the ancestors as paths of their own (`Places`, `Places|France`). Both are
 /// projections of the one path, not tags of their own, so a `dc:subject` keyword equal to a
 /// level of some path, and a path that is an ancestor of another path of the same packet, are
-/// not imported. (A flat tag that happens to equal a level of a hierarchical tag of the same
-/// photo is lost that way; `photos export` writes such a packet only for such a photo.)
+/// not imported. A one-level hierarchical keyword that is no ancestor (`Paris` beside
+/// `Places|France|Paris`) is a flat tag: Lightroom lists every keyword in
+/// `lr:hierarchicalSubject`, and so does `photos export` when a photo has a tag with `/`, which
+/// keeps a flat tag `Paris` next to `Places/France/Paris` through the round trip.
 extension XMPSidecar {
     /// Lightroom's namespace (`lr:`), Adobe Lightroom Classic's XMP.
     static let lightroomNS = "http://ns.adobe.com/lightroom/1.0/"
@@ -49,8 +51,8 @@ extension XMPSidecar {
     }
 
     /// The rule of this extension's overview over already-split keywords: `flat` in order
-    /// without the levels of the paths, then each path of two or more levels that is no
-    /// other's ancestor joined by `/`; a one-level path counts as a flat keyword.
+    /// without the levels and ancestors of the paths, then the one-level paths that are no
+    /// ancestor, then each path of two or more levels that is no other's ancestor joined by `/`.
     static func hierarchicalKeywords(flat: [String], paths: [[String]], limit: Int) -> [String] {
         let deep = paths.filter { $0.count > 1 }
         let joined = deep.map { $0.joined(separator: "/") }
@@ -64,10 +66,8 @@ extension XMPSidecar {
         func add(_ keyword: String) {
             if result.count < limit, !keyword.isEmpty, seen.insert(keyword).inserted { result.append(keyword) }
         }
-        for keyword in flat + paths.filter({ $0.count == 1 }).map({ $0[0] })
-        where !levelNames.contains(keyword) && !prefixes.contains(keyword) {
-            add(keyword)
-        }
+        for keyword in flat where !levelNames.contains(keyword) && !prefixes.contains(keyword) { add(keyword) }
+        for path in paths where path.count == 1 && !prefixes.contains(path[0]) { add(path[0]) }
         for path in joined where !prefixes.contains(path) { add(path) }
         return result
     }

@@ -9,8 +9,9 @@ import Foundation
 ///   both carry the same value; the zone is omitted when unknown rather than invented);
 /// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` its
 ///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it;
-/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): each such tag with
-///   `|` between the levels (`Places|France|Paris`), the form Lightroom defines;
+/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag, with `|`
+///   between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
+///   tag equal to a level, `Paris`, reads back as a tag of its own: `XMPSidecar+Identity.swift`);
 /// - `xmp:Rating`: the displayed rating, the mean of the photo's ratings rounded half up
 ///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
 /// - `photos:uniqueName` in the tool's own namespace `photosNamespace`: the photo's identity,
@@ -63,7 +64,7 @@ public enum XMPWriter {
             if !hierarchical.isEmpty {
                 text += bag(
                     "lr:hierarchicalSubject",
-                    hierarchical.map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
+                    photo.tags.map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
             }
             text += "  </rdf:Description>\n"
         }
