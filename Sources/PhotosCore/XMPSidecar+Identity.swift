@@ -76,11 +76,13 @@ extension XMPSidecar {
     /// hexadecimal digits and hyphens), as written; nil otherwise. Every uniqueName `photos`
     /// makes is one, so anything else in a sidecar is not this tool's identity and is ignored.
     static func readUniqueName(_ xmp: XmpPtr) -> String? {
-        guard
-            let text = XMPToolkit.property(xmp, XMPWriter.photosNamespace, "uniqueName")?
-                .trimmingCharacters(in: .whitespacesAndNewlines),
-            text.utf8.count == 36, UUID(uuidString: text) != nil
-        else { return nil }
-        return text
+        XMPToolkit.property(xmp, XMPWriter.photosNamespace, "uniqueName").flatMap(validUniqueName)
+    }
+
+    /// `text` trimmed when it is a UUID in its 36-character text form, else nil.
+    static func validUniqueName(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count == 36, UUID(uuidString: trimmed) != nil else { return nil }
+        return trimmed
     }
 }

@@ -139,8 +139,8 @@ public struct XMPSidecar: Equatable, Sendable {
     }
 
     /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its
-    /// `rating` (1…5; the displayed, rounded rating) the rating and its `captureDate` the
-    /// capture time (source `json`). Other keys are ignored, so
+    /// `rating` (1…5; the displayed, rounded rating) the rating, its `captureDate` the
+    /// capture time (source `json`) and its `uniqueName`, when a UUID, the uniqueName. Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
@@ -167,6 +167,7 @@ public struct XMPSidecar: Equatable, Sendable {
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         result.hasKeywords = !result.subjects.isEmpty
+        result.uniqueName = object.uniqueName.flatMap(XMPSidecar.validUniqueName)
         return result
     }
 
@@ -308,12 +309,14 @@ public struct XMPSidecar: Equatable, Sendable {
         var tags: [String] = []
         var rating: Double?
         var captureDate: String?
-        enum CodingKeys: String, CodingKey { case tags, rating, captureDate }
+        var uniqueName: String?
+        enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
+            uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil
         }
     }
 }

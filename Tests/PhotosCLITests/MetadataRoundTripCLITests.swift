@@ -95,3 +95,25 @@ final class MetadataRoundTripCLITests: BinaryTestCase {
         XCTAssertNotNil(UUID(uuidString: other), "the second a fresh UUID: \(other)")
     }
 }
+
+/// The JSON sidecar (`export --sidecar json`) keeps identity as well.
+final class MetadataRoundTripJSONCLITests: BinaryTestCase {
+    override var label: String { "photos-meta-roundtrip-json" }
+
+    func testJSONSidecarRestoresTheUniqueName() throws {
+        let input = dir + "/in", lib = dir + "/lib", out = dir + "/out", lib2 = dir + "/lib2"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: input + "/storm.jpg")
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        let listed = try run(["--library", lib, "list", "--json"]).stdout
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])
+        let name = try XCTUnwrap(object["uniqueName"] as? String)
+        XCTAssertEqual(try run(["--library", lib, "tag", "add", "A/B", name, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", lib, "export", out, "--sidecar", "json", "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", lib2, "import", out, "-q"]).status, 0)
+        let again = try run(["--library", lib2, "list", "--json"]).stdout
+        let back = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(again.utf8)) as? [String: Any])
+        XCTAssertEqual(back["uniqueName"] as? String, name)
+        XCTAssertEqual(back["tags"] as? [String], ["A/B"])
+    }
+}

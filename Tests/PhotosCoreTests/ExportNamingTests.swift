@@ -109,7 +109,8 @@ final class ExportNamingTests: XCTestCase {
             sidecar,
             XMPSidecar(
                 subjects: ["Insect", "Nature"], rating: 4,
-                captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
+                captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json"),
+                uniqueName: p.uniqueName))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertEqual(
             try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
