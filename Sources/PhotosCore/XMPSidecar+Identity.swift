@@ -9,7 +9,9 @@ import Foundation
 ///   whose items separate the levels with `|`: `Places|France|Paris`), written by Lightroom,
 ///   darktable, digiKam and `photos export`;
 /// - `digiKam:TagsList` (namespace `http://www.digikam.org/ns/1.0/`, an `rdf:Seq` whose items
-///   separate the levels with `/`: `Places/France/Paris`), written by digiKam.
+///   separate the levels with `/`: `Places/France/Paris`), written by digiKam;
+/// - `MicrosoftPhoto:LastKeywordXMP` (`/`) and `mediapro:CatalogSets` (`|`), which digiKam
+///   writes beside its own and Windows Photo Gallery and Media Pro write alone.
 ///
 /// Levels are trimmed of white space and empty levels dropped. These writers also list the
 /// hierarchy flattened: the levels as separate `dc:subject` keywords (`Places`, `France`,
@@ -25,6 +27,12 @@ extension XMPSidecar {
     static let lightroomNS = "http://ns.adobe.com/lightroom/1.0/"
     /// digiKam's namespace (`digiKam:`), digiKam's XMP schema.
     static let digiKamNS = "http://www.digikam.org/ns/1.0/"
+    /// Windows Photo Gallery's namespace (`MicrosoftPhoto:`): `LastKeywordXMP`, a Bag of
+    /// `/`-separated paths, which digiKam writes too.
+    static let microsoftPhotoNS = "http://ns.microsoft.com/photo/1.0/"
+    /// Phase One Media Pro's namespace (`mediapro:`): `CatalogSets`, a Bag of `|`-separated
+    /// paths, which digiKam writes too.
+    static let mediaProNS = "http://ns.iview-multimedia.com/mediapro/1.0/"
 
     /// The keywords of a parsed packet as tag names to be: `dc:subject`'s flat keywords that are
     /// not a level of a hierarchical keyword, then the hierarchical keywords as `A/B/C` (ancestors
@@ -41,6 +49,8 @@ extension XMPSidecar {
         let paths =
             list(lightroomNS, "hierarchicalSubject").map { levels($0, separator: "|") }
             + list(digiKamNS, "TagsList").map { levels($0, separator: "/") }
+            + list(microsoftPhotoNS, "LastKeywordXMP").map { levels($0, separator: "/") }
+            + list(mediaProNS, "CatalogSets").map { levels($0, separator: "|") }
         return (hierarchicalKeywords(flat: flat, paths: paths, limit: limit), present)
     }
 

@@ -51,6 +51,18 @@ final class HierarchicalKeywordTests: XCTestCase {
         XCTAssertEqual(s.subjects, ["garden", "Animals/Birds/Robin"])
     }
 
+    /// Windows Photo Gallery's MicrosoftPhoto:LastKeywordXMP (`/`) and Media Pro's
+    /// mediapro:CatalogSets (`|`) read the same way.
+    func testMicrosoftPhotoAndMediaProPaths() throws {
+        let data = packet(
+            bag("MicrosoftPhoto:LastKeywordXMP", ["Events/2024/Wedding"])
+                + bag("mediapro:CatalogSets", ["Events|2024|Wedding", "Trips|Rome"]),
+            attributes:
+                "xmlns:MicrosoftPhoto=\"http://ns.microsoft.com/photo/1.0/\" xmlns:mediapro=\"http://ns.iview-multimedia.com/mediapro/1.0/\""
+        )
+        XCTAssertEqual(try XMPSidecar.parse(data, path: "m.xmp").subjects, ["Events/2024/Wedding", "Trips/Rome"])
+    }
+
     /// A flat dc:subject keyword that is no level of a path stays a tag of its own.
     func testFlatKeywordsBesidePathsStay() {
         XCTAssertEqual(
