@@ -46,6 +46,14 @@
  */
 #define PC_HEIF_LARGE_BUDGET_MB 400
 #define PC_HEIF_LARGE_BUDGET_BYTES ((uint64_t)PC_HEIF_LARGE_BUDGET_MB << 20)
+/*
+ * ...and only when the file is big enough for its size: at most PC_HEIF_LARGE_BYTES_PER_BYTE
+ * bytes of decode memory per byte of file, so memory stays bounded by the bytes given, not by
+ * the sizes a file declares (a 10 KB file declaring 48 MP gets the 100 MB budget only). Real
+ * photos need far less: a 48 MP phone HEIC is 2-8 MB, 40-160 decode bytes per file byte; at
+ * 512 a 48 MP HEIC must have at least 0.64 MB, which even a plain sky at low quality has.
+ */
+#define PC_HEIF_LARGE_BYTES_PER_BYTE 512
 static pthread_mutex_t pc_heif_large_decode = PTHREAD_MUTEX_INITIALIZER;
 
 static pc_status pc_heif_fail(struct heif_error e, const char *what, pc_messages *m) {
@@ -216,6 +224,15 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
         char text[PC_MESSAGE_CAPACITY];
         snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the %d MB a large HEIF decode may take (it has no thumbnail of at least %d pixels)",
                  cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_HEIF_LARGE_BUDGET_MB, options->target_edge);
+        pc_set_error(messages, text);
+        status = PC_OVER_BUDGET;
+        goto done;
+    }
+    if (needed > PC_DECODE_BUDGET_BYTES && needed / PC_HEIF_LARGE_BYTES_PER_BYTE > (uint64_t)size) {
+        char text[PC_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the per-worker decode budget of %d MB, and a file of %zu bytes may take at most %d bytes per byte (it has no thumbnail of at least %d pixels)",
+                 cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB, size,
+                 PC_HEIF_LARGE_BYTES_PER_BYTE, options->target_edge);
         pc_set_error(messages, text);
         status = PC_OVER_BUDGET;
         goto done;

@@ -11,8 +11,8 @@ final class LargeHEIFDecodeMemoryTests: BinaryTestCase {
     func testLargeHEIFDecodesTakeTurns() throws {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        try encodeFlatHEIC(width: 8064, height: 6048, y: 81, cb: 90, cr: 240, to: input + "/red.heic")
-        try encodeFlatHEIC(width: 6048, height: 8064, y: 145, cb: 54, cr: 34, to: input + "/green.heic")
+        try encodeFlatHEIC(width: 8064, height: 6048, y: 81, cb: 90, cr: 240, noiseRows: 400, to: input + "/red.heic")
+        try encodeFlatHEIC(width: 6048, height: 8064, y: 145, cb: 54, cr: 34, noiseRows: 400, to: input + "/green.heic")
         let measured = try runMeasured(["--library", dir + "/lib", "import", input, "--jobs", "2", "-q"])
         XCTAssertEqual(measured.status, 0, measured.stderr)
         XCTAssertLessThan(measured.maxRSSKB, 450 * 1024, "one 48 MP decode at a time")
