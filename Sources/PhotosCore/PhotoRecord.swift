@@ -74,15 +74,15 @@ extension ImageFormat {
 
 /// Which photos `list` (and later `export`) selects.
 public struct PhotoFilter {
-    /// Photos having every one of these tags (names, normalized on use).
-    public var tags: [String] = []
+    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`).
+    public var tags: [TagName] = []
     /// Capture time (or import time when there is none) at or after this bound: the photo's
     /// own local wall-clock time is compared, or its instant when the bound has an offset.
     public var since: CaptureBound?
     /// Capture time (or import time) before this bound.
     public var until: CaptureBound?
-    /// Photos in this zone only.
-    public var zone: String?
+    /// Photos in this record zone only (an id as typed: `ZoneID(parsing:)`).
+    public var zone: ZoneID?
     /// Photos in this share only: a share id or an unambiguous id prefix, resolved to its zone
     /// by `forEachPhoto` (SPEC §5 `--share`).
     public var share: String?
@@ -114,11 +114,10 @@ extension Library {
 
     /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
     /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: `ValueError` for a tag name that is not valid; for `share`, the errors of
-    ///   `resolveShare`; the store's error.
+    /// - Throws: for `share`, the errors of `resolveShare`; the store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
         var query = PhotoQuery()
-        query.tagNames = try filter.tags.map(TagName.normalize)
+        query.tagNames = filter.tags.map(\.rawValue)
         func timeBound(_ bound: CaptureBound?) -> PhotoQuery.TimeBound? {
             guard let bound else { return nil }
             if let utc = bound.utcText, let offset = bound.offsetMinutes {
@@ -128,7 +127,7 @@ extension Library {
         }
         query.since = timeBound(filter.since)
         query.until = timeBound(filter.until)
-        if let zone = filter.zone { query.zones.append(zone) }
+        if let zone = filter.zone { query.zones.append(zone.rawValue) }
         if let share = filter.share { query.zones.append(try resolveShare(share).id) }
         query.minRating = filter.minRating
         try catalogStore.forEachPhoto(matching: query) { row in
@@ -166,19 +165,17 @@ extension Library {
     /// The thumbnail JPEG bytes of a photo, checked first (`ThumbnailCheck`: a sound JPEG of its
     /// recorded size), so that `photos thumbnail` and `export --thumbnails` never write a damaged
     /// one out.
-    /// - Throws: `PhotosError` 66 when the photo has no thumbnail, 65 when it is damaged (the
-    ///   message says why and suggests `photos verify --repair`).
+    /// - Throws: `ThumbnailError.missing` when the photo has no thumbnail, `.damaged` when it is
+    ///   damaged (the message says why and suggests `photos verify --repair`).
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
         let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
         guard let (data, width, height) = try catalogStore.thumbnail(ofPhoto: photo.rowID) else {
-            throw PhotosError.noInput(
-                "\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
+            throw ThumbnailError.missing(photo: photoName)
         }
         if let reason = Library.thumbnailProblem(
             data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height)
         {
-            throw PhotosError.dataError(
-                "\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
+            throw ThumbnailError.damaged(photo: photoName, reason: reason)
         }
         return data
     }
@@ -231,7 +228,7 @@ extension Library {
     /// transaction that drops the rows, so that a library whose originals this user may not
     /// remove gets 77 (74 for an I/O error) with nothing deleted, instead of rows gone and
     /// their originals left behind as orphans.
-    /// - Throws: `PhotosError` 77 or 74 naming the folder or file.
+    /// - Throws: `OriginalRemovalError` naming the folder or file, with the `errno`.
     func checkRemovable(_ references: [String]) throws {
         for ref in Set(references).sorted() where ExternalDataStore.isContained(ref) {
             let path = externalData.path(for: ref)
@@ -239,17 +236,12 @@ extension Library {
             if lstat(path, &st) != 0 {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { continue }
-                throw PhotosError(
-                    PhotosError.status(forErrno: code, otherwise: .ioError),
-                    "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
+                throw OriginalRemovalError.cannotInspect(path: path, errno: code)
             }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, W_OK | X_OK) != 0 {
                 let code = errno
-                throw PhotosError(
-                    PhotosError.status(forErrno: code, otherwise: .noPermission),
-                    "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted"
-                )
+                throw OriginalRemovalError.folderNotWritable(folder: folder, errno: code)
             }
         }
     }
@@ -276,9 +268,7 @@ extension Library {
             // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
             // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
             // for `verify --repair`).
-            db.setBusyTimeout(max(busyTimeout, Library.cleanupWait))
-            defer { db.setBusyTimeout(busyTimeout) }
-            try? write(body)
+            _ = try? write(waitingUpTo: max(busyTimeout, Library.cleanupWait), body)
         } catch {}
         return removed
     }

@@ -17,7 +17,7 @@ struct MetadataRefresh: Sendable {
 
 extension Library {
     /// Where `--refresh-metadata` writes capture times.
-    var metadataStore: any MetadataStore { db }
+    var metadataStore: any MetadataStore { store }
 
     /// Applies what the files' metadata says now to their photos, like digiKam's "Read
     /// metadata from files" / "sync metadata to database": in one write transaction with one
