@@ -166,7 +166,7 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
-        result.hasKeywords = !result.subjects.isEmpty
+        result.hasKeywords = object.hasTags
         result.uniqueName = object.uniqueName.flatMap(XMPSidecar.validUniqueName)
         return result
     }
@@ -310,10 +310,14 @@ public struct XMPSidecar: Equatable, Sendable {
         var rating: Double?
         var captureDate: String?
         var uniqueName: String?
+        /// True when the object has a `tags` array (an empty one included).
+        var hasTags = false
         enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
+            let list = (try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil
+            tags = list ?? []
+            hasTags = list != nil
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
             uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil

@@ -81,6 +81,12 @@ final class HierarchicalKeywordTests: XCTestCase {
             try XMPSidecar.parse(packet("", attributes: "dc:format=\"image/jpeg\""), path: "f.xmp").hasKeywords)
     }
 
+    /// A JSON sidecar's `tags` array, an empty one too, counts as keywords present.
+    func testJSONTagsArrayCountsAsKeywordsPresent() throws {
+        XCTAssertTrue(try XMPSidecar.parseJSON(Data("{\"tags\":[]}".utf8), path: "e.json").hasKeywords)
+        XCTAssertFalse(try XMPSidecar.parseJSON(Data("{\"rating\":2}".utf8), path: "f.json").hasKeywords)
+    }
+
     /// photos:uniqueName is read only when it is a UUID, as written.
     func testUniqueNameMustBeAUUID() throws {
         let id = "0A1B2C3D-4E5F-4071-8293-A4B5C6D7E8F9"
