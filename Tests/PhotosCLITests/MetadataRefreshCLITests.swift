@@ -95,6 +95,35 @@ final class MetadataRefreshCLITests: BinaryTestCase {
         XCTAssertEqual(try history(lib).count, tokensBefore + 1)
     }
 
+    /// Metadata embedded in the file (XMP in JPEG APP1) is read again too: tags removed in the
+    /// library come back from the file's digiKam:TagsList, and its xmp:Rating replaces the
+    /// library's different one.
+    func testEmbeddedMetadataIsReadAgain() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let xmp = sidecar(
+            "xmp:Rating=\"5\"",
+            "<digiKam:TagsList><rdf:Seq><rdf:li>Weather/Storm</rdf:li></rdf:Seq></digiKam:TagsList>")
+        let payload = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let jpeg = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/storm.jpg", contents: Data(jpeg.prefix(2)) + Data(app1) + jpeg.dropFirst(2)))
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        var storm = try listed(lib, "storm.jpg")
+        XCTAssertEqual(storm["tags"] as? [String], ["Weather/Storm"])
+        XCTAssertEqual(storm["ratings"] as? [Int], [5])
+        let name = try XCTUnwrap(storm["uniqueName"] as? String)
+        XCTAssertEqual(try run(["--library", lib, "tag", "remove", "Weather/Storm", name, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", lib, "rate", name, "1", "-q"]).status, 0)
+        let refresh = try run(["--library", lib, "import", "--refresh-metadata", input, "--json"])
+        XCTAssertTrue(refresh.stdout.contains("\"refreshed\":1"), refresh.stdout)
+        storm = try listed(lib, "storm.jpg")
+        XCTAssertEqual(storm["tags"] as? [String], ["Weather/Storm"])
+        XCTAssertEqual(storm["ratings"] as? [Int], [5], "mean of 5 and 1 is 3, not the file's 5: replaced")
+    }
+
     /// A malformed or oversized sidecar is a failure naming the sidecar; the other files'
     /// metadata is still refreshed and nothing of the bad file's photo changes.
     func testBadSidecarsFailPerFileAndTheRestIsRefreshed() throws {
