@@ -6,8 +6,9 @@ import Foundation
 #endif
 
 /// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
-/// (iTXt): the keywords of `dc:subject`, `xmp:Rating` and the capture date
-/// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`).
+/// (iTXt): the keywords of `dc:subject` and the hierarchical ones of `lr:hierarchicalSubject`,
+/// `digiKam:TagsList` and their kin as `A/B/C` (`XMPSidecar+Identity.swift`), `xmp:Rating`, the
+/// capture date (`photoshop:DateCreated`, else `exif:DateTimeOriginal`) and `photos:uniqueName`.
 ///
 /// Properties are found by namespace URI, never by prefix (Adobe XMP Specification Part 1 §7.2:
 /// a prefix is only a local name for its namespace), through Exempi (Debian `libexempi-dev`,
