@@ -14,6 +14,7 @@
  * display (§6.5: EXIF orientation is informative): the pixels returned are upright and
  * stored_width/height are the upright size; EXIF Orientation is never applied on top.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <libheif/heif.h>
@@ -21,6 +22,7 @@
 #include "messages.h"
 #include "reduce.h"
 #include "color.h"
+#include "hevcvui.h"
 
 /* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
 #define PC_HEIF_METADATA_MAX (1u << 20)
@@ -30,6 +32,29 @@
  * product with the pixel count is held against PC_DECODE_BUDGET_BYTES before decoding.
  */
 #define PC_HEIF_BYTES_PER_PIXEL 7
+
+/*
+ * Large HEIF images (a 48 MP phone HEIC without a thumbnail of 120 pixels: 8064x6048 x 7 bytes
+ * = 326 MB) are over the per-worker budget, and libheif 1.15 has no region or tile decode
+ * (a grid is assembled whole inside heif_decode_image; its tiles are hidden items the public
+ * API does not hand out). Such an image is decoded under one process-wide lock with a budget of
+ * its own, PC_HEIF_LARGE_BUDGET_MB: one large decode at a time, whatever --jobs says, so an
+ * import's decode memory stays within jobs x PC_DECODE_BUDGET_MB + PC_HEIF_LARGE_BUDGET_MB
+ * (measured: a 48 MP HEIC's decode peaks at about 300 MB resident, Benchmarks/formats.sh).
+ * 400 MB covers 57 megapixels at 7 bytes each (every 48 and 50 MP phone sensor); a larger HEIF
+ * without a thumbnail is refused as before.
+ */
+#define PC_HEIF_LARGE_BUDGET_MB 400
+#define PC_HEIF_LARGE_BUDGET_BYTES ((uint64_t)PC_HEIF_LARGE_BUDGET_MB << 20)
+/*
+ * ...and only when the file is big enough for its size: at most PC_HEIF_LARGE_BYTES_PER_BYTE
+ * bytes of decode memory per byte of file, so memory stays bounded by the bytes given, not by
+ * the sizes a file declares (a 10 KB file declaring 48 MP gets the 100 MB budget only). Real
+ * photos need far less: a 48 MP phone HEIC is 2-8 MB, 40-160 decode bytes per file byte; at
+ * 512 a 48 MP HEIC must have at least 0.64 MB, which even a plain sky at low quality has.
+ */
+#define PC_HEIF_LARGE_BYTES_PER_BYTE 512
+static pthread_mutex_t pc_heif_large_decode = PTHREAD_MUTEX_INITIALIZER;
 
 static pc_status pc_heif_fail(struct heif_error e, const char *what, pc_messages *m) {
     char text[PC_MESSAGE_CAPACITY];
@@ -77,6 +102,74 @@ static void pc_heif_metadata(const struct heif_image_handle *h, const char *type
     }
 }
 
+/*
+ * Converts RGB pixels in place from the colour space an nclx description names (ISO/IEC 23091-2
+ * code points, chromaticities as libheif fills them) to sRGB: a matrix/TRC profile of its
+ * primaries and its transfer curve (sRGB, BT.709 family, linear); PQ/HLG (HDR) and unknown
+ * curves are left as they are, and so is BT.709 with the BT.709 curve (what encoders write
+ * for sRGB content).
+ */
+static void pc_heif_apply_nclx(const struct heif_color_profile_nclx *nclx, uint8_t *pixels, size_t count_px,
+                               pc_messages *messages) {
+    int curve = -1;
+    switch (nclx->transfer_characteristics) {
+    case heif_transfer_characteristic_IEC_61966_2_1:
+    case heif_transfer_characteristic_unspecified:
+        curve = PC_CURVE_SRGB;
+        break;
+    case heif_transfer_characteristic_ITU_R_BT_709_5:
+    case heif_transfer_characteristic_ITU_R_BT_601_6:
+    case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
+    case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit:
+        curve = PC_CURVE_BT709;
+        break;
+    case heif_transfer_characteristic_linear:
+        curve = PC_CURVE_LINEAR;
+        break;
+    default:
+        break;
+    }
+    if (curve < 0 || nclx->color_primary_white_x <= 0 || nclx->color_primary_white_y <= 0) return;
+    const double p[6] = { nclx->color_primary_red_x, nclx->color_primary_red_y, nclx->color_primary_green_x,
+                          nclx->color_primary_green_y, nclx->color_primary_blue_x, nclx->color_primary_blue_y };
+    int srgb_primaries = p[0] > 0.635 && p[0] < 0.645 && p[3] > 0.595 && p[3] < 0.605 && p[4] > 0.145 && p[4] < 0.155;
+    if (srgb_primaries && curve == PC_CURVE_BT709) return;
+    (void)pc_color_apply_primaries(nclx->color_primary_white_x, nclx->color_primary_white_y, p, curve, 0, pixels,
+                                   count_px, messages);
+}
+
+/*
+ * The chromaticities of ISO/IEC 23091-2 (= ITU-T H.273) ColourPrimaries code `code` (Table 2),
+ * white point first, into `n`. 0 for codes without chromaticities here (0, 2 unspecified, 3
+ * reserved, 10 CIE XYZ, others).
+ */
+static int pc_heif_primaries(int code, struct heif_color_profile_nclx *n) {
+    static const struct { int code; double v[8]; } table[] = {
+        /* white x, y; red x, y; green x, y; blue x, y */
+        { 1, { 0.3127, 0.3290, 0.640, 0.330, 0.300, 0.600, 0.150, 0.060 } },  /* BT.709, sRGB */
+        { 4, { 0.310, 0.316, 0.67, 0.33, 0.21, 0.71, 0.14, 0.08 } },           /* BT.470 System M */
+        { 5, { 0.3127, 0.3290, 0.64, 0.33, 0.29, 0.60, 0.15, 0.06 } },         /* BT.470 B/G, BT.601 625 */
+        { 6, { 0.3127, 0.3290, 0.630, 0.340, 0.310, 0.595, 0.155, 0.070 } },  /* BT.601 525, SMPTE 170M */
+        { 7, { 0.3127, 0.3290, 0.630, 0.340, 0.310, 0.595, 0.155, 0.070 } },  /* SMPTE 240M */
+        { 8, { 0.310, 0.316, 0.681, 0.319, 0.243, 0.692, 0.145, 0.049 } },     /* generic film */
+        { 9, { 0.3127, 0.3290, 0.708, 0.292, 0.170, 0.797, 0.131, 0.046 } },  /* BT.2020, BT.2100 */
+        { 11, { 0.314, 0.351, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060 } },   /* SMPTE RP 431-2 (DCI-P3) */
+        { 12, { 0.3127, 0.3290, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060 } }, /* SMPTE EG 432-1 (Display P3) */
+        { 22, { 0.3127, 0.3290, 0.630, 0.340, 0.295, 0.605, 0.155, 0.077 } }, /* EBU Tech. 3213-E */
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (table[i].code != code) continue;
+        const double *v = table[i].v;
+        n->color_primaries = (enum heif_color_primaries)code;
+        n->color_primary_white_x = (float)v[0]; n->color_primary_white_y = (float)v[1];
+        n->color_primary_red_x = (float)v[2]; n->color_primary_red_y = (float)v[3];
+        n->color_primary_green_x = (float)v[4]; n->color_primary_green_y = (float)v[5];
+        n->color_primary_blue_x = (float)v[6]; n->color_primary_blue_y = (float)v[7];
+        return 1;
+    }
+    return 0;
+}
+
 pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                          pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
@@ -89,6 +182,7 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
     pc_box box;
     memset(&box, 0, sizeof box);
     uint8_t *icc = NULL;
+    int large = 0; /* holds pc_heif_large_decode */
     if (ctx == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
     /* libheif's own limit on each edge it accepts (heif_context_set_maximum_image_size_limit),
      * checked while it parses: at most the pixel limit, and at most 2^20 per edge. */
@@ -126,13 +220,27 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
     int cw = heif_image_handle_get_width(chosen), ch = heif_image_handle_get_height(chosen);
     int alpha = heif_image_handle_has_alpha_channel(chosen);
     uint64_t needed = (uint64_t)cw * (uint64_t)ch * PC_HEIF_BYTES_PER_PIXEL;
-    if (needed > PC_DECODE_BUDGET_BYTES) {
+    if (needed > PC_HEIF_LARGE_BUDGET_BYTES) {
         char text[PC_MESSAGE_CAPACITY];
-        snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the per-worker decode budget of %d MB (it has no thumbnail of at least %d pixels)",
-                 cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB, options->target_edge);
+        snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the %d MB a large HEIF decode may take (it has no thumbnail of at least %d pixels)",
+                 cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_HEIF_LARGE_BUDGET_MB, options->target_edge);
         pc_set_error(messages, text);
         status = PC_OVER_BUDGET;
         goto done;
+    }
+    if (needed > PC_DECODE_BUDGET_BYTES && needed / PC_HEIF_LARGE_BYTES_PER_BYTE > (uint64_t)size) {
+        char text[PC_MESSAGE_CAPACITY];
+        snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the per-worker decode budget of %d MB, and a file of %zu bytes may take at most %d bytes per byte (it has no thumbnail of at least %d pixels)",
+                 cw, ch, (unsigned long long)((needed + (1u << 20) - 1) >> 20), PC_DECODE_BUDGET_MB, size,
+                 PC_HEIF_LARGE_BYTES_PER_BYTE, options->target_edge);
+        pc_set_error(messages, text);
+        status = PC_OVER_BUDGET;
+        goto done;
+    }
+    if (needed > PC_DECODE_BUDGET_BYTES) {
+        /* Over the per-worker budget: wait for the one large-decode slot (held until done). */
+        pthread_mutex_lock(&pc_heif_large_decode);
+        large = 1;
     }
     decoding = heif_decoding_options_alloc();
     /* Decoded at 8 bits per channel, transformations (irot/imir/clap) applied: libheif's default. */
@@ -158,7 +266,9 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
      * Colour: an ICC profile in a colr box ('prof'/'rICC') is applied; otherwise an nclx colr box
      * (ISO/IEC 23091-2 code points) whose primaries are not sRGB's (BT.709) is converted through
      * a matrix/TRC profile of those primaries and its transfer curve (sRGB, BT.709 family, linear);
-     * PQ/HLG (HDR) are left as libheif gives them.
+     * PQ/HLG (HDR) are left as libheif gives them. Without any colr box, the same from the
+     * colour description in the HEVC stream's VUI (hevcvui.c), which libheif 1.15 does not
+     * report; an AV1 stream's own colour config is not read (AVIF writers put a colr nclx box).
      */
     size_t count_px = (size_t)out->width * (size_t)out->height;
     size_t icc_size = options->ignore_icc ? 0 : heif_image_handle_get_raw_color_profile_size(primary);
@@ -167,34 +277,18 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
         heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok) {
         (void)pc_color_apply_icc(icc, icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels, count_px, messages);
     } else if (!options->ignore_icc && heif_image_handle_get_nclx_color_profile(primary, &nclx).code == heif_error_Ok && nclx != NULL) {
-        int curve = -1;
-        switch (nclx->transfer_characteristics) {
-        case heif_transfer_characteristic_IEC_61966_2_1:
-        case heif_transfer_characteristic_unspecified:
-            curve = PC_CURVE_SRGB;
-            break;
-        case heif_transfer_characteristic_ITU_R_BT_709_5:
-        case heif_transfer_characteristic_ITU_R_BT_601_6:
-        case heif_transfer_characteristic_ITU_R_BT_2020_2_10bit:
-        case heif_transfer_characteristic_ITU_R_BT_2020_2_12bit:
-            curve = PC_CURVE_BT709;
-            break;
-        case heif_transfer_characteristic_linear:
-            curve = PC_CURVE_LINEAR;
-            break;
-        default:
-            break;
-        }
-        if (curve >= 0 && nclx->color_primary_white_x > 0 && nclx->color_primary_white_y > 0) {
-            const double p[6] = { nclx->color_primary_red_x, nclx->color_primary_red_y, nclx->color_primary_green_x,
-                                  nclx->color_primary_green_y, nclx->color_primary_blue_x, nclx->color_primary_blue_y };
-            /* BT.709 primaries with the BT.709 curve: encoders write that for sRGB content; taken as sRGB. */
-            int srgb_primaries = p[0] > 0.635 && p[0] < 0.645 && p[3] > 0.595 && p[3] < 0.605 && p[4] > 0.145 && p[4] < 0.155;
-            if (!(srgb_primaries && curve == PC_CURVE_BT709))
-                (void)pc_color_apply_primaries(nclx->color_primary_white_x, nclx->color_primary_white_y, p, curve, 0,
-                                               out->pixels, count_px, messages);
-        }
+        pc_heif_apply_nclx(nclx, out->pixels, count_px, messages);
         heif_nclx_color_profile_free(nclx);
+    } else if (!options->ignore_icc) {
+        /* No colr box at all: the colour description of the HEVC stream's VUI, if it has one. */
+        pc_vui_colour vui;
+        if (pc_hevc_vui_colour(data, size, &vui) &&
+            (nclx = heif_nclx_color_profile_alloc()) != NULL) {
+            /* (heif_nclx_color_profile_set_color_primaries sets the code only, not the chromaticities.) */
+            nclx->transfer_characteristics = (enum heif_transfer_characteristics)vui.transfer_characteristics;
+            if (pc_heif_primaries(vui.colour_primaries, nclx)) pc_heif_apply_nclx(nclx, out->pixels, count_px, messages);
+            heif_nclx_color_profile_free(nclx);
+        }
     }
     pc_heif_metadata(primary, "Exif", NULL, &out->exif, &out->exif_size);
     pc_heif_metadata(primary, "mime", "application/rdf+xml", &out->xmp, &out->xmp_size);
@@ -208,6 +302,7 @@ done:
     if (chosen != NULL && chosen != primary) heif_image_handle_release(chosen);
     if (primary != NULL) heif_image_handle_release(primary);
     heif_context_free(ctx);
+    if (large) pthread_mutex_unlock(&pc_heif_large_decode);
     if (status != PC_OK) {
         free(out->pixels); out->pixels = NULL;
         free(out->exif); out->exif = NULL; out->exif_size = 0;

@@ -26,6 +26,9 @@ public struct ImportOptions {
     public var batchSeconds: Double = 2
     /// The history transaction author (`--author`, `$PHOTOS_AUTHOR`).
     public var author = HistoryAuthor.default
+    /// `--refresh-metadata`: a file already in the library (same SHA-256) has its sidecar and
+    /// embedded metadata read again and applied to its photo (`Library.refreshMetadata`).
+    public var refreshMetadata = false
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -68,26 +71,34 @@ public struct ImportSummary: Equatable, Sendable {
     public var skippedPaths: [String] = []
     /// The paths counted in `duplicates` (their SHA-256 is already a photo's original).
     public var duplicatePaths: [String] = []
+    /// With `--refresh-metadata`: the photos (already in the library) whose tags, rating or
+    /// capture time changed; nil without that option.
+    public var refreshed: Int?
 
     /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
-    /// "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
+    /// ["refreshed":N (with --refresh-metadata),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
-        .object([
-            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
-            ("skipped", .int(skipped)),
-            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds)),
-            ("failures", .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })),
-            (
-                "restorations",
-                .array(
-                    restorations.map {
-                        .object([
-                            ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
-                            ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
-                        ])
-                    })
-            )
-        ])
+        .object(
+            [
+                ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+                ("skipped", .int(skipped)),
+                ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
+            ] + (refreshed.map { [("refreshed", JSONValue.int($0))] } ?? []) + [
+                (
+                    "failures",
+                    .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })
+                ),
+                (
+                    "restorations",
+                    .array(
+                        restorations.map {
+                            .object([
+                                ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
+                                ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
+                            ])
+                        })
+                )
+            ])
     }
 }
 
@@ -138,6 +149,8 @@ public final class Importer {
         /// A duplicate whose stored original was missing or damaged, written back (unless a
         /// dry run).
         case restored(ImportRestoration, reference: String)
+        /// A duplicate whose metadata was read again (`--refresh-metadata`).
+        case refresh(MetadataRefresh)
         case failed(String)
         /// The library's file system refused to take an original (permission, a full disk):
         /// not this file's fault, and every later file would fail the same way, so the import
@@ -199,7 +212,8 @@ public final class Importer {
         let jobs = max(1, min(options.jobs, max(1, files.count)))
         let pipeline = ImportPipeline(
             files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
-            busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
+            busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
+            refreshMetadata: options.refreshMetadata)
         let queue = pipeline.queue
         let stop = pipeline.stop
         var batchWriter = library.map {
@@ -216,6 +230,20 @@ public final class Importer {
         var batchesCommitted = 0
         // Duplicates of rows another process committed while this run prepared them.
         var committedDuplicates: [String] = []
+        var refreshes: [MetadataRefresh] = []
+        if options.refreshMetadata { summary.refreshed = 0 }
+
+        func applyRefreshes() {
+            defer { refreshes.removeAll(keepingCapacity: true) }
+            guard fatal == nil, let library, !refreshes.isEmpty else { return }
+            do {
+                let changed = try library.refreshMetadata(refreshes, author: options.author)
+                summary.refreshed = (summary.refreshed ?? 0) + changed.count
+            } catch {
+                fatal = error
+                stop.set()
+            }
+        }
 
         func commit() {
             // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
@@ -261,6 +289,11 @@ public final class Importer {
                 done += 1
                 switch outcome {
                 case .sidecar: break
+                case .refresh(let item):
+                    summary.duplicates += 1
+                    summary.duplicatePaths.append(path)
+                    refreshes.append(item)
+                    if refreshes.count >= options.batchSize { applyRefreshes() }
                 case .skipped:
                     summary.skipped += 1
                     summary.skippedPaths.append(path)
@@ -308,6 +341,7 @@ public final class Importer {
             if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
         commit()
+        applyRefreshes()
         summary.seconds = Date().timeIntervalSince(start)
         if let fatal {
             let error = LibraryError.wrap(fatal, library: libraryRoot)
@@ -386,7 +420,7 @@ public final class Importer {
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
-        thumbnail: ThumbnailOptions
+        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false
     ) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -423,7 +457,8 @@ public final class Importer {
                 let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes)
             else {
                 claimed.noteDuplicate(file.sha256)
-                return .duplicate
+                guard refreshMetadata else { return .duplicate }
+                return refresh(path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail)
             }
             let restoration = ImportRestoration(
                 path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
@@ -477,6 +512,29 @@ public final class Importer {
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
                 sidecar: sidecar, capture: capture, wroteFile: wrote))
+    }
+
+    /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
+    /// reads it (the image is decoded for its embedded EXIF/XMP/IPTC: the decoders read them
+    /// as they thumbnail, at the cost of a thumbnail per file), its sidecar, and its capture
+    /// time unless only the file's modification time gave one.
+    /// - Returns: `.refresh`, or `.failed` naming the file (or its sidecar) when the image or
+    ///   the sidecar cannot be read.
+    static func refresh(path: String, file: ImageFile, uniqueName: String, thumbnail: ThumbnailOptions) -> Outcome {
+        let result: ThumbnailResult
+        let sidecar: XMPSidecar?
+        do {
+            result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
+            sidecar = try XMPSidecar.load(for: path)
+        } catch {
+            return .failed("\(error)")
+        }
+        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        var capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
+        if capture?.source == "file-mtime" { capture = nil }
+        let metadata = XMPSidecar.merged(
+            sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
+        return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

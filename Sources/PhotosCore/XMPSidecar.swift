@@ -6,8 +6,9 @@ import Foundation
 #endif
 
 /// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
-/// (iTXt): the keywords of `dc:subject`, `xmp:Rating` and the capture date
-/// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`).
+/// (iTXt): the keywords of `dc:subject` and the hierarchical ones of `lr:hierarchicalSubject`,
+/// `digiKam:TagsList` and their kin as `A/B/C` (`XMPSidecar+Identity.swift`), `xmp:Rating`, the
+/// capture date (`photoshop:DateCreated`, else `exif:DateTimeOriginal`) and `photos:uniqueName`.
 ///
 /// Properties are found by namespace URI, never by prefix (Adobe XMP Specification Part 1 §7.2:
 /// a prefix is only a local name for its namespace), through Exempi (Debian `libexempi-dev`,
@@ -26,12 +27,25 @@ public struct XMPSidecar: Equatable, Sendable {
     public var hasRating = false
     /// `photoshop:DateCreated`, else `exif:DateTimeOriginal`, as a capture time (source `xmp`).
     public var captureTime: CaptureTime?
+    /// `photos:uniqueName` (`XMPWriter.photosNamespace`) when it is a UUID: the photo this
+    /// sidecar was exported from (`XMPSidecar+Identity.swift`).
+    public var uniqueName: String?
+    /// True when the packet lists keywords at all (`dc:subject`, `lr:hierarchicalSubject` or
+    /// `digiKam:TagsList`): `import --refresh-metadata` replaces the photo's tags only then.
+    public var hasKeywords = false
 
-    public init(subjects: [String] = [], rating: Int? = nil, hasRating: Bool? = nil, captureTime: CaptureTime? = nil) {
+    /// - Parameters: as the properties; `hasRating` defaults to `rating != nil` and
+    ///   `hasKeywords` to `!subjects.isEmpty`.
+    public init(
+        subjects: [String] = [], rating: Int? = nil, hasRating: Bool? = nil, captureTime: CaptureTime? = nil,
+        uniqueName: String? = nil, hasKeywords: Bool? = nil
+    ) {
         self.subjects = subjects
         self.rating = rating
         self.hasRating = hasRating ?? (rating != nil)
         self.captureTime = captureTime
+        self.uniqueName = uniqueName
+        self.hasKeywords = hasKeywords ?? !subjects.isEmpty
     }
 
     /// The most keywords taken from one file's metadata (sidecar, embedded XMP and IPTC
@@ -126,8 +140,8 @@ public struct XMPSidecar: Equatable, Sendable {
     }
 
     /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its
-    /// `rating` (1…5; the displayed, rounded rating) the rating and its `captureDate` the
-    /// capture time (source `json`). Other keys are ignored, so
+    /// `rating` (1…5; the displayed, rounded rating) the rating, its `captureDate` the
+    /// capture time (source `json`) and its `uniqueName`, when a UUID, the uniqueName. Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
@@ -153,6 +167,8 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
+        result.hasKeywords = object.hasTags
+        result.uniqueName = object.uniqueName.flatMap(XMPSidecar.validUniqueName)
         return result
     }
 
@@ -220,9 +236,8 @@ public struct XMPSidecar: Equatable, Sendable {
             throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
         }
         var result = XMPSidecar()
-        result.subjects = Array(
-            XMPToolkit.items(xmp, dcNS, "subject", limit: maxKeywords * 2)
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(maxKeywords))
+        (result.subjects, result.hasKeywords) = XMPSidecar.keywords(xmp, limit: maxKeywords)
+        result.uniqueName = XMPSidecar.readUniqueName(xmp)
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
             if let value = XMPToolkit.real(text) {
@@ -262,6 +277,8 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+        if result.uniqueName == nil { result.uniqueName = embedded?.uniqueName }
+        result.hasKeywords = result.hasKeywords || embedded?.hasKeywords == true || !iptcKeywords.isEmpty
         return result
     }
 
@@ -293,12 +310,18 @@ public struct XMPSidecar: Equatable, Sendable {
         var tags: [String] = []
         var rating: Double?
         var captureDate: String?
-        enum CodingKeys: String, CodingKey { case tags, rating, captureDate }
+        var uniqueName: String?
+        /// True when the object has a `tags` array (an empty one included).
+        var hasTags = false
+        enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            tags = ((try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil) ?? []
+            let list = (try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil
+            tags = list ?? []
+            hasTags = list != nil
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
+            uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil
         }
     }
 }

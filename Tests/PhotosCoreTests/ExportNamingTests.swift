@@ -87,13 +87,16 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertTrue(text.contains("photos:uniqueName=\"\(p.uniqueName)\""))
         let back = try XMPSidecar.parse(Data(text.utf8), path: "a.jpg.xmp")
         let date = CaptureTime(local: "2014-04-05T10:20:30", offsetMinutes: 0, source: "xmp")
-        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5, captureTime: date))
+        XCTAssertEqual(back, XMPSidecar(subjects: p.tags, rating: 5, captureTime: date, uniqueName: p.uniqueName))
         p.tags = []
         p.ratings = []
         XCTAssertEqual(
-            try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"), XMPSidecar(captureTime: date))
+            try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"),
+            XMPSidecar(captureTime: date, uniqueName: p.uniqueName))
         p.captureDate = nil
-        XCTAssertEqual(try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"), XMPSidecar())
+        XCTAssertEqual(
+            try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"),
+            XMPSidecar(uniqueName: p.uniqueName))
         XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
     }
 
@@ -106,7 +109,8 @@ final class ExportNamingTests: XCTestCase {
             sidecar,
             XMPSidecar(
                 subjects: ["Insect", "Nature"], rating: 4,
-                captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json")))
+                captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json"),
+                uniqueName: p.uniqueName))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
         XCTAssertEqual(
             try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))

@@ -1,27 +1,55 @@
 import Foundation
 
-/// Writes the XMP sidecar `photos export` puts next to each original: the tags as a `dc:subject`
-/// `rdf:Bag`, the displayed rating as `xmp:Rating`, the capture time as `photoshop:DateCreated`,
-/// and the uniqueName as `photos:uniqueName` in
-/// the tool's own namespace (Adobe XMP Specification Part 1 §7 (serialization), §8.4 Dublin Core,
-/// §8.5 XMP basic; the packet wrapper of Part 1 §7.3). `XMPSidecar.parse` reads it back.
+/// Writes the XMP sidecar `photos export` puts next to each original (Adobe XMP Specification
+/// Part 1 §7 serialization with the packet wrapper of §7.3; Part 2 for the EXIF and Photoshop
+/// schemas; Metadata Working Group Guidelines 2.0 §5.4 for dates and §5.5 for keywords).
+/// `XMPSidecar.parse` reads every property back:
+/// - `photoshop:DateCreated` and `exif:DateTimeOriginal`: the capture time in ISO 8601 with its
+///   offset when known (`2024-06-01T14:30:00.250+02:00`), without a zone when not (MWG §5.4:
+///   both carry the same value; the zone is omitted when unknown rather than invented);
+/// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` its
+///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it;
+/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag, with `|`
+///   between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
+///   tag equal to a level, `Paris`, reads back as a tag of its own: `XMPSidecar+Identity.swift`);
+/// - `xmp:Rating`: the displayed rating, the mean of the photo's ratings rounded half up
+///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
+/// - `photos:uniqueName` in the tool's own namespace `photosNamespace`: the photo's identity,
+///   which a later import into an empty (or any) library restores when no photo has it yet.
+/// Photos have no title or description in this library's model, so none is written.
 public enum XMPWriter {
-    /// The namespace of the tool's own properties.
+    /// The namespace URI of the tool's own properties (`photos:uniqueName`). `.invalid` is a
+    /// reserved top-level domain (RFC 2606 §2), so the URI can never name anyone else's schema;
+    /// XMP only needs it to be a unique URI (Part 1 §6.2).
     public static let photosNamespace = "https://photos.invalid/ns/1.0/"
 
     /// The sidecar text for `photo`.
-    /// - Parameter photo: its `tags`, `rating` (the mean rounded half up, SPEC §3) and
-    ///   `uniqueName` are written; a photo without ratings gets no `xmp:Rating`, one without
-    ///   tags no `dc:subject`. The capture time is written as `photoshop:DateCreated` (IPTC
-    ///   Photo Metadata "Date Created"; with the offset when known, no zone when not).
+    /// - Parameter photo: its `tags`, `rating`, capture time (`captureDate`, which carries the
+    ///   offset when known) and `uniqueName` are written; a photo without ratings gets no
+    ///   `xmp:Rating`, one without tags no `dc:subject`, one without a capture time no date.
     /// - Returns: UTF-8 XML, ending with a newline.
     public static func sidecar(for photo: PhotoRecord) -> String {
+        let date = photo.captureDate // ISO 8601 with the offset when known (PhotoRecord)
+        let hierarchical = photo.tags.filter { $0.contains("/") }
+        var flat: [String] = []
+        var seen = Set<String>()
+        for tag in photo.tags {
+            let keyword = tag.contains("/") ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
+            if seen.insert(keyword).inserted { flat.append(keyword) }
+        }
         var attributes =
             "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
             + "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
-            + (photo.captureDate == nil ? "" : "    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"\n")
+            + (date == nil
+                ? ""
+                : "    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"\n"
+                    + "    xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"\n")
+            + (hierarchical.isEmpty ? "" : "    xmlns:lr=\"\(XMPSidecar.lightroomNS)\"\n")
             + "    xmlns:photos=\"\(photosNamespace)\"\n"
-        if let date = photo.captureDate { attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n" }
+        if let date {
+            attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n"
+            attributes += "    exif:DateTimeOriginal=\"\(escape(date))\"\n"
+        }
         if let rating = photo.rating { attributes += "    xmp:Rating=\"\(rating)\"\n" }
         attributes += "    photos:uniqueName=\"\(escape(photo.uniqueName))\""
         var text =
@@ -32,12 +60,23 @@ public enum XMPWriter {
         if photo.tags.isEmpty {
             text += "/>\n"
         } else {
-            text += ">\n   <dc:subject>\n    <rdf:Bag>\n"
-            for tag in photo.tags { text += "     <rdf:li>\(escape(tag))</rdf:li>\n" }
-            text += "    </rdf:Bag>\n   </dc:subject>\n  </rdf:Description>\n"
+            text += ">\n" + bag("dc:subject", flat)
+            if !hierarchical.isEmpty {
+                text += bag(
+                    "lr:hierarchicalSubject",
+                    photo.tags.map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
+            }
+            text += "  </rdf:Description>\n"
         }
         text += " </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
         return text
+    }
+
+    /// `items` as the property `name`'s `rdf:Bag` (Part 1 §7.7), one `rdf:li` per line.
+    static func bag(_ name: String, _ items: [String]) -> String {
+        var text = "   <\(name)>\n    <rdf:Bag>\n"
+        for item in items { text += "     <rdf:li>\(escape(item))</rdf:li>\n" }
+        return text + "    </rdf:Bag>\n   </\(name)>\n"
     }
 
     /// `text` escaped for XML 1.0 character data and attribute values: `&`, `<`, `>`, `"`, `'`

@@ -73,7 +73,12 @@ struct ImportBatchWriter {
                         continue
                     }
                     let r = item.result
-                    let uniqueName = UUID().uuidString
+                    // The round trip keeps identity: the uniqueName an exported sidecar names
+                    // (`photos:uniqueName`) when no photo has it yet (also none of this batch).
+                    let uniqueName =
+                        try item.sidecar?.uniqueName.flatMap {
+                            try importStore.photoExists(uniqueName: $0) ? nil : $0
+                        } ?? UUID().uuidString
                     let displayName = (item.path as NSString).lastPathComponent
                     let row = PhotoRow(
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,

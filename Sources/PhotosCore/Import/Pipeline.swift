@@ -25,10 +25,12 @@ final class ImportPipeline {
     ///   - busyTimeout: seconds a worker waits for a lock, as long as the writer (`--wait`).
     ///   - store: where originals are written; nil for none.
     ///   - thumbnail: thumbnail options.
+    ///   - refreshMetadata: read the metadata of files already in the library
+    ///     (`--refresh-metadata`, `Importer.prepare`).
     init(
         files: [String], jobs: Int, catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
-        thumbnail thumbOptions: ThumbnailOptions
+        thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
         self.queue = queue
@@ -53,7 +55,7 @@ final class ImportPipeline {
                         let path = files[i]
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
-                            thumbnail: thumbOptions)
+                            thumbnail: thumbOptions, refreshMetadata: refreshMetadata)
                         queue.push((path, outcome))
                     }
                 }

@@ -121,6 +121,8 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case merge = "merge"
     case verifyRepair = "verify --repair"
     case thumbnailRebuild = "thumbnails --rebuild"
+    /// `photos import --refresh-metadata`: what a photo's file metadata says now, applied.
+    case refreshMetadata = "import --refresh-metadata"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.

@@ -31,4 +31,11 @@ public protocol ImportStore: AnyObject {
     /// per new photo).
     /// - Throws: the store's error.
     func hasOriginal(sha256: String) throws -> Bool
+
+    /// True when some photo has uniqueName `uniqueName`: import's check, under the write lock,
+    /// that the uniqueName a sidecar names (`photos:uniqueName`) is still free before the new
+    /// photo takes it (one probe of the unique index per photo whose sidecar names one). The
+    /// same requirement as `ExportStore.photoExists(uniqueName:)`: one implementation serves both.
+    /// - Throws: the store's error.
+    func photoExists(uniqueName: String) throws -> Bool
 }

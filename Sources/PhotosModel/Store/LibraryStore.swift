@@ -43,7 +43,8 @@ public protocol PhotoInserter: AnyObject {
 /// An instance is used from one thread at a time.
 public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, HistoryCompactionStore, ZonePurgeStore,
     TagDedupeStore, VerifyStore, MergeSourceStore, MergeTargetStore, ImportStore, ExportStore, StatsStore,
-    CatalogBackupStore
+    CatalogBackupStore,
+    MetadataStore
 {
     /// Runs `body` in one write transaction and ends it the way `body` says. The transaction
     /// takes the catalog's write lock when it begins (SQLite `BEGIN IMMEDIATE`; PostgreSQL an

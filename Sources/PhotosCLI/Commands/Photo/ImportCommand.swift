@@ -16,7 +16,14 @@ enum ImportCommand: Command {
             there is one. A file already in the library (same SHA-256) is a duplicate; when that
             photo's original is missing or damaged, the file restores it (said per file, and counted
             as restored). Tags and a
-            rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
+            rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp) and embedded XMP: dc:subject,
+            hierarchical keywords (lr:hierarchicalSubject A|B|C, digiKam:TagsList A/B/C) as tags A/B/C,
+            xmp:Rating, the capture date, and photos:uniqueName, which a sidecar written by
+            'photos export' carries: the new photo gets that uniqueName when no photo has it. With
+            --refresh-metadata, files already in the library have their metadata read again and
+            applied to their photos (tags replaced when the file lists keywords, a different rating
+            replaces the ratings, a different capture time replaces it), recorded in history as
+            'import --refresh-metadata'. Rows are committed in
             batches: an interrupted import loses at most the batch in flight, and running it again
             finishes the job. Exit status 1 when some files failed (each is named on stderr).
             """,
@@ -36,6 +43,7 @@ enum ImportCommand: Command {
         var thumbnailQuality: Int?
         var batchSize: Int?
         var verbose = false
+        var refreshMetadata = false
 
         static var options: [Option<Options>] {
             [
@@ -50,6 +58,11 @@ enum ImportCommand: Command {
                     \.jobs, "--jobs", "-j", value: "N", help: "Worker threads.", default: "number of cores",
                     parser: .int(in: 1...256)),
                 .flag(\.hidden, "--hidden", help: "Also import hidden files and folders."),
+                .flag(
+                    \.refreshMetadata, "--refresh-metadata",
+                    help:
+                        "For files already in the library, read their sidecars and embedded metadata again and apply what changed (tags, rating, capture time)."
+                ),
                 .value(
                     \.maxPixels, "--max-pixels", value: "N",
                     help: "Refuse images larger than N pixels, before decoding.", default: "100000000",
@@ -80,6 +93,7 @@ enum ImportCommand: Command {
         options.tags = arguments.tags
         options.dryRun = arguments.dryRun
         options.includeHidden = arguments.hidden
+        options.refreshMetadata = arguments.refreshMetadata
         options.author = ctx.historyAuthor
         if let jobs = arguments.jobs { options.jobs = jobs }
         if let maxPixels = arguments.maxPixels { options.thumbnail.maxPixels = maxPixels }
@@ -171,8 +185,12 @@ enum ImportCommand: Command {
             let restored =
                 summary.restored > 0
                 ? ", \(t.plural(summary.restored, "original")) \(options.dryRun ? "to restore" : "restored")" : ""
+            let refreshed =
+                summary.refreshed.map {
+                    " (metadata of \(t.plural($0, "photo")) \(options.dryRun ? "would change" : "refreshed"))"
+                } ?? ""
             ctx.console.print(
-                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(restored), "
+                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(refreshed)\(restored), "
                     + "\(summary.skipped) skipped, \(summary.failed) failed; \(t.bytes(summary.bytes)) in \(t.seconds(summary.seconds)) s"
                     + (error == nil ? "" : " (interrupted)"))
         }
