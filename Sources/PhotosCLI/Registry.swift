@@ -20,6 +20,7 @@ enum Registry {
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(PurgeCommand.self),
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),
+        CommandDescriptor(SyncCommand.self),
         CommandDescriptor(StatsCommand.self)
     ]
 

@@ -15,6 +15,8 @@ public struct LibraryStats: Equatable, Sendable {
     /// Bytes of `photos.sqlite` with its WAL.
     public var databaseBytes: Int64 = 0
     public var schemaVersion = 0
+    /// The library's stable id (lowercase UUID), the sender id of its changesets (issue 11).
+    public var libraryID = ""
 
     public init() {}
 
@@ -22,6 +24,7 @@ public struct LibraryStats: Equatable, Sendable {
 
     public var json: JSONValue {
         .object([
+            ("libraryId", .string(libraryID)),
             ("photos", .int(photos)), ("originalBytes", .int(Int(originalBytes))),
             ("thumbnailBytes", .int(Int(thumbnailBytes))),
             ("tags", .int(tags)), ("ratings", .int(ratings)), ("shares", .int(shares)),

@@ -210,6 +210,59 @@ public enum Schema {
         CREATE INDEX photo_zone ON photo(zone_id);
         CREATE INDEX photo_capture_date ON photo(capture_date);
         CREATE INDEX photo_imported_at ON photo(imported_at);
+        """,
+        // 5: reserved for issue 14 (ratings per author), which is being written on another
+        // branch; this no-op stands in for it here so that sync's migration keeps its assigned
+        // number 6. Merging that branch replaces this entry with its migration.
+        """
+        SELECT 1;
+        """,
+        // 6 (issue 11): sync between libraries. `sync_library` holds this library's stable id
+        // (a random lowercase UUID, the sender id changesets carry), its change token (bumped by
+        // every change the sync layer records) and the last history token folded into the sync
+        // state. `sync_entry` is the sync state: per object attribute (entity, object id,
+        // attribute) the winning value with its stamp (history timestamp, library id) and the
+        // change token that set it; a delete is the attribute `deleted`. `sync_applied` is the
+        // last change token applied per sender and scope, `sync_peer` the last token of ours a
+        // peer or participant acknowledged. Self-contained: no reference to other migrations'
+        // tables.
+        """
+        CREATE TABLE sync_library (
+            singleton                INTEGER PRIMARY KEY CHECK (singleton = 1),
+            id                       TEXT NOT NULL CHECK (length(id) = 36),
+            change_token             INTEGER NOT NULL DEFAULT 0,
+            reconciled_history_token INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO sync_library (singleton, id) VALUES (1, \(randomUUIDExpression));
+
+        CREATE TABLE sync_entry (
+            entity        TEXT NOT NULL,
+            object_id     TEXT NOT NULL,
+            attribute     TEXT NOT NULL,
+            value         TEXT,
+            stamp_time    TEXT NOT NULL,
+            stamp_library TEXT NOT NULL,
+            token         INTEGER NOT NULL,
+            zone_id       TEXT,
+            PRIMARY KEY (entity, object_id, attribute)
+        );
+        CREATE INDEX sync_entry_token ON sync_entry(token);
+        CREATE INDEX sync_entry_zone ON sync_entry(zone_id, token);
+
+        CREATE TABLE sync_applied (
+            sender TEXT NOT NULL,
+            scope  TEXT NOT NULL,
+            token  INTEGER NOT NULL,
+            PRIMARY KEY (sender, scope)
+        );
+
+        CREATE TABLE sync_peer (
+            library_id   TEXT NOT NULL,
+            scope        TEXT NOT NULL,
+            acknowledged INTEGER NOT NULL,
+            PRIMARY KEY (library_id, scope)
+        );
+        CREATE INDEX history_change_object ON history_change(object_id);
         """
     ]
 

@@ -120,6 +120,8 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case dedupeTags = "dedupe-tags"
     case merge = "merge"
     case verifyRepair = "verify --repair"
+    /// Applying a changeset of another library (`sync --apply`, `sync --from`; issue 11).
+    case sync = "sync"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.
@@ -129,6 +131,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
         case .dedupeTags: return "dedupe-tags"
         case .merge: return "merge"
         case .verifyRepair: return "verify"
+        case .sync: return "sync"
         default: return nil
         }
     }
