@@ -73,6 +73,8 @@ extension Library {
             report.alreadyApplied = true
             return report
         }
+        // The scope rules, checked before any original is copied (and again under the lock).
+        try db.transaction(.deferred) { try ApplySession.checkIdentities(reader, store: syncStore, path: path) }
         let importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         var copied: [String] = []
@@ -91,6 +93,8 @@ extension Library {
             }
         } catch {
             removeUnreferencedFiles(copied)
+            // The shard folders made for them too, when they are empty again.
+            for ref in copied { rmdir((externalData.path(for: ref) as NSString).deletingLastPathComponent) }
             throw error
         }
         removeUnreferencedFiles(removedFiles)
@@ -154,7 +158,7 @@ struct ApplySession {
         let h = reader.header
         let applied = try store.appliedToken(sender: h.sender, scope: h.scope) ?? 0
         try Library.checkGap(h, applied: applied, path: path, me: me)
-        try checkIdentities(path: path)
+        try ApplySession.checkIdentities(reader, store: store, path: path)
         let token = state.changeToken + 1
         var changedObjects: [String: (SyncEntity, String)] = [:]
         var current: (SyncEntity, String)?
@@ -200,7 +204,7 @@ struct ApplySession {
     /// Scope rules by identity: an object never changes the zone (tag), photo (rating) or share
     /// (participant) it belongs to, so an entry that names an object here with another one is a
     /// uuid pointing into another zone, and is refused.
-    private func checkIdentities(path: String) throws {
+    static func checkIdentities(_ reader: ChangesetReader, store: any SyncStore, path: String) throws {
         for e in reader.entries {
             let fixed: String
             switch (e.entity, e.attribute) {

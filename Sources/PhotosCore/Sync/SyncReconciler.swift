@@ -88,15 +88,15 @@ struct SyncReconciler {
         }
     }
 
+    /// Stamps a local change at `time`, never earlier than 1 ms after `previous` (`SyncClock`).
     private mutating func put(
-        _ entity: SyncEntity, _ id: String, _ attribute: String, _ value: String?, zone: String?, time: String
-    )
-        throws
-    {
+        _ entity: SyncEntity, _ id: String, _ attribute: String, _ value: String?, zone: String?, time: String,
+        after previous: String?
+    ) throws {
         try store.putSyncEntry(
             SyncEntry(
                 entity: entity, objectID: id, attribute: attribute, value: value,
-                stamp: SyncStamp(time: time, library: state.libraryID), zone: zone),
+                stamp: SyncStamp(time: SyncClock.stamp(time, after: previous), library: state.libraryID), zone: zone),
             token: token)
         changed += 1
     }
@@ -108,7 +108,9 @@ struct SyncReconciler {
         if synced[SyncEntity.deleted] != nil { return }
         guard let live = try store.catalogAttributes(entity, id) else {
             if !synced.isEmpty {
-                try put(entity, id, SyncEntity.deleted, "1", zone: synced.values.first?.zone, time: time)
+                try put(
+                    entity, id, SyncEntity.deleted, "1", zone: synced.values.first?.zone, time: time,
+                    after: synced.values.map(\.stamp.time).max())
             }
             return
         }
@@ -116,7 +118,7 @@ struct SyncReconciler {
         for attribute in entity.attributes {
             let old = synced[attribute]
             if old == nil || old?.value != live[attribute] {
-                try put(entity, id, attribute, live[attribute], zone: zone, time: time)
+                try put(entity, id, attribute, live[attribute], zone: zone, time: time, after: old?.stamp.time)
             } else if let old, old.zone != zone {
                 // Moved with its photo: same value and stamp, new zone (and a new token, so that
                 // the zone's next changeset carries it).
@@ -147,7 +149,8 @@ struct SyncReconciler {
                 }
                 continue
             }
-            try put(.photoTag, photo + "/" + tag, "present", value, zone: zone, time: time)
+            try put(
+                .photoTag, photo + "/" + tag, "present", value, zone: zone, time: time, after: synced[tag]?.stamp.time)
         }
     }
 
