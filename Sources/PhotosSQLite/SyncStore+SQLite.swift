@@ -139,6 +139,17 @@ extension Database: SyncStore {
         return try statement(sql).map { $0.string(0) }
     }
 
+    public func catalogObjects(_ entity: SyncEntity, inZone zone: String) throws -> [String] {
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT unique_name FROM photo WHERE zone_id = ? ORDER BY unique_name"
+        case .tag: sql = "SELECT uuid FROM tag WHERE zone_id = ? ORDER BY uuid"
+        case .participant: sql = "SELECT uuid FROM participant WHERE share_id = ? ORDER BY uuid"
+        case .share, .rating, .photoTag: return []
+        }
+        return try statement(sql).map([zone]) { $0.string(0) }
+    }
+
     public func catalogAttributes(_ entity: SyncEntity, _ objectID: String) throws -> [String: String]? {
         func row(_ sql: String, _ names: [String]) throws -> [String: String]? {
             try statement(sql).first([objectID]) { r in

@@ -97,7 +97,9 @@ extension Library {
             for ref in copied { rmdir((externalData.path(for: ref) as NSString).deletingLastPathComponent) }
             throw error
         }
-        removeUnreferencedFiles(removedFiles)
+        // Originals of photos that did not come in (deleted here, in a purged zone) and those
+        // of photos deleted by this changeset go again when nothing references them.
+        removeUnreferencedFiles(removedFiles + copied)
         report.tagsMerged = try dedupeTags(author: author).merged
         return report
     }
@@ -144,6 +146,8 @@ struct ApplySession {
     var deleted = 0
     /// File references of photos deleted (removed after the commit when unreferenced).
     var removedFiles: [String] = []
+    /// The change token this apply's entries take.
+    var token: Int64 = 0
 
     init(library: Library, reader: ChangesetReader, author: HistoryAuthor) throws {
         self.library = library
@@ -159,7 +163,7 @@ struct ApplySession {
         let applied = try store.appliedToken(sender: h.sender, scope: h.scope) ?? 0
         try Library.checkGap(h, applied: applied, path: path, me: me)
         try ApplySession.checkIdentities(reader, store: store, path: path)
-        let token = state.changeToken + 1
+        token = state.changeToken + 1
         var changedObjects: [String: (SyncEntity, String)] = [:]
         var current: (SyncEntity, String)?
         var local: [String: SyncEntry] = [:]
@@ -228,14 +232,26 @@ struct ApplySession {
     /// Makes the catalog hold what the sync state says for `objects`: shares and zones first,
     /// then photos, tags, ratings, links and participants; each change recorded in history.
     private mutating func materialize(_ objects: [(SyncEntity, String)]) throws {
-        let order: [SyncEntity] = [.share, .photo, .tag, .rating, .photoTag, .participant]
+        var objects = objects
+        var known = Set(objects.map { $0.0.rawValue + " " + $0.1 })
+        for (e, id) in objects where e == .share {
+            let values = try values(e, id)
+            // A share new here: what the sync state already holds in its zone can come in now.
+            if try store.catalogAttributes(.share, id) == nil, values[SyncEntity.deleted] == nil {
+                try store.forEachSyncEntry(after: 0, zone: id) { entry in
+                    if known.insert(entry.entity.rawValue + " " + entry.objectID).inserted {
+                        objects.append((entry.entity, entry.objectID))
+                    }
+                }
+            }
+            try materializeShare(id, values)
+        }
         var links = Set<String>()
-        for entity in order {
+        for entity in [SyncEntity.photo, .tag, .rating, .photoTag, .participant] {
             for (e, id) in objects where e == entity {
-                let values = Dictionary(
-                    try store.syncEntries(e, id).map { ($0.attribute, $0.value) }, uniquingKeysWith: { a, _ in a })
+                let values = try values(e, id)
                 switch e {
-                case .share: try materializeShare(id, values)
+                case .share: break
                 case .photo:
                     try materializePhoto(id, values)
                     for l in try store.syncLinkEntries(ofPhoto: id) { links.insert(l.objectID) }
@@ -265,10 +281,39 @@ struct ApplySession {
         }
     }
 
+    /// The values of one object's entries by attribute.
+    private func values(_ entity: SyncEntity, _ id: String) throws -> [String: String?] {
+        Dictionary(try store.syncEntries(entity, id).map { ($0.attribute, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The tombstone of the share of `zone` when the sync state has one: everything in a purged
+    /// zone is deleted with it, whatever moved in concurrently.
+    private func zoneTombstone(_ zone: String) throws -> SyncEntry? {
+        guard zone != ZoneID.default.rawValue else { return nil }
+        return try store.syncEntries(.share, zone).first { $0.attribute == SyncEntity.deleted }
+    }
+
+    /// Records the tombstone of an object that goes with its zone, stamped as the zone's.
+    private mutating func tombstone(_ entity: SyncEntity, _ id: String, like zone: SyncEntry) throws {
+        guard try !store.syncEntries(entity, id).contains(where: { $0.attribute == SyncEntity.deleted }) else { return }
+        try store.putSyncEntry(
+            SyncEntry(
+                entity: entity, objectID: id, attribute: SyncEntity.deleted, value: "1", stamp: zone.stamp,
+                zone: zone.objectID),
+            token: token)
+    }
+
     private mutating func materializeShare(_ id: String, _ v: [String: String?]) throws {
         let exists = try store.catalogAttributes(.share, id)
         if v[SyncEntity.deleted] != nil {
             guard exists != nil else { return }
+            if let stamp = try zoneTombstone(id) {
+                for entity in [SyncEntity.photo, .tag, .participant] {
+                    for object in try store.catalogObjects(entity, inZone: id) {
+                        try tombstone(entity, object, like: stamp)
+                    }
+                }
+            }
             for entity in HistoryEntity.photoChildren + [.photo, .tag, .participant, .share] {
                 try history.deleteSetWise(entity, .zone(id))
             }
@@ -310,7 +355,14 @@ struct ApplySession {
             deleted += 1
             return
         }
-        guard let zone = v["zone"] ?? nil, try zoneExists(zone) else { return }
+        guard let zone = v["zone"] ?? nil else { return }
+        if let dead = try zoneTombstone(zone) {
+            // Moved into a zone that was purged: it went with the zone.
+            try tombstone(.photo, id, like: dead)
+            try materializePhoto(id, try values(.photo, id))
+            return
+        }
+        guard try zoneExists(zone) else { return }
         if let here {
             guard here["zone"] != zone else { return }
             try store.setPhotoZone(id, zone: zone)
@@ -361,7 +413,13 @@ struct ApplySession {
             deleted += 1
             return
         }
-        guard let name = v["name"] ?? nil, let zone = v["zone"] ?? nil, try zoneExists(zone) else { return }
+        guard let name = v["name"] ?? nil, let zone = v["zone"] ?? nil else { return }
+        if let dead = try zoneTombstone(zone) {
+            try tombstone(.tag, id, like: dead)
+            try materializeTag(id, try values(.tag, id))
+            return
+        }
+        guard try zoneExists(zone) else { return }
         guard here?["name"] != name || here?["zone"] != zone else { return }
         try store.putTag(uuid: id, name: name, zone: zone)
         if here == nil {

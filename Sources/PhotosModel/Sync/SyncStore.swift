@@ -191,6 +191,9 @@ public protocol SyncStore: AnyObject {
     /// Every object id of `entity` in the catalog (PhotoTag: `PHOTO/TAGUUID`).
     /// - Throws: the store's error.
     func catalogObjects(_ entity: SyncEntity) throws -> [String]
+    /// The object ids of `entity` (photo, tag or participant) in one record zone.
+    /// - Throws: the store's error.
+    func catalogObjects(_ entity: SyncEntity, inZone zone: String) throws -> [String]
     /// The attributes of an object as the catalog holds it (`SyncEntity.attributes`; an attribute
     /// without a value is left out), nil when the object is not there.
     /// - Throws: the store's error.
