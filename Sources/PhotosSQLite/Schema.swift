@@ -224,7 +224,8 @@ public enum Schema {
         // attribute) the winning value with its stamp (history timestamp, library id) and the
         // change token that set it; a delete is the attribute `deleted`. `sync_applied` is the
         // last change token applied per sender and scope, `sync_peer` the last token of ours a
-        // peer or participant acknowledged. Self-contained: no reference to other migrations'
+        // peer or participant acknowledged, `sync_membership` the zones shared with this library
+        // (the participant's e-mail here, the owner's library id, when it left). Self-contained: no reference to other migrations'
         // tables.
         """
         CREATE TABLE sync_library (
@@ -263,6 +264,13 @@ public enum Schema {
             PRIMARY KEY (library_id, scope)
         );
         CREATE INDEX history_change_object ON history_change(object_id);
+
+        CREATE TABLE sync_membership (
+            zone_id TEXT PRIMARY KEY NOT NULL,
+            email   TEXT NOT NULL,
+            owner   TEXT NOT NULL,
+            left_at TEXT
+        );
         """
     ]
 

@@ -235,6 +235,22 @@ extension Database: SyncStore {
             """, [peer, scope, token])
     }
 
+    // MARK: sharing
+
+    public func membership(zone: String) throws -> SyncMembership? {
+        try statement("SELECT zone_id, email, owner, left_at FROM sync_membership WHERE zone_id = ?").first([zone]) {
+            SyncMembership(zone: $0.string(0), email: $0.string(1), owner: $0.string(2), leftAt: $0.optionalString(3))
+        }
+    }
+
+    public func setMembership(_ m: SyncMembership) throws {
+        try run(
+            """
+            INSERT INTO sync_membership (zone_id, email, owner, left_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (zone_id) DO UPDATE SET email = excluded.email, owner = excluded.owner, left_at = excluded.left_at
+            """, [m.zone, m.email, m.owner, m.leftAt])
+    }
+
     // MARK: materializing
 
     public func putZone(_ id: String, scope: String) throws {

@@ -52,7 +52,9 @@ extension Library {
     /// duplicate tags settle as on every peer.
     /// - Throws: `PhotosError` 66 (no changeset), 65 (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
-    public func applyChangeset(at path: String, author: HistoryAuthor = .default) throws -> ApplyReport {
+    public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
+        -> ApplyReport
+    {
         let reader = try ChangesetReader(path: path)
         var report = ApplyReport()
         let h = reader.header
@@ -74,7 +76,10 @@ extension Library {
             return report
         }
         // The scope rules, checked before any original is copied (and again under the lock).
-        try db.transaction(.deferred) { try ApplySession.checkIdentities(reader, store: syncStore, path: path) }
+        try db.transaction(.deferred) {
+            try ApplySession.checkIdentities(reader, store: syncStore, path: path)
+            try checkShareRules(reader, accepting: accepting, path: path)
+        }
         let importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         var copied: [String] = []
@@ -82,6 +87,11 @@ extension Library {
         do {
             copied = try copyOriginals(reader, report: &report)
             try write {
+                try checkShareRules(reader, accepting: accepting, path: path)
+                if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
+                    try syncStore.setMembership(
+                        SyncMembership(zone: h.scope, email: email, owner: h.sender, leftAt: nil))
+                }
                 var session = try ApplySession(library: self, reader: reader, author: author)
                 try session.run(me: me, path: path)
                 report.accepted = session.accepted
@@ -102,6 +112,89 @@ extension Library {
         removeUnreferencedFiles(removedFiles + copied)
         report.tagsMerged = try dedupeTags(author: author).merged
         return report
+    }
+
+    /// The scope rules of a share's changeset (issue 11 items 3, 4). Every entry must be in the
+    /// changeset's zone. On a participant's library the sender must be the zone's owner; on the
+    /// owner's, the sender is a participant (named in the header) whose changes are accepted
+    /// only if it may make them now: its own acceptance (accept, leave) always, edits of photos,
+    /// tags, ratings and links only with `read-write` permission, never the share or another
+    /// participant (only the owner invites, uninvites or changes permissions). A zone unknown
+    /// here comes in only through `share accept`.
+    /// - Throws: `PhotosError` 65 for a malformed or misdirected changeset, 77 for a change the
+    ///   participant may not make (naming the share, the participant and the permission).
+    func checkShareRules(_ reader: ChangesetReader, accepting: Bool, path: String) throws {
+        let h = reader.header
+        if accepting && h.scope == Library.wholeLibraryScope {
+            throw PhotosError.dataError("changeset \(path) is not a share's changeset; apply it with 'sync --apply'")
+        }
+        guard h.scope != Library.wholeLibraryScope else { return }
+        let zone = h.scope
+        func refuse(_ why: String) -> PhotosError { PhotosError.dataError("changeset \(path) refused: \(why)") }
+        for e in reader.entries where e.zone != zone {
+            throw refuse(
+                "\(e.entity.rawValue) \(e.objectID) points into zone \(e.zone ?? "none"), not the share's zone \(zone)")
+        }
+        for e in reader.entries where ["zone", "share"].contains(e.attribute) && e.value != zone {
+            throw refuse(
+                "\(e.entity.rawValue) \(e.objectID) points into zone \(e.value ?? "none"), not the share's zone \(zone)"
+            )
+        }
+        for e in reader.entries where e.entity == .photo {
+            if let here = try syncStore.catalogAttributes(.photo, e.objectID)?["zone"], here != zone {
+                throw refuse("photo \(e.objectID) is in zone \(here) here, not in the share's zone \(zone)")
+            }
+        }
+        if let m = try syncStore.membership(zone: zone) {
+            guard h.sender == m.owner else {
+                throw refuse("share \(zone) is owned by library \(m.owner), not by the sender \(h.sender)")
+            }
+            return
+        }
+        let share = try catalogStore.share(id: zone)
+        guard let share, share.scope == ZoneScope.private.rawValue else {
+            if accepting {
+                guard let email = h.participant else { throw refuse("it names no participant to accept as") }
+                let invited = reader.entries.contains {
+                    $0.entity == .participant && $0.attribute == "email" && $0.value == email
+                }
+                guard invited else { throw refuse("it does not invite \(email) to share \(zone)") }
+                return
+            }
+            throw refuse("share \(zone) is not known here; a participant accepts it with 'share accept'")
+        }
+        if accepting { throw refuse("share \(zone) belongs to this library") }
+        guard let email = h.participant,
+            let p = try catalogStore.participant(ofShare: zone, email: Email(rawValue: email))
+        else {
+            throw PhotosError(
+                .noPermission,
+                "changeset \(path) refused: its sender is not a participant of share \"\(share.title)\" (\(zone))")
+        }
+        for e in reader.entries {
+            guard e.stamp.library == h.sender else {
+                throw refuse(
+                    "\(e.entity.rawValue) \(e.objectID) carries a change of library \(e.stamp.library), not of its sender"
+                )
+            }
+            switch e.entity {
+            case .participant where e.objectID == p.uuid && e.attribute == "acceptance":
+                continue
+            case .share, .participant:
+                throw PhotosError(
+                    .noPermission,
+                    "changeset \(path) refused: participant \(email) may not change share \"\(share.title)\" (\(zone)) or its participants; only the owner invites, uninvites or changes permissions"
+                )
+            case .photo, .tag, .rating, .photoTag:
+                guard p.permission == SharePermission.readWrite.rawValue, p.acceptance != Acceptance.removed.rawValue
+                else {
+                    throw PhotosError(
+                        .noPermission,
+                        "changeset \(path) refused: participant \(email) has permission \(p.permission) on share \"\(share.title)\" (\(zone)) now; its edits are not accepted"
+                    )
+                }
+            }
+        }
     }
 
     /// Refuses a changeset whose first token is after the last one applied from its sender.
@@ -125,9 +218,14 @@ extension Library {
                 throw PhotosError.dataError(
                     "changeset \(reader.path) refused: original \(original.path) changed while read")
             }
-            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref) }) { written.append(ref) }
+            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
+                written.append(ref)
+            }
             report.originalsCopied += 1
         }
+        // Group durability, as import does: one syncfs(2) for all of them, before the rows that
+        // reference them commit.
+        if !written.isEmpty { try externalData.syncFileSystem() }
         return written
     }
 }
@@ -202,6 +300,9 @@ struct ApplySession {
         try store.setAppliedToken(sender: h.sender, scope: h.scope, token: max(applied, h.toToken))
         for ack in reader.acknowledgements where ack.library == me {
             try store.setAcknowledgedToken(peer: h.sender, scope: ack.scope, token: ack.token)
+            if let email = h.participant {
+                try store.setAcknowledgedToken(peer: Library.participantKey(email), scope: ack.scope, token: ack.token)
+            }
         }
     }
 
@@ -322,8 +423,10 @@ struct ApplySession {
             return
         }
         guard let title = v["title"] ?? nil, let created = v["created"] ?? nil,
-            let permission = v["publicPermission"] ?? nil, let scope = v["scope"] ?? nil
+            let permission = v["publicPermission"] ?? nil, var scope = v["scope"] ?? nil
         else { return }
+        // A zone shared with this library is of scope `shared` here, whatever it is at its owner's.
+        if try store.membership(zone: id) != nil { scope = ZoneScope.shared.rawValue }
         let wanted = [
             "title": title, "created": exists?["created"] ?? created, "publicPermission": permission, "scope": scope
         ]

@@ -54,9 +54,10 @@ extension Library {
     ///   - participant: for a share's changeset, the participant it is for.
     /// - Throws: `PhotosError` 73 when `path` exists or cannot be created, 74 when writing fails;
     ///   `LibraryError` for the store's failures.
-    public func exportChangeset(to path: String, since: Int64, zone: String? = nil, participant: String? = nil)
-        throws -> ChangesetReport
-    {
+    public func exportChangeset(
+        to path: String, since: Int64, zone: String? = nil, participant: String? = nil,
+        including include: ((SyncEntry) -> Bool)? = nil
+    ) throws -> ChangesetReport {
         var st = stat()
         if lstat(path, &st) == 0 {
             throw PhotosError(.cantCreate, "\(path) exists; give a new name for the changeset")
@@ -75,7 +76,8 @@ extension Library {
         var report = ChangesetReport()
         do {
             report = try db.transaction(.deferred) {
-                try writeChangeset(temp, state: state, since: since, zone: zone, participant: participant)
+                try writeChangeset(
+                    temp, state: state, since: since, zone: zone, participant: participant, include: include)
             }
             if rename(temp, path) != 0 {
                 throw PhotosError(.cantCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
@@ -89,9 +91,10 @@ extension Library {
         return report
     }
 
-    private func writeChangeset(_ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?)
-        throws -> ChangesetReport
-    {
+    private func writeChangeset(
+        _ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?,
+        include: ((SyncEntry) -> Bool)?
+    ) throws -> ChangesetReport {
         let file = try ChangesetDatabase.create(path: folder + "/" + ChangesetDatabase.fileName)
         var report = ChangesetReport()
         report.sender = state.libraryID
@@ -110,10 +113,11 @@ extension Library {
         var objects: [(SyncEntity, String)] = []
         var seen = Set<String>()
         try syncStore.forEachSyncEntry(after: since, zone: zone) { e in
+            guard include?(e) ?? true else { return }
             if seen.insert(e.entity.rawValue + " " + e.objectID).inserted { objects.append((e.entity, e.objectID)) }
         }
         for (entity, id) in objects {
-            let entries = try syncStore.syncEntries(entity, id)
+            let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
             report.objects += 1
             for e in entries {
                 try file.write(e)

@@ -116,6 +116,8 @@ struct SyncReconciler {
         }
         let zone = try self.zone(of: entity, live, id: id)
         for attribute in entity.attributes {
+            // The scope of a zone shared with this library is ours to show, not to send.
+            if entity == .share && attribute == "scope" && live[attribute] == ZoneScope.shared.rawValue { continue }
             let old = synced[attribute]
             if old == nil || old?.value != live[attribute] {
                 try put(entity, id, attribute, live[attribute], zone: zone, time: time, after: old?.stamp.time)

@@ -220,6 +220,15 @@ public protocol SyncStore: AnyObject {
     /// - Throws: the store's error.
     func setAcknowledgedToken(peer: String, scope: String, token: Int64) throws
 
+    // MARK: sharing
+
+    /// This library's membership of a zone shared with it (`share accept`), nil when none.
+    /// - Throws: the store's error.
+    func membership(zone: String) throws -> SyncMembership?
+    /// Records (or replaces) a membership.
+    /// - Throws: the store's error.
+    func setMembership(_ membership: SyncMembership) throws
+
     // MARK: materializing
 
     /// Creates the zone when absent, else sets its scope.
@@ -263,4 +272,23 @@ public protocol SyncStore: AnyObject {
     /// Deletes a photo (cascading to its data, thumbnail, ratings and links), tag, or rating by
     /// identity. - Throws: the store's error.
     func deleteObject(_ entity: SyncEntity, _ objectID: String) throws
+}
+
+/// A zone shared with this library: who this library is in it and who owns it.
+public struct SyncMembership: Equatable, Sendable {
+    /// The share's (zone's) id.
+    public var zone: String
+    /// This library's participant e-mail address in the share.
+    public var email: String
+    /// The owner's library id (the only sender whose changesets of the zone are accepted).
+    public var owner: String
+    /// ISO 8601 UTC of `share leave`, nil while a member.
+    public var leftAt: String?
+
+    public init(zone: String, email: String, owner: String, leftAt: String?) {
+        self.zone = zone
+        self.email = email
+        self.owner = owner
+        self.leftAt = leftAt
+    }
 }
