@@ -306,7 +306,8 @@ extension CLIError {
                 .dataError, "\(email) is the owner of share \(share) and cannot be removed (purge the share instead)")
         case .notOwned(let share):
             self.init(
-                .dataError, "share \(share) was shared with this library by someone else; only its owner can change it")
+                .noPermission,
+                "share \(share) was shared with this library by someone else; only its owner can change it")
         case let .photoInSharedZone(photo, zone):
             self.init(
                 .dataError,
