@@ -1,55 +1,5 @@
 import PhotosModel
 
-/// A changeset's header: who sent it, what it covers (man page, CHANGESETS).
-public struct ChangesetHeader: Equatable, Sendable {
-    /// `photos-changeset`.
-    public static let formatName = "photos-changeset"
-    /// The format version this build writes and reads.
-    public static let currentVersion = 1
-
-    /// The sender's library id (lowercase UUID).
-    public var sender: String
-    /// `library` for every zone, else the one zone's id.
-    public var scope: String
-    /// The changes after this change token of the sender…
-    public var fromToken: Int64
-    /// …up to and including this one.
-    public var toToken: Int64
-    /// ISO 8601 UTC.
-    public var created: String
-    /// For a share's changeset: the e-mail address of the participant it is for (owner → participant)
-    /// or from (participant → owner); nil between peers.
-    public var participant: String?
-
-    public init(
-        sender: String, scope: String, fromToken: Int64, toToken: Int64, created: String, participant: String? = nil
-    ) {
-        self.sender = sender
-        self.scope = scope
-        self.fromToken = fromToken
-        self.toToken = toToken
-        self.created = created
-        self.participant = participant
-    }
-}
-
-/// An original a changeset carries: `originals/SHA256` inside the changeset folder.
-public struct ChangesetOriginal: Equatable, Sendable {
-    /// 64 lowercase hex digits.
-    public var sha256: String
-    /// Bytes.
-    public var byteSize: Int
-    /// Relative to the changeset folder, as recorded (checked by the reader: exactly
-    /// `originals/` + `sha256`).
-    public var path: String
-
-    public init(sha256: String, byteSize: Int, path: String) {
-        self.sha256 = sha256
-        self.byteSize = byteSize
-        self.path = path
-    }
-}
-
 /// The SQLite file `changeset.sqlite` inside a changeset folder: its tables and their reads and
 /// writes. Core decides what goes in and checks everything it reads (the file comes from
 /// someone else).
@@ -58,11 +8,11 @@ public struct ChangesetOriginal: Equatable, Sendable {
 /// `created`, `participant`); `acknowledgement(library_id, scope, token)` (what the sender has
 /// applied from others); `entry(entity, object_id, attribute, value, stamp_time, stamp_library,
 /// zone_id)`; `thumbnail(photo, data, width, height)`; `original(sha256, byte_size, path)`.
-public final class ChangesetDatabase {
+public final class ChangesetDatabase: ChangesetWriter, ChangesetReading {
     /// The file name inside the changeset folder.
     public static let fileName = "changeset.sqlite"
     /// The folder of originals inside the changeset folder.
-    public static let originalsFolder = "originals"
+    public static let originalsFolder = changesetOriginalsFolder
 
     private static let ddl = """
         CREATE TABLE header (key TEXT PRIMARY KEY NOT NULL, value TEXT);
@@ -162,17 +112,13 @@ public final class ChangesetDatabase {
 
     /// Every entry as raw text, in key order (checked by Core).
     /// - Throws: `SQLiteError`.
-    public func rawEntries() throws -> [(
-        entity: String, objectID: String, attribute: String, value: String?, time: String, library: String,
-        zone: String?
-    )] {
+    public func rawEntries() throws -> [RawChangesetEntry] {
         try db.statement(
             "SELECT entity, object_id, attribute, value, stamp_time, stamp_library, zone_id FROM entry ORDER BY entity, object_id, attribute"
         ).map {
-            (
-                $0.string(0), $0.string(1), $0.string(2), $0.optionalString(3), $0.string(4), $0.string(5),
-                $0.optionalString(6)
-            )
+            RawChangesetEntry(
+                entity: $0.string(0), objectID: $0.string(1), attribute: $0.string(2), value: $0.optionalString(3),
+                time: $0.string(4), library: $0.string(5), zone: $0.optionalString(6))
         }
     }
 
@@ -189,4 +135,12 @@ public final class ChangesetDatabase {
             ChangesetOriginal(sha256: $0.string(0), byteSize: $0.int(1), path: $0.string(2))
         }
     }
+}
+
+/// Changesets as SQLite files (`ChangesetDatabase`), for the composition root.
+public struct SQLiteChangesetBackend: ChangesetBackend {
+    public init() {}
+    public var fileName: String { ChangesetDatabase.fileName }
+    public func create(path: String) throws -> any ChangesetWriter { try ChangesetDatabase.create(path: path) }
+    public func open(path: String) throws -> any ChangesetReading { try ChangesetDatabase.open(path: path) }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import PhotosFiles
 import PhotosModel
-import PhotosSQLite
 
 /// What applying a changeset did.
 public struct ApplyReport: Equatable, Sendable {
@@ -55,7 +54,7 @@ extension Library {
     public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
         -> ApplyReport
     {
-        let reader = try ChangesetReader(path: path)
+        let reader = try ChangesetReader(path: path, backend: try changesetBackend())
         var report = ApplyReport()
         let h = reader.header
         report.changeset.sender = h.sender
@@ -69,14 +68,14 @@ extension Library {
         }
         // Gap and "already applied" are decided again under the write lock.
         let applied =
-            try db.transaction(.deferred) { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
+            try store.readTransaction { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
         try Library.checkGap(h, applied: applied, path: path, me: me)
         if h.toToken <= applied && h.toToken > 0 {
             report.alreadyApplied = true
             return report
         }
         // The scope rules, checked before any original is copied (and again under the lock).
-        try db.transaction(.deferred) {
+        try store.readTransaction {
             try ApplySession.checkIdentities(reader, store: syncStore, path: path)
             try checkShareRules(reader, accepting: accepting, path: path)
         }

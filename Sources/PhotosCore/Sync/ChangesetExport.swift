@@ -1,7 +1,6 @@
 import Foundation
 import PhotosFiles
 import PhotosModel
-import PhotosSQLite
 
 /// What a changeset holds (written by `sync --export`, read back by `sync --apply`).
 public struct ChangesetReport: Equatable, Sendable {
@@ -69,13 +68,13 @@ extension Library {
         let temp = path + ".photos-tmp-\(getpid())"
         try? FileManager.default.removeItem(atPath: temp)
         do {
-            try Library.makeFolders(temp + "/" + ChangesetDatabase.originalsFolder, library: temp)
+            try Library.makeFolders(temp + "/" + changesetOriginalsFolder, library: temp)
         } catch {
             throw PhotosError(.cantCreate, "cannot create changeset \(path): \(error)")
         }
         var report = ChangesetReport()
         do {
-            report = try db.transaction(.deferred) {
+            report = try store.readTransaction {
                 try writeChangeset(
                     temp, state: state, since: since, zone: zone, participant: participant, include: include)
             }
@@ -95,7 +94,7 @@ extension Library {
         _ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?,
         include: ((SyncEntry) -> Bool)?
     ) throws -> ChangesetReport {
-        let file = try ChangesetDatabase.create(path: folder + "/" + ChangesetDatabase.fileName)
+        let file = try changesetBackend().create(path: folder + "/" + changesetBackend().fileName)
         var report = ChangesetReport()
         report.sender = state.libraryID
         report.scope = zone ?? Library.wholeLibraryScope
@@ -131,7 +130,7 @@ extension Library {
             if let thumb = try catalogStore.thumbnail(ofPhoto: rowID) {
                 try file.writeThumbnail(photo: id, data: thumb.data, width: thumb.width, height: thumb.height)
             }
-            let relative = ChangesetDatabase.originalsFolder + "/" + sha
+            let relative = changesetOriginalsFolder + "/" + sha
             var st = stat()
             if lstat(folder + "/" + relative, &st) == 0 { continue }
             let original = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: sha)))

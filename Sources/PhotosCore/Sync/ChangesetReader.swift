@@ -2,7 +2,6 @@ import Foundation
 import PhotosFiles
 import PhotosImaging
 import PhotosModel
-import PhotosSQLite
 
 /// A changeset folder read and checked as untrusted input (issue 11 item 4): every header
 /// value, entity, identity, attribute, value, stamp, thumbnail and original is checked before
@@ -16,26 +15,26 @@ struct ChangesetReader {
     let acknowledgements: [(library: String, scope: String, token: Int64)]
     /// Checked originals by SHA-256 (size and hash verified).
     let originals: [String: ChangesetOriginal]
-    private let file: ChangesetDatabase
+    private let file: any ChangesetReading
 
     /// Largest thumbnail accepted, bytes (a 120-pixel JPEG is a few KiB).
     static let thumbnailLimit = 1 << 20
 
     /// Opens and checks the changeset at `path`.
     /// - Throws: `PhotosError` 66 when it does not exist, 65 when anything in it is wrong.
-    init(path: String) throws {
+    init(path: String, backend: any ChangesetBackend) throws {
         self.path = path
         var st = stat()
         guard stat(path, &st) == 0 else { throw PhotosError.noInput("no changeset at \(path)") }
         guard st.st_mode & S_IFMT == S_IFDIR else {
             throw PhotosError.dataError("\(path) is not a changeset: a changeset is a folder (see 'man photos')")
         }
-        let dbPath = path + "/" + ChangesetDatabase.fileName
+        let dbPath = path + "/" + backend.fileName
         guard lstat(dbPath, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            throw PhotosError.dataError("\(path) is not a changeset: no \(ChangesetDatabase.fileName) in it")
+            throw PhotosError.dataError("\(path) is not a changeset: no \(backend.fileName) in it")
         }
         do {
-            file = try ChangesetDatabase.open(path: dbPath)
+            file = try backend.open(path: dbPath)
             let values = try file.headerValues()
             header = try ChangesetReader.header(values, path)
             acknowledgements = try file.acknowledgements()
@@ -82,10 +81,7 @@ struct ChangesetReader {
     }
 
     private static func entries(
-        _ raw: [(
-            entity: String, objectID: String, attribute: String, value: String?, time: String, library: String,
-            zone: String?
-        )], _ path: String
+        _ raw: [RawChangesetEntry], _ path: String
     ) throws -> [SyncEntry] {
         var result: [SyncEntry] = []
         result.reserveCapacity(raw.count)
@@ -124,8 +120,8 @@ struct ChangesetReader {
                 PhotosError.dataError("changeset \(folder) refused: original \(o.path.debugDescription): \(why)")
             }
             guard SyncValues.isSHA256(o.sha256) else { throw fail("\(o.sha256.debugDescription) is not a SHA-256") }
-            guard o.path == ChangesetDatabase.originalsFolder + "/" + o.sha256 else {
-                throw fail("its path must be \(ChangesetDatabase.originalsFolder)/\(o.sha256)")
+            guard o.path == changesetOriginalsFolder + "/" + o.sha256 else {
+                throw fail("its path must be \(changesetOriginalsFolder)/\(o.sha256)")
             }
             let file = folder + "/" + o.path
             var st = stat()

@@ -52,14 +52,14 @@ extension Library {
         do {
             id = try resolveShare(argument).id
         } catch {
-            let known = try db.transaction(.deferred) {
+            let known = try store.readTransaction {
                 try syncStore.syncEntries(.share, argument).isEmpty == false
                     || syncStore.membership(zone: argument) != nil
             }
             guard known else { throw error }
             id = argument
         }
-        return SharedZone(id: id, membership: try db.transaction(.deferred) { try syncStore.membership(zone: id) })
+        return SharedZone(id: id, membership: try store.readTransaction { try syncStore.membership(zone: id) })
     }
 
     /// `photos share export SHARE [--for EMAIL] -o FILE` (issue 11 item 3). The owner writes a
@@ -102,7 +102,7 @@ extension Library {
 
     /// The uuid of the participant `email` of `zone`, from the catalog or the sync state.
     func participantUUID(zone: String, email: String) throws -> String? {
-        try db.transaction(.deferred) {
+        try store.readTransaction {
             if let p = try catalogStore.participant(ofShare: zone, email: Email(rawValue: email)) { return p.uuid }
             var found: String?
             try syncStore.forEachSyncEntry(after: 0, zone: zone) { e in
@@ -181,7 +181,7 @@ extension Library {
         try write {
             var history = HistoryWriter(self, author: author, context: .shareStop)
             var filter = PhotoFilter()
-            filter.zone = share.id
+            filter.zone = ZoneID(rawValue: share.id)
             var keys: [PhotoRecord] = []
             try forEachPhoto(matching: filter) { keys.append($0) }
             for key in try photoKeys(keys) {

@@ -8,7 +8,7 @@ extension Library {
     /// - Throws: `LibraryError` for the store's failures.
     public func acknowledgedToken(peer: String, scope: String = Library.wholeLibraryScope) throws -> Int64 {
         do {
-            return try db.transaction(.deferred) { try syncStore.acknowledgedToken(peer: peer, scope: scope) } ?? 0
+            return try store.readTransaction { try syncStore.acknowledgedToken(peer: peer, scope: scope) } ?? 0
         } catch { throw LibraryError.wrap(error, library: root) }
     }
 
@@ -16,7 +16,7 @@ extension Library {
     /// - Throws: `LibraryError` for the store's failures.
     public func appliedToken(sender: String, scope: String = Library.wholeLibraryScope) throws -> Int64 {
         do {
-            return try db.transaction(.deferred) { try syncStore.appliedToken(sender: sender, scope: scope) } ?? 0
+            return try store.readTransaction { try syncStore.appliedToken(sender: sender, scope: scope) } ?? 0
         } catch { throw LibraryError.wrap(error, library: root) }
     }
 
@@ -35,5 +35,16 @@ extension Library {
         defer { try? FileManager.default.removeItem(atPath: temp) }
         _ = try other.exportChangeset(to: temp, since: since)
         return try applyChangeset(at: temp, author: author)
+    }
+}
+
+extension Library {
+    /// The changeset format the composition root injected.
+    /// - Throws: `PhotosError` 70 when none was (a bug of the program that opened the library).
+    func changesetBackend() throws -> any ChangesetBackend {
+        guard let changesets else {
+            throw PhotosError(.software, "no changeset format was configured for library \(root)")
+        }
+        return changesets
     }
 }

@@ -3,7 +3,7 @@ import PhotosModel
 
 extension Library {
     /// Where sync keeps its state and reads and writes the catalog by identity.
-    var syncStore: any SyncStore { db }
+    var syncStore: any SyncStore { store }
 
     /// This library's stable id (lowercase UUID): the sender id its changesets carry, shown by
     /// `stats` (issue 11).

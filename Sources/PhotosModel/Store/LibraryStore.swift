@@ -42,7 +42,7 @@ public protocol PhotoInserter: AnyObject {
 ///
 /// An instance is used from one thread at a time.
 public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, HistoryCompactionStore, ZonePurgeStore,
-    TagDedupeStore, VerifyStore, MergeSourceStore, MergeTargetStore, ImportStore, ExportStore, StatsStore
+    TagDedupeStore, VerifyStore, MergeSourceStore, MergeTargetStore, ImportStore, ExportStore, StatsStore, SyncStore
 {
     /// Runs `body` in one write transaction and ends it the way `body` says. The transaction
     /// takes the catalog's write lock when it begins (SQLite `BEGIN IMMEDIATE`; PostgreSQL an

@@ -69,8 +69,10 @@ enum SyncCommand: Command {
             report = try library.applyChangeset(at: absolute(path), author: ctx.historyAuthor)
         } else if let from = options.from {
             let otherRoot = absolute(from)
-            guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
-            let other = try Library(root: otherRoot, create: false, busyTimeout: ctx.wait)
+            guard CompositionRoot.libraryExists(at: otherRoot) else {
+                throw PhotosError.noInput("no library at \(otherRoot)")
+            }
+            let other = try CompositionRoot.openLibrary(root: otherRoot, create: false, busyTimeout: ctx.wait)
             report = try library.sync(from: other, author: ctx.historyAuthor)
         } else {
             return
