@@ -191,3 +191,21 @@ final class SyncChangesetTests: SyncTestCase {
         XCTAssertTrue(message.contains("written by this library"), message)
     }
 }
+
+/// History compaction and sync (issue 11 item 5): compaction first folds every local change into
+/// the sync state, so a peer that has acknowledged nothing still gets every change, forced or not.
+final class SyncCompactionTests: SyncTestCase {
+    func testForcedCompactionLosesNothingAPeerHasNotAcknowledged() throws {
+        let a = try library("A"), b = try library("B")
+        let names = try importPhotos(a, count: 2, tags: ["Trip"])
+        _ = try b.sync(from: a)
+        _ = try a.addTag(try TagName(parsing: "Late"), to: [try a.resolvePhoto(names[0])], author: .default)
+        try a.deletePhotos([try a.resolvePhoto(names[1])], author: .default)
+        let report = try a.compactHistory(.date(Date().addingTimeInterval(3600)), force: true)
+        XCTAssertGreaterThan(report.transactions, 0)
+        _ = try b.sync(from: a)
+        XCTAssertEqual(try CanonicalDump.of(b.root), try CanonicalDump.of(a.root))
+        XCTAssertEqual(try b.resolvePhoto(names[0]).tags, ["Late", "Trip"])
+        XCTAssertEqual(try photos(b).count, 1)
+    }
+}

@@ -43,8 +43,11 @@ struct SyncReconciler {
     mutating func run() throws -> SyncState {
         let newest = try store.newestHistoryToken()
         let oldest = try store.oldestHistoryToken()
+        // History reaches back to the last reconciled token only when its oldest transaction is
+        // at most the next one; an empty history (all compacted) proves nothing.
         let complete =
-            state.reconciledHistoryToken > 0 && (oldest.map { $0 <= state.reconciledHistoryToken + 1 } ?? true)
+            state.reconciledHistoryToken > 0 && (oldest.map { $0 <= state.reconciledHistoryToken + 1 } ?? false)
+        state.reconciledHistoryToken > 0 && (oldest.map { $0 <= state.reconciledHistoryToken + 1 } ?? true)
         if complete {
             let named = try store.historyObjects(
                 after: state.reconciledHistoryToken, excludingContext: HistoryContext.sync.rawValue)
