@@ -24,7 +24,6 @@ public struct LibraryStats: Equatable, Sendable {
 
     public var json: JSONValue {
         .object([
-            ("libraryId", .string(libraryID)),
             ("photos", .int(photos)), ("originalBytes", .int(Int(originalBytes))),
             ("thumbnailBytes", .int(Int(thumbnailBytes))),
             ("tags", .int(tags)), ("ratings", .int(ratings)), ("shares", .int(shares)),
@@ -38,7 +37,7 @@ public struct LibraryStats: Equatable, Sendable {
             ),
             ("historyTransactions", .int(historyTransactions)), ("historyChanges", .int(historyChanges)),
             ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))),
-            ("schemaVersion", .int(schemaVersion))
+            ("schemaVersion", .int(schemaVersion)), ("libraryId", .string(libraryID))
         ])
     }
 }

@@ -27,8 +27,17 @@ extension Library {
     func checkSharedZoneWrites(_ zones: Set<String>, context: HistoryContext) throws {
         guard !Library.contextsBeyondPermission.contains(context) else { return }
         for zone in zones.sorted() where zone != ZoneID.default.rawValue {
-            guard let m = try syncStore.membership(zone: zone) else { continue }
-            let title = try catalogStore.share(id: zone)?.title ?? zone
+            let stored = try catalogStore.share(id: zone)
+            let title = stored?.title ?? zone
+            guard let m = try syncStore.membership(zone: zone) else {
+                // A zone of scope shared that no accepted changeset brought (set so by hand, or by
+                // merge --from): whose it is and what this library may do are unknown.
+                guard stored?.scope == ZoneScope.shared.rawValue else { continue }
+                throw PhotosError(
+                    .noPermission,
+                    "share \"\(title)\" (\(zone)) is shared with this library but was never accepted here (no permission known): \(context.rawValue) may not change it; nothing was written"
+                )
+            }
             if m.leftAt != nil {
                 throw PhotosError(
                     .noPermission, "share \"\(title)\" (\(zone)): this library left it; nothing was written")
@@ -42,6 +51,13 @@ extension Library {
                 )
             }
         }
+    }
+
+    /// Checks that `command` may write the zone of `share` (`checkSharedZoneWrites`), before a
+    /// command that writes files first (`import --share`).
+    /// - Throws: `PhotosError` 77 for a read-only participant.
+    public func checkWritable(share: String, by command: HistoryContext) throws {
+        try store.readTransaction { try checkSharedZoneWrites([share], context: command) }
     }
 
     /// Resolves a share argument for `share export`, `leave` and `stop`: a share here (by id or
