@@ -47,7 +47,6 @@ struct SyncReconciler {
         // at most the next one; an empty history (all compacted) proves nothing.
         let complete =
             state.reconciledHistoryToken > 0 && (oldest.map { $0 <= state.reconciledHistoryToken + 1 } ?? false)
-        state.reconciledHistoryToken > 0 && (oldest.map { $0 <= state.reconciledHistoryToken + 1 } ?? true)
         if complete {
             let named = try store.historyObjects(
                 after: state.reconciledHistoryToken, excludingContext: HistoryContext.sync.rawValue)
