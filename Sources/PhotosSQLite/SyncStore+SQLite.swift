@@ -243,6 +243,12 @@ extension Database: SyncStore {
         }
     }
 
+    public func memberships() throws -> [SyncMembership] {
+        try statement("SELECT zone_id, email, owner, left_at FROM sync_membership ORDER BY zone_id").map {
+            SyncMembership(zone: $0.string(0), email: $0.string(1), owner: $0.string(2), leftAt: $0.optionalString(3))
+        }
+    }
+
     public func setMembership(_ m: SyncMembership) throws {
         try run(
             """

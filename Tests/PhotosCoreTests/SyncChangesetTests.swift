@@ -209,3 +209,24 @@ final class SyncCompactionTests: SyncTestCase {
         XCTAssertEqual(try photos(b).count, 1)
     }
 }
+
+/// A zone shared with a library travels between it and the zone's owner only (`share export`),
+/// never to the library's own peers, which are no participants of it.
+final class SharedZoneIsolationTests: SyncTestCase {
+    func testZonesSharedWithALibraryDoNotTravelToItsPeers() throws {
+        let owner = try library("owner"), ann = try library("ann"), peer = try library("peer")
+        let names = try importPhotos(owner, count: 1)
+        let share = try owner.createShare(photos: [try owner.resolvePhoto(names[0])], author: .default)
+        let email = try Email(parsing: "ann@example.org")
+        try owner.invite(email, to: share, permission: .readOnly, author: .default)
+        _ = try owner.exportShare(try owner.resolveSharedZone(share.id), for: email, to: dir + "/to-ann")
+        _ = try ann.acceptShare(at: dir + "/to-ann")
+        XCTAssertEqual(try photos(ann).map(\.uniqueName), names)
+        XCTAssertEqual(try ann.shares().map(\.scope), [.shared])
+        try importPhotos(ann, count: 1)
+        _ = try peer.sync(from: ann)
+        XCTAssertEqual(try photos(peer).count, 1, "ann's own photo only")
+        XCTAssertEqual(try peer.shares().count, 0)
+        try assertVerifyClean(peer)
+    }
+}

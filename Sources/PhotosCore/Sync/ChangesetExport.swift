@@ -109,6 +109,11 @@ extension Library {
         }
         // Every object with an entry after the token goes whole (all its entries), so that a
         // receiver lacking it can materialize it.
+        // Zones shared with this library travel between their owner and this library only
+        // (`share export`), never to this library's peers, which are no participants.
+        let shared = zone == nil ? Set(try syncStore.memberships().map(\.zone)) : []
+        let include: ((SyncEntry) -> Bool)? =
+            shared.isEmpty ? include : { e in !shared.contains(e.zone ?? "") && (include?(e) ?? true) }
         var objects: [(SyncEntity, String)] = []
         var seen = Set<String>()
         try syncStore.forEachSyncEntry(after: since, zone: zone) { e in

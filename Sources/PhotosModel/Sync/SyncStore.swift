@@ -225,6 +225,9 @@ public protocol SyncStore: AnyObject {
     /// This library's membership of a zone shared with it (`share accept`), nil when none.
     /// - Throws: the store's error.
     func membership(zone: String) throws -> SyncMembership?
+    /// Every zone shared with this library.
+    /// - Throws: the store's error.
+    func memberships() throws -> [SyncMembership]
     /// Records (or replaces) a membership.
     /// - Throws: the store's error.
     func setMembership(_ membership: SyncMembership) throws
