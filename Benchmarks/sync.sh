@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Time and size of changesets (issue 11): a library with N distinct photos (default 1,000,
-# copies of Samples/storm.jpg made distinct by a JPEG COM segment) all moved into one share;
-# then the changeset of the whole library (what a new peer or participant first receives),
-# its apply into an empty library, and the incremental changeset after 10 edits (5 tag adds,
-# 5 ratings) with its apply.
+# copies of Samples/storm.jpg made distinct by a JPEG COM segment) all moved into one share
+# with a read-write participant; then the share's first changeset for the participant (the
+# whole zone with its originals) and its `share accept` into an empty library, and the
+# incremental changeset after 10 edits (5 tag adds, 5 ratings) with its `sync --apply`.
 #
 # Usage: Benchmarks/sync.sh [--photos N] [--photos-bin PATH] [--keep DIR]
 # Needs: python3 (standard library only), a built photos binary (default .build/release).
@@ -35,26 +35,28 @@ for i in range(n):
     open(os.path.join(out, 'p%05d.jpg' % i), 'wb').write(data[:2] + seg + data[2:])
 PY
 owner="$work/owner" peer="$work/peer"
+export PHOTOS_OWNER=owner@example.org
 "$bin" --library "$owner" import -q "$work/in"
 names=$("$bin" --library "$owner" list --json | python3 -c 'import sys, json; print(" ".join(json.loads(l)["uniqueName"] for l in sys.stdin))')
 # shellcheck disable=SC2086
 "$bin" --library "$owner" share create -q --title Bench $names
-"$bin" --library "$peer" init -q
-peer_id=$("$bin" --library "$peer" stats --json | python3 -c 'import sys, json; print(json.load(sys.stdin)["libraryId"])')
+share=$("$bin" --library "$owner" share list --json | python3 -c 'import sys, json; print(json.loads(sys.stdin.readline())["id"])')
+"$bin" --library "$owner" share invite -q "$share" ann@example.org --permission read-write
 measure() { # label, command...
     local label=$1; shift
     local start end
     start=$(date +%s.%N)
     "$@" >/dev/null
     end=$(date +%s.%N)
-    printf '%-34s %8.2f s\n' "$label" "$(echo "$end - $start" | bc)"
+    printf '%-40s %8.2f s\n' "$label" "$(echo "$end - $start" | bc)"
 }
 size() { du -sb "$1" | cut -f1; }
-measure "export, ${n}-photo share (full)" "$bin" --library "$owner" sync --export "$work/full" --since-peer "$peer_id"
-printf '%-34s %8d bytes (database %d)\n' "  size" "$(size "$work/full")" "$(size "$work/full/changeset.sqlite")"
-measure "apply, full" "$bin" --library "$peer" sync --apply "$work/full"
-# The peer's next changeset tells the owner what it has applied.
-"$bin" --library "$owner" sync --from "$peer" -q
+measure "share export, ${n}-photo share (full)" "$bin" --library "$owner" share export "$share" --for ann@example.org -o "$work/full"
+printf '%-40s %10d bytes (database %d)\n' "  size" "$(size "$work/full")" "$(size "$work/full/changeset.sqlite")"
+measure "share accept (apply, full)" "$bin" --library "$peer" share accept "$work/full"
+# The participant's changeset back tells the owner what it has applied.
+"$bin" --library "$peer" share export "$share" -o "$work/back"
+"$bin" --library "$owner" sync --apply "$work/back" -q
 set -- $names
 for i in 1 2 3 4 5; do
     eval "p=\${$i}"
@@ -62,7 +64,7 @@ for i in 1 2 3 4 5; do
     eval "p=\${$((i + 5))}"
     "$bin" --library "$owner" rate -q "$p" $((i % 5 + 1))
 done
-measure "export, after 10 edits" "$bin" --library "$owner" sync --export "$work/incremental" --since-peer "$peer_id"
-printf '%-34s %8d bytes (database %d)\n' "  size" "$(size "$work/incremental")" "$(size "$work/incremental/changeset.sqlite")"
-measure "apply, incremental" "$bin" --library "$peer" sync --apply "$work/incremental"
-"$bin" --library "$peer" verify -q && echo "peer verify: clean"
+measure "share export after 10 edits" "$bin" --library "$owner" share export "$share" --for ann@example.org -o "$work/incremental"
+printf '%-40s %10d bytes (database %d)\n' "  size" "$(size "$work/incremental")" "$(size "$work/incremental/changeset.sqlite")"
+measure "sync --apply (incremental)" "$bin" --library "$peer" sync --apply "$work/incremental"
+"$bin" --library "$peer" verify -q && echo "participant verify: clean"

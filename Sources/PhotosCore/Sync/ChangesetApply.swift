@@ -47,8 +47,8 @@ extension Library {
     /// tombstone wins over every update), the objects whose state changed are made so in the
     /// catalog, and the applied range and the sender's acknowledgements are recorded. When that
     /// transaction fails, the copied originals are removed again. Applying the same changeset
-    /// twice changes nothing. Afterwards `dedupe-tags` runs (its own transaction), so that
-    /// duplicate tags settle as on every peer.
+    /// twice changes nothing. In the same transaction duplicate tags of the private zones it
+    /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
     /// - Throws: `PhotosError` 66 (no changeset), 65 (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
     public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
@@ -99,6 +99,7 @@ extension Library {
                 report.updated = session.updated
                 report.deleted = session.deleted
                 removedFiles = session.removedFiles
+                report.tagsMerged = try dedupeAfterApplying(reader, author: author)
             }
         } catch {
             removeUnreferencedFiles(copied)
@@ -109,7 +110,6 @@ extension Library {
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
         // of photos deleted by this changeset go again when nothing references them.
         removeUnreferencedFiles(removedFiles + copied)
-        report.tagsMerged = try dedupeTags(author: author).merged
         return report
     }
 
@@ -194,6 +194,24 @@ extension Library {
                 }
             }
         }
+    }
+
+    /// Merges duplicate tags where the model does (SYNC.md "Duplicates"): per zone, in the zones
+    /// of the private store whose tags the changeset named, the smallest uuid winning
+    /// (`mergeDuplicateTags`, the rule of `dedupe-tags`), inside the apply's transaction (its own
+    /// history transaction, author `dedupe-tags`), so that a kill never separates them. Zones
+    /// shared with this library are left to their owner, whose merge arrives with its changesets.
+    /// - Returns: the number of tags merged away.
+    func dedupeAfterApplying(_ reader: ChangesetReader, author: HistoryAuthor) throws -> Int {
+        let zones = Set(reader.entries.filter { $0.entity == .tag && $0.attribute == "zone" }.compactMap(\.value))
+        var history = HistoryWriter(self, author: author, context: .dedupeTags)
+        var merged = 0
+        for zone in zones.sorted() where try catalogStore.zoneExists(zone) {
+            if let share = try catalogStore.share(id: zone), share.scope == ZoneScope.shared.rawValue { continue }
+            merged += try mergeDuplicateTags(inZone: zone, history: &history)
+        }
+        try history.commit()
+        return merged
     }
 
     /// Refuses a changeset whose first token is after the last one applied from its sender.
