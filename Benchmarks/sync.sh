@@ -55,7 +55,7 @@ measure "share export, ${n}-photo share (full)" "$bin" --library "$owner" share 
 printf '%-40s %10d bytes (database %d)\n' "  size" "$(size "$work/full")" "$(size "$work/full/changeset.sqlite")"
 measure "share accept (apply, full)" "$bin" --library "$peer" share accept "$work/full"
 # The participant's changeset back tells the owner what it has applied.
-"$bin" --library "$peer" share export "$share" -o "$work/back"
+"$bin" --library "$peer" share export -q "$share" -o "$work/back"
 "$bin" --library "$owner" sync --apply "$work/back" -q
 set -- $names
 for i in 1 2 3 4 5; do
