@@ -230,3 +230,38 @@ final class SharedZoneIsolationTests: SyncTestCase {
         try assertVerifyClean(peer)
     }
 }
+
+/// A range a library cannot serve (a peer acknowledged a token beyond its newest one: it was
+/// restored from an older backup) gets every change instead, and the peer applies it although
+/// its tokens look applied already.
+final class SyncUnservedRangeTests: SyncTestCase {
+    func testALibraryRestoredFromABackupStillReachesItsPeer() throws {
+        let fm = FileManager.default
+        var a = try library("A")
+        let b = try library("B")
+        let names = try importPhotos(a, count: 1)
+        _ = try b.sync(from: a)
+        try fm.copyItem(atPath: dir + "/A", toPath: dir + "/A-backup")
+        _ = try a.addTag(try TagName(parsing: "Lost"), to: [try a.resolvePhoto(names[0])], author: .default)
+        _ = try a.addTag(try TagName(parsing: "Lost2"), to: [try a.resolvePhoto(names[0])], author: .default)
+        _ = try b.sync(from: a)
+        let applied = try b.appliedToken(sender: try a.libraryID())
+        // A is restored from the backup: its change tokens are behind what B applied.
+        try fm.removeItem(atPath: dir + "/A")
+        try fm.copyItem(atPath: dir + "/A-backup", toPath: dir + "/A")
+        a = try library("A")
+        _ = try a.addTag(try TagName(parsing: "New"), to: [try a.resolvePhoto(names[0])], author: .default)
+        let report = try a.exportChangeset(to: dir + "/restored", since: applied)
+        XCTAssertEqual(report.fromToken, applied)
+        XCTAssertGreaterThan(report.toToken, applied, "tokens after a restore are above those handed out before")
+        let applying = try b.applyChangeset(at: dir + "/restored")
+        XCTAssertFalse(applying.alreadyApplied)
+        XCTAssertTrue(try b.resolvePhoto(names[0]).tags.contains("New"))
+        // A token beyond the newest gets everything, and says so.
+        let beyond = try a.exportChangeset(to: dir + "/beyond", since: Int64.max / 2)
+        XCTAssertEqual(beyond.unservedToken, Int64.max / 2)
+        XCTAssertEqual(beyond.fromToken, 0)
+        XCTAssertGreaterThan(beyond.objects, 0)
+        XCTAssertTrue(try b.applyChangeset(at: dir + "/beyond").alreadyApplied)
+    }
+}

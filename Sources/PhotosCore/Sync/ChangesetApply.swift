@@ -6,7 +6,8 @@ import PhotosModel
 public struct ApplyReport: Equatable, Sendable {
     /// The changeset's header values.
     public var changeset = ChangesetReport()
-    /// True when every token of the changeset had been applied before (nothing to do).
+    /// True when every token of the changeset had been applied before (applying it changed
+    /// nothing unless its sender's tokens restarted).
     public var alreadyApplied = false
     /// Entries that won over the state here (changed it).
     public var accepted = 0
@@ -70,10 +71,10 @@ extension Library {
         let applied =
             try store.readTransaction { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
         try Library.checkGap(h, applied: applied, path: path, me: me)
-        if h.toToken <= applied && h.toToken > 0 {
-            report.alreadyApplied = true
-            return report
-        }
+        // Applied before: applying again changes nothing (every entry loses or ties), and is
+        // still done, so that a sender restored from an older backup, whose tokens restarted
+        // below what was applied, is not ignored.
+        report.alreadyApplied = h.toToken <= applied && h.toToken > 0
         // The scope rules, checked before any original is copied (and again under the lock).
         try store.readTransaction {
             try ApplySession.checkIdentities(reader, store: syncStore, path: path)
@@ -278,7 +279,7 @@ struct ApplySession {
         let applied = try store.appliedToken(sender: h.sender, scope: h.scope) ?? 0
         try Library.checkGap(h, applied: applied, path: path, me: me)
         try ApplySession.checkIdentities(reader, store: store, path: path)
-        token = state.changeToken + 1
+        token = SyncClock.nextToken(after: state.changeToken)
         var changedObjects: [String: (SyncEntity, String)] = [:]
         var current: (SyncEntity, String)?
         var local: [String: SyncEntry] = [:]

@@ -21,6 +21,9 @@ public struct ChangesetReport: Equatable, Sendable {
     public var originals = 0
     /// Bytes of the changeset folder (database and originals).
     public var bytes: Int64 = 0
+    /// The token asked for when it was beyond this library's newest change token, so that the
+    /// changeset holds every change instead (nil otherwise).
+    public var unservedToken: Int64?
 
     public init() {}
 
@@ -28,7 +31,8 @@ public struct ChangesetReport: Equatable, Sendable {
         .object([
             ("sender", .string(sender)), ("scope", .string(scope)), ("fromToken", .int(Int(fromToken))),
             ("toToken", .int(Int(toToken))), ("objects", .int(objects)), ("entries", .int(entries)),
-            ("deletes", .int(deletes)), ("originals", .int(originals)), ("bytes", .int(Int(bytes)))
+            ("deletes", .int(deletes)), ("originals", .int(originals)), ("bytes", .int(Int(bytes))),
+            ("unservedToken", unservedToken.map { .int(Int($0)) } ?? .null)
         ])
     }
 }
@@ -65,6 +69,15 @@ extension Library {
             var reconciler = try SyncReconciler(store: syncStore)
             return try reconciler.run()
         }
+        // A token beyond this library's newest (it was restored from an older backup, or the
+        // peer's acknowledgement is of a library that no longer exists): the range asked for
+        // cannot be served, so the changeset holds everything (of the zone), and says so.
+        var since = since
+        var restarted: Int64?
+        if since > state.changeToken {
+            restarted = since
+            since = 0
+        }
         let temp = path + ".photos-tmp-\(getpid())"
         try? FileManager.default.removeItem(atPath: temp)
         do {
@@ -87,6 +100,7 @@ extension Library {
             throw error
         }
         report.bytes = Library.folderBytes(path)
+        report.unservedToken = restarted
         return report
     }
 

@@ -39,6 +39,14 @@ enum SyncClock {
         return String(whole.dropLast()) + String(format: ".%03dZ", Int(ms - seconds * 1000))
     }
 
+    /// The change token after `previous`: the larger of `previous + 1` and the current time in
+    /// milliseconds since 1970. Tokens only grow, and a library restored from an older backup
+    /// hands out tokens above those it handed out before the restore (while clocks go forward),
+    /// so its peers, which applied those, do not take its new changes for old ones.
+    static func nextToken(after previous: Int64, now: Date = Date()) -> Int64 {
+        max(previous + 1, Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
     /// The later of `time` and 1 ms after `previous` (when given).
     static func stamp(_ time: String, after previous: String?) -> String {
         let now = normalize(time) ?? time

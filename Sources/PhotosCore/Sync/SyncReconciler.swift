@@ -34,7 +34,7 @@ struct SyncReconciler {
     init(store: any SyncStore) throws {
         self.store = store
         state = try store.syncState()
-        token = state.changeToken + 1
+        token = SyncClock.nextToken(after: state.changeToken)
     }
 
     /// Compares and stamps; stores the tokens.

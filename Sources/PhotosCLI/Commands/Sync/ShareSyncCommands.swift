@@ -39,6 +39,11 @@ enum ShareExportCommand: Command {
         let share = try library.resolveSharedZone(options.share)
         let path = Library.resolvePath(explicit: options.output, in: ctx.libraryEnvironment)
         let report = try library.exportShare(share, for: options.email, to: path)
+        if let token = report.unservedToken {
+            ctx.console.note(
+                "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change of the share"
+            )
+        }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

@@ -55,6 +55,11 @@ enum SyncCommand: Command {
             var since = options.since ?? 0
             if let peer = options.sincePeer { since = try library.acknowledgedToken(peer: peer) }
             let report = try library.exportChangeset(to: absolute(path), since: since)
+            if let token = report.unservedToken {
+                ctx.console.note(
+                    "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change"
+                )
+            }
             if ctx.global.json {
                 ctx.console.printJSON(report.json)
             } else if !ctx.global.quiet {
