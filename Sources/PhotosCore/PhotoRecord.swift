@@ -165,19 +165,17 @@ extension Library {
     /// The thumbnail JPEG bytes of a photo, checked first (`ThumbnailCheck`: a sound JPEG of its
     /// recorded size), so that `photos thumbnail` and `export --thumbnails` never write a damaged
     /// one out.
-    /// - Throws: `PhotosError` 66 when the photo has no thumbnail, 65 when it is damaged (the
-    ///   message says why and suggests `photos verify --repair`).
+    /// - Throws: `ThumbnailError.missing` when the photo has no thumbnail, `.damaged` when it is
+    ///   damaged (the message says why and suggests `photos verify --repair`).
     public func thumbnailData(of photo: PhotoRecord) throws -> [UInt8] {
         let photoName = Library.describePhoto(photo.uniqueName, photo.displayName)
         guard let (data, width, height) = try catalogStore.thumbnail(ofPhoto: photo.rowID) else {
-            throw PhotosError.noInput(
-                "\(photoName) has no thumbnail; 'photos verify --repair' makes it again from the original")
+            throw ThumbnailError.missing(photo: photoName)
         }
         if let reason = Library.thumbnailProblem(
             data, width: width, height: height, photoWidth: photo.width, photoHeight: photo.height)
         {
-            throw PhotosError.dataError(
-                "\(photoName): thumbnail \(reason); 'photos verify --repair' makes it again from the original")
+            throw ThumbnailError.damaged(photo: photoName, reason: reason)
         }
         return data
     }
@@ -230,7 +228,7 @@ extension Library {
     /// transaction that drops the rows, so that a library whose originals this user may not
     /// remove gets 77 (74 for an I/O error) with nothing deleted, instead of rows gone and
     /// their originals left behind as orphans.
-    /// - Throws: `PhotosError` 77 or 74 naming the folder or file.
+    /// - Throws: `OriginalRemovalError` naming the folder or file, with the `errno`.
     func checkRemovable(_ references: [String]) throws {
         for ref in Set(references).sorted() where ExternalDataStore.isContained(ref) {
             let path = externalData.path(for: ref)
@@ -238,17 +236,12 @@ extension Library {
             if lstat(path, &st) != 0 {
                 let code = errno
                 if code == ENOENT || code == ENOTDIR { continue }
-                throw PhotosError(
-                    PhotosError.status(forErrno: code, otherwise: .ioError),
-                    "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted")
+                throw OriginalRemovalError.cannotInspect(path: path, errno: code)
             }
             let folder = (path as NSString).deletingLastPathComponent
             if access(folder, W_OK | X_OK) != 0 {
                 let code = errno
-                throw PhotosError(
-                    PhotosError.status(forErrno: code, otherwise: .noPermission),
-                    "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted"
-                )
+                throw OriginalRemovalError.folderNotWritable(folder: folder, errno: code)
             }
         }
     }

@@ -104,6 +104,18 @@ struct CLIError {
             self.init(maintenance: e)
         case let e as ShareError:
             self.init(share: e)
+        case let e as ThumbnailError:
+            switch e {
+            case .missing: self.init(.noInput, e.description)
+            case .damaged: self.init(.dataError, e.description)
+            }
+        case let e as OriginalRemovalError:
+            switch e {
+            case .cannotInspect:
+                self.init(PhotosError.status(forErrno: e.errno, otherwise: .ioError), e.description)
+            case .folderNotWritable:
+                self.init(PhotosError.status(forErrno: e.errno, otherwise: .noPermission), e.description)
+            }
         case let e as FileError:
             switch e.kind {
             case .noInput: self.init(.noInput, e.message)

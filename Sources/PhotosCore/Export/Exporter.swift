@@ -414,6 +414,7 @@ public final class Exporter {
 
     static func reason(_ error: Error) -> String {
         if let e = error as? PhotosError { return e.message }
+        if let e = error as? ThumbnailError { return e.description }
         if let e = error as? ExportError { return e.description }
         if let e = error as? FileError { return e.message }
         if let e = error as? any StoreErrorConvertible { return e.storeError.detail }

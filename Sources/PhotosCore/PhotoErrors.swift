@@ -1,0 +1,47 @@
+import Foundation
+
+/// A photo's thumbnail cannot be given out (`Library.thumbnailData`): typed, with the photo as
+/// its subject; the CLI's ErrorReporting gives it its exit status (66 missing, 65 damaged).
+public enum ThumbnailError: Error, Equatable, CustomStringConvertible {
+    /// The photo (as `Library.describePhoto` names it) has no thumbnail.
+    case missing(photo: String)
+    /// The photo's thumbnail fails `ThumbnailCheck`; `reason` says how (`Library.thumbnailProblem`).
+    case damaged(photo: String, reason: String)
+
+    /// The one line the user reads (also export's reason for the photo it skipped).
+    public var description: String {
+        switch self {
+        case .missing(let photo):
+            return "\(photo) has no thumbnail; 'photos verify --repair' makes it again from the original"
+        case let .damaged(photo, reason):
+            return "\(photo): thumbnail \(reason); 'photos verify --repair' makes it again from the original"
+        }
+    }
+}
+
+/// An original that a delete or purge would have to remove cannot be (`Library.checkRemovable`,
+/// checked before any row is dropped, so nothing was deleted). The CLI's ErrorReporting gives it
+/// its exit status from `errno` (77 permission, 74 I/O; sysexits.h).
+public enum OriginalRemovalError: Error, Equatable, CustomStringConvertible {
+    /// lstat(2) of the original at `path` failed with `errno` (other than ENOENT/ENOTDIR).
+    case cannotInspect(path: String, errno: Int32)
+    /// The originals' folder `folder` is not writable (access(2) `W_OK|X_OK` failed with `errno`).
+    case folderNotWritable(folder: String, errno: Int32)
+
+    /// The system's error number.
+    public var errno: Int32 {
+        switch self {
+        case .cannotInspect(_, let code), .folderNotWritable(_, let code): return code
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .cannotInspect(path, code):
+            return "cannot remove the original \(path): \(String(cString: strerror(code))); nothing was deleted"
+        case let .folderNotWritable(folder, code):
+            return
+                "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted"
+        }
+    }
+}
