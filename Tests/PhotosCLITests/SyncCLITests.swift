@@ -1,5 +1,6 @@
 import Foundation
 import PhotosTestSupport
+import PhotosCore
 import XCTest
 
 @testable import PhotosCLI
@@ -57,6 +58,20 @@ final class SyncCLITests: TemporaryFolderTestCase {
     func firstPhoto(_ lib: String) throws -> String {
         let list = photos(["--library", lib, "list", "--json"]).stdout.split(separator: "\n")
         return try XCTUnwrap(try json(String(try XCTUnwrap(list.first)))["uniqueName"] as? String)
+    }
+
+    func testEverySyncErrorKindHasItsExitStatus() {
+        let expected: [(SyncError.Kind, ExitStatus)] = [
+            (.noChangeset, .noInput), (.refused, .dataError), (.notPermitted, .noPermission),
+            (.cannotCreate, .cantCreate), (.cannotWrite, .ioError), (.misuse, .usage), (.notConfigured, .software)
+        ]
+        for (kind, status) in expected {
+            for error in [SyncError(kind, "m"), LibraryError.wrap(SyncError(kind, "m"), library: "/l")] {
+                let report = ErrorReporting.report(for: error, libraryPath: "/l")
+                XCTAssertEqual(report.status, status, "\(kind)")
+                XCTAssertEqual(report.message, "m")
+            }
+        }
     }
 
     func testUsageErrors() {

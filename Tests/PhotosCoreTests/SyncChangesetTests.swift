@@ -105,11 +105,11 @@ final class SyncChangesetTests: SyncTestCase {
         let later = try export(a, since: state.toToken)
         let before = try LibrarySnapshot.dumpDatabase(b.databasePath)
         let (code, message) = status { _ = try b.applyChangeset(at: later) }
-        XCTAssertEqual(code, .dataError)
+        XCTAssertEqual(code, .refused)
         XCTAssertTrue(message.contains("changes 1…\(state.toToken) are missing"), message)
         XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), before)
         _ = try b.applyChangeset(at: first)
-        XCTAssertEqual(status { _ = try b.applyChangeset(at: later) }.0, .dataError)
+        XCTAssertEqual(status { _ = try b.applyChangeset(at: later) }.0, .refused)
         _ = try b.applyChangeset(at: dir + "/full")
         _ = try b.applyChangeset(at: later)
         XCTAssertEqual(try photos(b).count, 3)
@@ -132,7 +132,7 @@ final class SyncChangesetTests: SyncTestCase {
         let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
         let files = LibrarySnapshot.fileTree(b.root + "/ExternalData")
         let (code, message) = status { _ = try b.applyChangeset(at: cs) }
-        XCTAssertEqual(code, .dataError, message, file: file, line: line)
+        XCTAssertEqual(code, .refused, message, file: file, line: line)
         XCTAssertTrue(message.contains(words), message, file: file, line: line)
         XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump, file: file, line: line)
         XCTAssertEqual(LibrarySnapshot.fileTree(b.root + "/ExternalData"), files, file: file, line: line)
@@ -177,9 +177,9 @@ final class SyncChangesetTests: SyncTestCase {
 
     func testMissingChangesetIs66AndAFileIs65() throws {
         let b = try library("B")
-        XCTAssertEqual(status { _ = try b.applyChangeset(at: dir + "/nothing") }.0, .noInput)
+        XCTAssertEqual(status { _ = try b.applyChangeset(at: dir + "/nothing") }.0, .noChangeset)
         _ = FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8))
-        XCTAssertEqual(status { _ = try b.applyChangeset(at: dir + "/plain") }.0, .dataError)
+        XCTAssertEqual(status { _ = try b.applyChangeset(at: dir + "/plain") }.0, .refused)
     }
 
     func testOwnChangesetIsRefused() throws {
@@ -187,7 +187,7 @@ final class SyncChangesetTests: SyncTestCase {
         try importPhotos(a, count: 1)
         let cs = try export(a)
         let (code, message) = status { _ = try a.applyChangeset(at: cs) }
-        XCTAssertEqual(code, .dataError)
+        XCTAssertEqual(code, .refused)
         XCTAssertTrue(message.contains("written by this library"), message)
     }
 }

@@ -55,13 +55,13 @@ class SyncTestCase: TemporaryFolderTestCase {
         return path
     }
 
-    /// The exit status a `PhotosError` carries, nil for another error or none.
-    func status(_ body: () throws -> Void) -> (ExitStatus?, String) {
+    /// The kind of the `SyncError` `body` throws (nil for none or another error) and its message.
+    func status(_ body: () throws -> Void) -> (SyncError.Kind?, String) {
         do {
             try body()
             return (nil, "")
-        } catch let e as PhotosError {
-            return (e.status, e.message)
+        } catch let e as SyncError {
+            return (e.kind, e.message)
         } catch {
             return (nil, "\(error)")
         }

@@ -104,6 +104,16 @@ struct CLIError {
             self.init(maintenance: e)
         case let e as ShareError:
             self.init(share: e)
+        case let e as SyncError:
+            switch e.kind {
+            case .noChangeset: self.init(.noInput, e.message)
+            case .refused: self.init(.dataError, e.message)
+            case .notPermitted: self.init(.noPermission, e.message)
+            case .cannotCreate: self.init(.cantCreate, e.message)
+            case .cannotWrite: self.init(.ioError, e.message)
+            case .misuse: self.init(.usage, e.message)
+            case .notConfigured: self.init(.software, e.message)
+            }
         case let e as ThumbnailError:
             switch e {
             case .missing: self.init(.noInput, e.description)

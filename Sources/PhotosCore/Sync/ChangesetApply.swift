@@ -40,7 +40,7 @@ extension Library {
     ///
     /// Everything in it is checked first (`ChangesetReader`: header, identities, values, stamps,
     /// every original's size and SHA-256); a changeset from this library itself, or one whose
-    /// first token is after the last token applied from its sender (a gap), is refused with 65
+    /// first token is after the last token applied from its sender (a gap), is refused (`SyncError.refused`)
     /// naming the missing range. The originals this library lacks are then copied into external
     /// data (temporary file, fsync, rename) and every row is written in one transaction (author
     /// `sync`): this library's own changes are folded into its sync state, each entry is merged
@@ -50,7 +50,7 @@ extension Library {
     /// transaction fails, the copied originals are removed again. Applying the same changeset
     /// twice changes nothing. In the same transaction duplicate tags of the private zones it
     /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
-    /// - Throws: `PhotosError` 66 (no changeset), 65 (malformed, tampered, a gap, a scope rule);
+    /// - Throws: `SyncError` `.noChangeset` (no changeset), `.refused` (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
     public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
         -> ApplyReport
@@ -65,7 +65,7 @@ extension Library {
         report.changeset.entries = reader.entries.count
         let me = try libraryID()
         guard h.sender != me else {
-            throw PhotosError.dataError("changeset \(path) refused: it was written by this library (\(me))")
+            throw SyncError(.refused, "changeset \(path) refused: it was written by this library (\(me))")
         }
         // Gap and "already applied" are decided again under the write lock.
         let applied =
@@ -121,16 +121,16 @@ extension Library {
     /// tags, ratings and links only with `read-write` permission, never the share or another
     /// participant (only the owner invites, uninvites or changes permissions). A zone unknown
     /// here comes in only through `share accept`.
-    /// - Throws: `PhotosError` 65 for a malformed or misdirected changeset, 77 for a change the
+    /// - Throws: `SyncError` `.refused` for a malformed or misdirected changeset, `.notPermitted` for a change the
     ///   participant may not make (naming the share, the participant and the permission).
     func checkShareRules(_ reader: ChangesetReader, accepting: Bool, path: String) throws {
         let h = reader.header
         if accepting && h.scope == Library.wholeLibraryScope {
-            throw PhotosError.dataError("changeset \(path) is not a share's changeset; apply it with 'sync --apply'")
+            throw SyncError(.refused, "changeset \(path) is not a share's changeset; apply it with 'sync --apply'")
         }
         guard h.scope != Library.wholeLibraryScope else { return }
         let zone = h.scope
-        func refuse(_ why: String) -> PhotosError { PhotosError.dataError("changeset \(path) refused: \(why)") }
+        func refuse(_ why: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(why)") }
         for e in reader.entries where e.zone != zone {
             throw refuse(
                 "\(e.entity.rawValue) \(e.objectID) points into zone \(e.zone ?? "none"), not the share's zone \(zone)")
@@ -167,8 +167,8 @@ extension Library {
         guard let email = h.participant,
             let p = try catalogStore.participant(ofShare: zone, email: Email(rawValue: email))
         else {
-            throw PhotosError(
-                .noPermission,
+            throw SyncError(
+                .notPermitted,
                 "changeset \(path) refused: its sender is not a participant of share \"\(share.title)\" (\(zone))")
         }
         for e in reader.entries {
@@ -181,15 +181,15 @@ extension Library {
             case .participant where e.objectID == p.uuid && e.attribute == "acceptance":
                 continue
             case .share, .participant:
-                throw PhotosError(
-                    .noPermission,
+                throw SyncError(
+                    .notPermitted,
                     "changeset \(path) refused: participant \(email) may not change share \"\(share.title)\" (\(zone)) or its participants; only the owner invites, uninvites or changes permissions"
                 )
             case .photo, .tag, .rating, .photoTag:
                 guard p.permission == SharePermission.readWrite.rawValue, p.acceptance != Acceptance.removed.rawValue
                 else {
-                    throw PhotosError(
-                        .noPermission,
+                    throw SyncError(
+                        .notPermitted,
                         "changeset \(path) refused: participant \(email) has permission \(p.permission) on share \"\(share.title)\" (\(zone)) now; its edits are not accepted"
                     )
                 }
@@ -218,7 +218,8 @@ extension Library {
     /// Refuses a changeset whose first token is after the last one applied from its sender.
     static func checkGap(_ h: ChangesetHeader, applied: Int64, path: String, me: String) throws {
         guard h.fromToken > applied else { return }
-        throw PhotosError.dataError(
+        throw SyncError(
+            .refused,
             "changeset \(path) refused: it starts after token \(h.fromToken) of library \(h.sender), but this library has applied only up to \(applied); changes \(applied + 1)…\(h.fromToken) are missing (export again there with --since-peer \(me))"
         )
     }
@@ -233,7 +234,8 @@ extension Library {
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
             let file = try ImageFile.read(path: reader.path + "/" + original.path)
             guard file.sha256 == sha else {
-                throw PhotosError.dataError(
+                throw SyncError(
+                    .refused,
                     "changeset \(reader.path) refused: original \(original.path) changed while read")
             }
             if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
@@ -341,7 +343,8 @@ struct ApplySession {
                     ?? (try store.syncEntries(e.entity, e.objectID).first { $0.attribute == fixed }?.value)
             else { continue }
             if here != e.value {
-                throw PhotosError.dataError(
+                throw SyncError(
+                    .refused,
                     "changeset \(path) refused: \(e.entity.rawValue) \(e.objectID) belongs to \(fixed) \(here) here, the changeset puts it in \(e.value ?? "none")"
                 )
             }

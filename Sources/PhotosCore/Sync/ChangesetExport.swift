@@ -55,7 +55,7 @@ extension Library {
     ///   - since: a change token of this library (0: everything).
     ///   - zone: one zone, or nil for the whole library.
     ///   - participant: for a share's changeset, the participant it is for.
-    /// - Throws: `PhotosError` 73 when `path` exists or cannot be created, 74 when writing fails;
+    /// - Throws: `SyncError` `.cannotCreate` when `path` exists or cannot be created, `.cannotWrite` when writing fails;
     ///   `LibraryError` for the store's failures.
     public func exportChangeset(
         to path: String, since: Int64, zone: String? = nil, participant: String? = nil,
@@ -63,7 +63,7 @@ extension Library {
     ) throws -> ChangesetReport {
         var st = stat()
         if lstat(path, &st) == 0 {
-            throw PhotosError(.cantCreate, "\(path) exists; give a new name for the changeset")
+            throw SyncError(.cannotCreate, "\(path) exists; give a new name for the changeset")
         }
         let state = try write { () throws -> SyncState in
             var reconciler = try SyncReconciler(store: syncStore)
@@ -83,7 +83,7 @@ extension Library {
         do {
             try Library.makeFolders(temp + "/" + changesetOriginalsFolder, library: temp)
         } catch {
-            throw PhotosError(.cantCreate, "cannot create changeset \(path): \(error)")
+            throw SyncError(.cannotCreate, "cannot create changeset \(path): \(error)")
         }
         var report = ChangesetReport()
         do {
@@ -92,11 +92,11 @@ extension Library {
                     temp, state: state, since: since, zone: zone, participant: participant, include: include)
             }
             if rename(temp, path) != 0 {
-                throw PhotosError(.cantCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
+                throw SyncError(.cannotCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
             }
         } catch {
             try? FileManager.default.removeItem(atPath: temp)
-            if let e = error as? FileError { throw PhotosError(.ioError, "cannot write changeset \(path): \(e)") }
+            if let e = error as? FileError { throw SyncError(.cannotWrite, "cannot write changeset \(path): \(e)") }
             throw error
         }
         report.bytes = Library.folderBytes(path)
@@ -154,7 +154,8 @@ extension Library {
             if lstat(folder + "/" + relative, &st) == 0 { continue }
             let original = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: sha)))
             guard original.sha256 == sha else {
-                throw PhotosError.dataError(
+                throw SyncError(
+                    .refused,
                     "the original of photo \(id) does not have its recorded SHA-256 (run 'photos verify')")
             }
             try original.bytes.withUnsafeBytes { bytes in

@@ -6,7 +6,7 @@ import PhotosModel
 /// A changeset folder read and checked as untrusted input (issue 11 item 4): every header
 /// value, entity, identity, attribute, value, stamp, thumbnail and original is checked before
 /// anything is written; the originals' sizes and SHA-256 are computed from their bytes. Any
-/// fault is `PhotosError` 65 naming the changeset and the reason.
+/// fault is `SyncError` `.refused` naming the changeset and the reason.
 struct ChangesetReader {
     let path: String
     let header: ChangesetHeader
@@ -21,17 +21,17 @@ struct ChangesetReader {
     static let thumbnailLimit = 1 << 20
 
     /// Opens and checks the changeset at `path`.
-    /// - Throws: `PhotosError` 66 when it does not exist, 65 when anything in it is wrong.
+    /// - Throws: `SyncError` `.noChangeset` when it does not exist, `.refused` when anything in it is wrong.
     init(path: String, backend: any ChangesetBackend) throws {
         self.path = path
         var st = stat()
-        guard stat(path, &st) == 0 else { throw PhotosError.noInput("no changeset at \(path)") }
+        guard stat(path, &st) == 0 else { throw SyncError(.noChangeset, "no changeset at \(path)") }
         guard st.st_mode & S_IFMT == S_IFDIR else {
-            throw PhotosError.dataError("\(path) is not a changeset: a changeset is a folder (see 'man photos')")
+            throw SyncError(.refused, "\(path) is not a changeset: a changeset is a folder (see 'man photos')")
         }
         let dbPath = path + "/" + backend.fileName
         guard lstat(dbPath, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            throw PhotosError.dataError("\(path) is not a changeset: no \(backend.fileName) in it")
+            throw SyncError(.refused, "\(path) is not a changeset: no \(backend.fileName) in it")
         }
         do {
             file = try backend.open(path: dbPath)
@@ -40,17 +40,17 @@ struct ChangesetReader {
             acknowledgements = try file.acknowledgements()
             entries = try ChangesetReader.entries(try file.rawEntries(), path)
             originals = try ChangesetReader.originals(try file.originals(), folder: path)
-        } catch let e as PhotosError {
+        } catch let e as SyncError {
             throw e
         } catch {
-            throw PhotosError.dataError("\(path) is not a readable changeset: \(error)")
+            throw SyncError(.refused, "\(path) is not a readable changeset: \(error)")
         }
         for ack in acknowledgements where !SyncValues.isUUID(ack.library) || ack.token < 0 {
             throw bad("an acknowledgement names \(ack.library.debugDescription) with token \(ack.token)")
         }
     }
 
-    private func bad(_ reason: String) -> PhotosError { PhotosError.dataError("changeset \(path) refused: \(reason)") }
+    private func bad(_ reason: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(reason)") }
 
     /// The thumbnail of `photo`, when the changeset has a sound-looking one (pixels 1…120, at
     /// most `thumbnailLimit` bytes); the caller still checks it decodes (`soundThumbnail`).
@@ -62,7 +62,7 @@ struct ChangesetReader {
     }
 
     private static func header(_ v: [String: String], _ path: String) throws -> ChangesetHeader {
-        func fail(_ why: String) -> PhotosError { PhotosError.dataError("changeset \(path) refused: \(why)") }
+        func fail(_ why: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(why)") }
         guard v["format"] == ChangesetHeader.formatName else { throw fail("it is not a photos changeset") }
         guard v["version"] == String(ChangesetHeader.currentVersion) else {
             throw fail("format version \(v["version"] ?? "none") is not \(ChangesetHeader.currentVersion)")
@@ -86,8 +86,8 @@ struct ChangesetReader {
         var result: [SyncEntry] = []
         result.reserveCapacity(raw.count)
         for r in raw {
-            func fail(_ why: String) -> PhotosError {
-                PhotosError.dataError("changeset \(path) refused: \(r.entity) \(r.objectID.debugDescription): \(why)")
+            func fail(_ why: String) -> SyncError {
+                SyncError(.refused, "changeset \(path) refused: \(r.entity) \(r.objectID.debugDescription): \(why)")
             }
             guard let entity = SyncEntity(rawValue: r.entity) else { throw fail("unknown entity") }
             guard SyncValues.isObjectID(r.objectID, of: entity) else { throw fail("not a valid identity") }
@@ -116,8 +116,8 @@ struct ChangesetReader {
     private static func originals(_ list: [ChangesetOriginal], folder: String) throws -> [String: ChangesetOriginal] {
         var result: [String: ChangesetOriginal] = [:]
         for o in list {
-            func fail(_ why: String) -> PhotosError {
-                PhotosError.dataError("changeset \(folder) refused: original \(o.path.debugDescription): \(why)")
+            func fail(_ why: String) -> SyncError {
+                SyncError(.refused, "changeset \(folder) refused: original \(o.path.debugDescription): \(why)")
             }
             guard SyncValues.isSHA256(o.sha256) else { throw fail("\(o.sha256.debugDescription) is not a SHA-256") }
             guard o.path == changesetOriginalsFolder + "/" + o.sha256 else {

@@ -23,7 +23,7 @@ extension Library {
     /// before it records changes to `zones`, inside the command's transaction, so a refused
     /// write leaves nothing. A zone this library owns is always writable; a shared one only by
     /// a participant who has accepted with `read-write` permission.
-    /// - Throws: `PhotosError` 77 naming the share, the participant and the permission.
+    /// - Throws: `SyncError` `.notPermitted` naming the share, the participant and the permission.
     func checkSharedZoneWrites(_ zones: Set<String>, context: HistoryContext) throws {
         guard !Library.contextsBeyondPermission.contains(context) else { return }
         for zone in zones.sorted() where zone != ZoneID.default.rawValue {
@@ -33,20 +33,20 @@ extension Library {
                 // A zone of scope shared that no accepted changeset brought (set so by hand, or by
                 // merge --from): whose it is and what this library may do are unknown.
                 guard stored?.scope == ZoneScope.shared.rawValue else { continue }
-                throw PhotosError(
-                    .noPermission,
+                throw SyncError(
+                    .notPermitted,
                     "share \"\(title)\" (\(zone)) is shared with this library but was never accepted here (no permission known): \(context.rawValue) may not change it; nothing was written"
                 )
             }
             if m.leftAt != nil {
-                throw PhotosError(
-                    .noPermission, "share \"\(title)\" (\(zone)): this library left it; nothing was written")
+                throw SyncError(
+                    .notPermitted, "share \"\(title)\" (\(zone)): this library left it; nothing was written")
             }
             let me = try catalogStore.participant(ofShare: zone, email: Email(rawValue: m.email))
             let permission = me?.permission ?? "none"
             guard permission == SharePermission.readWrite.rawValue, me?.acceptance != Acceptance.removed.rawValue else {
-                throw PhotosError(
-                    .noPermission,
+                throw SyncError(
+                    .notPermitted,
                     "share \"\(title)\" (\(zone)) is shared with this library with permission \(permission) (participant \(m.email)): \(context.rawValue) may not change it; nothing was written"
                 )
             }
@@ -55,7 +55,7 @@ extension Library {
 
     /// Checks that `command` may write the zone of `share` (`checkSharedZoneWrites`), before a
     /// command that writes files first (`import --share`).
-    /// - Throws: `PhotosError` 77 for a read-only participant.
+    /// - Throws: `SyncError` `.notPermitted` for a read-only participant.
     public func checkWritable(share: String, by command: HistoryContext) throws {
         try store.readTransaction { try checkSharedZoneWrites([share], context: command) }
     }
@@ -84,16 +84,16 @@ extension Library {
     /// writes the changeset back to the owner: only this library's own changes, and of those
     /// only what a participant may send — its acceptance (accept, leave) always, edits of
     /// photos, tags, ratings and links only with `read-write` permission.
-    /// - Throws: `PhotosError` 64 without `--for` on the owner's side, 65 when `email` is not a
+    /// - Throws: `SyncError` `.misuse` without `--for` on the owner's side, `.refused` when `email` is not a
     ///   participant; what `exportChangeset` throws.
     public func exportShare(_ share: SharedZone, for email: Email?, to path: String) throws -> ChangesetReport {
         let me = try libraryID()
         guard let m = share.membership else {
             guard let email else {
-                throw PhotosError.usage("share export of a share of this library needs --for EMAIL (the participant)")
+                throw SyncError(.misuse, "share export of a share of this library needs --for EMAIL (the participant)")
             }
             guard try participantUUID(zone: share.id, email: email.rawValue) != nil else {
-                throw PhotosError.dataError("\(email) is not a participant of share \(share.id); invite them first")
+                throw SyncError(.refused, "\(email) is not a participant of share \(share.id); invite them first")
             }
             let since = try acknowledgedToken(peer: Library.participantKey(email.rawValue), scope: share.id)
             return try exportChangeset(to: path, since: since, zone: share.id, participant: email.rawValue)
@@ -132,7 +132,7 @@ extension Library {
     /// zone comes in with scope `shared` (owner, title, participants and permissions from the
     /// changeset), this library becomes the participant the changeset is for, and marks itself
     /// accepted (which its next changeset tells the owner).
-    /// - Throws: `PhotosError` 65 when the changeset is not a share's, is not for a participant
+    /// - Throws: `SyncError` `.refused` when the changeset is not a share's, is not for a participant
     ///   it invites, or names a zone this library owns; what `applyChangeset` throws.
     public func acceptShare(at path: String, author: HistoryAuthor = .default) throws -> ApplyReport {
         var report = try applyChangeset(at: path, author: author, accepting: true)
@@ -155,10 +155,11 @@ extension Library {
 
     /// `photos share leave SHARE` ("Remove me"): marks this library's participant removed (its
     /// next `share export` tells the owner), then deletes the zone locally as purge does.
-    /// - Throws: `PhotosError` 65 for a share this library owns; what `purge` throws.
+    /// - Throws: `SyncError` `.refused` for a share this library owns; what `purge` throws.
     public func leaveShare(_ share: SharedZone, author: HistoryAuthor = .default) throws -> PurgeReport {
         guard var m = share.membership, m.leftAt == nil else {
-            throw PhotosError.dataError(
+            throw SyncError(
+                .refused,
                 "share \(share.id) was not shared with this library (or it left already); its owner ends it with 'share stop' or 'purge --share'"
             )
         }
@@ -185,12 +186,13 @@ extension Library {
     /// its photos (with their ratings and tags) back into the default zone. Participants' next
     /// apply removes the zone from their libraries.
     /// - Returns: the number of photos moved back and the purge's report.
-    /// - Throws: `PhotosError` 65 for a share shared with this library (leave it instead).
+    /// - Throws: `SyncError` `.refused` for a share shared with this library (leave it instead).
     public func stopShare(_ share: SharedZone, author: HistoryAuthor = .default) throws -> (
         moved: Int, purge: PurgeReport
     ) {
         guard share.membership == nil else {
-            throw PhotosError.dataError(
+            throw SyncError(
+                .refused,
                 "share \(share.id) was shared with this library by someone else; 'share leave' removes it here")
         }
         var moved = 0

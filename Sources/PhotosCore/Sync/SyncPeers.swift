@@ -40,10 +40,10 @@ extension Library {
 
 extension Library {
     /// The changeset format the composition root injected.
-    /// - Throws: `PhotosError` 70 when none was (a bug of the program that opened the library).
+    /// - Throws: `SyncError` `.notConfigured` when none was (a bug of the program that opened the library).
     func changesetBackend() throws -> any ChangesetBackend {
         guard let changesets else {
-            throw PhotosError(.software, "no changeset format was configured for library \(root)")
+            throw SyncError(.notConfigured, "no changeset format was configured for library \(root)")
         }
         return changesets
     }
