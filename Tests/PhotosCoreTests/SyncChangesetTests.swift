@@ -229,6 +229,25 @@ final class SharedZoneIsolationTests: SyncTestCase {
         XCTAssertEqual(try peer.shares().count, 0)
         try assertVerifyClean(peer)
     }
+
+    func testOwnersPurgeEndsTheShareOnTheParticipantsNextApply() throws {
+        let owner = try library("owner"), ann = try library("ann")
+        let names = try importPhotos(owner, count: 2, tags: ["Trip"])
+        let share = try owner.createShare(photos: try names.map { try owner.resolvePhoto($0) }, author: .default)
+        let email = try Email(parsing: "ann@example.org")
+        try owner.invite(email, to: share, permission: .readWrite, author: .default)
+        _ = try owner.exportShare(try owner.resolveSharedZone(share.id), for: email, to: dir + "/to-ann-1")
+        _ = try ann.acceptShare(at: dir + "/to-ann-1")
+        XCTAssertEqual(try photos(ann).count, 2)
+        _ = try owner.purge(zone: ZoneID(rawValue: share.id))
+        // The share is gone here; its id still names it for the participant's changeset.
+        _ = try owner.exportShare(try owner.resolveSharedZone(share.id), for: email, to: dir + "/to-ann-2")
+        _ = try ann.applyChangeset(at: dir + "/to-ann-2")
+        XCTAssertEqual(try photos(ann).count, 0)
+        XCTAssertEqual(try ann.shares().count, 0)
+        XCTAssertEqual(filesUnder(ann.root + "/ExternalData"), [])
+        try assertVerifyClean(ann)
+    }
 }
 
 /// A range a library cannot serve (a peer acknowledged a token beyond its newest one: it was
