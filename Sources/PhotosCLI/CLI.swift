@@ -16,10 +16,12 @@ public enum CLI {
 
     static func run(arguments: [String], environment: [String: String], output: OutputStreams) -> ExitStatus {
         let console = Console(streams: output)
+        // --json anywhere before `--`: a failure is then a JSON object on stderr too.
+        let json = arguments.prefix(while: { $0 != "--" }).contains("--json")
         do {
             return try dispatch(arguments, environment: environment, console: console)
         } catch let failure as CommandLineFailure {
-            return report(failure, console: console)
+            return report(failure, console: console, json: json)
         } catch {
             return .software
         }
@@ -36,6 +38,7 @@ public enum CLI {
     private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws
         -> ExitStatus
     {
+        let width = TerminalText.columns(environment: environment)
         // 1. Global options before the command name, then the command's words.
         let globalSpecs = InformationRequest.globalSpecs
         var index = 0
@@ -61,30 +64,40 @@ public enum CLI {
 
         if words.first == "help" {
             words.removeFirst()
-            if words.isEmpty { console.printText(Help.main()); return .ok }
+            if words.isEmpty { console.printText(Help.main(width: width)); return .ok }
             guard let (command, _) = Registry.find(words) else {
-                throw CommandLineFailure(error: UsageError("unknown command '\(words.joined(separator: " "))'"))
+                let typed = words.joined(separator: " ")
+                throw CommandLineFailure(
+                    error: UsageError(
+                        "unknown command '\(typed)'"
+                            + Suggestions.didYouMean(typed, among: Registry.commands.map(\.name))))
             }
-            console.printText(Help.command(command))
+            console.printText(Help.command(command, width: width))
             return .ok
         }
         guard let first = words.first else {
-            if leadingRequest.help { console.printText(Help.main()); return .ok }
-            console.errorText("Error: missing command\n\n" + Help.main())
+            if leadingRequest.help { console.printText(Help.main(width: width)); return .ok }
+            console.errorText("Error: missing command\n\n" + Help.main(width: width))
             return .usage
         }
         guard let (command, consumed) = Registry.find(words) else {
             guard !Registry.family(first).isEmpty else {
-                throw CommandLineFailure(error: UsageError("unknown command '\(first)'"))
+                let firstWords = Registry.commands.map { $0.path[0] }
+                throw CommandLineFailure(
+                    error: UsageError("unknown command '\(first)'" + Suggestions.didYouMean(first, among: firstWords)))
             }
             guard words.count == 1 || words.dropFirst().first?.hasPrefix("-") == true else {
-                throw CommandLineFailure(error: UsageError("unknown subcommand '\(first) \(words[1])'"))
+                let typed = "\(first) \(words[1])"
+                throw CommandLineFailure(
+                    error: UsageError(
+                        "unknown subcommand '\(typed)'"
+                            + Suggestions.didYouMean(typed, among: Registry.family(first).map(\.name))))
             }
             if leadingRequest.help || words.contains("--help") || words.contains("-h") {
-                console.printText(Help.family(first))
+                console.printText(Help.family(first, width: width))
                 return .ok
             }
-            console.errorText("Error: '\(first)' needs a subcommand\n\n" + Help.family(first))
+            console.errorText("Error: '\(first)' needs a subcommand\n\n" + Help.family(first, width: width))
             return .usage
         }
 
@@ -96,7 +109,7 @@ public enum CLI {
                 Array(words[consumed...]), options: command.options + globalSpecs.filter { !shadowed($0, by: own) })
             let globals = mergedGlobals(leading: leading, trailing: parsed, specs: globalSpecs, own: own)
             let request = try InformationRequest.decode(globals)
-            if request.help { console.printText(Help.command(command)); return .ok }
+            if request.help { console.printText(Help.command(command, width: width)); return .ok }
             if request.version { return printVersion(console) }
             let global = try GlobalOptions.decode(globals)
             if global.author == nil, let author = environment["PHOTOS_AUTHOR"], !author.isEmpty {
@@ -107,7 +120,8 @@ public enum CLI {
             libraryPath = context.libraryPath
             let count = parsed.positionals.count
             if count < command.positionals.min {
-                throw UsageError("missing \(command.arguments.dropFirst(count).first?.name ?? "argument")")
+                let missing = command.arguments.filter { !$0.optional }.dropFirst(count).first
+                throw UsageError("missing argument <\(missing?.name ?? "argument")>")
             }
             if let max = command.positionals.max, count > max {
                 throw UsageError("unexpected argument '\(parsed.positionals[max])'")
@@ -147,9 +161,17 @@ public enum CLI {
 
     /// Prints what stopped the run and returns its exit status: a usage error with the usage
     /// line, any other as `photos CMD: error: message`.
-    private static func report(_ failure: CommandLineFailure, console: Console) -> ExitStatus {
+    private static func report(_ failure: CommandLineFailure, console: Console, json: Bool) -> ExitStatus {
         let report = ErrorReporting.report(for: failure.error, libraryPath: failure.libraryPath)
-        if report.isUsage {
+        if json {
+            // Under --json a failing command says why as one JSON object on stderr (stdout
+            // keeps only data): {"error":{"message":"…","exitStatus":66,"command":"list"}}.
+            var fields: [(String, JSONValue)] = [
+                ("message", .string(report.message)), ("exitStatus", .int(Int(report.status.rawValue)))
+            ]
+            if let command = failure.command { fields.append(("command", .string(command.name))) }
+            console.errorText(JSONValue.object([("error", .object(fields))]).serialized() + "\n")
+        } else if report.isUsage {
             console.usageError(report.message, usage: Help.usageReminder(failure.command))
         } else if let command = failure.command {
             console.commandError(command: command.name, report.message)

@@ -21,6 +21,8 @@ struct CommandConfiguration {
     var abstract: String
     /// Paragraphs after the overview.
     var discussion: String = ""
+    /// Command lines shown under `EXAMPLES:`, one per line.
+    var examples: [String] = []
 }
 
 /// A command with its type erased, as the registry, help and dispatch see it.

@@ -205,6 +205,8 @@ public final class Importer {
         // the workers have stopped.
         var uncommitted: [String] = []
         var batchesCommitted = 0
+        // Duplicates of rows another process committed while this run prepared them.
+        var committedDuplicates: [String] = []
 
         func commit() {
             // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
@@ -233,6 +235,7 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
+                committedDuplicates += result.duplicateSHA256s
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
@@ -297,7 +300,24 @@ public final class Importer {
             guard batchesCommitted > 0 else { throw error }
             throw Interrupted(report: summary, error: error)
         }
+        if let library, !tagNames.isEmpty {
+            try tagDuplicates(pipeline.claims.duplicates.union(committedDuplicates), tagNames, library)
+        }
         return summary
+    }
+
+    /// `--tag` on the photos of duplicate files too: a user expects the tag on the photo
+    /// whether this run imported it or it was there already. Through `Library.addTag` (each
+    /// photo gets the tag of its own zone; history context `tag add`, nothing recorded for a
+    /// photo that has it already).
+    private func tagDuplicates(_ hashes: Set<String>, _ tagNames: [String], _ library: Library) throws {
+        guard !hashes.isEmpty else { return }
+        var photos: [PhotoRecord] = []
+        for sha in hashes.sorted() {
+            guard let found = try library.store.importedOriginal(sha256: sha) else { continue }
+            photos.append(try library.resolvePhoto(found.uniqueName))
+        }
+        for name in tagNames { try library.addTag(TagName(rawValue: name), to: photos, author: options.author) }
     }
 
     /// What is wrong with the stored original at `path`, compared with `bytes` (the file being
@@ -376,7 +396,10 @@ public final class Importer {
             return .failed(
                 "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with \(head))")
         }
-        if !claimed.claim(file.sha256) { return .duplicate }
+        if !claimed.claim(file.sha256) {
+            claimed.noteDuplicate(file.sha256)
+            return .duplicate
+        }
         if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256)) ?? nil {
             let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
@@ -384,6 +407,7 @@ public final class Importer {
             guard let store,
                 let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes)
             else {
+                claimed.noteDuplicate(file.sha256)
                 return .duplicate
             }
             let restoration = ImportRestoration(

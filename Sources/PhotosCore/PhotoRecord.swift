@@ -89,6 +89,26 @@ public struct PhotoFilter {
     /// Photos whose displayed rating (the mean rounded half up) is at least this, 1…5; photos
     /// without ratings are left out (SPEC §5 `--min-rating`).
     public var minRating: Int?
+    /// Photos whose display name matches this glob (`*`, `?`, `[abc]`, `[a-z]`, `[!x]`; POSIX
+    /// fnmatch without FNM_PATHNAME), ignoring case and diacritics (`NameGlob`).
+    public var name: String?
+    /// Photos whose display name, a tag or the title of their share contains this text,
+    /// ignoring case and diacritics (as `tag list --match`, `TagName.matches`).
+    public var search: String?
+    /// Photos whose original has one of these formats; empty: any.
+    public var formats: [ImageFormat] = []
+    /// Photos without tags.
+    public var untagged = false
+    /// Photos without ratings.
+    public var unrated = false
+    /// The order (`--sort`): captured (the default), imported, name, size or rating.
+    public var sort: PhotoQuery.Sort = .captured
+    /// Reverses the order.
+    public var reverse = false
+    /// At most this many photos (after every other condition), nil for all.
+    public var limit: Int?
+    /// Only these photos (uniqueNames, resolved by the caller), nil for any (`export PHOTO...`).
+    public var uniqueNames: Set<String>?
 
     public init() {}
 }
@@ -107,17 +127,33 @@ extension Library {
             scope: ZoneScope(rawValue: row.scope) ?? .shared)
     }
 
+    /// Stops `forEachPhoto` once `--limit` photos were given to its body.
+    private struct LimitReached: Error {}
+
     private func fillRelations(_ record: inout PhotoRecord) throws {
         record.tags = try catalogStore.tagNames(ofPhoto: record.rowID)
         record.ratings = try catalogStore.ratingValues(ofPhoto: record.rowID)
     }
 
-    /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
-    /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: for `share`, the errors of `resolveShare`; the store's error.
+    /// The photos matching `filter`, in its order (by default capture, else import, date), then
+    /// uniqueName; `body` is called for each so that a large library is never held in memory.
+    /// A `--tag` name matches the library's tag names ignoring case and diacritics.
+    /// - Throws: `LibraryError.notFound(.tag)` for a tag no photo of the library could have,
+    ///   `.notFound(.zone)` for an unknown zone; for `share`, the errors of `resolveShare`; the
+    ///   store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
         var query = PhotoQuery()
-        query.tagNames = filter.tags.map(\.rawValue)
+        let wanted = filter.tags.map(\.rawValue)
+        if !wanted.isEmpty {
+            let names = Set(try catalogStore.tagList(zone: nil).map(\.tag.name))
+            for name in wanted {
+                let matching = names.filter {
+                    $0.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+                }
+                guard !matching.isEmpty else { throw LibraryError.notFound(.tag(name, zone: nil)) }
+                query.tagNameAlternatives.append(matching.sorted())
+            }
+        }
         func timeBound(_ bound: CaptureBound?) -> PhotoQuery.TimeBound? {
             guard let bound else { return nil }
             if let utc = bound.utcText, let offset = bound.offsetMinutes {
@@ -127,14 +163,39 @@ extension Library {
         }
         query.since = timeBound(filter.since)
         query.until = timeBound(filter.until)
-        if let zone = filter.zone { query.zones.append(zone.rawValue) }
-        if let share = filter.share { query.zones.append(try resolveShare(share).id) }
-        query.minRating = filter.minRating
-        try catalogStore.forEachPhoto(matching: query) { row in
-            var rec = record(row)
-            try fillRelations(&rec)
-            try body(rec)
+        if let zone = filter.zone {
+            guard try catalogStore.zoneExists(zone.rawValue) else { throw LibraryError.notFound(.zone(zone)) }
+            query.zones.append(zone.rawValue)
         }
+        var shareTitles: [String: String] = [:]
+        if let share = filter.share { query.zones.append(try resolveShare(share).id) }
+        if filter.search != nil {
+            for share in try catalogStore.shares() { shareTitles[share.id] = share.title }
+        }
+        query.minRating = filter.minRating
+        query.untagged = filter.untagged
+        query.unrated = filter.unrated
+        query.formats = filter.formats.map(\.rawValue)
+        query.sort = filter.sort
+        query.descending = filter.reverse
+        let glob = filter.name.map(NameGlob.init)
+        var remaining = filter.limit ?? Int.max
+        guard remaining > 0 else { return }
+        do {
+            try catalogStore.forEachPhoto(matching: query) { row in
+                if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
+                if let glob, !glob.matches(row.displayName) { return }
+                var rec = record(row)
+                try fillRelations(&rec)
+                if let search = filter.search, !search.isEmpty {
+                    let texts = [rec.displayName] + rec.tags + (shareTitles[rec.zone].map { [$0] } ?? [])
+                    guard texts.contains(where: { TagName.matches($0, search) }) else { return }
+                }
+                try body(rec)
+                remaining -= 1
+                if remaining == 0 { throw LimitReached() }
+            }
+        } catch is LimitReached {}
     }
 
     /// The photo whose uniqueName is `argument`, or starts with it (at least 4 characters),

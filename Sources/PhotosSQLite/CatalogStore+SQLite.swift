@@ -17,6 +17,11 @@ extension Database: CatalogStore {
         LEFT JOIN thumbnail t ON t.photo_id = p.id
         """
 
+    /// A photo's displayed rating: the mean rounded half up in integers, (2·sum + n) / 2n;
+    /// NULL without ratings (so a comparison with it fails).
+    private static let meanRatingSQL =
+        "(SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id)"
+
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     private static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
@@ -59,13 +64,33 @@ extension Database: CatalogStore {
             sql += " AND p.zone_id = ?"
             args.append(zone)
         }
-        if let minRating = query.minRating {
-            // The mean rounded half up in integers: (2·sum + n) / 2n; NULL (no ratings) fails.
+        for names in query.tagNameAlternatives {
+            let marks = Array(repeating: "?", count: max(1, names.count)).joined(separator: ", ")
             sql +=
-                " AND (SELECT (2 * sum(r.value) + count(*)) / (2 * count(*)) FROM rating r WHERE r.photo_id = p.id) >= ?"
+                " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name IN (\(marks)))"
+            args += names.isEmpty ? [SQLValue.null] : names.map { $0 as SQLBindable }
+        }
+        if query.untagged { sql += " AND NOT EXISTS (SELECT 1 FROM photo_tag pt WHERE pt.photo_id = p.id)" }
+        if query.unrated { sql += " AND NOT EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id)" }
+        if !query.formats.isEmpty {
+            sql += " AND p.format IN (\(Array(repeating: "?", count: query.formats.count).joined(separator: ", ")))"
+            args += query.formats.map { $0 as SQLBindable }
+        }
+        if let minRating = query.minRating {
+            sql += " AND \(Database.meanRatingSQL) >= ?"
             args.append(minRating)
         }
-        sql += " ORDER BY \(Database.localTimeSQL), p.unique_name"
+        let key: String
+        switch query.sort {
+        case .captured: key = Database.localTimeSQL
+        case .imported: key = "p.imported_at"
+        case .name: key = "lower(p.display_name)"
+        case .size: key = "COALESCE(d.byte_size, 0)"
+        // Unrated photos (NULL) sort lowest: first ascending, last descending.
+        case .rating: key = "COALESCE(\(Database.meanRatingSQL), 0)"
+        }
+        let direction = query.descending ? " DESC" : ""
+        sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
         // A separate statement (not the cached one) so that `body` may run other queries.
         let statement = try Statement.prepare(self, sql)
         try statement.forEach(args) { row in try body(Database.storedPhoto(row)) }
@@ -259,15 +284,25 @@ extension Database: CatalogStore {
     // MARK: ratings
 
     private static let ratingColumns =
-        "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id FROM rating r JOIN photo p ON p.id = r.photo_id"
+        "SELECT r.id, r.uuid, r.value, p.unique_name, p.zone_id, r.author FROM rating r JOIN photo p ON p.id = r.photo_id"
 
     private static func storedRating(_ row: Row) -> StoredRating {
         StoredRating(
-            id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4))
+            id: row.int64(0), uuid: row.string(1), value: row.int(2), photo: row.string(3), zone: row.string(4),
+            author: row.optionalString(5))
     }
 
-    public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue) throws -> Int64 {
-        try RatingRow(uuid: uuid, photoRowID: photoID, value: value).insert(into: self)
+    public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue, author: String?) throws -> Int64 {
+        try RatingRow(uuid: uuid, photoRowID: photoID, value: value, author: author).insert(into: self)
+    }
+
+    public func rating(ofPhoto photoID: Int64, author: String) throws -> StoredRating? {
+        try statement(Database.ratingColumns + " WHERE r.photo_id = ? AND r.author = ?").first(
+            [photoID, author], Database.storedRating)
+    }
+
+    public func setValue(ofRating id: Int64, to value: RatingValue) throws {
+        try run("UPDATE rating SET value = ? WHERE id = ?", [value.rawValue, id])
     }
 
     public func ratings(ofPhoto photoID: Int64) throws -> [StoredRating] {

@@ -24,6 +24,14 @@ extension Database: HistoryFeedStore {
             sql += " AND author IN (\(placeholders(filter.authors.count)))"
             args += filter.authors as [SQLBindable]
         }
+        if let since = filter.sinceTimestamp {
+            sql += " AND timestamp >= ?"
+            args.append(since)
+        }
+        if let until = filter.untilTimestamp {
+            sql += " AND timestamp < ?"
+            args.append(until)
+        }
         if !filter.excludedAuthors.isEmpty {
             sql += " AND author NOT IN (\(placeholders(filter.excludedAuthors.count)))"
             args += filter.excludedAuthors as [SQLBindable]

@@ -70,10 +70,13 @@ extension Database: MergeSourceStore {
 
     public func mergeSourceRatings(of uniqueName: String, schemaVersion: Int) throws -> [RatingRecord] {
         let uuid = schemaVersion >= 3 ? "r.uuid" : "NULL"
+        let author = schemaVersion >= 5 ? "r.author" : "NULL"
         return try statement(
-            "SELECT r.value, \(uuid) FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.unique_name = ? ORDER BY r.id"
+            "SELECT r.value, \(uuid), \(author) FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.unique_name = ? ORDER BY r.id"
         )
-        .map([uniqueName]) { RatingRecord(value: $0.int(0), uuid: $0.optionalString(1)) }
+        .map([uniqueName]) {
+            RatingRecord(value: $0.int(0), uuid: $0.optionalString(1), author: $0.optionalString(2))
+        }
     }
 
     public func mergeSourceTags() throws -> [RecordedTag] {

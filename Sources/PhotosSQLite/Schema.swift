@@ -211,11 +211,15 @@ public enum Schema {
         CREATE INDEX photo_capture_date ON photo(capture_date);
         CREATE INDEX photo_imported_at ON photo(imported_at);
         """,
-        // 5: reserved for issue 14 (ratings per author), which is being written on another
-        // branch; this no-op stands in for it here so that sync's migration keeps its assigned
-        // number 6. Merging that branch replaces this entry with its migration.
+        // 5 (issue 14 item 4): ratings per author. `rating.author` is the history author of
+        // the `photos rate` that set it; `rate` replaces that author's rating instead of adding
+        // another (one per author per photo: the partial unique index, which PostgreSQL has as
+        // well). Ratings from before (and those read from XMP sidecars on import, which name no
+        // author) keep a NULL author: anonymous, never replaced by `rate`, still in the mean.
+        // ADD COLUMN with a NULL default needs no rebuild (sqlite.org/lang_altertable.html §5).
         """
-        SELECT 1;
+        ALTER TABLE rating ADD COLUMN author TEXT CHECK (author IS NULL OR length(author) > 0);
+        CREATE UNIQUE INDEX rating_photo_author ON rating(photo_id, author) WHERE author IS NOT NULL;
         """,
         // 6 (issue 11): sync between libraries. `sync_library` holds this library's stable id
         // (a random lowercase UUID, the sender id changesets carry), its change token (bumped by

@@ -183,8 +183,8 @@ extension Database: SyncStore {
             return try row("SELECT name, zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
         case .rating:
             return try row(
-                "SELECT p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid = ?",
-                ["photo", "value"])
+                "SELECT p.unique_name, r.value, r.author FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid = ?",
+                ["photo", "value", "author"])
         case .photoTag:
             return try row(
                 """
@@ -332,12 +332,18 @@ extension Database: SyncStore {
             """, [uuid, name, zone])
     }
 
-    public func putRating(uuid: String, photo: String, value: Int) throws {
+    public func putRating(uuid: String, photo: String, value: Int, author: String?) throws {
         try run(
             """
-            INSERT INTO rating (uuid, photo_id, value) SELECT ?, id, ? FROM photo WHERE unique_name = ?
-            ON CONFLICT (uuid) DO NOTHING
-            """, [uuid, value, photo])
+            INSERT INTO rating (uuid, photo_id, value, author) SELECT ?, id, ?, ? FROM photo WHERE unique_name = ?
+            ON CONFLICT (uuid) DO UPDATE SET value = excluded.value
+            """, [uuid, value, author, photo])
+    }
+
+    public func rating(ofPhoto photo: String, author: String) throws -> String? {
+        try scalarString(
+            "SELECT r.uuid FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.unique_name = ? AND r.author = ?",
+            [photo, author])
     }
 
     public func setLink(photo: String, tag: String, present: Bool) throws -> Bool {

@@ -86,7 +86,7 @@ final class CaptureTimeCLITests: BinaryTestCase {
         let show = try runTZ(["--library", lib, "show", unique])
         XCTAssertTrue(show.stdout.contains("captured:    2024-12-31T23:30:00-05:00 (exif)\n"), show.stdout)
 
-        let exported = try runTZ(["--library", lib, "export", out, "-q", "--name", "{capture:%Y}/{name}"])
+        let exported = try runTZ(["--library", lib, "export", out, "-q", "--template", "{capture:%Y}/{name}"])
         XCTAssertEqual(exported.status, 0, exported.stderr)
         func mtime(_ path: String) -> Int {
             var st = stat()
@@ -98,7 +98,9 @@ final class CaptureTimeCLITests: BinaryTestCase {
         XCTAssertEqual(mtime("2024/plain.jpg"), 1_735_705_800, "offset unknown: read in the machine's zone (New York)")
         XCTAssertEqual(mtime("2024/nepal.jpg"), 1_717_208_100, "2024-06-01T02:15:00Z")
         XCTAssertEqual(mtime("2023/kite.png"), 1_700_000_000)
-        let again = try runTZ(["--library", lib, "export", out, "--json", "--update", "--name", "{capture:%Y}/{name}"])
+        let again = try runTZ([
+            "--library", lib, "export", out, "--json", "--update", "--template", "{capture:%Y}/{name}"
+        ])
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(summary["skipped"] as? Int, 4, again.stdout)
         XCTAssertEqual(summary["bytes"] as? Int, 0)

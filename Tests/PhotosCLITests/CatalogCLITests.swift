@@ -69,7 +69,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertTrue(group.stdout.contains("share invite"))
         XCTAssertTrue(photos(["--help"]).stdout.contains("tag rename"))
         XCTAssertTrue(
-            photos(["share", "invite", "--help"]).stdout.contains(
+            photos(["share", "invite", "--help"], env: ["COLUMNS": "200"]).stdout.contains(
                 "read-only for a new participant; an existing one keeps its own"))
         XCTAssertTrue(photos(["list", "--help"]).stdout.contains("--min-rating <n>"))
         XCTAssertTrue(photos(["import", "--help"]).stdout.contains("--share <id>"))
@@ -106,16 +106,17 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["tag", "list", "--zone", "nowhere"]).status, 66)
 
         // Refusals: empty name, control characters, unknown photo, too short prefix.
+        // A bad argument value is a usage error (64) everywhere (issue 14).
         let empty = run(["tag", "add", "   ", storm])
-        XCTAssertEqual(empty.status, 65)
-        XCTAssertEqual(empty.stderr, "photos tag add: error: tag name is empty\n")
+        XCTAssertEqual(empty.status, 64)
+        XCTAssertTrue(empty.stderr.hasPrefix("Error: tag name is empty\nUsage: photos tag add"), empty.stderr)
         let control = run(["tag", "add", "a\u{1B}b", storm])
-        XCTAssertEqual(control.status, 65)
+        XCTAssertEqual(control.status, 64)
         XCTAssertTrue(control.stderr.contains("contains control characters"), control.stderr)
         let unknown = run(["tag", "add", "X", storm, "ffff0000-nope"])
         XCTAssertEqual(unknown.status, 66)
         XCTAssertTrue(unknown.stderr.contains("no photo 'ffff0000-nope' in the library"), unknown.stderr)
-        XCTAssertEqual(run(["tag", "add", "X", "abc"]).status, 65, "a prefix needs 4 characters")
+        XCTAssertEqual(run(["tag", "add", "X", "abc"]).status, 64, "a prefix needs 4 characters")
         XCTAssertEqual(run(["tag", "list", "--json", "--match", "X"]).stdout, "", "nothing was tagged")
         XCTAssertEqual(run(["tag", "add", "X"]).status, 64, "missing photo")
 
@@ -128,7 +129,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         let rename = run(["tag", "rename", "Caf\u{E9}", "Coffee", "--json"])
         XCTAssertEqual(rename.stdout, #"{"from":"Caf\#u{E9}","to":"Coffee","renamed":1}"# + "\n")
         XCTAssertEqual(run(["tag", "rename", "Caf\u{E9}", "Coffee"]).status, 66)
-        XCTAssertEqual(run(["tag", "rename", "Coffee", ""]).status, 65)
+        XCTAssertEqual(run(["tag", "rename", "Coffee", ""]).status, 64)
 
         let delete = run(["tag", "delete", "Coffee"])
         XCTAssertEqual(delete.status, 0, delete.stderr)
@@ -151,13 +152,14 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         let first = try json(rated)
         XCTAssertEqual(first["value"] as? Int, 2)
         XCTAssertEqual(first["photo"] as? String, storm)
-        let text = run(["rate", String(storm.prefix(5)), "3"])
-        XCTAssertTrue(text.stdout.hasPrefix("Rated \(storm) 3 (rating id "), text.stdout)
+        // Another author's rating is a second row (issue 14: one rating per author).
+        let text = run(["--author", "b", "rate", String(storm.prefix(5)), "3"])
+        XCTAssertTrue(text.stdout.hasPrefix("Rated \(storm) 3 by b (rating id "), text.stdout)
         XCTAssertTrue(text.stdout.hasSuffix("the photo's rating is now 3)\n"), "2.5 rounds half up: \(text.stdout)")
 
         let list = try jsonLines(run(["rating", "list", storm, "--json"]))
         XCTAssertEqual(list.map { $0["value"] as? Int }, [2, 3])
-        XCTAssertEqual(Set(list[0].keys), ["id", "value", "photo"])
+        XCTAssertEqual(Set(list[0].keys), ["id", "value", "photo", "author"])
         XCTAssertEqual(run(["show", storm]).stdout.contains("rating:      3 (ratings: 2, 3)"), true)
 
         // --min-rating: the rounded mean; unrated photos are left out.
@@ -173,12 +175,12 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["list", "--min-rating", "6"]).status, 64)
         XCTAssertEqual(run(["list", "--min-rating", "x"]).status, 64)
 
-        for (bad, status) in [("abc", Int32(64)), ("4.5", 64), ("0", 65), ("6", 65)] {
+        for (bad, status) in [("abc", Int32(64)), ("4.5", 64), ("0", 64), ("6", 64)] {
             let r = run(["rate", ladybird, bad])
             XCTAssertEqual(r.status, status, bad)
             XCTAssertTrue(r.stderr.contains("rating"), r.stderr)
         }
-        XCTAssertEqual(run(["rate", ladybird, "--", "-1"]).status, 65, "a negative number after --")
+        XCTAssertEqual(run(["rate", ladybird, "--", "-1"]).status, 64, "a negative number after --")
         XCTAssertEqual(run(["rate", "ffff0000-nope", "3"]).status, 66)
 
         let id = try XCTUnwrap(list.last?["id"] as? Int)
@@ -260,7 +262,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["share", "invite", id, "bob@example.org"]).status, 0)
         for bad in ["bob", "a@b@c", "@x.org", "bob@", "bo b@x.org"] {
             let r = run(["share", "invite", id, bad])
-            XCTAssertEqual(r.status, 65, bad)
+            XCTAssertEqual(r.status, 64, bad)
             XCTAssertTrue(r.stderr.contains("e-mail address"), r.stderr)
         }
         XCTAssertEqual(run(["share", "invite", id, "c@x.org", "--permission", "admin"]).status, 64)
@@ -271,7 +273,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
         XCTAssertEqual(run(["share", "set", id]).status, 64)
         XCTAssertEqual(run(["share", "set", id, "--public-permission", "everyone"]).status, 64)
-        XCTAssertEqual(run(["share", "set", id, "--title", " "]).status, 65)
+        XCTAssertEqual(run(["share", "set", id, "--title", " "]).status, 64)
         let set = try json(
             run(["share", "set", id, "--title", "Summer 2026", "--public-permission", "read-only", "--json"]))
         XCTAssertEqual(set["title"] as? String, "Summer 2026")
@@ -308,7 +310,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
     func testShareArgumentsUnknownAmbiguousAndImportIntoAShare() throws {
         XCTAssertEqual(run(["share", "show", "abcd"]).status, 66)
-        XCTAssertEqual(run(["share", "show", "abc"]).status, 65, "a prefix needs 4 characters")
+        XCTAssertEqual(run(["share", "show", "abc"]).status, 64, "a prefix needs 4 characters")
         XCTAssertEqual(run(["share", "list"]).stdout.split(separator: "\n").count, 1, "header only")
         // Two shares whose ids share a prefix.
         let db = try Database(path: lib + "/photos.sqlite")

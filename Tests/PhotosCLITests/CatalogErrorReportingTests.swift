@@ -45,12 +45,13 @@ final class CatalogErrorReportingTests: XCTestCase {
             "bob@example.com is not a participant of share s1")
     }
 
+    /// A too short prefix is a bad argument value, 64 (issue 14); an ambiguous one stays 65.
     func testPrefixErrorsAre65AndListAtMostTenCandidates() {
         assertReport(
-            LibraryError.prefixTooShort(.photo, argument: "abc", minimum: 4), .dataError,
+            LibraryError.prefixTooShort(.photo, argument: "abc", minimum: 4), .usage,
             "photo 'abc': a uniqueName prefix needs at least 4 characters")
         assertReport(
-            LibraryError.prefixTooShort(.share, argument: "ab", minimum: 4), .dataError,
+            LibraryError.prefixTooShort(.share, argument: "ab", minimum: 4), .usage,
             "share 'ab': an id prefix needs at least 4 characters")
         assertReport(
             LibraryError.ambiguous(.photo, argument: "abcd", candidates: ["ABCD1 (a.jpg)", "ABCD2 (b.jpg)"]),
@@ -68,9 +69,9 @@ final class CatalogErrorReportingTests: XCTestCase {
 
     func testTagNamesAreParsedOnceWithTheMessagesOfBefore() throws {
         XCTAssertEqual(try TagName(parsing: "  Cafe\u{301} ").rawValue, "Caf\u{E9}")
-        XCTAssertThrowsError(try TagName(parsing: " \n\t ")) { self.assertReport($0, .dataError, "tag name is empty") }
+        XCTAssertThrowsError(try TagName(parsing: " \n\t ")) { self.assertReport($0, .usage, "tag name is empty") }
         XCTAssertThrowsError(try TagName(parsing: " a\u{7}b ")) {
-            self.assertReport($0, .dataError, #"tag name "a\u0007b" contains control characters"#)
+            self.assertReport($0, .usage, #"tag name "a\u0007b" contains control characters"#)
         }
         // Format characters (Cf) are text: the zero-width joiner of an emoji sequence is kept.
         XCTAssertEqual(try TagName(parsing: "👨\u{200D}👩").rawValue, "👨\u{200D}👩")
@@ -80,7 +81,7 @@ final class CatalogErrorReportingTests: XCTestCase {
         let bob = Email(rawValue: "bob@example.com")
         assertReport(ShareError.noPhotos, .usage, "share create needs at least one photo")
         assertReport(
-            ShareError.participantPermissionNone, .dataError,
+            ShareError.participantPermissionNone, .usage,
             "a participant's permission is read-only or read-write, not none")
         assertReport(ShareError.ownerInvited(bob, share: "s1"), .dataError, "bob@example.com is the owner of share s1")
         assertReport(

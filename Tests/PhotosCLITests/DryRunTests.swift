@@ -179,11 +179,11 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         _ = try makeRichLibrary(lib)
         let dest = dir + "/out/deeper"
         let dry = try dryRun(
-            ["--library", lib, "export", dest, "--dry-run", "--thumbnails", "--name", "{capture:%Y}/{name}"],
+            ["--library", lib, "export", dest, "--dry-run", "--thumbnails", "--template", "{capture:%Y}/{name}"],
             roots: [lib, dir + "/out"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "a dry run creates no DEST")
         XCTAssertEqual(dry["written"] as? Int, 6)
-        let real = try ok(["--library", lib, "export", dest, "--thumbnails", "--name", "{capture:%Y}/{name}"])
+        let real = try ok(["--library", lib, "export", dest, "--thumbnails", "--template", "{capture:%Y}/{name}"])
         XCTAssertEqual(comparable(dry), comparable(real))
         // Into an existing DEST with a state: nothing changes there, and --cleanup counts right.
         let first =
@@ -192,13 +192,14 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         XCTAssertEqual(try run(["--library", lib, "delete", unique, "-q"]).status, 0)
         let cleanup = try dryRun(
             [
-                "--library", lib, "export", dest, "--dry-run", "--update", "--cleanup", "--thumbnails", "--name",
+                "--library", lib, "export", dest, "--dry-run", "--update", "--cleanup", "--thumbnails", "--template",
                 "{capture:%Y}/{name}"
             ], roots: [lib, dest])
         XCTAssertEqual(cleanup["skipped"] as? Int, 5)
         XCTAssertEqual(cleanup["removed"] as? Int, 3, "original, XMP sidecar and thumbnail of the deleted photo")
         let realCleanup = try ok([
-            "--library", lib, "export", dest, "--update", "--cleanup", "--thumbnails", "--name", "{capture:%Y}/{name}"
+            "--library", lib, "export", dest, "--update", "--cleanup", "--thumbnails", "--template",
+            "{capture:%Y}/{name}"
         ])
         XCTAssertEqual(comparable(cleanup), comparable(realCleanup))
     }

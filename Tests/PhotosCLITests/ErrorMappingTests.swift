@@ -61,7 +61,9 @@ final class ErrorMappingTests: XCTestCase {
         XCTAssertEqual(
             ExitStatus(for: LibraryError.wrap(SQLiteError(extendedCode: 2067, message: "m"), library: "/l")), .software)
         XCTAssertEqual(ExitStatus(for: ValueError.ratingNotANumber("x")), .usage)
-        XCTAssertEqual(ExitStatus(for: ValueError.ratingOutOfRange("9")), .dataError)
+        XCTAssertEqual(
+            ExitStatus(for: ValueError.ratingOutOfRange("9")), .usage,
+            "a bad argument value is 64 everywhere (issue 14)")
         XCTAssertEqual(ExitStatus(for: FileError(.noInput, "m")), .noInput)
         XCTAssertEqual(ExitStatus(for: FileError(.cannotCreate, "m")), .cantCreate)
         XCTAssertEqual(ExitStatus(for: FileError(.io, "m")), .ioError)

@@ -67,14 +67,15 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(help.stdout, photos(["help", "export"]).stdout)
         XCTAssertTrue(help.stdout.contains("USAGE: photos export [<options>] <dest>"), help.stdout)
         for option in [
-            "--tag", "--share", "--min-rating", "--since", "--until", "--name", "--thumbnails", "--sidecar", "--update",
+            "--tag", "--share", "--min-rating", "--since", "--until", "--name", "--template", "--thumbnails",
+            "--sidecar", "--update",
             "--cleanup", "--dry-run"
         ] {
             XCTAssertTrue(help.stdout.contains(option), option)
         }
         XCTAssertTrue(photos(["--help"]).stdout.contains("  export "))
         XCTAssertEqual(photos(["--library", lib, "export", out, "--sidecar", "yaml"]).status, 64)
-        XCTAssertEqual(photos(["--library", lib, "export", out, "--name", "{nope}"]).status, 64)
+        XCTAssertEqual(photos(["--library", lib, "export", out, "--template", "{nope}"]).status, 64)
         XCTAssertEqual(photos(["--library", lib, "export", out, "--min-rating", "6"]).status, 64)
         XCTAssertEqual(photos(["--library", lib, "export", out, "--share", "no-such-share"]).status, 66)
     }
@@ -90,7 +91,7 @@ final class ExportTests: TemporaryFolderTestCase {
         let rated = try summary(
             run([
                 "export", out, "--min-rating", "4", "--tag", "Nature", "--thumbnails",
-                "--name", "{capture:%Y}/{uniqueName}", "--json"
+                "--template", "{capture:%Y}/{uniqueName}", "--json"
             ]))
         XCTAssertEqual(rated["written"] as? Int, 1)
         let ladybird = try XCTUnwrap(try listPhotos(lib).first { $0["displayName"] as? String == "ladybird.jpg" })
@@ -272,7 +273,7 @@ final class ExportTests: TemporaryFolderTestCase {
 
         for format in ["xmp", "json"] {
             let out = dir + "/out-\(format)"
-            run(["export", out, "--sidecar", format, "-q", "--name", "{capture:%Y}/{name}"])
+            run(["export", out, "--sidecar", format, "-q", "--template", "{capture:%Y}/{name}"])
             if format == "xmp" {
                 for file in filesUnder(out) where file.hasSuffix(".xmp") {
                     let parser = XMLParser(data: try XCTUnwrap(FileManager.default.contents(atPath: out + "/" + file)))
@@ -354,7 +355,7 @@ final class ExportTests: TemporaryFolderTestCase {
         try FileManager.default.createDirectory(atPath: dest, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: dest + "/link", withDestinationPath: outside)
-        let result = run(["export", dest, "--name", "link/sub/deeper/{name}"], status: 1)
+        let result = run(["export", dest, "--template", "link/sub/deeper/{name}"], status: 1)
         XCTAssertTrue(result.stderr.contains("resolves outside the export folder"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [], "no folder made outside DEST")
     }
@@ -370,7 +371,7 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/new"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/x"))
         // A template that leads from a DEST beside the library into it is refused per photo.
-        let into = run(["export", dir, "--name", "lib/ExternalData/{name}"], status: 1)
+        let into = run(["export", dir, "--template", "lib/ExternalData/{name}"], status: 1)
         XCTAssertTrue(into.stderr.contains("inside the library"), into.stderr)
         XCTAssertEqual(run(["verify"]).status, 0)
     }

@@ -13,19 +13,20 @@ final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
     }
 
     func testMergeErrorsKeepTheirWordsAndStatus() {
-        check(MergeError.intoItself(library: "/lib"), .dataError, "cannot merge a library into itself (/lib)")
+        check(MergeError.intoItself(library: "/lib"), .usage, "cannot merge a library into itself (/lib)")
         check(
             MergeError.originalMismatch(library: "/other", photo: "ABC"), .dataError,
             "/other: original of photo ABC does not match its SHA-256; run 'photos verify' there")
     }
 
     func testExportErrorsKeepTheirWordsAndStatus() {
-        check(ExportError.unclosedField(template: "{name"), .usage, "--name: '{' without a closing '}' in '{name'")
+        check(ExportError.unclosedField(template: "{name"), .usage, "--template: '{' without a closing '}' in '{name'")
         check(
             ExportError.unknownField("nme"), .usage,
-            "--name: unknown field '{nme}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
+            "--template: unknown field '{nme}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
         )
-        check(ExportError.emptyTemplate, .usage, "--name: the template is empty")
+        check(ExportError.emptyTemplate, .usage, "--template: the template is empty")
+        XCTAssertEqual(ExitStatus(for: ExportError.unknownConversion("%Q", field: "capture:%Q")), .usage)
         check(
             ExportError.destinationIsFile("/d"), .cantCreate,
             "cannot create export folder /d: a file of that name exists")

@@ -18,7 +18,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
     /// Turns the current library at `lib` into what version 3 wrote: the photo table with
-    /// `CHECK (format IN ('jpeg', 'png'))`, user_version 3 (foreign keys off for the rebuild).
+    /// `CHECK (format IN ('jpeg', 'png'))`, no rating author (migration 5), user_version 3 (foreign
+    /// keys off for the rebuild).
     func downgradeToSchemaVersion3(_ lib: String) throws {
         let db = try Database(path: lib + "/photos.sqlite")
         try db.execute("PRAGMA foreign_keys = OFF")
@@ -46,6 +47,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             CREATE INDEX photo_capture_date ON photo(capture_date);
             CREATE INDEX photo_imported_at ON photo(imported_at);
             \(dropTablesOfSchemaVersion6)
+            DROP INDEX rating_photo_author;
+            ALTER TABLE rating DROP COLUMN author;
             PRAGMA user_version = 3;
             COMMIT;
             PRAGMA wal_checkpoint(TRUNCATE);
@@ -95,9 +98,13 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         XCTAssertEqual(
             upgraded.stdout, "Migrated library at \(lib) from schema version 3 to \(Schema.currentVersion)\n",
             upgraded.stderr)
-        // Every row of every table kept, ids included (migration 6 adds the sync tables' own rows).
+        // Migration 5 (ratings per author) adds rating.author, NULL for the ratings before it;
+        // migration 6 adds the sync tables' own rows.
         XCTAssertEqual(
-            try rows(lib).filter { !$0.hasPrefix("  sync_") }, before, "every row of every table kept, ids included")
+            try rows(lib).filter { !$0.hasPrefix("  sync_") }.sorted(),
+            before.map { $0.hasPrefix("  rating: ") ? $0 + "|null" : $0 }.sorted(),
+            "every row of every table kept, ids included")
+        XCTAssertEqual(try rows(lib).filter { $0.hasPrefix("  rating: ") }.count, 3)
         do {
             let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
             XCTAssertEqual(try db.userVersion, Schema.currentVersion)

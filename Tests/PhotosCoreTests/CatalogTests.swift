@@ -216,18 +216,19 @@ final class CatalogTests: XCTestCase {
     func testRatingsMeanRoundsHalfUpAndMinRatingFilters() throws {
         let (library, photos) = try makeLibrary()
         let storm = try XCTUnwrap(photos["storm.jpg"]), path = try XCTUnwrap(photos["path.jpg"])
-        let r1 = try library.addRating(2, to: storm, author: "a")
-        let r2 = try library.addRating(3, to: storm, author: "a")
+        let r1 = try library.setRating(2, of: storm, author: "a").rating
+        let r2 = try library.setRating(3, of: storm, author: "b").rating
         XCTAssertEqual(
             try lastTransaction(library).changes.map { Array($0.prefix(4)) },
             [
                 ["Rating", try ratingUUID(library, r2.id), "insert", ""],
                 ["Photo", storm.uniqueName, "update", #"["ratings"]"#]
             ])
-        try library.addRating(2, to: path, author: "a")
+        try library.setRating(2, of: path, author: "a")
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).rating, 3, "2.5 rounds half up to 3")
         XCTAssertEqual(try library.ratings(of: storm).map(\.value), [2, 3])
-        XCTAssertEqual(r1.json.serialized(), #"{"id":\#(r1.id),"value":2,"photo":"\#(storm.uniqueName)"}"#)
+        XCTAssertEqual(
+            r1.json.serialized(), #"{"id":\#(r1.id),"value":2,"photo":"\#(storm.uniqueName)","author":"a"}"#)
 
         func names(_ min: Int) throws -> [String] {
             var filter = PhotoFilter()
@@ -278,8 +279,8 @@ final class CatalogTests: XCTestCase {
             kite = try XCTUnwrap(photos["kite.png"])
         try library.addTag("Beach", to: [storm, path, kite], author: "a")
         let oldBeach = try XCTUnwrap(library.findTag(named: "Beach", zone: "default"))
-        let rStorm = try library.addRating(5, to: storm, author: "a")
-        let rPath = try library.addRating(3, to: path, author: "a")
+        let rStorm = try library.setRating(5, of: storm, author: "a").rating
+        let rPath = try library.setRating(3, of: path, author: "a").rating
         let created = Date(timeIntervalSince1970: 1_795_960_992) // 2026-11-29 14:03:12 UTC
 
         let share = try library.createShare(photos: [storm, path], author: "carol", now: created)
@@ -512,7 +513,7 @@ final class CatalogTests: XCTestCase {
                 case 6, 7:
                     label = "rate"
                     if let photo = try somePhotos().first {
-                        try library.addRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, to: photo, author: "prop")
+                        try library.setRating(RatingValue(rawValue: 1 + rng.int(5)) ?? 1, of: photo, author: "prop")
                     }
                 case 8:
                     label = "rating delete"

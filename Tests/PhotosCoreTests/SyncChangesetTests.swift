@@ -23,7 +23,7 @@ final class SyncChangesetTests: SyncTestCase {
     func testChangesetCarriesPhotosTagsRatingsAndOriginals() throws {
         let a = try library("A")
         let names = try importPhotos(a, count: 3, tags: ["Trip"])
-        _ = try a.addRating(try XCTUnwrap(RatingValue(rawValue: 4)), to: try a.resolvePhoto(names[0]), author: .default)
+        _ = try a.setRating(try XCTUnwrap(RatingValue(rawValue: 4)), of: try a.resolvePhoto(names[0]), author: .default)
         let b = try library("B")
         let cs = try export(a)
         XCTAssertEqual(filesUnder(cs + "/originals").count, 3)

@@ -89,8 +89,12 @@ final class SyncConvergenceTests: SyncTestCase {
             _ = try peer.deleteTag(name, author: "user")
         case 67..<80:
             if let p = try randomPhoto(peer, &rng) {
-                _ = try peer.addRating(
-                    try XCTUnwrap(RatingValue(rawValue: Int.random(in: 1...5, using: &rng))), to: p, author: "user")
+                // Two authors on every peer: the same author rating the same photo on two peers
+                // meets the one-rating-per-author rule when they sync.
+                let who = ["ann", "bob"][Int.random(in: 0..<2, using: &rng)]
+                _ = try peer.setRating(
+                    try XCTUnwrap(RatingValue(rawValue: Int.random(in: 1...5, using: &rng))), of: p,
+                    author: HistoryAuthor(given: who, user: who))
             }
         case 80..<86:
             if let p = try randomPhoto(peer, &rng) { try peer.deletePhotos([p], author: "user") }

@@ -21,7 +21,7 @@ final class ExportCrashTests: BinaryTestCase {
         var killedMidway = false
         for delay in [0.05, 0.15, 0.3] {
             try killDashNine(
-                ["--library", lib, "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"],
+                ["--library", lib, "export", out, "--update", "--template", "{capture:%Y}/{name}", "--thumbnails"],
                 after: delay)
             // Whatever is under a real name is whole: every original is one of the library's.
             let originals = filesUnder(out).filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".thumb.jpg") }
@@ -34,7 +34,7 @@ final class ExportCrashTests: BinaryTestCase {
         if !killedMidway { print("note: every export finished before its kill; the rerun checks still apply") }
 
         let rerun = try crash.run([
-            "--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"
+            "--library", lib, "--json", "export", out, "--update", "--template", "{capture:%Y}/{name}", "--thumbnails"
         ])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
@@ -48,7 +48,7 @@ final class ExportCrashTests: BinaryTestCase {
         XCTAssertEqual(filesUnder(out).filter { $0.hasSuffix(".xmp") }.count, files)
         XCTAssertEqual(filesUnder(out).filter { $0.hasSuffix(".thumb.jpg") }.count, files)
         let again = try crash.run([
-            "--library", lib, "--json", "export", out, "--update", "--name", "{capture:%Y}/{name}", "--thumbnails"
+            "--library", lib, "--json", "export", out, "--update", "--template", "{capture:%Y}/{name}", "--thumbnails"
         ])
         XCTAssertTrue(again.stdout.hasPrefix("{\"written\":0,\"updated\":0,\"skipped\":\(files),"), again.stdout)
     }

@@ -46,7 +46,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
                 "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
                 "history_transaction_author",
                 "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256", "photo_imported_at",
-                "photo_tag_tag", "photo_zone", "rating_photo", "sync_entry_token", "sync_entry_zone", "tag_zone_name"
+                "photo_tag_tag", "photo_zone", "rating_photo", "rating_photo_author", "sync_entry_token",
+                "sync_entry_zone", "tag_zone_name"
             ])
         // Every foreign key column is the leading column of some index (or a primary/unique key).
         for table in [

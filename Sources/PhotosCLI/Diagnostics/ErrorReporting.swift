@@ -69,7 +69,8 @@ extension ExitStatus {
 /// Core's typed errors as the CLI reports them: the exit status and the one line printed.
 /// Used only by `ErrorReporting.report` (the one mapping); words the hints ("raise --wait").
 ///
-/// - `ValueError`: 64 when the text is malformed as an argument, else 65.
+/// - `ValueError`: 64 (a bad command-line argument value, malformed or out of range; bad data
+///   in files is 65 where it is read).
 /// - `LibraryError.busy` 75; `.newerSchema` 65; `.database` by kind: not writable 77 (saying
 ///   what is not writable), cannot open 77 when the library or its database cannot be
 ///   accessed else 74, I/O 74, corrupt 65, anything else 70 (a bug).
@@ -91,7 +92,10 @@ struct CLIError {
         case let e as PhotosError:
             self.init(e.status, e.message)
         case let e as ValueError:
-            self.init(e.isMalformed ? .usage : .dataError, e.description)
+            // Every ValueError the CLI sees comes from a command-line argument (values read from
+            // files are checked where they are read): a bad argument value is 64 everywhere,
+            // malformed or out of range alike.
+            self.init(.usage, e.description)
         case let e as LibraryError:
             self.init(e)
         case let e as MergeError:
@@ -237,8 +241,8 @@ struct CLIError {
 
 extension CLIError {
     /// `purge`, `dedupe-tags` and `history` refusals (`MaintenanceError`): a zone or consumer
-    /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix and the default zone 65
-    /// (EX_DATAERR), sysexits.h.
+    /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix 65 (EX_DATAERR), the
+    /// default zone 64 (a bad argument, EX_USAGE), sysexits.h.
     init(maintenance error: MaintenanceError) {
         switch error {
         case .zoneNotFound(let argument):
@@ -246,7 +250,8 @@ extension CLIError {
         case let .zonePrefixAmbiguous(argument, candidates):
             self.init(.dataError, "share prefix '\(argument)' is ambiguous: \(CLIError.zoneCandidateList(candidates))")
         case .defaultZoneNotPurgeable:
-            self.init(.dataError, "the default zone cannot be purged (delete its photos with 'photos delete')")
+            // The argument names a zone that exists but may not be purged: a bad argument, 64.
+            self.init(.usage, "the default zone cannot be purged (delete its photos with 'photos delete')")
         case .consumerNotFound(let name):
             self.init(.noInput, "no history consumer '\(name)'")
         }
@@ -273,10 +278,12 @@ func parseOption<T>(_ option: String, _ text: String, _ parse: (String) throws -
 
 // MARK: import/verify/merge/export
 extension CLIError {
-    /// `MergeError`: both 65 (the other library's data, or the arguments, are wrong as data).
+    /// `MergeError`: `--from` naming this library is a bad argument (64); an original of the
+    /// other library that does not match its SHA-256 is bad data (65).
     init(_ error: MergeError) {
         switch error {
-        case .intoItself, .originalMismatch: self.init(.dataError, error.description)
+        case .intoItself: self.init(.usage, error.description)
+        case .originalMismatch: self.init(.dataError, error.description)
         }
     }
 
@@ -285,7 +292,7 @@ extension CLIError {
     /// state not writable 77, a read or write failing on the disk 74.
     init(_ error: ExportError) {
         switch error {
-        case .unclosedField, .unknownField, .emptyTemplate: self.init(.usage, error.description)
+        case .unclosedField, .unknownField, .emptyTemplate, .unknownConversion: self.init(.usage, error.description)
         case .destinationIsFile, .destinationInsideLibrary, .cannotCreateDestination, .cannotWriteDestination,
             .cannotCreateFolder, .folderOutsideDestination, .folderInsideLibrary:
             self.init(.cantCreate, error.description)
@@ -311,8 +318,9 @@ extension CLIError {
 // MARK: catalog
 
 extension CLIError {
-    /// The catalog's lookups: 66 for what does not exist; 65 for an ambiguous or too short
-    /// prefix (SPEC §5: a prefix of at least 4 characters, compared case-insensitively), the
+    /// The catalog's lookups: 66 for what does not exist; 65 for an ambiguous prefix, 64 for a
+    /// too short one (a bad argument value; SPEC §5: a prefix of at least 4 characters, compared
+    /// case-insensitively), the
     /// candidates listed ("a, b, …" after 10).
     fileprivate init(catalog error: LibraryError) {
         switch error {
@@ -334,8 +342,8 @@ extension CLIError {
         case let .prefixTooShort(kind, argument, minimum):
             switch kind {
             case .photo:
-                self.init(.dataError, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
-            case .share: self.init(.dataError, "share '\(argument)': an id prefix needs at least \(minimum) characters")
+                self.init(.usage, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
+            case .share: self.init(.usage, "share '\(argument)': an id prefix needs at least \(minimum) characters")
             }
         default:
             self.init(.software, "\(error)")
@@ -347,7 +355,7 @@ extension CLIError {
         switch error {
         case .noPhotos: self.init(.usage, "share create needs at least one photo")
         case .participantPermissionNone:
-            self.init(.dataError, "a participant's permission is read-only or read-write, not none")
+            self.init(.usage, "a participant's permission is read-only or read-write, not none")
         case let .ownerInvited(email, share): self.init(.dataError, "\(email) is the owner of share \(share)")
         case let .ownerRemoved(email, share):
             self.init(

@@ -12,16 +12,19 @@ struct OptionSpec {
     var defaultValue: String?
     /// May be given more than once.
     var repeatable: Bool
+    /// Must be given: shown in the usage line and as `(required)`.
+    var required: Bool
 
     init(
         _ names: [String], value: String? = nil, help: String, default defaultValue: String? = nil,
-        repeatable: Bool = false
+        repeatable: Bool = false, required: Bool = false
     ) {
         self.names = names
         self.value = value
         self.help = help
         self.defaultValue = defaultValue
         self.repeatable = repeatable
+        self.required = required
     }
 
     /// The canonical spelling: the first (long) name, `--output`.
@@ -82,14 +85,18 @@ func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedA
             inline = String(token[token.index(after: eq)...])
         }
         guard let option = options.first(where: { $0.names.contains(name) }) else {
-            throw UsageError("unknown option '\(name)'")
+            let known = options.flatMap(\.names).filter { $0.hasPrefix("--") }
+            throw UsageError(
+                "unknown option '\(name)'" + (name.hasPrefix("--") ? Suggestions.didYouMean(name, among: known) : ""))
         }
         let value: String
         if let placeholder = option.value {
             if let inline {
                 value = inline
             } else {
-                guard index < tokens.count else { throw UsageError("option '\(name)' needs a value (\(placeholder))") }
+                guard index < tokens.count else {
+                    throw UsageError("missing value for option '\(name)' (\(placeholder))")
+                }
                 value = tokens[index]
                 index += 1
             }

@@ -132,14 +132,15 @@ struct Option<Options> {
     static func required(
         _ field: WritableKeyPath<Options, String>, _ names: String..., value placeholder: String, help: String
     ) -> Option {
-        let spec = OptionSpec(names, value: placeholder, help: help)
+        let spec = OptionSpec(names, value: placeholder, help: help, required: true)
         return Option(spec: spec) { options, values in
-            guard let text = values.last else { throw UsageError("missing \(spec.name) \(placeholder)") }
+            guard let text = values.last else {
+                throw UsageError("missing option \(spec.name) <\(placeholder.lowercased())>")
+            }
             options[keyPath: field] = text
         }
     }
 
-    /// A repeatable option: every value given, in order.
     /// A repeatable option converted by `parser`, every occurrence kept in order.
     static func values<Value>(
         _ field: WritableKeyPath<Options, [Value]>, _ names: String..., value placeholder: String, help: String,
@@ -151,6 +152,7 @@ struct Option<Options> {
         }
     }
 
+    /// A repeatable option: every value given, in order.
     static func values(
         _ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String
     ) -> Option {
@@ -183,9 +185,26 @@ struct Argument<Options> {
         }
     }
 
+    /// One word that may be left out (the last argument), converted by `parse`.
+    static func optional<Value>(
+        _ field: WritableKeyPath<Options, Value?>, _ name: String, help: String,
+        parse: @escaping (String) throws -> Value
+    ) -> Argument {
+        Argument(spec: ArgumentSpec(name, help: help, optional: true)) { options, words in
+            if let word = words.first { options[keyPath: field] = try parse(word) }
+        }
+    }
+
     /// One word as it is.
     static func one(_ field: WritableKeyPath<Options, String>, _ name: String, help: String) -> Argument {
         one(field, name, help: help, parse: { $0 })
+    }
+
+    /// Any number of words, none included (the last argument).
+    static func optionalMany(_ field: WritableKeyPath<Options, [String]>, _ name: String, help: String) -> Argument {
+        Argument(spec: ArgumentSpec(name, help: help, variadic: true, optional: true)) { options, words in
+            options[keyPath: field] = words
+        }
     }
 
     /// One or more words (the last argument).

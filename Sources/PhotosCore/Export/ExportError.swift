@@ -3,12 +3,15 @@
 /// (`ErrorReporting`: 64 for a template, 73 for the destination and folders, 75 for a
 /// destination in use, 66 for an unreadable original, 65 for an original of another SHA-256).
 public enum ExportError: Error, Equatable, CustomStringConvertible {
-    /// `--name`: a `{` without its `}` in `template`.
+    /// `--template`: a `{` without its `}` in `template`.
     case unclosedField(template: String)
-    /// `--name`: a field this version does not know (`{field}` as written).
+    /// `--template`: a field this version does not know (`{field}` as written).
     case unknownField(String)
-    /// `--name`: the template is empty.
+    /// `--template`: the template is empty.
     case emptyTemplate
+    /// `--template`: a strftime conversion (`%Q`) that strftime(3) does not define, in the
+    /// field `{field}` as written.
+    case unknownConversion(String, field: String)
     /// DEST exists and is not a folder.
     case destinationIsFile(String)
     /// DEST is inside the library.
@@ -57,11 +60,14 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unclosedField(let text): return "--name: '{' without a closing '}' in '\(text)'"
+        case .unclosedField(let text): return "--template: '{' without a closing '}' in '\(text)'"
         case .unknownField(let field):
             return
-                "--name: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
-        case .emptyTemplate: return "--name: the template is empty"
+                "--template: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {capture:FORMAT}, {imported:FORMAT})"
+        case .emptyTemplate: return "--template: the template is empty"
+        case let .unknownConversion(conversion, field):
+            return
+                "--template: unknown strftime conversion '\(conversion)' in '{\(field)}' (known: %a %A %b %B %c %C %d %D %e %F %g %G %h %H %I %j %k %l %m %M %n %p %P %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%)"
         case .destinationIsFile(let dest): return "cannot create export folder \(dest): a file of that name exists"
         case let .destinationInsideLibrary(dest, library):
             return "cannot export to \(dest): it is inside the library \(library)"

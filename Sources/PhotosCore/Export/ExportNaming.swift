@@ -55,8 +55,12 @@ public struct ExportNameTemplate: Equatable, Sendable {
                 case ("ext", nil): parts.append(.ext)
                 case ("uniqueName", nil): parts.append(.uniqueName)
                 case ("share", nil): parts.append(.share)
-                case ("capture", let f): parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
-                case ("imported", let f): parts.append(.imported(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
+                case ("capture", let f):
+                    try ExportNaming.checkConversions(f ?? "", field: field)
+                    parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
+                case ("imported", let f):
+                    try ExportNaming.checkConversions(f ?? "", field: field)
+                    parts.append(.imported(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
                 default:
                     throw ExportError.unknownField(field)
                 }
@@ -176,6 +180,30 @@ public enum ExportNaming {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
         return (path + ".xmp", path + ".json", folder + split(file).stem + ".thumb.jpg")
+    }
+
+    /// The conversion characters strftime(3) defines (POSIX.1-2017 and the glibc additions
+    /// %k %l %P %s), after the optional glibc flags `_ - 0 ^ #`, a width, and the `E`/`O`
+    /// modifiers.
+    static let conversions = Set("aAbBcCdDeFgGhHIjklmMnpPrRsStTuUVwWxXyYzZ%")
+
+    /// Checks that every `%` conversion of `format` is one strftime(3) defines: an unknown one
+    /// (`%Q`) is a usage error, never a folder named after it.
+    /// - Throws: `ExportError.unknownConversion`.
+    static func checkConversions(_ format: String, field: String) throws {
+        var chars = format.makeIterator()
+        while let c = chars.next() {
+            guard c == "%" else { continue }
+            var spec = "%"
+            var next = chars.next()
+            while let n = next, "_-0^#EO".contains(n) || n.isNumber {
+                spec.append(n)
+                next = chars.next()
+            }
+            guard let conversion = next, conversions.contains(conversion) else {
+                throw ExportError.unknownConversion(spec + (next.map(String.init) ?? ""), field: field)
+            }
+        }
     }
 
     /// Formats the ISO 8601 date `iso` with strftime(3) (POSIX; C locale) in its own wall-clock

@@ -101,6 +101,9 @@ public final class Exporter {
     /// Called with remarks worth a line on stderr (a damaged state file set aside, a modified
     /// file `--cleanup` left in place).
     public var onNote: ((String) -> Void)?
+    /// With `--dry-run`: called with each file (relative to DEST) the export would produce, in
+    /// the order it would write them (original, then its sidecar and thumbnail).
+    public var onPlannedFile: ((String) -> Void)?
 
     public init(library: Library, options: ExportOptions) {
         self.library = library
@@ -192,6 +195,7 @@ public final class Exporter {
         for (index, item) in plan.items.enumerated() {
             defer { onProgress?(index + 1, plan.items.count) }
             keep.formUnion(files(of: item).map(\.path))
+            if options.dryRun, let onPlannedFile { for file in files(of: item) { onPlannedFile(file.path) } }
             summary.paths[item.photo.uniqueName] = item.path
             do {
                 let outcome = try export(item, writer: writer, state: state, summary: &summary)

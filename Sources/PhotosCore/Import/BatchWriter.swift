@@ -34,6 +34,8 @@ struct ImportBatchWriter {
         var bytes: Int64 = 0
         /// Duplicates of rows another process committed meanwhile.
         var duplicates = 0
+        /// Their SHA-256s.
+        var duplicateSHA256s: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
     }
@@ -56,6 +58,7 @@ struct ImportBatchWriter {
                 for item in batch {
                     if try importStore.hasOriginal(sha256: item.sha256) {
                         result.duplicates += 1
+                        result.duplicateSHA256s.append(item.sha256)
                         continue
                     }
                     var st = stat()

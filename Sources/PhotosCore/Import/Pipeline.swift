@@ -9,6 +9,8 @@ import Synchronization
 /// importing thread through a bounded queue of `2 × jobs` entries, so memory is bounded by
 /// the prepared files in flight, never by the number of files.
 final class ImportPipeline {
+    /// The SHA-256s this run's workers claimed, and the duplicates they found.
+    let claims = Claims()
     /// What the workers prepared, in the order they finished: (path, outcome).
     let queue: BoundedQueue<(String, Importer.Outcome)>
     /// Set by the importing thread after a fatal error: workers stop taking new files.
@@ -30,7 +32,7 @@ final class ImportPipeline {
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
         self.queue = queue
-        let claimed = Claims()
+        let claimed = self.claims
         let nextIndex = Counter()
         let stop = self.stop
         for _ in 0..<jobs {
@@ -63,11 +65,17 @@ final class ImportPipeline {
     }
 }
 
-/// SHA-256s claimed by a worker in this run, so that two identical files in one run import once.
+/// SHA-256s claimed by a worker in this run, so that two identical files in one run import once,
+/// and those of the files found to be duplicates (so that `--tag` reaches their photos too).
 final class Claims: Sendable {
     private let set = Mutex(Set<String>())
+    private let duplicateSet = Mutex(Set<String>())
     func claim(_ sha: String) -> Bool { set.withLock { $0.insert(sha).inserted } }
     func release(_ sha: String) { _ = set.withLock { $0.remove(sha) } }
+    /// Notes a file whose SHA-256 the library, or another file of this run, already has.
+    func noteDuplicate(_ sha: String) { _ = duplicateSet.withLock { $0.insert(sha) } }
+    /// The SHA-256s noted by `noteDuplicate`.
+    var duplicates: Set<String> { duplicateSet.withLock { $0 } }
 }
 
 /// Set once by the writer after a fatal error; workers stop taking new files.

@@ -159,7 +159,8 @@ final class MergeSession {
             // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
             let taken = try rating.uuid.map { try target.hasRating(uuid: $0) } ?? true
             let row = RatingRow(
-                uuid: taken ? newObjectUUID() : rating.uuid ?? newObjectUUID(), photoRowID: id, value: value)
+                uuid: taken ? newObjectUUID() : rating.uuid ?? newObjectUUID(), photoRowID: id, value: value,
+                author: rating.author)
             try writer.insert(row)
             history.insert(.rating(uuid: row.uuid), zone: zone)
             report.ratings += 1

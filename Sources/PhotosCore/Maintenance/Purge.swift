@@ -32,12 +32,15 @@ extension Library {
 
     /// The zone id of the share (or zone) `argument` names: an exact id, or an unambiguous id
     /// prefix of at least 4 characters, compared case-insensitively (SPEC §5).
-    /// - Throws: `MaintenanceError.zoneNotFound` when none matches (also for a prefix shorter
-    ///   than 4 characters), `.zonePrefixAmbiguous` listing the candidates.
+    /// - Throws: `MaintenanceError.zoneNotFound` when none matches, `LibraryError.prefixTooShort`
+    ///   for a prefix shorter than 4 characters (a bad argument, as for every other prefix),
+    ///   `.zonePrefixAmbiguous` listing the candidates.
     public func resolveZone(_ argument: String) throws -> ZoneID {
         switch try resolveKey(table: "zone", column: "id", argument) {
         case .found(let id): return ZoneID(rawValue: id)
-        case .none, .tooShort: throw MaintenanceError.zoneNotFound(argument)
+        case .none: throw MaintenanceError.zoneNotFound(argument)
+        case .tooShort:
+            throw LibraryError.prefixTooShort(.share, argument: argument, minimum: Library.minimumPrefixLength)
         case .ambiguous(let ids): throw MaintenanceError.zonePrefixAmbiguous(argument, candidates: ids)
         }
     }

@@ -416,12 +416,11 @@ struct ApplySession {
     }
 
     /// Records the tombstone of an object that goes with its zone, stamped as the zone's.
-    private mutating func tombstone(_ entity: SyncEntity, _ id: String, like zone: SyncEntry) throws {
+    private mutating func tombstone(_ entity: SyncEntity, _ id: String, stamp: SyncStamp, zone: String?) throws {
         guard try !store.syncEntries(entity, id).contains(where: { $0.attribute == SyncEntity.deleted }) else { return }
         try store.putSyncEntry(
             SyncEntry(
-                entity: entity, objectID: id, attribute: SyncEntity.deleted, value: "1", stamp: zone.stamp,
-                zone: zone.objectID),
+                entity: entity, objectID: id, attribute: SyncEntity.deleted, value: "1", stamp: stamp, zone: zone),
             token: token)
     }
 
@@ -432,7 +431,7 @@ struct ApplySession {
             if let stamp = try zoneTombstone(id) {
                 for entity in [SyncEntity.photo, .tag, .participant] {
                     for object in try store.catalogObjects(entity, inZone: id) {
-                        try tombstone(entity, object, like: stamp)
+                        try tombstone(entity, object, stamp: stamp.stamp, zone: id)
                     }
                 }
             }
@@ -482,7 +481,7 @@ struct ApplySession {
         guard let zone = v["zone"] ?? nil else { return }
         if let dead = try zoneTombstone(zone) {
             // Moved into a zone that was purged: it went with the zone.
-            try tombstone(.photo, id, like: dead)
+            try tombstone(.photo, id, stamp: dead.stamp, zone: zone)
             try materializePhoto(id, try values(.photo, id))
             return
         }
@@ -539,7 +538,7 @@ struct ApplySession {
         }
         guard let name = v["name"] ?? nil, let zone = v["zone"] ?? nil else { return }
         if let dead = try zoneTombstone(zone) {
-            try tombstone(.tag, id, like: dead)
+            try tombstone(.tag, id, stamp: dead.stamp, zone: zone)
             try materializeTag(id, try values(.tag, id))
             return
         }
@@ -564,13 +563,42 @@ struct ApplySession {
             deleted += 1
             return
         }
-        guard here == nil, let photo = v["photo"] ?? nil, let value = (v["value"] ?? nil).flatMap({ Int($0) }),
+        guard let photo = v["photo"] ?? nil, let value = (v["value"] ?? nil).flatMap({ Int($0) }),
             let zone = try store.catalogAttributes(.photo, photo)?["zone"]
         else { return }
-        try store.putRating(uuid: id, photo: photo, value: value)
+        let author = v["author"] ?? nil
+        if let here {
+            guard here["value"] != String(value) else { return }
+            try store.putRating(uuid: id, photo: photo, value: value, author: author)
+            history.update(.rating(uuid: id), ["value"], zone: zone)
+            updated += 1
+            return
+        }
+        // One rating per author per photo (schema migration 5): two libraries that rated the
+        // same photo as the same author keep the rating whose value is the later change (ties:
+        // the larger uuid), on every peer alike; the other is deleted with the winner's stamp.
+        if let author, let other = try store.rating(ofPhoto: photo, author: author), other != id {
+            let mine = try valueStamp(id), theirs = try valueStamp(other)
+            let (winner, loser) = (mine, id) > (theirs, other) ? (id, other) : (other, id)
+            try tombstone(.rating, loser, stamp: try valueStamp(winner), zone: try valueEntry(loser).zone)
+            try materializeRating(loser, try values(.rating, loser))
+            if winner == other { return }
+        }
+        try store.putRating(uuid: id, photo: photo, value: value, author: author)
         history.insert(.rating(uuid: id), zone: zone)
         inserted += 1
     }
+
+    /// The entry of a rating's value (its stamp decides between two ratings of one author).
+    private func valueEntry(_ rating: String) throws -> SyncEntry {
+        let entries = try store.syncEntries(.rating, rating)
+        guard let e = entries.first(where: { $0.attribute == "value" }) ?? entries.first else {
+            throw SyncError(.refused, "rating \(rating) has no sync state")
+        }
+        return e
+    }
+
+    private func valueStamp(_ rating: String) throws -> SyncStamp { try valueEntry(rating).stamp }
 
     private mutating func materializeParticipant(_ id: String, _ v: [String: String?]) throws {
         let here = try store.catalogAttributes(.participant, id)

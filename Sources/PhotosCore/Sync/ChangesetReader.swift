@@ -228,6 +228,9 @@ enum SyncValues {
             return nil
         case (.rating, "photo"): return value.map(isUniqueName) == true ? nil : "is not a photo's uniqueName"
         case (.rating, "value"): return int(RatingValue.range)
+        case (.rating, "author"):
+            return value.map { !$0.isEmpty && isText($0, limit: 200) } == false
+                ? "is empty, longer than 200 bytes or has control characters" : nil
         case (.share, "title"): return text(1000)
         case (.share, "publicPermission"): return oneOf(SharePermission.allCases.map(\.rawValue))
         case (.share, "scope"): return oneOf(ZoneScope.allCases.map(\.rawValue))

@@ -72,8 +72,35 @@ public struct PhotoQuery: Sendable {
         case local(String)
     }
 
+    /// The order of `forEachPhoto` (`photos list --sort`); ties are broken by uniqueName.
+    public enum Sort: String, Sendable, CaseIterable {
+        /// Local capture time, else import time (the default).
+        case captured
+        /// Import time (UTC).
+        case imported
+        /// Display name, ASCII case-insensitively.
+        case name
+        /// Bytes of the original.
+        case size
+        /// The displayed rating (the mean rounded half up); unrated photos sort lowest.
+        case rating
+    }
+
     /// Photos linked to a tag of each of these names.
     public var tagNames: [String] = []
+    /// For each inner list, photos linked to a tag named one of its names (a `--tag` matched
+    /// case- and diacritic-insensitively against the library's names by Core).
+    public var tagNameAlternatives: [[String]] = []
+    /// Photos linked to no tag at all.
+    public var untagged = false
+    /// Photos without any rating.
+    public var unrated = false
+    /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.
+    public var formats: [String] = []
+    /// The order.
+    public var sort: Sort = .captured
+    /// Reverses the order (the tie-break on uniqueName included).
+    public var descending = false
     /// At or after this bound.
     public var since: TimeBound?
     /// Before this bound.
@@ -105,13 +132,17 @@ public struct StoredRating: Equatable, Sendable {
     public var value: Int
     public var photo: String
     public var zone: String
+    /// The history author who set it (schema 5); nil for an anonymous rating (one from before
+    /// schema 5, or read from an XMP sidecar on import).
+    public var author: String?
 
-    public init(id: Int64, uuid: String, value: Int, photo: String, zone: String) {
+    public init(id: Int64, uuid: String, value: Int, photo: String, zone: String, author: String? = nil) {
         self.id = id
         self.uuid = uuid
         self.value = value
         self.photo = photo
         self.zone = zone
+        self.author = author
     }
 }
 
@@ -168,8 +199,9 @@ public struct StoredParticipant: Equatable, Sendable {
 public protocol CatalogStore: AnyObject {
     // MARK: photos
 
-    /// Calls `body` with each photo matching `query`, ordered by local capture (or import) time,
-    /// then uniqueName, without holding them all; `body` may run other queries on the store.
+    /// Calls `body` with each photo matching `query`, in `query.sort` order (by default local
+    /// capture, else import, time), then uniqueName, without holding them all; `body` may run
+    /// other queries on the store.
     func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws
     /// The photo with exactly this uniqueName.
     func photo(uniqueName: String) throws -> StoredPhoto?
@@ -243,8 +275,14 @@ public protocol CatalogStore: AnyObject {
 
     // MARK: ratings
 
-    /// Inserts a rating. - Returns: its row id.
-    func insertRating(uuid: String, photo photoID: Int64, value: RatingValue) throws -> Int64
+    /// Inserts a rating by `author` (nil: anonymous). At most one rating per author and photo
+    /// (schema 5's unique index): the caller replaces an existing one with `setValue`.
+    /// - Returns: its row id.
+    func insertRating(uuid: String, photo photoID: Int64, value: RatingValue, author: String?) throws -> Int64
+    /// The rating `author` gave a photo, when there is one (anonymous ratings never match).
+    func rating(ofPhoto photoID: Int64, author: String) throws -> StoredRating?
+    /// Sets the value of one rating (`photos rate` replacing its author's earlier rating).
+    func setValue(ofRating id: Int64, to value: RatingValue) throws
     /// The ratings of a photo, oldest first.
     func ratings(ofPhoto photoID: Int64) throws -> [StoredRating]
     /// The rating with this row id.

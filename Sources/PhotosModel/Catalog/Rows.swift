@@ -60,11 +60,15 @@ public struct RatingRow: Sendable {
     public var photoRowID: Int64
     /// 1 to 5 stars.
     public var value: RatingValue
+    /// The history author who set it (`photos rate`, schema migration 5); nil for an anonymous
+    /// rating (one from before migration 5, or read from an XMP sidecar on import).
+    public var author: String?
 
-    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue) {
+    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue, author: String? = nil) {
         self.uuid = uuid
         self.photoRowID = photoRowID
         self.value = value
+        self.author = author
     }
 }
 

@@ -53,6 +53,11 @@ public struct HistoryTransaction: Equatable {
 public struct HistoryFilter: Sendable {
     /// Only transactions after this token.
     public var sinceToken: Int64 = 0
+    /// Only transactions with a timestamp at or after this one (`YYYY-MM-DDTHH:MM:SSZ`, UTC,
+    /// the form history stores, so that text order is time order).
+    public var sinceTimestamp: String?
+    /// Only transactions with a timestamp before this one (same form).
+    public var untilTimestamp: String?
     /// Only transactions by these authors (all when empty).
     public var authors: [String] = []
     /// Leave out transactions by these authors.

@@ -112,10 +112,13 @@ public struct RatingRecord: Sendable {
     public var value: Int
     /// Nil in a library of schema 1–2.
     public var uuid: String?
+    /// The author who set it; nil when anonymous (always in a library of schema 1–4).
+    public var author: String?
 
-    public init(value: Int, uuid: String?) {
+    public init(value: Int, uuid: String?, author: String? = nil) {
         self.value = value
         self.uuid = uuid
+        self.author = author
     }
 }
 

@@ -23,7 +23,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
                 "format", "orientation", "zone", "sha256", "byteSize"
             ]
         case .tag: return ["name", "zone"]
-        case .rating: return ["photo", "value"]
+        case .rating: return ["photo", "value", "author"]
         case .photoTag: return ["present"]
         }
     }
@@ -262,9 +262,12 @@ public protocol SyncStore: AnyObject {
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws
-    /// Inserts a rating (its photo must exist) unless its uuid is there.
+    /// Inserts a rating (its photo must exist), or sets the value of the one with this uuid.
     /// - Throws: the store's error.
-    func putRating(uuid: String, photo: String, value: Int) throws
+    func putRating(uuid: String, photo: String, value: Int, author: String?) throws
+    /// The uuid of `author`'s rating of a photo (one per author per photo, schema migration 5).
+    /// - Throws: the store's error.
+    func rating(ofPhoto photo: String, author: String) throws -> String?
     /// Links or unlinks a photo and a tag, both by identity; nothing when either is missing.
     /// - Returns: true when a row changed.
     /// - Throws: the store's error.

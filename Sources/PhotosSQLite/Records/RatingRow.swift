@@ -2,14 +2,14 @@ import PhotosModel
 
 extension RatingRow {
     /// The INSERT of one rating, prepared once per batch by the caller.
-    public static let insertSQL = "INSERT INTO rating (uuid, photo_id, value) VALUES (?, ?, ?)"
+    public static let insertSQL = "INSERT INTO rating (uuid, photo_id, value, author) VALUES (?, ?, ?, ?)"
 
     /// Inserts this row with `statement` (prepared from `insertSQL`).
     /// - Returns: the new row id.
     /// - Throws: `SQLiteError`.
     @discardableResult
     public func insert(with statement: Statement, into db: Database) throws -> Int64 {
-        try statement.run([uuid, photoRowID, value.rawValue])
+        try statement.run([uuid, photoRowID, value.rawValue, author])
         return db.lastInsertRowID
     }
 

@@ -10,7 +10,7 @@ enum ExportCommand: Command {
             Originals are copied byte for byte from the library (their SHA-256 is checked while
             copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
             an interrupted export never leaves part of a file under a real name. Nothing is written
-            outside DEST. Names come from --name (default {name}, the original file name); fields:
+            outside DEST. Names come from --template (default {name}, the original file name); fields:
             {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
             photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
             style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
@@ -28,10 +28,17 @@ enum ExportCommand: Command {
             missing or damaged). 'photos import DEST' reads the sidecars back (but also imports
             *.thumb.jpg files: export without --thumbnails for a round trip). Exit status 1 when some
             photos failed (each named on stderr), 73 when DEST cannot be created.
-            """)
+            """,
+        examples: [
+            "photos export /media/usb/photos --update --cleanup",
+            "photos export ~/out --tag sea --template '{capture:%Y/%m}/{name}'",
+            "photos export ~/out --dry-run --template '{capture:%Y}/{name}'",
+            "photos list --tag x --json | jq -r .uniqueName | photos export ~/out -"
+        ])
 
     struct Options: ParsableOptions {
         var destination = ""
+        var photos: [String] = []
         var selection = PhotoFilterOptions()
         var template: ExportNameTemplate?
         var thumbnails = false
@@ -43,8 +50,8 @@ enum ExportCommand: Command {
         static var options: [Option<Options>] {
             PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
                 .value(
-                    \.template, "--name", value: "TEMPLATE", help: "File name template, e.g. '{capture:%Y/%m}/{name}'.",
-                    default: "{name}",
+                    \.template, "--template", value: "TEMPLATE",
+                    help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                     parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
                 .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
                 .value(
@@ -73,10 +80,22 @@ enum ExportCommand: Command {
             ]
         }
         static var arguments: [Argument<Options>] {
-            [.one(\.destination, "dest", help: "The export folder (created when absent).")]
+            [
+                .one(\.destination, "dest", help: "The export folder (created when absent)."),
+                .optionalMany(
+                    \.photos, "photo",
+                    help: "Only these photos (and those of the filters): " + PhotoArguments.many)
+            ]
         }
 
         func validate() throws {
+            // --name selects photos, as in list (one meaning per option name); the file name
+            // template was --name before: refuse a value that can only be a template.
+            if let name = selection.filter.name, name.contains("{") {
+                throw UsageError(
+                    "--name selects photos by name (a glob, as in list); the file name template is --template '\(name)'"
+                )
+            }
             try selection.validate()
         }
 
@@ -95,16 +114,27 @@ enum ExportCommand: Command {
     }
 
     static func run(_ arguments: Options, _ ctx: CommandContext) throws {
-        let options = arguments.exportOptions
+        var options = arguments.exportOptions
         let library = try ctx.openLibraryForReading(dryRun: options.dryRun)
-        // An unknown or ambiguous share fails before DEST is created.
+        // An unknown or ambiguous share, or an unknown photo, fails before DEST is created.
         if let share = options.filter.share { _ = try library.resolveShare(share) }
+        // An unknown tag or zone, too (the filter checked without reading a photo).
+        var check = options.filter
+        check.limit = 0
+        try library.forEachPhoto(matching: check) { _ in }
+        if !arguments.photos.isEmpty {
+            options.filter.uniqueNames = Set(try ctx.resolvePhotos(arguments.photos, in: library).map(\.uniqueName))
+        }
         let exporter = Exporter(library: library, options: options)
         exporter.onFailure = { failure in
             ctx.console.itemError(
                 "\(failure.uniqueName) (\(TerminalText.printable(failure.displayName)))", failure.reason)
         }
         exporter.onNote = { ctx.console.note($0) }
+        // --dry-run lists the files the template would produce, one per line (not with --json).
+        if options.dryRun && !ctx.global.json && !ctx.global.quiet {
+            exporter.onPlannedFile = { ctx.console.print("would write " + TerminalText.escaped($0)) }
+        }
         let summary: ExportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "exporting") { bar in

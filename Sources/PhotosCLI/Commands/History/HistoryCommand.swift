@@ -12,10 +12,13 @@ enum HistoryCommand: Command {
             deletes). With --consumer, lists what that consumer has not seen (after its token) and,
             with --advance, moves its token to the newest transaction. Here --author is a filter;
             the global --author does not apply.
-            """)
+            """,
+        examples: ["photos history --since 2026-11-01", "photos history --since-token 120 --entity Photo --json"])
 
     struct Options: ParsableOptions {
-        var since: Int64?
+        var sinceToken: Int64?
+        var since: String?
+        var until: String?
         var authors: [String] = []
         var excludedAuthors: [String] = []
         /// `--entity` as typed; `validate()` parses them into `entityFilter`.
@@ -27,7 +30,17 @@ enum HistoryCommand: Command {
 
         static var options: [Option<Options>] {
             [
-                .value(\.since, "--since", value: "TOKEN", help: "Only transactions after this token.", parser: .token),
+                .value(
+                    \.since, "--since", value: "DATE",
+                    help: "Only transactions at or after DATE (YYYY-MM-DD, midnight UTC, or ISO 8601).",
+                    parser: .historyTime(endOfDay: false)),
+                .value(
+                    \.until, "--until", value: "DATE",
+                    help: "Only transactions before DATE; a day-only DATE includes that day.",
+                    parser: .historyTime(endOfDay: true)),
+                .value(
+                    \.sinceToken, "--since-token", value: "TOKEN", help: "Only transactions after this token.",
+                    parser: .token),
                 .values(\.authors, "--author", value: "NAME", help: "Only transactions by this author."),
                 .values(
                     \.excludedAuthors, "--exclude-author", value: "NAME", help: "Leave out transactions by this author."
@@ -60,12 +73,16 @@ enum HistoryCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         var filter = HistoryFilter()
-        if let since = options.since { filter.sinceToken = since }
+        if let since = options.sinceToken { filter.sinceToken = since }
+        filter.sinceTimestamp = options.since
+        filter.untilTimestamp = options.until
         filter.authors = options.authors
         filter.excludedAuthors = options.excludedAuthors
         filter.entities = options.entityFilter
         filter.zone = options.zone
         let library = try ctx.openLibraryForReading(!options.advance)
+        // An unknown zone is 66, as in every command (it listed nothing and exited 0).
+        if let zone = options.zone, !(try library.zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
         if let consumer = options.consumer {
             let registered = try library.consumerToken(consumer)
             let token = registered ?? 0
@@ -102,6 +119,22 @@ enum HistoryCommand: Command {
                 try library.setConsumerToken(consumer, max(newest, try library.consumerToken(consumer) ?? 0))
             }
             ctx.console.note("consumer \(consumer) advanced to token \(newest)")
+        }
+    }
+}
+
+extension ValueParser where Value == String {
+    /// A history bound: a date or instant (`ISODate.parse`) as the `YYYY-MM-DDTHH:MM:SSZ` text
+    /// history stores; with `endOfDay`, a day-only DATE means the next midnight (the day is
+    /// included). A whole number is refused with a pointer to `--since-token` (dates take
+    /// dates everywhere; tokens are `--since-token`, `--before-token`).
+    static func historyTime(endOfDay: Bool) -> ValueParser {
+        ValueParser { text, name in
+            guard let (date, dayOnly) = ISODate.parse(text) else {
+                let hint = Int64(text) != nil ? "; for a token use \(name)-token \(text)" : ""
+                throw UsageError("\(name) takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'\(hint)")
+            }
+            return ISODate.string(from: endOfDay && dayOnly ? date.addingTimeInterval(86_400) : date)
         }
     }
 }

@@ -25,12 +25,19 @@ enum HistoryConsumersCommand: Command {
             ctx.console.note("removed consumer \(name)")
             return
         }
-        for consumer in try library.historyConsumers() {
-            if ctx.global.json {
+        let consumers = try library.historyConsumers()
+        if ctx.global.json {
+            for consumer in consumers {
                 ctx.console.printJSON(.object([("name", .string(consumer.name)), ("token", .int(Int(consumer.token)))]))
-            } else {
-                ctx.console.print("\(consumer.name)\t\(consumer.token)")
             }
+            return
+        }
+        // A header like the other listings; NAME as wide as the longest name (display width).
+        let width = max(4, consumers.map { TerminalText.width(TerminalText.printable($0.name)) }.max() ?? 0)
+        if !ctx.global.quiet { ctx.console.print(TerminalText.padRight("NAME", width) + "  TOKEN") }
+        for consumer in consumers {
+            ctx.console.print(
+                TerminalText.padRight(TerminalText.printable(consumer.name), width) + "  \(consumer.token)")
         }
     }
 }

@@ -17,7 +17,7 @@ enum DeleteCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(

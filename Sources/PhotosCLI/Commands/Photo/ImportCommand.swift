@@ -19,7 +19,11 @@ enum ImportCommand: Command {
             rating are read from XMP sidecars (IMG.jpg.xmp or IMG.xmp). Rows are committed in
             batches: an interrupted import loses at most the batch in flight, and running it again
             finishes the job. Exit status 1 when some files failed (each is named on stderr).
-            """)
+            """,
+        examples: [
+            "photos import ~/Pictures/2024 --tag 2024", "photos import --dry-run /media/card/DCIM",
+            "photos import --share 5d1e ~/Pictures/summer"
+        ])
 
     struct Options: ParsableOptions {
         var paths: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosImaging
 
 /// The options `list` and `export` select photos with, decoded straight into Core's filter.
 struct PhotoFilterOptions: ParsableOptions {
@@ -27,12 +28,42 @@ struct PhotoFilterOptions: ParsableOptions {
                 \.filter.minRating, "--min-rating", value: "N",
                 help:
                     "Only photos whose rating (the mean, rounded half up) is at least N, 1-5; unrated photos are left out.",
-                parser: .int(in: RatingValue.range))
+                parser: .int(in: RatingValue.range)),
+            .value(
+                \.filter.name, "--name", value: "GLOB",
+                help: "Only photos whose name matches GLOB (* ? [a-z]), ignoring case and diacritics."),
+            .value(
+                \.filter.search, "--search", value: "TEXT",
+                help: "Only photos whose name, a tag or share title contains TEXT, ignoring case and diacritics."),
+            .values(
+                \.filter.formats, "--format", value: "FORMAT",
+                help: "Only photos of this format: jpeg, png, heif, avif or webp (any of those given).",
+                parser: .imageFormat),
+            .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
+            .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings.")
         ]
     }
 
     func validate() throws {
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
+        if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
+        if filter.unrated && filter.minRating != nil { throw UsageError("give --min-rating or --unrated, not both") }
+    }
+}
+
+extension ValueParser where Value == ImageFormat {
+    /// An image format by its name (`jpeg`, `png`, `heif`, `avif`, `webp`; also `jpg` and
+    /// `heic`), any case.
+    static var imageFormat: ValueParser {
+        ValueParser { text, name in
+            let lower = text.lowercased()
+            let aliases = ["jpg": ImageFormat.jpeg, "heic": .heif]
+            guard let format = ImageFormat(rawValue: lower) ?? aliases[lower] else {
+                let all = ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("\(name) takes \(all), not '\(text)'")
+            }
+            return format
+        }
     }
 }
 

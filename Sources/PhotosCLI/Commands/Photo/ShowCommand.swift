@@ -5,7 +5,8 @@ import PhotosCore
 enum ShowCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["show"],
-        abstract: "Show one photo's attributes.")
+        abstract: "Show one photo's attributes.",
+        examples: ["photos show 3f2a", "photos show 3f2a --json | jq .tags"])
 
     struct Options: ParsableOptions {
         var photo = ""
@@ -23,7 +24,7 @@ enum ShowCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibraryForReading()
-        let p = try library.resolvePhoto(options.photo)
+        let p = try ctx.resolvePhoto(options.photo, in: library)
         if let shareArgument = options.share {
             let share = try library.resolveShare(shareArgument)
             guard p.zone == share.id else {

@@ -24,7 +24,7 @@ enum ThumbnailCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let output = options.output
         let library = try ctx.openLibraryForReading()
-        let photo = try library.resolvePhoto(options.photo)
+        let photo = try ctx.resolvePhoto(options.photo, in: library)
         let data = try library.thumbnailData(of: photo)
         if output == "-" {
             ctx.console.write(data)

@@ -18,7 +18,8 @@ enum VerifyCommand: Command {
             --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
             repairs run and are rolled back). History author verify (unless --author).
             Exit status 0 when clean, 1 when problems remain.
-            """)
+            """,
+        examples: ["photos verify --quick", "photos verify --repair --dry-run", "photos verify --repair"])
 
     struct Options: ParsableOptions {
         var repair = false

@@ -26,7 +26,7 @@ enum ShareAddCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
         let share = try library.resolveShare(options.share)
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let result = try library.addToShare(share, photos: photos, allowMove: options.move, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(

@@ -13,7 +13,11 @@ enum ShareCreateCommand: Command {
             default title is 'Share-' and the creation date and time in UTC. An owner participant
             (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
             already in another share is refused (exit 65) unless --move. Prints the new share.
-            """)
+            """,
+        examples: [
+            "photos share create 3f2a 9b1c --title Summer",
+            "photos list --tag sea --json | jq -r .uniqueName | photos share create -"
+        ])
 
     struct Options: ParsableOptions {
         var photos: [String] = []
@@ -39,7 +43,7 @@ enum ShareCreateCommand: Command {
         let ownerText = options.owner ?? ctx.environment["PHOTOS_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
         let owner = try ownerText.map(Email.init(parsing:))
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let share = try library.createShare(
             photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)
         if ctx.global.json {

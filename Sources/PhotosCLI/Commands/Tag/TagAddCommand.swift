@@ -12,7 +12,11 @@ enum TagAddCommand: Command {
             created with a fresh random UUID when the zone has none. A photo that already has the tag
             is left unchanged. Every photo is resolved first: if one is unknown or ambiguous, nothing
             changes.
-            """)
+            """,
+        examples: [
+            "photos tag add Beach 3f2a 9b1c",
+            "photos list --untagged --json | jq -r .uniqueName | photos tag add inbox -"
+        ])
 
     struct Options: ParsableOptions {
         var name = TagName(rawValue: "")
@@ -24,7 +28,7 @@ enum TagAddCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let added = try library.addTag(options.name, to: photos, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("added", .int(added))]))

@@ -14,7 +14,7 @@ enum TagRemoveCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photos = try options.photos.map(library.resolvePhoto)
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
         let removed = try library.removeTag(options.name, from: photos, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(.object([("tag", .string(options.name.rawValue)), ("removed", .int(removed))]))
