@@ -26,10 +26,15 @@ enum CompositionRoot {
         root: String, create: Bool, busyTimeout: Double, readOnly: Bool = false, dryRun: Bool = false,
         acceptingOlderSchema: Bool = false
     ) throws -> Library {
-        try Library(
+        let library = try Library(
             root: root, backend: catalogBackend(forLibraryAt: root), exportStates: exportStates, create: create,
             busyTimeout: busyTimeout, readOnly: readOnly, dryRun: dryRun, acceptingOlderSchema: acceptingOlderSchema)
+        library.changesets = changesets
+        return library
     }
+
+    /// The file format of changesets (`sync`, `share export`/`accept`): always SQLite files.
+    static let changesets: any ChangesetBackend = SQLiteChangesetBackend()
 
     /// True when the folder `root` holds a library catalog.
     static func libraryExists(at root: String) -> Bool {

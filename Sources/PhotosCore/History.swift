@@ -22,10 +22,18 @@ struct HistoryWriter {
     /// The transaction's token once its row is written.
     private(set) var token: Int64?
 
+    /// Refuses changes to a zone this library may not write (`Library.checkSharedZoneWrites`):
+    /// every write of every command is recorded here, so this is the one place the
+    /// permission of a zone shared with this library is enforced (SYNC.md "Permissions").
+    private let permission: (Set<String>, HistoryContext) throws -> Void
+
     init(_ library: Library, author: HistoryAuthor, context: HistoryContext) {
         self.store = library.historyStore
         self.author = author.name(for: context)
         self.context = context
+        self.permission = { [unowned library] zones, context in
+            try library.checkSharedZoneWrites(zones, context: context)
+        }
     }
 
     /// True when nothing has been recorded.
@@ -58,12 +66,14 @@ struct HistoryWriter {
     /// - Throws: the store's error.
     mutating func deleteSetWise(_ entity: HistoryEntity, _ selection: HistorySelection) throws {
         guard try store.hasRows(entity, selection) else { return }
+        if case .zone(let zone) = selection { try permission([zone], context) }
         let token = try flush()
         try store.appendDeleteChangesSetWise(entity, selection, token: token)
     }
 
     /// Writes the transaction row (once) and the changes collected so far.
     private mutating func flush() throws -> Int64 {
+        try permission(Set(log.changes.compactMap(\.zone)), context)
         let token: Int64
         if let existing = self.token {
             token = existing

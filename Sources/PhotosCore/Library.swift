@@ -19,6 +19,9 @@ public final class Library {
     public let backend: any CatalogBackend
     /// Where exports keep their state databases (`ExportState`).
     public let exportStates: any ExportStateBackend
+    /// The file format of changesets (`sync`, `share export`/`accept`), set by the composition
+    /// root; nil where no command needs it.
+    public var changesets: (any ChangesetBackend)?
     /// The originals, named by SHA-256. During a dry run (`isDryRun`) this store writes and
     /// removes nothing.
     public var externalData: ExternalDataStore { isDryRun ? files.forDryRun : files }

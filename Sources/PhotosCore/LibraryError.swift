@@ -67,10 +67,10 @@ public enum LibraryError: Error, CustomStringConvertible {
 
     /// Classifies an error met while working on the library at `library`: busy and newer-schema
     /// errors get their own case, an error already typed for the user (`PhotosError`,
-    /// `LibraryError`, `ValueError`, `ShareError`) is returned as it is, anything else is `.store`.
+    /// `LibraryError`, `ValueError`, `ShareError`, `SyncError`) is returned as it is, anything else is `.store`.
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
-        case is PhotosError, is LibraryError, is ValueError, is ShareError: return error
+        case is PhotosError, is LibraryError, is ValueError, is ShareError, is SyncError: return error
         case let e as any StoreErrorConvertible:
             let e = e.storeError
             let failure: DatabaseFailure

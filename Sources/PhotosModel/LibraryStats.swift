@@ -15,6 +15,8 @@ public struct LibraryStats: Equatable, Sendable {
     /// Bytes of `photos.sqlite` with its WAL.
     public var databaseBytes: Int64 = 0
     public var schemaVersion = 0
+    /// The library's stable id (lowercase UUID), the sender id of its changesets (issue 11).
+    public var libraryID = ""
 
     public init() {}
 
@@ -35,7 +37,7 @@ public struct LibraryStats: Equatable, Sendable {
             ),
             ("historyTransactions", .int(historyTransactions)), ("historyChanges", .int(historyChanges)),
             ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))),
-            ("schemaVersion", .int(schemaVersion))
+            ("schemaVersion", .int(schemaVersion)), ("libraryId", .string(libraryID))
         ])
     }
 }

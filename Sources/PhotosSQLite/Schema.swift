@@ -220,6 +220,61 @@ public enum Schema {
         """
         ALTER TABLE rating ADD COLUMN author TEXT CHECK (author IS NULL OR length(author) > 0);
         CREATE UNIQUE INDEX rating_photo_author ON rating(photo_id, author) WHERE author IS NOT NULL;
+        """,
+        // 6 (issue 11): sync between libraries. `sync_library` holds this library's stable id
+        // (a random lowercase UUID, the sender id changesets carry), its change token (bumped by
+        // every change the sync layer records) and the last history token folded into the sync
+        // state. `sync_entry` is the sync state: per object attribute (entity, object id,
+        // attribute) the winning value with its stamp (history timestamp, library id) and the
+        // change token that set it; a delete is the attribute `deleted`. `sync_applied` is the
+        // last change token applied per sender and scope, `sync_peer` the last token of ours a
+        // peer or participant acknowledged, `sync_membership` the zones shared with this library
+        // (the participant's e-mail here, the owner's library id, when it left). Self-contained: no reference to other migrations'
+        // tables.
+        """
+        CREATE TABLE sync_library (
+            singleton                INTEGER PRIMARY KEY CHECK (singleton = 1),
+            id                       TEXT NOT NULL CHECK (length(id) = 36),
+            change_token             INTEGER NOT NULL DEFAULT 0,
+            reconciled_history_token INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO sync_library (singleton, id) VALUES (1, \(randomUUIDExpression));
+
+        CREATE TABLE sync_entry (
+            entity        TEXT NOT NULL,
+            object_id     TEXT NOT NULL,
+            attribute     TEXT NOT NULL,
+            value         TEXT,
+            stamp_time    TEXT NOT NULL,
+            stamp_library TEXT NOT NULL,
+            token         INTEGER NOT NULL,
+            zone_id       TEXT,
+            PRIMARY KEY (entity, object_id, attribute)
+        );
+        CREATE INDEX sync_entry_token ON sync_entry(token);
+        CREATE INDEX sync_entry_zone ON sync_entry(zone_id, token);
+
+        CREATE TABLE sync_applied (
+            sender TEXT NOT NULL,
+            scope  TEXT NOT NULL,
+            token  INTEGER NOT NULL,
+            PRIMARY KEY (sender, scope)
+        );
+
+        CREATE TABLE sync_peer (
+            library_id   TEXT NOT NULL,
+            scope        TEXT NOT NULL,
+            acknowledged INTEGER NOT NULL,
+            PRIMARY KEY (library_id, scope)
+        );
+        CREATE INDEX history_change_object ON history_change(object_id);
+
+        CREATE TABLE sync_membership (
+            zone_id TEXT PRIMARY KEY NOT NULL,
+            email   TEXT NOT NULL,
+            owner   TEXT NOT NULL,
+            left_at TEXT
+        );
         """
     ]
 

@@ -22,6 +22,7 @@ extension Database: StatsStore {
             )
             .map { ($0.string(0), $0.string(1), $0.int(2)) }
             s.schemaVersion = try userVersion
+            s.libraryID = try syncState().libraryID
         }
         return s
     }

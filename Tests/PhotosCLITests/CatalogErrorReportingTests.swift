@@ -88,7 +88,7 @@ final class CatalogErrorReportingTests: XCTestCase {
             ShareError.ownerRemoved(bob, share: "s1"), .dataError,
             "bob@example.com is the owner of share s1 and cannot be removed (purge the share instead)")
         assertReport(
-            ShareError.notOwned(share: "s1"), .dataError,
+            ShareError.notOwned(share: "s1"), .noPermission,
             "share s1 was shared with this library by someone else; only its owner can change it")
         assertReport(
             ShareError.photoInSharedZone(photo: "P1", zone: "z9"), .dataError,

@@ -137,6 +137,7 @@ final class RatingsPerAuthorTests: BinaryTestCase {
                 """
                 DROP INDEX rating_photo_author;
                 ALTER TABLE rating DROP COLUMN author;
+                \(dropTablesOfSchemaVersion6)
                 PRAGMA user_version = 4;
                 PRAGMA wal_checkpoint(TRUNCATE);
                 """)

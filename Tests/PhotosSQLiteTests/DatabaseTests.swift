@@ -24,7 +24,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
             tables,
             [
                 "history_change", "history_consumer", "history_transaction", "participant", "photo",
-                "photo_data", "photo_tag", "rating", "share", "tag", "thumbnail", "zone"
+                "photo_data", "photo_tag", "rating", "share", "sync_applied", "sync_entry", "sync_library",
+                "sync_membership", "sync_peer", "tag", "thumbnail", "zone"
             ])
         XCTAssertEqual(try db.scalarString("SELECT scope FROM zone WHERE id = 'default'"), "private")
         // Running it again changes nothing.
@@ -42,9 +43,11 @@ final class DatabaseTests: TemporaryFolderTestCase {
         XCTAssertEqual(
             indexes,
             [
-                "history_change_entity", "history_change_token", "history_change_zone", "history_transaction_author",
+                "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
+                "history_transaction_author",
                 "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256", "photo_imported_at",
-                "photo_tag_tag", "photo_zone", "rating_photo", "rating_photo_author", "tag_zone_name"
+                "photo_tag_tag", "photo_zone", "rating_photo", "rating_photo_author", "sync_entry_token",
+                "sync_entry_zone", "tag_zone_name"
             ])
         // Every foreign key column is the leading column of some index (or a primary/unique key).
         for table in [

@@ -15,6 +15,7 @@ extension Library {
         try self.init(
             root: root, backend: SQLiteCatalogBackend(), exportStates: SQLiteExportStateBackend(), create: create,
             busyTimeout: busyTimeout, readOnly: readOnly, dryRun: dryRun, acceptingOlderSchema: acceptingOlderSchema)
+        changesets = SQLiteChangesetBackend()
     }
 
     /// The library's SQLite database file (`ROOT/photos.sqlite`).

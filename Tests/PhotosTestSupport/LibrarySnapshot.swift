@@ -65,7 +65,16 @@ public func downgradeToSchemaVersion1(_ lib: String) throws {
         UPDATE photo SET capture_date = CASE WHEN capture_source = 'exif' THEN substr(capture_date, 1, 19) || 'Z' END;
         ALTER TABLE photo DROP COLUMN capture_offset;
         ALTER TABLE photo DROP COLUMN capture_source;
+        \(dropTablesOfSchemaVersion6)
         PRAGMA user_version = 1;
         PRAGMA wal_checkpoint(TRUNCATE);
         """)
 }
+
+/// SQL that removes what migration 6 (sync, issue 11) added, for the helpers that turn a current
+/// library into one an older version wrote.
+public let dropTablesOfSchemaVersion6 = """
+    DROP TABLE IF EXISTS sync_library; DROP TABLE IF EXISTS sync_entry; DROP TABLE IF EXISTS sync_applied;
+    DROP TABLE IF EXISTS sync_peer; DROP TABLE IF EXISTS sync_membership;
+    DROP INDEX IF EXISTS history_change_object;
+    """

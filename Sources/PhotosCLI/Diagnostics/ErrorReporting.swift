@@ -108,6 +108,16 @@ struct CLIError {
             self.init(maintenance: e)
         case let e as ShareError:
             self.init(share: e)
+        case let e as SyncError:
+            switch e.kind {
+            case .noChangeset: self.init(.noInput, e.message)
+            case .refused: self.init(.dataError, e.message)
+            case .notPermitted: self.init(.noPermission, e.message)
+            case .cannotCreate: self.init(.cantCreate, e.message)
+            case .cannotWrite: self.init(.ioError, e.message)
+            case .misuse: self.init(.usage, e.message)
+            case .notConfigured: self.init(.software, e.message)
+            }
         case let e as ThumbnailError:
             switch e {
             case .missing: self.init(.noInput, e.description)
@@ -352,7 +362,8 @@ extension CLIError {
                 .dataError, "\(email) is the owner of share \(share) and cannot be removed (purge the share instead)")
         case .notOwned(let share):
             self.init(
-                .dataError, "share \(share) was shared with this library by someone else; only its owner can change it")
+                .noPermission,
+                "share \(share) was shared with this library by someone else; only its owner can change it")
         case let .photoInSharedZone(photo, zone):
             self.init(
                 .dataError,

@@ -308,6 +308,9 @@ extension Library {
     /// this library belongs to someone else.
     private func requireOwnShare(_ share: ShareInfo) throws {
         guard share.scope == .private else {
+            // A read-only participant hears about its permission (77); any participant, that
+            // only the owner changes a share.
+            try checkSharedZoneWrites([share.id], context: .shareSet)
             throw ShareError.notOwned(share: share.id)
         }
     }

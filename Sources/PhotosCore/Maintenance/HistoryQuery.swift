@@ -121,6 +121,11 @@ extension Library {
         do {
             let freeBefore = try store.freeSpaceBytes()
             try write {
+                // Every local change goes into the sync state first (issue 11 item 5): changesets
+                // are built from it, never from history, so compaction cannot take away a change
+                // that a peer or participant has not acknowledged.
+                var reconciler = try SyncReconciler(store: syncStore)
+                _ = try reconciler.run()
                 var cut: HistoryCut
                 switch cutoff {
                 case .token(let t): cut = HistoryCut(throughToken: t - 1)

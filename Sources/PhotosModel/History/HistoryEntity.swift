@@ -123,6 +123,13 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case thumbnailRebuild = "thumbnails --rebuild"
     /// `photos import --refresh-metadata`: what a photo's file metadata says now, applied.
     case refreshMetadata = "import --refresh-metadata"
+    /// Applying a changeset of another library (`sync --apply`, `sync --from`; issue 11).
+    case sync = "sync"
+    /// A participant accepts a share (`share accept`) or leaves it (`share leave`).
+    case shareAccept = "share accept"
+    case shareLeave = "share leave"
+    /// The owner ends a share, moving its photos back to the default zone (`share stop`).
+    case shareStop = "share stop"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.
@@ -133,6 +140,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
         case .merge: return "merge"
         case .verifyRepair: return "verify"
         case .thumbnailRebuild: return "thumbnails"
+        case .sync: return "sync"
         default: return nil
         }
     }

@@ -14,6 +14,7 @@ enum StatsCommand: Command {
             return
         }
         let out = ctx.console
+        out.print("library id:    \(s.libraryID)")
         out.print("photos:        \(s.photos)")
         out.print("originals:     \(s.originalBytes) bytes (\(TerminalText.bytes(s.originalBytes)))")
         out.print("thumbnails:    \(s.thumbnailBytes) bytes (\(TerminalText.bytes(s.thumbnailBytes)))")

@@ -120,10 +120,9 @@ enum ImportCommand: Command {
                 throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
             }
             let share = try library.resolveShare(shareArgument)
-            guard share.scope == .private else {
-                throw PhotosError.dataError(
-                    "share \(share.id) was shared with this library by someone else; import into it is not possible")
-            }
+            // A zone shared with this library takes imports only from a read-write participant
+            // (77 otherwise, naming the share and the permission).
+            if share.scope != .private { try library.checkWritable(share: share.id, by: .import) }
             options.zone = share.id
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)

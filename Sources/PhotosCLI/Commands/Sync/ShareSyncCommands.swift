@@ -1,0 +1,134 @@
+import Foundation
+import PhotosCore
+
+extension ValueParser where Value == Email {
+    /// An e-mail address, checked and lower-cased (`Email(parsing:)`); a refusal names the option.
+    static var email: ValueParser {
+        ValueParser { text, name in try parseOption(name, text) { try Email(parsing: $0) } }
+    }
+}
+
+/// `photos share export SHARE [--for EMAIL] -o CHANGESET`.
+enum ShareExportCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["share", "export"],
+        abstract: "Write a share's changeset for a participant, or a participant's back to the owner.",
+        discussion: """
+            The owner names the participant with --for: the first changeset holds the whole zone,
+            later ones what changed after the participant's last acknowledged token. A participant
+            writes its own changes back (its acceptance or leave always; edits only with
+            read-write permission). The other side applies it with 'share accept' (the first
+            time) or 'sync --apply'.
+            """)
+
+    struct Options: ParsableOptions {
+        var share = ""
+        var email: Email?
+        var output = ""
+        static var options: [Option<Options>] {
+            [
+                .value(\.email, "--for", value: "EMAIL", help: "The participant (owner's side).", parser: .email),
+                .required(\.output, "-o", "--output", value: "CHANGESET", help: "The changeset folder to write.")
+            ]
+        }
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let share = try library.resolveSharedZone(options.share)
+        let path = Library.resolvePath(explicit: options.output, in: ctx.libraryEnvironment)
+        let report = try library.exportShare(share, for: options.email, to: path)
+        if let token = report.unservedToken {
+            ctx.console.note(
+                "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change of the share"
+            )
+        }
+        if ctx.global.json {
+            ctx.console.printJSON(report.json)
+        } else if !ctx.global.quiet {
+            ctx.console.print(
+                "Wrote changeset \(options.output) of share \(share.id): tokens \(report.fromToken + 1)…\(report.toToken), \(report.objects) objects, \(report.deletes) deletes, \(report.originals) originals, \(report.bytes) bytes"
+            )
+        }
+    }
+}
+
+/// `photos share accept CHANGESET`.
+enum ShareAcceptCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["share", "accept"],
+        abstract: "Accept a share: apply the owner's changeset into a zone of scope shared.",
+        discussion: """
+            The zone comes in with the owner's title, participants and permissions; this library
+            becomes the participant the changeset is for and marks itself accepted (its next
+            'share export' tells the owner). With read-only permission every write to the zone
+            exits 77.
+            """)
+
+    struct Options: ParsableOptions {
+        var path = ""
+        static var arguments: [Argument<Options>] { [.one(\.path, "changeset", help: "The owner's changeset folder.")] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openOrCreateLibrary()
+        let path = Library.resolvePath(explicit: options.path, in: ctx.libraryEnvironment)
+        let report = try library.acceptShare(at: path, author: ctx.historyAuthor)
+        if ctx.global.json {
+            ctx.console.printJSON(report.json)
+        } else if !ctx.global.quiet {
+            ctx.console.print(
+                "Accepted share \(report.changeset.scope) from library \(report.changeset.sender): \(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted, \(report.originalsCopied) originals copied"
+            )
+        }
+    }
+}
+
+/// `photos share leave SHARE`.
+enum ShareLeaveCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["share", "leave"],
+        abstract: "Remove me: leave a share shared with this library and delete its zone here.",
+        discussion: "The next 'share export' of the share tells the owner, who then shows the participant as removed.")
+
+    struct Options: ParsableOptions {
+        var share = ""
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let share = try library.resolveSharedZone(options.share)
+        let report = try library.leaveShare(share, author: ctx.historyAuthor)
+        if ctx.global.json {
+            ctx.console.printJSON(.object([("share", .string(share.id)), ("photos", .int(report.photos))]))
+        } else if !ctx.global.quiet {
+            ctx.console.print("Left share \(share.id); deleted its \(report.photos) photos here")
+        }
+    }
+}
+
+/// `photos share stop SHARE`.
+enum ShareStopCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["share", "stop"],
+        abstract: "Stop sharing: move the share's photos back to the default zone, then purge the share.",
+        discussion: "Participants' next apply of the share's changeset removes the zone from their libraries.")
+
+    struct Options: ParsableOptions {
+        var share = ""
+        static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let share = try library.resolveSharedZone(options.share)
+        let (moved, _) = try library.stopShare(share, author: ctx.historyAuthor)
+        if ctx.global.json {
+            ctx.console.printJSON(.object([("share", .string(share.id)), ("movedPhotos", .int(moved))]))
+        } else if !ctx.global.quiet {
+            ctx.console.print("Stopped sharing \(share.id); moved \(moved) photos back to the default zone")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import PhotosCore
+
+/// `photos sync (--from LIBRARY | --export CHANGESET [--since-peer ID | --since TOKEN] | --apply CHANGESET)`.
+enum SyncCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["sync"],
+        abstract: "Replicate changes between libraries of one owner through changesets.",
+        discussion: """
+            --export writes a changeset folder holding every change of this library after a token
+            (rows by uuid with their values and stamps, tombstones for deletes, the originals of
+            its photos, this library's id and the token range); --since-peer ID starts after what
+            library ID last acknowledged. --apply checks a changeset completely, then applies it
+            in one transaction: per attribute the later history timestamp wins (ties: the larger
+            library id), a delete wins over every update, duplicate tags are merged afterwards
+            (dedupe-tags). A changeset that starts after the last token applied from its sender
+            is refused (65) naming the missing range; applying one twice changes nothing.
+            --from LIBRARY does both at once, pulling what is new in LIBRARY.
+            """)
+
+    struct Options: ParsableOptions {
+        var from: String?
+        var export: String?
+        var apply: String?
+        var sincePeer: String?
+        var since: Int64?
+
+        static var options: [Option<Options>] {
+            [
+                .value(\.from, "--from", value: "LIBRARY", help: "Pull and apply what is new in another library."),
+                .value(\.export, "--export", value: "CHANGESET", help: "Write a changeset folder."),
+                .value(
+                    \.sincePeer, "--since-peer", value: "ID", help: "With --export: after what library ID acknowledged."
+                ),
+                .value(
+                    \.since, "--since", value: "TOKEN", help: "With --export: after this change token.", parser: .token),
+                .value(\.apply, "--apply", value: "CHANGESET", help: "Check and apply a changeset folder.")
+            ]
+        }
+
+        mutating func validate() throws {
+            let modes = [from, export, apply].compactMap { $0 }
+            guard modes.count == 1 else { throw UsageError("give exactly one of --from, --export, --apply") }
+            if export == nil && (sincePeer != nil || since != nil) {
+                throw UsageError("--since-peer and --since go with --export")
+            }
+            if sincePeer != nil && since != nil { throw UsageError("give --since-peer or --since, not both") }
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let absolute = { (path: String) in Library.resolvePath(explicit: path, in: ctx.libraryEnvironment) }
+        if let path = options.export {
+            var since = options.since ?? 0
+            if let peer = options.sincePeer { since = try library.acknowledgedToken(peer: peer) }
+            let report = try library.exportChangeset(to: absolute(path), since: since)
+            if let token = report.unservedToken {
+                ctx.console.note(
+                    "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change"
+                )
+            }
+            if ctx.global.json {
+                ctx.console.printJSON(report.json)
+            } else if !ctx.global.quiet {
+                ctx.console.print(
+                    "Wrote changeset \(path): tokens \(report.fromToken + 1)…\(report.toToken) of library \(report.sender), \(report.objects) objects, \(report.deletes) deletes, \(report.originals) originals, \(report.bytes) bytes"
+                )
+            }
+            return
+        }
+        let report: ApplyReport
+        if let path = options.apply {
+            report = try library.applyChangeset(at: absolute(path), author: ctx.historyAuthor)
+        } else if let from = options.from {
+            let otherRoot = absolute(from)
+            guard CompositionRoot.libraryExists(at: otherRoot) else {
+                throw PhotosError.noInput("no library at \(otherRoot)")
+            }
+            let other = try CompositionRoot.openLibrary(root: otherRoot, create: false, busyTimeout: ctx.wait)
+            report = try library.sync(from: other, author: ctx.historyAuthor)
+        } else {
+            return
+        }
+        if ctx.global.json {
+            ctx.console.printJSON(report.json)
+        } else if !ctx.global.quiet {
+            if report.alreadyApplied {
+                ctx.console.print(
+                    "Nothing new: tokens up to \(report.changeset.toToken) of library \(report.changeset.sender) were applied before"
+                )
+            } else {
+                ctx.console.print(
+                    "Applied tokens \(report.changeset.fromToken + 1)…\(report.changeset.toToken) of library \(report.changeset.sender): \(report.accepted) changes accepted, \(report.ignored) superseded; \(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted, \(report.originalsCopied) originals copied, \(report.tagsMerged) duplicate tags merged"
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,628 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+
+/// What applying a changeset did.
+public struct ApplyReport: Equatable, Sendable {
+    /// The changeset's header values.
+    public var changeset = ChangesetReport()
+    /// True when every token of the changeset had been applied before (applying it changed
+    /// nothing unless its sender's tokens restarted).
+    public var alreadyApplied = false
+    /// Entries that won over the state here (changed it).
+    public var accepted = 0
+    /// Entries that lost (older than what is here, or for an object deleted here).
+    public var ignored = 0
+    /// Objects materialized: inserted, updated or deleted in the catalog.
+    public var inserted = 0
+    public var updated = 0
+    public var deleted = 0
+    /// Originals copied into external data.
+    public var originalsCopied = 0
+    /// Duplicate tags merged by the dedupe run after applying.
+    public var tagsMerged = 0
+
+    public init() {}
+
+    public var json: JSONValue {
+        .object([
+            ("sender", .string(changeset.sender)), ("scope", .string(changeset.scope)),
+            ("fromToken", .int(Int(changeset.fromToken))), ("toToken", .int(Int(changeset.toToken))),
+            ("alreadyApplied", .bool(alreadyApplied)), ("accepted", .int(accepted)), ("ignored", .int(ignored)),
+            ("inserted", .int(inserted)), ("updated", .int(updated)), ("deleted", .int(deleted)),
+            ("originalsCopied", .int(originalsCopied)), ("tagsMerged", .int(tagsMerged))
+        ])
+    }
+}
+
+extension Library {
+    /// Applies the changeset folder at `path` (issue 11 items 1, 2, 4).
+    ///
+    /// Everything in it is checked first (`ChangesetReader`: header, identities, values, stamps,
+    /// every original's size and SHA-256); a changeset from this library itself, or one whose
+    /// first token is after the last token applied from its sender (a gap), is refused (`SyncError.refused`)
+    /// naming the missing range. The originals this library lacks are then copied into external
+    /// data (temporary file, fsync, rename) and every row is written in one transaction (author
+    /// `sync`): this library's own changes are folded into its sync state, each entry is merged
+    /// by the conflict rule (`SyncStamp`: the later history timestamp wins, ties by library id; a
+    /// tombstone wins over every update), the objects whose state changed are made so in the
+    /// catalog, and the applied range and the sender's acknowledgements are recorded. When that
+    /// transaction fails, the copied originals are removed again. Applying the same changeset
+    /// twice changes nothing. In the same transaction duplicate tags of the private zones it
+    /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
+    /// - Throws: `SyncError` `.noChangeset` (no changeset), `.refused` (malformed, tampered, a gap, a scope rule);
+    ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
+    public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
+        -> ApplyReport
+    {
+        let reader = try ChangesetReader(path: path, backend: try changesetBackend())
+        var report = ApplyReport()
+        let h = reader.header
+        report.changeset.sender = h.sender
+        report.changeset.scope = h.scope
+        report.changeset.fromToken = h.fromToken
+        report.changeset.toToken = h.toToken
+        report.changeset.entries = reader.entries.count
+        let me = try libraryID()
+        guard h.sender != me else {
+            throw SyncError(.refused, "changeset \(path) refused: it was written by this library (\(me))")
+        }
+        // Gap and "already applied" are decided again under the write lock.
+        let applied =
+            try store.readTransaction { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
+        try Library.checkGap(h, applied: applied, path: path, me: me)
+        // Applied before: applying again changes nothing (every entry loses or ties), and is
+        // still done, so that a sender restored from an older backup, whose tokens restarted
+        // below what was applied, is not ignored.
+        report.alreadyApplied = h.toToken <= applied && h.toToken > 0
+        // The scope rules, checked before any original is copied (and again under the lock).
+        try store.readTransaction {
+            try ApplySession.checkIdentities(reader, store: syncStore, path: path)
+            try checkShareRules(reader, accepting: accepting, path: path)
+        }
+        let importLock = lockImports(exclusive: false)
+        defer { if let importLock { close(importLock) } }
+        var copied: [String] = []
+        var removedFiles: [String] = []
+        do {
+            copied = try copyOriginals(reader, report: &report)
+            try write {
+                try checkShareRules(reader, accepting: accepting, path: path)
+                if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
+                    try syncStore.setMembership(
+                        SyncMembership(zone: h.scope, email: email, owner: h.sender, leftAt: nil))
+                }
+                var session = try ApplySession(library: self, reader: reader, author: author)
+                try session.run(me: me, path: path)
+                report.accepted = session.accepted
+                report.ignored = session.ignored
+                report.inserted = session.inserted
+                report.updated = session.updated
+                report.deleted = session.deleted
+                removedFiles = session.removedFiles
+                report.tagsMerged = try dedupeAfterApplying(reader, author: author)
+            }
+        } catch {
+            removeUnreferencedFiles(copied)
+            // The shard folders made for them too, when they are empty again.
+            for ref in copied { rmdir((externalData.path(for: ref) as NSString).deletingLastPathComponent) }
+            throw error
+        }
+        // Originals of photos that did not come in (deleted here, in a purged zone) and those
+        // of photos deleted by this changeset go again when nothing references them.
+        removeUnreferencedFiles(removedFiles + copied)
+        return report
+    }
+
+    /// The scope rules of a share's changeset (issue 11 items 3, 4). Every entry must be in the
+    /// changeset's zone. On a participant's library the sender must be the zone's owner; on the
+    /// owner's, the sender is a participant (named in the header) whose changes are accepted
+    /// only if it may make them now: its own acceptance (accept, leave) always, edits of photos,
+    /// tags, ratings and links only with `read-write` permission, never the share or another
+    /// participant (only the owner invites, uninvites or changes permissions). A zone unknown
+    /// here comes in only through `share accept`.
+    /// - Throws: `SyncError` `.refused` for a malformed or misdirected changeset, `.notPermitted` for a change the
+    ///   participant may not make (naming the share, the participant and the permission).
+    func checkShareRules(_ reader: ChangesetReader, accepting: Bool, path: String) throws {
+        let h = reader.header
+        if accepting && h.scope == Library.wholeLibraryScope {
+            throw SyncError(.refused, "changeset \(path) is not a share's changeset; apply it with 'sync --apply'")
+        }
+        guard h.scope != Library.wholeLibraryScope else { return }
+        let zone = h.scope
+        func refuse(_ why: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(why)") }
+        for e in reader.entries where e.zone != zone {
+            throw refuse(
+                "\(e.entity.rawValue) \(e.objectID) points into zone \(e.zone ?? "none"), not the share's zone \(zone)")
+        }
+        for e in reader.entries where ["zone", "share"].contains(e.attribute) && e.value != zone {
+            throw refuse(
+                "\(e.entity.rawValue) \(e.objectID) points into zone \(e.value ?? "none"), not the share's zone \(zone)"
+            )
+        }
+        for e in reader.entries where e.entity == .photo {
+            if let here = try syncStore.catalogAttributes(.photo, e.objectID)?["zone"], here != zone {
+                throw refuse("photo \(e.objectID) is in zone \(here) here, not in the share's zone \(zone)")
+            }
+        }
+        if let m = try syncStore.membership(zone: zone) {
+            guard h.sender == m.owner else {
+                throw refuse("share \(zone) is owned by library \(m.owner), not by the sender \(h.sender)")
+            }
+            return
+        }
+        let share = try catalogStore.share(id: zone)
+        guard let share, share.scope == ZoneScope.private.rawValue else {
+            if accepting {
+                guard let email = h.participant else { throw refuse("it names no participant to accept as") }
+                let invited = reader.entries.contains {
+                    $0.entity == .participant && $0.attribute == "email" && $0.value == email
+                }
+                guard invited else { throw refuse("it does not invite \(email) to share \(zone)") }
+                return
+            }
+            throw refuse("share \(zone) is not known here; a participant accepts it with 'share accept'")
+        }
+        if accepting { throw refuse("share \(zone) belongs to this library") }
+        guard let email = h.participant,
+            let p = try catalogStore.participant(ofShare: zone, email: Email(rawValue: email))
+        else {
+            throw SyncError(
+                .notPermitted,
+                "changeset \(path) refused: its sender is not a participant of share \"\(share.title)\" (\(zone))")
+        }
+        for e in reader.entries {
+            guard e.stamp.library == h.sender else {
+                throw refuse(
+                    "\(e.entity.rawValue) \(e.objectID) carries a change of library \(e.stamp.library), not of its sender"
+                )
+            }
+            switch e.entity {
+            case .participant where e.objectID == p.uuid && e.attribute == "acceptance":
+                continue
+            case .share, .participant:
+                throw SyncError(
+                    .notPermitted,
+                    "changeset \(path) refused: participant \(email) may not change share \"\(share.title)\" (\(zone)) or its participants; only the owner invites, uninvites or changes permissions"
+                )
+            case .photo, .tag, .rating, .photoTag:
+                guard p.permission == SharePermission.readWrite.rawValue, p.acceptance != Acceptance.removed.rawValue
+                else {
+                    throw SyncError(
+                        .notPermitted,
+                        "changeset \(path) refused: participant \(email) has permission \(p.permission) on share \"\(share.title)\" (\(zone)) now; its edits are not accepted"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Merges duplicate tags where the model does (SYNC.md "Duplicates"): per zone, in the zones
+    /// of the private store whose tags the changeset named, the smallest uuid winning
+    /// (`mergeDuplicateTags`, the rule of `dedupe-tags`), inside the apply's transaction (its own
+    /// history transaction, author `dedupe-tags`), so that a kill never separates them. Zones
+    /// shared with this library are left to their owner, whose merge arrives with its changesets.
+    /// - Returns: the number of tags merged away.
+    func dedupeAfterApplying(_ reader: ChangesetReader, author: HistoryAuthor) throws -> Int {
+        let zones = Set(reader.entries.filter { $0.entity == .tag && $0.attribute == "zone" }.compactMap(\.value))
+        var history = HistoryWriter(self, author: author, context: .dedupeTags)
+        var merged = 0
+        for zone in zones.sorted() where try catalogStore.zoneExists(zone) {
+            if let share = try catalogStore.share(id: zone), share.scope == ZoneScope.shared.rawValue { continue }
+            merged += try mergeDuplicateTags(inZone: zone, history: &history)
+        }
+        try history.commit()
+        return merged
+    }
+
+    /// Refuses a changeset whose first token is after the last one applied from its sender.
+    static func checkGap(_ h: ChangesetHeader, applied: Int64, path: String, me: String) throws {
+        guard h.fromToken > applied else { return }
+        throw SyncError(
+            .refused,
+            "changeset \(path) refused: it starts after token \(h.fromToken) of library \(h.sender), but this library has applied only up to \(applied); changes \(applied + 1)…\(h.fromToken) are missing (export again there with --since-peer \(me))"
+        )
+    }
+
+    /// Copies the originals of the changeset's photos that external data lacks (checked by the
+    /// reader). - Returns: the references written.
+    private func copyOriginals(_ reader: ChangesetReader, report: inout ApplyReport) throws -> [String] {
+        var written: [String] = []
+        for (sha, original) in reader.originals.sorted(by: { $0.key < $1.key }) {
+            let ref = ExternalDataStore.reference(for: sha)
+            var st = stat()
+            if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
+            let file = try ImageFile.read(path: reader.path + "/" + original.path)
+            guard file.sha256 == sha else {
+                throw SyncError(
+                    .refused,
+                    "changeset \(reader.path) refused: original \(original.path) changed while read")
+            }
+            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
+                written.append(ref)
+            }
+            report.originalsCopied += 1
+        }
+        // Group durability, as import does: one syncfs(2) for all of them, before the rows that
+        // reference them commit.
+        if !written.isEmpty { try externalData.syncFileSystem() }
+        return written
+    }
+}
+
+/// One apply, inside the caller's write transaction: fold local changes, check the scope rules,
+/// merge the entries, make the catalog so, record history and the applied range.
+struct ApplySession {
+    let library: Library
+    let reader: ChangesetReader
+    let store: any SyncStore
+    var history: HistoryWriter
+    var accepted = 0
+    var ignored = 0
+    var inserted = 0
+    var updated = 0
+    var deleted = 0
+    /// File references of photos deleted (removed after the commit when unreferenced).
+    var removedFiles: [String] = []
+    /// The change token this apply's entries take.
+    var token: Int64 = 0
+
+    init(library: Library, reader: ChangesetReader, author: HistoryAuthor) throws {
+        self.library = library
+        self.reader = reader
+        store = library.syncStore
+        history = HistoryWriter(library, author: author, context: .sync)
+    }
+
+    mutating func run(me: String, path: String) throws {
+        var reconciler = try SyncReconciler(store: store)
+        let state = try reconciler.run()
+        let h = reader.header
+        let applied = try store.appliedToken(sender: h.sender, scope: h.scope) ?? 0
+        try Library.checkGap(h, applied: applied, path: path, me: me)
+        try ApplySession.checkIdentities(reader, store: store, path: path)
+        token = SyncClock.nextToken(after: state.changeToken)
+        var changedObjects: [String: (SyncEntity, String)] = [:]
+        var current: (SyncEntity, String)?
+        var local: [String: SyncEntry] = [:]
+        for e in reader.entries {
+            if current == nil || current! != (e.entity, e.objectID) {
+                current = (e.entity, e.objectID)
+                local = Dictionary(
+                    try store.syncEntries(e.entity, e.objectID).map { ($0.attribute, $0) },
+                    uniquingKeysWith: { a, _ in a })
+            }
+            // A tombstone here wins over everything; one there wins over every update here.
+            let wins: Bool
+            if local[SyncEntity.deleted] != nil {
+                wins = false
+            } else if let old = local[e.attribute] {
+                wins = e.stamp > old.stamp
+            } else {
+                wins = true
+            }
+            guard wins else {
+                ignored += 1
+                continue
+            }
+            try store.putSyncEntry(e, token: token)
+            local[e.attribute] = e
+            accepted += 1
+            changedObjects[e.entity.rawValue + " " + e.objectID] = (e.entity, e.objectID)
+        }
+        try materialize(Array(changedObjects.values))
+        try history.commit()
+        if accepted > 0 {
+            try store.setSyncTokens(
+                changeToken: token,
+                reconciledHistoryToken: max(state.reconciledHistoryToken, try store.newestHistoryToken()))
+        }
+        try store.setAppliedToken(sender: h.sender, scope: h.scope, token: max(applied, h.toToken))
+        for ack in reader.acknowledgements where ack.library == me {
+            try store.setAcknowledgedToken(peer: h.sender, scope: ack.scope, token: ack.token)
+            if let email = h.participant {
+                try store.setAcknowledgedToken(peer: Library.participantKey(email), scope: ack.scope, token: ack.token)
+            }
+        }
+    }
+
+    /// Scope rules by identity: an object never changes the zone (tag), photo (rating) or share
+    /// (participant) it belongs to, so an entry that names an object here with another one is a
+    /// uuid pointing into another zone, and is refused.
+    static func checkIdentities(_ reader: ChangesetReader, store: any SyncStore, path: String) throws {
+        for e in reader.entries {
+            let fixed: String
+            switch (e.entity, e.attribute) {
+            case (.tag, "zone"): fixed = "zone"
+            case (.rating, "photo"): fixed = "photo"
+            case (.participant, "share"): fixed = "share"
+            default: continue
+            }
+            guard
+                let here = try store.catalogAttributes(e.entity, e.objectID)?[fixed]
+                    ?? (try store.syncEntries(e.entity, e.objectID).first { $0.attribute == fixed }?.value)
+            else { continue }
+            if here != e.value {
+                throw SyncError(
+                    .refused,
+                    "changeset \(path) refused: \(e.entity.rawValue) \(e.objectID) belongs to \(fixed) \(here) here, the changeset puts it in \(e.value ?? "none")"
+                )
+            }
+        }
+    }
+
+    /// Makes the catalog hold what the sync state says for `objects`: shares and zones first,
+    /// then photos, tags, ratings, links and participants; each change recorded in history.
+    private mutating func materialize(_ objects: [(SyncEntity, String)]) throws {
+        var objects = objects
+        var known = Set(objects.map { $0.0.rawValue + " " + $0.1 })
+        for (e, id) in objects where e == .share {
+            let values = try values(e, id)
+            // A share new here: what the sync state already holds in its zone can come in now.
+            if try store.catalogAttributes(.share, id) == nil, values[SyncEntity.deleted] == nil {
+                try store.forEachSyncEntry(after: 0, zone: id) { entry in
+                    if known.insert(entry.entity.rawValue + " " + entry.objectID).inserted {
+                        objects.append((entry.entity, entry.objectID))
+                    }
+                }
+            }
+            try materializeShare(id, values)
+        }
+        var links = Set<String>()
+        for entity in [SyncEntity.photo, .tag, .rating, .photoTag, .participant] {
+            for (e, id) in objects where e == entity {
+                let values = try values(e, id)
+                switch e {
+                case .share: break
+                case .photo:
+                    try materializePhoto(id, values)
+                    for l in try store.syncLinkEntries(ofPhoto: id) { links.insert(l.objectID) }
+                case .tag: try materializeTag(id, values)
+                case .rating: try materializeRating(id, values)
+                case .photoTag: links.insert(id)
+                case .participant: try materializeParticipant(id, values)
+                }
+            }
+        }
+        var touched = Set<String>()
+        for id in links.sorted() {
+            let parts = id.split(separator: "/").map(String.init)
+            guard parts.count == 2 else { continue }
+            let values = Dictionary(
+                try store.syncEntries(.photoTag, id).map { ($0.attribute, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let photoZone = try store.catalogAttributes(.photo, parts[0])?["zone"]
+            let tagZone = try store.catalogAttributes(.tag, parts[1])?["zone"]
+            let want = values["present"] == "1" && photoZone != nil && photoZone == tagZone
+            if try store.setLink(photo: parts[0], tag: parts[1], present: want), let zone = photoZone {
+                if touched.insert(parts[0]).inserted {
+                    history.update(.photo(uniqueName: parts[0]), ["tags"], zone: zone)
+                }
+                history.update(.tag(uuid: parts[1]), ["photos"], zone: zone)
+                updated += 1
+            }
+        }
+    }
+
+    /// The values of one object's entries by attribute.
+    private func values(_ entity: SyncEntity, _ id: String) throws -> [String: String?] {
+        Dictionary(try store.syncEntries(entity, id).map { ($0.attribute, $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The tombstone of the share of `zone` when the sync state has one: everything in a purged
+    /// zone is deleted with it, whatever moved in concurrently.
+    private func zoneTombstone(_ zone: String) throws -> SyncEntry? {
+        guard zone != ZoneID.default.rawValue else { return nil }
+        return try store.syncEntries(.share, zone).first { $0.attribute == SyncEntity.deleted }
+    }
+
+    /// Records the tombstone of an object that goes with its zone, stamped as the zone's.
+    private mutating func tombstone(_ entity: SyncEntity, _ id: String, stamp: SyncStamp, zone: String?) throws {
+        guard try !store.syncEntries(entity, id).contains(where: { $0.attribute == SyncEntity.deleted }) else { return }
+        try store.putSyncEntry(
+            SyncEntry(
+                entity: entity, objectID: id, attribute: SyncEntity.deleted, value: "1", stamp: stamp, zone: zone),
+            token: token)
+    }
+
+    private mutating func materializeShare(_ id: String, _ v: [String: String?]) throws {
+        let exists = try store.catalogAttributes(.share, id)
+        if v[SyncEntity.deleted] != nil {
+            guard exists != nil else { return }
+            if let stamp = try zoneTombstone(id) {
+                for entity in [SyncEntity.photo, .tag, .participant] {
+                    for object in try store.catalogObjects(entity, inZone: id) {
+                        try tombstone(entity, object, stamp: stamp.stamp, zone: id)
+                    }
+                }
+            }
+            for entity in HistoryEntity.photoChildren + [.photo, .tag, .participant, .share] {
+                try history.deleteSetWise(entity, .zone(id))
+            }
+            removedFiles += try store.deleteZoneContents(id)
+            deleted += 1
+            return
+        }
+        guard let title = v["title"] ?? nil, let created = v["created"] ?? nil,
+            let permission = v["publicPermission"] ?? nil, var scope = v["scope"] ?? nil
+        else { return }
+        // A zone shared with this library is of scope `shared` here, whatever it is at its owner's.
+        if try store.membership(zone: id) != nil { scope = ZoneScope.shared.rawValue }
+        let wanted = [
+            "title": title, "created": exists?["created"] ?? created, "publicPermission": permission, "scope": scope
+        ]
+        guard exists != wanted else { return }
+        try store.putZone(id, scope: scope)
+        try store.putShare(id: id, title: title, created: created, publicPermission: permission)
+        if exists == nil {
+            history.insert(.share(id: id), zone: id)
+            inserted += 1
+        } else {
+            history.update(.share(id: id), ["title", "publicPermission"], zone: id)
+            updated += 1
+        }
+    }
+
+    private mutating func materializePhoto(_ id: String, _ v: [String: String?]) throws {
+        let here = try store.catalogAttributes(.photo, id)
+        if v[SyncEntity.deleted] != nil {
+            guard here != nil, let rowID = try store.rowID(.photo, id) else { return }
+            for (ref, sha) in try library.catalogStore.fileReferences(ofPhoto: rowID) {
+                removedFiles += [ref, ExternalDataStore.reference(for: sha)]
+            }
+            for tag in try library.catalogStore.tags(ofPhoto: rowID) {
+                history.update(.tag(uuid: tag.uuid), ["photos"], zone: tag.zone.rawValue)
+            }
+            for child in HistoryEntity.photoChildren { try history.delete(child, .photo(rowID)) }
+            try history.delete(.photo, .photo(rowID))
+            try store.deleteObject(.photo, id)
+            deleted += 1
+            return
+        }
+        guard let zone = v["zone"] ?? nil else { return }
+        if let dead = try zoneTombstone(zone) {
+            // Moved into a zone that was purged: it went with the zone.
+            try tombstone(.photo, id, stamp: dead.stamp, zone: zone)
+            try materializePhoto(id, try values(.photo, id))
+            return
+        }
+        guard try zoneExists(zone) else { return }
+        if let here {
+            guard here["zone"] != zone else { return }
+            try store.setPhotoZone(id, zone: zone)
+            history.update(.photo(uniqueName: id), ["zone"], zone: zone)
+            history.update(.photoData(photo: id), ["zone"], zone: zone)
+            history.update(.thumbnail(photo: id), ["zone"], zone: zone)
+            updated += 1
+            return
+        }
+        guard let sha = v["sha256"] ?? nil, let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }),
+            let name = v["displayName"] ?? nil, let importedAt = v["importedAt"] ?? nil,
+            let width = (v["width"] ?? nil).flatMap({ Int($0) }),
+            let height = (v["height"] ?? nil).flatMap({ Int($0) }),
+            let format = v["format"] ?? nil, let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) })
+        else { return }
+        let ref = ExternalDataStore.reference(for: sha)
+        var st = stat()
+        // Without its original (not carried, not here) a photo cannot come in: verify would
+        // report it. Its sync state stays, so a later changeset that carries it completes it.
+        guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else { return }
+        let thumb = try library.soundThumbnail(
+            reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
+        let values = SyncPhotoValues(
+            uniqueName: id, displayName: name, importedAt: importedAt, captureDate: v["captureDate"] ?? nil,
+            captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }, captureSource: v["captureSource"] ?? nil,
+            width: width, height: height, format: format, orientation: orientation, zone: zone, sha256: sha,
+            byteSize: size)
+        _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
+        history.insert(.photo(uniqueName: id), zone: zone)
+        history.insert(.photoData(photo: id), zone: zone)
+        if thumb != nil { history.insert(.thumbnail(photo: id), zone: zone) }
+        inserted += 1
+    }
+
+    private func zoneExists(_ zone: String) throws -> Bool {
+        try library.catalogStore.zoneExists(zone)
+    }
+
+    private mutating func materializeTag(_ id: String, _ v: [String: String?]) throws {
+        let here = try store.catalogAttributes(.tag, id)
+        if v[SyncEntity.deleted] != nil {
+            guard here != nil, let rowID = try store.rowID(.tag, id) else { return }
+            for (name, zone) in try library.catalogStore.photos(ofTag: rowID) {
+                history.update(.photo(uniqueName: name), ["tags"], zone: zone)
+            }
+            try history.delete(.tag, .rowID(rowID))
+            try store.deleteObject(.tag, id)
+            deleted += 1
+            return
+        }
+        guard let name = v["name"] ?? nil, let zone = v["zone"] ?? nil else { return }
+        if let dead = try zoneTombstone(zone) {
+            try tombstone(.tag, id, stamp: dead.stamp, zone: zone)
+            try materializeTag(id, try values(.tag, id))
+            return
+        }
+        guard try zoneExists(zone) else { return }
+        guard here?["name"] != name || here?["zone"] != zone else { return }
+        try store.putTag(uuid: id, name: name, zone: zone)
+        if here == nil {
+            history.insert(.tag(uuid: id), zone: zone)
+            inserted += 1
+        } else {
+            history.update(.tag(uuid: id), ["name"], zone: zone)
+            updated += 1
+        }
+    }
+
+    private mutating func materializeRating(_ id: String, _ v: [String: String?]) throws {
+        let here = try store.catalogAttributes(.rating, id)
+        if v[SyncEntity.deleted] != nil {
+            guard here != nil, let rowID = try store.rowID(.rating, id) else { return }
+            try history.delete(.rating, .rowID(rowID))
+            try store.deleteObject(.rating, id)
+            deleted += 1
+            return
+        }
+        guard let photo = v["photo"] ?? nil, let value = (v["value"] ?? nil).flatMap({ Int($0) }),
+            let zone = try store.catalogAttributes(.photo, photo)?["zone"]
+        else { return }
+        let author = v["author"] ?? nil
+        if let here {
+            guard here["value"] != String(value) else { return }
+            try store.putRating(uuid: id, photo: photo, value: value, author: author)
+            history.update(.rating(uuid: id), ["value"], zone: zone)
+            updated += 1
+            return
+        }
+        // One rating per author per photo (schema migration 5): two libraries that rated the
+        // same photo as the same author keep the rating whose value is the later change (ties:
+        // the larger uuid), on every peer alike; the other is deleted with the winner's stamp.
+        if let author, let other = try store.rating(ofPhoto: photo, author: author), other != id {
+            let mine = try valueStamp(id), theirs = try valueStamp(other)
+            let (winner, loser) = (mine, id) > (theirs, other) ? (id, other) : (other, id)
+            try tombstone(.rating, loser, stamp: try valueStamp(winner), zone: try valueEntry(loser).zone)
+            try materializeRating(loser, try values(.rating, loser))
+            if winner == other { return }
+        }
+        try store.putRating(uuid: id, photo: photo, value: value, author: author)
+        history.insert(.rating(uuid: id), zone: zone)
+        inserted += 1
+    }
+
+    /// The entry of a rating's value (its stamp decides between two ratings of one author).
+    private func valueEntry(_ rating: String) throws -> SyncEntry {
+        let entries = try store.syncEntries(.rating, rating)
+        guard let e = entries.first(where: { $0.attribute == "value" }) ?? entries.first else {
+            throw SyncError(.refused, "rating \(rating) has no sync state")
+        }
+        return e
+    }
+
+    private func valueStamp(_ rating: String) throws -> SyncStamp { try valueEntry(rating).stamp }
+
+    private mutating func materializeParticipant(_ id: String, _ v: [String: String?]) throws {
+        let here = try store.catalogAttributes(.participant, id)
+        if v[SyncEntity.deleted] != nil {
+            guard here != nil, let rowID = try store.rowID(.participant, id) else { return }
+            try history.delete(.participant, .rowID(rowID))
+            try store.deleteObject(.participant, id)
+            deleted += 1
+            return
+        }
+        guard let share = v["share"] ?? nil, let email = v["email"] ?? nil, let role = v["role"] ?? nil,
+            let permission = v["permission"] ?? nil, let acceptance = v["acceptance"] ?? nil,
+            try store.catalogAttributes(.share, share) != nil
+        else { return }
+        let wanted = ["share": share, "email": email, "role": role, "permission": permission, "acceptance": acceptance]
+        guard here != wanted else { return }
+        try store.putParticipant(
+            uuid: id, share: share, email: email, role: role, permission: permission, acceptance: acceptance)
+        if here == nil {
+            history.insert(.participant(uuid: id), zone: share)
+            inserted += 1
+        } else {
+            history.update(.participant(uuid: id), ["permission", "acceptance"], zone: share)
+            updated += 1
+        }
+    }
+}

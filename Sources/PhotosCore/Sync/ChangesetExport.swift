@@ -1,0 +1,182 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+
+/// What a changeset holds (written by `sync --export`, read back by `sync --apply`).
+public struct ChangesetReport: Equatable, Sendable {
+    /// The sender's library id.
+    public var sender = ""
+    /// `library`, or the one zone's id.
+    public var scope = "library"
+    /// The sender's change tokens covered: after `fromToken` up to and including `toToken`.
+    public var fromToken: Int64 = 0
+    public var toToken: Int64 = 0
+    /// Objects (photos, tags, ratings, links, shares, participants) with at least one entry.
+    public var objects = 0
+    /// Attribute entries (tombstones included).
+    public var entries = 0
+    /// Tombstones.
+    public var deletes = 0
+    /// Originals carried.
+    public var originals = 0
+    /// Bytes of the changeset folder (database and originals).
+    public var bytes: Int64 = 0
+    /// The token asked for when it was beyond this library's newest change token, so that the
+    /// changeset holds every change instead (nil otherwise).
+    public var unservedToken: Int64?
+
+    public init() {}
+
+    public var json: JSONValue {
+        .object([
+            ("sender", .string(sender)), ("scope", .string(scope)), ("fromToken", .int(Int(fromToken))),
+            ("toToken", .int(Int(toToken))), ("objects", .int(objects)), ("entries", .int(entries)),
+            ("deletes", .int(deletes)), ("originals", .int(originals)), ("bytes", .int(Int(bytes))),
+            ("unservedToken", unservedToken.map { .int(Int($0)) } ?? .null)
+        ])
+    }
+}
+
+extension Library {
+    /// The scope name of a changeset of every zone.
+    public static let wholeLibraryScope = "library"
+
+    /// Writes a changeset folder at `path` (which must not exist): for `zone` (or every zone),
+    /// every change after this library's change token `since` — each changed object's entries
+    /// with their values and stamps, tombstones, the thumbnails and originals of its photos, this
+    /// library's id as sender, the token range, and what this library has applied from others
+    /// (so the receiver knows what it need not send back). This library's own changes are first
+    /// folded into its sync state (`SyncReconciler`, one write transaction).
+    ///
+    /// The folder is built under a temporary name beside `path` and renamed into place, so a
+    /// crash never leaves a half-written changeset under `path`.
+    /// - Parameters:
+    ///   - path: the changeset folder to create.
+    ///   - since: a change token of this library (0: everything).
+    ///   - zone: one zone, or nil for the whole library.
+    ///   - participant: for a share's changeset, the participant it is for.
+    /// - Throws: `SyncError` `.cannotCreate` when `path` exists or cannot be created, `.cannotWrite` when writing fails;
+    ///   `LibraryError` for the store's failures.
+    public func exportChangeset(
+        to path: String, since: Int64, zone: String? = nil, participant: String? = nil,
+        including include: ((SyncEntry) -> Bool)? = nil
+    ) throws -> ChangesetReport {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            throw SyncError(.cannotCreate, "\(path) exists; give a new name for the changeset")
+        }
+        let state = try write { () throws -> SyncState in
+            var reconciler = try SyncReconciler(store: syncStore)
+            return try reconciler.run()
+        }
+        // A token beyond this library's newest (it was restored from an older backup, or the
+        // peer's acknowledgement is of a library that no longer exists): the range asked for
+        // cannot be served, so the changeset holds everything (of the zone), and says so.
+        var since = since
+        var restarted: Int64?
+        if since > state.changeToken {
+            restarted = since
+            since = 0
+        }
+        let temp = path + ".photos-tmp-\(getpid())"
+        try? FileManager.default.removeItem(atPath: temp)
+        do {
+            try Library.makeFolders(temp + "/" + changesetOriginalsFolder, library: temp)
+        } catch {
+            throw SyncError(.cannotCreate, "cannot create changeset \(path): \(error)")
+        }
+        var report = ChangesetReport()
+        do {
+            report = try store.readTransaction {
+                try writeChangeset(
+                    temp, state: state, since: since, zone: zone, participant: participant, include: include)
+            }
+            if rename(temp, path) != 0 {
+                throw SyncError(.cannotCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            if let e = error as? FileError { throw SyncError(.cannotWrite, "cannot write changeset \(path): \(e)") }
+            throw error
+        }
+        report.bytes = Library.folderBytes(path)
+        report.unservedToken = restarted
+        return report
+    }
+
+    private func writeChangeset(
+        _ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?,
+        include: ((SyncEntry) -> Bool)?
+    ) throws -> ChangesetReport {
+        let file = try changesetBackend().create(path: folder + "/" + changesetBackend().fileName)
+        var report = ChangesetReport()
+        report.sender = state.libraryID
+        report.scope = zone ?? Library.wholeLibraryScope
+        report.fromToken = min(since, state.changeToken)
+        report.toToken = state.changeToken
+        try file.write(
+            ChangesetHeader(
+                sender: state.libraryID, scope: report.scope, fromToken: report.fromToken, toToken: report.toToken,
+                created: ISODate.string(from: Date()), participant: participant))
+        for applied in try syncStore.appliedTokens() {
+            try file.writeAcknowledgement(library: applied.sender, scope: applied.scope, token: applied.token)
+        }
+        // Every object with an entry after the token goes whole (all its entries), so that a
+        // receiver lacking it can materialize it.
+        // Zones shared with this library travel between their owner and this library only
+        // (`share export`), never to this library's peers, which are no participants.
+        let shared = zone == nil ? Set(try syncStore.memberships().map(\.zone)) : []
+        let include: ((SyncEntry) -> Bool)? =
+            shared.isEmpty ? include : { e in !shared.contains(e.zone ?? "") && (include?(e) ?? true) }
+        var objects: [(SyncEntity, String)] = []
+        var seen = Set<String>()
+        try syncStore.forEachSyncEntry(after: since, zone: zone) { e in
+            guard include?(e) ?? true else { return }
+            if seen.insert(e.entity.rawValue + " " + e.objectID).inserted { objects.append((e.entity, e.objectID)) }
+        }
+        for (entity, id) in objects {
+            let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
+            report.objects += 1
+            for e in entries {
+                try file.write(e)
+                report.entries += 1
+                if e.attribute == SyncEntity.deleted { report.deletes += 1 }
+            }
+            guard entity == .photo, !entries.contains(where: { $0.attribute == SyncEntity.deleted }),
+                let sha = entries.first(where: { $0.attribute == "sha256" })?.value,
+                let rowID = try syncStore.rowID(.photo, id)
+            else { continue }
+            if let thumb = try catalogStore.thumbnail(ofPhoto: rowID) {
+                try file.writeThumbnail(photo: id, data: thumb.data, width: thumb.width, height: thumb.height)
+            }
+            let relative = changesetOriginalsFolder + "/" + sha
+            var st = stat()
+            if lstat(folder + "/" + relative, &st) == 0 { continue }
+            let original = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: sha)))
+            guard original.sha256 == sha else {
+                throw SyncError(
+                    .refused,
+                    "the original of photo \(id) does not have its recorded SHA-256 (run 'photos verify')")
+            }
+            try original.bytes.withUnsafeBytes { bytes in
+                _ = try AtomicFile.write(to: folder + "/" + relative, durability: .deferred) { try $0.write(bytes) }
+            }
+            try file.write(ChangesetOriginal(sha256: sha, byteSize: original.bytes.count, path: relative))
+            report.originals += 1
+        }
+        try file.finish()
+        try Durability.syncFileSystem(containing: folder)
+        return report
+    }
+
+    /// Bytes of the regular files under `path`.
+    static func folderBytes(_ path: String) -> Int64 {
+        var total: Int64 = 0
+        guard let walker = FileManager.default.enumerator(atPath: path) else { return 0 }
+        for case let name as String in walker {
+            var st = stat()
+            if lstat(path + "/" + name, &st) == 0, st.st_mode & S_IFMT == S_IFREG { total += Int64(st.st_size) }
+        }
+        return total
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import PhotosFiles
+import PhotosImaging
+import PhotosModel
+
+/// A changeset folder read and checked as untrusted input (issue 11 item 4): every header
+/// value, entity, identity, attribute, value, stamp, thumbnail and original is checked before
+/// anything is written; the originals' sizes and SHA-256 are computed from their bytes. Any
+/// fault is `SyncError` `.refused` naming the changeset and the reason.
+struct ChangesetReader {
+    let path: String
+    let header: ChangesetHeader
+    /// Checked entries, by object, in key order.
+    let entries: [SyncEntry]
+    let acknowledgements: [(library: String, scope: String, token: Int64)]
+    /// Checked originals by SHA-256 (size and hash verified).
+    let originals: [String: ChangesetOriginal]
+    private let file: any ChangesetReading
+
+    /// Largest thumbnail accepted, bytes (a 120-pixel JPEG is a few KiB).
+    static let thumbnailLimit = 1 << 20
+
+    /// Opens and checks the changeset at `path`.
+    /// - Throws: `SyncError` `.noChangeset` when it does not exist, `.refused` when anything in it is wrong.
+    init(path: String, backend: any ChangesetBackend) throws {
+        self.path = path
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw SyncError(.noChangeset, "no changeset at \(path)") }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw SyncError(.refused, "\(path) is not a changeset: a changeset is a folder (see 'man photos')")
+        }
+        let dbPath = path + "/" + backend.fileName
+        guard lstat(dbPath, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw SyncError(.refused, "\(path) is not a changeset: no \(backend.fileName) in it")
+        }
+        do {
+            file = try backend.open(path: dbPath)
+            let values = try file.headerValues()
+            header = try ChangesetReader.header(values, path)
+            acknowledgements = try file.acknowledgements()
+            entries = try ChangesetReader.entries(try file.rawEntries(), path)
+            originals = try ChangesetReader.originals(try file.originals(), folder: path)
+        } catch let e as SyncError {
+            throw e
+        } catch {
+            throw SyncError(.refused, "\(path) is not a readable changeset: \(error)")
+        }
+        for ack in acknowledgements where !SyncValues.isUUID(ack.library) || ack.token < 0 {
+            throw bad("an acknowledgement names \(ack.library.debugDescription) with token \(ack.token)")
+        }
+    }
+
+    private func bad(_ reason: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(reason)") }
+
+    /// The thumbnail of `photo`, when the changeset has a sound-looking one (pixels 1…120, at
+    /// most `thumbnailLimit` bytes); the caller still checks it decodes (`soundThumbnail`).
+    func thumbnail(photo: String) -> (data: [UInt8], width: Int, height: Int)? {
+        guard let t = try? file.thumbnail(photo: photo), (1...120).contains(t.width), (1...120).contains(t.height),
+            t.data.count <= ChangesetReader.thumbnailLimit
+        else { return nil }
+        return t
+    }
+
+    private static func header(_ v: [String: String], _ path: String) throws -> ChangesetHeader {
+        func fail(_ why: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(why)") }
+        guard v["format"] == ChangesetHeader.formatName else { throw fail("it is not a photos changeset") }
+        guard v["version"] == String(ChangesetHeader.currentVersion) else {
+            throw fail("format version \(v["version"] ?? "none") is not \(ChangesetHeader.currentVersion)")
+        }
+        guard let sender = v["sender"], SyncValues.isUUID(sender) else { throw fail("the sender is not a library id") }
+        guard let scope = v["scope"], scope == Library.wholeLibraryScope || SyncValues.isZoneID(scope) else {
+            throw fail("the scope is not a zone id")
+        }
+        guard let from = v["fromToken"].flatMap({ Int64($0) }), let to = v["toToken"].flatMap({ Int64($0) }),
+            from >= 0, from <= to
+        else { throw fail("the token range is not two tokens in order") }
+        let participant = try v["participant"].map { try Email(parsing: $0).rawValue }
+        return ChangesetHeader(
+            sender: sender, scope: scope, fromToken: from, toToken: to, created: v["created"] ?? "",
+            participant: participant)
+    }
+
+    private static func entries(
+        _ raw: [RawChangesetEntry], _ path: String
+    ) throws -> [SyncEntry] {
+        var result: [SyncEntry] = []
+        result.reserveCapacity(raw.count)
+        for r in raw {
+            func fail(_ why: String) -> SyncError {
+                SyncError(.refused, "changeset \(path) refused: \(r.entity) \(r.objectID.debugDescription): \(why)")
+            }
+            guard let entity = SyncEntity(rawValue: r.entity) else { throw fail("unknown entity") }
+            guard SyncValues.isObjectID(r.objectID, of: entity) else { throw fail("not a valid identity") }
+            guard entity.attributes.contains(r.attribute) || r.attribute == SyncEntity.deleted else {
+                throw fail("unknown attribute \(r.attribute.debugDescription)")
+            }
+            if let problem = SyncValues.problem(entity, r.attribute, r.value) {
+                throw fail("\(r.attribute) \(problem)")
+            }
+            guard SyncValues.isTimestamp(r.time), SyncValues.isUUID(r.library) else {
+                throw fail("the stamp of \(r.attribute) is not a timestamp and library id")
+            }
+            if let zone = r.zone, !SyncValues.isZoneID(zone) {
+                throw fail("zone \(zone.debugDescription) is not a zone id")
+            }
+            result.append(
+                SyncEntry(
+                    entity: entity, objectID: r.objectID, attribute: r.attribute, value: r.value,
+                    stamp: SyncStamp(time: r.time, library: r.library), zone: r.zone))
+        }
+        return result
+    }
+
+    /// Checks each original: SHA-256 form, path exactly `originals/SHA256` (no other path, no
+    /// `..`, no link), a regular file of the recorded size whose bytes hash to the SHA-256.
+    private static func originals(_ list: [ChangesetOriginal], folder: String) throws -> [String: ChangesetOriginal] {
+        var result: [String: ChangesetOriginal] = [:]
+        for o in list {
+            func fail(_ why: String) -> SyncError {
+                SyncError(.refused, "changeset \(folder) refused: original \(o.path.debugDescription): \(why)")
+            }
+            guard SyncValues.isSHA256(o.sha256) else { throw fail("\(o.sha256.debugDescription) is not a SHA-256") }
+            guard o.path == changesetOriginalsFolder + "/" + o.sha256 else {
+                throw fail("its path must be \(changesetOriginalsFolder)/\(o.sha256)")
+            }
+            let file = folder + "/" + o.path
+            var st = stat()
+            guard lstat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                throw fail("missing or not a regular file")
+            }
+            guard Int(st.st_size) == o.byteSize else { throw fail("\(st.st_size) bytes, recorded \(o.byteSize)") }
+            let digest: (hex: String, bytes: Int)
+            do { digest = try SHA256Hasher.hex(ofFileAt: file) } catch { throw fail("cannot be read: \(error)") }
+            guard digest.hex == o.sha256, digest.bytes == o.byteSize else {
+                throw fail("its bytes do not have the SHA-256 \(o.sha256)")
+            }
+            result[o.sha256] = o
+        }
+        return result
+    }
+}
+
+/// The forms sync accepts for identities and values from another library.
+enum SyncValues {
+    static let hex = Set("0123456789abcdef")
+
+    /// A lowercase RFC 9562 UUID string (36 characters, hyphens at 8, 13, 18, 23).
+    static func isUUID(_ s: String) -> Bool {
+        let chars = Array(s)
+        guard chars.count == 36 else { return false }
+        for (i, c) in chars.enumerated() {
+            if [8, 13, 18, 23].contains(i) { if c != "-" { return false } } else if !hex.contains(c) { return false }
+        }
+        return true
+    }
+
+    /// A photo's uniqueName: a UUID string in either case (import writes uppercase).
+    static func isUniqueName(_ s: String) -> Bool { isUUID(s.lowercased()) }
+
+    /// A zone id: 1–128 of `A–Z a–z 0–9 . _ -`, not `.` or `..` (ids come from other libraries;
+    /// this keeps them printable and free of path characters).
+    static func isZoneID(_ s: String) -> Bool {
+        guard (1...128).contains(s.utf8.count), s != ".", s != ".." else { return false }
+        return s.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                || "._-".unicodeScalars.contains($0)
+        }
+    }
+
+    /// 64 lowercase hex digits.
+    static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy { hex.contains($0) } }
+
+    /// ISO 8601 UTC as history writes it: `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
+    static func isTimestamp(_ s: String) -> Bool {
+        guard (20...30).contains(s.count), s.hasSuffix("Z"), ISODate.parse(s) != nil else { return false }
+        return true
+    }
+
+    static func isObjectID(_ id: String, of entity: SyncEntity) -> Bool {
+        switch entity {
+        case .photo: return isUniqueName(id)
+        case .tag, .rating, .participant: return isUUID(id)
+        case .share: return isZoneID(id) && id != ZoneID.default.rawValue
+        case .photoTag:
+            let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+            return parts.count == 2 && isUniqueName(String(parts[0])) && isUUID(String(parts[1]))
+        }
+    }
+
+    /// Text without control characters, at most `limit` UTF-8 bytes.
+    static func isText(_ s: String, limit: Int) -> Bool {
+        s.utf8.count <= limit && !s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// What is wrong with a value, nil when it is acceptable.
+    static func problem(_ entity: SyncEntity, _ attribute: String, _ value: String?) -> String? {
+        func int(_ range: ClosedRange<Int>) -> String? {
+            guard let v = value.flatMap({ Int($0) }), range.contains(v) else {
+                return "is not a whole number in \(range)"
+            }
+            return nil
+        }
+        func oneOf(_ words: [String]) -> String? {
+            guard let v = value, words.contains(v) else { return "is not one of \(words.joined(separator: ", "))" }
+            return nil
+        }
+        func text(_ limit: Int, optional: Bool = false) -> String? {
+            guard let v = value else { return optional ? nil : "is missing" }
+            return isText(v, limit: limit) ? nil : "is longer than \(limit) bytes or has control characters"
+        }
+        if attribute == SyncEntity.deleted { return value == "1" ? nil : "must be 1" }
+        switch (entity, attribute) {
+        case (.photo, "displayName"): return text(1024)
+        case (.photo, "importedAt"), (.share, "created"): return text(40)
+        case (.photo, "captureDate"), (.photo, "captureSource"): return text(40, optional: true)
+        case (.photo, "captureOffset"): return value == nil ? nil : int(-1080...1080)
+        case (.photo, "width"), (.photo, "height"): return int(1...1_000_000)
+        case (.photo, "orientation"): return int(1...8)
+        case (.photo, "format"): return oneOf(ImageFormat.allCases.map(\.rawValue))
+        case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
+            return value.map(isZoneID) == true ? nil : "is not a zone id"
+        case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"
+        case (.photo, "byteSize"): return int(0...(1 << 40))
+        case (.tag, "name"):
+            guard let v = value, let n = try? TagName.normalize(v), n == v else {
+                return "is not a normalized tag name"
+            }
+            return nil
+        case (.rating, "photo"): return value.map(isUniqueName) == true ? nil : "is not a photo's uniqueName"
+        case (.rating, "value"): return int(RatingValue.range)
+        case (.rating, "author"):
+            return value.map { !$0.isEmpty && isText($0, limit: 200) } == false
+                ? "is empty, longer than 200 bytes or has control characters" : nil
+        case (.share, "title"): return text(1000)
+        case (.share, "publicPermission"): return oneOf(SharePermission.allCases.map(\.rawValue))
+        case (.share, "scope"): return oneOf(ZoneScope.allCases.map(\.rawValue))
+        case (.participant, "email"):
+            guard let v = value, (try? Email(parsing: v))?.rawValue == v else { return "is not an e-mail address" }
+            return nil
+        case (.participant, "role"): return oneOf(ParticipantRole.allCases.map(\.rawValue))
+        case (.participant, "permission"):
+            return oneOf([SharePermission.readOnly.rawValue, SharePermission.readWrite.rawValue])
+        case (.participant, "acceptance"): return oneOf(Acceptance.allCases.map(\.rawValue))
+        case (.photoTag, "present"): return oneOf(["0", "1"])
+        default: return "is not an attribute of \(entity.rawValue)"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The time of a sync stamp: ISO 8601 UTC with milliseconds, `YYYY-MM-DDTHH:MM:SS.fffZ`
+/// (24 characters), so that stamps order as strings. History records whole seconds; a local
+/// change is stamped with its transaction's time, but never earlier than 1 ms after the stamp it
+/// replaces (a Lamport-style bump): an edit made after this library saw another library's value
+/// wins over it even within the same second, whatever the library ids.
+enum SyncClock {
+    /// `YYYY-MM-DDTHH:MM:SSZ` or `….fffZ` as `….fffZ`; nil for another form.
+    static func normalize(_ time: String) -> String? {
+        let u = Array(time.utf8)
+        if u.count == 20, u[19] == UInt8(ascii: "Z") { return String(time.dropLast()) + ".000Z" }
+        if u.count == 24, u[19] == UInt8(ascii: "."), u[23] == UInt8(ascii: "Z"),
+            u[20...22].allSatisfy({ (48...57).contains($0) })
+        {
+            return time
+        }
+        return nil
+    }
+
+    /// True for the stamp form `YYYY-MM-DDTHH:MM:SS.fffZ` with a valid date and time.
+    static func isStamp(_ time: String) -> Bool {
+        time.utf8.count == 24 && normalize(time) == time && milliseconds(time) != nil
+    }
+
+    /// Milliseconds since 1970 of a stamp time.
+    static func milliseconds(_ time: String) -> Int64? {
+        guard let t = normalize(time), let (date, _) = ISODate.parse(t), let ms = Int64(t.dropFirst(20).prefix(3))
+        else {
+            return nil
+        }
+        return Int64(date.timeIntervalSince1970.rounded(.down)) * 1000 + ms
+    }
+
+    /// The stamp time of `ms` milliseconds since 1970.
+    static func string(milliseconds ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let whole = ISODate.string(from: Date(timeIntervalSince1970: Double(seconds)))
+        return String(whole.dropLast()) + String(format: ".%03dZ", Int(ms - seconds * 1000))
+    }
+
+    /// The change token after `previous`: the larger of `previous + 1` and the current time in
+    /// milliseconds since 1970. Tokens only grow, and a library restored from an older backup
+    /// hands out tokens above those it handed out before the restore (while clocks go forward),
+    /// so its peers, which applied those, do not take its new changes for old ones.
+    static func nextToken(after previous: Int64, now: Date = Date()) -> Int64 {
+        max(previous + 1, Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// The later of `time` and 1 ms after `previous` (when given).
+    static func stamp(_ time: String, after previous: String?) -> String {
+        let now = normalize(time) ?? time
+        guard let previous, let p = milliseconds(previous), now <= previous else { return now }
+        return string(milliseconds: p + 1)
+    }
+}

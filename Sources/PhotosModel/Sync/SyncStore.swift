@@ -1,0 +1,300 @@
+/// The objects sync replicates, each named by its stable identity (SYNC.md "Identity is the
+/// uuid"): Photo by uniqueName, Tag, Rating and Participant by uuid, Share by its zone id, and a
+/// photo–tag link (`PhotoTag`) by `PHOTO/TAGUUID`. PhotoData and Thumbnail travel with their
+/// photo (they are 1:1 with it and never change alone).
+public enum SyncEntity: String, CaseIterable, Sendable {
+    case share = "Share"
+    case participant = "Participant"
+    case photo = "Photo"
+    case tag = "Tag"
+    case rating = "Rating"
+    case photoTag = "PhotoTag"
+
+    /// The attributes sync keeps per object of this entity, besides `deleted` (the tombstone).
+    /// Each is an attribute of the data model (SPEC §3) as text; `PhotoTag.present` is `1` for a
+    /// link and `0` for a removed one.
+    public var attributes: [String] {
+        switch self {
+        case .share: return ["title", "created", "publicPermission", "scope"]
+        case .participant: return ["share", "email", "role", "permission", "acceptance"]
+        case .photo:
+            return [
+                "displayName", "importedAt", "captureDate", "captureOffset", "captureSource", "width", "height",
+                "format", "orientation", "zone", "sha256", "byteSize"
+            ]
+        case .tag: return ["name", "zone"]
+        case .rating: return ["photo", "value", "author"]
+        case .photoTag: return ["present"]
+        }
+    }
+
+    /// The attribute name of a tombstone: value `1` once the object is deleted (a delete wins
+    /// over every update, concurrent or later; identities are never reused).
+    public static let deleted = "deleted"
+}
+
+/// Who wins an attribute (SYNC.md "Conflict rule"): the change with the later history timestamp,
+/// ties broken by the larger library id. Compared as (time, library): ISO 8601 UTC strings of one
+/// shape (`YYYY-MM-DDTHH:MM:SS.fffZ`) order as their instants.
+public struct SyncStamp: Comparable, Hashable, Sendable {
+    /// ISO 8601 UTC with milliseconds: the history transaction's timestamp.
+    public var time: String
+    /// The library that made the change (`sync_library.id`, lowercase UUID).
+    public var library: String
+
+    public init(time: String, library: String) {
+        self.time = time
+        self.library = library
+    }
+
+    public static func < (a: SyncStamp, b: SyncStamp) -> Bool { (a.time, a.library) < (b.time, b.library) }
+}
+
+/// One attribute of one object with its winning value and stamp: a row of the sync state and of
+/// a changeset.
+public struct SyncEntry: Equatable, Sendable {
+    public var entity: SyncEntity
+    /// The object's identity (`SyncEntity`).
+    public var objectID: String
+    /// One of `entity.attributes`, or `SyncEntity.deleted`.
+    public var attribute: String
+    /// The value as text; nil for an attribute without a value (a capture date not known).
+    public var value: String?
+    public var stamp: SyncStamp
+    /// The record zone the object is in (for zone-scoped changesets).
+    public var zone: String?
+
+    public init(
+        entity: SyncEntity, objectID: String, attribute: String, value: String?, stamp: SyncStamp, zone: String?
+    ) {
+        self.entity = entity
+        self.objectID = objectID
+        self.attribute = attribute
+        self.value = value
+        self.stamp = stamp
+        self.zone = zone
+    }
+}
+
+/// This library's sync bookkeeping (`sync_library`).
+public struct SyncState: Equatable, Sendable {
+    /// The stable library id (lowercase UUID), the sender id of its changesets.
+    public var libraryID: String
+    /// The last change token: every change the sync state records takes the next one.
+    public var changeToken: Int64
+    /// The last history token whose changes are folded into the sync state.
+    public var reconciledHistoryToken: Int64
+
+    public init(libraryID: String, changeToken: Int64, reconciledHistoryToken: Int64) {
+        self.libraryID = libraryID
+        self.changeToken = changeToken
+        self.reconciledHistoryToken = reconciledHistoryToken
+    }
+}
+
+/// A photo as sync materializes it: the columns of `photo` plus its original's SHA-256 and size.
+public struct SyncPhotoValues: Sendable {
+    public var uniqueName: String
+    public var displayName: String
+    public var importedAt: String
+    public var captureDate: String?
+    public var captureOffset: Int?
+    public var captureSource: String?
+    /// Pixels.
+    public var width: Int
+    public var height: Int
+    public var format: String
+    /// EXIF orientation 1…8.
+    public var orientation: Int
+    public var zone: String
+    /// 64 lowercase hex digits.
+    public var sha256: String
+    /// Bytes.
+    public var byteSize: Int
+
+    public init(
+        uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
+        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zone: String,
+        sha256: String, byteSize: Int
+    ) {
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.importedAt = importedAt
+        self.captureDate = captureDate
+        self.captureOffset = captureOffset
+        self.captureSource = captureSource
+        self.width = width
+        self.height = height
+        self.format = format
+        self.orientation = orientation
+        self.zone = zone
+        self.sha256 = sha256
+        self.byteSize = byteSize
+    }
+}
+
+/// Where sync keeps its state and reads and writes the catalog by identity (issue 11). Every
+/// method runs inside the caller's transaction (a write transaction for the writers: SQLite BEGIN
+/// IMMEDIATE, PostgreSQL a transaction-level advisory lock).
+///
+/// Plain SQL on both backends: the sync state is an ordinary keyed table (`sync_entry`, primary
+/// key entity + object id + attribute) written with `INSERT … ON CONFLICT (…) DO UPDATE`, which
+/// SQLite ≥ 3.24 and PostgreSQL both accept; objects are addressed by uuid / uniqueName, never by
+/// row id; no SQLite-only function is needed.
+public protocol SyncStore: AnyObject {
+    // MARK: state
+
+    /// This library's id and tokens.
+    /// - Throws: the store's error.
+    func syncState() throws -> SyncState
+    /// Stores the tokens.
+    /// - Throws: the store's error.
+    func setSyncTokens(changeToken: Int64, reconciledHistoryToken: Int64) throws
+    /// The sync entries of one object, by attribute.
+    /// - Throws: the store's error.
+    func syncEntries(_ entity: SyncEntity, _ objectID: String) throws -> [SyncEntry]
+    /// The `PhotoTag` entries of one photo (object ids `PHOTO/…`).
+    /// - Throws: the store's error.
+    func syncLinkEntries(ofPhoto uniqueName: String) throws -> [SyncEntry]
+    /// Sets one entry (insert or replace by entity, object id and attribute) with change `token`.
+    /// - Throws: the store's error.
+    func putSyncEntry(_ entry: SyncEntry, token: Int64) throws
+    /// Calls `body` with every entry whose change token is above `token`, in `zone` when given,
+    /// ordered by entity, object id and attribute.
+    /// - Throws: the store's error.
+    func forEachSyncEntry(after token: Int64, zone: String?, _ body: (SyncEntry) throws -> Void) throws
+    /// The object ids of `entity` the sync state holds and has not marked deleted.
+    /// - Throws: the store's error.
+    func liveSyncObjects(_ entity: SyncEntity) throws -> [String]
+
+    // MARK: history
+
+    /// The newest history token (0 for none).
+    /// - Throws: the store's error.
+    func newestHistoryToken() throws -> Int64
+    /// The oldest history token kept (nil when history is empty).
+    /// - Throws: the store's error.
+    func oldestHistoryToken() throws -> Int64?
+    /// Every (entity, object id, newest timestamp) that history names after `token`, in
+    /// transactions whose context is not `excludedContext`.
+    /// - Throws: the store's error.
+    func historyObjects(after token: Int64, excludingContext excludedContext: String) throws -> [(
+        entity: String, objectID: String, timestamp: String
+    )]
+    /// The newest timestamp of a history transaction naming the object, outside `excludedContext`.
+    /// - Throws: the store's error.
+    func newestHistoryTimestamp(entity: String, objectID: String, excludingContext excludedContext: String) throws
+        -> String?
+
+    // MARK: catalog by identity
+
+    /// Every object id of `entity` in the catalog (PhotoTag: `PHOTO/TAGUUID`).
+    /// - Throws: the store's error.
+    func catalogObjects(_ entity: SyncEntity) throws -> [String]
+    /// The object ids of `entity` (photo, tag or participant) in one record zone.
+    /// - Throws: the store's error.
+    func catalogObjects(_ entity: SyncEntity, inZone zone: String) throws -> [String]
+    /// The attributes of an object as the catalog holds it (`SyncEntity.attributes`; an attribute
+    /// without a value is left out), nil when the object is not there.
+    /// - Throws: the store's error.
+    func catalogAttributes(_ entity: SyncEntity, _ objectID: String) throws -> [String: String]?
+    /// The uuids of the tags a photo is linked to.
+    /// - Throws: the store's error.
+    func tagUUIDs(ofPhoto uniqueName: String) throws -> [String]
+
+    // MARK: applied ranges and acknowledgements
+
+    /// The last change token applied from `sender` for `scope` (`library` or a zone id).
+    /// - Throws: the store's error.
+    func appliedToken(sender: String, scope: String) throws -> Int64?
+    /// Records it.
+    /// - Throws: the store's error.
+    func setAppliedToken(sender: String, scope: String, token: Int64) throws
+    /// Every (sender, scope, token) applied here.
+    /// - Throws: the store's error.
+    func appliedTokens() throws -> [(sender: String, scope: String, token: Int64)]
+    /// The last change token of ours that `peer` acknowledged for `scope`.
+    /// - Throws: the store's error.
+    func acknowledgedToken(peer: String, scope: String) throws -> Int64?
+    /// Records it (kept when lower than the one stored).
+    /// - Throws: the store's error.
+    func setAcknowledgedToken(peer: String, scope: String, token: Int64) throws
+
+    // MARK: sharing
+
+    /// This library's membership of a zone shared with it (`share accept`), nil when none.
+    /// - Throws: the store's error.
+    func membership(zone: String) throws -> SyncMembership?
+    /// Every zone shared with this library.
+    /// - Throws: the store's error.
+    func memberships() throws -> [SyncMembership]
+    /// Records (or replaces) a membership.
+    /// - Throws: the store's error.
+    func setMembership(_ membership: SyncMembership) throws
+
+    // MARK: materializing
+
+    /// Creates the zone when absent, else sets its scope.
+    /// - Throws: the store's error.
+    func putZone(_ id: String, scope: String) throws
+    /// Inserts the share (its zone must exist) or updates its title and public permission.
+    /// - Throws: the store's error.
+    func putShare(id: String, title: String, created: String, publicPermission: String) throws
+    /// Deletes a share's zone with everything in it (photos, tags, ratings, links, participants,
+    /// the share). - Returns: the file references of the photos that went.
+    /// - Throws: the store's error.
+    func deleteZoneContents(_ id: String) throws -> [String]
+    /// Inserts or updates a participant by uuid (the share must exist).
+    /// - Throws: the store's error.
+    func putParticipant(
+        uuid: String, share: String, email: String, role: String, permission: String, acceptance: String) throws
+    /// Deletes a participant by uuid.
+    /// - Throws: the store's error.
+    func deleteParticipant(uuid: String) throws
+    /// Inserts a photo with its photo data and thumbnail. - Returns: the row id.
+    /// - Throws: the store's error.
+    func insertPhoto(
+        _ photo: SyncPhotoValues, fileReference: String, thumbnail: (data: [UInt8], width: Int, height: Int)?
+    )
+        throws -> Int64
+    /// Sets a photo's zone. - Throws: the store's error.
+    func setPhotoZone(_ uniqueName: String, zone: String) throws
+    /// Inserts a tag or updates its name and zone by uuid.
+    /// - Throws: the store's error.
+    func putTag(uuid: String, name: String, zone: String) throws
+    /// Inserts a rating (its photo must exist), or sets the value of the one with this uuid.
+    /// - Throws: the store's error.
+    func putRating(uuid: String, photo: String, value: Int, author: String?) throws
+    /// The uuid of `author`'s rating of a photo (one per author per photo, schema migration 5).
+    /// - Throws: the store's error.
+    func rating(ofPhoto photo: String, author: String) throws -> String?
+    /// Links or unlinks a photo and a tag, both by identity; nothing when either is missing.
+    /// - Returns: true when a row changed.
+    /// - Throws: the store's error.
+    func setLink(photo: String, tag: String, present: Bool) throws -> Bool
+    /// The row id of an object in the catalog (for history's delete selections), nil when absent.
+    /// - Throws: the store's error.
+    func rowID(_ entity: SyncEntity, _ objectID: String) throws -> Int64?
+    /// Deletes a photo (cascading to its data, thumbnail, ratings and links), tag, or rating by
+    /// identity. - Throws: the store's error.
+    func deleteObject(_ entity: SyncEntity, _ objectID: String) throws
+}
+
+/// A zone shared with this library: who this library is in it and who owns it.
+public struct SyncMembership: Equatable, Sendable {
+    /// The share's (zone's) id.
+    public var zone: String
+    /// This library's participant e-mail address in the share.
+    public var email: String
+    /// The owner's library id (the only sender whose changesets of the zone are accepted).
+    public var owner: String
+    /// ISO 8601 UTC of `share leave`, nil while a member.
+    public var leftAt: String?
+
+    public init(zone: String, email: String, owner: String, leftAt: String?) {
+        self.zone = zone
+        self.email = email
+        self.owner = owner
+        self.leftAt = leftAt
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import PhotosSQLite
+
+/// A library's content by identity, never by local row id (SYNC.md "Tests that tell the
+/// truth"): what two peers that converged hold alike. Sync bookkeeping and history differ per
+/// library and are left out.
+public enum CanonicalDump {
+    /// One sorted line per zone, share, participant, photo (with its original's SHA-256 and
+    /// size, thumbnail size, zone), tag, link and rating, plus the original files in external data.
+    /// - Throws: `SQLiteError` when the database cannot be read.
+    public static func of(_ library: String) throws -> [String] {
+        let db = try Database(path: library + "/photos.sqlite", readOnly: true)
+        let queries = [
+            "SELECT 'zone', id, scope FROM zone",
+            "SELECT 'share', id, title, created, public_permission FROM share",
+            "SELECT 'participant', uuid, share_id, email, role, permission, acceptance FROM participant",
+            """
+            SELECT 'photo', p.unique_name, p.display_name, p.imported_at, p.width, p.height, p.format, p.orientation,
+                   p.zone_id, d.sha256, d.byte_size, t.width, t.height
+            FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id LEFT JOIN thumbnail t ON t.photo_id = p.id
+            """,
+            "SELECT 'tag', uuid, name, zone_id FROM tag",
+            """
+            SELECT 'link', p.unique_name, t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
+            JOIN tag t ON t.id = pt.tag_id
+            """,
+            "SELECT 'rating', r.uuid, p.unique_name, r.value FROM rating r JOIN photo p ON p.id = r.photo_id"
+        ]
+        var lines: [String] = []
+        for sql in queries {
+            try Statement.prepare(db, sql).forEach { row in
+                lines.append((0..<row.count).map { "\(row.value($0))" }.joined(separator: "|"))
+            }
+        }
+        let files = filesUnder(library + "/ExternalData").map { "file " + ($0 as NSString).lastPathComponent }
+        return lines.sorted() + files.sorted()
+    }
+}
