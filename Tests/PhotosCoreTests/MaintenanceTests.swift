@@ -203,6 +203,8 @@ final class MaintenanceTests: XCTestCase {
         try makeShare(lib, id: "s-purged", photos: ["storm.jpg", "path.jpg", "kite.png"], tag: nil)
         var options = ExportOptions(destination: tmp.file("out"))
         options.filter.zone = "s-purged"
+        // One photo per batch, so progress (and the purge below) comes between photos.
+        options.batchSize = 1
         let exporter = Exporter(library: lib, options: options)
         var notes: [String] = []
         exporter.onNote = { notes.append($0) }
