@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotosFiles
 import PhotosImaging
 import PhotosModel
@@ -217,14 +218,50 @@ extension Library {
     /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
+    ///
+    /// The SHA-256 of the originals is computed by `jobs` threads (`--jobs`, at least 1;
+    /// default the number of cores), each taking the next original; the problems are reported
+    /// in the same order whatever `jobs` is.
     public func verify(
         quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
-        author: HistoryAuthor = .default
+        author: HistoryAuthor = .default, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws -> VerifyReport {
-        try self.dryRun(repair && dryRun) { try verifyLibrary(quick: quick, repair: repair, author: author) }
+        try self.dryRun(repair && dryRun) {
+            try verifyLibrary(quick: quick, repair: repair, author: author, jobs: jobs)
+        }
     }
 
-    private func verifyLibrary(quick: Bool, repair: Bool, author: HistoryAuthor) throws -> VerifyReport {
+    /// An original whose size is right, to be hashed: where its problem would go in the
+    /// report, and what to say.
+    private struct PendingHash {
+        var position: Int
+        var original: RecordedOriginal
+        var path: String
+    }
+
+    /// The SHA-256 of each file of `paths` (or the error reading it), in order, computed by up
+    /// to `jobs` threads, each taking the next file.
+    static func hashFiles(_ paths: [String], jobs: Int) -> [Result<String, Error>] {
+        let results = Mutex([Result<String, Error>?](repeating: nil, count: paths.count))
+        let next = Atomic<Int>(0)
+        let run: @Sendable () -> Void = {
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < paths.count else { return }
+                let result = Result { try SHA256Hasher.hex(ofFileAt: paths[i]).hex }
+                results.withLock { $0[i] = result }
+            }
+        }
+        let threads = max(1, min(jobs, paths.count))
+        if threads == 1 {
+            run()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in run() }
+        }
+        return results.withLock { $0.map { $0 ?? .failure(FileError(.io, "not hashed")) } }
+    }
+
+    private func verifyLibrary(quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int) throws -> VerifyReport {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
@@ -233,6 +270,7 @@ extension Library {
             let rows = try self.verifyStore.recordedOriginals()
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
+            var pendingHashes: [PendingHash] = []
             for original in rows {
                 let (name, display, sha, size, ref, zone, ratings, tags) = (
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
@@ -303,21 +341,31 @@ extension Library {
                     continue
                 }
                 if !quick {
-                    do {
-                        let actual = try SHA256Hasher.hex(ofFileAt: path).hex
-                        if actual != sha {
-                            missingOriginal.insert(name)
-                            report.problems.append(
-                                VerifyProblem(
-                                    kind: .hashMismatch, subject: .photo(original.photo),
-                                    detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
-                        }
-                    } catch {
-                        report.problems.append(
-                            VerifyProblem(
-                                kind: .unreadableFile, subject: .photo(original.photo),
-                                detail: "\(photo): original \(ref) cannot be read: \(error)"))
-                    }
+                    pendingHashes.append(PendingHash(position: report.problems.count, original: original, path: path))
+                }
+            }
+            // Hashed by `jobs` threads; each problem goes where the serial loop would have put
+            // it (inserted from the last, so the earlier positions stay right).
+            let hashes = Library.hashFiles(pendingHashes.map(\.path), jobs: jobs)
+            for (pending, hash) in zip(pendingHashes, hashes).reversed() {
+                let original = pending.original
+                let (sha, ref) = (original.sha256, original.fileReference)
+                let photo = Library.describePhoto(original.photo.uniqueName, original.photo.displayName)
+                switch hash {
+                case .success(let actual) where actual != sha:
+                    missingOriginal.insert(original.photo.uniqueName)
+                    report.problems.insert(
+                        VerifyProblem(
+                            kind: .hashMismatch, subject: .photo(original.photo),
+                            detail:
+                                "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha); re-import the intact file to restore it"
+                        ), at: pending.position)
+                case .success: break
+                case .failure(let error):
+                    report.problems.insert(
+                        VerifyProblem(
+                            kind: .unreadableFile, subject: .photo(original.photo),
+                            detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
                 }
             }
             var withoutData: [String] = []

@@ -17,6 +17,7 @@ enum VerifyCommand: Command {
             cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
             --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
             repairs run and are rolled back). History author verify (unless --author).
+            The SHA-256 of the originals is computed by --jobs threads (default: the number of cores).
             Exit status 0 when clean, 1 when problems remain.
             """)
 
@@ -24,6 +25,7 @@ enum VerifyCommand: Command {
         var repair = false
         var dryRun = false
         var quick = false
+        var jobs: Int?
 
         static var options: [Option<Options>] {
             [
@@ -31,7 +33,10 @@ enum VerifyCommand: Command {
                     \.repair, "--repair",
                     help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
                 .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
-                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes.")
+                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
+                .value(
+                    \.jobs, "--jobs", "-j", value: "N", help: "Threads computing the SHA-256 of the originals.",
+                    default: "number of cores", parser: .int(in: 1...256))
             ]
         }
 
@@ -49,7 +54,8 @@ enum VerifyCommand: Command {
             options.dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!options.repair)
         do {
             let report = try library.verify(
-                quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor)
+                quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor,
+                jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             printReport(report, ctx)
         } catch let interrupted as Interrupted<VerifyReport> {
             let cause = ErrorReporting.report(for: interrupted.error, libraryPath: ctx.libraryPath)
