@@ -6,7 +6,10 @@
 # the photo rows share, so `verify --quick` has files to check.
 #
 # Usage: Benchmarks/make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]
-# Needs: python3 (standard library only) and a built photos binary (for `photos init`).
+# Every photo gets the same sound 120x90 thumbnail (a JPEG made with cjpeg), so `verify`
+# decodes real thumbnails and finds no problem in a library made this way.
+# Needs: python3 (standard library only), cjpeg (Debian package libjpeg-turbo-progs) and a
+# built photos binary (for `photos init`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 lib=${1:?usage: make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]}
@@ -22,12 +25,24 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$bin" ] || { echo "make-library.sh: no photos binary at $bin (swift build -c release)" >&2; exit 69; }
 command -v python3 >/dev/null || { echo "make-library.sh: needs python3" >&2; exit 69; }
+command -v cjpeg >/dev/null || { echo "make-library.sh: needs cjpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 69; }
 [ -e "$lib" ] && { echo "make-library.sh: $lib exists; remove it first" >&2; exit 73; }
 "$bin" --library "$lib" --quiet init
 
-python3 - "$lib" "$photos_n" <<'PY'
+# The thumbnail: a 120x90 colour gradient (binary PPM) encoded by libjpeg at quality 85.
+thumb=$(mktemp)
+trap 'rm -f "$thumb"' EXIT
+python3 -c '
+import sys
+w, h = 120, 90
+sys.stdout.buffer.write(b"P6 %d %d 255\n" % (w, h) + bytes(
+    v for y in range(h) for x in range(w) for v in ((x * 2) % 256, (y * 3) % 256, (x + y) % 256)))
+' | cjpeg -quality 85 > "$thumb"
+
+python3 - "$lib" "$photos_n" "$thumb" <<'PY'
 import hashlib, os, random, sqlite3, sys, uuid, datetime
 lib, n = sys.argv[1], int(sys.argv[2])
+thumbnail = open(sys.argv[3], "rb").read()
 rnd = random.Random(20261129)
 def u():  # deterministic UUIDs (random-looking, seeded)
     return str(uuid.UUID(int=rnd.getrandbits(128), version=4))
@@ -49,7 +64,7 @@ shares = [u() for _ in range(200)]
 for i, s in enumerate(shares):
     cur.execute("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", (s, s))
     cur.execute("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, '2025-01-01T00:00:00Z', 'none')", (s, "Share %d" % i))
-    cur.execute("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', 'read-only', 'accepted')", (s, "user%d@example.org" % i))
+    cur.execute("INSERT INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, 'private-user', 'read-only', 'accepted')", (u(), s, "user%d@example.org" % i))
 zones = ["default"] + shares
 def zone_of(i):
     if i < 10000: return shares[0]
@@ -64,9 +79,9 @@ for i in range(n):
                 (i + 1, name, "IMG_%05d.JPG" % (i % 100000), t, t, z))
     sha, size = files[i % 1000]
     cur.execute("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)", (i + 1, sha, size, sha[:2] + "/" + sha))
-    cur.execute("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, randomblob(900), 120, 90)", (i + 1,))
+    cur.execute("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, 120, 90)", (i + 1, thumbnail))
     if i % 2 == 0:
-        cur.execute("INSERT INTO rating (photo_id, value) VALUES (?, ?)", (i + 1, 1 + i % 5))
+        cur.execute("INSERT INTO rating (uuid, photo_id, value) VALUES (?, ?, ?)", (u(), i + 1, 1 + i % 5))
 # 20,000 tags: 19,000 distinct (zone, name) pairs and 1,000 duplicates of some of them.
 tags_by_zone = {z: [] for z in zones}
 weights = {"default": 9000, shares[0]: 1000}
