@@ -34,8 +34,10 @@ let package = Package(
         .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel"]),
         .target(
             name: "PhotosCore",
-            dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "PhotosSQLite", "CExempi", "CExempiShim"]),
-        .target(name: "PhotosCLI", dependencies: ["PhotosCore", "PhotosModel", "PhotosImaging", "PhotosFiles"]),
+            dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "CExempi", "CExempiShim"]),
+        .target(
+            name: "PhotosCLI",
+            dependencies: ["PhotosCore", "PhotosModel", "PhotosSQLite", "PhotosImaging", "PhotosFiles"]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
         .target(
@@ -44,7 +46,7 @@ let package = Package(
         .testTarget(
             name: "PhotosImagingTests",
             dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
-        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosTestSupport"]),
+        .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosModel", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),

@@ -42,7 +42,7 @@ final class CommandContext {
     ///   write the command makes is rolled back (`Library.dryRun`).
     /// - Throws: `PhotosError` 66 when there is none, and what `Library.init` throws.
     func openLibrary(dryRun: Bool = false) throws -> Library {
-        try Library(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
+        try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
     }
 
     /// Opens the library, which must exist, for a command that only reads: as `openLibrary()`
@@ -58,20 +58,20 @@ final class CommandContext {
     ///   read, and what `Library.init` throws.
     func openLibraryForReading(_ reading: Bool = true, dryRun: Bool = false) throws -> Library {
         if dryRun {
-            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+            return try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
         }
         do {
             return try openLibrary()
         } catch let error where reading && ExitStatus(for: error, libraryPath: libraryPath) == .noPermission {
-            return try Library(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
+            return try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)
         }
     }
 
     /// Opens the library, creating it (and saying so on stderr) when absent.
     func openOrCreateLibrary() throws -> Library {
         let path = libraryPath
-        let existed = Library.exists(at: path)
-        let library = try Library(root: path, create: true, busyTimeout: wait)
+        let existed = CompositionRoot.libraryExists(at: path)
+        let library = try CompositionRoot.openLibrary(root: path, create: true, busyTimeout: wait)
         if !existed { console.note("created library at \(path)") }
         return library
     }

@@ -3,7 +3,7 @@ import PhotosModel
 
 extension Library {
     /// Where history transactions and changes are written.
-    var historyStore: any HistoryStore { db }
+    var historyStore: any HistoryStore { store }
 }
 
 /// The one history writer (ARCHITECTURE principle 2). Create it inside the write transaction

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
-import PhotosSQLite
+import PhotosModel
 
 /// What `photos import` does, as options (SPEC §5).
 public struct ImportOptions {
@@ -10,7 +10,7 @@ public struct ImportOptions {
     /// Tag names (raw; normalized on use) added to every imported photo (`--tag`).
     public var tags: [String] = []
     /// The record zone photos go into (`default`, or a share's id with `--share`).
-    public var zone: String = Schema.defaultZoneID
+    public var zone: String = ZoneID.default.rawValue
     /// Check and decode everything, write nothing (`--dry-run`): the batches run in
     /// transactions that roll back (`Library.dryRun`), and no original is written.
     public var dryRun = false
@@ -189,7 +189,7 @@ public final class Importer {
 
         let jobs = max(1, min(options.jobs, max(1, files.count)))
         let pipeline = ImportPipeline(
-            files: files, jobs: jobs, databasePath: library?.databasePath,
+            files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail)
         let queue = pipeline.queue
         let stop = pipeline.stop

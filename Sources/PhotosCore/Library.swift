@@ -1,21 +1,28 @@
 import Foundation
 import PhotosFiles
-import PhotosSQLite
+import PhotosModel
 
-/// A photo library on disk: a folder holding the SQLite database and the external data
-/// folder of originals (SPEC §2).
+/// A photo library on disk: a folder holding the catalog (through the injected
+/// `CatalogBackend`; SQLite's `ROOT/photos.sqlite` by default) and the external data folder of
+/// originals (SPEC §2).
 ///
-/// Layout: `ROOT/photos.sqlite` (+ `-wal`, `-shm`) and `ROOT/ExternalData/ab/abcdef…`, each
-/// original named by its SHA-256 and sharded by the first two hex digits.
+/// Layout: the backend's catalog files and `ROOT/ExternalData/ab/abcdef…`, each original named
+/// by its SHA-256 and sharded by the first two hex digits. Core reaches the catalog only
+/// through `LibraryStore`; it never names the backend.
 public final class Library {
     /// The library folder.
     public let root: String
-    /// The database connection (one per `Library`; use from one thread at a time).
-    public let db: Database
+    /// The open catalog (one per `Library`; use from one thread at a time). Core's files reach
+    /// it through the narrower store protocols (`historyStore`, `verifyStore`, …).
+    package let store: any LibraryStore
+    /// The backend that opened `store` (the composition root chose it for this folder).
+    public let backend: any CatalogBackend
+    /// Where exports keep their state databases (`ExportState`).
+    public let exportStates: any ExportStateBackend
     /// The originals, named by SHA-256. During a dry run (`isDryRun`) this store writes and
     /// removes nothing.
-    public var externalData: ExternalDataStore { isDryRun ? store.forDryRun : store }
-    private let store: ExternalDataStore
+    public var externalData: ExternalDataStore { isDryRun ? files.forDryRun : files }
+    private let files: ExternalDataStore
     /// True while a dry run is in progress (`dryRun(_:_:)`, or a library opened with `dryRun`):
     /// see `write(_:)` for what that guarantees.
     public private(set) var isDryRun = false
@@ -26,13 +33,8 @@ public final class Library {
     /// lock, whatever `--wait` says (`removeUnreferencedFiles`).
     public static let cleanupWait: Double = 10
 
-    /// File name of the database inside the library folder.
-    public static let databaseName = "photos.sqlite"
     /// Folder name of the external data inside the library folder.
     public static let externalDataName = "ExternalData"
-
-    /// Path of the database file.
-    public var databasePath: String { root + "/" + Library.databaseName }
 
     /// Resolves the library folder: `--library PATH`, then `$PHOTOS_LIBRARY`, then
     /// `$XDG_DATA_HOME/photos/Library`, then `~/.local/share/photos/Library` (SPEC §2; XDG Base
@@ -58,14 +60,16 @@ public final class Library {
         return p
     }
 
-    /// True when `root` holds a library database.
-    public static func exists(at root: String) -> Bool {
-        FileManager.default.fileExists(atPath: root + "/" + databaseName)
+    /// True when `root` holds a library catalog of `backend`.
+    public static func exists(at root: String, backend: any CatalogBackend) -> Bool {
+        backend.catalogExists(at: root)
     }
 
     /// Opens the library at `root`, migrating it to the current schema.
     /// - Parameters:
     ///   - root: the library folder.
+    ///   - backend: the catalog's backend, chosen by the composition root for this folder.
+    ///   - exportStates: where exports keep their state databases.
     ///   - create: create the folder and database when absent (otherwise a missing library is
     ///     an error 66).
     ///   - busyTimeout: seconds to wait for another process's lock.
@@ -77,69 +81,69 @@ public final class Library {
     ///   - acceptingOlderSchema: with `readOnly`, open a library of an older schema version
     ///     even when this user may not write it, for a reader that copes with every older
     ///     version itself (`merge`'s other library); it is not migrated.
-    /// - Throws: `PhotosError` 66 when the library does not exist and `create` is false (always
-    ///   for a dry run), 77 when this user may not enter its folder or write it (a read-only
-    ///   open: may not read it, or it has an older schema version that only a user who can
-    ///   write it can upgrade), 73 when it cannot be created, 65 when it is newer than this
-    ///   build (or, for a dry run, older: it would have to be migrated, which a dry run never
-    ///   does), 75 when busy.
+    /// - Throws: `LibraryError.noLibrary` when the library does not exist and `create` is false
+    ///   (always for a dry run); `.cannotEnter` when this user may not look into it;
+    ///   `.notALibrary` for a catalog without a schema version; `.olderSchema` when a read-only
+    ///   open or a dry run meets an older schema version (`.notWritable` when only a user who
+    ///   can write it can upgrade it); `.cannotCreate` when it cannot be created;
+    ///   `.newerSchema` when it is newer than this build; `.busy`; `.database` for the store's
+    ///   other failures. (The CLI's ErrorReporting gives them 66, 77, 65, 77/65, 73, 65, 75.)
     public init(
-        root: String, create: Bool, busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false,
-        acceptingOlderSchema: Bool = false
+        root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend, create: Bool,
+        busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false, acceptingOlderSchema: Bool = false
     ) throws {
         self.root = root
+        self.backend = backend
+        self.exportStates = exportStates
         self.busyTimeout = busyTimeout
         let fm = FileManager.default
-        let dbPath = root + "/" + Library.databaseName
+        let dbPath = backend.catalogFiles(at: root).first ?? root
         var st = stat()
         if stat(dbPath, &st) != 0, errno == EACCES || errno == EPERM {
             // Not "no library": one this user may not look into.
-            throw PhotosError(
-                .noPermission,
-                "library \(root) cannot be opened: \(Library.accessProblem(root) ?? "\(dbPath): \(String(cString: strerror(errno)))")"
-            )
+            throw LibraryError.cannotEnter(
+                library: root,
+                reason: Library.accessProblem(root, backend: backend)
+                    ?? "\(dbPath): \(String(cString: strerror(errno)))")
         }
-        if !fm.fileExists(atPath: dbPath) {
+        if !backend.catalogExists(at: root) {
             guard create, !dryRun else {
-                throw PhotosError.noInput("no library at \(root) (create one with 'photos init' or 'photos import')")
+                throw LibraryError.noLibrary(library: root)
             }
             try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
         do {
-            db = try Database(path: dbPath, readOnly: readOnly, busyTimeout: busyTimeout)
+            store = try backend.open(
+                root: root, options: StoreOpenOptions(readOnly: readOnly, create: create, lockWait: busyTimeout))
+            let current = backend.currentSchemaVersion
             if readOnly || dryRun {
-                let version = try db.userVersion
-                if version > Schema.currentVersion {
-                    throw MigrationError.newerLibrary(found: version, supported: Schema.currentVersion)
+                let version = try store.schemaVersion()
+                if version > current {
+                    throw LibraryError.newerSchema(library: root, found: version, supported: current)
                 }
                 if readOnly && version == 0 {
-                    throw PhotosError.dataError("\(dbPath) is not a photos library (it has no schema version)")
+                    throw LibraryError.notALibrary(path: dbPath)
                 }
-                if readOnly && !acceptingOlderSchema && version < Schema.currentVersion {
+                if readOnly && !acceptingOlderSchema && version < current {
                     // This build cannot read the older tables (migration 2 added the capture
                     // columns every photo query selects), and a read-only open migrates nothing.
-                    if Library.accessProblem(root) != nil {
-                        throw PhotosError(
-                            .noPermission,
-                            "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) by a user who can write it (run 'photos init'): \(Library.whatIsNotWritable(root))"
-                        )
+                    if Library.accessProblem(root, backend: backend) != nil {
+                        throw LibraryError.olderSchema(
+                            library: root, found: version, current: current,
+                            why: .notWritable(what: Library.whatIsNotWritable(root, backend: backend)))
                     }
-                    throw PhotosError.dataError(
-                        "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a read-only open (as a dry run makes) does not do: run 'photos init'"
-                    )
+                    throw LibraryError.olderSchema(library: root, found: version, current: current, why: .readOnlyOpen)
                 }
-                if dryRun && version < Schema.currentVersion {
+                if dryRun && version < current {
                     // A dry run never creates, migrates or vacuums a library.
-                    throw PhotosError.dataError(
-                        "library \(root) has schema version \(version) and must be upgraded to \(Schema.currentVersion) first, which a dry run does not do: run 'photos init', then the dry run"
-                    )
+                    throw LibraryError.olderSchema(library: root, found: version, current: current, why: .dryRun)
                 }
                 if dryRun {
-                    try db.setQueryOnly(true)
+                    try store.setRejectingWrites(true)
                     isDryRun = true
                 }
             } else {
-                try db.migrate()
+                try store.migrateToCurrentSchema()
             }
         } catch {
             throw LibraryError.wrap(error, library: root)
@@ -147,7 +151,7 @@ public final class Library {
         if !readOnly, !dryRun, !fm.fileExists(atPath: root + "/" + Library.externalDataName) {
             try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
         }
-        store = ExternalDataStore(root: root + "/" + Library.externalDataName)
+        files = ExternalDataStore(root: root + "/" + Library.externalDataName)
     }
 
     /// Runs `body` as a dry run when `enabled` (and as itself otherwise): the real code path,
@@ -161,50 +165,54 @@ public final class Library {
     /// `library.dryRun(flag) { … }` (or on a library opened with `dryRun: true`) and reports
     /// what that code counted. File effects outside the library (export's DEST) go through a
     /// writer with its own dry-run flag (`Exporter`).
-    /// - Throws: what `body` throws; `PhotosError` when query-only mode cannot be set.
+    /// - Throws: what `body` throws; `LibraryError` when the store cannot reject writes.
     public func dryRun<T>(_ enabled: Bool, _ body: () throws -> T) throws -> T {
         guard enabled, !isDryRun else { return try body() }
-        do { try db.setQueryOnly(true) } catch { throw LibraryError.wrap(error, library: root) }
+        do { try store.setRejectingWrites(true) } catch { throw LibraryError.wrap(error, library: root) }
         isDryRun = true
         defer {
             isDryRun = false
-            try? db.setQueryOnly(false)
+            try? store.setRejectingWrites(false)
         }
         return try body()
     }
 
     /// Which part of the library at `root` this process may not write, as words for an error
-    /// message: a read-only file system, the library folder, the database file (or its
-    /// `-wal`/`-shm` companion), checked with access(2) and statvfs(3) `ST_RDONLY`.
-    public static func whatIsNotWritable(_ root: String) -> String {
+    /// message: a read-only file system, the library folder, one of the catalog's files
+    /// (`backend.catalogFiles(at:)`: SQLite's database and its `-wal`/`-shm` companions),
+    /// checked with access(2) and statvfs(3) `ST_RDONLY`.
+    public static func whatIsNotWritable(_ root: String, backend: any CatalogBackend) -> String {
         var fs = statvfs()
         if statvfs(root, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
             return "it is on a read-only file system"
         }
-        let db = root + "/" + databaseName
         var parts: [String] = []
         if access(root, W_OK) != 0 {
             parts.append("the library folder \(root) is not writable (\(String(cString: strerror(errno))))")
         }
-        for path in [db, db + "-wal", db + "-shm"] where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
+        for path in backend.catalogFiles(at: root) where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
             parts.append("\(path) is not writable (\(String(cString: strerror(errno))))")
         }
         return parts.isEmpty ? "permission denied" : parts.joined(separator: "; ")
     }
 
     /// Why the library at `root` cannot be read by this process (the folder cannot be entered,
-    /// the database cannot be read), or nil when access(2) sees no problem.
-    public static func accessProblem(_ root: String) -> String? {
+    /// the catalog's main file cannot be read), or nil when access(2) sees no problem.
+    public static func accessProblem(_ root: String, backend: any CatalogBackend) -> String? {
         if access(root, X_OK) != 0, errno == EACCES || errno == EPERM {
             return "the library folder \(root) cannot be entered (\(String(cString: strerror(errno))))"
         }
-        let db = root + "/" + databaseName
+        guard let db = backend.catalogFiles(at: root).first else {
+            let denied = [EACCES, EPERM, EROFS]
+            if access(root, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root, backend: backend) }
+            return nil
+        }
         if access(db, R_OK) != 0, errno == EACCES || errno == EPERM {
             return "the database \(db) cannot be read (\(String(cString: strerror(errno))))"
         }
         let denied = [EACCES, EPERM, EROFS]
-        if access(root, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
-        if access(db, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root) }
+        if access(root, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root, backend: backend) }
+        if access(db, W_OK) != 0, denied.contains(errno) { return whatIsNotWritable(root, backend: backend) }
         return nil
     }
 
@@ -237,7 +245,7 @@ public final class Library {
 
     /// `mkdir -p path` with the system's reason on failure (Foundation's messages say neither
     /// which component failed nor why, e.g. "NSCocoaErrorDomain error 512" for a file in the way).
-    /// - Throws: `PhotosError` 73 naming the library and the folder that cannot be created.
+    /// - Throws: `LibraryError.cannotCreate` naming the library and the folder that cannot be created.
     static func makeFolders(_ path: String, library: String) throws {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -245,35 +253,41 @@ public final class Library {
             var st = stat()
             if stat(prefix, &st) == 0 {
                 guard st.st_mode & S_IFMT == S_IFDIR else {
-                    throw PhotosError(
-                        .cantCreate, "cannot create library folder \(library): \(prefix) exists and is not a folder")
+                    throw LibraryError.cannotCreate(library: library, reason: "\(prefix) exists and is not a folder")
                 }
                 continue
             }
             if mkdir(prefix, 0o777) != 0 && errno != EEXIST {
-                throw PhotosError(
-                    .cantCreate,
-                    "cannot create library folder \(library): \(prefix): \(String(cString: strerror(errno)))")
+                throw LibraryError.cannotCreate(
+                    library: library, reason: "\(prefix): \(String(cString: strerror(errno)))")
             }
         }
     }
 
-    /// Runs `body` in one IMMEDIATE transaction, mapping a lock timeout to `PhotosError` 75.
+    /// Runs `body` in one write transaction (`LibraryStore.writeTransaction`, waiting up to
+    /// `busyTimeout` seconds for another writer), mapping a lock timeout to `LibraryError.busy`.
     /// The transaction commits when `body` returns — except during a dry run (`isDryRun`),
     /// when it always rolls back: `body` sees its own changes (so counts are those of a real
     /// run), and nothing stays. Every write of a command goes through here.
-    /// - Throws: `PhotosError`, or what `body` throws (after rolling back).
+    /// - Throws: `LibraryError.busy` past `busyTimeout`, `LibraryError`, or what `body` throws
+    ///   (after rolling back).
     public func write<T>(_ body: () throws -> T) throws -> T {
+        try write(waitingUpTo: busyTimeout, body)
+    }
+
+    /// `write(_:)` waiting up to `seconds` for another writer's lock instead of `busyTimeout`.
+    /// - Throws: `LibraryError.busy`, `LibraryError`, or what `body` throws (after rolling back).
+    public func write<T>(waitingUpTo seconds: Double, _ body: () throws -> T) throws -> T {
         var result: T?
         do {
             let dry = isDryRun
-            if dry { try db.setQueryOnly(false) }
-            defer { if dry { try? db.setQueryOnly(true) } }
-            try db.inTransaction(.immediate) {
+            if dry { try store.setRejectingWrites(false) }
+            defer { if dry { try? store.setRejectingWrites(true) } }
+            try store.writeTransaction(waitingUpTo: seconds) {
                 result = try body()
                 return dry ? .rollback : .commit
             }
-        } catch let e as SQLiteError {
+        } catch let e as any StoreErrorConvertible {
             throw LibraryError.wrap(e, library: root)
         }
         guard let result else { preconditionFailure("a finished transaction body returned") }

@@ -1,5 +1,5 @@
 import PhotosFiles
-import PhotosSQLite
+import PhotosModel
 
 /// An error of a library as a whole, typed so that callers match on what happened, not on
 /// message text. It carries no exit status, option name or hint: the CLI's `ExitStatus(for:)`
@@ -19,6 +19,18 @@ public enum LibraryError: Error, CustomStringConvertible {
     /// An error of the file layer or the system while working on the library at `library`,
     /// kept as thrown (`FileError`, a Foundation error with its `errno`).
     case store(library: String, underlying: Error)
+    /// There is no library at `library` (and the open was not to create one, or was a dry run).
+    case noLibrary(library: String)
+    /// The library at `library` exists but this process may not look into it (stat(2) of its
+    /// catalog failed with EACCES or EPERM); `reason` says which part (`Library.accessProblem`).
+    case cannotEnter(library: String, reason: String)
+    /// The catalog file at `path` holds no schema version: it is not a photos library.
+    case notALibrary(path: String)
+    /// The library has the older schema version `found` and this open may not migrate it to
+    /// `current` (`why`).
+    case olderSchema(library: String, found: Int, current: Int, why: OlderSchemaRefusal)
+    /// The library folder cannot be created: `reason` names the folder at fault and why.
+    case cannotCreate(library: String, reason: String)
     /// A photo, share, tag, rating, zone or participant the command named does not exist.
     case notFound(CatalogItem)
     /// A prefix (at least `Library.minimumPrefixLength` characters) matches several keys:
@@ -46,8 +58,10 @@ public enum LibraryError: Error, CustomStringConvertible {
         switch self {
         case .notFound, .ambiguous, .prefixTooShort: return ""
         case .busy(let library), .newerSchema(let library, _, _), .database(let library, _, _, _),
-            .store(let library, _):
+            .store(let library, _), .noLibrary(let library), .cannotEnter(let library, _),
+            .olderSchema(let library, _, _, _), .cannotCreate(let library, _):
             return library
+        case .notALibrary(let path): return path
         }
     }
 
@@ -57,24 +71,20 @@ public enum LibraryError: Error, CustomStringConvertible {
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
         case is PhotosError, is LibraryError, is ValueError, is ShareError: return error
-        case let e as SQLiteError where e.isBusy: return LibraryError.busy(library: library)
-        case let e as SQLiteError:
+        case let e as any StoreErrorConvertible:
+            let e = e.storeError
             let failure: DatabaseFailure
-            // https://www.sqlite.org/rescode.html
-            switch e.resultCode {
-            case .readonly, .perm, .auth: failure = .notWritable
-            case .cantopen: failure = .cannotOpen
-            case .ioerr, .full, .nomem: failure = .io
-            case .corrupt, .notadb: failure = .corrupt
-            default: failure = .other
-            }
-            return LibraryError.database(library: library, failure: failure, message: e.message, detail: e.description)
-        case let e as MigrationError:
-            if case let .newerLibrary(found, supported) = e {
+            switch e.kind {
+            case .busy: return LibraryError.busy(library: library)
+            case let .newerSchema(found, supported):
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
+            case .readOnly: failure = .notWritable
+            case .cannotOpen: failure = .cannotOpen
+            case .io: failure = .io
+            case .corrupt: failure = .corrupt
+            case .constraint, .other: failure = .other
             }
-            return LibraryError.database(
-                library: library, failure: .corrupt, message: e.description, detail: e.description)
+            return LibraryError.database(library: library, failure: failure, message: e.message, detail: e.detail)
         default: return LibraryError.store(library: library, underlying: error)
         }
     }
@@ -86,6 +96,12 @@ public enum LibraryError: Error, CustomStringConvertible {
             return "library \(library) has schema version \(found), newer than this photos supports (\(supported))"
         case let .database(library, _, _, detail): return "library \(library): \(detail)"
         case let .store(library, underlying): return "library \(library): \(underlying)"
+        case .noLibrary(let library): return "no library at \(library)"
+        case let .cannotEnter(library, reason): return "library \(library) cannot be opened: \(reason)"
+        case .notALibrary(let path): return "\(path) is not a photos library"
+        case let .olderSchema(library, found, current, why):
+            return "library \(library) has schema version \(found), older than \(current) (\(why))"
+        case let .cannotCreate(library, reason): return "cannot create library folder \(library): \(reason)"
         case .notFound(let item): return "not found: \(item)"
         case let .ambiguous(kind, argument, candidates):
             return "\(kind) prefix '\(argument)' is ambiguous: \(candidates)"
@@ -107,4 +123,15 @@ public enum DatabaseFailure: Sendable, Equatable {
     case corrupt
     /// Anything else: a bug (a constraint, misuse, a statement that does not compile).
     case other
+}
+
+/// Why an open refuses a library of an older schema version instead of migrating it.
+public enum OlderSchemaRefusal: Sendable, Equatable {
+    /// A read-only open of a library this user may not write: only a user who can write it can
+    /// upgrade it; `what` says which part is not writable (`Library.whatIsNotWritable`).
+    case notWritable(what: String)
+    /// A read-only open (as export's dry run makes): it migrates nothing.
+    case readOnlyOpen
+    /// A dry run: it never migrates a library.
+    case dryRun
 }

@@ -74,15 +74,15 @@ extension ImageFormat {
 
 /// Which photos `list` (and later `export`) selects.
 public struct PhotoFilter {
-    /// Photos having every one of these tags (names, normalized on use).
-    public var tags: [String] = []
+    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`).
+    public var tags: [TagName] = []
     /// Capture time (or import time when there is none) at or after this bound: the photo's
     /// own local wall-clock time is compared, or its instant when the bound has an offset.
     public var since: CaptureBound?
     /// Capture time (or import time) before this bound.
     public var until: CaptureBound?
-    /// Photos in this zone only.
-    public var zone: String?
+    /// Photos in this record zone only (an id as typed: `ZoneID(parsing:)`).
+    public var zone: ZoneID?
     /// Photos in this share only: a share id or an unambiguous id prefix, resolved to its zone
     /// by `forEachPhoto` (SPEC §5 `--share`).
     public var share: String?
@@ -114,11 +114,10 @@ extension Library {
 
     /// The photos matching `filter`, ordered by capture (or import) date, then uniqueName;
     /// `body` is called for each so that a large library is never held in memory.
-    /// - Throws: `ValueError` for a tag name that is not valid; for `share`, the errors of
-    ///   `resolveShare`; the store's error.
+    /// - Throws: for `share`, the errors of `resolveShare`; the store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
         var query = PhotoQuery()
-        query.tagNames = try filter.tags.map(TagName.normalize)
+        query.tagNames = filter.tags.map(\.rawValue)
         func timeBound(_ bound: CaptureBound?) -> PhotoQuery.TimeBound? {
             guard let bound else { return nil }
             if let utc = bound.utcText, let offset = bound.offsetMinutes {
@@ -128,7 +127,7 @@ extension Library {
         }
         query.since = timeBound(filter.since)
         query.until = timeBound(filter.until)
-        if let zone = filter.zone { query.zones.append(zone) }
+        if let zone = filter.zone { query.zones.append(zone.rawValue) }
         if let share = filter.share { query.zones.append(try resolveShare(share).id) }
         query.minRating = filter.minRating
         try catalogStore.forEachPhoto(matching: query) { row in
@@ -276,9 +275,7 @@ extension Library {
             // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
             // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
             // for `verify --repair`).
-            db.setBusyTimeout(max(busyTimeout, Library.cleanupWait))
-            defer { db.setBusyTimeout(busyTimeout) }
-            try? write(body)
+            _ = try? write(waitingUpTo: max(busyTimeout, Library.cleanupWait), body)
         } catch {}
         return removed
     }

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosFiles
-import PhotosSQLite
+import PhotosModel
 
 /// Process exit statuses, from BSD `sysexits.h` (SPEC §5).
 public enum ExitStatus: Int32, Sendable {

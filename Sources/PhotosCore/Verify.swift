@@ -3,7 +3,6 @@ import Synchronization
 import PhotosFiles
 import PhotosImaging
 import PhotosModel
-import PhotosSQLite
 
 /// One problem `photos verify` found (SPEC §2 invariants, and SPEC §6 for thumbnails).
 public struct VerifyProblem: Equatable, Sendable {
@@ -144,7 +143,7 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
         case .removeFile(let reference):
             return "remove \(Library.externalDataName)/\(reference)"
         case let .deletePhoto(name, display, ratings, tags, zone):
-            let share = zone == Schema.defaultZoneID ? "" : ", leaving share \(zone)"
+            let share = zone == ZoneID.default.rawValue ? "" : ", leaving share \(zone)"
             return
                 "delete photo \(name) (\(display)) with its \(ratings) rating\(ratings == 1 ? "" : "s") and \(tags) tag link\(tags == 1 ? "" : "s")\(share); re-importing the intact original restores it instead"
         case let .regenerateThumbnail(name, display):
@@ -187,7 +186,7 @@ public struct VerifyReport: Sendable {
 
 extension Library {
     /// Where verify reads its checks and writes its repairs.
-    var verifyStore: any VerifyStore { db }
+    var verifyStore: any VerifyStore { store }
 
     /// How verify names a photo: its uniqueName and, in parentheses, its displayName.
     static func describePhoto(_ uniqueName: String, _ displayName: String) -> String {
@@ -265,7 +264,7 @@ extension Library {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
-        try db.transaction(.deferred) {
+        try store.readTransaction {
             report.problems += try self.checkDatabase()
             let rows = try self.verifyStore.recordedOriginals()
             report.photos = try self.verifyStore.photoCount()

@@ -1,13 +1,6 @@
 import CSQLite
 import Foundation
-
-/// How a transaction body ends its transaction (GRDB's `TransactionCompletion`).
-public enum TransactionCompletion: Sendable {
-    /// Keep the changes.
-    case commit
-    /// Discard the changes (a dry run, or a body that found nothing to do).
-    case rollback
-}
+import PhotosModel
 
 /// One SQLite connection, configured the way every `photos` command needs it:
 /// WAL journal, `foreign_keys=ON`, `synchronous=NORMAL` and a busy timeout.
@@ -18,6 +11,8 @@ public final class Database {
     let handle: OpaquePointer
     /// The database file's path.
     public let path: String
+    /// Seconds a statement waits for another connection's lock (`setBusyTimeout`).
+    public private(set) var busyTimeout: Double
     private var statementCache: [String: Statement] = [:]
 
     /// How a transaction takes its locks (https://www.sqlite.org/lang_transaction.html).
@@ -60,6 +55,7 @@ public final class Database {
         }
         self.handle = db
         self.path = path
+        self.busyTimeout = busyTimeout
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
         do {
@@ -140,10 +136,18 @@ public final class Database {
         throw lastError
     }
 
-    deinit {
+    private var isClosed = false
+
+    /// Closes the connection (finalizing its statements); it is not used afterwards. Also done
+    /// when the `Database` is released.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }
+
+    deinit { close() }
 
     /// Runs one or more SQL statements that take no parameters.
     /// - Throws: `SQLiteError`.
@@ -239,6 +243,7 @@ public final class Database {
     /// Sets how long a statement waits for another connection's lock before failing with BUSY.
     /// - Parameter seconds: the wait in seconds (0: fail at once).
     public func setBusyTimeout(_ seconds: Double) {
+        busyTimeout = seconds
         sqlite3_busy_timeout(handle, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
     }
 

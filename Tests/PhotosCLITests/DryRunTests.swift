@@ -231,10 +231,11 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         let ref = try XCTUnwrap(library.externalData.allReferences().first)
         let seen: Int = try library.dryRun(true) {
             let inside = try library.write {
-                try library.db.run("DELETE FROM photo")
-                return try library.db.scalarInt("SELECT count(*) FROM photo") ?? -1
+                try library.sqlite.run("DELETE FROM photo")
+                return try library.sqlite.scalarInt("SELECT count(*) FROM photo") ?? -1
             }
-            XCTAssertThrowsError(try library.db.run("DELETE FROM photo"), "query_only refuses a write outside write()")
+            XCTAssertThrowsError(
+                try library.sqlite.run("DELETE FROM photo"), "query_only refuses a write outside write()")
             XCTAssertTrue(library.externalData.remove(reference: ref), "a dry run says the file would go")
             let bytes: [UInt8] = [1, 2, 3]
             XCTAssertFalse(try bytes.withUnsafeBytes { try library.externalData.write($0, reference: "zz/new") })
@@ -244,10 +245,10 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         XCTAssertFalse(library.isDryRun)
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.externalData.path(for: ref)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: library.externalData.path(for: "zz/new")))
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 1)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1)
         // Out of the dry run, writes commit again.
-        try library.write { try library.db.run("UPDATE photo SET display_name = 'x'") }
-        XCTAssertEqual(try library.db.scalarString("SELECT display_name FROM photo"), "x")
+        try library.write { try library.sqlite.run("UPDATE photo SET display_name = 'x'") }
+        XCTAssertEqual(try library.sqlite.scalarString("SELECT display_name FROM photo"), "x")
         _ = before
     }
 }

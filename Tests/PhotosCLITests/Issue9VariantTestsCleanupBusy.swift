@@ -16,9 +16,9 @@ final class Issue9VariantCleanupBusyTests: TemporaryFolderTestCase {
     func testRemovalAfterCommitWaitsForAnotherWriter() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
         let library = try Library(root: lib, create: false, busyTimeout: 0)
-        let ref = try XCTUnwrap(try library.db.scalarString("SELECT file_ref FROM photo_data"))
+        let ref = try XCTUnwrap(try library.sqlite.scalarString("SELECT file_ref FROM photo_data"))
         // The rows go (as a committed delete leaves them), then another writer holds the lock.
-        try library.db.run("DELETE FROM photo")
+        try library.sqlite.run("DELETE FROM photo")
         // nonisolated(unsafe): safe because after `BEGIN IMMEDIATE` this thread never touches
         // `holder` again; only the timer's closure does: one thread at a time.
         nonisolated(unsafe) let holder = try Database(path: lib + "/photos.sqlite", busyTimeout: 0)

@@ -68,7 +68,7 @@ final class TypedCommandsTests: XCTestCase {
         let export = try decode(
             ExportCommand.Options.self, ["d", "--sidecar", "JSON", "--zone", "z", "--min-rating", "3"])
         XCTAssertEqual(export.exportOptions.sidecar, .json)
-        XCTAssertEqual(export.exportOptions.filter.zone, "z")
+        XCTAssertEqual(export.exportOptions.filter.zone, ZoneID(rawValue: "z"))
         XCTAssertEqual(export.exportOptions.filter.minRating, 3)
         XCTAssertEqual(export.exportOptions.destination, "d")
     }

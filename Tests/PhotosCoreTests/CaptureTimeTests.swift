@@ -111,7 +111,7 @@ final class CaptureTimeTests: XCTestCase {
 
     func row(_ library: Library, _ name: String) throws -> [String] {
         try XCTUnwrap(
-            library.db.statement(
+            library.sqlite.statement(
                 "SELECT capture_date, quote(capture_offset), quote(capture_source) FROM photo WHERE display_name = ?"
             )
             .first([name]) { [$0.string(0), $0.string(1), $0.string(2)] })

@@ -32,7 +32,7 @@ final class GroupDurabilityTests: XCTestCase {
         let library = try Library(root: tmp.file("lib"), create: true)
         let root = library.externalData.root
         let seen = Seen()
-        nonisolated(unsafe) let db = library.db
+        nonisolated(unsafe) let db = library.sqlite
         // Called on the writer's thread inside the batch's write transaction: the rows it sees
         // are the ones about to commit; each must have its original renamed into place already.
         DurabilityStats.recordEvents(true) { event in
@@ -59,7 +59,7 @@ final class GroupDurabilityTests: XCTestCase {
         DurabilityStats.recordEvents(false)
 
         XCTAssertEqual(summary.imported, count, "\(summary.failures)")
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_data"), count)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), count)
         // Exactly one syncfs, then the commit, per batch; no fsync at all for the originals.
         let batches = 3
         XCTAssertEqual(

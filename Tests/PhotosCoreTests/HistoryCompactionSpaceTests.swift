@@ -18,7 +18,7 @@ final class HistoryCompactionSpaceTests: XCTestCase {
 
     func testCompactionReportsTheBytesTheFileShrankBy() throws {
         let lib = try Library(root: tmp.file("L"), create: true)
-        let store: any HistoryStore = lib.db
+        let store: any HistoryStore = lib.sqlite
         let long = String(repeating: "x", count: 300)
         try lib.write {
             for _ in 0..<200 {
@@ -32,15 +32,16 @@ final class HistoryCompactionSpaceTests: XCTestCase {
                     }, token: token)
             }
         }
-        try lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try lib.sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let before = fileSize(lib.databasePath)
         XCTAssertGreaterThan(before, 600_000)
 
         let dry = try lib.compactHistory(.token(101), dryRun: true)
         XCTAssertEqual([dry.transactions, dry.changes, Int(dry.throughToken)], [100, 1000, 100])
         XCTAssertGreaterThan(dry.bytes, 200_000, "the free space the rolled-back deletes made")
-        XCTAssertEqual(try lib.db.scalarInt("SELECT count(*) FROM history_change"), 2000, "a dry run deletes nothing")
-        try lib.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertEqual(
+            try lib.sqlite.scalarInt("SELECT count(*) FROM history_change"), 2000, "a dry run deletes nothing")
+        try lib.sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         XCTAssertEqual(fileSize(lib.databasePath), before, "nor shrinks the file")
 
         let real = try lib.compactHistory(.token(101))
@@ -51,7 +52,7 @@ final class HistoryCompactionSpaceTests: XCTestCase {
         XCTAssertEqual(fileSize(lib.databasePath + "-wal"), 0, "checkpointed with TRUNCATE")
 
         // The store, directly: nothing left to reclaim, no free space left.
-        let compaction: any HistoryCompactionStore = lib.db
+        let compaction: any HistoryCompactionStore = lib.sqlite
         XCTAssertEqual(try compaction.freeSpaceBytes(), 0)
         XCTAssertEqual(try compaction.reclaimSpace(), 0)
         XCTAssertEqual(

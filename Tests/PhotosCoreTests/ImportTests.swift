@@ -65,16 +65,19 @@ final class ImportTests: ImportTestCase {
         // History: import transactions (one per committed batch) with 6 Photo inserts, 4 Tag inserts
         // (Nature, Insect from ladybird's sidecar; Close-up, Colors embedded in colorful-cups), 2 Rating inserts.
         XCTAssertEqual(
-            try library.db.scalarInt(
+            try library.sqlite.scalarInt(
                 "SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
-        XCTAssertGreaterThanOrEqual(try library.db.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
+        XCTAssertGreaterThanOrEqual(try library.sqlite.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
         XCTAssertEqual(
-            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"),
+            try library.sqlite.scalarInt(
+                "SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"),
             6)
         XCTAssertEqual(
-            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
+            try library.sqlite.scalarInt(
+                "SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
         XCTAssertEqual(
-            try library.db.scalarInt("SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"),
+            try library.sqlite.scalarInt(
+                "SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"),
             2)
 
         let again = try runImport(library, [samplesDir])
@@ -88,18 +91,18 @@ final class ImportTests: ImportTestCase {
             $0.tags = ["Cafe\u{301}", "  Trip "]
         }
         _ = try runImport(library, [samplesDir + "/kite.png"]) { $0.tags = ["Caf\u{E9}"] }
-        let tags = try library.db.statement("SELECT name, zone_id FROM tag ORDER BY name").map {
+        let tags = try library.sqlite.statement("SELECT name, zone_id FROM tag ORDER BY name").map {
             [$0.string(0), $0.string(1)]
         }
         XCTAssertEqual(tags, [["Caf\u{E9}", "default"], ["Trip", "default"]])
         XCTAssertEqual(
-            try library.db.scalarInt(
+            try library.sqlite.scalarInt(
                 "SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["bad\u{7}name"] }) {
             XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""bad\u0007name""#))
         }
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["   "] })
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")
     }
 
     func testTypeComesFromBytesNotTheName() throws {
@@ -226,7 +229,7 @@ final class ImportTests: ImportTestCase {
         _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/c.jpg")
         let summary = try runImport(library, [tmp.file("in")])
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 2])
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_data"), 1)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), 1)
     }
 
     func testDryRunWritesNothing() throws {
@@ -236,7 +239,7 @@ final class ImportTests: ImportTestCase {
         let library = try makeLibrary()
         let again = try runImport(library, [samplesDir]) { $0.dryRun = true }
         XCTAssertEqual(again.imported, 6)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 0)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 0)
         XCTAssertEqual(library.externalData.allReferences(), [])
     }
 
@@ -263,7 +266,7 @@ final class ImportTests: ImportTestCase {
             let second = try runImport(library, [path])
             XCTAssertEqual([second.imported, second.failed], [1, 0], name)
         }
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 3)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 3)
         XCTAssertTrue(try library.verify().isClean)
     }
 
@@ -271,19 +274,19 @@ final class ImportTests: ImportTestCase {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir + "/ladybird.jpg", samplesDir + "/storm.jpg"]) { $0.tags = ["Keep"] }
         let ladybird = try XCTUnwrap(
-            try library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
+            try library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
         let photo = try library.resolvePhoto(String(ladybird.prefix(8)).lowercased())
         let file = library.externalData.path(for: photo.fileReference)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
         try library.deletePhotos([photo], author: "tester")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo"), 1)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_data"), 1)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM thumbnail"), 1)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM rating"), 0)
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM tag"), 3, "tags stay: Keep, Nature, Insect")
-        XCTAssertEqual(try library.db.scalarInt("SELECT count(*) FROM photo_tag"), 1)
-        let tombstone = try library.db.scalarString(
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), 1)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM thumbnail"), 1)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM rating"), 0)
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM tag"), 3, "tags stay: Keep, Nature, Insect")
+        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_tag"), 1)
+        let tombstone = try library.sqlite.scalarString(
             "SELECT c.tombstone FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE c.entity = 'Photo' AND c.type = 'delete' AND t.author = 'tester' AND t.context = 'delete'"
         )
         XCTAssertEqual(tombstone, "{\"uniqueName\":\"\(photo.uniqueName)\",\"sha256\":\"\(photo.sha256)\"}")
@@ -293,7 +296,9 @@ final class ImportTests: ImportTestCase {
     func testPrefixResolution() throws {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir])
-        let names = try library.db.statement("SELECT unique_name FROM photo ORDER BY unique_name").map { $0.string(0) }
+        let names = try library.sqlite.statement("SELECT unique_name FROM photo ORDER BY unique_name").map {
+            $0.string(0)
+        }
         XCTAssertEqual(try library.resolvePhoto(names[0]).uniqueName, names[0])
         XCTAssertEqual(try library.resolvePhoto(names[0].lowercased()).uniqueName, names[0])
         XCTAssertThrowsError(try library.resolvePhoto("abc")) {
@@ -303,7 +308,7 @@ final class ImportTests: ImportTestCase {
             XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there")))
         }
         // Force an ambiguity: two names sharing a 4-character prefix.
-        try library.db.run(
+        try library.sqlite.run(
             "UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)",
             [names[0], names[1]])
         XCTAssertThrowsError(try library.resolvePhoto("abcd")) { error in
@@ -328,11 +333,12 @@ final class ImportTests: ImportTestCase {
         let temp = library.externalData.path(for: "ab/.tmp-leftover")
         _ = FileManager.default.createFile(atPath: temp, contents: Data([1]))
         let storm = try library.resolvePhoto(
-            try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'")))
+            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
+        )
         let stormFile = library.externalData.path(for: storm.fileReference)
         // Corrupt path.jpg's copy: same size, other bytes.
         let pathPhoto = try library.resolvePhoto(
-            try XCTUnwrap(library.db.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
         var bytes = try XCTUnwrap(
             FileManager.default.contents(atPath: library.externalData.path(for: pathPhoto.fileReference)))
         bytes[bytes.count / 2] ^= 0xFF
@@ -355,7 +361,8 @@ final class ImportTests: ImportTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan))
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp))
         XCTAssertEqual(
-            try library.db.scalarInt("SELECT count(*) FROM photo"), 1, "the photo whose original was gone is deleted")
+            try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1,
+            "the photo whose original was gone is deleted")
         // The hash mismatch is reported, never "repaired" by deleting the user's data.
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["hash-mismatch"])
     }
@@ -363,8 +370,8 @@ final class ImportTests: ImportTestCase {
     func testCrossZoneLinkIsReported() throws {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir + "/storm.jpg"]) { $0.tags = ["Sky"] }
-        try library.db.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
-        try library.db.execute("UPDATE tag SET zone_id = 'z1'")
+        try library.sqlite.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
+        try library.sqlite.execute("UPDATE tag SET zone_id = 'z1'")
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["cross-zone"])
     }
 }

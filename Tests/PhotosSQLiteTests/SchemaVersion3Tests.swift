@@ -1,5 +1,6 @@
 import XCTest
 import PhotosTestSupport
+import PhotosModel
 @testable import PhotosSQLite
 
 /// Issue 10 item 2: migration 3 gives ratings and participants a stable uuid (sync replicates

@@ -139,9 +139,9 @@ struct CLIError {
             case .notWritable:
                 self.init(
                     .noPermission,
-                    "library \(library) is not writable: \(Library.whatIsNotWritable(library)) (\(message))")
+                    "library \(library) is not writable: \(CompositionRoot.whatIsNotWritable(library)) (\(message))")
             case .cannotOpen:
-                if let reason = Library.accessProblem(library) {
+                if let reason = CompositionRoot.accessProblem(library) {
                     self.init(.noPermission, "library \(library) cannot be opened: \(reason) (\(message))")
                 } else {
                     self.init(.ioError, "library \(library): \(detail)")
@@ -152,6 +152,32 @@ struct CLIError {
             }
         case let .store(_, underlying):
             self.init(underlying, libraryPath: "")
+        case .noLibrary(let library):
+            self.init(.noInput, "no library at \(library) (create one with 'photos init' or 'photos import')")
+        case let .cannotEnter(library, reason):
+            self.init(.noPermission, "library \(library) cannot be opened: \(reason)")
+        case .notALibrary(let path):
+            self.init(.dataError, "\(path) is not a photos library (it has no schema version)")
+        case let .olderSchema(library, found, current, why):
+            switch why {
+            case .notWritable(let what):
+                self.init(
+                    .noPermission,
+                    "library \(library) has schema version \(found) and must be upgraded to \(current) by a user who can write it (run 'photos init'): \(what)"
+                )
+            case .readOnlyOpen:
+                self.init(
+                    .dataError,
+                    "library \(library) has schema version \(found) and must be upgraded to \(current) first, which a read-only open (as a dry run makes) does not do: run 'photos init'"
+                )
+            case .dryRun:
+                self.init(
+                    .dataError,
+                    "library \(library) has schema version \(found) and must be upgraded to \(current) first, which a dry run does not do: run 'photos init', then the dry run"
+                )
+            }
+        case let .cannotCreate(library, reason):
+            self.init(.cantCreate, "cannot create library folder \(library): \(reason)")
         case .notFound, .ambiguous, .prefixTooShort:
             self.init(catalog: error)
         }

@@ -140,6 +140,17 @@ struct Option<Options> {
     }
 
     /// A repeatable option: every value given, in order.
+    /// A repeatable option converted by `parser`, every occurrence kept in order.
+    static func values<Value>(
+        _ field: WritableKeyPath<Options, [Value]>, _ names: String..., value placeholder: String, help: String,
+        parser: ValueParser<Value>
+    ) -> Option {
+        let spec = OptionSpec(names, value: placeholder, help: help, repeatable: true)
+        return Option(spec: spec) { options, values in
+            options[keyPath: field] = try values.map { try parser.parse($0, spec.name) }
+        }
+    }
+
     static func values(
         _ field: WritableKeyPath<Options, [String]>, _ names: String..., value placeholder: String, help: String
     ) -> Option {

@@ -1,7 +1,6 @@
 import PhotosModel
-import PhotosSQLite
 
 extension Library {
     /// Where the catalog commands read and write photos, tags, ratings and shares.
-    var catalogStore: any CatalogStore { db }
+    var catalogStore: any CatalogStore { store }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosSQLite
+import PhotosModel
 
 /// What an export wrote into its folder, kept in `DEST/.photos-export.sqlite` so that
 /// `--update` can skip what is unchanged and `--cleanup` can remove what it wrote earlier
@@ -30,7 +30,7 @@ public final class ExportState {
         public var mtimeNanoseconds: Int64
     }
 
-    private let db: ExportStateDatabase?
+    private let db: (any ExportStateStore)?
     /// Every row, by path (loaded once; the state of one export folder is small).
     public private(set) var entries: [String: Entry] = [:]
     /// Set when the state file was unreadable and was moved aside to this path.
@@ -39,21 +39,22 @@ public final class ExportState {
     /// Opens (or creates) the state of the export folder `destination`.
     /// - Parameters:
     ///   - destination: DEST, which exists.
+    ///   - backend: opens the state database (the composition root's; SQLite).
     ///   - busyTimeout: seconds to wait for another process's lock on the state (`--wait`).
     /// - Throws: `ExportError.cannotCreateState` or `.cannotOpenState` when no state database can
     ///   be created or opened in DEST; `.stateBusy`, `.stateNotWritable`, `.stateIOError` (or the
     ///   file layer's `FileError`) when the state cannot be opened because it is busy, not
     ///   writable or on a full or failing disk (it is then left as it is: only a damaged state is set aside).
-    public init(destination: String, busyTimeout: Double = 5) throws {
+    public init(destination: String, backend: any ExportStateBackend, busyTimeout: Double = 5) throws {
         let path = destination + "/" + ExportState.fileName
         var aside: String?
         do {
-            db = try ExportStateDatabase.open(path: path, busyTimeout: busyTimeout)
+            db = try backend.open(path: path, lockWait: busyTimeout)
         } catch {
             // Not damage but the environment (busy, read-only, full): say so, keep the state.
-            if let e = error as? SQLiteError, ![11, 26].contains(e.code) {
-                throw Exporter.environmentError(e, destination: destination)
-                    ?? ExportError.cannotOpenState(path: path, reason: e.description)
+            if let e = (error as? any StoreErrorConvertible)?.storeError, !e.isDamage {
+                throw Exporter.environmentError(error, destination: destination)
+                    ?? ExportError.cannotOpenState(path: path, reason: e.detail)
             }
             // Damaged (not a database, corrupt, or from a newer photos): keep it for inspection
             // under a hidden name and start afresh; the files on disk rebuild the rows.
@@ -61,7 +62,7 @@ public final class ExportState {
             for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
             aside = target
             do {
-                db = try ExportStateDatabase.open(path: path, busyTimeout: busyTimeout)
+                db = try backend.open(path: path, lockWait: busyTimeout)
             } catch {
                 throw ExportError.cannotCreateState(path: path, reason: "\(error)")
             }
@@ -74,15 +75,15 @@ public final class ExportState {
     /// migrating or changing anything), empty otherwise or when it cannot be read — a real
     /// run then rebuilds it from the files, as the dry run's planner does. `record` and
     /// `forget` change only the rows in memory.
-    public static func readOnly(destination: String) -> ExportState {
+    public static func readOnly(destination: String, backend: any ExportStateBackend) -> ExportState {
         let path = destination + "/" + ExportState.fileName
-        guard let db = ExportStateDatabase.openReadOnly(path: path) else { return ExportState(database: nil) }
+        guard let db = backend.openReadOnly(path: path) else { return ExportState(database: nil) }
         let state = ExportState(database: db)
         if (try? state.load()) == nil { state.entries = [:] }
         return state
     }
 
-    private init(database: ExportStateDatabase?) {
+    private init(database: (any ExportStateStore)?) {
         db = database
         setAside = nil
         isDryRun = true
@@ -126,5 +127,16 @@ public final class ExportState {
             try db.delete(paths: paths)
         }
         for p in paths { entries[p] = nil }
+    }
+}
+
+extension StoreError {
+    /// True for a damaged state file (corrupt, not a database, or from a newer photos): set
+    /// aside and rebuilt, unlike the environment's failures (busy, read-only, full).
+    fileprivate var isDamage: Bool {
+        switch kind {
+        case .corrupt, .newerSchema: return true
+        default: return false
+        }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import PhotosFiles
 import PhotosModel
-import PhotosSQLite
 import Synchronization
 
 /// Which sidecar `photos export` writes beside each original (`--sidecar`).
@@ -165,7 +164,7 @@ public final class Exporter {
         defer { if lockFD >= 0 { close(lockFD) } }
         var state: ExportState?
         if options.dryRun {
-            state = ExportState.readOnly(destination: dest)
+            state = ExportState.readOnly(destination: dest, backend: library.exportStates)
         } else {
             lockFD = open(dest + "/" + ExportState.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
             guard lockFD >= 0 else {
@@ -175,7 +174,8 @@ public final class Exporter {
                 throw ExportError.destinationBusy(dest)
             }
             Exporter.removeTemporaryFiles(in: dest)
-            let opened = try ExportState(destination: dest, busyTimeout: library.busyTimeout)
+            let opened = try ExportState(
+                destination: dest, backend: library.exportStates, busyTimeout: library.busyTimeout)
             if let aside = opened.setAside {
                 onNote?(
                     "the export state was unreadable; moved it to \(aside) and rebuilt it from the files in \(dest)")
@@ -247,7 +247,7 @@ public final class Exporter {
                         }
                         // A concurrent delete or purge removed the photo after it was listed:
                         // it is no longer in the library, so it is not a failure of this export.
-                        if (try? (library.db as any ExportStore).photoExists(uniqueName: item.photo.uniqueName))
+                        if (try? (library.store as any ExportStore).photoExists(uniqueName: item.photo.uniqueName))
                             == false
                         {
                             onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
@@ -506,12 +506,12 @@ public final class Exporter {
         if let e = error as? ExportError { return e.stopsExport ? e : nil }
         if let e = error as? FileError { return e.isEnvironmental ? e : nil }
         if let e = error as? PhotosError { return e.status == .tempFail || e.isEnvironmental ? e : nil }
-        guard let e = error as? SQLiteError else { return nil }
+        guard let e = (error as? any StoreErrorConvertible)?.storeError else { return nil }
         let state = destination + "/" + ExportState.fileName
-        switch e.code {
-        case 5, 6: return ExportError.stateBusy(state: state)
-        case 8, 3: return ExportError.stateNotWritable(state: state, message: e.message)
-        case 13, 10: return ExportError.stateIOError(state: state, message: e.message)
+        switch e.kind {
+        case .busy: return ExportError.stateBusy(state: state)
+        case .readOnly: return ExportError.stateNotWritable(state: state, message: e.message)
+        case .io: return ExportError.stateIOError(state: state, message: e.message)
         default: return nil
         }
     }
@@ -520,7 +520,7 @@ public final class Exporter {
         if let e = error as? PhotosError { return e.message }
         if let e = error as? ExportError { return e.description }
         if let e = error as? FileError { return e.message }
-        if let e = error as? SQLiteError { return e.description }
+        if let e = error as? any StoreErrorConvertible { return e.storeError.detail }
         if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError,
             underlying.domain == NSPOSIXErrorDomain
         {

@@ -2,10 +2,9 @@ import Foundation
 import PhotosFiles
 import PhotosImaging
 import PhotosModel
-import PhotosSQLite
 
 /// Import's writer side: inserts the files the workers prepared, one batch per write
-/// transaction with one history transaction, through `PhotoWriter` (the insert path `merge`
+/// transaction with one history transaction, through `PhotoInserter` (the insert path `merge`
 /// shares). Runs on the importing thread only.
 struct ImportBatchWriter {
     let library: Library
@@ -25,7 +24,7 @@ struct ImportBatchWriter {
         self.zone = zone
         self.author = author
         self.tagNames = tagNames
-        importStore = library.db
+        importStore = library.store
     }
 
     /// What one committed batch did.
@@ -53,7 +52,7 @@ struct ImportBatchWriter {
             result = try library.write {
                 var result = BatchResult()
                 var history = HistoryWriter(library, author: author, context: .import)
-                let writer = try PhotoWriter(library.db)
+                let writer = try library.store.makePhotoInserter()
                 for item in batch {
                     if try importStore.hasOriginal(sha256: item.sha256) {
                         result.duplicates += 1

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
-import PhotosSQLite
+import PhotosModel
 import Synchronization
 
 /// Import's worker side: `jobs` threads take files in order, classify, read, hash, decode and
@@ -18,13 +18,14 @@ final class ImportPipeline {
     /// - Parameters:
     ///   - files: the paths to import, in scan order.
     ///   - jobs: worker threads (at least 1).
-    ///   - databasePath: the library's database, opened read-only by each worker for its
+    ///   - catalog: the library's backend and folder, opened read-only by each worker for its
     ///     duplicate lookups; nil for none (a dry run against no library).
     ///   - busyTimeout: seconds a worker waits for a lock, as long as the writer (`--wait`).
     ///   - store: where originals are written; nil for none.
     ///   - thumbnail: thumbnail options.
     init(
-        files: [String], jobs: Int, databasePath: String?, busyTimeout: Double, store: ExternalDataStore?,
+        files: [String], jobs: Int, catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
+        store: ExternalDataStore?,
         thumbnail thumbOptions: ThumbnailOptions
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
@@ -32,7 +33,6 @@ final class ImportPipeline {
         let claimed = Claims()
         let nextIndex = Counter()
         let stop = self.stop
-        let dbPath = databasePath
         for _ in 0..<jobs {
             let thread = Thread {
                 // Each worker has its own read-only connection: WAL readers never block the writer.
@@ -40,8 +40,11 @@ final class ImportPipeline {
                 // process exits keeps SQLite from removing the -wal and -shm files (left behind
                 // even by a dry run).
                 do {
-                    let reader = dbPath.flatMap { try? Database(path: $0, readOnly: true, busyTimeout: busyTimeout) }
-                    defer { withExtendedLifetime(reader) {} }
+                    let reader = catalog.flatMap {
+                        try? $0.backend.open(
+                            root: $0.root, options: StoreOpenOptions(readOnly: true, lockWait: busyTimeout))
+                    }
+                    defer { reader?.close() }
                     while !stop.isSet {
                         let i = nextIndex.next()
                         guard i < files.count else { break }

@@ -57,7 +57,7 @@ struct TagKey: Hashable {
 
 extension Library {
     /// Where duplicate tags are looked up.
-    var tagDedupeStore: any TagDedupeStore { db }
+    var tagDedupeStore: any TagDedupeStore { store }
 
     /// The history consumer `dedupe-tags` keeps its token under.
     public static let dedupeConsumer = "dedupe-tags"

@@ -6,9 +6,9 @@ import PhotosModel
 
 extension Library {
     /// Where the history feed and its consumers are read and written.
-    var historyFeed: any HistoryFeedStore { db }
+    var historyFeed: any HistoryFeedStore { store }
     /// Where old history is deleted and its space reclaimed.
-    var historyCompaction: any HistoryCompactionStore { db }
+    var historyCompaction: any HistoryCompactionStore { store }
 }
 
 extension Library {

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
-import PhotosSQLite
+import PhotosModel
 
 /// What `photos merge` brought in (or, with `--dry-run`, would bring in).
 public struct MergeReport: Equatable {
@@ -70,8 +70,8 @@ extension Library {
     /// over the default zone, else the smaller id. Commutative and idempotent, so any order of
     /// merges between any number of peers ends with the same zone everywhere.
     static func mergedZone(_ a: String, _ b: String) -> String {
-        if a == Schema.defaultZoneID { return b }
-        if b == Schema.defaultZoneID { return a }
+        if a == ZoneID.default.rawValue { return b }
+        if b == ZoneID.default.rawValue { return a }
         return min(a, b)
     }
 

@@ -1,14 +1,13 @@
 import Foundation
 import PhotosFiles
 import PhotosModel
-import PhotosSQLite
 
 /// One `photos merge` of `other` into `library` (SPEC §5 merge), as a sequence of small steps
 /// read top to bottom by `run`: originals, zones and shares, participants, photos (with their
 /// originals healed, thumbnails and ratings), tags, moves between zones, tag links, history.
 ///
 /// The rows are read through `MergeSourceStore` (the other library, never migrated) and written
-/// through `MergeTargetStore` and `PhotoWriter` (the insert path import's batch writer shares)
+/// through `MergeTargetStore` and `PhotoInserter` (the insert path import's batch writer shares)
 /// inside one write transaction of `library` (`Library.write`); the caller removes the copied
 /// originals when that transaction fails.
 final class MergeSession {
@@ -36,11 +35,13 @@ final class MergeSession {
     init(library: Library, other: Library, author: HistoryAuthor) throws {
         self.library = library
         self.other = other
-        source = other.db
-        target = library.db
-        do { sourceVersion = try other.db.userVersion } catch { throw LibraryError.wrap(error, library: other.root) }
+        source = other.store
+        target = library.store
+        do { sourceVersion = try other.store.schemaVersion() } catch {
+            throw LibraryError.wrap(error, library: other.root)
+        }
         let source = self.source
-        sourcePhotos = try other.db.transaction(.deferred) { try source.mergeSourcePhotos() }
+        sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos() }
         history = HistoryWriter(library, author: author, context: .merge)
         report.dryRun = library.isDryRun
     }
@@ -50,7 +51,7 @@ final class MergeSession {
     /// - Throws: `MergeError.originalMismatch`, `FileError`, `SQLiteError`.
     func run() throws {
         try copyOriginals()
-        try other.db.transaction(.deferred) {
+        try other.store.readTransaction {
             try mergeZonesAndShares()
             try mergeParticipants()
             try mergePhotos()
@@ -114,7 +115,10 @@ final class MergeSession {
             let row = ParticipantRow(
                 uuid: p.uuid ?? newObjectUUID(), shareID: p.shareID, email: Email(rawValue: p.email), role: role,
                 permission: permission, acceptance: acceptance)
-            if try row.insert(into: library.db, ignoringExisting: true) {
+            if try library.store.insertParticipant(
+                uuid: row.uuid, share: row.shareID, email: row.email, role: row.role, permission: row.permission,
+                acceptance: row.acceptance, ignoringExisting: true)
+            {
                 history.insert(.participant(uuid: row.uuid), zone: p.shareID)
                 report.participants += 1
             }
@@ -124,7 +128,7 @@ final class MergeSession {
     /// Photos, matched by uniqueName, then SHA-256 (same bytes = same photo; this library's
     /// uniqueName stays); the others come in new with thumbnail and ratings.
     private func mergePhotos() throws {
-        let writer = try PhotoWriter(library.db)
+        let writer = try library.store.makePhotoInserter()
         for photo in sourcePhotos {
             if let found = try target.matchingPhoto(uniqueName: photo.uniqueName, sha256: photo.sha256) {
                 localPhoto[photo.uniqueName] = found
@@ -140,7 +144,7 @@ final class MergeSession {
 
     /// Inserts a photo of the other library with its original's row, a sound thumbnail
     /// (`Library.soundThumbnail`) and its ratings.
-    private func insertPhoto(_ photo: MergeSourcePhoto, _ a: PhotoAttributes, with writer: PhotoWriter) throws {
+    private func insertPhoto(_ photo: MergeSourcePhoto, _ a: PhotoAttributes, with writer: any PhotoInserter) throws {
         report.photos += 1
         newPhotos.insert(photo.uniqueName)
         let zone = a.zone
@@ -181,7 +185,7 @@ final class MergeSession {
             }
             report.tags += 1
             localTag[tag.uuid] = (
-                try TagRows.insert(uuid: tag.uuid, name: tag.name, zone: tag.zone, into: library.db), tag.zone, tag.name
+                try library.store.insertTag(uuid: tag.uuid, name: tag.name, zone: tag.zone), tag.zone, tag.name
             )
             history.insert(.tag(uuid: tag.uuid), zone: tag.zone)
         }
@@ -211,7 +215,7 @@ final class MergeSession {
     /// Tag links, unioned; never across zones: a link whose photo is in another zone here than
     /// its tag goes to the same-named tag of the photo's zone (created when absent).
     private func mergeTagLinks() throws {
-        let writer = try PhotoWriter(library.db)
+        let writer = try library.store.makePhotoInserter()
         var touched = Set<String>()
         for link in try source.mergeSourceTagLinks() {
             guard let photo = localPhoto[link.photo], var tag = localTag[link.tagUUID] else { continue }
@@ -219,8 +223,7 @@ final class MergeSession {
                 let ref = try library.findOrCreateTag(named: tag.name, zone: photo.zone, history: &history)
                 tag = (ref.rowID, ref.zone, ref.name)
             }
-            try writer.link(photo: photo.id, tag: tag.id)
-            guard library.db.changes > 0 else { continue }
+            guard try writer.link(photo: photo.id, tag: tag.id) else { continue }
             report.tagLinks += 1
             if touched.insert(photo.name).inserted {
                 history.update(.photo(uniqueName: photo.name), ["tags"], zone: photo.zone)

@@ -28,7 +28,7 @@ public struct PurgeReport: Equatable {
 
 extension Library {
     /// Where a zone's rows are counted and deleted.
-    var zonePurgeStore: any ZonePurgeStore { db }
+    var zonePurgeStore: any ZonePurgeStore { store }
 
     /// The zone id of the share (or zone) `argument` names: an exact id, or an unambiguous id
     /// prefix of at least 4 characters, compared case-insensitively (SPEC §5).

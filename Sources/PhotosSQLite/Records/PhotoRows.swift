@@ -1,44 +1,6 @@
 import PhotosModel
 
-/// One row of `photo`: the only place that knows its columns and their order. Import and
-/// merge insert through it (`PhotoWriter`).
-public struct PhotoRow: Sendable {
-    public var uniqueName: String
-    public var displayName: String
-    /// ISO 8601 UTC.
-    public var importedAt: String
-    /// Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.fff]`, no zone (schema 2).
-    public var captureDate: String?
-    /// UTC offset in minutes east, when known.
-    public var captureOffset: Int?
-    /// Where the capture time came from (`exif`, `xmp`, `file-mtime`, …).
-    public var captureSource: String?
-    /// Pixels, as stored (before orientation).
-    public var width: Int
-    public var height: Int
-    /// `ImageFormat.rawValue`: `jpeg`, `png`, `heif`, `avif` or `webp` (schema 4).
-    public var format: String
-    /// EXIF orientation 1…8.
-    public var orientation: Int
-    public var zoneID: String
-
-    public init(
-        uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String
-    ) {
-        self.uniqueName = uniqueName
-        self.displayName = displayName
-        self.importedAt = importedAt
-        self.captureDate = captureDate
-        self.captureOffset = captureOffset
-        self.captureSource = captureSource
-        self.width = width
-        self.height = height
-        self.format = format
-        self.orientation = orientation
-        self.zoneID = zoneID
-    }
-
+extension PhotoRow {
     static let insertSQL = """
         INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, \
         width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -52,25 +14,14 @@ public struct PhotoRow: Sendable {
     }
 }
 
-/// A thumbnail as stored: JPEG bytes and their size in pixels.
-public struct ThumbnailRow: Sendable {
-    public var data: [UInt8]
-    public var width: Int
-    public var height: Int
-
-    public init(data: [UInt8], width: Int, height: Int) {
-        self.data = data
-        self.width = width
-        self.height = height
-    }
-
+extension ThumbnailRow {
     static let insertSQL = "INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)"
 }
 
 /// The insert statements of new photos with their photo data, thumbnail, tag links and ratings,
 /// prepared once per write transaction: the one write path of `import`'s batch writer and
 /// `merge`, so the columns of a new photo are spelled in one place.
-public final class PhotoWriter {
+public final class PhotoWriter: PhotoInserter {
     private let db: Database
     private let photo: Statement
     private let data: Statement
@@ -109,8 +60,13 @@ public final class PhotoWriter {
     }
 
     /// Links a photo to a tag (nothing when linked already).
+    /// - Returns: true when a link was added.
     /// - Throws: `SQLiteError`.
-    public func link(photo: Int64, tag: Int64) throws { try link.run([photo, tag]) }
+    @discardableResult
+    public func link(photo: Int64, tag: Int64) throws -> Bool {
+        try link.run([photo, tag])
+        return db.changes > 0
+    }
 
     /// Inserts a rating.
     /// - Throws: `SQLiteError`.

@@ -1,21 +1,6 @@
 import PhotosModel
 
-/// One row of `rating`: the only place that knows its columns (Lighter's `SQLEntitySchema`).
-/// Import, `rate` and merge insert through it, so a new column is added in one place.
-public struct RatingRow: Sendable {
-    /// The stable identity history and sync name the rating by (schema migration 3).
-    public var uuid: String
-    /// The photo's row id.
-    public var photoRowID: Int64
-    /// 1 to 5 stars.
-    public var value: RatingValue
-
-    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue) {
-        self.uuid = uuid
-        self.photoRowID = photoRowID
-        self.value = value
-    }
-
+extension RatingRow {
     /// The INSERT of one rating, prepared once per batch by the caller.
     public static let insertSQL = "INSERT INTO rating (uuid, photo_id, value) VALUES (?, ?, ?)"
 

@@ -84,7 +84,6 @@ enum ExportCommand: Command {
 
         func validate() throws {
             try selection.validate()
-            for tag in selection.filter.tags { _ = try TagName.normalize(tag) }
         }
 
         /// The export options for Core.

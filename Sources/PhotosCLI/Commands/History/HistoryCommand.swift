@@ -37,7 +37,7 @@ enum HistoryCommand: Command {
                     help: "Only changes of this entity (Photo, PhotoData, Thumbnail, Tag, Rating, Share, Participant)."),
                 .value(
                     \.zone, "--zone", value: "ID", help: "Only changes in this zone.",
-                    parser: ValueParser { text, _ in ZoneID(parsing: text) }),
+                    parser: .zoneID),
                 .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
                 .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction.")
             ]

@@ -10,11 +10,11 @@ enum InitCommand: Command {
 
     static func run(_ options: NoOptions, _ ctx: CommandContext) throws {
         let path = ctx.libraryPath
-        let existed = Library.exists(at: path)
+        let existed = CompositionRoot.libraryExists(at: path)
         let before: Int
         if existed {
             // Read the version first, so that the message says what was migrated.
-            before = try Library(
+            before = try CompositionRoot.openLibrary(
                 root: path, create: false, busyTimeout: ctx.wait, readOnly: true,
                 acceptingOlderSchema: true
             ).schemaVersion()
@@ -23,20 +23,20 @@ enum InitCommand: Command {
         }
         let library: Library
         do {
-            library = try Library(root: path, create: true, busyTimeout: ctx.wait)
+            library = try CompositionRoot.openLibrary(root: path, create: true, busyTimeout: ctx.wait)
         } catch let error
             where ExitStatus(for: error, libraryPath: path) == .noPermission && existed
-            && before == Library.currentSchemaVersion
+            && before == CompositionRoot.currentSchemaVersion(forLibraryAt: path)
         {
             // Up to date: nothing to write, so a library this user may only read is fine.
-            library = try Library(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
+            library = try CompositionRoot.openLibrary(root: path, create: false, busyTimeout: ctx.wait, readOnly: true)
         } catch let error
             where ExitStatus(for: error, libraryPath: path) == .noPermission && existed
-            && before < Library.currentSchemaVersion
+            && before < CompositionRoot.currentSchemaVersion(forLibraryAt: path)
         {
             throw PhotosError(
                 .noPermission,
-                "library \(path) has schema version \(before) and cannot be upgraded to \(Library.currentSchemaVersion) by this user (run 'photos init' as a user who can write it): \(Library.whatIsNotWritable(path))"
+                "library \(path) has schema version \(before) and cannot be upgraded to \(CompositionRoot.currentSchemaVersion(forLibraryAt: path)) by this user (run 'photos init' as a user who can write it): \(CompositionRoot.whatIsNotWritable(path))"
             )
         }
         let version = try library.schemaVersion()

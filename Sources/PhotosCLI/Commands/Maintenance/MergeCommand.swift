@@ -29,9 +29,11 @@ enum MergeCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
         let otherRoot = Library.resolvePath(explicit: options.from, in: ctx.libraryEnvironment)
-        guard Library.exists(at: otherRoot) else { throw PhotosError.noInput("no library at \(otherRoot)") }
+        guard CompositionRoot.libraryExists(at: otherRoot) else {
+            throw PhotosError.noInput("no library at \(otherRoot)")
+        }
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
-        let other = try Library(
+        let other = try CompositionRoot.openLibrary(
             root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
         let report = try library.merge(from: other, dryRun: options.dryRun, author: ctx.historyAuthor)
         if ctx.global.json {

@@ -82,11 +82,11 @@ enum ImportCommand: Command {
         }
 
         let root = ctx.libraryPath
-        if let shareArgument = arguments.share, !Library.exists(at: root) {
+        if let shareArgument = arguments.share, !CompositionRoot.libraryExists(at: root) {
             throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
         }
         let library: Library?
-        if options.dryRun && !Library.exists(at: root) {
+        if options.dryRun && !CompositionRoot.libraryExists(at: root) {
             library = nil
         } else if options.dryRun {
             library = try ctx.openLibrary(dryRun: true)

@@ -8,7 +8,8 @@ struct PhotoFilterOptions: ParsableOptions {
     static var options: [Option<PhotoFilterOptions>] {
         [
             .values(
-                \.filter.tags, "--tag", value: "NAME", help: "Only photos with this tag (all given tags must match)."),
+                \.filter.tags, "--tag", value: "NAME", help: "Only photos with this tag (all given tags must match).",
+                parser: .tagName),
             .value(
                 \.filter.since, "--since", value: "DATE",
                 help:
@@ -18,7 +19,7 @@ struct PhotoFilterOptions: ParsableOptions {
                 \.filter.until, "--until", value: "DATE",
                 help: "Only photos captured (or imported) before DATE; a day-only DATE includes that day.",
                 parser: .captureBound(example: "2024-05-31", endOfDay: true)),
-            .value(\.filter.zone, "--zone", value: "ID", help: "Only photos in this record zone."),
+            .value(\.filter.zone, "--zone", value: "ID", help: "Only photos in this record zone.", parser: .zoneID),
             .value(
                 \.filter.share, "--share", value: "ID",
                 help: "Only photos in this share (an id or an unambiguous prefix of at least 4 characters)."),
@@ -45,4 +46,16 @@ extension ValueParser where Value == CaptureBound {
             return bound
         }
     }
+}
+
+extension ValueParser where Value == TagName {
+    /// A tag name as typed, trimmed and NFC-normalized (`TagName(parsing:)`).
+    /// - Throws: `ValueError.tagNameEmpty` or `.tagNameControlCharacters` (65), as every
+    ///   command that takes a tag name.
+    static var tagName: ValueParser { ValueParser { text, _ in try TagName(parsing: text) } }
+}
+
+extension ValueParser where Value == ZoneID {
+    /// A record zone id, kept as typed (`ZoneID(parsing:)`).
+    static var zoneID: ValueParser { ValueParser { text, _ in ZoneID(parsing: text) } }
 }

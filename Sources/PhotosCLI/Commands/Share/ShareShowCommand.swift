@@ -17,7 +17,7 @@ enum ShareShowCommand: Command {
         let library = try ctx.openLibraryForReading()
         let share = try library.resolveShare(options.share)
         var filter = PhotoFilter()
-        filter.zone = share.id
+        filter.zone = ZoneID(rawValue: share.id)
         var photos: [PhotoRecord] = []
         try library.forEachPhoto(matching: filter) { photos.append($0) }
         let console = ctx.console

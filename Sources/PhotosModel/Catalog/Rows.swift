@@ -1,0 +1,94 @@
+/// One row of `photo`: the values of a new photo. The backend's record code is the only
+/// place that knows its columns; import and merge insert through `PhotoInserter`.
+public struct PhotoRow: Sendable {
+    public var uniqueName: String
+    public var displayName: String
+    /// ISO 8601 UTC.
+    public var importedAt: String
+    /// Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.fff]`, no zone (schema 2).
+    public var captureDate: String?
+    /// UTC offset in minutes east, when known.
+    public var captureOffset: Int?
+    /// Where the capture time came from (`exif`, `xmp`, `file-mtime`, …).
+    public var captureSource: String?
+    /// Pixels, as stored (before orientation).
+    public var width: Int
+    public var height: Int
+    /// `ImageFormat.rawValue`: `jpeg`, `png`, `heif`, `avif` or `webp` (schema 4).
+    public var format: String
+    /// EXIF orientation 1…8.
+    public var orientation: Int
+    public var zoneID: String
+
+    public init(
+        uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
+        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String
+    ) {
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.importedAt = importedAt
+        self.captureDate = captureDate
+        self.captureOffset = captureOffset
+        self.captureSource = captureSource
+        self.width = width
+        self.height = height
+        self.format = format
+        self.orientation = orientation
+        self.zoneID = zoneID
+    }
+}
+
+/// A thumbnail as stored: JPEG bytes and their size in pixels.
+public struct ThumbnailRow: Sendable {
+    public var data: [UInt8]
+    public var width: Int
+    public var height: Int
+
+    public init(data: [UInt8], width: Int, height: Int) {
+        self.data = data
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One row of `rating`: the only place that knows its columns (Lighter's `SQLEntitySchema`).
+/// Import, `rate` and merge insert through it, so a new column is added in one place.
+public struct RatingRow: Sendable {
+    /// The stable identity history and sync name the rating by (schema migration 3).
+    public var uuid: String
+    /// The photo's row id.
+    public var photoRowID: Int64
+    /// 1 to 5 stars.
+    public var value: RatingValue
+
+    public init(uuid: String = newObjectUUID(), photoRowID: Int64, value: RatingValue) {
+        self.uuid = uuid
+        self.photoRowID = photoRowID
+        self.value = value
+    }
+}
+
+/// One row of `participant`: the only place that knows its columns. `share create`,
+/// `share invite` and merge insert through it.
+public struct ParticipantRow: Sendable {
+    /// The stable identity history and sync name the participant by (schema migration 3).
+    public var uuid: String
+    /// The share (and zone) id.
+    public var shareID: String
+    public var email: Email
+    public var role: ParticipantRole
+    public var permission: SharePermission
+    public var acceptance: Acceptance
+
+    public init(
+        uuid: String = newObjectUUID(), shareID: String, email: Email, role: ParticipantRole,
+        permission: SharePermission, acceptance: Acceptance
+    ) {
+        self.uuid = uuid
+        self.shareID = shareID
+        self.email = email
+        self.role = role
+        self.permission = permission
+        self.acceptance = acceptance
+    }
+}
