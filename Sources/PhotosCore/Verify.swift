@@ -195,7 +195,7 @@ extension Library {
 
     /// Checks the SPEC §2 invariants: every PhotoData file exists with its recorded size and
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
-    /// the store's `integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
+    /// the store's `integrity_check` (`quick_check` when `quick`) and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
     /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
     ///
@@ -230,6 +230,10 @@ extension Library {
         }
     }
 
+    /// Thumbnails `verify` reads before checking them on its threads (at most about
+    /// 256 × 30 KB in memory).
+    static let thumbnailChunk = 256
+
     /// An original whose size is right, to be hashed: where its problem would go in the
     /// report, and what to say.
     private struct PendingHash {
@@ -241,23 +245,28 @@ extension Library {
     /// The SHA-256 of each file of `paths` (or the error reading it), in order, computed by up
     /// to `jobs` threads, each taking the next file.
     static func hashFiles(_ paths: [String], jobs: Int) -> [Result<String, Error>] {
-        let results = Mutex([Result<String, Error>?](repeating: nil, count: paths.count))
+        concurrentMap(paths, jobs: jobs) { path in Result { try SHA256Hasher.hex(ofFileAt: path).hex } }
+    }
+
+    /// `transform` of each of `items`, in `items`' order, computed by up to `jobs` threads
+    /// (at least 1), each taking the next item.
+    static func concurrentMap<T: Sendable, R: Sendable>(
+        _ items: [T], jobs: Int, _ transform: @escaping @Sendable (T) -> R
+    ) -> [R] {
+        let threads = max(1, min(jobs, items.count))
+        if threads == 1 { return items.map(transform) }
+        let results = Mutex([R?](repeating: nil, count: items.count))
         let next = Atomic<Int>(0)
-        let run: @Sendable () -> Void = {
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < paths.count else { return }
-                let result = Result { try SHA256Hasher.hex(ofFileAt: paths[i]).hex }
+                guard i < items.count else { return }
+                let result = transform(items[i])
                 results.withLock { $0[i] = result }
             }
         }
-        let threads = max(1, min(jobs, paths.count))
-        if threads == 1 {
-            run()
-        } else {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in run() }
-        }
-        return results.withLock { $0.map { $0 ?? .failure(FileError(.io, "not hashed")) } }
+        // Every index was taken by exactly one thread before concurrentPerform returned.
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     private func verifyLibrary(quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int) throws -> VerifyReport {
@@ -265,7 +274,7 @@ extension Library {
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
         try store.readTransaction {
-            report.problems += try self.checkDatabase()
+            report.problems += try self.checkDatabase(thorough: !quick)
             let rows = try self.verifyStore.recordedOriginals()
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
@@ -384,25 +393,40 @@ extension Library {
                         detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                         repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
-            // One row at a time: thumbnails are never all in memory.
-            try self.verifyStore.forEachThumbnail { thumb in
-                report.thumbnails += 1
-                let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
-                if let reason = Library.thumbnailProblem(
-                    thumb.data, width: thumb.width, height: thumb.height,
-                    photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
-                {
+            // Read in chunks of `thumbnailChunk` rows (thumbnails are never all in memory), each
+            // chunk decoded by `jobs` threads; the problems keep the rows' order.
+            var chunk: [RecordedThumbnail] = []
+            func checkChunk() {
+                let reasons = Library.concurrentMap(chunk, jobs: jobs) { thumb in
+                    Library.thumbnailProblem(
+                        thumb.data, width: thumb.width, height: thumb.height,
+                        photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
+                }
+                for (thumb, reason) in zip(chunk, reasons) {
+                    report.thumbnails += 1
+                    guard let reason else { continue }
+                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
                     report.problems.append(
                         VerifyProblem(
                             kind: .damagedThumbnail, subject: .photo(thumb.photo),
                             detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                             repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
+                chunk.removeAll(keepingCapacity: true)
             }
-            for folder in [self.externalData.root]
-                + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent })
-                .sorted()
-            {
+            try self.verifyStore.forEachThumbnail { thumb in
+                chunk.append(thumb)
+                if chunk.count >= Library.thumbnailChunk { checkChunk() }
+            }
+            checkChunk()
+            // The folders of the references (each reference's part before its last '/'), found
+            // without building a path per reference: there are far fewer folders than files.
+            var folderNames = Set<Substring>()
+            for ref in referenced {
+                folderNames.insert(ref.lastIndex(of: "/").map { ref[..<$0] } ?? "")
+            }
+            let root = self.externalData.root
+            for folder in [root] + folderNames.map { $0.isEmpty ? root + "/" : root + "/" + $0 }.sorted() {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
                     report.problems.append(
@@ -664,10 +688,10 @@ extension Library {
         return nil
     }
 
-    private func checkDatabase() throws -> [VerifyProblem] {
+    private func checkDatabase(thorough: Bool) throws -> [VerifyProblem] {
         let store = verifyStore
         var problems: [VerifyProblem] = []
-        for line in try store.storageProblems() {
+        for line in try store.storageProblems(thorough: thorough) {
             problems.append(VerifyProblem(kind: .integrity, subject: .database, detail: line))
         }
         for dangling in try store.danglingReferences() {

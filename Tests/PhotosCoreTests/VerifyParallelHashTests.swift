@@ -1,12 +1,13 @@
 import Foundation
 import PhotosFiles
+import PhotosSQLite
 import PhotosTestSupport
 import XCTest
 
 @testable import PhotosCore
 
-/// `verify` hashes the originals on `jobs` threads (issue 15 item 3) and reports the same
-/// problems, in the same order, whatever the number of threads.
+/// `verify` hashes the originals and decodes the thumbnails on `jobs` threads (issue 15 items 3
+/// and 5) and reports the same problems, in the same order, whatever the number of threads.
 final class VerifyParallelHashTests: ImportTestCase {
     func testEveryThreadCountFindsTheSameDamagedOriginalsInTheSameOrder() throws {
         for i in 0..<12 {
@@ -64,5 +65,43 @@ final class VerifyParallelHashTests: ImportTestCase {
             let got = Library.hashFiles(paths, jobs: jobs).map { try? $0.get() }
             XCTAssertEqual(got, expected, "jobs \(jobs)")
         }
+    }
+
+    func testDamagedThumbnailsAreFoundInRowOrderWhateverTheThreadCount() throws {
+        for i in 0..<10 {
+            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 100 + i))
+        }
+        let library = try makeLibrary()
+        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 10)
+        let store = library.sqlite
+        // Thumbnails 2, 5 and 9 (by row): not a JPEG, cut short, and a sound JPEG of the wrong size.
+        let ids = try store.statement("SELECT id FROM thumbnail ORDER BY id").map { $0.int(0) }
+        try store.run("UPDATE thumbnail SET data = x'00112233' WHERE id = ?", [ids[2]])
+        try store.run("UPDATE thumbnail SET data = substr(data, 1, 40) WHERE id = ?", [ids[5]])
+        try store.run("UPDATE thumbnail SET width = width - 1 WHERE id = ?", [ids[9]])
+        let names = try store.statement(
+            "SELECT p.unique_name FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id"
+        )
+        .map { $0.string(0) }
+        var lists: [[String]] = []
+        for jobs in [1, 2, 7] {
+            let report = try library.verify(quick: true, jobs: jobs)
+            XCTAssertEqual(report.thumbnails, 10)
+            lists.append(report.problems.map { "\($0.kind) \($0.detail)" })
+            XCTAssertEqual(
+                report.problems.filter { $0.kind == .damagedThumbnail }.compactMap(\.subject.photoUniqueName),
+                [names[2], names[5], names[9]])
+        }
+        XCTAssertEqual(lists[0].count, 3, "\(lists[0])")
+        XCTAssertEqual(lists[1], lists[0])
+        XCTAssertEqual(lists[2], lists[0])
+    }
+
+    func testConcurrentMapKeepsTheOrder() {
+        let items = Array(0..<1000)
+        for jobs in [1, 3, 16] {
+            XCTAssertEqual(Library.concurrentMap(items, jobs: jobs) { $0 * $0 + 1 }, items.map { $0 * $0 + 1 })
+        }
+        XCTAssertEqual(Library.concurrentMap([Int](), jobs: 4) { $0 }, [])
     }
 }

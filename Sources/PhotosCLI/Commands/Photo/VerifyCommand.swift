@@ -17,7 +17,10 @@ enum VerifyCommand: Command {
             cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
             --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
             repairs run and are rolled back). History author verify (unless --author).
-            The SHA-256 of the originals is computed by --jobs threads (default: the number of cores).
+            The SHA-256 of the originals is computed, and the thumbnails decoded, by --jobs threads
+            (default: the number of cores). --quick skips the hashes and runs SQLite's quick_check
+            (pages and records, without matching every index against its table) instead of
+            integrity_check.
             Exit status 0 when clean, 1 when problems remain.
             """)
 
@@ -33,7 +36,9 @@ enum VerifyCommand: Command {
                     \.repair, "--repair",
                     help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
                 .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
-                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
+                .flag(
+                    \.quick, "--quick",
+                    help: "Check sizes only, not SHA-256 hashes; SQLite's quick_check instead of integrity_check."),
                 .value(
                     \.jobs, "--jobs", "-j", value: "N", help: "Threads computing the SHA-256 of the originals.",
                     default: "number of cores", parser: .int(in: 1...256))
