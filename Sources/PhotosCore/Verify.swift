@@ -426,7 +426,8 @@ extension Library {
                 folderNames.insert(ref.lastIndex(of: "/").map { ref[..<$0] } ?? "")
             }
             let root = self.externalData.root
-            for folder in [root] + folderNames.map { $0.isEmpty ? root + "/" : root + "/" + $0 }.sorted() {
+            let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
+            for folder in folders {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
                     report.problems.append(
