@@ -3,7 +3,8 @@
 # dedupe-tags --all, purge of the 10,000-photo share, history compact of a million changes,
 # list --tag, verify --quick and stats. Each repetition runs on a fresh copy of the library,
 # so destructive commands measure the same work every time. Prints the median, min and max
-# seconds and the peak RSS of each command.
+# seconds, the median CPU seconds (user+sys: steadier than wall time on a loaded machine) and
+# the peak RSS of each command, and the load average before and after.
 #
 # Usage: Benchmarks/maintenance.sh [--reps N] [--photos N] [--photos-bin PATH] [--library DIR]
 #   --library DIR  reuse a library made earlier by make-library.sh (default: build one in a
@@ -39,20 +40,25 @@ commands=(
     "verify --quick"
     "stats"
 )
-printf '%-44s %9s %9s %9s %12s\n' command "median s" "min s" "max s" "peak RSS KB"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+printf '%-44s %9s %9s %9s %9s %12s\n' command "median s" "min s" "max s" "CPU s" "peak RSS KB"
 for cmd in "${commands[@]}"; do
-    times=() rss=0
+    times=() cpus=() rss=0
     for ((r = 1; r <= reps; r++)); do
         rm -rf "$work/copy"
         cp -a "$lib" "$work/copy"
         sync
         # shellcheck disable=SC2086
-        /usr/bin/time -f "%e %M" -o "$work/time" "$bin" --library "$work/copy" --quiet $cmd > /dev/null
-        read -r t m < "$work/time"
+        # (verify exits 1 when it finds problems: still a completed run.)
+        /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$bin" --library "$work/copy" --quiet $cmd > /dev/null || true
+        read -r t m u s < <(tail -1 "$work/time")
         times+=("$t")
+        cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
         [ "$m" -gt "$rss" ] && rss=$m
     done
     sorted=$(printf '%s\n' "${times[@]}" | sort -g)
     median=$(printf '%s\n' "$sorted" | awk -v n="$reps" 'NR == int((n + 1) / 2)')
-    printf '%-44s %9s %9s %9s %12s\n' "${cmd/$share0/<10,000-photo share>}" "$median" "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$rss"
+    cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk -v n="$reps" 'NR == int((n + 1) / 2)')
+    printf '%-44s %9s %9s %9s %9s %12s\n' "${cmd/$share0/<10,000-photo share>}" "$median" "$(head -1 <<<"$sorted")" "$(tail -1 <<<"$sorted")" "$cpu" "$rss"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

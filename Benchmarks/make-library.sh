@@ -2,32 +2,53 @@
 # Builds a synthetic photos library for the maintenance benchmark (issue: maintenance at
 # 100,000 photos): N photos (default 100000) with inline thumbnails, 20,000 tags of which 5%
 # are same-named duplicates, 200 shares (the first holds 10,000 photos), ratings, and a
-# million history changes spread over two years. Originals are 1,000 small real files that
-# the photo rows share, so `verify --quick` has files to check.
+# million history changes spread over two years. Every photo has its own small original (a
+# real file of about 230 bytes), so `verify --quick` checks as many files as a real library
+# and finds no duplicate originals.
 #
-# Usage: Benchmarks/make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]
-# Needs: python3 (standard library only) and a built photos binary (for `photos init`).
+# Usage: Benchmarks/make-library.sh LIBRARY_DIR [--photos N] [--originals K] [--photos-bin PATH]
+#   --originals K  only K original files, shared round-robin by the rows (default: one per
+#                  photo; fewer makes a big library quicker to build, and verify then reports
+#                  the shared ones as duplicate photos)
+# Every photo gets the same sound 120x90 thumbnail (a JPEG made with cjpeg), so `verify`
+# decodes real thumbnails and finds no problem in a library made this way.
+# Needs: python3 (standard library only), cjpeg (Debian package libjpeg-turbo-progs) and a
+# built photos binary (for `photos init`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 lib=${1:?usage: make-library.sh LIBRARY_DIR [--photos N] [--photos-bin PATH]}
 shift
 photos_n=100000
+originals_n=
 bin="$here/../.build/release/photos"
 while [ $# -gt 0 ]; do
     case "$1" in
         --photos) photos_n=$2; shift 2 ;;
+        --originals) originals_n=$2; shift 2 ;;
         --photos-bin) bin=$2; shift 2 ;;
         *) echo "make-library.sh: unknown option $1" >&2; exit 64 ;;
     esac
 done
 [ -x "$bin" ] || { echo "make-library.sh: no photos binary at $bin (swift build -c release)" >&2; exit 69; }
 command -v python3 >/dev/null || { echo "make-library.sh: needs python3" >&2; exit 69; }
+command -v cjpeg >/dev/null || { echo "make-library.sh: needs cjpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 69; }
 [ -e "$lib" ] && { echo "make-library.sh: $lib exists; remove it first" >&2; exit 73; }
 "$bin" --library "$lib" --quiet init
 
-python3 - "$lib" "$photos_n" <<'PY'
+# The thumbnail: a 120x90 colour gradient (binary PPM) encoded by libjpeg at quality 85.
+thumb=$(mktemp)
+trap 'rm -f "$thumb"' EXIT
+python3 -c '
+import sys
+w, h = 120, 90
+sys.stdout.buffer.write(b"P6 %d %d 255\n" % (w, h) + bytes(
+    v for y in range(h) for x in range(w) for v in ((x * 2) % 256, (y * 3) % 256, (x + y) % 256)))
+' | cjpeg -quality 85 > "$thumb"
+
+python3 - "$lib" "$photos_n" "$thumb" "${originals_n:-$photos_n}" <<'PY'
 import hashlib, os, random, sqlite3, sys, uuid, datetime
-lib, n = sys.argv[1], int(sys.argv[2])
+lib, n, k = sys.argv[1], int(sys.argv[2]), int(sys.argv[4])
+thumbnail = open(sys.argv[3], "rb").read()
 rnd = random.Random(20261129)
 def u():  # deterministic UUIDs (random-looking, seeded)
     return str(uuid.UUID(int=rnd.getrandbits(128), version=4))
@@ -36,9 +57,9 @@ db.execute("PRAGMA foreign_keys = ON")
 db.execute("PRAGMA synchronous = OFF")
 cur = db.cursor()
 cur.execute("BEGIN")
-# 1,000 originals shared by the rows.
+# One original per photo (or k shared round-robin).
 files = []
-for i in range(1000):
+for i in range(min(n, k)):
     data = b"synthetic original %d " % i + bytes(rnd.getrandbits(8) for _ in range(200))
     sha = hashlib.sha256(data).hexdigest()
     d = os.path.join(lib, "ExternalData", sha[:2]); os.makedirs(d, exist_ok=True)
@@ -49,7 +70,7 @@ shares = [u() for _ in range(200)]
 for i, s in enumerate(shares):
     cur.execute("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'private')", (s, s))
     cur.execute("INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, '2025-01-01T00:00:00Z', 'none')", (s, "Share %d" % i))
-    cur.execute("INSERT INTO participant (share_id, email, role, permission, acceptance) VALUES (?, ?, 'private-user', 'read-only', 'accepted')", (s, "user%d@example.org" % i))
+    cur.execute("INSERT INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, 'private-user', 'read-only', 'accepted')", (u(), s, "user%d@example.org" % i))
 zones = ["default"] + shares
 def zone_of(i):
     if i < 10000: return shares[0]
@@ -62,11 +83,11 @@ for i in range(n):
     t = (start + datetime.timedelta(minutes=i * 7)).strftime("%Y-%m-%dT%H:%M:%SZ")
     cur.execute("INSERT INTO photo (id, unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, 4000, 3000, 'jpeg', 1, ?)",
                 (i + 1, name, "IMG_%05d.JPG" % (i % 100000), t, t, z))
-    sha, size = files[i % 1000]
+    sha, size = files[i % len(files)]
     cur.execute("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)", (i + 1, sha, size, sha[:2] + "/" + sha))
-    cur.execute("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, randomblob(900), 120, 90)", (i + 1,))
+    cur.execute("INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, 120, 90)", (i + 1, thumbnail))
     if i % 2 == 0:
-        cur.execute("INSERT INTO rating (photo_id, value) VALUES (?, ?)", (i + 1, 1 + i % 5))
+        cur.execute("INSERT INTO rating (uuid, photo_id, value) VALUES (?, ?, ?)", (u(), i + 1, 1 + i % 5))
 # 20,000 tags: 19,000 distinct (zone, name) pairs and 1,000 duplicates of some of them.
 tags_by_zone = {z: [] for z in zones}
 weights = {"default": 9000, shares[0]: 1000}

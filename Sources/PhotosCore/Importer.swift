@@ -245,7 +245,45 @@ public final class Importer {
             }
         }
 
+        // Originals restored by the workers (heal on re-import), written without fsync: made
+        // durable together with one syncfs before they are reported restored (issue 15 item 1).
+        var restoredPending: [(path: String, restoration: ImportRestoration, reference: String)] = []
+        func settleRestorations() {
+            guard !restoredPending.isEmpty else { return }
+            defer { restoredPending.removeAll() }
+            if let library {
+                do {
+                    try library.externalData.syncFileSystem()
+                } catch {
+                    for item in restoredPending {
+                        fail(
+                            item.path,
+                            "cannot make the restored original of photo \(item.restoration.uniqueName) durable: \(error)"
+                        )
+                    }
+                    if fatal == nil { fatal = error }
+                    stop.set()
+                    return
+                }
+            }
+            for (path, restoration, reference) in restoredPending {
+                if let library, !library.isReferenced(fileReference: reference) {
+                    // Its photo was deleted meanwhile: the file is nobody's original.
+                    library.removeUnreferencedFiles([reference])
+                    fail(
+                        path,
+                        "its photo \(restoration.uniqueName) was deleted while the original was restored; import it again"
+                    )
+                } else {
+                    summary.restored += 1
+                    summary.restorations.append(restoration)
+                    onRestore?(restoration)
+                }
+            }
+        }
+
         func commit() {
+            settleRestorations()
             // An empty batch restarts the deadline too: otherwise pop(until:) gets a deadline in the
             // past and returns at once, and the writer spins on a core while the workers decode.
             guard !batch.isEmpty else { batchStarted = Date(); return }
@@ -301,18 +339,7 @@ public final class Importer {
                     summary.duplicates += 1
                     summary.duplicatePaths.append(path)
                 case .restored(let restoration, let reference):
-                    if let library, !library.isReferenced(fileReference: reference) {
-                        // Its photo was deleted meanwhile: the file is nobody's original.
-                        library.removeUnreferencedFiles([reference])
-                        fail(
-                            path,
-                            "its photo \(restoration.uniqueName) was deleted while the original was restored; import it again"
-                        )
-                    } else {
-                        summary.restored += 1
-                        summary.restorations.append(restoration)
-                        onRestore?(restoration)
-                    }
+                    restoredPending.append((path, restoration, reference))
                 case .failed(let reason):
                     fail(path, reason)
                 case .fatal(let error):
@@ -464,7 +491,11 @@ public final class Importer {
                 path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
             // (The store of a dry run writes nothing: `Library.dryRun`.)
             do {
-                try file.bytes.withUnsafeBytes { _ = try store.write($0, reference: existing.2) }
+                // Deferred like a new original: the importing thread makes the restored
+                // originals durable together (one syncfs) before it reports them restored.
+                try file.bytes.withUnsafeBytes {
+                    _ = try store.write($0, reference: existing.2, durability: .deferred)
+                }
             } catch {
                 claimed.release(file.sha256)
                 if let e = error as? FileError, e.isEnvironmental {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotosFiles
 import PhotosImaging
 import PhotosModel
@@ -194,7 +195,7 @@ extension Library {
 
     /// Checks the SPEC §2 invariants: every PhotoData file exists with its recorded size and
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
-    /// the store's `integrity_check` and `foreign_key_check` are clean, no tag link crosses zones;
+    /// the store's `integrity_check` (`quick_check` when `quick`) and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
     /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
     ///
@@ -218,33 +219,82 @@ extension Library {
     /// - Throws: `LibraryError.busy` when busy, `LibraryError` or `SQLiteError` from the store; `Interrupted<VerifyReport>` when an
     ///   error stops `--repair` after some repairs were made (they stay made; the report marks
     ///   them repaired).
+    ///
+    /// The SHA-256 of the originals is computed by `jobs` threads (`--jobs`, at least 1;
+    /// default the number of cores), each taking the next original; the problems are reported
+    /// in the same order whatever `jobs` is.
     public func verify(
         quick: Bool = false, repair: Bool = false, dryRun: Bool = false,
-        author: HistoryAuthor = .default, progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+        author: HistoryAuthor = .default, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> VerifyReport {
         try self.dryRun(repair && dryRun) {
-            try verifyLibrary(quick: quick, repair: repair, author: author, progress: progress)
+            try verifyLibrary(quick: quick, repair: repair, author: author, jobs: jobs, progress: progress)
         }
     }
 
+    /// Thumbnails `verify` reads before checking them on its threads (at most about
+    /// 256 × 30 KB in memory).
+    static let thumbnailChunk = 256
+
+    /// An original whose size is right, to be hashed: where its problem would go in the
+    /// report, and what to say.
+    private struct PendingHash {
+        var position: Int
+        var original: RecordedOriginal
+        var path: String
+    }
+
+    /// The SHA-256 of each file of `paths` (or the error reading it), in order, computed by up
+    /// to `jobs` threads, each taking the next file.
+    static func hashFiles(_ paths: [String], jobs: Int) -> [Result<String, Error>] {
+        concurrentMap(paths, jobs: jobs) { path in Result { try SHA256Hasher.hex(ofFileAt: path).hex } }
+    }
+
+    /// `transform` of each of `items`, in `items`' order, computed by up to `jobs` threads
+    /// (at least 1), each taking the next item.
+    static func concurrentMap<T: Sendable, R: Sendable>(
+        _ items: [T], jobs: Int, _ transform: @escaping @Sendable (T) -> R
+    ) -> [R] {
+        let threads = max(1, min(jobs, items.count))
+        if threads == 1 { return items.map(transform) }
+        let results = Mutex([R?](repeating: nil, count: items.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < items.count else { return }
+                let result = transform(items[i])
+                results.withLock { $0[i] = result }
+            }
+        }
+        // Every index was taken by exactly one thread before concurrentPerform returned.
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
     private func verifyLibrary(
-        quick: Bool, repair: Bool, author: HistoryAuthor, progress: ((Int, Int, Int64) -> Void)?
+        quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int, progress: ((Int, Int, Int64) -> Void)?
     ) throws -> VerifyReport {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
         try store.readTransaction {
-            report.problems += try self.checkDatabase()
+            report.problems += try self.checkDatabase(thorough: !quick)
             let rows = try self.verifyStore.recordedOriginals()
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
             var checked = 0
             var bytesChecked: Int64 = 0
+            var pendingHashes: [PendingHash] = []
             for original in rows {
+                // A file to hash counts when its hash is done (below); every other row now.
+                let queuedBefore = pendingHashes.count
                 defer {
-                    checked += 1
-                    bytesChecked += Int64(original.byteSize)
-                    progress?(checked, rows.count, bytesChecked)
+                    if pendingHashes.count == queuedBefore {
+                        checked += 1
+                        bytesChecked += Int64(original.byteSize)
+                        progress?(checked, rows.count, bytesChecked)
+                    }
                 }
                 let (name, display, sha, size, ref, zone, ratings, tags) = (
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
@@ -315,21 +365,43 @@ extension Library {
                     continue
                 }
                 if !quick {
-                    do {
-                        let actual = try SHA256Hasher.hex(ofFileAt: path).hex
-                        if actual != sha {
-                            missingOriginal.insert(name)
-                            report.problems.append(
-                                VerifyProblem(
-                                    kind: .hashMismatch, subject: .photo(original.photo),
-                                    detail: "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha)\(heal)"))
-                        }
-                    } catch {
-                        report.problems.append(
-                            VerifyProblem(
-                                kind: .unreadableFile, subject: .photo(original.photo),
-                                detail: "\(photo): original \(ref) cannot be read: \(error)"))
-                    }
+                    pendingHashes.append(PendingHash(position: report.problems.count, original: original, path: path))
+                }
+            }
+            // Hashed by `jobs` threads; each problem goes where the serial loop would have put
+            // it (inserted from the last, so the earlier positions stay right).
+            // In chunks, so that the progress display moves as the hashes are done.
+            var hashes: [Result<String, Error>] = []
+            hashes.reserveCapacity(pendingHashes.count)
+            let hashChunk = max(1, jobs) * 16
+            for first in stride(from: 0, to: pendingHashes.count, by: hashChunk) {
+                let part = pendingHashes[first..<min(first + hashChunk, pendingHashes.count)]
+                hashes += Library.hashFiles(part.map(\.path), jobs: jobs)
+                for pending in part {
+                    checked += 1
+                    bytesChecked += Int64(pending.original.byteSize)
+                }
+                progress?(checked, rows.count, bytesChecked)
+            }
+            for (pending, hash) in zip(pendingHashes, hashes).reversed() {
+                let original = pending.original
+                let (sha, ref) = (original.sha256, original.fileReference)
+                let photo = Library.describePhoto(original.photo.uniqueName, original.photo.displayName)
+                switch hash {
+                case .success(let actual) where actual != sha:
+                    missingOriginal.insert(original.photo.uniqueName)
+                    report.problems.insert(
+                        VerifyProblem(
+                            kind: .hashMismatch, subject: .photo(original.photo),
+                            detail:
+                                "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha); re-import the intact file to restore it"
+                        ), at: pending.position)
+                case .success: break
+                case .failure(let error):
+                    report.problems.insert(
+                        VerifyProblem(
+                            kind: .unreadableFile, subject: .photo(original.photo),
+                            detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
                 }
             }
             var withoutData: [String] = []
@@ -349,25 +421,41 @@ extension Library {
                         detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                         repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
-            // One row at a time: thumbnails are never all in memory.
-            try self.verifyStore.forEachThumbnail { thumb in
-                report.thumbnails += 1
-                let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
-                if let reason = Library.thumbnailProblem(
-                    thumb.data, width: thumb.width, height: thumb.height,
-                    photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
-                {
+            // Read in chunks of `thumbnailChunk` rows (thumbnails are never all in memory), each
+            // chunk decoded by `jobs` threads; the problems keep the rows' order.
+            var chunk: [RecordedThumbnail] = []
+            func checkChunk() {
+                let reasons = Library.concurrentMap(chunk, jobs: jobs) { thumb in
+                    Library.thumbnailProblem(
+                        thumb.data, width: thumb.width, height: thumb.height,
+                        photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
+                }
+                for (thumb, reason) in zip(chunk, reasons) {
+                    report.thumbnails += 1
+                    guard let reason else { continue }
+                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
                     report.problems.append(
                         VerifyProblem(
                             kind: .damagedThumbnail, subject: .photo(thumb.photo),
                             detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
                             repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
                 }
+                chunk.removeAll(keepingCapacity: true)
             }
-            for folder in [self.externalData.root]
-                + Set(referenced.map { self.externalData.root + "/" + ($0 as NSString).deletingLastPathComponent })
-                .sorted()
-            {
+            try self.verifyStore.forEachThumbnail { thumb in
+                chunk.append(thumb)
+                if chunk.count >= Library.thumbnailChunk { checkChunk() }
+            }
+            checkChunk()
+            // The folders of the references (each reference's part before its last '/'), found
+            // without building a path per reference: there are far fewer folders than files.
+            var folderNames = Set<Substring>()
+            for ref in referenced {
+                folderNames.insert(ref.lastIndex(of: "/").map { ref[..<$0] } ?? "")
+            }
+            let root = self.externalData.root
+            let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
+            for folder in folders {
                 var fst = stat()
                 if folder == self.externalData.root && stat(folder, &fst) != 0 {
                     report.problems.append(
@@ -629,10 +717,10 @@ extension Library {
         return nil
     }
 
-    private func checkDatabase() throws -> [VerifyProblem] {
+    private func checkDatabase(thorough: Bool) throws -> [VerifyProblem] {
         let store = verifyStore
         var problems: [VerifyProblem] = []
-        for line in try store.storageProblems() {
+        for line in try store.storageProblems(thorough: thorough) {
             problems.append(VerifyProblem(kind: .integrity, subject: .database, detail: line))
         }
         for dangling in try store.danglingReferences() {

@@ -32,9 +32,24 @@ public struct ExternalDataStore: Sendable {
     /// `sha256`, which the schema only checks for length) that a damaged or hostile library can
     /// hold anything in, e.g. `../../etc/passwd` or an absolute path.
     public static func isContained(_ reference: String) -> Bool {
-        let parts = reference.split(separator: "/", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !reference.utf8.contains(0) else { return false }
-        return parts.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+        // One pass over the bytes, no allocation (verify calls this for every row).
+        var parts = 1
+        var length = 0
+        var dots = 0
+        for byte in reference.utf8 {
+            if byte == 0 { return false }
+            if byte == UInt8(ascii: "/") {
+                // The part before: not empty, not "." or "..".
+                guard length > 0, !(dots == length && length <= 2) else { return false }
+                parts += 1
+                guard parts <= 2 else { return false }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return length > 0 && !(dots == length && length <= 2)
     }
 
     /// Name (inside the store, never written) that `path(for:)` gives a reference that is not

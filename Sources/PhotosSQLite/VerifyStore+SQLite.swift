@@ -1,8 +1,10 @@
 import PhotosModel
 
 extension Database: VerifyStore {
-    public func storageProblems() throws -> [String] {
-        try statement("PRAGMA integrity_check").map { $0.string(0) }.filter { $0 != "ok" }
+    public func storageProblems(thorough: Bool) throws -> [String] {
+        try statement(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").map { $0.string(0) }.filter {
+            $0 != "ok"
+        }
     }
 
     public func danglingReferences() throws -> [DanglingReference] {

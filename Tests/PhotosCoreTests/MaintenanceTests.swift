@@ -204,6 +204,8 @@ final class MaintenanceTests: XCTestCase {
         try makeShare(lib, id: "s-purged", photos: ["storm.jpg", "path.jpg", "kite.png"], tag: nil)
         var options = ExportOptions(destination: tmp.file("out"))
         options.filter.zone = ZoneID(rawValue: "s-purged")
+        // One photo per batch, so progress (and the purge below) comes between photos.
+        options.batchSize = 1
         let exporter = Exporter(library: lib, options: options)
         var notes: [String] = []
         exporter.onNote = { notes.append($0) }

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosModel
-import PhotosModel
+import Synchronization
 
 /// Which sidecar `photos export` writes beside each original (`--sidecar`).
 public enum SidecarFormat: String, CaseIterable, Sendable {
@@ -36,6 +36,13 @@ public struct ExportOptions {
     /// goes through a `FileWriter` that performs none, and the export state is read (when
     /// DEST has one) but neither created nor changed.
     public var dryRun = false
+    /// Worker threads copying originals and writing sidecars and thumbnails (`--jobs`); at
+    /// least 1, default the number of cores.
+    public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// Photos per group (issue 15 item 1): the files of a group are written and renamed
+    /// without fsync, then made durable with one `syncfs(2)` of DEST's file system, and only
+    /// then recorded in the export state, in one transaction.
+    public var batchSize = 64
 
     public init(destination: String) { self.destination = destination }
 }
@@ -80,9 +87,11 @@ public struct ExportSummary: Equatable, Sendable {
 
 /// Exports originals byte for byte with sidecars into a folder (SPEC §5, §7; issue #5).
 ///
-/// Every file is written to a hidden temporary name in its target folder, fsynced and renamed
-/// into place (POSIX rename(2) is atomic), so an interrupted export never leaves part of a file
-/// under a real name; the next run removes leftover temporary files. Originals are hashed while
+/// Every file is written to a hidden temporary name in its target folder and renamed into place
+/// (POSIX rename(2) is atomic), so an interrupted export never leaves part of a file under a
+/// real name; the next run removes leftover temporary files. Photos go in batches of
+/// `batchSize`, their files written by `jobs` threads; each batch's files are made durable
+/// together (one syncfs(2) of DEST's file system) before the export state records them. Originals are hashed while
 /// they are copied and must match the library's SHA-256. No file is written outside DEST: names
 /// are sanitized (`ExportNaming.sanitize`) and every target folder's real path is checked to be
 /// inside DEST's real path (symbolic links included).
@@ -190,38 +199,94 @@ public final class Exporter {
         let plan = planner.plan(photos, template: options.template)
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
-        let writer = FileWriter(root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun)
+        let writer = FileWriter(
+            root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun, durability: .deferred)
         var keep = Set<String>()
-        for (index, item) in plan.items.enumerated() {
-            defer { onProgress?(index + 1, plan.items.count) }
-            keep.formUnion(files(of: item).map(\.path))
-            if options.dryRun, let onPlannedFile { for file in files(of: item) { onPlannedFile(file.path) } }
-            summary.paths[item.photo.uniqueName] = item.path
-            do {
-                let outcome = try export(item, writer: writer, state: state, summary: &summary)
-                switch outcome {
-                case .written: summary.written += 1
-                case .updated: summary.updated += 1
-                case .skipped: summary.skipped += 1
+        var done = 0
+        let batchSize = max(1, options.batchSize)
+        for first in stride(from: 0, to: plan.items.count, by: batchSize) {
+            let batch = Array(plan.items[first..<min(first + batchSize, plan.items.count)])
+            // Thumbnails are read from the library here, on this thread (one connection).
+            var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
+            if options.thumbnails {
+                for (i, item) in batch.enumerated() {
+                    thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
                 }
-            } catch {
-                // The export state or DEST's file system refused (busy, read-only, full): every
-                // later photo would fail the same way. Stop with that status, saying what was
-                // written (issue 9 item 9); running the same export again continues.
-                if let stop = Exporter.environmentError(error, destination: dest) {
-                    summary.seconds = Date().timeIntervalSince(start)
-                    if summary.written + summary.updated + summary.removed > 0 {
-                        throw Interrupted(report: summary, error: stop)
+            }
+            let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
+            // Group durability: every file of the batch is in place (renamed, mtime set); one
+            // syncfs of DEST's file system makes them durable before the state records them.
+            var stop: Error?
+            if !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true }) {
+                do {
+                    try Durability.syncFileSystem(containing: dest)
+                } catch {
+                    stop = Exporter.environmentError(error, destination: dest) ?? error
+                }
+            }
+            var recorded: [ExportState.Entry] = []
+            var counts = ExportSummary()
+            if stop == nil {
+                for (item, result) in zip(batch, results) {
+                    keep.formUnion(files(of: item).map(\.path))
+                    if options.dryRun, let onPlannedFile { for file in files(of: item) { onPlannedFile(file.path) } }
+                    summary.paths[item.photo.uniqueName] = item.path
+                    do {
+                        let files = try result.get()
+                        recorded += files.entries
+                        counts.bytes += files.bytes
+                        switch files.outcome {
+                        case .written: counts.written += 1
+                        case .updated: counts.updated += 1
+                        case .skipped: counts.skipped += 1
+                        }
+                    } catch {
+                        // The export state or DEST's file system refused (busy, read-only,
+                        // full): every later photo would fail the same way. Stop with that
+                        // status once what this batch wrote is recorded (issue 9 item 9);
+                        // running the same export again continues.
+                        if let environment = Exporter.environmentError(error, destination: dest) {
+                            if stop == nil { stop = environment }
+                            continue
+                        }
+                        // A concurrent delete or purge removed the photo after it was listed:
+                        // it is no longer in the library, so it is not a failure of this export.
+                        if (try? (library.store as any ExportStore).photoExists(uniqueName: item.photo.uniqueName))
+                            == false
+                        {
+                            onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
+                            continue
+                        }
+                        fail(item.photo, Exporter.reason(error), &summary)
                     }
-                    throw stop
                 }
-                // A concurrent delete or purge removed the photo after it was listed: it is no
-                // longer in the library, so it is not a failure of this export.
-                if (try? (library.store as any ExportStore).photoExists(uniqueName: item.photo.uniqueName)) == false {
-                    onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
-                    continue
+                if let state {
+                    do {
+                        try state.record(recorded.filter { state.entries[$0.path] != $0 })
+                        summary.written += counts.written
+                        summary.updated += counts.updated
+                        summary.skipped += counts.skipped
+                        summary.bytes += counts.bytes
+                    } catch {
+                        stop = Exporter.environmentError(error, destination: dest) ?? error
+                    }
+                } else {
+                    summary.written += counts.written
+                    summary.updated += counts.updated
+                    summary.skipped += counts.skipped
+                    summary.bytes += counts.bytes
                 }
-                fail(item.photo, Exporter.reason(error), &summary)
+            }
+            if let stop {
+                summary.seconds = Date().timeIntervalSince(start)
+                if summary.written + summary.updated + summary.removed > 0 {
+                    throw Interrupted(report: summary, error: stop)
+                }
+                throw stop
+            }
+            for _ in batch {
+                done += 1
+                onProgress?(done, plan.items.count)
             }
         }
         if let state {
@@ -258,14 +323,53 @@ public final class Exporter {
 
     enum Outcome { case written, updated, skipped }
 
+    /// What one photo's files came to: the export state rows to record (after the batch's
+    /// sync), its outcome, the bytes written, and whether any file was written.
+    struct ExportedFiles {
+        var entries: [ExportState.Entry]
+        var outcome: Outcome
+        var bytes: Int64
+        var wrote: Bool
+    }
+
+    /// Writes the files of `batch` (deferred durability) on up to `options.jobs` threads, each
+    /// taking the next photo; the results are in `batch`'s order. The export state is only
+    /// read meanwhile (nothing records until the batch is done).
+    private func exportFiles(
+        of batch: [Planned], thumbnails: [Result<[UInt8], Error>?], writer: FileWriter, state: ExportState?
+    ) -> [Result<ExportedFiles, Error>] {
+        let jobs = max(1, min(options.jobs, batch.count))
+        let results = Mutex([Result<ExportedFiles, Error>?](repeating: nil, count: batch.count))
+        let next = Atomic<Int>(0)
+        // Shared read-only by the threads: the exporter, the state (nothing records until the
+        // batch is done) and the batch's plan.
+        nonisolated(unsafe) let work = (self, state, batch)
+        let run: @Sendable () -> Void = {
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < work.2.count else { return }
+                let result = Result {
+                    try work.0.export(work.2[i], thumbnail: thumbnails[i], writer: writer, state: work.1)
+                }
+                results.withLock { $0[i] = result }
+            }
+        }
+        if jobs == 1 {
+            run()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in run() }
+        }
+        return results.withLock { $0.map { $0 ?? .failure(ExportError.cannotWriteDestination("", reason: "not run")) } }
+    }
+
     private func export(
-        _ item: Planned, writer: FileWriter, state: ExportState?,
-        summary: inout ExportSummary
-    ) throws -> Outcome {
+        _ item: Planned, thumbnail: Result<[UInt8], Error>?, writer: FileWriter, state: ExportState?
+    ) throws -> ExportedFiles {
         let photo = item.photo
         var recorded: [ExportState.Entry] = []
         var wroteOriginal = false
         var wroteOther = false
+        var bytesWritten: Int64 = 0
         try writer.ensureFolder(of: item.path)
         let checker = Planner(root: writer.root, state: state, trustState: options.update)
 
@@ -275,7 +379,7 @@ public final class Exporter {
             let source = library.externalData.path(for: photo.fileReference)
             let entry = try writer.copyOriginal(from: source, to: item.path, photo: photo)
             recorded.append(entry)
-            summary.bytes += Int64(entry.byteSize)
+            bytesWritten += Int64(entry.byteSize)
             wroteOriginal = true
         } else if let entry = item.present {
             recorded.append(entry)
@@ -286,7 +390,9 @@ public final class Exporter {
             switch kind {
             case .xmp: bytes = Array(XMPWriter.sidecar(for: photo).utf8)
             case .json: bytes = Array((photo.json.serialized() + "\n").utf8)
-            case .thumbnail: bytes = try library.thumbnailData(of: photo)
+            case .thumbnail:
+                guard let thumbnail else { continue }
+                bytes = try thumbnail.get()
             case .original: continue
             }
             let sha = try bytes.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }
@@ -300,14 +406,12 @@ public final class Exporter {
                 bytes, sha256: sha, to: path, uniqueName: photo.uniqueName, kind: kind,
                 modificationTime: photo.captureInstant)
             recorded.append(entry)
-            summary.bytes += Int64(bytes.count)
+            bytesWritten += Int64(bytes.count)
             wroteOther = true
         }
-        if let state {
-            try state.record(recorded.filter { state.entries[$0.path] != $0 })
-        }
-        if wroteOriginal { return replaced ? .updated : .written }
-        return wroteOther ? .updated : .skipped
+        let outcome: Outcome = wroteOriginal ? (replaced ? .updated : .written) : (wroteOther ? .updated : .skipped)
+        return ExportedFiles(
+            entries: recorded, outcome: outcome, bytes: bytesWritten, wrote: wroteOriginal || wroteOther)
     }
 
     /// Removes the files the state records that this run did not produce, when they still
@@ -567,7 +671,8 @@ struct Planner {
     }
 }
 
-/// Writes files under the export folder: temporary name, fsync, rename, fsync of the folder.
+/// Writes files under the export folder: temporary name, rename; with `.immediate` durability
+/// also fsync of the file and its folder, with `.deferred` none (the caller syncs the batch).
 struct FileWriter {
     let root: String
     let realRoot: String
@@ -576,6 +681,9 @@ struct FileWriter {
     /// A dry run's writer: it checks and reads what a real run would, and creates, writes and
     /// removes nothing (each method says what it returns instead).
     var dryRun = false
+    /// When written files are made durable: `.deferred` for export's batches (one syncfs per
+    /// batch before the state records them), `.immediate` (fsync of file and folder) otherwise.
+    var durability = Durability.immediate
 
     /// Removes the file `path` (relative). A dry run removes nothing.
     /// - Returns: true when it was (in a dry run: would be) removed.
@@ -640,7 +748,9 @@ struct FileWriter {
         }
         defer { close(input) }
         var sha = ""
-        let st = try AtomicFile.write(to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix) { sink in
+        let st = try AtomicFile.write(
+            to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix, durability: durability
+        ) { sink in
             let hasher = try SHA256Hasher()
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
@@ -699,7 +809,8 @@ struct FileWriter {
                 byteSize: bytes.count, mtimeNanoseconds: 0)
         }
         let written = try bytes.withUnsafeBytes {
-            try AtomicFile.write($0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix)
+            try AtomicFile.write(
+                $0, to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix, durability: durability)
         }
         let st = setModificationTime(path, modificationTime) ?? written
         return ExportState.Entry(

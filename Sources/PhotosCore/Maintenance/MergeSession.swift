@@ -68,6 +68,11 @@ final class MergeSession {
     /// Copies the originals this library lacks or holds damaged (missing, or of another size:
     /// healed from the intact copy there, issue 9 item 8). Present with its size: kept (a
     /// stat; same-size damage is healed by re-import).
+    ///
+    /// Group durability (issue 15 item 1): each copy is written and renamed without fsync, and
+    /// one `syncfs(2)` of the external data's file system after the last copy makes them all
+    /// durable before `run` goes on to the rows, so the transaction that references them
+    /// commits only after they are durable; a crash before leaves only orphans.
     private func copyOriginals() throws {
         var done = 0
         var bytes: Int64 = 0
@@ -85,13 +90,17 @@ final class MergeSession {
             guard file.sha256 == photo.sha256 else {
                 throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
             }
-            if try file.bytes.withUnsafeBytes({ try library.externalData.write($0, reference: ref) }) {
+            if try file.bytes.withUnsafeBytes({
+                try library.externalData.write($0, reference: ref, durability: .deferred)
+            }) {
                 copied.append(ref)
             }
             report.filesCopied += 1
             if restoring { report.originalsRestored += 1 }
             report.bytesCopied += Int64(file.bytes.count)
         }
+        // (A dry run copied nothing, and its store syncs nothing.)
+        if !copied.isEmpty { try library.externalData.syncFileSystem() }
     }
 
     /// Zones and shares, matched by id, added when absent.

@@ -40,7 +40,7 @@ public struct RecordedOriginal: Sendable {
 }
 
 /// A stored thumbnail with the size of its photo, in pixels as stored.
-public struct RecordedThumbnail {
+public struct RecordedThumbnail: Sendable {
     public var photo: PhotoName
     /// JPEG bytes.
     public var data: [UInt8]
@@ -110,8 +110,10 @@ public struct RecordedTag: Sendable {
 /// Designed for a second implementation on PostgreSQL (libpq) without changing Core:
 /// - The reads run inside the caller's read transaction (SQLite: a deferred transaction, a WAL
 ///   snapshot; PostgreSQL: REPEATABLE READ READ ONLY), so all checks see one state.
-/// - `storageProblems` is the backend's own consistency check: SQLite `PRAGMA integrity_check`;
-///   PostgreSQL has none in SQL (amcheck's `bt_index_check` where installed, else none). Its
+/// - `storageProblems` is the backend's own consistency check: SQLite `PRAGMA integrity_check`
+///   (`PRAGMA quick_check` when not `thorough`: the same page and record checks without matching
+///   every index against its table, O(N) instead of O(N log N), SQLite docs "PRAGMA
+///   quick_check"); PostgreSQL has none in SQL (amcheck's `bt_index_check` where installed, else none). Its
 ///   foreign keys are enforced, so `danglingReferences` is empty there.
 /// - Display names come back as bytes (`CAST(… AS BLOB)` here, `convert_to(…, 'UTF8')` there),
 ///   since a stored NUL would cut a C string short (PostgreSQL text cannot hold NUL at all).
@@ -120,9 +122,11 @@ public struct RecordedTag: Sendable {
 ///   never by a row id Core would have to remember across transactions; the insert of a tag
 ///   returns its id (`RETURNING id` on both).
 public protocol VerifyStore: AnyObject {
-    /// The backend's own consistency report, one line per problem; empty when sound.
+    /// The backend's own consistency report, one line per problem; empty when sound. Not
+    /// `thorough` (`verify --quick`): the backend's cheaper check, which skips the cross-check
+    /// of indexes against tables.
     /// - Throws: the store's error.
-    func storageProblems() throws -> [String]
+    func storageProblems(thorough: Bool) throws -> [String]
     /// Rows whose foreign key points nowhere.
     /// - Throws: the store's error.
     func danglingReferences() throws -> [DanglingReference]

@@ -8,8 +8,10 @@ enum ExportCommand: Command {
         abstract: "Export originals byte for byte, with XMP or JSON sidecars, into a folder.",
         discussion: """
             Originals are copied byte for byte from the library (their SHA-256 is checked while
-            copying), each to a hidden temporary name in its folder, fsynced and renamed into place:
-            an interrupted export never leaves part of a file under a real name. Nothing is written
+            copying), each to a hidden temporary name in its folder and renamed into place: an
+            interrupted export never leaves part of a file under a real name. --jobs threads write
+            the files of 64 photos at a time; each such batch is made durable with one syncfs(2)
+            of DEST's file system before the export state records it. Nothing is written
             outside DEST. Names come from --template (default {name}, the original file name); fields:
             {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
             photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
@@ -46,6 +48,7 @@ enum ExportCommand: Command {
         var update = false
         var cleanup = false
         var dryRun = false
+        var jobs: Int?
 
         static var options: [Option<Options>] {
             PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
@@ -76,7 +79,10 @@ enum ExportCommand: Command {
                 .flag(
                     \.dryRun, "--dry-run",
                     help: "Report what would be written; write nothing (an existing export state is read, not changed)."
-                )
+                ),
+                .value(
+                    \.jobs, "--jobs", "-j", value: "N", help: "Worker threads copying and writing files.",
+                    default: "number of cores", parser: .int(in: 1...256))
             ]
         }
         static var arguments: [Argument<Options>] {
@@ -109,6 +115,7 @@ enum ExportCommand: Command {
             options.update = update
             options.cleanup = cleanup
             options.dryRun = dryRun
+            if let jobs { options.jobs = jobs }
             return options
         }
     }

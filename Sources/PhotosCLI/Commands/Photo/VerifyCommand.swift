@@ -19,6 +19,10 @@ enum VerifyCommand: Command {
             repairs run and are rolled back). On a terminal, --repair lists the repairs and asks
             before making more than one (--yes skips the question; never asked when not on a
             terminal). History author verify (unless --author).
+            The SHA-256 of the originals is computed, and the thumbnails decoded, by --jobs threads
+            (default: the number of cores). --quick skips the hashes and runs SQLite's quick_check
+            (pages and records, without matching every index against its table) instead of
+            integrity_check.
             Exit status 0 when clean, 1 when problems remain.
             """,
         examples: ["photos verify --quick", "photos verify --repair --dry-run", "photos verify --repair"])
@@ -28,6 +32,7 @@ enum VerifyCommand: Command {
         var dryRun = false
         var quick = false
         var yes = false
+        var jobs: Int?
 
         static var options: [Option<Options>] {
             [
@@ -35,7 +40,12 @@ enum VerifyCommand: Command {
                     \.repair, "--repair",
                     help: "Remove orphan files, regenerate damaged thumbnails, delete photos whose original is gone."),
                 .flag(\.dryRun, "--dry-run", help: "With --repair: list what it would change; change nothing."),
-                .flag(\.quick, "--quick", help: "Check sizes only, not SHA-256 hashes."),
+                .flag(
+                    \.quick, "--quick",
+                    help: "Check sizes only, not SHA-256 hashes; SQLite's quick_check instead of integrity_check."),
+                .value(
+                    \.jobs, "--jobs", "-j", value: "N", help: "Threads computing the SHA-256 of the originals.",
+                    default: "number of cores", parser: .int(in: 1...256)),
                 Confirmation.yes(\.yes)
             ]
         }
@@ -68,6 +78,7 @@ enum VerifyCommand: Command {
             let report = try ctx.console.withProgress("verifying") { bar in
                 try library.verify(
                     quick: options.quick, repair: options.repair, dryRun: options.dryRun, author: ctx.historyAuthor,
+                    jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                     progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
             }
             printReport(report, ctx)
