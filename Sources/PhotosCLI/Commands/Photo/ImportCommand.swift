@@ -100,12 +100,12 @@ enum ImportCommand: Command {
         if let quality = arguments.thumbnailQuality { options.thumbnail.quality = quality }
         if let batch = arguments.batchSize { options.batchSize = batch }
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
-            throw PhotosError.noInput("\(path): no such file or directory")
+            throw CommandFailure.noInput("\(path): no such file or directory")
         }
 
         let root = ctx.libraryPath
         if let shareArgument = arguments.share, !CompositionRoot.libraryExists(at: root) {
-            throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+            throw CommandFailure.noInput("no share '\(shareArgument)': there is no library at \(root)")
         }
         let library: Library?
         if options.dryRun && !CompositionRoot.libraryExists(at: root) {
@@ -117,11 +117,11 @@ enum ImportCommand: Command {
         }
         if let shareArgument = arguments.share {
             guard let library else {
-                throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+                throw CommandFailure.noInput("no share '\(shareArgument)': there is no library at \(root)")
             }
             let share = try library.resolveShare(shareArgument)
             guard share.scope == .private else {
-                throw PhotosError.dataError(
+                throw CommandFailure.dataError(
                     "share \(share.id) was shared with this library by someone else; import into it is not possible")
             }
             options.zone = share.id
