@@ -40,7 +40,7 @@ final class CommandContext {
     /// Opens the library, which must exist.
     /// - Parameter dryRun: open it for a `--dry-run`: nothing is created or migrated, and every
     ///   write the command makes is rolled back (`Library.dryRun`).
-    /// - Throws: `PhotosError` 66 when there is none, and what `Library.init` throws.
+    /// - Throws: `LibraryError.noLibrary` when there is none, and what `Library.init` throws.
     func openLibrary(dryRun: Bool = false) throws -> Library {
         try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
     }
@@ -54,8 +54,8 @@ final class CommandContext {
     ///     always opened read-only, so that a dry run never migrates it; one of an older schema
     ///     version is then refused with 65 ("run 'photos init'"), or 77 when this user may not
     ///     write it.
-    /// - Throws: `PhotosError` 66 when there is none, 77 when it can be neither written nor
-    ///   read, and what `Library.init` throws.
+    /// - Throws: `LibraryError.noLibrary` when there is none, and what `Library.init` throws
+    ///   (`LibraryError.cannotEnter` when it can be neither written nor read).
     func openLibraryForReading(_ reading: Bool = true, dryRun: Bool = false) throws -> Library {
         if dryRun {
             return try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, readOnly: true)

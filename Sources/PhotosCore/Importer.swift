@@ -455,8 +455,6 @@ public final class Importer {
         let file: ImageFile
         do {
             file = try ImageFile.read(path: path)
-        } catch let e as PhotosError {
-            return .failed(e.message)
         } catch {
             return .failed("\(error)")
         }

@@ -2,8 +2,8 @@ import PhotosFiles
 import PhotosModel
 
 /// An error of a library as a whole, typed so that callers match on what happened, not on
-/// message text. It carries no exit status, option name or hint: the CLI's `ExitStatus(for:)`
-/// and its one wording place decide those (argument-parser keeps `ExitCode` in its CLI layer).
+/// message text. It carries no exit status, option name or hint: the CLI's `ErrorReporting`
+/// decides and words those (argument-parser keeps its exit codes in its CLI layer).
 public enum LibraryError: Error, CustomStringConvertible {
     /// Another process holds the library's lock past the busy timeout (SQLite BUSY/LOCKED;
     /// PostgreSQL `lock_not_available` under `lock_timeout`).
@@ -66,11 +66,13 @@ public enum LibraryError: Error, CustomStringConvertible {
     }
 
     /// Classifies an error met while working on the library at `library`: busy and newer-schema
-    /// errors get their own case, an error already typed for the user (`PhotosError`,
-    /// `LibraryError`, `ValueError`, `ShareError`, `SyncError`) is returned as it is, anything else is `.store`.
+    /// errors get their own case, an error already typed for the user (`LibraryError`,
+    /// `ValueError`, `ShareError`, `SyncError`, `BackupError`, `SidecarError`) is returned as it is, anything
+    /// else is `.store`.
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
-        case is PhotosError, is LibraryError, is ValueError, is ShareError, is SyncError: return error
+        case is LibraryError, is ValueError, is ShareError, is SyncError, is BackupError, is SidecarError:
+            return error
         case let e as any StoreErrorConvertible:
             let e = e.storeError
             let failure: DatabaseFailure

@@ -21,7 +21,7 @@ public enum ThumbnailError: Error, Equatable, CustomStringConvertible {
 
 /// An original that a delete or purge would have to remove cannot be (`Library.checkRemovable`,
 /// checked before any row is dropped, so nothing was deleted). The CLI's ErrorReporting gives it
-/// its exit status from `errno` (77 permission, 74 I/O; sysexits.h).
+/// its exit status from `errno` (permission or a failing disk).
 public enum OriginalRemovalError: Error, Equatable, CustomStringConvertible {
     /// lstat(2) of the original at `path` failed with `errno` (other than ENOENT/ENOTDIR).
     case cannotInspect(path: String, errno: Int32)

@@ -252,7 +252,7 @@ extension Library {
     ///   - context: `delete`, or `verify --repair` when verify deletes a photo whose original
     ///     is gone.
     /// - Returns: the uniqueNames deleted.
-    /// - Throws: `LibraryError.busy`, `PhotosError` 77/74 from `checkRemovable`, the store's error.
+    /// - Throws: `LibraryError.busy`, `OriginalRemovalError` from `checkRemovable`, the store's error.
     @discardableResult
     public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws
         -> [String]

@@ -84,8 +84,8 @@ public struct XMPSidecar: Equatable, Sendable {
     /// the JSON one `photos export --sidecar json` writes (`IMG.jpg.json`, the SPEC §5a photo
     /// object, read by `parseJSON`).
     /// - Returns: nil when there is none.
-    /// - Throws: `PhotosError` 65 naming the sidecar when it is not well-formed XML (or JSON)
-    ///   or larger than `maxBytes`; 74 when it cannot be read.
+    /// - Throws: `SidecarError` naming the sidecar when it is not well-formed XML (or JSON),
+    ///   is larger than `maxBytes` or cannot be read (`.readFailed`).
     public static func load(for imagePath: String) throws -> XMPSidecar? {
         for candidate in candidatePaths(for: imagePath) where candidate != imagePath {
             guard let data = try readBounded(candidate) else { continue }
@@ -100,7 +100,8 @@ public struct XMPSidecar: Equatable, Sendable {
 
     /// The bytes of the regular file at `path`, or nil when there is none; never more than
     /// `maxBytes` (the size is checked with fstat(2) before reading, and the read stops there).
-    /// - Throws: `PhotosError` 65 when the file is larger than `maxBytes`, 74 on a read error.
+    /// - Throws: `SidecarError.fileTooLarge` when the file is larger than `maxBytes`,
+    ///   `.readFailed` on a read error.
     static func readBounded(_ path: String) throws -> Data? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
@@ -108,9 +109,7 @@ public struct XMPSidecar: Equatable, Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
         guard Int(st.st_size) <= maxBytes else {
-            throw PhotosError.dataError(
-                "\(path): sidecar of \(st.st_size) bytes is larger than the \(maxBytes >> 20) MiB a sidecar may have; not read"
-            )
+            throw SidecarError.fileTooLarge(path: path, bytes: Int(st.st_size), maximum: maxBytes)
         }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var count = 0
@@ -121,7 +120,7 @@ public struct XMPSidecar: Equatable, Sendable {
             }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PhotosError(.ioError, "\(path): cannot read the sidecar: \(String(cString: strerror(errno)))")
+                throw SidecarError.readFailed(path: path, errno: errno)
             }
             if n == 0 { break }
             count += n
@@ -143,20 +142,20 @@ public struct XMPSidecar: Equatable, Sendable {
     /// `rating` (1…5; the displayed, rounded rating) the rating, its `captureDate` the
     /// capture time (source `json`) and its `uniqueName`, when a UUID, the uniqueName. Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
-    /// - Throws: `PhotosError` 65 naming `path` when the text is not a JSON object.
+    /// - Throws: `SidecarError.notAJSONObject` naming `path` when the text is not a JSON object,
+    ///   `.tooManyJSONValues` when it has more than `maxNodes` values.
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
         // Foundation's JSON tree costs ~60 bytes per value: a 4 MiB sidecar of two million
         // `0,` values took 70 MB per worker (166 MB peak with two). Values are counted first.
         let values = jsonValueEstimate(data)
         guard values <= maxNodes else {
-            throw PhotosError.dataError(
-                "\(path): JSON sidecar of \(values) values is over the \(maxNodes) read; not read")
+            throw SidecarError.tooManyJSONValues(path: path, values: values, maximum: maxNodes)
         }
         let object: JSONSidecarObject
         do {
             object = try JSONDecoder().decode(JSONSidecarObject.self, from: data)
         } catch {
-            throw PhotosError.dataError("\(path): not a readable JSON sidecar (expected a JSON object)")
+            throw SidecarError.notAJSONObject(path: path)
         }
         var result = XMPSidecar()
         result.subjects = Array(
@@ -178,22 +177,20 @@ public struct XMPSidecar: Equatable, Sendable {
     ///   - data: the packet bytes (UTF-8/16/32 XML, with or without the `<?xpacket?>` wrapper);
     ///     at most `maxBytes`.
     ///   - path: named in the error.
-    /// - Throws: `PhotosError` 65 naming `path` when the XML or RDF is malformed or truncated
-    ///   (the toolkit's error code and meaning, from `xmp_get_error`), or the packet is larger
-    ///   than `maxBytes`.
+    /// - Throws: `SidecarError` naming `path`: `.malformedPacket` when the XML or RDF is
+    ///   malformed or truncated (with the toolkit's error code, from `xmp_get_error`),
+    ///   `.packetTooLarge` when the packet is larger than `maxBytes`, `.tooManyXMPNodes` over
+    ///   `maxNodes`; `.toolkitUnavailable`/`.toolkitAllocationFailed` when exempi fails.
     public static func parse(_ data: Data, path: String) throws -> XMPSidecar {
         guard data.count <= maxBytes else {
-            throw PhotosError.dataError(
-                "\(path): XMP packet of \(data.count) bytes is larger than \(maxBytes >> 20) MiB; not read")
+            throw SidecarError.packetTooLarge(path: path, bytes: data.count, maximum: maxBytes)
         }
         let nodes = XMPToolkit.nodeEstimate(data)
         guard nodes <= maxNodes else {
-            throw PhotosError.dataError(
-                "\(path): XMP packet of \(nodes) elements and attributes is over the \(maxNodes) read; not read")
+            throw SidecarError.tooManyXMPNodes(path: path, nodes: nodes, maximum: maxNodes)
         }
         guard XMPToolkit.ready else {
-            throw PhotosError(
-                .software, "the XMP Toolkit (exempi) could not be initialized (error \(XMPToolkit.initError))")
+            throw SidecarError.toolkitUnavailable(code: XMPToolkit.initError)
         }
         // One packet tree alive at a time in the process: the toolkit's trees cost up to ~30
         // times the packet's bytes (a 4 MiB sidecar of 175,000 keywords: ~110 MB), so two
@@ -208,7 +205,7 @@ public struct XMPSidecar: Equatable, Sendable {
         }
         // One XmpPtr per call, freed here: nothing is shared between the importing threads.
         guard var xmp = xmp_new_empty() else {
-            throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
+            throw SidecarError.toolkitAllocationFailed(path: path)
         }
         defer { xmp_free(xmp) }
         let bytes = XMPToolkit.wrappedInXmpmeta(XMPToolkit.decimalCharacterReferences(data))
@@ -226,14 +223,14 @@ public struct XMPSidecar: Equatable, Sendable {
             // packet; read it again with the first of each property and one rdf:about.
             xmp_free(xmp)
             guard let again = xmp_new_empty() else {
-                throw PhotosError(.software, "\(path): the XMP Toolkit could not allocate a packet")
+                throw SidecarError.toolkitAllocationFailed(path: path)
             }
             xmp = again
             parsed = parse(deduplicated)
             code = parsed ? 0 : xmp_get_error()
         }
         guard parsed else {
-            throw PhotosError.dataError("\(path): not a readable XMP packet: \(XMPToolkit.describe(code))")
+            throw SidecarError.malformedPacket(path: path, toolkitCode: code)
         }
         var result = XMPSidecar()
         (result.subjects, result.hasKeywords) = XMPSidecar.keywords(xmp, limit: maxKeywords)

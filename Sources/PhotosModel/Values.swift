@@ -1,9 +1,8 @@
 import Foundation
 
 /// A value typed on the command line (or read from another library) that is not acceptable.
-/// Each case says what was wrong in domain words; the CLI's `ExitStatus(for:)` decides the
-/// exit status (sysexits.h: a malformed argument is 64, a well-formed but wrong value 65) and
-/// adds option names where it has them.
+/// Each case says what was wrong in domain words; the CLI's `ErrorReporting` decides the exit
+/// status (a bad argument value) and adds option names where it has them.
 public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A rating that is not a whole number.
     case ratingNotANumber(String)

@@ -67,7 +67,9 @@ final class ValueTests: XCTestCase {
             #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="-1"/></rdf:RDF></x:xmpmeta>"#
         XCTAssertNil(try XMPSidecar.parse(Data(rejected.utf8), path: "c.xmp").rating, "-1 (rejected) is no rating")
         XCTAssertThrowsError(try XMPSidecar.parse(Data("<x:xmpmeta".utf8), path: "broken.xmp")) { error in
-            XCTAssertEqual((error as? PhotosError)?.status, .dataError)
+            guard case .malformedPacket(path: "broken.xmp", _)? = error as? SidecarError else {
+                return XCTFail("\(error)")
+            }
             XCTAssertTrue("\(error)".hasPrefix("broken.xmp: "))
         }
     }

@@ -176,9 +176,11 @@ final class XMPByNamespaceTests: XCTestCase {
             "not xml at all <"
         ] {
             XCTAssertThrowsError(try XMPSidecar.parse(Data(bad.utf8), path: "broken.xmp"), bad) { error in
-                let e = error as? PhotosError
-                XCTAssertEqual(e?.status, .dataError, bad)
-                XCTAssertTrue(e?.message.hasPrefix("broken.xmp: ") == true, e?.message ?? "")
+                guard case .malformedPacket(let path, _)? = error as? SidecarError else {
+                    return XCTFail("\(bad): \(error)")
+                }
+                XCTAssertEqual(path, "broken.xmp", bad)
+                XCTAssertTrue("\(error)".hasPrefix("broken.xmp: "), "\(error)")
             }
         }
     }
@@ -194,10 +196,11 @@ final class XMPByNamespaceTests: XCTestCase {
         try handle.truncate(atOffset: UInt64(XMPSidecar.maxBytes + 1)) // sparse: nothing to read anyway
         try handle.close()
         XCTAssertThrowsError(try XMPSidecar.load(for: image)) { error in
-            let e = error as? PhotosError
-            XCTAssertEqual(e?.status, .dataError)
-            XCTAssertTrue(e?.message.contains(sidecar) == true, e?.message ?? "")
-            XCTAssertTrue(e?.message.contains("larger than the 4 MiB") == true, e?.message ?? "")
+            XCTAssertEqual(
+                error as? SidecarError,
+                .fileTooLarge(path: sidecar, bytes: XMPSidecar.maxBytes + 1, maximum: XMPSidecar.maxBytes))
+            XCTAssertTrue("\(error)".contains(sidecar), "\(error)")
+            XCTAssertTrue("\(error)".contains("larger than the 4 MiB"), "\(error)")
         }
     }
 

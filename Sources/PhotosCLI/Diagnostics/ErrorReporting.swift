@@ -12,11 +12,29 @@ struct UsageError: Error, Equatable {
     init(_ message: String) { self.message = message }
 }
 
-/// An error the CLI words itself on top of another (an interrupted import's "run the same
-/// command again"): its status and complete message.
-struct CommandFailure: Error {
+/// An error the CLI finds or words itself, with its status and complete message: a refusal of
+/// its own (a path argument that does not exist, `show --share` of a photo in another share),
+/// or one worded on top of another (an interrupted import's "run the same command again").
+/// Core's errors never carry a status; this CLI-side type does.
+struct CommandFailure: Error, Equatable {
+    /// The sysexits status the command exits with.
     var status: ExitStatus
+    /// One line naming the file or argument at fault.
     var message: String
+
+    init(status: ExitStatus, message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    init(_ status: ExitStatus, _ message: String) {
+        self.init(status: status, message: message)
+    }
+
+    /// EX_NOINPUT (66): a file, photo or library that does not exist.
+    static func noInput(_ message: String) -> CommandFailure { CommandFailure(.noInput, message) }
+    /// EX_DATAERR (65): input that is well-formed as an argument but wrong as data.
+    static func dataError(_ message: String) -> CommandFailure { CommandFailure(.dataError, message) }
 }
 
 /// The one place where an error becomes an exit status and the message the user reads.
@@ -76,6 +94,10 @@ extension ExitStatus {
 ///   accessed else 74, I/O 74, corrupt 65, anything else 70 (a bug).
 /// - `FileError` by kind: 66 no input, 73 cannot create, 74 I/O, 77 not permitted, 65 a name
 ///   outside its folder, 70 crypto.
+/// - `BackupError`: 73 what cannot be created, 66 a backup or source that is not there, 74 a
+///   rename, read or write that failed part-way; `SidecarError`: 65 the file's data, 74 a read
+///   error, 70 the XMP Toolkit itself.
+/// - `OriginalRemovalError` by `errno` (`status(forErrno:otherwise:)`).
 /// - POSIX errors (`errno` in an `NSError`): EACCES, EPERM, EROFS 77; ENOSPC, EDQUOT, EIO 74;
 ///   ENOENT 66; others 74. Anything else is 70.
 struct CLIError {
@@ -89,8 +111,6 @@ struct CLIError {
 
     init(_ error: Error, libraryPath: String) {
         switch error {
-        case let e as PhotosError:
-            self.init(e.status, e.message)
         case let e as ValueError:
             // Every ValueError the CLI sees comes from a command-line argument (values read from
             // files are checked where they are read): a bad argument value is 64 everywhere,
@@ -118,6 +138,10 @@ struct CLIError {
             case .misuse: self.init(.usage, e.message)
             case .notConfigured: self.init(.software, e.message)
             }
+        case let e as BackupError:
+            self.init(backup: e)
+        case let e as SidecarError:
+            self.init(sidecar: e)
         case let e as ThumbnailError:
             switch e {
             case .missing: self.init(.noInput, e.description)
@@ -126,9 +150,9 @@ struct CLIError {
         case let e as OriginalRemovalError:
             switch e {
             case .cannotInspect:
-                self.init(PhotosError.status(forErrno: e.errno, otherwise: .ioError), e.description)
+                self.init(CLIError.status(forErrno: e.errno, otherwise: .ioError), e.description)
             case .folderNotWritable:
-                self.init(PhotosError.status(forErrno: e.errno, otherwise: .noPermission), e.description)
+                self.init(CLIError.status(forErrno: e.errno, otherwise: .noPermission), e.description)
             }
         case let e as FileError:
             switch e.kind {
@@ -233,13 +257,36 @@ struct CLIError {
         return nil
     }
 
-    /// This error as a `PhotosError` (for the commands that add a sentence to it).
-    var photosError: PhotosError { PhotosError(status, message) }
+    /// The status of a failed file operation by its `errno`: EACCES, EPERM, EROFS → 77
+    /// (permission); ENOSPC, EDQUOT, EIO → 74 (I/O, a full disk); anything else `otherwise`
+    /// (sysexits.h).
+    static func status(forErrno code: Int32, otherwise: ExitStatus) -> ExitStatus {
+        switch code {
+        case EACCES, EPERM, EROFS: return .noPermission
+        case ENOSPC, EDQUOT, EIO: return .ioError
+        default: return otherwise
+        }
+    }
 }
 
 // MARK: maintenance
 
 extension CLIError {
+    /// `backup` and `restore` (`BackupError`): DEST inside the library, a library already at
+    /// the restore's target, an original or copy that cannot be linked or created 73
+    /// (EX_CANTCREAT); no catalog in the backup, a copy's source that cannot be opened 66
+    /// (EX_NOINPUT); a rename, read or write failing part-way 74 (EX_IOERR), sysexits.h.
+    init(backup error: BackupError) {
+        switch error {
+        case .libraryExists:
+            self.init(.cantCreate, error.description + " (choose another --library, or move it away)")
+        case .destinationInsideLibrary, .cannotLinkOriginal, .cannotRestoreOriginal, .cannotCreateCopy:
+            self.init(.cantCreate, error.description)
+        case .noBackup, .cannotOpenSource: self.init(.noInput, error.description)
+        case .cannotRenameOriginal, .copyReadFailed, .copyWriteFailed: self.init(.ioError, error.description)
+        }
+    }
+
     /// `purge`, `dedupe-tags` and `history` refusals (`MaintenanceError`): a zone or consumer
     /// that does not exist 66 (EX_NOINPUT), an ambiguous share prefix 65 (EX_DATAERR), the
     /// default zone 64 (a bad argument, EX_USAGE), sysexits.h.
@@ -267,17 +314,29 @@ extension CLIError {
 
 /// Parses the value of `option` with `parse`, naming the option in the message of a value it
 /// refuses (`--permission takes read-only, read-write, not 'x'`).
-/// - Throws: `PhotosError` with the status `ExitStatus(for:)` gives the refusal.
+/// - Throws: `CommandFailure` with the status `ExitStatus(for:)` gives the refusal.
 func parseOption<T>(_ option: String, _ text: String, _ parse: (String) throws -> T) throws -> T {
     do {
         return try parse(text)
     } catch let e as ValueError {
-        throw PhotosError(ExitStatus(for: e), "\(option) \(e)")
+        throw CommandFailure(ExitStatus(for: e), "\(option) \(e)")
     }
 }
 
 // MARK: import/verify/merge/export
 extension CLIError {
+    /// `SidecarError` (import fails the one file with its description; this is its status where
+    /// one stops a command): a sidecar or packet too large, too many nodes or malformed 65 (bad
+    /// data), a read error 74, the XMP Toolkit failing 70 (the installation's, not the file's).
+    init(sidecar error: SidecarError) {
+        switch error {
+        case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket:
+            self.init(.dataError, error.description)
+        case .readFailed: self.init(.ioError, error.description)
+        case .toolkitUnavailable, .toolkitAllocationFailed: self.init(.software, error.description)
+        }
+    }
+
     /// `MergeError`: `--from` naming this library is a bad argument (64); an original of the
     /// other library that does not match its SHA-256 is bad data (65).
     init(_ error: MergeError) {

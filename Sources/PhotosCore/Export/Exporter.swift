@@ -509,7 +509,6 @@ public final class Exporter {
     static func environmentError(_ error: Error, destination: String) -> Error? {
         if let e = error as? ExportError { return e.stopsExport ? e : nil }
         if let e = error as? FileError { return e.isEnvironmental ? e : nil }
-        if let e = error as? PhotosError { return e.status == .tempFail || e.isEnvironmental ? e : nil }
         guard let e = (error as? any StoreErrorConvertible)?.storeError else { return nil }
         let state = destination + "/" + ExportState.fileName
         switch e.kind {
@@ -521,7 +520,6 @@ public final class Exporter {
     }
 
     static func reason(_ error: Error) -> String {
-        if let e = error as? PhotosError { return e.message }
         if let e = error as? ThumbnailError { return e.description }
         if let e = error as? ExportError { return e.description }
         if let e = error as? FileError { return e.message }

@@ -44,14 +44,16 @@ extension Library {
     /// earlier backup (content-addressed: same name, same bytes), and files there that the copy
     /// no longer references are removed, so a nightly backup into the same DEST stays a mirror.
     /// - Parameter progress: called after each original with (done, all).
-    /// - Throws: `PhotosError` 73 when DEST cannot be created or is inside the library, 74 on a
-    ///   write error, `LibraryError` (75 when busy) from the store.
+    /// - Throws: `BackupError.destinationInsideLibrary` when DEST is inside the library,
+    ///   `.cannotLinkOriginal`/`.cannotRenameOriginal` and the copy's `BackupError`s when an
+    ///   original cannot be put in DEST, `LibraryError.cannotCreate` when a folder of DEST cannot
+    ///   be created, `LibraryError` (`.busy` when another process holds the lock) from the store.
     public func backup(to destination: String, originals: Bool, progress: ((Int, Int) -> Void)? = nil) throws
         -> BackupReport
     {
         let dest = (destination as NSString).standardizingPath
         guard dest != root && !dest.hasPrefix(root + "/") else {
-            throw PhotosError(.cantCreate, "backup destination \(dest) is inside the library \(root)")
+            throw BackupError.destinationInsideLibrary(destination: dest, library: root)
         }
         try Library.makeFolders(dest, library: dest)
         var report = BackupReport()
@@ -102,13 +104,12 @@ extension Library {
                 try Library.copyFile(source, to: temporary)
                 report.copied += 1
             } else {
-                throw PhotosError(
-                    .cantCreate, "cannot back up \(source) to \(temporary): \(String(cString: strerror(errno)))")
+                throw BackupError.cannotLinkOriginal(source: source, destination: temporary, errno: errno)
             }
             guard rename(temporary, destinationPath) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let code = errno
                 unlink(temporary)
-                throw PhotosError(.ioError, "cannot back up \(source) to \(destinationPath): \(reason)")
+                throw BackupError.cannotRenameOriginal(source: source, destination: destinationPath, errno: code)
             }
         }
         for reference in target.allReferences() where !references.contains(reference) {
@@ -122,22 +123,21 @@ extension Library {
     /// and the originals under `backup/ExternalData` are hard-linked (same file system) or
     /// copied into the new library.
     /// - Returns: the new library.
-    /// - Throws: `PhotosError` 66 when `backup` holds no catalog, 73 when a library already
-    ///   exists at `root` (restore never overwrites one) or it cannot be created, 74 on a
-    ///   write error, 65 when the copy is not a library.
+    /// - Throws: `BackupError.noBackup` when `backup` holds no catalog, `.libraryExists` when a
+    ///   library already exists at `root` (restore never overwrites one),
+    ///   `.cannotRestoreOriginal` and the copy's `BackupError`s when an original cannot be put in
+    ///   place, `LibraryError` when the copy is not a library this build can read or `root`
+    ///   cannot be created.
     public static func restore(
         from backup: String, to root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend,
         busyTimeout: Double = 30
     ) throws -> Library {
         let catalog = catalogFile(at: backup, backend: backend)
         guard FileManager.default.fileExists(atPath: catalog) else {
-            throw PhotosError.noInput("no backup at \(backup): \(catalog) does not exist")
+            throw BackupError.noBackup(backup: backup, catalog: catalog)
         }
         guard !exists(at: root, backend: backend) else {
-            throw PhotosError(
-                .cantCreate,
-                "a library already exists at \(root): restore makes a new one (choose another --library, or move it away)"
-            )
+            throw BackupError.libraryExists(library: root)
         }
         // Checked before anything is created: the copy must be a library this build can read.
         _ = try Library(
@@ -156,8 +156,7 @@ extension Library {
             try makeFolders((to as NSString).deletingLastPathComponent, library: root)
             if link(from, to) != 0 {
                 guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
-                    throw PhotosError(
-                        .cantCreate, "cannot restore \(from) to \(to): \(String(cString: strerror(errno)))")
+                    throw BackupError.cannotRestoreOriginal(source: from, destination: to, errno: errno)
                 }
                 try copyFile(from, to: to)
             }
@@ -174,25 +173,27 @@ extension Library {
     }
 
     /// Copies the file `source` to the new file `destination`, flushed.
-    /// - Throws: `PhotosError` 66 when `source` cannot be read, 74 on a write error.
+    /// - Throws: `BackupError.cannotOpenSource` when `source` cannot be opened,
+    ///   `.cannotCreateCopy` when `destination` cannot be created, `.copyReadFailed` or
+    ///   `.copyWriteFailed` when a read, write or fsync(2) fails part-way (the copy is removed).
     static func copyFile(_ source: String, to destination: String) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
-            throw PhotosError.noInput("cannot read \(source): \(String(cString: strerror(errno)))")
+            throw BackupError.cannotOpenSource(path: source, errno: errno)
         }
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else {
-            throw PhotosError(.cantCreate, "cannot create \(destination): \(String(cString: strerror(errno)))")
+            throw BackupError.cannotCreateCopy(path: destination, errno: errno)
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var failure: String?
+        var failure: BackupError?
         while failure == nil {
             let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                failure = "cannot read \(source): \(String(cString: strerror(errno)))"
+                failure = .copyReadFailed(path: source, errno: errno)
                 break
             }
             var offset = 0
@@ -202,19 +203,19 @@ extension Library {
                 }
                 if w < 0 {
                     if errno == EINTR { continue }
-                    failure = "cannot write \(destination): \(String(cString: strerror(errno)))"
+                    failure = .copyWriteFailed(path: destination, errno: errno)
                     break
                 }
                 offset += w
             }
         }
         if failure == nil && fsync(output) != 0 {
-            failure = "cannot write \(destination): \(String(cString: strerror(errno)))"
+            failure = .copyWriteFailed(path: destination, errno: errno)
         }
         close(output)
         if let failure {
             unlink(destination)
-            throw PhotosError(.ioError, failure)
+            throw failure
         }
     }
 }

@@ -55,7 +55,7 @@ extension Library {
     /// `filesRemoved` counts the files a real run would remove.
     /// - Throws: `MaintenanceError.defaultZoneNotPurgeable` for the default zone;
     ///   `LibraryError.busy` when another process holds the lock past the wait, `LibraryError`
-    ///   for the store's failures; `PhotosError` 77 or 74 when an original cannot be removed
+    ///   for the store's failures; `OriginalRemovalError` when an original cannot be removed
     ///   (`checkRemovable`, nothing deleted).
     public func purge(zone: ZoneID, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> PurgeReport {
         guard zone != .default else { throw MaintenanceError.defaultZoneNotPurgeable }

@@ -44,7 +44,7 @@ enum InitCommand: Command {
             where ExitStatus(for: error, libraryPath: path) == .noPermission && existed
             && before < CompositionRoot.currentSchemaVersion(forLibraryAt: path)
         {
-            throw PhotosError(
+            throw CommandFailure(
                 .noPermission,
                 "library \(path) has schema version \(before) and cannot be upgraded to \(CompositionRoot.currentSchemaVersion(forLibraryAt: path)) by this user (run 'photos init' as a user who can write it): \(CompositionRoot.whatIsNotWritable(path))"
             )

@@ -30,7 +30,7 @@ enum MergeCommand: Command {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
         let otherRoot = Library.resolvePath(explicit: options.from, in: ctx.libraryEnvironment)
         guard CompositionRoot.libraryExists(at: otherRoot) else {
-            throw PhotosError.noInput("no library at \(otherRoot)")
+            throw CommandFailure.noInput("no library at \(otherRoot)")
         }
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
         let other = try CompositionRoot.openLibrary(

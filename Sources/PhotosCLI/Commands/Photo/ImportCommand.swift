@@ -100,12 +100,12 @@ enum ImportCommand: Command {
         if let quality = arguments.thumbnailQuality { options.thumbnail.quality = quality }
         if let batch = arguments.batchSize { options.batchSize = batch }
         for path in options.paths where !FileManager.default.fileExists(atPath: path) {
-            throw PhotosError.noInput("\(path): no such file or directory")
+            throw CommandFailure.noInput("\(path): no such file or directory")
         }
 
         let root = ctx.libraryPath
         if let shareArgument = arguments.share, !CompositionRoot.libraryExists(at: root) {
-            throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+            throw CommandFailure.noInput("no share '\(shareArgument)': there is no library at \(root)")
         }
         let library: Library?
         if options.dryRun && !CompositionRoot.libraryExists(at: root) {
@@ -117,7 +117,7 @@ enum ImportCommand: Command {
         }
         if let shareArgument = arguments.share {
             guard let library else {
-                throw PhotosError.noInput("no share '\(shareArgument)': there is no library at \(root)")
+                throw CommandFailure.noInput("no share '\(shareArgument)': there is no library at \(root)")
             }
             let share = try library.resolveShare(shareArgument)
             // A zone shared with this library takes imports only from a read-write participant

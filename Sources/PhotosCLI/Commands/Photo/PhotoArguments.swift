@@ -18,7 +18,7 @@ extension CommandContext {
     /// of white space, blank lines skipped (`photos list --json | jq -r .uniqueName | photos tag
     /// add Y -`). An empty stdin gives no names. stdin is read once.
     /// - Throws: `UsageError` (64) when stdin is larger than 64 MiB or a line longer than 4096
-    ///   bytes, `PhotosError` 74 when it cannot be read.
+    ///   bytes, `CommandFailure` 74 when it cannot be read.
     func photoArguments(_ words: [String]) throws -> [String] {
         guard words.contains("-") else { return words }
         let fromStdin = try readStdinNames()
@@ -47,7 +47,8 @@ extension CommandContext {
             let n = read(0, &buffer, buffer.count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw PhotosError(.ioError, "cannot read photo names from stdin: \(String(cString: strerror(errno)))")
+                throw CommandFailure(
+                    .ioError, "cannot read photo names from stdin: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
             bytes += buffer.prefix(n)

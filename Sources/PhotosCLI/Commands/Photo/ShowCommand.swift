@@ -28,7 +28,7 @@ enum ShowCommand: Command {
         if let shareArgument = options.share {
             let share = try library.resolveShare(shareArgument)
             guard p.zone == share.id else {
-                throw PhotosError.noInput("photo \(p.uniqueName) is not in share \(share.id)")
+                throw CommandFailure.noInput("photo \(p.uniqueName) is not in share \(share.id)")
             }
         }
         if ctx.global.json {

@@ -75,7 +75,7 @@ enum SyncCommand: Command {
         } else if let from = options.from {
             let otherRoot = absolute(from)
             guard CompositionRoot.libraryExists(at: otherRoot) else {
-                throw PhotosError.noInput("no library at \(otherRoot)")
+                throw CommandFailure.noInput("no library at \(otherRoot)")
             }
             let other = try CompositionRoot.openLibrary(root: otherRoot, create: false, busyTimeout: ctx.wait)
             report = try library.sync(from: other, author: ctx.historyAuthor)
