@@ -44,7 +44,8 @@ extension Library {
     /// earlier backup (content-addressed: same name, same bytes), and files there that the copy
     /// no longer references are removed, so a nightly backup into the same DEST stays a mirror.
     /// - Parameter progress: called after each original with (done, all).
-    /// - Throws: `PhotosError` 73 when DEST cannot be created or is inside the library, 74 on a
+    /// - Throws: `PhotosError` 73 when DEST cannot be created, is inside the library, or holds a
+    ///   catalog or originals an earlier backup did not write (`claimBackupFolder`), 74 on a
     ///   write error, `LibraryError` (75 when busy) from the store.
     public func backup(to destination: String, originals: Bool, progress: ((Int, Int) -> Void)? = nil) throws
         -> BackupReport
@@ -53,7 +54,7 @@ extension Library {
         guard dest != root && !dest.hasPrefix(root + "/") else {
             throw PhotosError(.cantCreate, "backup destination \(dest) is inside the library \(root)")
         }
-        try Library.makeFolders(dest, library: dest)
+        try Library.claimBackupFolder(dest, of: root, backend: backend)
         var report = BackupReport()
         report.destination = dest
         report.originals = originals
@@ -115,6 +116,38 @@ extension Library {
             if unlink(target.path(for: reference)) == 0 { report.removed += 1 }
         }
         return report
+    }
+
+    /// The file in a backup folder that says `photos backup` wrote it (its text: the backed-up
+    /// library's path and a newline). Only a folder holding it has its catalog replaced and its
+    /// `ExternalData` mirrored; `restore` does not copy it, so a restored library is never one.
+    public static let backupMarkerName = ".photos-backup"
+
+    /// Makes `dest` (created when absent) ready to receive a backup of the library at `root`:
+    /// a folder with a catalog or an `ExternalData` folder but no `backupMarkerName` file is a
+    /// library (or something else) `backup` did not write, and is refused before anything is
+    /// written, since a backup replaces the catalog there and removes originals it does not
+    /// reference. Otherwise the marker is written.
+    /// - Throws: `PhotosError` 73 when `dest` holds a catalog or originals `backup` did not
+    ///   write, or it or the marker cannot be created.
+    static func claimBackupFolder(_ dest: String, of root: String, backend: any CatalogBackend) throws {
+        let files = FileManager.default
+        let marker = dest + "/" + backupMarkerName
+        if !files.fileExists(atPath: marker) {
+            let catalog = catalogFile(at: dest, backend: backend), data = dest + "/" + externalDataName
+            for existing in [catalog, data] where files.fileExists(atPath: existing) {
+                throw PhotosError(
+                    .cantCreate,
+                    "backup destination \(dest) holds \(existing), which 'photos backup' did not write: a backup "
+                        + "would replace that library; choose an empty or new folder")
+            }
+        }
+        try makeFolders(dest, library: dest)
+        do {
+            try Data((root + "\n").utf8).write(to: URL(fileURLWithPath: marker), options: .atomic)
+        } catch {
+            throw PhotosError(.cantCreate, "cannot create \(marker): \(error.localizedDescription)")
+        }
     }
 
     /// Makes a new library at `root` from the backup folder `backup` (one `backup` wrote):

@@ -13,8 +13,10 @@ enum BackupCommand: Command {
             originals it references go to DEST/ExternalData: hard links when DEST is on the
             library's file system (no space used), copies elsewhere; those already there are kept
             and those no longer referenced removed, so a nightly backup into the same DEST stays a
-            mirror. Check it with 'photos verify --library DEST'; make a library of it with
-            'photos restore DEST' or 'photos init --from-backup DEST'.
+            mirror. A DEST holding a catalog or ExternalData that 'photos backup' did not write
+            (another library) is refused (exit 73); a backup writes DEST/.photos-backup. Check it
+            with 'photos verify --library DEST'; make a library of it with 'photos restore DEST'
+            or 'photos init --from-backup DEST'.
             """)
 
     struct Options: ParsableOptions {
