@@ -155,9 +155,11 @@ extension Library {
     /// and the originals under `backup/ExternalData` are hard-linked (same file system) or
     /// copied into the new library.
     /// - Returns: the new library.
+    /// The library is built in a hidden folder beside `root` and renamed into place at the end
+    /// (`stagingFolder`): a restore killed midway leaves nothing at `root`.
     /// - Throws: `PhotosError` 66 when `backup` holds no catalog, 73 when a library already
-    ///   exists at `root` (restore never overwrites one) or it cannot be created, 74 on a
-    ///   write error, 65 when the copy is not a library.
+    ///   exists at `root` (restore never overwrites one), `root` is a folder that is not empty,
+    ///   or it cannot be created, 74 on a write error, 65 when the copy is not a library.
     public static func restore(
         from backup: String, to root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend,
         busyTimeout: Double = 30
@@ -172,21 +174,51 @@ extension Library {
                 "a library already exists at \(root): restore makes a new one (choose another --library, or move it away)"
             )
         }
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty {
+            throw PhotosError(
+                .cantCreate,
+                "\(root) is a folder that is not empty: restore makes a new library in a new or empty folder")
+        }
         // Checked before anything is created: the copy must be a library this build can read.
         _ = try Library(
             root: backup, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
             readOnly: true, acceptingOlderSchema: true)
+        let staging = try stagingFolder(for: root)
+        do {
+            try restore(
+                catalog, ExternalDataStore(root: backup + "/" + externalDataName), into: staging, backend, exportStates,
+                busyTimeout)
+            // An empty folder at root is replaced by the staged library in the same rename.
+            guard rename(staging, root) == 0 else {
+                throw PhotosError(
+                    .cantCreate, "cannot create the library at \(root): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+        // Opened again: the restored catalog is migrated to this build's schema.
+        return try Library(
+            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// Writes the restored library into `staging`: a new library whose catalog is restored from
+    /// the file `catalog`, with the originals of `source` hard-linked (same file system) or
+    /// copied. The library is closed when this returns, so `staging` can be renamed.
+    private static func restore(
+        _ catalog: String, _ source: ExternalDataStore, into staging: String, _ backend: any CatalogBackend,
+        _ exportStates: any ExportStateBackend, _ busyTimeout: Double
+    ) throws {
         let fresh = try Library(
-            root: root, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
+            root: staging, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
         do {
             try fresh.catalogBackupStore.restoreCatalog(from: catalog)
         } catch {
-            throw LibraryError.wrap(error, library: root)
+            throw LibraryError.wrap(error, library: staging)
         }
-        let source = ExternalDataStore(root: backup + "/" + externalDataName)
         for reference in source.allReferences() {
             let from = source.path(for: reference), to = fresh.externalData.path(for: reference)
-            try makeFolders((to as NSString).deletingLastPathComponent, library: root)
+            try makeFolders((to as NSString).deletingLastPathComponent, library: staging)
             if link(from, to) != 0 {
                 guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
                     throw PhotosError(
@@ -195,9 +227,26 @@ extension Library {
                 try copyFile(from, to: to)
             }
         }
-        // Opened again: the restored catalog is migrated to this build's schema.
-        return try Library(
-            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// A new hidden folder beside `root` (`.NAME.restoring-PID`) that `restore` builds the
+    /// library in before renaming it to `root`, so a restore killed midway (kill -9, power
+    /// loss) leaves no half-restored library at `root` that a second restore would refuse.
+    /// Such folders left by restores whose process is gone (kill(2) gives ESRCH) are removed.
+    /// - Throws: `PhotosError` 73 when the parent folder cannot be created.
+    private static func stagingFolder(for root: String) throws -> String {
+        let standardized = (root as NSString).standardizingPath
+        let parent = (standardized as NSString).deletingLastPathComponent
+        let prefix = "." + (standardized as NSString).lastPathComponent + ".restoring-"
+        try makeFolders(parent, library: root)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix)
+        {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: parent + "/" + entry)
+        }
+        let staging = parent + "/" + prefix + String(getpid())
+        try? FileManager.default.removeItem(atPath: staging)
+        return staging
     }
 
     /// The file that holds the catalog of the library folder `root` (the first of the

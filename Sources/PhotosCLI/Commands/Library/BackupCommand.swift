@@ -66,8 +66,10 @@ enum RestoreCommand: Command {
         discussion: """
             Creates the library (--library, else the default) from BACKUP, a folder 'photos backup'
             wrote: the catalog is restored and migrated to this version's schema, and the originals
-            are hard-linked (same file system) or copied. A library that exists is never
-            overwritten (exit 73): choose another --library or move it away.
+            are hard-linked (same file system) or copied. A library that exists, or a folder that
+            is not empty, is never written to (exit 73): choose another --library or move it
+            away. The library is built beside it and renamed into place at the end, so a restore
+            that is killed leaves no half-restored library.
             """)
 
     struct Options: ParsableOptions {
