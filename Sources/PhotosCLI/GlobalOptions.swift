@@ -92,14 +92,20 @@ extension GlobalOptions {
         return author.isEmpty ? nil : author
     }
 
-    /// Refuses a history author with control characters (newlines, escapes): `photos history`
-    /// prints authors, so they must be one printable line.
+    /// Refuses a history author with control characters (newlines, escapes) or Unicode
+    /// bidirectional controls (`TerminalText.isControl`, UAX #9): `photos history` and `rate`
+    /// print authors, so they must be one printable line that does not reorder the next.
     /// - Parameter source: `--author` or `$PHOTOS_AUTHOR`, named in the message.
     /// - Throws: `UsageError` (64).
     static func checkAuthor(_ author: String, source: String) throws {
-        guard !author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard
+            !author.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || TerminalText.isControl($0)
+            })
+        else {
             throw UsageError(
-                "\(source) must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())"
+                "\(source) must not contain control characters (newlines, escapes, bidirectional controls): "
+                    + TerminalText.escaped(JSONValue.string(author).serialized())
             )
         }
     }

@@ -74,3 +74,33 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
         XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
     }
 }
+
+/// An author holding a Unicode bidirectional control (UAX #9, e.g. U+202E) is refused with 64
+/// as a control character is: `rate` and `history` print authors, and one would reorder the
+/// line ("Trojan Source"). The message shows it as an escape, and nothing is written.
+final class AuthorBidirectionalControlTests: BinaryTestCase {
+    override var label: String { "photos-author-bidi" }
+    var lib: String { dir + "/lib" }
+
+    func testAnAuthorWithABidirectionalControlIsAUsageErrorAndWritesNothing() throws {
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let listed = try run(["--library", lib, "--json", "list"]).stdout
+        let photo = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any]
+        let storm = try XCTUnwrap(photo?["uniqueName"] as? String)
+        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        for scalar in ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}"] {
+            let author = "mal" + scalar + "lory"
+            let given = try run(["--library", lib, "--author", author, "rate", storm, "2"])
+            XCTAssertEqual(given.status, 64, given.stderr)
+            XCTAssertTrue(given.stderr.contains("--author must not contain control characters"), given.stderr)
+            XCTAssertFalse(given.stderr.contains(scalar), given.stderr)
+            var environment = ProcessInfo.processInfo.environment
+            environment["PHOTOS_AUTHOR"] = author
+            let fromEnvironment = try runProcess(
+                try binary(), ["--library", lib, "rate", storm, "2"], environment: environment)
+            XCTAssertEqual(fromEnvironment.status, 64, fromEnvironment.stderr)
+            XCTAssertEqual(fromEnvironment.stdout, "")
+        }
+        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+    }
+}
