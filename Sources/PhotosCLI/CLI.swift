@@ -114,7 +114,7 @@ public enum CLI {
             if request.help { console.printText(Help.command(command, width: width)); return .ok }
             if request.version { return printVersion(console, json: try GlobalOptions.decode(globals).json) }
             let global = try GlobalOptions.decode(globals)
-            if global.author == nil, let author = environment["PHOTOS_AUTHOR"], !author.isEmpty {
+            if global.author == nil, let author = GlobalOptions.environmentAuthor(environment) {
                 try GlobalOptions.checkAuthor(author, source: "$PHOTOS_AUTHOR")
             }
             console.quiet = global.quiet

@@ -33,7 +33,7 @@ final class CommandContext {
     /// place of the rule that maintenance commands record their own name unless `--author`):
     /// `--author`, else `$PHOTOS_AUTHOR`, else `photos`.
     var historyAuthor: HistoryAuthor {
-        let user = global.author ?? environment["PHOTOS_AUTHOR"].flatMap { $0.isEmpty ? nil : $0 } ?? "photos"
+        let user = global.author ?? GlobalOptions.environmentAuthor(environment) ?? "photos"
         return HistoryAuthor(given: global.author, user: user)
     }
 

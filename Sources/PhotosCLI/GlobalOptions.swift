@@ -47,14 +47,14 @@ extension ValueParser where Value == String {
     }
 
     /// A history author: not empty, not only spaces, and no control characters (newlines,
-    /// escapes), since `photos history` prints authors.
+    /// escapes), since `photos history` prints authors; normalized by
+    /// `GlobalOptions.normalizedAuthor`, so one person is one author of ratings.
     static var authorName: ValueParser {
         ValueParser { text, name in
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw UsageError("\(name) needs a non-empty name")
-            }
-            try GlobalOptions.checkAuthor(text, source: name)
-            return text
+            let author = GlobalOptions.normalizedAuthor(text)
+            guard !author.isEmpty else { throw UsageError("\(name) needs a non-empty name") }
+            try GlobalOptions.checkAuthor(author, source: name)
+            return author
         }
     }
 }
@@ -76,14 +76,36 @@ struct InformationRequest: ParsableOptions {
 }
 
 extension GlobalOptions {
-    /// Refuses a history author with control characters (newlines, escapes): `photos history`
-    /// prints authors, so they must be one printable line.
+    /// `author` without leading and trailing white space, in Unicode Normalization Form C
+    /// (Unicode Standard Annex #15), as tag names are: `rate` keeps one rating per author, so
+    /// "é" typed as one code point (most keyboards) and as e + U+0301 (macOS file names, some
+    /// input methods) and "alice " from a sloppy `export PHOTOS_AUTHOR` are the same author.
+    static func normalizedAuthor(_ author: String) -> String {
+        author.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    }
+
+    /// `$PHOTOS_AUTHOR` normalized (`normalizedAuthor`), or nil when it is unset, empty or only
+    /// white space (then the default author applies, as for an empty value).
+    static func environmentAuthor(_ environment: [String: String]) -> String? {
+        guard let text = environment["PHOTOS_AUTHOR"] else { return nil }
+        let author = normalizedAuthor(text)
+        return author.isEmpty ? nil : author
+    }
+
+    /// Refuses a history author with control characters (newlines, escapes) or Unicode
+    /// bidirectional controls (`TerminalText.isControl`, UAX #9): `photos history` and `rate`
+    /// print authors, so they must be one printable line that does not reorder the next.
     /// - Parameter source: `--author` or `$PHOTOS_AUTHOR`, named in the message.
     /// - Throws: `UsageError` (64).
     static func checkAuthor(_ author: String, source: String) throws {
-        guard !author.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard
+            !author.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || TerminalText.isControl($0)
+            })
+        else {
             throw UsageError(
-                "\(source) must not contain control characters (newlines, escapes): \(JSONValue.string(author).serialized())"
+                "\(source) must not contain control characters (newlines, escapes, bidirectional controls): "
+                    + TerminalText.escaped(JSONValue.string(author).serialized())
             )
         }
     }

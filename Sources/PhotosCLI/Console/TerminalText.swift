@@ -4,10 +4,20 @@ import Foundation
 /// padded by display width, plurals and byte sizes.
 enum TerminalText {
     /// True for characters a terminal acts on instead of showing: C0 controls, DEL, C1 controls
-    /// (U+0080–U+009F, e.g. U+009B CSI) and the Unicode line and paragraph separators.
+    /// (U+0080–U+009F, e.g. U+009B CSI), the Unicode line and paragraph separators, and the
+    /// bidirectional formatting characters of Unicode Standard Annex #9 §2 (U+061C, U+200E,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069), which reorder the rest of the line they are on
+    /// ("Trojan Source", CVE-2021-42574) and take no column, so a name holding one would
+    /// scramble and misalign a table row.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
-        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || isBidiControl(v)
+    }
+
+    /// The bidirectional formatting characters (UAX #9 §2.1–§2.6: ALM, LRM, RLM, LRE, RLE,
+    /// PDF, LRO, RLO, LRI, RLI, FSI, PDI).
+    private static func isBidiControl(_ v: UInt32) -> Bool {
+        v == 0x061C || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
     }
 
     /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`), for

@@ -280,7 +280,8 @@ extension CLIError {
         switch error {
         case .libraryExists:
             self.init(.cantCreate, error.description + " (choose another --library, or move it away)")
-        case .destinationInsideLibrary, .cannotLinkOriginal, .cannotRestoreOriginal, .cannotCreateCopy:
+        case .destinationInsideLibrary, .cannotLinkOriginal, .cannotRestoreOriginal, .cannotCreateCopy,
+            .notABackupFolder, .cannotCreateMarker, .folderNotEmpty, .cannotPlaceLibrary:
             self.init(.cantCreate, error.description)
         case .noBackup, .cannotOpenSource: self.init(.noInput, error.description)
         case .cannotRenameOriginal, .copyReadFailed, .copyWriteFailed: self.init(.ioError, error.description)

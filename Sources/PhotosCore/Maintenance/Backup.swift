@@ -45,6 +45,8 @@ extension Library {
     /// no longer references are removed, so a nightly backup into the same DEST stays a mirror.
     /// - Parameter progress: called after each original with (done, all).
     /// - Throws: `BackupError.destinationInsideLibrary` when DEST is inside the library,
+    ///   `.notABackupFolder` when DEST holds a catalog or originals an earlier backup did not
+    ///   write (`claimBackupFolder`),
     ///   `.cannotLinkOriginal`/`.cannotRenameOriginal` and the copy's `BackupError`s when an
     ///   original cannot be put in DEST, `LibraryError.cannotCreate` when a folder of DEST cannot
     ///   be created, `LibraryError` (`.busy` when another process holds the lock) from the store.
@@ -55,7 +57,7 @@ extension Library {
         guard dest != root && !dest.hasPrefix(root + "/") else {
             throw BackupError.destinationInsideLibrary(destination: dest, library: root)
         }
-        try Library.makeFolders(dest, library: dest)
+        try Library.claimBackupFolder(dest, of: root, backend: backend)
         var report = BackupReport()
         report.destination = dest
         report.originals = originals
@@ -118,13 +120,47 @@ extension Library {
         return report
     }
 
+    /// The file in a backup folder that says `photos backup` wrote it (its text: the backed-up
+    /// library's path and a newline). Only a folder holding it has its catalog replaced and its
+    /// `ExternalData` mirrored; `restore` does not copy it, so a restored library is never one.
+    public static let backupMarkerName = ".photos-backup"
+
+    /// Makes `dest` (created when absent) ready to receive a backup of the library at `root`:
+    /// a folder with a catalog or an `ExternalData` folder but no `backupMarkerName` file is a
+    /// library (or something else) `backup` did not write, and is refused before anything is
+    /// written, since a backup replaces the catalog there and removes originals it does not
+    /// reference. Otherwise the marker is written.
+    /// - Throws: `BackupError.notABackupFolder` when `dest` holds a catalog or originals `backup`
+    ///   did not write, `.cannotCreateMarker` when the marker cannot be written,
+    ///   `LibraryError.cannotCreate` when `dest` cannot be created.
+    static func claimBackupFolder(_ dest: String, of root: String, backend: any CatalogBackend) throws {
+        let files = FileManager.default
+        let marker = dest + "/" + backupMarkerName
+        if !files.fileExists(atPath: marker) {
+            let catalog = catalogFile(at: dest, backend: backend), data = dest + "/" + externalDataName
+            for existing in [catalog, data] where files.fileExists(atPath: existing) {
+                throw BackupError.notABackupFolder(destination: dest, existing: existing)
+            }
+        }
+        try makeFolders(dest, library: dest)
+        do {
+            try Data((root + "\n").utf8).write(to: URL(fileURLWithPath: marker), options: .atomic)
+        } catch {
+            throw BackupError.cannotCreateMarker(path: marker, reason: error.localizedDescription)
+        }
+    }
+
     /// Makes a new library at `root` from the backup folder `backup` (one `backup` wrote):
     /// the catalog is restored through `CatalogBackupStore` and migrated to this build's schema,
     /// and the originals under `backup/ExternalData` are hard-linked (same file system) or
     /// copied into the new library.
+    /// The library is built in a hidden folder beside `root` and renamed into place at the end
+    /// (`stagingFolder`): a restore killed midway leaves nothing at `root`.
     /// - Returns: the new library.
     /// - Throws: `BackupError.noBackup` when `backup` holds no catalog, `.libraryExists` when a
-    ///   library already exists at `root` (restore never overwrites one),
+    ///   library already exists at `root` (restore never overwrites one), `.folderNotEmpty` when
+    ///   `root` is a folder that is not empty, `.cannotPlaceLibrary` when the finished library cannot
+    ///   be renamed into place,
     ///   `.cannotRestoreOriginal` and the copy's `BackupError`s when an original cannot be put in
     ///   place, `LibraryError` when the copy is not a library this build can read or `root`
     ///   cannot be created.
@@ -139,21 +175,48 @@ extension Library {
         guard !exists(at: root, backend: backend) else {
             throw BackupError.libraryExists(library: root)
         }
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty {
+            throw BackupError.folderNotEmpty(library: root)
+        }
         // Checked before anything is created: the copy must be a library this build can read.
         _ = try Library(
             root: backup, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
             readOnly: true, acceptingOlderSchema: true)
+        let staging = try stagingFolder(for: root)
+        do {
+            try restore(
+                catalog, ExternalDataStore(root: backup + "/" + externalDataName), into: staging, backend, exportStates,
+                busyTimeout)
+            // An empty folder at root is replaced by the staged library in the same rename.
+            guard rename(staging, root) == 0 else {
+                throw BackupError.cannotPlaceLibrary(library: root, errno: errno)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
+        }
+        // Opened again: the restored catalog is migrated to this build's schema.
+        return try Library(
+            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// Writes the restored library into `staging`: a new library whose catalog is restored from
+    /// the file `catalog`, with the originals of `source` hard-linked (same file system) or
+    /// copied. The library is closed when this returns, so `staging` can be renamed.
+    private static func restore(
+        _ catalog: String, _ source: ExternalDataStore, into staging: String, _ backend: any CatalogBackend,
+        _ exportStates: any ExportStateBackend, _ busyTimeout: Double
+    ) throws {
         let fresh = try Library(
-            root: root, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
+            root: staging, backend: backend, exportStates: exportStates, create: true, busyTimeout: busyTimeout)
         do {
             try fresh.catalogBackupStore.restoreCatalog(from: catalog)
         } catch {
-            throw LibraryError.wrap(error, library: root)
+            throw LibraryError.wrap(error, library: staging)
         }
-        let source = ExternalDataStore(root: backup + "/" + externalDataName)
         for reference in source.allReferences() {
             let from = source.path(for: reference), to = fresh.externalData.path(for: reference)
-            try makeFolders((to as NSString).deletingLastPathComponent, library: root)
+            try makeFolders((to as NSString).deletingLastPathComponent, library: staging)
             if link(from, to) != 0 {
                 guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
                     throw BackupError.cannotRestoreOriginal(source: from, destination: to, errno: errno)
@@ -161,9 +224,26 @@ extension Library {
                 try copyFile(from, to: to)
             }
         }
-        // Opened again: the restored catalog is migrated to this build's schema.
-        return try Library(
-            root: root, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout)
+    }
+
+    /// A new hidden folder beside `root` (`.NAME.restoring-PID`) that `restore` builds the
+    /// library in before renaming it to `root`, so a restore killed midway (kill -9, power
+    /// loss) leaves no half-restored library at `root` that a second restore would refuse.
+    /// Such folders left by restores whose process is gone (kill(2) gives ESRCH) are removed.
+    /// - Throws: `LibraryError.cannotCreate` when the parent folder cannot be created.
+    private static func stagingFolder(for root: String) throws -> String {
+        let standardized = (root as NSString).standardizingPath
+        let parent = (standardized as NSString).deletingLastPathComponent
+        let prefix = "." + (standardized as NSString).lastPathComponent + ".restoring-"
+        try makeFolders(parent, library: root)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix)
+        {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: parent + "/" + entry)
+        }
+        let staging = parent + "/" + prefix + String(getpid())
+        try? FileManager.default.removeItem(atPath: staging)
+        return staging
     }
 
     /// The file that holds the catalog of the library folder `root` (the first of the

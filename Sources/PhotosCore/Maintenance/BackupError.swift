@@ -31,15 +31,28 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
     /// Writing or flushing (fsync(2)) the copy at `path` failed with `errno` (the partial copy
     /// is removed).
     case copyWriteFailed(path: String, errno: Int32)
+    /// The backup folder `destination` holds `existing` (a catalog or an ExternalData folder)
+    /// that no earlier backup wrote: a backup would replace that library, so nothing is written.
+    case notABackupFolder(destination: String, existing: String)
+    /// The backup marker file at `path` cannot be written (`reason` is the system's words).
+    case cannotCreateMarker(path: String, reason: String)
+    /// `library` is a folder that is not empty: restore makes a new library in a new or empty
+    /// folder only.
+    case folderNotEmpty(library: String)
+    /// The restored library, complete in its hidden folder, cannot be renamed to `library`:
+    /// rename(2) failed with `errno` (the hidden folder is removed).
+    case cannotPlaceLibrary(library: String, errno: Int32)
 
     /// The system's error number, when the error has one.
     public var errno: Int32? {
         switch self {
         case .cannotLinkOriginal(_, _, let code), .cannotRenameOriginal(_, _, let code),
             .cannotRestoreOriginal(_, _, let code), .cannotOpenSource(_, let code), .cannotCreateCopy(_, let code),
-            .copyReadFailed(_, let code), .copyWriteFailed(_, let code):
+            .copyReadFailed(_, let code), .copyWriteFailed(_, let code), .cannotPlaceLibrary(_, let code):
             return code
-        case .destinationInsideLibrary, .noBackup, .libraryExists: return nil
+        case .destinationInsideLibrary, .noBackup, .libraryExists, .notABackupFolder, .cannotCreateMarker,
+            .folderNotEmpty:
+            return nil
         }
     }
 
@@ -58,6 +71,14 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
             return "cannot read \(path): \(String(cString: strerror(code)))"
         case let .cannotCreateCopy(path, code): return "cannot create \(path): \(String(cString: strerror(code)))"
         case let .copyWriteFailed(path, code): return "cannot write \(path): \(String(cString: strerror(code)))"
+        case let .notABackupFolder(destination, existing):
+            return "backup destination \(destination) holds \(existing), which 'photos backup' did not write: a "
+                + "backup would replace that library; choose an empty or new folder"
+        case let .cannotCreateMarker(path, reason): return "cannot create \(path): \(reason)"
+        case .folderNotEmpty(let library):
+            return "\(library) is a folder that is not empty: restore makes a new library in a new or empty folder"
+        case let .cannotPlaceLibrary(library, code):
+            return "cannot create the library at \(library): \(String(cString: strerror(code)))"
         }
     }
 }

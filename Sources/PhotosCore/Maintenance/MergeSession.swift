@@ -173,7 +173,9 @@ final class MergeSession {
         history.insert(.photo(uniqueName: photo.uniqueName), zone: zone)
         history.insert(.photoData(photo: photo.uniqueName), zone: zone)
         if thumb != nil { history.insert(.thumbnail(photo: photo.uniqueName), zone: zone) }
-        for rating in try source.mergeSourceRatings(of: photo.uniqueName, schemaVersion: sourceVersion) {
+        for rating in Self.onePerAuthor(
+            try source.mergeSourceRatings(of: photo.uniqueName, schemaVersion: sourceVersion))
+        {
             guard let value = RatingValue(rawValue: rating.value) else { continue }
             // A uuid already here (a rating merged before, its photo since renamed) gets a new one.
             let taken = try rating.uuid.map { try target.hasRating(uuid: $0) } ?? true
@@ -184,6 +186,21 @@ final class MergeSession {
             history.insert(.rating(uuid: row.uuid), zone: zone)
             report.ratings += 1
         }
+    }
+
+    /// `ratings` (in row order) with one rating per author, as `rate` keeps them (SPEC §3:
+    /// one rating per author per photo): of an author's several, the last (the one a later
+    /// `rate` would have left). The other library is untrusted: one whose unique index on
+    /// (photo, author) was lost could hold several, and merging them all would break that rule
+    /// here. Anonymous ratings (author nil, from before schema 5) are all kept.
+    static func onePerAuthor(_ ratings: [RatingRecord]) -> [RatingRecord] {
+        var seen = Set<String>()
+        var kept: [RatingRecord] = []
+        for rating in ratings.reversed() {
+            if let author = rating.author, !seen.insert(author).inserted { continue }
+            kept.append(rating)
+        }
+        return kept.reversed()
     }
 
     /// Tags by uuid, created with the same uuid in the same zone when absent. Same-named tags

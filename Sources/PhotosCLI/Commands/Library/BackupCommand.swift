@@ -13,8 +13,10 @@ enum BackupCommand: Command {
             originals it references go to DEST/ExternalData: hard links when DEST is on the
             library's file system (no space used), copies elsewhere; those already there are kept
             and those no longer referenced removed, so a nightly backup into the same DEST stays a
-            mirror. Check it with 'photos verify --library DEST'; make a library of it with
-            'photos restore DEST' or 'photos init --from-backup DEST'.
+            mirror. A DEST holding a catalog or ExternalData that 'photos backup' did not write
+            (another library) is refused (exit 73); a backup writes DEST/.photos-backup. Check it
+            with 'photos verify --library DEST'; make a library of it with 'photos restore DEST'
+            or 'photos init --from-backup DEST'.
             """)
 
     struct Options: ParsableOptions {
@@ -64,8 +66,10 @@ enum RestoreCommand: Command {
         discussion: """
             Creates the library (--library, else the default) from BACKUP, a folder 'photos backup'
             wrote: the catalog is restored and migrated to this version's schema, and the originals
-            are hard-linked (same file system) or copied. A library that exists is never
-            overwritten (exit 73): choose another --library or move it away.
+            are hard-linked (same file system) or copied. A library that exists, or a folder that
+            is not empty, is never written to (exit 73): choose another --library or move it
+            away. The library is built beside it and renamed into place at the end, so a restore
+            that is killed leaves no half-restored library.
             """)
 
     struct Options: ParsableOptions {
