@@ -245,17 +245,33 @@ public struct XMPSidecar: Equatable, Sendable {
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
         }
-        for (ns, name) in [(photoshopNS, "DateCreated"), (exifNS, "DateTimeOriginal")] {
-            // ISO 8601 as the XMP specification asks, or the EXIF form some writers copy over.
-            if let text = XMPToolkit.property(xmp, ns, name),
-                let t = CaptureTime.fromISO(text, source: "xmp")
-                    ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp")
-            {
-                result.captureTime = t
-                break
-            }
-        }
+        result.captureTime = captureTime(
+            dateCreated: XMPToolkit.property(xmp, photoshopNS, "DateCreated"),
+            dateTimeOriginal: XMPToolkit.property(xmp, exifNS, "DateTimeOriginal"))
         return result
+    }
+
+    /// The capture time of a packet from its `photoshop:DateCreated` and
+    /// `exif:DateTimeOriginal` texts (ISO 8601 as XMP Part 1 §8.2.1.2 asks, or the EXIF form
+    /// some writers copy over): `photoshop:DateCreated`, unless `exif:DateTimeOriginal` is the
+    /// same moment said more precisely — a time of day on the same date where DateCreated has
+    /// the date only (IPTC IIM 2:55 Date Created has no time, and Photoshop and Lightroom copy
+    /// it so), or the same wall-clock time with an offset where DateCreated has none (MWG
+    /// Guidelines 2.0 §5.4: the two carry one value, so the more precise form is the value).
+    /// Either alone, when the other is absent or not a date; nil when neither is one.
+    static func captureTime(dateCreated: String?, dateTimeOriginal: String?) -> CaptureTime? {
+        func read(_ text: String?) -> CaptureTime? {
+            guard let text else { return nil }
+            return CaptureTime.fromISO(text, source: "xmp") ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp")
+        }
+        guard let created = read(dateCreated) else { return read(dateTimeOriginal) }
+        guard let original = read(dateTimeOriginal) else { return created }
+        let dateOnly = (dateCreated ?? "").trimmingCharacters(in: .whitespaces).utf8.count == 10
+        if dateOnly, original.local.prefix(10) == created.local.prefix(10) { return original }
+        if created.local == original.local, created.offsetMinutes == nil, original.offsetMinutes != nil {
+            return original
+        }
+        return created
     }
 
     /// Sidecar and embedded metadata together (issue 9 item 5): keywords are unioned (the

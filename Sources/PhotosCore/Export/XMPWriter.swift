@@ -8,9 +8,11 @@ import Foundation
 ///   offset when known (`2024-06-01T14:30:00.250+02:00`), without a zone when not (MWG §5.4:
 ///   both carry the same value; the zone is omitted when unknown rather than invented);
 /// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` its
-///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it;
-/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag, with `|`
-///   between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
+///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it; a tag
+///   that `lr:hierarchicalSubject` cannot carry unchanged (`A|B`, `A / B`, `A//B`: `isPath`)
+///   whole, as a flat keyword;
+/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag but those,
+///   with `|` between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
 ///   tag equal to a level, `Paris`, reads back as a tag of its own: `XMPSidecar+Identity.swift`);
 /// - `xmp:Rating`: the displayed rating, the mean of the photo's ratings rounded half up
 ///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
@@ -30,11 +32,11 @@ public enum XMPWriter {
     /// - Returns: UTF-8 XML, ending with a newline.
     public static func sidecar(for photo: PhotoRecord) -> String {
         let date = photo.captureDate // ISO 8601 with the offset when known (PhotoRecord)
-        let hierarchical = photo.tags.filter { $0.contains("/") }
+        let hierarchical = photo.tags.filter { $0.contains("/") && isPath($0) }
         var flat: [String] = []
         var seen = Set<String>()
         for tag in photo.tags {
-            let keyword = tag.contains("/") ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
+            let keyword = tag.contains("/") && isPath(tag) ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
             if seen.insert(keyword).inserted { flat.append(keyword) }
         }
         var attributes =
@@ -64,12 +66,21 @@ public enum XMPWriter {
             if !hierarchical.isEmpty {
                 text += bag(
                     "lr:hierarchicalSubject",
-                    photo.tags.map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
+                    photo.tags.filter(isPath).map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
             }
             text += "  </rdf:Description>\n"
         }
         text += " </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
         return text
+    }
+
+    /// True when `tag` reads back unchanged from `lr:hierarchicalSubject`: it has no `|` (the
+    /// separator there) and its `/`-separated levels are neither empty nor padded with white
+    /// space (the reader trims levels and drops empty ones, `XMPSidecar.levels`). Any other tag
+    /// (`A|B`, `A / B`, `A//B`, `/A`) is written as it is in `dc:subject` only, where the reader
+    /// takes it as one flat keyword, so the round trip keeps its name.
+    static func isPath(_ tag: String) -> Bool {
+        !tag.contains("|") && XMPSidecar.levels(tag, separator: "/").joined(separator: "/") == tag
     }
 
     /// `items` as the property `name`'s `rdf:Bag` (Part 1 §7.7), one `rdf:li` per line.
