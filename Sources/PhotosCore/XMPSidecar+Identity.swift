@@ -89,10 +89,14 @@ extension XMPSidecar {
         XMPToolkit.property(xmp, XMPWriter.photosNamespace, "uniqueName").flatMap(validUniqueName)
     }
 
-    /// `text` trimmed when it is a UUID in its 36-character text form, else nil.
+    /// `text` trimmed, in upper case, when it is a UUID in its 36-character text form, else nil.
+    /// A UUID's hexadecimal digits are case-insensitive (RFC 9562 §4), so `ebbe7434-…` names the
+    /// same photo as `EBBE7434-…`; upper case is the form the library makes (`UUID().uuidString`),
+    /// so a sidecar in another case neither takes a second photo's identity under a different
+    /// spelling nor makes every prefix of it ambiguous.
     static func validUniqueName(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.utf8.count == 36, UUID(uuidString: trimmed) != nil else { return nil }
-        return trimmed
+        guard trimmed.utf8.count == 36, let uuid = UUID(uuidString: trimmed) else { return nil }
+        return uuid.uuidString
     }
 }
