@@ -53,3 +53,44 @@ final class SidecarTagNamesRoundTripTests: XCTestCase {
         try roundTrip(["Places/France/Paris", "Paris", "beach"])
     }
 }
+
+/// A tag that is an ancestor of another (`Places` beside `Places/France`) survives the round
+/// trip: `photos:tags` lists the tags exactly, and is read while the standard lists agree with
+/// it. Before, `Places` was dropped as one of the ancestor paths Lightroom and digiKam list.
+/// A sidecar edited since in another tool (that list no longer agrees) reads as before.
+final class SidecarAncestorTagRoundTripTests: XCTestCase {
+    func parse(_ text: String) throws -> [String] {
+        try XMPSidecar.parse(Data(text.utf8), path: "p.xmp").subjects.sorted()
+    }
+
+    func testAnAncestorTagOfTheSamePhotoIsKept() throws {
+        for tags in [
+            ["Places", "Places/France"], ["Places", "Places/France", "Places/France/Paris", "Paris"],
+            ["A/B", "A/B/C", "x"]
+        ] {
+            let text = XMPWriter.sidecar(for: SidecarTagNamesRoundTripTests.photo(tags: tags))
+            XCTAssertTrue(text.contains("<photos:tags>"), text)
+            XCTAssertEqual(try parse(text), tags.sorted(), text)
+        }
+        let plain = XMPWriter.sidecar(for: SidecarTagNamesRoundTripTests.photo(tags: ["Places/France", "beach"]))
+        XCTAssertFalse(plain.contains("photos:tags"), "only when some tag is another's ancestor")
+    }
+
+    func testAnEditedSidecarReadsItsStandardLists() throws {
+        let text = XMPWriter.sidecar(for: SidecarTagNamesRoundTripTests.photo(tags: ["Places", "Places/France"]))
+        // Another tool renamed the keyword: lr/dc changed, photos:tags left behind.
+        let renamed = text.replacingOccurrences(
+            of: "<rdf:li>Places|France</rdf:li>", with: "<rdf:li>Places|Spain</rdf:li>"
+        )
+        .replacingOccurrences(of: "<rdf:li>France</rdf:li>", with: "<rdf:li>Spain</rdf:li>")
+        XCTAssertEqual(try parse(renamed), ["Places/Spain"])
+        // A keyword added.
+        let added = text.replacingOccurrences(
+            of: "<rdf:li>France</rdf:li>", with: "<rdf:li>France</rdf:li><rdf:li>new</rdf:li>")
+        XCTAssertEqual(try parse(added), ["Places/France", "new"])
+        // A photos:tags entry that is neither listed nor an ancestor (hand-made) is not believed.
+        let forged = text.replacingOccurrences(
+            of: "<photos:tags>\n    <rdf:Bag>", with: "<photos:tags>\n    <rdf:Bag><rdf:li>forged</rdf:li>")
+        XCTAssertEqual(try parse(forged), ["Places/France"])
+    }
+}

@@ -18,6 +18,9 @@ import Foundation
 ///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
 /// - `photos:uniqueName` in the tool's own namespace `photosNamespace`: the photo's identity,
 ///   which a later import into an empty (or any) library restores when no photo has it yet.
+/// - `photos:tags` (an `rdf:Bag`, only when a tag is an ancestor of another: `Places` beside
+///   `Places/France`): every tag as it is, since the reader drops ancestor paths (Lightroom and
+///   digiKam list them as projections) unless this list still agrees (`XMPSidecar.exactTags`).
 /// Photos have no title or description in this library's model, so none is written.
 public enum XMPWriter {
     /// The namespace URI of the tool's own properties (`photos:uniqueName`). `.invalid` is a
@@ -67,6 +70,9 @@ public enum XMPWriter {
                 text += bag(
                     "lr:hierarchicalSubject",
                     photo.tags.filter(isPath).map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
+            }
+            if photo.tags.contains(where: { tag in photo.tags.contains { $0.hasPrefix(tag + "/") } }) {
+                text += bag("photos:tags", photo.tags)
             }
             text += "  </rdf:Description>\n"
         }
