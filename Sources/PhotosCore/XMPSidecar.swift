@@ -277,9 +277,20 @@ public struct XMPSidecar: Equatable, Sendable {
     /// Sidecar and embedded metadata together (issue 9 item 5): keywords are unioned (the
     /// sidecar's first, then the embedded XMP's, then IPTC's, each once); the sidecar's
     /// `xmp:Rating`, when it has one (0 or −1 included), wins over the embedded one; the
-    /// sidecar's date wins over the embedded one.
+    /// sidecar's date wins over the embedded one. A sidecar `photos export` wrote (it has a
+    /// `photos:uniqueName`) and that lists keywords states the photo's whole tag list: its
+    /// keywords are taken alone, so a keyword removed in the library but still embedded in the
+    /// original does not come back.
     public static func merged(sidecar: XMPSidecar?, embedded: XMPSidecar?, iptcKeywords: [String]) -> XMPSidecar? {
         guard sidecar != nil || embedded != nil || !iptcKeywords.isEmpty else { return nil }
+        if let sidecar, sidecar.uniqueName != nil, sidecar.hasKeywords {
+            var result = sidecar
+            if !result.hasRating, let embedded, embedded.hasRating {
+                (result.rating, result.hasRating) = (embedded.rating, true)
+            }
+            if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+            return result
+        }
         var result = sidecar ?? XMPSidecar()
         // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
         var seen = Set(result.subjects)

@@ -15,7 +15,7 @@ import Foundation
 ///   with `|` between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
 ///   tag equal to a level, `Paris`, reads back as a tag of its own: `XMPSidecar+Identity.swift`);
 /// - `xmp:Rating`: the displayed rating, the mean of the photo's ratings rounded half up
-///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
+///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), 0 (unrated) when the photo has none;
 /// - `photos:uniqueName` in the tool's own namespace `photosNamespace`: the photo's identity,
 ///   which a later import into an empty (or any) library restores when no photo has it yet.
 /// - `photos:tags` (an `rdf:Bag`, only when a tag is an ancestor of another: `Places` beside
@@ -55,27 +55,28 @@ public enum XMPWriter {
             attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n"
             attributes += "    exif:DateTimeOriginal=\"\(escape(date))\"\n"
         }
-        if let rating = photo.rating { attributes += "    xmp:Rating=\"\(rating)\"\n" }
+        // 0 (unrated, Part 2 §8.4) when the photo has none, so that a rating embedded in the
+        // original does not come back on re-import (the sidecar's xmp:Rating wins).
+        attributes += "    xmp:Rating=\"\(photo.rating ?? 0)\"\n"
         attributes += "    photos:uniqueName=\"\(escape(photo.uniqueName))\""
         var text =
             "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
             + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"photos\">\n"
             + " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
             + "  <rdf:Description rdf:about=\"\"\n" + attributes
-        if photo.tags.isEmpty {
-            text += "/>\n"
-        } else {
-            text += ">\n" + bag("dc:subject", flat)
-            if !hierarchical.isEmpty {
-                text += bag(
-                    "lr:hierarchicalSubject",
-                    photo.tags.filter(isPath).map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
-            }
-            if photo.tags.contains(where: { tag in photo.tags.contains { $0.hasPrefix(tag + "/") } }) {
-                text += bag("photos:tags", photo.tags)
-            }
-            text += "  </rdf:Description>\n"
+        // dc:subject always, an empty Bag for a photo without tags: the sidecar states the
+        // photo's whole tag list, and its import takes it instead of adding the original's
+        // embedded keywords (`XMPSidecar.merged`), so a tag removed in the library stays removed.
+        text += ">\n" + bag("dc:subject", flat)
+        if !hierarchical.isEmpty {
+            text += bag(
+                "lr:hierarchicalSubject",
+                photo.tags.filter(isPath).map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
         }
+        if photo.tags.contains(where: { tag in photo.tags.contains { $0.hasPrefix(tag + "/") } }) {
+            text += bag("photos:tags", photo.tags)
+        }
+        text += "  </rdf:Description>\n"
         text += " </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
         return text
     }
