@@ -162,9 +162,11 @@ public struct XMPSidecar: Equatable, Sendable {
         result.subjects = Array(
             object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(
                 maxKeywords))
-        if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
+        // A `rating` key at all (null included: `photos export` writes null for a photo without
+        // ratings) states the rating, like an xmp:Rating of 0, and wins over the embedded one.
+        result.hasRating = object.hasRatingKey
+        if let rating = object.rating, rating.isFinite, abs(rating) < 1e6, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
-            result.hasRating = true
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         result.hasKeywords = object.hasTags
@@ -240,7 +242,9 @@ public struct XMPSidecar: Equatable, Sendable {
         result.uniqueName = XMPSidecar.readUniqueName(xmp)
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
-            if let value = XMPToolkit.real(text) {
+            // (A value far out of range, `1e300` or 30 digits, is no rating: converting it to
+            // Int would trap.)
+            if let value = XMPToolkit.real(text), abs(value) < 1e6 {
                 let rounded = Int((value + 0.5).rounded(.down))
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
@@ -340,6 +344,8 @@ public struct XMPSidecar: Equatable, Sendable {
         var uniqueName: String?
         /// True when the object has a `tags` array (an empty one included).
         var hasTags = false
+        /// True when the object has a `rating` that is a number or null (another type is ignored).
+        var hasRatingKey = false
         enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -347,6 +353,8 @@ public struct XMPSidecar: Equatable, Sendable {
             tags = list ?? []
             hasTags = list != nil
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
+            hasRatingKey =
+                rating != nil || (container.contains(.rating) && (try? container.decodeNil(forKey: .rating)) == true)
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
             uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil
         }
