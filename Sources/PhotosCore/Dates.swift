@@ -175,10 +175,12 @@ public struct CaptureTime: Equatable, Sendable {
 
     /// The modification time of a file as a capture time: the importing machine's local
     /// wall-clock time (localtime_r(3)) with that zone's offset at that instant; whole seconds.
-    public static func fromFileTime(_ seconds: Int) -> CaptureTime {
+    /// Nil when that time is outside the years 1…9999 a capture time has (`WallClock`): a file
+    /// system with 64-bit times (Btrfs, XFS) stores any.
+    public static func fromFileTime(_ seconds: Int) -> CaptureTime? {
         var t = time_t(seconds)
         var tm = tm()
-        localtime_r(&t, &tm)
+        guard localtime_r(&t, &tm) != nil, (1...9999).contains(Int(tm.tm_year) + 1900) else { return nil }
         let local = String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1,
             Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))

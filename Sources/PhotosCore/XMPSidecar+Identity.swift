@@ -51,7 +51,33 @@ extension XMPSidecar {
             + list(digiKamNS, "TagsList").map { levels($0, separator: "/") }
             + list(microsoftPhotoNS, "LastKeywordXMP").map { levels($0, separator: "/") }
             + list(mediaProNS, "CatalogSets").map { levels($0, separator: "|") }
-        return (hierarchicalKeywords(flat: flat, paths: paths, limit: limit), present)
+        let found = hierarchicalKeywords(flat: flat, paths: paths, limit: limit)
+        return (exactTags(xmp, found: found, paths: paths, limit: limit) ?? found, present)
+    }
+
+    /// `photos:tags` (`XMPWriter.photosNamespace`, a Bag `photos export` writes when a tag is an
+    /// ancestor of another, `Places` beside `Places/France`: the standard lists cannot tell such
+    /// a tag from the ancestor paths Lightroom and digiKam list, which are dropped) when it
+    /// still agrees with the standard lists: it holds every keyword `found` there, and the rest
+    /// of it are ancestors of their paths. A packet edited since by another tool (a keyword
+    /// added, removed or renamed) no longer agrees, and `found` is used. Nil when absent or not
+    /// agreeing.
+    static func exactTags(_ xmp: XmpPtr, found: [String], paths: [[String]], limit: Int) -> [String]? {
+        guard xmp_has_property(xmp, XMPWriter.photosNamespace, "tags") else { return nil }
+        var exact: [String] = []
+        var seen = Set<String>()
+        for item in XMPToolkit.items(xmp, XMPWriter.photosNamespace, "tags", limit: limit) {
+            let tag = item.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !tag.isEmpty, seen.insert(tag).inserted { exact.append(tag) }
+        }
+        var ancestors = Set<String>()
+        for path in paths where path.count > 1 {
+            for n in 1..<path.count { ancestors.insert(path[0..<n].joined(separator: "/")) }
+        }
+        let foundSet = Set(found)
+        guard foundSet.isSubset(of: seen), exact.allSatisfy({ foundSet.contains($0) || ancestors.contains($0) })
+        else { return nil }
+        return exact
     }
 
     /// The levels of one hierarchical keyword, trimmed, empty ones dropped.
@@ -89,10 +115,14 @@ extension XMPSidecar {
         XMPToolkit.property(xmp, XMPWriter.photosNamespace, "uniqueName").flatMap(validUniqueName)
     }
 
-    /// `text` trimmed when it is a UUID in its 36-character text form, else nil.
+    /// `text` trimmed, in upper case, when it is a UUID in its 36-character text form, else nil.
+    /// A UUID's hexadecimal digits are case-insensitive (RFC 9562 §4), so `ebbe7434-…` names the
+    /// same photo as `EBBE7434-…`; upper case is the form the library makes (`UUID().uuidString`),
+    /// so a sidecar in another case neither takes a second photo's identity under a different
+    /// spelling nor makes every prefix of it ambiguous.
     static func validUniqueName(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.utf8.count == 36, UUID(uuidString: trimmed) != nil else { return nil }
-        return trimmed
+        guard trimmed.utf8.count == 36, let uuid = UUID(uuidString: trimmed) else { return nil }
+        return uuid.uuidString
     }
 }

@@ -161,9 +161,11 @@ public struct XMPSidecar: Equatable, Sendable {
         result.subjects = Array(
             object.tags.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }.prefix(
                 maxKeywords))
-        if let rating = object.rating, rating.isFinite, (1...5).contains(Int(rating.rounded())) {
+        // A `rating` key at all (null included: `photos export` writes null for a photo without
+        // ratings) states the rating, like an xmp:Rating of 0, and wins over the embedded one.
+        result.hasRating = object.hasRatingKey
+        if let rating = object.rating, rating.isFinite, abs(rating) < 1e6, (1...5).contains(Int(rating.rounded())) {
             result.rating = Int(rating.rounded())
-            result.hasRating = true
         }
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         result.hasKeywords = object.hasTags
@@ -237,30 +239,59 @@ public struct XMPSidecar: Equatable, Sendable {
         result.uniqueName = XMPSidecar.readUniqueName(xmp)
         if let text = XMPToolkit.property(xmp, xmpNS, "Rating") {
             result.hasRating = true
-            if let value = XMPToolkit.real(text) {
+            // (A value far out of range, `1e300` or 30 digits, is no rating: converting it to
+            // Int would trap.)
+            if let value = XMPToolkit.real(text), abs(value) < 1e6 {
                 let rounded = Int((value + 0.5).rounded(.down))
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
         }
-        for (ns, name) in [(photoshopNS, "DateCreated"), (exifNS, "DateTimeOriginal")] {
-            // ISO 8601 as the XMP specification asks, or the EXIF form some writers copy over.
-            if let text = XMPToolkit.property(xmp, ns, name),
-                let t = CaptureTime.fromISO(text, source: "xmp")
-                    ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp")
-            {
-                result.captureTime = t
-                break
-            }
-        }
+        result.captureTime = captureTime(
+            dateCreated: XMPToolkit.property(xmp, photoshopNS, "DateCreated"),
+            dateTimeOriginal: XMPToolkit.property(xmp, exifNS, "DateTimeOriginal"))
         return result
+    }
+
+    /// The capture time of a packet from its `photoshop:DateCreated` and
+    /// `exif:DateTimeOriginal` texts (ISO 8601 as XMP Part 1 §8.2.1.2 asks, or the EXIF form
+    /// some writers copy over): `photoshop:DateCreated`, unless `exif:DateTimeOriginal` is the
+    /// same moment said more precisely — a time of day on the same date where DateCreated has
+    /// the date only (IPTC IIM 2:55 Date Created has no time, and Photoshop and Lightroom copy
+    /// it so), or the same wall-clock time with an offset where DateCreated has none (MWG
+    /// Guidelines 2.0 §5.4: the two carry one value, so the more precise form is the value).
+    /// Either alone, when the other is absent or not a date; nil when neither is one.
+    static func captureTime(dateCreated: String?, dateTimeOriginal: String?) -> CaptureTime? {
+        func read(_ text: String?) -> CaptureTime? {
+            guard let text else { return nil }
+            return CaptureTime.fromISO(text, source: "xmp") ?? CaptureTime.fromEXIF(text, offset: nil, source: "xmp")
+        }
+        guard let created = read(dateCreated) else { return read(dateTimeOriginal) }
+        guard let original = read(dateTimeOriginal) else { return created }
+        let dateOnly = (dateCreated ?? "").trimmingCharacters(in: .whitespaces).utf8.count == 10
+        if dateOnly, original.local.prefix(10) == created.local.prefix(10) { return original }
+        if created.local == original.local, created.offsetMinutes == nil, original.offsetMinutes != nil {
+            return original
+        }
+        return created
     }
 
     /// Sidecar and embedded metadata together (issue 9 item 5): keywords are unioned (the
     /// sidecar's first, then the embedded XMP's, then IPTC's, each once); the sidecar's
     /// `xmp:Rating`, when it has one (0 or −1 included), wins over the embedded one; the
-    /// sidecar's date wins over the embedded one.
+    /// sidecar's date wins over the embedded one. A sidecar `photos export` wrote (it has a
+    /// `photos:uniqueName`) and that lists keywords states the photo's whole tag list: its
+    /// keywords are taken alone, so a keyword removed in the library but still embedded in the
+    /// original does not come back.
     public static func merged(sidecar: XMPSidecar?, embedded: XMPSidecar?, iptcKeywords: [String]) -> XMPSidecar? {
         guard sidecar != nil || embedded != nil || !iptcKeywords.isEmpty else { return nil }
+        if let sidecar, sidecar.uniqueName != nil, sidecar.hasKeywords {
+            var result = sidecar
+            if !result.hasRating, let embedded, embedded.hasRating {
+                (result.rating, result.hasRating) = (embedded.rating, true)
+            }
+            if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+            return result
+        }
         var result = sidecar ?? XMPSidecar()
         // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
         var seen = Set(result.subjects)
@@ -310,6 +341,8 @@ public struct XMPSidecar: Equatable, Sendable {
         var uniqueName: String?
         /// True when the object has a `tags` array (an empty one included).
         var hasTags = false
+        /// True when the object has a `rating` that is a number or null (another type is ignored).
+        var hasRatingKey = false
         enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -317,6 +350,8 @@ public struct XMPSidecar: Equatable, Sendable {
             tags = list ?? []
             hasTags = list != nil
             rating = (try? container.decodeIfPresent(Double.self, forKey: .rating)) ?? nil
+            hasRatingKey =
+                rating != nil || (container.contains(.rating) && (try? container.decodeNil(forKey: .rating)) == true)
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
             uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil
         }

@@ -92,11 +92,12 @@ final class ExportNamingTests: XCTestCase {
         p.ratings = []
         XCTAssertEqual(
             try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "b.xmp"),
-            XMPSidecar(captureTime: date, uniqueName: p.uniqueName))
+            XMPSidecar(hasRating: true, captureTime: date, uniqueName: p.uniqueName, hasKeywords: true),
+            "no tags and no ratings are stated (an empty dc:subject, xmp:Rating 0)")
         p.captureDate = nil
         XCTAssertEqual(
             try XMPSidecar.parse(Data(XMPWriter.sidecar(for: p).utf8), path: "c.xmp"),
-            XMPSidecar(uniqueName: p.uniqueName))
+            XMPSidecar(hasRating: true, uniqueName: p.uniqueName, hasKeywords: true))
         XCTAssertEqual(XMPWriter.escape("a\u{1}b\tc"), "a\u{FFFD}b&#x9;c")
     }
 

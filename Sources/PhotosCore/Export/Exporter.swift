@@ -782,16 +782,28 @@ struct FileWriter {
     /// other change this writer makes).
     /// - Returns: the file's status afterwards (what the export state records), or nil when
     ///   `seconds` is nil, the run is a dry run, or the times could not be set (the file is
-    ///   kept as written).
+    ///   kept as written). A time the file system cannot hold (ext4 keeps 1901-12-13 to
+    ///   2446-05-10 and clamps anything else: a capture time in year 9999 or 0001) is not set
+    ///   either: a clamped date would be a wrong one, so the file keeps the time it was
+    ///   written at.
     func setModificationTime(_ path: String, _ seconds: Double?) -> stat? {
-        guard !dryRun, let seconds, seconds.isFinite else { return nil }
+        guard !dryRun, let seconds, seconds.isFinite, abs(seconds) < 1e15 else { return nil }
         let full = root + "/" + path
+        var before = stat()
+        guard lstat(full, &before) == 0 else { return nil }
         let whole = seconds.rounded(.down)
-        let spec = timespec(tv_sec: Int(whole), tv_nsec: Int(((seconds - whole) * 1e9).rounded()))
+        let nanoseconds = min(999_999_999, Int(((seconds - whole) * 1e9).rounded()))
+        let spec = timespec(tv_sec: Int(whole), tv_nsec: nanoseconds)
         var times = [spec, spec]
         guard utimensat(AT_FDCWD, full, &times, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         var st = stat()
-        return lstat(full, &st) == 0 ? st : nil
+        guard lstat(full, &st) == 0 else { return nil }
+        if st.st_mtim.tv_sec != spec.tv_sec {
+            var kept = [before.st_atim, before.st_mtim]
+            _ = utimensat(AT_FDCWD, full, &kept, AT_SYMLINK_NOFOLLOW)
+            return lstat(full, &st) == 0 ? st : nil
+        }
+        return st
     }
 
     /// Writes `bytes` (a sidecar or thumbnail) to `path`, with the modification time
@@ -816,8 +828,14 @@ struct FileWriter {
             byteSize: bytes.count, mtimeNanoseconds: FileWriter.mtime(st))
     }
 
-    /// A file's modification time in nanoseconds since 1970, as the export state records it.
+    /// A file's modification time in nanoseconds since 1970, as the export state records it;
+    /// a time outside what 64 bits of nanoseconds hold (before 1677-09-21 or after 2262-04-11,
+    /// which XFS, Btrfs and ext4 can store) saturates to `Int64.min`/`Int64.max` instead of
+    /// trapping.
     static func mtime(_ st: stat) -> Int64 {
-        Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        let (product, overflow) = Int64(st.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return st.st_mtim.tv_sec < 0 ? .min : .max }
+        let (sum, overflowSum) = product.addingReportingOverflow(Int64(st.st_mtim.tv_nsec))
+        return overflowSum ? .max : sum
     }
 }

@@ -8,14 +8,19 @@ import Foundation
 ///   offset when known (`2024-06-01T14:30:00.250+02:00`), without a zone when not (MWG §5.4:
 ///   both carry the same value; the zone is omitted when unknown rather than invented);
 /// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` its
-///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it;
-/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag, with `|`
-///   between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
+///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it; a tag
+///   that `lr:hierarchicalSubject` cannot carry unchanged (`A|B`, `A / B`, `A//B`: `isPath`)
+///   whole, as a flat keyword;
+/// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag but those,
+///   with `|` between the levels (`Places|France|Paris`, `beach`), as Lightroom writes it (so that a flat
 ///   tag equal to a level, `Paris`, reads back as a tag of its own: `XMPSidecar+Identity.swift`);
 /// - `xmp:Rating`: the displayed rating, the mean of the photo's ratings rounded half up
-///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), absent when the photo has none;
+///   (SPEC §3; ratings 4 and 5 give 5, 2 and 3 give 3), 0 (unrated) when the photo has none;
 /// - `photos:uniqueName` in the tool's own namespace `photosNamespace`: the photo's identity,
 ///   which a later import into an empty (or any) library restores when no photo has it yet.
+/// - `photos:tags` (an `rdf:Bag`, only when a tag is an ancestor of another: `Places` beside
+///   `Places/France`): every tag as it is, since the reader drops ancestor paths (Lightroom and
+///   digiKam list them as projections) unless this list still agrees (`XMPSidecar.exactTags`).
 /// Photos have no title or description in this library's model, so none is written.
 public enum XMPWriter {
     /// The namespace URI of the tool's own properties (`photos:uniqueName`). `.invalid` is a
@@ -30,11 +35,11 @@ public enum XMPWriter {
     /// - Returns: UTF-8 XML, ending with a newline.
     public static func sidecar(for photo: PhotoRecord) -> String {
         let date = photo.captureDate // ISO 8601 with the offset when known (PhotoRecord)
-        let hierarchical = photo.tags.filter { $0.contains("/") }
+        let hierarchical = photo.tags.filter { $0.contains("/") && isPath($0) }
         var flat: [String] = []
         var seen = Set<String>()
         for tag in photo.tags {
-            let keyword = tag.contains("/") ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
+            let keyword = tag.contains("/") && isPath(tag) ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
             if seen.insert(keyword).inserted { flat.append(keyword) }
         }
         var attributes =
@@ -50,26 +55,39 @@ public enum XMPWriter {
             attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n"
             attributes += "    exif:DateTimeOriginal=\"\(escape(date))\"\n"
         }
-        if let rating = photo.rating { attributes += "    xmp:Rating=\"\(rating)\"\n" }
+        // 0 (unrated, Part 2 §8.4) when the photo has none, so that a rating embedded in the
+        // original does not come back on re-import (the sidecar's xmp:Rating wins).
+        attributes += "    xmp:Rating=\"\(photo.rating ?? 0)\"\n"
         attributes += "    photos:uniqueName=\"\(escape(photo.uniqueName))\""
         var text =
             "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
             + "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"photos\">\n"
             + " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
             + "  <rdf:Description rdf:about=\"\"\n" + attributes
-        if photo.tags.isEmpty {
-            text += "/>\n"
-        } else {
-            text += ">\n" + bag("dc:subject", flat)
-            if !hierarchical.isEmpty {
-                text += bag(
-                    "lr:hierarchicalSubject",
-                    photo.tags.map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
-            }
-            text += "  </rdf:Description>\n"
+        // dc:subject always, an empty Bag for a photo without tags: the sidecar states the
+        // photo's whole tag list, and its import takes it instead of adding the original's
+        // embedded keywords (`XMPSidecar.merged`), so a tag removed in the library stays removed.
+        text += ">\n" + bag("dc:subject", flat)
+        if !hierarchical.isEmpty {
+            text += bag(
+                "lr:hierarchicalSubject",
+                photo.tags.filter(isPath).map { XMPSidecar.levels($0, separator: "/").joined(separator: "|") })
         }
+        if photo.tags.contains(where: { tag in photo.tags.contains { $0.hasPrefix(tag + "/") } }) {
+            text += bag("photos:tags", photo.tags)
+        }
+        text += "  </rdf:Description>\n"
         text += " </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
         return text
+    }
+
+    /// True when `tag` reads back unchanged from `lr:hierarchicalSubject`: it has no `|` (the
+    /// separator there) and its `/`-separated levels are neither empty nor padded with white
+    /// space (the reader trims levels and drops empty ones, `XMPSidecar.levels`). Any other tag
+    /// (`A|B`, `A / B`, `A//B`, `/A`) is written as it is in `dc:subject` only, where the reader
+    /// takes it as one flat keyword, so the round trip keeps its name.
+    static func isPath(_ tag: String) -> Bool {
+        !tag.contains("|") && XMPSidecar.levels(tag, separator: "/").joined(separator: "/") == tag
     }
 
     /// `items` as the property `name`'s `rdf:Bag` (Part 1 §7.7), one `rdf:li` per line.

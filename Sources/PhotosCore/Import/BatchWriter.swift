@@ -74,10 +74,12 @@ struct ImportBatchWriter {
                     }
                     let r = item.result
                     // The round trip keeps identity: the uniqueName an exported sidecar names
-                    // (`photos:uniqueName`) when no photo has it yet (also none of this batch).
+                    // (`photos:uniqueName`, upper case) when no photo has it yet (also none of
+                    // this batch), in upper or lower case: a UUID is case-insensitive.
                     let uniqueName =
                         try item.sidecar?.uniqueName.flatMap {
-                            try importStore.photoExists(uniqueName: $0) ? nil : $0
+                            try importStore.photoExists(uniqueName: $0)
+                                || importStore.photoExists(uniqueName: $0.lowercased()) ? nil : $0
                         } ?? UUID().uuidString
                     let displayName = (item.path as NSString).lastPathComponent
                     let row = PhotoRow(
