@@ -164,6 +164,58 @@ public enum PostgresSchema {
         """
         ALTER TABLE rating ADD COLUMN author TEXT COLLATE "C" CHECK (author IS NULL OR length(author) > 0);
         CREATE UNIQUE INDEX rating_photo_author ON rating(photo_id, author) WHERE author IS NOT NULL;
+        """,
+        // 6 (issue 11): sync between libraries, as SQLite migration 6: this library's stable id
+        // (`gen_random_uuid()`, PostgreSQL docs §9.14) and tokens (`sync_library`, one row), the
+        // sync state per object attribute (`sync_entry`), the last change token applied per
+        // sender and scope (`sync_applied`), the last token of ours each peer acknowledged
+        // (`sync_peer`), the zones shared with this library (`sync_membership`), and an index of
+        // history changes by object id. Tokens are BIGINT. Self-contained: no reference to other
+        // migrations' tables.
+        """
+        CREATE TABLE sync_library (
+            singleton                INTEGER PRIMARY KEY CHECK (singleton = 1),
+            id                       TEXT COLLATE "C" NOT NULL CHECK (length(id) = 36),
+            change_token             BIGINT NOT NULL DEFAULT 0,
+            reconciled_history_token BIGINT NOT NULL DEFAULT 0
+        );
+        INSERT INTO sync_library (singleton, id) VALUES (1, gen_random_uuid()::text);
+
+        CREATE TABLE sync_entry (
+            entity        TEXT COLLATE "C" NOT NULL,
+            object_id     TEXT COLLATE "C" NOT NULL,
+            attribute     TEXT COLLATE "C" NOT NULL,
+            value         TEXT COLLATE "C",
+            stamp_time    TEXT COLLATE "C" NOT NULL,
+            stamp_library TEXT COLLATE "C" NOT NULL,
+            token         BIGINT NOT NULL,
+            zone_id       TEXT COLLATE "C",
+            PRIMARY KEY (entity, object_id, attribute)
+        );
+        CREATE INDEX sync_entry_token ON sync_entry(token);
+        CREATE INDEX sync_entry_zone ON sync_entry(zone_id, token);
+
+        CREATE TABLE sync_applied (
+            sender TEXT COLLATE "C" NOT NULL,
+            scope  TEXT COLLATE "C" NOT NULL,
+            token  BIGINT NOT NULL,
+            PRIMARY KEY (sender, scope)
+        );
+
+        CREATE TABLE sync_peer (
+            library_id   TEXT COLLATE "C" NOT NULL,
+            scope        TEXT COLLATE "C" NOT NULL,
+            acknowledged BIGINT NOT NULL,
+            PRIMARY KEY (library_id, scope)
+        );
+        CREATE INDEX history_change_object ON history_change(object_id);
+
+        CREATE TABLE sync_membership (
+            zone_id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+            email   TEXT COLLATE "C" NOT NULL,
+            owner   TEXT COLLATE "C" NOT NULL,
+            left_at TEXT COLLATE "C"
+        );
         """
     ]
 }

@@ -2,9 +2,12 @@ import PhotosModel
 
 extension PostgresDatabase: VerifyStore {
     /// The catalog's indexes the server marks invalid (a failed `CREATE INDEX CONCURRENTLY`,
-    /// PostgreSQL docs §52.26 `pg_index.indisvalid`). PostgreSQL has no `integrity_check`;
-    /// page checksums and `amcheck` are the server administrator's.
-    public func storageProblems() throws -> [String] {
+    /// PostgreSQL docs §52.26 `pg_index.indisvalid`), one line per index. PostgreSQL has no
+    /// `integrity_check` in SQL (page checksums and `amcheck` are the server administrator's),
+    /// so `thorough` (`verify`) and quick (`verify --quick`) run the same catalog query: it
+    /// reads `pg_index` only, O(number of indexes), whatever the catalog's size.
+    /// - Throws: `PostgresError`.
+    public func storageProblems(thorough: Bool) throws -> [String] {
         try statement(
             """
             SELECT 'index ' || c.relname || ' is invalid' FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid

@@ -44,7 +44,7 @@ enum DatabaseInit {
             do {
                 try PostgresCatalogBackend.record(info, root: path)
             } catch {
-                throw PhotosError(
+                throw CommandFailure(
                     .cantCreate,
                     "library \(path): cannot write \(PostgresCatalogBackend.connectionFileName): \(error.localizedDescription)"
                 )
