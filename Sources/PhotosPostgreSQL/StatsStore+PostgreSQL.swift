@@ -24,6 +24,7 @@ extension PostgresDatabase: StatsStore {
             )
             .map { ($0.string(0), $0.string(1), $0.int(2)) }
             s.schemaVersion = try schemaVersion()
+            s.libraryID = try syncState().libraryID
         }
         return s
     }
