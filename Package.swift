@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // Debian C libraries, linked through system-library targets.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq, PostgreSQL's own client library (the second catalog backend, issue 12).
+        .systemLibrary(name: "CPq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -32,22 +34,29 @@ let package = Package(
         .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
         // The SQLite implementation of the storage boundary: handle, statements, records, migrations.
         .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel"]),
+        // The PostgreSQL implementation of the same boundary, through libpq: a catalog shared by several machines.
+        .target(name: "PhotosPostgreSQL", dependencies: ["CPq", "PhotosModel"]),
         .target(
             name: "PhotosCore",
             dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "CExempi", "CExempiShim"]),
         .target(
             name: "PhotosCLI",
-            dependencies: ["PhotosCore", "PhotosModel", "PhotosSQLite", "PhotosImaging", "PhotosFiles"]),
+            dependencies: [
+                "PhotosCore", "PhotosModel", "PhotosSQLite", "PhotosPostgreSQL", "PhotosImaging", "PhotosFiles"
+            ]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
         .target(
-            name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite"],
+            name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite", "PhotosPostgreSQL"],
             path: "Tests/PhotosTestSupport"),
         .testTarget(
             name: "PhotosImagingTests",
             dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosModel", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
+        // The PostgreSQL backend's own behaviour (skipped unless PHOTOS_TEST_DATABASE_URL names a server).
+        .testTarget(
+            name: "PhotosPostgreSQLTests", dependencies: ["PhotosPostgreSQL", "PhotosSQLite", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),
         // The slow process-level tests: kill -9, busy and concurrent writers, memory bounds, read-only as nobody, the whole corpus.

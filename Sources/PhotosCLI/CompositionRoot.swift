@@ -1,20 +1,31 @@
+import Foundation
 import PhotosCore
 import PhotosModel
+import PhotosPostgreSQL
 import PhotosSQLite
 
 /// The composition root: the one place in the program that names a storage backend and
 /// injects it into Core (`Library`), so that Core and the rest of the CLI depend only on
 /// PhotosModel's protocols (`CatalogBackend`, `LibraryStore`, `ExportStateBackend`).
 ///
-/// Seam for a second backend: `catalogBackend(forLibraryAt:)` is asked for every library
-/// folder, so a folder may later say which backend holds its catalog (for example a small
-/// file in the folder naming `postgresql` and its connection) and get that backend here;
-/// today every library is SQLite (`ROOT/photos.sqlite`).
+/// `catalogBackend(forLibraryAt:)` is asked for every library folder: a folder with
+/// `catalog.postgresql` (written by `photos init --database`) keeps its catalog in that
+/// PostgreSQL database; any other is SQLite (`ROOT/photos.sqlite`).
 enum CompositionRoot {
-    /// The backend that holds the catalog of the library folder `root`: SQLite by default.
+    /// The backend that holds the catalog of the library folder `root`: PostgreSQL when the
+    /// folder records a connection, SQLite otherwise.
     static func catalogBackend(forLibraryAt root: String) -> any CatalogBackend {
-        SQLiteCatalogBackend()
+        if FileManager.default.fileExists(atPath: PostgresCatalogBackend.connectionFile(root: root)) {
+            return PostgresCatalogBackend()
+        }
+        return SQLiteCatalogBackend()
     }
+
+    /// True when the folder `root` holds a SQLite catalog (`photos.sqlite`).
+    static func sqliteCatalogExists(at root: String) -> Bool { SQLiteCatalogBackend().catalogExists(at: root) }
+
+    /// The SQLite catalog's file name, for messages.
+    static let sqliteCatalogName = SQLiteCatalogBackend.databaseName
 
     /// Where exports keep their state databases (`DEST/.photos-export.sqlite`): always SQLite,
     /// a local file next to the exported files whatever holds the catalog.
@@ -35,6 +46,17 @@ enum CompositionRoot {
 
     /// The file format of changesets (`sync`, `share export`/`accept`): always SQLite files.
     static let changesets: any ChangesetBackend = SQLiteChangesetBackend()
+
+    /// Opens the library at `root` with a backend chosen by the caller (`photos init --database`).
+    /// - Throws: what `Library.init` throws.
+    static func openLibrary(root: String, backend: any CatalogBackend, create: Bool, busyTimeout: Double) throws
+        -> Library
+    {
+        let library = try Library(
+            root: root, backend: backend, exportStates: exportStates, create: create, busyTimeout: busyTimeout)
+        library.changesets = changesets
+        return library
+    }
 
     /// True when the folder `root` holds a library catalog.
     static func libraryExists(at root: String) -> Bool {

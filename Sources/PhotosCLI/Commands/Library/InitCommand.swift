@@ -1,25 +1,62 @@
 import Foundation
 import PhotosCore
 
-/// `photos init`: create the library or migrate it to the current schema; idempotent.
+/// `photos init [--database CONNINFO] [LIBRARY]`: create the library or migrate it to the
+/// current schema; idempotent. With `--database`, the catalog is a PostgreSQL database.
 enum InitCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["init"],
         abstract: "Create the library, or migrate it to this version's schema.",
-        discussion:
-            "Safe to run again: an up-to-date library is left as it is. --from-backup DIR makes a new library from a backup folder, as 'photos restore DIR' does."
-    )
+        discussion: """
+            Safe to run again: an up-to-date library is left as it is. --from-backup DIR makes a
+            new library from a backup folder, as 'photos restore DIR' does. With --database, the
+            library's catalog lives in that PostgreSQL database (a libpq connection string such as
+            postgresql://user@host/db?sslmode=require); the folder keeps the originals and records
+            the connection without its password (libpq reads that from PGPASSWORD, ~/.pgpass or
+            a service file), and every later command on the folder uses it.
+            """)
 
     struct Options: ParsableOptions {
         var fromBackup: String?
+        var database: String?
+        var library: String?
+
         static var options: [Option<Options>] {
-            [.value(\.fromBackup, "--from-backup", value: "DIR", help: "Make the new library from this backup folder.")]
+            [
+                .value(
+                    \.fromBackup, "--from-backup", value: "DIR", help: "Make the new library from this backup folder."),
+                .value(
+                    \.database, "--database", value: "CONNINFO",
+                    help: "Keep the catalog in this PostgreSQL database (libpq connection string).", parser: .string)
+            ]
+        }
+
+        static var arguments: [Argument<Options>] {
+            [
+                Argument(
+                    spec: ArgumentSpec(
+                        "library", help: "The library folder (default: --library, $PHOTOS_LIBRARY, …).", optional: true)
+                ) { options, words in options.library = words.first }
+            ]
+        }
+
+        func validate() throws {
+            if fromBackup != nil && database != nil {
+                throw UsageError("--from-backup and --database cannot be combined")
+            }
+            if fromBackup != nil && library != nil {
+                throw UsageError("with --from-backup, give the library folder with --library")
+            }
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         if let backup = options.fromBackup { return try RestoreCommand.restore(from: backup, ctx) }
-        let path = ctx.libraryPath
+        let path = Library.resolvePath(explicit: options.library ?? ctx.global.library, in: ctx.libraryEnvironment)
+        if let database = options.database {
+            try DatabaseInit.run(database: database, path: path, ctx)
+            return
+        }
         let existed = CompositionRoot.libraryExists(at: path)
         let before: Int
         if existed {

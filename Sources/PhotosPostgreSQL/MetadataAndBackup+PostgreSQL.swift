@@ -1,0 +1,32 @@
+import PhotosModel
+
+extension PostgresDatabase: MetadataStore {
+    public func setCaptureTime(ofPhoto photoID: Int64, local: String, offsetMinutes: Int?, source: String) throws {
+        try run(
+            "UPDATE photo SET capture_date = ?, capture_offset = ?, capture_source = ? WHERE id = ?",
+            [local, offsetMinutes, source, photoID])
+    }
+}
+
+extension PostgresDatabase: CatalogBackupStore {
+    /// Not done by `photos` for a catalog on a server: its copy is the server's business
+    /// (`pg_dump`/`pg_restore`, or the server's own backups, PostgreSQL docs chapter 26).
+    /// - Throws: `PostgresError` `0A000` (feature_not_supported) saying so; nothing is written.
+    public func backupCatalog(to destination: String) throws -> Int64 {
+        throw PostgresError(
+            sqlState: "0A000",
+            message:
+                "the catalog of this library is the PostgreSQL database \(info.display): back it up with pg_dump (photos backup copies only SQLite catalogs)"
+        )
+    }
+
+    /// Not done by `photos` for a catalog on a server (`pg_restore`).
+    /// - Throws: `PostgresError` `0A000` (feature_not_supported); nothing is changed.
+    public func restoreCatalog(from source: String) throws {
+        throw PostgresError(
+            sqlState: "0A000",
+            message:
+                "the catalog of this library is the PostgreSQL database \(info.display): restore it with pg_restore (photos restore writes only SQLite catalogs)"
+        )
+    }
+}

@@ -1,0 +1,249 @@
+import CPq
+import Foundation
+
+/// A value bound to a statement parameter.
+public enum PGValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    /// BYTEA, sent in binary format.
+    case bytes([UInt8])
+}
+
+/// Types that bind themselves to a statement parameter.
+public protocol PGBindable {
+    /// The parameter value for this Swift value.
+    var pgValue: PGValue { get }
+}
+
+extension Int: PGBindable { public var pgValue: PGValue { .integer(Int64(self)) } }
+extension Int64: PGBindable { public var pgValue: PGValue { .integer(self) } }
+extension Int32: PGBindable { public var pgValue: PGValue { .integer(Int64(self)) } }
+extension Double: PGBindable { public var pgValue: PGValue { .real(self) } }
+extension String: PGBindable { public var pgValue: PGValue { .text(self) } }
+extension Bool: PGBindable { public var pgValue: PGValue { .integer(self ? 1 : 0) } }
+extension Array: PGBindable where Element == UInt8 { public var pgValue: PGValue { .bytes(self) } }
+extension PGValue: PGBindable { public var pgValue: PGValue { self } }
+extension Optional: PGBindable where Wrapped: PGBindable {
+    public var pgValue: PGValue { self?.pgValue ?? .null }
+}
+
+/// One statement of a connection, prepared on the server (`PQprepare`) the first time it runs
+/// with a given list of parameter types (`int8`, `float8`, `text`, `bytea`; a NULL is `unknown`).
+/// Results arrive whole (`PQexecPrepared`), so a row handler may run other statements.
+public final class PGStatement {
+    unowned let database: PostgresDatabase
+    /// The SQL as sent: `$1…$n` placeholders.
+    public let sql: String
+    /// Server-side names by parameter type list.
+    private var names: [[Oid]: String] = [:]
+
+    init(database: PostgresDatabase, sql: String) {
+        self.database = database
+        self.sql = sql
+    }
+
+    /// `sql` with each `?` outside single- and double-quoted text numbered `$1`, `$2`, … in
+    /// order (the SQL of this module has no comments and no `?` operator of `jsonb`).
+    static func numberPlaceholders(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 8)
+        var n = 0
+        var quote: Character?
+        for c in sql {
+            if let q = quote {
+                out.append(c)
+                if c == q { quote = nil }
+            } else if c == "'" || c == "\"" {
+                quote = c
+                out.append(c)
+            } else if c == "?" {
+                n += 1
+                out += "$\(n)"
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// Object ids of the parameter types (PostgreSQL's `pg_type`).
+    private static func oid(_ value: PGValue) -> Oid {
+        switch value {
+        case .null: return 0
+        case .integer: return 20 // int8
+        case .real: return 701 // float8
+        case .text: return 25 // text
+        case .bytes: return 17 // bytea
+        }
+    }
+
+    /// Executes with `values` and returns the result (freed by `PGResult`).
+    private func execute(_ values: [PGBindable]) throws -> PGResult {
+        let params = values.map(\.pgValue)
+        let types = params.map(PGStatement.oid)
+        let conn = database.connection
+        let name: String
+        if let known = names[types] {
+            name = known
+        } else {
+            name = database.statementName()
+            let prepared = PQprepare(conn, name, sql, Int32(types.count), types)
+            defer { PQclear(prepared) }
+            guard let prepared, PQresultStatus(prepared) == PGRES_COMMAND_OK else {
+                throw database.error(prepared, sql: sql)
+            }
+            names[types] = name
+        }
+        // Text parameters as NUL-terminated copies, BYTEA as binary bytes.
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { for b in buffers { free(b) } }
+        for value in params {
+            switch value {
+            case .null:
+                buffers.append(nil)
+                lengths.append(0)
+                formats.append(0)
+            case .integer(let v): buffers.append(strdup(String(v))); lengths.append(0); formats.append(0)
+            case .real(let v): buffers.append(strdup("\(v)")); lengths.append(0); formats.append(0)
+            case .text(let v): buffers.append(strdup(v)); lengths.append(0); formats.append(0)
+            case .bytes(let v):
+                let p = malloc(max(1, v.count))?.assumingMemoryBound(to: CChar.self)
+                if let p {
+                    v.withUnsafeBytes { source in
+                        if let from = source.baseAddress {
+                            UnsafeMutableRawPointer(p).copyMemory(from: from, byteCount: v.count)
+                        }
+                    }
+                }
+                buffers.append(p)
+                lengths.append(Int32(v.count))
+                formats.append(1)
+            }
+        }
+        let raw: OpaquePointer? = buffers.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return PQexecPrepared(conn, name, 0, nil, nil, nil, 0) }
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: b.count) { values in
+                PQexecPrepared(conn, name, Int32(params.count), values, lengths, formats, 0)
+            }
+        }
+        let status = raw.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard let raw, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let error = database.error(raw, sql: sql)
+            PQclear(raw)
+            throw error
+        }
+        database.noteChanges(raw)
+        return PGResult(raw)
+    }
+
+    /// Runs the statement with `values`.
+    /// - Throws: `PostgresError`.
+    public func run(_ values: [PGBindable] = []) throws {
+        _ = try execute(values)
+    }
+
+    /// Runs the statement with `values` and calls `body` for each row.
+    /// - Throws: `PostgresError`, or what `body` throws.
+    public func forEach(_ values: [PGBindable] = [], _ body: (PGRow) throws -> Void) throws {
+        let result = try execute(values)
+        for index in 0..<result.rowCount { try body(PGRow(result: result, index: Int32(index))) }
+    }
+
+    /// The first row mapped by `body`, or nil when there is none.
+    /// - Throws: `PostgresError`, or what `body` throws.
+    public func first<T>(_ values: [PGBindable] = [], _ body: (PGRow) throws -> T) throws -> T? {
+        let result = try execute(values)
+        guard result.rowCount > 0 else { return nil }
+        return try body(PGRow(result: result, index: 0))
+    }
+
+    /// Every row mapped by `body`.
+    /// - Throws: `PostgresError`, or what `body` throws.
+    public func map<T>(_ values: [PGBindable] = [], _ body: (PGRow) throws -> T) throws -> [T] {
+        let result = try execute(values)
+        var rows: [T] = []
+        rows.reserveCapacity(result.rowCount)
+        for index in 0..<result.rowCount { rows.append(try body(PGRow(result: result, index: Int32(index)))) }
+        return rows
+    }
+
+    /// `map([], body)`.
+    public func map<T>(_ body: (PGRow) throws -> T) throws -> [T] { try map([], body) }
+    /// `first([], body)`.
+    public func first<T>(_ body: (PGRow) throws -> T) throws -> T? { try first([], body) }
+    /// `forEach([], body)`.
+    public func forEach(_ body: (PGRow) throws -> Void) throws { try forEach([], body) }
+}
+
+/// A `PGresult`, cleared when released.
+final class PGResult {
+    let handle: OpaquePointer
+    let rowCount: Int
+    init(_ handle: OpaquePointer) {
+        self.handle = handle
+        rowCount = Int(PQntuples(handle))
+    }
+    deinit { PQclear(handle) }
+}
+
+/// One row of a result (text format); valid while its result lives.
+public struct PGRow {
+    let result: PGResult
+    let index: Int32
+
+    private func text(_ column: Int) -> UnsafeMutablePointer<CChar>? {
+        PQgetisnull(result.handle, index, Int32(column)) == 1 ? nil : PQgetvalue(result.handle, index, Int32(column))
+    }
+
+    /// Number of columns.
+    public var count: Int { Int(PQnfields(result.handle)) }
+    /// True when column `column` (0-based) is NULL.
+    public func isNull(_ column: Int) -> Bool { PQgetisnull(result.handle, index, Int32(column)) == 1 }
+    /// Column `column` as an integer; NULL reads as 0.
+    public func int(_ column: Int) -> Int { Int(int64(column)) }
+    /// Column `column` as a 64-bit integer (an int2/int4/int8/numeric integer value); NULL
+    /// and a value that is no integer read as 0.
+    public func int64(_ column: Int) -> Int64 {
+        guard let p = text(column) else { return 0 }
+        return strtoll(p, nil, 10)
+    }
+    /// Column `column` as a double; NULL reads as 0.
+    public func double(_ column: Int) -> Double {
+        guard let p = text(column) else { return 0 }
+        return strtod(p, nil)
+    }
+    /// Column `column` as text; NULL reads as "".
+    public func string(_ column: Int) -> String {
+        guard let p = text(column) else { return "" }
+        return String(cString: p)
+    }
+    /// Column `column` as text, or nil when NULL.
+    public func optionalString(_ column: Int) -> String? { text(column).map { String(cString: $0) } }
+    /// Column `column` as an integer, or nil when NULL.
+    public func optionalInt(_ column: Int) -> Int? { isNull(column) ? nil : int(column) }
+    /// Column `column`, a BYTEA in text format (`\x` and two hex digits a byte, PostgreSQL docs
+    /// §8.4.1), as bytes; NULL reads as empty.
+    public func bytes(_ column: Int) -> [UInt8] {
+        guard let p = text(column) else { return [] }
+        let length = Int(PQgetlength(result.handle, index, Int32(column)))
+        guard length >= 2, p[0] == 0x5C, p[1] == 0x78 else { return [] }
+        func nibble(_ c: CChar) -> UInt8 {
+            let u = UInt8(bitPattern: c)
+            switch u {
+            case 0x30...0x39: return u - 0x30
+            case 0x61...0x66: return u - 0x61 + 10
+            case 0x41...0x46: return u - 0x41 + 10
+            default: return 0
+            }
+        }
+        let count = (length - 2) / 2
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = nibble(p[2 + 2 * i]) << 4 | nibble(p[3 + 2 * i]) }
+            initialized = count
+        }
+    }
+}

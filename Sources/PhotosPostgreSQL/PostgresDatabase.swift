@@ -1,0 +1,228 @@
+import CPq
+import Foundation
+
+/// One libpq connection to the PostgreSQL database holding a library's catalog.
+///
+/// A connection is used from one thread at a time. Statements are parameterised (`?` in the
+/// SQL text this module writes, numbered `$1…$n` before it reaches the server) and prepared once
+/// per connection and parameter types (`PQprepare`/`PQexecPrepared`, libpq docs §34.3.1).
+/// Parameters travel in text format except BYTEA, which travels binary; results come in text.
+public final class PostgresDatabase {
+    let connection: OpaquePointer
+    /// The connection's options without the password.
+    public let info: ConnectionInfo
+    /// Only for scrubbing the password out of libpq's and the server's messages.
+    private let scrubber: ConnectionInfo
+    private var prepared: [String: PGStatement] = [:]
+    private var nextStatementNumber = 0
+    /// Rows changed by the last INSERT, UPDATE or DELETE (`PQcmdTuples`).
+    public private(set) var changes = 0
+    /// Seconds a statement waits for another session's lock (`setBusyTimeout`).
+    public private(set) var busyTimeout: Double = 30
+    private var closed = false
+
+    /// How a transaction takes its locks.
+    public enum TransactionKind: Sendable {
+        /// A read-only snapshot of the whole catalog (`REPEATABLE READ READ ONLY`), for
+        /// commands that read several tables and must see one state.
+        case read
+        /// A writer that may run beside other writers (`READ COMMITTED`, and the catalog
+        /// writer lock in shared mode), relying on UNIQUE constraints with `ON CONFLICT`
+        /// (`PostgresPhotoWriter`) and on the history lock for its invariants. `LibraryStore`'s
+        /// write transactions use `.exclusive`.
+        case write
+        /// A writer that excludes every other writer (the catalog writer lock in exclusive
+        /// mode), as SQLite's `BEGIN IMMEDIATE` does: every `LibraryStore.writeTransaction`
+        /// (Core reads, decides and writes in one transaction).
+        case exclusive
+    }
+
+    /// Rows per page of the scans that page through large tables (thumbnails: about 1,000 ×
+    /// 10 KiB in memory at a time).
+    public static let pageRows = 1000
+
+    /// The advisory lock key of the catalog writer lock (PostgreSQL docs §13.3.5): taken
+    /// shared by `.write` and exclusive by `.exclusive` transactions, for the transaction.
+    public static let writerLockKey: Int64 = 0x7068_6f74_6f73_0001
+    /// The advisory lock key under which a history token is assigned (`appendHistoryTransaction`).
+    public static let historyLockKey: Int64 = 0x7068_6f74_6f73_0002
+
+    /// Connects.
+    /// - Parameters:
+    ///   - connectionString: a libpq connection string (libpq docs §34.1.1), passed through.
+    ///   - busyTimeout: seconds a statement waits for another session's lock (`lock_timeout`)
+    ///     before failing with `55P03` (busy).
+    /// - Throws: `PostgresError` (class `08` when the server cannot be reached, `28P01` when
+    ///   the password is wrong), its message without the password.
+    public init(_ connectionString: String, busyTimeout: Double = 30) throws {
+        let scrubber = try ConnectionInfo(connectionString)
+        guard let connection = PQconnectdb(connectionString) else {
+            throw PostgresError(sqlState: "53200", message: "out of memory while connecting")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = scrubber.scrub(
+                String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
+            PQfinish(connection)
+            // libpq gives no SQLSTATE for a failed connection; an authentication failure is
+            // worded by the server ("password authentication failed for user …").
+            let auth = message.contains("authentication failed") || message.contains("no password supplied")
+            throw PostgresError(
+                sqlState: auth ? "28P01" : "08006",
+                message: "cannot connect to \(scrubber.display): \(message.replacingOccurrences(of: "\n", with: "; "))")
+        }
+        PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)
+        self.connection = connection
+        self.scrubber = scrubber
+        self.info = scrubber.withoutPassword
+        do {
+            try execute("SET client_min_messages = warning; SET timezone = 'UTC'")
+            setBusyTimeout(busyTimeout)
+        } catch {
+            PQfinish(connection)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the connection (`PQfinish`); the object is not used afterwards.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        prepared.removeAll()
+        PQfinish(connection)
+    }
+
+    /// The error of `result` (or of the connection when there is no result).
+    func error(_ result: OpaquePointer?, sql: String?) -> PostgresError {
+        guard let result else {
+            let message = scrubber.scrub(String(cString: PQerrorMessage(connection)))
+            return PostgresError(
+                sqlState: PQstatus(connection) == CONNECTION_BAD ? "08006" : "XX000",
+                message: message.trimmingCharacters(in: .whitespacesAndNewlines), sql: sql)
+        }
+        func field(_ code: UInt8) -> String? {
+            PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+        }
+        let state = field(UInt8(ascii: "C")) ?? (PQstatus(connection) == CONNECTION_BAD ? "08006" : "XX000")
+        let message =
+            field(UInt8(ascii: "M"))
+            ?? String(cString: PQresultErrorMessage(result))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return PostgresError(sqlState: state, message: scrubber.scrub(message), sql: sql)
+    }
+
+    /// Runs one or more SQL statements that take no parameters (`PQexec`).
+    /// - Throws: `PostgresError`.
+    public func execute(_ sql: String) throws {
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw error(result, sql: sql) }
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// The statement for `sql` (with `?` placeholders), prepared on first execution.
+    /// - Throws: never today; kept throwing to match the SQLite `Database.statement`.
+    public func statement(_ sql: String) throws -> PGStatement {
+        if let cached = prepared[sql] { return cached }
+        let statement = PGStatement(database: self, sql: PGStatement.numberPlaceholders(sql))
+        prepared[sql] = statement
+        return statement
+    }
+
+    /// A new name for a prepared statement on this connection.
+    func statementName() -> String {
+        nextStatementNumber += 1
+        return "photos_\(nextStatementNumber)"
+    }
+
+    /// Records the row count of a finished command.
+    func noteChanges(_ result: OpaquePointer) {
+        changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs a parameterised statement that returns no rows.
+    /// - Throws: `PostgresError`.
+    public func run(_ sql: String, _ values: [PGBindable] = []) throws {
+        try statement(sql).run(values)
+    }
+
+    /// The first column of the first row as an integer, or nil.
+    /// - Throws: `PostgresError`.
+    public func scalarInt(_ sql: String, _ values: [PGBindable] = []) throws -> Int? {
+        try statement(sql).first(values) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+    }
+
+    /// The first column of the first row as text, or nil.
+    /// - Throws: `PostgresError`.
+    public func scalarString(_ sql: String, _ values: [PGBindable] = []) throws -> String? {
+        try statement(sql).first(values) { $0.optionalString(0) } ?? nil
+    }
+
+    /// True while a transaction is open on this connection (`PQtransactionStatus`).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Runs `body` in one transaction and ends it the way `body` says (`true`: commit, `false`:
+    /// roll back — a dry run). When `body` throws, the transaction is rolled back and the
+    /// error rethrown.
+    /// - Parameter kind: which locks the transaction takes at its start (`TransactionKind`).
+    /// - Throws: `PostgresError` (`55P03`, busy, when a lock is not had within the busy
+    ///   timeout), or what `body` throws.
+    public func inTransaction(_ kind: TransactionKind, _ body: () throws -> Bool) throws {
+        do {
+            switch kind {
+            case .read: try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            // READ WRITE also in a session whose default is read-only (a dry run's transactions).
+            case .write:
+                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock_shared(\(PostgresDatabase.writerLockKey))")
+            case .exclusive:
+                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock(\(PostgresDatabase.writerLockKey))")
+            }
+        } catch {
+            // A lock not had in time leaves the transaction begun and aborted.
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+        do {
+            try execute(try body() ? "COMMIT" : "ROLLBACK")
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction: commits when it returns, rolls back and rethrows the
+    /// first error when it throws.
+    /// - Throws: `PostgresError`, or what `body` throws.
+    public func transaction<T>(_ kind: TransactionKind = .write, _ body: () throws -> T) throws -> T {
+        var result: T?
+        try inTransaction(kind) {
+            result = try body()
+            return true
+        }
+        guard let result else { preconditionFailure("a committed transaction body returned") }
+        return result
+    }
+
+    /// Sets how long a statement waits for another session's lock before failing with
+    /// `55P03` (`lock_timeout`, PostgreSQL docs §20.11.1); 0 fails at once.
+    /// - Parameter seconds: the wait in seconds.
+    public func setBusyTimeout(_ seconds: Double) {
+        // lock_timeout = 0 would mean "wait for ever": 1 ms is the shortest wait.
+        busyTimeout = seconds
+        let milliseconds = max(1, min(Int(seconds * 1000), Int(Int32.max)))
+        try? execute("SET lock_timeout = \(milliseconds)")
+    }
+
+    /// While true, every transaction of this session is read-only
+    /// (`default_transaction_read_only`): a dry run keeps it on outside its rolled-back
+    /// transactions, as `PRAGMA query_only` does on SQLite.
+    /// - Throws: `PostgresError`.
+    public func setQueryOnly(_ on: Bool) throws {
+        try execute("SET default_transaction_read_only = \(on ? "on" : "off")")
+    }
+}

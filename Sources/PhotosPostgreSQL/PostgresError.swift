@@ -1,0 +1,65 @@
+/// An error reported by PostgreSQL or by libpq: its SQLSTATE, the server's primary message and
+/// the SQL that failed (never the bound values, never the connection's password).
+///
+/// Classified into the same kinds as `SQLiteError` (libpq docs §34.3 `PQresultErrorField`,
+/// PostgreSQL docs Appendix A "PostgreSQL Error Codes"):
+/// - busy (the CLI's exit 75): `40001` serialization_failure, `40P01` deadlock_detected,
+///   `55P03` lock_not_available (a lock wait longer than `lock_timeout`, which the busy timeout
+///   sets), `57014` query_canceled, `57P03` cannot_connect_now, and class `08` (connection
+///   exception: the server refused or dropped the connection). A server that is down or
+///   restarting is a temporary failure: the same command later succeeds, as after a lock.
+/// - not writable (77): class `28` (invalid authorization) and `42501` insufficient_privilege,
+///   `25006` read_only_sql_transaction.
+/// - I/O (74): class `53` (insufficient resources: disk full, out of memory) and `58` (system
+///   error).
+/// - corrupt (65): class `XX` (internal error: data corrupted, index corrupted).
+/// - anything else (`23505` unique_violation, `23503` foreign_key_violation, syntax) is a bug.
+public struct PostgresError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The five-character SQLSTATE, e.g. `23505`; `08006` for a connection libpq could not make
+    /// or lost (libpq reports no SQLSTATE then).
+    public let sqlState: String
+    /// The server's primary message (`PG_DIAG_MESSAGE_PRIMARY`) or libpq's, with the password
+    /// of the connection string (if any) replaced by `***`.
+    public let message: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
+
+    public init(sqlState: String, message: String, sql: String? = nil) {
+        self.sqlState = sqlState
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The SQLSTATE class: its first two characters.
+    public var sqlStateClass: String { String(sqlState.prefix(2)) }
+
+    /// True when another session held a lock past `lock_timeout`, a serializable or deadlocked
+    /// transaction was cancelled, or the server is unreachable: retrying later can succeed.
+    public var isBusy: Bool {
+        ["40001", "40P01", "55P03", "57014", "57P03"].contains(sqlState) || sqlStateClass == "08"
+    }
+
+    /// True when the server could not be reached or dropped the connection (class `08`).
+    public var isConnectionFailure: Bool { sqlStateClass == "08" }
+
+    /// True for `23505` unique_violation.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// True for class `23` (integrity constraint violation).
+    public var isConstraint: Bool { sqlStateClass == "23" }
+
+    /// True when this role may not write (class `28`, `42501`, `25006`).
+    public var isPermission: Bool { sqlStateClass == "28" || sqlState == "42501" || sqlState == "25006" }
+
+    /// True for resource and system errors (classes `53`, `58`).
+    public var isIO: Bool { sqlStateClass == "53" || sqlStateClass == "58" }
+
+    /// True for class `XX` (internal error, data or index corrupted).
+    public var isCorrupt: Bool { sqlStateClass == "XX" }
+
+    public var description: String {
+        var text = "PostgreSQL error \(sqlState): \(message)"
+        if let sql { text += " while executing `\(sql)`" }
+        return text
+    }
+}

@@ -1,0 +1,178 @@
+import PhotosModel
+
+extension PostgresDatabase: VerifyStore {
+    /// The catalog's indexes the server marks invalid (a failed `CREATE INDEX CONCURRENTLY`,
+    /// PostgreSQL docs §52.26 `pg_index.indisvalid`), one line per index. PostgreSQL has no
+    /// `integrity_check` in SQL (page checksums and `amcheck` are the server administrator's),
+    /// so `thorough` (`verify`) and quick (`verify --quick`) run the same catalog query: it
+    /// reads `pg_index` only, O(number of indexes), whatever the catalog's size.
+    /// - Throws: `PostgresError`.
+    public func storageProblems(thorough: Bool) throws -> [String] {
+        try statement(
+            """
+            SELECT 'index ' || c.relname || ' is invalid' FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND NOT i.indisvalid
+            ORDER BY c.relname
+            """
+        ).map { $0.string(0) }
+    }
+
+    /// None: PostgreSQL enforces every foreign key at each statement, and no migration turns
+    /// enforcement off.
+    public func danglingReferences() throws -> [DanglingReference] { [] }
+
+    public func crossZoneTagLinks() throws -> [CrossZoneTagLink] {
+        try statement(
+            """
+            SELECT p.unique_name, p.display_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
+            JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
+            WHERE p.zone_id <> t.zone_id
+            """
+        ).map {
+            CrossZoneTagLink(
+                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), photoZone: $0.string(2),
+                tagName: $0.string(3), tagUUID: $0.string(4), tagZone: $0.string(5))
+        }
+    }
+
+    public func photosWithImpossibleDisplayName() throws -> [(uniqueName: String, displayName: [UInt8])] {
+        try statement(
+            """
+            SELECT unique_name, convert_to(display_name, 'UTF8') FROM photo
+            WHERE strpos(display_name, '/') > 0 OR display_name IN ('', '.', '..')
+            ORDER BY unique_name
+            """
+        ).map { ($0.string(0), $0.bytes(1)) }
+    }
+
+    public func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])] {
+        var groups: [(sha256: String, photos: [PhotoName])] = []
+        try statement(
+            """
+            SELECT d.sha256, p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id
+            WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
+            ORDER BY d.sha256, d.id
+            """
+        ).forEach { row in
+            let sha = row.string(0), photo = PhotoName(uniqueName: row.string(1), displayName: row.string(2))
+            if groups.last?.sha256 == sha {
+                groups[groups.count - 1].photos.append(photo)
+            } else {
+                groups.append((sha, [photo]))
+            }
+        }
+        return groups
+    }
+
+    public func allTags() throws -> [RecordedTag] {
+        try statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map {
+            RecordedTag(uuid: $0.string(0), name: $0.string(1), zone: $0.string(2))
+        }
+    }
+
+    public func recordedOriginals() throws -> [RecordedOriginal] {
+        try statement(
+            """
+            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
+                   (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+            FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
+            """
+        ).map {
+            RecordedOriginal(
+                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
+                byteSize: $0.int(3),
+                fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7))
+        }
+    }
+
+    public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }
+
+    public func recordedOriginalCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo_data") ?? 0 }
+
+    public func photosWithoutOriginal() throws -> [PhotoName] {
+        try statement(
+            "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)"
+        )
+        .map { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
+    }
+
+    public func photosWithoutThumbnail() throws -> [PhotoName] {
+        try statement(
+            "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)"
+        )
+        .map { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
+    }
+
+    /// Thumbnails in pages of `PostgresDatabase.pageRows` by id (keyset pagination), so that
+    /// memory holds one page, not the catalog's every thumbnail (libpq keeps a whole result
+    /// in memory, libpq docs §34.3.2).
+    public func forEachThumbnail(_ body: (RecordedThumbnail) throws -> Void) throws {
+        var after: Int64 = 0
+        let page = try statement(
+            "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height, t.id FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE t.id > ? ORDER BY t.id LIMIT \(PostgresDatabase.pageRows)"
+        )
+        while true {
+            var rows = 0
+            try page.forEach([after]) { row in
+                rows += 1
+                after = row.int64(7)
+                try body(
+                    RecordedThumbnail(
+                        photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), data: row.bytes(2),
+                        width: row.int(3), height: row.int(4), photoWidth: row.int(5), photoHeight: row.int(6)))
+            }
+            if rows < PostgresDatabase.pageRows { return }
+        }
+    }
+
+    public func relinkTag(
+        photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
+        newUUID: String
+    ) throws -> (createdTag: Bool, uuid: String)? {
+        guard
+            let photoID = try scalarInt(
+                "SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [uniqueName, zone]),
+            let (oldID, oldZone) = try statement(
+                "SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?"
+            )
+            .first([tagUUID, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone
+        else { return nil }
+        let target: (id: Int64, uuid: String, created: Bool)
+        if let found = try statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
+            .first([zone, name], { ($0.int64(0), $0.string(1)) })
+        {
+            target = (found.0, found.1, false)
+        } else {
+            target = (try insertReturningID(Inserts.tag, [newUUID, name, zone]), newUUID, true)
+        }
+        try run(Inserts.link, [Int64(photoID), target.id])
+        try run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
+        return (target.created, target.uuid)
+    }
+
+    public func replaceFileReference(photo uniqueName: String, from: String, to: String) throws -> String? {
+        guard
+            let (dataID, zone) = try statement(
+                "SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?"
+            )
+            .first([uniqueName, from], { ($0.int64(0), $0.string(1)) })
+        else { return nil }
+        try run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
+        return zone
+    }
+
+    public func storeThumbnail(photo uniqueName: String, data: [UInt8], width: Int, height: Int) throws -> (
+        zone: String, inserted: Bool
+    )? {
+        guard
+            let (photoID, zone) = try statement("SELECT id, zone_id FROM photo WHERE unique_name = ?")
+                .first([uniqueName], { ($0.int64(0), $0.string(1)) })
+        else { return nil }
+        if let thumbID = try scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
+            try run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?", [data, width, height, thumbID])
+            return (zone, false)
+        }
+        try run(Inserts.thumbnail, [photoID, data, width, height])
+        return (zone, true)
+    }
+}

@@ -1,0 +1,38 @@
+import PhotosPostgreSQL
+import PhotosTestSupport
+import XCTest
+
+/// Base of the PostgreSQL backend tests: a fresh schema per test on the server
+/// `PHOTOS_TEST_DATABASE_URL` names (skipped without one), migrated to the current version,
+/// dropped after the test.
+class PostgresTestCase: XCTestCase {
+    /// Connection string whose search path is this test's schema.
+    var connectionString = ""
+    /// A connection to it, migrated.
+    var db: PostgresDatabase!
+    private var drop: (@Sendable () -> Void)?
+
+    override func setUpWithError() throws {
+        let made = try TestDatabase.makeSchema()
+        connectionString = made.connectionString
+        drop = made.drop
+        db = try PostgresDatabase(connectionString)
+        try db.migrate()
+    }
+
+    override func tearDown() {
+        db = nil
+        drop?()
+    }
+
+    /// A photo row for the writer: `name` as unique and display name, 4×3 JPEG in the default zone.
+    func photo(_ name: String, zone: String = "default") -> PostgresPhotoWriter.Photo {
+        PostgresPhotoWriter.Photo(
+            uniqueName: name, displayName: name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
+            captureDate: "2025-06-07T08:09:10", captureOffset: 120, captureSource: "exif", width: 4, height: 3,
+            format: "jpeg", orientation: 6, zoneID: zone)
+    }
+
+    /// 64 hex digits made from `n`.
+    func sha(_ n: Int) -> String { String(repeating: "0", count: 48) + String(format: "%016x", n) }
+}
