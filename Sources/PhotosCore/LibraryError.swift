@@ -84,6 +84,7 @@ public enum LibraryError: Error, CustomStringConvertible {
             case .cannotOpen: failure = .cannotOpen
             case .io: failure = .io
             case .corrupt: failure = .corrupt
+            case .unsupported: failure = .unsupported
             case .constraint, .other: failure = .other
             }
             return LibraryError.database(library: library, failure: failure, message: e.message, detail: e.detail)
@@ -123,6 +124,8 @@ public enum DatabaseFailure: Sendable, Equatable {
     case io
     /// The file is damaged or not a database.
     case corrupt
+    /// The catalog's backend does not do this operation (`StoreError.Kind.unsupported`).
+    case unsupported
     /// Anything else: a bug (a constraint, misuse, a statement that does not compile).
     case other
 }

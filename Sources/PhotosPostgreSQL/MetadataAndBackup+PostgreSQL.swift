@@ -11,7 +11,8 @@ extension PostgresDatabase: MetadataStore {
 extension PostgresDatabase: CatalogBackupStore {
     /// Not done by `photos` for a catalog on a server: its copy is the server's business
     /// (`pg_dump`/`pg_restore`, or the server's own backups, PostgreSQL docs chapter 26).
-    /// - Throws: `PostgresError` `0A000` (feature_not_supported) saying so; nothing is written.
+    /// - Throws: `PostgresError` `0A000` (feature_not_supported, `StoreError.Kind.unsupported`:
+    ///   exit 69) saying so; nothing is written.
     public func backupCatalog(to destination: String) throws -> Int64 {
         throw PostgresError(
             sqlState: "0A000",

@@ -179,6 +179,8 @@ extension PostgresError: StoreErrorConvertible {
             kind = .corrupt
         } else if isConstraint {
             kind = .constraint
+        } else if sqlState == "0A000" {
+            kind = .unsupported
         } else {
             kind = .other
         }

@@ -69,6 +69,18 @@ final class PostgresLibraryCLITests: BinaryTestCase {
         }
     }
 
+    /// `photos backup` of a catalog on a server is not photos' job (pg_dump's): 69
+    /// (EX_UNAVAILABLE, sysexits.h) naming pg_dump, and nothing is written at DEST.
+    func testBackupOfAPostgreSQLCatalogIsUnavailableAndWritesNothing() throws {
+        let library = dir + "/lib", dest = dir + "/backup"
+        XCTAssertEqual(try run(["init", "--database", connectionString, library]).status, 0)
+        let r = try run(["backup", "--library", library, dest])
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertTrue(r.stderr.contains("pg_dump"), r.stderr)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: dest)) ?? []
+        XCTAssertFalse(left.contains("photos.sqlite"), "\(left)")
+    }
+
     func testAFolderWithASQLiteCatalogOrAnotherDatabaseIsRefused() throws {
         let library = dir + "/lib"
         XCTAssertEqual(try run(["init", "--library", library]).status, 0)

@@ -198,6 +198,7 @@ struct CLIError {
                 }
             case .io: self.init(.ioError, "library \(library): \(detail)")
             case .corrupt: self.init(.dataError, "library \(library): \(detail)")
+            case .unsupported: self.init(.unavailable, "library \(library): \(message)")
             case .other: self.init(.software, "library \(library): \(detail)")
             }
         case let .store(_, underlying):

@@ -12,6 +12,9 @@ public enum ExitStatus: Int32, Sendable {
     case dataError = 65
     /// EX_NOINPUT: an input file or the library did not exist or was not readable.
     case noInput = 66
+    /// EX_UNAVAILABLE: the operation is not available for this library (`photos backup` of a
+    /// catalog on a PostgreSQL server: its copy is `pg_dump`'s).
+    case unavailable = 69
     /// EX_SOFTWARE: an internal error.
     case software = 70
     /// EX_CANTCREAT: an output file or folder cannot be created.

@@ -193,6 +193,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case constraint
         /// The catalog was written by a newer photos.
         case newerSchema(found: Int, supported: Int)
+        /// The backend does not do this operation (PostgreSQL `feature_not_supported` 0A000:
+        /// `photos backup` of a catalog that lives on a server, whose copy is `pg_dump`'s).
+        case unsupported
         /// Anything else: a bug (misuse, a statement that does not compile).
         case other
     }
