@@ -61,6 +61,16 @@ public struct VerifyProblem: Equatable, Sendable {
         /// it from the file name, and export and `list` show it (a NUL cut it short). Never
         /// repaired: the original name is not known.
         public static let badDisplayName: Kind = "bad-display-name"
+        /// Photos whose uniqueNames differ only in case: one UUID (RFC 9562 §4: hex digits
+        /// are case-insensitive), so prefixes, sidecars and merges cannot tell them apart, and
+        /// their sidecars collide on a case-insensitive file system. Never repaired: which
+        /// photo keeps the identity is the user's decision (`photos delete` the other).
+        public static let uniqueNameCase: Kind = "unique-name-case"
+        /// One author with two or more ratings of one photo (authors compared trimmed and NFC,
+        /// as `--author` is), where `rate` keeps one per author (SPEC, ratings): only outside
+        /// writes make it. Never repaired: which value the author meant is theirs to say
+        /// (`photos rating delete` the unwanted one, or `photos rate` again).
+        public static let duplicateAuthorRating: Kind = "duplicate-author-rating"
     }
 
     public var kind: Kind
@@ -755,6 +765,43 @@ extension Library {
                     kind: .duplicatePhoto, subject: .photos(sha256: sha, photos),
                     detail:
                         "photos \(shown) have the same SHA-256 \(sha); delete the one not wanted with 'photos delete'"))
+        }
+        for group in try store.photosWithUniqueNamesDifferingInCase() {
+            let shown = JSONValue.string(group.map { "\($0.uniqueName) (\($0.displayName))" }.joined(separator: ", "))
+                .serialized()
+            problems.append(
+                VerifyProblem(
+                    kind: .uniqueNameCase, subject: .photoNamed(group[0].uniqueName),
+                    detail:
+                        "photos \(shown) have uniqueNames that differ only in case, one identity; delete the one not wanted with 'photos delete'"
+                ))
+        }
+        let ratings = try store.authoredRatingsOfPhotosRatedTwice()
+        var start = 0
+        while start < ratings.count {
+            var end = start
+            while end < ratings.count, ratings[end].photo.uniqueName == ratings[start].photo.uniqueName { end += 1 }
+            // Grouped by the author as `--author` normalizes it, in first-rating order.
+            var byAuthor: [String: [AuthoredRating]] = [:]
+            var order: [String] = []
+            for rating in ratings[start..<end] {
+                let author = rating.author.trimmingCharacters(in: .whitespacesAndNewlines)
+                    .precomposedStringWithCanonicalMapping
+                if byAuthor[author] == nil { order.append(author) }
+                byAuthor[author, default: []].append(rating)
+            }
+            for author in order {
+                guard let same = byAuthor[author], same.count > 1 else { continue }
+                let photo = same[0].photo
+                let values = same.map { "\($0.value) (rating row \($0.rowID))" }.joined(separator: ", ")
+                problems.append(
+                    VerifyProblem(
+                        kind: .duplicateAuthorRating, subject: .photo(photo),
+                        detail:
+                            "\(Library.describePhoto(photo.uniqueName, photo.displayName)) has \(same.count) ratings by author \(JSONValue.string(author).serialized()): \(values); one author keeps one rating"
+                    ))
+            }
+            start = end
         }
         for (uuid, name, zone) in try store.allTags().map({ ($0.uuid, $0.name, $0.zone) }) {
             let shown = JSONValue.string(name).serialized()

@@ -13,7 +13,7 @@ final class ProgressDisplayTests: BinaryTestCase {
     func testTheLineShowsCountRateBytesAndTimeLeft() {
         XCTAssertEqual(
             ProgressBar.render(label: "importing", done: 120, total: 400, bytes: 15_728_640, elapsed: 4),
-            "importing [=======>                ] 120/400  30/s  15.0 MiB  ETA 0:10")
+            "importing [=======>                ] 120/400  30/s  15.7 MB  ETA 0:10")
         XCTAssertEqual(
             ProgressBar.render(label: "verifying", done: 3, total: 4, bytes: nil, elapsed: 2),
             "verifying [==================>     ] 3/4  1.5/s  ETA 0:01")

@@ -32,8 +32,11 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(TerminalText.plural(1, "photo"), "1 photo")
         XCTAssertEqual(TerminalText.plural(2, "duplicate tag"), "2 duplicate tags")
         XCTAssertEqual(TerminalText.bytes(512), "512 B")
-        XCTAssertEqual(TerminalText.bytes(1536), "1.5 KiB")
-        XCTAssertEqual(TerminalText.bytes(3 * 1024 * 1024), "3.0 MiB")
+        // Decimal units, as `list` has always shown them (issue 14: one convention everywhere).
+        XCTAssertEqual(TerminalText.bytes(1536), "1.5 kB")
+        XCTAssertEqual(TerminalText.bytes(3 * 1024 * 1024), "3.1 MB")
+        XCTAssertEqual(TerminalText.bytes(999_949), "999.9 kB")
+        XCTAssertEqual(TerminalText.bytes(999_950), "1.0 MB", "no '1000.0 kB'")
     }
 
     // MARK: option tables

@@ -84,13 +84,16 @@ enum TerminalText {
     /// `noun`, or `nouns` unless `n` is 1.
     static func pluralized(_ n: Int, _ noun: String) -> String { n == 1 ? noun : noun + "s" }
 
-    /// `bytes` in binary units: `512 B`, `1.5 MiB` (IEC 80000-13 prefixes, one decimal).
+    /// `bytes` in decimal units with one decimal, as people read file sizes: `512 B`, `2.3 MB`,
+    /// `1.0 GB` (SI prefixes, 1 kB = 1000 B, IEC 80000-13). The one size format of every
+    /// command's human output (list, show, stats, import/export summaries, progress, backup);
+    /// JSON keeps whole bytes.
     static func bytes(_ bytes: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
         var value = Double(bytes)
         var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
+        while value >= 999.95 && unit < units.count - 1 {
+            value /= 1000
             unit += 1
         }
         return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]

@@ -31,17 +31,4 @@ extension TerminalText {
 
     /// `text` cut to `columns` and padded to exactly `columns` display columns.
     static func fitted(_ text: String, _ columns: Int) -> String { padRight(truncated(text, columns), columns) }
-
-    /// `bytes` in decimal units with one decimal, as people read file sizes: `512 B`, `2.3 MB`,
-    /// `1.0 GB` (SI prefixes, 1 kB = 1000 B, IEC 80000-13).
-    static func decimalBytes(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB", "PB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 999.95 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
-    }
 }

@@ -60,7 +60,8 @@ struct ParsedArguments {
     func contains(_ spec: OptionSpec) -> Bool { values[spec.name] != nil }
 }
 
-/// Sorts `tokens` by `options`: `--opt v`, `--opt=v`, `-o v`, flags, `--` (the rest are
+/// Sorts `tokens` by `options`: `--opt v`, `--opt=v`, `-o v`, `-ov` (a short option's value
+/// attached), flags, `--` (the rest are
 /// positionals), and positionals anywhere.
 /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag, or a
 ///   non-repeatable option given twice with different values.
@@ -83,6 +84,15 @@ func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedA
         if token.hasPrefix("--"), let eq = token.firstIndex(of: "=") {
             name = String(token[..<eq])
             inline = String(token[token.index(after: eq)...])
+        } else if !token.hasPrefix("--"), token.count > 2, !options.contains(where: { $0.names.contains(token) }) {
+            // `-n1`: a short option that takes a value, with the value attached (POSIX.1-2017
+            // XBD §12.1 Utility Argument Syntax guideline 6 allows it; getopt and
+            // swift-argument-parser accept it). A short flag keeps its error below.
+            let short = String(token.prefix(2))
+            if options.contains(where: { $0.names.contains(short) && $0.value != nil }) {
+                name = short
+                inline = String(token.dropFirst(2))
+            }
         }
         guard let option = options.first(where: { $0.names.contains(name) }) else {
             let known = options.flatMap(\.names).filter { $0.hasPrefix("--") }

@@ -17,10 +17,17 @@ public struct NameGlob: Sendable {
 
     private let elements: [Element]
 
+    /// The first range in a bracket expression whose start sorts after its end (`c-a`, as
+    /// written after folding), or nil. POSIX.1-2017 XBD §9.3.5 item 7 leaves such a range
+    /// undefined (fnmatch implementations differ), so callers reject the pattern; `matches`
+    /// treats its three characters as members of the set.
+    public let reversedRange: String?
+
     /// Parses `pattern`. A `[` without its `]` is a literal `[`.
     public init(_ pattern: String) {
         let chars = Array(NameGlob.fold(pattern))
         var elements: [Element] = []
+        var reversed: String?
         var i = 0
         while i < chars.count {
             let c = chars[i]
@@ -42,11 +49,18 @@ public struct NameGlob: Sendable {
                     j += 1
                 }
                 var ranges: [ClosedRange<Character>] = []
+                var reversedHere: String?
                 var first = true
                 while j < chars.count, chars[j] != "]" || first {
                     first = false
                     if j + 2 < chars.count, chars[j + 1] == "-", chars[j + 2] != "]", chars[j] <= chars[j + 2] {
                         ranges.append(chars[j]...chars[j + 2])
+                        j += 3
+                    } else if j + 2 < chars.count, chars[j + 1] == "-", chars[j + 2] != "]" {
+                        if reversedHere == nil { reversedHere = "\(chars[j])-\(chars[j + 2])" }
+                        ranges.append(chars[j]...chars[j])
+                        ranges.append("-"..."-")
+                        ranges.append(chars[j + 2]...chars[j + 2])
                         j += 3
                     } else {
                         ranges.append(chars[j]...chars[j])
@@ -54,6 +68,7 @@ public struct NameGlob: Sendable {
                     }
                 }
                 if j < chars.count {
+                    if reversed == nil { reversed = reversedHere }
                     elements.append(.set(ranges, negated: negated))
                     i = j + 1
                 } else {
@@ -66,6 +81,7 @@ public struct NameGlob: Sendable {
             }
         }
         self.elements = elements
+        self.reversedRange = reversed
     }
 
     /// True when the whole of `name` matches.

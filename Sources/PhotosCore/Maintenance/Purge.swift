@@ -57,12 +57,30 @@ extension Library {
     ///   `LibraryError.busy` when another process holds the lock past the wait, `LibraryError`
     ///   for the store's failures; `OriginalRemovalError` when an original cannot be removed
     ///   (`checkRemovable`, nothing deleted).
-    public func purge(zone: ZoneID, dryRun: Bool = false, author: HistoryAuthor = .default) throws -> PurgeReport {
+    /// - Parameter progress: called with (phases done, phases in all) after each phase: the
+    ///   count, each set-wise delete of one entity (photo children, photos, tags,
+    ///   participants, shares), the zone's own delete, and the removal of the originals.
+    ///   The deletes are set-wise SQL, so a phase is the unit of progress, not an object.
+    public func purge(
+        zone: ZoneID, dryRun: Bool = false, author: HistoryAuthor = .default,
+        progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws -> PurgeReport {
         guard zone != .default else { throw MaintenanceError.defaultZoneNotPurgeable }
-        return try self.dryRun(dryRun) { try purgeZone(zone, author: author) }
+        return try self.dryRun(dryRun) { try purgeZone(zone, author: author, progress: progress) }
     }
 
-    private func purgeZone(_ zone: ZoneID, author: HistoryAuthor) throws -> PurgeReport {
+    /// The phases `purge` reports progress in (see its `progress`).
+    public static var purgePhaseCount: Int { HistoryEntity.photoChildren.count + 4 + 3 }
+
+    private func purgeZone(
+        _ zone: ZoneID, author: HistoryAuthor, progress: (_ done: Int, _ total: Int) -> Void
+    ) throws -> PurgeReport {
+        let total = Library.purgePhaseCount
+        var done = 0
+        func step() {
+            done += 1
+            progress(done, total)
+        }
         let store = zonePurgeStore
         var report = PurgeReport(zone: zone)
         report.dryRun = isDryRun
@@ -76,17 +94,21 @@ extension Library {
             references = try store.fileReferences(inZone: zone)
                 .flatMap { [$0.fileReference, ExternalDataStore.reference(for: $0.sha256)] }
             try self.checkRemovable(references)
+            step()
             // One history transaction; its deletes are written set-wise, straight from the rows,
             // with the tombstones every other command writes (`HistoryEntity`).
             var history = HistoryWriter(self, author: author, context: .purge)
             for entity in HistoryEntity.photoChildren + [.photo, .tag, .participant, .share] {
                 try history.deleteSetWise(entity, .zone(zone.rawValue))
+                step()
             }
             try history.commit()
             try store.deleteZone(zone)
+            step()
             unreferenced = self.unreferencedFiles(references)
         }
         report.filesRemoved = isDryRun ? unreferenced.count : removeUnreferencedFiles(references)
+        step()
         return report
     }
 }

@@ -9,6 +9,24 @@ public struct PhotoName: Hashable, Sendable {
     }
 }
 
+/// One rating row with its author, as `verify` checks one rating per author per photo.
+public struct AuthoredRating: Sendable {
+    public var photo: PhotoName
+    /// The `rating` row's id.
+    public var rowID: Int64
+    /// The transaction author who set it, as stored.
+    public var author: String
+    /// 1-5 stars.
+    public var value: Int
+
+    public init(photo: PhotoName, rowID: Int64, author: String, value: Int) {
+        self.photo = photo
+        self.rowID = rowID
+        self.author = author
+        self.value = value
+    }
+}
+
 /// A photo's recorded original (`photo_data` joined to `photo`), with what a deletion of the
 /// photo would take along.
 public struct RecordedOriginal: Sendable {
@@ -140,6 +158,17 @@ public protocol VerifyStore: AnyObject {
     /// Groups of photos whose originals have the same SHA-256, by SHA-256, each in row order.
     /// - Throws: the store's error.
     func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])]
+    /// Groups of photos whose uniqueNames differ only in case, each in row order. uniqueNames
+    /// are UUID strings, whose hexadecimal digits are case-insensitive (RFC 9562 §4), so two
+    /// of them are one identity (and collide on a case-insensitive file system as sidecar
+    /// names); folded as ASCII.
+    /// - Throws: the store's error.
+    func photosWithUniqueNamesDifferingInCase() throws -> [[PhotoName]]
+    /// The authored ratings (author not NULL) of every photo that has at least two of them, by
+    /// photo then rating row order: where one author may have rated a photo twice (the one
+    /// rating per author per photo of SPEC's ratings, broken only by outside writes).
+    /// - Throws: the store's error.
+    func authoredRatingsOfPhotosRatedTwice() throws -> [AuthoredRating]
     /// Every tag, by zone, name, then uuid.
     /// - Throws: the store's error.
     func allTags() throws -> [RecordedTag]

@@ -14,6 +14,8 @@ enum PurgeCommand: Command {
             stops sharing) and shared ones (a participant leaves). The default zone cannot be purged.
             On a terminal it prints what it would delete and asks first (--yes skips the question;
             never asked when stdin or stderr is not a terminal, so cron keeps working).
+            On a terminal a progress line counts the purge's phases (the count, one set-wise delete
+            per kind of object, the zone, the original files), not single objects.
             """)
 
     struct Options: ParsableOptions {
@@ -41,7 +43,11 @@ enum PurgeCommand: Command {
                 objects: preview.photos + preview.ratings + preview.tags + preview.participants + preview.shares,
                 yes: options.yes)
         }
-        let report = try library.purge(zone: zone, dryRun: options.dryRun, author: ctx.historyAuthor)
+        let report = try ctx.console.withProgress(options.dryRun ? "checking" : "purging") { bar in
+            try library.purge(
+                zone: zone, dryRun: options.dryRun, author: ctx.historyAuthor,
+                progress: { done, total in bar.update(done: done, total: total) })
+        }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

@@ -108,7 +108,7 @@ enum ListCommand: Command {
             let captured = photo.captureDate.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") }
             return line(
                 String(photo.uniqueName.prefix(id)), t.printable(photo.displayName),
-                bytes ? String(photo.byteSize) : t.decimalBytes(Int64(photo.byteSize)),
+                bytes ? String(photo.byteSize) : t.bytes(Int64(photo.byteSize)),
                 photo.tags.isEmpty ? "-" : t.printable(photo.tags.joined(separator: ",")),
                 photo.rating.map(String.init) ?? "-", captured ?? "-", photo.zone)
         }

@@ -31,7 +31,9 @@ struct PhotoFilterOptions: ParsableOptions {
                 parser: .int(in: RatingValue.range)),
             .value(
                 \.filter.name, "--name", value: "GLOB",
-                help: "Only photos whose name matches GLOB (* ? [a-z]), ignoring case and diacritics."),
+                help:
+                    "Only photos whose name matches GLOB (* ? [a-z]), ignoring case and diacritics; a reversed range ([c-a]) is an error."
+            ),
             .value(
                 \.filter.search, "--search", value: "TEXT",
                 help: "Only photos whose name, a tag or share title contains TEXT, ignoring case and diacritics."),
@@ -48,6 +50,10 @@ struct PhotoFilterOptions: ParsableOptions {
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
         if filter.unrated && filter.minRating != nil { throw UsageError("give --min-rating or --unrated, not both") }
+        if let pattern = filter.name, let range = NameGlob(pattern).reversedRange {
+            // POSIX.1-2017 XBD §9.3.5: a range whose end sorts before its start is undefined.
+            throw UsageError("--name '\(pattern)': the range '\(range)' is reversed (its end sorts before its start)")
+        }
     }
 }
 

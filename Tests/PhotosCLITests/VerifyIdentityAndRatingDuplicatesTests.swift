@@ -1,0 +1,62 @@
+import Foundation
+import PhotosSQLite
+import PhotosTestSupport
+import XCTest
+
+/// `verify` reports two photos whose uniqueNames differ only in case (one UUID, RFC 9562 §4)
+/// and one author's several ratings of one photo (authors compared trimmed and NFC) as
+/// problems, never repaired: rows inserted by hand past the schema's guards.
+final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
+    override var label: String { "photos-verify-identity" }
+    var lib: String { dir + "/lib" }
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertEqual(run(["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
+        XCTAssertEqual(run(["verify"]).status, 0, "clean before")
+    }
+    func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
+    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func problems(_ args: [String] = []) throws -> [[String: Any]] {
+        let v = run(["verify", "--json"] + args)
+        XCTAssertEqual(v.status, 1, v.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(v.stdout.utf8)) as? [String: Any])
+        return try XCTUnwrap(object["details"] as? [[String: Any]])
+    }
+
+    func testUniqueNamesDifferingOnlyInCaseAreReportedNotRepaired() throws {
+        let d = try db()
+        let storm = try XCTUnwrap(d.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
+        try d.run("UPDATE photo SET unique_name = lower(?) WHERE display_name = 'path.jpg'", [storm])
+        XCTAssertNotEqual(storm, storm.lowercased(), "uniqueNames are upper-case UUIDs")
+        let found = try problems().filter { $0["kind"] as? String == "unique-name-case" }
+        XCTAssertEqual(found.count, 1, "one problem for the pair")
+        let detail = try XCTUnwrap(found.first?["detail"] as? String)
+        XCTAssertTrue(detail.contains("\(storm) (storm.jpg), \(storm.lowercased()) (path.jpg)"), detail)
+        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        XCTAssertEqual(run(["verify", "--repair", "--yes"]).status, 1, "not repaired")
+        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+    }
+
+    func testOneAuthorsSecondRatingOfAPhotoIsReportedNotRepaired() throws {
+        let d = try db()
+        try d.run("DROP INDEX rating_photo_author")
+        let insert = """
+            INSERT INTO rating (uuid, photo_id, value, author)
+            SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || lower(hex(randomblob(6))), id, ?, ?
+            FROM photo WHERE display_name = ?
+            """
+        try d.run(insert, [2, "ann", "storm.jpg"])
+        try d.run(insert, [3, "bob", "storm.jpg"])
+        try d.run(insert, [5, " ann", "storm.jpg"]) // the same author as `--author ' ann'` gives
+        try d.run(insert, [4, "ann", "path.jpg"]) // one per photo: fine
+        try d.run(insert, [1, "Ann", "path.jpg"]) // another author: names are case-sensitive
+        let found = try problems().filter { $0["kind"] as? String == "duplicate-author-rating" }
+        XCTAssertEqual(found.count, 1, "\(found)")
+        let detail = try XCTUnwrap(found.first?["detail"] as? String)
+        XCTAssertTrue(detail.contains("storm.jpg"), detail)
+        XCTAssertTrue(detail.contains("has 2 ratings by author \"ann\": 2 (rating row "), detail)
+        XCTAssertTrue(detail.contains(", 5 (rating row "), detail)
+        XCTAssertEqual(run(["verify", "--repair", "--yes"]).status, 1, "not repaired")
+        XCTAssertEqual(try db().scalarInt("SELECT count(*) FROM rating"), 5)
+    }
+}
