@@ -64,6 +64,42 @@ extension PostgresDatabase: VerifyStore {
         return groups
     }
 
+    public func photosWithUniqueNamesDifferingInCase() throws -> [[PhotoName]] {
+        var groups: [[PhotoName]] = []
+        var lastKey: String?
+        try statement(
+            """
+            SELECT lower(unique_name), unique_name, display_name FROM photo
+            WHERE lower(unique_name) IN (SELECT lower(unique_name) FROM photo GROUP BY 1 HAVING count(*) > 1)
+            ORDER BY 1, id
+            """
+        ).forEach { row in
+            let key = row.string(0), photo = PhotoName(uniqueName: row.string(1), displayName: row.string(2))
+            if key == lastKey {
+                groups[groups.count - 1].append(photo)
+            } else {
+                groups.append([photo])
+                lastKey = key
+            }
+        }
+        return groups
+    }
+
+    public func authoredRatingsOfPhotosRatedTwice() throws -> [AuthoredRating] {
+        try statement(
+            """
+            SELECT p.unique_name, p.display_name, r.id, r.author, r.value FROM rating r JOIN photo p ON p.id = r.photo_id
+            WHERE r.author IS NOT NULL AND r.photo_id IN
+                (SELECT photo_id FROM rating WHERE author IS NOT NULL GROUP BY photo_id HAVING count(*) > 1)
+            ORDER BY r.photo_id, r.id
+            """
+        ).map {
+            AuthoredRating(
+                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), rowID: $0.int64(2),
+                author: $0.string(3), value: Int($0.int64(4)))
+        }
+    }
+
     public func allTags() throws -> [RecordedTag] {
         try statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map {
             RecordedTag(uuid: $0.string(0), name: $0.string(1), zone: $0.string(2))
