@@ -128,9 +128,23 @@ extension Library {
         if accepting && h.scope == Library.wholeLibraryScope {
             throw SyncError(.refused, "changeset \(path) is not a share's changeset; apply it with 'sync --apply'")
         }
-        guard h.scope != Library.wholeLibraryScope else { return }
-        let zone = h.scope
         func refuse(_ why: String) -> SyncError { SyncError(.refused, "changeset \(path) refused: \(why)") }
+        guard h.scope != Library.wholeLibraryScope else {
+            // Zones shared with this library change only through their owner's share changesets.
+            var owners: [String: String?] = [:]
+            for e in reader.entries {
+                for reached in try zonesReached(by: e).sorted() {
+                    if owners[reached] == nil { owners[reached] = try syncStore.membership(zone: reached)?.owner }
+                    if let owner = owners[reached] ?? nil {
+                        throw refuse(
+                            "\(e.entity.rawValue) \(e.objectID) reaches zone \(reached), which library \(owner) shares with this library; it changes only through that share's changesets"
+                        )
+                    }
+                }
+            }
+            return
+        }
+        let zone = h.scope
         for e in reader.entries where e.zone != zone {
             throw refuse(
                 "\(e.entity.rawValue) \(e.objectID) points into zone \(e.zone ?? "none"), not the share's zone \(zone)")
@@ -140,9 +154,10 @@ extension Library {
                 "\(e.entity.rawValue) \(e.objectID) points into zone \(e.value ?? "none"), not the share's zone \(zone)"
             )
         }
-        for e in reader.entries where e.entity == .photo {
-            if let here = try syncStore.catalogAttributes(.photo, e.objectID)?["zone"], here != zone {
-                throw refuse("photo \(e.objectID) is in zone \(here) here, not in the share's zone \(zone)")
+        for e in reader.entries {
+            if let other = try zonesReached(by: e).sorted().first(where: { $0 != zone }) {
+                throw refuse(
+                    "\(e.entity.rawValue) \(e.objectID) reaches zone \(other) here, not only the share's zone \(zone)")
             }
         }
         if let m = try syncStore.membership(zone: zone) {
@@ -195,6 +210,38 @@ extension Library {
                 }
             }
         }
+    }
+
+    /// The zones an entry reaches in this library: the zone it is stamped with, the zone or
+    /// share its value names, and the zone here of every object it names or changes (a photo's,
+    /// a tag's or a participant's own; a rating's photo, both the old one and the one its value
+    /// names; a link's photo and tag). A tombstone or a link names objects by uuid only, so the
+    /// zone they are in here is what an entry really writes into (issue 11 item 4).
+    func zonesReached(by e: SyncEntry) throws -> Set<String> {
+        var zones = Set<String>()
+        if let z = e.zone { zones.insert(z) }
+        func photoZone(_ name: String) throws {
+            if let z = try syncStore.catalogAttributes(.photo, name)?["zone"] { zones.insert(z) }
+        }
+        if ["zone", "share"].contains(e.attribute), let v = e.value { zones.insert(v) }
+        switch e.entity {
+        case .share: zones.insert(e.objectID)
+        case .photo: try photoZone(e.objectID)
+        case .tag:
+            if let z = try syncStore.catalogAttributes(.tag, e.objectID)?["zone"] { zones.insert(z) }
+        case .participant:
+            if let z = try syncStore.catalogAttributes(.participant, e.objectID)?["share"] { zones.insert(z) }
+        case .rating:
+            if let photo = try syncStore.catalogAttributes(.rating, e.objectID)?["photo"] { try photoZone(photo) }
+            if e.attribute == "photo", let photo = e.value { try photoZone(photo) }
+        case .photoTag:
+            let parts = e.objectID.split(separator: "/").map(String.init)
+            if parts.count == 2 {
+                try photoZone(parts[0])
+                if let z = try syncStore.catalogAttributes(.tag, parts[1])?["zone"] { zones.insert(z) }
+            }
+        }
+        return zones
     }
 
     /// Merges duplicate tags where the model does (SYNC.md "Duplicates"): per zone, in the zones

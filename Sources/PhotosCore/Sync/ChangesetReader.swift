@@ -97,8 +97,14 @@ struct ChangesetReader {
             if let problem = SyncValues.problem(entity, r.attribute, r.value) {
                 throw fail("\(r.attribute) \(problem)")
             }
-            guard SyncValues.isTimestamp(r.time), SyncValues.isUUID(r.library) else {
-                throw fail("the stamp of \(r.attribute) is not a timestamp and library id")
+            // Stamps order as strings (`SyncStamp`), so only the one form export writes is
+            // accepted: another form of the same instant (no milliseconds, microseconds) would
+            // order wrongly against it, and a stamp near year 9999 would leave no room for the
+            // 1-ms bump of a later local edit (`SyncClock.stamp`), pinning the value for ever.
+            guard SyncClock.isStamp(r.time), r.time < SyncValues.latestStamp, SyncValues.isUUID(r.library) else {
+                throw fail(
+                    "the stamp of \(r.attribute) is not a time YYYY-MM-DDTHH:MM:SS.fffZ before \(SyncValues.latestStamp) and a library id"
+                )
             }
             if let zone = r.zone, !SyncValues.isZoneID(zone) {
                 throw fail("zone \(zone.debugDescription) is not a zone id")
@@ -144,6 +150,10 @@ struct ChangesetReader {
 enum SyncValues {
     static let hex = Set("0123456789abcdef")
 
+    /// The bound on a changeset's stamp times (exclusive): far enough from year 9999 that local
+    /// edits can always be stamped after any accepted stamp in the same 24-character form.
+    static let latestStamp = "9000-01-01T00:00:00.000Z"
+
     /// A lowercase RFC 9562 UUID string (36 characters, hyphens at 8, 13, 18, 23).
     static func isUUID(_ s: String) -> Bool {
         let chars = Array(s)
@@ -169,12 +179,6 @@ enum SyncValues {
 
     /// 64 lowercase hex digits.
     static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy { hex.contains($0) } }
-
-    /// ISO 8601 UTC as history writes it: `YYYY-MM-DDTHH:MM:SS[.fff]Z`.
-    static func isTimestamp(_ s: String) -> Bool {
-        guard (20...30).contains(s.count), s.hasSuffix("Z"), ISODate.parse(s) != nil else { return false }
-        return true
-    }
 
     static func isObjectID(_ id: String, of entity: SyncEntity) -> Bool {
         switch entity {

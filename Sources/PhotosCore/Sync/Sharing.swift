@@ -84,8 +84,8 @@ extension Library {
     /// writes the changeset back to the owner: only this library's own changes, and of those
     /// only what a participant may send — its acceptance (accept, leave) always, edits of
     /// photos, tags, ratings and links only with `read-write` permission.
-    /// - Throws: `SyncError` `.misuse` without `--for` on the owner's side, `.refused` when `email` is not a
-    ///   participant; what `exportChangeset` throws.
+    /// - Throws: `SyncError` `.misuse` without `--for` on the owner's side or with `--for` another address
+    ///   on a participant's, `.refused` when `email` is not a participant; what `exportChangeset` throws.
     public func exportShare(_ share: SharedZone, for email: Email?, to path: String) throws -> ChangesetReport {
         let me = try libraryID()
         guard let m = share.membership else {
@@ -97,6 +97,13 @@ extension Library {
             }
             let since = try acknowledgedToken(peer: Library.participantKey(email.rawValue), scope: share.id)
             return try exportChangeset(to: path, since: since, zone: share.id, participant: email.rawValue)
+        }
+        // A participant's changeset goes to the owner and speaks for this library only.
+        if let email, email.rawValue != m.email {
+            throw SyncError(
+                .misuse,
+                "share \(share.id) was shared with this library as \(m.email): its changeset goes back to the owner; --for \(email) is the owner's option"
+            )
         }
         let since = try acknowledgedToken(peer: m.owner, scope: share.id)
         let own = try participantUUID(zone: share.id, email: m.email)
