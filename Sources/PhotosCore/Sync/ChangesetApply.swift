@@ -311,6 +311,9 @@ struct ApplySession {
     var deleted = 0
     /// File references of photos deleted (removed after the commit when unreferenced).
     var removedFiles: [String] = []
+    /// Photos of one original met in this apply (SYNC.md "One photo per original"): the one
+    /// deleted and the one that survives, whose tag links and ratings it takes.
+    var sameOriginal: [(loser: String, survivor: String)] = []
     /// The change token this apply's entries take.
     var token: Int64 = 0
 
@@ -431,6 +434,9 @@ struct ApplySession {
                 }
             }
         }
+        for (loser, survivor) in sameOriginal {
+            links.formUnion(try moveToSurvivor(from: loser, to: survivor))
+        }
         var touched = Set<String>()
         for id in links.sorted() {
             let parts = id.split(separator: "/").map(String.init)
@@ -548,6 +554,9 @@ struct ApplySession {
             let height = (v["height"] ?? nil).flatMap({ Int($0) }),
             let format = v["format"] ?? nil, let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) })
         else { return }
+        if let held = try library.store.importedOriginal(sha256: sha), held.uniqueName != id {
+            guard try keepOneOfSameOriginal(incoming: id, held: held.uniqueName) else { return }
+        }
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
         // Without its original (not carried, not here) a photo cannot come in: verify would
@@ -565,6 +574,100 @@ struct ApplySession {
         history.insert(.photoData(photo: id), zone: zone)
         if thumb != nil { history.insert(.thumbnail(photo: id), zone: zone) }
         inserted += 1
+    }
+
+    /// One photo per original (SPEC: import skips duplicates; verify reports two photos of one
+    /// original), made so by sync the same way on every peer (SYNC.md "One photo per original"):
+    /// when a photo new here has the original (SHA-256) of photo `held` with another uniqueName,
+    /// the one with the smaller uniqueName (compared as strings) survives; the other gets a
+    /// tombstone, so that its deletion travels to every peer, and its tag links and ratings move
+    /// to the survivor after the photos of this apply are in (`moveToSurvivor`). Whichever peer
+    /// meets the pair first, and in whichever order, the outcome is the same. A `held` photo
+    /// whose tombstone is already in the sync state is simply deleted first (deleted there and
+    /// imported again: not two photos of one original).
+    /// - Returns: true when the incoming photo is to be inserted (it survives).
+    /// - Throws: the store's error.
+    private mutating func keepOneOfSameOriginal(incoming id: String, held: String) throws -> Bool {
+        if try store.syncEntries(.photo, held).contains(where: { $0.attribute == SyncEntity.deleted }) {
+            try materializePhoto(held, try values(.photo, held))
+            return true
+        }
+        let (survivor, loser) = id < held ? (id, held) : (held, id)
+        let entries = try store.syncEntries(.photo, loser)
+        try tombstone(.photo, loser, stamp: try Self.after(entries), zone: entries.first?.zone)
+        if loser == held { try materializePhoto(held, try values(.photo, held)) }
+        sameOriginal.append((loser, survivor))
+        return survivor == id
+    }
+
+    /// A stamp 1 ms after the latest of `entries` (of their library): the same on every peer
+    /// that holds the same entries, so that the tombstones this apply writes agree everywhere.
+    static func after(_ entries: [SyncEntry]) throws -> SyncStamp {
+        guard let latest = entries.map(\.stamp).max() else {
+            throw SyncError(.refused, "an object of the changeset has no sync state")
+        }
+        return SyncStamp(time: SyncClock.stamp(latest.time, after: latest.time), library: latest.library)
+    }
+
+    /// Moves what the sync state holds on photo `loser` to `survivor`: each tag link present on
+    /// the loser becomes present on the survivor (with the loser's stamp, unless the survivor's
+    /// own entry for that tag is later), each live rating of the loser is copied to a rating of
+    /// the survivor whose uuid is derived from the loser's (`movedRatingID`, so that every peer
+    /// makes the same one) and gets its tombstone; one rating per author still holds (the later
+    /// value wins, in `materializeRating`), ratings without an author all move.
+    /// - Returns: the survivor's links written (to make so in the catalog).
+    /// - Throws: the store's error.
+    private mutating func moveToSurvivor(from loser: String, to survivor: String) throws -> [String] {
+        guard let zone = try store.catalogAttributes(.photo, survivor)?["zone"] else { return [] }
+        var links: [String] = []
+        for e in try store.syncLinkEntries(ofPhoto: loser) where e.attribute == "present" && e.value == "1" {
+            let id = survivor + "/" + e.objectID.dropFirst(loser.count + 1)
+            let here = try store.syncEntries(.photoTag, id)
+            if here.contains(where: { $0.attribute == SyncEntity.deleted }) { continue }
+            if let old = here.first(where: { $0.attribute == "present" }), old.stamp >= e.stamp { continue }
+            var moved = e
+            moved.objectID = id
+            moved.zone = zone
+            try store.putSyncEntry(moved, token: token)
+            links.append(id)
+        }
+        for rating in try store.liveSyncObjects(.rating).sorted() {
+            let entries = try store.syncEntries(.rating, rating)
+            guard entries.contains(where: { $0.attribute == "photo" && $0.value == loser }) else { continue }
+            let id = try Self.movedRatingID(rating, to: survivor)
+            let there = try store.syncEntries(.rating, id)
+            if !there.contains(where: { $0.attribute == SyncEntity.deleted }) {
+                for e in entries where e.attribute != SyncEntity.deleted {
+                    if let old = there.first(where: { $0.attribute == e.attribute }), old.stamp >= e.stamp { continue }
+                    var moved = e
+                    moved.objectID = id
+                    moved.zone = zone
+                    if e.attribute == "photo" { moved.value = survivor }
+                    try store.putSyncEntry(moved, token: token)
+                }
+            }
+            try tombstone(.rating, rating, stamp: try Self.after(entries), zone: entries.first?.zone)
+            try materializeRating(rating, try values(.rating, rating))
+            try materializeRating(id, try values(.rating, id))
+        }
+        return links
+    }
+
+    /// The uuid of the rating that rating `rating` of a deleted photo becomes on `survivor`: the
+    /// first 128 bits of SHA-256 of both, as an RFC 9562 §5.8 version-8 UUID (lowercase), the
+    /// same on every peer.
+    static func movedRatingID(_ rating: String, to survivor: String) throws -> String {
+        let hasher = try SHA256Hasher()
+        Array("photos-moved-rating:\(rating)/\(survivor.lowercased())".utf8).withUnsafeBytes { hasher.update($0) }
+        var hex = Array(hasher.finalizeHex().prefix(32))
+        hex[12] = "8"
+        let variant = "89ab"
+        hex[16] = variant[variant.index(variant.startIndex, offsetBy: (Int(String(hex[16]), radix: 16) ?? 0) & 3)]
+        let s = String(hex)
+        func part(_ from: Int, _ to: Int) -> Substring {
+            s[s.index(s.startIndex, offsetBy: from)..<s.index(s.startIndex, offsetBy: to)]
+        }
+        return [part(0, 8), part(8, 12), part(12, 16), part(16, 20), part(20, 32)].joined(separator: "-")
     }
 
     private func zoneExists(_ zone: String) throws -> Bool {
