@@ -52,9 +52,10 @@ extension Library {
     /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
     /// - Throws: `SyncError` `.noChangeset` (no changeset), `.refused` (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
-    public func applyChangeset(at path: String, author: HistoryAuthor = .default, accepting: Bool = false) throws
-        -> ApplyReport
-    {
+    public func applyChangeset(
+        at path: String, author: HistoryAuthor = .default, accepting: Bool = false,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+    ) throws -> ApplyReport {
         let reader = try ChangesetReader(path: path, backend: try changesetBackend())
         var report = ApplyReport()
         let h = reader.header
@@ -85,7 +86,7 @@ extension Library {
         var copied: [String] = []
         var removedFiles: [String] = []
         do {
-            copied = try copyOriginals(reader, report: &report)
+            copied = try copyOriginals(reader, report: &report, progress: progress)
             try write {
                 try checkShareRules(reader, accepting: accepting, path: path)
                 if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
@@ -273,9 +274,15 @@ extension Library {
 
     /// Copies the originals of the changeset's photos that external data lacks (checked by the
     /// reader). - Returns: the references written.
-    private func copyOriginals(_ reader: ChangesetReader, report: inout ApplyReport) throws -> [String] {
+    private func copyOriginals(
+        _ reader: ChangesetReader, report: inout ApplyReport, progress: ((Int, Int, Int64) -> Void)?
+    ) throws -> [String] {
         var written: [String] = []
-        for (sha, original) in reader.originals.sorted(by: { $0.key < $1.key }) {
+        var bytes: Int64 = 0
+        let originals = reader.originals.sorted(by: { $0.key < $1.key })
+        for (index, (sha, original)) in originals.enumerated() {
+            bytes += Int64(original.byteSize)
+            defer { progress?(index + 1, originals.count, bytes) }
             let ref = ExternalDataStore.reference(for: sha)
             var st = stat()
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }

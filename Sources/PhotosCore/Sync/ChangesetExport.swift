@@ -59,7 +59,8 @@ extension Library {
     ///   `LibraryError` for the store's failures.
     public func exportChangeset(
         to path: String, since: Int64, zone: String? = nil, participant: String? = nil,
-        including include: ((SyncEntry) -> Bool)? = nil
+        including include: ((SyncEntry) -> Bool)? = nil,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> ChangesetReport {
         var st = stat()
         if lstat(path, &st) == 0 {
@@ -89,7 +90,8 @@ extension Library {
         do {
             report = try store.readTransaction {
                 try writeChangeset(
-                    temp, state: state, since: since, zone: zone, participant: participant, include: include)
+                    temp, state: state, since: since, zone: zone, participant: participant, include: include,
+                    progress: progress)
             }
             if rename(temp, path) != 0 {
                 throw SyncError(.cannotCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
@@ -106,7 +108,7 @@ extension Library {
 
     private func writeChangeset(
         _ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?,
-        include: ((SyncEntry) -> Bool)?
+        include: ((SyncEntry) -> Bool)?, progress: ((Int, Int, Int64) -> Void)?
     ) throws -> ChangesetReport {
         let file = try changesetBackend().create(path: folder + "/" + changesetBackend().fileName)
         var report = ChangesetReport()
@@ -134,7 +136,9 @@ extension Library {
             guard include?(e) ?? true else { return }
             if seen.insert(e.entity.rawValue + " " + e.objectID).inserted { objects.append((e.entity, e.objectID)) }
         }
-        for (entity, id) in objects {
+        var originalBytes: Int64 = 0
+        for (index, (entity, id)) in objects.enumerated() {
+            defer { progress?(index + 1, objects.count, originalBytes) }
             let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
             report.objects += 1
             for e in entries {
@@ -163,6 +167,7 @@ extension Library {
             }
             try file.write(ChangesetOriginal(sha256: sha, byteSize: original.bytes.count, path: relative))
             report.originals += 1
+            originalBytes += Int64(original.bytes.count)
         }
         try file.finish()
         try Durability.syncFileSystem(containing: folder)

@@ -86,7 +86,10 @@ extension Library {
     /// photos, tags, ratings and links only with `read-write` permission.
     /// - Throws: `SyncError` `.misuse` without `--for` on the owner's side or with `--for` another address
     ///   on a participant's, `.refused` when `email` is not a participant; what `exportChangeset` throws.
-    public func exportShare(_ share: SharedZone, for email: Email?, to path: String) throws -> ChangesetReport {
+    public func exportShare(
+        _ share: SharedZone, for email: Email?, to path: String,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+    ) throws -> ChangesetReport {
         let me = try libraryID()
         guard let m = share.membership else {
             guard let email else {
@@ -96,7 +99,8 @@ extension Library {
                 throw SyncError(.refused, "\(email) is not a participant of share \(share.id); invite them first")
             }
             let since = try acknowledgedToken(peer: Library.participantKey(email.rawValue), scope: share.id)
-            return try exportChangeset(to: path, since: since, zone: share.id, participant: email.rawValue)
+            return try exportChangeset(
+                to: path, since: since, zone: share.id, participant: email.rawValue, progress: progress)
         }
         // A participant's changeset goes to the owner and speaks for this library only.
         if let email, email.rawValue != m.email {
@@ -109,7 +113,7 @@ extension Library {
         let own = try participantUUID(zone: share.id, email: m.email)
         let mine = try catalogStore.participant(ofShare: share.id, email: Email(rawValue: m.email))
         let readWrite = m.leftAt == nil && mine?.permission == SharePermission.readWrite.rawValue
-        return try exportChangeset(to: path, since: since, zone: share.id, participant: m.email) { entry in
+        let ownChanges: (SyncEntry) -> Bool = { entry in
             guard entry.stamp.library == me else { return false }
             switch entry.entity {
             case .participant: return entry.objectID == own && entry.attribute == "acceptance"
@@ -117,6 +121,8 @@ extension Library {
             case .photo, .tag, .rating, .photoTag: return readWrite && entry.attribute != "scope"
             }
         }
+        return try exportChangeset(
+            to: path, since: since, zone: share.id, participant: m.email, including: ownChanges, progress: progress)
     }
 
     /// The key under which a participant's acknowledgements are kept (its library id is not
@@ -141,8 +147,11 @@ extension Library {
     /// accepted (which its next changeset tells the owner).
     /// - Throws: `SyncError` `.refused` when the changeset is not a share's, is not for a participant
     ///   it invites, or names a zone this library owns; what `applyChangeset` throws.
-    public func acceptShare(at path: String, author: HistoryAuthor = .default) throws -> ApplyReport {
-        var report = try applyChangeset(at: path, author: author, accepting: true)
+    public func acceptShare(
+        at path: String, author: HistoryAuthor = .default,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+    ) throws -> ApplyReport {
+        var report = try applyChangeset(at: path, author: author, accepting: true, progress: progress)
         let zone = report.changeset.scope
         try write {
             guard let m = try syncStore.membership(zone: zone),

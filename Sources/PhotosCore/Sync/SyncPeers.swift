@@ -26,15 +26,18 @@ extension Library {
     /// its sync state first (a write there, like any export).
     /// - Throws: `MergeError.intoItself` for this library; what `exportChangeset` and
     ///   `applyChangeset` throw.
-    public func sync(from other: Library, author: HistoryAuthor = .default) throws -> ApplyReport {
+    public func sync(
+        from other: Library, author: HistoryAuthor = .default,
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+    ) throws -> ApplyReport {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }
         let since = try appliedToken(sender: try other.libraryID())
         let temp = root + "/.photos-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: temp) }
-        _ = try other.exportChangeset(to: temp, since: since)
-        return try applyChangeset(at: temp, author: author)
+        _ = try other.exportChangeset(to: temp, since: since, progress: progress)
+        return try applyChangeset(at: temp, author: author, progress: progress)
     }
 }
 

@@ -38,7 +38,11 @@ enum ShareExportCommand: Command {
         let library = try ctx.openLibrary()
         let share = try library.resolveSharedZone(options.share)
         let path = Library.resolvePath(explicit: options.output, in: ctx.libraryEnvironment)
-        let report = try library.exportShare(share, for: options.email, to: path)
+        let report = try ctx.console.withProgress("exporting") { bar in
+            try library.exportShare(
+                share, for: options.email, to: path,
+                progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+        }
         if let token = report.unservedToken {
             ctx.console.note(
                 "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change of the share"
@@ -74,7 +78,11 @@ enum ShareAcceptCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openOrCreateLibrary()
         let path = Library.resolvePath(explicit: options.path, in: ctx.libraryEnvironment)
-        let report = try library.acceptShare(at: path, author: ctx.historyAuthor)
+        let report = try ctx.console.withProgress("accepting") { bar in
+            try library.acceptShare(
+                at: path, author: ctx.historyAuthor,
+                progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+        }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

@@ -54,7 +54,11 @@ enum SyncCommand: Command {
         if let path = options.export {
             var since = options.since ?? 0
             if let peer = options.sincePeer { since = try library.acknowledgedToken(peer: peer) }
-            let report = try library.exportChangeset(to: absolute(path), since: since)
+            let report = try ctx.console.withProgress("exporting") { bar in
+                try library.exportChangeset(
+                    to: absolute(path), since: since,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
             if let token = report.unservedToken {
                 ctx.console.note(
                     "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change"
@@ -71,14 +75,22 @@ enum SyncCommand: Command {
         }
         let report: ApplyReport
         if let path = options.apply {
-            report = try library.applyChangeset(at: absolute(path), author: ctx.historyAuthor)
+            report = try ctx.console.withProgress("applying") { bar in
+                try library.applyChangeset(
+                    at: absolute(path), author: ctx.historyAuthor,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
         } else if let from = options.from {
             let otherRoot = absolute(from)
             guard CompositionRoot.libraryExists(at: otherRoot) else {
                 throw CommandFailure.noInput("no library at \(otherRoot)")
             }
             let other = try CompositionRoot.openLibrary(root: otherRoot, create: false, busyTimeout: ctx.wait)
-            report = try library.sync(from: other, author: ctx.historyAuthor)
+            report = try ctx.console.withProgress("syncing") { bar in
+                try library.sync(
+                    from: other, author: ctx.historyAuthor,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
         } else {
             return
         }
