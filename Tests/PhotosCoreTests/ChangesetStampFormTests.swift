@@ -54,4 +54,22 @@ final class ChangesetStampFormTests: SyncTestCase {
         XCTAssertEqual(try b.tags().map(\.name), ["Trip"])
         try assertVerifyClean(b)
     }
+
+    /// A forged `toToken` (the largest 64-bit integer) is refused with 65 and nothing is
+    /// written: recorded as applied, it would make every later changeset of that sender look
+    /// applied before and hide every gap.
+    func testATokenRangeBeyondAnyHandedOutTokenIsRefused() throws {
+        let a = try library("A-token"), b = try library("B-token")
+        try importPhotos(a, count: 1, tags: ["Trip"])
+        let cs = try export(a)
+        let db = try Database(path: cs + "/changeset.sqlite")
+        try db.execute("PRAGMA journal_mode = DELETE")
+        try db.execute("UPDATE header SET value = '9223372036854775807' WHERE key = 'toToken'")
+        let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
+        let (code, message) = status { _ = try b.applyChangeset(at: cs) }
+        XCTAssertEqual(code, .refused, message)
+        XCTAssertTrue(message.contains("beyond any token"), message)
+        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump)
+        XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [])
+    }
 }

@@ -74,6 +74,11 @@ struct ChangesetReader {
         guard let from = v["fromToken"].flatMap({ Int64($0) }), let to = v["toToken"].flatMap({ Int64($0) }),
             from >= 0, from <= to
         else { throw fail("the token range is not two tokens in order") }
+        // Tokens are milliseconds of the sender's clock (SyncClock.nextToken): one far beyond
+        // now was never handed out, and recorded as applied it would hide every later gap.
+        guard to <= SyncClock.latestPlausibleToken() else {
+            throw fail("the token range ends at \(to), beyond any token a library can have handed out by now")
+        }
         let participant = try v["participant"].map { try Email(parsing: $0).rawValue }
         return ChangesetHeader(
             sender: sender, scope: scope, fromToken: from, toToken: to, created: v["created"] ?? "",

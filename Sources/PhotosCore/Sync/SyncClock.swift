@@ -43,6 +43,14 @@ enum SyncClock {
     /// milliseconds since 1970. Tokens only grow, and a library restored from an older backup
     /// hands out tokens above those it handed out before the restore (while clocks go forward),
     /// so its peers, which applied those, do not take its new changes for old ones.
+    /// The largest change token a changeset may carry: now in milliseconds plus 366 days (a
+    /// sender's clock may be ahead of this one, not by more). A larger `toToken`, recorded as
+    /// applied, would make every later changeset of that sender look applied before and hide
+    /// every gap.
+    static func latestPlausibleToken(now: Date = Date()) -> Int64 {
+        Int64((now.timeIntervalSince1970 * 1000).rounded(.down)) + 366 * 24 * 3600 * 1000
+    }
+
     static func nextToken(after previous: Int64, now: Date = Date()) -> Int64 {
         max(previous + 1, Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
     }
