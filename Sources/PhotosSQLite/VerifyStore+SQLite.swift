@@ -38,43 +38,25 @@ extension Database: VerifyStore {
     }
 
     public func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])] {
-        var groups: [(sha256: String, photos: [PhotoName])] = []
-        try statement(
+        let rows = try statement(
             """
             SELECT d.sha256, p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id
             WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
             ORDER BY d.sha256, d.id
             """
-        ).forEach { row in
-            let sha = row.string(0), photo = PhotoName(uniqueName: row.string(1), displayName: row.string(2))
-            if groups.last?.sha256 == sha {
-                groups[groups.count - 1].photos.append(photo)
-            } else {
-                groups.append((sha, [photo]))
-            }
-        }
-        return groups
+        ).map { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
+        return groupConsecutive(rows).map { (sha256: $0.key, photos: $0.photos) }
     }
 
     public func photosWithUniqueNamesDifferingInCase() throws -> [[PhotoName]] {
-        var groups: [[PhotoName]] = []
-        var lastKey: String?
-        try statement(
+        let rows = try statement(
             """
             SELECT lower(unique_name), unique_name, display_name FROM photo
             WHERE lower(unique_name) IN (SELECT lower(unique_name) FROM photo GROUP BY 1 HAVING count(*) > 1)
             ORDER BY 1, id
             """
-        ).forEach { row in
-            let key = row.string(0), photo = PhotoName(uniqueName: row.string(1), displayName: row.string(2))
-            if key == lastKey {
-                groups[groups.count - 1].append(photo)
-            } else {
-                groups.append([photo])
-                lastKey = key
-            }
-        }
-        return groups
+        ).map { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
+        return groupConsecutive(rows).map(\.photos)
     }
 
     public func authoredRatingsOfPhotosRatedTwice() throws -> [AuthoredRating] {

@@ -228,8 +228,9 @@ public final class Exporter {
             var counts = ExportSummary()
             if stop == nil {
                 for (item, result) in zip(batch, results) {
-                    keep.formUnion(files(of: item).map(\.path))
-                    if options.dryRun, let onPlannedFile { for file in files(of: item) { onPlannedFile(file.path) } }
+                    let paths = files(of: item).map(\.path)
+                    keep.formUnion(paths)
+                    if options.dryRun, let onPlannedFile { paths.forEach(onPlannedFile) }
                     summary.paths[item.photo.uniqueName] = item.path
                     do {
                         let files = try result.get()

@@ -213,3 +213,20 @@ public protocol VerifyStore: AnyObject {
         zone: String, inserted: Bool
     )?
 }
+
+/// Photos grouped by a key, from rows that a query returned ordered by that key: consecutive rows
+/// with the same key form one group, in row order (the one grouping of `photosSharingOriginals`
+/// and `photosWithUniqueNamesDifferingInCase`, whatever the backend).
+/// - Parameter rows: (key, photo) pairs, ordered by key.
+/// - Returns: one (key, photos) pair per run of equal keys.
+public func groupConsecutive(_ rows: [(key: String, photo: PhotoName)]) -> [(key: String, photos: [PhotoName])] {
+    var groups: [(key: String, photos: [PhotoName])] = []
+    for (key, photo) in rows {
+        if groups.last?.key == key {
+            groups[groups.count - 1].photos.append(photo)
+        } else {
+            groups.append((key, [photo]))
+        }
+    }
+    return groups
+}
