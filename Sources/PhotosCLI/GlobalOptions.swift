@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosModel
 
 /// Options every command accepts, before or after its name (SPEC §5), decoded once (SwiftPM's
 /// `GlobalOptions`). A command's own option of the same name shadows one of these: then only
@@ -76,13 +77,8 @@ struct InformationRequest: ParsableOptions {
 }
 
 extension GlobalOptions {
-    /// `author` without leading and trailing white space, in Unicode Normalization Form C
-    /// (Unicode Standard Annex #15), as tag names are: `rate` keeps one rating per author, so
-    /// "é" typed as one code point (most keyboards) and as e + U+0301 (macOS file names, some
-    /// input methods) and "alice " from a sloppy `export PHOTOS_AUTHOR` are the same author.
-    static func normalizedAuthor(_ author: String) -> String {
-        author.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-    }
+    /// `author` trimmed and in NFC (`AuthorName.normalize`, the rule changesets are held to).
+    static func normalizedAuthor(_ author: String) -> String { AuthorName.normalize(author) }
 
     /// `$PHOTOS_AUTHOR` normalized (`normalizedAuthor`), or nil when it is unset, empty or only
     /// white space (then the default author applies, as for an empty value).
@@ -92,21 +88,14 @@ extension GlobalOptions {
         return author.isEmpty ? nil : author
     }
 
-    /// Refuses a history author with control characters (newlines, escapes) or Unicode
-    /// bidirectional controls (`TerminalText.isControl`, UAX #9): `photos history` and `rate`
-    /// print authors, so they must be one printable line that does not reorder the next.
+    /// Refuses a history author that `AuthorName.problem` refuses (control or bidirectional
+    /// characters, over 200 bytes): `photos history` and `rate` print authors, so they must be one
+    /// printable line that does not reorder the next, and other libraries accept only such authors.
     /// - Parameter source: `--author` or `$PHOTOS_AUTHOR`, named in the message.
     /// - Throws: `UsageError` (64).
     static func checkAuthor(_ author: String, source: String) throws {
-        guard
-            !author.unicodeScalars.contains(where: {
-                $0.properties.generalCategory == .control || TerminalText.isControl($0)
-            })
-        else {
-            throw UsageError(
-                "\(source) must not contain control characters (newlines, escapes, bidirectional controls): "
-                    + TerminalText.escaped(JSONValue.string(author).serialized())
-            )
+        if let problem = AuthorName.problem(author) {
+            throw UsageError("\(source) \(problem): " + TerminalText.escaped(JSONValue.string(author).serialized()))
         }
     }
 }

@@ -86,8 +86,10 @@ public struct Email: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     /// Wraps an address read back from the catalog (already normalized).
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Checks and lower-cases an address: exactly one `@`, non-empty local and domain parts, no
-    /// white space or control characters (surrounding white space is trimmed first).
+    /// Checks, lower-cases and NFC-normalizes an address (Unicode Standard Annex #15, as tag names
+    /// and authors are, so "josé@…" typed precomposed and decomposed is one participant):
+    /// exactly one `@`, non-empty local and domain parts, no white space or control characters
+    /// (surrounding white space is trimmed first).
     /// - Throws: `ValueError.email` naming the address and what is wrong with it.
     public init(parsing raw: String) throws {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -102,7 +104,7 @@ public struct Email: RawRepresentable, Hashable, Sendable, CustomStringConvertib
         guard !parts[0].isEmpty, !parts[1].isEmpty else {
             throw ValueError.email(shown: shown, problem: "needs a name before and a domain after the @")
         }
-        rawValue = text.lowercased()
+        rawValue = text.lowercased().precomposedStringWithCanonicalMapping
     }
 
     public var description: String { rawValue }

@@ -231,20 +231,27 @@ enum SyncValues {
         case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"
         case (.photo, "byteSize"): return int(0...(1 << 40))
         case (.tag, "name"):
-            guard let v = value, let n = try? TagName.normalize(v), n == v else {
+            // Compared by bytes: Swift's String == is canonical equivalence, under which a
+            // decomposed name equals its NFC form (and two tags of one name would arrive).
+            guard let v = value, let n = try? TagName.normalize(v), n.utf8.elementsEqual(v.utf8) else {
                 return "is not a normalized tag name"
             }
             return nil
         case (.rating, "photo"): return value.map(isUniqueName) == true ? nil : "is not a photo's uniqueName"
         case (.rating, "value"): return int(RatingValue.range)
         case (.rating, "author"):
-            return value.map { !$0.isEmpty && isText($0, limit: 200) } == false
-                ? "is empty, longer than 200 bytes or has control characters" : nil
+            // The rule `--author` and `$PHOTOS_AUTHOR` are held to (AuthorName), so one person
+            // is one author here as in the sender, and `history`/`rate` print it on one line.
+            guard let v = value else { return nil }
+            if let problem = AuthorName.problem(v) { return problem }
+            return AuthorName.isNormalized(v) ? nil : "must be trimmed and in NFC"
         case (.share, "title"): return text(1000)
         case (.share, "publicPermission"): return oneOf(SharePermission.allCases.map(\.rawValue))
         case (.share, "scope"): return oneOf(ZoneScope.allCases.map(\.rawValue))
         case (.participant, "email"):
-            guard let v = value, (try? Email(parsing: v))?.rawValue == v else { return "is not an e-mail address" }
+            guard let v = value, (try? Email(parsing: v))?.rawValue.utf8.elementsEqual(v.utf8) == true else {
+                return "is not a lower-case, NFC e-mail address"
+            }
             return nil
         case (.participant, "role"): return oneOf(ParticipantRole.allCases.map(\.rawValue))
         case (.participant, "permission"):

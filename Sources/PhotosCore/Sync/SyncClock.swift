@@ -20,7 +20,8 @@ enum SyncClock {
 
     /// True for the stamp form `YYYY-MM-DDTHH:MM:SS.fffZ` with a valid date and time.
     static func isStamp(_ time: String) -> Bool {
-        time.utf8.count == 24 && normalize(time) == time && milliseconds(time) != nil
+        time.utf8.count == 24 && normalize(time).map { $0.utf8.elementsEqual(time.utf8) } == true
+            && milliseconds(time) != nil
     }
 
     /// Milliseconds since 1970 of a stamp time.
