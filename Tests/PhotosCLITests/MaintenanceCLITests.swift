@@ -73,7 +73,8 @@ final class MaintenanceCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(photos(["--library", lib, "purge", "--share", "default"]).status, 64)
         let dedupe = photos(["--library", lib, "--json", "dedupe-tags", "--all"])
         XCTAssertEqual(
-            dedupe.stdout, "{\"groups\":0,\"merged\":0,\"photosRelinked\":0,\"dryRun\":false,\"details\":[]}\n")
+            dedupe.stdout,
+            "{\"groups\":0,\"merged\":0,\"photosRelinked\":0,\"dryRun\":false,\"details\":[],\"leftToOwners\":[]}\n")
         XCTAssertEqual(
             photos(["--library", lib, "--quiet", "dedupe-tags"]).stdout, "", "--quiet prints nothing on success")
         let stats = photos(["--library", lib, "--json", "stats"])

@@ -24,16 +24,21 @@ public struct TagMergeGroup: Equatable {
 /// What `photos dedupe-tags` merged.
 public struct DedupeReport: Equatable {
     public var groups: [TagMergeGroup] = []
+    /// Groups of duplicates found in zones shared with this library (scope `shared`, the
+    /// shared store): left alone, since only the owner deduplicates a share's tags (SYNC.md
+    /// "Duplicates"); the owner's merge arrives with its changesets.
+    public var leftToOwners: [TagMergeGroup] = []
     public var dryRun = false
     /// Number of tags deleted.
     public var merged: Int { groups.reduce(0) { $0 + $1.losers.count } }
     public var photosRelinked: Int { groups.reduce(0) { $0 + $1.photosRelinked } }
 
-    /// `{"groups":N,"merged":N,"photosRelinked":N,"dryRun":B,"details":[…]}`.
+    /// `{"groups":N,"merged":N,"photosRelinked":N,"dryRun":B,"details":[…],"leftToOwners":[…]}`.
     public var json: JSONValue {
         .object([
             ("groups", .int(groups.count)), ("merged", .int(merged)), ("photosRelinked", .int(photosRelinked)),
-            ("dryRun", .bool(dryRun)), ("details", .array(groups.map(\.json)))
+            ("dryRun", .bool(dryRun)), ("details", .array(groups.map(\.json))),
+            ("leftToOwners", .array(leftToOwners.map(\.json)))
         ])
     }
 }
@@ -66,7 +71,8 @@ extension Library {
     /// smallest uuid (byte order) wins; photos of the others are re-pointed to it (no photo gets
     /// the tag twice) and the others are deleted with the Tag tombstone `{name, uuid}`. One
     /// transaction, author `dedupe-tags` unless `--author` is given; deterministic on any copy of the data, in any order, any number of times
-    /// (SPEC §5, the seed's "smallest UUID wins").
+    /// (SPEC §5, the seed's "smallest UUID wins"). Zones of the shared store (shares accepted
+    /// from another library) are left to their owner and reported in `leftToOwners`.
     ///
     /// Incremental unless `all`: only the (zone, name) pairs of tags that history shows inserted
     /// since the consumer `dedupe-tags`'s token are examined, and the token moves to the current
@@ -98,7 +104,14 @@ extension Library {
                 try tagDedupeStore.forEachTagInserted(after: since) { set.insert(TagKey(zone: $0, storedName: $1)) }
                 keys = set
             }
-            report.groups = try self.duplicateGroups(restrictedTo: keys)
+            // Only the private store is deduplicated here (SYNC.md "Duplicates": participants may
+            // not); the shared store's groups are reported, as apply leaves them too.
+            var sharedZones: [ZoneID: Bool] = [:]
+            for group in try self.duplicateGroups(restrictedTo: keys) {
+                let shared = try sharedZones[group.zone] ?? isSharedStoreZone(group.zone.rawValue)
+                sharedZones[group.zone] = shared
+                if shared { report.leftToOwners.append(group) } else { report.groups.append(group) }
+            }
             for i in report.groups.indices {
                 report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
             }
@@ -108,6 +121,12 @@ extension Library {
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
+    }
+
+    /// Whether `zone` is in this library's shared store: the zone of a share another library
+    /// owns, accepted here (scope `shared`), whose tags only its owner deduplicates.
+    func isSharedStoreZone(_ zone: String) throws -> Bool {
+        try catalogStore.share(id: zone)?.scope == ZoneScope.shared.rawValue
     }
 
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by

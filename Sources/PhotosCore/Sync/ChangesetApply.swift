@@ -256,7 +256,7 @@ extension Library {
         var history = HistoryWriter(self, author: author, context: .dedupeTags)
         var merged = 0
         for zone in zones.sorted() where try catalogStore.zoneExists(zone) {
-            if let share = try catalogStore.share(id: zone), share.scope == ZoneScope.shared.rawValue { continue }
+            if try isSharedStoreZone(zone) { continue }
             merged += try mergeDuplicateTags(inZone: zone, history: &history)
         }
         try history.commit()

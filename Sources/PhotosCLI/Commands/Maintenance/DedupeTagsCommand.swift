@@ -36,7 +36,12 @@ enum DedupeTagsCommand: Command {
         let t = TerminalText.self
         for group in report.groups {
             ctx.console.print(
-                "\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(group.name)' in zone \(group.zone) into \(group.winner) (\(t.plural(group.photosRelinked, "photo")) relinked)"
+                "\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(t.printable(group.name))' in zone \(group.zone) into \(group.winner) (\(t.plural(group.photosRelinked, "photo")) relinked)"
+            )
+        }
+        for group in report.leftToOwners {
+            ctx.console.print(
+                "left \(group.losers.count + 1) × '\(t.printable(group.name))' in shared zone \(group.zone) to its owner (only the owner of a share merges its tags)"
             )
         }
         ctx.console.print(
