@@ -159,9 +159,17 @@ extension CompositionRoot {
         }
         if sourceBackend == PostgresCatalogBackend().name,
             let recorded = try? PostgresCatalogBackend.recordedConnection(root: root),
-            let old = try? ConnectionInfo(recorded), old == info.withoutPassword
+            let old = try? ConnectionInfo(recorded)
         {
-            throw CatalogCopyError.sameCatalog(target: info.display)
+            if old == info.withoutPassword { throw CatalogCopyError.sameCatalog(target: info.display) }
+            // Writers of one database share one advisory writer lock (PostgresDatabase
+            // .writerLockKey): the copy, holding the source's, would wait for itself.
+            let place = ["host", "hostaddr", "port", "dbname", "service"]
+            if place.allSatisfy({ old[$0] == info[$0] }) {
+                throw UsageError(
+                    "--to: \(info.display) is in the same PostgreSQL database as the library's catalog (\(old.display)); move it to another database"
+                )
+            }
         }
         let backend = PostgresCatalogBackend(connectionString: to)
         let store: any LibraryStore
@@ -207,6 +215,17 @@ extension CompositionRoot {
                 return "the old SQLite catalog is kept as \(kept)"
             },
             abandon: { store.close() })
+    }
+
+    /// The catalog of the library folder `root` for messages: the SQLite file, or the
+    /// recorded PostgreSQL connection (never with a password).
+    static func catalogDescription(root: String) -> String {
+        if let recorded = try? PostgresCatalogBackend.recordedConnection(root: root),
+            let info = try? ConnectionInfo(recorded)
+        {
+            return info.display
+        }
+        return SQLiteCatalogBackend.databasePath(root: root)
     }
 
     /// The newest `FILE.moved-…` beside `file`, when there is one.

@@ -244,4 +244,36 @@ final class CatalogMoveCLITests: BinaryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
         XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
     }
+
+    /// From one PostgreSQL database to another: the copy keeps every row, the old connection
+    /// is kept beside the new one; another schema of the same database is refused (64: one
+    /// advisory writer lock per database), as is the library's own database.
+    func testMoveBetweenPostgreSQLDatabasesKeepsTheOldConnection() throws {
+        let base = try TestDatabase.requirePostgres()
+        let source = try newDatabase()
+        let name = "photos_move_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresDatabase(base).execute("CREATE DATABASE \(name)")
+        drops.append { try? PostgresDatabase(base).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        let target = try ConnectionInfo(base).setting("dbname", to: name).connectionString
+        let lib = dir + "/lib"
+        try ok(["init", "-q", "--database", source, lib])
+        try ok(["--library", lib, "--author", "ann", "import", "-q", samplesDir])
+        let names = try uniqueNames(lib)
+        try ok(["--library", lib, "--author", "bob", "rate", names[0], "4"])
+        let shown = try views(lib, photo: names[0])
+        let recorded = try String(contentsOfFile: lib + "/catalog.postgresql", encoding: .utf8)
+
+        let sameDatabase = try run(["--library", lib, "catalog", "move", "--to", try newDatabase()])
+        XCTAssertEqual(sameDatabase.status, 64, sameDatabase.stderr)
+        XCTAssertTrue(sameDatabase.stderr.contains("same PostgreSQL database"), sameDatabase.stderr)
+        XCTAssertEqual(try run(["--library", lib, "catalog", "move", "--to", source]).status, 64)
+
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", target])
+        let kept = try XCTUnwrap(try moved(lib, "catalog.postgresql").first)
+        XCTAssertEqual(try String(contentsOfFile: lib + "/" + kept, encoding: .utf8), recorded)
+        XCTAssertTrue(try String(contentsOfFile: lib + "/catalog.postgresql", encoding: .utf8).contains(name))
+        XCTAssertEqual(try views(lib, photo: names[0]), shown)
+        try assertVerifyClean(lib)
+        XCTAssertEqual(try PostgresDatabase(source).scalarInt("SELECT count(*) FROM photo"), 6, "old catalog kept")
+    }
 }

@@ -58,9 +58,9 @@ enum CatalogMoveCommand: Command {
         -> (CatalogMoveTarget, String, CatalogCopyReport)
     {
         let library = try ctx.openLibrary()
-        let from = library.backend.name
+        let from = CompositionRoot.catalogDescription(root: root)
         let target = try CompositionRoot.catalogMoveTarget(
-            to, root: root, sourceBackend: from, busyTimeout: ctx.wait)
+            to, root: root, sourceBackend: library.backend.name, busyTimeout: ctx.wait)
         do {
             let report = try ctx.console.withProgress("copying the catalog") { bar in
                 try library.copyCatalog(
