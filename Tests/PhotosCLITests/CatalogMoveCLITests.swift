@@ -276,4 +276,55 @@ final class CatalogMoveCLITests: BinaryTestCase {
         try assertVerifyClean(lib)
         XCTAssertEqual(try PostgresDatabase(source).scalarInt("SELECT count(*) FROM photo"), 6, "old catalog kept")
     }
+
+    /// A copy that fails part-way — the target refusing a row after several tables went in,
+    /// or a source value of the wrong type — rolls the target back and leaves the library on
+    /// its old catalog, unchanged; a later move into the same target goes through.
+    func testACopyThatFailsPartWayLeavesTheLibraryOnItsOldCatalog() throws {
+        let database = try newDatabase()
+        let lib = dir + "/lib"
+        try ok(["--library", lib, "--author", "ann", "import", "-q", samplesDir])
+        let names = try uniqueNames(lib)
+        try ok(["--library", lib, "--author", "ann", "rate", names[0], "2"])
+        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        // An empty catalog whose rating table refuses every row (rating comes after photo,
+        // photo_data, thumbnail and tag in the copy's order).
+        try ok(["init", "-q", "--database", database, dir + "/empty"])
+        let pg = try PostgresDatabase(database)
+        try pg.execute(
+            """
+            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+            CREATE TRIGGER refuse BEFORE INSERT ON rating FOR EACH ROW EXECUTE FUNCTION refuse();
+            """)
+        let failed = try run(["--library", lib, "catalog", "move", "--to", database])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(failed.stderr.contains("refused by the test"), failed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
+        XCTAssertEqual(try moved(lib, "photos.sqlite"), [])
+        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try pg.scalarInt("SELECT count(*) FROM photo"), 0, "the target's transaction rolled back")
+        XCTAssertEqual(try pg.scalarString("SELECT id FROM zone"), "default")
+        try assertVerifyClean(lib)
+
+        // A value SQLite stored in a column of another type: 65, nothing switched.
+        try pg.execute("DROP TRIGGER refuse ON rating")
+        let sqlite = try Database(path: lib + "/photos.sqlite")
+        try sqlite.run(
+            "UPDATE photo_data SET byte_size = 'big' WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)",
+            [names[1]])
+        sqlite.close()
+        let damaged = try run(["--library", lib, "catalog", "move", "--to", database])
+        XCTAssertEqual(damaged.status, 65, damaged.stderr)
+        XCTAssertTrue(damaged.stderr.contains("photo_data.byte_size holds"), damaged.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
+        XCTAssertEqual(try pg.scalarInt("SELECT count(*) FROM photo"), 0)
+
+        let repaired = try Database(path: lib + "/photos.sqlite")
+        try repaired.run("UPDATE photo_data SET byte_size = 1 WHERE byte_size = 'big'")
+        repaired.close()
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", database])
+        XCTAssertEqual(
+            try pg.scalarInt("SELECT count(*) FROM rating"), before.filter { $0.hasPrefix("  rating: ") }.count)
+    }
 }
