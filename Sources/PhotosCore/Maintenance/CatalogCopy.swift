@@ -35,7 +35,8 @@ extension Library {
     ///   - progress: called with tables done and tables in all.
     ///   - switchOver: makes the library folder use the target (the last, atomic step).
     /// - Returns: rows copied per table.
-    /// - Throws: `CatalogCopyError.targetNotEmpty` or `.schemaVersion`; `LibraryError.busy`
+    /// - Throws: `CatalogCopyError.targetNotEmpty` or `.schemaVersion`; `.rowsRefused` when
+    ///   the target's schema refuses a row (the database's message, without the statement); `LibraryError.busy`
     ///   when another process holds this library's write lock past `busyTimeout` or an import
     ///   runs; `LibraryError` about the target (named `targetName`) or this library; what
     ///   `switchOver` throws (the target then holds the copy, unused).
@@ -83,7 +84,14 @@ extension Library {
                             let page = try onSource {
                                 try store.catalogRows(of: table, after: after, limit: Library.catalogCopyPageRows)
                             }
-                            try target.insertCatalogRows(page, into: table)
+                            do {
+                                try target.insertCatalogRows(page, into: table)
+                            } catch let error as any StoreErrorConvertible
+                                where [.constraint, .other].contains(error.storeError.kind)
+                            {
+                                throw CatalogCopyError.rowsRefused(
+                                    target: targetName, table: table.name, message: error.storeError.message)
+                            }
                             count += page.count
                             guard page.count == Library.catalogCopyPageRows, let last = page.last else { break }
                             after = table.keyIndexes.map { last[$0] }

@@ -161,6 +161,11 @@ public enum CatalogCopyError: Error, Equatable, CustomStringConvertible {
     /// `table.column` holds a value of another storage class than the schema's (a damaged
     /// SQLite file: SQLite stores what it is given).
     case unexpectedValue(table: String, column: String, found: String)
+    /// The target refused rows of `table` (a constraint of its schema, a trigger): `message`
+    /// is the database's own words, without the statement. A SQLite catalog can hold what
+    /// PostgreSQL's stricter schema refuses (two photos of one original: `photo_data.sha256`
+    /// is UNIQUE there).
+    case rowsRefused(target: String, table: String, message: String)
     /// The target is the source.
     case sameCatalog(target: String)
 
@@ -173,6 +178,9 @@ public enum CatalogCopyError: Error, Equatable, CustomStringConvertible {
                 "catalog \(catalog) has schema version \(found), the copy needs \(expected) (run 'photos init' first)"
         case let .unexpectedValue(table, column, found):
             return "\(table).\(column) holds \(found), not the column's type: run 'photos verify' on the library"
+        case let .rowsRefused(target, table, message):
+            return
+                "\(target) refused rows of table \(table): \(message) (run 'photos verify' on the library; it reports rows a catalog should not hold)"
         case let .sameCatalog(target):
             return "the library already keeps its catalog in \(target)"
         }
