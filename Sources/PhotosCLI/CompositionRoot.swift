@@ -78,3 +78,161 @@ enum CompositionRoot {
         catalogBackend(forLibraryAt: root).currentSchemaVersion
     }
 }
+
+/// The new catalog of `photos catalog move` and the file steps that make the library folder use
+/// it: the one place that knows where each backend keeps its catalog and its pointer.
+struct CatalogMoveTarget {
+    /// The target for messages: a path, or a connection without password.
+    let name: String
+    /// The target's backend (`sqlite`, `postgresql`).
+    let backendName: String
+    /// The target catalog, open and migrated.
+    let store: any LibraryStore
+    /// Points the library folder at the target: one rename(2) (the last, atomic step).
+    let switchOver: () throws -> Void
+    /// After the source is closed: puts the old catalog aside and says where it is kept.
+    let retire: () -> String
+    /// When the copy failed: removes a target file this move created (nothing on a server).
+    let abandon: () -> Void
+}
+
+extension CompositionRoot {
+    /// The suffix of an old catalog kept aside by `catalog move`: `.moved-YYYYMMDDTHHMMSSZ`.
+    private static func movedSuffix() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return ".moved-" + formatter.string(from: Date())
+    }
+
+    /// Opens the target of `photos catalog move --to TO` for the library folder `root`, whose
+    /// catalog is of `sourceBackend`: `sqlite` (the folder's `photos.sqlite`) or a libpq
+    /// connection string.
+    /// - Throws: `UsageError` (64) for a string libpq cannot parse or a target of the source's
+    ///   own backend and place; `CatalogCopyError.sameCatalog`; `LibraryError` about the
+    ///   target (it cannot be reached, is busy, is newer than this build).
+    static func catalogMoveTarget(_ to: String, root: String, sourceBackend: String, busyTimeout: Double) throws
+        -> CatalogMoveTarget
+    {
+        let options = StoreOpenOptions(readOnly: false, create: true, lockWait: busyTimeout)
+        let connectionFile = PostgresCatalogBackend.connectionFile(root: root)
+        if to == "sqlite" {
+            guard sourceBackend != "sqlite" else {
+                throw UsageError("library \(root) already keeps its catalog in SQLite (\(sqliteCatalogName))")
+            }
+            let backend = SQLiteCatalogBackend()
+            let path = SQLiteCatalogBackend.databasePath(root: root)
+            let created = !backend.catalogExists(at: root)
+            let store: any LibraryStore
+            do {
+                store = try backend.open(root: root, options: options)
+                try store.migrateToCurrentSchema()
+            } catch {
+                throw LibraryError.wrap(error, library: path)
+            }
+            return CatalogMoveTarget(
+                name: path, backendName: backend.name, store: store,
+                switchOver: {
+                    // While catalog.postgresql exists the folder is a PostgreSQL library;
+                    // renaming it away makes photos.sqlite the catalog.
+                    let kept = connectionFile + movedSuffix()
+                    guard rename(connectionFile, kept) == 0 else {
+                        throw CommandFailure(
+                            .ioError, "cannot rename \(connectionFile): \(String(cString: strerror(errno)))")
+                    }
+                },
+                retire: {
+                    "the PostgreSQL catalog is left as it was; its connection is kept in "
+                        + (latestMoved(of: connectionFile) ?? connectionFile)
+                },
+                abandon: {
+                    store.close()
+                    if created { for file in backend.catalogFiles(at: root) { unlink(file) } }
+                })
+        }
+        let info: ConnectionInfo
+        do {
+            info = try ConnectionInfo(to)
+        } catch let error as PostgresError {
+            throw UsageError("--to: \(error.message)")
+        }
+        if sourceBackend == PostgresCatalogBackend().name,
+            let recorded = try? PostgresCatalogBackend.recordedConnection(root: root),
+            let old = try? ConnectionInfo(recorded)
+        {
+            if old == info.withoutPassword { throw CatalogCopyError.sameCatalog(target: info.display) }
+            // Writers of one database share one advisory writer lock (PostgresDatabase
+            // .writerLockKey): the copy, holding the source's, would wait for itself.
+            let place = ["host", "hostaddr", "port", "dbname", "service"]
+            if place.allSatisfy({ old[$0] == info[$0] }) {
+                throw UsageError(
+                    "--to: \(info.display) is in the same PostgreSQL database as the library's catalog (\(old.display)); move it to another database"
+                )
+            }
+        }
+        let backend = PostgresCatalogBackend(connectionString: to)
+        let store: any LibraryStore
+        do {
+            store = try backend.open(root: root, options: options)
+            try store.migrateToCurrentSchema()
+        } catch {
+            throw LibraryError.wrap(error, library: info.display)
+        }
+        let sqlitePath = SQLiteCatalogBackend.databasePath(root: root)
+        return CatalogMoveTarget(
+            name: info.display, backendName: backend.name, store: store,
+            switchOver: {
+                do {
+                    if FileManager.default.fileExists(atPath: connectionFile) {
+                        // From one PostgreSQL database to another: the old connection is kept.
+                        try FileManager.default.copyItem(atPath: connectionFile, toPath: connectionFile + movedSuffix())
+                    }
+                    // Written beside and renamed over: the folder becomes a PostgreSQL library.
+                    try PostgresCatalogBackend.record(info, root: root)
+                } catch {
+                    throw CommandFailure(
+                        .cantCreate,
+                        "library \(root): cannot write \(PostgresCatalogBackend.connectionFileName): \(error.localizedDescription)"
+                    )
+                }
+            },
+            retire: {
+                guard sourceBackend == SQLiteCatalogBackend().name else {
+                    return "the old PostgreSQL catalog is left as it was; its connection is kept in "
+                        + (latestMoved(of: connectionFile) ?? connectionFile)
+                }
+                // Closed by now (its WAL checkpointed into it): the database and what is left
+                // of its -wal/-shm are renamed together, so the old catalog opens as it was.
+                let kept = sqlitePath + movedSuffix()
+                guard rename(sqlitePath, kept) == 0 else {
+                    return
+                        "the old SQLite catalog is left as \(sqlitePath) (cannot rename it: \(String(cString: strerror(errno))))"
+                }
+                for companion in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: sqlitePath + companion) {
+                    _ = rename(sqlitePath + companion, kept + companion)
+                }
+                return "the old SQLite catalog is kept as \(kept)"
+            },
+            abandon: { store.close() })
+    }
+
+    /// The catalog of the library folder `root` for messages: the SQLite file, or the
+    /// recorded PostgreSQL connection (never with a password).
+    static func catalogDescription(root: String) -> String {
+        if let recorded = try? PostgresCatalogBackend.recordedConnection(root: root),
+            let info = try? ConnectionInfo(recorded)
+        {
+            return info.display
+        }
+        return SQLiteCatalogBackend.databasePath(root: root)
+    }
+
+    /// The newest `FILE.moved-…` beside `file`, when there is one.
+    private static func latestMoved(of file: String) -> String? {
+        let folder = (file as NSString).deletingLastPathComponent
+        let prefix = (file as NSString).lastPathComponent + ".moved-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.max().map { folder + "/" + $0 }
+    }
+}

@@ -126,6 +126,16 @@ struct CLIError {
             self.init(e)
         case let e as MaintenanceError:
             self.init(maintenance: e)
+        case let e as CatalogCopyError:
+            // `catalog move`: a target with rows 73 (EX_CANTCREAT: the new catalog cannot be
+            // made there), a catalog of another schema version, a damaged value or rows the
+            // target's schema refuses 65, the library's own catalog as the target 64
+            // (sysexits.h).
+            switch e {
+            case .targetNotEmpty: self.init(.cantCreate, e.description)
+            case .schemaVersion, .unexpectedValue, .rowsRefused: self.init(.dataError, e.description)
+            case .sameCatalog: self.init(.usage, e.description)
+            }
         case let e as ShareError:
             self.init(share: e)
         case let e as SyncError:

@@ -1,0 +1,111 @@
+import Foundation
+import PhotosModel
+
+/// What `Library.copyCatalog` copied.
+public struct CatalogCopyReport: Sendable {
+    /// Rows copied per table, in `CatalogTables.all` order.
+    public var rows: [(table: String, count: Int)] = []
+    /// The last history token the source had issued, where the target's token sequence goes on.
+    public var issuedHistoryToken: Int64 = 0
+
+    /// Rows copied in all.
+    public var totalRows: Int { rows.reduce(0) { $0 + $1.count } }
+}
+
+extension Library {
+    /// Rows read from the source and written to the target at a time: the memory a copy holds
+    /// is one page (at most this many thumbnails of a few KB each).
+    public static let catalogCopyPageRows = 256
+
+    /// Copies this library's whole catalog — every row of every table of `CatalogTables.all`,
+    /// ids, uuids, history tokens, consumers, tombstones and sync state included — into
+    /// `target`, a catalog of another backend that has no rows yet (`photos catalog move`).
+    ///
+    /// Holds this library's write lock for the whole copy (other writers wait or give up with
+    /// busy; readers go on) and the import lock (a running import is refused: it would go on
+    /// writing into this catalog). Rows go page by page (`catalogCopyPageRows`) into one write
+    /// transaction of `target`, then its sequences continue past the copied ids and the
+    /// source's last issued history token (`CatalogCopyStore.finishCatalogCopy`). When the
+    /// target has committed, `switchOver` runs — still under this library's write lock — to
+    /// point the library folder at the new catalog; if anything fails before, the target's
+    /// transaction is rolled back and the library stays on this catalog, unchanged.
+    /// - Parameters:
+    ///   - target: the other catalog, open and migrated to the current schema.
+    ///   - targetName: how messages name the target (a path, or a connection without password).
+    ///   - progress: called with tables done and tables in all.
+    ///   - switchOver: makes the library folder use the target (the last, atomic step).
+    /// - Returns: rows copied per table.
+    /// - Throws: `CatalogCopyError.targetNotEmpty` or `.schemaVersion`; `.rowsRefused` when
+    ///   the target's schema refuses a row (the database's message, without the statement); `LibraryError.busy`
+    ///   when another process holds this library's write lock past `busyTimeout` or an import
+    ///   runs; `LibraryError` about the target (named `targetName`) or this library; what
+    ///   `switchOver` throws (the target then holds the copy, unused).
+    public func copyCatalog(
+        into target: any LibraryStore, targetName: String, progress: ((Int, Int) -> Void)? = nil,
+        switchOver: () throws -> Void
+    ) throws -> CatalogCopyReport {
+        func onTarget<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as CatalogCopyError { throw error } catch {
+                throw LibraryError.wrap(error, library: targetName)
+            }
+        }
+        func onSource<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch { throw LibraryError.wrap(error, library: root) }
+        }
+        let expected = CatalogTables.schemaVersion
+        let sourceVersion = try schemaVersion()
+        guard sourceVersion == expected else {
+            throw CatalogCopyError.schemaVersion(catalog: root, found: sourceVersion, expected: expected)
+        }
+        let targetVersion = try onTarget { try target.schemaVersion() }
+        guard targetVersion == expected else {
+            throw CatalogCopyError.schemaVersion(catalog: targetName, found: targetVersion, expected: expected)
+        }
+        guard let importLock = lockImports(exclusive: true) else { throw LibraryError.busy(library: root) }
+        defer { close(importLock) }
+        var report = CatalogCopyReport()
+        try write {
+            let tables = CatalogTables.all
+            try onTarget {
+                try target.writeTransaction(waitingUpTo: busyTimeout) {
+                    // Empty: nothing but the rows a new catalog's migrations insert.
+                    for table in tables {
+                        let rows = try target.catalogRows(of: table, after: nil, limit: 2)
+                        if rows.contains(where: { !CatalogTables.isSeedRow($0, of: table) }) {
+                            throw CatalogCopyError.targetNotEmpty(target: targetName, table: table.name)
+                        }
+                    }
+                    try target.deleteAllCatalogRows()
+                    for (done, table) in tables.enumerated() {
+                        progress?(done, tables.count)
+                        var count = 0
+                        var after: [CatalogValue]?
+                        while true {
+                            let page = try onSource {
+                                try store.catalogRows(of: table, after: after, limit: Library.catalogCopyPageRows)
+                            }
+                            do {
+                                try target.insertCatalogRows(page, into: table)
+                            } catch let error as any StoreErrorConvertible
+                                where [.constraint, .other].contains(error.storeError.kind)
+                            {
+                                throw CatalogCopyError.rowsRefused(
+                                    target: targetName, table: table.name, message: error.storeError.message)
+                            }
+                            count += page.count
+                            guard page.count == Library.catalogCopyPageRows, let last = page.last else { break }
+                            after = table.keyIndexes.map { last[$0] }
+                        }
+                        report.rows.append((table.name, count))
+                    }
+                    report.issuedHistoryToken = try onSource { try store.issuedHistoryToken() }
+                    try target.finishCatalogCopy(issuedHistoryToken: report.issuedHistoryToken)
+                    progress?(tables.count, tables.count)
+                    return .commit
+                }
+            }
+            try switchOver()
+        }
+        return report
+    }
+}

@@ -1,0 +1,188 @@
+/// One value of a catalog row as `photos catalog move` carries it between backends: the three
+/// storage classes the schema uses (SQLite's INTEGER, TEXT and BLOB storage classes,
+/// https://www.sqlite.org/datatype3.html §2; PostgreSQL's BIGINT/INTEGER, TEXT and BYTEA).
+public enum CatalogValue: Equatable, Sendable {
+    case null
+    case integer(Int64)
+    case text(String)
+    /// BLOB/BYTEA bytes (thumbnails).
+    case bytes([UInt8])
+}
+
+/// A column of a catalog table and the kind of value it holds.
+public struct CatalogColumn: Sendable, Equatable {
+    /// The storage class of a column (`CatalogValue` without NULL).
+    public enum Kind: Sendable, Equatable {
+        case integer, text, bytes
+    }
+
+    /// The column's name, the same on every backend.
+    public let name: String
+    /// What the column holds (NULL is allowed where the schema allows it).
+    public let kind: Kind
+
+    public init(_ name: String, _ kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// A table of the catalog as `photos catalog move` copies it: its columns, the key its rows
+/// are paged by (the primary key, unique and never NULL) and the identity column whose
+/// sequence must continue past the copied values.
+public struct CatalogTable: Sendable, Equatable {
+    /// The table's name, the same on every backend.
+    public let name: String
+    /// Every column of the table at `CatalogTables.schemaVersion`, in the order rows carry them.
+    public let columns: [CatalogColumn]
+    /// The primary key's columns (a prefix-free subset of `columns`): rows are read in this
+    /// order, one page after the key of the last row of the page before.
+    public let key: [String]
+    /// The column filled by an identity/rowid when an insert leaves it out (`id`), or nil.
+    public let identity: String?
+
+    public init(_ name: String, _ columns: [CatalogColumn], key: [String], identity: String? = nil) {
+        self.name = name
+        self.columns = columns
+        self.key = key
+        self.identity = identity
+    }
+
+    /// The positions of `key` in `columns`.
+    public var keyIndexes: [Int] { key.compactMap { k in columns.firstIndex { $0.name == k } } }
+}
+
+/// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
+/// `PostgresSchema` migrations 1–6), in dependency order: a table comes after every table it
+/// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
+/// reverse order never cascade.
+public enum CatalogTables {
+    /// The schema version these tables describe; a catalog of another version is not copied.
+    public static let schemaVersion = 6
+
+    private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
+    private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
+
+    /// The tables, referenced before referencing.
+    public static let all: [CatalogTable] = [
+        CatalogTable("zone", [t("id"), t("name"), t("scope")], key: ["id"]),
+        CatalogTable("share", [t("id"), t("title"), t("created"), t("public_permission")], key: ["id"]),
+        CatalogTable(
+            "participant",
+            [i("id"), t("uuid"), t("share_id"), t("email"), t("role"), t("permission"), t("acceptance")],
+            key: ["id"], identity: "id"),
+        CatalogTable(
+            "photo",
+            [
+                i("id"), t("unique_name"), t("display_name"), t("imported_at"), t("capture_date"),
+                i("capture_offset"), t("capture_source"), i("width"), i("height"), t("format"), i("orientation"),
+                t("zone_id")
+            ], key: ["id"], identity: "id"),
+        CatalogTable(
+            "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref")], key: ["id"],
+            identity: "id"),
+        CatalogTable(
+            "thumbnail", [i("id"), i("photo_id"), CatalogColumn("data", .bytes), i("width"), i("height")],
+            key: ["id"], identity: "id"),
+        CatalogTable("tag", [i("id"), t("uuid"), t("name"), t("zone_id")], key: ["id"], identity: "id"),
+        CatalogTable("photo_tag", [i("photo_id"), i("tag_id")], key: ["photo_id", "tag_id"]),
+        CatalogTable(
+            "rating", [i("id"), t("uuid"), i("photo_id"), i("value"), t("author")], key: ["id"], identity: "id"),
+        CatalogTable("history_transaction", [i("token"), t("timestamp"), t("author"), t("context")], key: ["token"]),
+        CatalogTable(
+            "history_change",
+            [i("id"), i("token"), t("entity"), t("object_id"), t("type"), t("updated"), t("tombstone"), t("zone_id")],
+            key: ["id"], identity: "id"),
+        CatalogTable("history_consumer", [t("name"), i("token")], key: ["name"]),
+        CatalogTable(
+            "sync_library", [i("singleton"), t("id"), i("change_token"), i("reconciled_history_token")],
+            key: ["singleton"]),
+        CatalogTable(
+            "sync_entry",
+            [
+                t("entity"), t("object_id"), t("attribute"), t("value"), t("stamp_time"), t("stamp_library"),
+                i("token"), t("zone_id")
+            ], key: ["entity", "object_id", "attribute"]),
+        CatalogTable("sync_applied", [t("sender"), t("scope"), i("token")], key: ["sender", "scope"]),
+        CatalogTable("sync_peer", [t("library_id"), t("scope"), i("acknowledged")], key: ["library_id", "scope"]),
+        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"])
+    ]
+
+    /// True when `row` of `table` is one that a new catalog's migrations insert by themselves
+    /// (the private scope's zone `default`; the one `sync_library` row with a random library
+    /// id), so that a catalog holding only those is empty.
+    public static func isSeedRow(_ row: [CatalogValue], of table: CatalogTable) -> Bool {
+        switch table.name {
+        case "zone": return row.first == .text("default")
+        case "sync_library": return true
+        default: return false
+        }
+    }
+}
+
+/// Export and import of a whole catalog, table by table, for `photos catalog move` (moving a
+/// library's catalog between backends, SQLite ⇄ PostgreSQL): rows of typed values read in
+/// pages in key order (memory bounded by one page, thumbnails included), written in one
+/// transaction of the target, and the sequences set after the copied values so that ids and
+/// history tokens continue where the source left off.
+public protocol CatalogCopyStore: AnyObject {
+    /// At most `limit` rows of `table` whose key is greater than `after` (nil: from the first),
+    /// ordered by key (byte order of UTF-8 for text), each with `table.columns` in order.
+    /// - Throws: `CatalogCopyError.unexpectedValue` for a value of another storage class than
+    ///   its column's; the store's error.
+    func catalogRows(of table: CatalogTable, after key: [CatalogValue]?, limit: Int) throws -> [[CatalogValue]]
+
+    /// Deletes every row of every table of `CatalogTables.all` (in reverse order), in the
+    /// caller's write transaction: the seed rows of a new catalog make way for the copied ones.
+    /// - Throws: the store's error.
+    func deleteAllCatalogRows() throws
+
+    /// Inserts `rows` (each with `table.columns` in order, identity values included) into
+    /// `table`, in the caller's write transaction.
+    /// - Throws: the store's error (`.constraint` for a row the schema refuses).
+    func insertCatalogRows(_ rows: [[CatalogValue]], into table: CatalogTable) throws
+
+    /// After the last insert: moves every identity sequence past the largest copied id and the
+    /// history token sequence to `issuedHistoryToken` (`HistoryFeedStore.issuedHistoryToken`
+    /// of the source, which compaction may have left above every remaining token), so that the
+    /// next transaction gets the token after it (PostgreSQL `setval`, PostgreSQL docs §9.17;
+    /// SQLite's `sqlite_sequence`, https://www.sqlite.org/autoinc.html).
+    /// - Throws: the store's error.
+    func finishCatalogCopy(issuedHistoryToken: Int64) throws
+}
+
+/// Why a catalog was not copied, typed with the table, column or catalog at fault.
+public enum CatalogCopyError: Error, Equatable, CustomStringConvertible {
+    /// The target catalog `target` already holds rows (the first found in `table`): a copy
+    /// never mixes two catalogs.
+    case targetNotEmpty(target: String, table: String)
+    /// A catalog's schema version is not the one `CatalogTables` describes.
+    case schemaVersion(catalog: String, found: Int, expected: Int)
+    /// `table.column` holds a value of another storage class than the schema's (a damaged
+    /// SQLite file: SQLite stores what it is given).
+    case unexpectedValue(table: String, column: String, found: String)
+    /// The target refused rows of `table` (a constraint of its schema, a trigger): `message`
+    /// is the database's own words, without the statement. A SQLite catalog can hold what
+    /// PostgreSQL's stricter schema refuses (two photos of one original: `photo_data.sha256`
+    /// is UNIQUE there).
+    case rowsRefused(target: String, table: String, message: String)
+    /// The target is the source.
+    case sameCatalog(target: String)
+
+    public var description: String {
+        switch self {
+        case let .targetNotEmpty(target, table):
+            return "the target catalog \(target) is not empty (table \(table) has rows): copy into a new database"
+        case let .schemaVersion(catalog, found, expected):
+            return
+                "catalog \(catalog) has schema version \(found), the copy needs \(expected) (run 'photos init' first)"
+        case let .unexpectedValue(table, column, found):
+            return "\(table).\(column) holds \(found), not the column's type: run 'photos verify' on the library"
+        case let .rowsRefused(target, table, message):
+            return
+                "\(target) refused rows of table \(table): \(message) (run 'photos verify' on the library; it reports rows a catalog should not hold)"
+        case let .sameCatalog(target):
+            return "the library already keeps its catalog in \(target)"
+        }
+    }
+}
