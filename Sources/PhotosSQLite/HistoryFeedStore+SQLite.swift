@@ -126,13 +126,50 @@ extension Database: HistoryCompactionStore {
         return size
     }
 
+    /// Deletes the changes of the transactions `cut` selects, then the transactions.
+    ///
+    /// When the cut takes most of `history_change` (more rows than it keeps, and at least
+    /// `bulkDeleteMinimum`), its secondary indexes are dropped first and made again from
+    /// their stored definitions (`sqlite_master.sql`) after the delete, in the same
+    /// transaction: removing each row from every index costs more than building the indexes
+    /// again over the rows kept (https://www.sqlite.org/lang_createindex.html; the truncate
+    /// optimization of a DELETE without WHERE does not apply here, foreign keys being on,
+    /// https://www.sqlite.org/lang_delete.html#truncateopt). The rows kept, their ids and
+    /// the schema text are the same either way; a rollback (a dry run, an error) restores
+    /// the indexes with the rows.
     public func deleteHistory(_ cut: HistoryCut) throws {
         let (whereClause, args) = clause(cut)
-        try run(
+        let cutChanges =
             "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
-                + ")", args)
+            + ")"
+        let all = try scalarInt("SELECT count(*) FROM history_change") ?? 0
+        let doomed =
+            try scalarInt(
+                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                    + whereClause + ")", args) ?? 0
+        if doomed >= Database.bulkDeleteMinimum && doomed > all - doomed {
+            let indexes = try statement(
+                """
+                SELECT name, sql FROM sqlite_master
+                WHERE type = 'index' AND tbl_name = 'history_change' AND sql IS NOT NULL ORDER BY name
+                """
+            ).map { ($0.string(0), $0.string(1)) }
+            for (name, _) in indexes {
+                // An identifier in double quotes, a quote in it doubled (sqlite.org/lang_keywords.html).
+                let quoted = String(name.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] })
+                try execute("DROP INDEX \"\(quoted)\"")
+            }
+            try run(cutChanges, args)
+            for (_, sql) in indexes { try execute(sql) }
+        } else {
+            try run(cutChanges, args)
+        }
         try run("DELETE FROM history_transaction WHERE " + whereClause, args)
     }
+
+    /// The fewest history changes a compaction deletes by dropping and remaking the indexes
+    /// of `history_change` (below it the ordinary delete is as quick).
+    static let bulkDeleteMinimum = 10_000
 
     /// The page size in bytes (https://www.sqlite.org/pragma.html#pragma_page_size).
     private var pageSize: Int64 {
