@@ -19,7 +19,7 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
         storm = try XCTUnwrap(try db().scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
     }
 
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
 
     /// The rating rows as `author bytes in hex|value`, by id: NFC and NFD differ in bytes.
     func ratingRows() throws -> [String] {
@@ -67,11 +67,11 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
     func testPhotosAuthorOfOnlySpacesIsTheDefaultAuthorAndBlankAuthorIsAUsageError() throws {
         XCTAssertEqual(try rate("3", environment: "   ").status, 0)
         XCTAssertEqual(try ratingRows(), ["70686F746F73|3"], "photos")
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         let blank = try rate("5", author: " \t ")
         XCTAssertEqual(blank.status, 64, blank.stderr)
         XCTAssertEqual(blank.stdout, "")
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 }
 
@@ -87,7 +87,7 @@ final class AuthorBidirectionalControlTests: BinaryTestCase {
         let listed = try run(["--library", lib, "--json", "list"]).stdout
         let photo = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any]
         let storm = try XCTUnwrap(photo?["uniqueName"] as? String)
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         for scalar in ["\u{202E}", "\u{2066}", "\u{200F}", "\u{061C}"] {
             let author = "mal" + scalar + "lory"
             let given = try run(["--library", lib, "--author", author, "rate", storm, "2"])
@@ -101,6 +101,6 @@ final class AuthorBidirectionalControlTests: BinaryTestCase {
             XCTAssertEqual(fromEnvironment.status, 64, fromEnvironment.stderr)
             XCTAssertEqual(fromEnvironment.stdout, "")
         }
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 }

@@ -29,7 +29,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         return try json(result.stdout)
     }
 
-    func db(_ root: String) throws -> Database { try Database(path: root + "/photos.sqlite", busyTimeout: 5) }
+    func db(_ root: String) throws -> TestCatalog { try TestCatalog(root: root) }
 
     func originalPath(_ root: String, _ displayName: String) throws -> String {
         root + "/ExternalData/"

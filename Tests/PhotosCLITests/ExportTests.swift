@@ -138,7 +138,7 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(sha256(ofFile: dir + "/fresh/IMG_0001 (1).JPG"), photos[1]["sha256"] as? String)
 
         // Hostile display names (set behind the tool's back) land inside DEST, under safe names.
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "UPDATE photo SET display_name = ? WHERE unique_name = ?",
             ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
@@ -188,7 +188,7 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(second["bytes"] as? Int, 0)
 
         // A new tag on one photo: only its sidecar is rewritten.
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky & Sea', 'default')", [UUID().uuidString.lowercased()]
         )
@@ -255,7 +255,7 @@ final class ExportTests: TemporaryFolderTestCase {
 
     func testRoundTripThroughImportKeepsPhotosTagsAndRatings() throws {
         run(["import", "-q", samplesDir])
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, 'default')",
             [UUID().uuidString.lowercased(), "Café & <Friends> \"quoted\""])

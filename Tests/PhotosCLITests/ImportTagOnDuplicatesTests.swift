@@ -10,7 +10,7 @@ final class ImportTagOnDuplicatesTests: BinaryTestCase {
     override var label: String { "photos-import-tag-duplicates" }
     var lib: String { dir + "/lib" }
 
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
     /// `display name: tags` per photo, by display name.
     func tagged() throws -> [String] {
         try db().statement(

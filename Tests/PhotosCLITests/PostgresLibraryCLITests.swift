@@ -1,5 +1,7 @@
 import Foundation
+import PhotosCore
 import PhotosPostgreSQL
+import PhotosSQLite
 import PhotosTestSupport
 import XCTest
 
@@ -83,7 +85,10 @@ final class PostgresLibraryCLITests: BinaryTestCase {
 
     func testAFolderWithASQLiteCatalogOrAnotherDatabaseIsRefused() throws {
         let library = dir + "/lib"
-        XCTAssertEqual(try run(["init", "--library", library]).status, 0)
+        // A SQLite library whatever the run's backend (`run` would make `init` a PostgreSQL one).
+        _ = try Library(
+            root: library, backend: SQLiteCatalogBackend(), exportStates: SQLiteExportStateBackend(), create: true,
+            busyTimeout: 5)
         let sqlite = try run(["init", "--database", connectionString, library])
         XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
         XCTAssertTrue(sqlite.stderr.contains("already has a SQLite catalog"), sqlite.stderr)

@@ -24,7 +24,7 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
     }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
     /// ann's participant row: `role|permission|acceptance`.
     func ann() throws -> String? {
         try db().scalarString(

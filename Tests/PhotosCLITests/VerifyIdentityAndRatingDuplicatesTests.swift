@@ -15,7 +15,7 @@ final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["verify"]).status, 0, "clean before")
     }
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
     func problems(_ args: [String] = []) throws -> [[String: Any]] {
         let v = run(["verify", "--json"] + args)
         XCTAssertEqual(v.status, 1, v.stderr)
@@ -32,9 +32,9 @@ final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
         XCTAssertEqual(found.count, 1, "one problem for the pair")
         let detail = try XCTUnwrap(found.first?["detail"] as? String)
         XCTAssertTrue(detail.contains("\(storm) (storm.jpg), \(storm.lowercased()) (path.jpg)"), detail)
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         XCTAssertEqual(run(["verify", "--repair", "--yes"]).status, 1, "not repaired")
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 
     func testOneAuthorsSecondRatingOfAPhotoIsReportedNotRepaired() throws {

@@ -221,6 +221,8 @@ extension BinaryTestCase {
             index += 1
         }
         guard let command = words.first else { return args }
+        // `--library ''` is a usage error the binary reports: no default library is made for it.
+        if explicitLibrary?.isEmpty == true { return args }
         let initPath = command.word == "init" ? words.dropFirst().first?.word : nil
         switch command.word {
         case "import":
