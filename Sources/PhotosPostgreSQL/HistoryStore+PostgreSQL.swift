@@ -78,7 +78,7 @@ struct HistoryRowSource {
 
 extension PostgresDatabase: HistoryStore {
     /// Draws the token from the sequence `history_token` while holding the transaction-level
-    /// advisory lock `historyLockKey` (PostgreSQL docs §9.27.10 `pg_advisory_xact_lock`), which
+    /// advisory lock `historyLock` of this catalog (PostgreSQL docs §9.27.10 `pg_advisory_xact_lock`), which
     /// is released only when the caller's transaction commits or rolls back. So a transaction
     /// that draws a token waits until every transaction that drew a smaller one has ended:
     /// tokens become visible in commit order, and a consumer that has read up to token N never
@@ -88,7 +88,7 @@ extension PostgresDatabase: HistoryStore {
     /// than every token handed out before, also after compaction; a rolled-back transaction
     /// (a dry run) leaves a gap.
     public func appendHistoryTransaction(timestamp: String, author: String, context: HistoryContext) throws -> Int64 {
-        try run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.historyLockKey))")
+        try run("SELECT pg_advisory_xact_lock(\(historyLock))")
         return try insertReturningID(
             "INSERT INTO history_transaction (token, timestamp, author, context) VALUES (nextval('history_token'), ?, ?, ?) RETURNING token",
             [timestamp, author, context.rawValue])

@@ -137,13 +137,13 @@ public final class TestCatalog {
 
     /// Begins a transaction that holds the catalog's writer lock, as a writing `photos`
     /// process does (SQLite `BEGIN IMMEDIATE`; PostgreSQL the writer advisory lock,
-    /// `PostgresDatabase.writerLockKey`): other writers wait, then exit 75. End it with `rollback`.
+    /// `PostgresDatabase.writerLock`): other writers wait, then exit 75. End it with `rollback`.
     /// - Throws: the backend's error.
     public func beginWriteTransaction() throws {
         switch connection {
         case .sqlite(let db): try db.execute("BEGIN IMMEDIATE")
         case .postgres(let db):
-            try db.execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock(\(PostgresDatabase.writerLockKey))")
+            try db.execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock(\(db.writerLock))")
         }
     }
 
