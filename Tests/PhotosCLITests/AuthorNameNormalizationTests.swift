@@ -23,7 +23,9 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
 
     /// The rating rows as `author bytes in hex|value`, by id: NFC and NFD differ in bytes.
     func ratingRows() throws -> [String] {
-        try db().statement("SELECT hex(author) || '|' || value FROM rating ORDER BY id").map { $0.string(0) }
+        try db().statement("SELECT author, value FROM rating ORDER BY id").map {
+            hex($0.string(0)) + "|" + $0.string(1)
+        }
     }
 
     func rate(_ value: String, author: String? = nil, environment author2: String? = nil) throws -> (
@@ -37,7 +39,10 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
 
     let composed = "Ren\u{E9}e" // é as U+00E9
     let decomposed = "Rene\u{301}e" // e + COMBINING ACUTE ACCENT
-    var composedHex: String { composed.utf8.map { String(format: "%02X", $0) }.joined() }
+    var composedHex: String { hex(composed) }
+
+    /// The UTF-8 bytes of `text` in uppercase hex (read in Swift: the backends' hex functions differ).
+    func hex(_ text: String) -> String { text.utf8.map { String(format: "%02X", $0) }.joined() }
 
     func testAnAuthorTypedDecomposedOrComposedIsOneAuthorWithOneRating() throws {
         XCTAssertEqual(try rate("2", author: decomposed).status, 0)
@@ -52,8 +57,8 @@ final class AuthorNameNormalizationTests: BinaryTestCase {
             try binary(), ["--library", lib, "--author", " " + decomposed, "rate", storm, "--clear"])
         XCTAssertEqual(cleared.status, 0, cleared.stderr)
         XCTAssertEqual(try ratingRows(), [])
-        let authors = try db().statement("SELECT DISTINCT hex(author) FROM history_transaction WHERE context = 'rate'")
-            .map { $0.string(0) }
+        let authors = try db().statement("SELECT DISTINCT author FROM history_transaction WHERE context = 'rate'")
+            .map { hex($0.string(0)) }
         XCTAssertEqual(authors, [composedHex], "history records the same author")
     }
 

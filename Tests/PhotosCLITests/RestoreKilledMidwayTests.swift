@@ -14,6 +14,7 @@ final class RestoreKilledMidwayTests: BinaryTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        try TestDatabase.requireSQLite(because: "photos backup and restore copy SQLite catalogs")
         let (input, _) = try makeInput(copies: 8)
         XCTAssertEqual(try run(["--library", lib, "import", "-q", input]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "backup", "-q", "--originals", backup]).status, 0)

@@ -396,8 +396,8 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
             photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
         let peerDB = try TestCatalog(root: peer)
         try peerDB.run(
-            "UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')"
-        )
+            "UPDATE thumbnail SET data = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')",
+            [[UInt8]([0xDE, 0xAD, 0xBE, 0xEF])])
         try peerDB.run(
             "UPDATE thumbnail SET width = 7 WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
         let target = dir + "/target"
