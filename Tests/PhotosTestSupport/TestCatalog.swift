@@ -178,6 +178,27 @@ public final class TestCatalog {
         if backend == .postgresql { try execute("ALTER TABLE photo_data DROP CONSTRAINT photo_data_sha256_key") }
     }
 
+    /// Makes every DELETE from `table` fail with `message`, as a damaged or hostile catalog
+    /// might (a trigger: SQLite `RAISE(ABORT, …)`; PostgreSQL a PL/pgSQL `RAISE EXCEPTION`,
+    /// SQLSTATE P0001), for tests of a command interrupted between its steps.
+    /// - Throws: the backend's error.
+    public func refuseDeletes(from table: String, message: String) throws {
+        switch backend {
+        case .sqlite:
+            try execute(
+                "CREATE TRIGGER refuse_delete_\(table) BEFORE DELETE ON \(table) BEGIN SELECT RAISE(ABORT, '\(message)'); END"
+            )
+        case .postgresql:
+            try execute(
+                """
+                CREATE FUNCTION refuse_delete_\(table)() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION '\(message)'; END $$;
+                CREATE TRIGGER refuse_delete_\(table) BEFORE DELETE ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION refuse_delete_\(table)();
+                """)
+        }
+    }
+
     /// The statement for `sql` (`?` placeholders); its rows are read whole when it runs.
     /// - Throws: never today (kept throwing as the backends' `statement`).
     public func statement(_ sql: String) throws -> TestStatement { TestStatement(catalog: self, sql: sql) }
