@@ -135,11 +135,17 @@ extension PostgresDatabase: HistoryStore {
     {
         let source = HistoryRowSource(entity)
         let (clause, args) = source.clause(selection)
-        let pairs = zip(entity.tombstoneKeys, source.tombstone).map { "'\($0)', \($1)" }.joined(separator: ", ")
+        // The compact JSON SQLite's json_object and the row-wise tombstones write
+        // (`{"key":"value",…}`, keys in tombstoneKeys order): json_build_object's text has a
+        // space around each colon. to_json escapes a string as JSON does (RFC 8259 §7).
+        let members = zip(entity.tombstoneKeys, source.tombstone).map {
+            "'\"\($0)\":' || COALESCE(to_json(\($1))::text, 'null')"
+        }
+        let object = "'{' || " + members.joined(separator: " || ',' || ") + " || '}'"
         try run(
             """
             INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-            SELECT ?, ?, \(source.objectID), 'delete', json_build_object(\(pairs))::text, \(source.zone)
+            SELECT ?, ?, \(source.objectID), 'delete', \(object), \(source.zone)
             FROM \(source.from) WHERE \(clause) ORDER BY \(source.rowKey)
             """, [token, entity.rawValue] + args)
     }

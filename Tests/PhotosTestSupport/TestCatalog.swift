@@ -23,7 +23,7 @@ import PhotosSQLite
 /// - Dangling references: PostgreSQL always enforces foreign keys; tamper inside
 ///   `withoutForeignKeys`.
 /// - A second `photo_data` row with the same `sha256`: UNIQUE on PostgreSQL (its duplicate rule),
-///   not on SQLite; a test of finding such duplicates is SQLite-only.
+///   not on SQLite; call `allowDuplicateOriginals` first.
 /// - Result text of reals (Swift's `description` on SQLite, PostgreSQL's `float8` output): the
 ///   schema has no REAL column; keep arithmetic integral.
 public final class TestCatalog {
@@ -166,6 +166,36 @@ public final class TestCatalog {
             try db.execute("SET session_replication_role = replica")
             defer { try? db.execute("SET session_replication_role = DEFAULT") }
             return try body()
+        }
+    }
+
+    /// Lets the catalog hold two `photo_data` rows with one SHA-256, as SQLite's schema does,
+    /// for tests of damage that `verify` finds or that maintenance must survive: on PostgreSQL
+    /// drops the UNIQUE constraint `photo_data_sha256_key` (its duplicate rule, issue 12 item 3);
+    /// nothing on SQLite.
+    /// - Throws: the backend's error.
+    public func allowDuplicateOriginals() throws {
+        if backend == .postgresql { try execute("ALTER TABLE photo_data DROP CONSTRAINT photo_data_sha256_key") }
+    }
+
+    /// Makes every DELETE from `table` fail with `message`, as a damaged or hostile catalog
+    /// might (a trigger: SQLite `RAISE(ABORT, …)`; PostgreSQL a PL/pgSQL `RAISE EXCEPTION`,
+    /// SQLSTATE P0001), for tests of a command interrupted between its steps.
+    /// - Throws: the backend's error.
+    public func refuseDeletes(from table: String, message: String) throws {
+        switch backend {
+        case .sqlite:
+            try execute(
+                "CREATE TRIGGER refuse_delete_\(table) BEFORE DELETE ON \(table) BEGIN SELECT RAISE(ABORT, '\(message)'); END"
+            )
+        case .postgresql:
+            try execute(
+                """
+                CREATE FUNCTION refuse_delete_\(table)() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION '\(message)'; END $$;
+                CREATE TRIGGER refuse_delete_\(table) BEFORE DELETE ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION refuse_delete_\(table)();
+                """)
         }
     }
 

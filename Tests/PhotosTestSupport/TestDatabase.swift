@@ -100,6 +100,46 @@ public enum TestDatabase {
         return made.connectionString
     }
 
+    /// Copies the library folder `source` to `destination` (which does not exist), as `cp -R`
+    /// copies a SQLite library: a library of its own with the same catalog, originals and
+    /// library id. For a PostgreSQL library the catalog is copied into a fresh schema (every
+    /// table's rows, the identity and history-token sequences where they were), and the copy's
+    /// `catalog.postgresql` names it: the two folders do not share a catalog.
+    /// - Throws: the copy error, `PostgresError`.
+    public static func copyLibrary(_ source: String, to destination: String) throws {
+        try FileManager.default.copyItem(atPath: source, toPath: destination)
+        guard backend(ofLibraryAt: source) == .postgresql,
+            let recorded = try PostgresCatalogBackend.recordedConnection(root: source)
+        else { return }
+        let from = try PostgresDatabase(recorded)
+        let sourceSchema = try from.scalarString("SELECT current_schema()") ?? ""
+        let connectionString = try makeSchema(forLibraryAt: destination)
+        let to = try PostgresDatabase(connectionString)
+        _ = try to.migrate()
+        let tables = try to.statement(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name"
+        ).map { $0.string(0) }
+        // Foreign keys are triggers PostgreSQL skips in replica mode, so tables copy in any order.
+        var sql = "BEGIN; SET LOCAL session_replication_role = replica;"
+        for table in tables {
+            sql += " DELETE FROM \"\(table)\"; INSERT INTO \"\(table)\" SELECT * FROM \"\(sourceSchema)\".\"\(table)\";"
+        }
+        sql += " COMMIT;"
+        try to.execute(sql)
+        let identities = try to.statement(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'"
+        ).map { ($0.string(0), $0.string(1)) }
+        for (table, column) in identities {
+            try to.execute(
+                "SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), COALESCE((SELECT last_value FROM \"\(sourceSchema)\".\"\(table)_\(column)_seq\"), 1), (SELECT is_called FROM \"\(sourceSchema)\".\"\(table)_\(column)_seq\"))"
+            )
+        }
+        try to.execute(
+            "SELECT setval('history_token', (SELECT last_value FROM \"\(sourceSchema)\".history_token), (SELECT is_called FROM \"\(sourceSchema)\".history_token))"
+        )
+        try PostgresCatalogBackend.record(try ConnectionInfo(connectionString), root: destination)
+    }
+
     /// The backend of the library folder `root` as the `photos` binary's composition root picks
     /// it (`catalog.postgresql`: PostgreSQL; otherwise SQLite), or nil when it has no catalog.
     public static func backend(ofLibraryAt root: String) -> Backend? {
