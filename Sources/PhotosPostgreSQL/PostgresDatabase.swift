@@ -91,7 +91,7 @@ public final class PostgresDatabase {
             let auth = message.contains("authentication failed") || message.contains("no password supplied")
             throw PostgresError(
                 sqlState: auth ? "28P01" : "08006",
-                message: "cannot connect to \(scrubber.display): \(message.replacingOccurrences(of: "\n", with: "; "))")
+                message: "cannot connect to \(scrubber.display): \(PostgresDatabase.oneLine(message))")
         }
         PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)
         self.connection = connection
@@ -111,6 +111,13 @@ public final class PostgresDatabase {
     }
 
     deinit { close() }
+
+    /// libpq's multi-line message (a line, then a tab-indented hint: "…failed: Connection
+    /// refused\n\tIs the server running…") as one line: its lines trimmed, joined by "; ".
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
 
     /// Closes the connection (`PQfinish`); the object is not used afterwards.
     public func close() {
