@@ -236,7 +236,8 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
                 return try library.catalog.scalarInt("SELECT count(*) FROM photo") ?? -1
             }
             XCTAssertThrowsError(
-                try library.catalog.run("DELETE FROM photo"), "query_only refuses a write outside write()")
+                try library.catalog.run("DELETE FROM photo"),
+                "query_only (SQLite), default_transaction_read_only (PostgreSQL) refuse a write outside write()")
             XCTAssertTrue(library.externalData.remove(reference: ref), "a dry run says the file would go")
             let bytes: [UInt8] = [1, 2, 3]
             XCTAssertFalse(try bytes.withUnsafeBytes { try library.externalData.write($0, reference: "zz/new") })
