@@ -27,4 +27,12 @@ final class BinaryBackendSelectionTests: BinaryTestCase {
             XCTAssertEqual(Set(connections).count, 3, "one schema per library: \(connections)")
         }
     }
+
+    /// `runAsGiven` runs the binary untouched: a new folder becomes a SQLite library in either mode.
+    func testRunAsGivenMakesASQLiteLibrary() throws {
+        let lib = dir + "/sqlite"
+        XCTAssertEqual(try runAsGiven(["init", "-q", lib]).status, 0)
+        XCTAssertEqual(TestDatabase.backend(ofLibraryAt: lib), .sqlite)
+        XCTAssertEqual(try TestCatalog(root: lib).backend, .sqlite)
+    }
 }

@@ -51,19 +51,26 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         try runProcess(try binary(), args)
     }
 
+    /// Runs the binary with `args` exactly as given, to completion: a library it creates in a
+    /// new folder is a SQLite one whatever the run's backend. Only for tests of what the binary
+    /// does with a SQLite library in particular (`init --database` refusing a folder that has a
+    /// SQLite catalog); every other test uses `run`.
+    @discardableResult
+    public func runAsGiven(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(try binary(), args, preparing: false)
+    }
+
     /// Runs `executable` with `args` to completion (with `environment` when given, else this
     /// process's) and returns its exit status and output: what `run`, `asReader` and the tests
-    /// that set a variable such as `TZ` share. When `executable` is the `photos` binary, a
-    /// library it would create is prepared first (`preparingLibraries`).
-    public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
+    /// that set a variable such as `TZ` share. When `executable` is the `photos` binary and
+    /// `preparing` is true, a library it would create is prepared first (`preparingLibraries`).
+    public func runProcess(
+        _ executable: String, _ args: [String], environment: [String: String]? = nil, preparing: Bool = true
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        let isPhotos =
-            (try? binary()).map { URL(fileURLWithPath: $0).standardized.path }
-            == process.executableURL?
-            .standardized.path
+        let photosPath = (try? binary()).map { URL(fileURLWithPath: $0).standardized.path }
+        let isPhotos = preparing && photosPath == process.executableURL?.standardized.path
         process.arguments = isPhotos ? try preparingLibraries(args, environment: environment) : args
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
