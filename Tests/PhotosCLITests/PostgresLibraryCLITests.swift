@@ -1,7 +1,5 @@
 import Foundation
-import PhotosCore
 import PhotosPostgreSQL
-import PhotosSQLite
 import PhotosTestSupport
 import XCTest
 
@@ -86,9 +84,7 @@ final class PostgresLibraryCLITests: BinaryTestCase {
     func testAFolderWithASQLiteCatalogOrAnotherDatabaseIsRefused() throws {
         let library = dir + "/lib"
         // A SQLite library whatever the run's backend (`run` would make `init` a PostgreSQL one).
-        _ = try Library(
-            root: library, backend: SQLiteCatalogBackend(), exportStates: SQLiteExportStateBackend(), create: true,
-            busyTimeout: 5)
+        XCTAssertEqual(try runAsGiven(["init", "--library", library]).status, 0)
         let sqlite = try run(["init", "--database", connectionString, library])
         XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
         XCTAssertTrue(sqlite.stderr.contains("already has a SQLite catalog"), sqlite.stderr)
