@@ -78,7 +78,7 @@ struct HistoryRowSource {
 
 extension PostgresDatabase: HistoryStore {
     /// Draws the token from the sequence `history_token` while holding the transaction-level
-    /// advisory lock `historyLockKey` (PostgreSQL docs §9.27.10 `pg_advisory_xact_lock`), which
+    /// advisory lock `historyLock` of this catalog (PostgreSQL docs §9.27.10 `pg_advisory_xact_lock`), which
     /// is released only when the caller's transaction commits or rolls back. So a transaction
     /// that draws a token waits until every transaction that drew a smaller one has ended:
     /// tokens become visible in commit order, and a consumer that has read up to token N never
@@ -88,7 +88,7 @@ extension PostgresDatabase: HistoryStore {
     /// than every token handed out before, also after compaction; a rolled-back transaction
     /// (a dry run) leaves a gap.
     public func appendHistoryTransaction(timestamp: String, author: String, context: HistoryContext) throws -> Int64 {
-        try run("SELECT pg_advisory_xact_lock(\(PostgresDatabase.historyLockKey))")
+        try run("SELECT pg_advisory_xact_lock(\(historyLock))")
         return try insertReturningID(
             "INSERT INTO history_transaction (token, timestamp, author, context) VALUES (nextval('history_token'), ?, ?, ?) RETURNING token",
             [timestamp, author, context.rawValue])
@@ -135,11 +135,17 @@ extension PostgresDatabase: HistoryStore {
     {
         let source = HistoryRowSource(entity)
         let (clause, args) = source.clause(selection)
-        let pairs = zip(entity.tombstoneKeys, source.tombstone).map { "'\($0)', \($1)" }.joined(separator: ", ")
+        // The compact JSON SQLite's json_object and the row-wise tombstones write
+        // (`{"key":"value",…}`, keys in tombstoneKeys order): json_build_object's text has a
+        // space around each colon. to_json escapes a string as JSON does (RFC 8259 §7).
+        let members = zip(entity.tombstoneKeys, source.tombstone).map {
+            "'\"\($0)\":' || COALESCE(to_json(\($1))::text, 'null')"
+        }
+        let object = "'{' || " + members.joined(separator: " || ',' || ") + " || '}'"
         try run(
             """
             INSERT INTO history_change (token, entity, object_id, type, tombstone, zone_id)
-            SELECT ?, ?, \(source.objectID), 'delete', json_build_object(\(pairs))::text, \(source.zone)
+            SELECT ?, ?, \(source.objectID), 'delete', \(object), \(source.zone)
             FROM \(source.from) WHERE \(clause) ORDER BY \(source.rowKey)
             """, [token, entity.rawValue] + args)
     }

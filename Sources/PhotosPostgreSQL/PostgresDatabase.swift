@@ -41,11 +41,34 @@ public final class PostgresDatabase {
     /// 10 KiB in memory at a time).
     public static let pageRows = 1000
 
-    /// The advisory lock key of the catalog writer lock (PostgreSQL docs §13.3.5): taken
-    /// shared by `.write` and exclusive by `.exclusive` transactions, for the transaction.
+    /// The base of the advisory lock key of the catalog writer lock (PostgreSQL docs §13.3.5),
+    /// mixed with the catalog's schema into `writerLock`.
     public static let writerLockKey: Int64 = 0x7068_6f74_6f73_0001
-    /// The advisory lock key under which a history token is assigned (`appendHistoryTransaction`).
+    /// The base of the advisory lock key under which a history token is assigned, mixed with
+    /// the catalog's schema into `historyLock`.
     public static let historyLockKey: Int64 = 0x7068_6f74_6f73_0002
+
+    /// The advisory lock key of this catalog's writer lock: taken shared by `.write` and
+    /// exclusive by `.exclusive` transactions, for the transaction. Advisory locks belong to
+    /// the whole database, not to a schema (PostgreSQL docs §13.3.5), so the key is
+    /// `writerLockKey` mixed with the catalog's schema (`current_schema()`, `lockKey`): two
+    /// libraries whose catalogs are schemas of one database (`options=-csearch_path=…`) do not
+    /// wait for each other's writers.
+    public private(set) var writerLock: Int64 = PostgresDatabase.writerLockKey
+    /// The advisory lock key under which this catalog assigns history tokens
+    /// (`appendHistoryTransaction`): `historyLockKey` mixed with the catalog's schema.
+    public private(set) var historyLock: Int64 = PostgresDatabase.historyLockKey
+
+    /// `base` mixed with the schema name `schema`: `base` XOR the 64-bit FNV-1a hash of the
+    /// name's UTF-8 bytes (the same in every process, so every connection to one catalog
+    /// takes the same lock).
+    public static func lockKey(_ base: Int64, schema: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in schema.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return base ^ Int64(bitPattern: hash)
+    }
 
     /// Connects.
     /// - Parameters:
@@ -68,7 +91,7 @@ public final class PostgresDatabase {
             let auth = message.contains("authentication failed") || message.contains("no password supplied")
             throw PostgresError(
                 sqlState: auth ? "28P01" : "08006",
-                message: "cannot connect to \(scrubber.display): \(message.replacingOccurrences(of: "\n", with: "; "))")
+                message: "cannot connect to \(scrubber.display): \(PostgresDatabase.oneLine(message))")
         }
         PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)
         self.connection = connection
@@ -77,6 +100,10 @@ public final class PostgresDatabase {
         do {
             try execute("SET client_min_messages = warning; SET timezone = 'UTC'")
             setBusyTimeout(busyTimeout)
+            // The catalog's schema: the first of the search path that exists ("" for none).
+            let schema = try scalarString("SELECT current_schema()") ?? ""
+            writerLock = PostgresDatabase.lockKey(PostgresDatabase.writerLockKey, schema: schema)
+            historyLock = PostgresDatabase.lockKey(PostgresDatabase.historyLockKey, schema: schema)
         } catch {
             PQfinish(connection)
             throw error
@@ -84,6 +111,13 @@ public final class PostgresDatabase {
     }
 
     deinit { close() }
+
+    /// libpq's multi-line message (a line, then a tab-indented hint: "…failed: Connection
+    /// refused\n\tIs the server running…") as one line: its lines trimmed, joined by "; ".
+    static func oneLine(_ message: String) -> String {
+        message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
 
     /// Closes the connection (`PQfinish`); the object is not used afterwards.
     public func close() {
@@ -178,9 +212,9 @@ public final class PostgresDatabase {
             case .read: try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             // READ WRITE also in a session whose default is read-only (a dry run's transactions).
             case .write:
-                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock_shared(\(PostgresDatabase.writerLockKey))")
+                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock_shared(\(writerLock))")
             case .exclusive:
-                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock(\(PostgresDatabase.writerLockKey))")
+                try execute("BEGIN READ WRITE; SELECT pg_advisory_xact_lock(\(writerLock))")
             }
         } catch {
             // A lock not had in time leaves the transaction begun and aborted.

@@ -43,6 +43,10 @@ final class BackupIntoAnotherLibraryTests: BinaryTestCase {
     }
 
     func testABackupIntoAnotherLibraryIsRefusedAndThatLibraryKeepsItsPhotosAndOriginals() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         try assertRefused(other)
         let listed = try run(["--library", other, "--json", "list"])
         XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1)
@@ -51,6 +55,10 @@ final class BackupIntoAnotherLibraryTests: BinaryTestCase {
     }
 
     func testAFolderWithOnlyOriginalsBackupDidNotWriteIsRefused() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let dest = dir + "/data-only"
         try FileManager.default.createDirectory(atPath: dest + "/ExternalData/ab", withIntermediateDirectories: true)
         let reference = "ab/" + String(repeating: "a", count: 64)
@@ -60,6 +68,10 @@ final class BackupIntoAnotherLibraryTests: BinaryTestCase {
     }
 
     func testARestoredLibraryIsNotABackupFolder() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let backup = dir + "/backup", restored = dir + "/restored"
         XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals"]).status, 0)
         let restore = try run(["--library", restored, "restore", backup])
@@ -69,6 +81,10 @@ final class BackupIntoAnotherLibraryTests: BinaryTestCase {
     }
 
     func testABackupFolderIsReplacedNightlyAndAnEmptyOrNewFolderTakesOne() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let empty = dir + "/empty", unrelated = dir + "/unrelated"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: unrelated, withIntermediateDirectories: true)

@@ -16,6 +16,10 @@ final class BackupRestoreTests: BinaryTestCase {
     }
 
     func testABackupTakenWhileAnImportRunsRestoresToALibraryThatVerifyPasses() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let (input, count) = try makeInput(copies: 20)
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
         let importing = try launch(["--library", lib, "import", input, "--batch-size", "4", "-j", "1"])
@@ -45,6 +49,10 @@ final class BackupRestoreTests: BinaryTestCase {
     }
 
     func testOriginalsAreHardLinkedOnTheSameFileSystemAndCopiedElsewhere() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "-q"]).status, 0)
         let backup = dir + "/backup"
         let result = try run(["--library", lib, "--json", "backup", backup, "--originals"])
@@ -88,6 +96,10 @@ final class BackupRestoreTests: BinaryTestCase {
     }
 
     func testANightlyBackupIntoTheSameFolderStaysAMirror() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "-q"]).status, 0)
         let backup = dir + "/backup"
         XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
@@ -102,6 +114,10 @@ final class BackupRestoreTests: BinaryTestCase {
     }
 
     func testRestoreMakesANewLibraryAndNeverOverwritesOne() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "-q"]).status, 0)
         let backup = dir + "/backup"
         XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)

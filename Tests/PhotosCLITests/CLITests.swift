@@ -3,6 +3,7 @@ import XCTest
 import PhotosTestSupport
 @testable import PhotosCLI
 import PhotosCore
+import PhotosPostgreSQL
 import PhotosSQLite
 
 /// The output of one in-process run of the CLI.
@@ -13,7 +14,9 @@ struct RunResult {
     var stdoutBytes: [UInt8]
 }
 
-/// Runs `photos` in-process with captured stdout and stderr.
+/// Runs `photos` in-process with captured stdout and stderr. In PostgreSQL mode a library the
+/// command would create is made a PostgreSQL library first (`TestDatabase.preparingLibraries`);
+/// a server that cannot be reached is a failure of the run (exit 70, the reason on stderr).
 func photos(_ args: [String], env: [String: String] = [:]) -> RunResult {
     var out = [UInt8](), err = ""
     let streams = OutputStreams(
@@ -21,7 +24,13 @@ func photos(_ args: [String], env: [String: String] = [:]) -> RunResult {
         stderrIsTerminal: false, color: false)
     var environment = env
     if environment["HOME"] == nil { environment["HOME"] = NSTemporaryDirectory() + "photos-cli-home-unused" }
-    let status = CLI.run(arguments: args, environment: environment, output: streams)
+    let prepared: [String]
+    do {
+        prepared = try TestDatabase.preparingLibraries(args, environment: environment)
+    } catch {
+        return RunResult(status: 70, stdout: "", stderr: "test server: \(error)\n", stdoutBytes: [])
+    }
+    let status = CLI.run(arguments: prepared, environment: environment, output: streams)
     return RunResult(
         status: status.rawValue, stdout: String(decoding: out, as: UTF8.self), stderr: err, stdoutBytes: out)
 }
@@ -74,7 +83,11 @@ final class CLITests: TemporaryFolderTestCase {
         // Global options after the subcommand name, in both spellings.
         let imported = photos(["import", samplesDir, "--library=\(lib)", "--json", "--jobs", "2"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertTrue(imported.stderr.contains("created library at \(lib)"))
+        if !TestDatabase.isPostgreSQL {
+            // (In PostgreSQL mode the library was made before, as `init --database` makes one:
+            // `import` creates only SQLite libraries.)
+            XCTAssertTrue(imported.stderr.contains("created library at \(lib)"))
+        }
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(summary["imported"] as? Int, 6)
         XCTAssertEqual(summary["failed"] as? Int, 0)
@@ -157,25 +170,35 @@ final class CLITests: TemporaryFolderTestCase {
         let missing = photos(["--library", lib, "list"])
         XCTAssertEqual(missing.status, 66)
         XCTAssertTrue(missing.stderr.contains("no library at \(lib)"))
+        let created = photos(["--library", lib, "init"]).stdout
+        if TestDatabase.isPostgreSQL {
+            // `init` made a PostgreSQL library (`photos init --database`, TestDatabase).
+            XCTAssertTrue(created.hasPrefix("Created library at \(lib) with its catalog in "), created)
+            XCTAssertTrue(created.hasSuffix(" (schema version \(PostgresSchema.currentVersion))\n"), created)
+        } else {
+            XCTAssertEqual(created, "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
+        }
+        let version = TestDatabase.isPostgreSQL ? PostgresSchema.currentVersion : Schema.currentVersion
         XCTAssertEqual(
-            photos(["--library", lib, "init"]).stdout,
-            "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
-        XCTAssertEqual(
-            photos(["--library", lib, "init"]).stdout,
-            "Library at \(lib) is up to date (schema version \(Schema.currentVersion))\n")
+            photos(["--library", lib, "init"]).stdout, "Library at \(lib) is up to date (schema version \(version))\n")
         let schema = photos(["--library", lib, "schema"])
-        XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(Schema.currentVersion) (PRAGMA user_version)\n"))
-        // Migration 4 rebuilt photo by RENAME, which SQLite stores quoted.
-        XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
-        XCTAssertTrue(
-            schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
+        if TestDatabase.isPostgreSQL {
+            XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(version) (table schema_version)\n"))
+            XCTAssertTrue(schema.stdout.contains("CREATE TABLE photo ("), schema.stdout)
+        } else {
+            XCTAssertTrue(schema.stdout.hasPrefix("-- schema version \(version) (PRAGMA user_version)\n"))
+            // Migration 4 rebuilt photo by RENAME, which SQLite stores quoted.
+            XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
+            XCTAssertTrue(
+                schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
+        }
 
-        let db = try Database(path: lib + "/photos.sqlite")
-        try db.execute("BEGIN IMMEDIATE")
+        let db = try TestCatalog(root: lib)
+        try db.beginWriteTransaction()
         let busy = photos(["--library", lib, "--wait", "0.2", "import", samplesDir + "/storm.jpg"])
         XCTAssertEqual(busy.status, 75, busy.stderr)
         XCTAssertTrue(busy.stderr.contains("library \(lib) is busy"), busy.stderr)
-        try db.execute("ROLLBACK")
+        try db.rollback()
         // The lock is taken before any original is written: a refused import leaves nothing behind.
         let afterBusy = photos(["--library", lib, "verify", "--json"])
         XCTAssertTrue(
@@ -183,7 +206,9 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
         XCTAssertEqual(photos(["--library", lib, "list", "--json"]).stdout, "", "nothing was committed")
 
-        try db.execute("PRAGMA user_version = 99")
+        // A schema version newer than this build's: PRAGMA user_version, or the schema_version row.
+        try db.execute(
+            TestDatabase.isPostgreSQL ? "UPDATE schema_version SET version = 99" : "PRAGMA user_version = 99")
         let newer = photos(["--library", lib, "list"])
         XCTAssertEqual(newer.status, 65)
         XCTAssertTrue(newer.stderr.contains("schema version 99, newer than this photos supports"), newer.stderr)
@@ -251,10 +276,10 @@ final class CLITests: TemporaryFolderTestCase {
     func testLibraryComesFromTheEnvironment() {
         let env = ["PHOTOS_LIBRARY": lib, "HOME": dir]
         XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: env).status, 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/photos.sqlite"))
+        XCTAssertNotNil(TestDatabase.backend(ofLibraryAt: lib))
         let xdg = ["XDG_DATA_HOME": dir + "/xdg", "HOME": dir]
         XCTAssertEqual(photos(["import", "-q", samplesDir + "/kite.png"], env: xdg).status, 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/xdg/photos/Library/photos.sqlite"))
+        XCTAssertNotNil(TestDatabase.backend(ofLibraryAt: dir + "/xdg/photos/Library"))
     }
 
     func testAuthorIsRecordedInHistory() throws {
@@ -263,7 +288,7 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(
             photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"], env: ["PHOTOS_AUTHOR": "alice"])
                 .status, 0)
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         XCTAssertEqual(
             try db.statement("SELECT author FROM history_transaction ORDER BY token").map { $0.string(0) },
             ["cron-nightly", "alice"])

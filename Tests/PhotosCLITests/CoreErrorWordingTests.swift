@@ -132,6 +132,10 @@ final class CoreErrorWordingTests: TemporaryFolderTestCase {
     // MARK: through the command line
 
     func testBackupAndRestoreRefusalsThroughTheCommandLine() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         XCTAssertEqual(photos(["--library", lib, "init"]).status, 0)
         let inside = photos(["--library", lib, "backup", lib + "/backup"])
         XCTAssertEqual(inside.status, 73)

@@ -29,7 +29,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         return try json(result.stdout)
     }
 
-    func db(_ root: String) throws -> Database { try Database(path: root + "/photos.sqlite", busyTimeout: 5) }
+    func db(_ root: String) throws -> TestCatalog { try TestCatalog(root: root) }
 
     func originalPath(_ root: String, _ displayName: String) throws -> String {
         root + "/ExternalData/"
@@ -53,8 +53,8 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
         do { // (closed before the snapshots: an open connection keeps -wal/-shm that readers touch)
             let db = try db(lib)
             try db.run(
-                "UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')"
-            )
+                "UPDATE thumbnail SET data = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')",
+                [[UInt8]([0xDE, 0xAD, 0xBE, 0xEF])])
             try db.run("DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
             photosBefore = try db.scalarInt("SELECT count(*) FROM photo") ?? 0
         }

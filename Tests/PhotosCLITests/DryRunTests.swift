@@ -15,7 +15,7 @@ extension DryRunChecking {
         var lines: [String] = []
         for root in roots {
             lines.append("== \(root)")
-            lines += try LibrarySnapshot.dumpDatabase(root + "/photos.sqlite")
+            lines += try LibrarySnapshot.dumpCatalog(root)
             lines += LibrarySnapshot.fileTree(root)
         }
         return lines
@@ -228,15 +228,16 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         let lib = dir + "/lib"
         _ = try ok(["--library", lib, "import", samplesDir + "/storm.jpg"])
         let library = try Library(root: lib, create: false)
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         let ref = try XCTUnwrap(library.externalData.allReferences().first)
         let seen: Int = try library.dryRun(true) {
             let inside = try library.write {
-                try library.sqlite.run("DELETE FROM photo")
-                return try library.sqlite.scalarInt("SELECT count(*) FROM photo") ?? -1
+                try library.catalog.run("DELETE FROM photo")
+                return try library.catalog.scalarInt("SELECT count(*) FROM photo") ?? -1
             }
             XCTAssertThrowsError(
-                try library.sqlite.run("DELETE FROM photo"), "query_only refuses a write outside write()")
+                try library.catalog.run("DELETE FROM photo"),
+                "query_only (SQLite), default_transaction_read_only (PostgreSQL) refuse a write outside write()")
             XCTAssertTrue(library.externalData.remove(reference: ref), "a dry run says the file would go")
             let bytes: [UInt8] = [1, 2, 3]
             XCTAssertFalse(try bytes.withUnsafeBytes { try library.externalData.write($0, reference: "zz/new") })
@@ -246,10 +247,10 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         XCTAssertFalse(library.isDryRun)
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.externalData.path(for: ref)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: library.externalData.path(for: "zz/new")))
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo"), 1)
         // Out of the dry run, writes commit again.
-        try library.write { try library.sqlite.run("UPDATE photo SET display_name = 'x'") }
-        XCTAssertEqual(try library.sqlite.scalarString("SELECT display_name FROM photo"), "x")
+        try library.write { try library.catalog.run("UPDATE photo SET display_name = 'x'") }
+        XCTAssertEqual(try library.catalog.scalarString("SELECT display_name FROM photo"), "x")
         _ = before
     }
 }

@@ -138,7 +138,7 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(sha256(ofFile: dir + "/fresh/IMG_0001 (1).JPG"), photos[1]["sha256"] as? String)
 
         // Hostile display names (set behind the tool's back) land inside DEST, under safe names.
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "UPDATE photo SET display_name = ? WHERE unique_name = ?",
             ["../../etc/passwd", photos[0]["uniqueName"] as? String ?? ""])
@@ -188,7 +188,7 @@ final class ExportTests: TemporaryFolderTestCase {
         XCTAssertEqual(second["bytes"] as? Int, 0)
 
         // A new tag on one photo: only its sidecar is rewritten.
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Sky & Sea', 'default')", [UUID().uuidString.lowercased()]
         )
@@ -210,11 +210,11 @@ final class ExportTests: TemporaryFolderTestCase {
 
         // A rating changes the sidecar too (and is written rounded: mean of 2 and 3 is 2.5 → 3).
         try db.run(
-            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 2 FROM photo WHERE display_name = 'kite.png'"
-        )
+            "INSERT INTO rating (uuid, photo_id, value) SELECT ?, id, 2 FROM photo WHERE display_name = 'kite.png'",
+            [UUID().uuidString.lowercased()])
         try db.run(
-            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 3 FROM photo WHERE display_name = 'kite.png'"
-        )
+            "INSERT INTO rating (uuid, photo_id, value) SELECT ?, id, 3 FROM photo WHERE display_name = 'kite.png'",
+            [UUID().uuidString.lowercased()])
         XCTAssertEqual(try summary(run(["export", out, "--update", "--json"]))["updated"] as? Int, 1)
         XCTAssertTrue(
             String(decoding: FileManager.default.contents(atPath: out + "/kite.png.xmp") ?? Data(), as: UTF8.self)
@@ -255,7 +255,7 @@ final class ExportTests: TemporaryFolderTestCase {
 
     func testRoundTripThroughImportKeepsPhotosTagsAndRatings() throws {
         run(["import", "-q", samplesDir])
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, 'default')",
             [UUID().uuidString.lowercased(), "Café & <Friends> \"quoted\""])
@@ -263,11 +263,11 @@ final class ExportTests: TemporaryFolderTestCase {
             "INSERT INTO photo_tag (photo_id, tag_id) SELECT id, ? FROM photo WHERE display_name IN ('kite.png', 'path.jpg')",
             [db.lastInsertRowID])
         try db.run(
-            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 5 FROM photo WHERE display_name = 'ladybird.jpg'"
-        )
+            "INSERT INTO rating (uuid, photo_id, value) SELECT ?, id, 5 FROM photo WHERE display_name = 'ladybird.jpg'",
+            [UUID().uuidString.lowercased()])
         try db.run(
-            "INSERT INTO rating (uuid, photo_id, value) SELECT lower(hex(randomblob(18))), id, 1 FROM photo WHERE display_name = 'path.jpg'"
-        )
+            "INSERT INTO rating (uuid, photo_id, value) SELECT ?, id, 1 FROM photo WHERE display_name = 'path.jpg'",
+            [UUID().uuidString.lowercased()])
         let expected = try fingerprint(lib)
         XCTAssertTrue(expected.contains { $0.hasSuffix("[Insect|Nature] 5") }, "ratings 4 and 5 show as 5: \(expected)")
 

@@ -25,8 +25,8 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         return result
     }
 
-    func db(_ library: String? = nil) throws -> Database {
-        try Database(path: (library ?? lib) + "/photos.sqlite", readOnly: true, busyTimeout: 5)
+    func db(_ library: String? = nil) throws -> TestCatalog {
+        try TestCatalog(root: (library ?? lib), readOnly: true)
     }
 
     /// storm, path, ladybird (its sidecar: tags Nature, Insect, rating 4), kite.
@@ -210,7 +210,7 @@ final class HistoryShapeCLITests: TemporaryFolderTestCase {
         // share add merges the duplicates of the share's zone.
         run(["share", "create", storm, "--title", "S"])
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
-        let rw = try Database(path: lib + "/photos.sqlite", busyTimeout: 5)
+        let rw = try TestCatalog(root: lib)
         try rw.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-0000-0000-000000000000', 'Sky', ?)", [share])
         try assertTombstones(["share", "add", share, path], author: "eve", context: "share add", entities: ["Tag"])

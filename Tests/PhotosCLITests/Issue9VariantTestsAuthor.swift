@@ -14,7 +14,7 @@ final class Issue9VariantAuthorTests: TemporaryFolderTestCase {
 
     func testControlCharactersInAuthorAreRefused() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
-        let d = try Database(path: lib + "/photos.sqlite", busyTimeout: 5)
+        let d = try TestCatalog(root: lib)
         let photo = try XCTUnwrap(try d.scalarString("SELECT unique_name FROM photo"))
         for author in ["a\nb", "x\u{1B}[31my", "tab\there", "nul\u{0}"] {
             let r = photos(["--library", lib, "--author", author, "rate", photo, "3"])

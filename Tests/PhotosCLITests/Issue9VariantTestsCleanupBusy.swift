@@ -16,16 +16,16 @@ final class Issue9VariantCleanupBusyTests: TemporaryFolderTestCase {
     func testRemovalAfterCommitWaitsForAnotherWriter() throws {
         XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
         let library = try Library(root: lib, create: false, busyTimeout: 0)
-        let ref = try XCTUnwrap(try library.sqlite.scalarString("SELECT file_ref FROM photo_data"))
+        let ref = try XCTUnwrap(try library.catalog.scalarString("SELECT file_ref FROM photo_data"))
         // The rows go (as a committed delete leaves them), then another writer holds the lock.
-        try library.sqlite.run("DELETE FROM photo")
-        // nonisolated(unsafe): safe because after `BEGIN IMMEDIATE` this thread never touches
-        // `holder` again; only the timer's closure does: one thread at a time.
-        nonisolated(unsafe) let holder = try Database(path: lib + "/photos.sqlite", busyTimeout: 0)
-        try holder.execute("BEGIN IMMEDIATE")
+        try library.catalog.run("DELETE FROM photo")
+        // nonisolated(unsafe): safe because after taking the writer lock this thread never
+        // touches `holder` again; only the timer's closure does: one thread at a time.
+        nonisolated(unsafe) let holder = try TestCatalog(root: lib)
+        try holder.beginWriteTransaction()
         let released = expectation(description: "holder released")
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
-            try? holder.execute("ROLLBACK")
+            try? holder.rollback()
             released.fulfill()
         }
         let removed = library.removeUnreferencedFiles([ref])

@@ -21,13 +21,15 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
         }
         XCTAssertEqual(names.count, 2)
         chmod(dir, 0o755)
-        for path in [lib, lib + "/photos.sqlite", lib + "/import.lock"] { chown(path, 65534, 65534) }
+        for path in [lib, lib + "/photos.sqlite", lib + "/catalog.postgresql", lib + "/import.lock"] {
+            chown(path, 65534, 65534)
+        }
         chmod(lib + "/ExternalData", 0o700)
         return names
     }
 
     func rows() throws -> [Int] {
-        let d = try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5)
+        let d = try TestCatalog(root: lib, readOnly: true)
         return try ["photo", "photo_data", "thumbnail", "share", "history_transaction"].map {
             try XCTUnwrap(try d.scalarInt("SELECT count(*) FROM \($0)"))
         }
@@ -42,7 +44,7 @@ final class Issue9VariantEnvironmentTests: BinaryTestCase {
         let names = try makeLibrary()
         XCTAssertEqual(try run(["--library", lib, "share", "create", "-q", names[0]]).status, 0)
         let share = try XCTUnwrap(
-            try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5).scalarString(
+            try TestCatalog(root: lib, readOnly: true).scalarString(
                 "SELECT id FROM share"))
         let before = try rows()
         let files = originals()

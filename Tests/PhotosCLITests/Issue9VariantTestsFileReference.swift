@@ -17,7 +17,7 @@ final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
     var victim: String { dir + "/victim" }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
 
     /// Imports storm.jpg and path.jpg, writes the victim file beside the library and points
     /// storm's PhotoData at it with `reference`. Returns storm's uniqueName and content address.

@@ -16,7 +16,7 @@ final class Issue9VariantMergeDryRunTests: TemporaryFolderTestCase {
             XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
         }
         let ref = try XCTUnwrap(
-            try Database(path: b + "/photos.sqlite", busyTimeout: 5).scalarString("SELECT file_ref FROM photo_data"))
+            try TestCatalog(root: b).scalarString("SELECT file_ref FROM photo_data"))
         try FileManager.default.removeItem(atPath: b + "/ExternalData/" + ref)
         let dry = photos(["--library", b, "merge", "--from", a, "--dry-run"])
         XCTAssertEqual(dry.status, 0, dry.stderr)

@@ -26,7 +26,7 @@ final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
     }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
     func uniqueName(_ display: String) throws -> String {
         try XCTUnwrap(try db().scalarString("SELECT unique_name FROM photo WHERE display_name = ?", [display]))
     }

@@ -20,14 +20,16 @@ final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
             run(["import", "-q", "--tag", "Sky", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
     }
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
 
     func testDuplicatePhotoIsReportedNotRepaired() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "two photo_data rows with one SHA-256: PostgreSQL's UNIQUE (sha256), its duplicate rule, refuses them")
         let d = try db()
-        try d.run(
+        let id = try d.insert(
             "INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id) SELECT 'AAAAAAAA-0000-4000-8000-000000000000', 'copy.jpg', imported_at, width, height, format, orientation, zone_id FROM photo WHERE display_name = 'storm.jpg'"
         )
-        let id = d.lastInsertRowID
         try d.run(
             "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) SELECT ?, sha256, byte_size, file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'storm.jpg'",
             [id])
@@ -51,18 +53,25 @@ final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
     /// "a\0b/../../evil.jpg", exported without extension) and passed verify.
     func testImpossibleDisplayNamesAreReported() throws {
         let d = try db()
-        try d.execute(
-            "UPDATE photo SET display_name = 'a' || char(0) || 'b/../../evil.jpg' WHERE display_name = 'storm.jpg'")
+        // PostgreSQL text cannot hold a NUL byte (PostgreSQL docs §8.3): that name exists only on SQLite.
+        let withNUL = d.backend == .sqlite
+        if withNUL {
+            try d.execute(
+                "UPDATE photo SET display_name = 'a' || char(0) || 'b/../../evil.jpg' WHERE display_name = 'storm.jpg'")
+        }
         try d.execute("UPDATE photo SET display_name = '..' WHERE display_name = 'path.jpg'")
         let v = run(["verify"])
         XCTAssertEqual(v.status, 1)
-        XCTAssertTrue(
-            v.stdout.contains(#"has the file name "a\u0000b/../../evil.jpg", which no file can have"#), v.stdout)
+        if withNUL {
+            XCTAssertTrue(
+                v.stdout.contains(#"has the file name "a\u0000b/../../evil.jpg", which no file can have"#), v.stdout)
+        }
         XCTAssertTrue(v.stdout.contains(#"has the file name "..", which no file can have"#), v.stdout)
-        XCTAssertEqual(v.stdout.components(separatedBy: "bad-display-name").count - 1, 2, v.stdout)
+        XCTAssertEqual(v.stdout.components(separatedBy: "bad-display-name").count - 1, withNUL ? 2 : 1, v.stdout)
         // A newline is a legal (if odd) file name character: not a problem.
-        try d.execute("UPDATE photo SET display_name = 'a' || char(10) || 'b.jpg' WHERE display_name = '..'")
-        XCTAssertEqual(run(["verify"]).stdout.components(separatedBy: "bad-display-name").count - 1, 1)
+        try d.run("UPDATE photo SET display_name = ? WHERE display_name = '..'", ["a\nb.jpg"])
+        XCTAssertEqual(
+            run(["verify"]).stdout.components(separatedBy: "bad-display-name").count - 1, withNUL ? 1 : 0)
     }
 
     func testCrossZoneLinkIsRelinked() throws {

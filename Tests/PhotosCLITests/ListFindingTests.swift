@@ -115,7 +115,7 @@ final class ListFindingTests: BinaryTestCase {
         XCTAssertEqual(try names(["list", "--search", "ete a nice"]), ["kite.png"])
     }
 
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
 
     func testSortReverseLimitAndFilters() throws {
         XCTAssertEqual(

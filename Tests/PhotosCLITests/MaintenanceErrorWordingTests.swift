@@ -17,7 +17,7 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
 
     /// Adds zones shared with this library (as a merge could bring) with these ids.
     private func addZones(_ ids: [String]) throws {
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         for id in ids { try db.run("INSERT INTO zone (id, name, scope) VALUES (?, ?, 'shared')", [id, id]) }
     }
 
@@ -55,7 +55,7 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
         XCTAssertEqual(found.status, 0, found.stderr)
         XCTAssertEqual(
             found.stdout, "Would purge zone wxyz0001: 0 photos, 0 ratings, 0 tags, 0 participants, 0 shares\n")
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM zone"), 14, "nothing purged by a refusal or a dry run")
     }
 
@@ -81,7 +81,7 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
         }
         XCTAssertEqual(names.count, 2)
         XCTAssertEqual(photos(["--library", lib, "share", "create", names[0], "-q"]).status, 0)
-        let shareID = try XCTUnwrap(try Database(path: lib + "/photos.sqlite").scalarString("SELECT id FROM share"))
+        let shareID = try XCTUnwrap(try TestCatalog(root: lib).scalarString("SELECT id FROM share"))
         func changes(_ args: [String]) throws -> [[String: Any]] {
             let out = photos(["--library", lib, "history", "--json"] + args)
             XCTAssertEqual(out.status, 0, out.stderr)

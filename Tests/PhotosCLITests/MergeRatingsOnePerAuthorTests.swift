@@ -15,7 +15,7 @@ final class MergeRatingsOnePerAuthorTests: BinaryTestCase {
 
     func testSeveralRatingsByOneAuthorInTheOtherLibraryMergeAsTheLastOne() throws {
         XCTAssertEqual(try run(["--library", source, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
-        let db = try Database(path: source + "/photos.sqlite", busyTimeout: 5)
+        let db = try TestCatalog(root: source)
         let storm = try XCTUnwrap(try db.scalarString("SELECT unique_name FROM photo"))
         XCTAssertEqual(try run(["--library", source, "--author", "alice", "rate", storm, "2"]).status, 0)
         XCTAssertEqual(try run(["--library", source, "--author", "bob", "rate", storm, "3"]).status, 0)
@@ -35,7 +35,7 @@ final class MergeRatingsOnePerAuthorTests: BinaryTestCase {
         XCTAssertEqual(merged.status, 0, merged.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(merged.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["ratings"] as? Int, 4)
-        let here = try Database(path: target + "/photos.sqlite", readOnly: true, busyTimeout: 5)
+        let here = try TestCatalog(root: target, readOnly: true)
         let rows = try here.statement(
             "SELECT coalesce(r.author, '-') || '|' || r.value FROM rating r ORDER BY coalesce(r.author, '-'), r.value"
         ).map { $0.string(0) }
@@ -43,8 +43,8 @@ final class MergeRatingsOnePerAuthorTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", target, "verify", "-q"]).status, 0)
 
         // Merging again changes nothing.
-        let before = try LibrarySnapshot.dumpDatabase(target + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(target)
         XCTAssertEqual(try run(["--library", target, "merge", "--from", source]).status, 0)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(target + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(target), before)
     }
 }

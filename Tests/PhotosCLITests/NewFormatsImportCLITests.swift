@@ -38,9 +38,8 @@ final class NewFormatsImportCLITests: XCTestCase {
         }
         XCTAssertTrue(run.stderr.contains("\(dir)/in/cut.heic: error: "), run.stderr)
 
-        let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
-        let rows = try Statement.prepare(
-            db,
+        let db = try TestCatalog(root: lib, readOnly: true)
+        let rows = try db.statement(
             "SELECT p.display_name, p.format, p.width, p.height, p.orientation, p.capture_date, d.byte_size, d.sha256 FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.display_name"
         )
         .map {

@@ -56,7 +56,7 @@ final class NewFormatsSniffImportCLITests: XCTestCase {
                 "\(dir)/in/empty.avif: error: empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP"), run.stderr)
         XCTAssertFalse(run.stderr.contains("notes.txt"), "an unclaimed name is skipped quietly")
 
-        let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
+        let db = try TestCatalog(root: lib, readOnly: true)
         let rows = try db.statement("SELECT display_name, format, width, height FROM photo ORDER BY display_name")
             .map { "\($0.string(0)) \($0.string(1)) \($0.int(2))x\($0.int(3))" }
         XCTAssertEqual(rows, ["isom.heic heif 1600x1067", "really-heif.jpg heif 1600x1067"])

@@ -24,11 +24,11 @@ final class OptionMeaningTests: BinaryTestCase {
     func testHistoryDatesAndTokens() throws {
         XCTAssertEqual(try photos(["import", "-q", samplesDir + "/storm.jpg"]).status, 0)
         let name = try XCTUnwrap(
-            try Database(path: lib + "/photos.sqlite", readOnly: true).scalarString("SELECT unique_name FROM photo"))
+            try TestCatalog(root: lib, readOnly: true).scalarString("SELECT unique_name FROM photo"))
         XCTAssertEqual(try photos(["tag", "add", "A", name]).status, 0)
         XCTAssertEqual(try photos(["tag", "add", "B", name]).status, 0)
         // Make the first two transactions older: 2020-01-01 and 2020-06-15.
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.run("UPDATE history_transaction SET timestamp = '2020-01-01T10:00:00Z' WHERE token = 1")
         try db.run("UPDATE history_transaction SET timestamp = '2020-06-15T23:59:59Z' WHERE token = 2")
         XCTAssertEqual(try tokens([]), [1, 2, 3])

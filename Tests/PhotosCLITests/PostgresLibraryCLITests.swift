@@ -83,7 +83,8 @@ final class PostgresLibraryCLITests: BinaryTestCase {
 
     func testAFolderWithASQLiteCatalogOrAnotherDatabaseIsRefused() throws {
         let library = dir + "/lib"
-        XCTAssertEqual(try run(["init", "--library", library]).status, 0)
+        // A SQLite library whatever the run's backend (`run` would make `init` a PostgreSQL one).
+        XCTAssertEqual(try runAsGiven(["init", "--library", library]).status, 0)
         let sqlite = try run(["init", "--database", connectionString, library])
         XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
         XCTAssertTrue(sqlite.stderr.contains("already has a SQLite catalog"), sqlite.stderr)

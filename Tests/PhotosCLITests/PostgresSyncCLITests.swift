@@ -29,6 +29,12 @@ final class PostgresSyncCLITests: BinaryTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
+    /// The backends of `pg` and `sq`: the test is of one library on each.
+    func assertBackends(pg: String, sq: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(TestDatabase.backend(ofLibraryAt: pg), .postgresql, file: file, line: line)
+        XCTAssertEqual(TestDatabase.backend(ofLibraryAt: sq), .sqlite, file: file, line: line)
+    }
+
     func verifyClean(_ libs: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         for lib in libs {
             let report = try ok(lib, ["verify"], file: file, line: line)
@@ -48,6 +54,7 @@ final class PostgresSyncCLITests: BinaryTestCase {
         let pg = dir + "/pg", sq = dir + "/sq"
         let drop = try makePostgresLibrary(pg)
         defer { drop() }
+        try TestDatabase.initializeSQLiteLibrary(at: sq)
         try ok(pg, ["import", "-q", "--tag", "Trip"] + ["storm.jpg", "ladybird.jpg"].map { samplesDir + "/" + $0 })
         try ok(sq, ["import", "-q", "--tag", "Home", samplesDir + "/path.jpg"])
         let sqID = try XCTUnwrap(try json(try ok(sq, ["stats", "--json"]))["libraryId"] as? String)
@@ -70,6 +77,7 @@ final class PostgresSyncCLITests: BinaryTestCase {
         XCTAssertEqual(both.filter { $0.contains("Trip") }.count, 2, "\(both)")
         XCTAssertEqual(both.filter { $0.contains("Home") }.count, 1, "\(both)")
         try verifyClean([pg, sq])
+        assertBackends(pg: pg, sq: sq)
 
         // Edits on both sides, a delete and a rename travel; then the other way round.
         let names = both.map { String($0.split(separator: " ")[0]) }
@@ -88,6 +96,7 @@ final class PostgresSyncCLITests: BinaryTestCase {
         XCTAssertTrue(after.contains { $0.hasPrefix(names[1]) && $0.contains(" 4 ") }, "\(after)")
         XCTAssertEqual(try ok(pg, ["tag", "list"]), try ok(sq, ["tag", "list"]))
         try verifyClean([pg, sq])
+        assertBackends(pg: pg, sq: sq)
 
         // Nothing new: another round changes nothing on either side.
         try ok(pg, ["sync", "--from", sq, "-q"])
@@ -106,6 +115,7 @@ final class PostgresSyncCLITests: BinaryTestCase {
         let share = try XCTUnwrap(try json(try ok(owner, ["share", "list", "--json"]))["id"] as? String)
         try ok(owner, ["share", "invite", share, "bob@example.org", "--permission", "read-only"])
         try ok(owner, ["share", "export", share, "--for", "bob@example.org", "-o", dir + "/to-bob-1"])
+        try TestDatabase.initializeSQLiteLibrary(at: bob)
         try ok(bob, ["share", "accept", dir + "/to-bob-1"])
         XCTAssertEqual(try photos(bob), try photos(owner))
         XCTAssertEqual(try photos(bob).count, 2)
@@ -114,13 +124,14 @@ final class PostgresSyncCLITests: BinaryTestCase {
         }
         XCTAssertEqual(zones, ["shared", "shared"])
         try verifyClean([owner, bob])
+        assertBackends(pg: owner, sq: bob)
 
         // Read-only there: the participant's write exits 77 and writes nothing.
-        let dump = try LibrarySnapshot.dumpDatabase(bob + "/photos.sqlite")
+        let dump = try LibrarySnapshot.dumpCatalog(bob)
         let refused = try run(["--library", bob, "tag", "add", "X", names[0]])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("read-only"), refused.stderr)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(bob + "/photos.sqlite"), dump)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(bob), dump)
 
         // The owner deletes a photo and renames a tag; the participant follows; its
         // acknowledgement comes back to the owner, who sees it accepted.

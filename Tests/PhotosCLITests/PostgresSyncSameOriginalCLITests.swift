@@ -11,6 +11,7 @@ extension PostgresSyncCLITests {
         let pg = dir + "/pg", sq = dir + "/sq"
         let drop = try makePostgresLibrary(pg)
         defer { drop() }
+        try TestDatabase.initializeSQLiteLibrary(at: sq)
         let copy = dir + "/another-name.jpg"
         try FileManager.default.copyItem(atPath: samplesDir + "/storm.jpg", toPath: copy)
         try ok(pg, ["import", "-q", "--tag", "Trip", samplesDir + "/storm.jpg"])
@@ -33,5 +34,6 @@ extension PostgresSyncCLITests {
         XCTAssertTrue(after.first?.contains(" 3") ?? false, "mean of ann's 4 and bob's 2: \(after)")
         XCTAssertEqual(try ok(pg, ["tag", "list"]), try ok(sq, ["tag", "list"]))
         try verifyClean([pg, sq])
+        assertBackends(pg: pg, sq: sq)
     }
 }

@@ -14,6 +14,7 @@ final class RestoreKilledMidwayTests: BinaryTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        try TestDatabase.requireSQLite(because: "photos backup and restore copy SQLite catalogs")
         let (input, _) = try makeInput(copies: 8)
         XCTAssertEqual(try run(["--library", lib, "import", "-q", input]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "backup", "-q", "--originals", backup]).status, 0)
@@ -28,6 +29,10 @@ final class RestoreKilledMidwayTests: BinaryTestCase {
     }
 
     func testARestoreKilledAtAnyPointLeavesNoLibraryOrAWholeOneAndTheNextRestoreFinishes() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let expected = try photoCount(lib)
         XCTAssertGreaterThan(expected, 0)
         for (i, delay) in [0.0, 0.02, 0.05, 0.1, 0.2, 0.4].enumerated() {
@@ -47,6 +52,10 @@ final class RestoreKilledMidwayTests: BinaryTestCase {
     }
 
     func testWhatAKilledRestoreLeftIsRemovedByTheNextRestore() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         // A process that has exited: its pid names the folder a killed restore would leave.
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -65,6 +74,10 @@ final class RestoreKilledMidwayTests: BinaryTestCase {
     }
 
     func testAFolderThatIsNotEmptyIsRefusedAndAnEmptyOneTakesTheLibrary() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
         let busy = dir + "/busy", empty = dir + "/empty"
         try FileManager.default.createDirectory(atPath: busy, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)

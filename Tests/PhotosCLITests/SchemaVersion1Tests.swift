@@ -46,6 +46,8 @@ final class SchemaVersion1Tests: BinaryTestCase {
     /// schema version and asks for `photos init`, and changes no byte; after `init` the same
     /// dry runs work.
     func testDryRunsOnAVersion1LibraryMigrateNothingAndAskForInit() throws {
+        try TestDatabase.requireSQLite(
+            because: "a SQLite file schema version 1 wrote (PostgreSQL catalogs start at the current schema)")
         let lib = dir + "/lib", other = dir + "/other"
         let (_, share) = try makeVersion1Library(lib)
         XCTAssertEqual(try run(["--library", other, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
@@ -81,6 +83,8 @@ final class SchemaVersion1Tests: BinaryTestCase {
     /// A read command run by a user who may write a version-1 library migrates it (as every
     /// command did before): the example keeps its wall-clock value, offset unknown.
     func testAReadCommandMigratesAVersion1LibraryItsUserMayWrite() throws {
+        try TestDatabase.requireSQLite(
+            because: "a SQLite file schema version 1 wrote (PostgreSQL catalogs start at the current schema)")
         let lib = dir + "/lib"
         let (photo, _) = try makeVersion1Library(lib)
         let shown = try run(["--library", lib, "show", photo, "--json"])
@@ -98,6 +102,8 @@ final class SchemaVersion1Tests: BinaryTestCase {
     /// `merge --from` a version-1 library reads it as it is (it is never written, a dry run
     /// neither): its capture dates arrive as migration 2 converts them.
     func testMergeFromAVersion1LibraryReadsItWithoutMigratingIt() throws {
+        try TestDatabase.requireSQLite(
+            because: "a SQLite file schema version 1 wrote (PostgreSQL catalogs start at the current schema)")
         let a = dir + "/A", b = dir + "/B"
         let (photo, _) = try makeVersion1Library(a)
         let versionOneRows = try Statement.prepare(

@@ -24,7 +24,7 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
     }
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
     /// ann's participant row: `role|permission|acceptance`.
     func ann() throws -> String? {
         try db().scalarString(
@@ -32,11 +32,12 @@ final class ShareReinviteCLITests: TemporaryFolderTestCase {
     }
     /// Every history change, oldest first: `context|entity|type|updated`.
     func history() throws -> String {
-        try db().scalarString(
+        try db().statement(
             """
-            SELECT group_concat(line, ';') FROM (SELECT t.context || '|' || c.entity || '|' || c.type || '|' || coalesce(c.updated, '') AS line
-            FROM history_change c JOIN history_transaction t ON t.token = c.token ORDER BY c.id)
-            """) ?? ""
+            SELECT t.context || '|' || c.entity || '|' || c.type || '|' || coalesce(c.updated, '')
+            FROM history_change c JOIN history_transaction t ON t.token = c.token ORDER BY c.id
+            """
+        ).map { $0.string(0) }.joined(separator: ";")
     }
     func transactions() throws -> Int { try db().scalarInt("SELECT count(*) FROM history_transaction") ?? -1 }
 

@@ -14,14 +14,14 @@ final class SharedZonePermissionCLITests: TemporaryFolderTestCase {
     func testEveryWriteToAZoneSharedByHandExits77AndWritesNothing() throws {
         let lib = dir + "/lib"
         XCTAssertEqual(photos(["--library", lib, "import", "-q", "--tag", "Trip", samplesDir + "/storm.jpg"]).status, 0)
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         let name = try XCTUnwrap(try db.scalarString("SELECT unique_name FROM photo"))
         XCTAssertEqual(photos(["--library", lib, "rate", "-q", name, "3"]).status, 0)
         XCTAssertEqual(photos(["--library", lib, "share", "create", "-q", "--title", "Theirs", name]).status, 0)
         let share = try XCTUnwrap(try db.scalarString("SELECT id FROM share"))
         try db.execute("UPDATE zone SET scope = 'shared' WHERE id <> 'default'")
         let rating = try XCTUnwrap(try db.scalarString("SELECT id FROM rating"))
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         let files = LibrarySnapshot.fileTree(lib + "/ExternalData")
         for args in [
             ["tag", "add", "X", name], ["tag", "remove", "Trip", name], ["tag", "rename", "Trip", "Y"],
@@ -34,7 +34,7 @@ final class SharedZonePermissionCLITests: TemporaryFolderTestCase {
             XCTAssertEqual(r.status, 77, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains(share), "\(args): \(r.stderr)")
         }
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
         XCTAssertEqual(LibrarySnapshot.fileTree(lib + "/ExternalData"), files)
     }
 }

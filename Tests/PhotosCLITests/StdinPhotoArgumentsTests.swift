@@ -26,7 +26,7 @@ final class StdinPhotoArgumentsTests: BinaryTestCase {
         }
     }
 
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib, readOnly: true) }
     func name(_ display: String) -> String { names[display] ?? "missing-\(display)" }
 
     /// Runs `script` under sh with `photos` meaning the binary on this library.

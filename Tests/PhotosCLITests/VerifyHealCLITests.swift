@@ -16,7 +16,7 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
 
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
 
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
 
     /// storm (tag Sky, a rating of 5), ladybird (sidecar: Nature, Insect, rating 4), path, kite.
     func importSamples() throws {
@@ -71,20 +71,11 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
 
     func details(_ report: [String: Any]) -> [[String: Any]] { report["details"] as? [[String: Any]] ?? [] }
 
-    /// Every row of every table (sqlite_sequence included) and every file of the library folder
-    /// except the database's own files (a checkpoint rewrites those without changing a row),
-    /// with its size and SHA-256.
+    /// Every row of every table (`LibrarySnapshot.dumpCatalog`, either backend) and every file
+    /// of the library folder except the SQLite database's own files (a checkpoint rewrites those
+    /// without changing a row), with its size and SHA-256.
     func dump() throws -> [String] {
-        let db = try Database(path: lib + "/photos.sqlite", readOnly: true, busyTimeout: 5)
-        var lines: [String] = []
-        for table in try db.statement("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map({
-            $0.string(0)
-        }) {
-            let rows = try db.statement("SELECT * FROM \"\(table)\"").map { row in
-                table + ": " + (0..<row.count).map { "\(row.value($0))" }.joined(separator: " | ")
-            }
-            lines += rows.sorted()
-        }
+        var lines = try LibrarySnapshot.dumpCatalog(lib)
         let fm = FileManager.default
         for path in (fm.subpaths(atPath: lib) ?? []).sorted() where !path.hasPrefix("photos.sqlite") {
             var isDir: ObjCBool = false
@@ -403,16 +394,16 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         let peer = dir + "/peer"
         XCTAssertEqual(
             photos(["--library", peer, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"]).status, 0)
-        let peerDB = try Database(path: peer + "/photos.sqlite", busyTimeout: 5)
+        let peerDB = try TestCatalog(root: peer)
         try peerDB.run(
-            "UPDATE thumbnail SET data = x'deadbeef' WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')"
-        )
+            "UPDATE thumbnail SET data = ? WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'storm.jpg')",
+            [[UInt8]([0xDE, 0xAD, 0xBE, 0xEF])])
         try peerDB.run(
             "UPDATE thumbnail SET width = 7 WHERE photo_id = (SELECT id FROM photo WHERE display_name = 'path.jpg')")
         let target = dir + "/target"
         XCTAssertEqual(photos(["--library", target, "init"]).status, 0)
         XCTAssertEqual(photos(["--library", target, "merge", "--from", peer]).status, 0)
-        let t = try Database(path: target + "/photos.sqlite", readOnly: true, busyTimeout: 5)
+        let t = try TestCatalog(root: target, readOnly: true)
         let merged = try t.statement(
             "SELECT p.display_name, th.data, th.width, th.height FROM thumbnail th JOIN photo p ON p.id = th.photo_id ORDER BY p.display_name"
         )

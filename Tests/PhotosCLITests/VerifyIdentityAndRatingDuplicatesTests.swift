@@ -15,7 +15,7 @@ final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["verify"]).status, 0, "clean before")
     }
     func run(_ args: [String]) -> RunResult { photos(["--library", lib] + args) }
-    func db() throws -> Database { try Database(path: lib + "/photos.sqlite", busyTimeout: 5) }
+    func db() throws -> TestCatalog { try TestCatalog(root: lib) }
     func problems(_ args: [String] = []) throws -> [[String: Any]] {
         let v = run(["verify", "--json"] + args)
         XCTAssertEqual(v.status, 1, v.stderr)
@@ -32,9 +32,9 @@ final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
         XCTAssertEqual(found.count, 1, "one problem for the pair")
         let detail = try XCTUnwrap(found.first?["detail"] as? String)
         XCTAssertTrue(detail.contains("\(storm) (storm.jpg), \(storm.lowercased()) (path.jpg)"), detail)
-        let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(lib)
         XCTAssertEqual(run(["verify", "--repair", "--yes"]).status, 1, "not repaired")
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 
     func testOneAuthorsSecondRatingOfAPhotoIsReportedNotRepaired() throws {
@@ -42,14 +42,17 @@ final class VerifyIdentityAndRatingDuplicatesTests: TemporaryFolderTestCase {
         try d.run("DROP INDEX rating_photo_author")
         let insert = """
             INSERT INTO rating (uuid, photo_id, value, author)
-            SELECT lower(hex(randomblob(4))) || '-0000-4000-8000-' || lower(hex(randomblob(6))), id, ?, ?
+            SELECT ?, id, ?, ?
             FROM photo WHERE display_name = ?
             """
-        try d.run(insert, [2, "ann", "storm.jpg"])
-        try d.run(insert, [3, "bob", "storm.jpg"])
-        try d.run(insert, [5, " ann", "storm.jpg"]) // the same author as `--author ' ann'` gives
-        try d.run(insert, [4, "ann", "path.jpg"]) // one per photo: fine
-        try d.run(insert, [1, "Ann", "path.jpg"]) // another author: names are case-sensitive
+        func rate(_ value: Int, _ author: String, _ name: String) throws {
+            try d.run(insert, [UUID().uuidString.lowercased(), value, author, name])
+        }
+        try rate(2, "ann", "storm.jpg")
+        try rate(3, "bob", "storm.jpg")
+        try rate(5, " ann", "storm.jpg") // the same author as `--author ' ann'` gives
+        try rate(4, "ann", "path.jpg") // one per photo: fine
+        try rate(1, "Ann", "path.jpg") // another author: names are case-sensitive
         let found = try problems().filter { $0["kind"] as? String == "duplicate-author-rating" }
         XCTAssertEqual(found.count, 1, "\(found)")
         let detail = try XCTUnwrap(found.first?["detail"] as? String)

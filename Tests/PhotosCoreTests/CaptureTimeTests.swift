@@ -111,10 +111,13 @@ final class CaptureTimeTests: XCTestCase {
 
     func row(_ library: Library, _ name: String) throws -> [String] {
         try XCTUnwrap(
-            library.sqlite.statement(
-                "SELECT capture_date, quote(capture_offset), quote(capture_source) FROM photo WHERE display_name = ?"
+            library.catalog.statement(
+                "SELECT capture_date, capture_offset, capture_source FROM photo WHERE display_name = ?"
             )
-            .first([name]) { [$0.string(0), $0.string(1), $0.string(2)] })
+            .first([name]) { row in
+                // As SQLite's quote(): NULL, an integer, or text in single quotes.
+                [row.string(0), row.optionalString(1) ?? "NULL", row.optionalString(2).map { "'\($0)'" } ?? "NULL"]
+            })
     }
 
     func exifJPEG(_ seed: Int, _ tags: [Int: String], ifd0: [Int: String] = [:]) throws -> [UInt8] {
@@ -266,6 +269,7 @@ final class CaptureTimeTests: XCTestCase {
 
     /// Migration 2 keeps a version-1 row's wall-clock value, offset unknown, source exif.
     func testMigrationFromVersion1() throws {
+        try TestDatabase.requireSQLite(because: "a version-1 photos.sqlite migrated by the SQLite schema code")
         let path = tmp.file("v1.sqlite")
         let db = try Database(path: path)
         try db.migrate(to: 1)

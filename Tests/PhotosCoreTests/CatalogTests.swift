@@ -41,16 +41,17 @@ final class CatalogTests: XCTestCase {
     }
 
     func historyCount(_ library: Library) throws -> Int {
-        try library.sqlite.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
+        try library.catalog.scalarInt("SELECT count(*) FROM history_transaction") ?? 0
     }
 
     func lastTransaction(_ library: Library) throws -> (author: String, context: String, changes: [[String]]) {
-        let token = try XCTUnwrap(library.sqlite.scalarInt("SELECT max(token) FROM history_transaction"))
+        let token = try XCTUnwrap(library.catalog.scalarInt("SELECT max(token) FROM history_transaction"))
         let head = try XCTUnwrap(
-            library.sqlite.statement("SELECT author, context FROM history_transaction WHERE token = ?").first([token]) {
+            library.catalog.statement("SELECT author, context FROM history_transaction WHERE token = ?").first([token])
+            {
                 ($0.string(0), $0.string(1))
             })
-        let changes = try library.sqlite.statement(
+        let changes = try library.catalog.statement(
             "SELECT entity, object_id, type, coalesce(updated, ''), coalesce(tombstone, ''), coalesce(zone_id, '') FROM history_change WHERE token = ? ORDER BY id"
         )
         .map([token]) { row in (0..<6).map { row.string($0) } }
@@ -63,13 +64,16 @@ final class CatalogTests: XCTestCase {
         _ library: Library, full: Bool = true, _ message: String = "", file: StaticString = #filePath,
         line: UInt = #line
     ) throws {
-        let crossing = try library.sqlite.scalarInt(
+        let crossing = try library.catalog.scalarInt(
             "SELECT count(*) FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id WHERE p.zone_id <> t.zone_id"
         )
         XCTAssertEqual(crossing, 0, "tag links crossing zones \(message)", file: file, line: line)
-        let fk = try library.sqlite.statement("PRAGMA foreign_key_check").map { $0.string(0) }
-        XCTAssertEqual(fk, [], "foreign_key_check \(message)", file: file, line: line)
-        let orphanShares = try library.sqlite.scalarInt(
+        if library.testBackend == .sqlite {
+            // PostgreSQL enforces every foreign key at each statement; SQLite checks them here.
+            let fk = try library.sqlite.statement("PRAGMA foreign_key_check").map { $0.string(0) }
+            XCTAssertEqual(fk, [], "foreign_key_check \(message)", file: file, line: line)
+        }
+        let orphanShares = try library.catalog.scalarInt(
             "SELECT count(*) FROM zone z WHERE z.id <> 'default' AND NOT EXISTS (SELECT 1 FROM share s WHERE s.id = z.id)"
         )
         XCTAssertEqual(orphanShares, 0, "every non-default zone has its share \(message)", file: file, line: line)
@@ -133,7 +137,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(cafe.count, 1)
         XCTAssertEqual(cafe.first?.photoCount, 2)
         XCTAssertEqual(cafe.first?.name.unicodeScalars.map(\.value), [0x43, 0x61, 0x66, 0xE9], "stored NFC")
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM tag WHERE name = ?", ["Cafe\u{301}"]), 0)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM tag WHERE name = ?", ["Cafe\u{301}"]), 0)
 
         XCTAssertEqual(try library.tags(matching: "cafe").map(\.name), ["Caf\u{E9}"])
         XCTAssertEqual(try library.tags(matching: "CAFE\u{301}").map(\.name), ["Caf\u{E9}"])
@@ -189,7 +193,7 @@ final class CatalogTests: XCTestCase {
         }
 
         // Delete nullifies the links and keeps the photos.
-        let photoCount = try library.sqlite.scalarInt("SELECT count(*) FROM photo")
+        let photoCount = try library.catalog.scalarInt("SELECT count(*) FROM photo")
         let deleted = try library.deleteTag("Weather", author: "bob")
         XCTAssertEqual(deleted.map(\.uuid), [weather.uuid])
         let tx = try lastTransaction(library)
@@ -200,7 +204,7 @@ final class CatalogTests: XCTestCase {
             tx.changes.contains([
                 "Tag", weather.uuid, "delete", "", #"{"name":"Weather","uuid":"\#(weather.uuid)"}"#, "default"
             ]))
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), photoCount)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo"), photoCount)
         XCTAssertEqual(try library.resolvePhoto(storm.uniqueName).tags, [])
         XCTAssertThrowsError(try library.deleteTag("Weather", author: "a")) {
             XCTAssertEqual($0 as? LibraryError, .notFound(.tag("Weather", zone: nil)))
@@ -348,10 +352,10 @@ final class CatalogTests: XCTestCase {
         let created = try XCTUnwrap(library.findTag(named: "Beach", zone: share.id))
         // Duplicates, as a merge from another peer brings them: one larger and one smaller uuid.
         let big = "ffffffff-ffff-4fff-bfff-ffffffffffff", small = "00000000-0000-4000-8000-000000000001"
-        try library.sqlite.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [big, share.id])
-        try library.sqlite.run(
-            "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [storm.rowID, library.sqlite.lastInsertRowID])
-        try library.sqlite.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [small, share.id])
+        try library.catalog.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [big, share.id])
+        try library.catalog.run(
+            "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [storm.rowID, library.catalog.lastInsertRowID])
+        try library.catalog.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, 'Beach', ?)", [small, share.id])
 
         let result = try library.addToShare(share, photos: [path, storm], author: "a")
         XCTAssertEqual(result, ShareAddResult(moved: 1, mergedTags: 2))
@@ -471,13 +475,15 @@ final class CatalogTests: XCTestCase {
         }
         func fingerprint() throws -> String {
             let parts = try [
-                "SELECT group_concat(id || ':' || zone_id, ',') FROM (SELECT id, zone_id FROM photo ORDER BY id)",
-                "SELECT group_concat(uuid || ':' || name || ':' || zone_id, ',') FROM (SELECT uuid, name, zone_id FROM tag ORDER BY uuid)",
-                "SELECT group_concat(photo_id || ':' || tag_id, ',') FROM (SELECT * FROM photo_tag ORDER BY 1, 2)",
-                "SELECT group_concat(id || ':' || photo_id || ':' || value, ',') FROM (SELECT * FROM rating ORDER BY id)",
-                "SELECT group_concat(id || ':' || title || ':' || public_permission, ',') FROM (SELECT * FROM share ORDER BY id)",
-                "SELECT group_concat(share_id || ':' || email || ':' || permission, ',') FROM (SELECT * FROM participant ORDER BY id)"
-            ].map { try library.sqlite.scalarString($0) ?? "" }
+                "SELECT id, zone_id FROM photo ORDER BY id",
+                "SELECT uuid, name, zone_id FROM tag ORDER BY uuid",
+                "SELECT photo_id, tag_id FROM photo_tag ORDER BY 1, 2",
+                "SELECT id, photo_id, value FROM rating ORDER BY id",
+                "SELECT id, title, public_permission FROM share ORDER BY id",
+                "SELECT share_id, email, permission FROM participant ORDER BY id"
+            ].map { sql in
+                try library.catalog.rows(sql).map { $0.map { $0 ?? "" }.joined(separator: ":") }.joined(separator: ",")
+            }
             return parts.joined(separator: "|")
         }
 
@@ -517,7 +523,7 @@ final class CatalogTests: XCTestCase {
                     }
                 case 8:
                     label = "rating delete"
-                    let ids = try library.sqlite.statement("SELECT id FROM rating ORDER BY id").map { $0.int64(0) }
+                    let ids = try library.catalog.statement("SELECT id FROM rating ORDER BY id").map { $0.int64(0) }
                     try library.deleteRating(id: rng.pick(ids) ?? 999_999, author: "prop")
                 case 9:
                     label = "share create"
@@ -554,11 +560,11 @@ final class CatalogTests: XCTestCase {
                     // Not a command: a same-named tag with another uuid in a photo's zone.
                     if let photo = try somePhotos().first, let name = photo.tags.first {
                         let uuid = UUID().uuidString.lowercased()
-                        try library.sqlite.run(
+                        try library.catalog.run(
                             "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)", [uuid, name, photo.zone])
-                        try library.sqlite.run(
+                        try library.catalog.run(
                             "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)",
-                            [photo.rowID, library.sqlite.lastInsertRowID])
+                            [photo.rowID, library.catalog.lastInsertRowID])
                         notACommand = true
                     }
                 default:
@@ -594,8 +600,8 @@ final class CatalogTests: XCTestCase {
             }
             if let zone = shareAddZone {
                 XCTAssertEqual(
-                    try library.sqlite.scalarInt(
-                        "SELECT count(*) FROM (SELECT name FROM tag WHERE zone_id = ? GROUP BY name HAVING count(*) > 1)",
+                    try library.catalog.scalarInt(
+                        "SELECT count(*) FROM (SELECT name FROM tag WHERE zone_id = ? GROUP BY name HAVING count(*) > 1) AS duplicate",
                         [zone]), 0,
                     "step \(step): share add leaves no duplicate tags in its zone")
             }
@@ -618,6 +624,6 @@ final class CatalogTests: XCTestCase {
 
     /// The uuid of the rating with row id `id` (history names ratings by uuid, schema 3).
     func ratingUUID(_ library: Library, _ id: Int64) throws -> String {
-        try XCTUnwrap(library.sqlite.scalarString("SELECT uuid FROM rating WHERE id = ?", [id]))
+        try XCTUnwrap(library.catalog.scalarString("SELECT uuid FROM rating WHERE id = ?", [id]))
     }
 }

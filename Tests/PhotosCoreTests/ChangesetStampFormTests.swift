@@ -17,11 +17,11 @@ final class ChangesetStampFormTests: SyncTestCase {
         let db = try Database(path: cs + "/changeset.sqlite")
         try db.execute("PRAGMA journal_mode = DELETE")
         try db.execute("UPDATE entry SET stamp_time = '\(time)' WHERE entity = 'Tag' AND attribute = 'name'")
-        let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
+        let dump = try LibrarySnapshot.dumpCatalog(b.root)
         let (code, message) = status { _ = try b.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused, message, file: file, line: line)
         XCTAssertTrue(message.contains("the stamp of name is not a time"), message, file: file, line: line)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump, file: file, line: line)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b.root), dump, file: file, line: line)
         XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [], file: file, line: line)
     }
 
@@ -65,11 +65,11 @@ final class ChangesetStampFormTests: SyncTestCase {
         let db = try Database(path: cs + "/changeset.sqlite")
         try db.execute("PRAGMA journal_mode = DELETE")
         try db.execute("UPDATE header SET value = '9223372036854775807' WHERE key = 'toToken'")
-        let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
+        let dump = try LibrarySnapshot.dumpCatalog(b.root)
         let (code, message) = status { _ = try b.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused, message)
         XCTAssertTrue(message.contains("beyond any token"), message)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b.root), dump)
         XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [])
     }
 }

@@ -19,11 +19,11 @@ final class ChangesetZoneReachTests: SyncTestCase {
     private func assertRefusedUnchanged(
         _ library: Library, _ cs: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        let dump = try LibrarySnapshot.dumpDatabase(library.databasePath)
+        let dump = try LibrarySnapshot.dumpCatalog(library.root)
         let (code, message) = status { _ = try library.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused, message, file: file, line: line)
         XCTAssertTrue(message.contains("reaches zone"), message, file: file, line: line)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(library.databasePath), dump, file: file, line: line)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(library.root), dump, file: file, line: line)
     }
 
     /// A read-write participant's changeset back to the owner, tampered with `sql` (`$ZONE`,

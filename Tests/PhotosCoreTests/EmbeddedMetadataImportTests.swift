@@ -21,13 +21,13 @@ final class EmbeddedMetadataImportTests: XCTestCase {
         let summary = try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
         XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
         var rows: [String: (tags: [String], ratings: [Int])] = [:]
-        for (id, name) in try library.sqlite.statement("SELECT id, display_name FROM photo").map({
+        for (id, name) in try library.catalog.statement("SELECT id, display_name FROM photo").map({
             ($0.int64(0), $0.string(1))
         }) {
-            let tags = try library.sqlite.statement(
+            let tags = try library.catalog.statement(
                 "SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? ORDER BY t.name"
             ).map([id]) { $0.string(0) }
-            let ratings = try library.sqlite.statement("SELECT value FROM rating WHERE photo_id = ? ORDER BY id").map([
+            let ratings = try library.catalog.statement("SELECT value FROM rating WHERE photo_id = ? ORDER BY id").map([
                 id
             ]) { $0.int(0) }
             rows[name] = (tags, ratings)

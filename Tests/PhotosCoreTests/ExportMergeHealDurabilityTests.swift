@@ -55,6 +55,13 @@ final class ExportMergeHealDurabilityTests: ImportTestCase {
         return ((try? db.scalarInt(sql)) ?? nil) ?? -1
     }
 
+    /// Integer from a separate read-only connection to the catalog of the library folder
+    /// `root`: what is committed.
+    static func committedCatalogCount(_ root: String, _ sql: String) -> Int {
+        guard let db = try? TestCatalog(root: root, readOnly: true) else { return -1 }
+        return ((try? db.scalarInt(sql)) ?? nil) ?? -1
+    }
+
     func testExportSyncsOncePerBatchBeforeTheStateRecordsItsFiles() throws {
         try writePhotos(130)
         let library = try makeLibrary()
@@ -144,13 +151,14 @@ final class ExportMergeHealDurabilityTests: ImportTestCase {
             try Importer(library: other, libraryRoot: tmp.file("other"), options: options).run().imported, 70)
         let library = try makeLibrary()
         let root = library.externalData.root
-        let databasePath = library.databasePath
+        let libraryRoot = library.root
         let seen = Seen()
         DurabilityStats.recordEvents(true) { event in
             guard case .syncfs(let path) = event, path == root else { return }
             let files = ExternalDataStore(root: root).allReferences().count
             seen.add(
-                rows: ExportMergeHealDurabilityTests.committedCount(databasePath, "SELECT count(*) FROM photo_data"),
+                rows: ExportMergeHealDurabilityTests.committedCatalogCount(
+                    libraryRoot, "SELECT count(*) FROM photo_data"),
                 missing: files == 70 ? [] : ["\(files) of 70 originals"])
         }
         let report = try library.merge(from: other)
@@ -165,7 +173,7 @@ final class ExportMergeHealDurabilityTests: ImportTestCase {
         XCTAssertEqual(seen.committedRows, [0])
         XCTAssertEqual(seen.missingFiles, [])
         XCTAssertEqual(
-            ExportMergeHealDurabilityTests.committedCount(databasePath, "SELECT count(*) FROM photo_data"), 70)
+            ExportMergeHealDurabilityTests.committedCatalogCount(libraryRoot, "SELECT count(*) FROM photo_data"), 70)
     }
 
     func testReimportHealSyncsOnceBeforeReportingRestoredOriginals() throws {

@@ -32,14 +32,12 @@ final class GroupDurabilityTests: XCTestCase {
         let library = try Library(root: tmp.file("lib"), create: true)
         let root = library.externalData.root
         let seen = Seen()
-        nonisolated(unsafe) let db = library.sqlite
+        nonisolated(unsafe) let db = library.catalog
         // Called on the writer's thread inside the batch's write transaction: the rows it sees
         // are the ones about to commit; each must have its original renamed into place already.
         DurabilityStats.recordEvents(true) { event in
             guard case .syncfs(let path) = event, path == root else { return }
-            let refs =
-                ((try? db.scalarString("SELECT group_concat(file_ref, char(10)) FROM photo_data")) ?? nil)?
-                .split(separator: "\n").map(String.init) ?? []
+            let refs = (try? db.statement("SELECT file_ref FROM photo_data").map { $0.string(0) }) ?? []
             let missing = refs.filter { !FileManager.default.fileExists(atPath: root + "/" + $0) }
             seen.lock.withLock {
                 seen.rowsAtSync.append(refs.count)
@@ -59,7 +57,7 @@ final class GroupDurabilityTests: XCTestCase {
         DurabilityStats.recordEvents(false)
 
         XCTAssertEqual(summary.imported, count, "\(summary.failures)")
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), count)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo_data"), count)
         // Exactly one syncfs, then the commit, per batch; no fsync at all for the originals.
         let batches = 3
         XCTAssertEqual(

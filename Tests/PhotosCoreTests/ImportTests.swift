@@ -65,18 +65,18 @@ final class ImportTests: ImportTestCase {
         // History: import transactions (one per committed batch) with 6 Photo inserts, 4 Tag inserts
         // (Nature, Insect from ladybird's sidecar; Close-up, Colors embedded in colorful-cups), 2 Rating inserts.
         XCTAssertEqual(
-            try library.sqlite.scalarInt(
+            try library.catalog.scalarInt(
                 "SELECT count(*) FROM history_transaction WHERE author <> 'photos' OR context <> 'import'"), 0)
-        XCTAssertGreaterThanOrEqual(try library.sqlite.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
+        XCTAssertGreaterThanOrEqual(try library.catalog.scalarInt("SELECT count(*) FROM history_transaction") ?? 0, 1)
         XCTAssertEqual(
-            try library.sqlite.scalarInt(
+            try library.catalog.scalarInt(
                 "SELECT count(*) FROM history_change WHERE entity = 'Photo' AND type = 'insert'"),
             6)
         XCTAssertEqual(
-            try library.sqlite.scalarInt(
+            try library.catalog.scalarInt(
                 "SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'insert'"), 4)
         XCTAssertEqual(
-            try library.sqlite.scalarInt(
+            try library.catalog.scalarInt(
                 "SELECT count(*) FROM history_change WHERE entity = 'Rating' AND type = 'insert'"),
             2)
 
@@ -91,18 +91,19 @@ final class ImportTests: ImportTestCase {
             $0.tags = ["Cafe\u{301}", "  Trip "]
         }
         _ = try runImport(library, [samplesDir + "/kite.png"]) { $0.tags = ["Caf\u{E9}"] }
-        let tags = try library.sqlite.statement("SELECT name, zone_id FROM tag ORDER BY name").map {
+        let tags = try library.catalog.statement("SELECT name, zone_id FROM tag ORDER BY name").map {
             [$0.string(0), $0.string(1)]
         }
         XCTAssertEqual(tags, [["Caf\u{E9}", "default"], ["Trip", "default"]])
         XCTAssertEqual(
-            try library.sqlite.scalarInt(
+            try library.catalog.scalarInt(
                 "SELECT count(*) FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE t.name = ?", ["Caf\u{E9}"]), 3)
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["bad\u{7}name"] }) {
             XCTAssertEqual($0 as? ValueError, .tagNameControlCharacters(shown: #""bad\u0007name""#))
         }
         XCTAssertThrowsError(try runImport(library, [samplesDir + "/ladybird.jpg"]) { $0.tags = ["   "] })
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")
+        XCTAssertEqual(
+            try library.catalog.scalarInt("SELECT count(*) FROM photo"), 3, "a refused --tag imports nothing")
     }
 
     func testTypeComesFromBytesNotTheName() throws {
@@ -144,13 +145,13 @@ final class ImportTests: ImportTestCase {
     func testBusyLibraryRefusesBeforeWritingAnyOriginal() throws {
         _ = try makeLibrary()
         let library = try Library(root: tmp.file("lib"), create: false, busyTimeout: 0.2)
-        let holder = try Database(path: library.databasePath)
-        try holder.execute("BEGIN IMMEDIATE")
+        let holder = try TestCatalog(root: library.root)
+        try holder.beginWriteTransaction()
         XCTAssertThrowsError(try runImport(library, [samplesDir]) { $0.batchSize = 1 }) {
             XCTAssertEqual(($0 as? LibraryError)?.isBusy, true)
             XCTAssertTrue("\($0)".contains("library \(self.tmp.file("lib")) is busy"), "\($0)")
         }
-        try holder.execute("ROLLBACK")
+        try holder.rollback()
         XCTAssertEqual(library.externalData.allReferences(), [], "no original was written, so no orphan is left")
         XCTAssertEqual(try runImport(library, [samplesDir]).imported, 6, "the same import then completes")
     }
@@ -229,7 +230,7 @@ final class ImportTests: ImportTestCase {
         _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/c.jpg")
         let summary = try runImport(library, [tmp.file("in")])
         XCTAssertEqual([summary.imported, summary.duplicates], [1, 2])
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), 1)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo_data"), 1)
     }
 
     func testDryRunWritesNothing() throws {
@@ -239,7 +240,7 @@ final class ImportTests: ImportTestCase {
         let library = try makeLibrary()
         let again = try runImport(library, [samplesDir]) { $0.dryRun = true }
         XCTAssertEqual(again.imported, 6)
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 0)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo"), 0)
         XCTAssertEqual(library.externalData.allReferences(), [])
     }
 
@@ -266,7 +267,7 @@ final class ImportTests: ImportTestCase {
             let second = try runImport(library, [path])
             XCTAssertEqual([second.imported, second.failed], [1, 0], name)
         }
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 3)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo"), 3)
         XCTAssertTrue(try library.verify().isClean)
     }
 
@@ -274,19 +275,19 @@ final class ImportTests: ImportTestCase {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir + "/ladybird.jpg", samplesDir + "/storm.jpg"]) { $0.tags = ["Keep"] }
         let ladybird = try XCTUnwrap(
-            try library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
+            try library.catalog.scalarString("SELECT unique_name FROM photo WHERE display_name = 'ladybird.jpg'"))
         let photo = try library.resolvePhoto(String(ladybird.prefix(8)).lowercased())
         let file = library.externalData.path(for: photo.fileReference)
         XCTAssertTrue(FileManager.default.fileExists(atPath: file))
         try library.deletePhotos([photo], author: "tester")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1)
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_data"), 1)
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM thumbnail"), 1)
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM rating"), 0)
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM tag"), 3, "tags stay: Keep, Nature, Insect")
-        XCTAssertEqual(try library.sqlite.scalarInt("SELECT count(*) FROM photo_tag"), 1)
-        let tombstone = try library.sqlite.scalarString(
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo"), 1)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo_data"), 1)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM thumbnail"), 1)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM rating"), 0)
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM tag"), 3, "tags stay: Keep, Nature, Insect")
+        XCTAssertEqual(try library.catalog.scalarInt("SELECT count(*) FROM photo_tag"), 1)
+        let tombstone = try library.catalog.scalarString(
             "SELECT c.tombstone FROM history_change c JOIN history_transaction t ON t.token = c.token WHERE c.entity = 'Photo' AND c.type = 'delete' AND t.author = 'tester' AND t.context = 'delete'"
         )
         XCTAssertEqual(tombstone, "{\"uniqueName\":\"\(photo.uniqueName)\",\"sha256\":\"\(photo.sha256)\"}")
@@ -296,7 +297,7 @@ final class ImportTests: ImportTestCase {
     func testPrefixResolution() throws {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir])
-        let names = try library.sqlite.statement("SELECT unique_name FROM photo ORDER BY unique_name").map {
+        let names = try library.catalog.statement("SELECT unique_name FROM photo ORDER BY unique_name").map {
             $0.string(0)
         }
         XCTAssertEqual(try library.resolvePhoto(names[0]).uniqueName, names[0])
@@ -308,7 +309,7 @@ final class ImportTests: ImportTestCase {
             XCTAssertEqual($0 as? LibraryError, .notFound(.photo("zzzz-not-there")))
         }
         // Force an ambiguity: two names sharing a 4-character prefix.
-        try library.sqlite.run(
+        try library.catalog.run(
             "UPDATE photo SET unique_name = 'ABCD' || substr(unique_name, 5) WHERE unique_name IN (?, ?)",
             [names[0], names[1]])
         XCTAssertThrowsError(try library.resolvePhoto("abcd")) { error in
@@ -333,12 +334,14 @@ final class ImportTests: ImportTestCase {
         let temp = library.externalData.path(for: "ab/.tmp-leftover")
         _ = FileManager.default.createFile(atPath: temp, contents: Data([1]))
         let storm = try library.resolvePhoto(
-            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
+            try XCTUnwrap(
+                library.catalog.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
         )
         let stormFile = library.externalData.path(for: storm.fileReference)
         // Corrupt path.jpg's copy: same size, other bytes.
         let pathPhoto = try library.resolvePhoto(
-            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+            try XCTUnwrap(library.catalog.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'"))
+        )
         var bytes = try XCTUnwrap(
             FileManager.default.contents(atPath: library.externalData.path(for: pathPhoto.fileReference)))
         bytes[bytes.count / 2] ^= 0xFF
@@ -361,7 +364,7 @@ final class ImportTests: ImportTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan))
         XCTAssertFalse(FileManager.default.fileExists(atPath: temp))
         XCTAssertEqual(
-            try library.sqlite.scalarInt("SELECT count(*) FROM photo"), 1,
+            try library.catalog.scalarInt("SELECT count(*) FROM photo"), 1,
             "the photo whose original was gone is deleted")
         // The hash mismatch is reported, never "repaired" by deleting the user's data.
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["hash-mismatch"])
@@ -370,8 +373,8 @@ final class ImportTests: ImportTestCase {
     func testCrossZoneLinkIsReported() throws {
         let library = try makeLibrary()
         _ = try runImport(library, [samplesDir + "/storm.jpg"]) { $0.tags = ["Sky"] }
-        try library.sqlite.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
-        try library.sqlite.execute("UPDATE tag SET zone_id = 'z1'")
+        try library.catalog.execute("INSERT INTO zone (id, name, scope) VALUES ('z1', 'z1', 'private')")
+        try library.catalog.execute("UPDATE tag SET zone_id = 'z1'")
         XCTAssertEqual(try library.verify().problems.map(\.kind), ["cross-zone"])
     }
 }

@@ -19,17 +19,19 @@ final class Issue10VerifySubjectTests: XCTestCase {
         options.jobs = 1
         _ = try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
         let storm = try library.resolvePhoto(
-            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
+            try XCTUnwrap(
+                library.catalog.scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
         )
         let path = try library.resolvePhoto(
-            try XCTUnwrap(library.sqlite.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'")))
+            try XCTUnwrap(library.catalog.scalarString("SELECT unique_name FROM photo WHERE display_name = 'path.jpg'"))
+        )
         return (library, storm, path)
     }
 
     func testAMissingOriginalAndItsMissingThumbnailShareTheSubjectAndTheDeletion() throws {
         let (library, storm, _) = try importedLibrary()
         try FileManager.default.removeItem(atPath: library.externalData.path(for: storm.fileReference))
-        try library.sqlite.run(
+        try library.catalog.run(
             "DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)", [storm.uniqueName])
         let report = try library.verify()
         let subject = VerifySubject.photo(PhotoName(uniqueName: storm.uniqueName, displayName: "storm.jpg"))
@@ -44,11 +46,12 @@ final class Issue10VerifySubjectTests: XCTestCase {
 
     func testDuplicatePhotosAreGroupedInRowOrderWithTheirSubject() throws {
         let (library, storm, path) = try importedLibrary()
-        try library.sqlite.run("UPDATE photo_data SET sha256 = ? WHERE sha256 = ?", [storm.sha256, path.sha256])
+        try library.catalog.allowDuplicateOriginals()
+        try library.catalog.run("UPDATE photo_data SET sha256 = ? WHERE sha256 = ?", [storm.sha256, path.sha256])
         let duplicates = try library.verify(quick: true).problems.filter { $0.kind == .duplicatePhoto }
         XCTAssertEqual(duplicates.count, 1)
         // Row order of photo_data: storm.jpg was imported first (jobs 1, argument order).
-        let names = try library.sqlite.statement(
+        let names = try library.catalog.statement(
             "SELECT p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id"
         )
         .map { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
@@ -67,7 +70,7 @@ final class Issue10VerifySubjectTests: XCTestCase {
             atPath: (orphan as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: orphan, contents: Data([1, 2, 3]))
         let uuid = UUID().uuidString.lowercased()
-        try library.sqlite.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ' Sky', 'default')", [uuid])
+        try library.catalog.run("INSERT INTO tag (uuid, name, zone_id) VALUES (?, ' Sky', 'default')", [uuid])
         let problems = try library.verify(quick: true).problems
         XCTAssertEqual(problems.first { $0.kind == .orphanFile }?.subject, .file(reference: reference))
         XCTAssertEqual(problems.first { $0.kind == .orphanFile }?.repair, .removeFile(reference: reference))

@@ -86,7 +86,7 @@ final class Issue9VariantMetadataTests: XCTestCase {
             library: library, libraryRoot: tmp.file("lib"), options: ImportOptions(paths: [tmp.file("in")])
         ).run()
         XCTAssertEqual(summary.imported, 1, "\(summary.failures)")
-        let tags = try library.sqlite.statement("SELECT name FROM tag ORDER BY name").map { $0.string(0) }
+        let tags = try library.catalog.statement("SELECT name FROM tag ORDER BY name").map { $0.string(0) }
         XCTAssertEqual(tags, ["Beach Sunset", "Line break", family].sorted())
     }
 

@@ -31,7 +31,7 @@ final class Issue9VariantSniffTests: XCTestCase {
         XCTAssertEqual(summary.skipped, 1)
         XCTAssertEqual(summary.failed, 1)
         XCTAssertEqual(summary.failures.map { ($0.path as NSString).lastPathComponent }, ["fake.png"])
-        let names = try library.sqlite.statement("SELECT display_name FROM photo ORDER BY display_name").map {
+        let names = try library.catalog.statement("SELECT display_name FROM photo ORDER BY display_name").map {
             $0.string(0)
         }
         XCTAssertEqual(names, ["junk.jpg", "marker.JPEG"])

@@ -30,6 +30,7 @@ final class LibraryOpenErrorTests: TemporaryFolderTestCase {
     }
 
     func testAnEmptyCatalogOpenedReadOnlyIsNotALibrary() throws {
+        try TestDatabase.requireSQLite(because: "a photos.sqlite whose PRAGMA user_version is 0")
         let root = dir + "/lib"
         _ = try Library(root: root, create: true)
         let db = try Database(path: root + "/photos.sqlite")

@@ -73,10 +73,10 @@ final class VerifyParallelHashTests: ImportTestCase {
         }
         let library = try makeLibrary()
         XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 10)
-        let store = library.sqlite
+        let store = library.catalog
         // Thumbnails 2, 5 and 9 (by row): not a JPEG, cut short, and a sound JPEG of the wrong size.
         let ids = try store.statement("SELECT id FROM thumbnail ORDER BY id").map { $0.int(0) }
-        try store.run("UPDATE thumbnail SET data = x'00112233' WHERE id = ?", [ids[2]])
+        try store.run("UPDATE thumbnail SET data = ? WHERE id = ?", [[0x00, 0x11, 0x22, 0x33] as [UInt8], ids[2]])
         try store.run("UPDATE thumbnail SET data = substr(data, 1, 40) WHERE id = ?", [ids[5]])
         try store.run("UPDATE thumbnail SET width = width - 1 WHERE id = ?", [ids[9]])
         let names = try store.statement(

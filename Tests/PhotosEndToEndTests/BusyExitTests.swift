@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 import PhotosTestSupport
-import PhotosSQLite
 
 /// Issue 9 item 9: an exit status tells the truth. A batched command that finds the library
 /// locked by another process (exit 75) after committing some batches prints the summary of what
@@ -10,26 +9,26 @@ import PhotosSQLite
 final class BusyExitTests: BinaryTestCase {
     override var label: String { "photos-busy" }
     var lib: String { dir + "/lib" }
-    var dbPath: String { lib + "/photos.sqlite" }
 
-    /// A second connection holding the write lock (`BEGIN IMMEDIATE`), as another writer does.
+    /// A second connection holding the catalog's write lock (`TestCatalog.beginWriteTransaction`),
+    /// as another writer does.
     final class LockHolder {
-        let db: Database
-        init(_ path: String) throws {
-            db = try Database(path: path, busyTimeout: 20)
-            try db.execute("BEGIN IMMEDIATE")
+        let db: TestCatalog
+        init(_ library: String) throws {
+            db = try TestCatalog(root: library)
+            try db.beginWriteTransaction()
         }
-        func release() throws { try db.execute("ROLLBACK") }
+        func release() throws { try db.rollback() }
     }
 
     func count(_ sql: String) throws -> Int {
-        let db = try Database(path: dbPath, readOnly: true)
+        let db = try TestCatalog(root: lib, readOnly: true)
         return try db.scalarInt(sql) ?? -1
     }
 
     /// Files in external data that are not `ab/<sha>` of a row: orphans and leftovers.
     func orphans() throws -> [String] {
-        let db = try Database(path: dbPath, readOnly: true)
+        let db = try TestCatalog(root: lib, readOnly: true)
         let refs = Set(try db.statement("SELECT file_ref FROM photo_data").map { $0.string(0) })
         var found: [String] = []
         let root = lib + "/ExternalData"
@@ -55,20 +54,23 @@ final class BusyExitTests: BinaryTestCase {
     ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments =
+        process.arguments = try preparingLibraries(
             ["--library", lib, "--wait", "0", "import", input, "--jobs", "1", "--batch-size", "1"]
-            + (json ? ["--json"] : [])
+                + (json ? ["--json"] : []))
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        var holder: LockHolder?
+        // One connection polls and then takes the lock (a connection per poll, slow on a server,
+        // let the import finish first).
+        var holder: TestCatalog?
+        var locked = false
         let deadline = Date().addingTimeInterval(60)
-        while holder == nil && process.isRunning && Date() < deadline {
-            if FileManager.default.fileExists(atPath: dbPath),
-                (try? count("SELECT count(*) FROM photo")) ?? 0 >= committedBefore
-            {
-                holder = try LockHolder(dbPath)
+        while !locked && process.isRunning && Date() < deadline {
+            if holder == nil, TestDatabase.backend(ofLibraryAt: lib) != nil { holder = try? TestCatalog(root: lib) }
+            if let holder, (try? holder.scalarInt("SELECT count(*) FROM photo")) ?? 0 >= committedBefore {
+                try holder.beginWriteTransaction()
+                locked = true
             } else {
                 usleep(1000)
             }
@@ -76,8 +78,8 @@ final class BusyExitTests: BinaryTestCase {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard let holder else { throw XCTSkip("the import finished before the lock could be taken") }
-        try holder.release()
+        guard locked, let holder else { throw XCTSkip("the import finished before the lock could be taken") }
+        try holder.rollback()
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
@@ -128,7 +130,7 @@ final class BusyExitTests: BinaryTestCase {
     func testImportBusyFromTheStartCommitsAndWritesNothing() throws {
         let (input, _) = try makeInput(copies: 2)
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
-        let holder = try LockHolder(dbPath)
+        let holder = try LockHolder(lib)
         let result = try run(["--library", lib, "--wait", "0", "import", input, "--batch-size", "1"])
         try holder.release()
         XCTAssertEqual(result.status, 75)
@@ -144,7 +146,7 @@ final class BusyExitTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)
         // nonisolated(unsafe): safe because this thread never touches `holder` again once it is
         // handed to the timer; the connection is used by one thread at a time.
-        nonisolated(unsafe) let holder = try LockHolder(dbPath)
+        nonisolated(unsafe) let holder = try LockHolder(lib)
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? holder.release() }
         let result = try run(["--library", lib, "--wait", "20", "import", input, "--batch-size", "1", "-q"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -208,12 +210,10 @@ final class BusyExitTests: BinaryTestCase {
         let orphanDir = lib + "/ExternalData/00"
         try FileManager.default.createDirectory(atPath: orphanDir, withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.createFile(atPath: orphanDir + "/00orphan", contents: Data([1, 2, 3])))
-        let db = try Database(path: dbPath)
+        let db = try TestCatalog(root: lib)
         let ref = try XCTUnwrap(try db.scalarString("SELECT file_ref FROM photo_data ORDER BY id LIMIT 1"))
         XCTAssertEqual(unlink(lib + "/ExternalData/" + ref), 0)
-        try db.execute(
-            "CREATE TRIGGER no_delete BEFORE DELETE ON photo BEGIN SELECT RAISE(ABORT, 'deletion refused by test trigger'); END"
-        )
+        try db.refuseDeletes(from: "photo", message: "deletion refused by test trigger")
         let result = try run(["--library", lib, "verify", "--repair"])
         XCTAssertEqual(result.status, 70, "a trigger's abort is a constraint error: 70; a busy lock here would be 75")
         XCTAssertTrue(result.stdout.contains("repaired: orphan-file: ExternalData/00/00orphan"), result.stdout)
@@ -236,7 +236,7 @@ final class BusyExitTests: BinaryTestCase {
     /// Export writes nothing in the library: a writer holding its lock does not stop it.
     func testExportIsNotStoppedByALibraryWriter() throws {
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir]).status, 0)
-        let holder = try LockHolder(dbPath)
+        let holder = try LockHolder(lib)
         let result = try run(["--library", lib, "--wait", "0", "export", dir + "/out", "--json"])
         try holder.release()
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -254,7 +254,7 @@ final class BusyExitTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: orphanDir, withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.createFile(atPath: orphanDir + "/00orphan", contents: Data([1, 2, 3])))
         let photosBefore = try count("SELECT count(*) FROM photo")
-        let holder = try LockHolder(dbPath)
+        let holder = try LockHolder(lib)
         let merge = try run(["--library", lib, "--wait", "0", "merge", "--from", other])
         let repair = try run(["--library", lib, "--wait", "0", "verify", "--repair"])
         try holder.release()

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 import PhotosTestSupport
-import PhotosSQLite
 
 /// Runs the built `photos` binary as a separate process (kill -9 needs a real process).
 final class CrashSafetyTests: BinaryTestCase {
@@ -14,7 +13,7 @@ final class CrashSafetyTests: BinaryTestCase {
         for delay in [0.05, 0.3, 0.8, 1.5] {
             try killDashNine(
                 ["--library", lib, "import", "--quiet", "--jobs", "2", "--batch-size", "3", input], after: delay)
-            guard FileManager.default.fileExists(atPath: lib + "/photos.sqlite") else { continue }
+            guard TestDatabase.backend(ofLibraryAt: lib) != nil else { continue }
             // After a crash only orphan files may need repair; everything else is clean.
             let verify = try run(["--library", lib, "verify", "--quick", "--json"])
             let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
@@ -26,7 +25,7 @@ final class CrashSafetyTests: BinaryTestCase {
         }
         let rerun = try run(["--library", lib, "import", "--json", "--jobs", "2", input])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files, "every file present")
         XCTAssertEqual(try db.scalarInt("SELECT count(DISTINCT sha256) FROM photo_data"), files, "exactly once")
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
@@ -44,7 +43,7 @@ final class CrashSafetyTests: BinaryTestCase {
                 try launch(["--library", lib, "import", "--quiet", "--jobs", "1", "--batch-size", "2", input]))
         }
         for p in processes { p.waitUntilExit(); XCTAssertEqual(p.terminationStatus, 0) }
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM photo"), files)
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
     }
@@ -55,7 +54,7 @@ final class CrashSafetyTests: BinaryTestCase {
         let (input, files) = try makeInput(copies: 8)
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", "--jobs", "2", input]).status, 0)
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.execute(
             """
             INSERT INTO zone (id, name, scope) VALUES ('share-kill', 'share-kill', 'private');
@@ -99,7 +98,7 @@ final class CrashSafetyTests: BinaryTestCase {
         let (input, files) = try makeInput(copies: 4)
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/kite.png"]).status, 0)
-        let db = try Database(path: lib + "/photos.sqlite")
+        let db = try TestCatalog(root: lib)
         try db.execute(
             """
             INSERT INTO zone (id, name, scope) VALUES ('share-x', 'share-x', 'private');

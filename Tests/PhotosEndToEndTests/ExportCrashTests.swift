@@ -2,7 +2,6 @@ import Foundation
 import XCTest
 import PhotosTestSupport
 import PhotosCore
-import PhotosSQLite
 
 /// kill -9 in the middle of an export, with the built binary, then `--update` finishes the job.
 final class ExportCrashTests: BinaryTestCase {
@@ -13,7 +12,7 @@ final class ExportCrashTests: BinaryTestCase {
         let (input, files) = try makeInput(copies: 24)
         let lib = dir + "/lib"
         XCTAssertEqual(try crash.run(["--library", lib, "import", "-q", input]).status, 0)
-        let db = try Database(path: lib + "/photos.sqlite", readOnly: true)
+        let db = try TestCatalog(root: lib, readOnly: true)
         let shas = Set(try db.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
         XCTAssertEqual(shas.count, files)
 

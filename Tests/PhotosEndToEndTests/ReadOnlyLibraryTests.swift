@@ -123,6 +123,10 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
 
     /// The example: the library folder read-only to the user, no -wal/-shm.
     func testReadOnlyLibraryFolderCanBeReadAndRefusesWritesWith77() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "a read-only library folder makes photos.sqlite read-only; a PostgreSQL catalog's permissions are the server's"
+        )
         let (photo, share) = try makeLibrary()
         let before = try libraryFiles()
         XCTAssertFalse(before.contains("photos.sqlite-wal"))
@@ -154,6 +158,7 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     /// The folder read-only while the owner's writer has it open: -wal and -shm exist and the
     /// WAL holds a committed change not yet checkpointed, which the reader must see.
     func testReadOnlyLibraryFolderWithALiveWALShowsTheWALsCommits() throws {
+        try TestDatabase.requireSQLite(because: "photos.sqlite's WAL seen by a reader of a read-only folder")
         let (photo, share) = try makeLibrary()
         let writer = try Database(path: lib + "/photos.sqlite")
         try writer.execute("PRAGMA wal_autocheckpoint = 0")
@@ -169,6 +174,7 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     /// Only the database file read-only (the folder writable): reads work without leaving
     /// -wal/-shm files owned by the reader; writes name the database file.
     func testReadOnlyDatabaseFileInAWritableFolder() throws {
+        try TestDatabase.requireSQLite(because: "the file mode of photos.sqlite")
         let (photo, share) = try makeLibrary()
         try setModes(folder: 0o777, files: 0o644)
         let before = try libraryFiles()
@@ -180,6 +186,8 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
     /// A read-only mount: reads work, writes exit 77 saying so. Needs an unprivileged user and
     /// mount namespace (`unshare -rm`); skipped where that is not allowed.
     func testReadOnlyMount() throws {
+        try TestDatabase.requireSQLite(
+            because: "a read-only mount makes photos.sqlite read-only; a PostgreSQL catalog is written on the server")
         let (photo, _) = try makeLibrary()
         let binary = try binary()
         let mountPoint = dir + "/ro"

@@ -7,6 +7,7 @@ import PhotosSQLite
 /// it runs the binary as nobody): see SchemaVersion1Tests for the rules.
 extension ReadOnlyLibraryTests {
     func testAVersion1LibraryThisUserMayOnlyReadIsRefusedWith77UntilItsOwnerRunsInit() throws {
+        try TestDatabase.requireSQLite(because: "a version-1 photos.sqlite that this user may only read")
         let (photo, share) = try makeLibrary()
         try downgradeToSchemaVersion1(lib)
         try setModes(folder: 0o755, files: 0o644)

@@ -69,7 +69,7 @@ final class ShareScenarioTests: BinaryTestCase {
         XCTAssertEqual(try scopes(bob), ["shared", "shared", "shared"])
 
         // The read-only participant writes nothing.
-        let before = try LibrarySnapshot.dumpDatabase(bob + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(bob)
         for args in [
             ["tag", "add", "X", names[0]], ["rate", names[0], "2"], ["tag", "rename", "Trip", "Y"],
             ["delete", names[0]], ["share", "invite", share, "eve@example.org"]
@@ -79,7 +79,7 @@ final class ShareScenarioTests: BinaryTestCase {
             XCTAssertTrue(r.stderr.contains("Holiday") || r.stderr.contains(share), r.stderr)
         }
         XCTAssertTrue(try run(["--library", bob, "tag", "add", "X", names[0]]).stderr.contains("read-only"))
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(bob + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(bob), before)
 
         // The read-write participant tags and rates; the owner applies; everyone matches.
         try ok(ann, ["tag", "add", "Sunny", names[0]])
@@ -141,11 +141,11 @@ final class ShareScenarioTests: BinaryTestCase {
         try ok(ann, ["tag", "add", "Mine", name])
         try ok(ann, ["share", "export", share, "-o", dir + "/from-ann"])
         try ok(owner, ["share", "invite", share, "ann@example.org", "--permission", "read-only"])
-        let before = try LibrarySnapshot.dumpDatabase(owner + "/photos.sqlite")
+        let before = try LibrarySnapshot.dumpCatalog(owner)
         let refused = try run(["--library", owner, "sync", "--apply", dir + "/from-ann"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("read-only"), refused.stderr)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(owner + "/photos.sqlite"), before)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
         // A changeset of a share sent by someone who is not its owner is refused by a participant.
         try ok(owner, ["share", "export", share, "--for", "ann@example.org", "-o", dir + "/to-ann-2"])
         let other = dir + "/other"

@@ -15,7 +15,7 @@ final class WholeCorpusImportTests: ImportTestCase {
         let manifest = try loadManifest(corpus)
         let library = try makeLibrary()
         let summary = try runImport(library, [corpus])
-        let imported = Set(try library.sqlite.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
+        let imported = Set(try library.catalog.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
         let failedPaths = Set(summary.failures.map { String($0.path.dropFirst(corpus.count + 1)) })
         for entry in manifest {
             switch entry.expect {

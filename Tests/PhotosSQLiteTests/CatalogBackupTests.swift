@@ -5,6 +5,12 @@ import PhotosTestSupport
 /// `CatalogBackupStore` over SQLite's online backup API: a consistent snapshot while another
 /// connection writes, a self-contained file, and the way back.
 final class CatalogBackupTests: TemporaryFolderTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "the SQLite backup of photos.sqlite")
+        try super.setUpWithError()
+    }
+
     override var label: String { "photos-backup-store" }
 
     private func names(_ db: Database) throws -> [String] {

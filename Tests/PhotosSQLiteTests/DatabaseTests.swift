@@ -3,6 +3,12 @@ import PhotosTestSupport
 @testable import PhotosSQLite
 
 final class DatabaseTests: TemporaryFolderTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "the SQLite Database class")
+        try super.setUpWithError()
+    }
+
     override var label: String { "photos-storage" }
 
     func testConnectionIsConfiguredForWALForeignKeysAndNormalSync() throws {

@@ -7,6 +7,12 @@ import PhotosModel
 /// by uuid), keeps their row ids and values, and the migrator refuses a migration that leaves
 /// a dangling foreign key.
 final class SchemaVersion3Tests: TemporaryFolderTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "SQLite schema migration 3 on photos.sqlite")
+        try super.setUpWithError()
+    }
+
     override var label: String { "photos-schema3" }
 
     func testMigrationGivesEveryRatingAndParticipantADistinctVersion4UUID() throws {
@@ -79,6 +85,12 @@ final class SchemaVersion3Tests: TemporaryFolderTestCase {
 
 /// Issue 10 item 4: SQLite errors are matchable by result code, primary or extended.
 final class ResultCodeTests: XCTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "SQLite result codes")
+        try super.setUpWithError()
+    }
+
     func testPrimaryPatternsMatchTheirExtendedCodes() throws {
         let dir = NSTemporaryDirectory() + "photos-rescode-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -106,6 +118,12 @@ final class ResultCodeTests: XCTestCase {
 
 /// Issue 10 item 1: one migrator, used by the library and by an export folder's state database.
 final class MigratorTests: XCTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "the SQLite schema migrator")
+        try super.setUpWithError()
+    }
+
     func testExportStateDatabaseMigratesThroughTheSameMigrator() throws {
         let dir = NSTemporaryDirectory() + "photos-migrator-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -5,6 +5,12 @@ import PhotosTestSupport
 
 /// The transaction primitive dry runs are built on, and the read-only open (issue 9 items 1, 10).
 final class TransactionCompletionTests: TemporaryFolderTestCase {
+    /// The SQLite backend's own behaviour: skipped on a PostgreSQL run.
+    override func setUpWithError() throws {
+        try TestDatabase.requireSQLite(because: "SQLite transactions of the Database class")
+        try super.setUpWithError()
+    }
+
     override var label: String { "photos-txn" }
     func makeDatabase() throws -> Database {
         let db = try Database(path: dir + "/t.sqlite")

@@ -1,8 +1,14 @@
 import Foundation
+import PhotosCore
 import XCTest
 
 /// Base of the tests that run the built `photos` binary as a separate process (kill -9 needs a
 /// real process): a fresh folder per test, the binary, and distinct copies of the samples.
+///
+/// In PostgreSQL mode (`TestDatabase`) a library the binary would create — `import` (not a dry
+/// run), `share accept` or `init` into a folder with no catalog — is made a PostgreSQL library
+/// on a schema of its own first (`preparingLibraries`), so tests written for one backend run on
+/// both without change; each library of a test (merge, sync, share) gets its own schema.
 open class BinaryTestCase: TemporaryFolderTestCase {
     open override var label: String { "photos-binary" }
 
@@ -19,11 +25,12 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         return found
     }
 
-    /// Starts the binary in the background, its output discarded.
+    /// Starts the binary in the background, its output discarded (a library it would create
+    /// prepared first, `preparingLibraries`).
     public func launch(_ args: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = args
+        process.arguments = try preparingLibraries(args)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -44,15 +51,27 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         try runProcess(try binary(), args)
     }
 
+    /// Runs the binary with `args` exactly as given, to completion: a library it creates in a
+    /// new folder is a SQLite one whatever the run's backend. Only for tests of what the binary
+    /// does with a SQLite library in particular (`init --database` refusing a folder that has a
+    /// SQLite catalog); every other test uses `run`.
+    @discardableResult
+    public func runAsGiven(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try runProcess(try binary(), args, preparing: false)
+    }
+
     /// Runs `executable` with `args` to completion (with `environment` when given, else this
     /// process's) and returns its exit status and output: what `run`, `asReader` and the tests
-    /// that set a variable such as `TZ` share.
-    public func runProcess(_ executable: String, _ args: [String], environment: [String: String]? = nil) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
+    /// that set a variable such as `TZ` share. When `executable` is the `photos` binary and
+    /// `preparing` is true, a library it would create is prepared first (`preparingLibraries`).
+    public func runProcess(
+        _ executable: String, _ args: [String], environment: [String: String]? = nil, preparing: Bool = true
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = args
+        let photosPath = (try? binary()).map { URL(fileURLWithPath: $0).standardized.path }
+        let isPhotos = preparing && photosPath == process.executableURL?.standardized.path
+        process.arguments = isPhotos ? try preparingLibraries(args, environment: environment) : args
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -130,6 +149,7 @@ extension BinaryTestCase {
     /// include this test process's own high-water mark: Linux keeps it across the spawn's exec.)
     public func runMeasured(_ args: [String]) throws -> (status: Int32, stderr: String, maxRSSKB: Int) {
         let path = try binary()
+        let args = try preparingLibraries(args)
         let errPath = dir + "/stderr-\(UUID().uuidString)"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -158,5 +178,89 @@ extension BinaryTestCase {
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return (exit, stderr, peak)
+    }
+}
+
+extension BinaryTestCase {
+    /// Global options of `photos` that take a value (SPEC §5), and the value options of the
+    /// commands that create a library (`import`, `init`), so the scan below skips their values.
+    private static let valueOptions: Set<String> = [
+        "--library", "--author", "--wait", "--tag", "--share", "--jobs", "-j", "--max-pixels",
+        "--thumbnail-quality", "--batch-size", "--database", "--from-backup"
+    ]
+
+    /// `args` ready to run on this run's backend: in SQLite mode unchanged. In PostgreSQL mode,
+    /// when the command would create a library in a folder that has no catalog — `import`
+    /// (without `--dry-run`, every path it names present), `share accept`, or `init` without
+    /// `--database`/`--from-backup` — that folder is made a PostgreSQL library on a fresh
+    /// schema: `init` gets `--database` with the schema's connection string (so its output is
+    /// `photos init --database`'s), the others find the library made already
+    /// (`TestDatabase.initializePostgreSQLLibrary`, which records it as `init --database` does).
+    /// The library folder is the one the binary resolves: `--library`, `init`'s argument, else
+    /// `PHOTOS_LIBRARY` of `environment` (this process's when nil), else the XDG default.
+    /// - Throws: `PostgresError` when the test server cannot be reached.
+    public func preparingLibraries(_ args: [String], environment: [String: String]? = nil) throws -> [String] {
+        guard TestDatabase.isPostgreSQL else { return args }
+        var words: [(index: Int, word: String)] = []
+        var explicitLibrary: String?
+        var options: Set<String> = []
+        var index = 0
+        while index < args.count {
+            let arg = args[index]
+            if arg == "--" {
+                words += args[(index + 1)...].enumerated().map { (index + 1 + $0.offset, $0.element) }
+                break
+            }
+            if arg.hasPrefix("-") && arg != "-" {
+                let name = arg.split(separator: "=", maxSplits: 1).first.map(String.init) ?? arg
+                options.insert(name)
+                var value: String?
+                if arg.contains("=") {
+                    value = String(arg.drop { $0 != "=" }.dropFirst())
+                } else if BinaryTestCase.valueOptions.contains(arg), index + 1 < args.count {
+                    value = args[index + 1]
+                    index += 1
+                }
+                if name == "--library" { explicitLibrary = value }
+            } else {
+                words.append((index, arg))
+            }
+            index += 1
+        }
+        guard let command = words.first else { return args }
+        // `--library ''` is a usage error the binary reports: no default library is made for it.
+        if explicitLibrary?.isEmpty == true { return args }
+        let initPath = command.word == "init" ? words.dropFirst().first?.word : nil
+        switch command.word {
+        case "import":
+            guard !options.contains("--dry-run") else { return args }
+            let paths = words.dropFirst().map(\.word).filter { $0 != "-" }
+            guard paths.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) else { return args }
+        case "share":
+            guard words.count > 1, words[1].word == "accept" else { return args }
+        case "init":
+            guard !options.contains("--database"), !options.contains("--from-backup") else { return args }
+        default:
+            return args
+        }
+        let variables = environment ?? ProcessInfo.processInfo.environment
+        let root = Library.resolvePath(
+            explicit: initPath ?? explicitLibrary,
+            in: LibraryEnvironment(
+                variables: variables, currentDirectory: FileManager.default.currentDirectoryPath,
+                fallbackHome: NSHomeDirectory()))
+        guard TestDatabase.backend(ofLibraryAt: root) == nil else { return args }
+        if command.word == "init" {
+            let made = try TestDatabase.makeSchema(forLibraryAt: root)
+            var prepared = args
+            prepared.insert(contentsOf: ["--database", made], at: command.index + 1)
+            return prepared
+        }
+        do {
+            _ = try TestDatabase.initializePostgreSQLLibrary(at: root)
+        } catch is LibraryError {
+            // A folder that cannot be made: the binary reports that itself.
+        }
+        return args
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PhotosSQLite
 
 /// A library's content by identity, never by local row id (SYNC.md "Tests that tell the
 /// truth"): what two peers that converged hold alike. Sync bookkeeping and history differ per
@@ -7,9 +6,10 @@ import PhotosSQLite
 public enum CanonicalDump {
     /// One sorted line per zone, share, participant, photo (with its original's SHA-256 and
     /// size, thumbnail size, zone), tag, link and rating, plus the original files in external data.
-    /// - Throws: `SQLiteError` when the database cannot be read.
+    /// Read on whichever backend holds the catalog (`TestCatalog`).
+    /// - Throws: `SQLiteError` or `PostgresError` when the catalog cannot be read.
     public static func of(_ library: String) throws -> [String] {
-        let db = try Database(path: library + "/photos.sqlite", readOnly: true)
+        let catalog = try TestCatalog(root: library, readOnly: true)
         let queries = [
             "SELECT 'zone', id, scope FROM zone",
             "SELECT 'share', id, title, created, public_permission FROM share",
@@ -28,9 +28,7 @@ public enum CanonicalDump {
         ]
         var lines: [String] = []
         for sql in queries {
-            try Statement.prepare(db, sql).forEach { row in
-                lines.append((0..<row.count).map { "\(row.value($0))" }.joined(separator: "|"))
-            }
+            lines += try catalog.rows(sql).map { $0.map { $0 ?? "NULL" }.joined(separator: "|") }
         }
         let files = filesUnder(library + "/ExternalData").map { "file " + ($0 as NSString).lastPathComponent }
         return lines.sorted() + files.sorted()

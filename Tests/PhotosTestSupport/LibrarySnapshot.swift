@@ -1,12 +1,44 @@
 import Foundation
 import PhotosFiles
+import PhotosPostgreSQL
 import PhotosSQLite
 
 /// Byte-for-byte snapshots of a library, compared before and after a command that must change
 /// nothing (dry runs, refused writes).
 public enum LibrarySnapshot {
-    /// Every table's rows (sorted), the schema and `PRAGMA user_version`, read through a
-    /// read-only connection that leaves no file behind.
+    /// The catalog of the library folder `root` on whichever backend holds it: the schema, its
+    /// version and every table's rows (sorted), read through a read-only connection that leaves
+    /// nothing behind (`dumpDatabase` for SQLite; for PostgreSQL `schema_version`, the DDL
+    /// `PostgresDatabase.schemaSQL` describes and each table's rows as text). Sequences are left
+    /// out: PostgreSQL draws identities and history tokens outside transactions, so a rolled-back
+    /// dry run moves them without changing the catalog.
+    /// - Throws: `SQLiteError` or `PostgresError` when the catalog cannot be read.
+    public static func dumpCatalog(_ root: String) throws -> [String] {
+        switch TestDatabase.backend(ofLibraryAt: root) {
+        case nil: return ["<no database>"]
+        case .sqlite?: return try dumpDatabase(SQLiteCatalogBackend.databasePath(root: root))
+        case .postgresql?:
+            let db = try PostgresDatabase(try PostgresCatalogBackend.recordedConnection(root: root) ?? "")
+            try db.setQueryOnly(true)
+            var lines = ["schema_version=\(try db.schemaVersion())"]
+            lines += try db.schemaSQL()
+            let catalog = try TestCatalog(root: root, readOnly: true)
+            let tables = try db.statement(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name"
+            ).map { $0.string(0) }
+            for table in tables {
+                lines.append("table \(table)")
+                let rows = try catalog.rows("SELECT * FROM \"\(table)\"").map {
+                    $0.map { $0 ?? "NULL" }.joined(separator: "|")
+                }
+                lines += rows.sorted().map { "  \(table): \($0)" }
+            }
+            return lines
+        }
+    }
+
+    /// Every table's rows (sorted), the schema and `PRAGMA user_version` of the SQLite database
+    /// file `path`, read through a read-only connection that leaves no file behind.
     public static func dumpDatabase(_ path: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return ["<no database>"] }
         let db = try Database(path: path, readOnly: true)

@@ -59,7 +59,8 @@ public func loadManifest(_ corpus: String) throws -> [ManifestEntry] {
     }
 }
 
-/// A fresh temporary folder, removed by `cleanup()`.
+/// A fresh temporary folder, removed by `cleanup()` (with the PostgreSQL schemas of the
+/// libraries made inside it, `TestDatabase.dropSchemas`).
 public final class TempDir {
     public let path: String
     /// - Throws: the error of creating the folder.
@@ -67,7 +68,10 @@ public final class TempDir {
         path = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
-    public func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+    public func cleanup() {
+        TestDatabase.dropSchemas(under: path)
+        try? FileManager.default.removeItem(atPath: path)
+    }
     public func file(_ name: String) -> String { path + "/" + name }
     public func copy(_ source: String, as name: String) throws -> String {
         let dest = file(name)

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// Base of the tests that work in a temporary folder: a fresh `dir` per test, removed after it.
+/// Base of the tests that work in a temporary folder: a fresh `dir` per test, removed after it
+/// (with the PostgreSQL schemas of the libraries made inside it, `TestDatabase.dropSchemas`).
 open class TemporaryFolderTestCase: XCTestCase {
     /// The test's own temporary folder, made fresh by setUp and removed by tearDown.
     public var dir = ""
@@ -15,5 +16,8 @@ open class TemporaryFolderTestCase: XCTestCase {
         dir = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
-    open override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+    open override func tearDown() {
+        TestDatabase.dropSchemas(under: dir)
+        try? FileManager.default.removeItem(atPath: dir)
+    }
 }
