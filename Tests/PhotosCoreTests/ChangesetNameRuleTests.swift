@@ -29,11 +29,11 @@ final class ChangesetNameRuleTests: SyncTestCase {
 
     private func assertRefused(_ stored: String, _ why: String, tag: String, line: UInt = #line) throws {
         let (b, cs) = try changeset(storing: stored, tag: tag)
-        let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
+        let dump = try LibrarySnapshot.dumpCatalog(b.root)
         let (code, message) = status { _ = try b.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused, message, line: line)
         XCTAssertTrue(message.contains("author \(why)"), message, line: line)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump, line: line)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b.root), dump, line: line)
         XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [], line: line)
     }
 
@@ -74,11 +74,11 @@ final class ChangesetNameRuleTests: SyncTestCase {
         try db.execute("PRAGMA journal_mode = DELETE")
         try db.run("UPDATE entry SET value = ? WHERE entity = ? AND attribute = ?", [stored, entity, attribute])
         XCTAssertEqual(try db.scalarInt("SELECT changes()"), 1, line: line)
-        let dump = try LibrarySnapshot.dumpDatabase(b.databasePath)
+        let dump = try LibrarySnapshot.dumpCatalog(b.root)
         let (code, message) = status { _ = try b.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused, message, line: line)
         XCTAssertTrue(message.contains("\(attribute) \(why)"), message, line: line)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(b.databasePath), dump, line: line)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b.root), dump, line: line)
     }
 
     func testDecomposedTagNameIsRefused() throws {
@@ -107,8 +107,7 @@ final class ChangesetNameRuleTests: SyncTestCase {
         let author = String(repeating: "é", count: 100)
         let (b, cs) = try changeset(storing: author, tag: "ok")
         _ = try b.applyChangeset(at: cs)
-        let db = try Database(path: b.databasePath)
-        XCTAssertEqual(try db.scalarString("SELECT author FROM rating"), author)
-        XCTAssertEqual(try db.scalarInt("SELECT value FROM rating"), 4)
+        XCTAssertEqual(try b.catalog.scalarString("SELECT author FROM rating"), author)
+        XCTAssertEqual(try b.catalog.scalarInt("SELECT value FROM rating"), 4)
     }
 }

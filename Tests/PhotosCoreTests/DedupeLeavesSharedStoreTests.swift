@@ -22,11 +22,12 @@ final class DedupeLeavesSharedStoreTests: SyncTestCase {
         _ = try owner.exportShare(try owner.resolveSharedZone(share.id), for: email, to: dir + "/to-ann")
         _ = try ann.acceptShare(at: dir + "/to-ann")
         for lib in [owner, ann] {
-            try lib.sqlite.run(
+            try lib.catalog.run(
                 "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-4000-8000-000000000001', 'Trip', ?)",
                 [share.id])
             XCTAssertEqual(
-                try lib.sqlite.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [share.id]), 2)
+                try lib.catalog.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [share.id]), 2
+            )
         }
         return (owner, ann, share.id)
     }
@@ -35,20 +36,20 @@ final class DedupeLeavesSharedStoreTests: SyncTestCase {
         let (_, ann, zone) = try sharedDuplicates()
         // A duplicate in ann's own private store is merged in the same run.
         _ = try importPhotos(ann, count: 1, tags: ["Mine"])
-        try ann.sqlite.run(
+        try ann.catalog.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES ('00000000-0000-4000-8000-000000000002', 'Mine', 'default')")
-        let before = try ann.sqlite.scalarInt("SELECT count(*) FROM history_transaction")
+        let before = try ann.catalog.scalarInt("SELECT count(*) FROM history_transaction")
         let report = try ann.dedupeTags(all: true)
         XCTAssertEqual(report.groups.map(\.zone.rawValue), ["default"])
         XCTAssertEqual(report.groups.map(\.name), ["Mine"])
         XCTAssertEqual(report.leftToOwners.map(\.zone.rawValue), [zone])
         XCTAssertEqual(report.leftToOwners.map(\.name), ["Trip"])
         XCTAssertEqual(
-            try ann.sqlite.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [zone]), 2)
-        XCTAssertEqual(try ann.sqlite.scalarInt("SELECT count(*) FROM tag WHERE name = 'Mine'"), 1)
-        XCTAssertEqual(try ann.sqlite.scalarInt("SELECT count(*) FROM history_transaction"), (before ?? 0) + 1)
+            try ann.catalog.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [zone]), 2)
+        XCTAssertEqual(try ann.catalog.scalarInt("SELECT count(*) FROM tag WHERE name = 'Mine'"), 1)
+        XCTAssertEqual(try ann.catalog.scalarInt("SELECT count(*) FROM history_transaction"), (before ?? 0) + 1)
         XCTAssertEqual(
-            try ann.sqlite.scalarInt(
+            try ann.catalog.scalarInt(
                 "SELECT count(*) FROM history_change WHERE entity = 'Tag' AND type = 'delete' AND zone_id = ?", [zone]),
             0)
     }
@@ -60,6 +61,6 @@ final class DedupeLeavesSharedStoreTests: SyncTestCase {
         XCTAssertEqual(report.groups.first?.winner, "00000000-0000-4000-8000-000000000001", "smallest uuid wins")
         XCTAssertEqual(report.leftToOwners, [])
         XCTAssertEqual(
-            try owner.sqlite.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [zone]), 1)
+            try owner.catalog.scalarInt("SELECT count(*) FROM tag WHERE name = 'Trip' AND zone_id = ?", [zone]), 1)
     }
 }
