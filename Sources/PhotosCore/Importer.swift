@@ -114,8 +114,12 @@ public final class Importer {
     /// Called on the calling thread for each file that restored a missing or damaged original
     /// (with `dryRun`: would restore).
     public var onRestore: ((ImportRestoration) -> Void)?
-    /// Called on the calling thread after each file with (files done, files in all).
+    /// Called on the calling thread after each file with (files done, files found so far): the
+    /// folders are walked while the first files import, so the second number is the total only
+    /// once `scanFinished` is true.
     public var onProgress: ((Int, Int) -> Void)?
+    /// True once the walk of the paths has found every file (read from `onProgress`).
+    public private(set) var scanFinished = false
     /// Bytes of the files decoded so far in this run (what the progress display shows; read
     /// from `onProgress`, on the calling thread).
     public private(set) var bytesSoFar: Int64 = 0
@@ -177,8 +181,10 @@ public final class Importer {
     private func runImport() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
-        let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
-            .scanReporting(options.paths)
+        // Files are taken from the walk as it finds them (issue 15 item 2: memory independent of
+        // the number of files in the tree); a path that does not exist stops the run here.
+        let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
+            .stream(options.paths)
         var summary = ImportSummary()
         func fail(_ path: String, _ reason: String) {
             let failure = ImportFailure(path: path, reason: reason)
@@ -188,13 +194,16 @@ public final class Importer {
         }
         var importLock: Int32 = -1
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
-        // folder could not be listed), skipped otherwise — never dropped without a count.
-        for problem in problems {
-            if problem.isFolder || Importer.claimsImage(problem.path) {
-                fail(problem.path, problem.reason)
-            } else {
-                summary.skipped += 1
-                summary.skippedPaths.append(problem.path)
+        // folder could not be listed), skipped otherwise — never dropped without a count. Taken
+        // from the walk as it finds them.
+        func takeProblems() {
+            for problem in files.takeProblems() {
+                if problem.isFolder || Importer.claimsImage(problem.path) {
+                    fail(problem.path, problem.reason)
+                } else {
+                    summary.skipped += 1
+                    summary.skippedPaths.append(problem.path)
+                }
             }
         }
 
@@ -209,7 +218,7 @@ public final class Importer {
             try library.write {}
         }
 
-        let jobs = max(1, min(options.jobs, max(1, files.count)))
+        let jobs = max(1, options.jobs)
         let pipeline = ImportPipeline(
             files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
@@ -359,7 +368,9 @@ public final class Importer {
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
-                onProgress?(done, files.count)
+                takeProblems()
+                scanFinished = files.isFinished
+                onProgress?(done, files.found)
             } else if finished {
                 break
             } else {
@@ -367,6 +378,7 @@ public final class Importer {
             }
             if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
+        takeProblems()
         commit()
         applyRefreshes()
         summary.seconds = Date().timeIntervalSince(start)

@@ -135,8 +135,9 @@ enum ImportCommand: Command {
         let summary: ImportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "importing") { bar in
-                importer.onProgress = { [unowned importer] done, total in
-                    bar.update(done: done, total: total, bytes: importer.bytesSoFar)
+                importer.onProgress = { [unowned importer] done, found in
+                    // While the folders are still walked, `found` is a lower bound: no bar, no ETA.
+                    bar.update(done: done, total: found, bytes: importer.bytesSoFar, totalKnown: importer.scanFinished)
                 }
                 return try importer.run()
             }
