@@ -29,6 +29,10 @@ public struct ImportOptions {
     /// `--refresh-metadata`: a file already in the library (same SHA-256) has its sidecar and
     /// embedded metadata read again and applied to its photo (`Library.refreshMetadata`).
     public var refreshMetadata = false
+    /// Keep the paths of skipped and duplicate files in the summary (`skippedPaths`,
+    /// `duplicatePaths`; `import --verbose` lists them). Off, only their counts are kept, so the
+    /// memory of an import does not grow with the number of such files in the tree.
+    public var listSkippedAndDuplicates = true
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -202,7 +206,7 @@ public final class Importer {
                     fail(problem.path, problem.reason)
                 } else {
                     summary.skipped += 1
-                    summary.skippedPaths.append(problem.path)
+                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(problem.path) }
                 }
             }
         }
@@ -320,7 +324,7 @@ public final class Importer {
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
                 committedDuplicates += result.duplicateSHA256s
-                summary.duplicatePaths += result.duplicatePaths
+                if options.listSkippedAndDuplicates { summary.duplicatePaths += result.duplicatePaths }
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
@@ -338,15 +342,15 @@ public final class Importer {
                 case .sidecar: break
                 case .refresh(let item):
                     summary.duplicates += 1
-                    summary.duplicatePaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                     refreshes.append(item)
                     if refreshes.count >= options.batchSize { applyRefreshes() }
                 case .skipped:
                     summary.skipped += 1
-                    summary.skippedPaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
                 case .duplicate:
                     summary.duplicates += 1
-                    summary.duplicatePaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                 case .restored(let restoration, let reference):
                     restoredPending.append((path, restoration, reference))
                 case .failed(let reason):
@@ -459,7 +463,7 @@ public final class Importer {
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
-        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false
+        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true
     ) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -495,7 +499,9 @@ public final class Importer {
             else {
                 claimed.noteDuplicate(file.sha256)
                 guard refreshMetadata else { return .duplicate }
-                return refresh(path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail)
+                return refresh(
+                    path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail,
+                    sidecarsPossible: sidecarsPossible)
             }
             let restoration = ImportRestoration(
                 path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
@@ -524,7 +530,8 @@ public final class Importer {
         }
         var sidecar: XMPSidecar?
         do {
-            sidecar = try XMPSidecar.load(for: path)
+            // The scan saw no sidecar-like name in the folder: no open(2) of five absent names.
+            sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
@@ -561,12 +568,14 @@ public final class Importer {
     /// time unless only the file's modification time gave one.
     /// - Returns: `.refresh`, or `.failed` naming the file (or its sidecar) when the image or
     ///   the sidecar cannot be read.
-    static func refresh(path: String, file: ImageFile, uniqueName: String, thumbnail: ThumbnailOptions) -> Outcome {
+    static func refresh(
+        path: String, file: ImageFile, uniqueName: String, thumbnail: ThumbnailOptions, sidecarsPossible: Bool = true
+    ) -> Outcome {
         let result: ThumbnailResult
         let sidecar: XMPSidecar?
         do {
             result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
-            sidecar = try XMPSidecar.load(for: path)
+            sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
         } catch {
             return .failed("\(error)")
         }

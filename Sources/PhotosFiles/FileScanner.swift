@@ -89,7 +89,13 @@ public struct FileScanner: Sendable {
         public static let batchSize = 4096
 
         /// The next regular file in scan order, or nil once the walk is over.
-        public func next() -> String? {
+        public func next() -> String? { nextFile()?.path }
+
+        /// The next regular file in scan order with whether its folder has any entry whose name
+        /// ends in `.xmp`, `.XMP` or `.json` (true for a file given as an argument): false means
+        /// no sidecar can be there, so the importer does not try to open one (five failed opens
+        /// per file). Nil once the walk is over.
+        public func nextFile() -> (path: String, sidecarsPossible: Bool)? {
             state.withLock { s in
                 if s.head == s.ahead.count {
                     s.ahead.removeAll(keepingCapacity: true)
@@ -136,6 +142,8 @@ public struct FileScanner: Sendable {
         var base: String
         var names: [String]
         var links: Set<String>
+        /// Some entry is named like a sidecar (`Walk.nextFile`).
+        var sidecarsPossible: Bool
         var index = 0
     }
 
@@ -147,22 +155,25 @@ public struct FileScanner: Sendable {
         var visitedFolders = Set<FileID>()
         /// Files that can be reached twice (see `Walk`).
         var aliasedFiles = Set<FileID>()
+        /// The regular files given as arguments: remembered also when the walk of a folder meets them first.
+        let argumentFiles: Set<FileID>
         var stack: [Frame] = []
         var problems: [Problem] = []
         var found = 0
         var finished = false
         /// The current batch of files found ahead, and the next one to hand out.
-        var ahead: [String] = []
+        var ahead: [(path: String, sidecarsPossible: Bool)] = []
         var head = 0
 
         init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
             self.scanner = scanner
             self.roots = roots
             self.excluded = excluded
+            argumentFiles = Set(roots.filter { $0.1.st_mode & S_IFMT == S_IFREG }.map { FileID($0.1) })
         }
 
         /// Walks on to the next regular file; nil once every path was walked.
-        mutating func walk() -> String? {
+        mutating func walk() -> (path: String, sidecarsPossible: Bool)? {
             while !finished {
                 if var frame = stack.popLast() {
                     guard frame.index < frame.names.count else { continue }
@@ -170,6 +181,7 @@ public struct FileScanner: Sendable {
                     frame.index += 1
                     let child = frame.base + name
                     let viaLink = frame.links.contains(name)
+                    let sidecars = frame.sidecarsPossible
                     stack.append(frame)
                     var cst = stat()
                     guard stat(child, &cst) == 0 else {
@@ -179,11 +191,11 @@ public struct FileScanner: Sendable {
                             ))
                         continue
                     }
-                    if let file = visit(child, cst, aliased: viaLink) { return file }
+                    if let file = visit(child, cst, aliased: viaLink) { return (file, sidecars) }
                 } else if rootIndex < roots.count {
                     let (path, st) = roots[rootIndex]
                     rootIndex += 1
-                    if let file = visit(path, st, aliased: true) { return file }
+                    if let file = visit(path, st, aliased: true) { return (file, true) }
                 } else {
                     finished = true
                 }
@@ -198,10 +210,11 @@ public struct FileScanner: Sendable {
             case S_IFREG:
                 // The same file reached twice (a hard link, a symbolic link, or given twice) is listed
                 // once. Only such files are remembered: one with a single link, reached by its own name
-                // in a folder entered once, can only come again through a symbolic link or an argument,
-                // which remembered it first when it came first. (One reached by its name first and
-                // through a link afterwards is listed twice; the importer finds the second a duplicate.)
-                if aliased || st.st_nlink > 1 {
+                // in a folder entered once, can only come again as an argument (known from the start) or
+                // through a symbolic link, which remembered it when it came first. (One reached by its
+                // name first and through a symbolic link afterwards is listed twice; the importer finds
+                // the second a duplicate of the first.)
+                if aliased || st.st_nlink > 1 || argumentFiles.contains(id) {
                     guard aliasedFiles.insert(id).inserted else { return nil }
                 } else if !aliasedFiles.isEmpty && aliasedFiles.contains(id) {
                     return nil
@@ -226,13 +239,18 @@ public struct FileScanner: Sendable {
                 }
                 var names: [String] = []
                 var links = Set<String>()
+                var sidecars = false
                 names.reserveCapacity(entries.count)
-                for (name, mayBeLink) in entries where scanner.includeHidden || !name.hasPrefix(".") {
+                for (name, mayBeLink) in entries {
+                    if !sidecars {
+                        sidecars = name.hasSuffix(".xmp") || name.hasSuffix(".XMP") || name.hasSuffix(".json")
+                    }
+                    guard scanner.includeHidden || !name.hasPrefix(".") else { continue }
                     names.append(name)
                     if mayBeLink { links.insert(name) }
                 }
                 names.sort()
-                stack.append(Frame(base: base, names: names, links: links))
+                stack.append(Frame(base: base, names: names, links: links, sidecarsPossible: sidecars))
                 return nil
             default:
                 // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever).

@@ -70,6 +70,15 @@ final class StreamingScanTests: TemporaryFolderTestCase {
         XCTAssertEqual(remembered.files, 2, "the hard-linked file and the symbolic link's target")
     }
 
+    /// A file given as an argument and also inside a folder given is listed once, whichever comes first.
+    func testAFileGivenAndInsideAGivenFolderIsListedOnce() throws {
+        try touch("g/x")
+        try touch("g/y")
+        XCTAssertEqual(drain(try FileScanner().stream([dir + "/g", dir + "/g/y"])), [dir + "/g/x", dir + "/g/y"])
+        XCTAssertEqual(drain(try FileScanner().stream([dir + "/g/y", dir + "/g"])), [dir + "/g/y", dir + "/g/x"])
+        XCTAssertEqual(drain(try FileScanner().stream([dir + "/g/y", dir + "/g/y"])), [dir + "/g/y"])
+    }
+
     /// A path that does not exist is refused before any file is handed out, even after good ones.
     func testAMissingPathIsRefusedBeforeTheWalk() throws {
         try touch("ok/f")
@@ -86,5 +95,34 @@ final class StreamingScanTests: TemporaryFolderTestCase {
         XCTAssertEqual(drain(walk), [dir + "/p/a"])
         XCTAssertEqual(walk.takeProblems().map(\.path), [dir + "/p/fifo"])
         XCTAssertEqual(walk.takeProblems(), [])
+    }
+
+    /// A file says whether its folder has a sidecar-like name (`.xmp`, `.XMP`, `.json`, hidden
+    /// ones included), so the importer opens no sidecar in a folder that has none; a file given
+    /// as an argument always says it may have one.
+    func testSidecarsArePossibleOnlyWhereTheFolderHasSidecarNames() throws {
+        try touch("w/plain/a.jpg")
+        try touch("w/xmp/b.jpg")
+        try touch("w/xmp/b.XMP")
+        try touch("w/json/c.jpg")
+        try touch("w/json/c.jpg.json")
+        try touch("w/hidden/d.jpg")
+        try touch("w/hidden/.d.xmp")
+        let walk = try FileScanner().stream([dir + "/w", dir + "/w/plain/a.jpg"])
+        var flags: [String: Bool] = [:]
+        var order: [String] = []
+        while let (path, possible) = walk.nextFile() {
+            let name = String(path.dropFirst(dir.count + 3))
+            flags[name] = possible
+            order.append(name)
+        }
+        XCTAssertEqual(
+            order, ["hidden/d.jpg", "json/c.jpg", "json/c.jpg.json", "plain/a.jpg", "xmp/b.XMP", "xmp/b.jpg"])
+        XCTAssertEqual(flags["plain/a.jpg"], false)
+        XCTAssertEqual(flags["xmp/b.jpg"], true)
+        XCTAssertEqual(flags["json/c.jpg"], true)
+        XCTAssertEqual(flags["hidden/d.jpg"], true, "a hidden sidecar-like name counts")
+        let argument = try FileScanner().stream([dir + "/w/plain/a.jpg"])
+        XCTAssertEqual(argument.nextFile()?.sidecarsPossible, true)
     }
 }

@@ -50,10 +50,11 @@ final class ImportPipeline {
                     }
                     defer { reader?.close() }
                     while !stop.isSet {
-                        guard let path = files.next() else { break }
+                        guard let (path, sidecarsPossible) = files.nextFile() else { break }
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
-                            thumbnail: thumbOptions, refreshMetadata: refreshMetadata)
+                            thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
+                            sidecarsPossible: sidecarsPossible)
                         queue.push((path, outcome))
                     }
                 }

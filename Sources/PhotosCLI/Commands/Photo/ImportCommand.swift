@@ -94,6 +94,8 @@ enum ImportCommand: Command {
         options.dryRun = arguments.dryRun
         options.includeHidden = arguments.hidden
         options.refreshMetadata = arguments.refreshMetadata
+        // Only --verbose names skipped and duplicate files: without it their counts suffice.
+        options.listSkippedAndDuplicates = arguments.verbose
         options.author = ctx.historyAuthor
         if let jobs = arguments.jobs { options.jobs = jobs }
         if let maxPixels = arguments.maxPixels { options.thumbnail.maxPixels = maxPixels }
