@@ -6,7 +6,10 @@
 #                             [--photos PATH] [--copies K]
 #                             [--subset all|jpeg|progressive|baseline|png]
 #                             [--batch N] [--skip-photos] [--fsync-cost] [--keep]
+#                             [--baseline PATH]
 #
+# --baseline PATH times a second photos binary (a build of an earlier commit) in the same
+# reps as tool "before", so a change is measured back to back against the same peer runs.
 # Installs nothing. Needs (Debian packages): graphicsmagick (gm), libvips-tools
 # (vipsthumbnail), libjpeg-turbo-progs (djpeg), time (/usr/bin/time), python3,
 # coreutils/findutils, and a built photos binary (swift build -c release). Optional:
@@ -28,9 +31,10 @@ skip_photos=0
 keep=0
 tree=
 fsync_cost=0
+baseline=
 cache=${PHOTOS_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/photos-bench}
 
-usage() { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "import.sh: $*" >&2; exit 64; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"; }
 
@@ -49,6 +53,7 @@ while (($#)); do
       case ${2-} in bench|small|many) tree=$2 ;; *) die "--tree bench|small|many" ;; esac
       shift 2 ;;
     --fsync-cost) fsync_cost=1; shift ;;
+    --baseline) [[ -n ${2-} ]] || die "--baseline needs a path"; baseline=$2; shift 2 ;;
     --skip-photos) skip_photos=1; shift ;;
     --keep) keep=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -247,8 +252,8 @@ bytes=$(du -sb "$in" | cut -f1)
 T=(/usr/bin/time -f "%M %U %S" -a -o)
 
 run_photos() {
-  local out=$1 rss=$2 rc=0
-  "${T[@]}" "$rss" "$photos" --library "$out/library" import --jobs "$jobs" --quiet "$in" \
+  local out=$1 rss=$2 rc=0 binary=${3:-$photos}
+  "${T[@]}" "$rss" "$binary" --library "$out/library" import --jobs "$jobs" --quiet "$in" \
     >"$out/.stdout" 2>"$out/.stderr" || rc=$?
   # 0 = all imported, 1 = some files failed: both are a completed run.
   ((rc == 0 || rc == 1)) || { echo "photos exited $rc; stderr:" >&2; tail -5 "$out/.stderr" >&2; return "$rc"; }
@@ -317,8 +322,11 @@ run_floor() {
       done' floor "$out")
 }
 
+run_before() { run_photos "$1" "$2" "$baseline"; }
+
 tools=()
 ((skip_photos)) || tools+=(photos)
+[[ -n $baseline ]] && tools+=(before)
 tools+=(gm vips)
 [[ -n $pillow_py ]] && tools+=(pillow)
 tools+=(floor)
@@ -326,6 +334,7 @@ gm_threads="OpenMP default"
 ((jobs > 1)) && gm_threads="OMP_NUM_THREADS=1"
 declare -A label=(
   [photos]="photos import --jobs $jobs"
+  [before]="photos (--baseline) import --jobs $jobs"
   [gm]="gm mogrify -thumbnail (xargs -P $jobs, $gm_threads)"
   [pillow]="Pillow draft+thumbnail ($jobs processes)"
   [vips]="vipsthumbnail -s 120x120 (xargs -P $jobs)"
@@ -333,6 +342,7 @@ declare -A label=(
 )
 declare -A cmd=(
   [photos]="photos --library TMPLIB import --jobs $jobs --quiet DIR"
+  [before]="$baseline --library TMPLIB import --jobs $jobs --quiet DIR"
   [gm]="${gm_env[*]:+${gm_env[*]} }gm mogrify -output-directory OUT -size 120x120 -thumbnail 120x120 -format jpg FILE"
   [pillow]="python3 multiprocessing.Pool($jobs): Image.open; draft('RGB',(120,120)) for JPEG; thumbnail((120,120)); save OUT/FILE.jpg"
   [vips]="vipsthumbnail -s 120x120 -o OUT/%s.jpg FILE"
@@ -371,7 +381,7 @@ for ((r = 1; r <= reps; r++)); do
     "run_$t" "$out" "$work/rss.$t.$r" 2>>"$work/err.$t" || rc=$?
     t1=$EPOCHREALTIME
     secs=$(python3 -c "print('%.3f' % ($t1 - $t0))")
-    if [[ $t == photos ]]; then
+    if [[ $t == photos || $t == before ]]; then
       # Untimed, best effort: how many rows the library holds (photos exits 1 when
       # some files failed, which still counts as a completed run).
       n=$("$photos" --library "$out/library" list --json 2>/dev/null | grep -c . || true)
@@ -384,7 +394,7 @@ for ((r = 1; r <= reps; r++)); do
       echo "  $t failed (exit $rc); last lines of its stderr:" >&2
       tail -n 5 "$work/err.$t" | sed 's/^/    /' >&2
     fi
-    if [[ $t != photos ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
+    if [[ $t != photos && $t != before ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
     times[$t]+="$secs "
     read -r load1 _ </proc/loadavg
     printf 'rep %d/%d  %-7s %8.3f s  load %s  %s\n' "$r" "$reps" "$t" "$secs" "$load1" "${status[$t]}${note[$t]:+ (${note[$t]})}"
@@ -438,7 +448,19 @@ if 'photos' in row:
         if t == 'photos':
             continue
         m, ips, r, c = row[t]
+        if t == 'before':
+            print('%-12s %22.2f %22.2f %18s %16s' % ('(before)', pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
+            continue
         print('%-12s %22.2f %22.2f %18s %16s' % (t, pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
+    if 'before' in row:
+        bm, bips, brss, bcpu = row['before']
+        print()
+        print('%-12s %22s %22s %18s %16s' % ('before/peer', 'time ratio (<1 faster)', 'images/s ratio (>1)', 'CPU-s ratio', 'peak RSS ratio'))
+        for t in tools:
+            if t in ('photos', 'before'):
+                continue
+            m, ips, r, c = row[t]
+            print('%-12s %22.2f %22.2f %18s %16s' % (t, bm / m, bips / ips, ('%.2f' % (bcpu / c)) if c else 'n/a', ('%.2f' % (brss / r)) if r else 'n/a'))
 else:
     print('photos/peer ratios: n/a (photos skipped)')
 print()

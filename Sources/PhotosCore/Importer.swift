@@ -29,6 +29,10 @@ public struct ImportOptions {
     /// `--refresh-metadata`: a file already in the library (same SHA-256) has its sidecar and
     /// embedded metadata read again and applied to its photo (`Library.refreshMetadata`).
     public var refreshMetadata = false
+    /// Keep the paths of skipped and duplicate files in the summary (`skippedPaths`,
+    /// `duplicatePaths`; `import --verbose` lists them). Off, only their counts are kept, so the
+    /// memory of an import does not grow with the number of such files in the tree.
+    public var listSkippedAndDuplicates = true
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -114,8 +118,12 @@ public final class Importer {
     /// Called on the calling thread for each file that restored a missing or damaged original
     /// (with `dryRun`: would restore).
     public var onRestore: ((ImportRestoration) -> Void)?
-    /// Called on the calling thread after each file with (files done, files in all).
+    /// Called on the calling thread after each file with (files done, files found so far): the
+    /// folders are walked while the first files import, so the second number is the total only
+    /// once `scanFinished` is true.
     public var onProgress: ((Int, Int) -> Void)?
+    /// True once the walk of the paths has found every file (read from `onProgress`).
+    public private(set) var scanFinished = false
     /// Bytes of the files decoded so far in this run (what the progress display shows; read
     /// from `onProgress`, on the calling thread).
     public private(set) var bytesSoFar: Int64 = 0
@@ -177,8 +185,10 @@ public final class Importer {
     private func runImport() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
-        let (files, problems) = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
-            .scanReporting(options.paths)
+        // Files are taken from the walk as it finds them (issue 15 item 2: memory independent of
+        // the number of files in the tree); a path that does not exist stops the run here.
+        let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
+            .stream(options.paths)
         var summary = ImportSummary()
         func fail(_ path: String, _ reason: String) {
             let failure = ImportFailure(path: path, reason: reason)
@@ -188,13 +198,16 @@ public final class Importer {
         }
         var importLock: Int32 = -1
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
-        // folder could not be listed), skipped otherwise — never dropped without a count.
-        for problem in problems {
-            if problem.isFolder || Importer.claimsImage(problem.path) {
-                fail(problem.path, problem.reason)
-            } else {
-                summary.skipped += 1
-                summary.skippedPaths.append(problem.path)
+        // folder could not be listed), skipped otherwise — never dropped without a count. Taken
+        // from the walk as it finds them.
+        func takeProblems() {
+            for problem in files.takeProblems() {
+                if problem.isFolder || Importer.claimsImage(problem.path) {
+                    fail(problem.path, problem.reason)
+                } else {
+                    summary.skipped += 1
+                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(problem.path) }
+                }
             }
         }
 
@@ -209,7 +222,7 @@ public final class Importer {
             try library.write {}
         }
 
-        let jobs = max(1, min(options.jobs, max(1, files.count)))
+        let jobs = max(1, options.jobs)
         let pipeline = ImportPipeline(
             files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
@@ -311,7 +324,7 @@ public final class Importer {
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
                 committedDuplicates += result.duplicateSHA256s
-                summary.duplicatePaths += result.duplicatePaths
+                if options.listSkippedAndDuplicates { summary.duplicatePaths += result.duplicatePaths }
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
@@ -329,15 +342,15 @@ public final class Importer {
                 case .sidecar: break
                 case .refresh(let item):
                     summary.duplicates += 1
-                    summary.duplicatePaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                     refreshes.append(item)
                     if refreshes.count >= options.batchSize { applyRefreshes() }
                 case .skipped:
                     summary.skipped += 1
-                    summary.skippedPaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
                 case .duplicate:
                     summary.duplicates += 1
-                    summary.duplicatePaths.append(path)
+                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                 case .restored(let restoration, let reference):
                     restoredPending.append((path, restoration, reference))
                 case .failed(let reason):
@@ -359,7 +372,9 @@ public final class Importer {
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
-                onProgress?(done, files.count)
+                takeProblems()
+                scanFinished = files.isFinished
+                onProgress?(done, files.found)
             } else if finished {
                 break
             } else {
@@ -367,6 +382,7 @@ public final class Importer {
             }
             if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
+        takeProblems()
         commit()
         applyRefreshes()
         summary.seconds = Date().timeIntervalSince(start)
@@ -447,7 +463,7 @@ public final class Importer {
     /// SHA-256, decode and thumbnail, write the original.
     static func prepare(
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
-        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false
+        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true
     ) -> Outcome {
         let ext = (path as NSString).pathExtension.lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -483,7 +499,9 @@ public final class Importer {
             else {
                 claimed.noteDuplicate(file.sha256)
                 guard refreshMetadata else { return .duplicate }
-                return refresh(path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail)
+                return refresh(
+                    path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail,
+                    sidecarsPossible: sidecarsPossible)
             }
             let restoration = ImportRestoration(
                 path: path, uniqueName: existing.0, displayName: existing.1, reason: damage)
@@ -512,7 +530,8 @@ public final class Importer {
         }
         var sidecar: XMPSidecar?
         do {
-            sidecar = try XMPSidecar.load(for: path)
+            // The scan saw no sidecar-like name in the folder: no open(2) of five absent names.
+            sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
@@ -549,12 +568,14 @@ public final class Importer {
     /// time unless only the file's modification time gave one.
     /// - Returns: `.refresh`, or `.failed` naming the file (or its sidecar) when the image or
     ///   the sidecar cannot be read.
-    static func refresh(path: String, file: ImageFile, uniqueName: String, thumbnail: ThumbnailOptions) -> Outcome {
+    static func refresh(
+        path: String, file: ImageFile, uniqueName: String, thumbnail: ThumbnailOptions, sidecarsPossible: Bool = true
+    ) -> Outcome {
         let result: ThumbnailResult
         let sidecar: XMPSidecar?
         do {
             result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
-            sidecar = try XMPSidecar.load(for: path)
+            sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
         } catch {
             return .failed("\(error)")
         }

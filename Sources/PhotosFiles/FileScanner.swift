@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Walks the paths given to `photos import`: files as given, folders recursively in name order,
 /// following symbolic links to folders at most once each (no symlink loops: every folder is
 /// visited once by device and inode), skipping hidden entries (names starting with `.`) unless
 /// asked, and skipping the library's own folder.
-public struct FileScanner {
+public struct FileScanner: Sendable {
     /// Include hidden files and folders found inside folders. Paths given explicitly are never
     /// skipped for being hidden.
     public var includeHidden: Bool
@@ -15,8 +16,6 @@ public struct FileScanner {
         self.includeHidden = includeHidden
         self.excludedFolders = excludedFolders
     }
-
-    private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 
     /// An entry that was found but cannot be read as a file: a FIFO, socket or device, a
     /// dangling symbolic link, a name that is not UTF-8, or a folder that cannot be listed.
@@ -36,95 +35,253 @@ public struct FileScanner {
     }
 
     /// The regular files under `paths`, in a stable order, and the entries that were found but
-    /// cannot be read as files (never silently dropped: the importer counts them).
+    /// cannot be read as files (never silently dropped: the importer counts them). Holds the
+    /// whole list: `stream(_:)` hands the same files out as the walk finds them.
     /// - Throws: `FileError` naming the first path that does not exist.
     public func scanReporting(_ paths: [String]) throws -> (files: [String], problems: [Problem]) {
-        var visited = Set<FileID>()
-        var excluded = Set<FileID>()
-        for folder in excludedFolders {
-            var st = stat()
-            if stat(folder, &st) == 0 { excluded.insert(FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))) }
-        }
+        let walk = try stream(paths)
         var files: [String] = []
-        var problems: [Problem] = []
-        var seenFiles = Set<FileID>()
+        while let file = walk.next() { files.append(file) }
+        return (files, walk.takeProblems())
+    }
+
+    /// The same walk as `scanReporting`, handing out files one at a time as it finds them (in the
+    /// same order), so a caller can start on the first files while the rest of the tree is walked
+    /// and memory does not grow with the number of files in the tree.
+    /// - Throws: `FileError` (66) naming the first path that does not exist; every path is
+    ///   checked before any file is handed out.
+    public func stream(_ paths: [String]) throws -> Walk {
+        var roots: [(String, stat)] = []
         for path in paths {
             var st = stat()
             guard stat(path, &st) == 0 else {
                 let reason = String(cString: strerror(errno))
                 throw FileError(.noInput, "\(path): \(reason)", errno: errno)
             }
-            walk(
-                path, st: st, visited: &visited, excluded: excluded, files: &files, problems: &problems,
-                seenFiles: &seenFiles)
+            roots.append((path, st))
         }
-        return (files, problems)
+        var excluded = Set<FileID>()
+        for folder in excludedFolders {
+            var st = stat()
+            if stat(folder, &st) == 0 { excluded.insert(FileID(st)) }
+        }
+        return Walk(scanner: self, roots: roots, excluded: excluded)
     }
 
-    private func walk(
-        _ path: String, st: stat, visited: inout Set<FileID>, excluded: Set<FileID>,
-        files: inout [String], problems: inout [Problem], seenFiles: inout Set<FileID>
-    ) {
-        let id = FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-        switch st.st_mode & S_IFMT {
-        case S_IFREG:
-            // The same file reached twice (a link, or given twice) is listed once.
-            if seenFiles.insert(id).inserted { files.append(path) }
-        case S_IFDIR:
-            guard !excluded.contains(id), visited.insert(id).inserted else { return }
-            let base = path.hasSuffix("/") ? path : path + "/"
-            guard let (names, badNames) = FileScanner.list(path) else {
-                problems.append(
-                    Problem(
-                        path: path, reason: "cannot read folder: \(String(cString: strerror(errno)))", isFolder: true))
-                return
+    /// A walk in progress (`FileScanner.stream`). Thread-safe: several workers may take files
+    /// from one walk; each file is handed out once. The walk runs ahead of the takers by batches
+    /// of up to `batchSize` files: a tree of at most that many files is walked whole at the first
+    /// `next()` (so `found` is its total from the start), a larger one a batch at a time.
+    ///
+    /// Memory: the names of the folders open on the current path (a folder's names are read and
+    /// sorted whole: readdir(3) has no order), the device and inode of every
+    /// folder entered (what stops symbolic-link loops; folders, not files), and the device and
+    /// inode of the files that can be reached twice — those given as arguments, those reached
+    /// through a symbolic link, and those with more than one hard link. Never the list of files.
+    public final class Walk: Sendable {
+        private let state: Mutex<State>
+
+        init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
+            state = Mutex(State(scanner: scanner, roots: roots, excluded: excluded))
+        }
+
+        /// Files found ahead of the takers at most: 4,096 paths (about 0.5 MB).
+        public static let batchSize = 4096
+
+        /// The next regular file in scan order, or nil once the walk is over.
+        public func next() -> String? { nextFile()?.path }
+
+        /// The next regular file in scan order with whether its folder has any entry whose name
+        /// ends in `.xmp`, `.XMP` or `.json` (true for a file given as an argument): false means
+        /// no sidecar can be there, so the importer does not try to open one (five failed opens
+        /// per file). Nil once the walk is over.
+        public func nextFile() -> (path: String, sidecarsPossible: Bool)? {
+            state.withLock { s in
+                if s.head == s.ahead.count {
+                    s.ahead.removeAll(keepingCapacity: true)
+                    s.head = 0
+                    while s.ahead.count < Walk.batchSize, let file = s.walk() { s.ahead.append(file) }
+                }
+                guard s.head < s.ahead.count else { return nil }
+                defer { s.head += 1 }
+                return s.ahead[s.head]
             }
-            for name in badNames where includeHidden || !name.hasPrefix(".") {
-                problems.append(
-                    Problem(
-                        path: base + name, reason: "file name is not valid UTF-8; rename it to import it",
-                        isFolder: false))
+        }
+
+        /// The entries found so far that cannot be read as files, in walk order, each returned once.
+        public func takeProblems() -> [Problem] {
+            state.withLock { s in
+                defer { s.problems.removeAll() }
+                return s.problems
             }
-            for name in names.sorted() {
-                if !includeHidden && name.hasPrefix(".") { continue }
-                let child = base + name
-                var cst = stat()
-                guard stat(child, &cst) == 0 else {
+        }
+
+        /// Files found so far (handed out, or found ahead and about to be).
+        public var found: Int { state.withLock { $0.found } }
+
+        /// True once every path was walked (`found` is then the total).
+        public var isFinished: Bool { state.withLock { $0.finished } }
+
+        /// Device/inode pairs held for cycle and twice-reached-file detection: (folders, files).
+        var remembered: (folders: Int, files: Int) {
+            state.withLock { ($0.visitedFolders.count, $0.aliasedFiles.count) }
+        }
+    }
+
+    struct FileID: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
+
+    /// One folder open on the current path: its sorted names and the next one to look at.
+    struct Frame: Sendable {
+        var base: String
+        var names: [String]
+        var links: Set<String>
+        /// Some entry is named like a sidecar (`Walk.nextFile`).
+        var sidecarsPossible: Bool
+        var index = 0
+    }
+
+    struct State: Sendable {
+        let scanner: FileScanner
+        var roots: [(String, stat)]
+        var rootIndex = 0
+        let excluded: Set<FileID>
+        var visitedFolders = Set<FileID>()
+        /// Files that can be reached twice (see `Walk`).
+        var aliasedFiles = Set<FileID>()
+        /// The regular files given as arguments: remembered also when the walk of a folder meets them first.
+        let argumentFiles: Set<FileID>
+        var stack: [Frame] = []
+        var problems: [Problem] = []
+        var found = 0
+        var finished = false
+        /// The current batch of files found ahead, and the next one to hand out.
+        var ahead: [(path: String, sidecarsPossible: Bool)] = []
+        var head = 0
+
+        init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
+            self.scanner = scanner
+            self.roots = roots
+            self.excluded = excluded
+            argumentFiles = Set(roots.filter { $0.1.st_mode & S_IFMT == S_IFREG }.map { FileID($0.1) })
+        }
+
+        /// Walks on to the next regular file; nil once every path was walked.
+        mutating func walk() -> (path: String, sidecarsPossible: Bool)? {
+            while !finished {
+                if var frame = stack.popLast() {
+                    guard frame.index < frame.names.count else { continue }
+                    let name = frame.names[frame.index]
+                    frame.index += 1
+                    let child = frame.base + name
+                    let viaLink = frame.links.contains(name)
+                    let sidecars = frame.sidecarsPossible
+                    stack.append(frame)
+                    var cst = stat()
+                    guard stat(child, &cst) == 0 else {
+                        problems.append(
+                            Problem(
+                                path: child, reason: "cannot read: \(String(cString: strerror(errno)))", isFolder: false
+                            ))
+                        continue
+                    }
+                    if let file = visit(child, cst, aliased: viaLink) { return (file, sidecars) }
+                } else if rootIndex < roots.count {
+                    let (path, st) = roots[rootIndex]
+                    rootIndex += 1
+                    if let file = visit(path, st, aliased: true) { return (file, true) }
+                } else {
+                    finished = true
+                }
+            }
+            return nil
+        }
+
+        /// A file to hand out, or nil after entering a folder (pushed) or noting a problem.
+        private mutating func visit(_ path: String, _ st: stat, aliased: Bool) -> String? {
+            let id = FileID(st)
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                // The same file reached twice (a hard link, a symbolic link, or given twice) is listed
+                // once. Only such files are remembered: one with a single link, reached by its own name
+                // in a folder entered once, can only come again as an argument (known from the start) or
+                // through a symbolic link, which remembered it when it came first. (One reached by its
+                // name first and through a symbolic link afterwards is listed twice; the importer finds
+                // the second a duplicate of the first.)
+                if aliased || st.st_nlink > 1 || argumentFiles.contains(id) {
+                    guard aliasedFiles.insert(id).inserted else { return nil }
+                } else if !aliasedFiles.isEmpty && aliasedFiles.contains(id) {
+                    return nil
+                }
+                found += 1
+                return path
+            case S_IFDIR:
+                guard !excluded.contains(id), visitedFolders.insert(id).inserted else { return nil }
+                let base = path.hasSuffix("/") ? path : path + "/"
+                guard let (entries, badNames) = FileScanner.list(path) else {
                     problems.append(
                         Problem(
-                            path: child, reason: "cannot read: \(String(cString: strerror(errno)))", isFolder: false))
-                    continue
+                            path: path, reason: "cannot read folder: \(String(cString: strerror(errno)))",
+                            isFolder: true))
+                    return nil
                 }
-                walk(
-                    child, st: cst, visited: &visited, excluded: excluded, files: &files, problems: &problems,
-                    seenFiles: &seenFiles)
+                for name in badNames where scanner.includeHidden || !name.hasPrefix(".") {
+                    problems.append(
+                        Problem(
+                            path: base + name, reason: "file name is not valid UTF-8; rename it to import it",
+                            isFolder: false))
+                }
+                var names: [String] = []
+                var links = Set<String>()
+                var sidecars = false
+                names.reserveCapacity(entries.count)
+                for (name, mayBeLink) in entries {
+                    if !sidecars {
+                        sidecars = name.hasSuffix(".xmp") || name.hasSuffix(".XMP") || name.hasSuffix(".json")
+                    }
+                    guard scanner.includeHidden || !name.hasPrefix(".") else { continue }
+                    names.append(name)
+                    if mayBeLink { links.insert(name) }
+                }
+                names.sort()
+                stack.append(Frame(base: base, names: names, links: links, sidecarsPossible: sidecars))
+                return nil
+            default:
+                // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever).
+                let kind: String
+                switch st.st_mode & S_IFMT {
+                case S_IFIFO: kind = "a FIFO"
+                case S_IFSOCK: kind = "a socket"
+                case S_IFCHR, S_IFBLK: kind = "a device"
+                default: kind = "not a file or folder"
+                }
+                problems.append(Problem(path: path, reason: "not a regular file (\(kind))", isFolder: false))
+                return nil
             }
-        default:
-            // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever).
-            let kind: String
-            switch st.st_mode & S_IFMT {
-            case S_IFIFO: kind = "a FIFO"
-            case S_IFSOCK: kind = "a socket"
-            case S_IFCHR, S_IFBLK: kind = "a device"
-            default: kind = "not a file or folder"
-            }
-            problems.append(Problem(path: path, reason: "not a regular file (\(kind))", isFolder: false))
         }
     }
 
-    /// The entries of a folder (without `.` and `..`): names that are valid UTF-8, and the others
-    /// with U+FFFD for the bad bytes (a Swift `String` path cannot name them). Nil with `errno`
-    /// set when the folder cannot be opened.
-    static func list(_ path: String) -> ([String], [String])? {
+    /// The entries of a folder (without `.` and `..`): names that are valid UTF-8, each with
+    /// whether it may be a symbolic link (`d_type` DT_LNK, or DT_UNKNOWN on file systems that do
+    /// not say), and the others with U+FFFD for the bad bytes (a Swift `String` path cannot name
+    /// them). Nil with `errno` set when the folder cannot be opened.
+    static func list(_ path: String) -> ([(name: String, mayBeLink: Bool)], [String])? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names: [(name: String, mayBeLink: Bool)] = []
         var bad: [String] = []
         while let entry = readdir(dir) {
             let bytes: [UInt8] = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
             if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            let type = entry.pointee.d_type
             if let name = String(validating: bytes, as: UTF8.self) {
-                names.append(name)
+                names.append((name, type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN)))
             } else {
                 bad.append(String(decoding: bytes, as: UTF8.self))
             }

@@ -27,21 +27,37 @@ final class ProgressBar {
         self.started = clock()
     }
 
-    /// Shows `done` of `total` items, and `bytes` processed so far when known.
-    func update(done: Int, total: Int, bytes: Int64? = nil) {
+    /// Shows `done` of `total` items, and `bytes` processed so far when known. With `totalKnown`
+    /// false, `total` is only what was found so far (an import still walking its folders): the
+    /// line says so and shows no bar and no ETA.
+    func update(done: Int, total: Int, bytes: Int64? = nil, totalKnown: Bool = true) {
         guard enabled, total > 0 else { return }
         let now = clock()
-        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        guard (totalKnown && done == total) || now.timeIntervalSince(lastDraw) > 0.1 else { return }
         lastDraw = now
         line = ProgressBar.render(
-            label: label, done: done, total: total, bytes: bytes, elapsed: now.timeIntervalSince(started))
+            label: label, done: done, total: total, bytes: bytes, elapsed: now.timeIntervalSince(started),
+            totalKnown: totalKnown)
         draw("\r" + line + "\u{1B}[K")
         drawn = true
     }
 
     /// The text of the line (without the carriage return and erase): `label [bar] done/total`,
-    /// then the rate once a tenth of a second has passed, the bytes, and the ETA.
-    static func render(label: String, done: Int, total: Int, bytes: Int64?, elapsed: Double) -> String {
+    /// then the rate once a tenth of a second has passed, the bytes, and the ETA. With
+    /// `totalKnown` false: `label done/total+ found so far`, the rate and the bytes (a bar or an
+    /// ETA against a total still growing would be a guess).
+    static func render(
+        label: String, done: Int, total: Int, bytes: Int64?, elapsed: Double, totalKnown: Bool = true
+    ) -> String {
+        if !totalKnown {
+            var text = "\(label) \(done)/\(total)+ found so far"
+            if elapsed >= 0.1 {
+                let rate = Double(done) / elapsed
+                text += "  " + String(format: rate >= 10 ? "%.0f/s" : "%.1f/s", rate)
+            }
+            if let bytes { text += "  " + TerminalText.bytes(bytes) }
+            return text
+        }
         let width = 24
         let filled = width * min(done, total) / max(total, 1)
         let bar =

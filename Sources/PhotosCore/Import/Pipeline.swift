@@ -18,7 +18,8 @@ final class ImportPipeline {
 
     /// Starts the workers.
     /// - Parameters:
-    ///   - files: the paths to import, in scan order.
+    ///   - files: the walk of the paths to import: workers take files from it in scan order as it
+    ///     finds them (the first batch is imported while the rest of the tree is walked).
     ///   - jobs: worker threads (at least 1).
     ///   - catalog: the library's backend and folder, opened read-only by each worker for its
     ///     duplicate lookups; nil for none (a dry run against no library).
@@ -28,14 +29,13 @@ final class ImportPipeline {
     ///   - refreshMetadata: read the metadata of files already in the library
     ///     (`--refresh-metadata`, `Importer.prepare`).
     init(
-        files: [String], jobs: Int, catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
+        files: FileScanner.Walk, jobs: Int, catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
         thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
         self.queue = queue
         let claimed = self.claims
-        let nextIndex = Counter()
         let stop = self.stop
         for _ in 0..<jobs {
             let thread = Thread {
@@ -50,12 +50,11 @@ final class ImportPipeline {
                     }
                     defer { reader?.close() }
                     while !stop.isSet {
-                        let i = nextIndex.next()
-                        guard i < files.count else { break }
-                        let path = files[i]
+                        guard let (path, sidecarsPossible) = files.nextFile() else { break }
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
-                            thumbnail: thumbOptions, refreshMetadata: refreshMetadata)
+                            thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
+                            sidecarsPossible: sidecarsPossible)
                         queue.push((path, outcome))
                     }
                 }

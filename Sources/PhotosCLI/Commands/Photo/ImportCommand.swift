@@ -94,6 +94,8 @@ enum ImportCommand: Command {
         options.dryRun = arguments.dryRun
         options.includeHidden = arguments.hidden
         options.refreshMetadata = arguments.refreshMetadata
+        // Only --verbose names skipped and duplicate files: without it their counts suffice.
+        options.listSkippedAndDuplicates = arguments.verbose
         options.author = ctx.historyAuthor
         if let jobs = arguments.jobs { options.jobs = jobs }
         if let maxPixels = arguments.maxPixels { options.thumbnail.maxPixels = maxPixels }
@@ -135,8 +137,9 @@ enum ImportCommand: Command {
         let summary: ImportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "importing") { bar in
-                importer.onProgress = { [unowned importer] done, total in
-                    bar.update(done: done, total: total, bytes: importer.bytesSoFar)
+                importer.onProgress = { [unowned importer] done, found in
+                    // While the folders are still walked, `found` is a lower bound: no bar, no ETA.
+                    bar.update(done: done, total: found, bytes: importer.bytesSoFar, totalKnown: importer.scanFinished)
                 }
                 return try importer.run()
             }

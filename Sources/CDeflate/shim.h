@@ -1,0 +1,4 @@
+#ifndef PHOTOS_CDEFLATE_SHIM_H
+#define PHOTOS_CDEFLATE_SHIM_H
+#include <libdeflate.h>
+#endif
