@@ -97,13 +97,27 @@ struct CatalogMoveTarget {
 }
 
 extension CompositionRoot {
-    /// The suffix of an old catalog kept aside by `catalog move`: `.moved-YYYYMMDDTHHMMSSZ`.
-    private static func movedSuffix() -> String {
+    /// The suffix of an old catalog `file` kept aside by `catalog move`:
+    /// `.moved-YYYYMMDDTHHMMSSZ`, then `-2`, `-3`, … while a file of that name (or its `-wal`/
+    /// `-shm`) exists: rename(2) replaces its target, so a second move within the same second
+    /// would otherwise put one kept catalog over another. The library's write lock, held by
+    /// the move, keeps other moves of this folder out between the check and the rename.
+    private static func movedSuffix(for file: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return ".moved-" + formatter.string(from: Date())
+        let base = ".moved-" + formatter.string(from: Date())
+        var n = 1
+        while true {
+            let suffix = n == 1 ? base : base + "-\(n)"
+            let taken = ["", "-wal", "-shm"].contains { companion in
+                var st = stat()
+                return lstat(file + suffix + companion, &st) == 0
+            }
+            if !taken { return suffix }
+            n += 1
+        }
     }
 
     /// Opens the target of `photos catalog move --to TO` for the library folder `root`, whose
@@ -136,7 +150,7 @@ extension CompositionRoot {
                 switchOver: {
                     // While catalog.postgresql exists the folder is a PostgreSQL library;
                     // renaming it away makes photos.sqlite the catalog.
-                    let kept = connectionFile + movedSuffix()
+                    let kept = connectionFile + movedSuffix(for: connectionFile)
                     guard rename(connectionFile, kept) == 0 else {
                         throw CommandFailure(
                             .ioError, "cannot rename \(connectionFile): \(String(cString: strerror(errno)))")
@@ -161,14 +175,13 @@ extension CompositionRoot {
             let recorded = try? PostgresCatalogBackend.recordedConnection(root: root),
             let old = try? ConnectionInfo(recorded)
         {
-            if old == info.withoutPassword { throw CatalogCopyError.sameCatalog(target: info.display) }
-            // Writers of one database share one advisory writer lock (PostgresDatabase
-            // .writerLockKey): the copy, holding the source's, would wait for itself.
-            let place = ["host", "hostaddr", "port", "dbname", "service"]
-            if place.allSatisfy({ old[$0] == info[$0] }) {
-                throw UsageError(
-                    "--to: \(info.display) is in the same PostgreSQL database as the library's catalog (\(old.display)); move it to another database"
-                )
+            // The same server, database and options (the search_path that names the schema)
+            // is the library's own catalog, however else the connection is spelled. Another
+            // schema of the same database is another catalog with writer locks of its own
+            // (PostgresDatabase.writerLock mixes in current_schema()).
+            let place = ["host", "hostaddr", "port", "dbname", "service", "options"]
+            if old == info.withoutPassword || place.allSatisfy({ old[$0] == info[$0] }) {
+                throw CatalogCopyError.sameCatalog(target: info.display)
             }
         }
         let backend = PostgresCatalogBackend(connectionString: to)
@@ -186,7 +199,8 @@ extension CompositionRoot {
                 do {
                     if FileManager.default.fileExists(atPath: connectionFile) {
                         // From one PostgreSQL database to another: the old connection is kept.
-                        try FileManager.default.copyItem(atPath: connectionFile, toPath: connectionFile + movedSuffix())
+                        try FileManager.default.copyItem(
+                            atPath: connectionFile, toPath: connectionFile + movedSuffix(for: connectionFile))
                     }
                     // Written beside and renamed over: the folder becomes a PostgreSQL library.
                     try PostgresCatalogBackend.record(info, root: root)
@@ -204,7 +218,7 @@ extension CompositionRoot {
                 }
                 // Closed by now (its WAL checkpointed into it): the database and what is left
                 // of its -wal/-shm are renamed together, so the old catalog opens as it was.
-                let kept = sqlitePath + movedSuffix()
+                let kept = sqlitePath + movedSuffix(for: sqlitePath)
                 guard rename(sqlitePath, kept) == 0 else {
                     return
                         "the old SQLite catalog is left as \(sqlitePath) (cannot rename it: \(String(cString: strerror(errno))))"

@@ -7,7 +7,9 @@ import XCTest
 /// `photos catalog move --to CONNINFO|sqlite`: a library's catalog copied between SQLite and
 /// PostgreSQL with every row (ids, uuids, history tokens, consumers, tombstones, sync state),
 /// the folder switched over last, the old catalog kept; a target with rows, a busy library and
-/// a running import are refused and leave the library on its catalog.
+/// a running import are refused and leave the library on its catalog. Each test names the
+/// backends it moves between, so the binary runs as given (`runAsGiven`): a new library is a
+/// SQLite one in both runs of the suite.
 final class CatalogMoveCLITests: BinaryTestCase {
     override var label: String { "photos-catalog-move" }
 
@@ -28,7 +30,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
 
     @discardableResult
     private func ok(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let r = try run(args)
+        let r = try runAsGiven(args)
         XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)
         return r.stdout
     }
@@ -171,7 +173,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
         try ok(["--library", lib, "import", "-q", samplesDir])
         let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
 
-        let refused = try run(["--library", lib, "catalog", "move", "--to", full])
+        let refused = try runAsGiven(["--library", lib, "catalog", "move", "--to", full])
         XCTAssertEqual(refused.status, 73, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("is not empty (table photo has rows)"), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
@@ -184,7 +186,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
         let kept = try XCTUnwrap(try moved(lib, "photos.sqlite").first)
         try FileManager.default.copyItem(atPath: lib + "/" + kept, toPath: lib + "/photos.sqlite")
         let stale = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
-        let again = try run(["--library", lib, "catalog", "move", "--to", "sqlite"])
+        let again = try runAsGiven(["--library", lib, "catalog", "move", "--to", "sqlite"])
         XCTAssertEqual(again.status, 73, again.stderr)
         XCTAssertTrue(again.stderr.contains("photos.sqlite is not empty"), again.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
@@ -202,7 +204,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
 
         let writer = try Database(path: lib + "/photos.sqlite")
         try writer.execute("BEGIN IMMEDIATE")
-        let busy = try run(["--library", lib, "--wait", "0", "catalog", "move", "--to", database])
+        let busy = try runAsGiven(["--library", lib, "--wait", "0", "catalog", "move", "--to", database])
         try writer.execute("ROLLBACK")
         writer.close()
         XCTAssertEqual(busy.status, 75, busy.stderr)
@@ -210,7 +212,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
         let importLock = open(lib + "/import.lock", O_RDWR | O_CREAT, 0o666)
         XCTAssertGreaterThanOrEqual(importLock, 0)
         XCTAssertEqual(flock(importLock, LOCK_SH), 0)
-        let importing = try run(["--library", lib, "catalog", "move", "--to", database])
+        let importing = try runAsGiven(["--library", lib, "catalog", "move", "--to", database])
         close(importLock)
         XCTAssertEqual(importing.status, 75, importing.stderr)
 
@@ -229,13 +231,13 @@ final class CatalogMoveCLITests: BinaryTestCase {
         let lib = dir + "/lib"
         try ok(["--library", lib, "import", "-q", samplesDir])
         let before = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
-        let same = try run(["--library", lib, "catalog", "move", "--to", "sqlite"])
+        let same = try runAsGiven(["--library", lib, "catalog", "move", "--to", "sqlite"])
         XCTAssertEqual(same.status, 64, same.stderr)
         XCTAssertTrue(same.stderr.contains("already keeps its catalog in SQLite"), same.stderr)
-        XCTAssertEqual(try run(["--library", lib, "catalog", "move", "--to", "not a connection"]).status, 64)
-        XCTAssertEqual(try run(["--library", lib, "catalog", "move"]).status, 64)
+        XCTAssertEqual(try runAsGiven(["--library", lib, "catalog", "move", "--to", "not a connection"]).status, 64)
+        XCTAssertEqual(try runAsGiven(["--library", lib, "catalog", "move"]).status, 64)
         let secret = "hunter2-\(UUID().uuidString.prefix(8))"
-        let unreachable = try run([
+        let unreachable = try runAsGiven([
             "--library", lib, "catalog", "move", "--to",
             "postgresql://ann:\(secret)@127.0.0.1:1/photos?connect_timeout=2"
         ])
@@ -245,9 +247,27 @@ final class CatalogMoveCLITests: BinaryTestCase {
         XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
     }
 
+    /// Moving out of SQLite twice within a second keeps both old SQLite catalogs, each whole:
+    /// the second is kept under a `-2` name, not renamed over the first.
+    func testTwoMovesOutOfSQLiteKeepBothOldCatalogs() throws {
+        let lib = dir + "/lib"
+        _ = try TestDatabase.requirePostgres()
+        _ = try runAsGiven(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"])
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", try newDatabase()])
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", "sqlite"])
+        try ok(["--library", lib, "import", "-q", samplesDir + "/path.jpg"])
+        let second = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", try newDatabase()])
+        let kept = try moved(lib, "photos.sqlite").filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted()
+        XCTAssertEqual(kept.count, 2, "\(kept)")
+        let dumps = try kept.map { try LibrarySnapshot.dumpDatabase(lib + "/" + $0) }
+        XCTAssertEqual(Set(dumps.map { $0.filter { $0.hasPrefix("  photo:") }.count }), [1, 2])
+        XCTAssertTrue(dumps.contains(second))
+    }
+
     /// From one PostgreSQL database to another: the copy keeps every row, the old connection
-    /// is kept beside the new one; another schema of the same database is refused (64: one
-    /// advisory writer lock per database), as is the library's own database.
+    /// is kept beside the new one; another schema of the same database is another catalog
+    /// (writer locks of its own) and takes the move; the library's own catalog is refused (64).
     func testMoveBetweenPostgreSQLDatabasesKeepsTheOldConnection() throws {
         let base = try TestDatabase.requirePostgres()
         let source = try newDatabase()
@@ -263,14 +283,19 @@ final class CatalogMoveCLITests: BinaryTestCase {
         let shown = try views(lib, photo: names[0])
         let recorded = try String(contentsOfFile: lib + "/catalog.postgresql", encoding: .utf8)
 
-        let sameDatabase = try run(["--library", lib, "catalog", "move", "--to", try newDatabase()])
-        XCTAssertEqual(sameDatabase.status, 64, sameDatabase.stderr)
-        XCTAssertTrue(sameDatabase.stderr.contains("same PostgreSQL database"), sameDatabase.stderr)
-        XCTAssertEqual(try run(["--library", lib, "catalog", "move", "--to", source]).status, 64)
+        XCTAssertEqual(try runAsGiven(["--library", lib, "catalog", "move", "--to", source]).status, 64)
+        let otherSchema = try newDatabase()
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", otherSchema])
+        XCTAssertEqual(try views(lib, photo: names[0]), shown)
+        let own = try runAsGiven(["--library", lib, "catalog", "move", "--to", otherSchema])
+        XCTAssertEqual(own.status, 64, own.stderr)
 
+        // Two moves within one second keep both old connections (rename(2) replaces its target).
         try ok(["--library", lib, "catalog", "move", "-q", "--to", target])
-        let kept = try XCTUnwrap(try moved(lib, "catalog.postgresql").first)
-        XCTAssertEqual(try String(contentsOfFile: lib + "/" + kept, encoding: .utf8), recorded)
+        let kept = try moved(lib, "catalog.postgresql").sorted()
+        XCTAssertEqual(kept.count, 2, "\(kept)")
+        XCTAssertEqual(try String(contentsOfFile: lib + "/" + kept[0], encoding: .utf8), recorded)
+        XCTAssertTrue(try String(contentsOfFile: lib + "/" + kept[1], encoding: .utf8).contains("search_path"))
         XCTAssertTrue(try String(contentsOfFile: lib + "/catalog.postgresql", encoding: .utf8).contains(name))
         XCTAssertEqual(try views(lib, photo: names[0]), shown)
         try assertVerifyClean(lib)
@@ -297,7 +322,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
             BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
             CREATE TRIGGER refuse BEFORE INSERT ON rating FOR EACH ROW EXECUTE FUNCTION refuse();
             """)
-        let failed = try run(["--library", lib, "catalog", "move", "--to", database])
+        let failed = try runAsGiven(["--library", lib, "catalog", "move", "--to", database])
         XCTAssertEqual(failed.status, 65, failed.stderr)
         XCTAssertTrue(failed.stderr.contains("refused rows of table rating: refused by the test"), failed.stderr)
         XCTAssertFalse(failed.stderr.contains("INSERT"), "the message names no statement: \(failed.stderr)")
@@ -315,7 +340,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
             "UPDATE photo_data SET byte_size = 'big' WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)",
             [names[1]])
         sqlite.close()
-        let damaged = try run(["--library", lib, "catalog", "move", "--to", database])
+        let damaged = try runAsGiven(["--library", lib, "catalog", "move", "--to", database])
         XCTAssertEqual(damaged.status, 65, damaged.stderr)
         XCTAssertTrue(damaged.stderr.contains("photo_data.byte_size holds"), damaged.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
@@ -337,7 +362,7 @@ final class CatalogMoveCLITests: BinaryTestCase {
             SELECT (SELECT id FROM photo WHERE unique_name = 'DUP-' || ?), sha256, byte_size, file_ref
             FROM photo_data WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)
             """, [names[2], names[2]])
-        let duplicate = try run(["--library", lib, "catalog", "move", "--to", database])
+        let duplicate = try runAsGiven(["--library", lib, "catalog", "move", "--to", database])
         XCTAssertEqual(duplicate.status, 65, duplicate.stderr)
         XCTAssertTrue(duplicate.stderr.contains("refused rows of table photo_data"), duplicate.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
