@@ -8,7 +8,7 @@ import PhotosSQLite
 /// `--author $'a\nb'` or a `$PHOTOS_AUTHOR` with an escape sequence were stored as given and
 /// printed raw by `photos history` (a forged second line, terminal escapes); now 64, nothing
 /// recorded, as tag names with control characters are refused.
-final class Issue9VariantAuthorTests: TemporaryFolderTestCase {
+final class AuthorPrintableNameTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-author" }
     var lib: String { dir + "/lib" }
 

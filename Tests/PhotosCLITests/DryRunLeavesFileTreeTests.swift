@@ -7,7 +7,7 @@ import PhotosTestSupport
 /// process often exited with one still open and SQLite left `photos.sqlite-wal` and `-shm`
 /// behind, also after `import --dry-run` (a new file in a library that a dry run must not
 /// touch).
-final class Issue9VariantDryRunFilesTests: BinaryTestCase {
+final class DryRunLeavesFileTreeTests: BinaryTestCase {
     override var label: String { "photos-i9-dryrun-files" }
 
     func listing(_ lib: String) throws -> [String] {

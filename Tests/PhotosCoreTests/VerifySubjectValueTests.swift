@@ -8,7 +8,7 @@ import PhotosSQLite
 
 /// Issue 10: verify's problems carry their subject as a value (repairs are matched by it), and
 /// its checks read through `VerifyStore` with the same results as the SQL they replaced.
-final class Issue10VerifySubjectTests: XCTestCase {
+final class VerifySubjectValueTests: XCTestCase {
     var tmp: TempDir!
     override func setUpWithError() throws { tmp = try TempDir() }
     override func tearDown() { tmp.cleanup() }

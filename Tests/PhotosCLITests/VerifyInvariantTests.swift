@@ -11,7 +11,7 @@ import PhotosSQLite
 ///   bytes) passed verify; now `duplicate-photo`, reported and never repaired.
 /// - A tag link crossing zones was reported but `--repair` left it; now it is relinked to the
 ///   same-named tag of the photo's zone (created when absent), recorded in history.
-final class Issue9VariantVerifyInvariantTests: TemporaryFolderTestCase {
+final class VerifyInvariantTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-invariants" }
     var lib: String { dir + "/lib" }
     override func setUpWithError() throws {

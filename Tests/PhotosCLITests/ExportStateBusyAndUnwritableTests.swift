@@ -10,7 +10,7 @@ import PhotosSQLite
 ///   1.)" and exit 1; now 75 at once (`--wait 0`), naming the state;
 /// - a state this user may not write was taken for damaged: moved aside to `.damaged` and
 ///   rebuilt; now 77 naming it, and it stays where it was.
-final class Issue9VariantExportStateTests: BinaryTestCase {
+final class ExportStateBusyAndUnwritableTests: BinaryTestCase {
     override var label: String { "photos-i9-export-state" }
     var lib: String { dir + "/lib" }
     var dest: String { dir + "/out" }

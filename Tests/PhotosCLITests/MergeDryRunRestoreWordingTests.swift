@@ -7,7 +7,7 @@ import PhotosSQLite
 /// Issue 9 items 1 and 8 (variant): `merge --dry-run` that would restore a lost original said
 /// "1 missing or damaged originals restored" although it restored nothing; it now says "to
 /// restore", and the library keeps its bytes and rows.
-final class Issue9VariantMergeDryRunTests: TemporaryFolderTestCase {
+final class MergeDryRunRestoreWordingTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-merge-dry" }
 
     func testDryRunMergeSaysWhatItWouldRestore() throws {

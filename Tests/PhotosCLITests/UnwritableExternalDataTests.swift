@@ -8,7 +8,7 @@ import PhotosSQLite
 /// external data folder it may not. `delete` and `purge` dropped the rows, could not remove the
 /// originals and exited 0 leaving orphans; `import` failed file after file with exit 1 ("done,
 /// some items failed") instead of stopping with 77 naming the folder.
-final class Issue9VariantEnvironmentTests: BinaryTestCase {
+final class UnwritableExternalDataTests: BinaryTestCase {
     override var label: String { "photos-i9-environment" }
     var lib: String { dir + "/lib" }
 

@@ -8,7 +8,7 @@ import XCTest
 /// runs over the whole image. CPU time grows with declared size × scans: a 293 KB greyscale
 /// 10000×10000 file with 693 scans took 4 s in photos (18 s in djpeg). More than
 /// `PC_MAX_SCANS` (500) scans are refused on every path, as `djpeg -maxscans` would.
-final class Issue9VariantScanLimitTests: XCTestCase {
+final class ProgressiveScanLimitTests: XCTestCase {
     /// A greyscale progressive JPEG (T.81 Annex G, SOF2): one DC scan of all-zero differences,
     /// then `acScans` AC scans (band k..k, successive approximation 10 → 0 per band), each coded
     /// as end-of-band runs only (EOB14 with 14 extra bits, or EOB0 per block for the rest).

@@ -13,7 +13,7 @@ import PhotosSQLite
 ///   that only copy as an orphan.
 /// - An empty folder in an original's place, or a file in the shard folder's place, made the
 ///   re-import fail ("Is a directory", "Not a directory") instead of restoring the original.
-final class Issue9VariantVerifyHealTests: TemporaryFolderTestCase {
+final class VerifyRepairSafetyTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-verify-heal" }
     var lib: String { dir + "/lib" }
 

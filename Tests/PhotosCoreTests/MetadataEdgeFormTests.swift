@@ -7,7 +7,7 @@ import PhotosImaging
 /// Hidden variants of issue 9 items 5 and 6 found after the fix: a rating in a number form XMP
 /// does not have, the word "xmpmeta" outside the wrapper, keywords with control or format
 /// characters, and a day-only `--since/--until` bound with a zone.
-final class Issue9VariantMetadataTests: XCTestCase {
+final class MetadataEdgeFormTests: XCTestCase {
     private func packet(rating: String) -> Data {
         Data(
             """

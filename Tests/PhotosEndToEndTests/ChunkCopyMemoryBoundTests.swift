@@ -4,7 +4,7 @@ import PhotosTestSupport
 
 /// Hidden variants of issue 9 item 2 (memory bounded by the bytes given): chunks that fit in the
 /// file but that libpng and we would each copy.
-final class Issue9VariantMemoryTests: BinaryTestCase {
+final class ChunkCopyMemoryBoundTests: BinaryTestCase {
     override var label: String { "photos-memory-variants" }
 
     /// A 4×4 PNG with one eXIf chunk of `exifBytes` bytes (a big-endian TIFF header with an

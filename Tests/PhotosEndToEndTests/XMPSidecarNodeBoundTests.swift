@@ -6,7 +6,7 @@ import PhotosTestSupport
 /// are many and small. 175,000 one-word keywords in 4 MiB made the XMP Toolkit's trees cost
 /// ~120 MB per worker (263 MB peak with --jobs 2), each keyword became a tag (10 s, and
 /// minutes with the former list scan per keyword); 49,000 attributes took 8.6 s to parse.
-final class Issue9VariantXMPBoundsTests: BinaryTestCase {
+final class XMPSidecarNodeBoundTests: BinaryTestCase {
     override var label: String { "photos-xmp-bounds" }
 
     static func sidecar(keywords: Int) -> String {

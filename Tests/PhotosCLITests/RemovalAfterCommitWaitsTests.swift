@@ -9,7 +9,7 @@ import PhotosSQLite
 /// under the write lock. With `--wait 0`, another writer taking the lock between the two left
 /// the originals as orphans (exit 0, nothing said). The removal now waits for the lock up to
 /// `Library.cleanupWait` seconds whatever `--wait` says.
-final class Issue9VariantCleanupBusyTests: TemporaryFolderTestCase {
+final class RemovalAfterCommitWaitsTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-cleanup" }
     var lib: String { dir + "/lib" }
 

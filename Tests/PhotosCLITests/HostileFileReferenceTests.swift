@@ -11,7 +11,7 @@ import PhotosSQLite
 /// write or remove a file outside the library because of it: `delete`, `purge`, `verify
 /// --repair` and `export` used `ExternalData/` + file_ref as a path, so `../../victim` made
 /// `photos delete` unlink a file beside the library.
-final class Issue9VariantFileReferenceTests: TemporaryFolderTestCase {
+final class HostileFileReferenceTests: TemporaryFolderTestCase {
     override var label: String { "photos-i9-fileref" }
     var lib: String { dir + "/lib" }
     var victim: String { dir + "/victim" }

@@ -8,7 +8,7 @@ import PhotosImaging
 /// (`FF D8 12 34 FF E0 …`, e.g. one damaged byte of the APP0 marker). libjpeg reads the file
 /// with "Corrupt JPEG data: 2 extraneous bytes before marker 0xe0", which keeps the image;
 /// the import's sniff asked for `FF D8 FF` and refused it as "not a JPEG or PNG file".
-final class Issue9VariantSniffTests: XCTestCase {
+final class JPEGJunkAfterSOITests: XCTestCase {
     func testJunkRightAfterSOIIsJudgedByLibjpeg() throws {
         let tmp = try TempDir()
         defer { tmp.cleanup() }

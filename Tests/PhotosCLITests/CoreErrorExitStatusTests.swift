@@ -5,7 +5,7 @@ import PhotosFiles
 
 /// Issue 10: merge and export throw typed Core errors; the one mapping (`ErrorReporting`) gives
 /// each the exit status and the exact line `PhotosError` gave before (the users' contract).
-final class Issue10ImportVerifyMergeExportErrorsTests: XCTestCase {
+final class CoreErrorExitStatusTests: XCTestCase {
     func check(_ error: Error, _ status: ExitStatus, _ message: String, line: UInt = #line) {
         let report = ErrorReporting.report(for: error, libraryPath: "/lib")
         XCTAssertEqual(report.status, status, line: line)
