@@ -229,7 +229,7 @@ extension PostgresDatabase: CatalogStore {
             args.append(zone)
         }
         sql += " ORDER BY t.name, t.zone_id, t.uuid"
-        return try statement(sql).map(args) { (tag: PostgresDatabase.storedTag($0), photoCount: $0.int(4)) }
+        return try statement(sql).streamedMap(args) { (tag: PostgresDatabase.storedTag($0), photoCount: $0.int(4)) }
     }
 
     public func tags(ofPhoto photoID: Int64) throws -> [StoredTag] {
@@ -282,7 +282,7 @@ extension PostgresDatabase: CatalogStore {
         try statement(
             "SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name"
         )
-        .map([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
+        .streamedMap([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
     }
 
     // MARK: ratings
