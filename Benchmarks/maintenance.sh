@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Times the maintenance commands on a synthetic 100,000-photo library (see make-library.sh):
 # dedupe-tags --all, purge of the 10,000-photo share, history compact of a million changes,
-# list --tag, verify --quick and stats. Each repetition runs on a fresh copy of the library,
-# so destructive commands measure the same work every time. Prints the median, min and max
+# list --tag, verify --quick and stats. Each repetition of a destructive command (dedupe-tags,
+# purge, history compact) runs on a fresh copy of the library, so it measures the same work every
+# time (the catalog copied; ExternalData hard-linked, so purge's removals leave the source's
+# originals); the read-only ones run on the library itself. Prints the median, min and max
 # seconds, the median CPU seconds (user+sys: steadier than wall time on a loaded machine) and
 # the peak RSS of each command, and the load average before and after.
 #
 # Usage: Benchmarks/maintenance.sh [--reps N] [--photos N] [--photos-bin PATH] [--library DIR]
 #   --library DIR  reuse a library made earlier by make-library.sh (default: build one in a
-#                  temporary folder, removed at exit)
+#                  temporary folder, removed at exit). A PostgreSQL library (make-library.sh
+#                  --database) is copied for each destructive run with CREATE DATABASE …
+#                  TEMPLATE (the source database must have no other sessions; needs psql and
+#                  the right to create databases), the copy dropped at exit.
 # Needs: python3, /usr/bin/time (Debian package `time`), a built photos binary.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,12 +30,39 @@ done
 [ -x "$bin" ] || { echo "maintenance.sh: no photos binary at $bin (swift build -c release)" >&2; exit 69; }
 [ -x /usr/bin/time ] || { echo "maintenance.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 69; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+conn= copy_db=
+cleanup() {
+    [ -n "$copy_db" ] && psql "$conn dbname=postgres" -qXc "DROP DATABASE IF EXISTS $copy_db" >/dev/null 2>&1
+    rm -rf "$work"
+}
+trap cleanup EXIT
 if [ -z "$lib" ]; then
     lib="$work/source"
     "$here/make-library.sh" "$lib" --photos "$photos_n" --photos-bin "$bin"
 fi
-share0=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT id FROM share WHERE title = 'Share 0'\").fetchone()[0])" "$lib/photos.sqlite")
+if [ -f "$lib/catalog.postgresql" ]; then
+    command -v psql >/dev/null || { echo "maintenance.sh: needs psql for a PostgreSQL library" >&2; exit 69; }
+    conn=$(grep -v '^#' "$lib/catalog.postgresql" | grep -m1 .)
+    source_db=$(psql "$conn" -XAtc "SELECT current_database()")
+    copy_db="${source_db}_maintenance_copy"
+    share0=$(psql "$conn" -XAtc "SELECT id FROM share WHERE title = 'Share 0'")
+else
+    share0=$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT id FROM share WHERE title = 'Share 0'\").fetchone()[0])" "$lib/photos.sqlite")
+fi
+
+# A fresh copy of the library in $work/copy: the catalog copied, ExternalData hard-linked.
+fresh_copy() {
+    rm -rf "$work/copy"
+    mkdir "$work/copy"
+    (cd "$lib" && find . -mindepth 1 -maxdepth 1 ! -name ExternalData -exec cp -a {} "$work/copy/" \;)
+    [ -d "$lib/ExternalData" ] && cp -al "$lib/ExternalData" "$work/copy/ExternalData"
+    if [ -n "$conn" ]; then
+        PGOPTIONS=--client-min-messages=warning psql "$conn dbname=postgres" -qXc "DROP DATABASE IF EXISTS $copy_db" >/dev/null
+        psql "$conn dbname=postgres" -qXc "CREATE DATABASE $copy_db TEMPLATE $source_db" >/dev/null
+        printf '%s\n' "$conn dbname='$copy_db'" > "$work/copy/catalog.postgresql"
+    fi
+    sync
+}
 
 commands=(
     "dedupe-tags --all"
@@ -45,12 +77,11 @@ printf '%-44s %9s %9s %9s %9s %12s\n' command "median s" "min s" "max s" "CPU s"
 for cmd in "${commands[@]}"; do
     times=() cpus=() rss=0
     for ((r = 1; r <= reps; r++)); do
-        rm -rf "$work/copy"
-        cp -a "$lib" "$work/copy"
-        sync
+        target=$lib
+        case $cmd in dedupe-tags* | purge* | "history compact"*) fresh_copy; target=$work/copy ;; esac
         # shellcheck disable=SC2086
         # (verify exits 1 when it finds problems: still a completed run.)
-        /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$bin" --library "$work/copy" --quiet $cmd > /dev/null || true
+        /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$bin" --library "$target" --quiet $cmd > /dev/null || true
         read -r t m u s < <(tail -1 "$work/time")
         times+=("$t")
         cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")

@@ -7,9 +7,17 @@
 # and finds no duplicate originals.
 #
 # Usage: Benchmarks/make-library.sh LIBRARY_DIR [--photos N] [--originals K] [--photos-bin PATH]
+#                                  [--database CONNINFO]
 #   --originals K  only K original files, shared round-robin by the rows (default: one per
 #                  photo; fewer makes a big library quicker to build, and verify then reports
-#                  the shared ones as duplicate photos)
+#                  the shared ones as duplicate photos; SQLite only: a PostgreSQL catalog keeps
+#                  one photo per original by a UNIQUE constraint)
+#   --database CONNINFO  the catalog in PostgreSQL: `photos init --database CONNINFO` (an
+#                  empty database or schema), then the same rows bulk-loaded with psql's COPY
+#                  (tables written to temporary files first), thumbnails by one INSERT … SELECT
+#                  on the server, the identity sequences and the history token set past the
+#                  loaded ids, and ANALYZE. 1,000,000 photos take a few minutes. Needs psql
+#                  (Debian package postgresql-client).
 # Every photo gets the same sound 120x90 thumbnail (a JPEG made with cjpeg), so `verify`
 # decodes real thumbnails and finds no problem in a library made this way.
 # Needs: python3 (standard library only), cjpeg (Debian package libjpeg-turbo-progs) and a
@@ -21,11 +29,13 @@ shift
 photos_n=100000
 originals_n=
 bin="$here/../.build/release/photos"
+database=
 while [ $# -gt 0 ]; do
     case "$1" in
         --photos) photos_n=$2; shift 2 ;;
         --originals) originals_n=$2; shift 2 ;;
         --photos-bin) bin=$2; shift 2 ;;
+        --database) database=$2; shift 2 ;;
         *) echo "make-library.sh: unknown option $1" >&2; exit 64 ;;
     esac
 done
@@ -33,11 +43,18 @@ done
 command -v python3 >/dev/null || { echo "make-library.sh: needs python3" >&2; exit 69; }
 command -v cjpeg >/dev/null || { echo "make-library.sh: needs cjpeg (apt-get install libjpeg-turbo-progs)" >&2; exit 69; }
 [ -e "$lib" ] && { echo "make-library.sh: $lib exists; remove it first" >&2; exit 73; }
-"$bin" --library "$lib" --quiet init
+if [ -n "$database" ]; then
+    command -v psql >/dev/null || { echo "make-library.sh: needs psql (apt-get install postgresql-client)" >&2; exit 69; }
+    [ -z "$originals_n" ] || { echo "make-library.sh: --originals is for SQLite only" >&2; exit 64; }
+    "$bin" --library "$lib" --quiet init --database "$database"
+else
+    "$bin" --library "$lib" --quiet init
+fi
 
 # The thumbnail: a 120x90 colour gradient (binary PPM) encoded by libjpeg at quality 85.
 thumb=$(mktemp)
-trap 'rm -f "$thumb"' EXIT
+tables=$(mktemp -d)
+trap 'rm -rf "$thumb" "$tables"' EXIT
 python3 -c '
 import sys
 w, h = 120, 90
@@ -45,17 +62,75 @@ sys.stdout.buffer.write(b"P6 %d %d 255\n" % (w, h) + bytes(
     v for y in range(h) for x in range(w) for v in ((x * 2) % 256, (y * 3) % 256, (x + y) % 256)))
 ' | cjpeg -quality 85 > "$thumb"
 
-python3 - "$lib" "$photos_n" "$thumb" "${originals_n:-$photos_n}" <<'PY'
+python3 - "$lib" "$photos_n" "$thumb" "${originals_n:-$photos_n}" "$tables" "${database:+postgresql}" <<'PY'
 import hashlib, os, random, sqlite3, sys, uuid, datetime
 lib, n, k = sys.argv[1], int(sys.argv[2]), int(sys.argv[4])
 thumbnail = open(sys.argv[3], "rb").read()
 rnd = random.Random(20261129)
 def u():  # deterministic UUIDs (random-looking, seeded)
     return str(uuid.UUID(int=rnd.getrandbits(128), version=4))
-db = sqlite3.connect(os.path.join(lib, "photos.sqlite"))
-db.execute("PRAGMA foreign_keys = ON")
-db.execute("PRAGMA synchronous = OFF")
-cur = db.cursor()
+
+class CopyFiles:
+    """The rows of each table in PostgreSQL COPY text format, one temporary file a table
+    (PostgreSQL docs, COPY "Text Format"; none of these values needs escaping), with the ids
+    SQLite would give them, and the statements that load them in foreign-key order."""
+    order = ["zone", "share", "participant", "photo", "photo_data", "rating", "tag", "photo_tag",
+             "history_transaction", "history_change"]
+    columns = {
+        "zone": "id, name, scope", "share": "id, title, created, public_permission",
+        "participant": "uuid, share_id, email, role, permission, acceptance",
+        "photo": "id, unique_name, display_name, imported_at, capture_date, width, height, format, orientation, zone_id",
+        "photo_data": "photo_id, sha256, byte_size, file_ref", "rating": "uuid, photo_id, value",
+        "tag": "id, uuid, name, zone_id", "photo_tag": "photo_id, tag_id",
+        "history_transaction": "token, timestamp, author, context",
+        "history_change": "token, entity, object_id, type, zone_id"}
+    def __init__(self, folder):
+        self.folder = folder
+        self.files = {t: open(os.path.join(folder, t + ".tsv"), "w") for t in self.order}
+        self.ids = {"tag": 0, "history_transaction": 0}
+        self.seen_links = set()
+    def execute(self, sql, values=()):
+        words = sql.split()
+        if words[0] == "BEGIN" or words[0] == "COMMIT": return self
+        table = words[words.index("INTO") + 1]
+        values = list(values)
+        if table == "zone": values = [values[0], values[1], "private"]
+        if table == "share": values = [values[0], values[1], "2025-01-01T00:00:00Z", "none"]
+        if table == "participant": values = values + ["private-user", "read-only", "accepted"]
+        if table == "photo": values = values[:5] + [4000, 3000, "jpeg", 1, values[5]]
+        if table == "tag":
+            self.ids["tag"] += 1
+            values = [self.ids["tag"]] + values + (["default"] if len(values) == 2 else [])
+        if table == "history_transaction":
+            self.ids["history_transaction"] += 1
+            values = [self.ids["history_transaction"]] + values + ["import"]
+        if table == "history_change": values = [values[0], "Photo", values[1], "insert", "default"]
+        if table == "thumbnail": return self  # made on the server from one copy
+        self.files[table].write("\t".join(str(v) for v in values) + "\n")
+        self.lastrowid = values[0]
+        return self
+    def executemany(self, sql, rows):
+        for r in rows: self.execute(sql, r)
+    def script(self, thumbnail):
+        for f in self.files.values(): f.close()
+        lines = ["\\set ON_ERROR_STOP on", "BEGIN;"]
+        lines += ["\\copy %s (%s) FROM '%s'" % (t, self.columns[t], os.path.join(self.folder, t + ".tsv"))
+                  for t in self.order]
+        lines.append("INSERT INTO thumbnail (photo_id, data, width, height) SELECT id, '\\x%s'::bytea, 120, 90 FROM photo ORDER BY id;" % thumbnail.hex())
+        for t in ["participant", "photo", "photo_data", "thumbnail", "tag", "rating", "history_change"]:
+            lines.append("SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT max(id) FROM %s));" % (t, t))
+        lines.append("SELECT setval('history_token', (SELECT max(token) FROM history_transaction));")
+        lines += ["COMMIT;", "ANALYZE;"]
+        return "\n".join(lines) + "\n"
+
+postgres = len(sys.argv) > 6 and sys.argv[6] == "postgresql"
+if postgres:
+    cur = CopyFiles(sys.argv[5])
+else:
+    db = sqlite3.connect(os.path.join(lib, "photos.sqlite"))
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA synchronous = OFF")
+    cur = db.cursor()
 cur.execute("BEGIN")
 # One original per photo (or k shared round-robin).
 files = []
@@ -121,8 +196,15 @@ for tr in range(10000):
     cur.executemany("INSERT INTO history_change (token, entity, object_id, type, zone_id) VALUES (?, 'Photo', ?, 'insert', 'default')",
                     [(token, "%08d" % (tr * 100 + c)) for c in range(100)])
 cur.execute("COMMIT")
+if postgres:
+    open(os.path.join(sys.argv[5], "load.sql"), "w").write(cur.script(thumbnail))
+    sys.exit(0)
 db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 print("make-library: %d photos, %d tags, %d shares, %d history changes in %s" % (
     n, db.execute("SELECT count(*) FROM tag").fetchone()[0], len(shares),
     db.execute("SELECT count(*) FROM history_change").fetchone()[0], lib))
 PY
+if [ -n "$database" ]; then
+    psql "$database" -qX -f "$tables/load.sql" >/dev/null
+    psql "$database" -qXAt -c "SELECT 'make-library: ' || (SELECT count(*) FROM photo) || ' photos, ' || (SELECT count(*) FROM tag) || ' tags, ' || (SELECT count(*) FROM share) || ' shares, ' || (SELECT count(*) FROM history_change) || ' history changes in $lib (PostgreSQL)'"
+fi

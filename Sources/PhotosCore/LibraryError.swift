@@ -83,6 +83,7 @@ public enum LibraryError: Error, CustomStringConvertible {
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
             case .readOnly: failure = .notWritable
             case .cannotOpen: failure = .cannotOpen
+            case .refused: failure = .refused
             case .io: failure = .io
             case .corrupt: failure = .corrupt
             case .unsupported: failure = .unsupported
@@ -121,6 +122,8 @@ public enum DatabaseFailure: Sendable, Equatable {
     case notWritable
     /// The database file cannot be opened.
     case cannotOpen
+    /// The database server refused the login (`StoreError.Kind.refused`).
+    case refused
     /// A read or write failed, the disk is full, or memory ran out.
     case io
     /// The file is damaged or not a database.

@@ -186,7 +186,12 @@ extension Library {
                 if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
                 var rec = record(row)
-                try fillRelations(&rec)
+                if let tags = row.tagNames, let ratings = row.ratingValues {
+                    rec.tags = tags
+                    rec.ratings = ratings
+                } else {
+                    try fillRelations(&rec)
+                }
                 if let search = filter.search, !search.isEmpty {
                     let texts = [rec.displayName] + rec.tags + (shareTitles[rec.zone].map { [$0] } ?? [])
                     guard texts.contains(where: { TagName.matches($0, search) }) else { return }

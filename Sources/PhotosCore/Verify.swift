@@ -291,20 +291,22 @@ extension Library {
         let storageCheck = StorageCheck.start(library: self, thorough: !quick)
         try store.readTransaction {
             report.problems += try self.checkDatabase(thorough: !quick, storage: storageCheck == nil)
-            let rows = try self.verifyStore.recordedOriginals()
+            // Counted first (the same snapshot), then read one row at a time: memory keeps the
+            // references (for orphans) and the files to hash, not every row of the catalog.
+            let total = try self.verifyStore.recordedOriginalCount()
             report.photos = try self.verifyStore.photoCount()
             var referenced = Set<String>()
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
-            for original in rows {
+            try self.verifyStore.forEachRecordedOriginal { original in
                 // A file to hash counts when its hash is done (below); every other row now.
                 let queuedBefore = pendingHashes.count
                 defer {
                     if pendingHashes.count == queuedBefore {
                         checked += 1
                         bytesChecked += Int64(original.byteSize)
-                        progress?(checked, rows.count, bytesChecked)
+                        progress?(checked, total, bytesChecked)
                     }
                 }
                 let (name, display, sha, size, ref, zone, ratings, tags) = (
@@ -332,7 +334,7 @@ extension Library {
                             repair: there
                                 ? .fixFileReference(uniqueName: name, displayName: display, from: ref, to: address)
                                 : nil))
-                    continue
+                    return
                 }
                 let path = self.externalData.path(for: ref)
                 let heal = "; re-import the intact file to restore it"
@@ -346,7 +348,7 @@ extension Library {
                                 kind: .unreadableFile, subject: .photo(original.photo),
                                 detail:
                                     "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
-                        continue
+                        return
                     }
                     missingOriginal.insert(name)
                     report.problems.append(
@@ -355,7 +357,7 @@ extension Library {
                             detail: "\(photo): original \(ref) is missing\(heal)",
                             repair: .deletePhoto(
                                 uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
-                    continue
+                    return
                 }
                 if st.st_mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
@@ -365,7 +367,7 @@ extension Library {
                             detail:
                                 "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
                         ))
-                    continue
+                    return
                 }
                 if Int(st.st_size) != size {
                     missingOriginal.insert(name)
@@ -373,7 +375,7 @@ extension Library {
                         VerifyProblem(
                             kind: .sizeMismatch, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
-                    continue
+                    return
                 }
                 if !quick {
                     pendingHashes.append(PendingHash(position: report.problems.count, original: original, path: path))
@@ -392,7 +394,7 @@ extension Library {
                     checked += 1
                     bytesChecked += Int64(pending.original.byteSize)
                 }
-                progress?(checked, rows.count, bytesChecked)
+                progress?(checked, total, bytesChecked)
             }
             for (pending, hash) in zip(pendingHashes, hashes).reversed() {
                 let original = pending.original

@@ -7,10 +7,26 @@ import PhotosModel
 extension PostgresDatabase: CatalogStore {
     // MARK: photos
 
-    private static let photoColumns = """
+    private static let photoColumns = photoSelectList + "\n" + photoFrom
+
+    private static let photoSelectList = """
         SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
                p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
                p.capture_offset, p.capture_source
+        """
+
+    /// Columns 18 and 19 of `forEachPhoto`: the photo's tag names (`tagNames(ofPhoto:)`'s
+    /// order), each as its length in bytes, a colon and the name (no separator a name could
+    /// hold), and its rating values (`ratingValues(ofPhoto:)`'s order) joined by commas; NULL
+    /// when there are none.
+    private static let relationColumns = """
+        , (SELECT string_agg(octet_length(tg.name)::text || ':' || tg.name, '' ORDER BY tg.name, tg.uuid)
+             FROM photo_tag ptg JOIN tag tg ON tg.id = ptg.tag_id WHERE ptg.photo_id = p.id),
+          (SELECT string_agg(r.value::text, ',' ORDER BY r.id) FROM rating r WHERE r.photo_id = p.id)
+
+        """
+
+    private static let photoFrom = """
         FROM photo p
         JOIN zone z ON z.id = p.zone_id
         LEFT JOIN photo_data d ON d.photo_id = p.id
@@ -36,8 +52,31 @@ extension PostgresDatabase: CatalogStore {
             thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))
     }
 
+    /// The tag names of column 18 of `forEachPhoto` (see `relationColumns`), or nil when the
+    /// text is not in that form.
+    static func decodeTagNames(_ text: String?) -> [String]? {
+        guard let text else { return [] }
+        var names: [String] = []
+        var bytes = Substring(text).utf8[...]
+        while !bytes.isEmpty {
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+                let length = Int(String(decoding: bytes[..<colon], as: UTF8.self)), length >= 0
+            else { return nil }
+            let start = bytes.index(after: colon)
+            guard let end = bytes.index(start, offsetBy: length, limitedBy: bytes.endIndex) else { return nil }
+            names.append(String(decoding: bytes[start..<end], as: UTF8.self))
+            bytes = bytes[end...]
+        }
+        return names
+    }
+
+    /// Photos matching `query`, each with its tag names and rating values read in the same row
+    /// (`StoredPhoto.tagNames`, `.ratingValues`): a list or export of the whole catalog makes one
+    /// scan, not two more queries per photo; rows come through a cursor (`PGStatement.forEach`).
     public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
-        var sql = PostgresDatabase.photoColumns + " WHERE true"
+        var sql =
+            PostgresDatabase.photoSelectList + PostgresDatabase.relationColumns + PostgresDatabase.photoFrom
+            + " WHERE true"
         var args: [PGBindable] = []
         for name in query.tagNames {
             sql +=
@@ -93,7 +132,14 @@ extension PostgresDatabase: CatalogStore {
         sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
         // A separate statement (not the cached one) so that `body` may run other queries.
         let statement = try statement(sql)
-        try statement.forEach(args) { row in try body(PostgresDatabase.storedPhoto(row)) }
+        try statement.forEach(args) { row in
+            var photo = PostgresDatabase.storedPhoto(row)
+            if let names = PostgresDatabase.decodeTagNames(row.optionalString(18)) {
+                photo.tagNames = names
+                photo.ratingValues = row.isNull(19) ? [] : row.string(19).split(separator: ",").compactMap { Int($0) }
+            }
+            try body(photo)
+        }
     }
 
     public func photo(uniqueName: String) throws -> StoredPhoto? {
@@ -229,7 +275,7 @@ extension PostgresDatabase: CatalogStore {
             args.append(zone)
         }
         sql += " ORDER BY t.name, t.zone_id, t.uuid"
-        return try statement(sql).map(args) { (tag: PostgresDatabase.storedTag($0), photoCount: $0.int(4)) }
+        return try statement(sql).streamedMap(args) { (tag: PostgresDatabase.storedTag($0), photoCount: $0.int(4)) }
     }
 
     public func tags(ofPhoto photoID: Int64) throws -> [StoredTag] {
@@ -282,7 +328,7 @@ extension PostgresDatabase: CatalogStore {
         try statement(
             "SELECT p.unique_name, p.zone_id FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id WHERE pt.tag_id = ? ORDER BY p.unique_name"
         )
-        .map([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
+        .streamedMap([tagID]) { (uniqueName: $0.string(0), zone: $0.string(1)) }
     }
 
     // MARK: ratings

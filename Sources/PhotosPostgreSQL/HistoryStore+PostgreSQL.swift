@@ -94,20 +94,32 @@ extension PostgresDatabase: HistoryStore {
             [timestamp, author, context.rawValue])
     }
 
+    /// Rows per multi-row INSERT of `appendHistoryChanges` (7 parameters a row, far below the
+    /// protocol's 65,535).
+    static let historyChangeBatch = 256
+
+    /// Inserts `changes` in order with multi-row INSERTs of up to `historyChangeBatch` rows:
+    /// one round trip per batch, not per change (a dedupe or tag command on a big catalog logs
+    /// one change per photo it touches). Rows of one INSERT … VALUES get their ids in order.
     public func appendHistoryChanges(_ changes: [HistoryChange], token: Int64) throws {
-        guard !changes.isEmpty else { return }
-        let insert = try statement(
-            "INSERT INTO history_change (token, entity, object_id, type, updated, tombstone, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?)"
-        )
-        for change in changes {
-            let updated: String? =
-                change.updated.isEmpty ? nil : JSONValue.array(change.updated.map(JSONValue.string)).serialized()
-            let tombstone: String? = change.tombstone.map {
-                JSONValue.object($0.map { ($0.0, JSONValue.string($0.1)) }).serialized()
+        var start = changes.startIndex
+        while start < changes.endIndex {
+            let part = changes[start..<min(start + PostgresDatabase.historyChangeBatch, changes.endIndex)]
+            var values: [PGBindable] = []
+            values.reserveCapacity(part.count * 7)
+            for change in part {
+                let updated: String? =
+                    change.updated.isEmpty ? nil : JSONValue.array(change.updated.map(JSONValue.string)).serialized()
+                let tombstone: String? = change.tombstone.map {
+                    JSONValue.object($0.map { ($0.0, JSONValue.string($0.1)) }).serialized()
+                }
+                values += [token, change.entity, change.objectID, change.type.rawValue, updated, tombstone, change.zone]
             }
-            try insert.run([
-                token, change.entity, change.objectID, change.type.rawValue, updated, tombstone, change.zone
-            ])
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: part.count).joined(separator: ", ")
+            try run(
+                "INSERT INTO history_change (token, entity, object_id, type, updated, tombstone, zone_id) VALUES \(rows)",
+                values)
+            start = part.endIndex
         }
     }
 
@@ -117,7 +129,7 @@ extension PostgresDatabase: HistoryStore {
         let columns = ([source.objectID, source.zone] + source.tombstone).joined(separator: ", ")
         let keys = entity.tombstoneKeys
         return try statement("SELECT \(columns) FROM \(source.from) WHERE \(clause) ORDER BY \(source.rowKey)")
-            .map(args) { row in
+            .streamedMap(args) { row in
                 let tombstone = keys.enumerated().map { ($0.element, row.string(2 + $0.offset)) }
                 return HistoryChange(
                     entity: entity.rawValue, objectID: row.string(0), type: .delete, tombstone: tombstone,

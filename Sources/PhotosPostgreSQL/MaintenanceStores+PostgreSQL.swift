@@ -23,7 +23,7 @@ extension PostgresDatabase: ZonePurgeStore {
         try statement(
             "SELECT DISTINCT d.file_ref, d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?"
         )
-        .map([zone.rawValue]) { StoredFileReference(fileReference: $0.string(0), sha256: $0.string(1)) }
+        .streamedMap([zone.rawValue]) { StoredFileReference(fileReference: $0.string(0), sha256: $0.string(1)) }
     }
 
     public func deleteZone(_ zone: ZoneID) throws {
@@ -67,6 +67,6 @@ extension PostgresDatabase: TagDedupeStore {
             SELECT pt.photo_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id
             WHERE t.uuid = ? AND NOT EXISTS (SELECT 1 FROM photo_tag w WHERE w.photo_id = pt.photo_id AND w.tag_id = ?)
             """
-        ).map([loser, winnerRowID]) { $0.int64(0) }
+        ).streamedMap([loser, winnerRowID]) { $0.int64(0) }
     }
 }

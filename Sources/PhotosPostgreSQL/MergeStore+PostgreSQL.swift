@@ -5,7 +5,7 @@ extension PostgresDatabase: MergeSourceStore {
         try statement(
             "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id"
         )
-        .map {
+        .streamedMap {
             MergeSourcePhoto(
                 uniqueName: $0.string(0), sha256: $0.string(1), byteSize: $0.int(2), fileReference: $0.string(3),
                 zone: $0.string(4))
@@ -86,7 +86,7 @@ extension PostgresDatabase: MergeSourceStore {
         try statement(
             "SELECT p.unique_name, t.uuid FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id JOIN photo p ON p.id = pt.photo_id ORDER BY pt.photo_id, t.uuid"
         )
-        .map { ($0.string(0), $0.string(1)) }
+        .streamedMap { ($0.string(0), $0.string(1)) }
     }
 }
 

@@ -31,7 +31,11 @@ extension Optional: PGBindable where Wrapped: PGBindable {
 
 /// One statement of a connection, prepared on the server (`PQprepare`) the first time it runs
 /// with a given list of parameter types (`int8`, `float8`, `text`, `bytea`; a NULL is `unknown`).
-/// Results arrive whole (`PQexecPrepared`), so a row handler may run other statements.
+/// `run`, `first` and `map` receive their result whole (`PQexecPrepared`: libpq keeps every row
+/// in memory, libpq docs §34.3.2); `forEach` and `streamedMap` read a SELECT through a
+/// server-side cursor in pages of `PostgresDatabase.pageRows` rows (PostgreSQL docs `DECLARE`,
+/// `FETCH`), so a scan of the whole catalog holds one page of it, and a row handler may still run
+/// other statements on the connection between pages.
 public final class PGStatement {
     unowned let database: PostgresDatabase
     /// The SQL as sent: `$1…$n` placeholders.
@@ -79,13 +83,17 @@ public final class PGStatement {
         }
     }
 
-    /// Executes with `values` and returns the result (freed by `PGResult`).
-    private func execute(_ values: [PGBindable]) throws -> PGResult {
+    /// Executes with `values` and returns the result (freed by `PGResult`): the statement
+    /// prepared once per parameter types, or `text` (when given) parsed for this one
+    /// execution (`PQexecParams`; a `DECLARE` with its cursor's name).
+    private func execute(_ values: [PGBindable], sql text: String? = nil) throws -> PGResult {
         let params = values.map(\.pgValue)
         let types = params.map(PGStatement.oid)
         let conn = database.connection
         let name: String
-        if let known = names[types] {
+        if text != nil {
+            name = ""
+        } else if let known = names[types] {
             name = known
         } else {
             name = database.statementName()
@@ -125,14 +133,16 @@ public final class PGStatement {
             }
         }
         let raw: OpaquePointer? = buffers.withUnsafeBufferPointer { b in
-            guard let base = b.baseAddress else { return PQexecPrepared(conn, name, 0, nil, nil, nil, 0) }
-            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: b.count) { values in
-                PQexecPrepared(conn, name, Int32(params.count), values, lengths, formats, 0)
+            let call = { (values: UnsafePointer<UnsafePointer<CChar>?>?) -> OpaquePointer? in
+                if let text { return PQexecParams(conn, text, Int32(params.count), types, values, lengths, formats, 0) }
+                return PQexecPrepared(conn, name, Int32(params.count), values, lengths, formats, 0)
             }
+            guard let base = b.baseAddress else { return call(nil) }
+            return base.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: b.count) { call($0) }
         }
         let status = raw.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         guard let raw, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let error = database.error(raw, sql: sql)
+            let error = database.error(raw, sql: text ?? sql)
             PQclear(raw)
             throw error
         }
@@ -146,11 +156,37 @@ public final class PGStatement {
         _ = try execute(values)
     }
 
-    /// Runs the statement with `values` and calls `body` for each row.
-    /// - Throws: `PostgresError`, or what `body` throws.
+    /// Runs the statement (a SELECT) with `values` and calls `body` for each row, in order,
+    /// fetching `PostgresDatabase.pageRows` rows at a time from a server-side cursor: memory
+    /// holds one page, whatever the number of rows. Inside a transaction the cursor lives until
+    /// the scan ends; outside one it is `WITH HOLD` (the server keeps the rows, not this
+    /// process). Like a whole result, the cursor reads the snapshot of its start: rows `body`
+    /// writes are not seen by the scan (PostgreSQL docs `DECLARE`, "insensitive").
+    /// - Throws: `PostgresError`, or what `body` throws (the cursor is closed either way).
     public func forEach(_ values: [PGBindable] = [], _ body: (PGRow) throws -> Void) throws {
-        let result = try execute(values)
-        for index in 0..<result.rowCount { try body(PGRow(result: result, index: Int32(index))) }
+        let cursor = database.cursorName()
+        let hold = database.isInTransaction ? "" : " WITH HOLD"
+        _ = try execute(values, sql: "DECLARE \(cursor) NO SCROLL CURSOR\(hold) FOR \(sql)")
+        var open = true
+        defer { if open { try? database.execute("CLOSE \(cursor)") } }
+        let fetch = "FETCH FORWARD \(PostgresDatabase.pageRows) FROM \(cursor)"
+        while true {
+            let page = try database.fetch(fetch)
+            for index in 0..<page.rowCount { try body(PGRow(result: page, index: Int32(index))) }
+            if page.rowCount < PostgresDatabase.pageRows { break }
+        }
+        open = false
+        try database.execute("CLOSE \(cursor)")
+    }
+
+    /// Every row mapped by `body`, read in pages as `forEach` does: for results that grow with
+    /// the catalog, so that memory holds the mapped values and one page of libpq's, not both
+    /// whole.
+    /// - Throws: `PostgresError`, or what `body` throws.
+    public func streamedMap<T>(_ values: [PGBindable] = [], _ body: (PGRow) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEach(values) { rows.append(try body($0)) }
+        return rows
     }
 
     /// The first row mapped by `body`, or nil when there is none.

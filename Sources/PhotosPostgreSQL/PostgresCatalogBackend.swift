@@ -167,7 +167,9 @@ extension PostgresError: StoreErrorConvertible {
     /// that cannot be reached is `.cannotOpen`.
     public var storeError: StoreError {
         let kind: StoreError.Kind
-        if isConnectionFailure {
+        if isLoginRefused {
+            kind = .refused
+        } else if isConnectionFailure {
             kind = .cannotOpen
         } else if isBusy {
             kind = .busy

@@ -75,8 +75,10 @@ public final class PostgresDatabase {
     ///   - connectionString: a libpq connection string (libpq docs §34.1.1), passed through.
     ///   - busyTimeout: seconds a statement waits for another session's lock (`lock_timeout`)
     ///     before failing with `55P03` (busy).
-    /// - Throws: `PostgresError` (class `08` when the server cannot be reached, `28P01` when
-    ///   the password is wrong), its message without the password.
+    /// - Throws: `PostgresError` (class `08` when the server cannot be reached; a refused login
+    ///   `PostgresError.loginRefusal`'s SQLSTATE: `28P01` a wrong password, `28000` no such
+    ///   role or a `pg_hba.conf` rejection, `3D000` no such database, `42501` no CONNECT
+    ///   privilege), its message naming the server without the password.
     public init(_ connectionString: String, busyTimeout: Double = 30) throws {
         let scrubber = try ConnectionInfo(connectionString)
         guard let connection = PQconnectdb(connectionString) else {
@@ -86,11 +88,10 @@ public final class PostgresDatabase {
             let message = scrubber.scrub(
                 String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))
             PQfinish(connection)
-            // libpq gives no SQLSTATE for a failed connection; an authentication failure is
-            // worded by the server ("password authentication failed for user …").
-            let auth = message.contains("authentication failed") || message.contains("no password supplied")
+            // libpq gives no SQLSTATE for a failed connection; a refused login is worded by the
+            // server ("password authentication failed for user …", `role "…" does not exist`).
             throw PostgresError(
-                sqlState: auth ? "28P01" : "08006",
+                sqlState: PostgresError.loginRefusal(message) ?? "08006",
                 message: "cannot connect to \(scrubber.display): \(PostgresDatabase.oneLine(message))")
         }
         PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)
@@ -169,6 +170,25 @@ public final class PostgresDatabase {
     func statementName() -> String {
         nextStatementNumber += 1
         return "photos_\(nextStatementNumber)"
+    }
+
+    /// A new name for a server-side cursor on this connection (`PGStatement.forEach`).
+    func cursorName() -> String {
+        nextStatementNumber += 1
+        return "photos_cursor_\(nextStatementNumber)"
+    }
+
+    /// The rows of a statement without parameters (`FETCH` from a cursor), whole.
+    /// - Throws: `PostgresError`.
+    func fetch(_ sql: String) throws -> PGResult {
+        let result = PQexec(connection, sql)
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard let result, status == PGRES_TUPLES_OK else {
+            let error = error(result, sql: sql)
+            PQclear(result)
+            throw error
+        }
+        return PGResult(result)
     }
 
     /// Records the row count of a finished command.

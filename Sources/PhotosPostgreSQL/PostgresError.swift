@@ -8,6 +8,9 @@
 ///   sets), `57014` query_canceled, `57P03` cannot_connect_now, and class `08` (connection
 ///   exception: the server refused or dropped the connection). A server that is down or
 ///   restarting is a temporary failure: the same command later succeeds, as after a lock.
+/// - refused (77): a connection the server refused at login (`isLoginRefused`): class `28`
+///   (invalid authorization: wrong password, no such role, a `pg_hba.conf` rule),
+///   `3D000` invalid_catalog_name (no such database), `42501` (no CONNECT privilege).
 /// - not writable (77): class `28` (invalid authorization) and `42501` insufficient_privilege,
 ///   `25006` read_only_sql_transaction.
 /// - I/O (74): class `53` (insufficient resources: disk full, out of memory) and `58` (system
@@ -47,6 +50,40 @@ public struct PostgresError: Error, CustomStringConvertible, Equatable, Sendable
 
     /// True for class `23` (integrity constraint violation).
     public var isConstraint: Bool { sqlStateClass == "23" }
+
+    /// True when the server refused the connection at login: set by `PostgresDatabase.init` for
+    /// the refusals `PostgresError.loginRefusal(_:)` recognises.
+    public var isLoginRefused: Bool {
+        sql == nil && (sqlStateClass == "28" || sqlState == "3D000" || sqlState == "42501")
+    }
+
+    /// The SQLSTATE of a refused login, from the message libpq reports for a connection that
+    /// failed (libpq gives no SQLSTATE then, libpq docs §34.2 `PQerrorMessage`): the server's
+    /// FATAL messages in English (PostgreSQL's `ClientAuthentication`, `InitPostgres`;
+    /// `lc_messages` of another language is not recognised, and the connection failure stays
+    /// class `08`). nil for anything else (a server that cannot be reached).
+    /// - `28P01` invalid_password: "password authentication failed", "no password supplied";
+    /// - `28000` invalid_authorization_specification: another "authentication failed" (peer,
+    ///   ident, cert), "no pg_hba.conf entry", "pg_hba.conf rejects", `role "…" does not
+    ///   exist`, `role "…" is not permitted to log in` (NOLOGIN);
+    /// - `3D000` invalid_catalog_name: `database "…" does not exist`;
+    /// - `42501` insufficient_privilege: "permission denied for database" (no CONNECT privilege).
+    public static func loginRefusal(_ message: String) -> String? {
+        if message.contains("password authentication failed") || message.contains("no password supplied") {
+            return "28P01"
+        }
+        if message.contains("authentication failed") || message.contains("no pg_hba.conf entry")
+            || message.contains("pg_hba.conf rejects") || message.contains("is not permitted to log in")
+            || (message.contains("role \"") && message.contains("does not exist"))
+        {
+            return "28000"
+        }
+        if message.contains("database \"") && message.contains("does not exist") { return "3D000" }
+        if message.contains("permission denied for database") {
+            return "42501"
+        }
+        return nil
+    }
 
     /// True when this role may not write (class `28`, `42501`, `25006`).
     public var isPermission: Bool { sqlStateClass == "28" || sqlState == "42501" || sqlState == "25006" }

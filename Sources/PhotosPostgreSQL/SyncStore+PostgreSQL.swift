@@ -51,7 +51,7 @@ extension PostgresDatabase: SyncStore {
         try statement(
             "SELECT \(PostgresDatabase.entryColumns) FROM sync_entry WHERE entity = 'PhotoTag' AND object_id >= ? AND object_id < ?"
         )
-        .map([uniqueName + "/", uniqueName + "0"], PostgresDatabase.entry).compactMap { $0 }
+        .streamedMap([uniqueName + "/", uniqueName + "0"], PostgresDatabase.entry).compactMap { $0 }
     }
 
     public func putSyncEntry(_ entry: SyncEntry, token: Int64) throws {
@@ -111,7 +111,7 @@ extension PostgresDatabase: SyncStore {
             WHERE c.token > ? AND t.context <> ?
             GROUP BY c.entity, c.object_id ORDER BY c.entity, c.object_id
             """
-        ).map([token, excludedContext]) { ($0.string(0), $0.string(1), $0.string(2)) }
+        ).streamedMap([token, excludedContext]) { ($0.string(0), $0.string(1), $0.string(2)) }
     }
 
     public func newestHistoryTimestamp(entity: String, objectID: String, excludingContext excludedContext: String)
@@ -278,7 +278,7 @@ extension PostgresDatabase: SyncStore {
     public func deleteZoneContents(_ id: String) throws -> [String] {
         let refs = try statement(
             "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?"
-        ).map([id]) { $0.string(0) }
+        ).streamedMap([id]) { $0.string(0) }
         try run("DELETE FROM photo WHERE zone_id = ?", [id])
         try run("DELETE FROM tag WHERE zone_id = ?", [id])
         try run("DELETE FROM share WHERE id = ?", [id])

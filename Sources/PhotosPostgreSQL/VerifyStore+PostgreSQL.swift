@@ -28,7 +28,7 @@ extension PostgresDatabase: VerifyStore {
             JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
             WHERE p.zone_id <> t.zone_id
             """
-        ).map {
+        ).streamedMap {
             CrossZoneTagLink(
                 photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), photoZone: $0.string(2),
                 tagName: $0.string(3), tagUUID: $0.string(4), tagZone: $0.string(5))
@@ -42,7 +42,7 @@ extension PostgresDatabase: VerifyStore {
             WHERE strpos(display_name, '/') > 0 OR display_name IN ('', '.', '..')
             ORDER BY unique_name
             """
-        ).map { ($0.string(0), $0.bytes(1)) }
+        ).streamedMap { ($0.string(0), $0.bytes(1)) }
     }
 
     public func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])] {
@@ -52,7 +52,7 @@ extension PostgresDatabase: VerifyStore {
             WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
             ORDER BY d.sha256, d.id
             """
-        ).map { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
+        ).streamedMap { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
         return groupConsecutive(rows).map { (sha256: $0.key, photos: $0.photos) }
     }
 
@@ -63,7 +63,7 @@ extension PostgresDatabase: VerifyStore {
             WHERE lower(unique_name) IN (SELECT lower(unique_name) FROM photo GROUP BY 1 HAVING count(*) > 1)
             ORDER BY 1, id
             """
-        ).map { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
+        ).streamedMap { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
         return groupConsecutive(rows).map(\.photos)
     }
 
@@ -75,7 +75,7 @@ extension PostgresDatabase: VerifyStore {
                 (SELECT photo_id FROM rating WHERE author IS NOT NULL GROUP BY photo_id HAVING count(*) > 1)
             ORDER BY r.photo_id, r.id
             """
-        ).map {
+        ).streamedMap {
             AuthoredRating(
                 photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), rowID: $0.int64(2),
                 author: $0.string(3), value: Int($0.int64(4)))
@@ -88,18 +88,19 @@ extension PostgresDatabase: VerifyStore {
         }
     }
 
-    public func recordedOriginals() throws -> [RecordedOriginal] {
+    public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
             SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
                    (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
-        ).map {
-            RecordedOriginal(
-                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
-                byteSize: $0.int(3),
-                fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7))
+        ).forEach {
+            try body(
+                RecordedOriginal(
+                    photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
+                    byteSize: $0.int(3),
+                    fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7)))
         }
     }
 
@@ -111,35 +112,27 @@ extension PostgresDatabase: VerifyStore {
         try statement(
             "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)"
         )
-        .map { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
+        .streamedMap { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
     }
 
     public func photosWithoutThumbnail() throws -> [PhotoName] {
         try statement(
             "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)"
         )
-        .map { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
+        .streamedMap { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
     }
 
-    /// Thumbnails in pages of `PostgresDatabase.pageRows` by id (keyset pagination), so that
-    /// memory holds one page, not the catalog's every thumbnail (libpq keeps a whole result
-    /// in memory, libpq docs §34.3.2).
+    /// Thumbnails in order of their id, read through a cursor in pages of
+    /// `PostgresDatabase.pageRows` (`PGStatement.forEach`), so that memory holds one page, not
+    /// the catalog's every thumbnail (libpq keeps a whole result in memory, libpq docs §34.3.2).
     public func forEachThumbnail(_ body: (RecordedThumbnail) throws -> Void) throws {
-        var after: Int64 = 0
-        let page = try statement(
-            "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height, t.id FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE t.id > ? ORDER BY t.id LIMIT \(PostgresDatabase.pageRows)"
-        )
-        while true {
-            var rows = 0
-            try page.forEach([after]) { row in
-                rows += 1
-                after = row.int64(7)
-                try body(
-                    RecordedThumbnail(
-                        photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), data: row.bytes(2),
-                        width: row.int(3), height: row.int(4), photoWidth: row.int(5), photoHeight: row.int(6)))
-            }
-            if rows < PostgresDatabase.pageRows { return }
+        try statement(
+            "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id"
+        ).forEach { row in
+            try body(
+                RecordedThumbnail(
+                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), data: row.bytes(2),
+                    width: row.int(3), height: row.int(4), photoWidth: row.int(5), photoHeight: row.int(6)))
         }
     }
 

@@ -80,18 +80,19 @@ extension Database: VerifyStore {
         }
     }
 
-    public func recordedOriginals() throws -> [RecordedOriginal] {
+    public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
             SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
                    (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
-        ).map {
-            RecordedOriginal(
-                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
-                byteSize: $0.int(3),
-                fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7))
+        ).forEach {
+            try body(
+                RecordedOriginal(
+                    photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
+                    byteSize: $0.int(3),
+                    fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7)))
         }
     }
 

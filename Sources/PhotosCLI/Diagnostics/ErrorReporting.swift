@@ -91,7 +91,8 @@ extension ExitStatus {
 ///   in files is 65 where it is read).
 /// - `LibraryError.busy` 75; `.newerSchema` 65; `.database` by kind: not writable 77 (saying
 ///   what is not writable), cannot open 77 when the library or its database cannot be
-///   accessed else 74, I/O 74, corrupt 65, anything else 70 (a bug).
+///   accessed else 74, a login the database server refused 77 (naming the server, never the
+///   password), I/O 74, corrupt 65, anything else 70 (a bug).
 /// - `FileError` by kind: 66 no input, 73 cannot create, 74 I/O, 77 not permitted, 65 a name
 ///   outside its folder, 70 crypto.
 /// - `BackupError`: 73 what cannot be created, 66 a backup or source that is not there, 74 a
@@ -206,6 +207,10 @@ struct CLIError {
                 } else {
                     self.init(.ioError, "library \(library): \(detail)")
                 }
+            case .refused:
+                // `message` names the server (user, host, port, database) without the password.
+                self.init(
+                    .noPermission, "library \(library): the catalog's database server refused the login: \(message)")
             case .io: self.init(.ioError, "library \(library): \(detail)")
             case .corrupt: self.init(.dataError, "library \(library): \(detail)")
             case .unsupported: self.init(.unavailable, "library \(library): \(message)")

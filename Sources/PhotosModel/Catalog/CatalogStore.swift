@@ -31,6 +31,13 @@ public struct StoredPhoto: Sendable {
     public var thumbnailHeight: Int
     public var zone: String
     public var scope: String
+    /// The photo's tag names (ordered as `CatalogStore.tagNames(ofPhoto:)` orders them) when
+    /// the store read them with the row, else nil: then the caller asks `tagNames(ofPhoto:)`.
+    /// A server-backed store fills it in `forEachPhoto`, saving a round trip per photo.
+    public var tagNames: [String]? = nil
+    /// The photo's rating values (ordered as `CatalogStore.ratingValues(ofPhoto:)`) when the
+    /// store read them with the row, else nil.
+    public var ratingValues: [Int]? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,

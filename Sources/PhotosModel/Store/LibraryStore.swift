@@ -185,6 +185,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case readOnly
         /// The catalog cannot be opened (SQLite CANTOPEN; PostgreSQL connection failure 08xxx).
         case cannotOpen
+        /// The catalog's server refused this user: a failed authentication, a role or database
+        /// that does not exist, a host-based authentication rule rejecting the connection, no
+        /// CONNECT privilege (PostgreSQL class 28, 3D000, 42501 at connect time). Retrying does
+        /// not help; the user's credentials or the server's configuration must change.
+        case refused
         /// A read or write failed, the disk is full, or memory ran out.
         case io
         /// The catalog is damaged or not a catalog at all.

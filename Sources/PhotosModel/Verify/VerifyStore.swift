@@ -172,9 +172,12 @@ public protocol VerifyStore: AnyObject {
     /// Every tag, by zone, name, then uuid.
     /// - Throws: the store's error.
     func allTags() throws -> [RecordedTag]
-    /// Every photo's recorded original, in row order of `photo_data`.
-    /// - Throws: the store's error.
-    func recordedOriginals() throws -> [RecordedOriginal]
+    /// Calls `body` with every photo's recorded original, in row order of `photo_data`, one at
+    /// a time: a store reads them as it goes (SQLite steps its statement, PostgreSQL fetches
+    /// pages from a cursor), so memory holds one original (or one page), not the catalog's
+    /// every row.
+    /// - Throws: the store's error, or what `body` throws.
+    func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws
     /// Number of photos.
     /// - Throws: the store's error.
     func photoCount() throws -> Int
@@ -229,4 +232,15 @@ public func groupConsecutive(_ rows: [(key: String, photo: PhotoName)]) -> [(key
         }
     }
     return groups
+}
+
+extension VerifyStore {
+    /// Every photo's recorded original, in row order of `photo_data` (`forEachRecordedOriginal`
+    /// collected: for small catalogs and tests).
+    /// - Throws: the store's error.
+    public func recordedOriginals() throws -> [RecordedOriginal] {
+        var rows: [RecordedOriginal] = []
+        try forEachRecordedOriginal { rows.append($0) }
+        return rows
+    }
 }
