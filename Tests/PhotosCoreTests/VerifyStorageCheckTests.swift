@@ -42,6 +42,8 @@ final class VerifyStorageCheckTests: XCTestCase {
     }
 
     func testTheStoresCheckIsReportedFirstLineForLine() throws {
+        try TestDatabase.requireSQLite(
+            because: "it damages photos.sqlite's header and reads SQLite's quick_check/integrity_check lines")
         let root = try damagedLibrary()
         let lib = try Library(root: root, create: false)
         for quick in [true, false] {
