@@ -16,12 +16,15 @@ final class ExportSyncPipelineTests: ImportTestCase {
         var calls = 0
         /// (committed rows, originals on disk) when each sync was about to be issued.
         var atSync: [[Int]] = []
+        /// The path each sync was asked for.
+        var paths: [String] = []
         func next() -> Int {
             lock.withLock {
                 calls += 1; return calls
             }
         }
         func add(_ values: [Int]) { lock.withLock { atSync.append(values) } }
+        func add(path: String) { lock.withLock { paths.append(path) } }
     }
 
     /// `count` distinct small JPEGs in `tmp/in`, imported into a new library.
@@ -36,11 +39,11 @@ final class ExportSyncPipelineTests: ImportTestCase {
         return library
     }
 
-    func originals(in dest: String) -> [String] {
+    static func originals(in dest: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dest)) ?? []).filter { $0.hasSuffix(".jpg") }.sorted()
     }
 
-    func committedPaths(_ dest: String) -> [String] {
+    static func committedPaths(_ dest: String) -> [String] {
         guard let db = try? Database(path: dest + "/" + ExportState.fileName, readOnly: true, busyTimeout: 5),
             let joined = try? db.scalarString(
                 "SELECT group_concat(path, '|') FROM (SELECT path FROM export_file ORDER BY path)")
@@ -58,18 +61,22 @@ final class ExportSyncPipelineTests: ImportTestCase {
         options.sidecar = .none
         let exporter = Exporter(library: library, options: options)
         exporter.syncFileSystem = { path, willSync in
-            XCTAssertEqual(path, dest)
+            seen.add(path: path)
             try Durability.syncFileSystem(containing: path) {
                 // The batch's files are all in place, the next batch's not yet begun, and
                 // only the earlier batches are recorded.
-                seen.add([self.committedPaths(dest).count, self.originals(in: dest).count])
+                seen.add([
+                    ExportSyncPipelineTests.committedPaths(dest).count,
+                    ExportSyncPipelineTests.originals(in: dest).count
+                ])
                 willSync()
             }
         }
         let summary = try exporter.run()
         XCTAssertEqual(summary.written, 10, "\(summary.failures)")
         XCTAssertEqual(seen.atSync, [[0, 4], [4, 8], [8, 10]])
-        XCTAssertEqual(committedPaths(dest), (0..<10).map { "\($0).jpg" }.sorted())
+        XCTAssertEqual(seen.paths, [dest, dest, dest])
+        XCTAssertEqual(ExportSyncPipelineTests.committedPaths(dest), (0..<10).map { "\($0).jpg" }.sorted())
         for i in 0..<10 {
             XCTAssertEqual(sha256(ofFile: dest + "/\(i).jpg"), sha256(ofFile: tmp.file("in/\(i).jpg")))
         }
@@ -96,15 +103,23 @@ final class ExportSyncPipelineTests: ImportTestCase {
             XCTAssertEqual(interrupted.report.written, 4)
             XCTAssertEqual((interrupted.error as? FileError)?.kind, .io)
         }
-        XCTAssertEqual(committedPaths(dest), ["0.jpg", "1.jpg", "2.jpg", "3.jpg"])
+        // The first batch's four photos (in uniqueName order), each on disk with its bytes.
+        let recorded = ExportSyncPipelineTests.committedPaths(dest)
+        XCTAssertEqual(recorded.count, 4)
+        for path in recorded {
+            XCTAssertEqual(sha256(ofFile: dest + "/" + path), sha256(ofFile: tmp.file("in/" + path)))
+        }
+        // The later batches' files were written (one was written while the failed sync ran)
+        // but are not recorded.
+        XCTAssertEqual(ExportSyncPipelineTests.originals(in: dest).count, 10)
 
         // The same export again: the unrecorded files are found by their bytes, none is
         // written twice under another name, and every one is recorded.
         let again = try Exporter(library: library, options: options).run()
         XCTAssertEqual(again.failed, 0, "\(again.failures)")
         XCTAssertEqual(again.written + again.skipped, 10)
-        XCTAssertEqual(originals(in: dest), (0..<10).map { "\($0).jpg" }.sorted())
-        XCTAssertEqual(committedPaths(dest), (0..<10).map { "\($0).jpg" }.sorted())
+        XCTAssertEqual(ExportSyncPipelineTests.originals(in: dest), (0..<10).map { "\($0).jpg" }.sorted())
+        XCTAssertEqual(ExportSyncPipelineTests.committedPaths(dest), (0..<10).map { "\($0).jpg" }.sorted())
         XCTAssertEqual(filesUnder(dest, hidden: true).filter { $0.contains(Exporter.temporaryPrefix) }, [])
         for i in 0..<10 {
             XCTAssertEqual(sha256(ofFile: dest + "/\(i).jpg"), sha256(ofFile: tmp.file("in/\(i).jpg")))
