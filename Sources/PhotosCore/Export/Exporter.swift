@@ -279,10 +279,6 @@ public final class Exporter {
                 }
                 throw stop
             }
-            for _ in written.items {
-                done += 1
-                onProgress?(done, plan.items.count)
-            }
         }
 
         // A pipeline of two stages (issue 15 item 3): batch N's syncfs runs on its own thread
@@ -301,6 +297,12 @@ public final class Exporter {
                 }
             }
             let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
+            // Progress counts photos whose files are written (they are recorded once their
+            // batch's sync returns, before the next batch's sync is issued).
+            for _ in batch {
+                done += 1
+                onProgress?(done, plan.items.count)
+            }
             if let earlier = pending {
                 pending = nil
                 try finish(earlier)
