@@ -3,7 +3,7 @@
 # `sha256sum`, and of `photos export` against `cp`, on the same files and the same cores.
 #
 # Usage: Benchmarks/throughput.sh [CORPUS_DIR] [--copies K] [--reps N] [--jobs N]
-#                                 [--photos PATH] [--keep]
+#                                 [--photos PATH] [--before PATH] [--export-only] [--keep]
 #
 # CORPUS_DIR (default ../shared/corpus/bench) is imported K times (default 4; each copy made
 # byte-distinct: a COM segment after a JPEG's SOI, a tEXt chunk after a PNG's IHDR) into a
@@ -12,14 +12,18 @@
 #   sha256  find LIB/ExternalData -type f | xargs -P J -n ceil(files/J) sha256sum
 #   export  photos --library LIB export --jobs J --sidecar none --quiet DEST   (new DEST)
 #   cp      find LIB/ExternalData -type f | xargs -P J -n ceil(files/J) cp -t DEST; sync -f DEST
+#   cp-nosync  the same cp without the `sync -f`
 # (export makes its files durable with syncfs before recording them, so cp is followed by
-# `sync -f`, the same syncfs(2)). Prints median/min/max seconds, MB/s of the originals' bytes,
+# `sync -f`, the same syncfs(2); cp-nosync is the unfair peer that leaves its bytes in the
+# page cache). --export-only skips verify and sha256; --before PATH adds an `export-before`
+# pass of another photos binary (the same export command) to each repetition. Prints median/min/max seconds, MB/s of the originals' bytes,
 # CPU seconds (user+sys of every process, /usr/bin/time) and the photos/peer ratios.
 # Needs: python3, /usr/bin/time (Debian package `time`), coreutils, findutils, a built photos.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 corpus="$root/../shared/corpus/bench" copies=4 reps=3 jobs=$(nproc) photos="$root/.build/release/photos" keep=0
+exportonly=0 before=
 die() { echo "throughput.sh: $*" >&2; exit 64; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"; }
 while (($#)); do
@@ -29,7 +33,9 @@ while (($#)); do
     --jobs) posint "$1" "${2-}"; jobs=$2; shift 2 ;;
     --photos) [[ -n ${2-} ]] || die "--photos needs a path"; photos=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --export-only) exportonly=1; shift ;;
+    --before) [[ -x ${2-} ]] || die "--before needs a photos binary"; before=$2; shift 2 ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) corpus=$1; shift ;;
   esac
@@ -94,12 +100,21 @@ run() { # name command...
 }
 find "$store" -type f -exec cat {} + >/dev/null # warm the page cache
 for ((r = 1; r <= reps; r++)); do
-  run verify "$photos" --library "$lib" verify --jobs "$jobs" --quiet
-  run sha256 bash -c 'find "$1" -type f -print0 | xargs -0 -P "$2" -n "$3" sha256sum' _ "$store" "$jobs" "$per"
+  if ((!exportonly)); then
+    run verify "$photos" --library "$lib" verify --jobs "$jobs" --quiet
+    run sha256 bash -c 'find "$1" -type f -print0 | xargs -0 -P "$2" -n "$3" sha256sum' _ "$store" "$jobs" "$per"
+  fi
   rm -rf "$work/out"
   run export "$photos" --library "$lib" export --jobs "$jobs" --sidecar none --quiet "$work/out"
+  if [[ -n $before ]]; then
+    rm -rf "$work/out"
+    run export-before "$before" --library "$lib" export --jobs "$jobs" --sidecar none --quiet "$work/out"
+  fi
   rm -rf "$work/cp"; mkdir "$work/cp"
   run cp bash -c 'find "$1" -type f -print0 | xargs -0 -P "$2" -n "$3" cp -t "$4" && sync -f "$4"' _ \
+    "$store" "$jobs" "$per" "$work/cp"
+  rm -rf "$work/cp"; mkdir "$work/cp"
+  run cp-nosync bash -c 'find "$1" -type f -print0 | xargs -0 -P "$2" -n "$3" cp -t "$4"' _ \
     "$store" "$jobs" "$per" "$work/cp"
   echo "load average after rep $r: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
@@ -112,12 +127,19 @@ for line in open(sys.argv[1]):
     name, t, cpu = line.split()
     rows.setdefault(name, []).append((float(t), float(cpu)))
 med = {n: statistics.median(t for t, _ in v) for n, v in rows.items()}
-print('%-8s %9s %7s %7s %8s %8s' % ('pass', 'median s', 'min s', 'max s', 'MB/s', 'CPU s'))
-for n in ['verify', 'sha256', 'export', 'cp']:
+print('%-13s %9s %7s %7s %8s %8s' % ('pass', 'median s', 'min s', 'max s', 'MB/s', 'CPU s'))
+for n in ['verify', 'sha256', 'export-before', 'export', 'cp', 'cp-nosync']:
+    if n not in rows:
+        continue
     v = rows[n]
-    print('%-8s %9.2f %7.2f %7.2f %8.1f %8.2f' % (
+    print('%-13s %9.2f %7.2f %7.2f %8.1f %8.2f' % (
         n, med[n], min(t for t, _ in v), max(t for t, _ in v), total / 1e6 / med[n],
         statistics.median(c for _, c in v)))
-print('verify / sha256sum: %.2fx of its MB/s (target >= 0.8)' % (med['sha256'] / med['verify']))
-print('export / cp:        %.2fx of its MB/s (target >= 0.8)' % (med['cp'] / med['export']))
+if 'verify' in med:
+    print('verify / sha256sum: %.2fx of its MB/s (target >= 0.8)' % (med['sha256'] / med['verify']))
+print('export / cp + sync: %.2fx of its MB/s (target >= 0.8)' % (med['cp'] / med['export']))
+print('export / cp alone:  %.2fx of its MB/s (cp leaves its bytes unsynced)' % (med['cp-nosync'] / med['export']))
+if 'export-before' in med:
+    print('export-before / cp + sync: %.2fx; / cp alone: %.2fx' % (
+        med['cp'] / med['export-before'], med['cp-nosync'] / med['export-before']))
 PY

@@ -16,8 +16,13 @@ public enum Durability: Sendable, Equatable {
     /// `syncfs(2)` of the file system holding `path` (a file or folder): flushes the data,
     /// inodes and folder entries (renames) of every file on it. Linux syncfs(2) reports
     /// write-back errors since 5.8.
+    /// - Parameters:
+    ///   - path: a file or folder on the file system to sync.
+    ///   - willSync: called on the calling thread after the call is recorded in
+    ///     `DurabilityStats` and right before syncfs(2) is issued (export's pipeline starts the
+    ///     next batch's writes only then, so the sync is issued after exactly the earlier files).
     /// - Throws: `FileError(.io)` (74) naming `path` when it cannot be opened or syncfs fails.
-    public static func syncFileSystem(containing path: String) throws {
+    public static func syncFileSystem(containing path: String, willSync: () -> Void = {}) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -25,6 +30,7 @@ public enum Durability: Sendable, Equatable {
         }
         defer { close(fd) }
         DurabilityStats.record(.syncfs(path))
+        willSync()
         guard photos_syncfs(fd) == 0 else {
             let code = errno
             throw FileError(.io, "cannot sync \(path): syncfs: \(String(cString: strerror(code)))", errno: code)

@@ -114,6 +114,12 @@ public final class Exporter {
     /// the order it would write them (original, then its sidecar and thumbnail).
     public var onPlannedFile: ((String) -> Void)?
 
+    /// Makes the file system holding a path durable (syncfs(2)); calls its second argument
+    /// right before the sync is issued. Replaced by tests to observe or fail a batch's sync.
+    var syncFileSystem: @Sendable (String, () -> Void) throws -> Void = {
+        try Durability.syncFileSystem(containing: $0, willSync: $1)
+    }
+
     public init(library: Library, options: ExportOptions) {
         self.library = library
         self.options = options
@@ -204,30 +210,18 @@ public final class Exporter {
         var keep = Set<String>()
         var done = 0
         let batchSize = max(1, options.batchSize)
-        for first in stride(from: 0, to: plan.items.count, by: batchSize) {
-            let batch = Array(plan.items[first..<min(first + batchSize, plan.items.count)])
-            // Thumbnails are read from the library here, on this thread (one connection).
-            var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
-            if options.thumbnails {
-                for (i, item) in batch.enumerated() {
-                    thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
-                }
-            }
-            let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
-            // Group durability: every file of the batch is in place (renamed, mtime set); one
-            // syncfs of DEST's file system makes them durable before the state records them.
+
+        /// Waits for a written batch's syncfs, then counts its photos and records its rows (in
+        /// one transaction); throws what stops the export.
+        func finish(_ written: WrittenBatch) throws {
             var stop: Error?
-            if !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true }) {
-                do {
-                    try Durability.syncFileSystem(containing: dest)
-                } catch {
-                    stop = Exporter.environmentError(error, destination: dest) ?? error
-                }
+            if let sync = written.sync, let error = sync.wait() {
+                stop = Exporter.environmentError(error, destination: dest) ?? error
             }
             var recorded: [ExportState.Entry] = []
             var counts = ExportSummary()
             if stop == nil {
-                for (item, result) in zip(batch, results) {
+                for (item, result) in zip(written.items, written.results) {
                     let paths = files(of: item).map(\.path)
                     keep.formUnion(paths)
                     if options.dryRun, let onPlannedFile { paths.forEach(onPlannedFile) }
@@ -285,11 +279,50 @@ public final class Exporter {
                 }
                 throw stop
             }
+        }
+
+        // A pipeline of two stages (issue 15 item 3): batch N's syncfs runs on its own thread
+        // while the workers write batch N+1; then batch N's rows are recorded, and only then is
+        // batch N+1's syncfs issued. So a file recorded in the export state has been made durable
+        // by a syncfs that returned, and a crash leaves at most two batches of files unrecorded
+        // (found again by their bytes on the next run).
+        var pending: WrittenBatch?
+        for first in stride(from: 0, to: plan.items.count, by: batchSize) {
+            let batch = Array(plan.items[first..<min(first + batchSize, plan.items.count)])
+            // Thumbnails are read from the library here, on this thread (one connection).
+            var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
+            if options.thumbnails {
+                for (i, item) in batch.enumerated() {
+                    thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
+                }
+            }
+            let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
+            // Progress counts photos whose files are written (they are recorded once their
+            // batch's sync returns, before the next batch's sync is issued).
             for _ in batch {
                 done += 1
                 onProgress?(done, plan.items.count)
             }
+            if let earlier = pending {
+                pending = nil
+                try finish(earlier)
+            }
+            // Group durability: every file of the batch is in place (renamed, mtime set); one
+            // syncfs of DEST's file system makes them durable before the state records them.
+            let wrote = !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true })
+            pending = WrittenBatch(
+                items: batch, results: results,
+                sync: wrote ? BackgroundSync(path: dest, syncFileSystem: syncFileSystem) : nil)
+            // DEST refused (full, read-only, failing): write no further batch; `finish` records
+            // what this one wrote and stops with that status.
+            if results.contains(where: { result in
+                guard case .failure(let error) = result else { return false }
+                return Exporter.environmentError(error, destination: dest) != nil
+            }) {
+                break
+            }
         }
+        if let last = pending { try finish(last) }
         if let state {
             // A photo without a usable name keeps whatever it had before.
             let unnamed = Set(plan.failures.map { $0.0.uniqueName })
@@ -531,6 +564,51 @@ public final class Exporter {
             return String(cString: strerror(Int32(underlying.code)))
         }
         return "\(error.localizedDescription)"
+    }
+}
+
+/// A batch whose files are written and renamed into place, waiting for its syncfs before its
+/// rows are recorded.
+struct WrittenBatch {
+    var items: [Exporter.Planned]
+    var results: [Result<Exporter.ExportedFiles, Error>]
+    /// The batch's syncfs, running; nil when the batch wrote nothing (or in a dry run).
+    var sync: BackgroundSync?
+}
+
+/// One syncfs(2) of a file system, run on its own thread so the next batch's files are written
+/// meanwhile. `init` returns once the sync is about to be issued (after it is recorded in
+/// `DurabilityStats`), so the files written after `init` are not what it was asked to cover.
+final class BackgroundSync: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    /// Written by the sync thread before `finished` is signalled; read after `wait`.
+    private var error: Error?
+
+    /// Starts `syncFileSystem(path, willSync)` on a new thread and waits until it calls
+    /// `willSync` (or has returned without calling it).
+    init(path: String, syncFileSystem: @escaping @Sendable (String, () -> Void) throws -> Void) {
+        let started = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            var signalled = false
+            do {
+                try syncFileSystem(path) {
+                    signalled = true
+                    started.signal()
+                }
+            } catch {
+                self.error = error
+            }
+            if !signalled { started.signal() }
+            finished.signal()
+        }
+        started.wait()
+    }
+
+    /// Waits for the sync to return.
+    /// - Returns: what it threw (a `FileError`), or nil when it succeeded.
+    func wait() -> Error? {
+        finished.wait()
+        return error
     }
 }
 
