@@ -19,7 +19,7 @@ final class HistoryCompactionBulkDeleteTests: XCTestCase {
         )
         tmp = try TempDir("photos-compact-bulk")
     }
-    override func tearDown() { tmp.cleanup() }
+    override func tearDown() { tmp?.cleanup() }
 
     /// 30 transactions of 1,000 changes each (three entities, two zones, 97 object ids); token
     /// k is stamped day k of January 2020, except token 27, stamped day 3 (a clock set back).
