@@ -37,11 +37,44 @@ enum CompositionRoot {
         root: String, create: Bool, busyTimeout: Double, readOnly: Bool = false, dryRun: Bool = false,
         acceptingOlderSchema: Bool = false
     ) throws -> Library {
+        let before = catalogPointer(root: root)
         let library = try Library(
             root: root, backend: catalogBackend(forLibraryAt: root), exportStates: exportStates, create: create,
             busyTimeout: busyTimeout, readOnly: readOnly, dryRun: dryRun, acceptingOlderSchema: acceptingOlderSchema)
         library.changesets = changesets
+        let opened = catalogPointer(root: root)
+        // Switched while opening (a new library's photos.sqlite appearing is no switch): this
+        // object may hold either catalog, so it writes to neither.
+        let switched = before != opened && before != CatalogPointer.sqlite(nil)
+        library.catalogIsCurrent = { !switched && catalogPointer(root: root) == opened }
         return library
+    }
+
+    /// Which catalog the library folder `root` uses now: the recorded PostgreSQL connection,
+    /// or the file (device and inode) of its `photos.sqlite` — a renamed-away catalog and a
+    /// new one of the same name differ.
+    enum CatalogPointer: Equatable {
+        case postgresql(String?)
+        case sqlite(FileIdentity?)
+    }
+
+    /// A file's device and inode numbers (stat(2) `st_dev`, `st_ino`).
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The catalog the folder `root` points at now (`CatalogPointer`): what `catalog move`
+    /// switches under the old catalog's write lock, compared by every write of a process that
+    /// opened the folder before (`Library.catalogIsCurrent`).
+    static func catalogPointer(root: String) -> CatalogPointer {
+        let connectionFile = PostgresCatalogBackend.connectionFile(root: root)
+        if FileManager.default.fileExists(atPath: connectionFile) {
+            return .postgresql(try? PostgresCatalogBackend.recordedConnection(root: root))
+        }
+        var st = stat()
+        guard stat(SQLiteCatalogBackend.databasePath(root: root), &st) == 0 else { return .sqlite(nil) }
+        return .sqlite(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
     }
 
     /// The file format of changesets (`sync`, `share export`/`accept`): always SQLite files.

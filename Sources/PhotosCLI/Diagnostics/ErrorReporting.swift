@@ -189,6 +189,11 @@ struct CLIError {
             self.init(
                 .tempFail,
                 "library \(library) is busy: another photos process holds its lock; try again later (or raise --wait)")
+        case .catalogMoved(let library):
+            self.init(
+                .tempFail,
+                "library \(library): its catalog was moved by 'photos catalog move' while this command ran; nothing was written, run it again"
+            )
         case let .newerSchema(library, found, supported):
             self.init(
                 .dataError,
