@@ -76,9 +76,24 @@ extension PostgresDatabase: CatalogCopyStore {
             try run("SELECT setval('history_token', 1, false)")
         }
     }
+    /// `pid/backend_start` of this session (`pg_stat_activity`, PostgreSQL docs §28.2.3).
+    public func catalogSessionIdentity() throws -> String? {
+        try statement(
+            "SELECT pid::text || '/' || backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        ).map([]) { $0.string(0) }.first
+    }
+
+    /// True when `pg_stat_activity` lists the session `identity` in this database. Another
+    /// user's sessions show no `backend_start` without `pg_read_all_stats`: false then.
+    public func sharesDatabase(withSession identity: String) throws -> Bool {
+        try statement(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid::text || '/' || backend_start::text = ?"
+        ).map([identity]) { $0.int64(0) }.first.map { $0 > 0 } ?? false
+    }
 }
 
 extension CatalogValue: PGBindable {
+
     public var pgValue: PGValue {
         switch self {
         case .null: return .null

@@ -134,7 +134,7 @@ struct CLIError {
             switch e {
             case .targetNotEmpty: self.init(.cantCreate, e.description)
             case .schemaVersion, .unexpectedValue, .rowsRefused: self.init(.dataError, e.description)
-            case .sameCatalog: self.init(.usage, e.description)
+            case .sameCatalog, .sameDatabase: self.init(.usage, e.description)
             }
         case let e as ShareError:
             self.init(share: e)

@@ -35,6 +35,11 @@ enum CatalogMoveCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let root = ctx.libraryPath
+        // libpq takes an empty string for "every default" (the local socket, the user's own
+        // database): never what a user means by an empty --to.
+        guard !options.to.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw UsageError("--to needs a target: a PostgreSQL connection string, or 'sqlite'")
+        }
         let (target, from, report) = try copy(to: options.to, root: root, ctx)
         // The old catalog is closed by now: put aside.
         let kept = target.retire()
