@@ -212,6 +212,19 @@ extension CompositionRoot {
         } catch {
             throw LibraryError.wrap(error, library: info.display)
         }
+        if info["password"] != nil {
+            // The folder records the connection without its password: every later command
+            // connects that way (libpq then looks in PGPASSWORD, ~/.pgpass, a service file,
+            // libpq docs §34.16). A move that leaves a library nobody can open is refused.
+            do {
+                _ = try PostgresDatabase(info.withoutPassword.connectionString, busyTimeout: busyTimeout)
+            } catch {
+                store.close()
+                throw UsageError(
+                    "--to: \(info.display) does not log in without the password given in --to, and the library folder never records a password: put it in ~/.pgpass (PGPASSFILE), PGPASSWORD or a service file, then move again"
+                )
+            }
+        }
         let sqlitePath = SQLiteCatalogBackend.databasePath(root: root)
         return CatalogMoveTarget(
             name: info.display, backendName: backend.name, store: store,
