@@ -160,10 +160,10 @@ extension CompositionRoot {
             let store: any LibraryStore
             do {
                 store = try backend.open(root: root, options: options)
-                try store.migrateToCurrentSchema()
             } catch {
                 throw LibraryError.wrap(error, library: path)
             }
+            try migrateMoveTarget(store, name: path)
             return CatalogMoveTarget(
                 name: path, backendName: backend.name, store: store,
                 switchOver: {
@@ -208,10 +208,10 @@ extension CompositionRoot {
         let store: any LibraryStore
         do {
             store = try backend.open(root: root, options: options)
-            try store.migrateToCurrentSchema()
         } catch {
             throw LibraryError.wrap(error, library: info.display)
         }
+        try migrateMoveTarget(store, name: info.display)
         if info["password"] != nil {
             // The folder records the connection without its password: every later command
             // connects that way (libpq then looks in PGPASSWORD, ~/.pgpass, a service file,
@@ -261,6 +261,27 @@ extension CompositionRoot {
                 return "the old SQLite catalog is kept as \(kept)"
             },
             abandon: { store.close() })
+    }
+
+    /// Migrates the move's target `store` (named `name`) to the current schema; closes it when
+    /// that fails.
+    /// - Throws: `CommandFailure` 73 when the target's own tables refuse the catalog's (a table
+    ///   of the same name and other columns: the database's message, without the statement);
+    ///   `LibraryError` for the rest (busy, a newer schema, the connection lost).
+    private static func migrateMoveTarget(_ store: any LibraryStore, name: String) throws {
+        do {
+            try store.migrateToCurrentSchema()
+        } catch let error as any StoreErrorConvertible where [.constraint, .other].contains(error.storeError.kind) {
+            store.close()
+            let message = error.storeError.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw CommandFailure(
+                .cantCreate,
+                "--to: cannot create the catalog's tables in \(name): \(message) (the target must be a new database or schema, or an empty photos catalog)"
+            )
+        } catch {
+            store.close()
+            throw LibraryError.wrap(error, library: name)
+        }
     }
 
     /// The catalog of the library folder `root` for messages: the SQLite file, or the
