@@ -139,6 +139,20 @@ extension CompositionRoot {
         return ".moved-" + formatter.string(from: Date())
     }
 
+    /// A name for keeping `file` aside that no file has yet: `FILE.moved-TIME`, or
+    /// `FILE.moved-TIME-2`, `-3`, … when a move in the same second kept one already (rename(2)
+    /// would replace it, and with it an old catalog). Free means with its `-wal` and `-shm` too.
+    static func keptName(for file: String) -> String {
+        let base = file + movedSuffix()
+        var candidate = base
+        var n = 2
+        while ["", "-wal", "-shm"].contains(where: { FileManager.default.fileExists(atPath: candidate + $0) }) {
+            candidate = base + "-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
     /// Opens the target of `photos catalog move --to TO` for the library folder `root`, whose
     /// catalog is of `sourceBackend`: `sqlite` (the folder's `photos.sqlite`) or a libpq
     /// connection string.
@@ -169,7 +183,7 @@ extension CompositionRoot {
                 switchOver: {
                     // While catalog.postgresql exists the folder is a PostgreSQL library;
                     // renaming it away makes photos.sqlite the catalog.
-                    let kept = connectionFile + movedSuffix()
+                    let kept = keptName(for: connectionFile)
                     guard rename(connectionFile, kept) == 0 else {
                         throw CommandFailure(
                             .ioError, "cannot rename \(connectionFile): \(String(cString: strerror(errno)))")
@@ -232,7 +246,7 @@ extension CompositionRoot {
                 do {
                     if FileManager.default.fileExists(atPath: connectionFile) {
                         // From one PostgreSQL database to another: the old connection is kept.
-                        try FileManager.default.copyItem(atPath: connectionFile, toPath: connectionFile + movedSuffix())
+                        try FileManager.default.copyItem(atPath: connectionFile, toPath: keptName(for: connectionFile))
                     }
                     // Written beside and renamed over: the folder becomes a PostgreSQL library.
                     try PostgresCatalogBackend.record(info, root: root)
@@ -250,7 +264,7 @@ extension CompositionRoot {
                 }
                 // Closed by now (its WAL checkpointed into it): the database and what is left
                 // of its -wal/-shm are renamed together, so the old catalog opens as it was.
-                let kept = sqlitePath + movedSuffix()
+                let kept = keptName(for: sqlitePath)
                 guard rename(sqlitePath, kept) == 0 else {
                     return
                         "the old SQLite catalog is left as \(sqlitePath) (cannot rename it: \(String(cString: strerror(errno))))"
