@@ -164,6 +164,15 @@ extension CompositionRoot {
     {
         let options = StoreOpenOptions(readOnly: false, create: true, lockWait: busyTimeout)
         let connectionFile = PostgresCatalogBackend.connectionFile(root: root)
+        // The switch writes or renames the folder's catalog pointer: a folder this process may
+        // not write is found before the copy, not after it has filled the target (which a
+        // second try would then refuse as not empty).
+        guard access(root, W_OK) == 0 else {
+            throw CommandFailure(
+                .noPermission,
+                "library \(root): the folder is not writable (\(String(cString: strerror(errno)))); catalog move switches the folder's catalog there"
+            )
+        }
         if to == "sqlite" {
             guard sourceBackend != "sqlite" else {
                 throw UsageError("library \(root) already keeps its catalog in SQLite (\(sqliteCatalogName))")
