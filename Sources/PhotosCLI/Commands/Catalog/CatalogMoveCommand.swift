@@ -75,6 +75,14 @@ enum CatalogMoveCommand: Command {
             }
             target.store.close()
             return (target, from, report)
+        } catch CatalogCopyError.targetNotEmpty(let name, let table) where to == "sqlite" {
+            target.abandon()
+            // Not a database to pick anew: the folder's own photos.sqlite, which a PostgreSQL
+            // library never uses — an old catalog a move killed before it renamed it aside.
+            throw CommandFailure(
+                .cantCreate,
+                "\(name) is not empty (table \(table) has rows) and is not this library's catalog (it uses \(from)): an old catalog left by an interrupted move? Rename it aside (for example to \(CompositionRoot.sqliteCatalogName).moved-old) and move again"
+            )
         } catch {
             target.abandon()
             throw error
