@@ -37,11 +37,44 @@ enum CompositionRoot {
         root: String, create: Bool, busyTimeout: Double, readOnly: Bool = false, dryRun: Bool = false,
         acceptingOlderSchema: Bool = false
     ) throws -> Library {
+        let before = catalogPointer(root: root)
         let library = try Library(
             root: root, backend: catalogBackend(forLibraryAt: root), exportStates: exportStates, create: create,
             busyTimeout: busyTimeout, readOnly: readOnly, dryRun: dryRun, acceptingOlderSchema: acceptingOlderSchema)
         library.changesets = changesets
+        let opened = catalogPointer(root: root)
+        // Switched while opening (a new library's photos.sqlite appearing is no switch): this
+        // object may hold either catalog, so it writes to neither.
+        let switched = before != opened && before != CatalogPointer.sqlite(nil)
+        library.catalogIsCurrent = { !switched && catalogPointer(root: root) == opened }
         return library
+    }
+
+    /// Which catalog the library folder `root` uses now: the recorded PostgreSQL connection,
+    /// or the file (device and inode) of its `photos.sqlite` — a renamed-away catalog and a
+    /// new one of the same name differ.
+    enum CatalogPointer: Equatable {
+        case postgresql(String?)
+        case sqlite(FileIdentity?)
+    }
+
+    /// A file's device and inode numbers (stat(2) `st_dev`, `st_ino`).
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The catalog the folder `root` points at now (`CatalogPointer`): what `catalog move`
+    /// switches under the old catalog's write lock, compared by every write of a process that
+    /// opened the folder before (`Library.catalogIsCurrent`).
+    static func catalogPointer(root: String) -> CatalogPointer {
+        let connectionFile = PostgresCatalogBackend.connectionFile(root: root)
+        if FileManager.default.fileExists(atPath: connectionFile) {
+            return .postgresql(try? PostgresCatalogBackend.recordedConnection(root: root))
+        }
+        var st = stat()
+        guard stat(SQLiteCatalogBackend.databasePath(root: root), &st) == 0 else { return .sqlite(nil) }
+        return .sqlite(FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino)))
     }
 
     /// The file format of changesets (`sync`, `share export`/`accept`): always SQLite files.
@@ -97,27 +130,27 @@ struct CatalogMoveTarget {
 }
 
 extension CompositionRoot {
-    /// The suffix of an old catalog `file` kept aside by `catalog move`:
-    /// `.moved-YYYYMMDDTHHMMSSZ`, then `-2`, `-3`, … while a file of that name (or its `-wal`/
-    /// `-shm`) exists: rename(2) replaces its target, so a second move within the same second
-    /// would otherwise put one kept catalog over another. The library's write lock, held by
-    /// the move, keeps other moves of this folder out between the check and the rename.
-    private static func movedSuffix(for file: String) -> String {
+    /// The suffix of an old catalog kept aside by `catalog move`: `.moved-YYYYMMDDTHHMMSSZ`.
+    private static func movedSuffix() -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = ".moved-" + formatter.string(from: Date())
-        var n = 1
-        while true {
-            let suffix = n == 1 ? base : base + "-\(n)"
-            let taken = ["", "-wal", "-shm"].contains { companion in
-                var st = stat()
-                return lstat(file + suffix + companion, &st) == 0
-            }
-            if !taken { return suffix }
+        return ".moved-" + formatter.string(from: Date())
+    }
+
+    /// A name for keeping `file` aside that no file has yet: `FILE.moved-TIME`, or
+    /// `FILE.moved-TIME-2`, `-3`, … when a move in the same second kept one already (rename(2)
+    /// would replace it, and with it an old catalog). Free means with its `-wal` and `-shm` too.
+    static func keptName(for file: String) -> String {
+        let base = file + movedSuffix()
+        var candidate = base
+        var n = 2
+        while ["", "-wal", "-shm"].contains(where: { FileManager.default.fileExists(atPath: candidate + $0) }) {
+            candidate = base + "-\(n)"
             n += 1
         }
+        return candidate
     }
 
     /// Opens the target of `photos catalog move --to TO` for the library folder `root`, whose
@@ -131,6 +164,15 @@ extension CompositionRoot {
     {
         let options = StoreOpenOptions(readOnly: false, create: true, lockWait: busyTimeout)
         let connectionFile = PostgresCatalogBackend.connectionFile(root: root)
+        // The switch writes or renames the folder's catalog pointer: a folder this process may
+        // not write is found before the copy, not after it has filled the target (which a
+        // second try would then refuse as not empty).
+        guard access(root, W_OK) == 0 else {
+            throw CommandFailure(
+                .noPermission,
+                "library \(root): the folder is not writable (\(String(cString: strerror(errno)))); catalog move switches the folder's catalog there"
+            )
+        }
         if to == "sqlite" {
             guard sourceBackend != "sqlite" else {
                 throw UsageError("library \(root) already keeps its catalog in SQLite (\(sqliteCatalogName))")
@@ -141,16 +183,16 @@ extension CompositionRoot {
             let store: any LibraryStore
             do {
                 store = try backend.open(root: root, options: options)
-                try store.migrateToCurrentSchema()
             } catch {
                 throw LibraryError.wrap(error, library: path)
             }
+            try migrateMoveTarget(store, name: path)
             return CatalogMoveTarget(
                 name: path, backendName: backend.name, store: store,
                 switchOver: {
                     // While catalog.postgresql exists the folder is a PostgreSQL library;
                     // renaming it away makes photos.sqlite the catalog.
-                    let kept = connectionFile + movedSuffix(for: connectionFile)
+                    let kept = keptName(for: connectionFile)
                     guard rename(connectionFile, kept) == 0 else {
                         throw CommandFailure(
                             .ioError, "cannot rename \(connectionFile): \(String(cString: strerror(errno)))")
@@ -188,9 +230,22 @@ extension CompositionRoot {
         let store: any LibraryStore
         do {
             store = try backend.open(root: root, options: options)
-            try store.migrateToCurrentSchema()
         } catch {
             throw LibraryError.wrap(error, library: info.display)
+        }
+        try migrateMoveTarget(store, name: info.display)
+        if info["password"] != nil {
+            // The folder records the connection without its password: every later command
+            // connects that way (libpq then looks in PGPASSWORD, ~/.pgpass, a service file,
+            // libpq docs §34.16). A move that leaves a library nobody can open is refused.
+            do {
+                _ = try PostgresDatabase(info.withoutPassword.connectionString, busyTimeout: busyTimeout)
+            } catch {
+                store.close()
+                throw UsageError(
+                    "--to: \(info.display) does not log in without the password given in --to, and the library folder never records a password: put it in ~/.pgpass (PGPASSFILE), PGPASSWORD or a service file, then move again"
+                )
+            }
         }
         let sqlitePath = SQLiteCatalogBackend.databasePath(root: root)
         return CatalogMoveTarget(
@@ -199,8 +254,7 @@ extension CompositionRoot {
                 do {
                     if FileManager.default.fileExists(atPath: connectionFile) {
                         // From one PostgreSQL database to another: the old connection is kept.
-                        try FileManager.default.copyItem(
-                            atPath: connectionFile, toPath: connectionFile + movedSuffix(for: connectionFile))
+                        try FileManager.default.copyItem(atPath: connectionFile, toPath: keptName(for: connectionFile))
                     }
                     // Written beside and renamed over: the folder becomes a PostgreSQL library.
                     try PostgresCatalogBackend.record(info, root: root)
@@ -218,7 +272,7 @@ extension CompositionRoot {
                 }
                 // Closed by now (its WAL checkpointed into it): the database and what is left
                 // of its -wal/-shm are renamed together, so the old catalog opens as it was.
-                let kept = sqlitePath + movedSuffix(for: sqlitePath)
+                let kept = keptName(for: sqlitePath)
                 guard rename(sqlitePath, kept) == 0 else {
                     return
                         "the old SQLite catalog is left as \(sqlitePath) (cannot rename it: \(String(cString: strerror(errno))))"
@@ -229,6 +283,27 @@ extension CompositionRoot {
                 return "the old SQLite catalog is kept as \(kept)"
             },
             abandon: { store.close() })
+    }
+
+    /// Migrates the move's target `store` (named `name`) to the current schema; closes it when
+    /// that fails.
+    /// - Throws: `CommandFailure` 73 when the target's own tables refuse the catalog's (a table
+    ///   of the same name and other columns: the database's message, without the statement);
+    ///   `LibraryError` for the rest (busy, a newer schema, the connection lost).
+    private static func migrateMoveTarget(_ store: any LibraryStore, name: String) throws {
+        do {
+            try store.migrateToCurrentSchema()
+        } catch let error as any StoreErrorConvertible where [.constraint, .other].contains(error.storeError.kind) {
+            store.close()
+            let message = error.storeError.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            throw CommandFailure(
+                .cantCreate,
+                "--to: cannot create the catalog's tables in \(name): \(message) (the target must be a new database or schema, or an empty photos catalog)"
+            )
+        } catch {
+            store.close()
+            throw LibraryError.wrap(error, library: name)
+        }
     }
 
     /// The catalog of the library folder `root` for messages: the SQLite file, or the

@@ -31,6 +31,13 @@ public final class Library {
     public private(set) var isDryRun = false
     /// Seconds a writer waits for another process's lock before giving up with exit 75.
     public let busyTimeout: Double
+    /// Asked at the start of every write transaction, under the catalog's write lock: false
+    /// when the library folder no longer uses the catalog this object opened (`photos catalog
+    /// move` switched it while this process waited or read), so that the write is refused with
+    /// `LibraryError.catalogMoved` instead of landing in the retired catalog. Set by the
+    /// composition root, which knows where each backend's catalog pointer lives; nil: never
+    /// checked.
+    public var catalogIsCurrent: (@Sendable () -> Bool)?
 
     /// Seconds the removal of originals after a committed delete waits for another writer's
     /// lock, whatever `--wait` says (`removeUnreferencedFiles`).
@@ -287,6 +294,9 @@ public final class Library {
             if dry { try store.setRejectingWrites(false) }
             defer { if dry { try? store.setRejectingWrites(true) } }
             try store.writeTransaction(waitingUpTo: seconds) {
+                // Under the lock `catalog move` holds while it switches the folder over: a
+                // writer that waited for it finds the switch here.
+                if let catalogIsCurrent, !catalogIsCurrent() { throw LibraryError.catalogMoved(library: root) }
                 result = try body()
                 return dry ? .rollback : .commit
             }

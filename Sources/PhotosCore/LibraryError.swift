@@ -8,6 +8,11 @@ public enum LibraryError: Error, CustomStringConvertible {
     /// Another process holds the library's lock past the busy timeout (SQLite BUSY/LOCKED;
     /// PostgreSQL `lock_not_available` under `lock_timeout`).
     case busy(library: String)
+    /// The library folder was pointed at another catalog (`photos catalog move`) after this
+    /// process opened it: a write now would land in the old catalog, which the library no
+    /// longer uses, and be lost. Nothing was written; running the command again opens the
+    /// library's new catalog.
+    case catalogMoved(library: String)
     /// The library was written by a newer photos.
     case newerSchema(library: String, found: Int, supported: Int)
     /// The database refused or failed, classified without naming the backend, so the CLI
@@ -57,7 +62,8 @@ public enum LibraryError: Error, CustomStringConvertible {
     public var library: String {
         switch self {
         case .notFound, .ambiguous, .prefixTooShort: return ""
-        case .busy(let library), .newerSchema(let library, _, _), .database(let library, _, _, _),
+        case .busy(let library), .catalogMoved(let library), .newerSchema(let library, _, _),
+            .database(let library, _, _, _),
             .store(let library, _), .noLibrary(let library), .cannotEnter(let library, _),
             .olderSchema(let library, _, _, _), .cannotCreate(let library, _):
             return library
@@ -97,6 +103,7 @@ public enum LibraryError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .busy(let library): return "library \(library) is busy"
+        case .catalogMoved(let library): return "library \(library): its catalog was moved by another process"
         case let .newerSchema(library, found, supported):
             return "library \(library) has schema version \(found), newer than this photos supports (\(supported))"
         case let .database(library, _, _, detail): return "library \(library): \(detail)"

@@ -76,9 +76,29 @@ extension PostgresDatabase: CatalogCopyStore {
             try run("SELECT setval('history_token', 1, false)")
         }
     }
+    /// `pid/backend_start`, a line break and the schema of this session (`pg_stat_activity`, PostgreSQL docs
+    /// §28.2.3, and `current_schema()`, the catalog's schema).
+    public func catalogSessionIdentity() throws -> String? {
+        try statement(
+            "SELECT pid::text || '/' || backend_start::text || chr(10) || current_schema() FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        ).map([]) { $0.string(0) }.first
+    }
+
+    /// True when `pg_stat_activity` lists the session of `identity` in this database and its
+    /// schema is this catalog's. Another user's sessions show no `backend_start` without
+    /// `pg_read_all_stats`: false then.
+    public func sharesDatabase(withSession identity: String) throws -> Bool {
+        // The session part (`pid/backend_start`) has no line break; the schema follows the first.
+        guard let cut = identity.firstIndex(of: "\n") else { return false }
+        let session = String(identity[..<cut]), schema = String(identity[identity.index(after: cut)...])
+        return try statement(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid::text || '/' || backend_start::text = ? AND current_schema() = ?"
+        ).map([session, schema]) { $0.int64(0) }.first.map { $0 > 0 } ?? false
+    }
 }
 
 extension CatalogValue: PGBindable {
+
     public var pgValue: PGValue {
         switch self {
         case .null: return .null

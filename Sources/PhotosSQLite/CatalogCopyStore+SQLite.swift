@@ -55,6 +55,12 @@ extension Database: CatalogCopyStore {
                 "INSERT INTO sqlite_sequence (name, seq) VALUES ('history_transaction', ?)", [issuedHistoryToken])
         }
     }
+
+    /// A file has no session: nil.
+    public func catalogSessionIdentity() throws -> String? { nil }
+
+    /// A file shares no server's lock: false.
+    public func sharesDatabase(withSession identity: String) throws -> Bool { false }
 }
 
 extension CatalogValue: SQLBindable {

@@ -135,7 +135,7 @@ struct CLIError {
             switch e {
             case .targetNotEmpty: self.init(.cantCreate, e.description)
             case .schemaVersion, .unexpectedValue, .rowsRefused: self.init(.dataError, e.description)
-            case .sameCatalog: self.init(.usage, e.description)
+            case .sameCatalog, .sameDatabase: self.init(.usage, e.description)
             }
         case let e as ShareError:
             self.init(share: e)
@@ -190,6 +190,11 @@ struct CLIError {
             self.init(
                 .tempFail,
                 "library \(library) is busy: another photos process holds its lock; try again later (or raise --wait)")
+        case .catalogMoved(let library):
+            self.init(
+                .tempFail,
+                "library \(library): its catalog was moved by 'photos catalog move' while this command ran; nothing was written, run it again"
+            )
         case let .newerSchema(library, found, supported):
             self.init(
                 .dataError,

@@ -61,6 +61,15 @@ extension Library {
         guard targetVersion == expected else {
             throw CatalogCopyError.schemaVersion(catalog: targetName, found: targetVersion, expected: expected)
         }
+        // The source's catalog under another name (`localhost` for `127.0.0.1`, a service):
+        // the target's write lock would be the source's own, held by this copy, and never
+        // come (75 after --wait, blaming "another process"). Another schema of the same
+        // database is another catalog, with lock keys of its own.
+        if let session = try onSource({ try store.catalogSessionIdentity() }),
+            try onTarget({ try target.sharesDatabase(withSession: session) })
+        {
+            throw CatalogCopyError.sameDatabase(target: targetName)
+        }
         guard let importLock = lockImports(exclusive: true) else { throw LibraryError.busy(library: root) }
         defer { close(importLock) }
         var report = CatalogCopyReport()

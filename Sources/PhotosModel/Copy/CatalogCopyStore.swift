@@ -149,6 +149,21 @@ public protocol CatalogCopyStore: AnyObject {
     /// SQLite's `sqlite_sequence`, https://www.sqlite.org/autoinc.html).
     /// - Throws: the store's error.
     func finishCatalogCopy(issuedHistoryToken: Int64) throws
+
+    /// An identity of this store's own database session and catalog (on PostgreSQL the
+    /// backend's process id and start time, `pg_stat_activity`, PostgreSQL docs §28.2.3, and
+    /// the catalog's schema), for telling whether another store is connected to the same
+    /// catalog under another name; nil for a store of a file.
+    /// - Throws: the store's error.
+    func catalogSessionIdentity() throws -> String?
+
+    /// True when the session `identity` (another store's `catalogSessionIdentity`) is
+    /// connected to this store's database and catalog schema, whatever host name or service
+    /// it used: both are then one catalog with one writer lock (the advisory lock keys mix in
+    /// the schema). Another schema of the same database is another catalog: false. False for a
+    /// store of a file.
+    /// - Throws: the store's error.
+    func sharesDatabase(withSession identity: String) throws -> Bool
 }
 
 /// Why a catalog was not copied, typed with the table, column or catalog at fault.
@@ -168,6 +183,9 @@ public enum CatalogCopyError: Error, Equatable, CustomStringConvertible {
     case rowsRefused(target: String, table: String, message: String)
     /// The target is the source.
     case sameCatalog(target: String)
+    /// The target is in the source's PostgreSQL database (another schema, or the same one
+    /// named another way): both share one writer lock, which the copy holds.
+    case sameDatabase(target: String)
 
     public var description: String {
         switch self {
@@ -183,6 +201,9 @@ public enum CatalogCopyError: Error, Equatable, CustomStringConvertible {
                 "\(target) refused rows of table \(table): \(message) (run 'photos verify' on the library; it reports rows a catalog should not hold)"
         case let .sameCatalog(target):
             return "the library already keeps its catalog in \(target)"
+        case let .sameDatabase(target):
+            return
+                "\(target) is the library's own catalog under another name (the same database and schema)"
         }
     }
 }

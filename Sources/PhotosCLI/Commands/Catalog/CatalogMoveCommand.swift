@@ -35,6 +35,11 @@ enum CatalogMoveCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let root = ctx.libraryPath
+        // libpq takes an empty string for "every default" (the local socket, the user's own
+        // database): never what a user means by an empty --to.
+        guard !options.to.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw UsageError("--to needs a target: a PostgreSQL connection string, or 'sqlite'")
+        }
         let (target, from, report) = try copy(to: options.to, root: root, ctx)
         // The old catalog is closed by now: put aside.
         let kept = target.retire()
@@ -70,6 +75,14 @@ enum CatalogMoveCommand: Command {
             }
             target.store.close()
             return (target, from, report)
+        } catch CatalogCopyError.targetNotEmpty(let name, let table) where to == "sqlite" {
+            target.abandon()
+            // Not a database to pick anew: the folder's own photos.sqlite, which a PostgreSQL
+            // library never uses — an old catalog a move killed before it renamed it aside.
+            throw CommandFailure(
+                .cantCreate,
+                "\(name) is not empty (table \(table) has rows) and is not this library's catalog (it uses \(from)): an old catalog left by an interrupted move? Rename it aside (for example to \(CompositionRoot.sqliteCatalogName).moved-old) and move again"
+            )
         } catch {
             target.abandon()
             throw error
