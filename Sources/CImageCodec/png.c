@@ -39,13 +39,16 @@
  */
 /*
  * Largest inflated image data taken whole, and the most held at once by all workers of the
- * process, bytes (beyond: streamed): 32 MiB, a 4096 × 2304 RGB image (28 MB) or 3840 × 2160
- * RGB (25 MB). The whole-buffer path costs the inflated size in memory on top of the other
- * worker's decode, so this bounds what it adds to an import's peak RSS: with 48 MiB the bench
- * corpus import peaked at 116 MB (70 MB before), over the 100 MB the import keeps to.
+ * process, bytes (beyond: streamed): 24 MiB, counting the joined copy of image data split over
+ * several IDAT chunks (so a 2560 × 1600 RGB image, 12 MB, and smaller are taken; the bench
+ * corpus's 3840 × 2160 to 5120 × 2880 PNGs, 25–59 MB, are streamed). The whole-buffer path costs
+ * that memory on top of the other worker's decode, so this bounds what it adds to an import's
+ * peak RSS, which keeps under 100 MB: the bench corpus import peaked at 116 MB with 48 MiB,
+ * 93–105 MB with 32 MiB and 69–70 MB with 24 MiB (/usr/bin/time -f %M, release build,
+ * --jobs 2, five runs each), for 4–8 % more CPU on its PNGs than with 32 MiB.
  */
-#define PC_PNG_INFLATE_MAX ((size_t)32 << 20)
-#define PC_PNG_INFLATE_POOL ((size_t)32 << 20)
+#define PC_PNG_INFLATE_MAX ((size_t)24 << 20)
+#define PC_PNG_INFLATE_POOL ((size_t)24 << 20)
 /* Most bytes DEFLATE can inflate from one byte (RFC 1951: a 258-byte match in 2 bits: 1032). */
 #define PC_PNG_INFLATE_RATIO 1032
 /* Stored block payload (RFC 1951 §3.2.4: LEN is 16 bits). */

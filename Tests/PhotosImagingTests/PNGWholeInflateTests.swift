@@ -158,9 +158,9 @@ final class PNGWholeInflateTests: XCTestCase {
         }
         // 170 PngSuite files, most with one 32 KiB-window zlib stream.
         XCTAssertGreaterThan(taken, 100, "whole-buffer inflate taken for \(taken) corpus PNGs")
-        // Inflated 28 and 25 MB fit the 32 MiB cap; the 5120 × 2880 ones (44 and 59 MB) are streamed.
-        XCTAssertEqual(
-            bench.sorted(), ["bench/lomiri_warty-final-ubuntu.png", "bench/plasma_Canopee_3840x2160.png"])
+        // The bench PNGs (25–59 MB inflated, plus the joined copy of their many IDAT chunks) are
+        // over the 24 MiB cap that keeps an import's peak RSS under 100 MB: streamed.
+        XCTAssertEqual(bench, [])
     }
 
     /// Image data split over many IDAT chunks is joined, inflated whole, and decodes to the same pixels.
