@@ -16,44 +16,6 @@ public final class PostgresPhotoWriter {
     /// Uses `db` inside the caller's write transaction.
     public init(_ db: PostgresDatabase) { self.db = db }
 
-    /// A new photo's columns (the `photo` table).
-    public struct Photo: Sendable {
-        public var uniqueName: String
-        public var displayName: String
-        /// ISO 8601 UTC.
-        public var importedAt: String
-        /// Local wall-clock time `YYYY-MM-DDTHH:MM:SS[.fff]`, no zone.
-        public var captureDate: String?
-        /// UTC offset in minutes east, when known.
-        public var captureOffset: Int?
-        public var captureSource: String?
-        /// Pixels, as stored (before orientation).
-        public var width: Int
-        public var height: Int
-        /// `ImageFormat.rawValue`.
-        public var format: String
-        /// EXIF orientation 1…8.
-        public var orientation: Int
-        public var zoneID: String
-
-        public init(
-            uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-            captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String
-        ) {
-            self.uniqueName = uniqueName
-            self.displayName = displayName
-            self.importedAt = importedAt
-            self.captureDate = captureDate
-            self.captureOffset = captureOffset
-            self.captureSource = captureSource
-            self.width = width
-            self.height = height
-            self.format = format
-            self.orientation = orientation
-            self.zoneID = zoneID
-        }
-    }
-
     /// Inserts a photo, its photo data and its thumbnail (when given), unless a photo of the
     /// same original (`sha256`) exists or is being inserted by a transaction that then commits.
     /// - Parameters:
@@ -65,7 +27,7 @@ public final class PostgresPhotoWriter {
     /// - Throws: `PostgresError` (`23505` for a duplicate unique name; `55P03` busy when another
     ///   importer holding the same original does not end within the busy timeout).
     public func insert(
-        _ photo: Photo, sha256: String, byteSize: Int, fileReference: String,
+        _ photo: PhotoRow, sha256: String, byteSize: Int, fileReference: String,
         thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64? {
         let id = try db.insertReturningID(

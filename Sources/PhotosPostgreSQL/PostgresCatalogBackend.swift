@@ -135,13 +135,9 @@ final class PostgresPhotoInserter: PhotoInserter {
     func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?)
         throws -> Int64
     {
-        let photo = PostgresPhotoWriter.Photo(
-            uniqueName: row.uniqueName, displayName: row.displayName, importedAt: row.importedAt,
-            captureDate: row.captureDate, captureOffset: row.captureOffset, captureSource: row.captureSource,
-            width: row.width, height: row.height, format: row.format, orientation: row.orientation, zoneID: row.zoneID)
         guard
             let id = try writer.insert(
-                photo, sha256: sha256, byteSize: byteSize, fileReference: fileReference,
+                row, sha256: sha256, byteSize: byteSize, fileReference: fileReference,
                 thumbnail: thumbnail.map { (data: $0.data, width: $0.width, height: $0.height) })
         else {
             throw PostgresError(

@@ -316,7 +316,7 @@ extension PostgresDatabase: SyncStore {
     public func insertPhoto(
         _ photo: SyncPhotoValues, fileReference: String, thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64 {
-        let row = PostgresPhotoWriter.Photo(
+        let row = PhotoRow(
             uniqueName: photo.uniqueName, displayName: photo.displayName, importedAt: photo.importedAt,
             captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
             width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,

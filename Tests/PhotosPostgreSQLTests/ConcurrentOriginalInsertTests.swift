@@ -31,7 +31,7 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
                         try db.transaction(.write) {
                             let writer = PostgresPhotoWriter(db)
                             for n in batch.sorted(by: { Self.digest($0) < Self.digest($1) }) {
-                                let photo = PostgresPhotoWriter.Photo(
+                                let photo = PhotoRow(
                                     uniqueName: UUID().uuidString, displayName: "\(n).jpg",
                                     importedAt: "2026-01-01T00:00:00.000Z", captureDate: nil, captureOffset: nil,
                                     captureSource: nil, width: 1, height: 1, format: "jpeg", orientation: 1,

@@ -1,5 +1,6 @@
 import PhotosPostgreSQL
 import PhotosTestSupport
+import PhotosModel
 import XCTest
 
 /// Base of the PostgreSQL backend tests: a fresh schema per test on the server
@@ -26,8 +27,8 @@ class PostgresTestCase: XCTestCase {
     }
 
     /// A photo row for the writer: `name` as unique and display name, 4×3 JPEG in the default zone.
-    func photo(_ name: String, zone: String = "default") -> PostgresPhotoWriter.Photo {
-        PostgresPhotoWriter.Photo(
+    func photo(_ name: String, zone: String = "default") -> PhotoRow {
+        PhotoRow(
             uniqueName: name, displayName: name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
             captureDate: "2025-06-07T08:09:10", captureOffset: 120, captureSource: "exif", width: 4, height: 3,
             format: "jpeg", orientation: 6, zoneID: zone)

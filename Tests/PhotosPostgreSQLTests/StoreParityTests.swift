@@ -37,7 +37,7 @@ final class StoreParityTests: PostgresTestCase {
             try pg.transaction {
                 guard
                     let id = try PostgresPhotoWriter(pg).insert(
-                        PostgresPhotoWriter.Photo(
+                        PhotoRow(
                             uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
                             captureDate: p.capture, captureOffset: p.offset,
                             captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: "jpeg",
