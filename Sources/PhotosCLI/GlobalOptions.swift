@@ -49,10 +49,10 @@ extension ValueParser where Value == String {
 
     /// A history author: not empty, not only spaces, and no control characters (newlines,
     /// escapes), since `photos history` prints authors; normalized by
-    /// `GlobalOptions.normalizedAuthor`, so one person is one author of ratings.
+    /// `AuthorName.normalize`, so one person is one author of ratings.
     static var authorName: ValueParser {
         ValueParser { text, name in
-            let author = GlobalOptions.normalizedAuthor(text)
+            let author = AuthorName.normalize(text)
             guard !author.isEmpty else { throw UsageError("\(name) needs a non-empty name") }
             try GlobalOptions.checkAuthor(author, source: name)
             return author
@@ -77,14 +77,11 @@ struct InformationRequest: ParsableOptions {
 }
 
 extension GlobalOptions {
-    /// `author` trimmed and in NFC (`AuthorName.normalize`, the rule changesets are held to).
-    static func normalizedAuthor(_ author: String) -> String { AuthorName.normalize(author) }
-
-    /// `$PHOTOS_AUTHOR` normalized (`normalizedAuthor`), or nil when it is unset, empty or only
+    /// `$PHOTOS_AUTHOR` normalized (`AuthorName.normalize`), or nil when it is unset, empty or only
     /// white space (then the default author applies, as for an empty value).
     static func environmentAuthor(_ environment: [String: String]) -> String? {
         guard let text = environment["PHOTOS_AUTHOR"] else { return nil }
-        let author = normalizedAuthor(text)
+        let author = AuthorName.normalize(text)
         return author.isEmpty ? nil : author
     }
 

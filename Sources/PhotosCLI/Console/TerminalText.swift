@@ -1,4 +1,5 @@
 import Foundation
+import PhotosModel
 
 /// The one place of text made for a terminal: control characters made harmless, columns
 /// padded by display width, plurals and byte sizes.
@@ -9,16 +10,9 @@ enum TerminalText {
     /// U+200F, U+202A–U+202E, U+2066–U+2069), which reorder the rest of the line they are on
     /// ("Trojan Source", CVE-2021-42574) and take no column, so a name holding one would
     /// scramble and misalign a table row.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || isBidiControl(v)
-    }
-
-    /// The bidirectional formatting characters (UAX #9 §2.1–§2.6: ALM, LRM, RLM, LRE, RLE,
-    /// PDF, LRO, RLO, LRI, RLI, FSI, PDI).
-    private static func isBidiControl(_ v: UInt32) -> Bool {
-        v == 0x061C || v == 0x200E || v == 0x200F || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-    }
+    /// The set is the author rule's (`AuthorName.isControl`): one definition for what may be
+    /// stored as a printable name and what a terminal must not be sent.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { AuthorName.isControl(scalar) }
 
     /// `text` with control characters written as escapes (`\n`, `\t`, `\r`, `\u{1B}`), for
     /// one-line messages that name user-supplied paths.
