@@ -54,7 +54,7 @@ final class BusyExitTests: BinaryTestCase {
     ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = try preparingLibraries(
+        process.arguments = try Self.preparingLibraries(
             ["--library", lib, "--wait", "0", "import", input, "--jobs", "1", "--batch-size", "1"]
                 + (json ? ["--json"] : []))
         let out = Pipe(), err = Pipe()

@@ -30,7 +30,7 @@ open class BinaryTestCase: TemporaryFolderTestCase {
     public func launch(_ args: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try binary())
-        process.arguments = try preparingLibraries(args)
+        process.arguments = try Self.preparingLibraries(args)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -71,7 +71,7 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         process.executableURL = URL(fileURLWithPath: executable)
         let photosPath = (try? binary()).map { URL(fileURLWithPath: $0).standardized.path }
         let isPhotos = preparing && photosPath == process.executableURL?.standardized.path
-        process.arguments = isPhotos ? try preparingLibraries(args, environment: environment) : args
+        process.arguments = isPhotos ? try Self.preparingLibraries(args, environment: environment) : args
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -149,7 +149,7 @@ extension BinaryTestCase {
     /// include this test process's own high-water mark: Linux keeps it across the spawn's exec.)
     public func runMeasured(_ args: [String]) throws -> (status: Int32, stderr: String, maxRSSKB: Int) {
         let path = try binary()
-        let args = try preparingLibraries(args)
+        let args = try Self.preparingLibraries(args)
         let errPath = dir + "/stderr-\(UUID().uuidString)"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -199,7 +199,7 @@ extension BinaryTestCase {
     /// The library folder is the one the binary resolves: `--library`, `init`'s argument, else
     /// `PHOTOS_LIBRARY` of `environment` (this process's when nil), else the XDG default.
     /// - Throws: `PostgresError` when the test server cannot be reached.
-    public func preparingLibraries(_ args: [String], environment: [String: String]? = nil) throws -> [String] {
+    public static func preparingLibraries(_ args: [String], environment: [String: String]? = nil) throws -> [String] {
         guard TestDatabase.isPostgreSQL else { return args }
         var words: [(index: Int, word: String)] = []
         var explicitLibrary: String?

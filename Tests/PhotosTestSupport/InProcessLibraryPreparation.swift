@@ -10,10 +10,7 @@ extension TestDatabase {
     /// in PostgreSQL mode. In SQLite mode `args` unchanged.
     /// - Throws: `PostgresError` when the test server cannot be reached.
     public static func preparingLibraries(_ args: [String], environment: [String: String]) throws -> [String] {
-        guard isPostgreSQL else { return args }
-        // The preparation needs no test of its own: a case made only to reach it.
-        let preparer = BinaryTestCase(name: "preparingLibraries", testClosure: { _ in })
-        return try preparer.preparingLibraries(args, environment: environment)
+        try BinaryTestCase.preparingLibraries(args, environment: environment)
     }
 }
 
