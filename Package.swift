@@ -34,10 +34,13 @@ let package = Package(
         .target(name: "PhotosFiles", dependencies: ["CCrypto", "CSystem"]),
         // The domain: typed values, records and the storage protocols (no database, no files).
         .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
+        // The statements whose text is the same on both catalog backends, with their row decoding, over a small
+        // connection protocol (`SQLConnection`, `SQLRow`) each backend implements: no C driver, no dialect.
+        .target(name: "PhotosSQL", dependencies: ["PhotosModel", "PhotosImaging"]),
         // The SQLite implementation of the storage boundary: handle, statements, records, migrations.
-        .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel"]),
+        .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel", "PhotosSQL"]),
         // The PostgreSQL implementation of the same boundary, through libpq: a catalog shared by several machines.
-        .target(name: "PhotosPostgreSQL", dependencies: ["CPq", "PhotosModel"]),
+        .target(name: "PhotosPostgreSQL", dependencies: ["CPq", "PhotosModel", "PhotosSQL"]),
         .target(
             name: "PhotosCore",
             dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "CExempi", "CExempiShim"]),
@@ -58,7 +61,8 @@ let package = Package(
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         // The PostgreSQL backend's own behaviour (skipped unless PHOTOS_TEST_DATABASE_URL names a server).
         .testTarget(
-            name: "PhotosPostgreSQLTests", dependencies: ["PhotosPostgreSQL", "PhotosSQLite", "PhotosTestSupport"]),
+            name: "PhotosPostgreSQLTests",
+            dependencies: ["PhotosPostgreSQL", "PhotosSQLite", "PhotosSQL", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosFiles", "PhotosTestSupport"]),
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosCLI", "PhotosFiles", "PhotosTestSupport"]),
         // The slow process-level tests: kill -9, busy and concurrent writers, memory bounds, read-only as nobody, the whole corpus.

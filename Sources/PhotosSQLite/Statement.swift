@@ -1,32 +1,12 @@
 import CSQLite
 import Foundation
+import PhotosSQL
 
-/// A value that can be bound to a statement parameter or read from a result column.
-public enum SQLValue: Equatable, Sendable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-}
-
-/// Types that bind themselves to a statement parameter.
-public protocol SQLBindable {
-    /// The SQLite value for this Swift value.
-    var sqlValue: SQLValue { get }
-}
-
-extension Int: SQLBindable { public var sqlValue: SQLValue { .integer(Int64(self)) } }
-extension Int64: SQLBindable { public var sqlValue: SQLValue { .integer(self) } }
-extension Int32: SQLBindable { public var sqlValue: SQLValue { .integer(Int64(self)) } }
-extension Double: SQLBindable { public var sqlValue: SQLValue { .real(self) } }
-extension String: SQLBindable { public var sqlValue: SQLValue { .text(self) } }
-extension Bool: SQLBindable { public var sqlValue: SQLValue { .integer(self ? 1 : 0) } }
-extension Array: SQLBindable where Element == UInt8 { public var sqlValue: SQLValue { .blob(self) } }
-extension SQLValue: SQLBindable { public var sqlValue: SQLValue { self } }
-extension Optional: SQLBindable where Wrapped: SQLBindable {
-    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
-}
+/// A value bound to a parameter or read from a column (`PhotosSQL.SQLValue`, shared with the
+/// PostgreSQL backend).
+public typealias SQLValue = PhotosSQL.SQLValue
+/// Types that bind themselves to a statement parameter (`PhotosSQL.SQLBindable`).
+public typealias SQLBindable = PhotosSQL.SQLBindable
 
 /// One prepared statement. It is finalized when the object is released.
 ///
@@ -129,7 +109,7 @@ public final class Statement {
 }
 
 /// The current row of a statement; valid only inside the closure that received it.
-public struct Row {
+public struct Row: SQLRow {
     let statement: Statement
 
     /// Number of columns in the result.
@@ -159,6 +139,12 @@ public struct Row {
         let n = Int(sqlite3_column_bytes(statement.handle, Int32(index)))
         guard n > 0, let p = sqlite3_column_blob(statement.handle, Int32(index)) else { return [] }
         return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+    /// Column `index` as bytes (`blob`); NULL reads as empty.
+    public func bytes(_ index: Int) -> [UInt8] { blob(index) }
+    /// Column `index` when its storage class is INTEGER, else nil.
+    public func storedInteger(_ index: Int) -> Int64? {
+        sqlite3_column_type(statement.handle, Int32(index)) == SQLITE_INTEGER ? int64(index) : nil
     }
     /// Column `index` as a tagged value.
     public func value(_ index: Int) -> SQLValue {
