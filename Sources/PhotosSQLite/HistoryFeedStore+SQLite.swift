@@ -1,6 +1,14 @@
 import PhotosModel
+import PhotosSQL
 
-extension Database: HistoryFeedStore {
+/// The history feed's SQLite dialect: the token sequence and the JSON functions; the rest is
+/// `PhotosSQL`'s `HistoryFeedStore where Self: SQLConnection & SQLJSONDialect`.
+extension Database: HistoryFeedStore, SQLJSONDialect {
+    // SQLite's json_each walks the stored JSON in document order, so tombstone keys keep the
+    // order they were written in (https://www.sqlite.org/json1.html#jeach).
+    public static let jsonArrayElementsSQL = "SELECT value FROM json_each(?)"
+    public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each(?)"
+
     public func issuedHistoryToken() throws -> Int64 {
         // AUTOINCREMENT's sequence remembers the last token issued even when compaction has
         // deleted every transaction, so a consumer advanced now is never set back to 0.
@@ -8,89 +16,6 @@ extension Database: HistoryFeedStore {
         let issued =
             try scalarInt("SELECT COALESCE(max(seq), 0) FROM sqlite_sequence WHERE name = 'history_transaction'") ?? 0
         return Int64(max(newest, issued))
-    }
-
-    public func hasHistoryTransaction(token: Int64) throws -> Bool {
-        try scalarInt("SELECT 1 FROM history_transaction WHERE token = ?", [token]) != nil
-    }
-
-    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void)
-        throws
-    {
-        func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
-        var sql = "SELECT \(HistoryRows.transactionColumns) FROM history_transaction WHERE token > ?"
-        var args: [SQLBindable] = [filter.sinceToken]
-        if !filter.authors.isEmpty {
-            sql += " AND author IN (\(placeholders(filter.authors.count)))"
-            args += filter.authors as [SQLBindable]
-        }
-        if let since = filter.sinceTimestamp {
-            sql += " AND timestamp >= ?"
-            args.append(since)
-        }
-        if let until = filter.untilTimestamp {
-            sql += " AND timestamp < ?"
-            args.append(until)
-        }
-        if !filter.excludedAuthors.isEmpty {
-            sql += " AND author NOT IN (\(placeholders(filter.excludedAuthors.count)))"
-            args += filter.excludedAuthors as [SQLBindable]
-        }
-        sql += " ORDER BY token"
-        var changeSQL = "SELECT \(HistoryRows.changeColumns) FROM history_change WHERE token = ?"
-        var changeArgs: [SQLBindable] = []
-        if !filter.entities.isEmpty {
-            changeSQL += " AND entity IN (\(placeholders(filter.entities.count)))"
-            changeArgs += filter.entities.map(\.rawValue) as [SQLBindable]
-        }
-        if let zone = filter.zone {
-            changeSQL += " AND zone_id = ?"
-            changeArgs.append(zone.rawValue)
-        }
-        changeSQL += " ORDER BY id"
-        let changes = try Statement.prepare(self, changeSQL)
-        // SQLite's json_each walks the stored JSON in document order, so tombstone keys keep
-        // the order they were written in (https://www.sqlite.org/json1.html#jeach).
-        let elements = try Statement.prepare(self, "SELECT key, value FROM json_each(?)")
-        func strings(_ json: String?) throws -> [String] {
-            guard let json else { return [] }
-            return try elements.map([json]) { $0.string(1) }
-        }
-        func pairs(_ json: String?) throws -> [(String, String)]? {
-            guard let json else { return nil }
-            return try elements.map([json]) { ($0.string(0), $0.string(1)) }
-        }
-        try Statement.prepare(self, sql).forEach(args) { row in
-            var transaction = HistoryRows.transaction(row)
-            transaction.changes = try changes.map([transaction.token] + changeArgs) { c in
-                HistoryChange(
-                    entity: c.string(0), objectID: c.string(1), type: ChangeType(rawValue: c.string(2)) ?? .update,
-                    updated: try strings(c.optionalString(3)),
-                    tombstone: try pairs(c.optionalString(4)), zone: c.optionalString(5))
-            }
-            if transaction.changes.isEmpty && filter.filtersChanges { return }
-            try body(transaction)
-        }
-    }
-
-    public func historyConsumers() throws -> [HistoryConsumer] {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY name").map(
-            HistoryRows.consumer)
-    }
-
-    public func historyConsumerToken(_ name: String) throws -> Int64? {
-        try statement("SELECT token FROM history_consumer WHERE name = ?").first([name]) { $0.int64(0) }
-    }
-
-    public func setHistoryConsumerToken(_ name: String, _ token: Int64) throws {
-        try run(
-            "INSERT INTO history_consumer (name, token) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET token = excluded.token",
-            [name, token])
-    }
-
-    public func removeHistoryConsumer(_ name: String) throws -> Bool {
-        try run("DELETE FROM history_consumer WHERE name = ?", [name])
-        return changes > 0
     }
 }
 

@@ -1,0 +1,124 @@
+import PhotosModel
+
+/// The JSON functions a backend reads persistent history's stored JSON with: the one part of
+/// the history feed's SQL that is written differently on SQLite and PostgreSQL.
+public protocol SQLJSONDialect {
+    /// A SELECT of one column, the elements of the JSON array text bound to its one parameter
+    /// as text, in document order.
+    static var jsonArrayElementsSQL: String { get }
+    /// A SELECT of two columns, key and value (as text) of each member of the JSON object text
+    /// bound to its one parameter, in document order.
+    static var jsonObjectMembersSQL: String { get }
+}
+
+/// The columns of `history_transaction`, `history_change` and `history_consumer` as the feed
+/// reads them back.
+public enum HistorySQL {
+    /// `history_transaction` as read: token, timestamp, author, context.
+    public static let transactionColumns = "token, timestamp, author, context"
+
+    /// A transaction row selected with `transactionColumns`, without its changes.
+    public static func transaction<R: SQLRow>(_ row: R) -> HistoryTransaction {
+        HistoryTransaction(
+            token: row.int64(0), timestamp: row.string(1), author: row.string(2), context: row.string(3), changes: [])
+    }
+
+    /// `history_change` as read: entity, object id, type, updated (JSON array text),
+    /// tombstone (JSON object text), zone.
+    public static let changeColumns = "entity, object_id, type, updated, tombstone, zone_id"
+
+    /// `history_consumer` as read: name, token.
+    public static let consumerColumns = "name, token"
+
+    /// A consumer row selected with `consumerColumns`.
+    public static func consumer<R: SQLRow>(_ row: R) -> HistoryConsumer {
+        HistoryConsumer(name: row.string(0), token: row.int64(1))
+    }
+}
+
+/// `HistoryFeedStore` on any `SQLConnection`, but for `issuedHistoryToken` (each backend's
+/// token sequence).
+extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
+    public func hasHistoryTransaction(token: Int64) throws -> Bool {
+        try fetchInt(sql: "SELECT 1 FROM history_transaction WHERE token = ?", arguments: [token]) != nil
+    }
+
+    /// Transactions through a scan of their own (`forEachRow`: a cursor on PostgreSQL), each
+    /// with its changes read by one cached statement.
+    public func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void)
+        throws
+    {
+        func placeholders(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ",") }
+        var sql = "SELECT \(HistorySQL.transactionColumns) FROM history_transaction WHERE token > ?"
+        var args: [SQLBindable] = [filter.sinceToken]
+        if !filter.authors.isEmpty {
+            sql += " AND author IN (\(placeholders(filter.authors.count)))"
+            args += filter.authors as [SQLBindable]
+        }
+        if let since = filter.sinceTimestamp {
+            sql += " AND timestamp >= ?"
+            args.append(since)
+        }
+        if let until = filter.untilTimestamp {
+            sql += " AND timestamp < ?"
+            args.append(until)
+        }
+        if !filter.excludedAuthors.isEmpty {
+            sql += " AND author NOT IN (\(placeholders(filter.excludedAuthors.count)))"
+            args += filter.excludedAuthors as [SQLBindable]
+        }
+        sql += " ORDER BY token"
+        var changeSQL = "SELECT \(HistorySQL.changeColumns) FROM history_change WHERE token = ?"
+        var changeArgs: [SQLBindable] = []
+        if !filter.entities.isEmpty {
+            changeSQL += " AND entity IN (\(placeholders(filter.entities.count)))"
+            changeArgs += filter.entities.map(\.rawValue) as [SQLBindable]
+        }
+        if let zone = filter.zone {
+            changeSQL += " AND zone_id = ?"
+            changeArgs.append(zone.rawValue)
+        }
+        changeSQL += " ORDER BY id"
+        func strings(_ json: String?) throws -> [String] {
+            guard let json else { return [] }
+            return try fetchAll(sql: Self.jsonArrayElementsSQL, arguments: [json]) { $0.string(0) }
+        }
+        func pairs(_ json: String?) throws -> [(String, String)]? {
+            guard let json else { return nil }
+            return try fetchAll(sql: Self.jsonObjectMembersSQL, arguments: [json]) { ($0.string(0), $0.string(1)) }
+        }
+        try forEachRow(sql: sql, arguments: args) { row in
+            var transaction = HistorySQL.transaction(row)
+            transaction.changes = try fetchAll(sql: changeSQL, arguments: [transaction.token] + changeArgs) { c in
+                HistoryChange(
+                    entity: c.string(0), objectID: c.string(1), type: ChangeType(rawValue: c.string(2)) ?? .update,
+                    updated: try strings(c.optionalString(3)),
+                    tombstone: try pairs(c.optionalString(4)), zone: c.optionalString(5))
+            }
+            if transaction.changes.isEmpty && filter.filtersChanges { return }
+            try body(transaction)
+        }
+    }
+
+    public func historyConsumers() throws -> [HistoryConsumer] {
+        try fetchAll(sql: "SELECT \(HistorySQL.consumerColumns) FROM history_consumer ORDER BY name", arguments: []) {
+            HistorySQL.consumer($0)
+        }
+    }
+
+    public func historyConsumerToken(_ name: String) throws -> Int64? {
+        try fetchOne(sql: "SELECT token FROM history_consumer WHERE name = ?", arguments: [name]) { $0.int64(0) }
+    }
+
+    public func setHistoryConsumerToken(_ name: String, _ token: Int64) throws {
+        try execute(
+            sql:
+                "INSERT INTO history_consumer (name, token) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET token = excluded.token",
+            arguments: [name, token])
+    }
+
+    public func removeHistoryConsumer(_ name: String) throws -> Bool {
+        try execute(sql: "DELETE FROM history_consumer WHERE name = ?", arguments: [name])
+        return changes > 0
+    }
+}
