@@ -1,7 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
-extension Database: ExportStore {
-    public func photoExists(uniqueName: String) throws -> Bool {
-        try scalarInt("SELECT 1 FROM photo WHERE unique_name = ?", [uniqueName]) != nil
-    }
-}
+/// `PhotosSQL`'s `ExportStore where Self: SQLConnection`.
+extension Database: ExportStore {}

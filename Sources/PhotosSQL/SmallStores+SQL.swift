@@ -1,0 +1,56 @@
+import PhotosModel
+
+/// `ExportStore` on any `SQLConnection`.
+extension ExportStore where Self: SQLConnection {
+    public func photoExists(uniqueName: String) throws -> Bool {
+        try fetchInt(sql: "SELECT 1 FROM photo WHERE unique_name = ?", arguments: [uniqueName]) != nil
+    }
+}
+
+/// `ImportStore` on any `SQLConnection`.
+extension ImportStore where Self: SQLConnection {
+    public func importedOriginal(sha256: String) throws -> ImportedOriginal? {
+        try fetchOne(
+            sql:
+                "SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY d.id LIMIT 1",
+            arguments: [sha256]
+        ) { ImportedOriginal(uniqueName: $0.string(0), displayName: $0.string(1), fileReference: $0.string(2)) }
+    }
+
+    public func hasOriginal(sha256: String) throws -> Bool {
+        try fetchOne(sql: "SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", arguments: [sha256]) { _ in true }
+            != nil
+    }
+}
+
+extension SQLConnection {
+    /// Fills the counts of `stats` (photos, original and thumbnail bytes, tags, ratings, shares,
+    /// participants, history, consumers, zones with their photo counts); the caller reads them
+    /// in one read transaction and adds the schema version and library id.
+    /// - Parameters:
+    ///   - stats: the statistics to fill.
+    ///   - byteLength: the backend's function giving a blob's length in bytes (`length` on
+    ///     SQLite, `octet_length` on PostgreSQL).
+    /// - Throws: the backend's error.
+    public func readCatalogCounts(into stats: inout LibraryStats, byteLength: String) throws {
+        func count(_ sql: String) throws -> Int { try fetchInt(sql: sql, arguments: []) ?? 0 }
+        stats.photos = try count("SELECT count(*) FROM photo")
+        stats.originalBytes = Int64(
+            try count(
+                "SELECT COALESCE(sum(byte_size), 0) FROM (SELECT DISTINCT sha256, byte_size FROM photo_data) AS originals"
+            ))
+        stats.thumbnailBytes = Int64(try count("SELECT COALESCE(sum(\(byteLength)(data)), 0) FROM thumbnail"))
+        stats.tags = try count("SELECT count(*) FROM tag")
+        stats.ratings = try count("SELECT count(*) FROM rating")
+        stats.shares = try count("SELECT count(*) FROM share")
+        stats.participants = try count("SELECT count(*) FROM participant")
+        stats.historyTransactions = try count("SELECT count(*) FROM history_transaction")
+        stats.historyChanges = try count("SELECT count(*) FROM history_change")
+        stats.consumers = try count("SELECT count(*) FROM history_consumer")
+        stats.zones = try fetchAll(
+            sql:
+                "SELECT z.id, z.scope, (SELECT count(*) FROM photo p WHERE p.zone_id = z.id) FROM zone z ORDER BY z.id <> 'default', z.id",
+            arguments: []
+        ) { ($0.string(0), $0.string(1), $0.int(2)) }
+    }
+}
