@@ -773,9 +773,6 @@ struct FileWriter {
     /// Hash each original while copying it and refuse a SHA-256 mismatch (`--check-hashes`);
     /// otherwise check its size and copy it inside the kernel.
     var checkHashes = true
-    /// Copy originals with copy_file_range(2) when not hashing them (tests set false to take
-    /// the read/write path).
-    var kernelCopy = true
 
     /// Removes the file `path` (relative). A dry run removes nothing.
     /// - Returns: true when it was (in a dry run: would be) removed.
@@ -857,8 +854,7 @@ struct FileWriter {
                 // A mismatch throws before the rename: nothing is put in place.
                 sha = try hashChecked(input, source: source, photo: photo) { try sink.write($0) }
             } else {
-                let copied = try sink.copy(
-                    from: input, byteCount: photo.byteSize, source: source, kernelCopy: kernelCopy)
+                let copied = try sink.copy(from: input, byteCount: photo.byteSize, source: source)
                 // The original shrank since it was measured: not put in place.
                 guard copied == photo.byteSize else {
                     throw ExportError.originalSizeMismatch(source: source, actual: copied, recorded: photo.byteSize)
