@@ -3,7 +3,8 @@
 # `sha256sum`, and of `photos export` against `cp`, on the same files and the same cores.
 #
 # Usage: Benchmarks/throughput.sh [CORPUS_DIR] [--copies K] [--reps N] [--jobs N]
-#                                 [--photos PATH] [--before PATH] [--export-only] [--keep]
+#                                 [--photos PATH] [--before PATH] [--export-only] [--check-hashes]
+#                                 [--keep]
 #
 # CORPUS_DIR (default ../shared/corpus/bench) is imported K times (default 4; each copy made
 # byte-distinct: a COM segment after a JPEG's SOI, a tEXt chunk after a PNG's IHDR) into a
@@ -16,14 +17,16 @@
 # (export makes its files durable with syncfs before recording them, so cp is followed by
 # `sync -f`, the same syncfs(2); cp-nosync is the unfair peer that leaves its bytes in the
 # page cache). --export-only skips verify and sha256; --before PATH adds an `export-before`
-# pass of another photos binary (the same export command) to each repetition. Prints median/min/max seconds, MB/s of the originals' bytes,
+# pass of another photos binary (the same export command) to each repetition; --check-hashes
+# adds an `export-hashes` pass (`photos export --check-hashes`: SHA-256 of every original
+# checked while it is copied, the default before issue 15's kernel copy). Prints median/min/max seconds, MB/s of the originals' bytes,
 # CPU seconds (user+sys of every process, /usr/bin/time) and the photos/peer ratios.
 # Needs: python3, /usr/bin/time (Debian package `time`), coreutils, findutils, a built photos.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 corpus="$root/../shared/corpus/bench" copies=4 reps=3 jobs=$(nproc) photos="$root/.build/release/photos" keep=0
-exportonly=0 before=
+exportonly=0 before= hashes=0
 die() { echo "throughput.sh: $*" >&2; exit 64; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"; }
 while (($#)); do
@@ -34,8 +37,9 @@ while (($#)); do
     --photos) [[ -n ${2-} ]] || die "--photos needs a path"; photos=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --export-only) exportonly=1; shift ;;
+    --check-hashes) hashes=1; shift ;;
     --before) [[ -x ${2-} ]] || die "--before needs a photos binary"; before=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1 (see --help)" ;;
     *) corpus=$1; shift ;;
   esac
@@ -106,6 +110,10 @@ for ((r = 1; r <= reps; r++)); do
   fi
   rm -rf "$work/out"
   run export "$photos" --library "$lib" export --jobs "$jobs" --sidecar none --quiet "$work/out"
+  if ((hashes)); then
+    rm -rf "$work/out"
+    run export-hashes "$photos" --library "$lib" export --jobs "$jobs" --sidecar none --check-hashes --quiet "$work/out"
+  fi
   if [[ -n $before ]]; then
     rm -rf "$work/out"
     run export-before "$before" --library "$lib" export --jobs "$jobs" --sidecar none --quiet "$work/out"
@@ -128,7 +136,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(name, []).append((float(t), float(cpu)))
 med = {n: statistics.median(t for t, _ in v) for n, v in rows.items()}
 print('%-13s %9s %7s %7s %8s %8s' % ('pass', 'median s', 'min s', 'max s', 'MB/s', 'CPU s'))
-for n in ['verify', 'sha256', 'export-before', 'export', 'cp', 'cp-nosync']:
+for n in ['verify', 'sha256', 'export-before', 'export-hashes', 'export', 'cp', 'cp-nosync']:
     if n not in rows:
         continue
     v = rows[n]
@@ -139,6 +147,9 @@ if 'verify' in med:
     print('verify / sha256sum: %.2fx of its MB/s (target >= 0.8)' % (med['sha256'] / med['verify']))
 print('export / cp + sync: %.2fx of its MB/s (target >= 0.8)' % (med['cp'] / med['export']))
 print('export / cp alone:  %.2fx of its MB/s (cp leaves its bytes unsynced)' % (med['cp-nosync'] / med['export']))
+if 'export-hashes' in med:
+    print('export --check-hashes / cp + sync: %.2fx; / cp alone: %.2fx' % (
+        med['cp'] / med['export-hashes'], med['cp-nosync'] / med['export-hashes']))
 if 'export-before' in med:
     print('export-before / cp + sync: %.2fx; / cp alone: %.2fx' % (
         med['cp'] / med['export-before'], med['cp-nosync'] / med['export-before']))

@@ -7,6 +7,13 @@
 
 int photos_syncfs(int fd) { return syncfs(fd); }
 
+long photos_copy_file_range(int fd_in, int64_t *off_in, int fd_out, size_t len) {
+    loff_t offset = (loff_t)*off_in;
+    ssize_t n = copy_file_range(fd_in, &offset, fd_out, NULL, len, 0);
+    *off_in = (int64_t)offset;
+    return (long)n;
+}
+
 int photos_open_pty(char *name, unsigned long capacity) {
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0) return -1;

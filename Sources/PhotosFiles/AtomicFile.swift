@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 
 /// Durable, all-or-nothing file writes: a temporary file in the target's folder, `write(2)`
@@ -23,6 +24,57 @@ public enum AtomicFile {
                 }
                 offset += n
             }
+        }
+
+        /// Appends the first `byteCount` bytes of the file open as `input` (read from offset 0,
+        /// whatever its file offset), copied inside the kernel with copy_file_range(2) (Linux
+        /// 4.5: page cache to page cache, no copy through user space; a reflink on Btrfs and
+        /// XFS), or with pread(2)/write(2) in 1 MiB pieces when `kernelCopy` is false or where
+        /// the kernel or the file systems cannot (EXDEV, EINVAL, ENOSYS, EOPNOTSUPP).
+        /// - Parameters:
+        ///   - input: a descriptor open for reading on a regular file.
+        ///   - byteCount: bytes to copy.
+        ///   - source: the input's path, for messages.
+        ///   - kernelCopy: try copy_file_range(2) first (tests pass false to take the
+        ///     read/write path).
+        /// - Returns: the bytes copied: fewer than `byteCount` when `input` ended before.
+        /// - Throws: `FileError` naming `source` when reading fails (74), naming both files
+        ///   when copy_file_range fails otherwise (`FileError.Kind.forErrno`: ENOSPC, EDQUOT,
+        ///   EIO → 74; EROFS, EACCES, EPERM → 77), naming this file when writing fails.
+        public func copy(from input: Int32, byteCount: Int, source: String, kernelCopy: Bool = true) throws -> Int {
+            var offset: Int64 = 0
+            var kernel = kernelCopy
+            var buffer: [UInt8] = []
+            while offset < Int64(byteCount) {
+                let wanted = byteCount - Int(offset)
+                if kernel {
+                    let n = photos_copy_file_range(input, &offset, fd, wanted)
+                    if n > 0 { continue }
+                    if n == 0 { break }
+                    let code = errno
+                    if code == EINTR { continue }
+                    if code == EXDEV || code == EINVAL || code == ENOSYS || code == EOPNOTSUPP {
+                        kernel = false
+                        continue
+                    }
+                    throw FileError(
+                        FileError.Kind.forErrno(code, otherwise: .io),
+                        "cannot copy \(source) to \(path): \(String(cString: strerror(code)))", errno: code)
+                }
+                if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: 1 << 20) }
+                let n = buffer.withUnsafeMutableBytes {
+                    pread(input, $0.baseAddress, min($0.count, wanted), off_t(offset))
+                }
+                if n < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    throw FileError(.io, "cannot read \(source): \(String(cString: strerror(code)))", errno: code)
+                }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                offset += Int64(n)
+            }
+            return Int(offset)
         }
     }
 

@@ -57,6 +57,10 @@ final class CoreErrorExitStatusTests: XCTestCase {
             "SHA-256 mismatch: the library's original /lib/x reads as aa, the library records bb (run 'photos verify'); not exported"
         )
         check(
+            ExportError.originalSizeMismatch(source: "/lib/x", actual: 10, recorded: 12), .dataError,
+            "size mismatch: the library's original /lib/x has 10 bytes, the library records 12 (run 'photos verify'); not exported"
+        )
+        check(
             ExportError.originalReadFailed(source: "/lib/x", reason: "Input/output error"), .ioError,
             "cannot read the original /lib/x: Input/output error")
         check(

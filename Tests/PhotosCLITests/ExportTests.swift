@@ -327,7 +327,7 @@ final class ExportTests: TemporaryFolderTestCase {
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: original))
         let out = dir + "/out"
-        let result = run(["export", out, "--json"], status: 1)
+        let result = run(["export", out, "--check-hashes", "--json"], status: 1)
         XCTAssertTrue(
             result.stderr.contains("\(storm["uniqueName"] as? String ?? "") (storm.jpg): error: SHA-256 mismatch"),
             result.stderr)

@@ -1,6 +1,9 @@
 #ifndef PHOTOS_CSYSTEM_H
 #define PHOTOS_CSYSTEM_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /*
  * Linux system calls that glibc declares only under _GNU_SOURCE, which Swift's Glibc module
  * does not define: a plain C wrapper with the C calling convention.
@@ -9,6 +12,12 @@
 /* syncfs(2): flushes the file system holding fd (data, inodes, folder entries). Returns 0, or
  * -1 with errno set (write-back errors are reported since Linux 5.8). */
 int photos_syncfs(int fd);
+
+/* copy_file_range(2) (Linux 4.5): copies up to len bytes from fd_in at *off_in to fd_out at its
+ * file offset inside the kernel (page cache to page cache; a reflink on Btrfs and XFS), advancing
+ * *off_in. Returns the bytes copied (0 at the end of fd_in), or -1 with errno set (EXDEV, EINVAL,
+ * ENOSYS, EOPNOTSUPP where the file systems or the kernel cannot: copy with read/write instead). */
+long photos_copy_file_range(int fd_in, int64_t *off_in, int fd_out, size_t len);
 
 /* posix_openpt(3) + grantpt + unlockpt + ptsname_r (declared only under _XOPEN_SOURCE): opens
  * a pseudo-terminal's master side and writes its slave's path (/dev/pts/N) into name (capacity

@@ -369,7 +369,7 @@ extension CLIError {
     }
 
     /// `ExportError`: a template 64 (usage), DEST, its folders and its state 73, DEST or the
-    /// state in use 75, an unreadable original 66, an original of another SHA-256 65, the
+    /// state in use 75, an unreadable original 66, an original of another SHA-256 or size 65, the
     /// state not writable 77, a read or write failing on the disk 74.
     init(_ error: ExportError) {
         switch error {
@@ -379,7 +379,7 @@ extension CLIError {
             self.init(.cantCreate, error.description)
         case .destinationBusy: self.init(.tempFail, error.description)
         case .unreadableOriginal: self.init(.noInput, error.description)
-        case .originalMismatch: self.init(.dataError, error.description)
+        case .originalMismatch, .originalSizeMismatch: self.init(.dataError, error.description)
         case .originalReadFailed, .stateIOError: self.init(.ioError, error.description)
         case .stateBusy: self.init(.tempFail, error.description)
         case .stateNotWritable: self.init(.noPermission, error.description)

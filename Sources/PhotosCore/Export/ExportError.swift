@@ -33,6 +33,9 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     /// The library's original at `source` reads as `actual`, not the recorded `recorded`
     /// SHA-256 (64 lowercase hex digits each); nothing was put in place.
     case originalMismatch(source: String, actual: String, recorded: String)
+    /// The library's original at `source` has `actual` bytes, not the recorded `recorded`
+    /// (checked by every export, with or without `--check-hashes`); nothing was put in place.
+    case originalSizeMismatch(source: String, actual: Int, recorded: Int)
     /// Reading the library's original at `source` failed part-way (`reason`: strerror): the
     /// disk's fault, not the photo's, so the export stops.
     case originalReadFailed(source: String, reason: String)
@@ -84,6 +87,9 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case let .originalMismatch(source, actual, recorded):
             return
                 "SHA-256 mismatch: the library's original \(source) reads as \(actual), the library records \(recorded) (run 'photos verify'); not exported"
+        case let .originalSizeMismatch(source, actual, recorded):
+            return
+                "size mismatch: the library's original \(source) has \(actual) bytes, the library records \(recorded) (run 'photos verify'); not exported"
         case let .originalReadFailed(source, reason): return "cannot read the original \(source): \(reason)"
         case .stateBusy(let state):
             return "export state \(state) is busy: another process holds its lock; try again later"

@@ -43,6 +43,12 @@ public struct ExportOptions {
     /// without fsync, then made durable with one `syncfs(2)` of DEST's file system, and only
     /// then recorded in the export state, in one transaction.
     public var batchSize = 64
+    /// Hash every original while copying it and refuse one whose SHA-256 is not the library's
+    /// (`--check-hashes`). Without it (the default, as cp, osxphotos and digiKam copy) an
+    /// original is copied inside the kernel (copy_file_range(2)) after its size is checked
+    /// against the library's: a truncated or grown original is refused either way, one damaged
+    /// in place (same size) only with this option; `photos verify` checks every hash.
+    public var checkHashes = false
 
     public init(destination: String) { self.destination = destination }
 }
@@ -91,8 +97,9 @@ public struct ExportSummary: Equatable, Sendable {
 /// (POSIX rename(2) is atomic), so an interrupted export never leaves part of a file under a
 /// real name; the next run removes leftover temporary files. Photos go in batches of
 /// `batchSize`, their files written by `jobs` threads; each batch's files are made durable
-/// together (one syncfs(2) of DEST's file system) before the export state records them. Originals are hashed while
-/// they are copied and must match the library's SHA-256. No file is written outside DEST: names
+/// together (one syncfs(2) of DEST's file system) before the export state records them. Each original's
+/// size must match the library's; with `checkHashes` it is hashed while it is copied and must match the
+/// library's SHA-256, otherwise it is copied inside the kernel. No file is written outside DEST: names
 /// are sanitized (`ExportNaming.sanitize`) and every target folder's real path is checked to be
 /// inside DEST's real path (symbolic links included).
 public final class Exporter {
@@ -206,7 +213,8 @@ public final class Exporter {
         for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
 
         let writer = FileWriter(
-            root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun, durability: .deferred)
+            root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun, durability: .deferred,
+            checkHashes: options.checkHashes)
         var keep = Set<String>()
         var done = 0
         let batchSize = max(1, options.batchSize)
@@ -224,10 +232,11 @@ public final class Exporter {
                 for (item, result) in zip(written.items, written.results) {
                     let paths = files(of: item).map(\.path)
                     keep.formUnion(paths)
-                    if options.dryRun, let onPlannedFile { paths.forEach(onPlannedFile) }
                     summary.paths[item.photo.uniqueName] = item.path
                     do {
                         let files = try result.get()
+                        // Only the files of a photo the real run would write (not of one it refuses).
+                        if options.dryRun, let onPlannedFile { paths.forEach(onPlannedFile) }
                         recorded += files.entries
                         counts.bytes += files.bytes
                         switch files.outcome {
@@ -761,6 +770,9 @@ struct FileWriter {
     /// When written files are made durable: `.deferred` for export's batches (one syncfs per
     /// batch before the state records them), `.immediate` (fsync of file and folder) otherwise.
     var durability = Durability.immediate
+    /// Hash each original while copying it and refuse a SHA-256 mismatch (`--check-hashes`);
+    /// otherwise check its size and copy it inside the kernel.
+    var checkHashes = true
 
     /// Removes the file `path` (relative). A dry run removes nothing.
     /// - Returns: true when it was (in a dry run: would be) removed.
@@ -798,61 +810,94 @@ struct FileWriter {
         }
     }
 
-    /// Copies the original at `source` to `path`, hashing it while copying.
-    /// - Throws: `ExportError.originalMismatch` when the bytes read do not have the library's
-    ///   SHA-256 (the file is not put in place), `.unreadableOriginal` when the original cannot
-    ///   be opened, `.originalReadFailed` on a read error, `FileError` on write errors.
+    /// Copies the original at `source` to `path`. Its size must be the library's `byteSize`;
+    /// with `checkHashes` it is hashed while copied (read(2), SHA-256, write(2)) and must have
+    /// the library's SHA-256, otherwise it is copied inside the kernel (`AtomicFile.Sink.copy`).
+    /// - Returns: the state entry: the library's SHA-256 (the computed one with `checkHashes`),
+    ///   the size and the mtime written (0 in a dry run, which reads and checks the original as
+    ///   a real run does and writes nothing).
+    /// - Throws: `ExportError.originalSizeMismatch` when the original's size is not the
+    ///   library's, `.originalMismatch` when the bytes read do not have the library's SHA-256
+    ///   (nothing is put in place either way), `.unreadableOriginal` when the original cannot
+    ///   be opened, `.originalReadFailed` on a read error, `FileError` on copy or write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
-        if dryRun {
-            // Read and hash the original as a real copy does; write nothing.
-            let hashed: (hex: String, byteCount: Int64)
-            do {
-                let h = try SHA256Hasher.hex(ofFileAt: source)
-                hashed = (h.hex, Int64(h.bytes))
-            } catch {
-                throw ExportError.unreadableOriginal(source: source, reason: Exporter.reason(error))
-            }
-            guard hashed.hex == photo.sha256 else {
-                throw ExportError.originalMismatch(source: source, actual: hashed.hex, recorded: photo.sha256)
-            }
-            return ExportState.Entry(
-                path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hashed.hex,
-                byteSize: Int(hashed.byteCount), mtimeNanoseconds: 0)
-        }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
         }
         defer { close(input) }
-        var sha = ""
+        var sourceStatus = stat()
+        guard fstat(input, &sourceStatus) == 0 else {
+            throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
+        }
+        guard Int(sourceStatus.st_size) == photo.byteSize else {
+            throw ExportError.originalSizeMismatch(
+                source: source, actual: Int(sourceStatus.st_size), recorded: photo.byteSize)
+        }
+        if dryRun {
+            // Read and hash the original as a real copy does; write nothing.
+            if checkHashes {
+                let hex = try hashChecked(input, source: source, photo: photo) { _ in }
+                return ExportState.Entry(
+                    path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hex,
+                    byteSize: photo.byteSize, mtimeNanoseconds: 0)
+            }
+            return ExportState.Entry(
+                path: path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
+                byteSize: photo.byteSize, mtimeNanoseconds: 0)
+        }
+        var sha = photo.sha256
         let st = try AtomicFile.write(
             to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix, durability: durability
         ) { sink in
-            let hasher = try SHA256Hasher()
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ExportError.originalReadFailed(source: source, reason: String(cString: strerror(errno)))
+            if checkHashes {
+                // A mismatch throws before the rename: nothing is put in place.
+                sha = try hashChecked(input, source: source, photo: photo) { try sink.write($0) }
+            } else {
+                let copied = try sink.copy(from: input, byteCount: photo.byteSize, source: source)
+                // The original shrank since it was measured: not put in place.
+                guard copied == photo.byteSize else {
+                    throw ExportError.originalSizeMismatch(source: source, actual: copied, recorded: photo.byteSize)
                 }
-                if n == 0 { break }
-                try buffer.withUnsafeBytes { raw in
-                    let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
-                    hasher.update(part)
-                    try sink.write(part)
-                }
-            }
-            sha = hasher.finalizeHex()
-            // A mismatch throws before the rename: nothing is put in place.
-            guard sha == photo.sha256 else {
-                throw ExportError.originalMismatch(source: source, actual: sha, recorded: photo.sha256)
             }
         }
         let touched = setModificationTime(path, photo.captureInstant) ?? st
         return ExportState.Entry(
             path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
             byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
+    }
+
+    /// Reads `input` (the original at `source`) from its start to its end in 1 MiB pieces,
+    /// hashing each piece and handing it to `consume`.
+    /// - Returns: the SHA-256 (64 lowercase hex digits), which is the library's.
+    /// - Throws: `ExportError.originalMismatch` when it is not the library's SHA-256 (or the
+    ///   size read is not the library's), `.originalReadFailed` on a read error, and what
+    ///   `consume` throws.
+    private func hashChecked(
+        _ input: Int32, source: String, photo: PhotoRecord, consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> String {
+        let hasher = try SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, $0.count, off_t(offset)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.originalReadFailed(source: source, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            try buffer.withUnsafeBytes { raw in
+                let part = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                hasher.update(part)
+                try consume(part)
+            }
+            offset += Int64(n)
+        }
+        let sha = hasher.finalizeHex()
+        guard sha == photo.sha256 else {
+            throw ExportError.originalMismatch(source: source, actual: sha, recorded: photo.sha256)
+        }
+        return sha
     }
 
     /// Sets the access and modification times of the file `path` (relative) to `seconds` since

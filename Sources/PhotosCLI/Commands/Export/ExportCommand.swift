@@ -7,8 +7,10 @@ enum ExportCommand: Command {
         path: ["export"],
         abstract: "Export originals byte for byte, with XMP or JSON sidecars, into a folder.",
         discussion: """
-            Originals are copied byte for byte from the library (their SHA-256 is checked while
-            copying), each to a hidden temporary name in its folder and renamed into place: an
+            Originals are copied byte for byte from the library, inside the kernel (copy_file_range(2))
+            after their size is checked against the library's; with --check-hashes each is read and
+            its SHA-256 checked while it is copied (a damaged original is not exported; 'photos
+            verify' checks them all). Each goes to a hidden temporary name in its folder and is renamed into place: an
             interrupted export never leaves part of a file under a real name. --jobs threads write
             the files of 64 photos at a time; each such batch is made durable with one syncfs(2)
             of DEST's file system before the export state records it. Nothing is written
@@ -48,6 +50,7 @@ enum ExportCommand: Command {
         var update = false
         var cleanup = false
         var dryRun = false
+        var checkHashes = false
         var jobs: Int?
 
         static var options: [Option<Options>] {
@@ -79,6 +82,11 @@ enum ExportCommand: Command {
                 .flag(
                     \.dryRun, "--dry-run",
                     help: "Report what would be written; write nothing (an existing export state is read, not changed)."
+                ),
+                .flag(
+                    \.checkHashes, "--check-hashes",
+                    help:
+                        "Hash every original while copying it; one whose SHA-256 is not the library's is not exported (default: check sizes only)."
                 ),
                 .value(
                     \.jobs, "--jobs", "-j", value: "N", help: "Worker threads copying and writing files.",
@@ -115,6 +123,7 @@ enum ExportCommand: Command {
             options.update = update
             options.cleanup = cleanup
             options.dryRun = dryRun
+            options.checkHashes = checkHashes
             if let jobs { options.jobs = jobs }
             return options
         }
