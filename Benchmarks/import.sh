@@ -6,8 +6,11 @@
 #                             [--photos PATH] [--copies K]
 #                             [--subset all|jpeg|progressive|baseline|png]
 #                             [--batch N] [--skip-photos] [--fsync-cost] [--keep]
-#                             [--baseline PATH]
+#                             [--baseline PATH] [--into LIBRARY] [--skip-peers]
 #
+# --into LIBRARY also times the same import into a fresh copy of LIBRARY (copied before each
+# pass, untimed; e.g. a 1,000,000-photo library from make-library.sh) as tool "into", and
+# prints its images/s against the import into an empty library. --skip-peers times photos only.
 # --baseline PATH times a second photos binary (a build of an earlier commit) in the same
 # reps as tool "before", so a change is measured back to back against the same peer runs.
 # Installs nothing. Needs (Debian packages): graphicsmagick (gm), libvips-tools
@@ -32,9 +35,11 @@ keep=0
 tree=
 fsync_cost=0
 baseline=
+into=
+skip_peers=0
 cache=${PHOTOS_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/photos-bench}
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 die() { echo "import.sh: $*" >&2; exit 64; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1 needs a positive integer, got '$2'"; }
 
@@ -54,7 +59,9 @@ while (($#)); do
       shift 2 ;;
     --fsync-cost) fsync_cost=1; shift ;;
     --baseline) [[ -n ${2-} ]] || die "--baseline needs a path"; baseline=$2; shift 2 ;;
+    --into) [[ -n ${2-} ]] || die "--into needs a library folder"; into=$2; shift 2 ;;
     --skip-photos) skip_photos=1; shift ;;
+    --skip-peers) skip_peers=1; shift ;;
     --keep) keep=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; (($#)) && { corpus=$1; corpus_set=1; shift; } ;;
@@ -64,6 +71,11 @@ while (($#)); do
 done
 
 [[ -n $tree && $corpus_set == 1 ]] && die "give either CORPUS_DIR or --tree, not both"
+if [[ -n $into ]]; then
+  [[ -d $into ]] || die "--into: no library folder at $into"
+  into=$(cd "$into" && pwd)
+  ((skip_photos)) && die "--into times photos: not with --skip-photos"
+fi
 # On the generated trees per-file peer processes would time process start-up, not
 # thumbnailing (vipsthumbnail alone starts in ~30 ms of CPU; gm ~6 ms): --tree small|many
 # hand the peers 100 files per process unless --batch says otherwise.
@@ -324,17 +336,33 @@ run_floor() {
 
 run_before() { run_photos "$1" "$2" "$baseline"; }
 
+# --into: the same import into a copy of LIBRARY, which prepare_into makes (untimed) before
+# the pass: cp -a of the folder (catalog, WAL if any, originals), then sync.
+prepare_into() { cp -a "$into" "$1/library" && sync; }
+run_into() { run_photos "$1" "$2"; }
+# Rows in a SQLite catalog (best effort: needs the sqlite3 shell; empty when unknown).
+catalog_rows() {
+  [[ -f $1/photos.sqlite ]] && command -v sqlite3 >/dev/null 2>&1 || return 0
+  sqlite3 -readonly "$1/photos.sqlite" 'SELECT count(*) FROM photo' 2>/dev/null || true
+}
+into_rows=
+[[ -n $into ]] && into_rows=$(catalog_rows "$into")
+
 tools=()
 ((skip_photos)) || tools+=(photos)
+[[ -n $into ]] && tools+=(into)
 [[ -n $baseline ]] && tools+=(before)
-tools+=(gm vips)
-[[ -n $pillow_py ]] && tools+=(pillow)
-tools+=(floor)
+if ((!skip_peers)); then
+  tools+=(gm vips)
+  [[ -n $pillow_py ]] && tools+=(pillow)
+  tools+=(floor)
+fi
 gm_threads="OpenMP default"
 ((jobs > 1)) && gm_threads="OMP_NUM_THREADS=1"
 declare -A label=(
   [photos]="photos import --jobs $jobs"
   [before]="photos (--baseline) import --jobs $jobs"
+  [into]="photos import --jobs $jobs into --into"
   [gm]="gm mogrify -thumbnail (xargs -P $jobs, $gm_threads)"
   [pillow]="Pillow draft+thumbnail ($jobs processes)"
   [vips]="vipsthumbnail -s 120x120 (xargs -P $jobs)"
@@ -343,6 +371,7 @@ declare -A label=(
 declare -A cmd=(
   [photos]="photos --library TMPLIB import --jobs $jobs --quiet DIR"
   [before]="$baseline --library TMPLIB import --jobs $jobs --quiet DIR"
+  [into]="photos --library COPY_OF_$into import --jobs $jobs --quiet DIR"
   [gm]="${gm_env[*]:+${gm_env[*]} }gm mogrify -output-directory OUT -size 120x120 -thumbnail 120x120 -format jpg FILE"
   [pillow]="python3 multiprocessing.Pool($jobs): Image.open; draft('RGB',(120,120)) for JPEG; thumbnail((120,120)); save OUT/FILE.jpg"
   [vips]="vipsthumbnail -s 120x120 -o OUT/%s.jpg FILE"
@@ -353,6 +382,8 @@ echo "corpus : $corpus"
 echo "staged : $nfiles files, $((bytes / 1024)) KiB ($stage_summary; subset=$subset, copies=$copies)"
 echo "setup  : reps=$reps jobs=$jobs batch=$batch (files per peer invocation) cores=$(nproc)"
 ((skip_photos)) && echo "photos : skipped (--skip-photos)" || echo "photos : $photos"
+[[ -n $into ]] && echo "into   : $into (${into_rows:-?} photos, $(du -sh "$into" | cut -f1)), copied before each pass (untimed)"
+((skip_peers)) && echo "peers  : skipped (--skip-peers)"
 echo "tools  : gm $(gm version | head -1 | awk '{print $2}') ($gm_threads), $(vipsthumbnail --version), $(djpeg -version 2>&1 | head -1 | sed 's/ (build.*//')${pillow_py:+, Pillow $("$pillow_py" -c 'import PIL; print(PIL.__version__)')}"
 [[ -z $pillow_py ]] && echo "pillow : skipped (no python3 with PIL; apt-get install python3-pil)"
 echo
@@ -374,6 +405,7 @@ for ((r = 1; r <= reps; r++)); do
   for t in "${tools[@]}"; do
     out="$work/out.$t.$r"
     rm -rf "$out"; mkdir -p "$out"
+    [[ $t == into ]] && prepare_into "$out"
     sync
     t0=$EPOCHREALTIME
     rc=0
@@ -381,7 +413,11 @@ for ((r = 1; r <= reps; r++)); do
     "run_$t" "$out" "$work/rss.$t.$r" 2>>"$work/err.$t" || rc=$?
     t1=$EPOCHREALTIME
     secs=$(python3 -c "print('%.3f' % ($t1 - $t0))")
-    if [[ $t == photos || $t == before ]]; then
+    if [[ $t == into ]]; then
+      # Untimed: listing a million rows would take longer than the pass.
+      n=$(catalog_rows "$out/library")
+      [[ -z $n || -z $into_rows ]] || ((n == into_rows + nfiles)) || note[$t]="library rows $n, expected $((into_rows + nfiles))"
+    elif [[ $t == photos || $t == before ]]; then
       # Untimed, best effort: how many rows the library holds (photos exits 1 when
       # some files failed, which still counts as a completed run).
       n=$("$photos" --library "$out/library" list --json 2>/dev/null | grep -c . || true)
@@ -394,7 +430,7 @@ for ((r = 1; r <= reps; r++)); do
       echo "  $t failed (exit $rc); last lines of its stderr:" >&2
       tail -n 5 "$work/err.$t" | sed 's/^/    /' >&2
     fi
-    if [[ $t != photos && $t != before ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
+    if [[ $t != photos && $t != before && $t != into ]] && ((n != nfiles)); then status[$t]="outputs=$n/$nfiles"; fi
     times[$t]+="$secs "
     read -r load1 _ </proc/loadavg
     printf 'rep %d/%d  %-7s %8.3f s  load %s  %s\n' "$r" "$reps" "$t" "$secs" "$load1" "${status[$t]}${note[$t]:+ (${note[$t]})}"
@@ -448,8 +484,8 @@ if 'photos' in row:
         if t == 'photos':
             continue
         m, ips, r, c = row[t]
-        if t == 'before':
-            print('%-12s %22.2f %22.2f %18s %16s' % ('(before)', pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
+        if t in ('before', 'into'):
+            print('%-12s %22.2f %22.2f %18s %16s' % ('(%s)' % t, pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
             continue
         print('%-12s %22.2f %22.2f %18s %16s' % (t, pm / m, pips / ips, ('%.2f' % (pcpu / c)) if c else 'n/a', ('%.2f' % (prss / r)) if r else 'n/a'))
     if 'before' in row:
@@ -457,10 +493,15 @@ if 'photos' in row:
         print()
         print('%-12s %22s %22s %18s %16s' % ('before/peer', 'time ratio (<1 faster)', 'images/s ratio (>1)', 'CPU-s ratio', 'peak RSS ratio'))
         for t in tools:
-            if t in ('photos', 'before'):
+            if t in ('photos', 'before', 'into'):
                 continue
             m, ips, r, c = row[t]
             print('%-12s %22.2f %22.2f %18s %16s' % (t, bm / m, bips / ips, ('%.2f' % (bcpu / c)) if c else 'n/a', ('%.2f' % (brss / r)) if r else 'n/a'))
+    if 'into' in row:
+        im, iips, irss, icpu = row['into']
+        print()
+        print('into LIBRARY / empty library: images/s ratio %.2f (target >= 0.9), CPU-s ratio %.2f, peak RSS ratio %.2f'
+              % (iips / pips, icpu / pcpu if pcpu else float('nan'), irss / prss if prss else float('nan')))
 else:
     print('photos/peer ratios: n/a (photos skipped)')
 print()

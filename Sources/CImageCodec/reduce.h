@@ -13,6 +13,7 @@ typedef struct pc_box {
     int out_width, out_height;
     int rows_in_band, out_row;
     uint32_t *sums;      /* out_width * 3 */
+    uint32_t *columns;   /* in_width * 3: the current band's sums per source column (row path) */
     uint8_t *out;        /* out_width * out_height * 3 */
 } pc_box;
 

@@ -224,7 +224,7 @@ public final class Importer {
 
         let jobs = max(1, options.jobs)
         let pipeline = ImportPipeline(
-            files: files, jobs: jobs, catalog: library.map { ($0.backend, $0.root) },
+            files: files, jobs: jobs, queueCapacity: options.batchSize, catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
             refreshMetadata: options.refreshMetadata)
         let queue = pipeline.queue
@@ -540,6 +540,11 @@ public final class Importer {
         let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
         let capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
+        // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
+        // weigh on the import queue and the batch (`ImportPipeline`).
+        var kept = result
+        kept.metadata.xmp = nil
+        kept.metadata.iptcKeywords = []
         var wrote = false
         // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays false.
         if let store {
@@ -558,7 +563,7 @@ public final class Importer {
         }
         return .prepared(
             Prepared(
-                path: path, sha256: file.sha256, byteSize: file.bytes.count, result: result,
+                path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
                 sidecar: sidecar, capture: capture, wroteFile: wrote))
     }
 

@@ -26,6 +26,13 @@ public final class BoundedQueue<Element>: @unchecked Sendable where Element: Sen
         condition.unlock()
     }
 
+    /// Items pushed and not yet popped (at most `capacity`).
+    public var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count - head
+    }
+
     /// One producer has finished.
     public func producerDone() {
         condition.lock()

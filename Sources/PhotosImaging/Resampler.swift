@@ -1,3 +1,5 @@
+import CImageCodec
+
 /// Area-averaging ("box") resampling of 8-bit RGB: each output pixel is the mean
 /// of the source area it covers, fractional pixels weighted by their covered
 /// fraction, so non-integer ratios are exact and nothing aliases like
@@ -25,57 +27,28 @@ public enum Resampler {
         }
     }
 
-    /// Resamples `source` to exactly `width` × `height` pixels by area averaging.
+    /// Resamples `source` to exactly `width` × `height` pixels by area averaging: each output
+    /// pixel is the float-weighted mean of the source cells of `spans` on both axes (horizontal
+    /// pass into floats, then vertical), rounded half up. Done by CImageCodec's
+    /// `pc_area_average` (resample.c): the same arithmetic in the same order as the Swift loops
+    /// it replaced, at a tenth of their cost (no array retains or bounds checks per sample).
     /// - Parameters:
     ///   - source: RGB pixels.
     ///   - width: target width, pixels, at least 1.
     ///   - height: target height, pixels, at least 1.
     /// - Returns: a new buffer; `source` itself when the size is unchanged.
-    /// - Throws: `ImageError.unsupported` when the memory cannot be had.
+    /// - Throws: `ImageError.unsupported` when the memory cannot be had (the output, and
+    ///   `source.height × width × 12` bytes of working floats).
     public static func areaAverage(_ source: PixelBuffer, width: Int, height: Int) throws -> PixelBuffer {
         if width == source.width && height == source.height { return source }
-        let columns = spans(source: source.width, target: width)
-        let rows = spans(source: source.height, target: height)
-        let sourceWidth = source.width
-        // Horizontal pass into floats for every source row, then the vertical pass.
-        var horizontal = [Float](repeating: 0, count: source.height * width * 3)
-        horizontal.withUnsafeMutableBufferPointer { tmp in
-            let src = source.pixels
-            for y in 0..<source.height {
-                let row = src + y * sourceWidth * 3
-                let outRow = y * width * 3
-                for x in 0..<width {
-                    let span = columns[x]
-                    var r: Float = 0, g: Float = 0, b: Float = 0
-                    var p = row + span.first * 3
-                    for w in span.weights {
-                        r += Float(p[0]) * w
-                        g += Float(p[1]) * w
-                        b += Float(p[2]) * w
-                        p += 3
-                    }
-                    tmp[outRow + x * 3] = r
-                    tmp[outRow + x * 3 + 1] = g
-                    tmp[outRow + x * 3 + 2] = b
-                }
-            }
-        }
         let result = try PixelBuffer(width: width, height: height)
-        let dst = result.pixels
-        horizontal.withUnsafeBufferPointer { tmp in
-            var sums = [Float](repeating: 0, count: width * 3)
-            for y in 0..<height {
-                let span = rows[y]
-                for i in 0..<(width * 3) { sums[i] = 0 }
-                for (k, w) in span.weights.enumerated() {
-                    let base = (span.first + k) * width * 3
-                    for i in 0..<(width * 3) { sums[i] += tmp[base + i] * w }
-                }
-                let outRow = y * width * 3
-                for i in 0..<(width * 3) {
-                    dst[outRow + i] = UInt8(max(0, min(255, sums[i] + 0.5)))
-                }
-            }
+        guard
+            let w = Int32(exactly: width), let h = Int32(exactly: height),
+            let sw = Int32(exactly: source.width), let sh = Int32(exactly: source.height),
+            pc_area_average(source.pixels, sw, sh, result.pixels, w, h) != 0
+        else {
+            throw ImageError.unsupported(
+                "out of memory resampling \(source.width)×\(source.height) to \(width)×\(height) pixels")
         }
         return result
     }

@@ -84,6 +84,15 @@ typedef struct pc_decoded {
     size_t xmp_size;
 } pc_decoded;
 
+/*
+ * Area-averaging resampling of 8-bit RGB (resample.c; PhotosImaging's Resampler.areaAverage):
+ * src is src_width x src_height pixels, dst (width x height x 3 bytes, caller-owned) receives
+ * each output pixel as the mean of the source area it covers, fractional cells weighted by
+ * their covered fraction. Returns 1, or 0 when a size is < 1 or the working memory
+ * (src_height x width x 12 bytes) cannot be had.
+ */
+int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *dst, int width, int height);
+
 /* Decodes a whole JPEG file held in memory at the smallest DCT scale whose long edge is >= target_edge. */
 pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                          pc_decoded *out, pc_messages *messages);

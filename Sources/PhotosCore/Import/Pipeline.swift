@@ -6,8 +6,16 @@ import Synchronization
 
 /// Import's worker side: `jobs` threads take files in order, classify, read, hash, decode and
 /// thumbnail them and write their originals (`Importer.prepare`), and hand each outcome to the
-/// importing thread through a bounded queue of `2 × jobs` entries, so memory is bounded by
-/// the prepared files in flight, never by the number of files.
+/// importing thread through a bounded queue of `queueCapacity` entries (at least `2 × jobs`),
+/// so memory is bounded by the prepared files in flight, never by the number of files. An entry
+/// holds no file bytes and no raw metadata packet (`Importer.prepare` drops them once merged):
+/// its thumbnail JPEG (120 px: tens of KB at most), its merged metadata (at most
+/// `XMPSidecar.maxKeywords` keywords) and its path.
+///
+/// The queue holds a whole batch (`ImportOptions.batchSize`, 64), so the workers go on preparing
+/// the next batch while the importing thread commits one and waits for its `syncfs(2)`: with
+/// `2 × jobs` entries they stopped after four files, and the import used less than one of two
+/// cores on a tree of 640×480 JPEGs (Benchmarks/README.md, issue 15).
 final class ImportPipeline {
     /// The SHA-256s this run's workers claimed, and the duplicates they found.
     let claims = Claims()
@@ -21,6 +29,7 @@ final class ImportPipeline {
     ///   - files: the walk of the paths to import: workers take files from it in scan order as it
     ///     finds them (the first batch is imported while the rest of the tree is walked).
     ///   - jobs: worker threads (at least 1).
+    ///   - queueCapacity: prepared files the queue holds before a worker waits; at least `2 × jobs`.
     ///   - catalog: the library's backend and folder, opened read-only by each worker for its
     ///     duplicate lookups; nil for none (a dry run against no library).
     ///   - busyTimeout: seconds a worker waits for a lock, as long as the writer (`--wait`).
@@ -29,11 +38,12 @@ final class ImportPipeline {
     ///   - refreshMetadata: read the metadata of files already in the library
     ///     (`--refresh-metadata`, `Importer.prepare`).
     init(
-        files: FileScanner.Walk, jobs: Int, catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
+        files: FileScanner.Walk, jobs: Int, queueCapacity: Int = 0,
+        catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
         thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false
     ) {
-        let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: jobs * 2, producers: jobs)
+        let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
         let claimed = self.claims
         let stop = self.stop
