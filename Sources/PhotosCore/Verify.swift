@@ -207,7 +207,9 @@ extension Library {
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
     /// the store's `integrity_check` (`quick_check` when `quick`) and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
-    /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
+    /// most 120 pixels on the long edge (`ThumbnailCheck.problem`, which decodes it; when `quick`,
+    /// `ThumbnailCheck.structure` on the head the store cuts out: no decode, so damaged scan data
+    /// goes unseen).
     ///
     /// The checks, hashing included, run in one read transaction (a WAL snapshot), so imports
     /// and other writers go on meanwhile. Each problem carries the repair planned for it
@@ -455,11 +457,29 @@ extension Library {
                 }
                 chunk.removeAll(keepingCapacity: true)
             }
-            try self.verifyStore.forEachThumbnail { thumb in
-                chunk.append(thumb)
-                if chunk.count >= Library.thumbnailChunk { checkChunk() }
+            if quick {
+                // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
+                // the store cuts it out: microseconds a thumbnail, so on this thread.
+                try self.verifyStore.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
+                    report.thumbnails += 1
+                    guard
+                        let reason = try Library.quickThumbnailProblem(
+                            thumb, whole: { try self.verifyStore.thumbnailData(photo: thumb.photo.uniqueName) })
+                    else { return }
+                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .damagedThumbnail, subject: .photo(thumb.photo),
+                            detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                            repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+                }
+            } else {
+                try self.verifyStore.forEachThumbnail { thumb in
+                    chunk.append(thumb)
+                    if chunk.count >= Library.thumbnailChunk { checkChunk() }
+                }
+                checkChunk()
             }
-            checkChunk()
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
             var folderNames = Set<Substring>()
@@ -732,6 +752,30 @@ extension Library {
         guard expected.width == width, expected.height == height else {
             return
                 "is \(width)×\(height) pixels, but a \(photoWidth)×\(photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
+        }
+        return nil
+    }
+
+    /// Why a thumbnail fails `verify --quick`'s check, from its head: `ThumbnailCheck.structure`
+    /// (a whole JPEG whose frame header gives its recorded size, no decode), then the size rule
+    /// as in `thumbnailProblem`. When the head ends before the frame header, the check runs on
+    /// the whole thumbnail, read by `whole` (nil: it is gone meanwhile, no problem to report).
+    /// - Throws: what `whole` throws.
+    static func quickThumbnailProblem(_ thumb: ThumbnailHead, whole: () throws -> [UInt8]?) throws -> String? {
+        var structure = ThumbnailCheck.structure(
+            head: thumb.head[...], byteCount: thumb.byteCount, last: thumb.last[...], width: thumb.width,
+            height: thumb.height)
+        if structure == .needsMoreBytes {
+            guard let data = try whole() else { return nil }
+            structure = ThumbnailCheck.structure(
+                head: data[...], byteCount: data.count, last: data.suffix(2), width: thumb.width, height: thumb.height)
+        }
+        if case .damaged(let reason) = structure { return reason }
+        let expected = Thumbnailer.thumbnailSize(
+            width: thumb.photoWidth, height: thumb.photoHeight, maxEdge: ThumbnailOptions().maxEdge)
+        guard expected.width == thumb.width, expected.height == thumb.height else {
+            return
+                "is \(thumb.width)×\(thumb.height) pixels, but a \(thumb.photoWidth)×\(thumb.photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
         }
         return nil
     }

@@ -136,6 +136,33 @@ extension PostgresDatabase: VerifyStore {
         }
     }
 
+    /// Thumbnail heads in order of their id, through a cursor as `forEachThumbnail`; the server
+    /// cuts them out (`substring`, `octet_length`: on a TOASTed value only the slices asked
+    /// for are read, PostgreSQL docs §73.2), so a page of 1,000 rows is about `headBytes` × 2
+    /// × 1,000 bytes of hex text instead of whole thumbnails.
+    public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
+        try statement(
+            """
+            SELECT p.unique_name, p.display_name, substring(t.data FROM 1 FOR CAST(? AS integer)),
+                   substring(t.data FROM greatest(octet_length(t.data) - 1, 1)), octet_length(t.data),
+                   t.width, t.height, p.width, p.height
+            FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
+            """
+        ).forEach([max(1, headBytes)]) { row in
+            try body(
+                ThumbnailHead(
+                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.bytes(2),
+                    last: row.bytes(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
+                    photoWidth: row.int(7), photoHeight: row.int(8)))
+        }
+    }
+
+    public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
+        try statement(
+            "SELECT t.data FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.unique_name = ? ORDER BY t.id LIMIT 1"
+        ).first([uniqueName]) { $0.bytes(0) }
+    }
+
     public func relinkTag(
         photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
         newUUID: String

@@ -126,6 +126,30 @@ extension Database: VerifyStore {
         }
     }
 
+    public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
+        // A BLOB as stored; a value stored as TEXT by an outside write is taken as its bytes.
+        try Statement.prepare(
+            self,
+            """
+            SELECT p.unique_name, p.display_name, substr(CAST(t.data AS BLOB), 1, ?), substr(CAST(t.data AS BLOB), -2),
+                   length(CAST(t.data AS BLOB)), t.width, t.height, p.width, p.height
+            FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
+            """
+        ).forEach([max(1, headBytes)]) { row in
+            try body(
+                ThumbnailHead(
+                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.blob(2),
+                    last: row.blob(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
+                    photoWidth: row.int(7), photoHeight: row.int(8)))
+        }
+    }
+
+    public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
+        try statement(
+            "SELECT t.data FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.unique_name = ? ORDER BY t.id LIMIT 1"
+        ).first([uniqueName]) { $0.blob(0) }
+    }
+
     public func relinkTag(
         photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
         newUUID: String
