@@ -311,10 +311,9 @@ extension Library {
                         progress?(checked, total, bytesChecked)
                     }
                 }
-                let (name, display, sha, size, ref, zone, ratings, tags) = (
+                let (name, display, sha, size, ref, zone) = (
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
-                    original.byteSize, original.fileReference, original.zone,
-                    original.ratings, original.tagLinks
+                    original.byteSize, original.fileReference, original.zone
                 )
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
@@ -357,8 +356,9 @@ extension Library {
                         VerifyProblem(
                             kind: .missingFile, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) is missing\(heal)",
+                            // Its ratings and tag links are counted after the scan.
                             repair: .deletePhoto(
-                                uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
+                                uniqueName: name, displayName: display, ratings: 0, tags: 0, zone: zone)))
                     return
                 }
                 if st.st_mode & S_IFMT != S_IFREG {
@@ -417,6 +417,24 @@ extension Library {
                         VerifyProblem(
                             kind: .unreadableFile, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
+                }
+            }
+            // What the deletion of each photo whose original is missing takes along, asked for
+            // those photos only.
+            let deletions = report.problems.indices.filter {
+                if case .deletePhoto? = report.problems[$0].repair { return true } else { return false }
+            }
+            if !deletions.isEmpty {
+                let counts = try self.verifyStore.ratingAndTagLinkCounts(
+                    ofPhotos: deletions.compactMap { report.problems[$0].subject.photoUniqueName })
+                for i in deletions {
+                    guard case let .deletePhoto(name, display, _, _, zone)? = report.problems[i].repair else {
+                        continue
+                    }
+                    let count = counts[name] ?? (0, 0)
+                    report.problems[i].repair = .deletePhoto(
+                        uniqueName: name, displayName: display, ratings: count.ratings, tags: count.tagLinks, zone: zone
+                    )
                 }
             }
             var withoutData: [String] = []

@@ -91,8 +91,7 @@ extension PostgresDatabase: VerifyStore {
     public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
-            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
-                   (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
         ).forEach {
@@ -100,8 +99,27 @@ extension PostgresDatabase: VerifyStore {
                 RecordedOriginal(
                     photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
                     byteSize: $0.int(3),
-                    fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7)))
+                    fileReference: $0.string(4), zone: $0.string(5)))
         }
+    }
+
+    public func ratingAndTagLinkCounts(ofPhotos uniqueNames: [String]) throws -> [String: (
+        ratings: Int, tagLinks: Int
+    )] {
+        var counts: [String: (ratings: Int, tagLinks: Int)] = [:]
+        // In chunks of 500 names, one placeholder each.
+        for first in stride(from: 0, to: uniqueNames.count, by: 500) {
+            let part = Array(uniqueNames[first..<min(first + 500, uniqueNames.count)])
+            let placeholders = Array(repeating: "?", count: part.count).joined(separator: ", ")
+            try statement(
+                """
+                SELECT p.unique_name, (SELECT count(*) FROM rating r WHERE r.photo_id = p.id),
+                       (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+                FROM photo p WHERE p.unique_name IN (\(placeholders))
+                """
+            ).forEach(part.map { $0 as any PGBindable }) { counts[$0.string(0)] = ($0.int(1), $0.int(2)) }
+        }
+        return counts
     }
 
     public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }

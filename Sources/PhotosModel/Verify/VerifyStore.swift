@@ -27,8 +27,7 @@ public struct AuthoredRating: Sendable {
     }
 }
 
-/// A photo's recorded original (`photo_data` joined to `photo`), with what a deletion of the
-/// photo would take along.
+/// A photo's recorded original (`photo_data` joined to `photo`).
 public struct RecordedOriginal: Sendable {
     public var photo: PhotoName
     /// 64 lowercase hex digits, as recorded (verify checks that they are).
@@ -38,22 +37,13 @@ public struct RecordedOriginal: Sendable {
     /// Where the original is in external data (`ab/abcdef…`).
     public var fileReference: String
     public var zone: String
-    /// Ratings of the photo.
-    public var ratings: Int
-    /// Tag links of the photo.
-    public var tagLinks: Int
 
-    public init(
-        photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, ratings: Int,
-        tagLinks: Int
-    ) {
+    public init(photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String) {
         self.photo = photo
         self.sha256 = sha256
         self.byteSize = byteSize
         self.fileReference = fileReference
         self.zone = zone
-        self.ratings = ratings
-        self.tagLinks = tagLinks
     }
 }
 
@@ -209,6 +199,13 @@ public protocol VerifyStore: AnyObject {
     /// every row.
     /// - Throws: the store's error, or what `body` throws.
     func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws
+    /// What a deletion of each photo of `uniqueNames` would take along: its ratings and tag
+    /// links, by uniqueName (a name without a photo is left out). Asked for the few photos
+    /// whose original is missing, after the scan, so that `forEachRecordedOriginal` does not
+    /// count them for every photo (two index lookups a row: 1.1 s instead of 0.26 s of the scan
+    /// of 100,000 rows on PostgreSQL).
+    /// - Throws: the store's error.
+    func ratingAndTagLinkCounts(ofPhotos uniqueNames: [String]) throws -> [String: (ratings: Int, tagLinks: Int)]
     /// Number of photos.
     /// - Throws: the store's error.
     func photoCount() throws -> Int
