@@ -249,6 +249,33 @@ extension Library {
     /// 256 × 30 KB in memory).
     static let thumbnailChunk = 256
 
+    /// Recorded originals `verify` reads before stat(2) of their files on its threads.
+    static let originalChunk = 1024
+
+    /// What stat(2) found at an original's content address: `error` 0 and the file's type
+    /// (`st_mode`) and size in bytes, or the errno.
+    struct FileStatus: Sendable {
+        var error: Int32
+        var mode: mode_t = 0
+        var size = 0
+    }
+
+    /// stat(2) of the content address of `original`'s SHA-256 (`ab/abcdef…`; where its file
+    /// is, or should be), relative to `folder`, the external data folder's descriptor
+    /// (fstatat(2)), or by path under `root` when the folder could not be opened. ENOENT when
+    /// the SHA-256 is not 64 lowercase hex digits (there is no such address).
+    static func fileStatus(of original: RecordedOriginal, in folder: Int32, root: String) -> FileStatus {
+        let sha = original.sha256
+        guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return FileStatus(error: ENOENT)
+        }
+        let address = ExternalDataStore.reference(for: sha)
+        var st = stat()
+        let result = folder >= 0 ? fstatat(folder, address, &st, 0) : stat(root + "/" + address, &st)
+        guard result == 0 else { return FileStatus(error: errno) }
+        return FileStatus(error: 0, mode: st.st_mode, size: Int(st.st_size))
+    }
+
     /// An original whose size is right, to be hashed: where its problem would go in the
     /// report, and what to say.
     private struct PendingHash {
@@ -300,7 +327,8 @@ extension Library {
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
-            try self.verifyStore.forEachRecordedOriginal { original in
+            // Each original against what stat(2) found at its content address (`found`).
+            func checkOriginal(_ original: RecordedOriginal, _ found: FileStatus) {
                 // A file to hash counts when its hash is done (below); every other row now.
                 let queuedBefore = pendingHashes.count
                 defer {
@@ -323,8 +351,7 @@ extension Library {
                     sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
                 guard ref == address, isHex else {
                     referenced.insert(address)
-                    var st = stat()
-                    let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
+                    let there = isHex && found.error == 0 && found.size == size
                     if !there { missingOriginal.insert(name) }
                     report.problems.append(
                         VerifyProblem(
@@ -336,18 +363,17 @@ extension Library {
                                 : nil))
                     return
                 }
-                let path = self.externalData.path(for: ref)
                 let heal = "; re-import the intact file to restore it"
-                var st = stat()
-                guard stat(path, &st) == 0 else {
+                guard found.error == 0 else {
                     // Missing only when the system says so; a permission or I/O error is not a
                     // reason for --repair to delete the photo.
-                    if errno != ENOENT && errno != ENOTDIR {
+                    if found.error != ENOENT && found.error != ENOTDIR {
                         report.problems.append(
                             VerifyProblem(
                                 kind: .unreadableFile, subject: .photo(original.photo),
                                 detail:
-                                    "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                                    "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(found.error)))"
+                            ))
                         return
                     }
                     missingOriginal.insert(name)
@@ -360,28 +386,50 @@ extension Library {
                                 uniqueName: name, displayName: display, ratings: 0, tags: 0, zone: zone)))
                     return
                 }
-                if st.st_mode & S_IFMT != S_IFREG {
+                if found.mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
                     report.problems.append(
                         VerifyProblem(
                             kind: .sizeMismatch, subject: .photo(original.photo),
                             detail:
-                                "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
+                                "\(photo): original \(ref) is not a regular file (\(found.mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
                         ))
                     return
                 }
-                if Int(st.st_size) != size {
+                if found.size != size {
                     missingOriginal.insert(name)
                     report.problems.append(
                         VerifyProblem(
                             kind: .sizeMismatch, subject: .photo(original.photo),
-                            detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
+                            detail: "\(photo): original \(ref) has \(found.size) bytes, recorded \(size)\(heal)"))
                     return
                 }
                 if !quick {
-                    pendingHashes.append(PendingHash(position: report.problems.count, original: original, path: path))
+                    pendingHashes.append(
+                        PendingHash(
+                            position: report.problems.count, original: original, path: self.externalData.path(for: ref))
+                    )
                 }
             }
+            // Read in chunks; each chunk's stat(2) calls made by `jobs` threads, relative to the
+            // external data folder's descriptor (no path built, the folder's path not walked
+            // again), then checked here in row order.
+            let folder = open(self.externalData.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { if folder >= 0 { close(folder) } }
+            let dataRoot = self.externalData.root
+            var rows: [RecordedOriginal] = []
+            func checkRows() {
+                let found = Library.concurrentMap(rows, jobs: jobs) {
+                    Library.fileStatus(of: $0, in: folder, root: dataRoot)
+                }
+                for (original, status) in zip(rows, found) { checkOriginal(original, status) }
+                rows.removeAll(keepingCapacity: true)
+            }
+            try self.verifyStore.forEachRecordedOriginal { original in
+                rows.append(original)
+                if rows.count >= Library.originalChunk { checkRows() }
+            }
+            checkRows()
             // Hashed by `jobs` threads; each problem goes where the serial loop would have put
             // it (inserted from the last, so the earlier positions stay right).
             // In chunks, so that the progress display moves as the hashes are done.
