@@ -207,7 +207,9 @@ extension Library {
     /// SHA-256 (hashing skipped when `quick`), no file in external data lacks a row (orphan),
     /// the store's `integrity_check` (`quick_check` when `quick`) and `foreign_key_check` are clean, no tag link crosses zones;
     /// and SPEC §6: every photo has a thumbnail that is a sound JPEG of its recorded size, at
-    /// most 120 pixels on the long edge (`ThumbnailCheck`, also when `quick`).
+    /// most 120 pixels on the long edge (`ThumbnailCheck.problem`, which decodes it; when `quick`,
+    /// `ThumbnailCheck.structure` on the head the store cuts out: no decode, so damaged scan data
+    /// goes unseen).
     ///
     /// The checks, hashing included, run in one read transaction (a WAL snapshot), so imports
     /// and other writers go on meanwhile. Each problem carries the repair planned for it
@@ -246,6 +248,33 @@ extension Library {
     /// Thumbnails `verify` reads before checking them on its threads (at most about
     /// 256 × 30 KB in memory).
     static let thumbnailChunk = 256
+
+    /// Recorded originals `verify` reads before stat(2) of their files on its threads.
+    static let originalChunk = 1024
+
+    /// What stat(2) found at an original's content address: `error` 0 and the file's type
+    /// (`st_mode`) and size in bytes, or the errno.
+    struct FileStatus: Sendable {
+        var error: Int32
+        var mode: mode_t = 0
+        var size = 0
+    }
+
+    /// stat(2) of the content address of `original`'s SHA-256 (`ab/abcdef…`; where its file
+    /// is, or should be), relative to `folder`, the external data folder's descriptor
+    /// (fstatat(2)), or by path under `root` when the folder could not be opened. ENOENT when
+    /// the SHA-256 is not 64 lowercase hex digits (there is no such address).
+    static func fileStatus(of original: RecordedOriginal, in folder: Int32, root: String) -> FileStatus {
+        let sha = original.sha256
+        guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return FileStatus(error: ENOENT)
+        }
+        let address = ExternalDataStore.reference(for: sha)
+        var st = stat()
+        let result = folder >= 0 ? fstatat(folder, address, &st, 0) : stat(root + "/" + address, &st)
+        guard result == 0 else { return FileStatus(error: errno) }
+        return FileStatus(error: 0, mode: st.st_mode, size: Int(st.st_size))
+    }
 
     /// An original whose size is right, to be hashed: where its problem would go in the
     /// report, and what to say.
@@ -288,9 +317,8 @@ extension Library {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
-        let storageCheck = StorageCheck.start(library: self, thorough: !quick)
         try store.readTransaction {
-            report.problems += try self.checkDatabase(thorough: !quick, storage: storageCheck == nil)
+            report.problems += try self.checkDatabase(thorough: !quick)
             // Counted first (the same snapshot), then read one row at a time: memory keeps the
             // references (for orphans) and the files to hash, not every row of the catalog.
             let total = try self.verifyStore.recordedOriginalCount()
@@ -299,7 +327,8 @@ extension Library {
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
-            try self.verifyStore.forEachRecordedOriginal { original in
+            // Each original against what stat(2) found at its content address (`found`).
+            func checkOriginal(_ original: RecordedOriginal, _ found: FileStatus) {
                 // A file to hash counts when its hash is done (below); every other row now.
                 let queuedBefore = pendingHashes.count
                 defer {
@@ -309,10 +338,9 @@ extension Library {
                         progress?(checked, total, bytesChecked)
                     }
                 }
-                let (name, display, sha, size, ref, zone, ratings, tags) = (
+                let (name, display, sha, size, ref, zone) = (
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
-                    original.byteSize, original.fileReference, original.zone,
-                    original.ratings, original.tagLinks
+                    original.byteSize, original.fileReference, original.zone
                 )
                 referenced.insert(ref)
                 let photo = Library.describePhoto(name, display)
@@ -323,8 +351,7 @@ extension Library {
                     sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
                 guard ref == address, isHex else {
                     referenced.insert(address)
-                    var st = stat()
-                    let there = isHex && stat(self.externalData.path(for: address), &st) == 0 && Int(st.st_size) == size
+                    let there = isHex && found.error == 0 && found.size == size
                     if !there { missingOriginal.insert(name) }
                     report.problems.append(
                         VerifyProblem(
@@ -336,18 +363,17 @@ extension Library {
                                 : nil))
                     return
                 }
-                let path = self.externalData.path(for: ref)
                 let heal = "; re-import the intact file to restore it"
-                var st = stat()
-                guard stat(path, &st) == 0 else {
+                guard found.error == 0 else {
                     // Missing only when the system says so; a permission or I/O error is not a
                     // reason for --repair to delete the photo.
-                    if errno != ENOENT && errno != ENOTDIR {
+                    if found.error != ENOENT && found.error != ENOTDIR {
                         report.problems.append(
                             VerifyProblem(
                                 kind: .unreadableFile, subject: .photo(original.photo),
                                 detail:
-                                    "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(errno)))"))
+                                    "\(photo): original \(ref) cannot be checked: \(String(cString: strerror(found.error)))"
+                            ))
                         return
                     }
                     missingOriginal.insert(name)
@@ -355,32 +381,55 @@ extension Library {
                         VerifyProblem(
                             kind: .missingFile, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) is missing\(heal)",
+                            // Its ratings and tag links are counted after the scan.
                             repair: .deletePhoto(
-                                uniqueName: name, displayName: display, ratings: ratings, tags: tags, zone: zone)))
+                                uniqueName: name, displayName: display, ratings: 0, tags: 0, zone: zone)))
                     return
                 }
-                if st.st_mode & S_IFMT != S_IFREG {
+                if found.mode & S_IFMT != S_IFREG {
                     missingOriginal.insert(name)
                     report.problems.append(
                         VerifyProblem(
                             kind: .sizeMismatch, subject: .photo(original.photo),
                             detail:
-                                "\(photo): original \(ref) is not a regular file (\(st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
+                                "\(photo): original \(ref) is not a regular file (\(found.mode & S_IFMT == S_IFDIR ? "a folder" : "a special file")), recorded \(size) bytes\(heal)"
                         ))
                     return
                 }
-                if Int(st.st_size) != size {
+                if found.size != size {
                     missingOriginal.insert(name)
                     report.problems.append(
                         VerifyProblem(
                             kind: .sizeMismatch, subject: .photo(original.photo),
-                            detail: "\(photo): original \(ref) has \(st.st_size) bytes, recorded \(size)\(heal)"))
+                            detail: "\(photo): original \(ref) has \(found.size) bytes, recorded \(size)\(heal)"))
                     return
                 }
                 if !quick {
-                    pendingHashes.append(PendingHash(position: report.problems.count, original: original, path: path))
+                    pendingHashes.append(
+                        PendingHash(
+                            position: report.problems.count, original: original, path: self.externalData.path(for: ref))
+                    )
                 }
             }
+            // Read in chunks; each chunk's stat(2) calls made by `jobs` threads, relative to the
+            // external data folder's descriptor (no path built, the folder's path not walked
+            // again), then checked here in row order.
+            let folder = open(self.externalData.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { if folder >= 0 { close(folder) } }
+            let dataRoot = self.externalData.root
+            var rows: [RecordedOriginal] = []
+            func checkRows() {
+                let found = Library.concurrentMap(rows, jobs: jobs) {
+                    Library.fileStatus(of: $0, in: folder, root: dataRoot)
+                }
+                for (original, status) in zip(rows, found) { checkOriginal(original, status) }
+                rows.removeAll(keepingCapacity: true)
+            }
+            try self.verifyStore.forEachRecordedOriginal { original in
+                rows.append(original)
+                if rows.count >= Library.originalChunk { checkRows() }
+            }
+            checkRows()
             // Hashed by `jobs` threads; each problem goes where the serial loop would have put
             // it (inserted from the last, so the earlier positions stay right).
             // In chunks, so that the progress display moves as the hashes are done.
@@ -415,6 +464,24 @@ extension Library {
                         VerifyProblem(
                             kind: .unreadableFile, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
+                }
+            }
+            // What the deletion of each photo whose original is missing takes along, asked for
+            // those photos only.
+            let deletions = report.problems.indices.filter {
+                if case .deletePhoto? = report.problems[$0].repair { return true } else { return false }
+            }
+            if !deletions.isEmpty {
+                let counts = try self.verifyStore.ratingAndTagLinkCounts(
+                    ofPhotos: deletions.compactMap { report.problems[$0].subject.photoUniqueName })
+                for i in deletions {
+                    guard case let .deletePhoto(name, display, _, _, zone)? = report.problems[i].repair else {
+                        continue
+                    }
+                    let count = counts[name] ?? (0, 0)
+                    report.problems[i].repair = .deletePhoto(
+                        uniqueName: name, displayName: display, ratings: count.ratings, tags: count.tagLinks, zone: zone
+                    )
                 }
             }
             var withoutData: [String] = []
@@ -455,11 +522,29 @@ extension Library {
                 }
                 chunk.removeAll(keepingCapacity: true)
             }
-            try self.verifyStore.forEachThumbnail { thumb in
-                chunk.append(thumb)
-                if chunk.count >= Library.thumbnailChunk { checkChunk() }
+            if quick {
+                // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
+                // the store cuts it out: microseconds a thumbnail, so on this thread.
+                try self.verifyStore.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
+                    report.thumbnails += 1
+                    guard
+                        let reason = try Library.quickThumbnailProblem(
+                            thumb, whole: { try self.verifyStore.thumbnailData(photo: thumb.photo.uniqueName) })
+                    else { return }
+                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
+                    report.problems.append(
+                        VerifyProblem(
+                            kind: .damagedThumbnail, subject: .photo(thumb.photo),
+                            detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                            repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+                }
+            } else {
+                try self.verifyStore.forEachThumbnail { thumb in
+                    chunk.append(thumb)
+                    if chunk.count >= Library.thumbnailChunk { checkChunk() }
+                }
+                checkChunk()
             }
-            checkChunk()
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
             var folderNames = Set<Substring>()
@@ -503,12 +588,6 @@ extension Library {
                                 ? " (kept: it may be the original of \(withoutData.count == 1 ? withoutData[0] : "one of \(withoutData.count) photos"), which \(withoutData.count == 1 ? "has" : "have") no PhotoData row)"
                                 : ""),
                         repair: keep ? nil : .removeFile(reference: ref)))
-            }
-            // The store's own check, first in the report as when it ran here; on its
-            // connection's failure it runs here after all, so that its error is the one thrown.
-            if let storageCheck {
-                let lines = try storageCheck.wait() ?? self.verifyStore.storageProblems(thorough: !quick)
-                report.problems.insert(contentsOf: lines.map(Library.integrityProblem), at: 0)
             }
         }
         // Never forget every photo at once: when the external data folder is missing or not a
@@ -736,53 +815,41 @@ extension Library {
         return nil
     }
 
+    /// Why a thumbnail fails `verify --quick`'s check, from its head: `ThumbnailCheck.structure`
+    /// (a whole JPEG whose frame header gives its recorded size, no decode), then the size rule
+    /// as in `thumbnailProblem`. When the head ends before the frame header, the check runs on
+    /// the whole thumbnail, read by `whole` (nil: it is gone meanwhile, no problem to report).
+    /// - Throws: what `whole` throws.
+    static func quickThumbnailProblem(_ thumb: ThumbnailHead, whole: () throws -> [UInt8]?) throws -> String? {
+        var structure = ThumbnailCheck.structure(
+            head: thumb.head[...], byteCount: thumb.byteCount, last: thumb.last[...], width: thumb.width,
+            height: thumb.height)
+        if structure == .needsMoreBytes {
+            guard let data = try whole() else { return nil }
+            structure = ThumbnailCheck.structure(
+                head: data[...], byteCount: data.count, last: data.suffix(2), width: thumb.width, height: thumb.height)
+        }
+        if case .damaged(let reason) = structure { return reason }
+        let expected = Thumbnailer.thumbnailSize(
+            width: thumb.photoWidth, height: thumb.photoHeight, maxEdge: ThumbnailOptions().maxEdge)
+        guard expected.width == thumb.width, expected.height == thumb.height else {
+            return
+                "is \(thumb.width)×\(thumb.height) pixels, but a \(thumb.photoWidth)×\(thumb.photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
+        }
+        return nil
+    }
+
     /// A problem the store's own check reported (one line of it).
     static func integrityProblem(_ line: String) -> VerifyProblem {
         VerifyProblem(kind: .integrity, subject: .database, detail: line)
     }
 
-    /// The store's own check (`VerifyStore.storageProblems`: SQLite's `quick_check` or
-    /// `integrity_check`, which read every page of the file) on a second read-only connection
-    /// of the library's backend, on its own thread, while verify's other checks, the file
-    /// checks and the thumbnail decoding run on the library's connection (on the 100,000-photo
-    /// library of Benchmarks/maintenance.sh `quick_check` alone reads 400 MB). It reads its own
-    /// snapshot, begun when it starts: the file's structure as committed then.
-    final class StorageCheck: @unchecked Sendable {
-        private let finished = DispatchSemaphore(value: 0)
-        /// Written by the check's thread before `finished` is signalled, read after.
-        private var lines: [String]?
-
-        /// Starts the check, or returns nil when no second connection can be opened (the
-        /// check then runs on the library's connection, as before).
-        static func start(library: Library, thorough: Bool) -> StorageCheck? {
-            guard
-                let second = try? library.backend.open(
-                    root: library.root,
-                    options: StoreOpenOptions(readOnly: true, create: false, lockWait: library.busyTimeout))
-            else { return nil }
-            let check = StorageCheck()
-            nonisolated(unsafe) let store: any VerifyStore = second
-            Thread.detachNewThread {
-                check.lines = try? store.storageProblems(thorough: thorough)
-                check.finished.signal()
-            }
-            return check
-        }
-
-        /// Waits for the check.
-        /// - Returns: its lines, or nil when it failed on its connection.
-        func wait() -> [String]? {
-            finished.wait()
-            return lines
-        }
-    }
-
-    private func checkDatabase(thorough: Bool, storage: Bool = true) throws -> [VerifyProblem] {
+    /// The catalog's checks, the store's own check first (`VerifyStore.storageProblems`, on the
+    /// library's connection: run on a second connection beside the other checks it gained
+    /// nothing on 2 loaded cores, 5.3 s against 3.6 s for `verify --quick` of 100,000 photos).
+    private func checkDatabase(thorough: Bool) throws -> [VerifyProblem] {
         let store = verifyStore
-        var problems: [VerifyProblem] = []
-        if storage {
-            problems += try store.storageProblems(thorough: thorough).map(Library.integrityProblem)
-        }
+        var problems = try store.storageProblems(thorough: thorough).map(Library.integrityProblem)
         for dangling in try store.danglingReferences() {
             problems.append(
                 VerifyProblem(

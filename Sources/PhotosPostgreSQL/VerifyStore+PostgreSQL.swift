@@ -91,8 +91,7 @@ extension PostgresDatabase: VerifyStore {
     public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
-            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id,
-                   (SELECT count(*) FROM rating r WHERE r.photo_id = p.id), (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
         ).forEach {
@@ -100,8 +99,27 @@ extension PostgresDatabase: VerifyStore {
                 RecordedOriginal(
                     photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
                     byteSize: $0.int(3),
-                    fileReference: $0.string(4), zone: $0.string(5), ratings: $0.int(6), tagLinks: $0.int(7)))
+                    fileReference: $0.string(4), zone: $0.string(5)))
         }
+    }
+
+    public func ratingAndTagLinkCounts(ofPhotos uniqueNames: [String]) throws -> [String: (
+        ratings: Int, tagLinks: Int
+    )] {
+        var counts: [String: (ratings: Int, tagLinks: Int)] = [:]
+        // In chunks of 500 names, one placeholder each.
+        for first in stride(from: 0, to: uniqueNames.count, by: 500) {
+            let part = Array(uniqueNames[first..<min(first + 500, uniqueNames.count)])
+            let placeholders = Array(repeating: "?", count: part.count).joined(separator: ", ")
+            try statement(
+                """
+                SELECT p.unique_name, (SELECT count(*) FROM rating r WHERE r.photo_id = p.id),
+                       (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
+                FROM photo p WHERE p.unique_name IN (\(placeholders))
+                """
+            ).forEach(part.map { $0 as any PGBindable }) { counts[$0.string(0)] = ($0.int(1), $0.int(2)) }
+        }
+        return counts
     }
 
     public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }
@@ -134,6 +152,33 @@ extension PostgresDatabase: VerifyStore {
                     photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), data: row.bytes(2),
                     width: row.int(3), height: row.int(4), photoWidth: row.int(5), photoHeight: row.int(6)))
         }
+    }
+
+    /// Thumbnail heads in order of their id, through a cursor as `forEachThumbnail`; the server
+    /// cuts them out (`substring`, `octet_length`: on a TOASTed value only the slices asked
+    /// for are read, PostgreSQL docs §73.2), so a page of 1,000 rows is about `headBytes` × 2
+    /// × 1,000 bytes of hex text instead of whole thumbnails.
+    public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
+        try statement(
+            """
+            SELECT p.unique_name, p.display_name, substring(t.data FROM 1 FOR CAST(? AS integer)),
+                   substring(t.data FROM greatest(octet_length(t.data) - 1, 1)), octet_length(t.data),
+                   t.width, t.height, p.width, p.height
+            FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
+            """
+        ).forEach([max(1, headBytes)]) { row in
+            try body(
+                ThumbnailHead(
+                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.bytes(2),
+                    last: row.bytes(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
+                    photoWidth: row.int(7), photoHeight: row.int(8)))
+        }
+    }
+
+    public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
+        try statement(
+            "SELECT t.data FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.unique_name = ? ORDER BY t.id LIMIT 1"
+        ).first([uniqueName]) { $0.bytes(0) }
     }
 
     public func relinkTag(

@@ -5,10 +5,9 @@ import PhotosTestSupport
 import PhotosModel
 import PhotosSQLite
 
-/// `verify` runs the store's own check (`quick_check` with `--quick`, else `integrity_check`)
-/// on a second connection while its other checks run: what that check says is reported first,
-/// line for line as the store says it, before the problems of the other checks, in the same
-/// order as when it ran on the library's connection.
+/// `verify` runs the store's own check (`quick_check` with `--quick`, else `integrity_check`):
+/// what that check says is reported first, line for line as the store says it, before the
+/// problems of the other checks.
 final class VerifyStorageCheckTests: XCTestCase {
     var tmp: TempDir!
     override func setUpWithError() throws { tmp = try TempDir("photos-verify-storage") }

@@ -288,6 +288,14 @@ final class StoreParityTests: PostgresTestCase {
         read("sharing originals", try s.photosSharingOriginals())
         read("all tags", try s.allTags())
         read("recorded originals", try s.recordedOriginals())
+        let names = try s.recordedOriginals().map(\.photo.uniqueName) + ["no such photo"]
+        read(
+            "deletion counts",
+            try s.ratingAndTagLinkCounts(ofPhotos: names).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })
+        var heads: [String] = []
+        try s.forEachThumbnailHead(headBytes: 3) { heads.append("\($0)") }
+        read("thumbnail heads", heads)
+        read("thumbnail data", try names.map { try s.thumbnailData(photo: $0) })
         read("counts", [try s.photoCount(), try s.recordedOriginalCount()])
         read("without thumbnail", try s.photosWithoutThumbnail())
         var thumbnails: [String] = []
