@@ -466,12 +466,14 @@ extension Database {
     public func newestHistoryTimestamps(
         entity: String, objectIDs: [String], excludingContext excludedContext: String
     ) throws -> [String: String] {
+        // `entity || ''` keeps the planner on the object index (`history_change_object`): on
+        // `history_change_entity` it would read every change of the entity per slice.
         var times: [String: String] = [:]
         try lookUp(
             objectIDs,
             """
             SELECT c.object_id, max(t.timestamp) FROM history_change c JOIN history_transaction t ON t.token = c.token
-            WHERE c.object_id IN ({keys}) AND c.entity = ? AND t.context <> ? GROUP BY c.object_id
+            WHERE c.object_id IN ({keys}) AND c.entity || '' = ? AND t.context <> ? GROUP BY c.object_id
             """, after: [entity, excludedContext]
         ) { row in if !row.isNull(1) { times[row.string(0)] = row.string(1) } }
         return times
