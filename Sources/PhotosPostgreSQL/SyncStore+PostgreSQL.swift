@@ -485,14 +485,16 @@ extension PostgresDatabase {
         entity: String, objectIDs: [String], excludingContext excludedContext: String
     ) throws -> [String: String] {
         // `entity || ''` keeps the planner on the object index (`history_change_object`): on
-        // `history_change_entity` it would read every change of the entity per slice.
+        // `history_change_entity` it would read every change of the entity per slice; the
+        // transaction is looked up per change by its key (a join's generic plan on PostgreSQL
+        // scanned all of `history_transaction` per slice).
         var times: [String: String] = [:]
         try lookUp(
             objectIDs,
             """
-            SELECT c.object_id, max(t.timestamp) FROM history_change c JOIN history_transaction t ON t.token = c.token
-            WHERE c.object_id IN ({keys}) AND c.entity || '' = ? AND t.context <> ? GROUP BY c.object_id
-            """, after: [entity, excludedContext]
+            SELECT c.object_id, max((SELECT t.timestamp FROM history_transaction t WHERE t.token = c.token AND t.context <> ?))
+            FROM history_change c WHERE c.object_id IN ({keys}) AND c.entity || '' = ? GROUP BY c.object_id
+            """, before: [excludedContext], after: [entity]
         ) { row in if !row.isNull(1) { times[row.string(0)] = row.string(1) } }
         return times
     }
