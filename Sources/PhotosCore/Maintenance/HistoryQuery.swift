@@ -123,9 +123,13 @@ extension Library {
             try write {
                 // Every local change goes into the sync state first (issue 11 item 5): changesets
                 // are built from it, never from history, so compaction cannot take away a change
-                // that a peer or participant has not acknowledged.
-                var reconciler = try SyncReconciler(store: syncStore)
-                _ = try reconciler.run()
+                // that a peer or participant has not acknowledged. A sync state nothing has read
+                // yet has no such consumer, and its first reconcile compares every object with
+                // the catalog whatever history holds (`SyncReconciler.isUnread`): skipped then.
+                if !(try SyncReconciler.isUnread(syncStore)) {
+                    var reconciler = try SyncReconciler(store: syncStore)
+                    _ = try reconciler.run()
+                }
                 var cut: HistoryCut
                 switch cutoff {
                 case .token(let t): cut = HistoryCut(throughToken: t - 1)

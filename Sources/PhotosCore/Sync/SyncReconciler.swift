@@ -29,12 +29,33 @@ struct SyncReconciler {
     /// The change token this run's entries take.
     let token: Int64
     private(set) var changed = 0
-    private let now = ISODate.string(from: Date())
+    /// The stamp time of an object that history no longer names (ISO 8601 UTC).
+    private let now: String
+    /// Objects compared per round of store calls (one call per chunk for entries, attributes,
+    /// history timestamps and links, one bulk write of its entries).
+    private let chunkSize: Int
 
-    init(store: any SyncStore) throws {
+    /// - Parameters:
+    ///   - now: the stamp time of objects history does not name (default: the current time).
+    ///   - chunkSize: objects per round of store calls (at least 1).
+    init(store: any SyncStore, now: String = ISODate.string(from: Date()), chunkSize: Int = 512) throws {
         self.store = store
         state = try store.syncState()
         token = SyncClock.nextToken(after: state.changeToken)
+        self.now = now
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// True when nothing has ever read this sync state: no reconcile ran (its tokens are 0) and
+    /// no entry, applied range, acknowledgement or membership exists. No peer, participant or
+    /// changeset then holds anything of this library, and the first reconcile to come finds
+    /// history incomplete (its reconciled token is 0) and compares every object with the
+    /// catalog; so history compaction need not reconcile first.
+    /// - Throws: the store's error.
+    static func isUnread(_ store: any SyncStore) throws -> Bool {
+        let state = try store.syncState()
+        guard state.changeToken == 0, state.reconciledHistoryToken == 0 else { return false }
+        return try store.syncStateIsEmpty()
     }
 
     /// Compares and stamps; stores the tokens.
@@ -50,21 +71,30 @@ struct SyncReconciler {
         if complete {
             let named = try store.historyObjects(
                 after: state.reconciledHistoryToken, excludingContext: HistoryContext.sync.rawValue)
-            var seen = Set<String>()
+            // Per sync entity its objects in history's order, each with the time of its first
+            // naming (history orders PhotoData and Thumbnail after Photo).
+            var ids: [SyncEntity: [String]] = [:]
+            var times: [SyncEntity: [String: String]] = [:]
             for object in named {
                 guard let entity = SyncReconciler.entity(ofHistory: object.entity) else { continue }
-                let key = entity.rawValue + " " + object.objectID
-                guard seen.insert(key).inserted else { continue }
-                try reconcile(entity, object.objectID, time: object.timestamp)
+                guard times[entity, default: [:]][object.objectID] == nil else { continue }
+                times[entity, default: [:]][object.objectID] = object.timestamp
+                ids[entity, default: []].append(object.objectID)
+            }
+            for entity in SyncReconciler.order {
+                let entityTimes = times[entity] ?? [:]
+                for chunk in SyncReconciler.chunks(ids[entity] ?? [], chunkSize) {
+                    try reconcile(entity, chunk, times: entityTimes)
+                }
             }
         } else {
-            for entity in [SyncEntity.share, .participant, .photo, .tag, .rating] {
+            for entity in SyncReconciler.order {
                 var ids = Set(try store.catalogObjects(entity))
                 ids.formUnion(try store.liveSyncObjects(entity))
-                for id in ids.sorted() {
-                    let time = try store.newestHistoryTimestamp(
-                        entity: entity.rawValue, objectID: id, excludingContext: HistoryContext.sync.rawValue)
-                    try reconcile(entity, id, time: time ?? now)
+                for chunk in SyncReconciler.chunks(ids.sorted(), chunkSize) {
+                    let times = try store.newestHistoryTimestamps(
+                        entity: entity.rawValue, objectIDs: chunk, excludingContext: HistoryContext.sync.rawValue)
+                    try reconcile(entity, chunk, times: times)
                 }
             }
         }
@@ -76,6 +106,13 @@ struct SyncReconciler {
                 changeToken: after.changeToken, reconciledHistoryToken: after.reconciledHistoryToken)
         }
         return after
+    }
+
+    /// The entities in the order they are compared.
+    private static let order: [SyncEntity] = [.share, .participant, .photo, .tag, .rating]
+
+    private static func chunks(_ ids: [String], _ size: Int) -> [[String]] {
+        stride(from: 0, to: ids.count, by: size).map { Array(ids[$0..<min($0 + size, ids.count)]) }
     }
 
     /// The sync entity of a history entity (PhotoData and Thumbnail travel with their photo).
@@ -90,81 +127,117 @@ struct SyncReconciler {
         }
     }
 
-    /// Stamps a local change at `time`, never earlier than 1 ms after `previous` (`SyncClock`).
-    private mutating func put(
-        _ entity: SyncEntity, _ id: String, _ attribute: String, _ value: String?, zone: String?, time: String,
-        after previous: String?
-    ) throws {
-        try store.putSyncEntry(
-            SyncEntry(
-                entity: entity, objectID: id, attribute: attribute, value: value,
-                stamp: SyncStamp(time: SyncClock.stamp(time, after: previous), library: state.libraryID), zone: zone),
-            token: token)
-        changed += 1
+    /// What one chunk of objects reads from the store, in one call per kind.
+    private struct Chunk {
+        /// Object id → attribute → entry.
+        var synced: [String: [String: SyncEntry]] = [:]
+        /// Object id → the catalog's attributes (absent: not in the catalog).
+        var live: [String: [String: String]] = [:]
+        /// Photo uniqueName → zone, for the ratings of the chunk.
+        var photoZones: [String: String] = [:]
+        /// Photo uniqueName → tag uuid → its `PhotoTag` entry.
+        var syncedLinks: [String: [String: SyncEntry]] = [:]
+        /// Photo uniqueName → linked tag uuids.
+        var liveLinks: [String: [String]] = [:]
+        /// Entries to write.
+        var pending: [SyncEntry] = []
     }
 
-    /// Compares one object of the catalog with its sync state.
-    private mutating func reconcile(_ entity: SyncEntity, _ id: String, time: String) throws {
-        let synced = Dictionary(
-            try store.syncEntries(entity, id).map { ($0.attribute, $0) }, uniquingKeysWith: { a, _ in a })
-        if synced[SyncEntity.deleted] != nil { return }
-        guard let live = try store.catalogAttributes(entity, id) else {
+    /// Compares a chunk of objects of one entity with their sync state and writes what changed.
+    private mutating func reconcile(_ entity: SyncEntity, _ ids: [String], times: [String: String]) throws {
+        var chunk = Chunk()
+        for e in try store.syncEntries(entity, ids) where chunk.synced[e.objectID]?[e.attribute] == nil {
+            chunk.synced[e.objectID, default: [:]][e.attribute] = e
+        }
+        let toCompare = ids.filter { chunk.synced[$0]?[SyncEntity.deleted] == nil }
+        chunk.live = try store.catalogAttributes(entity, toCompare)
+        if entity == .rating {
+            let photos = Set(chunk.live.values.compactMap { $0["photo"] })
+            chunk.photoZones = try store.catalogAttributes(.photo, photos.sorted()).compactMapValues { $0["zone"] }
+        }
+        if entity == .photo {
+            let photos = toCompare.filter { chunk.live[$0] != nil }
+            chunk.liveLinks = try store.tagUUIDs(ofPhotos: photos)
+            let wanted = Set(photos)
+            for e in try store.syncLinkEntries(ofPhotos: photos) where e.attribute == "present" {
+                guard let slash = e.objectID.lastIndex(of: "/") else { continue }
+                let photo = String(e.objectID[..<slash])
+                guard wanted.contains(photo) else { continue }
+                chunk.syncedLinks[photo, default: [:]][String(e.objectID[e.objectID.index(after: slash)...])] = e
+            }
+        }
+        for id in toCompare { reconcile(entity, id, time: times[id] ?? now, &chunk) }
+        try store.putSyncEntries(chunk.pending, token: token)
+        changed += chunk.pending.count
+    }
+
+    /// Stamps a local change at `time`, never earlier than 1 ms after `previous` (`SyncClock`).
+    private func put(
+        _ entity: SyncEntity, _ id: String, _ attribute: String, _ value: String?, zone: String?, time: String,
+        after previous: String?, _ chunk: inout Chunk
+    ) {
+        chunk.pending.append(
+            SyncEntry(
+                entity: entity, objectID: id, attribute: attribute, value: value,
+                stamp: SyncStamp(time: SyncClock.stamp(time, after: previous), library: state.libraryID), zone: zone))
+    }
+
+    /// Compares one object (not marked deleted) of the catalog with its sync state.
+    private func reconcile(_ entity: SyncEntity, _ id: String, time: String, _ chunk: inout Chunk) {
+        let synced = chunk.synced[id] ?? [:]
+        guard let live = chunk.live[id] else {
             if !synced.isEmpty {
-                try put(
+                put(
                     entity, id, SyncEntity.deleted, "1", zone: synced.values.first?.zone, time: time,
-                    after: synced.values.map(\.stamp.time).max())
+                    after: synced.values.map(\.stamp.time).max(), &chunk)
             }
             return
         }
-        let zone = try self.zone(of: entity, live, id: id)
+        let zone = self.zone(of: entity, live, id: id, chunk)
         for attribute in entity.attributes {
             // The scope of a zone shared with this library is ours to show, not to send.
             if entity == .share && attribute == "scope" && live[attribute] == ZoneScope.shared.rawValue { continue }
             let old = synced[attribute]
             if old == nil || old?.value != live[attribute] {
-                try put(entity, id, attribute, live[attribute], zone: zone, time: time, after: old?.stamp.time)
+                put(entity, id, attribute, live[attribute], zone: zone, time: time, after: old?.stamp.time, &chunk)
             } else if let old, old.zone != zone {
                 // Moved with its photo: same value and stamp, new zone (and a new token, so that
                 // the zone's next changeset carries it).
                 var moved = old
                 moved.zone = zone
-                try store.putSyncEntry(moved, token: token)
-                changed += 1
+                chunk.pending.append(moved)
             }
         }
-        if entity == .photo { try reconcileLinks(ofPhoto: id, zone: zone, time: time) }
+        if entity == .photo { reconcileLinks(ofPhoto: id, zone: zone, time: time, &chunk) }
     }
 
     /// A photo's links as a set: new ones `present = 1`, gone ones `present = 0`.
-    private mutating func reconcileLinks(ofPhoto photo: String, zone: String?, time: String) throws {
-        let live = Set(try store.tagUUIDs(ofPhoto: photo))
-        var synced: [String: SyncEntry] = [:]
-        for e in try store.syncLinkEntries(ofPhoto: photo) where e.attribute == "present" {
-            synced[String(e.objectID.dropFirst(photo.count + 1))] = e
-        }
+    private func reconcileLinks(ofPhoto photo: String, zone: String?, time: String, _ chunk: inout Chunk) {
+        let live = Set(chunk.liveLinks[photo] ?? [])
+        let synced = chunk.syncedLinks[photo] ?? [:]
         for tag in live.union(synced.keys).sorted() {
             let value = live.contains(tag) ? "1" : "0"
             if let old = synced[tag], old.value == value {
                 if old.zone != zone {
                     var moved = old
                     moved.zone = zone
-                    try store.putSyncEntry(moved, token: token)
-                    changed += 1
+                    chunk.pending.append(moved)
                 }
                 continue
             }
-            try put(
-                .photoTag, photo + "/" + tag, "present", value, zone: zone, time: time, after: synced[tag]?.stamp.time)
+            put(
+                .photoTag, photo + "/" + tag, "present", value, zone: zone, time: time, after: synced[tag]?.stamp.time,
+                &chunk)
         }
     }
 
     /// The record zone of an object: its own (photo, tag), its photo's (rating), its share's.
-    private func zone(of entity: SyncEntity, _ live: [String: String], id: String) throws -> String? {
+    private func zone(of entity: SyncEntity, _ live: [String: String], id: String, _ chunk: Chunk) -> String? {
         switch entity {
         case .photo, .tag: return live["zone"]
         case .share: return id
         case .participant: return live["share"]
-        case .rating: return try live["photo"].flatMap { try store.catalogAttributes(.photo, $0)?["zone"] }
+        case .rating: return live["photo"].flatMap { chunk.photoZones[$0] }
         case .photoTag: return nil
         }
     }

@@ -166,6 +166,26 @@ public protocol SyncStore: AnyObject {
     /// The object ids of `entity` the sync state holds and has not marked deleted.
     /// - Throws: the store's error.
     func liveSyncObjects(_ entity: SyncEntity) throws -> [String]
+    /// True when the sync state records nothing any consumer could have read: no entry, no
+    /// applied range, no acknowledgement and no membership (the tokens are the caller's to check).
+    /// - Throws: the store's error.
+    func syncStateIsEmpty() throws -> Bool
+
+    // MARK: state, a chunk of objects at a time (`SyncReconciler`)
+
+    /// The sync entries of every object of `entity` named in `objectIDs` (any number; the store
+    /// splits them into statements of its own size), in no particular order.
+    /// - Throws: the store's error.
+    func syncEntries(_ entity: SyncEntity, _ objectIDs: [String]) throws -> [SyncEntry]
+    /// The `PhotoTag` entries of the photos named (object ids `PHOTO/TAGUUID`), in no particular
+    /// order.
+    /// - Throws: the store's error.
+    func syncLinkEntries(ofPhotos uniqueNames: [String]) throws -> [SyncEntry]
+    /// Sets every entry (insert or replace by entity, object id and attribute) with change
+    /// `token`, as `putSyncEntry` one by one would. No two entries may share entity, object id
+    /// and attribute.
+    /// - Throws: the store's error.
+    func putSyncEntries(_ entries: [SyncEntry], token: Int64) throws
 
     // MARK: history
 
@@ -185,6 +205,11 @@ public protocol SyncStore: AnyObject {
     /// - Throws: the store's error.
     func newestHistoryTimestamp(entity: String, objectID: String, excludingContext excludedContext: String) throws
         -> String?
+    /// `newestHistoryTimestamp` for every object id named (any number): object id → timestamp,
+    /// objects that history does not name left out.
+    /// - Throws: the store's error.
+    func newestHistoryTimestamps(entity: String, objectIDs: [String], excludingContext excludedContext: String)
+        throws -> [String: String]
 
     // MARK: catalog by identity
 
@@ -201,6 +226,14 @@ public protocol SyncStore: AnyObject {
     /// The uuids of the tags a photo is linked to.
     /// - Throws: the store's error.
     func tagUUIDs(ofPhoto uniqueName: String) throws -> [String]
+    /// `catalogAttributes` for every object id of `entity` named (any number; not `PhotoTag`):
+    /// object id → attributes, objects not in the catalog left out.
+    /// - Throws: the store's error.
+    func catalogAttributes(_ entity: SyncEntity, _ objectIDs: [String]) throws -> [String: [String: String]]
+    /// `tagUUIDs(ofPhoto:)` for every photo named (any number): uniqueName → tag uuids, photos
+    /// without links left out.
+    /// - Throws: the store's error.
+    func tagUUIDs(ofPhotos uniqueNames: [String]) throws -> [String: [String]]
 
     // MARK: applied ranges and acknowledgements
 
