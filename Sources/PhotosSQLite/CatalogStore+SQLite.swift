@@ -89,8 +89,18 @@ extension Database: CatalogStore {
         // Unrated photos (NULL) sort lowest: first ascending, last descending.
         case .rating: key = "COALESCE(\(Database.meanRatingSQL), 0)"
         }
-        let direction = query.descending ? " DESC" : ""
-        sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
+        if let page = query.page {
+            // Keyset paging on the UNIQUE index of unique_name (byte order).
+            if let after = page.after {
+                sql += " AND p.unique_name > ?"
+                args.append(after)
+            }
+            sql += " ORDER BY p.unique_name LIMIT ?"
+            args.append(page.limit)
+        } else {
+            let direction = query.descending ? " DESC" : ""
+            sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
+        }
         // A separate statement (not the cached one) so that `body` may run other queries.
         let statement = try Statement.prepare(self, sql)
         try statement.forEach(args) { row in try body(Database.storedPhoto(row)) }
