@@ -71,6 +71,19 @@ struct HistoryWriter {
         try store.appendDeleteChangesSetWise(entity, selection, token: token)
     }
 
+    /// Records the changes of merging `merges` (`dedupe-tags`) in one set-wise statement, with
+    /// the same rows in the same order as `mergeTag(_:into:history:)` per loser would record
+    /// (`HistoryStore.appendTagMergeChangesSetWise`). Call before the merge, and record nothing
+    /// else of those photos and tags in this transaction: these rows are not merged with others.
+    /// Changes recorded earlier are written first.
+    /// - Throws: `LibraryError` when a zone may not be written here, the store's error.
+    mutating func tagMergesSetWise(_ merges: [TagMerge]) throws {
+        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
+        try permission(Set(merges.flatMap { [$0.winner.zone.rawValue] + $0.losers.map(\.zone.rawValue) }), context)
+        let token = try flush()
+        try store.appendTagMergeChangesSetWise(merges, token: token)
+    }
+
     /// Writes the transaction row (once) and the changes collected so far.
     private mutating func flush() throws -> Int64 {
         try permission(Set(log.changes.compactMap(\.zone)), context)

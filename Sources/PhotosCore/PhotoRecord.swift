@@ -142,7 +142,48 @@ extension Library {
     ///   `.notFound(.zone)` for an unknown zone; for `share`, the errors of `resolveShare`; the
     ///   store's error.
     public func forEachPhoto(matching filter: PhotoFilter, _ body: (PhotoRecord) throws -> Void) throws {
+        _ = try forEachPhoto(matching: filter, page: nil, body)
+    }
+
+    /// The photos matching `filter` in uniqueName order, handed to `body` a page of at most
+    /// `pageSize` at a time, each page read by its own query (keyset paging on uniqueName), so
+    /// memory holds one page, not the library (`photos export`). With `filter.limit`, the first
+    /// `limit` photos in the filter's order are read at once (memory bounded by the limit), then
+    /// paged in uniqueName order.
+    /// - Throws: what `forEachPhoto(matching:_:)` throws, and what `body` throws.
+    public func forEachPhotoPage(
+        matching filter: PhotoFilter, pageSize: Int, _ body: ([PhotoRecord]) throws -> Void
+    ) throws {
+        let size = max(1, pageSize)
+        if filter.limit != nil {
+            var photos: [PhotoRecord] = []
+            try forEachPhoto(matching: filter) { photos.append($0) }
+            photos.sort { $0.uniqueName < $1.uniqueName }
+            for first in stride(from: 0, to: photos.count, by: size) {
+                try body(Array(photos[first..<min(first + size, photos.count)]))
+            }
+            return
+        }
+        var after: String? = nil
+        while true {
+            var photos: [PhotoRecord] = []
+            let read = try forEachPhoto(matching: filter, page: PhotoPage(after: after, limit: size)) {
+                photos.append($0)
+            }
+            if !photos.isEmpty { try body(photos) }
+            guard read.rows == size, let last = read.last else { return }
+            after = last
+        }
+    }
+
+    /// `forEachPhoto(matching:_:)` with an optional page (`query.page`).
+    /// - Returns: the rows the store gave (before Core's own filters: name glob, photo names,
+    ///   search) and the last one's uniqueName: where the next page starts.
+    private func forEachPhoto(
+        matching filter: PhotoFilter, page: PhotoPage?, _ body: (PhotoRecord) throws -> Void
+    ) throws -> (rows: Int, last: String?) {
         var query = PhotoQuery()
+        query.page = page
         let wanted = filter.tags.map(\.rawValue)
         if !wanted.isEmpty {
             let names = Set(try catalogStore.tagList(zone: nil).map(\.tag.name))
@@ -180,9 +221,11 @@ extension Library {
         query.descending = filter.reverse
         let glob = filter.name.map(NameGlob.init)
         var remaining = filter.limit ?? Int.max
-        guard remaining > 0 else { return }
+        var read: (rows: Int, last: String?) = (0, nil)
+        guard remaining > 0 else { return read }
         do {
             try catalogStore.forEachPhoto(matching: query) { row in
+                read = (read.rows + 1, row.uniqueName)
                 if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
                 var rec = record(row)
@@ -201,6 +244,7 @@ extension Library {
                 if remaining == 0 { throw LimitReached() }
             }
         } catch is LimitReached {}
+        return read
     }
 
     /// The photo whose uniqueName is `argument`, or starts with it (at least 4 characters),

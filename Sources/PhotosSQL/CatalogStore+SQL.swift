@@ -103,8 +103,18 @@ public enum CatalogSQL {
         // Unrated photos (NULL) sort lowest: first ascending, last descending.
         case .rating: key = "COALESCE(\(meanRatingSQL), 0)"
         }
-        let direction = query.descending ? " DESC" : ""
-        sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
+        if let page = query.page {
+            // Keyset paging on the UNIQUE index of unique_name (byte order).
+            if let after = page.after {
+                sql += " AND p.unique_name > ?"
+                args.append(after)
+            }
+            sql += " ORDER BY p.unique_name LIMIT ?"
+            args.append(page.limit)
+        } else {
+            let direction = query.descending ? " DESC" : ""
+            sql += " ORDER BY \(key)\(direction), p.unique_name\(direction)"
+        }
         return (sql, args)
     }
 

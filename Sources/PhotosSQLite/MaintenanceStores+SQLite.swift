@@ -58,16 +58,37 @@ extension Database: TagDedupeStore {
         }
     }
 
-    public func tag(uuid: String) throws -> StoredTag? {
-        try statement("SELECT \(StoredTagRow.columns) FROM tag WHERE uuid = ?").first([uuid], StoredTagRow.decode)
-    }
-
-    public func photosToRelink(from loser: String, to winnerRowID: Int64) throws -> [Int64] {
+    public func relinkCounts(_ merges: [TagMerge]) throws -> [Int] {
+        var counts = Array(repeating: 0, count: merges.count)
+        guard merges.contains(where: { !$0.losers.isEmpty }) else { return counts }
         try statement(
             """
-            SELECT pt.photo_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id
-            WHERE t.uuid = ? AND NOT EXISTS (SELECT 1 FROM photo_tag w WHERE w.photo_id = pt.photo_id AND w.tag_id = ?)
+            SELECT l.g, count(DISTINCT pt.photo_id)
+            FROM (SELECT json_extract(value, '$.g') AS g, json_extract(value, '$.w') AS w,
+                         json_extract(value, '$.l') AS l FROM json_each(?)) AS l
+            JOIN photo_tag pt ON pt.tag_id = l.l
+            WHERE NOT EXISTS (SELECT 1 FROM photo_tag x WHERE x.photo_id = pt.photo_id AND x.tag_id = l.w)
+            GROUP BY l.g
             """
-        ).map([loser, winnerRowID]) { $0.int64(0) }
+        ).forEach([TagMerge.loserRows(merges)]) { row in
+            let g = Int(row.int64(0))
+            if counts.indices.contains(g) { counts[g] = Int(row.int64(1)) }
+        }
+        return counts
+    }
+
+    public func mergeTags(_ merges: [TagMerge]) throws {
+        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
+        let losers = TagMerge.loserRows(merges)
+        try run(
+            """
+            INSERT OR IGNORE INTO photo_tag (photo_id, tag_id)
+            SELECT pt.photo_id, l.w
+            FROM (SELECT json_extract(value, '$.w') AS w, json_extract(value, '$.l') AS l FROM json_each(?)) AS l,
+                 photo_tag pt
+            WHERE pt.tag_id = l.l
+            """, [losers])
+        // The losers' links go with them (ON DELETE CASCADE).
+        try run("DELETE FROM tag WHERE id IN (SELECT json_extract(value, '$.l') FROM json_each(?))", [losers])
     }
 }

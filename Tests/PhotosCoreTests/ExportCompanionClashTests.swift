@@ -32,7 +32,7 @@ final class ExportCompanionClashTests: XCTestCase {
         _ photos: [PhotoRecord], template: ExportNameTemplate, sidecar: SidecarFormat,
         thumbnails: Bool
     ) -> [String] {
-        let planner = Planner(
+        var planner = Planner(
             root: root, state: nil, trustState: false,
             companionKinds: Planner.companionKinds(sidecar: sidecar, thumbnails: thumbnails))
         let plan = planner.plan(photos, template: template)

@@ -304,7 +304,11 @@ final class StoreParityTests: PostgresTestCase {
         var inserted: [String] = []
         try s.forEachTagInserted(after: 0) { inserted.append("\($0) \($1)") }
         read("tags inserted", inserted)
-        read("relink", try s.photosToRelink(from: "a0000000-0000-4000-8000-000000000002", to: t1))
+        let beach = StoredTag(
+            rowID: t1, uuid: "b0000000-0000-4000-8000-000000000001", name: "Beach", zone: ZoneID(rawValue: "default"))
+        let lowerBeach = StoredTag(
+            rowID: t2, uuid: "a0000000-0000-4000-8000-000000000002", name: "beach", zone: ZoneID(rawValue: "default"))
+        read("relink", try s.relinkCounts([TagMerge(winner: beach, losers: [lowerBeach])]))
         read("zone contents", try s.zoneContents(ZoneID(rawValue: "s1")))
         read("zone files", try s.fileReferences(inZone: ZoneID(rawValue: "default")))
         read("merge photos", try s.mergeSourcePhotos())
@@ -345,6 +349,23 @@ final class StoreParityTests: PostgresTestCase {
         read("all after", try photos(PhotoQuery()))
         read("tag list after", try s.tagList(zone: nil))
         read("issued after", try s.issuedHistoryToken())
+
+        // The set-wise merge of `dedupe-tags`: counts, history rows, links and tags after it.
+        let p5 = try insertPhoto(("p5", sha(5), nil, "default", nil, nil))
+        try s.link(photo: p5, tag: t2)
+        try s.link(photo: p1, tag: t2)
+        var merge = TagMerge(winner: beach, losers: [lowerBeach])
+        read("merge counts", try s.relinkCounts([merge]))
+        merge.photosRelinked = try s.relinkCounts([merge])[0]
+        let mergeToken = try s.appendHistoryTransaction(
+            timestamp: "2026-04-01T00:00:00.000Z", author: "dedupe-tags", context: .dedupeTags)
+        try s.appendTagMergeChangesSetWise([merge], token: mergeToken)
+        try s.mergeTags([merge])
+        var merged: [HistoryTransaction] = []
+        try s.forEachHistoryTransaction(matching: HistoryFilter()) { if $0.token == mergeToken { merged.append($0) } }
+        read("merge history", merged)
+        read("merge links", [try s.tags(ofPhoto: p1), try s.tags(ofPhoto: p5)])
+        read("merge tags", try s.tagList(zone: nil))
         return out
     }
 }

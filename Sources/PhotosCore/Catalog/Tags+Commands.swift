@@ -219,8 +219,10 @@ extension Library {
     }
 
     /// Re-points the photos of `loser` to `winner` (no photo ends up with the tag twice) and
-    /// deletes `loser` with the Tag tombstone {name, uuid}: the merge step of `dedupe-tags`
-    /// (SPEC §5), logging a Photo update of `tags` per photo of the loser.
+    /// deletes `loser` with the Tag tombstone {name, uuid}: the merge step of SPEC §5 (`tag
+    /// rename`, `share add`), logging a Photo update of `tags` per photo of the loser.
+    /// `dedupe-tags` makes the same changes and records the same history set-wise
+    /// (`TagDedupeStore.mergeTags`, `HistoryWriter.tagMergesSetWise`).
     func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws {
         try logPhotosOfTag(loser.rowID, in: &history)
         try catalogStore.linkPhotos(ofTag: loser.rowID, toTag: winner.rowID)

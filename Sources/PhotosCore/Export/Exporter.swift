@@ -75,8 +75,6 @@ public struct ExportSummary: Equatable, Sendable {
     /// Wall-clock seconds of the whole run.
     public var seconds: Double = 0
     public var failures: [ExportFailure] = []
-    /// Relative path of each exported photo's original, by uniqueName.
-    public var paths: [String: String] = [:]
 
     /// `{"written":N,"updated":N,"skipped":N,"failed":N,"bytes":N,"seconds":X}` (issue #5 §7),
     /// plus `"removed":N` with `--cleanup` and `"dryRun":true` with `--dry-run`.
@@ -107,6 +105,14 @@ public final class Exporter {
     public static let temporaryPrefix = ".photos-export-tmp-"
     /// Most collision variants tried for one name before the photo fails.
     static let maxVariants = 10_000
+    /// Photos read from the library per query (keyset pages in uniqueName order).
+    static let defaultPageSize = 1_000
+    /// Photos read per query (at least `ExportOptions.batchSize`); tests make it small to cross
+    /// many pages with few photos.
+    var pageSize = Exporter.defaultPageSize
+
+    /// Ends the paging once DEST refused a write.
+    private struct StopReading: Error {}
 
     private let library: Library
     private let options: ExportOptions
@@ -199,18 +205,27 @@ public final class Exporter {
             state = opened
         }
 
-        var photos: [PhotoRecord] = []
-        try library.forEachPhoto(matching: options.filter) { photo in
-            photos.append(photo)
-        }
-        photos.sort { $0.uniqueName < $1.uniqueName }
-
         var summary = ExportSummary()
-        let planner = Planner(
+        var planner = Planner(
             root: dest, state: state, trustState: options.update,
             companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
-        let plan = planner.plan(photos, template: options.template)
-        for (photo, reason) in plan.failures { fail(photo, reason, &summary) }
+        // The photos are read a page at a time in uniqueName order (keyset paging), so memory
+        // holds a page, the names taken so far (`Planner.taken`) and the export state, not the
+        // library. With --update a first pass keeps each photo's recorded name before any other
+        // photo picks one, as naming all photos at once did.
+        let pageSize = max(self.pageSize, options.batchSize)
+        if options.update, state != nil {
+            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
+                planner.reserveRecordedNames(page, template: options.template)
+            }
+        }
+        // The progress total: counted by a pass of its own, only when progress is reported.
+        var total = 0
+        if onProgress != nil {
+            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { total += $0.count }
+        }
+        // Photos without a usable name (they keep whatever they had before).
+        var unnamed = Set<String>()
 
         let writer = FileWriter(
             root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun, durability: .deferred,
@@ -231,8 +246,8 @@ public final class Exporter {
             if stop == nil {
                 for (item, result) in zip(written.items, written.results) {
                     let paths = files(of: item).map(\.path)
-                    keep.formUnion(paths)
-                    summary.paths[item.photo.uniqueName] = item.path
+                    // Only --cleanup needs every path of the run (a set of 1-3 paths a photo).
+                    if options.cleanup { keep.formUnion(paths) }
                     do {
                         let files = try result.get()
                         // Only the files of a photo the real run would write (not of one it refuses).
@@ -296,45 +311,66 @@ public final class Exporter {
         // by a syncfs that returned, and a crash leaves at most two batches of files unrecorded
         // (found again by their bytes on the next run).
         var pending: WrittenBatch?
-        for first in stride(from: 0, to: plan.items.count, by: batchSize) {
-            let batch = Array(plan.items[first..<min(first + batchSize, plan.items.count)])
-            // Thumbnails are read from the library here, on this thread (one connection).
-            var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
-            if options.thumbnails {
-                for (i, item) in batch.enumerated() {
-                    thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
+        var queue: [Planned] = []
+        /// Writes the planned photos of the queue in batches of `batchSize` (the last one
+        /// shorter with `all`), as one list of every photo was; false once DEST refused and no
+        /// further batch may be written.
+        func writeBatches(all: Bool) throws -> Bool {
+            while !queue.isEmpty && (all || queue.count >= batchSize) {
+                let batch = Array(queue.prefix(batchSize))
+                queue.removeFirst(batch.count)
+                // Thumbnails are read from the library here, on this thread (one connection).
+                var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
+                if options.thumbnails {
+                    for (i, item) in batch.enumerated() {
+                        thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
+                    }
+                }
+                let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
+                // Progress counts photos whose files are written (they are recorded once their
+                // batch's sync returns, before the next batch's sync is issued).
+                for _ in batch {
+                    done += 1
+                    onProgress?(done, max(total, done))
+                }
+                if let earlier = pending {
+                    pending = nil
+                    try finish(earlier)
+                }
+                // Group durability: every file of the batch is in place (renamed, mtime set); one
+                // syncfs of DEST's file system makes them durable before the state records them.
+                let wrote = !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true })
+                pending = WrittenBatch(
+                    items: batch, results: results,
+                    sync: wrote ? BackgroundSync(path: dest, syncFileSystem: syncFileSystem) : nil)
+                // DEST refused (full, read-only, failing): write no further batch; `finish` records
+                // what this one wrote and stops with that status.
+                if results.contains(where: { result in
+                    guard case .failure(let error) = result else { return false }
+                    return Exporter.environmentError(error, destination: dest) != nil
+                }) {
+                    return false
                 }
             }
-            let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
-            // Progress counts photos whose files are written (they are recorded once their
-            // batch's sync returns, before the next batch's sync is issued).
-            for _ in batch {
-                done += 1
-                onProgress?(done, plan.items.count)
+            return true
+        }
+        do {
+            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { photos in
+                let plan = planner.plan(photos, template: options.template)
+                for (photo, reason) in plan.failures {
+                    unnamed.insert(photo.uniqueName)
+                    fail(photo, reason, &summary)
+                }
+                queue += plan.items
+                guard try writeBatches(all: false) else { throw StopReading() }
             }
-            if let earlier = pending {
-                pending = nil
-                try finish(earlier)
-            }
-            // Group durability: every file of the batch is in place (renamed, mtime set); one
-            // syncfs of DEST's file system makes them durable before the state records them.
-            let wrote = !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true })
-            pending = WrittenBatch(
-                items: batch, results: results,
-                sync: wrote ? BackgroundSync(path: dest, syncFileSystem: syncFileSystem) : nil)
-            // DEST refused (full, read-only, failing): write no further batch; `finish` records
-            // what this one wrote and stops with that status.
-            if results.contains(where: { result in
-                guard case .failure(let error) = result else { return false }
-                return Exporter.environmentError(error, destination: dest) != nil
-            }) {
-                break
-            }
+            _ = try writeBatches(all: true)
+        } catch is StopReading {
+            // DEST refused: the pending batch is recorded below, then `finish` stops the export.
         }
         if let last = pending { try finish(last) }
-        if let state {
+        if let state, options.cleanup {
             // A photo without a usable name keeps whatever it had before.
-            let unnamed = Set(plan.failures.map { $0.0.uniqueName })
             for entry in state.entries.values where unnamed.contains(entry.uniqueName) { keep.insert(entry.path) }
         }
         if options.cleanup {
@@ -631,6 +667,15 @@ struct Planner {
     /// when names are chosen, so a photo never takes ` (1)` for a file that is not written.
     var companionKinds: Set<ExportState.Entry.Kind> = []
 
+    init(
+        root: String, state: ExportState?, trustState: Bool, companionKinds: Set<ExportState.Entry.Kind> = []
+    ) {
+        self.root = root
+        self.state = state
+        self.trustState = trustState
+        self.companionKinds = companionKinds
+    }
+
     /// The companions `--sidecar` and `--thumbnails` write: the XMP or JSON sidecar (none for
     /// `--sidecar none`) and, with `--thumbnails`, `STEM.thumb.jpg`.
     static func companionKinds(sidecar: SidecarFormat, thumbnails: Bool) -> Set<ExportState.Entry.Kind> {
@@ -649,53 +694,80 @@ struct Planner {
         var failures: [(PhotoRecord, String)] = []
     }
 
-    /// Names every photo (already sorted by uniqueName). With `trustState`, a photo keeps the
-    /// recorded name it had, when that is still one of its base name's variants; then each other
-    /// photo, in uniqueName order, takes the first variant (`base`, `base (1)`, …) whose original
-    /// and the companions this export writes (`companionKinds`) are not taken in this run (compared case-insensitively, for exports to
-    /// case-insensitive file systems) and that is free on disk or already holds its bytes.
-    func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
-        var result = Plan()
-        var taken = Set<String>()
-        var chosen: [String: Exporter.Planned] = [:]
-        func keys(_ path: String) -> [String] {
-            let c = ExportNaming.companions(of: path)
-            var result = [path]
-            if companionKinds.contains(.xmp) { result.append(c.xmp) }
-            if companionKinds.contains(.json) { result.append(c.json) }
-            if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
-            return result.map { $0.lowercased() }
-        }
-        var bases: [String: String] = [:]
-        for photo in photos {
-            let (_, ext) = ExportNaming.split(photo.displayName)
-            let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
-            bases[photo.uniqueName] =
-                ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
-        }
-        if trustState, let state {
-            var recorded: [String: [String]] = [:]
+    /// The names taken in this run so far (each original and the companions this export
+    /// writes, lowercased): kept across pages because a later photo may not take a name an
+    /// earlier one took. The one part of an export's memory that grows with the photos: 1-3
+    /// strings a photo (about 60-80 bytes each for names of 16-40 bytes), ~150 MB for 1,000,000
+    /// photos with XMP sidecars.
+    private(set) var taken = Set<String>()
+    /// With `trustState`: the recorded name each photo keeps (`reserveRecordedNames`), until
+    /// `plan` hands it out; at most one a recorded photo (bounded by the export state).
+    private var reserved: [String: (path: String, present: ExportState.Entry?)] = [:]
+    /// The original paths the export state records per uniqueName (built on first use).
+    private var recorded: [String: [String]]?
+
+    /// The lowercased names `path` takes: itself and the companions this export writes.
+    private func keys(_ path: String) -> [String] {
+        let c = ExportNaming.companions(of: path)
+        var result = [path]
+        if companionKinds.contains(.xmp) { result.append(c.xmp) }
+        if companionKinds.contains(.json) { result.append(c.json) }
+        if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
+        return result.map { $0.lowercased() }
+    }
+
+    /// The name a photo's original starts from: the template, else its uniqueName with the
+    /// extension, sanitized.
+    private func base(_ photo: PhotoRecord, template: ExportNameTemplate) -> String {
+        let (_, ext) = ExportNaming.split(photo.displayName)
+        let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
+        return ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
+    }
+
+    /// With `trustState`, the first pass over every photo (pages in uniqueName order, before
+    /// any `plan`): a photo keeps the recorded name it had, when that is still one of its base
+    /// name's variants and no earlier photo kept it.
+    mutating func reserveRecordedNames(_ photos: [PhotoRecord], template: ExportNameTemplate) {
+        guard trustState, let state else { return }
+        if recorded == nil {
+            var byPhoto: [String: [String]] = [:]
             for entry in state.entries.values where entry.kind == .original {
-                recorded[entry.uniqueName, default: []].append(entry.path)
+                byPhoto[entry.uniqueName, default: []].append(entry.path)
             }
-            for photo in photos {
-                guard let base = bases[photo.uniqueName], let paths = recorded[photo.uniqueName] else { continue }
-                for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
-                    let k = keys(path)
-                    guard k.allSatisfy({ !taken.contains($0) }) else { continue }
-                    // Its file may be gone or changed since: then it is rewritten under the same name.
-                    let present = currentEntry(
-                        path, uniqueName: photo.uniqueName, kind: .original,
-                        sha256: photo.sha256, byteSize: photo.byteSize)
-                    if present == nil, diskStatus(path) == .other { continue }
-                    taken.formUnion(k)
-                    chosen[photo.uniqueName] = Exporter.Planned(photo: photo, path: path, present: present)
-                    break
-                }
+            recorded = byPhoto
+        }
+        for photo in photos {
+            guard let paths = recorded?[photo.uniqueName] else { continue }
+            let base = base(photo, template: template)
+            for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
+                let k = keys(path)
+                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                // Its file may be gone or changed since: then it is rewritten under the same name.
+                let present = currentEntry(
+                    path, uniqueName: photo.uniqueName, kind: .original,
+                    sha256: photo.sha256, byteSize: photo.byteSize)
+                if present == nil, diskStatus(path) == .other { continue }
+                taken.formUnion(k)
+                reserved[photo.uniqueName] = (path, present)
+                break
             }
         }
-        for photo in photos where chosen[photo.uniqueName] == nil {
-            guard let base = bases[photo.uniqueName] else { continue }
+    }
+
+    /// Names the photos of one page (pages in uniqueName order, after `reserveRecordedNames`
+    /// with `trustState`): a photo keeps its reserved name; each other photo, in uniqueName
+    /// order, takes the first variant (`base`, `base (1)`, …) whose original and the companions
+    /// this export writes (`companionKinds`) are not taken in this run (compared
+    /// case-insensitively, for exports to case-insensitive file systems) and that is free on
+    /// disk or already holds its bytes. The same names as naming every photo at once.
+    mutating func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
+        var result = Plan()
+        for photo in photos {
+            if let kept = reserved.removeValue(forKey: photo.uniqueName) {
+                result.items.append(Exporter.Planned(photo: photo, path: kept.path, present: kept.present))
+                continue
+            }
+            let base = base(photo, template: template)
             var found: Exporter.Planned?
             for n in 0..<Exporter.maxVariants {
                 let candidate = ExportNaming.variant(base, n)
@@ -718,12 +790,11 @@ struct Planner {
                 }
             }
             if let found {
-                chosen[photo.uniqueName] = found
+                result.items.append(found)
             } else {
                 result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
             }
         }
-        result.items = photos.compactMap { chosen[$0.uniqueName] }
         return result
     }
 

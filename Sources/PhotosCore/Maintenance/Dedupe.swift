@@ -107,16 +107,25 @@ extension Library {
             // Only the private store is deduplicated here (SYNC.md "Duplicates": participants may
             // not); the shared store's groups are reported, as apply leaves them too.
             var sharedZones: [ZoneID: Bool] = [:]
-            for group in try self.duplicateGroups(restrictedTo: keys) {
+            var merges: [TagMerge] = []
+            for (group, merge) in try self.duplicateGroups(restrictedTo: keys) {
                 let shared = try sharedZones[group.zone] ?? isSharedStoreZone(group.zone.rawValue)
                 sharedZones[group.zone] = shared
-                if shared { report.leftToOwners.append(group) } else { report.groups.append(group) }
+                if shared {
+                    report.leftToOwners.append(group)
+                } else {
+                    report.groups.append(group)
+                    merges.append(merge)
+                }
             }
-            for i in report.groups.indices {
-                report.groups[i].photosRelinked = try self.countRelinks(group: report.groups[i])
+            // Set-wise: a fixed number of statements for any number of groups and photos.
+            for (i, count) in try tagDedupeStore.relinkCounts(merges).enumerated() {
+                report.groups[i].photosRelinked = count
+                merges[i].photosRelinked = count
             }
             var history = HistoryWriter(self, author: author, context: .dedupeTags)
-            for group in report.groups { try self.mergeTags(group: group, history: &history) }
+            try history.tagMergesSetWise(merges)
+            try tagDedupeStore.mergeTags(merges)
             try history.commit()
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
@@ -130,13 +139,14 @@ extension Library {
     }
 
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
-    /// zone and name. With `keys`, only those (zone, NFC name) pairs.
-    func duplicateGroups(restrictedTo keys: Set<TagKey>?) throws -> [TagMergeGroup] {
+    /// zone and name, each with its merge (the rows of its tags). With `keys`, only those
+    /// (zone, NFC name) pairs.
+    func duplicateGroups(restrictedTo keys: Set<TagKey>?) throws -> [(group: TagMergeGroup, merge: TagMerge)] {
         let store = tagDedupeStore
-        var byKey: [TagKey: [String]] = [:]
+        var byKey: [TagKey: [StoredTag]] = [:]
         let visit: (StoredTag) -> Void = { tag in
             let key = TagKey(zone: tag.zone, storedName: tag.name)
-            if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag.uuid) }
+            if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag) }
         }
         if let keys, keys.count < 500 {
             for key in keys { try store.forEachTag(zone: key.zone, name: key.name, visit) }
@@ -145,39 +155,12 @@ extension Library {
             try store.forEachTag(visit)
         }
         return byKey.filter { $0.value.count > 1 }.sorted { ($0.key.zone, $0.key.name) < ($1.key.zone, $1.key.name) }
-            .map { key, uuids in
-                let sorted = uuids.sorted(by: uuidByteOrder)
-                return TagMergeGroup(
-                    zone: key.zone, name: key.name, winner: sorted[0], losers: Array(sorted.dropFirst()),
+            .map { key, tags in
+                let sorted = tags.sorted { uuidByteOrder($0.uuid, $1.uuid) }
+                let group = TagMergeGroup(
+                    zone: key.zone, name: key.name, winner: sorted[0].uuid, losers: sorted.dropFirst().map(\.uuid),
                     photosRelinked: 0)
+                return (group, TagMerge(winner: sorted[0], losers: Array(sorted.dropFirst())))
             }
-    }
-
-    /// Merges a group's losers into its winner with the shared merge step of `share add`
-    /// (`mergeTag(_:into:log:)`). Call inside a write transaction.
-    func mergeTags(group: TagMergeGroup, history: inout HistoryWriter) throws {
-        let store = tagDedupeStore
-        func ref(_ uuid: String) throws -> TagRef? {
-            try store.tag(uuid: uuid).map {
-                TagRef(rowID: $0.rowID, uuid: $0.uuid, name: $0.name, zone: $0.zone.rawValue)
-            }
-        }
-        guard let winner = try ref(group.winner) else { return }
-        for uuid in group.losers {
-            guard let loser = try ref(uuid) else { continue }
-            try mergeTag(loser, into: winner, history: &history)
-        }
-        if group.photosRelinked > 0 { history.update(.tag(uuid: winner.uuid), ["photos"], zone: winner.zone) }
-    }
-
-    /// Photos of the losers that do not have the winner yet: the links a merge moves.
-    private func countRelinks(group: TagMergeGroup) throws -> Int {
-        let store = tagDedupeStore
-        guard let winner = try store.tag(uuid: group.winner) else { return 0 }
-        var photos = Set<Int64>()
-        for loser in group.losers {
-            photos.formUnion(try store.photosToRelink(from: loser, to: winner.rowID))
-        }
-        return photos.count
     }
 }

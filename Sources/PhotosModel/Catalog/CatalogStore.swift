@@ -118,8 +118,25 @@ public struct PhotoQuery: Sendable {
     /// Displayed rating (mean of the ratings rounded half up, SPEC §3) at least this; photos
     /// without ratings fail.
     public var minRating: Int?
+    /// Keyset paging by uniqueName (`photos export` reads its photos a page at a time, so its
+    /// memory does not grow with the library): when set, `sort` and `descending` are ignored.
+    public var page: PhotoPage?
 
     public init() {}
+}
+
+/// One page of photos in uniqueName order: those whose uniqueName sorts after `after` (byte
+/// order of the UTF-8, which is Swift's order of the ASCII unique names; nil: from the first),
+/// at most `limit` of them.
+public struct PhotoPage: Sendable, Equatable {
+    public var after: String?
+    /// Photos per page, at least 1.
+    public var limit: Int
+
+    public init(after: String?, limit: Int) {
+        self.after = after
+        self.limit = max(1, limit)
+    }
 }
 
 /// The text keys a command-line argument may name by prefix (SPEC §5).

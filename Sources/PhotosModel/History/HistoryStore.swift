@@ -42,4 +42,14 @@ public protocol HistoryStore: AnyObject {
     /// of a 10,000-photo zone).
     /// - Throws: the store's error.
     func appendDeleteChangesSetWise(_ entity: HistoryEntity, _ selection: HistorySelection, token: Int64) throws
+
+    /// Appends to `token`, in one statement, the changes the row-wise merge of `merges` records
+    /// (`dedupe-tags`, SPEC §5), in its order: per merge, per loser, a Photo update of `tags`
+    /// (zone: the photo's) for each photo linked to the loser and not recorded for an earlier
+    /// loser of the call, by unique name; then the loser's Tag delete with its tombstone
+    /// `{name, uuid}` (`TagMerge.loserRows`); after a merge's losers, the winner's Tag update of
+    /// `photos` when its `photosRelinked` > 0. Call before `TagDedupeStore.mergeTags`, with no
+    /// other change of those objects in the transaction (they are not merged with these).
+    /// - Throws: the store's error.
+    func appendTagMergeChangesSetWise(_ merges: [TagMerge], token: Int64) throws
 }

@@ -154,7 +154,8 @@ enum ExportCommand: Command {
         let summary: ExportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "exporting") { bar in
-                exporter.onProgress = { done, total in bar.update(done: done, total: total) }
+                // Only a shown bar needs the total, which costs the exporter a counting pass.
+                if bar.enabled { exporter.onProgress = { done, total in bar.update(done: done, total: total) } }
                 return try exporter.run()
             }
         } catch let interrupted as Interrupted<ExportSummary> {
