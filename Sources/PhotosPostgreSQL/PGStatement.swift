@@ -42,10 +42,16 @@ public final class PGStatement {
     public let sql: String
     /// Server-side names by parameter type list.
     private var names: [[Oid]: String] = [:]
+    /// True: sent unprepared (`PQexecParams`) every time, so the server plans each execution
+    /// with its parameter values and the table's current size; false: prepared once, and after
+    /// five executions the server may keep one generic plan for good (PostgreSQL docs `PREPARE`,
+    /// "Notes"; `PostgresDatabase.planningEachExecution(_:)`).
+    let plansEachExecution: Bool
 
-    init(database: PostgresDatabase, sql: String) {
+    init(database: PostgresDatabase, sql: String, plansEachExecution: Bool = false) {
         self.database = database
         self.sql = sql
+        self.plansEachExecution = plansEachExecution
     }
 
     /// `sql` with each `?` outside single- and double-quoted text numbered `$1`, `$2`, … in
@@ -86,7 +92,8 @@ public final class PGStatement {
     /// Executes with `values` and returns the result (freed by `PGResult`): the statement
     /// prepared once per parameter types, or `text` (when given) parsed for this one
     /// execution (`PQexecParams`; a `DECLARE` with its cursor's name).
-    private func execute(_ values: [PGBindable], sql text: String? = nil) throws -> PGResult {
+    private func execute(_ values: [PGBindable], sql given: String? = nil) throws -> PGResult {
+        let text = given ?? (plansEachExecution ? sql : nil)
         let params = values.map(\.pgValue)
         let types = params.map(PGStatement.oid)
         let conn = database.connection

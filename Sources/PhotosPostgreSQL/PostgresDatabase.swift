@@ -14,6 +14,8 @@ public final class PostgresDatabase {
     /// Only for scrubbing the password out of libpq's and the server's messages.
     private let scrubber: ConnectionInfo
     private var prepared: [String: PGStatement] = [:]
+    /// Statements planned at every execution (`planningEachExecution(_:)`), by SQL text.
+    private var replanned: [String: PGStatement] = [:]
     private var nextStatementNumber = 0
     /// Rows changed by the last INSERT, UPDATE or DELETE (`PQcmdTuples`).
     public private(set) var changes = 0
@@ -125,6 +127,7 @@ public final class PostgresDatabase {
         guard !closed else { return }
         closed = true
         prepared.removeAll()
+        replanned.removeAll()
         PQfinish(connection)
     }
 
@@ -163,6 +166,21 @@ public final class PostgresDatabase {
         if let cached = prepared[sql] { return cached }
         let statement = PGStatement(database: self, sql: PGStatement.numberPlaceholders(sql))
         prepared[sql] = statement
+        return statement
+    }
+
+    /// The statement for `sql` (with `?` placeholders), parsed and planned anew at every
+    /// execution (`PQexecParams`, libpq docs §34.3.1) rather than prepared: for a lookup on a
+    /// table that the same transaction fills from empty (`sync_entry` during a first reconcile),
+    /// where a prepared statement's generic plan, made while the table was empty, stays a
+    /// sequential scan however many rows follow (PostgreSQL docs `PREPARE`, "Notes": a generic
+    /// plan is chosen after five executions).
+    /// - Throws: never today; kept throwing to match `statement(_:)`.
+    public func planningEachExecution(_ sql: String) throws -> PGStatement {
+        if let cached = replanned[sql] { return cached }
+        let statement = PGStatement(
+            database: self, sql: PGStatement.numberPlaceholders(sql), plansEachExecution: true)
+        replanned[sql] = statement
         return statement
     }
 
