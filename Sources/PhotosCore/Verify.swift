@@ -258,6 +258,20 @@ extension Library {
         var error: Int32
         var mode: mode_t = 0
         var size = 0
+        /// Whether the SHA-256 is 64 lowercase hex digits (else there is no content address,
+        /// and `error` is ENOENT).
+        var isHex = true
+    }
+
+    /// Whether `reference` is the content address of `sha256` (`ab/abcdef…`,
+    /// `ExternalDataStore.reference(for:)`), compared as UTF-8 bytes without building the
+    /// address: verify asks it once per recorded original.
+    /// - Parameter sha256: 64 lowercase hex digits (ASCII, so its first two characters are
+    ///   its first two bytes).
+    static func isContentAddress(_ reference: String, of sha256: String) -> Bool {
+        let (r, s) = (reference.utf8, sha256.utf8)
+        return r.count == s.count + 3 && r.prefix(2).elementsEqual(s.prefix(2))
+            && r.dropFirst(2).first == UInt8(ascii: "/") && r.dropFirst(3).elementsEqual(s)
     }
 
     /// stat(2) of the content address of `original`'s SHA-256 (`ab/abcdef…`; where its file
@@ -267,7 +281,7 @@ extension Library {
     static func fileStatus(of original: RecordedOriginal, in folder: Int32, root: String) -> FileStatus {
         let sha = original.sha256
         guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            return FileStatus(error: ENOENT)
+            return FileStatus(error: ENOENT, isHex: false)
         }
         let address = ExternalDataStore.reference(for: sha)
         var st = stat()
@@ -343,13 +357,14 @@ extension Library {
                     original.byteSize, original.fileReference, original.zone
                 )
                 referenced.insert(ref)
-                let photo = Library.describePhoto(name, display)
+                // Built only for a problem: most of a million rows have none.
+                var photo: String { Library.describePhoto(name, display) }
                 // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
-                // orphan detection and re-import rely on it.
-                let address = ExternalDataStore.reference(for: sha)
-                let isHex =
-                    sha.utf8.count == 64 && sha.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-                guard ref == address, isHex else {
+                // orphan detection and re-import rely on it. `found.isHex`: fileStatus checked
+                // the SHA-256's digits already.
+                let isHex = found.isHex
+                guard isHex, Library.isContentAddress(ref, of: sha) else {
+                    let address = ExternalDataStore.reference(for: sha)
                     referenced.insert(address)
                     let there = isHex && found.error == 0 && found.size == size
                     if !there { missingOriginal.insert(name) }
@@ -548,8 +563,10 @@ extension Library {
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
             var folderNames = Set<Substring>()
+            // Found on the UTF-8 view ('/' is one byte): a Character search costs grapheme
+            // breaking per reference.
             for ref in referenced {
-                folderNames.insert(ref.lastIndex(of: "/").map { ref[..<$0] } ?? "")
+                folderNames.insert(ref.utf8.lastIndex(of: UInt8(ascii: "/")).map { ref[..<$0] } ?? "")
             }
             let root = self.externalData.root
             let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()

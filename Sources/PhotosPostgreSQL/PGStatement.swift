@@ -93,6 +93,8 @@ public final class PGStatement {
     /// prepared once per parameter types, or `text` (when given) parsed for this one
     /// execution (`PQexecParams`; a `DECLARE` with its cursor's name).
     private func execute(_ values: [PGBindable], sql given: String? = nil) throws -> PGResult {
+        // A fetch sent ahead is received first: libpq runs one command at a time.
+        database.settlePendingFetch()
         let text = given ?? (plansEachExecution ? sql : nil)
         let params = values.map(\.pgValue)
         let types = params.map(PGStatement.oid)
@@ -171,16 +173,41 @@ public final class PGStatement {
     /// writes are not seen by the scan (PostgreSQL docs `DECLARE`, "insensitive").
     /// - Throws: `PostgresError`, or what `body` throws (the cursor is closed either way).
     public func forEach(_ values: [PGBindable] = [], _ body: (PGRow) throws -> Void) throws {
+        try forEach(values, prefetching: false, body)
+    }
+
+    /// As `forEach(_:_:)`; with `prefetching`, the next page is asked for before `body` sees
+    /// the rows of the current one (`PostgresDatabase.sendFetch`, libpq's asynchronous
+    /// commands), so that the server reads page n + 1 while this process works on page n
+    /// instead of each waiting for the other. `body` may still use the connection: a
+    /// statement it runs first receives the page on its way.
+    /// - Throws: `PostgresError`, or what `body` throws (the cursor is closed either way).
+    public func forEach(_ values: [PGBindable], prefetching: Bool, _ body: (PGRow) throws -> Void) throws {
         let cursor = database.cursorName()
         let hold = database.isInTransaction ? "" : " WITH HOLD"
         _ = try execute(values, sql: "DECLARE \(cursor) NO SCROLL CURSOR\(hold) FOR \(sql)")
-        var open = true
-        defer { if open { try? database.execute("CLOSE \(cursor)") } }
         let fetch = "FETCH FORWARD \(PostgresDatabase.pageRows) FROM \(cursor)"
+        var open = true
+        var ahead = false
+        defer {
+            if ahead { database.discardFetch(fetch) }
+            if open { try? database.execute("CLOSE \(cursor)") }
+        }
+        var page = try database.fetch(fetch)
         while true {
-            let page = try database.fetch(fetch)
+            let more = page.rowCount >= PostgresDatabase.pageRows
+            if prefetching && more {
+                try database.sendFetch(fetch)
+                ahead = true
+            }
             for index in 0..<page.rowCount { try body(PGRow(result: page, index: Int32(index))) }
-            if page.rowCount < PostgresDatabase.pageRows { break }
+            guard more else { break }
+            if ahead {
+                ahead = false
+                page = try database.receiveFetch(fetch)
+            } else {
+                page = try database.fetch(fetch)
+            }
         }
         open = false
         try database.execute("CLOSE \(cursor)")

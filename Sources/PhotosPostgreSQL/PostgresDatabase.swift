@@ -22,6 +22,12 @@ public final class PostgresDatabase {
     /// Seconds a statement waits for another session's lock (`setBusyTimeout`).
     public private(set) var busyTimeout: Double = 30
     private var closed = false
+    /// The `FETCH` sent ahead by `PGStatement.forEach(prefetching:)` whose result is not
+    /// received yet (at most one: libpq runs one command at a time per connection).
+    private var pendingFetch: String?
+    /// Results of fetches sent ahead, received early because another statement had to run
+    /// (`settlePendingFetch`), by their `FETCH` text (which names the cursor).
+    private var prefetched: [String: Result<PGResult, any Error>] = [:]
 
     /// How a transaction takes its locks.
     public enum TransactionKind: Sendable {
@@ -153,6 +159,7 @@ public final class PostgresDatabase {
     /// Runs one or more SQL statements that take no parameters (`PQexec`).
     /// - Throws: `PostgresError`.
     public func execute(_ sql: String) throws {
+        settlePendingFetch()
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
@@ -199,7 +206,12 @@ public final class PostgresDatabase {
     /// The rows of a statement without parameters (`FETCH` from a cursor), whole.
     /// - Throws: `PostgresError`.
     func fetch(_ sql: String) throws -> PGResult {
-        let result = PQexec(connection, sql)
+        settlePendingFetch()
+        return try tuples(PQexec(connection, sql), sql: sql)
+    }
+
+    /// `result` when it holds rows; else its error (the result freed).
+    private func tuples(_ result: OpaquePointer?, sql: String) throws -> PGResult {
         let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         guard let result, status == PGRES_TUPLES_OK else {
             let error = error(result, sql: sql)
@@ -207,6 +219,47 @@ public final class PostgresDatabase {
             throw error
         }
         return PGResult(result)
+    }
+
+    /// Sends `sql` (a `FETCH` without parameters) without waiting for its rows
+    /// (`PQsendQuery`, libpq docs §34.4 "Asynchronous Command Processing"): the server reads
+    /// the next page while this process works on the current one. `receiveFetch(sql)` takes
+    /// the rows; any other statement on the connection first receives them (`settlePendingFetch`).
+    /// - Throws: `PostgresError` when it cannot be sent.
+    func sendFetch(_ sql: String) throws {
+        settlePendingFetch()
+        guard PQsendQuery(connection, sql) == 1 else { throw error(nil, sql: sql) }
+        pendingFetch = sql
+    }
+
+    /// The rows of the fetch `sendFetch(sql)` sent.
+    /// - Throws: `PostgresError` from the server, or when no such fetch was sent.
+    func receiveFetch(_ sql: String) throws -> PGResult {
+        settlePendingFetch()
+        guard let result = prefetched.removeValue(forKey: sql) else {
+            throw PostgresError(sqlState: "XX000", message: "no rows were fetched ahead for \(sql)", sql: sql)
+        }
+        return try result.get()
+    }
+
+    /// Receives the result of a fetch sent ahead, if any, and keeps it for `receiveFetch`, so
+    /// that the connection is free for the next command.
+    func settlePendingFetch() {
+        guard let sql = pendingFetch else { return }
+        pendingFetch = nil
+        var first: OpaquePointer?
+        // A command's results end with NULL (libpq docs §34.4, PQgetResult).
+        while let result = PQgetResult(connection) {
+            if first == nil { first = result } else { PQclear(result) }
+        }
+        prefetched[sql] = Result { try tuples(first, sql: sql) }
+    }
+
+    /// Forgets the rows fetched ahead for `sql` (a scan that ends early), receiving them first
+    /// when they are still on their way.
+    func discardFetch(_ sql: String) {
+        settlePendingFetch()
+        prefetched[sql] = nil
     }
 
     /// Records the row count of a finished command.

@@ -88,13 +88,16 @@ extension PostgresDatabase: VerifyStore {
         }
     }
 
+    /// Recorded originals through a cursor, each next page asked for before `body` sees the
+    /// current one (`PGStatement.forEach(_:prefetching:_:)`): the server reads it while verify
+    /// checks the files of this one.
     public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
             SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
-        ).forEach {
+        ).forEach([], prefetching: true) {
             try body(
                 RecordedOriginal(
                     photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
@@ -157,7 +160,9 @@ extension PostgresDatabase: VerifyStore {
     /// Thumbnail heads in order of their id, through a cursor as `forEachThumbnail`; the server
     /// cuts them out (`substring`, `octet_length`: on a TOASTed value only the slices asked
     /// for are read, PostgreSQL docs §73.2), so a page of 1,000 rows is about `headBytes` × 2
-    /// × 1,000 bytes of hex text instead of whole thumbnails.
+    /// × 1,000 bytes of hex text instead of whole thumbnails. Each next page is asked for
+    /// before `body` sees the current one (`PGStatement.forEach(_:prefetching:_:)`): the
+    /// server reads it meanwhile.
     public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
         try statement(
             """
@@ -166,7 +171,7 @@ extension PostgresDatabase: VerifyStore {
                    t.width, t.height, p.width, p.height
             FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
             """
-        ).forEach([max(1, headBytes)]) { row in
+        ).forEach([max(1, headBytes)], prefetching: true) { row in
             try body(
                 ThumbnailHead(
                     photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.bytes(2),
