@@ -29,6 +29,12 @@ extension PostgresDatabase: SQLConnection {
         try statement(sql).map(PostgresDatabase.parameters(arguments), decode)
     }
 
+    public func fetchAllPlanningEachExecution<T>(
+        sql: String, arguments: [SQLBindable], _ decode: (PGRow) throws -> T
+    ) throws -> [T] {
+        try planningEachExecution(sql).map(PostgresDatabase.parameters(arguments), decode)
+    }
+
     public func fetchPaged<T>(sql: String, arguments: [SQLBindable], _ decode: (PGRow) throws -> T) throws -> [T] {
         try statement(sql).streamedMap(PostgresDatabase.parameters(arguments), decode)
     }

@@ -66,11 +66,29 @@ public protocol SQLConnection: AnyObject {
     /// - Throws: the backend's error, or what `body` throws.
     func forEachRow(sql: String, arguments: [SQLBindable], _ body: (ResultRow) throws -> Void) throws
 
+    /// Every row mapped by `decode`, as `fetchAll`, but planned for these arguments at every
+    /// execution instead of by a plan kept for the statement text: for lookups on a table the
+    /// same transaction fills from empty (`sync_entry` during a first reconcile), where
+    /// PostgreSQL's generic plan of a prepared statement, made over the empty table, stays a
+    /// sequential scan (PostgreSQL docs, `PREPARE`, Notes). SQLite's default is `fetchAll`
+    /// (its planner sees the table as it is at each `sqlite3_step` after a schema or
+    /// statistics change, and the cached statement costs no round trip).
+    /// - Throws: the backend's error, or what `decode` throws.
+    func fetchAllPlanningEachExecution<T>(
+        sql: String, arguments: [SQLBindable], _ decode: (ResultRow) throws -> T
+    ) throws -> [T]
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
 }
 
 extension SQLConnection {
+    public func fetchAllPlanningEachExecution<T>(
+        sql: String, arguments: [SQLBindable], _ decode: (ResultRow) throws -> T
+    ) throws -> [T] {
+        try fetchAll(sql: sql, arguments: arguments, decode)
+    }
+
     /// The first column of the first row as an integer, or nil (no row, or NULL).
     /// - Throws: the backend's error.
     public func fetchInt(sql: String, arguments: [SQLBindable]) throws -> Int? {

@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 /// The SQL of sync (`SyncStore`): the sync state (`sync_library`, `sync_entry`, `sync_applied`,
 /// `sync_peer`, migration 6) and the catalog read and written by identity. Only standard SQL
@@ -27,27 +28,18 @@ extension Database: SyncStore {
             [changeToken, reconciledHistoryToken])
     }
 
-    private static let entryColumns = "entity, object_id, attribute, value, stamp_time, stamp_library, zone_id"
-
-    private static func entry(_ row: Row) -> SyncEntry? {
-        guard let entity = SyncEntity(rawValue: row.string(0)) else { return nil }
-        return SyncEntry(
-            entity: entity, objectID: row.string(1), attribute: row.string(2), value: row.optionalString(3),
-            stamp: SyncStamp(time: row.string(4), library: row.string(5)), zone: row.optionalString(6))
-    }
-
     public func syncEntries(_ entity: SyncEntity, _ objectID: String) throws -> [SyncEntry] {
-        try statement("SELECT \(Database.entryColumns) FROM sync_entry WHERE entity = ? AND object_id = ?")
-            .map([entity.rawValue, objectID], Database.entry).compactMap { $0 }
+        try statement("SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE entity = ? AND object_id = ?")
+            .map([entity.rawValue, objectID], SyncSQL.entry).compactMap { $0 }
     }
 
     public func syncLinkEntries(ofPhoto uniqueName: String) throws -> [SyncEntry] {
         // A range on the primary key instead of LIKE: `/` sorts before `0`, so every
         // `PHOTO/…` id lies in [PHOTO/, PHOTO0).
         try statement(
-            "SELECT \(Database.entryColumns) FROM sync_entry WHERE entity = 'PhotoTag' AND object_id >= ? AND object_id < ?"
+            "SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE entity = 'PhotoTag' AND object_id >= ? AND object_id < ?"
         )
-        .map([uniqueName + "/", uniqueName + "0"], Database.entry).compactMap { $0 }
+        .map([uniqueName + "/", uniqueName + "0"], SyncSQL.entry).compactMap { $0 }
     }
 
     public func putSyncEntry(_ entry: SyncEntry, token: Int64) throws {
@@ -66,14 +58,14 @@ extension Database: SyncStore {
     }
 
     public func forEachSyncEntry(after token: Int64, zone: String?, _ body: (SyncEntry) throws -> Void) throws {
-        var sql = "SELECT \(Database.entryColumns) FROM sync_entry WHERE token > ?"
+        var sql = "SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE token > ?"
         var args: [SQLBindable] = [token]
         if let zone {
             sql += " AND zone_id = ?"
             args.append(zone)
         }
         try statement(sql + " ORDER BY entity, object_id, attribute").forEach(args) { row in
-            if let e = Database.entry(row) { try body(e) }
+            if let e = SyncSQL.entry(row) { try body(e) }
         }
     }
 
@@ -389,41 +381,11 @@ extension Database: SyncStore {
 
 // MARK: a chunk of objects at a time
 
-/// The reconciler's reads and writes for many objects per statement (`StatementBatches`): key
-/// lists as `IN (…)`, a photo's link entries as a primary-key range per photo joined from a
-/// `VALUES` list, entries written as multi-row `INSERT … ON CONFLICT … DO UPDATE`. The same
-/// statement texts as the PostgreSQL store's.
+/// A photo's link entries, many photos per statement: per photo the primary-key range
+/// [PHOTO/, PHOTO0) joined from a `VALUES` list, which SQLite reads range by range from the
+/// index. The rest of the reconciler's batched statements are `PhotosSQL`'s
+/// (`SyncStore where Self: SQLConnection`).
 extension Database {
-    public func syncStateIsEmpty() throws -> Bool {
-        try scalarInt(
-            """
-            SELECT CASE WHEN EXISTS (SELECT 1 FROM sync_entry) OR EXISTS (SELECT 1 FROM sync_applied)
-                OR EXISTS (SELECT 1 FROM sync_peer) OR EXISTS (SELECT 1 FROM sync_membership) THEN 0 ELSE 1 END
-            """) == 1
-    }
-
-    /// Runs `sql`, its `{keys}` replaced by an `IN` list's placeholders, once per slice of `keys`
-    /// (`StatementBatches.lookups`), calling `body` with every row.
-    private func lookUp(
-        _ keys: [String], _ sql: String, before: [SQLBindable] = [], after: [SQLBindable] = [],
-        _ body: (Row) throws -> Void
-    ) throws {
-        for (range, size) in StatementBatches.lookups(keys.count) {
-            let slice = Array(keys[range]) + Array(repeating: keys[range.lowerBound], count: size - range.count)
-            try statement(sql.replacing("{keys}", with: StatementBatches.placeholders(size))).forEach(
-                before + slice + after, body)
-        }
-    }
-
-    public func syncEntries(_ entity: SyncEntity, _ objectIDs: [String]) throws -> [SyncEntry] {
-        var entries: [SyncEntry] = []
-        try lookUp(
-            objectIDs, "SELECT \(Database.entryColumns) FROM sync_entry WHERE entity = ? AND object_id IN ({keys})",
-            before: [entity.rawValue]
-        ) { row in if let e = Database.entry(row) { entries.append(e) } }
-        return entries
-    }
-
     public func syncLinkEntries(ofPhotos uniqueNames: [String]) throws -> [SyncEntry] {
         // Per photo the primary-key range [PHOTO/, PHOTO0) of `syncLinkEntries(ofPhoto:)`; a
         // slice's surplus ranges are empty ('' to '').
@@ -438,103 +400,8 @@ extension Database {
                 SELECT e.entity, e.object_id, e.attribute, e.value, e.stamp_time, e.stamp_library, e.zone_id
                 FROM r JOIN sync_entry e ON e.entity = 'PhotoTag' AND e.object_id >= r.lo AND e.object_id < r.hi
                 """
-            ).forEach(args) { row in if let e = Database.entry(row) { entries.append(e) } }
+            ).forEach(args) { row in if let e = SyncSQL.entry(row) { entries.append(e) } }
         }
         return entries
-    }
-
-    public func putSyncEntries(_ entries: [SyncEntry], token: Int64) throws {
-        for range in StatementBatches.writes(entries.count) {
-            var args: [SQLBindable] = []
-            args.reserveCapacity(range.count * 8)
-            for e in entries[range] {
-                args += [
-                    e.entity.rawValue, e.objectID, e.attribute, e.value, e.stamp.time, e.stamp.library, token, e.zone
-                ]
-            }
-            try run(
-                """
-                INSERT INTO sync_entry (entity, object_id, attribute, value, stamp_time, stamp_library, token, zone_id)
-                VALUES \(StatementBatches.placeholders(range.count, "(?, ?, ?, ?, ?, ?, ?, ?)"))
-                ON CONFLICT (entity, object_id, attribute) DO UPDATE SET value = excluded.value,
-                    stamp_time = excluded.stamp_time, stamp_library = excluded.stamp_library, token = excluded.token,
-                    zone_id = excluded.zone_id
-                """, args)
-        }
-    }
-
-    public func newestHistoryTimestamps(
-        entity: String, objectIDs: [String], excludingContext excludedContext: String
-    ) throws -> [String: String] {
-        // `entity || ''` keeps the planner on the object index (`history_change_object`): on
-        // `history_change_entity` it would read every change of the entity per slice; the
-        // transaction is looked up per change by its key (a join's generic plan on PostgreSQL
-        // scanned all of `history_transaction` per slice).
-        var times: [String: String] = [:]
-        try lookUp(
-            objectIDs,
-            """
-            SELECT c.object_id, max((SELECT t.timestamp FROM history_transaction t WHERE t.token = c.token AND t.context <> ?))
-            FROM history_change c WHERE c.object_id IN ({keys}) AND c.entity || '' = ? GROUP BY c.object_id
-            """, before: [excludedContext], after: [entity]
-        ) { row in if !row.isNull(1) { times[row.string(0)] = row.string(1) } }
-        return times
-    }
-
-    public func catalogAttributes(_ entity: SyncEntity, _ objectIDs: [String]) throws -> [String: [String: String]] {
-        var result: [String: [String: String]] = [:]
-        func rows(_ names: [String], _ sql: String) throws {
-            try lookUp(objectIDs, sql) { r in
-                var values: [String: String] = [:]
-                for (i, name) in names.enumerated() where !r.isNull(i + 1) {
-                    switch r.value(i + 1) {
-                    case .integer(let v): values[name] = String(v)
-                    default: values[name] = r.string(i + 1)
-                    }
-                }
-                result[r.string(0)] = values
-            }
-        }
-        switch entity {
-        case .share:
-            try rows(
-                ["title", "created", "publicPermission", "scope"],
-                "SELECT s.id, s.title, s.created, s.public_permission, z.scope FROM share s JOIN zone z ON z.id = s.id WHERE s.id IN ({keys})"
-            )
-        case .participant:
-            try rows(
-                ["share", "email", "role", "permission", "acceptance"],
-                "SELECT uuid, share_id, email, role, permission, acceptance FROM participant WHERE uuid IN ({keys})")
-        case .photo:
-            try rows(
-                SyncEntity.photo.attributes,
-                """
-                SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
-                       p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size
-                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
-                """)
-        case .tag:
-            try rows(["name", "zone"], "SELECT uuid, name, zone_id FROM tag WHERE uuid IN ({keys})")
-        case .rating:
-            try rows(
-                ["photo", "value", "author"],
-                "SELECT r.uuid, p.unique_name, r.value, r.author FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid IN ({keys})"
-            )
-        case .photoTag:
-            for id in objectIDs { result[id] = try catalogAttributes(.photoTag, id) }
-        }
-        return result
-    }
-
-    public func tagUUIDs(ofPhotos uniqueNames: [String]) throws -> [String: [String]] {
-        var tags: [String: [String]] = [:]
-        try lookUp(
-            uniqueNames,
-            """
-            SELECT p.unique_name, t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
-            JOIN tag t ON t.id = pt.tag_id WHERE p.unique_name IN ({keys}) ORDER BY p.unique_name, t.uuid
-            """
-        ) { row in tags[row.string(0), default: []].append(row.string(1)) }
-        return tags
     }
 }
