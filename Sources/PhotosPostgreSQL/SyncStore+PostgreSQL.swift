@@ -106,16 +106,6 @@ extension PostgresDatabase: SyncStore {
         ).streamedMap([token, excludedContext]) { ($0.string(0), $0.string(1), $0.string(2)) }
     }
 
-    public func newestHistoryTimestamp(entity: String, objectID: String, excludingContext excludedContext: String)
-        throws -> String?
-    {
-        try scalarString(
-            """
-            SELECT max(t.timestamp) FROM history_change c JOIN history_transaction t ON t.token = c.token
-            WHERE c.object_id = ? AND c.entity = ? AND t.context <> ?
-            """, [objectID, entity, excludedContext])
-    }
-
     // MARK: catalog by identity
 
     public func catalogObjects(_ entity: SyncEntity) throws -> [String] {
@@ -185,15 +175,6 @@ extension PostgresDatabase: SyncStore {
                 WHERE p.unique_name || '/' || t.uuid = ?
                 """, ["present"])
         }
-    }
-
-    public func tagUUIDs(ofPhoto uniqueName: String) throws -> [String] {
-        try statement(
-            """
-            SELECT t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
-            WHERE p.unique_name = ? ORDER BY t.uuid
-            """
-        ).map([uniqueName]) { $0.string(0) }
     }
 
     // MARK: applied ranges and acknowledgements

@@ -153,8 +153,8 @@ private struct PerObjectReconciler {
                 var ids = Set(try store.catalogObjects(entity))
                 ids.formUnion(try store.liveSyncObjects(entity))
                 for id in ids.sorted() {
-                    let time = try store.newestHistoryTimestamp(
-                        entity: entity.rawValue, objectID: id, excludingContext: HistoryContext.sync.rawValue)
+                    let time = try store.newestHistoryTimestamps(
+                        entity: entity.rawValue, objectIDs: [id], excludingContext: HistoryContext.sync.rawValue)[id]
                     try reconcile(entity, id, time: time ?? now)
                 }
             }
@@ -210,7 +210,7 @@ private struct PerObjectReconciler {
     }
 
     private mutating func reconcileLinks(ofPhoto photo: String, zone: String?, time: String) throws {
-        let live = Set(try store.tagUUIDs(ofPhoto: photo))
+        let live = Set(try store.tagUUIDs(ofPhotos: [photo])[photo] ?? [])
         var synced: [String: SyncEntry] = [:]
         for e in try store.syncLinkEntries(ofPhoto: photo) where e.attribute == "present" {
             synced[String(e.objectID.dropFirst(photo.count + 1))] = e

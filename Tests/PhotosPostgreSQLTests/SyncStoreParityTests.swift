@@ -138,11 +138,12 @@ final class SyncStoreParityTests: PostgresTestCase {
             "history objects after first", try s.historyObjects(after: oldest, excludingContext: "sync").map { "\($0)" }
         )
         read(
-            "newest timestamp",
-            try s.newestHistoryTimestamp(entity: "Photo", objectID: "p1", excludingContext: "tag add") as Any)
+            "newest timestamps",
+            Self.sorted(
+                try s.newestHistoryTimestamps(entity: "Photo", objectIDs: ["p1", "zz"], excludingContext: "tag add")))
         read(
-            "newest timestamp none",
-            try s.newestHistoryTimestamp(entity: "Photo", objectID: "zz", excludingContext: "sync") as Any)
+            "newest timestamps none",
+            Self.sorted(try s.newestHistoryTimestamps(entity: "Photo", objectIDs: ["zz"], excludingContext: "sync")))
 
         // Applied ranges, acknowledgements (kept when lower), memberships.
         try inTransaction {
@@ -214,7 +215,9 @@ final class SyncStoreParityTests: PostgresTestCase {
             read("attributes \(entity) none", Self.sorted(try s.catalogAttributes(entity, "nobody")))
             for id in objects { read("row id \(entity) \(id)", try s.rowID(entity, id) != nil) }
         }
-        read("tags of p1", try s.tagUUIDs(ofPhoto: "p1"))
+        read(
+            "tags of p1",
+            try s.tagUUIDs(ofPhotos: ["p1", "zz"]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
         read("rating of ann", try s.rating(ofPhoto: "p1", author: "ann") as Any)
         read("rating of nobody", try s.rating(ofPhoto: "p1", author: "zed") as Any)
 

@@ -201,12 +201,8 @@ public protocol SyncStore: AnyObject {
     func historyObjects(after token: Int64, excludingContext excludedContext: String) throws -> [(
         entity: String, objectID: String, timestamp: String
     )]
-    /// The newest timestamp of a history transaction naming the object, outside `excludedContext`.
-    /// - Throws: the store's error.
-    func newestHistoryTimestamp(entity: String, objectID: String, excludingContext excludedContext: String) throws
-        -> String?
-    /// `newestHistoryTimestamp` for every object id named (any number): object id → timestamp,
-    /// objects that history does not name left out.
+    /// The newest timestamp of a history transaction outside `excludedContext` naming each object
+    /// id (any number): object id → timestamp, objects that history does not name left out.
     /// - Throws: the store's error.
     func newestHistoryTimestamps(entity: String, objectIDs: [String], excludingContext excludedContext: String)
         throws -> [String: String]
@@ -223,15 +219,12 @@ public protocol SyncStore: AnyObject {
     /// without a value is left out), nil when the object is not there.
     /// - Throws: the store's error.
     func catalogAttributes(_ entity: SyncEntity, _ objectID: String) throws -> [String: String]?
-    /// The uuids of the tags a photo is linked to.
-    /// - Throws: the store's error.
-    func tagUUIDs(ofPhoto uniqueName: String) throws -> [String]
     /// `catalogAttributes` for every object id of `entity` named (any number; not `PhotoTag`):
     /// object id → attributes, objects not in the catalog left out.
     /// - Throws: the store's error.
     func catalogAttributes(_ entity: SyncEntity, _ objectIDs: [String]) throws -> [String: [String: String]]
-    /// `tagUUIDs(ofPhoto:)` for every photo named (any number): uniqueName → tag uuids, photos
-    /// without links left out.
+    /// The uuids of the tags each photo named is linked to (any number), in uuid order:
+    /// uniqueName → tag uuids, photos without links left out.
     /// - Throws: the store's error.
     func tagUUIDs(ofPhotos uniqueNames: [String]) throws -> [String: [String]]
 
