@@ -60,9 +60,13 @@ static int pc_spans_make(pc_spans *s, int64_t source, int64_t target) {
 
 int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *dst, int width, int height) {
     if (src_width < 1 || src_height < 1 || width < 1 || height < 1) return 0;
+    /* Span offsets are ints and count at most source + target weights per axis; the working
+     * floats are src_height x width x 3: refuse sizes whose counts do not fit. */
+    if ((int64_t)src_width + width > INT32_MAX || (int64_t)src_height + height > INT32_MAX) return 0;
+    size_t stride = (size_t)width * 3, floats;
+    if (__builtin_mul_overflow((size_t)src_height, stride * sizeof(float), &floats)) return 0;
     pc_spans columns = {0}, rows = {0};
-    size_t stride = (size_t)width * 3;
-    float *horizontal = malloc((size_t)src_height * stride * sizeof(float));
+    float *horizontal = malloc(floats);
     float *sums = malloc(stride * sizeof(float));
     int ok = horizontal != NULL && sums != NULL && pc_spans_make(&columns, src_width, width) &&
              pc_spans_make(&rows, src_height, height);
