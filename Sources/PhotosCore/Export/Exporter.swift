@@ -213,16 +213,16 @@ public final class Exporter {
         // holds a page, the names taken so far (`Planner.taken`) and the export state, not the
         // library. With --update a first pass keeps each photo's recorded name before any other
         // photo picks one, as naming all photos at once did.
+        // The same pass counts the progress total (without --update, a pass of its own, made only
+        // when progress is reported).
         let pageSize = max(self.pageSize, options.batchSize)
-        if options.update, state != nil {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
-                planner.reserveRecordedNames(page, template: options.template)
-            }
-        }
-        // The progress total: counted by a pass of its own, only when progress is reported.
+        let reserve = options.update && state != nil
         var total = 0
-        if onProgress != nil {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { total += $0.count }
+        if reserve || onProgress != nil {
+            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
+                if reserve { planner.reserveRecordedNames(page, template: options.template) }
+                total += page.count
+            }
         }
         // Photos without a usable name (they keep whatever they had before).
         var unnamed = Set<String>()
@@ -279,21 +279,15 @@ public final class Exporter {
                         fail(item.photo, Exporter.reason(error), &summary)
                     }
                 }
-                if let state {
-                    do {
-                        try state.record(recorded.filter { state.entries[$0.path] != $0 })
-                        summary.written += counts.written
-                        summary.updated += counts.updated
-                        summary.skipped += counts.skipped
-                        summary.bytes += counts.bytes
-                    } catch {
-                        stop = Exporter.environmentError(error, destination: dest) ?? error
-                    }
-                } else {
+                // The batch counts once its rows are in the export state (when there is one).
+                do {
+                    if let state { try state.record(recorded.filter { state.entries[$0.path] != $0 }) }
                     summary.written += counts.written
                     summary.updated += counts.updated
                     summary.skipped += counts.skipped
                     summary.bytes += counts.bytes
+                } catch {
+                    stop = Exporter.environmentError(error, destination: dest) ?? error
                 }
             }
             if let stop {
