@@ -516,6 +516,17 @@ extension Library {
                         detail: "\(Library.describePhoto(name, display)) has no thumbnail",
                         repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
             }
+            // Counts a checked thumbnail, and reports it when `reason` says what is wrong with it.
+            func checkedThumbnail(of photo: PhotoName, _ reason: String?) {
+                report.thumbnails += 1
+                guard let reason else { return }
+                let (name, display) = (photo.uniqueName, photo.displayName)
+                report.problems.append(
+                    VerifyProblem(
+                        kind: .damagedThumbnail, subject: .photo(photo),
+                        detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                        repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+            }
             // Read in chunks of `thumbnailChunk` rows (thumbnails are never all in memory), each
             // chunk decoded by `jobs` threads; the problems keep the rows' order.
             var chunk: [RecordedThumbnail] = []
@@ -525,33 +536,17 @@ extension Library {
                         thumb.data, width: thumb.width, height: thumb.height,
                         photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
                 }
-                for (thumb, reason) in zip(chunk, reasons) {
-                    report.thumbnails += 1
-                    guard let reason else { continue }
-                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
-                    report.problems.append(
-                        VerifyProblem(
-                            kind: .damagedThumbnail, subject: .photo(thumb.photo),
-                            detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
-                            repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
-                }
+                for (thumb, reason) in zip(chunk, reasons) { checkedThumbnail(of: thumb.photo, reason) }
                 chunk.removeAll(keepingCapacity: true)
             }
             if quick {
                 // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
                 // the store cuts it out: microseconds a thumbnail, so on this thread.
                 try self.verifyStore.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
-                    report.thumbnails += 1
-                    guard
-                        let reason = try Library.quickThumbnailProblem(
-                            thumb, whole: { try self.verifyStore.thumbnailData(photo: thumb.photo.uniqueName) })
-                    else { return }
-                    let (name, display) = (thumb.photo.uniqueName, thumb.photo.displayName)
-                    report.problems.append(
-                        VerifyProblem(
-                            kind: .damagedThumbnail, subject: .photo(thumb.photo),
-                            detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
-                            repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+                    checkedThumbnail(
+                        of: thumb.photo,
+                        try Library.quickThumbnailProblem(
+                            thumb, whole: { try self.verifyStore.thumbnailData(photo: thumb.photo.uniqueName) }))
                 }
             } else {
                 try self.verifyStore.forEachThumbnail { thumb in
@@ -823,6 +818,12 @@ extension Library {
     static func thumbnailProblem(_ data: [UInt8], width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String?
     {
         if let reason = ThumbnailCheck.problem(data, width: width, height: height) { return reason }
+        return sizeProblem(width: width, height: height, photoWidth: photoWidth, photoHeight: photoHeight)
+    }
+
+    /// Why a thumbnail of `width` × `height` pixels is not the size a `photoWidth` ×
+    /// `photoHeight` photo's thumbnail has (`Thumbnailer.thumbnailSize`, SPEC §6), or nil.
+    static func sizeProblem(width: Int, height: Int, photoWidth: Int, photoHeight: Int) -> String? {
         let expected = Thumbnailer.thumbnailSize(
             width: photoWidth, height: photoHeight, maxEdge: ThumbnailOptions().maxEdge)
         guard expected.width == width, expected.height == height else {
@@ -834,7 +835,7 @@ extension Library {
 
     /// Why a thumbnail fails `verify --quick`'s check, from its head: `ThumbnailCheck.structure`
     /// (a whole JPEG whose frame header gives its recorded size, no decode), then the size rule
-    /// as in `thumbnailProblem`. When the head ends before the frame header, the check runs on
+    /// (`sizeProblem`). When the head ends before the frame header, the check runs on
     /// the whole thumbnail, read by `whole` (nil: it is gone meanwhile, no problem to report).
     /// - Throws: what `whole` throws.
     static func quickThumbnailProblem(_ thumb: ThumbnailHead, whole: () throws -> [UInt8]?) throws -> String? {
@@ -847,13 +848,8 @@ extension Library {
                 head: data[...], byteCount: data.count, last: data.suffix(2), width: thumb.width, height: thumb.height)
         }
         if case .damaged(let reason) = structure { return reason }
-        let expected = Thumbnailer.thumbnailSize(
-            width: thumb.photoWidth, height: thumb.photoHeight, maxEdge: ThumbnailOptions().maxEdge)
-        guard expected.width == thumb.width, expected.height == thumb.height else {
-            return
-                "is \(thumb.width)×\(thumb.height) pixels, but a \(thumb.photoWidth)×\(thumb.photoHeight) photo's thumbnail is \(expected.width)×\(expected.height)"
-        }
-        return nil
+        return sizeProblem(
+            width: thumb.width, height: thumb.height, photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
     }
 
     /// A problem the store's own check reported (one line of it).

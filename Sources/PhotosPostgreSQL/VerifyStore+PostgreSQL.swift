@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 extension PostgresDatabase: VerifyStore {
     /// The catalog's indexes the server marks invalid (a failed `CREATE INDEX CONCURRENTLY`,
@@ -106,25 +107,6 @@ extension PostgresDatabase: VerifyStore {
         }
     }
 
-    public func ratingAndTagLinkCounts(ofPhotos uniqueNames: [String]) throws -> [String: (
-        ratings: Int, tagLinks: Int
-    )] {
-        var counts: [String: (ratings: Int, tagLinks: Int)] = [:]
-        // In chunks of 500 names, one placeholder each.
-        for first in stride(from: 0, to: uniqueNames.count, by: 500) {
-            let part = Array(uniqueNames[first..<min(first + 500, uniqueNames.count)])
-            let placeholders = Array(repeating: "?", count: part.count).joined(separator: ", ")
-            try statement(
-                """
-                SELECT p.unique_name, (SELECT count(*) FROM rating r WHERE r.photo_id = p.id),
-                       (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
-                FROM photo p WHERE p.unique_name IN (\(placeholders))
-                """
-            ).forEach(part.map { $0 as any PGBindable }) { counts[$0.string(0)] = ($0.int(1), $0.int(2)) }
-        }
-        return counts
-    }
-
     public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }
 
     public func recordedOriginalCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo_data") ?? 0 }
@@ -164,26 +146,10 @@ extension PostgresDatabase: VerifyStore {
     /// before `body` sees the current one (`PGStatement.forEach(_:prefetching:_:)`): the
     /// server reads it meanwhile.
     public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
-        try statement(
-            """
-            SELECT p.unique_name, p.display_name, substring(t.data FROM 1 FOR CAST(? AS integer)),
-                   substring(t.data FROM greatest(octet_length(t.data) - 1, 1)), octet_length(t.data),
-                   t.width, t.height, p.width, p.height
-            FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
-            """
-        ).forEach([max(1, headBytes)], prefetching: true) { row in
-            try body(
-                ThumbnailHead(
-                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.bytes(2),
-                    last: row.bytes(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
-                    photoWidth: row.int(7), photoHeight: row.int(8)))
-        }
-    }
-
-    public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
-        try statement(
-            "SELECT t.data FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.unique_name = ? ORDER BY t.id LIMIT 1"
-        ).first([uniqueName]) { $0.bytes(0) }
+        let sql = VerifySQL.thumbnailHeads(
+            head: "substring(t.data FROM 1 FOR CAST(? AS integer))",
+            last: "substring(t.data FROM greatest(octet_length(t.data) - 1, 1))", length: "octet_length(t.data)")
+        try statement(sql).forEach([max(1, headBytes)], prefetching: true) { try body(VerifySQL.thumbnailHead($0)) }
     }
 
     public func relinkTag(

@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 extension Database: VerifyStore {
     public func storageProblems(thorough: Bool) throws -> [String] {
@@ -95,25 +96,6 @@ extension Database: VerifyStore {
         }
     }
 
-    public func ratingAndTagLinkCounts(ofPhotos uniqueNames: [String]) throws -> [String: (
-        ratings: Int, tagLinks: Int
-    )] {
-        var counts: [String: (ratings: Int, tagLinks: Int)] = [:]
-        // In chunks of 500 names, one placeholder each.
-        for first in stride(from: 0, to: uniqueNames.count, by: 500) {
-            let part = Array(uniqueNames[first..<min(first + 500, uniqueNames.count)])
-            let placeholders = Array(repeating: "?", count: part.count).joined(separator: ", ")
-            try statement(
-                """
-                SELECT p.unique_name, (SELECT count(*) FROM rating r WHERE r.photo_id = p.id),
-                       (SELECT count(*) FROM photo_tag pt WHERE pt.photo_id = p.id)
-                FROM photo p WHERE p.unique_name IN (\(placeholders))
-                """
-            ).forEach(part.map { $0 as any SQLBindable }) { counts[$0.string(0)] = ($0.int(1), $0.int(2)) }
-        }
-        return counts
-    }
-
     public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }
 
     public func recordedOriginalCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo_data") ?? 0 }
@@ -146,26 +128,10 @@ extension Database: VerifyStore {
 
     public func forEachThumbnailHead(headBytes: Int, _ body: (ThumbnailHead) throws -> Void) throws {
         // A BLOB as stored; a value stored as TEXT by an outside write is taken as its bytes.
-        try Statement.prepare(
-            self,
-            """
-            SELECT p.unique_name, p.display_name, substr(CAST(t.data AS BLOB), 1, ?), substr(CAST(t.data AS BLOB), -2),
-                   length(CAST(t.data AS BLOB)), t.width, t.height, p.width, p.height
-            FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
-            """
-        ).forEach([max(1, headBytes)]) { row in
-            try body(
-                ThumbnailHead(
-                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.blob(2),
-                    last: row.blob(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
-                    photoWidth: row.int(7), photoHeight: row.int(8)))
-        }
-    }
-
-    public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
-        try statement(
-            "SELECT t.data FROM thumbnail t JOIN photo p ON p.id = t.photo_id WHERE p.unique_name = ? ORDER BY t.id LIMIT 1"
-        ).first([uniqueName]) { $0.blob(0) }
+        let sql = VerifySQL.thumbnailHeads(
+            head: "substr(CAST(t.data AS BLOB), 1, ?)", last: "substr(CAST(t.data AS BLOB), -2)",
+            length: "length(CAST(t.data AS BLOB))")
+        try forEachRow(sql: sql, arguments: [max(1, headBytes)]) { try body(VerifySQL.thumbnailHead($0)) }
     }
 
     public func relinkTag(

@@ -50,21 +50,11 @@ final class VerifyQuickThumbnailStructureTests: TemporaryFolderTestCase {
         )
     }
 
-    /// The offset of the first segment with `marker`, walking the segments after SOI.
-    func offset(of marker: UInt8, in bytes: [UInt8]) throws -> Int {
-        var i = 2
-        while i + 4 <= bytes.count {
-            if bytes[i + 1] == marker { return i }
-            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
-        }
-        throw XCTSkip("no marker 0xff\(String(marker, radix: 16))")
-    }
-
     func testQuickReportsEachStructuralDamageAsTheFullVerifyDoes() throws {
         let storm = try uniqueName("storm.jpg")
         let good = try stormThumbnail()
         XCTAssertEqual(run(["verify", "--quick"]).status, 0, "clean before")
-        let sof = try offset(of: 0xC0, in: good)
+        let sof = try XCTUnwrap(JPEGSegments.offset(of: 0xC0, in: good))
         var wrongSize = good
         wrongSize[sof + 7] = 0
         wrongSize[sof + 8] = 100 // width 100 where 120 is recorded
@@ -135,11 +125,12 @@ final class VerifyQuickThumbnailStructureTests: TemporaryFolderTestCase {
         let good = try stormThumbnail()
         let comment = [0xFF, 0xFE, 0x07, 0xD2] + [UInt8](repeating: 0x41, count: 2_000)
         let commented = Array(good.prefix(2)) + comment + good.dropFirst(2)
-        XCTAssertGreaterThan(try offset(of: 0xC0, in: commented), ThumbnailCheck.structureHeadBytes)
+        XCTAssertGreaterThan(
+            try XCTUnwrap(JPEGSegments.offset(of: 0xC0, in: commented)), ThumbnailCheck.structureHeadBytes)
         try setStormThumbnail(commented)
         XCTAssertEqual(try damaged(["--quick"]).status, 0, "sound: a comment is allowed")
         var wrongSize = commented
-        let sof = try offset(of: 0xC0, in: commented)
+        let sof = try XCTUnwrap(JPEGSegments.offset(of: 0xC0, in: commented))
         wrongSize[sof + 5] = 0
         wrongSize[sof + 6] = 60
         try setStormThumbnail(wrongSize)

@@ -1,4 +1,5 @@
 import XCTest
+import PhotosTestSupport
 @testable import PhotosImaging
 
 /// `ThumbnailCheck.structure`, the check of `verify --quick`: a whole JPEG of its recorded size
@@ -16,16 +17,6 @@ final class ThumbnailStructureTests: XCTestCase {
     {
         ThumbnailCheck.structure(
             head: bytes.prefix(head), byteCount: bytes.count, last: bytes.suffix(2), width: width, height: height)
-    }
-
-    /// The offset of the first segment with `marker`, walking the segments after SOI.
-    func offset(of marker: UInt8, in bytes: [UInt8]) throws -> Int {
-        var i = 2
-        while i + 4 <= bytes.count {
-            if bytes[i + 1] == marker { return i }
-            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
-        }
-        throw XCTSkip("no marker 0xff\(String(marker, radix: 16))")
     }
 
     func testSoundThumbnailsAreSoundFromTheirHead() throws {
@@ -51,7 +42,7 @@ final class ThumbnailStructureTests: XCTestCase {
 
     func testEachStructuralDamageIsNamedAsTheFullCheckNamesIt() throws {
         let good = try jpeg(120, 80)
-        let sof = try offset(of: 0xC0, in: good)
+        let sof = try XCTUnwrap(JPEGSegments.offset(of: 0xC0, in: good))
         var resized = good
         resized[sof + 5] = 0
         resized[sof + 6] = 100 // height 100
@@ -63,7 +54,7 @@ final class ThumbnailStructureTests: XCTestCase {
         sixteenBit[sof + 4] = 16
         var badFactors = good
         badFactors[sof + 11] = 0x51
-        let sos = try offset(of: 0xDA, in: good)
+        let sos = try XCTUnwrap(JPEGSegments.offset(of: 0xDA, in: good))
         let scanFirst = Array(good.prefix(sof)) + good[sos...]
         let cases: [(String, [UInt8], String)] = [
             ("empty", [], "is empty (0 bytes)"),
