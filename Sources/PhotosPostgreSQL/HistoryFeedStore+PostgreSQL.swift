@@ -8,6 +8,10 @@ extension PostgresDatabase: HistoryFeedStore, SQLJSONDialect {
     // the order they were written in (PostgreSQL docs §9.16.1 `json_each_text`).
     public static let jsonArrayElementsSQL = "SELECT value FROM json_array_elements_text(?::json)"
     public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each_text(?::json)"
+    // PostgreSQL docs §9.16.1 `json_to_recordset`.
+    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
+        "json_to_recordset(?::json) AS \(alias)(\(columns.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))"
+    }
 
     public func issuedHistoryToken() throws -> Int64 {
         // The sequence remembers the last token issued even when compaction has deleted every

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosModel
+import PhotosSQL
 
 /// How one history entity's rows are read in SQL: the FROM clause (table aliases `p` photo,
 /// `d` photo_data, `th` thumbnail, `t` tag, `r` rating, `s` share, `pa` participant) and the
@@ -76,6 +77,8 @@ struct HistoryRowSource {
     }
 }
 
+/// The history's PostgreSQL statements; `appendTagMergeChangesSetWise` is `PhotosSQL`'s
+/// `HistoryStore where Self: SQLConnection & SQLJSONDialect` (TagMerge+SQL.swift).
 extension PostgresDatabase: HistoryStore {
     /// Draws the token from the sequence `history_token` while holding the transaction-level
     /// advisory lock `historyLock` of this catalog (PostgreSQL docs §9.27.10 `pg_advisory_xact_lock`), which
@@ -160,35 +163,5 @@ extension PostgresDatabase: HistoryStore {
             SELECT ?, ?, \(source.objectID), 'delete', \(object), \(source.zone)
             FROM \(source.from) WHERE \(clause) ORDER BY \(source.rowKey)
             """, [token, entity.rawValue] + args)
-    }
-
-    public func appendTagMergeChangesSetWise(_ merges: [TagMerge], token: Int64) throws {
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
-        let losers = TagMerge.loserRows(merges)
-        let photo = HistoryEntity.photo.rawValue, tag = HistoryEntity.tag.rawValue
-        // A photo's one change sits where the row-wise merge first records it: at its first
-        // loser (smallest ordinal), among that loser's photos by unique name. Rows get their
-        // ids in the order of the ORDER BY (the sort runs below the INSERT that draws them).
-        try run(
-            """
-            INSERT INTO history_change (token, entity, object_id, type, updated, tombstone, zone_id)
-            SELECT ?, c.entity, c.object_id, c.type, c.updated, c.tombstone, c.zone_id FROM (
-                SELECT min(l.o) AS o, 0 AS step, ?::text AS entity, p.unique_name AS object_id,
-                    'update'::text AS type, ?::text AS updated, NULL::text AS tombstone, p.zone_id AS zone_id
-                FROM json_to_recordset(?::json) AS l(o bigint, l bigint)
-                JOIN photo_tag pt ON pt.tag_id = l.l JOIN photo p ON p.id = pt.photo_id
-                GROUP BY p.id
-                UNION ALL
-                SELECT d.o, 1, ?, d.u, 'delete', NULL, d.t, d.z
-                FROM json_to_recordset(?::json) AS d(o bigint, u text, t text, z text)
-                UNION ALL
-                SELECT w.o, 2, ?, w.u, 'update', ?, NULL, w.z
-                FROM json_to_recordset(?::json) AS w(o bigint, u text, z text)
-            ) c ORDER BY c.o, c.step, c.object_id COLLATE "C"
-            """,
-            [
-                token, photo, JSONValue.array([.string("tags")]).serialized(), losers, tag, losers, tag,
-                JSONValue.array([.string("photos")]).serialized(), TagMerge.winnerUpdateRows(merges)
-            ])
     }
 }

@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 extension PostgresDatabase: ZonePurgeStore {
     public func zoneContents(_ zone: ZoneID) throws -> ZoneContents {
@@ -36,6 +37,8 @@ extension PostgresDatabase: ZonePurgeStore {
     }
 }
 
+/// `relinkCounts` and `mergeTags` are `PhotosSQL`'s `TagDedupeStore where Self: SQLConnection &
+/// SQLJSONDialect` (TagMerge+SQL.swift).
 extension PostgresDatabase: TagDedupeStore {
     public func forEachTagInserted(after token: Int64, _ body: (ZoneID, String) throws -> Void) throws {
         try statement(
@@ -55,37 +58,5 @@ extension PostgresDatabase: TagDedupeStore {
         try statement("SELECT \(StoredTagRow.columns) FROM tag").forEach {
             try body(StoredTagRow.decode($0))
         }
-    }
-
-    public func relinkCounts(_ merges: [TagMerge]) throws -> [Int] {
-        var counts = Array(repeating: 0, count: merges.count)
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return counts }
-        try statement(
-            """
-            SELECT l.g, count(DISTINCT pt.photo_id) FROM json_to_recordset(?::json) AS l(g bigint, w bigint, l bigint)
-            JOIN photo_tag pt ON pt.tag_id = l.l
-            WHERE NOT EXISTS (SELECT 1 FROM photo_tag x WHERE x.photo_id = pt.photo_id AND x.tag_id = l.w)
-            GROUP BY l.g
-            """
-        ).forEach([TagMerge.loserRows(merges)]) { row in
-            let g = row.int(0)
-            if counts.indices.contains(g) { counts[g] = row.int(1) }
-        }
-        return counts
-    }
-
-    public func mergeTags(_ merges: [TagMerge]) throws {
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
-        let losers = TagMerge.loserRows(merges)
-        // A photo of two losers of one group gets the winner once (DO NOTHING skips rows the
-        // same statement inserted, PostgreSQL docs "INSERT … ON CONFLICT").
-        try run(
-            """
-            INSERT INTO photo_tag (photo_id, tag_id)
-            SELECT pt.photo_id, l.w FROM json_to_recordset(?::json) AS l(w bigint, l bigint), photo_tag pt
-            WHERE pt.tag_id = l.l ORDER BY 1, 2 ON CONFLICT DO NOTHING
-            """, [losers])
-        // The losers' links go with them (ON DELETE CASCADE).
-        try run("DELETE FROM tag WHERE id IN (SELECT l FROM json_to_recordset(?::json) AS l(l bigint))", [losers])
     }
 }

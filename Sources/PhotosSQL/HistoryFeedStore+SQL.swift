@@ -9,6 +9,10 @@ public protocol SQLJSONDialect {
     /// A SELECT of two columns, key and value (as text) of each member of the JSON object text
     /// bound to its one parameter, in document order.
     static var jsonObjectMembersSQL: String { get }
+    /// A FROM item named `alias`: one row per object of the JSON array text bound to its one
+    /// parameter, with a column per member named in `columns` (name → type, `bigint` or
+    /// `text`), as the set-wise tag merge reads `TagMerge.loserRows`.
+    static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String
 }
 
 /// The columns of `history_transaction`, `history_change` and `history_consumer` as the feed

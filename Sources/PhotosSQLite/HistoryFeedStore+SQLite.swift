@@ -8,6 +8,11 @@ extension Database: HistoryFeedStore, SQLJSONDialect {
     // order they were written in (https://www.sqlite.org/json1.html#jeach).
     public static let jsonArrayElementsSQL = "SELECT value FROM json_each(?)"
     public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each(?)"
+    // json_extract gives a JSON integer as INTEGER and a string as TEXT; the types are PostgreSQL's.
+    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
+        let members = columns.map { "json_extract(value, '$.\($0.key)') AS \($0.key)" }.joined(separator: ", ")
+        return "(SELECT \(members) FROM json_each(?)) AS \(alias)"
+    }
 
     public func issuedHistoryToken() throws -> Int64 {
         // AUTOINCREMENT's sequence remembers the last token issued even when compaction has

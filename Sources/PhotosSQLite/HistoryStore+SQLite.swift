@@ -1,5 +1,6 @@
 import Foundation
 import PhotosModel
+import PhotosSQL
 
 /// How one history entity's rows are read in SQL: the FROM clause (table aliases `p` photo,
 /// `d` photo_data, `th` thumbnail, `t` tag, `r` rating, `s` share, `pa` participant) and the
@@ -76,6 +77,8 @@ struct HistoryRowSource {
     }
 }
 
+/// The history's SQLite statements; `appendTagMergeChangesSetWise` is `PhotosSQL`'s
+/// `HistoryStore where Self: SQLConnection & SQLJSONDialect` (TagMerge+SQL.swift).
 extension Database: HistoryStore {
     public func appendHistoryTransaction(timestamp: String, author: String, context: HistoryContext) throws -> Int64 {
         try run(
@@ -132,37 +135,5 @@ extension Database: HistoryStore {
             SELECT ?, ?, \(source.objectID), 'delete', json_object(\(pairs)), \(source.zone)
             FROM \(source.from) WHERE \(clause) ORDER BY \(source.rowKey)
             """, [token, entity.rawValue] + args)
-    }
-
-    public func appendTagMergeChangesSetWise(_ merges: [TagMerge], token: Int64) throws {
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
-        let losers = TagMerge.loserRows(merges)
-        let photo = HistoryEntity.photo.rawValue, tag = HistoryEntity.tag.rawValue
-        // A photo's one change sits where the row-wise merge first records it: at its first
-        // loser (smallest ordinal), among that loser's photos by unique name. INSERT … SELECT
-        // … ORDER BY gives the rows their ids in that order.
-        try run(
-            """
-            INSERT INTO history_change (token, entity, object_id, type, updated, tombstone, zone_id)
-            SELECT ?, entity, object_id, type, updated, tombstone, zone_id FROM (
-                SELECT min(l.o) AS o, 0 AS step, ? AS entity, p.unique_name AS object_id, 'update' AS type,
-                    ? AS updated, NULL AS tombstone, p.zone_id AS zone_id
-                FROM (SELECT json_extract(value, '$.o') AS o, json_extract(value, '$.l') AS l FROM json_each(?)) AS l
-                JOIN photo_tag pt ON pt.tag_id = l.l JOIN photo p ON p.id = pt.photo_id
-                GROUP BY p.id
-                UNION ALL
-                SELECT json_extract(value, '$.o'), 1, ?, json_extract(value, '$.u'), 'delete', NULL,
-                    json_extract(value, '$.t'), json_extract(value, '$.z')
-                FROM json_each(?)
-                UNION ALL
-                SELECT json_extract(value, '$.o'), 2, ?, json_extract(value, '$.u'), 'update', ?, NULL,
-                    json_extract(value, '$.z')
-                FROM json_each(?)
-            ) ORDER BY o, step, object_id
-            """,
-            [
-                token, photo, JSONValue.array([.string("tags")]).serialized(), losers, tag, losers, tag,
-                JSONValue.array([.string("photos")]).serialized(), TagMerge.winnerUpdateRows(merges)
-            ])
     }
 }

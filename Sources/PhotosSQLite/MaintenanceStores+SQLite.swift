@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 extension Database: ZonePurgeStore {
     public func zoneContents(_ zone: ZoneID) throws -> ZoneContents {
@@ -37,6 +38,8 @@ extension Database: ZonePurgeStore {
     }
 }
 
+/// `relinkCounts` and `mergeTags` are `PhotosSQL`'s `TagDedupeStore where Self: SQLConnection &
+/// SQLJSONDialect` (TagMerge+SQL.swift).
 extension Database: TagDedupeStore {
     public func forEachTagInserted(after token: Int64, _ body: (ZoneID, String) throws -> Void) throws {
         try statement(
@@ -56,39 +59,5 @@ extension Database: TagDedupeStore {
         try Statement.prepare(self, "SELECT \(StoredTagRow.columns) FROM tag").forEach {
             try body(StoredTagRow.decode($0))
         }
-    }
-
-    public func relinkCounts(_ merges: [TagMerge]) throws -> [Int] {
-        var counts = Array(repeating: 0, count: merges.count)
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return counts }
-        try statement(
-            """
-            SELECT l.g, count(DISTINCT pt.photo_id)
-            FROM (SELECT json_extract(value, '$.g') AS g, json_extract(value, '$.w') AS w,
-                         json_extract(value, '$.l') AS l FROM json_each(?)) AS l
-            JOIN photo_tag pt ON pt.tag_id = l.l
-            WHERE NOT EXISTS (SELECT 1 FROM photo_tag x WHERE x.photo_id = pt.photo_id AND x.tag_id = l.w)
-            GROUP BY l.g
-            """
-        ).forEach([TagMerge.loserRows(merges)]) { row in
-            let g = Int(row.int64(0))
-            if counts.indices.contains(g) { counts[g] = Int(row.int64(1)) }
-        }
-        return counts
-    }
-
-    public func mergeTags(_ merges: [TagMerge]) throws {
-        guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
-        let losers = TagMerge.loserRows(merges)
-        try run(
-            """
-            INSERT OR IGNORE INTO photo_tag (photo_id, tag_id)
-            SELECT pt.photo_id, l.w
-            FROM (SELECT json_extract(value, '$.w') AS w, json_extract(value, '$.l') AS l FROM json_each(?)) AS l,
-                 photo_tag pt
-            WHERE pt.tag_id = l.l
-            """, [losers])
-        // The losers' links go with them (ON DELETE CASCADE).
-        try run("DELETE FROM tag WHERE id IN (SELECT json_extract(value, '$.l') FROM json_each(?))", [losers])
     }
 }
