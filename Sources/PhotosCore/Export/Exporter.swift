@@ -211,18 +211,17 @@ public final class Exporter {
             companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
         // The photos are read a page at a time in uniqueName order (keyset paging), so memory
         // holds a page, the names taken so far (`Planner.taken`) and the export state, not the
-        // library. With --update a first pass keeps each photo's recorded name before any other
-        // photo picks one, as naming all photos at once did.
+        // library. A first pass, only when needed, keeps each photo's recorded name before any
+        // other photo picks one with --update (as naming all photos at once did) and counts the
+        // progress total when progress is reported: one pass for both.
         let pageSize = max(self.pageSize, options.batchSize)
-        if options.update, state != nil {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
-                planner.reserveRecordedNames(page, template: options.template)
-            }
-        }
-        // The progress total: counted by a pass of its own, only when progress is reported.
+        let reserving = options.update && state != nil
         var total = 0
-        if onProgress != nil {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { total += $0.count }
+        if reserving || onProgress != nil {
+            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
+                if reserving { planner.reserveRecordedNames(page, template: options.template) }
+                total += page.count
+            }
         }
         // Photos without a usable name (they keep whatever they had before).
         var unnamed = Set<String>()
