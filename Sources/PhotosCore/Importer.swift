@@ -471,6 +471,8 @@ public final class Importer {
         let file: ImageFile
         do {
             file = try ImageFile.read(path: path)
+        } catch let error as FileError {
+            return .failed(error.reason) // reported with the path
         } catch {
             return .failed("\(error)")
         }

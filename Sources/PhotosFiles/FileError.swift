@@ -38,6 +38,10 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     public var errno: Int32?
     /// One line naming the file at fault.
     public var message: String
+    /// `message` without the file's name, for a caller that names the file itself (the
+    /// importer's failures, export's "cannot read the original X: …"); `message` when the
+    /// error was not made with `init(_:path:reason:errno:)`.
+    public var reason: String
 
     /// - Parameters:
     ///   - kind: what kind of failure.
@@ -46,7 +50,19 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     public init(_ kind: Kind, _ message: String, errno: Int32? = nil) {
         self.kind = kind
         self.message = message
+        self.reason = message
         self.errno = errno
+    }
+
+    /// An error whose message is `path: reason` (as cat(1) and ls(1) name a file).
+    /// - Parameters:
+    ///   - kind: what kind of failure.
+    ///   - path: the file at fault.
+    ///   - reason: what went wrong, without the file's name.
+    ///   - errno: the POSIX error behind it, if any.
+    public init(_ kind: Kind, path: String, reason: String, errno: Int32? = nil) {
+        self.init(kind, "\(path): \(reason)", errno: errno)
+        self.reason = reason
     }
 
     public var description: String { message }

@@ -253,15 +253,12 @@ public struct FileScanner: Sendable {
                 stack.append(Frame(base: base, names: names, links: links, sidecarsPossible: sidecars))
                 return nil
             default:
-                // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever).
-                let kind: String
-                switch st.st_mode & S_IFMT {
-                case S_IFIFO: kind = "a FIFO"
-                case S_IFSOCK: kind = "a socket"
-                case S_IFCHR, S_IFBLK: kind = "a device"
-                default: kind = "not a file or folder"
-                }
-                problems.append(Problem(path: path, reason: "not a regular file (\(kind))", isFolder: false))
+                // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever),
+                // named as ImageFile names them.
+                problems.append(
+                    Problem(
+                        path: path, reason: "not a regular file (\(ImageFile.fileTypeName(st.st_mode)))",
+                        isFolder: false))
                 return nil
             }
         }

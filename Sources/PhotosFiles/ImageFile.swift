@@ -8,21 +8,53 @@ public struct ImageFile {
     /// Chunk size of each read(2) and hash update, in bytes.
     public static let chunk = 1 << 20
 
-    /// Reads `path` and hashes it while reading.
-    /// - Throws: `FileError` when it cannot be opened, 74 on a read error.
-    public static func read(path: String) throws -> ImageFile {
-        // O_NONBLOCK: a path swapped for a FIFO after the scan must not block the open forever
-        // (it has no effect on reading a regular file).
+    /// Opens the regular file `path` for reading: the one way originals and files to import
+    /// are opened. O_NONBLOCK: a path that is (or was swapped for) a FIFO must not block
+    /// open(2) until a writer comes; it opens at once and is refused as not a regular file (the
+    /// flag changes nothing on a regular file: POSIX open(2), read(2)). The caller closes the
+    /// descriptor.
+    /// - Returns: the descriptor and its fstat(2) status.
+    /// - Throws: `FileError` naming `path` (`reason`: what went wrong): `.noInput` when it
+    ///   cannot be opened or is not a regular file ("not a regular file (a FIFO)"), `.io` when
+    ///   fstat fails.
+    public static func openRegularFile(path: String) throws -> (fd: Int32, status: stat) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            throw FileError(.noInput, "cannot open: \(String(cString: strerror(errno)))", errno: errno)
+            let code = errno
+            throw FileError(.noInput, path: path, reason: String(cString: strerror(code)), errno: code)
         }
-        defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
-            throw FileError(.io, "cannot stat: \(String(cString: strerror(errno)))", errno: errno)
+            let code = errno
+            close(fd)
+            throw FileError(.io, path: path, reason: "cannot stat: \(String(cString: strerror(code)))", errno: code)
         }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw FileError(.noInput, "not a regular file") }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw FileError(.noInput, path: path, reason: "not a regular file (\(fileTypeName(st.st_mode)))")
+        }
+        return (fd, st)
+    }
+
+    /// A file type's name for messages, from `st_mode` (POSIX <sys/stat.h>): "a folder",
+    /// "a FIFO", "a socket", "a character device", "a block device", "a symbolic link".
+    static func fileTypeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
+    }
+
+    /// Reads `path` (opened with `openRegularFile`) and hashes it while reading.
+    /// - Throws: `FileError` naming `path`: what `openRegularFile` throws, 74 on a read error.
+    public static func read(path: String) throws -> ImageFile {
+        let (fd, st) = try openRegularFile(path: path)
+        defer { close(fd) }
         let hasher = try SHA256Hasher()
         let size = max(0, Int(st.st_size))
         // Read straight into the buffer, hashing each chunk as it arrives. The size is the one
@@ -45,7 +77,10 @@ public struct ImageFile {
                 count += n
             }
         }
-        if failure != 0 { throw FileError(.io, "read error: \(String(cString: strerror(failure)))", errno: failure) }
+        if failure != 0 {
+            throw FileError(
+                .io, path: path, reason: "read error: \(String(cString: strerror(failure)))", errno: failure)
+        }
         return ImageFile(bytes: bytes, sha256: hasher.finalizeHex())
     }
 }

@@ -40,11 +40,20 @@ final class ExportOriginalCheckTests: TemporaryFolderTestCase {
         return names.filter { $0.contains(".photos-export-tmp-") }
     }
 
+    /// Flips the bits of the middle byte of the file at `path` (its size stays the same; a
+    /// second flip repairs it).
+    /// - Returns: the bytes now in the file.
+    @discardableResult
+    func flipMiddleByte(of path: String) throws -> Data {
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: path))
+        return bytes
+    }
+
     func testDefaultExportCopiesAnOriginalDamagedInPlaceAsItIs() throws {
         let storm = try importSamples()
-        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: storm.original))
-        bytes[bytes.count / 2] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: storm.original))
+        let bytes = try flipMiddleByte(of: storm.original)
         let out = dir + "/out"
         let s = try summary(run(["export", out, "--json"], status: 0))
         XCTAssertEqual(s["written"] as? Int, 6)
@@ -57,9 +66,7 @@ final class ExportOriginalCheckTests: TemporaryFolderTestCase {
 
     func testCheckHashesRefusesAnOriginalDamagedInPlace() throws {
         let storm = try importSamples()
-        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: storm.original))
-        bytes[bytes.count / 2] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: storm.original))
+        try flipMiddleByte(of: storm.original)
         let out = dir + "/out"
         let result = run(["export", out, "--check-hashes", "--json"], status: 1)
         XCTAssertTrue(result.stderr.contains("\(storm.uniqueName) (storm.jpg): error: SHA-256 mismatch"), result.stderr)
@@ -74,8 +81,7 @@ final class ExportOriginalCheckTests: TemporaryFolderTestCase {
         XCTAssertTrue(dry.stderr.contains("SHA-256 mismatch"), dry.stderr)
         XCTAssertFalse(dry.stdout.contains("would write storm.jpg"), dry.stdout)
         // Repaired, the same command exports it with the library's bytes.
-        bytes[bytes.count / 2] ^= 0xFF
-        try bytes.write(to: URL(fileURLWithPath: storm.original))
+        try flipMiddleByte(of: storm.original)
         let again = try summary(run(["export", out, "--check-hashes", "--json"], status: 0))
         XCTAssertEqual(again["written"] as? Int, 1)
         XCTAssertEqual(sha256(ofFile: out + "/storm.jpg"), storm.sha256)

@@ -886,22 +886,15 @@ struct FileWriter {
     ///   (nothing is put in place either way), `.unreadableOriginal` when the original cannot
     ///   be opened, `.originalReadFailed` on a read error, `FileError` on copy or write errors.
     func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
-        // O_NONBLOCK: an original replaced by a FIFO would block open(2) until a writer came
-        // (the export hung); it opens at once and is refused below as not a regular file. On a
-        // regular file the flag changes nothing (POSIX open(2), read(2)).
-        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard input >= 0 else {
-            throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
+        // Opened without blocking on a FIFO and refused unless a regular file, as every original is.
+        let input: Int32
+        let sourceStatus: stat
+        do {
+            (input, sourceStatus) = try ImageFile.openRegularFile(path: source)
+        } catch let error as FileError {
+            throw ExportError.unreadableOriginal(source: source, reason: error.reason)
         }
         defer { close(input) }
-        var sourceStatus = stat()
-        guard fstat(input, &sourceStatus) == 0 else {
-            throw ExportError.unreadableOriginal(source: source, reason: String(cString: strerror(errno)))
-        }
-        guard (sourceStatus.st_mode & S_IFMT) == S_IFREG else {
-            throw ExportError.unreadableOriginal(
-                source: source, reason: "not a regular file (\(FileWriter.fileTypeName(sourceStatus.st_mode)))")
-        }
         guard Int(sourceStatus.st_size) == photo.byteSize else {
             throw ExportError.originalSizeMismatch(
                 source: source, actual: Int(sourceStatus.st_size), recorded: photo.byteSize)
@@ -937,19 +930,6 @@ struct FileWriter {
         return ExportState.Entry(
             path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
             byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
-    }
-
-    /// A file type's name for messages, from `st_mode` (POSIX <sys/stat.h>).
-    static func fileTypeName(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: return "a folder"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFLNK: return "a symbolic link"
-        default: return "not a file"
-        }
     }
 
     /// Reads `input` (the original at `source`) from its start to its end in 1 MiB pieces,

@@ -86,15 +86,7 @@ final class MergeSession {
             var st = stat()
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
             let restoring = library.isReferenced(fileReference: ref)
-            let source = other.externalData.path(for: photo.fileReference)
-            let file: ImageFile
-            do {
-                file = try ImageFile.read(path: source)
-            } catch let error as FileError {
-                // ImageFile's message names no file (the importer prefixes its own path): name
-                // the other library's original, or the merge ends with a bare "not a regular file".
-                throw FileError(error.kind, "\(source): \(error.message)", errno: error.errno)
-            }
+            let file = try ImageFile.read(path: other.externalData.path(for: photo.fileReference))
             guard file.sha256 == photo.sha256 else {
                 throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
             }
