@@ -149,7 +149,10 @@ extension Database: HistoryCompactionStore {
                     return .commit
                 }
             }
-            if try scalarInt("PRAGMA auto_vacuum") != 2 { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
+            // Setting the mode back needs the write lock again: when another writer holds it
+            // past the wait, the library stays FULL (a commit that frees pages then returns
+            // them at once) until the next call, rather than failing a compaction that committed.
+            if try scalarInt("PRAGMA auto_vacuum") != 2 { _ = try? execute("PRAGMA auto_vacuum = INCREMENTAL") }
         }
         // A checkpoint another connection's reader blocks is retried at the next one.
         _ = try? execute("PRAGMA wal_checkpoint(TRUNCATE)")
