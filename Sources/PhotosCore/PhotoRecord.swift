@@ -340,6 +340,7 @@ extension Library {
     /// their originals left behind as orphans.
     /// - Throws: `OriginalRemovalError` naming the folder or file, with the `errno`.
     func checkRemovable(_ references: [String]) throws {
+        var writableFolders = Set<String>() // each folder checked once (256 shards for 10,000 files)
         for ref in Set(references).sorted() where ExternalDataStore.isContained(ref) {
             let path = externalData.path(for: ref)
             var st = stat()
@@ -348,11 +349,15 @@ extension Library {
                 if code == ENOENT || code == ENOTDIR { continue }
                 throw OriginalRemovalError.cannotInspect(path: path, errno: code)
             }
-            let folder = (path as NSString).deletingLastPathComponent
+            // A contained reference has no empty component: its folder is what precedes the
+            // last "/" of the path (NSString's deletingLastPathComponent, without its cost).
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            guard !writableFolders.contains(folder) else { continue }
             if access(folder, W_OK | X_OK) != 0 {
                 let code = errno
                 throw OriginalRemovalError.folderNotWritable(folder: folder, errno: code)
             }
+            writableFolders.insert(folder)
         }
     }
 
@@ -422,7 +427,12 @@ extension Library {
     public func isReferenced(fileReference: String) -> Bool {
         do {
             // By SHA-256 (the file's name), which is indexed.
-            let sha = (fileReference as NSString).lastPathComponent
+            // A contained reference (`ab/abcdef…`) has no empty component: its name is its
+            // last one (NSString's lastPathComponent, without its cost per file).
+            let sha =
+                ExternalDataStore.isContained(fileReference)
+                ? String(fileReference.split(separator: "/").last ?? "")
+                : (fileReference as NSString).lastPathComponent
             if fileReference == ExternalDataStore.reference(for: sha) {
                 return try catalogStore.photoDataExists(sha256: sha, fileReference: nil)
             }

@@ -57,7 +57,8 @@ extension PostgresDatabase: HistoryCompactionStore {
         return size
     }
 
-    public func deleteHistory(_ cut: HistoryCut) throws {
+    /// The deletes; `reclaimingSpace` changes nothing here (see `reclaimSpace`).
+    public func deleteHistory(_ cut: HistoryCut, reclaimingSpace: Bool) throws {
         let (whereClause, args) = clause(cut)
         try run(
             "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
@@ -68,6 +69,9 @@ extension PostgresDatabase: HistoryCompactionStore {
     /// PostgreSQL keeps no free-page count a client can read cheaply; autovacuum makes the
     /// space of deleted history rows reusable by later rows (PostgreSQL docs §25.1). 0.
     public func freeSpaceBytes() throws -> Int64 { 0 }
+
+    /// 0: compaction gives no space back to the file system here (see `reclaimSpace`).
+    public func databaseSizeBytes() throws -> Int64 { 0 }
 
     /// Nothing to give back here: space freed by deleted rows is reused by the server's
     /// autovacuum, and a `VACUUM FULL` would lock the tables every importer writes. 0 bytes.

@@ -100,9 +100,10 @@ public struct CompactionReport: Equatable {
 extension Library {
     /// Deletes history transactions (and their changes) before `cutoff`, never past the lowest
     /// token of a registered consumer unless `force` — a consumer must still see what it has not
-    /// processed. One write transaction; then the store returns the freed space to the file
-    /// system (`HistoryCompactionStore.reclaimSpace`: libraries are created with incremental
-    /// auto-vacuum, and the write-ahead log is checkpointed). Semantics of Core Data's
+    /// processed. One write transaction, at whose commit the store may return the freed space
+    /// to the file system; then `HistoryCompactionStore.reclaimSpace` returns what is left
+    /// (libraries are created with incremental auto-vacuum) and checkpoints the write-ahead
+    /// log. `bytes` is how much the database shrank from before the deletes. Semantics of Core Data's
     /// `NSPersistentHistoryChangeRequest.deleteHistory(before:)` (SPEC §4). A dry run runs the
     /// same deletes, rolls them back and reclaims nothing; its `bytes` are the free space the
     /// deletes made inside the transaction.
@@ -120,6 +121,7 @@ extension Library {
         report.dryRun = isDryRun
         do {
             let freeBefore = try store.freeSpaceBytes()
+            var sizeBefore: Int64 = 0
             try write {
                 // Every local change goes into the sync state first (issue 11 item 5): changesets
                 // are built from it, never from history, so compaction cannot take away a change
@@ -146,11 +148,15 @@ extension Library {
                 report.changes = size.changes
                 report.throughToken = size.lastToken
                 guard size.transactions > 0 else { return }
-                try store.deleteHistory(cut)
+                sizeBefore = try store.databaseSizeBytes()
+                try store.deleteHistory(cut, reclaimingSpace: !isDryRun)
                 if isDryRun { report.bytes = max(0, try store.freeSpaceBytes() - freeBefore) }
             }
             guard !isDryRun, report.transactions > 0 else { return report }
-            report.bytes = try store.reclaimSpace()
+            // The store may have returned the space at the commit already: the bytes are
+            // measured from before the deletes.
+            _ = try store.reclaimSpace()
+            report.bytes = max(0, sizeBefore - (try store.databaseSizeBytes()))
         } catch {
             throw LibraryError.wrap(error, library: root)
         }

@@ -105,7 +105,8 @@ extension Library {
             try history.commit()
             try store.deleteZone(zone)
             step()
-            unreferenced = self.unreferencedFiles(references)
+            // Only a dry run reports them from here; a real run counts what it removes.
+            if isDryRun { unreferenced = self.unreferencedFiles(references) }
         }
         report.filesRemoved = isDryRun ? unreferenced.count : removeUnreferencedFiles(references)
         step()

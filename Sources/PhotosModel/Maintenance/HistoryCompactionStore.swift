@@ -41,8 +41,9 @@ public struct HistoryCutSize: Equatable, Sendable {
 /// - `freeSpaceBytes` is the file's free-page list here (`freelist_count × page_size`); a
 ///   PostgreSQL store has no such list inside a transaction and reports 0 (a dry run then says
 ///   0 bytes), or an estimate from `pg_relation_size` of the rows deleted.
-/// - `reclaimSpace` is what returns freed space to the file system: here an incremental vacuum
-///   (libraries are created with `auto_vacuum = INCREMENTAL`) and a WAL checkpoint; on
+/// - `reclaimSpace` is what returns freed space to the file system: here a vacuum of the free
+///   pages (libraries are created with `auto_vacuum = INCREMENTAL`; `deleteHistory` with
+///   `reclaimingSpace` lets its commit return them already) and a WAL checkpoint; on
 ///   PostgreSQL `VACUUM history_change, history_transaction` (which cannot run inside a
 ///   transaction block, so it is its own call, made after the commit) measured with
 ///   `pg_total_relation_size` before and after.
@@ -62,8 +63,18 @@ public protocol HistoryCompactionStore: AnyObject {
     func historySize(of cut: HistoryCut) throws -> HistoryCutSize
 
     /// Deletes the transactions `cut` selects and their changes.
+    /// - Parameter reclaimingSpace: true when the space the deletes free is to go back to the
+    ///   file system (never in a dry run): the store may then return it when the caller's
+    ///   transaction commits instead of in `reclaimSpace` (SQLite: that commit runs in FULL
+    ///   auto-vacuum mode). `reclaimSpace` is called after the commit either way.
     /// - Throws: the store's error.
-    func deleteHistory(_ cut: HistoryCut) throws
+    func deleteHistory(_ cut: HistoryCut, reclaimingSpace: Bool) throws
+
+    /// The size of the database in bytes as the current transaction sees it, the measure of
+    /// what compaction gives back (SQLite: `page_count × page_size`; 0 where the backend
+    /// cannot tell).
+    /// - Throws: the store's error.
+    func databaseSizeBytes() throws -> Int64
 
     /// Bytes of the database's free space that deletes have freed and the file still holds, in
     /// bytes (SQLite: free pages × page size; 0 where the backend cannot tell).
@@ -76,4 +87,11 @@ public protocol HistoryCompactionStore: AnyObject {
     /// - Throws: the store's error (a failed checkpoint is not one: the space is then returned
     ///   at the next checkpoint).
     func reclaimSpace() throws -> Int64
+}
+
+extension HistoryCompactionStore {
+    /// Deletes the transactions `cut` selects and their changes, leaving the space they free
+    /// to `reclaimSpace` (`deleteHistory(_:reclaimingSpace:)` with false).
+    /// - Throws: the store's error.
+    public func deleteHistory(_ cut: HistoryCut) throws { try deleteHistory(cut, reclaimingSpace: false) }
 }
