@@ -24,7 +24,10 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
-        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CLCMS2", "CHeif", "CWebP"]),
+        // zlib (zlib1g-dev, which libpng-dev depends on): png.c's streaming inflate of PNG image data.
+        .target(
+            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CLCMS2", "CHeif", "CWebP"],
+            linkerSettings: [.linkedLibrary("z")]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
