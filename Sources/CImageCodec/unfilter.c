@@ -42,20 +42,27 @@ static void pc_unfilter_paeth(uint8_t *row, const uint8_t *prev, size_t n, size_
 }
 
 #if defined(__SSE2__)
-/* One pixel of 3 or 4 bytes into the low lanes of a register, and back (memcpy: no alignment). */
-static inline __m128i pc_load(const uint8_t *p, size_t bpp) {
+/*
+ * One pixel of 3 or 4 bytes into the low lanes of a register, and back. BPP is a constant in
+ * every caller (the functions below are instantiated for 3 and 4), so the copies compile to
+ * plain loads and stores instead of memcpy calls through a stack slot.
+ */
+#define PC_ALWAYS_INLINE static inline __attribute__((always_inline))
+PC_ALWAYS_INLINE __m128i pc_load(const uint8_t *p, size_t bpp) {
     uint32_t v = 0;
-    memcpy(&v, p, bpp);
+    if (bpp == 4) memcpy(&v, p, 4);
+    else v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
     return _mm_cvtsi32_si128((int)v);
 }
 
-static inline void pc_store(uint8_t *p, __m128i v, size_t bpp) {
+PC_ALWAYS_INLINE void pc_store(uint8_t *p, __m128i v, size_t bpp) {
     uint32_t x = (uint32_t)_mm_cvtsi128_si32(v);
-    memcpy(p, &x, bpp);
+    if (bpp == 4) memcpy(p, &x, 4);
+    else { p[0] = (uint8_t)x; p[1] = (uint8_t)(x >> 8); p[2] = (uint8_t)(x >> 16); }
 }
 
 /* Sub, Average, Paeth on whole pixels of bpp (3 or 4) bytes; n is a multiple of bpp. */
-static void pc_unfilter_sub_sse2(uint8_t *row, size_t n, size_t bpp) {
+PC_ALWAYS_INLINE void pc_unfilter_sub_sse2(uint8_t *row, size_t n, size_t bpp) {
     __m128i a = _mm_setzero_si128();
     for (size_t i = 0; i < n; i += bpp) {
         a = _mm_add_epi8(a, pc_load(row + i, bpp));
@@ -63,7 +70,7 @@ static void pc_unfilter_sub_sse2(uint8_t *row, size_t n, size_t bpp) {
     }
 }
 
-static void pc_unfilter_avg_sse2(uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
+PC_ALWAYS_INLINE void pc_unfilter_avg_sse2(uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
     const __m128i ones = _mm_set1_epi8(1);
     __m128i a = _mm_setzero_si128();
     for (size_t i = 0; i < n; i += bpp) {
@@ -75,13 +82,13 @@ static void pc_unfilter_avg_sse2(uint8_t *row, const uint8_t *prev, size_t n, si
     }
 }
 
-static inline __m128i pc_abs16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
+PC_ALWAYS_INLINE __m128i pc_abs16(__m128i x) { return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x)); }
 
-static inline __m128i pc_select(__m128i mask, __m128i yes, __m128i no) {
+PC_ALWAYS_INLINE __m128i pc_select(__m128i mask, __m128i yes, __m128i no) {
     return _mm_or_si128(_mm_and_si128(mask, yes), _mm_andnot_si128(mask, no));
 }
 
-static void pc_unfilter_paeth_sse2(uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
+PC_ALWAYS_INLINE void pc_unfilter_paeth_sse2(uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
     const __m128i zero = _mm_setzero_si128();
     /* a, b, c, and the result d, as 16-bit lanes. */
     __m128i b = zero, d = zero;
@@ -100,31 +107,36 @@ static void pc_unfilter_paeth_sse2(uint8_t *row, const uint8_t *prev, size_t n, 
         pc_store(row + i, _mm_packus_epi16(d, d), bpp);
     }
 }
+
+/* 1 when done here (3- or 4-byte pixels), 0 for the byte-at-a-time code. */
+static int pc_unfilter_sse2(int type, uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
+    if ((bpp != 3 && bpp != 4) || n % bpp != 0) return 0;
+    if (bpp == 3) {
+        if (type == 1) pc_unfilter_sub_sse2(row, n, 3);
+        else if (type == 3) pc_unfilter_avg_sse2(row, prev, n, 3);
+        else pc_unfilter_paeth_sse2(row, prev, n, 3);
+    } else {
+        if (type == 1) pc_unfilter_sub_sse2(row, n, 4);
+        else if (type == 3) pc_unfilter_avg_sse2(row, prev, n, 4);
+        else pc_unfilter_paeth_sse2(row, prev, n, 4);
+    }
+    return 1;
+}
+#else
+static int pc_unfilter_sse2(int type, uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
+    (void)type; (void)row; (void)prev; (void)n; (void)bpp;
+    return 0;
+}
 #endif
 
 int pc_unfilter_row(int type, uint8_t *row, const uint8_t *prev, size_t n, size_t bpp) {
     if (bpp < 1) bpp = 1;
     switch (type) {
     case 0: return 1;
-    case 1:
-#if defined(__SSE2__)
-        if ((bpp == 3 || bpp == 4) && n % bpp == 0) { pc_unfilter_sub_sse2(row, n, bpp); return 1; }
-#endif
-        pc_unfilter_sub(row, n, bpp);
-        return 1;
+    case 1: if (!pc_unfilter_sse2(type, row, prev, n, bpp)) pc_unfilter_sub(row, n, bpp); return 1;
     case 2: pc_unfilter_up(row, prev, n); return 1;
-    case 3:
-#if defined(__SSE2__)
-        if ((bpp == 3 || bpp == 4) && n % bpp == 0) { pc_unfilter_avg_sse2(row, prev, n, bpp); return 1; }
-#endif
-        pc_unfilter_avg(row, prev, n, bpp);
-        return 1;
-    case 4:
-#if defined(__SSE2__)
-        if ((bpp == 3 || bpp == 4) && n % bpp == 0) { pc_unfilter_paeth_sse2(row, prev, n, bpp); return 1; }
-#endif
-        pc_unfilter_paeth(row, prev, n, bpp);
-        return 1;
+    case 3: if (!pc_unfilter_sse2(type, row, prev, n, bpp)) pc_unfilter_avg(row, prev, n, bpp); return 1;
+    case 4: if (!pc_unfilter_sse2(type, row, prev, n, bpp)) pc_unfilter_paeth(row, prev, n, bpp); return 1;
     default: return 0;
     }
 }
