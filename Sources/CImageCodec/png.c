@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <png.h>
-#include <zlib.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include "CImageCodec.h"
 #include "messages.h"
@@ -20,8 +20,9 @@
  * has no SIMD filter code). libpng keeps everything else (chunk parsing and CRCs before and
  * after the image data, Adam7, transformations, gamma): once png_read_info has read the first
  * IDAT header, the IDAT run is inflated here — whole by libdeflate (about twice as fast as zlib,
- * but all of it in memory) when it fits the caps below, else by zlib's streaming inflate in
- * place, a row at a time, the Adler-32 by libdeflate's — each row is unfiltered here
+ * but all of it in memory) when it fits the caps below, else streaming, PC_PNG_FEED_BUFFER at a
+ * time, by Intel ISA-L's igzip (also about twice zlib's speed, SIMD Adler-32) — each row is
+ * unfiltered here
  * (unfilter.c), and libpng is handed, in place of the rest of the run, the rows with filter
  * type None re-encoded as a zlib stream of stored blocks (RFC 1951 §3.2.4: LEN, NLEN, then
  * the bytes), which zlib's inflate copies through. The stored stream is never built:
@@ -31,7 +32,7 @@
  * file gets libpng's own verdict and message):
  *  - the IDAT chunks are consecutive, lie within the file, and each one's CRC is right;
  *  - the zlib header (RFC 1950 §2.2) declares a 32 KiB window (CINFO 7: no distance libdeflate
- *    or a 15-bit raw inflate accepts can be one libpng's zlib would refuse as too far back), no
+ *    or ISA-L with a 32 KiB history accepts can be one libpng's zlib would refuse as too far back), no
  *    preset dictionary, and a right FCHECK;
  *  - whole: the inflated size the header implies (PNG spec §7.2, §8.2) is at most
  *    PC_PNG_INFLATE_MAX, at most PC_PNG_INFLATE_RATIO times the compressed bytes, and fits in
@@ -39,7 +40,7 @@
  *    declares are untrusted: what is allocated is bounded by the bytes given and by these
  *    caps); libdeflate inflates the run to exactly that size, consuming every byte of it, with
  *    the right Adler-32.
- * Streaming finds a damaged stream only as it goes (a zlib error, too little or too much data,
+ * Streaming finds a damaged stream only as it goes (an inflate error, too little or too much data,
  * a wrong Adler-32, a filter type over 4): then the file is decoded again from the start by
  * libpng alone (pc_png_decode), whose verdict and messages are the ones given.
  * libpng is told to skip the checks already made (critical-chunk CRCs and Adler-32) while it
@@ -57,6 +58,11 @@
  */
 #define PC_PNG_INFLATE_MAX ((size_t)24 << 20)
 #define PC_PNG_INFLATE_POOL ((size_t)24 << 20)
+/*
+ * Bytes inflated at a time when streaming (then unfiltered row by row): ISA-L goes through its
+ * own 64 KiB history buffer for the first 32 KiB of each call, so calls are kept large.
+ */
+#define PC_PNG_FEED_BUFFER ((size_t)256 << 10)
 /* Most bytes DEFLATE can inflate from one byte (RFC 1951: a 258-byte match in 2 bits: 1032). */
 #define PC_PNG_INFLATE_RATIO 1032
 /* Stored block payload (RFC 1951 §3.2.4: LEN is 16 bits). */
@@ -69,14 +75,16 @@ static atomic_size_t pc_png_inflate_in_use;
 /* The re-encoded stream and where pc_png_read is in it. */
 typedef struct pc_png_whole {
     /* Where the filtered rows come from: the image data inflated whole by libdeflate (raw), or
-     * zlib's streaming inflate of the IDAT run read in place (z). */
+     * ISA-L's streaming inflate of the IDAT run read in place (z). */
     uint8_t *raw;            /* whole: the inflated image data (filter byte + row, per row and pass) */
     size_t raw_size;         /* bytes of image data (filter bytes included) the header implies */
     size_t reserved;         /* bytes counted in pc_png_inflate_in_use */
     size_t raw_at;           /* whole: offset of the next filtered row in raw */
-    z_stream z;              /* streaming: raw DEFLATE (RFC 1951); the zlib header is checked here */
-    int z_open, z_ended;
-    uint32_t adler;          /* streaming: RFC 1950 Adler-32 of the rows inflated so far */
+    struct inflate_state *z; /* streaming: ISA-L's inflate of the stream after its zlib header (checked
+                                here), checking the Adler-32 after the DEFLATE data (RFC 1950) */
+    uint8_t *buffer;         /* streaming: inflated rows not yet handed out, from buffer + buffer_at */
+    size_t buffer_capacity, buffer_at, buffer_end;
+    size_t inflated;         /* streaming: bytes of image data inflated so far */
     const uint8_t *in;       /* streaming: next compressed byte */
     size_t in_left;          /* bytes of it left in the current IDAT chunk */
     size_t next_chunk;       /* file offset of the next IDAT chunk of the run (run_end: none) */
@@ -180,49 +188,48 @@ static int pc_png_feed_input(const pc_png_state *s, pc_png_whole *w) {
     return 1;
 }
 
-/* Streaming: inflates exactly `length` bytes into target (Adler-32 kept), or fails the feed. */
-static void pc_png_feed_inflate(png_structp png, pc_png_state *s, uint8_t *target, size_t length) {
-    pc_png_whole *w = s->whole;
-    w->z.next_out = target;
-    w->z.avail_out = (uInt)length;
-    while (w->z.avail_out > 0) {
-        if (w->z_ended || !pc_png_feed_input(s, w)) pc_png_feed_fail(png, s);
-        w->z.next_in = (Bytef *)w->in;
-        w->z.avail_in = (uInt)w->in_left;
-        int r = inflate(&w->z, Z_NO_FLUSH);
-        w->in_left -= (size_t)(w->z.next_in - w->in);
-        w->in = w->z.next_in;
-        if (r == Z_STREAM_END) w->z_ended = 1;
-        else if (r != Z_OK) pc_png_feed_fail(png, s);
-    }
-    w->adler = (uint32_t)libdeflate_adler32(w->adler, target, length);
+/* Streaming: one call of isal_inflate on the next input; 0 when there is no input left. */
+static int pc_png_feed_step(pc_png_state *s, pc_png_whole *w, uint8_t *target, size_t length, int *result) {
+    if (!pc_png_feed_input(s, w)) return 0;
+    w->z->next_in = (uint8_t *)w->in;
+    w->z->avail_in = (uint32_t)w->in_left;
+    w->z->next_out = target;
+    w->z->avail_out = (uint32_t)length;
+    *result = isal_inflate(w->z);
+    w->in_left = w->z->avail_in;
+    w->in = w->z->next_in;
+    return 1;
 }
 
-/* Streaming, after the last row: the DEFLATE stream ends there, and the 4 bytes left are its Adler-32. */
+/* Streaming: inflates `length` bytes (all, or fails the feed) to the end of the buffer. */
+static void pc_png_feed_inflate(png_structp png, pc_png_state *s, size_t length) {
+    pc_png_whole *w = s->whole;
+    while (length > 0) {
+        int result = 0;
+        if (w->z->block_state == ISAL_BLOCK_FINISH) pc_png_feed_fail(png, s); /* too little data */
+        uint8_t *target = w->buffer + w->buffer_end;
+        if (!pc_png_feed_step(s, w, target, length, &result) || result < 0) pc_png_feed_fail(png, s);
+        size_t produced = (size_t)(w->z->next_out - target);
+        w->buffer_end += produced;
+        w->inflated += produced;
+        length -= produced;
+    }
+}
+
+/* Streaming, after the last row: the stream ends there (its Adler-32 right), and no data follows. */
 static void pc_png_feed_finish(png_structp png, pc_png_state *s) {
     pc_png_whole *w = s->whole;
     uint8_t spare;
-    while (!w->z_ended) {
-        if (!pc_png_feed_input(s, w)) pc_png_feed_fail(png, s);
-        w->z.next_in = (Bytef *)w->in;
-        w->z.avail_in = (uInt)w->in_left;
-        w->z.next_out = &spare;
-        w->z.avail_out = 1;
-        int r = inflate(&w->z, Z_NO_FLUSH);
-        w->in_left -= (size_t)(w->z.next_in - w->in);
-        w->in = w->z.next_in;
-        if (w->z.avail_out == 0 || (r != Z_OK && r != Z_STREAM_END)) pc_png_feed_fail(png, s); /* too much data */
-        if (r == Z_STREAM_END) w->z_ended = 1;
+    while (w->z->block_state != ISAL_BLOCK_FINISH) {
+        int result = 0;
+        if (!pc_png_feed_step(s, w, &spare, 1, &result) || result < 0 || w->z->avail_out == 0)
+            pc_png_feed_fail(png, s); /* truncated, damaged, or too much data */
     }
-    uint8_t adler[4];
-    size_t have = 0;
+    /* Data after the stream: whole bytes ISA-L read ahead into its bit buffer, or input left. */
+    if (w->z->read_in_length >= 8 || w->z->tmp_in_size > 0) pc_png_feed_fail(png, s);
     while (pc_png_feed_input(s, w)) {
-        if (have + w->in_left > 4) pc_png_feed_fail(png, s); /* data after the stream */
-        memcpy(adler + have, w->in, w->in_left);
-        have += w->in_left;
-        w->in_left = 0;
+        if (w->in_left > 0) pc_png_feed_fail(png, s);
     }
-    if (have != 4 || pc_png_be32(adler) != w->adler) pc_png_feed_fail(png, s);
 }
 
 /* Makes the next row current: taken (whole) or inflated (streaming), unfiltered, filter type set to None. */
@@ -245,8 +252,24 @@ static void pc_png_feed_row(png_structp png, pc_png_state *s) {
         row = w->raw + w->raw_at;
         w->raw_at += size;
     } else {
-        row = w->cur == w->rows ? w->rows + w->row_capacity : w->rows;
-        pc_png_feed_inflate(png, s, row, size);
+        if (size > w->buffer_end - w->buffer_at) {
+            /* Keep the previous row (a copy: the buffer is refilled), move the part of this one
+             * already inflated to the front, and inflate as much as fits and is left. */
+            if (w->prev != w->rows + 2 * w->row_capacity && w->prev != w->rows) {
+                memcpy(w->rows, w->prev, w->row_bytes);
+                w->prev = w->rows;
+            }
+            memmove(w->buffer, w->buffer + w->buffer_at, w->buffer_end - w->buffer_at);
+            w->buffer_end -= w->buffer_at;
+            w->buffer_at = 0;
+            size_t want = w->buffer_capacity - w->buffer_end;
+            if (want > w->raw_size - w->inflated) want = w->raw_size - w->inflated;
+            if (want < size - w->buffer_end) pc_png_feed_fail(png, s); /* rows past the image data */
+            pc_png_feed_inflate(png, s, want);
+            if (w->inflated == w->raw_size) pc_png_feed_finish(png, s);
+        }
+        row = w->buffer + w->buffer_at;
+        w->buffer_at += size;
     }
     if (!pc_unfilter_row(row[0], row + 1, w->prev, w->row_bytes, w->bpp)) pc_png_feed_fail(png, s);
     row[0] = PNG_FILTER_VALUE_NONE;
@@ -255,8 +278,6 @@ static void pc_png_feed_row(png_structp png, pc_png_state *s) {
     w->cur_size = size;
     w->cur_at = 0;
     w->rows_left--;
-    /* Rows before this one were handed out whole: raw_emitted is where this one starts. */
-    if (w->raw == NULL && w->raw_emitted + size == w->raw_size) pc_png_feed_finish(png, s);
 }
 
 /* Copies the next `length` bytes of the stored-block stream (RFC 1950 header, RFC 1951 §3.2.4 blocks). */
@@ -357,7 +378,8 @@ static void pc_png_whole_free(pc_png_whole *w) {
      * under its raised mmap threshold, which left 25 MB resident after a 25 MB image). */
     if (w->raw != NULL) munmap(w->raw, w->raw_size);
     if (w->reserved > 0) atomic_fetch_sub(&pc_png_inflate_in_use, w->reserved);
-    if (w->z_open) inflateEnd(&w->z);
+    free(w->z);
+    free(w->buffer);
     free(w->rows);
     free(w);
 }
@@ -491,9 +513,13 @@ static int pc_png_feed_start(pc_png_state *s, png_uint_32 width, png_uint_32 hei
         w->in_left = 0;
         w->next_chunk = first - 8;
         w->run_end = end;
-        if (inflateInit2(&w->z, -15) == Z_OK) {
-            w->z_open = 1;
-            w->adler = 1; /* RFC 1950 §8.2: Adler-32 starts at 1 */
+        w->buffer_capacity = PC_PNG_FEED_BUFFER + w->row_capacity;
+        w->buffer = malloc(w->buffer_capacity);
+        w->z = malloc(sizeof *w->z);
+        if (w->buffer != NULL && w->z != NULL) {
+            isal_inflate_init(w->z);
+            w->z->crc_flag = ISAL_ZLIB_NO_HDR_VER;
+            w->z->hist_bits = 15;
             /* Past the two header bytes. */
             size_t skip = 2;
             while (skip > 0 && pc_png_feed_input(s, w)) {

@@ -239,11 +239,13 @@ final class PNGFedRowsTests: XCTestCase {
                 Self.assertSame(P.assemble(changed), "\(name) height \(delta > 0 ? "+" : "")\(delta)")
             }
             // Bytes after the zlib stream's Adler-32, in the last IDAT.
-            var extra = all
-            if let last = extra.lastIndex(where: { $0.type == "IDAT" }) {
-                extra[last].data += [1, 2, 3]
-                extra[last].crc = nil
-                Self.assertSame(P.assemble(extra), "\(name) data after the stream")
+            for count in [1, 3, 9] {
+                var extra = all
+                if let last = extra.lastIndex(where: { $0.type == "IDAT" }) {
+                    extra[last].data += [UInt8](repeating: 0x5A, count: count)
+                    extra[last].crc = nil
+                    Self.assertSame(P.assemble(extra), "\(name) \(count) bytes after the stream")
+                }
             }
             var badEnd = all
             badEnd[badEnd.count - 1].crc = 0x1234_5678
