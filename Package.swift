@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         // Whole-buffer DEFLATE (about twice zlib's inflate speed): PNG image data that fits in memory (png.c).
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // Intel ISA-L's streaming inflate (igzip), for PNG image data too large to inflate whole.
+        .systemLibrary(name: "CIsal", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // XMP (sidecars and packets embedded in JPEG/PNG), read by namespace: Adobe's XMP Toolkit.
         .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
@@ -24,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
-        .target(name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CLCMS2", "CHeif", "CWebP"]),
+        .target(
+            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP"]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),

@@ -6,36 +6,45 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <png.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
 #include "CImageCodec.h"
 #include "messages.h"
 #include "reduce.h"
 #include "color.h"
+#include "unfilter.h"
 
 /*
- * Whole-buffer inflate of the image data (issue 15 item 4). zlib's streaming inflate was 56 % of
- * the instructions of a bench import; libdeflate inflates a whole buffer about twice as fast but
- * needs all of the compressed and of the decompressed data in memory. libpng keeps everything
- * else (chunk parsing and CRCs before and after the image data, un-filtering, Adam7,
- * transformations, gamma): once png_read_info has read the first IDAT header, the IDAT run is
- * inflated here and libpng is handed, in place of the rest of the run, the same zlib stream
- * re-encoded as stored blocks (RFC 1951 §3.2.4: LEN, NLEN, then the bytes), which zlib's
- * inflate copies through. The stored stream is never built: pc_png_read produces its bytes on
- * demand from the inflated buffer.
+ * The image data fed from here (issue 15 item 4). zlib's streaming inflate was 47 % of the
+ * instructions of a PNG import, its Adler-32 8 % and libpng's unfiltering 23 % (Debian's libpng
+ * has no SIMD filter code). libpng keeps everything else (chunk parsing and CRCs before and
+ * after the image data, Adam7, transformations, gamma): once png_read_info has read the first
+ * IDAT header, the IDAT run is inflated here — whole by libdeflate (about twice as fast as zlib,
+ * but all of it in memory) when it fits the caps below, else streaming, PC_PNG_FEED_BUFFER at a
+ * time, by Intel ISA-L's igzip (also about twice zlib's speed, SIMD Adler-32) — each row is
+ * unfiltered here
+ * (unfilter.c), and libpng is handed, in place of the rest of the run, the rows with filter
+ * type None re-encoded as a zlib stream of stored blocks (RFC 1951 §3.2.4: LEN, NLEN, then
+ * the bytes), which zlib's inflate copies through. The stored stream is never built:
+ * pc_png_read produces its bytes on demand.
  *
- * Taken only when all of these hold (otherwise libpng streams the file as it is, so a damaged
+ * Taken only when all of these hold (otherwise libpng decodes the file as it is, so a damaged
  * file gets libpng's own verdict and message):
- *  - the inflated size the header implies (PNG spec §7.2, §8.2) is at most PC_PNG_INFLATE_MAX,
- *    at most PC_PNG_INFLATE_RATIO times the compressed bytes, and fits in the process-wide
- *    PC_PNG_INFLATE_POOL together with the other workers' (sizes a file declares are
- *    untrusted: what is allocated is bounded by the bytes given and by these caps);
  *  - the IDAT chunks are consecutive, lie within the file, and each one's CRC is right;
  *  - the zlib header (RFC 1950 §2.2) declares a 32 KiB window (CINFO 7: no distance libdeflate
- *    accepts can be one zlib would refuse as too far back) and no preset dictionary;
- *  - libdeflate inflates the run to exactly the implied size, consuming every byte of it, with
+ *    or ISA-L with a 32 KiB history accepts can be one libpng's zlib would refuse as too far back), no
+ *    preset dictionary, and a right FCHECK;
+ *  - whole: the inflated size the header implies (PNG spec §7.2, §8.2) is at most
+ *    PC_PNG_INFLATE_MAX, at most PC_PNG_INFLATE_RATIO times the compressed bytes, and fits in
+ *    the process-wide PC_PNG_INFLATE_POOL together with the other workers' (sizes a file
+ *    declares are untrusted: what is allocated is bounded by the bytes given and by these
+ *    caps); libdeflate inflates the run to exactly that size, consuming every byte of it, with
  *    the right Adler-32.
- * Then libpng is told to skip the checks already made (critical-chunk CRCs and Adler-32) while
- * it reads the re-encoded data only, and to check again for the chunks after it.
+ * Streaming finds a damaged stream only as it goes (an inflate error, too little or too much data,
+ * a wrong Adler-32, a filter type over 4): then the file is decoded again from the start by
+ * libpng alone (pc_png_decode), whose verdict and messages are the ones given.
+ * libpng is told to skip the checks already made (critical-chunk CRCs and Adler-32) while it
+ * reads the re-encoded data only, and to check again for the chunks after it.
  */
 /*
  * Largest inflated image data taken whole, and the most held at once by all workers of the
@@ -45,10 +54,18 @@
  * that memory on top of the other worker's decode, so this bounds what it adds to an import's
  * peak RSS, which keeps under 100 MB: the bench corpus import peaked at 116 MB with 48 MiB,
  * 93–105 MB with 32 MiB and 69–70 MB with 24 MiB (/usr/bin/time -f %M, release build,
- * --jobs 2, five runs each), for 4–8 % more CPU on its PNGs than with 32 MiB.
+ * --jobs 2, five runs each), for 4–8 % more CPU on its PNGs than with 32 MiB. Larger images
+ * stream through ISA-L at about libdeflate's speed: a 64 MiB cap (every bench PNG whole) saved
+ * about a tenth of the PNG subset's CPU (user time down, page faults of the fresh buffer up)
+ * for 106 MB peak RSS with --jobs 1.
  */
 #define PC_PNG_INFLATE_MAX ((size_t)24 << 20)
 #define PC_PNG_INFLATE_POOL ((size_t)24 << 20)
+/*
+ * Bytes inflated at a time when streaming (then unfiltered row by row): ISA-L goes through its
+ * own 64 KiB history buffer for the first 32 KiB of each call, so calls are kept large.
+ */
+#define PC_PNG_FEED_BUFFER ((size_t)256 << 10)
 /* Most bytes DEFLATE can inflate from one byte (RFC 1951: a 258-byte match in 2 bits: 1032). */
 #define PC_PNG_INFLATE_RATIO 1032
 /* Stored block payload (RFC 1951 §3.2.4: LEN is 16 bits). */
@@ -60,10 +77,39 @@ static atomic_size_t pc_png_inflate_in_use;
 
 /* The re-encoded stream and where pc_png_read is in it. */
 typedef struct pc_png_whole {
-    uint8_t *raw;            /* the inflated image data (filter byte + row, per row and pass) */
-    size_t raw_size;
+    /* Where the filtered rows come from: the image data inflated whole by libdeflate (raw), or
+     * ISA-L's streaming inflate of the IDAT run read in place (z). */
+    uint8_t *raw;            /* whole: the inflated image data (filter byte + row, per row and pass) */
+    size_t raw_size;         /* bytes of image data (filter bytes included) the header implies */
     size_t reserved;         /* bytes counted in pc_png_inflate_in_use */
-    uint8_t zlib_header[2], adler[4];
+    size_t raw_at;           /* whole: offset of the next filtered row in raw */
+    struct inflate_state *z; /* streaming: ISA-L's inflate of the stream after its zlib header (checked
+                                here), checking the Adler-32 after the DEFLATE data (RFC 1950) */
+    uint8_t *buffer;         /* streaming: inflated rows not yet handed out, from buffer + buffer_at */
+    size_t buffer_capacity, buffer_at, buffer_end;
+    size_t inflated;         /* streaming: bytes of image data inflated so far */
+    const uint8_t *in;       /* streaming: next compressed byte */
+    size_t in_left;          /* bytes of it left in the current IDAT chunk */
+    size_t next_chunk;       /* file offset of the next IDAT chunk of the run (run_end: none) */
+    size_t run_end;          /* file offset of the first chunk after the IDAT run */
+    /* Row geometry (PNG spec §7.2, §8.2): pass (0 and only pass when not interlaced), rows left. */
+    png_uint_32 width, height;
+    unsigned bits;           /* bits per pixel */
+    size_t bpp;              /* bytes per complete pixel, at least 1 (PNG spec §9.2) */
+    int interlace, pass;
+    png_uint_32 rows_left;
+    size_t row_bytes;        /* of the current pass, without the filter byte */
+    uint8_t *rows;           /* streaming: two rows (filter byte + bytes) taken in turn; then zeros */
+    size_t row_capacity;
+    const uint8_t *prev;     /* the previous row of the pass, unfiltered (the zeros for its first) */
+    uint8_t *cur;            /* the row being handed out: 0 (filter type None), then unfiltered bytes */
+    size_t cur_size, cur_at;
+    /* The stored-block stream handed to libpng. */
+    size_t raw_emitted;      /* image data bytes handed out */
+    uint8_t head[5];         /* the zlib header, or a stored block's header */
+    size_t head_length, head_at;
+    size_t block_left;       /* payload bytes left in the current stored block */
+    size_t tail_at;          /* bytes of the (ignored, zero) Adler-32 handed out */
     size_t stream_size;      /* 2 + raw_size + 5 per stored block + 4 */
     size_t stream_offset;    /* next byte of the stream to hand out */
     size_t chunk_left;       /* stream bytes left in the current IDAT chunk */
@@ -82,7 +128,8 @@ typedef struct pc_png_state {
     uint8_t *row;          /* one row (of the image, or of an Adam7 pass) */
     uint8_t *icc;          /* copy of the iCCP profile (libpng inflates it within PC_PNG_CHUNK_MAX) */
     size_t icc_size;
-    pc_png_whole *whole;   /* non-NULL once the image data was inflated whole */
+    pc_png_whole *whole;   /* non-NULL once the image data is fed from here (pc_png_feed_start) */
+    int retry;             /* the fed image data turned out damaged: decode again with libpng alone */
 } pc_png_state;
 
 /*
@@ -126,36 +173,158 @@ static void pc_png_put_be32(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
 }
 
-/* Copies `length` bytes of the stored-block stream from `offset` (within stream_size). */
-static void pc_png_whole_copy(const pc_png_whole *w, size_t offset, uint8_t *target, size_t length) {
-    const size_t block = PC_PNG_STORED_BLOCK + 5;
-    size_t blocks = (w->raw_size + PC_PNG_STORED_BLOCK - 1) / PC_PNG_STORED_BLOCK;
+/* The fed image data is not what the header promised: start over with libpng alone (pc_png_decode). */
+static void pc_png_feed_fail(png_structp png, pc_png_state *s) {
+    s->retry = 1;
+    png_error(png, "image data fed from png.c is damaged"); /* never shown: the retry clears it */
+}
+
+/* Streaming: the next compressed byte run of the IDAT chunks; 0 when the run is over. */
+static int pc_png_feed_input(const pc_png_state *s, pc_png_whole *w) {
+    while (w->in_left == 0) {
+        if (w->next_chunk >= w->run_end) return 0;
+        size_t length = pc_png_be32(s->data + w->next_chunk);
+        w->in = s->data + w->next_chunk + 8;
+        w->in_left = length;
+        w->next_chunk += 12 + length;
+    }
+    return 1;
+}
+
+/*
+ * Streaming: one call of isal_inflate on the next input; 0 when there is no input left, or
+ * when the call neither took input nor gave output (never expected: stops a loop on it).
+ */
+static int pc_png_feed_step(pc_png_state *s, pc_png_whole *w, uint8_t *target, size_t length, int *result) {
+    if (!pc_png_feed_input(s, w)) return 0;
+    w->z->next_in = (uint8_t *)w->in;
+    w->z->avail_in = (uint32_t)w->in_left;
+    w->z->next_out = target;
+    w->z->avail_out = (uint32_t)length;
+    *result = isal_inflate(w->z);
+    size_t taken = w->in_left - w->z->avail_in;
+    w->in_left = w->z->avail_in;
+    w->in = w->z->next_in;
+    return taken > 0 || w->z->avail_out < length || w->z->block_state == ISAL_BLOCK_FINISH;
+}
+
+/* Streaming: inflates `length` bytes (all, or fails the feed) to the end of the buffer. */
+static void pc_png_feed_inflate(png_structp png, pc_png_state *s, size_t length) {
+    pc_png_whole *w = s->whole;
+    while (length > 0) {
+        int result = 0;
+        if (w->z->block_state == ISAL_BLOCK_FINISH) pc_png_feed_fail(png, s); /* too little data */
+        uint8_t *target = w->buffer + w->buffer_end;
+        if (!pc_png_feed_step(s, w, target, length, &result) || result < 0) pc_png_feed_fail(png, s);
+        size_t produced = (size_t)(w->z->next_out - target);
+        w->buffer_end += produced;
+        w->inflated += produced;
+        length -= produced;
+    }
+}
+
+/* Streaming, after the last row: the stream ends there (its Adler-32 right), and no data follows. */
+static void pc_png_feed_finish(png_structp png, pc_png_state *s) {
+    pc_png_whole *w = s->whole;
+    uint8_t spare;
+    while (w->z->block_state != ISAL_BLOCK_FINISH) {
+        int result = 0;
+        if (!pc_png_feed_step(s, w, &spare, 1, &result) || result < 0 || w->z->avail_out == 0)
+            pc_png_feed_fail(png, s); /* truncated, damaged, or too much data */
+    }
+    /* Data after the stream: whole bytes ISA-L read ahead into its bit buffer, or input left. */
+    if (w->z->read_in_length >= 8 || w->z->tmp_in_size > 0) pc_png_feed_fail(png, s);
+    while (pc_png_feed_input(s, w)) {
+        if (w->in_left > 0) pc_png_feed_fail(png, s);
+    }
+}
+
+/* Makes the next row current: taken (whole) or inflated (streaming), unfiltered, filter type set to None. */
+static void pc_png_feed_row(png_structp png, pc_png_state *s) {
+    pc_png_whole *w = s->whole;
+    while (w->rows_left == 0) {
+        /* The next pass that has pixels (PNG spec §8.2: empty passes are left out). */
+        if (w->interlace == PNG_INTERLACE_NONE || w->pass >= 6) pc_png_feed_fail(png, s);
+        w->pass++;
+        png_uint_32 columns = PNG_PASS_COLS(w->width, w->pass), rows = PNG_PASS_ROWS(w->height, w->pass);
+        if (columns == 0 || rows == 0) continue;
+        w->rows_left = rows;
+        w->row_bytes = ((size_t)columns * w->bits + 7) / 8;
+        w->prev = w->rows + 2 * w->row_capacity;
+    }
+    uint8_t *row;
+    size_t size = 1 + w->row_bytes;
+    if (w->raw != NULL) {
+        if (size > w->raw_size - w->raw_at) pc_png_feed_fail(png, s);
+        row = w->raw + w->raw_at;
+        w->raw_at += size;
+    } else {
+        if (size > w->buffer_end - w->buffer_at) {
+            /* Keep the previous row (a copy: the buffer is refilled), move the part of this one
+             * already inflated to the front, and inflate as much as fits and is left. */
+            if (w->prev != w->rows + 2 * w->row_capacity && w->prev != w->rows) {
+                memcpy(w->rows, w->prev, w->row_bytes);
+                w->prev = w->rows;
+            }
+            memmove(w->buffer, w->buffer + w->buffer_at, w->buffer_end - w->buffer_at);
+            w->buffer_end -= w->buffer_at;
+            w->buffer_at = 0;
+            size_t want = w->buffer_capacity - w->buffer_end;
+            if (want > w->raw_size - w->inflated) want = w->raw_size - w->inflated;
+            if (want < size - w->buffer_end) pc_png_feed_fail(png, s); /* rows past the image data */
+            pc_png_feed_inflate(png, s, want);
+            if (w->inflated == w->raw_size) pc_png_feed_finish(png, s);
+        }
+        row = w->buffer + w->buffer_at;
+        w->buffer_at += size;
+    }
+    if (!pc_unfilter_row(row[0], row + 1, w->prev, w->row_bytes, w->bpp)) pc_png_feed_fail(png, s);
+    row[0] = PNG_FILTER_VALUE_NONE;
+    w->prev = row + 1;
+    w->cur = row;
+    w->cur_size = size;
+    w->cur_at = 0;
+    w->rows_left--;
+}
+
+/* Copies the next `length` bytes of the stored-block stream (RFC 1950 header, RFC 1951 §3.2.4 blocks). */
+static void pc_png_feed_copy(png_structp png, pc_png_state *s, uint8_t *target, size_t length) {
+    pc_png_whole *w = s->whole;
     while (length > 0) {
         size_t n;
-        if (offset < 2) {
-            n = 2 - offset < length ? 2 - offset : length;
-            memcpy(target, w->zlib_header + offset, n);
-        } else if (offset >= w->stream_size - 4) {
-            size_t at = offset - (w->stream_size - 4);
-            n = 4 - at < length ? 4 - at : length;
-            memcpy(target, w->adler + at, n);
+        if (w->head_at < w->head_length) {
+            n = w->head_length - w->head_at < length ? w->head_length - w->head_at : length;
+            memcpy(target, w->head + w->head_at, n);
+            w->head_at += n;
+        } else if (w->block_left > 0) {
+            if (w->cur_at == w->cur_size) pc_png_feed_row(png, s);
+            n = w->cur_size - w->cur_at;
+            if (n > w->block_left) n = w->block_left;
+            if (n > length) n = length;
+            memcpy(target, w->cur + w->cur_at, n);
+            w->cur_at += n;
+            w->block_left -= n;
+            w->raw_emitted += n;
+        } else if (w->raw_emitted < w->raw_size) {
+            size_t payload = w->raw_size - w->raw_emitted;
+            if (payload > PC_PNG_STORED_BLOCK) payload = PC_PNG_STORED_BLOCK;
+            w->head[0] = w->raw_emitted + payload == w->raw_size ? 1 : 0; /* BFINAL, BTYPE 00 */
+            w->head[1] = (uint8_t)payload;
+            w->head[2] = (uint8_t)(payload >> 8);
+            w->head[3] = (uint8_t)~payload;
+            w->head[4] = (uint8_t)(~payload >> 8);
+            w->head_length = 5;
+            w->head_at = 0;
+            w->block_left = payload;
+            continue;
         } else {
-            size_t b = (offset - 2) / block, within = (offset - 2) % block;
-            size_t start = b * PC_PNG_STORED_BLOCK;
-            size_t payload = w->raw_size - start < PC_PNG_STORED_BLOCK ? w->raw_size - start : PC_PNG_STORED_BLOCK;
-            if (within < 5) {
-                uint8_t header[5] = { b + 1 == blocks ? 1 : 0, (uint8_t)payload, (uint8_t)(payload >> 8),
-                                      (uint8_t)~payload, (uint8_t)(~payload >> 8) };
-                n = 5 - within < length ? 5 - within : length;
-                memcpy(target, header + within, n);
-            } else {
-                size_t at = within - 5;
-                n = payload - at < length ? payload - at : length;
-                memcpy(target, w->raw + start + at, n);
-            }
+            /* The Adler-32 of the stored stream: libpng is told to ignore it (pc_png_feed_start). */
+            n = 4 - w->tail_at < length ? 4 - w->tail_at : length;
+            if (n == 0) png_error(png, "Read Error");
+            memset(target, 0, n);
+            w->tail_at += n;
         }
         target += n;
-        offset += n;
         length -= n;
     }
 }
@@ -167,11 +336,11 @@ static void pc_png_read_whole(png_structp png, pc_png_state *s, png_bytep target
         size_t n;
         if (w->chunk_left > 0) {
             n = w->chunk_left < length ? w->chunk_left : length;
-            pc_png_whole_copy(w, w->stream_offset, target, n);
+            pc_png_feed_copy(png, s, target, n);
             w->stream_offset += n;
             w->chunk_left -= n;
             if (w->chunk_left == 0) {
-                /* The chunk's CRC (not computed: libpng skips it, see pc_png_inflate_whole), then the next header. */
+                /* The chunk's CRC (not computed: libpng skips it, see pc_png_feed_start), then the next header. */
                 memset(w->frame, 0, sizeof w->frame);
                 w->frame_length = 4;
                 w->frame_offset = 0;
@@ -216,6 +385,9 @@ static void pc_png_whole_free(pc_png_whole *w) {
      * under its raised mmap threshold, which left 25 MB resident after a 25 MB image). */
     if (w->raw != NULL) munmap(w->raw, w->raw_size);
     if (w->reserved > 0) atomic_fetch_sub(&pc_png_inflate_in_use, w->reserved);
+    free(w->z);
+    free(w->buffer);
+    free(w->rows);
     free(w);
 }
 
@@ -235,19 +407,57 @@ static uint64_t pc_png_inflated_size(png_uint_32 width, png_uint_32 height, int 
     return total;
 }
 
+/* Inflates the IDAT run (first .. end, `chunks` chunks, `compressed` bytes) whole into w->raw; 1 when all of it is right. */
+static int pc_png_inflate_run(pc_png_state *s, pc_png_whole *w, size_t first, size_t end, size_t chunks,
+                              size_t compressed) {
+    const uint8_t *d = s->data;
+    w->raw = mmap(NULL, w->raw_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (w->raw == MAP_FAILED) { w->raw = NULL; return 0; }
+    const uint8_t *in = d + first;
+    uint8_t *joined = NULL;
+    if (chunks > 1) {
+        joined = malloc(compressed);
+        if (joined != NULL) {
+            size_t at = 0;
+            for (size_t p = first - 8; p < end; p += 12 + pc_png_be32(d + p)) {
+                memcpy(joined + at, d + p + 8, pc_png_be32(d + p));
+                at += pc_png_be32(d + p);
+            }
+        }
+        in = joined;
+    }
+    struct libdeflate_decompressor *decompressor = libdeflate_alloc_decompressor();
+    int ok = in != NULL && decompressor != NULL;
+    /* RFC 1950 §2.2: CM 8, CINFO 7 (32 KiB window), FDICT 0 (FCHECK libdeflate checks). */
+    ok = ok && (in[0] & 0x0F) == 8 && (in[0] >> 4) == 7 && (in[1] & 0x20) == 0;
+    if (ok) {
+        size_t used = 0, produced = 0;
+        enum libdeflate_result r = libdeflate_zlib_decompress_ex(decompressor, in, compressed, w->raw, w->raw_size,
+                                                                 &used, &produced);
+        ok = r == LIBDEFLATE_SUCCESS && used == compressed && produced == w->raw_size;
+    }
+    libdeflate_free_decompressor(decompressor);
+    free(joined);
+    /* The only part of the joined buffer still held is the inflated data. */
+    if (chunks > 1) { atomic_fetch_sub(&pc_png_inflate_in_use, compressed); w->reserved -= compressed; }
+    return ok;
+}
+
 /*
  * Called after png_read_info, which stops having read the first IDAT's length and type
- * (s->position is at its data). Inflates the IDAT run with libdeflate when the conditions at
- * the top of this file hold, and switches pc_png_read to the re-encoded stream. Returns 1 when
- * switched; 0 leaves the file to libpng as it is (nothing consumed, nothing changed).
+ * (s->position is at its data). Checks the IDAT run (see the top of this file), then inflates
+ * it whole with libdeflate when the memory caps allow, or else opens zlib's streaming inflate on
+ * it in place, and switches pc_png_read to the re-encoded stream of unfiltered rows. Returns 1
+ * when inflated whole, 2 when streamed, 0 when the file is left to libpng as it is (nothing
+ * consumed, nothing changed).
  */
-static int pc_png_inflate_whole(pc_png_state *s, png_uint_32 width, png_uint_32 height, int bit_depth,
-                                int color_type, int interlace) {
+static int pc_png_feed_start(pc_png_state *s, png_uint_32 width, png_uint_32 height, int bit_depth,
+                             int color_type, int interlace, int never_whole) {
     const uint8_t *d = s->data;
     size_t first = s->position;
     if (first < 16 || first > s->size || memcmp(d + first - 4, "IDAT", 4) != 0) return 0;
     uint64_t implied = pc_png_inflated_size(width, height, bit_depth, color_type, interlace);
-    if (implied == 0 || implied > PC_PNG_INFLATE_MAX) return 0;
+    if (implied == 0 || implied > SIZE_MAX / 2) return 0;
     size_t first_length = pc_png_be32(d + first - 8);
 
     /* The run of consecutive IDAT chunks: within the file, each CRC right (PNG spec §5.3). */
@@ -263,58 +473,88 @@ static int pc_png_inflate_whole(pc_png_state *s, png_uint_32 width, png_uint_32 
         end = pos;
     }
     if (chunks == 0 || compressed < 6 || implied / PC_PNG_INFLATE_RATIO > compressed) return 0;
+    /* RFC 1950 §2.2 on the first two bytes of the run (they may lie in two chunks). */
+    uint8_t header[2];
+    size_t have = 0;
+    for (size_t p = first - 8; p < end && have < 2; p += 12 + pc_png_be32(d + p))
+        for (size_t i = 0; i < pc_png_be32(d + p) && have < 2; i++) header[have++] = d[p + 8 + i];
+    if (have < 2 || (header[0] & 0x0F) != 8 || (header[0] >> 4) != 7 || (header[1] & 0x20) != 0 ||
+        (header[0] * 256u + header[1]) % 31 != 0)
+        return 0;
 
-    size_t reserve = (size_t)implied + (chunks > 1 ? compressed : 0);
-    size_t before = atomic_fetch_add(&pc_png_inflate_in_use, reserve);
-    if (before + reserve > PC_PNG_INFLATE_POOL) { atomic_fetch_sub(&pc_png_inflate_in_use, reserve); return 0; }
     pc_png_whole *w = calloc(1, sizeof *w);
-    if (w == NULL) { atomic_fetch_sub(&pc_png_inflate_in_use, reserve); return 0; }
-    w->reserved = reserve;
+    if (w == NULL) return 0;
     w->raw_size = (size_t)implied;
-    w->raw = mmap(NULL, w->raw_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (w->raw == MAP_FAILED) w->raw = NULL;
-    const uint8_t *in = d + first;
-    uint8_t *joined = NULL;
-    if (chunks > 1) {
-        joined = malloc(compressed);
-        if (joined != NULL) {
-            size_t at = 0;
-            for (size_t p = first - 8; p < end; p += 12 + pc_png_be32(d + p)) {
-                memcpy(joined + at, d + p + 8, pc_png_be32(d + p));
-                at += pc_png_be32(d + p);
-            }
+    w->width = width;
+    w->height = height;
+    int channels = color_type == PNG_COLOR_TYPE_RGB ? 3 : color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4
+                 : color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
+    w->bits = (unsigned)(channels * bit_depth);
+    w->bpp = w->bits >= 8 ? w->bits / 8 : 1;
+    w->interlace = interlace;
+    /* The first pass with pixels (the whole image when not interlaced). */
+    w->pass = -1;
+    if (interlace == PNG_INTERLACE_NONE) {
+        w->pass = 0;
+        w->rows_left = height;
+        w->row_bytes = ((size_t)width * w->bits + 7) / 8;
+    }
+    w->row_capacity = 1 + ((size_t)width * w->bits + 7) / 8;
+    /* Two rows taken in turn (streaming) and a row of zeros, the "previous row" of each pass's first. */
+    w->rows = calloc(3, w->row_capacity);
+    if (w->rows != NULL) w->prev = w->rows + 2 * w->row_capacity;
+    int taken = 0;
+    size_t reserve = (size_t)implied + (chunks > 1 ? compressed : 0);
+    if (w->rows != NULL && !never_whole && implied <= PC_PNG_INFLATE_MAX) {
+        size_t before = atomic_fetch_add(&pc_png_inflate_in_use, reserve);
+        if (before + reserve <= PC_PNG_INFLATE_POOL) {
+            w->reserved = reserve;
+            if (pc_png_inflate_run(s, w, first, end, chunks, compressed)) taken = 1;
+            else { pc_png_whole_free(w); return 0; } /* damaged: libpng's verdict */
+        } else {
+            atomic_fetch_sub(&pc_png_inflate_in_use, reserve);
         }
-        in = joined;
     }
-    struct libdeflate_decompressor *decompressor = libdeflate_alloc_decompressor();
-    int ok = w->raw != NULL && in != NULL && decompressor != NULL;
-    /* RFC 1950 §2.2: CM 8, CINFO 7 (32 KiB window), FDICT 0 (FCHECK libdeflate checks). */
-    ok = ok && (in[0] & 0x0F) == 8 && (in[0] >> 4) == 7 && (in[1] & 0x20) == 0;
-    if (ok) {
-        size_t used = 0, produced = 0;
-        enum libdeflate_result r = libdeflate_zlib_decompress_ex(decompressor, in, compressed, w->raw, w->raw_size,
-                                                                 &used, &produced);
-        ok = r == LIBDEFLATE_SUCCESS && used == compressed && produced == w->raw_size;
+    if (!taken && w->rows != NULL) {
+        w->in = NULL;
+        w->in_left = 0;
+        w->next_chunk = first - 8;
+        w->run_end = end;
+        w->buffer_capacity = PC_PNG_FEED_BUFFER + w->row_capacity;
+        w->buffer = malloc(w->buffer_capacity);
+        w->z = malloc(sizeof *w->z);
+        if (w->buffer != NULL && w->z != NULL) {
+            isal_inflate_init(w->z);
+            w->z->crc_flag = ISAL_ZLIB_NO_HDR_VER;
+            w->z->hist_bits = 15;
+            /* Past the two header bytes. */
+            size_t skip = 2;
+            while (skip > 0 && pc_png_feed_input(s, w)) {
+                size_t n = skip < w->in_left ? skip : w->in_left;
+                w->in += n;
+                w->in_left -= n;
+                skip -= n;
+            }
+            taken = skip == 0 ? 2 : 0;
+        }
     }
-    if (ok) {
-        memcpy(w->zlib_header, in, 2);
-        memcpy(w->adler, in + compressed - 4, 4);
-    }
-    libdeflate_free_decompressor(decompressor);
-    free(joined);
-    /* The only part of the joined buffer still held is the inflated data. */
-    if (ok && chunks > 1) { atomic_fetch_sub(&pc_png_inflate_in_use, compressed); w->reserved -= compressed; }
+    if (taken == 0) { pc_png_whole_free(w); return 0; }
+    w->cur = w->rows; /* empty: the first pc_png_feed_copy makes the first row current */
+    w->cur_size = w->cur_at = 0;
+    w->head[0] = 0x78; /* CINFO 7, CM 8; FLEVEL 0, FCHECK: 0x7801 % 31 == 0 */
+    w->head[1] = 0x01;
+    w->head_length = 2;
     size_t blocks = (w->raw_size + PC_PNG_STORED_BLOCK - 1) / PC_PNG_STORED_BLOCK;
     w->stream_size = 2 + w->raw_size + 5 * blocks + 4;
     /* The first chunk's length is declared already: the stored stream must be at least as long. */
-    if (!ok || w->stream_size < first_length) { pc_png_whole_free(w); return 0; }
+    if (w->stream_size < first_length) { pc_png_whole_free(w); return 0; }
     w->chunk_left = first_length;
     w->suffix = end;
     s->whole = w;
-    /* Checked above: the IDAT CRCs (ours now stand in for them) and the Adler-32 (libdeflate). */
+    /* Checked above or while feeding: the IDAT CRCs (ours now stand in for them) and the Adler-32. */
     png_set_crc_action(s->png, PNG_CRC_QUIET_USE, PNG_CRC_DEFAULT);
     png_set_option(s->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
-    return 1;
+    return taken;
 }
 
 static void pc_png_copy_exif(pc_png_state *s, pc_decoded *out) {
@@ -364,8 +604,9 @@ static int pc_png_chunks_fit(const uint8_t *d, size_t size, pc_messages *message
     return 1; /* no IEND: libpng says how it ends */
 }
 
-pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
-                        pc_decoded *out, pc_messages *messages) {
+/* One decode; `plain`: the image data through libpng alone. Sets *retry when the fed image data was damaged. */
+static pc_status pc_png_decode_once(const uint8_t *data, size_t size, const pc_decode_options *options,
+                                    pc_decoded *out, pc_messages *messages, int plain, int *retry) {
     memset(out, 0, sizeof *out);
     if (data == NULL || size < 8) { pc_set_error(messages, "not a PNG file"); return PC_CORRUPT; }
     int large_exif = 0;
@@ -458,8 +699,11 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
     }
     /* No png_set_interlace_handling: Adam7 rows come pass by pass and go straight into the reduction. */
     /* Before png_read_update_info, which starts libpng's inflate (png_read_start_row). */
-    if (!options->png_streaming_inflate)
-        out->png_whole_inflate = pc_png_inflate_whole(s, width, height, bit_depth, color_type, interlace);
+    if (!plain) {
+        int fed = pc_png_feed_start(s, width, height, bit_depth, color_type, interlace, options->png_never_whole);
+        out->png_whole_inflate = fed == 1;
+        out->png_fed_rows = fed != 0;
+    }
     png_read_update_info(s->png, s->info);
 
     int channels = png_get_channels(s->png, s->info);
@@ -496,7 +740,7 @@ pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_option
         }
         pc_box_finish(&s->box);
     }
-    /* The chunks after the image data are libpng's to check again (pc_png_inflate_whole). */
+    /* The chunks after the image data are libpng's to check again (pc_png_feed_start). */
     if (s->whole != NULL) {
         png_set_crc_action(s->png, PNG_CRC_DEFAULT, PNG_CRC_DEFAULT);
         png_set_option(s->png, PNG_IGNORE_ADLER32, PNG_OPTION_OFF);
@@ -529,6 +773,20 @@ done:
         out->exif = NULL;
         out->exif_size = 0;
     }
+    *retry = s->retry;
     free(s);
     return status;
+}
+
+pc_status pc_png_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages) {
+    int retry = 0;
+    if (options->png_streaming_inflate) return pc_png_decode_once(data, size, options, out, messages, 1, &retry);
+    /* A damaged stream is found only while it is fed (streaming): then libpng alone decodes the
+     * file again from the start, for its own verdict and messages (those of the first try dropped). */
+    pc_messages before = *messages;
+    pc_status status = pc_png_decode_once(data, size, options, out, messages, 0, &retry);
+    if (!retry) return status;
+    *messages = before;
+    return pc_png_decode_once(data, size, options, out, messages, 1, &retry);
 }

@@ -186,9 +186,12 @@ public final class Importer {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
         // Files are taken from the walk as it finds them (issue 15 item 2: memory independent of
-        // the number of files in the tree); a path that does not exist stops the run here.
+        // the number of files in the tree); a path that does not exist stops the run here. With
+        // several workers, each batch found ahead is taken largest first, so the run does not
+        // end with one worker preparing a large file alone while the others wait (one worker:
+        // walk order, which the order cannot slow down).
         let files = try FileScanner(includeHidden: options.includeHidden, excludedFolders: [libraryRoot])
-            .stream(options.paths)
+            .stream(options.paths, largestFirst: options.jobs > 1)
         var summary = ImportSummary()
         func fail(_ path: String, _ reason: String) {
             let failure = ImportFailure(path: path, reason: reason)

@@ -50,7 +50,11 @@ public struct FileScanner: Sendable {
     /// and memory does not grow with the number of files in the tree.
     /// - Throws: `FileError` (66) naming the first path that does not exist; every path is
     ///   checked before any file is handed out.
-    public func stream(_ paths: [String]) throws -> Walk {
+    /// - Parameter largestFirst: hand out each batch of files found ahead (up to `Walk.batchSize`)
+    ///   largest first by `st_size` (files of the same size keep their walk order) instead of in
+    ///   walk order. For several workers taking from one walk: a large file taken last leaves
+    ///   the other workers idle while it is prepared alone.
+    public func stream(_ paths: [String], largestFirst: Bool = false) throws -> Walk {
         var roots: [(String, stat)] = []
         for path in paths {
             var st = stat()
@@ -65,7 +69,7 @@ public struct FileScanner: Sendable {
             var st = stat()
             if stat(folder, &st) == 0 { excluded.insert(FileID(st)) }
         }
-        return Walk(scanner: self, roots: roots, excluded: excluded)
+        return Walk(scanner: self, roots: roots, excluded: excluded, largestFirst: largestFirst)
     }
 
     /// A walk in progress (`FileScanner.stream`). Thread-safe: several workers may take files
@@ -80,9 +84,11 @@ public struct FileScanner: Sendable {
     /// through a symbolic link, and those with more than one hard link. Never the list of files.
     public final class Walk: Sendable {
         private let state: Mutex<State>
+        private let largestFirst: Bool
 
-        init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
+        init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>, largestFirst: Bool = false) {
             state = Mutex(State(scanner: scanner, roots: roots, excluded: excluded))
+            self.largestFirst = largestFirst
         }
 
         /// Files found ahead of the takers at most: 4,096 paths (about 0.5 MB).
@@ -101,10 +107,18 @@ public struct FileScanner: Sendable {
                     s.ahead.removeAll(keepingCapacity: true)
                     s.head = 0
                     while s.ahead.count < Walk.batchSize, let file = s.walk() { s.ahead.append(file) }
+                    if largestFirst {
+                        // Stable: equal sizes (a file and its duplicate among them) keep walk order.
+                        s.ahead = s.ahead.enumerated().sorted {
+                            $0.element.size != $1.element.size
+                                ? $0.element.size > $1.element.size : $0.offset < $1.offset
+                        }.map(\.element)
+                    }
                 }
                 guard s.head < s.ahead.count else { return nil }
                 defer { s.head += 1 }
-                return s.ahead[s.head]
+                let file = s.ahead[s.head]
+                return (file.path, file.sidecarsPossible)
             }
         }
 
@@ -162,7 +176,7 @@ public struct FileScanner: Sendable {
         var found = 0
         var finished = false
         /// The current batch of files found ahead, and the next one to hand out.
-        var ahead: [(path: String, sidecarsPossible: Bool)] = []
+        var ahead: [(path: String, sidecarsPossible: Bool, size: Int64)] = []
         var head = 0
 
         init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
@@ -173,7 +187,7 @@ public struct FileScanner: Sendable {
         }
 
         /// Walks on to the next regular file; nil once every path was walked.
-        mutating func walk() -> (path: String, sidecarsPossible: Bool)? {
+        mutating func walk() -> (path: String, sidecarsPossible: Bool, size: Int64)? {
             while !finished {
                 if var frame = stack.popLast() {
                     guard frame.index < frame.names.count else { continue }
@@ -191,11 +205,11 @@ public struct FileScanner: Sendable {
                             ))
                         continue
                     }
-                    if let file = visit(child, cst, aliased: viaLink) { return (file, sidecars) }
+                    if let file = visit(child, cst, aliased: viaLink) { return (file, sidecars, Int64(cst.st_size)) }
                 } else if rootIndex < roots.count {
                     let (path, st) = roots[rootIndex]
                     rootIndex += 1
-                    if let file = visit(path, st, aliased: true) { return (file, true) }
+                    if let file = visit(path, st, aliased: true) { return (file, true, Int64(st.st_size)) }
                 } else {
                     finished = true
                 }

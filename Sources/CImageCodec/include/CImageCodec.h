@@ -66,8 +66,10 @@ typedef struct pc_decode_options {
     int fancy_upsampling;       /* libjpeg do_fancy_upsampling */
     int progressive_dc_only;    /* allow the DC-scan early stop at 1/8 scale */
     int ignore_icc;             /* 1: leave pixels in the file's encoded values (tests comparing decoders) */
-    int png_streaming_inflate;  /* 1: PNG image data through libpng's streaming zlib only (the reference
-                                   the whole-buffer libdeflate path is tested against, png.c) */
+    int png_streaming_inflate;  /* 1: PNG image data through libpng alone, its streaming zlib and its
+                                   unfiltering (the reference png.c's fed paths are tested against) */
+    int png_never_whole;        /* 1: PNG image data never inflated whole: png.c's streaming fed path
+                                   whatever the size (tests) */
 } pc_decode_options;
 
 typedef struct pc_decoded {
@@ -78,6 +80,8 @@ typedef struct pc_decoded {
     int used_dc_only;           /* 1 when the progressive early stop was taken */
     int progressive;            /* JPEG progressive, PNG interlaced */
     int png_whole_inflate;      /* PNG: 1 when the image data was inflated in one piece by libdeflate */
+    int png_fed_rows;           /* PNG: 1 when the image data was inflated and unfiltered by png.c (whole
+                                   or streaming) and libpng given rows of filter type None */
     uint8_t *exif;              /* PNG eXIf payload / HEIF Exif item (TIFF header first); pc_free */
     size_t exif_size;
     uint8_t *xmp;               /* HEIF XMP item (application/rdf+xml); pc_free */
