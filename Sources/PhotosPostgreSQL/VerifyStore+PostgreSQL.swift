@@ -1,3 +1,4 @@
+import Foundation
 import PhotosModel
 
 extension PostgresDatabase: VerifyStore {
@@ -15,6 +16,42 @@ extension PostgresDatabase: VerifyStore {
             ORDER BY c.relname
             """
         ).map { $0.string(0) }
+    }
+
+    /// Memory a sort or hash of verify's checks may take before it spills to temporary files
+    /// (`work_mem`, PostgreSQL docs §20.4.1; the server's default is 4 MB): the cross-zone join
+    /// hashes a million photos' ids and zones, about 60 MB. Set for the snapshot readers'
+    /// transactions only (`SET LOCAL`).
+    static let verifyWorkMemory = "128MB"
+
+    /// Connections that import the snapshot of this connection's read transaction
+    /// (`pg_export_snapshot()`, then `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY` and
+    /// `SET TRANSACTION SNAPSHOT` on each, PostgreSQL docs §9.27.5), with `work_mem` raised for
+    /// their transaction (`verifyWorkMemory`). A connection that cannot be opened is left out.
+    /// - Throws: `PostgresError` when the snapshot cannot be exported (not in a transaction).
+    public func openSnapshotReaders(count: Int) throws -> [VerifySnapshotReader] {
+        guard count > 0 else { return [] }
+        guard let snapshot = try scalarString("SELECT pg_export_snapshot()") else { return [] }
+        var readers: [VerifySnapshotReader] = []
+        for _ in 0..<count {
+            guard let reader = try? PostgresDatabase(connectionString, busyTimeout: busyTimeout) else { break }
+            do {
+                // A snapshot name is a server-made identifier (hex digits and dashes); quoted anyway.
+                let quoted = "'" + snapshot.replacingOccurrences(of: "'", with: "''") + "'"
+                try reader.execute(
+                    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT \(quoted); SET LOCAL work_mem = '\(PostgresDatabase.verifyWorkMemory)'"
+                )
+            } catch {
+                reader.close()
+                break
+            }
+            readers.append(
+                VerifySnapshotReader(store: reader) {
+                    if reader.isInTransaction { try? reader.execute("ROLLBACK") }
+                    reader.close()
+                })
+        }
+        return readers
     }
 
     /// None: PostgreSQL enforces every foreign key at each statement, and no migration turns
