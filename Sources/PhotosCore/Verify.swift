@@ -366,7 +366,7 @@ extension Library {
             // references (for orphans) and the files to hash, not every row of the catalog.
             let total = try self.verifyStore.recordedOriginalCount()
             report.photos = try self.verifyStore.photoCount()
-            var referenced = Set<String>()
+            var referenced = VerifyReferences()
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
@@ -539,12 +539,7 @@ extension Library {
             }
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
-            var folderNames = Set<Substring>()
-            // Found on the UTF-8 view ('/' is one byte): a Character search costs grapheme
-            // breaking per reference.
-            for ref in referenced {
-                folderNames.insert(ref.utf8.lastIndex(of: UInt8(ascii: "/")).map { ref[..<$0] } ?? "")
-            }
+            let folderNames = referenced.folders
             let root = self.externalData.root
             let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
             for folder in folders {
@@ -567,10 +562,25 @@ extension Library {
                             detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
-            let files = self.externalData.allReferences()
-            report.files = files.count
+            // Listed without a String per file (`forEachFile`): only the unreferenced ones are
+            // named, then put in the order of `allReferences` (folder, then name).
+            var unreferenced: [(shard: String, name: String?)] = []
+            report.files = self.externalData.forEachFile { shard, name in
+                if let name {
+                    if !referenced.contains(shard: shard, name: name) {
+                        unreferenced.append((shard, String(decoding: name, as: UTF8.self)))
+                    }
+                } else if !referenced.contains(topLevel: shard) {
+                    unreferenced.append((shard, nil))
+                }
+            }
+            unreferenced.sort { (a: (shard: String, name: String?), b: (shard: String, name: String?)) -> Bool in
+                if a.shard != b.shard { return a.shard < b.shard }
+                return (a.name ?? "") < (b.name ?? "")
+            }
             var orphans: [VerifyProblem] = []
-            for ref in files where !referenced.contains(ref) {
+            for (shard, name) in unreferenced {
+                let ref = name.map { shard + "/" + $0 } ?? shard
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
