@@ -242,13 +242,14 @@ extension Library {
     ) throws -> VerifyReport {
         try self.dryRun(repair && dryRun) {
             try verifyLibrary(
-                quick: quick, repair: repair, author: author, jobs: jobs, snapshotReaders: 2, progress: progress)
+                quick: quick, repair: repair, author: author, jobs: jobs, snapshotReaders: 3, progress: progress)
         }
     }
 
-    /// `verify` with `snapshotReaders` connections beside the library's for the catalog's and
-    /// the thumbnails' checks (0: every check on the library's connection, in turn; 1: the
-    /// thumbnails' on the one reader), for tests that compare the reports.
+    /// `verify` with `snapshotReaders` connections beside the library's for the thumbnails'
+    /// checks and the catalog's two parts (0: every check on the library's connection, in turn;
+    /// 1: the thumbnails' on the one reader; 2: and the store's own checks on the other), for
+    /// tests that compare the reports.
     /// - Throws: as `verify`.
     func verify(quick: Bool, jobs: Int, snapshotReaders: Int) throws -> VerifyReport {
         try verifyLibrary(
@@ -344,23 +345,27 @@ extension Library {
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
         try store.readTransaction {
-            // The catalog's checks and the thumbnails' run on two more connections in this
-            // transaction's snapshot (`VerifyStore.openSnapshotReaders`), each on its own thread,
-            // while this thread checks the originals' files: on PostgreSQL the server runs their
-            // statements meanwhile, on SQLite their reads of the file overlap the stat(2) calls.
-            // Without such connections they run here, in turn. Their problems are put where the
-            // one-connection order puts them: the catalog's first, the thumbnails' after the
-            // originals' and before the orphans'.
+            // The thumbnails' checks and the catalog's, in two parts, run on three more
+            // connections in this transaction's snapshot (`VerifyStore.openSnapshotReaders`),
+            // each on its own thread, while this thread checks the originals' files: on
+            // PostgreSQL the server runs their statements meanwhile, on SQLite their reads of
+            // the file overlap (quick_check alone reads all of it). Without such connections they
+            // run here, in turn. Their problems are put where the one-connection order puts them:
+            // the catalog's first, the thumbnails' after the originals' and before the orphans'.
             let readers = try self.verifyStore.openSnapshotReaders(count: snapshotReaders)
             let thumbnailChecks = VerifyTask(reader: readers.first) { store in
                 try Library.checkThumbnails(store, quick: quick, jobs: jobs)
             }
-            let catalogChecks = VerifyTask(reader: readers.dropFirst().first) { store in
-                try Library.checkDatabase(store, thorough: !quick)
+            let storageChecks = VerifyTask(reader: readers.dropFirst().first) { store in
+                try Library.checkStorage(store, thorough: !quick)
+            }
+            let rowChecks = VerifyTask(reader: readers.dropFirst(2).first) { store in
+                try Library.checkCatalogRows(store)
             }
             defer {
                 thumbnailChecks.wait()
-                catalogChecks.wait()
+                storageChecks.wait()
+                rowChecks.wait()
             }
             // Counted first (the same snapshot), then read one row at a time: memory keeps the
             // references (for orphans) and the files to hash, not every row of the catalog.
@@ -597,7 +602,9 @@ extension Library {
             let thumbnails = try thumbnailChecks.value(fallback: self.verifyStore)
             report.thumbnails = thumbnails.checked
             report.problems += thumbnails.problems + orphans
-            report.problems.insert(contentsOf: try catalogChecks.value(fallback: self.verifyStore), at: 0)
+            let catalog =
+                try storageChecks.value(fallback: self.verifyStore) + rowChecks.value(fallback: self.verifyStore)
+            report.problems.insert(contentsOf: catalog, at: 0)
         }
         // Never forget every photo at once: when the external data folder is missing or not a
         // folder (an unmounted disk, a moved folder), or no original at all is there while
@@ -960,9 +967,10 @@ extension Library {
         VerifyProblem(kind: .integrity, subject: .database, detail: line)
     }
 
-    /// The catalog's checks on `store`, the store's own check first (`VerifyStore.storageProblems`).
+    /// The first part of the catalog's checks: the store's own check (`storageProblems`: SQLite's
+    /// quick_check reads the whole file), dangling foreign keys, then tag links across zones.
     /// - Throws: the store's error.
-    static func checkDatabase(_ store: any VerifyStore, thorough: Bool) throws -> [VerifyProblem] {
+    static func checkStorage(_ store: any VerifyStore, thorough: Bool) throws -> [VerifyProblem] {
         var problems = try store.storageProblems(thorough: thorough).map(Library.integrityProblem)
         for dangling in try store.danglingReferences() {
             problems.append(
@@ -981,6 +989,14 @@ extension Library {
                         uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName,
                         zone: pzone)))
         }
+        return problems
+    }
+
+    /// The second part of the catalog's checks: displayNames, photos sharing an original,
+    /// uniqueNames differing in case, one author's two ratings, tag names and uuids.
+    /// - Throws: the store's error.
+    static func checkCatalogRows(_ store: any VerifyStore) throws -> [VerifyProblem] {
+        var problems: [VerifyProblem] = []
         for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
             problems.append(

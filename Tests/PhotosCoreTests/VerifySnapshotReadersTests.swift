@@ -11,8 +11,8 @@ import XCTest
 /// find is reported as one connection reports it, in the same order, and they see the snapshot
 /// of verify's transaction, not a later commit.
 final class VerifySnapshotReadersTests: ImportTestCase {
-    /// A library of 6 photos with one problem of each part of verify: photo 0's displayName and
-    /// a tag's name (catalog checks), photo 1's original gone (originals), photo 2's thumbnail
+    /// A library of 6 photos with one problem of each part of verify: photo 4's tag of another
+    /// zone (the catalog's first part), photo 0's displayName and a tag's name (its second part), photo 1's original gone (originals), photo 2's thumbnail
     /// gone and photo 3's damaged (thumbnails), and a file no row references (orphans).
     private func damagedLibrary() throws -> Library {
         for i in 0..<6 {
@@ -28,6 +28,12 @@ final class VerifySnapshotReadersTests: ImportTestCase {
         try catalog.run("UPDATE photo SET display_name = '..' WHERE id = ?", [photos[0].id])
         try catalog.run(
             "INSERT INTO tag (uuid, name, zone_id) VALUES ('33333333-3333-4333-8333-333333333333', ' Sky', 'default')")
+        try catalog.run("INSERT INTO zone (id, name, scope) VALUES ('zz', 'zz', 'private')")
+        try catalog.run(
+            "INSERT INTO tag (uuid, name, zone_id) VALUES ('44444444-4444-4444-8444-444444444444', 'Sea', 'zz')")
+        try catalog.run(
+            "INSERT INTO photo_tag (photo_id, tag_id) SELECT ?, id FROM tag WHERE uuid = '44444444-4444-4444-8444-444444444444'",
+            [photos[4].id])
         XCTAssertEqual(unlink(library.externalData.root + "/" + photos[1].ref), 0)
         try catalog.run("DELETE FROM thumbnail WHERE photo_id = ?", [photos[2].id])
         try catalog.run("UPDATE thumbnail SET data = ? WHERE photo_id = ?", [[UInt8]([0xFF, 0xD8, 0xFF]), photos[3].id])
@@ -41,19 +47,23 @@ final class VerifySnapshotReadersTests: ImportTestCase {
     func testConcurrentChecksReportWhatOneConnectionReportsInTheSameOrder() throws {
         let library = try damagedLibrary()
         let expected: [VerifyProblem.Kind] = [
-            .badDisplayName, .badTagName, .missingFile, .missingThumbnail, .damagedThumbnail, .orphanFile
+            .crossZone, .badDisplayName, .badTagName, .missingFile, .missingThumbnail, .damagedThumbnail, .orphanFile
         ]
         for quick in [true, false] {
             let alone = try library.verify(quick: quick, jobs: 2, snapshotReaders: 0)
-            let beside = try library.verify(quick: quick, jobs: 2, snapshotReaders: 2)
+            let beside = try library.verify(quick: quick, jobs: 2, snapshotReaders: 3)
             XCTAssertEqual(alone.problems.map(\.kind), expected, "quick \(quick)")
             XCTAssertEqual(beside.problems, alone.problems, "quick \(quick)")
             XCTAssertEqual([beside.photos, beside.files, beside.thumbnails], [6, 6, 5], "quick \(quick)")
             XCTAssertEqual([alone.photos, alone.files, alone.thumbnails], [6, 6, 5], "quick \(quick)")
-            // One reader: the thumbnails' checks on it, the catalog's on verify's connection.
-            XCTAssertEqual(try library.verify(quick: quick, jobs: 1, snapshotReaders: 1).problems, alone.problems)
+            // One or two readers: the rest on verify's connection.
+            for readers in [1, 2] {
+                XCTAssertEqual(
+                    try library.verify(quick: quick, jobs: 1, snapshotReaders: readers).problems, alone.problems,
+                    "quick \(quick), \(readers) readers")
+            }
         }
-        // The public entry point (two readers) reports the same.
+        // The public entry point (three readers) reports the same.
         XCTAssertEqual(try library.verify(quick: true).problems.map(\.kind), expected)
     }
 
@@ -72,8 +82,8 @@ final class VerifySnapshotReadersTests: ImportTestCase {
         try library.store.readTransaction {
             try writer.run(
                 "DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)", [names[0]])
-            let readers = try store.openSnapshotReaders(count: 2)
-            XCTAssertEqual(readers.count, 2)
+            let readers = try store.openSnapshotReaders(count: 3)
+            XCTAssertEqual(readers.count, 3)
             try writer.run(
                 "DELETE FROM thumbnail WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)", [names[1]])
             XCTAssertEqual(try store.photosWithoutThumbnail().map(\.uniqueName), [names[0]])
@@ -103,7 +113,7 @@ final class VerifySnapshotReadersTests: ImportTestCase {
         try writer.beginWriteTransaction()
         defer { try? writer.rollback() }
         try library.store.readTransaction {
-            XCTAssertEqual(try library.verifyStore.openSnapshotReaders(count: 2).count, 0)
+            XCTAssertEqual(try library.verifyStore.openSnapshotReaders(count: 3).count, 0)
         }
         XCTAssertEqual(try library.verify(quick: true, jobs: 2).problems, alone.problems)
     }
