@@ -241,8 +241,20 @@ extension Library {
         progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> VerifyReport {
         try self.dryRun(repair && dryRun) {
-            try verifyLibrary(quick: quick, repair: repair, author: author, jobs: jobs, progress: progress)
+            try verifyLibrary(
+                quick: quick, repair: repair, author: author, jobs: jobs, snapshotReaders: 3, progress: progress)
         }
+    }
+
+    /// `verify` with `snapshotReaders` connections beside the library's for the thumbnails'
+    /// checks and the catalog's two parts (0: every check on the library's connection, in turn;
+    /// 1: the thumbnails' on the one reader; 2: and the store's own checks on the other), for
+    /// tests that compare the reports.
+    /// - Throws: as `verify`.
+    func verify(quick: Bool, jobs: Int, snapshotReaders: Int) throws -> VerifyReport {
+        try verifyLibrary(
+            quick: quick, repair: false, author: .default, jobs: jobs, snapshotReaders: snapshotReaders,
+            progress: nil)
     }
 
     /// Thumbnails `verify` reads before checking them on its threads (at most about
@@ -326,18 +338,40 @@ extension Library {
     }
 
     private func verifyLibrary(
-        quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int, progress: ((Int, Int, Int64) -> Void)?
+        quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int, snapshotReaders: Int,
+        progress: ((Int, Int, Int64) -> Void)?
     ) throws -> VerifyReport {
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
         try store.readTransaction {
-            report.problems += try self.checkDatabase(thorough: !quick)
+            // The thumbnails' checks and the catalog's, in two parts, run on three more
+            // connections in this transaction's snapshot (`VerifyStore.openSnapshotReaders`),
+            // each on its own thread, while this thread checks the originals' files: on
+            // PostgreSQL the server runs their statements meanwhile, on SQLite their reads of
+            // the file overlap (quick_check alone reads all of it). Without such connections they
+            // run here, in turn. Their problems are put where the one-connection order puts them:
+            // the catalog's first, the thumbnails' after the originals' and before the orphans'.
+            let readers = try self.verifyStore.openSnapshotReaders(count: snapshotReaders)
+            let thumbnailChecks = VerifyTask(reader: readers.first) { store in
+                try Library.checkThumbnails(store, quick: quick, jobs: jobs)
+            }
+            let storageChecks = VerifyTask(reader: readers.dropFirst().first) { store in
+                try Library.checkStorage(store, thorough: !quick)
+            }
+            let rowChecks = VerifyTask(reader: readers.dropFirst(2).first) { store in
+                try Library.checkCatalogRows(store)
+            }
+            defer {
+                thumbnailChecks.wait()
+                storageChecks.wait()
+                rowChecks.wait()
+            }
             // Counted first (the same snapshot), then read one row at a time: memory keeps the
             // references (for orphans) and the files to hash, not every row of the catalog.
             let total = try self.verifyStore.recordedOriginalCount()
             report.photos = try self.verifyStore.photoCount()
-            var referenced = Set<String>()
+            var referenced = VerifyReferences()
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
@@ -508,61 +542,9 @@ extension Library {
                         kind: .missingPhotoData, subject: .photo(PhotoName(uniqueName: name, displayName: display)),
                         detail: "\(Library.describePhoto(name, display)) has no PhotoData row"))
             }
-            for (name, display) in try self.verifyStore.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }
-            ) {
-                report.problems.append(
-                    VerifyProblem(
-                        kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)),
-                        detail: "\(Library.describePhoto(name, display)) has no thumbnail",
-                        repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
-            }
-            // Counts a checked thumbnail, and reports it when `reason` says what is wrong with it.
-            func checkedThumbnail(of photo: PhotoName, _ reason: String?) {
-                report.thumbnails += 1
-                guard let reason else { return }
-                let (name, display) = (photo.uniqueName, photo.displayName)
-                report.problems.append(
-                    VerifyProblem(
-                        kind: .damagedThumbnail, subject: .photo(photo),
-                        detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
-                        repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
-            }
-            // Read in chunks of `thumbnailChunk` rows (thumbnails are never all in memory), each
-            // chunk decoded by `jobs` threads; the problems keep the rows' order.
-            var chunk: [RecordedThumbnail] = []
-            func checkChunk() {
-                let reasons = Library.concurrentMap(chunk, jobs: jobs) { thumb in
-                    Library.thumbnailProblem(
-                        thumb.data, width: thumb.width, height: thumb.height,
-                        photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
-                }
-                for (thumb, reason) in zip(chunk, reasons) { checkedThumbnail(of: thumb.photo, reason) }
-                chunk.removeAll(keepingCapacity: true)
-            }
-            if quick {
-                // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
-                // the store cuts it out: microseconds a thumbnail, so on this thread.
-                try self.verifyStore.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
-                    checkedThumbnail(
-                        of: thumb.photo,
-                        try Library.quickThumbnailProblem(
-                            thumb, whole: { try self.verifyStore.thumbnailData(photo: thumb.photo.uniqueName) }))
-                }
-            } else {
-                try self.verifyStore.forEachThumbnail { thumb in
-                    chunk.append(thumb)
-                    if chunk.count >= Library.thumbnailChunk { checkChunk() }
-                }
-                checkChunk()
-            }
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
-            var folderNames = Set<Substring>()
-            // Found on the UTF-8 view ('/' is one byte): a Character search costs grapheme
-            // breaking per reference.
-            for ref in referenced {
-                folderNames.insert(ref.utf8.lastIndex(of: UInt8(ascii: "/")).map { ref[..<$0] } ?? "")
-            }
+            let folderNames = referenced.folders
             let root = self.externalData.root
             let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
             for folder in folders {
@@ -585,14 +567,30 @@ extension Library {
                             detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
-            let files = self.externalData.allReferences()
-            report.files = files.count
-            for ref in files where !referenced.contains(ref) {
+            // Listed without a String per file (`forEachFile`): only the unreferenced ones are
+            // named, then put in the order of `allReferences` (folder, then name).
+            var unreferenced: [(shard: String, name: String?)] = []
+            report.files = self.externalData.forEachFile { shard, name in
+                if let name {
+                    if !referenced.contains(shard: shard, name: name) {
+                        unreferenced.append((shard, String(decoding: name, as: UTF8.self)))
+                    }
+                } else if !referenced.contains(topLevel: shard) {
+                    unreferenced.append((shard, nil))
+                }
+            }
+            unreferenced.sort { (a: (shard: String, name: String?), b: (shard: String, name: String?)) -> Bool in
+                if a.shard != b.shard { return a.shard < b.shard }
+                return (a.name ?? "") < (b.name ?? "")
+            }
+            var orphans: [VerifyProblem] = []
+            for (shard, name) in unreferenced {
+                let ref = name.map { shard + "/" + $0 } ?? shard
                 let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
                 let keep = !temporary && !withoutData.isEmpty
-                report.problems.append(
+                orphans.append(
                     VerifyProblem(
                         kind: temporary ? .temporaryFile : .orphanFile, subject: .file(reference: ref),
                         detail: "\(Library.externalDataName)/\(ref) is not referenced by any photo"
@@ -601,6 +599,12 @@ extension Library {
                                 : ""),
                         repair: keep ? nil : .removeFile(reference: ref)))
             }
+            let thumbnails = try thumbnailChecks.value(fallback: self.verifyStore)
+            report.thumbnails = thumbnails.checked
+            report.problems += thumbnails.problems + orphans
+            let catalog =
+                try storageChecks.value(fallback: self.verifyStore) + rowChecks.value(fallback: self.verifyStore)
+            report.problems.insert(contentsOf: catalog, at: 0)
         }
         // Never forget every photo at once: when the external data folder is missing or not a
         // folder (an unmounted disk, a moved folder), or no original at all is there while
@@ -852,16 +856,117 @@ extension Library {
             width: thumb.width, height: thumb.height, photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
     }
 
+    /// The thumbnails' checks (SPEC §6) on `store`: photos without one, then each thumbnail in
+    /// row order — decoded by `jobs` threads (`thumbnailProblem`), or when `quick` its head's
+    /// structure only (`quickThumbnailProblem`). Returns the problems in that order and the
+    /// number of thumbnails checked.
+    /// - Throws: the store's error.
+    static func checkThumbnails(_ store: any VerifyStore, quick: Bool, jobs: Int) throws -> (
+        problems: [VerifyProblem], checked: Int
+    ) {
+        var problems: [VerifyProblem] = []
+        var checked = 0
+        for (name, display) in try store.photosWithoutThumbnail().map({ ($0.uniqueName, $0.displayName) }
+        ) {
+            problems.append(
+                VerifyProblem(
+                    kind: .missingThumbnail, subject: .photo(PhotoName(uniqueName: name, displayName: display)),
+                    detail: "\(Library.describePhoto(name, display)) has no thumbnail",
+                    repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+        }
+        // Counts a checked thumbnail, and reports it when `reason` says what is wrong with it.
+        func checkedThumbnail(of photo: PhotoName, _ reason: String?) {
+            checked += 1
+            guard let reason else { return }
+            let (name, display) = (photo.uniqueName, photo.displayName)
+            problems.append(
+                VerifyProblem(
+                    kind: .damagedThumbnail, subject: .photo(photo),
+                    detail: "\(Library.describePhoto(name, display)): thumbnail \(reason)",
+                    repair: .regenerateThumbnail(uniqueName: name, displayName: display)))
+        }
+        // Read in chunks of `thumbnailChunk` rows (thumbnails are never all in memory), each
+        // chunk decoded by `jobs` threads; the problems keep the rows' order.
+        var chunk: [RecordedThumbnail] = []
+        func checkChunk() {
+            let reasons = Library.concurrentMap(chunk, jobs: jobs) { thumb in
+                Library.thumbnailProblem(
+                    thumb.data, width: thumb.width, height: thumb.height,
+                    photoWidth: thumb.photoWidth, photoHeight: thumb.photoHeight)
+            }
+            for (thumb, reason) in zip(chunk, reasons) { checkedThumbnail(of: thumb.photo, reason) }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        if quick {
+            // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
+            // the store cuts it out: microseconds a thumbnail, so on one thread.
+            try store.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
+                checkedThumbnail(
+                    of: thumb.photo,
+                    try Library.quickThumbnailProblem(
+                        thumb, whole: { try store.thumbnailData(photo: thumb.photo.uniqueName) }))
+            }
+        } else {
+            try store.forEachThumbnail { thumb in
+                chunk.append(thumb)
+                if chunk.count >= Library.thumbnailChunk { checkChunk() }
+            }
+            checkChunk()
+        }
+        return (problems, checked)
+    }
+
+    /// A part of verify's checks that runs on its own thread with a `VerifySnapshotReader`'s
+    /// store (closed when done), or, without a reader, on the caller's thread with the caller's
+    /// store when its value is asked for.
+    final class VerifyTask<Value>: @unchecked Sendable {
+        private let work: (any VerifyStore) throws -> Value
+        private let reader: VerifySnapshotReader?
+        private let finished = DispatchSemaphore(value: 0)
+        /// Set by the thread before it signals `finished`; read after the wait.
+        private var result: Result<Value, any Error>?
+        private var waited = false
+
+        init(reader: VerifySnapshotReader?, _ work: @escaping (any VerifyStore) throws -> Value) {
+            self.work = work
+            self.reader = reader
+            guard let reader else { return }
+            Thread.detachNewThread { [self] in run(reader) }
+        }
+
+        /// The thread's body.
+        private func run(_ reader: VerifySnapshotReader) {
+            result = Result { try work(reader.store) }
+            reader.close()
+            finished.signal()
+        }
+
+        /// Waits for the thread, if there is one (once; later calls return at once).
+        func wait() {
+            guard reader != nil, !waited else { return }
+            waited = true
+            finished.wait()
+        }
+
+        /// The checks' value: the thread's, or computed now on `store` when there is no reader.
+        /// - Throws: what the checks threw.
+        func value(fallback store: any VerifyStore) throws -> Value {
+            guard reader != nil else { return try work(store) }
+            wait()
+            guard let result else { preconditionFailure("a finished verify task left no result") }
+            return try result.get()
+        }
+    }
+
     /// A problem the store's own check reported (one line of it).
     static func integrityProblem(_ line: String) -> VerifyProblem {
         VerifyProblem(kind: .integrity, subject: .database, detail: line)
     }
 
-    /// The catalog's checks, the store's own check first (`VerifyStore.storageProblems`, on the
-    /// library's connection: run on a second connection beside the other checks it gained
-    /// nothing on 2 loaded cores, 5.3 s against 3.6 s for `verify --quick` of 100,000 photos).
-    private func checkDatabase(thorough: Bool) throws -> [VerifyProblem] {
-        let store = verifyStore
+    /// The first part of the catalog's checks: the store's own check (`storageProblems`: SQLite's
+    /// quick_check reads the whole file), dangling foreign keys, then tag links across zones.
+    /// - Throws: the store's error.
+    static func checkStorage(_ store: any VerifyStore, thorough: Bool) throws -> [VerifyProblem] {
         var problems = try store.storageProblems(thorough: thorough).map(Library.integrityProblem)
         for dangling in try store.danglingReferences() {
             problems.append(
@@ -880,6 +985,14 @@ extension Library {
                         uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName,
                         zone: pzone)))
         }
+        return problems
+    }
+
+    /// The second part of the catalog's checks: displayNames, photos sharing an original,
+    /// uniqueNames differing in case, one author's two ratings, tag names and uuids.
+    /// - Throws: the store's error.
+    static func checkCatalogRows(_ store: any VerifyStore) throws -> [VerifyProblem] {
+        var problems: [VerifyProblem] = []
         for (name, bytes) in try store.photosWithImpossibleDisplayName() {
             let shown = JSONValue.string(String(decoding: bytes, as: UTF8.self)).serialized()
             problems.append(

@@ -154,6 +154,54 @@ public struct ExternalDataStore: Sendable {
         return unlink(path(for: reference)) == 0
     }
 
+    /// Calls `body` with each name in folder `path` but `.` and `..` (readdir(3): in the file
+    /// system's order, as bytes, no String made), the buffer valid during the call only.
+    /// - Returns: false when the folder cannot be opened (nothing listed).
+    public static func forEachName(inFolder path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard let folder = opendir(path) else { return false }
+        defer { closedir(folder) }
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+        while let entry = readdir(folder) {
+            // d_name ends with a NUL within the record (records are shorter than `dirent`).
+            let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+            let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+            if (length == 1 && name[0] == UInt8(ascii: "."))
+                || (length == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: "."))
+            {
+                continue
+            }
+            body(UnsafeBufferPointer(start: name, count: length))
+        }
+        return true
+    }
+
+    /// Calls `body` with every file under the store, the entries `allReferences` lists, unsorted
+    /// and without building a reference per file: (the top-level name, the file's name in that
+    /// folder as bytes) — or (the top-level name, nil) for a top-level entry that is not a folder
+    /// (a file, or a link that leads nowhere).
+    /// - Returns: the number of entries.
+    @discardableResult
+    public func forEachFile(_ body: (_ shard: String, _ name: UnsafeBufferPointer<UInt8>?) -> Void) -> Int {
+        var shards: [String] = []
+        _ = ExternalDataStore.forEachName(inFolder: root) { shards.append(String(decoding: $0, as: UTF8.self)) }
+        var count = 0
+        for shard in shards {
+            let dir = root + "/" + shard
+            var st = stat()
+            guard lstat(dir, &st) == 0 else { continue }
+            if stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR {
+                count += 1
+                body(shard, nil)
+                continue
+            }
+            _ = ExternalDataStore.forEachName(inFolder: dir) { name in
+                count += 1
+                body(shard, name)
+            }
+        }
+        return count
+    }
+
     /// Every file under the store, as references relative to `root` (`ab/abcdef…`), including
     /// leftover temporary files.
     public func allReferences() -> [String] {

@@ -13,6 +13,9 @@ public final class PostgresDatabase {
     public let info: ConnectionInfo
     /// Only for scrubbing the password out of libpq's and the server's messages.
     private let scrubber: ConnectionInfo
+    /// The connection string as given (a password included), for another connection to the
+    /// same database (`openSnapshotReaders`).
+    let connectionString: String
     private var prepared: [String: PGStatement] = [:]
     /// Statements planned at every execution (`planningEachExecution(_:)`), by SQL text.
     private var replanned: [String: PGStatement] = [:]
@@ -105,6 +108,7 @@ public final class PostgresDatabase {
         PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)
         self.connection = connection
         self.scrubber = scrubber
+        self.connectionString = connectionString
         self.info = scrubber.withoutPassword
         do {
             try execute("SET client_min_messages = warning; SET timezone = 'UTC'")

@@ -1,3 +1,4 @@
+import Foundation
 import PhotosModel
 import PhotosSQL
 
@@ -16,6 +17,49 @@ extension PostgresDatabase: VerifyStore {
             ORDER BY c.relname
             """
         ).map { $0.string(0) }
+    }
+
+    /// Memory a sort or hash of verify's checks may take before it spills to temporary files
+    /// (`work_mem`, PostgreSQL docs §20.4.1; the server's default is 4 MB): the cross-zone join
+    /// hashes a million photos' ids and zones, about 60 MB. Set for the snapshot readers'
+    /// transactions only (`SET LOCAL`).
+    static let verifyWorkMemory = "128MB"
+
+    /// What verify's transactions set for themselves (`SET LOCAL`, PostgreSQL docs §20.4.1,
+    /// §20.7.4): `work_mem` (`verifyWorkMemory`), and no JIT compilation — each scan of a million
+    /// rows was costed above `jit_above_cost`, and compiling with inlining and optimization
+    /// took about a second of server time per statement, for expressions evaluated once a row.
+    static let verifySettings = "SET LOCAL work_mem = '\(verifyWorkMemory)'; SET LOCAL jit = off"
+
+    /// Connections that import the snapshot of this connection's read transaction
+    /// (`pg_export_snapshot()`, then `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY` and
+    /// `SET TRANSACTION SNAPSHOT` on each, PostgreSQL docs §9.27.5). This transaction and
+    /// theirs take `verifySettings`. A connection that cannot be opened is left out.
+    /// - Throws: `PostgresError` when the snapshot cannot be exported (not in a transaction).
+    public func openSnapshotReaders(count: Int) throws -> [VerifySnapshotReader] {
+        try execute(PostgresDatabase.verifySettings)
+        guard count > 0 else { return [] }
+        guard let snapshot = try scalarString("SELECT pg_export_snapshot()") else { return [] }
+        var readers: [VerifySnapshotReader] = []
+        for _ in 0..<count {
+            guard let reader = try? PostgresDatabase(connectionString, busyTimeout: busyTimeout) else { break }
+            do {
+                // A snapshot name is a server-made identifier (hex digits and dashes); quoted anyway.
+                let quoted = "'" + snapshot.replacingOccurrences(of: "'", with: "''") + "'"
+                try reader.execute(
+                    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT \(quoted); \(PostgresDatabase.verifySettings)"
+                )
+            } catch {
+                reader.close()
+                break
+            }
+            readers.append(
+                VerifySnapshotReader(store: reader) {
+                    if reader.isInTransaction { try? reader.execute("ROLLBACK") }
+                    reader.close()
+                })
+        }
+        return readers
     }
 
     /// None: PostgreSQL enforces every foreign key at each statement, and no migration turns

@@ -2,6 +2,46 @@ import PhotosModel
 import PhotosSQL
 
 extension Database: VerifyStore {
+    /// Seconds `openSnapshotReaders` waits for another writer's lock before it gives up (and
+    /// verify reads everything on this connection): verify itself writes nothing, and a writer
+    /// commits its batch within this.
+    static let snapshotLockWait = 1.0
+
+    /// Read-only connections to this database whose WAL snapshots are this connection's: a
+    /// third connection takes the write lock (`BEGIN IMMEDIATE`, waiting up to
+    /// `snapshotLockWait`), this connection and then each reader begin their read transaction
+    /// (the first read fixes a WAL snapshot, https://www.sqlite.org/wal.html), and the lock is
+    /// let go — no commit can fall between those reads, so all see the last commit before it.
+    /// Empty when the lock cannot be had (a read-only library, a long writer).
+    /// - Throws: `SQLiteError` from this connection's first read.
+    public func openSnapshotReaders(count: Int) throws -> [VerifySnapshotReader] {
+        guard count > 0, let locker = try? Database(path: path, busyTimeout: Database.snapshotLockWait) else {
+            return []
+        }
+        defer { locker.close() }
+        guard (try? locker.execute("BEGIN IMMEDIATE")) != nil else { return [] }
+        defer { try? locker.execute("ROLLBACK") }
+        // This connection's snapshot, fixed by its first read.
+        _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
+        var readers: [VerifySnapshotReader] = []
+        for _ in 0..<count {
+            guard let reader = try? Database(path: path, readOnly: true, busyTimeout: busyTimeout) else { break }
+            do {
+                try reader.execute("BEGIN DEFERRED")
+                _ = try reader.scalarInt("SELECT count(*) FROM sqlite_schema")
+            } catch {
+                reader.close()
+                break
+            }
+            readers.append(
+                VerifySnapshotReader(store: reader) {
+                    if reader.isInTransaction { try? reader.execute("ROLLBACK") }
+                    reader.close()
+                })
+        }
+        return readers
+    }
+
     public func storageProblems(thorough: Bool) throws -> [String] {
         try statement(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").map { $0.string(0) }.filter {
             $0 != "ok"

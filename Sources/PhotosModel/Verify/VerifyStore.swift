@@ -143,6 +143,34 @@ public struct RecordedTag: Sendable {
     }
 }
 
+/// A second connection to a catalog, in a read-only transaction that sees exactly the state the
+/// read transaction of the `VerifyStore` that opened it sees (`VerifyStore.openSnapshotReaders`),
+/// so that `verify` runs some of its checks on it, on another thread, meanwhile.
+///
+/// Used by one thread at a time: the thread that opened it hands it to one other thread, which
+/// reads through `store` and then `close()`s it (the transaction ended, the connection closed).
+public final class VerifySnapshotReader: @unchecked Sendable {
+    /// The reads, in the shared snapshot.
+    public let store: any VerifyStore
+    private var end: (() -> Void)?
+
+    /// - Parameters:
+    ///   - store: the second connection, its read transaction begun in the shared snapshot.
+    ///   - end: ends that transaction and closes the connection (called once, by `close`).
+    public init(store: any VerifyStore, end: @escaping () -> Void) {
+        self.store = store
+        self.end = end
+    }
+
+    /// Ends the read transaction and closes the connection; later calls do nothing.
+    public func close() {
+        end?()
+        end = nil
+    }
+
+    deinit { close() }
+}
+
 /// The reads `photos verify` checks the SPEC §2 invariants on, and the writes of its repairs.
 /// Core decides what is a problem and what repairs it; a store only reads and writes rows.
 ///
@@ -169,6 +197,20 @@ public protocol VerifyStore: AnyObject {
     /// Rows whose foreign key points nowhere.
     /// - Throws: the store's error.
     func danglingReferences() throws -> [DanglingReference]
+    /// Up to `count` more connections to this catalog, each in a read-only transaction that
+    /// sees exactly the snapshot of this store's read transaction (opened first by the caller,
+    /// nothing read in it yet), so that checks may run on other threads and still see one state
+    /// of the catalog. PostgreSQL: `pg_export_snapshot()` here and `SET TRANSACTION SNAPSHOT`
+    /// there (PostgreSQL docs §9.27.5, `SET TRANSACTION`); SQLite has no such call in Debian's
+    /// build (`sqlite3_snapshot_open` needs `SQLITE_ENABLE_SNAPSHOT`), so it holds the write
+    /// lock on a third connection (`BEGIN IMMEDIATE`) while this one and the others begin their
+    /// WAL snapshots: no commit can fall between them (https://www.sqlite.org/wal.html,
+    /// "Concurrency"). Empty when that cannot be had (a read-only library, a writer holding
+    /// the lock longer than a second): the caller then runs every check on this store.
+    /// - Throws: the store's error from this connection; a failure to open another one is
+    ///   not an error (fewer readers).
+    func openSnapshotReaders(count: Int) throws -> [VerifySnapshotReader]
+
     /// Tag links across zones, in row order.
     /// - Throws: the store's error.
     func crossZoneTagLinks() throws -> [CrossZoneTagLink]
