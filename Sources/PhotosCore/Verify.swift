@@ -292,7 +292,7 @@ extension Library {
     /// the SHA-256 is not 64 lowercase hex digits (there is no such address).
     static func fileStatus(of original: RecordedOriginal, in folder: Int32, root: String) -> FileStatus {
         let sha = original.sha256
-        guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+        guard isSHA256Hex(sha) else {
             return FileStatus(error: ENOENT, isHex: false)
         }
         let address = ExternalDataStore.reference(for: sha)

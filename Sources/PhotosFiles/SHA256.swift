@@ -71,6 +71,15 @@ public final class SHA256Hasher {
 
 private let hexDigits = Array("0123456789abcdef".utf8)
 
+/// Whether `text` is a SHA-256 as the library writes it (`SHA256Hasher.finalizeHex`): exactly 64
+/// lowercase hex digits (FIPS 180-4 §6.2: a 256-bit digest), compared on its UTF-8 bytes.
+public func isSHA256Hex(_ text: String) -> Bool {
+    text.utf8.count == 64
+        && text.utf8.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        }
+}
+
 /// Lowercase hex of `bytes`.
 public func hexString(_ bytes: [UInt8]) -> String {
     var out = [UInt8]()

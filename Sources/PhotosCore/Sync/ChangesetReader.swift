@@ -183,7 +183,7 @@ enum SyncValues {
     }
 
     /// 64 lowercase hex digits.
-    static func isSHA256(_ s: String) -> Bool { s.count == 64 && s.allSatisfy { hex.contains($0) } }
+    static func isSHA256(_ s: String) -> Bool { isSHA256Hex(s) }
 
     static func isObjectID(_ id: String, of entity: SyncEntity) -> Bool {
         switch entity {
