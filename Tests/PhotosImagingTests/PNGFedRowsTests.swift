@@ -9,75 +9,19 @@ import XCTest
 /// the same status, error message, warnings, pixels and EXIF for every filter type at every
 /// pixel size, interlaced or not, for every PNG of the corpus and for damaged variants.
 final class PNGFedRowsTests: XCTestCase {
-    enum Path { case libpngAlone, fed, fedStreaming }
-
-    struct Decoded: Equatable {
-        var status: UInt32
-        var error: String
-        var warnings: String
-        var width: Int32
-        var height: Int32
-        var pixels: [UInt8]
-        var exif: [UInt8]
-    }
-
-    static func decode(_ bytes: [UInt8], _ path: Path, targetEdge: Int32) -> (Decoded, fed: Bool, whole: Bool) {
-        var options = pc_decode_options()
-        options.target_edge = targetEdge
-        options.max_pixels = 100_000_000
-        options.ignore_icc = 1
-        options.png_streaming_inflate = path == .libpngAlone ? 1 : 0
-        options.png_never_whole = path == .fedStreaming ? 1 : 0
-        var decoded = pc_decoded()
-        var messages = pc_messages()
-        let status = bytes.withUnsafeBufferPointer {
-            pc_png_decode($0.baseAddress, $0.count, &options, &decoded, &messages)
-        }
-        let error = withUnsafeBytes(of: &messages.error) {
-            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        let warnings = withUnsafeBytes(of: &messages.warnings) {
-            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        var pixels: [UInt8] = []
-        if let p = decoded.pixels {
-            pixels = Array(UnsafeBufferPointer(start: p, count: Int(decoded.width) * Int(decoded.height) * 3))
-            pc_free(p)
-        }
-        var exif: [UInt8] = []
-        if let e = decoded.exif {
-            exif = Array(UnsafeBufferPointer(start: e, count: decoded.exif_size))
-            pc_free(e)
-        }
-        if let x = decoded.xmp { pc_free(x) }
-        return (
-            Decoded(
-                status: status.rawValue, error: error, warnings: warnings, width: decoded.width,
-                height: decoded.height, pixels: pixels, exif: exif),
-            decoded.png_fed_rows != 0, decoded.png_whole_inflate != 0
-        )
-    }
-
     /// Decodes with libpng alone and both fed ways; asserts all three alike. Returns (status, fed whole, fed streaming).
     @discardableResult
     static func assertSame(
         _ bytes: [UInt8], _ name: String, targetEdge: Int32 = 0, file: StaticString = #filePath, line: UInt = #line
     ) -> (status: UInt32, whole: Bool, streamed: Bool) {
-        let (reference, referenceFed, _) = decode(bytes, .libpngAlone, targetEdge: targetEdge)
-        XCTAssertFalse(referenceFed, "\(name): libpng alone was fed", file: file, line: line)
-        let (whole, wholeFed, wholeTaken) = decode(bytes, .fed, targetEdge: targetEdge)
-        let (streamed, streamedFed, streamedWhole) = decode(bytes, .fedStreaming, targetEdge: targetEdge)
-        XCTAssertFalse(streamedWhole, "\(name): inflated whole though told never to", file: file, line: line)
-        for (label, got) in [("fed", whole), ("fed streaming", streamed)] {
-            XCTAssertEqual(got.status, reference.status, "\(name) \(label): status", file: file, line: line)
-            XCTAssertEqual(got.error, reference.error, "\(name) \(label): error", file: file, line: line)
-            XCTAssertEqual(got.warnings, reference.warnings, "\(name) \(label): warnings", file: file, line: line)
-            XCTAssertEqual(got.width, reference.width, "\(name) \(label): width", file: file, line: line)
-            XCTAssertEqual(got.height, reference.height, "\(name) \(label): height", file: file, line: line)
-            XCTAssertTrue(got.pixels == reference.pixels, "\(name) \(label): pixels differ", file: file, line: line)
-            XCTAssertEqual(got.exif, reference.exif, "\(name) \(label): EXIF", file: file, line: line)
-        }
-        return (reference.status, wholeFed && wholeTaken, streamedFed)
+        let reference = PNGDecoding(bytes, .libpngAlone, targetEdge: targetEdge, ignoreICC: true)
+        XCTAssertFalse(reference.fed, "\(name): libpng alone was fed", file: file, line: line)
+        let whole = PNGDecoding(bytes, .fed, targetEdge: targetEdge, ignoreICC: true)
+        let streamed = PNGDecoding(bytes, .fedStreaming, targetEdge: targetEdge, ignoreICC: true)
+        XCTAssertFalse(streamed.whole, "\(name): inflated whole though told never to", file: file, line: line)
+        whole.assertSame(as: reference, "\(name) fed", file: file, line: line)
+        streamed.assertSame(as: reference, "\(name) fed streaming", file: file, line: line)
+        return (reference.status, whole.fed && whole.whole, streamed.fed)
     }
 
     // MARK: Synthetic images: every filter type on rows of random bytes.
@@ -179,7 +123,8 @@ final class PNGFedRowsTests: XCTestCase {
                 width: 20, height: 6, bitDepth: 8, colorType: 2, interlaced: false, filter: filter, seed: 7)
             let r = Self.assertSame(png, "filter \(filter)")
             XCTAssertEqual(r.status, PC_CORRUPT.rawValue)
-            XCTAssertEqual(Self.decode(png, .fedStreaming, targetEdge: 0).0.error, "bad adaptive filter value")
+            XCTAssertEqual(
+                PNGDecoding(png, .fedStreaming, targetEdge: 0, ignoreICC: true).error, "bad adaptive filter value")
         }
     }
 
@@ -195,7 +140,8 @@ final class PNGFedRowsTests: XCTestCase {
             if r.streamed { fed += 1 }
             if name.hasPrefix("bench/") {
                 XCTAssertTrue(r.streamed, "\(name): not fed")
-                XCTAssertTrue(Self.decode(bytes, .fed, targetEdge: edge).fed, "\(name): not fed by default")
+                XCTAssertTrue(
+                    PNGDecoding(bytes, .fed, targetEdge: edge, ignoreICC: true).fed, "\(name): not fed by default")
             }
         }
         XCTAssertGreaterThan(fed, 100, "fed streaming for \(fed) corpus PNGs")

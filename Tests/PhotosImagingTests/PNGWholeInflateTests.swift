@@ -7,69 +7,17 @@ import XCTest
 /// against libpng's own streaming zlib inflate of the same file: the same status, error message,
 /// warnings, pixels and EXIF, on every PNG of the corpus and on damaged variants of them.
 final class PNGWholeInflateTests: XCTestCase {
-    struct Decoded: Equatable {
-        var status: UInt32
-        var error: String
-        var warnings: String
-        var width: Int32
-        var height: Int32
-        var pixels: [UInt8]
-        var exif: [UInt8]
-        var whole: Bool
-    }
-
-    /// `pc_png_decode` with the whole-buffer path allowed or not. `targetEdge` 0 decodes at full size.
-    static func decode(_ bytes: [UInt8], streaming: Bool, targetEdge: Int32) -> Decoded {
-        var options = pc_decode_options()
-        options.target_edge = targetEdge
-        options.max_pixels = 100_000_000
-        options.png_streaming_inflate = streaming ? 1 : 0
-        var decoded = pc_decoded()
-        var messages = pc_messages()
-        let status = bytes.withUnsafeBufferPointer {
-            pc_png_decode($0.baseAddress, $0.count, &options, &decoded, &messages)
-        }
-        let error = withUnsafeBytes(of: &messages.error) {
-            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        let warnings = withUnsafeBytes(of: &messages.warnings) {
-            String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        var pixels: [UInt8] = []
-        if let p = decoded.pixels {
-            pixels = Array(UnsafeBufferPointer(start: p, count: Int(decoded.width) * Int(decoded.height) * 3))
-            pc_free(p)
-        }
-        var exif: [UInt8] = []
-        if let e = decoded.exif {
-            exif = Array(UnsafeBufferPointer(start: e, count: decoded.exif_size))
-            pc_free(e)
-        }
-        if let x = decoded.xmp { pc_free(x) }
-        return Decoded(
-            status: status.rawValue, error: error, warnings: warnings, width: decoded.width, height: decoded.height,
-            pixels: pixels, exif: exif, whole: decoded.png_whole_inflate != 0)
-    }
-
     /// Decodes both ways and asserts everything but the path taken is equal; returns the default path's result.
     @discardableResult
     static func assertSame(_ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line)
-        -> Decoded
+        -> PNGDecoding
     {
         // Full size for small images (every pixel compared), the thumbnail scale for the bench's large ones.
         let edge: Int32 = bytes.count > 200_000 ? 120 : 0
-        let reference = decode(bytes, streaming: true, targetEdge: edge)
-        let fast = decode(bytes, streaming: false, targetEdge: edge)
+        let reference = PNGDecoding(bytes, .libpngAlone, targetEdge: edge)
+        let fast = PNGDecoding(bytes, .fed, targetEdge: edge)
         XCTAssertFalse(reference.whole, "\(name): the reference took the whole-buffer path", file: file, line: line)
-        var a = fast
-        a.whole = false
-        XCTAssertEqual(a.status, reference.status, "\(name): status", file: file, line: line)
-        XCTAssertEqual(a.error, reference.error, "\(name): error", file: file, line: line)
-        XCTAssertEqual(a.warnings, reference.warnings, "\(name): warnings", file: file, line: line)
-        XCTAssertEqual(a.width, reference.width, "\(name): width", file: file, line: line)
-        XCTAssertEqual(a.height, reference.height, "\(name): height", file: file, line: line)
-        XCTAssertTrue(a.pixels == reference.pixels, "\(name): pixels differ", file: file, line: line)
-        XCTAssertEqual(a.exif, reference.exif, "\(name): EXIF", file: file, line: line)
+        fast.assertSame(as: reference, name, file: file, line: line)
         return fast
     }
 
@@ -228,7 +176,7 @@ final class PNGWholeInflateTests: XCTestCase {
         }
         var all = Self.chunks(bytes)
         guard let i = all.firstIndex(where: { $0.type == "IDAT" }) else { return XCTFail("\(name): no IDAT") }
-        XCTAssertTrue(Self.decode(bytes, streaming: false, targetEdge: 0).whole)
+        XCTAssertTrue(PNGDecoding(bytes, .fed, targetEdge: 0).whole)
         // CMF 0x78 -> 0x68 (CINFO 6); FLG adjusted so (CMF*256 + FLG) % 31 == 0 again.
         all[i].data[0] = 0x68
         var flg = Int(all[i].data[1]) & 0xE0
