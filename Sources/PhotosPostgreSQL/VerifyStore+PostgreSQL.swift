@@ -40,26 +40,19 @@ extension PostgresDatabase: VerifyStore {
         try execute(PostgresDatabase.verifySettings)
         guard count > 0 else { return [] }
         guard let snapshot = try scalarString("SELECT pg_export_snapshot()") else { return [] }
-        var readers: [VerifySnapshotReader] = []
-        for _ in 0..<count {
-            guard let reader = try? PostgresDatabase(connectionString, busyTimeout: busyTimeout) else { break }
-            do {
-                // A snapshot name is a server-made identifier (hex digits and dashes); quoted anyway.
-                let quoted = "'" + snapshot.replacingOccurrences(of: "'", with: "''") + "'"
-                try reader.execute(
+        // A snapshot name is a server-made identifier (hex digits and dashes); quoted anyway.
+        let quoted = "'" + snapshot.replacingOccurrences(of: "'", with: "''") + "'"
+        return VerifySnapshotReader.open(
+            count: count, connect: { try? PostgresDatabase(connectionString, busyTimeout: busyTimeout) },
+            begin: {
+                try $0.execute(
                     "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT \(quoted); \(PostgresDatabase.verifySettings)"
                 )
-            } catch {
-                reader.close()
-                break
-            }
-            readers.append(
-                VerifySnapshotReader(store: reader) {
-                    if reader.isInTransaction { try? reader.execute("ROLLBACK") }
-                    reader.close()
-                })
-        }
-        return readers
+            },
+            end: {
+                if $0.isInTransaction { try? $0.execute("ROLLBACK") }
+                $0.close()
+            })
     }
 
     /// None: PostgreSQL enforces every foreign key at each statement, and no migration turns

@@ -23,23 +23,16 @@ extension Database: VerifyStore {
         defer { try? locker.execute("ROLLBACK") }
         // This connection's snapshot, fixed by its first read.
         _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
-        var readers: [VerifySnapshotReader] = []
-        for _ in 0..<count {
-            guard let reader = try? Database(path: path, readOnly: true, busyTimeout: busyTimeout) else { break }
-            do {
-                try reader.execute("BEGIN DEFERRED")
-                _ = try reader.scalarInt("SELECT count(*) FROM sqlite_schema")
-            } catch {
-                reader.close()
-                break
-            }
-            readers.append(
-                VerifySnapshotReader(store: reader) {
-                    if reader.isInTransaction { try? reader.execute("ROLLBACK") }
-                    reader.close()
-                })
-        }
-        return readers
+        return VerifySnapshotReader.open(
+            count: count, connect: { try? Database(path: path, readOnly: true, busyTimeout: busyTimeout) },
+            begin: {
+                try $0.execute("BEGIN DEFERRED")
+                _ = try $0.scalarInt("SELECT count(*) FROM sqlite_schema")
+            },
+            end: {
+                if $0.isInTransaction { try? $0.execute("ROLLBACK") }
+                $0.close()
+            })
     }
 
     public func storageProblems(thorough: Bool) throws -> [String] {

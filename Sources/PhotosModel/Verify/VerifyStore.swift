@@ -169,6 +169,28 @@ public final class VerifySnapshotReader: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Up to `count` readers, each a connection made by `connect` (nil: it cannot be opened) whose
+    /// read transaction `begin` starts in the shared snapshot; the first connection that cannot
+    /// be opened or begun ends the list (fewer readers: verify does their checks itself). `end`
+    /// ends a connection's transaction and closes it: at once for one that failed to begin, else
+    /// at the reader's `close`.
+    public static func open<Store: VerifyStore>(
+        count: Int, connect: () -> Store?, begin: (Store) throws -> Void, end: @escaping (Store) -> Void
+    ) -> [VerifySnapshotReader] {
+        var readers: [VerifySnapshotReader] = []
+        for _ in 0..<max(0, count) {
+            guard let connection = connect() else { break }
+            do {
+                try begin(connection)
+            } catch {
+                end(connection)
+                break
+            }
+            readers.append(VerifySnapshotReader(store: connection) { end(connection) })
+        }
+        return readers
+    }
 }
 
 /// The reads `photos verify` checks the SPEC §2 invariants on, and the writes of its repairs.
