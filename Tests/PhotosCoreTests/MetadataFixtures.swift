@@ -1,5 +1,7 @@
 import Foundation
 import PhotosImaging
+import PhotosTestSupport
+import XCTest
 @testable import PhotosCore
 
 /// Small image files with chosen metadata, built in the test (issue 9 items 5 and 6).
@@ -135,5 +137,20 @@ enum MetadataFixture {
             xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \(rating.map { "xap:Rating=\"\($0)\"" } ?? "") \(extra)>\(bag)</rdf:Description>\
             </rdf:RDF></x:xmpmeta>
             """
+    }
+}
+
+extension ImportTestCase {
+    /// A library at `tmp/lib` holding `count` distinct JPEGs (`MetadataFixture.jpeg` of seeds
+    /// `seed`, `seed + 1`, …, written to `tmp/in`), imported with `runImport`; asserts that all
+    /// `count` were imported.
+    /// - Throws: what `makeLibrary` and `runImport` throw.
+    func importedLibrary(photos count: Int, seed: Int) throws -> Library {
+        for i in 0..<count {
+            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: seed + i))
+        }
+        let library = try makeLibrary()
+        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, count)
+        return library
     }
 }

@@ -10,11 +10,7 @@ import XCTest
 /// and without the lower-case name, of three, and no group for a name alone.
 final class UniqueNameCaseGroupTests: ImportTestCase {
     func testGroupsAreThoseOfFoldingEveryUniqueName() throws {
-        for i in 0..<8 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 760 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 8)
+        let library = try importedLibrary(photos: 8, seed: 760)
         let catalog = library.catalog
         let ids = try catalog.statement("SELECT id FROM photo ORDER BY id").map { $0.int64(0) }
         let a = "aaaaaaaa-0000-4000-8000-00000000000a"

@@ -11,11 +11,7 @@ import XCTest
 /// their names have.
 final class VerifyOrphanListingTests: ImportTestCase {
     func testOrphansAreTheUnreferencedFilesOfAllReferencesInItsOrder() throws {
-        for i in 0..<3 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 740 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 3)
+        let library = try importedLibrary(photos: 3, seed: 740)
         let root = library.externalData.root
         let catalog = library.catalog
         let rows = try catalog.statement("SELECT id, file_ref FROM photo_data ORDER BY id").map {

@@ -68,11 +68,7 @@ final class VerifyParallelHashTests: ImportTestCase {
     }
 
     func testDamagedThumbnailsAreFoundInRowOrderWhateverTheThreadCount() throws {
-        for i in 0..<10 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 100 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 10)
+        let library = try importedLibrary(photos: 10, seed: 100)
         let store = library.catalog
         // Thumbnails 2, 5 and 9 (by row): not a JPEG, cut short, and a sound JPEG of the wrong size.
         let ids = try store.statement("SELECT id FROM thumbnail ORDER BY id").map { $0.int(0) }

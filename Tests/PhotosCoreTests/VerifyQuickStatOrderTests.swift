@@ -9,11 +9,7 @@ import XCTest
 /// folder, and reports what it found in the rows' order, whatever the number of threads.
 final class VerifyQuickStatOrderTests: ImportTestCase {
     func testEveryThreadCountReportsTheSameOriginalProblemsInRowOrder() throws {
-        for i in 0..<12 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 300 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 12)
+        let library = try importedLibrary(photos: 12, seed: 300)
         let store = library.catalog
         let rows = try store.statement("SELECT id, file_ref, byte_size FROM photo_data ORDER BY id").map {
             (id: $0.int(0), ref: $0.string(1), size: $0.int(2))

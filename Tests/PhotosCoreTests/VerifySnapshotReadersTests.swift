@@ -15,11 +15,7 @@ final class VerifySnapshotReadersTests: ImportTestCase {
     /// zone (the catalog's first part), photo 0's displayName and a tag's name (its second part), photo 1's original gone (originals), photo 2's thumbnail
     /// gone and photo 3's damaged (thumbnails), and a file no row references (orphans).
     private func damagedLibrary() throws -> Library {
-        for i in 0..<6 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 700 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 6)
+        let library = try importedLibrary(photos: 6, seed: 700)
         let catalog = library.catalog
         let photos = try catalog.statement(
             "SELECT p.id, d.file_ref FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id"
@@ -70,11 +66,7 @@ final class VerifySnapshotReadersTests: ImportTestCase {
     /// The readers see the snapshot of the opening store's read transaction: a commit made
     /// after they are opened is seen by none of them, one made before by all.
     func testSnapshotReadersSeeTheOpeningTransactionsSnapshot() throws {
-        for i in 0..<3 {
-            _ = try tmp.write("in/\(i).jpg", try MetadataFixture.jpeg(seed: 720 + i))
-        }
-        let library = try makeLibrary()
-        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 3)
+        let library = try importedLibrary(photos: 3, seed: 720)
         let names = try library.catalog.statement("SELECT unique_name FROM photo ORDER BY id").map { $0.string(0) }
         // Another connection, as another process would write.
         let writer = try TestCatalog(root: library.root)
