@@ -9,14 +9,8 @@ final class MergeUnreadableOriginalNamesTheFileTests: TemporaryFolderTestCase {
 
     func testAnOriginalReplacedByAFolderIsNamed() throws {
         let other = dir + "/other", lib = dir + "/lib"
-        XCTAssertEqual(photos(["--library", other, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let original = try importStormReplacingItsOriginalByAFolder(library: other)
         XCTAssertEqual(photos(["--library", lib, "init"]).status, 0)
-        let listed = photos(["--library", other, "list", "--json"]).stdout
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any], listed)
-        let sha = try XCTUnwrap(object["sha256"] as? String)
-        let original = other + "/ExternalData/" + String(sha.prefix(2)) + "/" + sha
-        try FileManager.default.removeItem(atPath: original)
-        try FileManager.default.createDirectory(atPath: original, withIntermediateDirectories: false)
 
         let result = photos(["--library", lib, "merge", "--from", other])
         XCTAssertEqual(result.status, 66, result.stderr)

@@ -9,17 +9,8 @@ final class UnreadableOriginalIsNamedTests: TemporaryFolderTestCase {
     override var label: String { "photos-unreadable-original-named" }
     var lib: String { dir + "/lib" }
 
-    /// Imports storm.jpg and replaces its original in external data by a folder.
-    /// - Returns: the original's path.
     func importAndReplaceTheOriginalByAFolder() throws -> String {
-        XCTAssertEqual(photos(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
-        let listed = photos(["--library", lib, "list", "--json"]).stdout
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any], listed)
-        let sha = try XCTUnwrap(object["sha256"] as? String)
-        let original = lib + "/ExternalData/" + String(sha.prefix(2)) + "/" + sha
-        try FileManager.default.removeItem(atPath: original)
-        try FileManager.default.createDirectory(atPath: original, withIntermediateDirectories: false)
-        return original
+        try importStormReplacingItsOriginalByAFolder(library: lib)
     }
 
     func testSyncExportNamesTheOriginal() throws {
@@ -36,5 +27,21 @@ final class UnreadableOriginalIsNamedTests: TemporaryFolderTestCase {
         XCTAssertTrue(
             (result.stdout + result.stderr).contains(original + ": not a regular file (a folder)"),
             result.stdout + result.stderr)
+    }
+}
+
+extension TemporaryFolderTestCase {
+    /// Imports Samples/storm.jpg into `library` and replaces its original in external data by a
+    /// folder (an original that is not a regular file).
+    /// - Returns: the original's path.
+    func importStormReplacingItsOriginalByAFolder(library: String) throws -> String {
+        XCTAssertEqual(photos(["--library", library, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let listed = photos(["--library", library, "list", "--json"]).stdout
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any], listed)
+        let sha = try XCTUnwrap(object["sha256"] as? String)
+        let original = library + "/ExternalData/" + String(sha.prefix(2)) + "/" + sha
+        try FileManager.default.removeItem(atPath: original)
+        try FileManager.default.createDirectory(atPath: original, withIntermediateDirectories: false)
+        return original
     }
 }

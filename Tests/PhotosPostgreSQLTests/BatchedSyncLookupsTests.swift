@@ -42,11 +42,7 @@ final class BatchedSyncLookupsTests: PostgresTestCase {
     }
 
     func testBatchedSyncEntryLookupsReadTheSameAsOnSQLite() throws {
-        let folder = NSTemporaryDirectory() + "photos-batched-sync-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let sqlite = try Database(path: folder + "/photos.sqlite")
-        try sqlite.migrate()
+        let sqlite = try migratedSQLiteDatabase()
         let onSQLite = try reads(sqlite) { body in try sqlite.transaction { try body() } }
         let pg = db!
         let onPostgres = try reads(pg) { body in try pg.transaction(.exclusive) { try body() } }

@@ -14,11 +14,7 @@ final class PostgresSchemaMirrorTests: PostgresTestCase {
     }
 
     func testEveryTableHasTheColumnsOfTheSQLiteTable() throws {
-        let folder = NSTemporaryDirectory() + "photos-mirror-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let sqlite = try Database(path: folder + "/photos.sqlite")
-        try sqlite.migrate()
+        let sqlite = try migratedSQLiteDatabase()
         let tables = try sqlite.statement(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
         ).map { $0.string(0) }

@@ -1,4 +1,6 @@
+import Foundation
 import PhotosPostgreSQL
+import PhotosSQLite
 import PhotosTestSupport
 import PhotosModel
 import XCTest
@@ -36,4 +38,16 @@ class PostgresTestCase: XCTestCase {
 
     /// 64 hex digits made from `n`.
     func sha(_ n: Int) -> String { String(repeating: "0", count: 48) + String(format: "%016x", n) }
+
+    /// A SQLite catalog migrated to the current version, the reference the parity tests compare
+    /// PostgreSQL with, in a temporary folder removed after the test.
+    /// - Throws: what `Database.init` and `migrate` throw.
+    func migratedSQLiteDatabase() throws -> Database {
+        let folder = NSTemporaryDirectory() + "photos-parity-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let sqlite = try Database(path: folder + "/photos.sqlite")
+        try sqlite.migrate()
+        return sqlite
+    }
 }

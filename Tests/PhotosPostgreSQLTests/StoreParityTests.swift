@@ -16,11 +16,7 @@ final class StoreParityTests: PostgresTestCase {
     typealias NewPhoto = (name: String, sha: String, thumbnail: [UInt8]?, zone: String, capture: String?, offset: Int?)
 
     func testEveryStoreReadsTheSameAsOnSQLite() throws {
-        let folder = NSTemporaryDirectory() + "photos-parity-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let sqlite = try Database(path: folder + "/photos.sqlite")
-        try sqlite.migrate()
+        let sqlite = try migratedSQLiteDatabase()
         let onSQLite = try script(sqlite) { p in
             try sqlite.transaction {
                 try PhotoWriter(sqlite).insert(

@@ -17,11 +17,7 @@ final class SyncStoreParityTests: PostgresTestCase {
     private let peer = "c0000000-0000-4000-8000-000000000009"
 
     func testTheSyncStoreReadsTheSameAsOnSQLite() throws {
-        let folder = NSTemporaryDirectory() + "photos-sync-parity-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let sqlite = try Database(path: folder + "/photos.sqlite")
-        try sqlite.migrate()
+        let sqlite = try migratedSQLiteDatabase()
         let onSQLite = try script(sqlite) { body in try sqlite.transaction { try body() } }
         let pg = db!
         let onPostgres = try script(pg) { body in try pg.transaction(.exclusive) { try body() } }
