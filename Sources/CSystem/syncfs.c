@@ -7,6 +7,8 @@
 
 int photos_syncfs(int fd) { return syncfs(fd); }
 
+int photos_start_writeback(int fd) { return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); }
+
 long photos_copy_file_range(int fd_in, int64_t *off_in, int fd_out, size_t len) {
     loff_t offset = (loff_t)*off_in;
     ssize_t n = copy_file_range(fd_in, &offset, fd_out, NULL, len, 0);

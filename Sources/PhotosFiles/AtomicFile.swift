@@ -86,7 +86,8 @@ public enum AtomicFile {
     ///     crash) can be recognised and removed.
     ///   - durability: `.immediate` (fsync of the file and its folder before returning) or
     ///     `.deferred` (neither: the caller makes the file durable later, e.g. with
-    ///     `Durability.syncFileSystem(containing:)` once for a batch, before it relies on it).
+    ///     `Durability.syncFileSystem(containing:)` once for a batch, before it relies on it;
+    ///     the file's write-back is started without waiting, `DurabilityStats.startWriteback`).
     ///   - produce: writes the content.
     /// - Returns: the written file's `stat` (size, mtime), taken after the fsync.
     /// - Throws: `FileError` when the temporary file cannot be created or renamed into
@@ -115,6 +116,9 @@ public enum AtomicFile {
         }
         try produce(Sink(fd: fd, path: path))
         var st = stat()
+        // Deferred: start the write-back now (no wait), so that the caller's one syncfs for the
+        // batch finds the data on its way to the disk instead of writing all of it then.
+        if durability == .deferred { DurabilityStats.startWriteback(fd) }
         guard durability == .deferred || DurabilityStats.fsync(fd) == 0, fstat(fd, &st) == 0 else {
             throw FileError(.io, "cannot write \(path): fsync: \(String(cString: strerror(errno)))", errno: errno)
         }

@@ -13,6 +13,11 @@
  * -1 with errno set (write-back errors are reported since Linux 5.8). */
 int photos_syncfs(int fd);
 
+/* sync_file_range(2) with SYNC_FILE_RANGE_WRITE over the whole file (Linux 2.6.17): starts
+ * write-back of fd's dirty pages and returns without waiting for it to complete; makes nothing
+ * durable (no metadata, no cache flush). Returns 0, or -1 with errno set. */
+int photos_start_writeback(int fd);
+
 /* copy_file_range(2) (Linux 4.5): copies up to len bytes from fd_in at *off_in to fd_out at its
  * file offset inside the kernel (page cache to page cache; a reflink on Btrfs and XFS), advancing
  * *off_in. Returns the bytes copied (0 at the end of fd_in), or -1 with errno set (EXDEV, EINVAL,
