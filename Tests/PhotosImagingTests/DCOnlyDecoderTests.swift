@@ -12,11 +12,13 @@ enum DCOnly {
         var error: String
     }
 
-    /// Calls `pc_jpeg_decode_dc_only` directly.
-    static func decode(_ bytes: [UInt8], maxPixels: UInt64 = 100_000_000) -> Result {
+    /// Calls `pc_jpeg_decode_dc_only` directly; `genericCode` runs its AC scans in the baseline
+    /// x86-64 code even on a CPU with POPCNT/BMI (`pc_decode_options.dconly_generic_code`).
+    static func decode(_ bytes: [UInt8], maxPixels: UInt64 = 100_000_000, genericCode: Bool = false) -> Result {
         var options = pc_decode_options()
         options.target_edge = 1
         options.max_pixels = maxPixels
+        options.dconly_generic_code = genericCode ? 1 : 0
         var decoded = pc_decoded()
         var messages = pc_messages()
         let status = bytes.withUnsafeBufferPointer {

@@ -70,6 +70,8 @@ typedef struct pc_decode_options {
                                    unfiltering (the reference png.c's fed paths are tested against) */
     int png_never_whole;        /* 1: PNG image data never inflated whole: png.c's streaming fed path
                                    whatever the size (tests) */
+    int dconly_generic_code;    /* 1: dconly.c's AC scans run their baseline x86-64 code even where the CPU
+                                   has POPCNT/BMI1/BMI2 (tests comparing the two compilations) */
 } pc_decode_options;
 
 typedef struct pc_decoded {
@@ -151,9 +153,14 @@ pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
  * for files it leaves to libjpeg: not SOF2/Huffman/8-bit, not 1 or 3 components, sampling
  * other than luma h,v in {1,2} with 1x1 chroma, CMYK/YCCK or unknown Adobe transforms, and
  * anything libjpeg might judge differently (bogus tables or progression, DNL...).
+ * Also reads options->dconly_generic_code (tests).
  */
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
                                  pc_decoded *out, pc_messages *messages);
+
+/* 1 when pc_jpeg_decode_dc_only runs its AC scans in the code compiled for POPCNT/BMI1/BMI2
+ * (an x86-64 build on a CPU that has them; CPUID), 0 when in its baseline code only. */
+int pc_jpeg_dc_only_bmi_code(void);
 
 /* How pc_jpeg_encode_ex lays out the scans. */
 typedef enum pc_jpeg_scan_mode {
