@@ -21,8 +21,10 @@ static void pc_box_geometry(pc_box *box, int in_width, int in_height, int channe
 
 int pc_box_init(pc_box *box, int in_width, int in_height, int channels, int factor) {
     pc_box_geometry(box, in_width, in_height, channels, factor);
+    /* RGBA columns keep 4 values per pixel so that pc_box_add_row adds whole SSE2 lanes. */
+    box->stride = channels == 4 ? 4 : 3;
     box->sums = calloc((size_t)box->out_width * 3, sizeof(uint32_t));
-    box->columns = calloc((size_t)in_width * 3, sizeof(uint32_t));
+    box->columns = calloc((size_t)in_width * (size_t)box->stride, sizeof(uint32_t));
     box->out = malloc((size_t)box->out_width * box->out_height * 3);
     return box->sums != NULL && box->columns != NULL && box->out != NULL;
 }
@@ -40,13 +42,15 @@ static inline uint32_t pc_over_white(uint32_t value, uint32_t alpha) {
 static void pc_box_flush(pc_box *box) {
     int f = box->factor;
     const uint32_t *columns = box->columns;
+    const size_t stride = (size_t)box->stride;
     int x = 0;
     for (int ox = 0; ox < box->out_width; ox++) {
         uint32_t r = 0, g = 0, b = 0;
         int end = x + f;
         if (end > box->in_width) end = box->in_width;
         for (; x < end; x++) {
-            r += columns[x * 3]; g += columns[x * 3 + 1]; b += columns[x * 3 + 2];
+            const uint32_t *c = columns + (size_t)x * stride;
+            r += c[0]; g += c[1]; b += c[2];
         }
         box->sums[ox * 3] = r; box->sums[ox * 3 + 1] = g; box->sums[ox * 3 + 2] = b;
     }
@@ -59,7 +63,7 @@ static void pc_box_flush(pc_box *box) {
             dst[ox * 3 + c] = (uint8_t)((box->sums[ox * 3 + c] + n / 2) / n);
         }
     }
-    memset(box->columns, 0, (size_t)box->in_width * 3 * sizeof(uint32_t));
+    memset(box->columns, 0, (size_t)box->in_width * stride * sizeof(uint32_t));
     box->rows_in_band = 0;
     box->out_row++;
 }
@@ -86,30 +90,28 @@ void pc_box_add_row(pc_box *box, const uint8_t *row) {
          */
         const __m128i zero = _mm_setzero_si128(), full = _mm_set1_epi16(255), half = _mm_set1_epi16(127);
         const __m128i one = _mm_set1_epi16(1);
-        uint16_t flat[16];
         for (; x + 4 <= w; x += 4) {
             __m128i px = _mm_loadu_si128((const __m128i *)(row + (size_t)x * 4));
+            uint32_t *c = columns + (size_t)x * 4;
             for (int h = 0; h < 2; h++) {
                 __m128i v = h == 0 ? _mm_unpacklo_epi8(px, zero) : _mm_unpackhi_epi8(px, zero);
                 __m128i a = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, 0xFF), 0xFF);
                 __m128i t = _mm_add_epi16(_mm_add_epi16(_mm_mullo_epi16(v, a),
                                                         _mm_mullo_epi16(_mm_sub_epi16(full, a), full)), half);
                 __m128i q = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(t, one), _mm_srli_epi16(t, 8)), 8);
-                _mm_storeu_si128((__m128i *)(flat + h * 8), q);
-            }
-            uint32_t *c = columns + (size_t)x * 3;
-            for (int p = 0; p < 4; p++) {
-                c[p * 3] += flat[p * 4];
-                c[p * 3 + 1] += flat[p * 4 + 1];
-                c[p * 3 + 2] += flat[p * 4 + 2];
+                /* Two pixels of 4 lanes each, widened to 32 bits and added to their columns (the
+                 * alpha lane's column is never read). */
+                __m128i *lo = (__m128i *)(c + h * 8), *hi = (__m128i *)(c + h * 8 + 4);
+                _mm_storeu_si128(lo, _mm_add_epi32(_mm_loadu_si128(lo), _mm_unpacklo_epi16(q, zero)));
+                _mm_storeu_si128(hi, _mm_add_epi32(_mm_loadu_si128(hi), _mm_unpackhi_epi16(q, zero)));
             }
         }
 #endif
         for (; x < w; x++) {
             uint32_t a = row[x * 4 + 3];
-            columns[x * 3] += pc_over_white(row[x * 4], a);
-            columns[x * 3 + 1] += pc_over_white(row[x * 4 + 1], a);
-            columns[x * 3 + 2] += pc_over_white(row[x * 4 + 2], a);
+            columns[x * 4] += pc_over_white(row[x * 4], a);
+            columns[x * 4 + 1] += pc_over_white(row[x * 4 + 1], a);
+            columns[x * 4 + 2] += pc_over_white(row[x * 4 + 2], a);
         }
     }
     box->rows_in_band++;

@@ -13,7 +13,8 @@ typedef struct pc_box {
     int out_width, out_height;
     int rows_in_band, out_row;
     uint32_t *sums;      /* out_width * 3 */
-    uint32_t *columns;   /* in_width * 3: the current band's sums per source column (row path) */
+    int stride;          /* values per source column in `columns`: 3, or 4 for RGBA (the 4th unused) */
+    uint32_t *columns;   /* in_width * stride: the current band's sums per source column (row path) */
     uint8_t *out;        /* out_width * out_height * 3 */
 } pc_box;
 
