@@ -755,6 +755,7 @@ static int dc_ac_scan_generic(dc_decoder *s, dc_bits *b, dc_component *k, const 
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <cpuid.h>
+#include <stdatomic.h>
 #define DC_HAVE_BMI_CODE 1
 __attribute__((target("popcnt,bmi,bmi2")))
 static int dc_ac_scan_bmi(dc_decoder *s, dc_bits *b, dc_component *k, const dc_huffman *t) {
@@ -763,14 +764,14 @@ static int dc_ac_scan_bmi(dc_decoder *s, dc_bits *b, dc_component *k, const dc_h
 
 /* 1 when the CPU has POPCNT (CPUID.1:ECX bit 23), BMI1 and BMI2 (CPUID.(7,0):EBX bits 3, 8). */
 static int dc_cpu_has_bmi(void) {
-    static volatile int known = -1; /* benign race: every thread computes the same value */
-    int v = known;
+    static _Atomic int known = -1; /* threads racing here all store the same value */
+    int v = atomic_load_explicit(&known, memory_order_relaxed);
     if (v < 0) {
         unsigned a, b, c, d;
         v = 0;
         if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 23)) && __get_cpuid_count(7, 0, &a, &b, &c, &d))
             v = (b & (1u << 3)) && (b & (1u << 8));
-        known = v;
+        atomic_store_explicit(&known, v, memory_order_relaxed);
     }
     return v;
 }
