@@ -82,6 +82,15 @@ public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, Hist
     /// - Throws: the store's error.
     func schemaDefinition() throws -> [String]
 
+    /// Refuses a place that holds tables of another program (`ForeignTablesError`): before
+    /// the catalog exists (schema version 0) every table or view there is another program's
+    /// (PostgreSQL: but `schema_version`, which the first migration's transaction creates);
+    /// afterwards every one that no migration of this backend creates. `photos init` and
+    /// `photos catalog move` call it on their target; the migrations call it before creating
+    /// the catalog's first table.
+    /// - Throws: `ForeignTablesError` naming the place and its other tables; the store's error.
+    func requireOnlyCatalogTables() throws
+
     /// The comment line `photos schema` prints first: the version and where the backend keeps it.
     func schemaHeader(version: Int) -> String
 
