@@ -89,6 +89,7 @@ public enum LibraryError: Error, CustomStringConvertible {
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
             case .readOnly: failure = .notWritable
             case .cannotOpen: failure = .cannotOpen
+            case .unavailable: failure = .unavailable
             case .refused: failure = .refused
             case .io: failure = .io
             case .corrupt: failure = .corrupt
@@ -129,6 +130,8 @@ public enum DatabaseFailure: Sendable, Equatable {
     case notWritable
     /// The database file cannot be opened.
     case cannotOpen
+    /// The database server takes no connection now (`StoreError.Kind.unavailable`): try later.
+    case unavailable
     /// The database server refused the login (`StoreError.Kind.refused`).
     case refused
     /// A read or write failed, the disk is full, or memory ran out.

@@ -216,6 +216,12 @@ struct CLIError {
                 } else {
                     self.init(.ioError, "library \(library): \(detail)")
                 }
+            case .unavailable:
+                // `message` names the server (user, host, port, database) and its reason.
+                self.init(
+                    .tempFail,
+                    "library \(library): the catalog's database server takes no connection now: \(message); try again later"
+                )
             case .refused:
                 // `message` names the server (user, host, port, database) without the password.
                 self.init(

@@ -194,6 +194,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case readOnly
         /// The catalog cannot be opened (SQLite CANTOPEN; PostgreSQL connection failure 08xxx).
         case cannotOpen
+        /// The catalog's server is up but takes no connection now: every slot used, a role's or
+        /// database's CONNECTION LIMIT reached, starting up or shutting down (PostgreSQL 53300,
+        /// 57P03 at connect time, PostgreSQL docs Appendix A). Retrying later can succeed.
+        case unavailable
         /// The catalog's server refused this user: a failed authentication, a role or database
         /// that does not exist, a host-based authentication rule rejecting the connection, no
         /// CONNECT privilege (PostgreSQL class 28, 3D000, 42501 at connect time). Retrying does
