@@ -239,6 +239,9 @@ extension CompositionRoot {
         } catch let error as ForeignTablesError {
             store.close()
             throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
+        } catch let error as MissingCatalogSchemaError {
+            store.close()
+            throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
         } catch {
             store.close()
             throw LibraryError.wrap(error, library: info.display)

@@ -265,9 +265,16 @@ extension PostgresDatabase {
         return names.filter { !PostgresSchema.catalogTableNames.contains($0) }
     }
 
-    /// See `LibraryStore.requireOnlyCatalogTables`: the place is `schema S of database D`.
-    /// - Throws: `ForeignTablesError`; `PostgresError`.
+    /// See `LibraryStore.requireOnlyCatalogTables`: the place is `schema S of database D`; a
+    /// search path that names no existing schema has no place at all.
+    /// - Throws: `MissingCatalogSchemaError` when `current_schema()` is NULL;
+    ///   `ForeignTablesError`; `PostgresError`.
     public func requireOnlyCatalogTables() throws {
+        if try scalarString("SELECT current_schema()::text") == nil {
+            throw MissingCatalogSchemaError(
+                searchPath: try scalarString("SELECT current_setting('search_path')") ?? "",
+                database: try scalarString("SELECT current_database()::text") ?? "(none)")
+        }
         let foreign = try foreignTables()
         guard !foreign.isEmpty else { return }
         let schema = try scalarString("SELECT current_schema()::text") ?? "(none)"

@@ -131,6 +131,9 @@ struct CLIError {
             // A catalog's place holding another program's tables: no catalog can be made
             // there (EX_CANTCREAT, sysexits.h), as for a `catalog move` target with rows.
             self.init(.cantCreate, e.description)
+        case let e as MissingCatalogSchemaError:
+            // No place for a catalog at all: the same refusal.
+            self.init(.cantCreate, e.description)
         case let e as CatalogCopyError:
             // `catalog move`: a target with rows 73 (EX_CANTCREAT: the new catalog cannot be
             // made there), a catalog of another schema version, a damaged value or rows the

@@ -27,3 +27,24 @@ public struct ForeignTablesError: Error, Equatable, CustomStringConvertible {
             "\(place) holds table \(tables.first ?? "?")\(more) of another program, not of a photos catalog: \(remedy)"
     }
 }
+
+/// A PostgreSQL connection whose search path names no schema that exists (a typo in
+/// `options=-csearch_path=…`, a schema dropped since): `current_schema()` is NULL and there is
+/// no place to create a catalog in (CREATE TABLE fails with 3F000 invalid_schema_name,
+/// PostgreSQL docs §5.9.3). `photos init` and `photos catalog move` refuse it before anything
+/// is made, as they refuse a schema of another program's tables.
+public struct MissingCatalogSchemaError: Error, Equatable, CustomStringConvertible {
+    /// The connection's `search_path` setting, as the server reports it.
+    public let searchPath: String
+    /// The database connected to.
+    public let database: String
+
+    public init(searchPath: String, database: String) {
+        self.searchPath = searchPath
+        self.database = database
+    }
+
+    public var description: String {
+        "the search path \(searchPath) of database \(database) names no schema that exists: create the schema first (CREATE SCHEMA), or give one that exists (options=-csearch_path=SCHEMA)"
+    }
+}

@@ -88,7 +88,9 @@ public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, Hist
     /// afterwards every one that no migration of this backend creates. `photos init` and
     /// `photos catalog move` call it on their target; the migrations call it before creating
     /// the catalog's first table.
-    /// - Throws: `ForeignTablesError` naming the place and its other tables; the store's error.
+    /// - Throws: `ForeignTablesError` naming the place and its other tables;
+    ///   `MissingCatalogSchemaError` for a PostgreSQL search path without an existing schema;
+    ///   the store's error.
     func requireOnlyCatalogTables() throws
 
     /// The comment line `photos schema` prints first: the version and where the backend keeps it.

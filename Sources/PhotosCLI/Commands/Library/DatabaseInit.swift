@@ -42,6 +42,8 @@ enum DatabaseInit {
             try store.requireOnlyCatalogTables()
         } catch let error as ForeignTablesError {
             throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
+        } catch let error as MissingCatalogSchemaError {
+            throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
         } catch {
             throw LibraryError.wrap(error, library: path)
         }
