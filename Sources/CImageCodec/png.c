@@ -329,6 +329,24 @@ static void pc_png_feed_copy(png_structp png, pc_png_state *s, uint8_t *target, 
     }
 }
 
+/*
+ * An IDAT chunk of the re-encoded stream has had all its data handed out: next come its CRC
+ * (not computed: libpng skips it, see pc_png_feed_start), then the next chunk's header while
+ * stream bytes are left.
+ */
+static void pc_png_end_chunk(pc_png_whole *w) {
+    memset(w->frame, 0, sizeof w->frame);
+    w->frame_length = 4;
+    w->frame_offset = 0;
+    size_t rest = w->stream_size - w->stream_offset;
+    if (rest > 0) {
+        size_t next = rest < PC_PNG_SYNTH_CHUNK ? rest : PC_PNG_SYNTH_CHUNK;
+        pc_png_put_be32(w->frame + 4, (uint32_t)next);
+        memcpy(w->frame + 8, "IDAT", 4);
+        w->frame_length = 12;
+    }
+}
+
 /* Hands libpng the rest of the IDAT run as stored blocks, then the file after the run. */
 static void pc_png_read_whole(png_structp png, pc_png_state *s, png_bytep target, size_t length) {
     pc_png_whole *w = s->whole;
@@ -339,19 +357,7 @@ static void pc_png_read_whole(png_structp png, pc_png_state *s, png_bytep target
             pc_png_feed_copy(png, s, target, n);
             w->stream_offset += n;
             w->chunk_left -= n;
-            if (w->chunk_left == 0) {
-                /* The chunk's CRC (not computed: libpng skips it, see pc_png_feed_start), then the next header. */
-                memset(w->frame, 0, sizeof w->frame);
-                w->frame_length = 4;
-                w->frame_offset = 0;
-                size_t rest = w->stream_size - w->stream_offset;
-                if (rest > 0) {
-                    size_t next = rest < PC_PNG_SYNTH_CHUNK ? rest : PC_PNG_SYNTH_CHUNK;
-                    pc_png_put_be32(w->frame + 4, (uint32_t)next);
-                    memcpy(w->frame + 8, "IDAT", 4);
-                    w->frame_length = 12;
-                }
-            }
+            if (w->chunk_left == 0) pc_png_end_chunk(w);
         } else if (w->frame_offset < w->frame_length) {
             n = w->frame_length - w->frame_offset < length ? w->frame_length - w->frame_offset : length;
             memcpy(target, w->frame + w->frame_offset, n);
@@ -549,6 +555,8 @@ static int pc_png_feed_start(pc_png_state *s, png_uint_32 width, png_uint_32 hei
     /* The first chunk's length is declared already: the stored stream must be at least as long. */
     if (w->stream_size < first_length) { pc_png_whole_free(w); return 0; }
     w->chunk_left = first_length;
+    /* A first IDAT of length 0 (valid, PNG spec §5.3) has nothing to hand out: its CRC is next. */
+    if (first_length == 0) pc_png_end_chunk(w);
     w->suffix = end;
     s->whole = w;
     /* Checked above or while feeding: the IDAT CRCs (ours now stand in for them) and the Adler-32. */

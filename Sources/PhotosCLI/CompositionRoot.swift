@@ -233,6 +233,19 @@ extension CompositionRoot {
         } catch {
             throw LibraryError.wrap(error, library: info.display)
         }
+        do {
+            // As `init --database`: a schema of another program's tables is not empty.
+            try store.requireOnlyCatalogTables()
+        } catch let error as ForeignTablesError {
+            store.close()
+            throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
+        } catch let error as MissingCatalogSchemaError {
+            store.close()
+            throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
+        } catch {
+            store.close()
+            throw LibraryError.wrap(error, library: info.display)
+        }
         try migrateMoveTarget(store, name: info.display)
         if info["password"] != nil {
             // The folder records the connection without its password: every later command

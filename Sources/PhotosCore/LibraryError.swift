@@ -73,12 +73,12 @@ public enum LibraryError: Error, CustomStringConvertible {
 
     /// Classifies an error met while working on the library at `library`: busy and newer-schema
     /// errors get their own case, an error already typed for the user (`LibraryError`,
-    /// `ValueError`, `ShareError`, `SyncError`, `BackupError`, `SidecarError`, `CatalogCopyError`) is returned as it is, anything
+    /// `ValueError`, `ShareError`, `SyncError`, `BackupError`, `SidecarError`, `CatalogCopyError`, `ForeignTablesError`) is returned as it is, anything
     /// else is `.store`.
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
         case is LibraryError, is ValueError, is ShareError, is SyncError, is BackupError, is SidecarError,
-            is CatalogCopyError:
+            is CatalogCopyError, is ForeignTablesError, is MissingCatalogSchemaError:
             return error
         case let e as any StoreErrorConvertible:
             let e = e.storeError
@@ -89,6 +89,7 @@ public enum LibraryError: Error, CustomStringConvertible {
                 return LibraryError.newerSchema(library: library, found: found, supported: supported)
             case .readOnly: failure = .notWritable
             case .cannotOpen: failure = .cannotOpen
+            case .unavailable: failure = .unavailable
             case .refused: failure = .refused
             case .io: failure = .io
             case .corrupt: failure = .corrupt
@@ -129,6 +130,8 @@ public enum DatabaseFailure: Sendable, Equatable {
     case notWritable
     /// The database file cannot be opened.
     case cannotOpen
+    /// The database server takes no connection now (`StoreError.Kind.unavailable`): try later.
+    case unavailable
     /// The database server refused the login (`StoreError.Kind.refused`).
     case refused
     /// A read or write failed, the disk is full, or memory ran out.

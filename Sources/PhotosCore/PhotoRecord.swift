@@ -425,6 +425,13 @@ extension Library {
     /// its `file_ref` says (a damaged `file_ref` is repaired back to the content address by
     /// `verify --repair`, so the file there must stay).
     public func isReferenced(fileReference: String) -> Bool {
+        (try? referencesFile(fileReference)) ?? true
+    }
+
+    /// True when a PhotoData row references `fileReference` now (see `isReferenced`), in the
+    /// catalog as the caller's transaction sees it (outside one: the last commit).
+    /// - Throws: the store's error.
+    func referencesFile(_ fileReference: String) throws -> Bool {
         do {
             // By SHA-256 (the file's name), which is indexed.
             // A contained reference (`ab/abcdef…`) has no empty component: its name is its
@@ -437,8 +444,6 @@ extension Library {
                 return try catalogStore.photoDataExists(sha256: sha, fileReference: nil)
             }
             return try catalogStore.photoDataExists(sha256: sha, fileReference: fileReference)
-        } catch {
-            return true
         }
     }
 }

@@ -606,6 +606,30 @@ extension Library {
                 try storageChecks.value(fallback: self.verifyStore) + rowChecks.value(fallback: self.verifyStore)
             report.problems.insert(contentsOf: catalog, at: 0)
         }
+        // The folders were listed after the snapshot was taken: an import or merge that
+        // committed in between has its originals there and its rows outside the snapshot. Each
+        // unreferenced file is looked up again in the catalog as it is now (the last commit);
+        // one referenced now, or gone since, is no orphan.
+        let recheck = report.problems.indices.filter {
+            report.problems[$0].kind == .orphanFile || report.problems[$0].kind == .temporaryFile
+        }
+        if !recheck.isEmpty {
+            var settled = Set<Int>()
+            do {
+                for i in recheck {
+                    guard case .file(let ref) = report.problems[i].subject else { continue }
+                    var st = stat()
+                    if lstat(externalData.path(for: ref), &st) != 0 && errno == ENOENT {
+                        settled.insert(i)
+                    } else if report.problems[i].kind == .orphanFile, try referencesFile(ref) {
+                        settled.insert(i)
+                    }
+                }
+            } catch {
+                throw LibraryError.wrap(error, library: root)
+            }
+            report.problems = report.problems.indices.filter { !settled.contains($0) }.map { report.problems[$0] }
+        }
         // Never forget every photo at once: when the external data folder is missing or not a
         // folder (an unmounted disk, a moved folder), or no original at all is there while
         // several are recorded, the originals are not gone but out of reach; deleting the photos

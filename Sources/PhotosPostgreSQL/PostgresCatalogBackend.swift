@@ -165,6 +165,8 @@ extension PostgresError: StoreErrorConvertible {
         let kind: StoreError.Kind
         if isLoginRefused {
             kind = .refused
+        } else if isUnavailable {
+            kind = .unavailable
         } else if isConnectionFailure {
             kind = .cannotOpen
         } else if isBusy {

@@ -102,7 +102,7 @@ public final class PostgresDatabase {
             // libpq gives no SQLSTATE for a failed connection; a refused login is worded by the
             // server ("password authentication failed for user …", `role "…" does not exist`).
             throw PostgresError(
-                sqlState: PostgresError.loginRefusal(message) ?? "08006",
+                sqlState: PostgresError.loginRefusal(message) ?? PostgresError.unavailability(message) ?? "08006",
                 message: "cannot connect to \(scrubber.display): \(PostgresDatabase.oneLine(message))")
         }
         PQsetNoticeProcessor(connection, photos_pq_ignore_notice, nil)

@@ -13,6 +13,8 @@
 ///   `3D000` invalid_catalog_name (no such database), `42501` (no CONNECT privilege).
 /// - not writable (77): class `28` (invalid authorization) and `42501` insufficient_privilege,
 ///   `25006` read_only_sql_transaction.
+/// - unavailable (75): a server that is up but takes no connection now (`isUnavailable`:
+///   `53300` too_many_connections, `57P03` cannot_connect_now, when connecting).
 /// - I/O (74): class `53` (insufficient resources: disk full, out of memory) and `58` (system
 ///   error).
 /// - corrupt (65): class `XX` (internal error: data corrupted, index corrupted).
@@ -84,6 +86,35 @@ public struct PostgresError: Error, CustomStringConvertible, Equatable, Sendable
         }
         return nil
     }
+
+    /// The SQLSTATE of a server that is up but takes no connection now, from libpq's message
+    /// for the failed connection (libpq docs §34.2 `PQerrorMessage`; the server's FATAL
+    /// messages in English, PostgreSQL's `InitPostgres` and `postmaster.c`), or nil:
+    /// - `53300` too_many_connections: "sorry, too many clients already", "remaining connection
+    ///   slots are reserved", "too many connections for role/database" (CONNECTION LIMIT);
+    /// - `57P03` cannot_connect_now: "the database system is starting up", "is shutting down",
+    ///   "is in recovery mode", "is not yet accepting connections".
+    /// Retrying later can succeed: `isUnavailable`.
+    public static func unavailability(_ message: String) -> String? {
+        if message.contains("too many clients already") || message.contains("remaining connection slots are reserved")
+            || message.contains("too many connections for role")
+            || message.contains("too many connections for database")
+        {
+            return "53300"
+        }
+        if message.contains("the database system is starting up")
+            || message.contains("the database system is shutting down")
+            || message.contains("the database system is in recovery mode")
+            || message.contains("the database system is not yet accepting connections")
+        {
+            return "57P03"
+        }
+        return nil
+    }
+
+    /// True for a connection the server took no part of now (`unavailability`: 53300, 57P03
+    /// when connecting): a temporary failure.
+    public var isUnavailable: Bool { sql == nil && (sqlState == "53300" || sqlState == "57P03") }
 
     /// True when this role may not write (class `28`, `42501`, `25006`).
     public var isPermission: Bool { sqlStateClass == "28" || sqlState == "42501" || sqlState == "25006" }

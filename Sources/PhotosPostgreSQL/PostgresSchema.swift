@@ -1,3 +1,5 @@
+import PhotosModel
+
 /// The library schema on PostgreSQL: the same tables, columns, constraints and indexes as the
 /// SQLite `Schema`, migration for migration, so that version *n* means the same catalog on both
 /// backends. Each entry is the PostgreSQL spelling of SQLite migration *n* (identity columns
@@ -246,6 +248,42 @@ extension PostgresDatabase {
         return try scalarInt("SELECT version FROM schema_version") ?? 0
     }
 
+    /// The tables, views and foreign tables of the catalog's schema (`pg_class` relkinds `r`,
+    /// `p`, `v`, `m`, `f`, PostgreSQL docs §53.11) that are not the catalog's, in byte order:
+    /// at schema version 0 every one but `schema_version`, afterwards every one not in
+    /// `PostgresSchema.catalogTableNames`.
+    /// - Throws: `PostgresError`.
+    public func foreignTables() throws -> [String] {
+        let names = try statement(
+            """
+            SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+            ORDER BY c.relname::text COLLATE "C"
+            """
+        ).map { $0.string(0) }
+        if try schemaVersion() == 0 { return names.filter { $0 != "schema_version" } }
+        return names.filter { !PostgresSchema.catalogTableNames.contains($0) }
+    }
+
+    /// See `LibraryStore.requireOnlyCatalogTables`: the place is `schema S of database D`; a
+    /// search path that names no existing schema has no place at all.
+    /// - Throws: `MissingCatalogSchemaError` when `current_schema()` is NULL;
+    ///   `ForeignTablesError`; `PostgresError`.
+    public func requireOnlyCatalogTables() throws {
+        if try scalarString("SELECT current_schema()::text") == nil {
+            throw MissingCatalogSchemaError(
+                searchPath: try scalarString("SELECT current_setting('search_path')") ?? "",
+                database: try scalarString("SELECT current_database()::text") ?? "(none)")
+        }
+        let foreign = try foreignTables()
+        guard !foreign.isEmpty else { return }
+        let schema = try scalarString("SELECT current_schema()::text") ?? "(none)"
+        let database = try scalarString("SELECT current_database()::text") ?? "(none)"
+        throw ForeignTablesError(
+            place: "schema \(schema) of database \(database)", tables: foreign,
+            remedy: "give a new database, or a schema of its own (options=-csearch_path=SCHEMA)")
+    }
+
     /// Brings the catalog to `target` (default: the current version), one transaction per
     /// migration under the exclusive catalog writer lock (so two processes opening a new
     /// catalog at once migrate it once), re-reading the version under the lock.
@@ -264,6 +302,8 @@ extension PostgresDatabase {
                 try execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 let now = try scalarInt("SELECT version FROM schema_version") ?? 0
                 guard now == version else { return true }
+                // A schema of another program's tables gets no catalog beside them.
+                if now == 0 { try requireOnlyCatalogTables() }
                 try execute(PostgresSchema.migrations[version])
                 if now == 0 {
                     try run("INSERT INTO schema_version (version) VALUES (?)", [version + 1])
@@ -300,4 +340,21 @@ extension PostgresDatabase {
         ).map { $0.string(0) }
         return result
     }
+}
+
+extension PostgresSchema {
+    /// The tables the migrations create (`CREATE TABLE name`, read from their SQL), and
+    /// `schema_version`: every table a catalog of any version up to the current one may hold.
+    public static let catalogTableNames: Set<String> = {
+        var names: Set<String> = ["schema_version"]
+        for sql in PostgresSchema.migrations {
+            var rest = Substring(sql)
+            while let found = rest.range(of: "CREATE TABLE ") {
+                rest = rest[found.upperBound...]
+                if rest.hasPrefix("IF NOT EXISTS ") { rest = rest.dropFirst("IF NOT EXISTS ".count) }
+                names.insert(String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
+            }
+        }
+        return names
+    }()
 }

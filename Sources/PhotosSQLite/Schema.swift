@@ -1,4 +1,5 @@
 import Foundation
+import PhotosModel
 
 /// The library's schema as ordered migrations of readable SQL. Migration *n* (1-based) brings
 /// `PRAGMA user_version` from n−1 to n inside one transaction; migrations only run forward.
@@ -342,6 +343,9 @@ public struct Migrator: Sendable {
             throw MigrationError.newerLibrary(found: before, supported: currentVersion)
         }
         guard before < target else { return before }
+        // Another program's database is no new one (read in one snapshot, so that a catalog
+        // another process is creating at this moment is seen with its version or not at all).
+        if before == 0 { try db.transaction(.deferred) { try Migrator.requireNoTables(db) } }
         if before == 0 && incrementalVacuum {
             // Only settable before the first table exists: lets `history compact` return freed
             // pages to the file system with `PRAGMA incremental_vacuum`.
@@ -362,12 +366,65 @@ public struct Migrator: Sendable {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
                 let now = try db.userVersion
                 guard now == version else { return }
+                if now == 0 { try Migrator.requireNoTables(db) }
                 try db.execute(migrations[version])
                 try db.checkForeignKeys()
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
         }
         return before
+    }
+}
+
+extension Migrator {
+    /// Refuses a database of schema version 0 that holds a table or view (another program's
+    /// database), before the first migration creates anything in it.
+    /// - Throws: `ForeignTablesError` naming the file and its tables; `SQLiteError`.
+    static func requireNoTables(_ db: Database) throws {
+        guard try db.userVersion == 0 else { return }
+        let tables = try db.tableNames()
+        guard !tables.isEmpty else { return }
+        throw ForeignTablesError(
+            place: db.path, tables: tables, remedy: "it is another program's database; use a folder of its own")
+    }
+}
+
+extension Schema {
+    /// Every table the migrations create (`CREATE TABLE name`, read from their SQL): every
+    /// table a library of any version up to the current one may hold.
+    public static let tableNames: Set<String> = {
+        var names: Set<String> = []
+        for sql in migrations {
+            var rest = Substring(sql)
+            while let found = rest.range(of: "CREATE TABLE ") {
+                rest = rest[found.upperBound...]
+                if rest.hasPrefix("IF NOT EXISTS ") { rest = rest.dropFirst("IF NOT EXISTS ".count) }
+                names.insert(String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
+            }
+        }
+        return names
+    }()
+}
+
+extension Database {
+    /// The tables and views of the database (`sqlite_master`, without SQLite's own
+    /// `sqlite_*` tables, https://www.sqlite.org/fileformat2.html §2.6), in byte order.
+    /// - Throws: `SQLiteError`.
+    public func tableNames() throws -> [String] {
+        try statement(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ).map { $0.string(0) }
+    }
+
+    /// See `LibraryStore.requireOnlyCatalogTables`: at schema version 0 every table is another
+    /// program's, afterwards every one no migration creates (`Schema.tableNames`).
+    /// - Throws: `ForeignTablesError` naming the file; `SQLiteError`.
+    public func requireOnlyCatalogTables() throws {
+        let version = try userVersion
+        let foreign = try tableNames().filter { version == 0 || !Schema.tableNames.contains($0) }
+        guard !foreign.isEmpty else { return }
+        throw ForeignTablesError(
+            place: path, tables: foreign, remedy: "it is another program's database; use a folder of its own")
     }
 }
 

@@ -127,6 +127,13 @@ struct CLIError {
             self.init(e)
         case let e as MaintenanceError:
             self.init(maintenance: e)
+        case let e as ForeignTablesError:
+            // A catalog's place holding another program's tables: no catalog can be made
+            // there (EX_CANTCREAT, sysexits.h), as for a `catalog move` target with rows.
+            self.init(.cantCreate, e.description)
+        case let e as MissingCatalogSchemaError:
+            // No place for a catalog at all: the same refusal.
+            self.init(.cantCreate, e.description)
         case let e as CatalogCopyError:
             // `catalog move`: a target with rows 73 (EX_CANTCREAT: the new catalog cannot be
             // made there), a catalog of another schema version, a damaged value or rows the
@@ -212,6 +219,12 @@ struct CLIError {
                 } else {
                     self.init(.ioError, "library \(library): \(detail)")
                 }
+            case .unavailable:
+                // `message` names the server (user, host, port, database) and its reason.
+                self.init(
+                    .tempFail,
+                    "library \(library): the catalog's database server takes no connection now: \(message); try again later"
+                )
             case .refused:
                 // `message` names the server (user, host, port, database) without the password.
                 self.init(

@@ -35,7 +35,8 @@ extension Library {
     ///   - progress: called with tables done and tables in all.
     ///   - switchOver: makes the library folder use the target (the last, atomic step).
     /// - Returns: rows copied per table.
-    /// - Throws: `CatalogCopyError.targetNotEmpty` or `.schemaVersion`; `.rowsRefused` when
+    /// - Throws: `CatalogCopyError.targetNotEmpty` or `.schemaVersion`; `ForeignTablesError`
+    ///   for a target whose place holds tables of another program; `.rowsRefused` when
     ///   the target's schema refuses a row (the database's message, without the statement); `LibraryError.busy`
     ///   when another process holds this library's write lock past `busyTimeout` or an import
     ///   runs; `LibraryError` about the target (named `targetName`) or this library; what
@@ -77,7 +78,9 @@ extension Library {
             let tables = CatalogTables.all
             try onTarget {
                 try target.writeTransaction(waitingUpTo: busyTimeout) {
-                    // Empty: nothing but the rows a new catalog's migrations insert.
+                    // Empty: no other program's tables, nothing but the rows a new catalog's
+                    // migrations insert.
+                    try target.requireOnlyCatalogTables()
                     for table in tables {
                         let rows = try target.catalogRows(of: table, after: nil, limit: 2)
                         if rows.contains(where: { !CatalogTables.isSeedRow($0, of: table) }) {

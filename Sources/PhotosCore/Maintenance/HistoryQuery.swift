@@ -103,7 +103,8 @@ extension Library {
     /// processed. One write transaction, at whose commit the store may return the freed space
     /// to the file system; then `HistoryCompactionStore.reclaimSpace` returns what is left
     /// (libraries are created with incremental auto-vacuum) and checkpoints the write-ahead
-    /// log. `bytes` is how much the database shrank from before the deletes. Semantics of Core Data's
+    /// log — also when nothing was deleted (that call sets back a library a killed compaction
+    /// left in FULL auto-vacuum mode). `bytes` is how much the database shrank from before the deletes. Semantics of Core Data's
     /// `NSPersistentHistoryChangeRequest.deleteHistory(before:)` (SPEC §4). A dry run runs the
     /// same deletes, rolls them back and reclaims nothing; its `bytes` are the free space the
     /// deletes made inside the transaction.
@@ -147,14 +148,16 @@ extension Library {
                 report.transactions = size.transactions
                 report.changes = size.changes
                 report.throughToken = size.lastToken
-                guard size.transactions > 0 else { return }
                 sizeBefore = try store.databaseSizeBytes()
+                guard size.transactions > 0 else { return }
                 try store.deleteHistory(cut, reclaimingSpace: !isDryRun)
                 if isDryRun { report.bytes = max(0, try store.freeSpaceBytes() - freeBefore) }
             }
-            guard !isDryRun, report.transactions > 0 else { return report }
-            // The store may have returned the space at the commit already: the bytes are
-            // measured from before the deletes.
+            guard !isDryRun else { return report }
+            // Also when nothing was deleted: a compaction killed after its commit left the
+            // library FULL (see `HistoryCompactionStore.reclaimSpace`), and the next one, which
+            // usually finds nothing left to delete, sets it back. The store may have returned
+            // the space at the commit already: the bytes are measured from before the deletes.
             _ = try store.reclaimSpace()
             report.bytes = max(0, sizeBefore - (try store.databaseSizeBytes()))
         } catch {

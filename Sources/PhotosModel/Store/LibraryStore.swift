@@ -82,6 +82,17 @@ public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, Hist
     /// - Throws: the store's error.
     func schemaDefinition() throws -> [String]
 
+    /// Refuses a place that holds tables of another program (`ForeignTablesError`): before
+    /// the catalog exists (schema version 0) every table or view there is another program's
+    /// (PostgreSQL: but `schema_version`, which the first migration's transaction creates);
+    /// afterwards every one that no migration of this backend creates. `photos init` and
+    /// `photos catalog move` call it on their target; the migrations call it before creating
+    /// the catalog's first table.
+    /// - Throws: `ForeignTablesError` naming the place and its other tables;
+    ///   `MissingCatalogSchemaError` for a PostgreSQL search path without an existing schema;
+    ///   the store's error.
+    func requireOnlyCatalogTables() throws
+
     /// The comment line `photos schema` prints first: the version and where the backend keeps it.
     func schemaHeader(version: Int) -> String
 
@@ -185,6 +196,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case readOnly
         /// The catalog cannot be opened (SQLite CANTOPEN; PostgreSQL connection failure 08xxx).
         case cannotOpen
+        /// The catalog's server is up but takes no connection now: every slot used, a role's or
+        /// database's CONNECTION LIMIT reached, starting up or shutting down (PostgreSQL 53300,
+        /// 57P03 at connect time, PostgreSQL docs Appendix A). Retrying later can succeed.
+        case unavailable
         /// The catalog's server refused this user: a failed authentication, a role or database
         /// that does not exist, a host-based authentication rule rejecting the connection, no
         /// CONNECT privilege (PostgreSQL class 28, 3D000, 42501 at connect time). Retrying does

@@ -10,7 +10,8 @@ enum DatabaseInit {
     /// `LIBRARY/catalog.postgresql`. Run again with the same connection: migrates, or says it is
     /// up to date.
     /// - Throws: `UsageError` (64) for a string libpq cannot parse, or a folder that already
-    ///   has another catalog; what opening the library throws (74 when the server cannot be
+    ///   has another catalog; `CommandFailure` 73 for a schema holding another program's
+    ///   tables (`ForeignTablesError`, checked before the folder is made); what opening the library throws (74 when the server cannot be
     ///   reached, 77 for a refused login, 75 busy).
     static func run(database: String, path: String, _ ctx: CommandContext) throws {
         let info: ConnectionInfo
@@ -36,6 +37,13 @@ enum DatabaseInit {
             let store = try backend.open(root: path, options: StoreOpenOptions(readOnly: true, lockWait: ctx.wait))
             defer { store.close() }
             before = try store.schemaVersion()
+            // Before anything is made: a schema of another program's tables is not a catalog's
+            // (the same refusal as `catalog move --to`; the first migration checks it again).
+            try store.requireOnlyCatalogTables()
+        } catch let error as ForeignTablesError {
+            throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
+        } catch let error as MissingCatalogSchemaError {
+            throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
         } catch {
             throw LibraryError.wrap(error, library: path)
         }
