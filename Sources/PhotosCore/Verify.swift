@@ -282,8 +282,20 @@ extension Library {
     ///   its first two bytes).
     static func isContentAddress(_ reference: String, of sha256: String) -> Bool {
         let (r, s) = (reference.utf8, sha256.utf8)
-        return r.count == s.count + 3 && r.prefix(2).elementsEqual(s.prefix(2))
-            && r.dropFirst(2).first == UInt8(ascii: "/") && r.dropFirst(3).elementsEqual(s)
+        guard r.count == s.count + 3 else { return false }
+        // Native strings' bytes are contiguous: compared with memcmp, not a byte at a time
+        // through the views' indexes.
+        if let same = r.withContiguousStorageIfAvailable({ r in
+            s.withContiguousStorageIfAvailable { s in
+                guard let rb = r.baseAddress, let sb = s.baseAddress, s.count >= 2 else { return false }
+                return rb[0] == sb[0] && rb[1] == sb[1] && rb[2] == UInt8(ascii: "/")
+                    && memcmp(rb + 3, sb, s.count) == 0
+            }
+        }), let same {
+            return same
+        }
+        return r.prefix(2).elementsEqual(s.prefix(2)) && r.dropFirst(2).first == UInt8(ascii: "/")
+            && r.dropFirst(3).elementsEqual(s)
     }
 
     /// stat(2) of the content address of `original`'s SHA-256 (`ab/abcdef…`; where its file
@@ -544,6 +556,7 @@ extension Library {
             }
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
+            referenced.sortForLookups()
             let folderNames = referenced.folders
             let root = self.externalData.root
             let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
