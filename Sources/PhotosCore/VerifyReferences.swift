@@ -30,18 +30,21 @@ struct VerifyReferences {
             guard hex.count == 64, let base = hex.baseAddress else { return nil }
             // Sixteen digits a word; `bad` collects any byte that is no lowercase hex digit.
             var bad = false
-            func word(_ start: Int) -> UInt64 {
-                var value: UInt64 = 0
-                for i in start..<start + 16 {
-                    let byte = base[i]
-                    let digit = byte &- UInt8(ascii: "0")
-                    let letter = byte &- UInt8(ascii: "a")
-                    bad = bad || (digit > 9 && letter > 5)
-                    value = value << 4 | UInt64(digit <= 9 ? digit : letter &+ 10)
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { raw in
+                let out = raw.bindMemory(to: UInt64.self)
+                for w in 0..<4 {
+                    var value: UInt64 = 0
+                    for i in 16 * w..<16 * w + 16 {
+                        let byte = base[i]
+                        let digit = byte &- UInt8(ascii: "0")
+                        let letter = byte &- UInt8(ascii: "a")
+                        bad = bad || (digit > 9 && letter > 5)
+                        value = value << 4 | UInt64(digit <= 9 ? digit : letter &+ 10)
+                    }
+                    out[w] = value
                 }
-                return value
             }
-            let words = (word(0), word(16), word(32), word(48))
             guard !bad else { return nil }
             self.words = words
         }
