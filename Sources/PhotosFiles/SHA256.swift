@@ -74,10 +74,12 @@ private let hexDigits = Array("0123456789abcdef".utf8)
 /// Whether `text` is a SHA-256 as the library writes it (`SHA256Hasher.finalizeHex`): exactly 64
 /// lowercase hex digits (FIPS 180-4 §6.2: a 256-bit digest), compared on its UTF-8 bytes.
 public func isSHA256Hex(_ text: String) -> Bool {
-    text.utf8.count == 64
-        && text.utf8.allSatisfy {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
-        }
+    func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") <= 9 || byte &- UInt8(ascii: "a") <= 5
+    }
+    guard text.utf8.count == 64 else { return false }
+    // A native string's bytes are contiguous: checked in place (verify asks once per original).
+    return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isDigit) } ?? text.utf8.allSatisfy(isDigit)
 }
 
 /// Lowercase hex of `bytes`.

@@ -39,10 +39,14 @@ public enum VerifySQL {
     ///   - head: the expression of `t.data`'s first `?` bytes.
     ///   - last: the expression of its last two bytes.
     ///   - length: the expression of its length in bytes.
-    public static func thumbnailHeads(head: String, last: String, length: String) -> String {
+    ///   - thumbnails: what `t` reads: the `thumbnail` table, or a subquery of its rows (`id`,
+    ///     `photo_id`, `width`, `height` and what the three expressions use).
+    public static func thumbnailHeads(
+        head: String, last: String, length: String, thumbnails: String = "thumbnail"
+    ) -> String {
         """
         SELECT p.unique_name, p.display_name, \(head), \(last), \(length), t.width, t.height, p.width, p.height
-        FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
+        FROM \(thumbnails) t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
         """
     }
 

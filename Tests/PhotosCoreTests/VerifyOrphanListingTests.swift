@@ -63,6 +63,7 @@ final class VerifyOrphanListingTests: ImportTestCase {
         set.insert("0f/" + hex)
         set.insert("zz/other")
         set.insert("top")
+        set.sortForLookups()
         func contains(_ shard: String, _ name: String) -> Bool {
             Array(name.utf8).withUnsafeBufferPointer { set.contains(shard: shard, name: $0) }
         }
