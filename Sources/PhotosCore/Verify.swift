@@ -751,7 +751,14 @@ extension Library {
             if importLock != nil {
                 try write {
                     for ref in orphans where !isReferenced(fileReference: ref) {
-                        if externalData.remove(reference: ref) { outcome.made.insert(.removeFile(reference: ref)) }
+                        let code = externalData.removeFile(reference: ref)
+                        if code == 0 || code == ENOENT || code == ENOTDIR {
+                            // Removed, or gone already: either way no orphan is left.
+                            outcome.made.insert(.removeFile(reference: ref))
+                        } else {
+                            outcome.notes[.removeFile(reference: ref)] =
+                                "left in place: \(ExternalDataStore.removalFailure(code))\(code == EISDIR ? "; remove it yourself if it is not wanted" : "")"
+                        }
                     }
                 }
             } else {
