@@ -306,6 +306,16 @@ extension Library {
     public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws
         -> [String]
     {
+        try deletePhotosSayingWhy(photos, author: author, context: context).deleted
+    }
+
+    /// `deletePhotos`, also naming each original no row references after the commit that
+    /// could not be removed, with why (`removeUnreferencedFilesSayingWhy`; none in a dry run).
+    /// - Returns: the uniqueNames deleted, and the originals left in place.
+    /// - Throws: as `deletePhotos`.
+    public func deletePhotosSayingWhy(
+        _ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete
+    ) throws -> (deleted: [String], left: [FileLeftInPlace]) {
         var unique: [PhotoRecord] = []
         for p in photos where !unique.contains(where: { $0.rowID == p.rowID }) { unique.append(p) }
         let references: [String] = try write {
@@ -329,8 +339,8 @@ extension Library {
             try history.commit()
             return refs
         }
-        removeUnreferencedFiles(references)
-        return unique.map(\.uniqueName)
+        let left = removeUnreferencedFilesSayingWhy(references).left
+        return (unique.map(\.uniqueName), left)
     }
 
     /// Throws unless every existing file among `references` can be removed: its folder is

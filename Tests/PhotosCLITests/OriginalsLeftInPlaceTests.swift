@@ -94,4 +94,23 @@ final class OriginalsLeftInPlaceTests: BinaryTestCase {
         XCTAssertEqual(r.stderr, "")
         XCTAssertTrue(r.stdout.hasSuffix("; 2 original files removed\n"), r.stdout)
     }
+
+    /// `delete` removes originals after its commit as purge does: one it cannot remove is named
+    /// the same way (exit 1, the photo deleted, the folder kept, `"filesLeft"` in `--json`).
+    func testDeleteNamesTheOriginalItCouldNotRemove() throws {
+        let (_, folder, others) = try shareWithAFolderForAnOriginal()
+        let name = try XCTUnwrap(
+            try TestCatalog(root: lib, readOnly: true).scalarString(
+                "SELECT unique_name FROM photo WHERE display_name = 'path.jpg'"))
+        let r = try run(["--library", lib, "delete", name, "--json"])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertEqual(r.stderr, "\(folder): error: not removed (the photo is deleted): it is a folder, not a file\n")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["deleted"] as? Int, 1)
+        XCTAssertEqual(
+            object["filesLeft"] as? [[String: String]], [["path": folder, "reason": "it is a folder, not a file"]])
+        XCTAssertEqual(try TestCatalog(root: lib, readOnly: true).scalarInt("SELECT count(*) FROM photo"), 2)
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/keep"), Data([7]))
+        for path in others { XCTAssertTrue(FileManager.default.fileExists(atPath: path), path) }
+    }
 }
