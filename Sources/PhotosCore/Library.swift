@@ -253,6 +253,36 @@ public final class Library {
         return fd
     }
 
+    /// Whether an import or merge holds the import lock now, asked without waiting: the lock is
+    /// taken exclusively with `LOCK_NB` (flock(2)) and, when that succeeds, held by the returned
+    /// descriptor until the caller closes it, so that no import or merge starts meanwhile.
+    /// - Returns: `.free(fd)` (close `fd` soon: imports wait for it), `.held` when another
+    ///   descriptor holds it (shared or exclusive), `.unknown` when the lock file cannot be
+    ///   opened (a library this user may not write, without a lock file: no import can run).
+    func probeImportLock() -> ImportLockProbe {
+        if let fd = lockImports(exclusive: true) { return .free(fd) }
+        let fd = open(root + "/" + Library.importLockName, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .unknown }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let held = errno == EWOULDBLOCK
+            close(fd)
+            return held ? .held : .unknown
+        }
+        // Free after all (its holder was just done).
+        return .free(fd)
+    }
+
+    /// What `probeImportLock` found.
+    enum ImportLockProbe {
+        /// No one held it; the descriptor holds it exclusively now (close it to release).
+        case free(Int32)
+        /// An import or merge holds it.
+        case held
+        /// It could not be asked (no lock file that this user may open): judged as free.
+        case unknown
+    }
+
     /// `mkdir -p path` with the system's reason on failure (Foundation's messages say neither
     /// which component failed nor why, e.g. "NSCocoaErrorDomain error 512" for a file in the way).
     /// - Throws: `LibraryError.cannotCreate` naming the library and the folder that cannot be created.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosModel
 
 /// A photo's thumbnail cannot be given out (`Library.thumbnailData`): typed, with the photo as
 /// its subject; the CLI's ErrorReporting gives it its exit status (66 missing, 65 damaged).
@@ -44,4 +45,24 @@ public enum OriginalRemovalError: Error, Equatable, CustomStringConvertible {
                 "the originals' folder \(folder) is not writable (\(String(cString: strerror(code)))), so its files could not be removed; nothing was deleted"
         }
     }
+}
+
+/// An original file that a command meant to remove (no row references it any more) and left
+/// in place, with why: `purge` and `verify --repair` name each one.
+public struct FileLeftInPlace: Equatable, Sendable {
+    /// Its reference in external data (`ab/abcdef…`).
+    public var reference: String
+    /// Its path.
+    public var path: String
+    /// Why it is still there, in words ("it is a folder, not a file", strerror(3), the lock).
+    public var reason: String
+
+    public init(reference: String, path: String, reason: String) {
+        self.reference = reference
+        self.path = path
+        self.reason = reason
+    }
+
+    /// `{"path":"…","reason":"…"}`.
+    public var json: JSONValue { .object([("path", .string(path)), ("reason", .string(reason))]) }
 }

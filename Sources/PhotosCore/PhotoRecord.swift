@@ -306,6 +306,16 @@ extension Library {
     public func deletePhotos(_ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete) throws
         -> [String]
     {
+        try deletePhotosSayingWhy(photos, author: author, context: context).deleted
+    }
+
+    /// `deletePhotos`, also naming each original no row references after the commit that
+    /// could not be removed, with why (`removeUnreferencedFilesSayingWhy`; none in a dry run).
+    /// - Returns: the uniqueNames deleted, and the originals left in place.
+    /// - Throws: as `deletePhotos`.
+    public func deletePhotosSayingWhy(
+        _ photos: [PhotoRecord], author: HistoryAuthor, context: HistoryContext = .delete
+    ) throws -> (deleted: [String], left: [FileLeftInPlace]) {
         var unique: [PhotoRecord] = []
         for p in photos where !unique.contains(where: { $0.rowID == p.rowID }) { unique.append(p) }
         let references: [String] = try write {
@@ -329,8 +339,8 @@ extension Library {
             try history.commit()
             return refs
         }
-        removeUnreferencedFiles(references)
-        return unique.map(\.uniqueName)
+        let left = removeUnreferencedFilesSayingWhy(references).left
+        return (unique.map(\.uniqueName), left)
     }
 
     /// Throws unless every existing file among `references` can be removed: its folder is
@@ -369,13 +379,37 @@ extension Library {
     /// - Returns: the number of files removed.
     @discardableResult
     public func removeUnreferencedFiles(_ references: [String]) -> Int {
-        guard !references.isEmpty, !isDryRun else { return 0 }
+        removeUnreferencedFilesSayingWhy(references).removed
+    }
+
+    /// `removeUnreferencedFiles`, also naming each unreferenced file it could not remove and why
+    /// (a folder in its place, a permission or I/O error from unlink(2), the write lock held
+    /// by another writer past the wait, the catalog unreadable), in reference order. A file
+    /// gone already is neither removed nor left.
+    /// - Returns: the number of files removed, and those left in place.
+    public func removeUnreferencedFilesSayingWhy(_ references: [String]) -> (removed: Int, left: [FileLeftInPlace]) {
+        guard !references.isEmpty, !isDryRun else { return (0, []) }
         var removed = 0
+        var left: [FileLeftInPlace] = []
+        // A reference outside the store (a damaged or hostile row) names no file of the library:
+        // never touched, never reported.
+        let unique = Set(references).filter(ExternalDataStore.isContained).sorted()
         let body = {
-            for ref in Set(references) where !self.isReferenced(fileReference: ref) {
-                if self.externalData.remove(reference: ref) { removed += 1 }
+            removed = 0
+            left = []
+            for ref in unique where !self.isReferenced(fileReference: ref) {
+                let code = self.externalData.removeFile(reference: ref)
+                if code == 0 {
+                    removed += 1
+                } else if code != ENOENT && code != ENOTDIR {
+                    left.append(
+                        FileLeftInPlace(
+                            reference: ref, path: self.externalData.path(for: ref),
+                            reason: ExternalDataStore.removalFailure(code)))
+                }
             }
         }
+        var failure: String?
         do {
             try write(body)
         } catch let e as LibraryError where e.isBusy {
@@ -383,9 +417,20 @@ extension Library {
             // commit must not turn the files into orphans (issue 9 item 9). Wait for it a little
             // longer than `--wait` (at least `cleanupWait` seconds), then give up (the files stay
             // for `verify --repair`).
-            _ = try? write(waitingUpTo: max(busyTimeout, Library.cleanupWait), body)
-        } catch {}
-        return removed
+            do {
+                try write(waitingUpTo: max(busyTimeout, Library.cleanupWait), body)
+            } catch {
+                failure = "another process held the write lock: \(error)"
+            }
+        } catch {
+            failure = "\(error)"
+        }
+        if let failure {
+            // Nothing was removed that cannot be told: name the files still there.
+            let still = unique.filter { access(externalData.path(for: $0), F_OK) == 0 }
+            left = still.map { FileLeftInPlace(reference: $0, path: externalData.path(for: $0), reason: failure) }
+        }
+        return (removed, left)
     }
 
     /// Removes originals this process wrote for rows that never committed (a batch rolled back

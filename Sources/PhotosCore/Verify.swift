@@ -176,6 +176,10 @@ public struct VerifyReport: Sendable {
     public var problems: [VerifyProblem] = []
     /// True for `--repair --dry-run`: the repairs were listed, not made.
     public var dryRun = false
+    /// Files of external data no row references that verify (without `--repair`) did not judge
+    /// because an import or merge held `import.lock` (`Library.importLockName`): they may be
+    /// its written but uncommitted originals. Not problems; 0 when no import or merge ran.
+    public var filesNotChecked = 0
     /// True when no unrepaired problem remains.
     public var isClean: Bool { problems.allSatisfy(\.repaired) }
     /// The repairs planned (made unless `dryRun`), in order, without duplicates.
@@ -189,6 +193,7 @@ public struct VerifyReport: Sendable {
             ("photos", .int(photos)), ("files", .int(files)), ("thumbnails", .int(thumbnails)),
             ("problems", .int(problems.filter { !$0.repaired }.count)),
             ("repaired", .int(problems.filter(\.repaired).count)), ("clean", .bool(isClean)), ("dryRun", .bool(dryRun)),
+            ("notChecked", .int(filesNotChecked)),
             ("details", .array(problems.map(\.json)))
         ])
     }
@@ -668,6 +673,21 @@ extension Library {
             report.problems[$0].kind == .orphanFile || report.problems[$0].kind == .temporaryFile
         }
         if !recheck.isEmpty {
+            // An import or merge holds the import lock shared while it writes originals it has
+            // not committed yet: verify alone judges unreferenced files only while it holds
+            // that lock exclusively (asked without waiting, held while it decides, so none
+            // starts meanwhile); when one runs, they are counted as not checked, no problem.
+            // (`--repair` asks again before it removes any, in `makeRepairs`.)
+            var importLock: Int32?
+            var importRunning = false
+            if !repair {
+                switch probeImportLock() {
+                case .free(let fd): importLock = fd
+                case .held: importRunning = true
+                case .unknown: break
+                }
+            }
+            defer { if let importLock { close(importLock) } }
             var settled = Set<Int>()
             do {
                 for i in recheck {
@@ -681,6 +701,11 @@ extension Library {
                 }
             } catch {
                 throw LibraryError.wrap(error, library: root)
+            }
+            if importRunning {
+                let unjudged = recheck.filter { !settled.contains($0) }
+                report.filesNotChecked = unjudged.count
+                settled.formUnion(unjudged)
             }
             report.problems = report.problems.indices.filter { !settled.contains($0) }.map { report.problems[$0] }
         }
@@ -780,7 +805,14 @@ extension Library {
             if importLock != nil {
                 try write {
                     for ref in orphans where !isReferenced(fileReference: ref) {
-                        if externalData.remove(reference: ref) { outcome.made.insert(.removeFile(reference: ref)) }
+                        let code = externalData.removeFile(reference: ref)
+                        if code == 0 || code == ENOENT || code == ENOTDIR {
+                            // Removed, or gone already: either way no orphan is left.
+                            outcome.made.insert(.removeFile(reference: ref))
+                        } else {
+                            outcome.notes[.removeFile(reference: ref)] =
+                                "left in place: \(ExternalDataStore.removalFailure(code))\(code == EISDIR ? "; remove it yourself if it is not wanted" : "")"
+                        }
                     }
                 }
             } else {

@@ -144,6 +144,31 @@ public struct ExternalDataStore: Sendable {
         try Durability.syncFileSystem(containing: root)
     }
 
+    /// Removes the file of `reference` (unlink(2)) and says why not when it cannot. A dry run
+    /// removes nothing and answers what unlink(2) would: ENOENT when nothing is there, EISDIR
+    /// for a folder (lstat(2)), the errno of access(2) when its folder cannot be written.
+    /// - Returns: 0 when the file was (or would be) removed; else the errno (POSIX unlink(2)):
+    ///   ENOENT nothing there, EISDIR a folder, EACCES/EPERM/EROFS/EBUSY/EIO the system's
+    ///   reason, EINVAL when `reference` is not inside the store.
+    public func removeFile(reference: String) -> Int32 {
+        guard ExternalDataStore.isContained(reference) else { return EINVAL }
+        let path = path(for: reference)
+        if isDryRun {
+            var st = stat()
+            guard lstat(path, &st) == 0 else { return errno }
+            if st.st_mode & S_IFMT == S_IFDIR { return EISDIR }
+            let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            return access(folder, W_OK | X_OK) == 0 ? 0 : errno
+        }
+        return unlink(path) == 0 ? 0 : errno
+    }
+
+    /// Why `removeFile` left a file, in words: "it is a folder, not a file" for EISDIR, else
+    /// strerror(3).
+    public static func removalFailure(_ code: Int32) -> String {
+        code == EISDIR ? "it is a folder, not a file" : String(cString: strerror(code))
+    }
+
     /// Removes the file of `reference`; a missing file is not an error. A dry run removes
     /// nothing and answers whether there is a file that would be removed.
     /// - Returns: true when a file was (or, in a dry run, would be) removed.

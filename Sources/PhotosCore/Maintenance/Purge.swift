@@ -8,8 +8,14 @@ public struct PurgeReport: Equatable {
     public var zone: ZoneID
     /// What the zone held, and so what the purge deletes (`report.photos`, `report.tags`, …).
     public var contents = ZoneContents()
-    /// Original files removed after the commit (files still referenced elsewhere stay).
+    /// Original files removed after the commit (files still referenced elsewhere stay); in a
+    /// dry run, those a real run would remove. Only files actually removed count.
     public var filesRemoved = 0
+    /// Originals no row references after the commit that could not be removed (a folder in
+    /// their place, a permission or I/O error, the write lock held past the wait), each with
+    /// why, in reference order; in a dry run, those a real run could not remove. The purge
+    /// itself is committed; `verify --repair` or the user removes them.
+    public var filesLeft: [FileLeftInPlace] = []
     public var dryRun = false
 
     /// A count of `contents`, read as if it were the report's own.
@@ -21,7 +27,7 @@ public struct PurgeReport: Equatable {
             ("zone", .string(zone.rawValue)), ("photos", .int(c.photos)), ("photoData", .int(c.photoData)),
             ("thumbnails", .int(c.thumbnails)), ("ratings", .int(c.ratings)), ("tags", .int(c.tags)),
             ("participants", .int(c.participants)), ("shares", .int(c.shares)), ("filesRemoved", .int(filesRemoved)),
-            ("dryRun", .bool(dryRun))
+            ("filesLeft", .array(filesLeft.map(\.json))), ("dryRun", .bool(dryRun))
         ])
     }
 }
@@ -52,7 +58,9 @@ extension Library {
     /// removed after the commit, and only those no remaining row references; nothing outside the
     /// library's external data folder is ever touched. A dry run (`dryRun`, or a library in
     /// dry-run mode) runs the same code, rolls it back and removes no file; its
-    /// `filesRemoved` counts the files a real run would remove.
+    /// `filesRemoved` counts the files a real run would remove. An original that cannot be
+    /// removed after the commit (a folder in its place, unlink(2)'s error, the write lock held
+    /// past the wait) is not counted but listed in `filesLeft` with why; the purge stands.
     /// - Throws: `MaintenanceError.defaultZoneNotPurgeable` for the default zone;
     ///   `LibraryError.busy` when another process holds the lock past the wait, `LibraryError`
     ///   for the store's failures; `OriginalRemovalError` when an original cannot be removed
@@ -108,7 +116,22 @@ extension Library {
             // Only a dry run reports them from here; a real run counts what it removes.
             if isDryRun { unreferenced = self.unreferencedFiles(references) }
         }
-        report.filesRemoved = isDryRun ? unreferenced.count : removeUnreferencedFiles(references)
+        if isDryRun {
+            // What unlink(2) would answer for each (`ExternalDataStore.removeFile` in a dry run).
+            for ref in unreferenced where ExternalDataStore.isContained(ref) {
+                let code = externalData.removeFile(reference: ref)
+                if code == 0 {
+                    report.filesRemoved += 1
+                } else if code != ENOENT && code != ENOTDIR {
+                    report.filesLeft.append(
+                        FileLeftInPlace(
+                            reference: ref, path: externalData.path(for: ref),
+                            reason: ExternalDataStore.removalFailure(code)))
+                }
+            }
+        } else {
+            (report.filesRemoved, report.filesLeft) = removeUnreferencedFilesSayingWhy(references)
+        }
         step()
         return report
     }

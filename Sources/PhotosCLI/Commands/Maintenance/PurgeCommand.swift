@@ -16,6 +16,10 @@ enum PurgeCommand: Command {
             never asked when stdin or stderr is not a terminal, so cron keeps working).
             On a terminal a progress line counts the purge's phases (the count, one set-wise delete
             per kind of object, the zone, the original files), not single objects.
+            An original that cannot be removed after the commit (a folder in its place, a permission
+            or I/O error) is named on stderr with why ("PATH: error: not removed (the purge is done):
+            REASON") and not counted as removed; the purge stands, and the exit status is 1 (0 when
+            everything was removed). verify --repair removes such a file later once it can.
             """)
 
     struct Options: ParsableOptions {
@@ -48,12 +52,21 @@ enum PurgeCommand: Command {
                 zone: zone, dryRun: options.dryRun, author: ctx.historyAuthor,
                 progress: { done, total in bar.update(done: done, total: total) })
         }
+        // Each original that could not be removed, on stderr: the purge itself is committed, so
+        // it is a partial result (exit 1, as for import's files that failed), not an error.
+        for left in report.filesLeft {
+            ctx.console.itemError(
+                left.path,
+                "\(report.dryRun ? "would not be removed" : "not removed") (the purge is \(report.dryRun ? "possible" : "done")): \(left.reason)"
+            )
+        }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
             let t = TerminalText.self
+            let left = report.filesLeft.isEmpty ? "" : ", \(report.filesLeft.count) left in place"
             ctx.console.print(
-                "\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(counts(report))\(report.dryRun ? "" : "; \(t.plural(report.filesRemoved, "original file")) removed")"
+                "\(report.dryRun ? "Would purge" : "Purged") zone \(zone): \(counts(report))\(report.dryRun ? "" : "; \(t.plural(report.filesRemoved, "original file")) removed\(left)")"
             )
         }
     }

@@ -7,7 +7,7 @@ enum DeleteCommand: Command {
         path: ["delete"],
         abstract: "Delete photos with their data, thumbnails and ratings.",
         discussion:
-            "Tags stay (their links are removed). An original is removed from the library once no photo references it. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted. On a terminal, deleting more than one photo asks first (--yes skips the question; never asked when stdin or stderr is not a terminal). --dry-run deletes and rolls back: it prints what would be deleted."
+            "Tags stay (their links are removed). An original is removed from the library once no photo references it; one that cannot be (a folder in its place, a permission or I/O error) is named on stderr with why and the exit status is 1, the photos deleted. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted. On a terminal, deleting more than one photo asks first (--yes skips the question; never asked when stdin or stderr is not a terminal). --dry-run deletes and rolls back: it prints what would be deleted."
     )
 
     struct Options: ParsableOptions {
@@ -30,12 +30,17 @@ enum DeleteCommand: Command {
         try ctx.confirm(
             "Delete \(TerminalText.plural(count, "photo")) with their thumbnails and ratings?", objects: count,
             yes: options.yes, dryRun: options.dryRun)
-        let deleted = try library.deletePhotos(photos, author: ctx.historyAuthor)
+        let (deleted, left) = try library.deletePhotosSayingWhy(photos, author: ctx.historyAuthor)
+        // An original that could not be removed after the commit: the photos are deleted, so a
+        // partial result (exit 1), named on stderr as purge names them.
+        for file in left {
+            ctx.console.itemError(file.path, "not removed (the photo is deleted): \(file.reason)")
+        }
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
                     ("deleted", .int(deleted.count)), ("uniqueNames", .array(deleted.map(JSONValue.string))),
-                    ("dryRun", .bool(options.dryRun))
+                    ("filesLeft", .array(left.map(\.json))), ("dryRun", .bool(options.dryRun))
                 ]))
         } else if !ctx.global.quiet {
             let verb = options.dryRun ? "Would delete" : "Deleted"

@@ -23,6 +23,9 @@ enum VerifyCommand: Command {
             (default: the number of cores). --quick skips the hashes and runs SQLite's quick_check
             (pages and records, without matching every index against its table) instead of
             integrity_check.
+            While an import or merge runs (it holds LIBRARY/import.lock), verify without --repair
+            does not judge files no photo references (they may be its originals, written but not
+            yet committed): it says how many it did not check and does not count them.
             Exit status 0 when clean, 1 when problems remain.
             """,
         examples: ["photos verify --quick", "photos verify --repair --dry-run", "photos verify --repair"])
@@ -121,6 +124,12 @@ enum VerifyCommand: Command {
             }
             console.printJSON(object)
         } else if !ctx.global.quiet || !report.isClean {
+            if report.filesNotChecked > 0 {
+                // Not findings: they may be a running import's uncommitted originals.
+                console.print(
+                    "\(TerminalText.plural(report.filesNotChecked, "unreferenced file")) not checked: an import or merge is running"
+                )
+            }
             let remaining = report.problems.filter { !$0.repaired }.count
             let repaired = report.problems.count - remaining
             var line =
