@@ -1,4 +1,5 @@
 import PhotosModel
+import PhotosSQL
 
 /// The library schema on PostgreSQL: the same tables, columns, constraints and indexes as the
 /// SQLite `Schema`, migration for migration, so that version *n* means the same catalog on both
@@ -345,16 +346,6 @@ extension PostgresDatabase {
 extension PostgresSchema {
     /// The tables the migrations create (`CREATE TABLE name`, read from their SQL), and
     /// `schema_version`: every table a catalog of any version up to the current one may hold.
-    public static let catalogTableNames: Set<String> = {
-        var names: Set<String> = ["schema_version"]
-        for sql in PostgresSchema.migrations {
-            var rest = Substring(sql)
-            while let found = rest.range(of: "CREATE TABLE ") {
-                rest = rest[found.upperBound...]
-                if rest.hasPrefix("IF NOT EXISTS ") { rest = rest.dropFirst("IF NOT EXISTS ".count) }
-                names.insert(String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
-            }
-        }
-        return names
-    }()
+    public static let catalogTableNames: Set<String> =
+        MigrationTables.created(by: PostgresSchema.migrations).union(["schema_version"])
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosModel
+import PhotosSQL
 
 /// The library's schema as ordered migrations of readable SQL. Migration *n* (1-based) brings
 /// `PRAGMA user_version` from n−1 to n inside one transaction; migrations only run forward.
@@ -392,18 +393,7 @@ extension Migrator {
 extension Schema {
     /// Every table the migrations create (`CREATE TABLE name`, read from their SQL): every
     /// table a library of any version up to the current one may hold.
-    public static let tableNames: Set<String> = {
-        var names: Set<String> = []
-        for sql in migrations {
-            var rest = Substring(sql)
-            while let found = rest.range(of: "CREATE TABLE ") {
-                rest = rest[found.upperBound...]
-                if rest.hasPrefix("IF NOT EXISTS ") { rest = rest.dropFirst("IF NOT EXISTS ".count) }
-                names.insert(String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
-            }
-        }
-        return names
-    }()
+    public static let tableNames: Set<String> = MigrationTables.created(by: migrations)
 }
 
 extension Database {
