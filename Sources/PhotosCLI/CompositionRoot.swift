@@ -236,10 +236,7 @@ extension CompositionRoot {
         do {
             // As `init --database`: a schema of another program's tables is not empty.
             try store.requireOnlyCatalogTables()
-        } catch let error as ForeignTablesError {
-            store.close()
-            throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
-        } catch let error as MissingCatalogSchemaError {
+        } catch let error as any CatalogPlaceRefusal {
             store.close()
             throw CommandFailure(.cantCreate, "--to \(info.display): \(error)")
         } catch {

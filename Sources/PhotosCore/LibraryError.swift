@@ -78,7 +78,7 @@ public enum LibraryError: Error, CustomStringConvertible {
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
         case is LibraryError, is ValueError, is ShareError, is SyncError, is BackupError, is SidecarError,
-            is CatalogCopyError, is ForeignTablesError, is MissingCatalogSchemaError:
+            is CatalogCopyError, is any CatalogPlaceRefusal:
             return error
         case let e as any StoreErrorConvertible:
             let e = e.storeError

@@ -127,12 +127,10 @@ struct CLIError {
             self.init(e)
         case let e as MaintenanceError:
             self.init(maintenance: e)
-        case let e as ForeignTablesError:
-            // A catalog's place holding another program's tables: no catalog can be made
-            // there (EX_CANTCREAT, sysexits.h), as for a `catalog move` target with rows.
-            self.init(.cantCreate, e.description)
-        case let e as MissingCatalogSchemaError:
-            // No place for a catalog at all: the same refusal.
+        case let e as any CatalogPlaceRefusal:
+            // A catalog's place holding another program's tables, or no place at all: no
+            // catalog can be made there (EX_CANTCREAT, sysexits.h), as for a `catalog move`
+            // target with rows.
             self.init(.cantCreate, e.description)
         case let e as CatalogCopyError:
             // `catalog move`: a target with rows 73 (EX_CANTCREAT: the new catalog cannot be

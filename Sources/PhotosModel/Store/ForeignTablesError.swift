@@ -1,3 +1,8 @@
+/// A place where no photos catalog can be made (`ForeignTablesError`,
+/// `MissingCatalogSchemaError`): `photos init` and `photos catalog move` refuse it before anything
+/// is made, with the error's description, as EX_CANTCREAT (73, sysexits.h).
+public protocol CatalogPlaceRefusal: Error, CustomStringConvertible {}
+
 /// A catalog's place — a PostgreSQL schema, a SQLite database file — that holds tables or
 /// views of another program. Such a place is not empty: `photos init` (also `--database`)
 /// and `photos catalog move` create no catalog there, since the catalog's tables beside
@@ -6,7 +11,7 @@
 ///
 /// A place holding a photos catalog and nothing else is not foreign: `init` joins it (a second
 /// machine of a team library) and `catalog move` takes it while it has no rows.
-public struct ForeignTablesError: Error, Equatable, CustomStringConvertible {
+public struct ForeignTablesError: CatalogPlaceRefusal, Equatable {
     /// The place as its backend names it: `schema S of database D` on PostgreSQL, the database
     /// file's path on SQLite.
     public let place: String
@@ -33,7 +38,7 @@ public struct ForeignTablesError: Error, Equatable, CustomStringConvertible {
 /// no place to create a catalog in (CREATE TABLE fails with 3F000 invalid_schema_name,
 /// PostgreSQL docs §5.9.3). `photos init` and `photos catalog move` refuse it before anything
 /// is made, as they refuse a schema of another program's tables.
-public struct MissingCatalogSchemaError: Error, Equatable, CustomStringConvertible {
+public struct MissingCatalogSchemaError: CatalogPlaceRefusal, Equatable {
     /// The connection's `search_path` setting, as the server reports it.
     public let searchPath: String
     /// The database connected to.

@@ -40,9 +40,7 @@ enum DatabaseInit {
             // Before anything is made: a schema of another program's tables is not a catalog's
             // (the same refusal as `catalog move --to`; the first migration checks it again).
             try store.requireOnlyCatalogTables()
-        } catch let error as ForeignTablesError {
-            throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
-        } catch let error as MissingCatalogSchemaError {
+        } catch let error as any CatalogPlaceRefusal {
             throw CommandFailure(.cantCreate, "--database \(info.display): \(error)")
         } catch {
             throw LibraryError.wrap(error, library: path)
