@@ -115,4 +115,9 @@ public enum DurabilityStats {
         state.withLock { $0.writebacks += 1 }
         return photos_start_writeback(fd)
     }
+
+    /// Size in bytes from which a deferred file's write-back is started at once
+    /// (`startWriteback`); smaller files are written by the batch's syncfs (256 KiB: camera
+    /// photos and large PNGs start theirs, a tree of small JPEGs submits its writes together).
+    public static let writebackThreshold: Int = 256 << 10
 }

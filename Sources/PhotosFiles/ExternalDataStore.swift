@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The folder of original image files, each named by the SHA-256 of its bytes and sharded by
 /// the first two hex digits (`ab/abcdef…`), written temp file + fsync + rename so that a file
@@ -12,6 +13,9 @@ public struct ExternalDataStore: Sendable {
 
     /// True for the store of a dry run: `write` and `remove` change nothing.
     public let isDryRun: Bool
+
+    /// Shard folders this process has made sure of (see `write`), shared by copies of this store.
+    private let knownFolders = KnownFolders()
 
     public init(root: String, dryRun: Bool = false) {
         self.root = root
@@ -97,6 +101,53 @@ public struct ExternalDataStore: Sendable {
             }
             return false
         }
+        // The shard folder is made sure of once per process (a file in its way moved aside, then
+        // mkdir), not before every original: an import of many small files paid an lstat and a
+        // failing mkdir for each. If it went meanwhile (another process removed it empty, or put
+        // a file there), creating the temporary file fails with ENOENT or ENOTDIR: it is made
+        // sure of again and the write tried once more.
+        if !knownFolders.contains(dir) {
+            try prepareFolder(dir)
+            knownFolders.insert(dir)
+        }
+        do {
+            try place(bytes, at: final, durability: durability)
+        } catch let error as FileError where error.errno == ENOENT || error.errno == ENOTDIR {
+            knownFolders.remove(dir)
+            try prepareFolder(dir)
+            knownFolders.insert(dir)
+            try place(bytes, at: final, durability: durability)
+        }
+        return true
+    }
+
+    /// `AtomicFile.write` of `bytes` at `final`; a folder in the original's place (rename(2) of a
+    /// file onto a folder fails with EISDIR) is removed when empty and the write tried again; one
+    /// with files in it is not ours to remove.
+    /// - Throws: `FileError` (`AtomicFile.write`), `.cannotCreate` for a folder that stays.
+    private func place(_ bytes: UnsafeRawBufferPointer, at final: String, durability: Durability) throws {
+        do {
+            try AtomicFile.write(
+                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+        } catch let error as FileError where error.errno == EISDIR {
+            guard rmdir(final) == 0 else {
+                let code = errno
+                throw FileError(
+                    .cannotCreate,
+                    "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away",
+                    errno: code)
+            }
+            try AtomicFile.write(
+                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+        }
+    }
+
+    /// Makes sure `dir`, a shard folder of the store (or the store itself), is a folder: a file
+    /// (or a dangling link) in its place is moved aside, then the folder is made (mkdir; EEXIST
+    /// is fine).
+    /// - Throws: `FileError` `.cannotCreate` when the file in the way cannot be moved, or what
+    ///   mkdir(2) reports (`FileError.Kind.forErrno`).
+    private func prepareFolder(_ dir: String) throws {
         var st = stat()
         if dir != root, lstat(dir, &st) == 0, st.st_mode & S_IFMT != S_IFDIR,
             stat(dir, &st) != 0 || st.st_mode & S_IFMT != S_IFDIR
@@ -121,18 +172,6 @@ public struct ExternalDataStore: Sendable {
                 FileError.Kind.forErrno(code, otherwise: .cannotCreate),
                 "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
         }
-        if lstat(final, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, rmdir(final) != 0 {
-            // An empty folder in the original's place is removed; one with files in it is not ours
-            // to remove.
-            let code = errno
-            throw FileError(
-                .cannotCreate,
-                "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away",
-                errno: code)
-        }
-        try AtomicFile.write(
-            bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
-        return true
     }
 
     /// Makes every file written (and renamed) in the store so far durable, with one `syncfs(2)`
@@ -244,4 +283,13 @@ public struct ExternalDataStore: Sendable {
         }
         return result
     }
+}
+
+/// Folders a store has made sure of in this process (`ExternalDataStore.write`). A class, so that
+/// copies of the store value share it; a lock, as import's workers write at once.
+final class KnownFolders: Sendable {
+    private let folders = Mutex(Set<String>())
+    func contains(_ folder: String) -> Bool { folders.withLock { $0.contains(folder) } }
+    func insert(_ folder: String) { _ = folders.withLock { $0.insert(folder) } }
+    func remove(_ folder: String) { _ = folders.withLock { $0.remove(folder) } }
 }

@@ -4,6 +4,8 @@ import Foundation
 public struct ImageFile {
     public var bytes: [UInt8]
     public var sha256: String
+    /// The file's modification time (fstat(2) `st_mtim`, seconds since the epoch) when it was read.
+    public var modificationTime: Int
 
     /// Chunk size of each read(2) and hash update, in bytes.
     public static let chunk = 1 << 20
@@ -81,6 +83,6 @@ public struct ImageFile {
             throw FileError(
                 .io, path: path, reason: "read error: \(String(cString: strerror(failure)))", errno: failure)
         }
-        return ImageFile(bytes: bytes, sha256: hasher.finalizeHex())
+        return ImageFile(bytes: bytes, sha256: hasher.finalizeHex(), modificationTime: Int(st.st_mtim.tv_sec))
     }
 }
