@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CSystem"),
         .target(name: "PhotosFiles", dependencies: ["CCrypto", "CSystem"]),
         // The domain: typed values, records and the storage protocols (no database, no files).
-        .target(name: "PhotosModel", dependencies: ["PhotosImaging"]),
+        .target(name: "PhotosModel", dependencies: ["PhotosImaging", "CSystem"]),
         // The statements whose text is the same on both catalog backends, with their row decoding, over a small
         // connection protocol (`SQLConnection`, `SQLRow`) each backend implements: no C driver, no dialect.
         .target(name: "PhotosSQL", dependencies: ["PhotosModel", "PhotosImaging"]),

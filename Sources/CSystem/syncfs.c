@@ -1,11 +1,14 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "CSystem.h"
 
 int photos_syncfs(int fd) { return syncfs(fd); }
+
+long photos_getrandom(void *buffer, size_t length) { return (long)getrandom(buffer, length, 0); }
 
 int photos_start_writeback(int fd) { return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE); }
 

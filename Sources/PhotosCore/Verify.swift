@@ -830,7 +830,7 @@ extension Library {
                     guard
                         let target = try verifyStore.relinkTag(
                             photo: name, zone: zone, from: uuid, toTagNamed: tagName,
-                            newUUID: UUID().uuidString.lowercased())
+                            newUUID: newObjectUUID())
                     else { continue }
                     if target.createdTag { history.insert(.tag(uuid: target.uuid), zone: zone) }
                     // A tag link is an update of `tags` on the Photo, as `tag add`/`tag remove` record it.

@@ -13,6 +13,12 @@
  * -1 with errno set (write-back errors are reported since Linux 5.8). */
 int photos_syncfs(int fd);
 
+/* getrandom(2) with no flags (Linux 3.17, glibc 2.25 <sys/random.h>, which Swift's Glibc module
+ * does not export): fills buffer with up to length bytes from the kernel's CSPRNG. Returns the
+ * bytes written (at most 256 are never cut short once the pool is ready; more may be, by a
+ * signal), or -1 with errno set. */
+long photos_getrandom(void *buffer, size_t length);
+
 /* sync_file_range(2) with SYNC_FILE_RANGE_WRITE over the whole file (Linux 2.6.17): starts
  * write-back of fd's dirty pages and returns without waiting for it to complete; makes nothing
  * durable (no metadata, no cache flush). Returns 0, or -1 with errno set. */

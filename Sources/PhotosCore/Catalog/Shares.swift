@@ -132,7 +132,7 @@ extension Library {
     ) throws -> ShareInfo {
         let title = (title ?? ShareTitle.defaultTitle(iso: ISODate.string(from: now))).rawValue
         guard !photos.isEmpty else { throw ShareError.noPhotos }
-        let id = UUID().uuidString.lowercased()
+        let id = newObjectUUID()
         try write {
             var history = HistoryWriter(self, author: author, context: .shareCreate)
             try catalogStore.createPrivateZone(id)

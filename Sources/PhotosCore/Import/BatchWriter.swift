@@ -80,7 +80,7 @@ struct ImportBatchWriter {
                         try item.sidecar?.uniqueName.flatMap {
                             try importStore.photoExists(uniqueName: $0)
                                 || importStore.photoExists(uniqueName: $0.lowercased()) ? nil : $0
-                        } ?? UUID().uuidString
+                        } ?? RandomUUID.make().uuidString
                     let displayName = (item.path as NSString).lastPathComponent
                     let row = PhotoRow(
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,

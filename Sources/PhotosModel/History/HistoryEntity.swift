@@ -216,4 +216,4 @@ public enum HistoryObject: Hashable, Sendable {
 
 /// A new random identity for an object history names: a lowercase RFC 9562 version 4 UUID,
 /// the form tags, shares, ratings and participants use.
-public func newObjectUUID() -> String { UUID().uuidString.lowercased() }
+public func newObjectUUID() -> String { RandomUUID.make().uuidString.lowercased() }
