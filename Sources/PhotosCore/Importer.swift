@@ -338,8 +338,15 @@ public final class Importer {
         }
 
         while true {
-            let (next, finished) = queue.pop(until: batchStarted.addingTimeInterval(options.batchSeconds))
-            if let (path, outcome) = next {
+            // Woken once the rest of the batch is queued, not for every file (a thread switch
+            // per file of a tree of small photos), or after at most 0.1 s with what is queued
+            // (progress keeps moving on large files), or when the batch's time is up or the
+            // workers are done.
+            let soon = Date().addingTimeInterval(0.1)
+            let (items, finished) = queue.pop(
+                atLeast: options.batchSize - batch.count, max: options.batchSize,
+                until: min(soon, batchStarted.addingTimeInterval(options.batchSeconds)))
+            for (path, outcome) in items {
                 done += 1
                 switch outcome {
                 case .sidecar: break
@@ -378,12 +385,10 @@ public final class Importer {
                 takeProblems()
                 scanFinished = files.isFinished
                 onProgress?(done, files.found)
-            } else if finished {
-                break
-            } else {
-                commit()
             }
-            if !batch.isEmpty && Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
+            if items.isEmpty && finished { break }
+            // (An empty batch restarts its time: see commit().)
+            if Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
         takeProblems()
         commit()
@@ -543,7 +548,8 @@ public final class Importer {
         }
         // XMP embedded in the image: a malformed packet is ignored (the image itself is fine).
         let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
-        let capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
+        let capture = Importer.captureTime(
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
@@ -590,7 +596,8 @@ public final class Importer {
             return .failed("\(error)")
         }
         let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
-        var capture = Importer.captureTime(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, path: path)
+        var capture = Importer.captureTime(
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
@@ -603,9 +610,9 @@ public final class Importer {
     /// time without offset takes the XMP date's offset when both name the same second — the XMP
     /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
     /// `captureDate`), the same in the embedded XMP, and last the file's modification time
-    /// (the local time of the importing machine, with that zone's offset; source `file-mtime`).
-    /// - Returns: nil only when even the file's modification time cannot be read.
-    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, path: String)
+    /// (the local time of the importing machine, with that zone's offset; source `file-mtime`):
+    /// `fileTime`, seconds since the epoch, as fstat(2) gave it when the file was read.
+    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, fileTime: Int)
         -> CaptureTime?
     {
         let exifSources: [(String?, String?, String?, String)] = [
@@ -625,8 +632,6 @@ public final class Importer {
             return t
         }
         if let xmp { return xmp }
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return CaptureTime.fromFileTime(Int(st.st_mtim.tv_sec))
+        return CaptureTime.fromFileTime(fileTime)
     }
 }
