@@ -1,5 +1,6 @@
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "CImageCodec.h"
 
 /*
@@ -58,38 +59,48 @@ static int pc_spans_make(pc_spans *s, int64_t source, int64_t target) {
     return 1;
 }
 
+/* Four floats, one SSE register: a pixel's red, green and blue (and a lane nobody reads). Each
+ * lane's operations are the scalar loop's, in its order, so the bytes are the same. */
+typedef float pc_v4 __attribute__((vector_size(16)));
+
 int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *dst, int width, int height) {
     if (src_width < 1 || src_height < 1 || width < 1 || height < 1) return 0;
     /* Span offsets are ints and count at most source + target weights per axis; the working
      * floats are src_height x width x 3: refuse sizes whose counts do not fit. */
     if ((int64_t)src_width + width > INT32_MAX || (int64_t)src_height + height > INT32_MAX) return 0;
-    size_t stride = (size_t)width * 3, floats;
+    size_t stride = (size_t)width * 3, floats, row_floats;
     if (__builtin_mul_overflow((size_t)src_height, stride * sizeof(float), &floats)) return 0;
+    if (__builtin_mul_overflow((size_t)src_width, (size_t)3, &row_floats) || row_floats > SIZE_MAX / sizeof(float) - 2)
+        return 0;
     pc_spans columns = {0}, rows = {0};
     float *horizontal = malloc(floats);
     float *sums = malloc(stride * sizeof(float));
-    int ok = horizontal != NULL && sums != NULL && pc_spans_make(&columns, src_width, width) &&
+    /* One source row as floats, with one float more so that the last pixel's four-float load
+     * stays inside. */
+    float *row_f = malloc((row_floats + 1) * sizeof(float));
+    int ok = horizontal != NULL && sums != NULL && row_f != NULL && pc_spans_make(&columns, src_width, width) &&
              pc_spans_make(&rows, src_height, height);
     if (ok) {
-        /* Horizontal pass into floats for every source row. */
+        row_f[row_floats] = 0;
+        /* Horizontal pass into floats for every source row: per output pixel, the weighted
+         * sum of its source pixels, the three channels at once. */
         for (int y = 0; y < src_height; y++) {
-            const uint8_t *row = src + (size_t)y * (size_t)src_width * 3;
+            const uint8_t *row = src + (size_t)y * row_floats;
+            for (size_t i = 0; i < row_floats; i++) row_f[i] = (float)row[i];
             float *out = horizontal + (size_t)y * stride;
             for (int x = 0; x < width; x++) {
                 const float *w = columns.weights + columns.offset[x];
-                const uint8_t *p = row + (size_t)columns.first[x] * 3;
-                float r = 0, g = 0, b = 0;
+                const float *p = row_f + (size_t)columns.first[x] * 3;
+                pc_v4 sum = {0, 0, 0, 0};
                 for (int k = 0, n = columns.count[x]; k < n; k++, p += 3) {
-                    float t = (float)p[0] * w[k];
-                    r += t;
-                    t = (float)p[1] * w[k];
-                    g += t;
-                    t = (float)p[2] * w[k];
-                    b += t;
+                    pc_v4 pixel;
+                    memcpy(&pixel, p, sizeof pixel);
+                    pc_v4 t = pixel * w[k];
+                    sum += t;
                 }
-                out[x * 3] = r;
-                out[x * 3 + 1] = g;
-                out[x * 3 + 2] = b;
+                out[x * 3] = sum[0];
+                out[x * 3 + 1] = sum[1];
+                out[x * 3 + 2] = sum[2];
             }
         }
         /* Vertical pass. */
@@ -117,5 +128,6 @@ int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *
     pc_spans_free(&rows);
     free(horizontal);
     free(sums);
+    free(row_f);
     return ok;
 }
