@@ -63,6 +63,12 @@ static int pc_spans_make(pc_spans *s, int64_t source, int64_t target) {
  * lane's operations are the scalar loop's, in its order, so the bytes are the same. */
 typedef float pc_v4 __attribute__((vector_size(16)));
 
+static inline pc_v4 pc_load_pixel(const float *p) {
+    pc_v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *dst, int width, int height) {
     if (src_width < 1 || src_height < 1 || width < 1 || height < 1) return 0;
     /* Span offsets are ints and count at most source + target weights per axis; the working
@@ -80,22 +86,66 @@ int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *
     float *row_f = malloc((row_floats + 1) * sizeof(float));
     int ok = horizontal != NULL && sums != NULL && row_f != NULL && pc_spans_make(&columns, src_width, width) &&
              pc_spans_make(&rows, src_height, height);
+    /* Every output column gets the same number of taps, `taps` (the largest count), its own
+     * followed by taps of weight 0 on its first pixel: adding pixel × 0 (= +0, pixels are not
+     * negative) leaves a sum of non-negative terms unchanged, so four columns can be summed at
+     * once, as four independent chains, with each column's result what its own loop gives. */
+    int taps = 1;
+    int *tap_at = NULL;
+    float *tap_weight = NULL;
+    if (ok) {
+        for (int x = 0; x < width; x++)
+            if (columns.count[x] > taps) taps = columns.count[x];
+        size_t n;
+        ok = !__builtin_mul_overflow((size_t)width, (size_t)taps, &n) && n <= SIZE_MAX / sizeof(float);
+        if (ok) {
+            tap_at = malloc(n * sizeof(int));
+            tap_weight = malloc(n * sizeof(float));
+            ok = tap_at != NULL && tap_weight != NULL;
+        }
+        for (int x = 0; ok && x < width; x++) {
+            for (int k = 0; k < taps; k++) {
+                int real = k < columns.count[x];
+                tap_at[(size_t)x * taps + k] = (columns.first[x] + (real ? k : 0)) * 3;
+                tap_weight[(size_t)x * taps + k] = real ? columns.weights[columns.offset[x] + k] : 0.0f;
+            }
+        }
+    }
     if (ok) {
         row_f[row_floats] = 0;
         /* Horizontal pass into floats for every source row: per output pixel, the weighted
-         * sum of its source pixels, the three channels at once. */
+         * sum of its source pixels, the three channels at once, four pixels at a time. */
         for (int y = 0; y < src_height; y++) {
             const uint8_t *row = src + (size_t)y * row_floats;
             for (size_t i = 0; i < row_floats; i++) row_f[i] = (float)row[i];
             float *out = horizontal + (size_t)y * stride;
-            for (int x = 0; x < width; x++) {
-                const float *w = columns.weights + columns.offset[x];
-                const float *p = row_f + (size_t)columns.first[x] * 3;
+            int x = 0;
+            for (; x + 4 <= width; x += 4) {
+                const int *at = tap_at + (size_t)x * taps;
+                const float *w = tap_weight + (size_t)x * taps;
+                pc_v4 s0 = {0, 0, 0, 0}, s1 = s0, s2 = s0, s3 = s0;
+                for (int k = 0; k < taps; k++) {
+                    pc_v4 t0 = pc_load_pixel(row_f + at[k]) * w[k];
+                    pc_v4 t1 = pc_load_pixel(row_f + at[taps + k]) * w[taps + k];
+                    pc_v4 t2 = pc_load_pixel(row_f + at[2 * taps + k]) * w[2 * taps + k];
+                    pc_v4 t3 = pc_load_pixel(row_f + at[3 * taps + k]) * w[3 * taps + k];
+                    s0 += t0;
+                    s1 += t1;
+                    s2 += t2;
+                    s3 += t3;
+                }
+                float *o = out + (size_t)x * 3;
+                o[0] = s0[0], o[1] = s0[1], o[2] = s0[2];
+                o[3] = s1[0], o[4] = s1[1], o[5] = s1[2];
+                o[6] = s2[0], o[7] = s2[1], o[8] = s2[2];
+                o[9] = s3[0], o[10] = s3[1], o[11] = s3[2];
+            }
+            for (; x < width; x++) {
+                const int *at = tap_at + (size_t)x * taps;
+                const float *w = tap_weight + (size_t)x * taps;
                 pc_v4 sum = {0, 0, 0, 0};
-                for (int k = 0, n = columns.count[x]; k < n; k++, p += 3) {
-                    pc_v4 pixel;
-                    memcpy(&pixel, p, sizeof pixel);
-                    pc_v4 t = pixel * w[k];
+                for (int k = 0; k < taps; k++) {
+                    pc_v4 t = pc_load_pixel(row_f + at[k]) * w[k];
                     sum += t;
                 }
                 out[x * 3] = sum[0];
@@ -129,5 +179,7 @@ int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *
     free(horizontal);
     free(sums);
     free(row_f);
+    free(tap_at);
+    free(tap_weight);
     return ok;
 }
