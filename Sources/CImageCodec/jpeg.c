@@ -489,7 +489,7 @@ static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int heigh
 
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
-    pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0 };
+    pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0, 0 };
     return pc_jpeg_encode_impl(rgb, width, height, &options, NULL, 0, 1, out, out_size, messages);
 }
 
@@ -557,6 +557,18 @@ static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int heigh
         break;
     default:
         cinfo->optimize_coding = cinfo->arith_code ? FALSE : TRUE;
+        /* A small image (a thumbnail) codes its chroma with the luma's optimized Huffman tables
+         * (T.81 B.2.3: each component names its tables): two tables to build instead of four
+         * (jpeg_gen_optimal_table costs the same for any image size) and two fewer in the DHT
+         * segment, which outweighs chroma's slightly worse code. Measured on the bench corpus at
+         * quality 85: 120 px 1.4 % smaller and 17 % less encoding time, 240 px even, 480 px
+         * 0.7 % larger (Benchmarks/README.md): so up to 240 x 240 pixels. */
+        if (cinfo->optimize_coding && !o->chroma_tables && (uint64_t)width * (uint64_t)height <= 240u * 240u) {
+            for (int c = 0; c < cinfo->num_components; c++) {
+                cinfo->comp_info[c].dc_tbl_no = 0;
+                cinfo->comp_info[c].ac_tbl_no = 0;
+            }
+        }
         break;
     }
     jpeg_start_compress(cinfo, TRUE);

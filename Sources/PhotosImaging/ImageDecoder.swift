@@ -141,7 +141,8 @@ public enum ImageDecoder {
             scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, exif: exif, xmp: xmp, warnings: warnings)
     }
 
-    /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables).
+    /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables;
+    /// up to 240 × 240 pixels the chroma uses the luma's tables, jpeg.c).
     /// - Parameters:
     ///   - image: pixels to encode.
     ///   - quality: 1...100 (libjpeg `jpeg_set_quality`).

@@ -92,7 +92,7 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var options = pc_jpeg_encode_options(
-            components: 3, quality: 75, mode: mode, h_samp: 0, v_samp: 0, restart_interval: 0)
+            components: 3, quality: 75, mode: mode, h_samp: 0, v_samp: 0, restart_interval: 0, chroma_tables: 0)
         let status = pixels.withUnsafeBufferPointer {
             pc_jpeg_encode_ex($0.baseAddress, 16, 16, &options, &output, &size, &messages)
         }
@@ -241,7 +241,7 @@ final class DecodeMemoryBoundTests: BinaryTestCase {
         var options = pc_jpeg_encode_options(
             components: 3, quality: 90,
             mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue | PC_ARITHMETIC.rawValue),
-            h_samp: 1, v_samp: 1, restart_interval: 0)
+            h_samp: 1, v_samp: 1, restart_interval: 0, chroma_tables: 0)
         let status = pixels.withUnsafeBufferPointer {
             pc_jpeg_encode_ex($0.baseAddress, Int32(w), Int32(h), &options, &output, &size, &messages)
         }

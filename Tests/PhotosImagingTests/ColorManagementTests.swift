@@ -62,7 +62,7 @@ final class ColorManagementTests: XCTestCase {
         for _ in 0..<(width * height) { pixels += value }
         var options = pc_jpeg_encode_options(
             components: Int32(components), quality: 100, mode: Int32(PC_BASELINE.rawValue),
-            h_samp: 1, v_samp: 1, restart_interval: 0)
+            h_samp: 1, v_samp: 1, restart_interval: 0, chroma_tables: 0)
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var messages = pc_messages()

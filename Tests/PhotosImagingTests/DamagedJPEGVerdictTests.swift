@@ -10,14 +10,15 @@ enum Verdict {
     /// Encodes `pixels` with libjpeg as `mode` says (`pc_jpeg_scan_mode`, optionally | PC_ARITHMETIC).
     static func encode(
         _ pixels: [UInt8], width: Int, height: Int, components: Int = 3, quality: Int = 85,
-        mode: Int32, h: Int = 0, v: Int = 0, restartInterval: Int = 0
+        mode: Int32, h: Int = 0, v: Int = 0, restartInterval: Int = 0, chromaTables: Bool = true
     ) throws -> [UInt8] {
         var messages = pc_messages()
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         var options = pc_jpeg_encode_options(
             components: Int32(components), quality: Int32(quality), mode: mode,
-            h_samp: Int32(h), v_samp: Int32(v), restart_interval: Int32(restartInterval))
+            h_samp: Int32(h), v_samp: Int32(v), restart_interval: Int32(restartInterval),
+            chroma_tables: chromaTables ? 1 : 0)
         let status = pixels.withUnsafeBufferPointer {
             pc_jpeg_encode_ex($0.baseAddress, Int32(width), Int32(height), &options, &output, &size, &messages)
         }

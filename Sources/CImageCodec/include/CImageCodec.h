@@ -177,6 +177,8 @@ typedef struct pc_jpeg_encode_options {
     int mode;              /* pc_jpeg_scan_mode, optionally | PC_ARITHMETIC */
     int h_samp, v_samp;    /* luma sampling factors with 1x1 chroma; 0 = libjpeg's default (2x2) */
     int restart_interval;  /* in MCUs, 0 = none */
+    int chroma_tables;     /* 0: chroma shares the luma's Huffman tables up to 240 x 240 pixels (jpeg.c);
+                            * 1: chroma has tables of its own at any size */
 } pc_jpeg_encode_options;
 
 /* Encodes 8-bit pixels as a JPEG into a malloc'd buffer, as `options` says (tests build their progressive inputs with it). */
