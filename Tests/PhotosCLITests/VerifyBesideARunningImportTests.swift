@@ -61,6 +61,19 @@ final class VerifyBesideARunningImportTests: BinaryTestCase {
         XCTAssertFalse(after.stdout.contains("not checked"), after.stdout)
     }
 
+    /// `--quiet` keeps a clean verify silent, but not about a check it left undone.
+    func testQuietStillSaysWhatWasNotChecked() throws {
+        let during = try whileAnImportRuns { try run(["--library", lib, "-q", "verify"]) }
+        XCTAssertEqual(during.status, 0, during.stdout + during.stderr)
+        XCTAssertEqual(during.stdout, "2 unreferenced files not checked: an import or merge is running\n")
+        XCTAssertEqual(during.stderr, "")
+        // With nothing left unchecked and nothing wrong, -q prints nothing.
+        for ref in [orphan, temporary] { XCTAssertEqual(unlink(lib + "/ExternalData/" + ref), 0) }
+        let quiet = try run(["--library", lib, "-q", "verify"])
+        XCTAssertEqual(quiet.status, 0, quiet.stdout + quiet.stderr)
+        XCTAssertEqual(quiet.stdout, "")
+    }
+
     func testJSONCountsThemAsNotChecked() throws {
         let during = try whileAnImportRuns { try run(["--library", lib, "verify", "--quick", "--json"]) }
         XCTAssertEqual(during.status, 0, during.stdout + during.stderr)

@@ -123,13 +123,16 @@ enum VerifyCommand: Command {
                 object = .object(pairs)
             }
             console.printJSON(object)
-        } else if !ctx.global.quiet || !report.isClean {
+        } else {
             if report.filesNotChecked > 0 {
-                // Not findings: they may be a running import's uncommitted originals.
+                // Not findings (they may be a running import's uncommitted originals), but a check
+                // left undone: said even with --quiet, so a cron verify that always meets an
+                // import does not pass over its orphans in silence.
                 console.print(
                     "\(TerminalText.plural(report.filesNotChecked, "unreferenced file")) not checked: an import or merge is running"
                 )
             }
+            guard !ctx.global.quiet || !report.isClean else { return }
             let remaining = report.problems.filter { !$0.repaired }.count
             let repaired = report.problems.count - remaining
             var line =
