@@ -229,7 +229,8 @@ public final class Importer {
         // Two batches: the workers go on while one batch commits and waits for its syncfs, even
         // when that takes longer than preparing a batch (a slow moment of the disk).
         let pipeline = ImportPipeline(
-            files: files, jobs: jobs, queueCapacity: 2 * options.batchSize, catalog: library.map { ($0.backend, $0.root) },
+            files: files, jobs: jobs, queueCapacity: 2 * options.batchSize,
+            catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
             refreshMetadata: options.refreshMetadata)
         let queue = pipeline.queue
