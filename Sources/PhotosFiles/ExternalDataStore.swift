@@ -154,8 +154,8 @@ public struct ExternalDataStore: Sendable {
             let aside =
                 root + "/" + ExternalDataStore.temporaryPrefix + "displaced-" + TemporaryName.next() + "-"
                 + (dir as NSString).lastPathComponent
-            if rename(dir, aside) != 0 {
-                let code = errno
+            let code = ExternalDataStore.moveAside(dir, to: aside)
+            if code != 0 {
                 throw FileError(
                     .cannotCreate,
                     "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(code)))",
@@ -168,6 +168,24 @@ public struct ExternalDataStore: Sendable {
                 FileError.Kind.forErrno(code, otherwise: .cannotCreate),
                 "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
         }
+    }
+
+    /// Moves the file (or link) at `path` to `aside` unless a folder is there by then: link(2),
+    /// then unlink(2), which both refuse a folder (EPERM, EISDIR), so that a folder another
+    /// import has just made there (having moved the file aside itself) stays where it is, with
+    /// its originals; rename(2) only where the file system has no hard links (EPERM, EMLINK,
+    /// EOPNOTSUPP for a file).
+    /// - Returns: 0 when no file is at `path` any more (a folder or nothing is); else the errno.
+    private static func moveAside(_ path: String, to aside: String) -> Int32 {
+        if link(path, aside) == 0 {
+            return unlink(path) == 0 || errno == EISDIR || errno == ENOENT ? 0 : errno
+        }
+        let code = errno
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return errno == ENOENT ? 0 : errno }
+        if st.st_mode & S_IFMT == S_IFDIR { return 0 }
+        guard [EPERM, EMLINK, EOPNOTSUPP].contains(code) else { return code }
+        return rename(path, aside) == 0 ? 0 : errno
     }
 
     /// Makes every file written (and renamed) in the store so far durable, with one `syncfs(2)`

@@ -15,7 +15,7 @@ final class ShardFolderReplacedUnderTwoImportsTests: TemporaryFolderTestCase {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
         let stores = [ExternalDataStore(root: root), ExternalDataStore(root: root)]
         let writers = 8
-        for round in 0..<1000 {
+        for round in 0..<400 {
             let shard = root + "/ab"
             if FileManager.default.fileExists(atPath: shard) {
                 try FileManager.default.moveItem(atPath: shard, toPath: dir + "/away-\(round)")
