@@ -73,19 +73,7 @@ public final class BoundedQueue<Element>: @unchecked Sendable where Element: Sen
     /// The next item, waiting at most until `deadline`; nil when every producer is done and the
     /// queue is empty (`finished` true), or when the deadline passed (`finished` false).
     public func pop(until deadline: Date) -> (item: Element?, finished: Bool) {
-        condition.lock()
-        defer { condition.unlock() }
-        while items.count == head {
-            if openProducers == 0 { return (nil, true) }
-            if !condition.wait(until: deadline) { return (nil, false) }
-        }
-        let item = items[head]
-        head += 1
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        condition.broadcast()
-        return (item, false)
+        let (items, finished) = pop(atLeast: 1, max: 1, until: deadline)
+        return (items.first, finished)
     }
 }

@@ -106,16 +106,11 @@ public struct ExternalDataStore: Sendable {
         // failing mkdir for each. If it went meanwhile (another process removed it empty, or put
         // a file there), creating the temporary file fails with ENOENT or ENOTDIR: it is made
         // sure of again and the write tried once more.
-        if !knownFolders.contains(dir) {
-            try prepareFolder(dir)
-            knownFolders.insert(dir)
-        }
+        try knownFolders.makeSure(dir, again: false, by: prepareFolder)
         do {
             try place(bytes, at: final, durability: durability)
         } catch let error as FileError where error.errno == ENOENT || error.errno == ENOTDIR {
-            knownFolders.remove(dir)
-            try prepareFolder(dir)
-            knownFolders.insert(dir)
+            try knownFolders.makeSure(dir, again: true, by: prepareFolder)
             try place(bytes, at: final, durability: durability)
         }
         return true
@@ -155,11 +150,12 @@ public struct ExternalDataStore: Sendable {
             // A file (or a dangling link) where the shard folder belongs: no original can be in it.
             // Moved aside under a temporary name (never deleted: `verify --repair` removes it),
             // so the original can be written (heal instead of forget, issue 9 item 8).
+            // A name of its own (TemporaryName): a file displaced earlier is never replaced.
             let aside =
-                root + "/" + ExternalDataStore.temporaryPrefix + "displaced-\(getpid())-"
+                root + "/" + ExternalDataStore.temporaryPrefix + "displaced-" + TemporaryName.next() + "-"
                 + (dir as NSString).lastPathComponent
-            if rename(dir, aside) != 0 {
-                let code = errno
+            let code = ExternalDataStore.moveAside(dir, to: aside)
+            if code != 0 {
                 throw FileError(
                     .cannotCreate,
                     "cannot create \(dir): a file is in the way and cannot be moved aside: \(String(cString: strerror(code)))",
@@ -172,6 +168,24 @@ public struct ExternalDataStore: Sendable {
                 FileError.Kind.forErrno(code, otherwise: .cannotCreate),
                 "cannot create \(dir): \(String(cString: strerror(code)))", errno: code)
         }
+    }
+
+    /// Moves the file (or link) at `path` to `aside` unless a folder is there by then: link(2),
+    /// then unlink(2), which both refuse a folder (EPERM, EISDIR), so that a folder another
+    /// import has just made there (having moved the file aside itself) stays where it is, with
+    /// its originals; rename(2) only where the file system has no hard links (EPERM, EMLINK,
+    /// EOPNOTSUPP for a file).
+    /// - Returns: 0 when no file is at `path` any more (a folder or nothing is); else the errno.
+    private static func moveAside(_ path: String, to aside: String) -> Int32 {
+        if link(path, aside) == 0 {
+            return unlink(path) == 0 || errno == EISDIR || errno == ENOENT ? 0 : errno
+        }
+        let code = errno
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return errno == ENOENT ? 0 : errno }
+        if st.st_mode & S_IFMT == S_IFDIR { return 0 }
+        guard [EPERM, EMLINK, EOPNOTSUPP].contains(code) else { return code }
+        return rename(path, aside) == 0 ? 0 : errno
     }
 
     /// Makes every file written (and renamed) in the store so far durable, with one `syncfs(2)`
@@ -289,7 +303,17 @@ public struct ExternalDataStore: Sendable {
 /// copies of the store value share it; a lock, as import's workers write at once.
 final class KnownFolders: Sendable {
     private let folders = Mutex(Set<String>())
-    func contains(_ folder: String) -> Bool { folders.withLock { $0.contains(folder) } }
-    func insert(_ folder: String) { _ = folders.withLock { $0.insert(folder) } }
-    func remove(_ folder: String) { _ = folders.withLock { $0.remove(folder) } }
+
+    /// Runs `prepare(folder)` unless the folder is known (or always, `again`), under the lock:
+    /// workers that find the same folder gone or a file in its place make sure of it one after
+    /// the other, so that none moves aside the folder another has just made (or fails because
+    /// the file it saw was moved aside meanwhile).
+    /// - Throws: what `prepare` throws; the folder is then not known.
+    func makeSure(_ folder: String, again: Bool, by prepare: (String) throws -> Void) throws {
+        try folders.withLock { (known: inout Set<String>) throws -> Void in
+            if !again && known.contains(folder) { return }
+            try prepare(folder)
+            known.insert(folder)
+        }
+    }
 }
