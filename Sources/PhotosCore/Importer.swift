@@ -387,8 +387,10 @@ public final class Importer {
                 }
                 takeProblems()
                 scanFinished = files.isFinished
-                onProgress?(done, files.found)
             }
+            // Once per group taken, with its last count: the display redraws at most every 0.1 s,
+            // so a call per file showed the count of a group's first file.
+            if !items.isEmpty { onProgress?(done, files.found) }
             if items.isEmpty && finished { break }
             // (An empty batch restarts its time: see commit().)
             if Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
