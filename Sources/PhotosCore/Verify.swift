@@ -432,11 +432,17 @@ extension Library {
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
+            // The `photo_data` row of each problem in `report.problems` (so far all the
+            // originals'): the store may read the rows in another order than their ids
+            // (`VerifyStore.forEachRecordedOriginal`); the problems are reported in row order.
+            var problemRows: [Int64] = []
             // Each original against what stat(2) found at its content address (`found`).
             func checkOriginal(_ original: RecordedOriginal, _ found: FileStatus) {
                 // A file to hash counts when its hash is done (below); every other row now.
                 let queuedBefore = pendingHashes.count
+                let problemsBefore = report.problems.count
                 defer {
+                    problemRows += repeatElement(original.rowID, count: report.problems.count - problemsBefore)
                     if pendingHashes.count == queuedBefore {
                         checked += 1
                         bytesChecked += Int64(original.byteSize)
@@ -559,6 +565,7 @@ extension Library {
                 switch hash {
                 case .success(let actual) where actual != sha:
                     missingOriginal.insert(original.photo.uniqueName)
+                    problemRows.insert(original.rowID, at: pending.position)
                     report.problems.insert(
                         VerifyProblem(
                             kind: .hashMismatch, subject: .photo(original.photo),
@@ -567,12 +574,15 @@ extension Library {
                         ), at: pending.position)
                 case .success: break
                 case .failure(let error):
+                    problemRows.insert(original.rowID, at: pending.position)
                     report.problems.insert(
                         VerifyProblem(
                             kind: .unreadableFile, subject: .photo(original.photo),
                             detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
                 }
             }
+            // In row order; one row's problems in the order they were found.
+            report.problems = Library.inRowOrder(report.problems, rows: problemRows)
             // What the deletion of each photo whose original is missing takes along, asked for
             // those photos only.
             let deletions = report.problems.indices.filter {
@@ -947,6 +957,14 @@ extension Library {
         return nil
     }
 
+    /// `problems` sorted by `rows` (the row id of each, as many as `problems`), those of one row
+    /// kept in their order (a stable sort).
+    static func inRowOrder(_ problems: [VerifyProblem], rows: [Int64]) -> [VerifyProblem] {
+        precondition(problems.count == rows.count, "a row id for each problem")
+        let order = problems.indices.sorted { (rows[$0], $0) < (rows[$1], $1) }
+        return order.map { problems[$0] }
+    }
+
     /// Why a thumbnail fails `verify --quick`'s check, from its head: `ThumbnailCheck.structure`
     /// (a whole JPEG whose frame header gives its recorded size, no decode), then the size rule
     /// (`sizeProblem`). When the head ends before the frame header, the check runs on
@@ -1009,13 +1027,19 @@ extension Library {
         }
         if quick {
             // The structure only (`ThumbnailCheck.structure`), from each thumbnail's head as
-            // the store cuts it out: microseconds a thumbnail, so on one thread.
+            // the store cuts it out: microseconds a thumbnail, so on one thread. The store may
+            // read them in another order than their ids (`VerifyStore.forEachThumbnailHead`):
+            // their problems are put in row order.
+            let missing = problems.count
+            var rows: [Int64] = []
             try store.forEachThumbnailHead(headBytes: ThumbnailCheck.structureHeadBytes) { thumb in
                 checkedThumbnail(
                     of: thumb.photo,
                     try Library.quickThumbnailProblem(
                         thumb, whole: { try store.thumbnailData(photo: thumb.photo.uniqueName) }))
+                if problems.count - missing > rows.count { rows.append(thumb.rowID) }
             }
+            problems = Array(problems[..<missing]) + Library.inRowOrder(Array(problems[missing...]), rows: rows)
         } else {
             try store.forEachThumbnail { thumb in
                 chunk.append(thumb)

@@ -41,12 +41,13 @@ public enum VerifySQL {
     ///   - length: the expression of its length in bytes.
     ///   - thumbnails: what `t` reads: the `thumbnail` table, or a subquery of its rows (`id`,
     ///     `photo_id`, `width`, `height` and what the three expressions use).
+    ///   - order: the rows' order (`t.id`, or `t.photo_id` for a merge join with `photo`).
     public static func thumbnailHeads(
-        head: String, last: String, length: String, thumbnails: String = "thumbnail"
+        head: String, last: String, length: String, thumbnails: String = "thumbnail", order: String = "t.id"
     ) -> String {
         """
-        SELECT p.unique_name, p.display_name, \(head), \(last), \(length), t.width, t.height, p.width, p.height
-        FROM \(thumbnails) t JOIN photo p ON p.id = t.photo_id ORDER BY t.id
+        SELECT p.unique_name, p.display_name, \(head), \(last), \(length), t.width, t.height, p.width, p.height, t.id
+        FROM \(thumbnails) t JOIN photo p ON p.id = t.photo_id ORDER BY \(order)
         """
     }
 
@@ -55,6 +56,6 @@ public enum VerifySQL {
         ThumbnailHead(
             photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), head: row.bytes(2),
             last: row.bytes(3), byteCount: row.int(4), width: row.int(5), height: row.int(6),
-            photoWidth: row.int(7), photoHeight: row.int(8))
+            photoWidth: row.int(7), photoHeight: row.int(8), rowID: row.int64(9))
     }
 }

@@ -117,7 +117,7 @@ extension Database: VerifyStore {
     public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
         try statement(
             """
-            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id
+            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id, d.id
             FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.id
             """
         ).forEach {
@@ -125,7 +125,7 @@ extension Database: VerifyStore {
                 RecordedOriginal(
                     photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
                     byteSize: $0.int(3),
-                    fileReference: $0.string(4), zone: $0.string(5)))
+                    fileReference: $0.string(4), zone: $0.string(5), rowID: $0.int64(6)))
         }
     }
 

@@ -37,8 +37,14 @@ public struct RecordedOriginal: Sendable {
     /// Where the original is in external data (`ab/abcdef…`).
     public var fileReference: String
     public var zone: String
+    /// Its `photo_data` row's id: the row order verify reports problems in, whatever order the
+    /// store read the rows in (`VerifyStore.forEachRecordedOriginal`).
+    public var rowID: Int64
 
-    public init(photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String) {
+    public init(
+        photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, rowID: Int64 = 0
+    ) {
+        self.rowID = rowID
         self.photo = photo
         self.sha256 = sha256
         self.byteSize = byteSize
@@ -82,11 +88,15 @@ public struct ThumbnailHead: Sendable {
     public var height: Int
     public var photoWidth: Int
     public var photoHeight: Int
+    /// Its `thumbnail` row's id: the row order verify reports problems in, whatever order the
+    /// store read the rows in (`VerifyStore.forEachThumbnailHead`).
+    public var rowID: Int64
 
     public init(
         photo: PhotoName, head: [UInt8], last: [UInt8], byteCount: Int, width: Int, height: Int, photoWidth: Int,
-        photoHeight: Int
+        photoHeight: Int, rowID: Int64 = 0
     ) {
+        self.rowID = rowID
         self.photo = photo
         self.head = head
         self.last = last
@@ -257,10 +267,12 @@ public protocol VerifyStore: AnyObject {
     /// Every tag, by zone, name, then uuid.
     /// - Throws: the store's error.
     func allTags() throws -> [RecordedTag]
-    /// Calls `body` with every photo's recorded original, in row order of `photo_data`, one at
-    /// a time: a store reads them as it goes (SQLite steps its statement, PostgreSQL fetches
-    /// pages from a cursor), so memory holds one original (or one page), not the catalog's
-    /// every row.
+    /// Calls `body` with every photo's recorded original, one at a time, each with its row id
+    /// (`RecordedOriginal.rowID`), in the order the store reads cheapest: SQLite in row order of
+    /// `photo_data`, PostgreSQL in order of the photos' ids (a merge join of two index scans
+    /// instead of a million index searches of `photo`). A store reads them as it goes (SQLite
+    /// steps its statement, PostgreSQL fetches pages from a cursor), so memory holds one
+    /// original (or one page), not the catalog's every row.
     /// - Throws: the store's error, or what `body` throws.
     func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws
     /// What a deletion of each photo of `uniqueNames` would take along: its ratings and tag
@@ -286,7 +298,9 @@ public protocol VerifyStore: AnyObject {
     /// - Throws: the store's error, or what `body` throws.
     func forEachThumbnail(_ body: (RecordedThumbnail) throws -> Void) throws
 
-    /// Calls `body` with the head of each thumbnail in row order, one at a time: its first
+    /// Calls `body` with the head of each thumbnail, with its row id (`ThumbnailHead.rowID`),
+    /// one at a time, in the order the store reads cheapest (SQLite: row order; PostgreSQL: the
+    /// photos' ids, as `forEachRecordedOriginal`): its first
     /// `headBytes` bytes, last two bytes and length, cut out by the store's SQL (SQLite
     /// `substr`/`length` on the BLOB, PostgreSQL `substring`/`octet_length` on the BYTEA), so
     /// that a 3 KB thumbnail costs about `headBytes` bytes read out of the store, and nothing more
@@ -346,6 +360,6 @@ extension VerifyStore {
     public func recordedOriginals() throws -> [RecordedOriginal] {
         var rows: [RecordedOriginal] = []
         try forEachRecordedOriginal { rows.append($0) }
-        return rows
+        return rows.sorted { $0.rowID < $1.rowID }
     }
 }
