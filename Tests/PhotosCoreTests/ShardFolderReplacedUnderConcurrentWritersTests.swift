@@ -5,18 +5,21 @@ import XCTest
 
 @testable import PhotosFiles
 
-/// A file put where a shard folder belongs while several of import's workers write into that
-/// shard: every worker's original is still written (one of them moves the file aside and makes
-/// the folder; the others use that folder), none fails because another got there first.
+/// A file put where a shard folder belongs while several writers write into that shard at once:
+/// import's workers sharing one store, or two imports (two stores over one folder, each with the
+/// folders it made sure of, as two processes have). Every original is written (one writer moves
+/// the file aside and makes the folder, the others use that folder), none fails because another
+/// got there first, and only the file in the way is ever moved aside, never the folder another
+/// writer has just made with its originals in it.
 final class ShardFolderReplacedUnderConcurrentWritersTests: TemporaryFolderTestCase {
-    func testEveryWriterSucceedsWhenAFileTakesTheShardFoldersPlace() throws {
-        let store = ExternalDataStore(root: dir + "/ExternalData")
-        try FileManager.default.createDirectory(atPath: store.root, withIntermediateDirectories: false)
+    /// `rounds` times: the shard folder goes away and a file takes its place, then eight writers
+    /// (taking `stores` in turn) write into it at once.
+    private func writeRounds(_ rounds: Int, stores: [ExternalDataStore]) throws {
+        let root = stores[0].root
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
         let writers = 8
-        for round in 0..<1000 {
-            // Each round: the shard folder (made earlier, known to the store) goes away and a
-            // file takes its place; then several writers write into it at once.
-            let shard = store.root + "/ab"
+        let shard = root + "/ab"
+        for round in 0..<rounds {
             if FileManager.default.fileExists(atPath: shard) {
                 try FileManager.default.moveItem(atPath: shard, toPath: dir + "/away-\(round)")
             }
@@ -26,7 +29,7 @@ final class ShardFolderReplacedUnderConcurrentWritersTests: TemporaryFolderTestC
                 let bytes = Array("photo \(round) \(i)".utf8)
                 do {
                     _ = try bytes.withUnsafeBytes {
-                        try store.write($0, reference: "ab/ab\(round)-\(i)", durability: .deferred)
+                        try stores[i % stores.count].write($0, reference: "ab/ab\(round)-\(i)", durability: .deferred)
                     }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
@@ -38,6 +41,22 @@ final class ShardFolderReplacedUnderConcurrentWritersTests: TemporaryFolderTestC
                     FileManager.default.contents(atPath: shard + "/ab\(round)-\(i)"),
                     Data("photo \(round) \(i)".utf8), "round \(round) writer \(i)")
             }
+            for name in try FileManager.default.contentsOfDirectory(atPath: root)
+            where name.hasPrefix(".tmp-displaced-") {
+                var isFolder: ObjCBool = false
+                XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isFolder))
+                XCTAssertFalse(isFolder.boolValue, "\(name) is a folder moved aside (round \(round))")
+            }
+            if failures.withLock({ !$0.isEmpty }) { break }
         }
+    }
+
+    func testEveryWriterSucceedsWhenAFileTakesTheShardFoldersPlace() throws {
+        try writeRounds(1000, stores: [ExternalDataStore(root: dir + "/ExternalData")])
+    }
+
+    func testNoImportMovesAsideTheFolderTheOtherMade() throws {
+        let root = dir + "/ExternalData"
+        try writeRounds(400, stores: [ExternalDataStore(root: root), ExternalDataStore(root: root)])
     }
 }
