@@ -42,7 +42,7 @@ public struct RecordedOriginal: Sendable {
     public var rowID: Int64
 
     public init(
-        photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, rowID: Int64 = 0
+        photo: PhotoName, sha256: String, byteSize: Int, fileReference: String, zone: String, rowID: Int64
     ) {
         self.rowID = rowID
         self.photo = photo
@@ -94,7 +94,7 @@ public struct ThumbnailHead: Sendable {
 
     public init(
         photo: PhotoName, head: [UInt8], last: [UInt8], byteCount: Int, width: Int, height: Int, photoWidth: Int,
-        photoHeight: Int, rowID: Int64 = 0
+        photoHeight: Int, rowID: Int64
     ) {
         self.rowID = rowID
         self.photo = photo
