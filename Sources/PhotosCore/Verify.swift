@@ -1037,7 +1037,7 @@ extension Library {
                     of: thumb.photo,
                     try Library.quickThumbnailProblem(
                         thumb, whole: { try store.thumbnailData(photo: thumb.photo.uniqueName) }))
-                if problems.count - missing > rows.count { rows.append(thumb.rowID) }
+                while problems.count - missing > rows.count { rows.append(thumb.rowID) }
             }
             problems = Array(problems[..<missing]) + Library.inRowOrder(Array(problems[missing...]), rows: rows)
         } else {
