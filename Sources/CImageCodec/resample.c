@@ -74,6 +74,8 @@ int pc_area_average(const uint8_t *src, int src_width, int src_height, uint8_t *
     /* Span offsets are ints and count at most source + target weights per axis; the working
      * floats are src_height x width x 3: refuse sizes whose counts do not fit. */
     if ((int64_t)src_width + width > INT32_MAX || (int64_t)src_height + height > INT32_MAX) return 0;
+    /* Tap positions are ints counting floats of a row: 3 per source pixel. */
+    if (src_width > INT32_MAX / 3) return 0;
     size_t stride = (size_t)width * 3, floats, row_floats;
     if (__builtin_mul_overflow((size_t)src_height, stride * sizeof(float), &floats)) return 0;
     if (__builtin_mul_overflow((size_t)src_width, (size_t)3, &row_floats) || row_floats > SIZE_MAX / sizeof(float) - 2)
