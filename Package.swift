@@ -40,8 +40,9 @@ let package = Package(
         // The statements whose text is the same on both catalog backends, with their row decoding, over a small
         // connection protocol (`SQLConnection`, `SQLRow`) each backend implements: no C driver, no dialect.
         .target(name: "PhotosSQL", dependencies: ["PhotosModel", "PhotosImaging"]),
-        // The SQLite implementation of the storage boundary: handle, statements, records, migrations.
-        .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel", "PhotosSQL"]),
+        // The SQLite implementation of the storage boundary: handle, statements, records, migrations (PhotosFiles for
+        // the names of its backup files).
+        .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel", "PhotosSQL", "PhotosFiles"]),
         // The PostgreSQL implementation of the same boundary, through libpq: a catalog shared by several machines.
         .target(name: "PhotosPostgreSQL", dependencies: ["CPq", "PhotosModel", "PhotosSQL"]),
         .target(

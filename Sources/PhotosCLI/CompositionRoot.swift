@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosFiles
 import PhotosModel
 import PhotosPostgreSQL
 import PhotosSQLite
@@ -329,8 +330,8 @@ extension CompositionRoot {
 
     /// The newest `FILE.moved-…` beside `file`, when there is one.
     private static func latestMoved(of file: String) -> String? {
-        let folder = (file as NSString).deletingLastPathComponent
-        let prefix = (file as NSString).lastPathComponent + ".moved-"
+        let folder = PathName.parent(file)
+        let prefix = PathName.lastComponent(file) + ".moved-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.max().map { folder + "/" + $0 }
     }

@@ -469,7 +469,7 @@ public final class Importer {
     /// (`.jpg`, `.jpeg`, `.png`, `.heic`, `.heif`, `.hif`, `.avif`, `.webp`): such a file that is
     /// not an image is a failure, not a skip (issue 13 item 2).
     static func claimsImage(_ path: String) -> Bool {
-        ImageFormat.claimedExtensions.contains((path as NSString).pathExtension.lowercased())
+        ImageFormat.claimedExtensions.contains(PathName.pathExtension(path).lowercased())
     }
 
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
@@ -478,7 +478,7 @@ public final class Importer {
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
         thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true
     ) -> Outcome {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.pathExtension(path).lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
         let claimsImage = Importer.claimsImage(path)
         let file: ImageFile

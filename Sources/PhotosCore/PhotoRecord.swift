@@ -449,8 +449,8 @@ extension Library {
             let path = externalData.path(for: ref)
             guard access(path, F_OK) == 0 else { continue }
             let aside =
-                (path as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
-                + "uncommitted-\(getpid())-" + (path as NSString).lastPathComponent
+                PathName.parent(path) + "/" + ExternalDataStore.temporaryPrefix
+                + "uncommitted-\(getpid())-" + PathName.lastComponent(path)
             guard rename(path, aside) == 0 else { continue }
             if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
         }
@@ -484,7 +484,7 @@ extension Library {
             let sha =
                 ExternalDataStore.isContained(fileReference)
                 ? String(fileReference.split(separator: "/").last ?? "")
-                : (fileReference as NSString).lastPathComponent
+                : PathName.lastComponent(fileReference)
             if fileReference == ExternalDataStore.reference(for: sha) {
                 return try catalogStore.photoDataExists(sha256: sha, fileReference: nil)
             }

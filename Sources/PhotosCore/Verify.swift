@@ -655,7 +655,7 @@ extension Library {
             var orphans: [VerifyProblem] = []
             for (shard, name) in unreferenced {
                 let ref = name.map { shard + "/" + $0 } ?? shard
-                let temporary = (ref as NSString).lastPathComponent.hasPrefix(ExternalDataStore.temporaryPrefix)
+                let temporary = PathName.lastComponent(ref).hasPrefix(ExternalDataStore.temporaryPrefix)
                 // While a photo has lost its PhotoData row, an unreferenced original may be the
                 // only copy of its bytes: reported, never removed (never delete good data).
                 let keep = !temporary && !withoutData.isEmpty

@@ -1,6 +1,7 @@
 import CExempi
 import CExempiShim
 import Foundation
+import PhotosFiles
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
@@ -131,7 +132,7 @@ public struct XMPSidecar: Equatable, Sendable {
     /// True when `path` is a sidecar rather than a file to import: an `.xmp` file, or a `.json`
     /// file beside the image it describes (`IMG.jpg.json` next to `IMG.jpg`).
     public static func isSidecar(_ path: String) -> Bool {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathName.pathExtension(path).lowercased()
         if ext == "xmp" { return true }
         guard ext == "json" else { return false }
         var st = stat()

@@ -100,7 +100,7 @@ public enum AtomicFile {
         durability: Durability = .immediate,
         _ produce: (Sink) throws -> Void
     ) throws -> stat {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathName.parent(path)
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + TemporaryName.next()
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)

@@ -88,7 +88,7 @@ public struct ExternalDataStore: Sendable {
                 "refusing to write an original under \(reference.debugDescription): not a name inside \(root)")
         }
         let final = path(for: reference)
-        let dir = (final as NSString).deletingLastPathComponent
+        let dir = PathName.parent(final)
         if isDryRun {
             // Writes nothing, but fails where the real run would for lack of permission (77),
             // so that a dry run's outcome is the real run's.
@@ -153,7 +153,7 @@ public struct ExternalDataStore: Sendable {
             // A name of its own (TemporaryName): a file displaced earlier is never replaced.
             let aside =
                 root + "/" + ExternalDataStore.temporaryPrefix + "displaced-" + TemporaryName.next() + "-"
-                + (dir as NSString).lastPathComponent
+                + PathName.lastComponent(dir)
             let code = ExternalDataStore.moveAside(dir, to: aside)
             if code != 0 {
                 throw FileError(

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PhotosFiles
 import PhotosModel
 
 /// The catalog backup with SQLite's online backup API (https://www.sqlite.org/backup.html,
@@ -8,9 +9,9 @@ import PhotosModel
 /// WAL mode writers go on meanwhile (https://www.sqlite.org/wal.html §2.2).
 extension Database: CatalogBackupStore {
     public func backupCatalog(to destination: String) throws -> Int64 {
-        let folder = (destination as NSString).deletingLastPathComponent
+        let folder = PathName.parent(destination)
         let temporary =
-            (folder.isEmpty ? "." : folder) + "/." + (destination as NSString).lastPathComponent + ".partial-"
+            (folder.isEmpty ? "." : folder) + "/." + PathName.lastComponent(destination) + ".partial-"
             + String(getpid())
         Glibc.unlink(temporary)
         var copy: OpaquePointer?

@@ -45,10 +45,13 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         process.waitUntilExit()
     }
 
-    /// Runs the binary to completion and returns its exit status and output.
+    /// Runs the binary to completion (in `folder` when given, else in this process's current
+    /// folder) and returns its exit status and output.
     @discardableResult
-    public func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(try binary(), args)
+    public func run(_ args: [String], in folder: String? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try runProcess(try binary(), args, currentDirectory: folder)
     }
 
     /// Runs the binary with `args` exactly as given, to completion: a library it creates in a
@@ -61,14 +64,16 @@ open class BinaryTestCase: TemporaryFolderTestCase {
     }
 
     /// Runs `executable` with `args` to completion (with `environment` when given, else this
-    /// process's) and returns its exit status and output: what `run`, `asReader` and the tests
+    /// process's; in `currentDirectory` when given) and returns its exit status and output: what `run`, `asReader` and the tests
     /// that set a variable such as `TZ` share. When `executable` is the `photos` binary and
     /// `preparing` is true, a library it would create is prepared first (`preparingLibraries`).
     public func runProcess(
-        _ executable: String, _ args: [String], environment: [String: String]? = nil, preparing: Bool = true
+        _ executable: String, _ args: [String], environment: [String: String]? = nil, preparing: Bool = true,
+        currentDirectory: String? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let photosPath = (try? binary()).map { URL(fileURLWithPath: $0).standardized.path }
         let isPhotos = preparing && photosPath == process.executableURL?.standardized.path
         process.arguments = isPhotos ? try Self.preparingLibraries(args, environment: environment) : args

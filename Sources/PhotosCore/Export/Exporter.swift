@@ -562,8 +562,8 @@ public final class Exporter {
         var existing = (path as NSString).standardizingPath
         var rest: [String] = []
         while realPath(existing) == nil && existing != "/" && !existing.isEmpty {
-            rest.insert((existing as NSString).lastPathComponent, at: 0)
-            existing = (existing as NSString).deletingLastPathComponent
+            rest.insert(PathName.lastComponent(existing), at: 0)
+            existing = PathName.parent(existing)
         }
         let base = realPath(existing) ?? existing
         return rest.reduce(base) { $0 == "/" ? "/" + $1 : $0 + "/" + $1 }

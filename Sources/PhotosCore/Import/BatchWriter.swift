@@ -81,7 +81,7 @@ struct ImportBatchWriter {
                             try importStore.photoExists(uniqueName: $0)
                                 || importStore.photoExists(uniqueName: $0.lowercased()) ? nil : $0
                         } ?? RandomUUID.make().uuidString
-                    let displayName = (item.path as NSString).lastPathComponent
+                    let displayName = PathName.lastComponent(item.path)
                     let row = PhotoRow(
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
                         captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,

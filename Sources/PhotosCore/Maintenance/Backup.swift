@@ -95,10 +95,10 @@ extension Library {
                 report.kept += 1
                 continue
             }
-            try Library.makeFolders((destinationPath as NSString).deletingLastPathComponent, library: dest)
+            try Library.makeFolders(PathName.parent(destinationPath), library: dest)
             let temporary =
-                (destinationPath as NSString).deletingLastPathComponent + "/" + ExternalDataStore.temporaryPrefix
-                + (destinationPath as NSString).lastPathComponent
+                PathName.parent(destinationPath) + "/" + ExternalDataStore.temporaryPrefix
+                + PathName.lastComponent(destinationPath)
             unlink(temporary)
             if link(source, temporary) == 0 {
                 report.linked += 1
@@ -216,7 +216,7 @@ extension Library {
         }
         for reference in source.allReferences() {
             let from = source.path(for: reference), to = fresh.externalData.path(for: reference)
-            try makeFolders((to as NSString).deletingLastPathComponent, library: staging)
+            try makeFolders(PathName.parent(to), library: staging)
             if link(from, to) != 0 {
                 guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
                     throw BackupError.cannotRestoreOriginal(source: from, destination: to, errno: errno)
@@ -233,8 +233,8 @@ extension Library {
     /// - Throws: `LibraryError.cannotCreate` when the parent folder cannot be created.
     private static func stagingFolder(for root: String) throws -> String {
         let standardized = (root as NSString).standardizingPath
-        let parent = (standardized as NSString).deletingLastPathComponent
-        let prefix = "." + (standardized as NSString).lastPathComponent + ".restoring-"
+        let parent = PathName.parent(standardized)
+        let prefix = "." + PathName.lastComponent(standardized) + ".restoring-"
         try makeFolders(parent, library: root)
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix)
         {

@@ -106,7 +106,7 @@ extension Library {
         } catch {
             removeUnreferencedFiles(copied)
             // The shard folders made for them too, when they are empty again.
-            for ref in copied { rmdir((externalData.path(for: ref) as NSString).deletingLastPathComponent) }
+            for ref in copied { rmdir(PathName.parent(externalData.path(for: ref))) }
             throw error
         }
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
