@@ -77,7 +77,7 @@ public struct XMPSidecar: Equatable, Sendable {
     /// The sidecar paths tried for an image, in order: `IMG.jpg.xmp`, `IMG.xmp` (and the
     /// upper-case `.XMP` forms).
     public static func candidatePaths(for imagePath: String) -> [String] {
-        let stem = (imagePath as NSString).deletingPathExtension
+        let stem = PathName.deletingPathExtension(imagePath)
         return [imagePath + ".xmp", imagePath + ".XMP", stem + ".xmp", stem + ".XMP"]
     }
 
@@ -136,7 +136,7 @@ public struct XMPSidecar: Equatable, Sendable {
         if ext == "xmp" { return true }
         guard ext == "json" else { return false }
         var st = stat()
-        return stat((path as NSString).deletingPathExtension, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        return stat(PathName.deletingPathExtension(path), &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its

@@ -39,6 +39,16 @@ public enum PathName {
         return String(decoding: bytes[(dot + 1)...], as: UTF8.self)
     }
 
+    /// The path without its last component's extension and that extension's dot, normalized:
+    /// `"/x/a.jpg"` → `"/x/a"`, `"a.b/"` → `"a"`; a path whose `pathExtension` is empty comes back
+    /// as it is (normalized): `".jpg"`, `"a."`, `"a"`.
+    public static func deletingPathExtension(_ path: String) -> String {
+        let bytes = normalized(path)
+        let ext = pathExtension(path).utf8.count
+        guard ext > 0 else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes[..<(bytes.count - ext - 1)], as: UTF8.self)
+    }
+
     private static let slash = UInt8(ascii: "/")
 
     /// The path's UTF-8 bytes with runs of "/" made one and a trailing "/" dropped (not a lone "/").

@@ -40,4 +40,14 @@ final class PathNameTests: XCTestCase {
             XCTAssertEqual(PathName.pathExtension(path), ext, "extension of \(path.debugDescription)")
         }
     }
+
+    func testDeletingTheExtension() {
+        let cases: [(String, String)] = [
+            ("/x/a.jpg", "/x/a"), ("a.b/", "a"), ("x/a.tar.gz", "x/a.tar"), ("a", "a"), (".jpg", ".jpg"),
+            ("x/.jpg", "x/.jpg"), ("a.", "a."), ("", ""), ("/", "/"), ("a//b.XMP", "a/b"), ("日本.HEIC", "日本")
+        ]
+        for (path, stem) in cases {
+            XCTAssertEqual(PathName.deletingPathExtension(path), stem, "stem of \(path.debugDescription)")
+        }
+    }
 }
