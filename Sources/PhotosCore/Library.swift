@@ -97,7 +97,10 @@ public final class Library {
     ///   open or a dry run meets an older schema version (`.notWritable` when only a user who
     ///   can write it can upgrade it); `.cannotCreate` when it cannot be created;
     ///   `.newerSchema` when it is newer than this build; `.busy`; `.database` for the store's
-    ///   other failures. (The CLI's ErrorReporting gives them 66, 77, 65, 77/65, 73, 65, 75.)
+    ///   other failures, among them `ForeignTablesError` for a catalog holding another
+    ///   program's tables and the backend's unexpected-schema error for one missing a table of
+    ///   its version (`LibraryStore.requireCatalogTables`). (The CLI's ErrorReporting gives them
+    ///   66, 77, 65, 77/65, 73, 65, 75; 73 and 65 for the last two.)
     public init(
         root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend, create: Bool,
         busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false, acceptingOlderSchema: Bool = false
@@ -132,6 +135,9 @@ public final class Library {
                     throw LibraryError.newerSchema(library: root, found: version, supported: current)
                 }
                 if readOnly && version == 0 {
+                    // Another program's tables are named as a migration names them (73); an
+                    // empty file is no library (65).
+                    try store.requireOnlyCatalogTables()
                     throw LibraryError.notALibrary(path: dbPath)
                 }
                 if readOnly && !acceptingOlderSchema && version < current {
@@ -155,6 +161,10 @@ public final class Library {
             } else {
                 try store.migrateToCurrentSchema()
             }
+            // A catalog at this version holds its tables and no other program's (a file that
+            // set its version itself, a table dropped by hand): refused here, not as "no such
+            // table" half-way through a command.
+            if try store.schemaVersion() == current { try store.requireCatalogTables() }
         } catch {
             throw LibraryError.wrap(error, library: root)
         }

@@ -14,6 +14,13 @@ extension PostgresDatabase: CatalogBackupStore {
     /// - Throws: `PostgresError` `0A000` (feature_not_supported, `StoreError.Kind.unsupported`:
     ///   exit 69) saying so; nothing is written.
     public func backupCatalog(to destination: String) throws -> Int64 {
+        try refuseCatalogBackupIfUnsupported()
+        return 0
+    }
+
+    /// See `backupCatalog`: always throws.
+    /// - Throws: `PostgresError` `0A000` (feature_not_supported).
+    public func refuseCatalogBackupIfUnsupported() throws {
         throw PostgresError(
             sqlState: "0A000",
             message:

@@ -194,6 +194,8 @@ extension PostgresMigrationError: StoreErrorConvertible {
         case let .newerLibrary(found, supported):
             return StoreError(
                 .newerSchema(found: found, supported: supported), message: description, detail: description)
+        case .unexpectedSchema:
+            return StoreError(.corrupt, message: description, detail: description)
         }
     }
 }

@@ -227,12 +227,19 @@ public enum PostgresSchema {
 public enum PostgresMigrationError: Error, CustomStringConvertible, Equatable {
     /// The catalog was written by a newer `photos`.
     case newerLibrary(found: Int, supported: Int)
+    /// `schema_version` says `version`, but a migration from it failed on what the schema holds
+    /// (`detail`: the server's message; SQLSTATE class 42, e.g. 42P01 undefined_table): not a
+    /// photos catalog of that version — damaged, or tables dropped by hand.
+    case unexpectedSchema(place: String, version: Int, detail: String)
 
     public var description: String {
         switch self {
         case let .newerLibrary(found, supported):
             return
                 "the library has schema version \(found), newer than this photos supports (\(supported)); use a newer photos"
+        case let .unexpectedSchema(place, version, detail):
+            return
+                "\(place) says schema version \(version) but does not hold what a photos catalog of that version holds (\(detail)): it is damaged or not a photos catalog; nothing was changed"
         }
     }
 }
@@ -285,12 +292,38 @@ extension PostgresDatabase {
             remedy: "give a new database, or a schema of its own (options=-csearch_path=SCHEMA)")
     }
 
+    /// See `LibraryStore.requireCatalogTables`.
+    /// - Throws: `ForeignTablesError`, `MissingCatalogSchemaError` (`requireOnlyCatalogTables`);
+    ///   `PostgresMigrationError.unexpectedSchema` naming the first missing table or column;
+    ///   `PostgresError`.
+    public func requireCatalogTables() throws {
+        try requireOnlyCatalogTables()
+        // Every table's live columns (pg_attribute, PostgreSQL docs §53.7) in one statement.
+        var columns: [String: Set<String>] = [:]
+        let pairs = try statement(
+            """
+            SELECT c.relname::text, a.attname::text FROM pg_class c
+            JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+            """
+        ).map { ($0.string(0), $0.string(1)) }
+        for (table, column) in pairs { columns[table, default: []].insert(column) }
+        if let detail = CatalogTables.firstMissing(in: columns) {
+            let schema = try scalarString("SELECT current_schema()::text") ?? "(none)"
+            throw PostgresMigrationError.unexpectedSchema(
+                place: "schema \(schema)", version: try schemaVersion(), detail: detail)
+        }
+    }
+
     /// Brings the catalog to `target` (default: the current version), one transaction per
     /// migration under the exclusive catalog writer lock (so two processes opening a new
     /// catalog at once migrate it once), re-reading the version under the lock.
     /// - Returns: the version before migrating (0 for a new catalog).
-    /// - Throws: `PostgresMigrationError.newerLibrary`; `PostgresError` (the migration's
-    ///   transaction is rolled back).
+    /// - Throws: `PostgresMigrationError.newerLibrary`; `ForeignTablesError` for a table no
+    ///   migration creates (at any version); `PostgresMigrationError.unexpectedSchema` when a
+    ///   migration from version ≥ 1 fails with SQLSTATE class 42 (a table or column of that
+    ///   version missing); `PostgresError` otherwise (the migration's transaction is rolled back).
     @discardableResult
     public func migrate(to target: Int = PostgresSchema.currentVersion) throws -> Int {
         let before = try schemaVersion()
@@ -303,9 +336,19 @@ extension PostgresDatabase {
                 try execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
                 let now = try scalarInt("SELECT version FROM schema_version") ?? 0
                 guard now == version else { return true }
-                // A schema of another program's tables gets no catalog beside them.
-                if now == 0 { try requireOnlyCatalogTables() }
-                try execute(PostgresSchema.migrations[version])
+                // A schema of another program's tables gets no catalog beside them (at any
+                // version: at 0 every table but schema_version is another program's).
+                try requireOnlyCatalogTables()
+                do {
+                    try execute(PostgresSchema.migrations[version])
+                } catch let error as PostgresError
+                    where now > 0 && error.sqlStateClass == "42" && error.sqlState != "42501"
+                {
+                    // 42P01 undefined_table, 42703 undefined_column…; not 42501 (no privilege).
+                    let schema = try? scalarString("SELECT current_schema()::text")
+                    throw PostgresMigrationError.unexpectedSchema(
+                        place: "schema \(schema ?? "(none)")", version: now, detail: error.message)
+                }
                 if now == 0 {
                     try run("INSERT INTO schema_version (version) VALUES (?)", [version + 1])
                 } else {

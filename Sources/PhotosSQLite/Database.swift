@@ -29,10 +29,15 @@ public final class Database {
     ///   - path: file path of the database.
     ///   - readOnly: open an existing database for reading only (see `openForReading`).
     ///   - busyTimeout: seconds to wait for another connection's lock before failing with BUSY.
-    /// - Throws: `SQLiteError` when the file cannot be opened or configured (for example when
+    ///   - check: for a writable open, run on the open connection before anything is written
+    ///     (the switch to WAL is the first write); what it throws closes the file and is thrown.
+    /// - Throws: what `check` throws; `SQLiteError` when the file cannot be opened or configured (for example when
     ///   the journal mode cannot be switched to WAL: `SQLITE_READONLY_*` on a library this
     ///   process may not write).
-    public init(path: String, readOnly: Bool = false, busyTimeout: Double = 30) throws {
+    public init(
+        path: String, readOnly: Bool = false, busyTimeout: Double = 30,
+        beforeWriting check: ((Database) throws -> Void)? = nil
+    ) throws {
         let db: OpaquePointer
         if readOnly {
             db = try Database.openForReading(path, busyTimeout: busyTimeout)
@@ -61,6 +66,9 @@ public final class Database {
         do {
             try execute("PRAGMA foreign_keys = ON")
             if !readOnly {
+                // Before the first write (the WAL switch rewrites the header of a file in
+                // another journal mode): a file that is not ours stays as it was.
+                try check?(self)
                 let mode = try scalarString("PRAGMA journal_mode = WAL")
                 guard mode?.lowercased() == "wal" else {
                     throw SQLiteError(

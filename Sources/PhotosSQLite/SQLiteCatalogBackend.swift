@@ -27,12 +27,18 @@ public struct SQLiteCatalogBackend: CatalogBackend {
     }
 
     /// Opens `ROOT/photos.sqlite` (creating the file when `options.create`); never migrates
-    /// (`Library` decides that through `migrateToCurrentSchema()`).
-    /// - Throws: `SQLiteError`.
+    /// (`Library` decides that through `migrateToCurrentSchema()`). A writable open first
+    /// refuses a file holding another program's tables, or one at the current version missing a
+    /// table or column of it, before anything is written to it (`LibraryStore.requireCatalogTables`).
+    /// - Throws: `ForeignTablesError`, `MigrationError.unexpectedSchema`, `SQLiteError`.
     public func open(root: String, options: StoreOpenOptions) throws -> any LibraryStore {
         try Database(
             path: SQLiteCatalogBackend.databasePath(root: root), readOnly: options.readOnly,
-            busyTimeout: options.lockWait)
+            busyTimeout: options.lockWait,
+            beforeWriting: { db in
+                try Schema.migrator.requireKnownTables(db)
+                if try db.userVersion == Schema.currentVersion { try db.requireCatalogTables() }
+            })
     }
 }
 

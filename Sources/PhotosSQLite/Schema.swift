@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import PhotosModel
 import PhotosSQL
@@ -297,6 +298,10 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
     case damaged(path: String)
     /// A migration left a row of `table` (row id `rowID`) referring to a missing row of `parent`.
     case foreignKeyViolation(table: String, rowID: Int64, parent: String)
+    /// The file's `user_version` says `version`, but a migration from it failed on what the file
+    /// holds (`detail`: SQLite's message, e.g. "no such table: photo"): not a photos library of
+    /// that version — another program's database that sets `user_version`, or a damaged one.
+    case unexpectedSchema(path: String, version: Int, detail: String)
 
     public var description: String {
         switch self {
@@ -308,6 +313,9 @@ public enum MigrationError: Error, CustomStringConvertible, Equatable {
         case let .foreignKeyViolation(table, rowID, parent):
             return
                 "a schema migration left \(table) row \(rowID) referring to a missing \(parent) row; nothing was changed"
+        case let .unexpectedSchema(path, version, detail):
+            return
+                "\(path) says schema version \(version) but does not hold what a photos library of that version holds (\(detail)): it is another program's database or a damaged library; nothing was changed"
         }
     }
 }
@@ -334,8 +342,11 @@ public struct Migrator: Sendable {
     /// Brings `db` to `target` (default: `currentVersion`).
     /// - Returns: the version before migrating (0 for a new database).
     /// - Throws: `MigrationError.newerLibrary` when the file is newer than these migrations;
-    ///   `MigrationError.foreignKeyViolation`; `SQLiteError` when a migration fails (the
-    ///   transaction is rolled back).
+    ///   `MigrationError.foreignKeyViolation`; `ForeignTablesError` when the file holds a table
+    ///   no migration creates (at any version); `MigrationError.unexpectedSchema` when a
+    ///   migration fails with SQLITE_ERROR (no such table or column: the file is not what its
+    ///   version says); `SQLiteError` when a migration fails otherwise (the transaction is
+    ///   rolled back).
     @discardableResult
     public func migrate(_ db: Database, to target: Int? = nil) throws -> Int {
         let target = target ?? currentVersion
@@ -345,8 +356,9 @@ public struct Migrator: Sendable {
         }
         guard before < target else { return before }
         // Another program's database is no new one (read in one snapshot, so that a catalog
-        // another process is creating at this moment is seen with its version or not at all).
-        if before == 0 { try db.transaction(.deferred) { try Migrator.requireNoTables(db) } }
+        // another process is creating at this moment is seen with its version or not at all);
+        // nor is one that sets `user_version` itself, if it holds a table no migration makes.
+        try db.transaction(.deferred) { try requireKnownTables(db) }
         if before == 0 && incrementalVacuum {
             // Only settable before the first table exists: lets `history compact` return freed
             // pages to the file system with `PRAGMA incremental_vacuum`.
@@ -367,8 +379,12 @@ public struct Migrator: Sendable {
                 // Re-read inside the write lock: another process may have migrated meanwhile.
                 let now = try db.userVersion
                 guard now == version else { return }
-                if now == 0 { try Migrator.requireNoTables(db) }
-                try db.execute(migrations[version])
+                try requireKnownTables(db)
+                do {
+                    try db.execute(migrations[version])
+                } catch let error as SQLiteError where error.code == SQLITE_ERROR && now > 0 {
+                    throw MigrationError.unexpectedSchema(path: db.path, version: now, detail: error.message)
+                }
                 try db.checkForeignKeys()
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
@@ -378,12 +394,17 @@ public struct Migrator: Sendable {
 }
 
 extension Migrator {
-    /// Refuses a database of schema version 0 that holds a table or view (another program's
-    /// database), before the first migration creates anything in it.
+    /// Every table these migrations create (`CREATE TABLE name`, read from their SQL).
+    var tableNames: Set<String> { MigrationTables.created(by: migrations) }
+
+    /// Refuses a database that holds a table or view no migration creates — at schema version
+    /// 0 any table at all — before a migration changes anything in it: another program's
+    /// database, whether or not it sets `user_version`.
     /// - Throws: `ForeignTablesError` naming the file and its tables; `SQLiteError`.
-    static func requireNoTables(_ db: Database) throws {
-        guard try db.userVersion == 0 else { return }
-        let tables = try db.tableNames()
+    func requireKnownTables(_ db: Database) throws {
+        let version = try db.userVersion
+        let known = tableNames
+        let tables = try db.tableNames().filter { version == 0 || !known.contains($0) }
         guard !tables.isEmpty else { return }
         throw ForeignTablesError(
             place: db.path, tables: tables, remedy: "it is another program's database; use a folder of its own")
@@ -409,6 +430,27 @@ extension Database {
     /// See `LibraryStore.requireOnlyCatalogTables`: at schema version 0 every table is another
     /// program's, afterwards every one no migration creates (`Schema.tableNames`).
     /// - Throws: `ForeignTablesError` naming the file; `SQLiteError`.
+    /// See `LibraryStore.requireCatalogTables`.
+    /// - Throws: `ForeignTablesError`; `MigrationError.unexpectedSchema` naming the first
+    ///   missing table or column; `SQLiteError`.
+    public func requireCatalogTables() throws {
+        let present = try tableNames()
+        let foreign = present.filter { !Schema.tableNames.contains($0) }
+        if !foreign.isEmpty {
+            throw ForeignTablesError(
+                place: path, tables: foreign, remedy: "it is another program's database; use a folder of its own")
+        }
+        // Every table's columns in one statement (https://www.sqlite.org/pragma.html#pragfunc).
+        var columns: [String: Set<String>] = [:]
+        let pairs = try statement(
+            "SELECT m.name, c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table'"
+        ).map { ($0.string(0), $0.string(1)) }
+        for (table, column) in pairs { columns[table, default: []].insert(column) }
+        if let detail = CatalogTables.firstMissing(in: columns) {
+            throw MigrationError.unexpectedSchema(path: path, version: try userVersion, detail: detail)
+        }
+    }
+
     public func requireOnlyCatalogTables() throws {
         let version = try userVersion
         let foreign = try tableNames().filter { version == 0 || !Schema.tableNames.contains($0) }

@@ -57,6 +57,13 @@ extension Library {
         guard dest != root && !dest.hasPrefix(root + "/") else {
             throw BackupError.destinationInsideLibrary(destination: dest, library: root)
         }
+        // A catalog the store does not back up (PostgreSQL: pg_dump's) is refused before DEST
+        // is made.
+        do {
+            try catalogBackupStore.refuseCatalogBackupIfUnsupported()
+        } catch {
+            throw LibraryError.wrap(error, library: root)
+        }
         try Library.claimBackupFolder(dest, of: root, backend: backend)
         var report = BackupReport()
         report.destination = dest

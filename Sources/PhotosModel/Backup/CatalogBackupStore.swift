@@ -12,9 +12,19 @@ public protocol CatalogBackupStore {
     ///   busy error) or `destination` cannot be written; nothing is left at `destination` then.
     func backupCatalog(to destination: String) throws -> Int64
 
+    /// Throws what `backupCatalog` would throw because this store does not back up its
+    /// catalog at all (a catalog on a server), before `photos backup` makes its folder.
+    /// - Throws: the store's refusal; nothing by default.
+    func refuseCatalogBackupIfUnsupported() throws
+
     /// Replaces the whole catalog of this store with the copy in `source` (one that
     /// `backupCatalog` wrote), in one step: other connections see the old catalog or the
     /// restored one. The copy's schema version comes with it (migrate afterwards).
     /// - Throws: the store's error when `source` is not a readable copy or this catalog is busy.
     func restoreCatalog(from source: String) throws
+}
+
+extension CatalogBackupStore {
+    /// Stores that back up their catalog refuse nothing up front.
+    public func refuseCatalogBackupIfUnsupported() throws {}
 }

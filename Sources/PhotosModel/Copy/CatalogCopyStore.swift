@@ -63,6 +63,19 @@ public enum CatalogTables {
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
 
+    /// What a catalog whose tables have `columns` (table name → column names) lacks of these
+    /// tables, as "no table NAME" or "no column TABLE.COLUMN" for the first gap in `all`'s
+    /// order; nil when it has every table and column (more columns are not a gap).
+    public static func firstMissing(in columns: [String: Set<String>]) -> String? {
+        for table in all {
+            guard let present = columns[table.name] else { return "no table \(table.name)" }
+            if let column = table.columns.first(where: { !present.contains($0.name) }) {
+                return "no column \(table.name).\(column.name)"
+            }
+        }
+        return nil
+    }
+
     /// The tables, referenced before referencing.
     public static let all: [CatalogTable] = [
         CatalogTable("zone", [t("id"), t("name"), t("scope")], key: ["id"]),

@@ -93,6 +93,15 @@ public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, Hist
     ///   the store's error.
     func requireOnlyCatalogTables() throws
 
+    /// Refuses a catalog at the current schema version that is not one: a table of another
+    /// program beside it (`ForeignTablesError`), or a table of the current schema
+    /// (`CatalogTables.all`) missing (the backend's unexpected-schema error, a `.corrupt`
+    /// `StoreError`): a file or schema that set its version number itself, or lost a table. Every
+    /// open of a library at the current version calls it, so that no command meets the gap as
+    /// "no such table" half-way.
+    /// - Throws: `ForeignTablesError`; the backend's unexpected-schema error; the store's error.
+    func requireCatalogTables() throws
+
     /// The comment line `photos schema` prints first: the version and where the backend keeps it.
     func schemaHeader(version: Int) -> String
 
