@@ -135,9 +135,16 @@ public final class Library {
                     throw LibraryError.newerSchema(library: root, found: version, supported: current)
                 }
                 if readOnly && version == 0 {
-                    // Another program's tables are named as a migration names them (73); an
-                    // empty file is no library (65).
-                    try store.requireOnlyCatalogTables()
+                    // Another program's tables are named as a migration names them (73); a file
+                    // without tables, or with only a catalog's tables but no version, is no
+                    // library (65).
+                    do {
+                        try store.requireOnlyCatalogTables()
+                    } catch let error as ForeignTablesError
+                        where !error.tables.allSatisfy(Library.catalogTableNames.contains)
+                    {
+                        throw error
+                    } catch is ForeignTablesError {}
                     throw LibraryError.notALibrary(path: dbPath)
                 }
                 if readOnly && !acceptingOlderSchema && version < current {
@@ -173,6 +180,10 @@ public final class Library {
         }
         files = ExternalDataStore(root: root + "/" + Library.externalDataName)
     }
+
+    /// The tables of a catalog of the current version on either backend (`CatalogTables`, and
+    /// PostgreSQL's `schema_version`).
+    static let catalogTableNames = Set(CatalogTables.all.map(\.name) + ["schema_version"])
 
     /// Runs `body` as a dry run when `enabled` (and as itself otherwise): the real code path,
     /// with every `write(_:)` rolled back, `externalData` writing and removing nothing, and

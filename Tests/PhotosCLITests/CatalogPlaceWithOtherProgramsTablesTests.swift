@@ -104,10 +104,10 @@ final class CatalogPlaceWithOtherProgramsTablesTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
         let db = lib + "/photos.sqlite"
         try Database(path: db).execute("CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('ada')")
-        // init reads it first and finds no schema version: not a photos library (65).
+        // init names the other program's table as import does (73), not only "not a library".
         let initialized = try runAsGiven(["init", lib])
-        XCTAssertEqual(initialized.status, 65, initialized.stderr)
-        XCTAssertTrue(initialized.stderr.contains(db + " is not a photos library"), initialized.stderr)
+        XCTAssertEqual(initialized.status, 73, initialized.stderr)
+        XCTAssertTrue(initialized.stderr.contains(db + " holds table users of another program"), initialized.stderr)
         // A writing open would have made the catalog beside the other program's table.
         let imported = try runAsGiven(["--library", lib, "import", "-q", samplesDir])
         XCTAssertEqual(imported.status, 73, imported.stderr)
