@@ -1,0 +1,660 @@
+/*
+ * thumbjpeg.c: our own baseline JPEG encoder for thumbnails (pc_thumbnail_jpeg_encode, used by
+ * pc_jpeg_encode). 8-bit RGB in; YCbCr, 4:2:0, one interleaved sequential scan (SOF0), Huffman
+ * tables optimized for the image, no restart markers; JFIF APP0 and the sRGB Exif APP1
+ * (pc_srgb_exif_app1, jpeg.c) after SOI.
+ *
+ * It writes what libjpeg-turbo 2.1.5 writes for the same input (jpeg_set_defaults,
+ * jpeg_set_quality(q, TRUE), optimize_coding, JDCT_ISLOW, and jpeg.c's shared Huffman tables up
+ * to 240 x 240 pixels): every quantized DCT coefficient the same, the same tables, the same bytes.
+ * What each step follows:
+ *   - colour conversion: jccolor.c rgb_ycc (JFIF / T.871 equations in 16-bit fixed point:
+ *     FIX(x) = x * 65536 + 0.5 truncated; Y rounds with ONE_HALF, Cb and Cr with ONE_HALF - 1).
+ *   - edge expansion: jcprepct.c (bottom rows replicated to an even row count, then the
+ *     downsampled rows to a whole iMCU row) and jcsample.c expand_right_edge (rightmost column
+ *     replicated to whole blocks, to 16 columns per MCU before the chroma downsampling).
+ *   - downsampling: jcsample.c h2v2_downsample, (a + b + c + d + bias) >> 2 with bias 1, 2, 1, 2...
+ *     along each output row.
+ *   - blocks past the image in an MCU (jccoefct.c compress_first_pass): all AC zero and the DC
+ *     of the last real block to their left (right edge), or of the MCU's right block above (bottom).
+ *   - forward DCT: jfdctint.c jpeg_fdct_islow (Loeffler-Ligtenberg-Moschytz, CONST_BITS 13,
+ *     PASS1_BITS 2; outputs scaled up by 8); libjpeg-turbo's SSE2/AVX2 version gives the same
+ *     integers (the tests compare coefficients with libjpeg's own encode).
+ *   - quantization tables: jcparam.c (T.81 Annex K.1 tables, jpeg_quality_scaling,
+ *     jpeg_add_quant_table with force_baseline: (t * scale + 50) / 100 in 1...255).
+ *   - quantization: jcdctmgr.c compute_reciprocal / quantize (divisor q * 8, rounding by a 16-bit
+ *     reciprocal with correction: the rounded quotient, half away from zero).
+ *   - entropy coding: T.81 F.1.2 (DC differences, AC run/size symbols, ZRL, EOB), F.1.2.3 byte
+ *     stuffing, bits padded with 1s; jchuff.c encode_one_block.
+ *   - optimal tables: T.81 Annex K.2 as jchuff.c jpeg_gen_optimal_table does it (pseudo-symbol
+ *     256 with count 1, ties broken towards the larger symbol, lengths limited to 16 bits by
+ *     K.2's Figure K.3 adjustment), with a binary heap instead of K.2's scans over 257 symbols:
+ *     the same merges in the same order, so the same code lengths; codes by T.81 Annex C.
+ *   - markers: jcmarker.c (SOI, APP0 JFIF 1.01 aspect 1:1, APP1, one DQT per table in zigzag
+ *     order, SOF0, one DHT per table as the scan first names it, SOS, EOI); T.81 B.2, B.2.4.
+ *
+ * The image is worked one MCU row (16 pixel rows) at a time; each block's symbols are kept as
+ * tokens (at most 64 per block) while their counts are gathered, then the tables are built and
+ * the tokens written: one pass over the pixels. Memory: the tokens (at most 256 bytes per 8 x 8
+ * block, 6 bytes per pixel) and the output (bounded from the symbol counts before it is
+ * allocated). Nothing global is mutable; nothing exits.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "CImageCodec.h"
+#include "messages.h"
+
+/* T.81 Table K.1 / K.2 (jcparam.c std_luminance_quant_tbl, std_chrominance_quant_tbl), natural order. */
+static const uint8_t pc_tj_luma_quant[64] = {
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
+    14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+    18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+};
+static const uint8_t pc_tj_chroma_quant[64] = {
+    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99,
+    24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+};
+
+/* Zigzag position -> natural (row-major) index (T.81 Figure A.6; jutils.c jpeg_natural_order). */
+static const uint8_t pc_tj_natural[64] = {
+    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5,
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+};
+
+#define PC_TJ_MAX_DIMENSION 65500 /* jmorecfg.h JPEG_MAX_DIMENSION */
+
+/* One quantization table: its values (natural order) and jcdctmgr.c's reciprocal divisors, both
+ * in zigzag order so quantization writes the coefficients in the order they are coded. */
+typedef struct pc_tj_quant {
+    uint8_t value[64];      /* natural order, for DQT */
+    uint32_t recip[64];     /* zigzag order from here on */
+    uint32_t corr[64];
+    uint8_t shift[64];
+} pc_tj_quant;
+
+/* jcdctmgr.c compute_reciprocal for a 16-bit DCTELEM (libjpeg-turbo's SIMD build). */
+static void pc_tj_divisor(unsigned divisor, uint32_t *recip, uint32_t *corr, uint8_t *shift) {
+    int b = 31 - __builtin_clz(divisor);
+    int r = 16 + b;
+    uint32_t fq = (1u << r) / divisor, fr = (1u << r) % divisor, c = divisor / 2;
+    if (fr == 0) {
+        fq >>= 1;
+        r--;
+    } else if (fr <= divisor / 2) {
+        c++;
+    } else {
+        fq++;
+    }
+    *recip = fq;
+    *corr = c;
+    *shift = (uint8_t)r;
+}
+
+/* jcparam.c jpeg_add_quant_table with force_baseline, scaled by jpeg_quality_scaling. */
+static void pc_tj_make_quant(pc_tj_quant *q, const uint8_t *basic, int quality) {
+    long scale = quality < 50 ? 5000 / quality : 200 - quality * 2;
+    for (int i = 0; i < 64; i++) {
+        long t = ((long)basic[i] * scale + 50) / 100;
+        if (t <= 0) t = 1;
+        if (t > 255) t = 255;
+        q->value[i] = (uint8_t)t;
+    }
+    for (int k = 0; k < 64; k++)
+        pc_tj_divisor((unsigned)q->value[pc_tj_natural[k]] << 3, &q->recip[k], &q->corr[k], &q->shift[k]);
+}
+
+/* jfdctint.c constants, FIX(x) with CONST_BITS 13. */
+#define PC_F0298 2446
+#define PC_F0390 3196
+#define PC_F0541 4433
+#define PC_F0765 6270
+#define PC_F0899 7373
+#define PC_F1175 9633
+#define PC_F1501 12299
+#define PC_F1847 15137
+#define PC_F1961 16069
+#define PC_F2053 16819
+#define PC_F2562 20995
+#define PC_F3072 25172
+
+/* jfdctint.c jpeg_fdct_islow on samples already centred (jcdctmgr.c convsamp). */
+static inline void pc_tj_fdct(int32_t *d) {
+    for (int row = 0; row < 8; row++) {
+        int32_t *p = d + row * 8;
+        int32_t tmp0 = p[0] + p[7], tmp7 = p[0] - p[7];
+        int32_t tmp1 = p[1] + p[6], tmp6 = p[1] - p[6];
+        int32_t tmp2 = p[2] + p[5], tmp5 = p[2] - p[5];
+        int32_t tmp3 = p[3] + p[4], tmp4 = p[3] - p[4];
+        int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+        p[0] = (tmp10 + tmp11) * 4;
+        p[4] = (tmp10 - tmp11) * 4;
+        int32_t z1 = (tmp12 + tmp13) * PC_F0541 + (1 << 10);
+        p[2] = (z1 + tmp13 * PC_F0765) >> 11;
+        p[6] = (z1 - tmp12 * PC_F1847) >> 11;
+        z1 = tmp4 + tmp7;
+        int32_t z2 = tmp5 + tmp6, z3 = tmp4 + tmp6, z4 = tmp5 + tmp7;
+        int32_t z5 = (z3 + z4) * PC_F1175 + (1 << 10);
+        tmp4 *= PC_F0298;
+        tmp5 *= PC_F2053;
+        tmp6 *= PC_F3072;
+        tmp7 *= PC_F1501;
+        z1 *= -PC_F0899;
+        z2 *= -PC_F2562;
+        z3 = z3 * -PC_F1961 + z5;
+        z4 = z4 * -PC_F0390 + z5;
+        p[7] = (tmp4 + z1 + z3) >> 11;
+        p[5] = (tmp5 + z2 + z4) >> 11;
+        p[3] = (tmp6 + z2 + z3) >> 11;
+        p[1] = (tmp7 + z1 + z4) >> 11;
+    }
+    for (int col = 0; col < 8; col++) {
+        int32_t *p = d + col;
+        int32_t tmp0 = p[0] + p[56], tmp7 = p[0] - p[56];
+        int32_t tmp1 = p[8] + p[48], tmp6 = p[8] - p[48];
+        int32_t tmp2 = p[16] + p[40], tmp5 = p[16] - p[40];
+        int32_t tmp3 = p[24] + p[32], tmp4 = p[24] - p[32];
+        int32_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2, tmp12 = tmp1 - tmp2;
+        p[0] = (tmp10 + tmp11 + 2) >> 2;
+        p[32] = (tmp10 - tmp11 + 2) >> 2;
+        int32_t z1 = (tmp12 + tmp13) * PC_F0541 + (1 << 14);
+        p[16] = (z1 + tmp13 * PC_F0765) >> 15;
+        p[48] = (z1 - tmp12 * PC_F1847) >> 15;
+        z1 = tmp4 + tmp7;
+        int32_t z2 = tmp5 + tmp6, z3 = tmp4 + tmp6, z4 = tmp5 + tmp7;
+        int32_t z5 = (z3 + z4) * PC_F1175 + (1 << 14);
+        tmp4 *= PC_F0298;
+        tmp5 *= PC_F2053;
+        tmp6 *= PC_F3072;
+        tmp7 *= PC_F1501;
+        z1 *= -PC_F0899;
+        z2 *= -PC_F2562;
+        z3 = z3 * -PC_F1961 + z5;
+        z4 = z4 * -PC_F0390 + z5;
+        p[56] = (tmp4 + z1 + z3) >> 15;
+        p[40] = (tmp5 + z2 + z4) >> 15;
+        p[24] = (tmp6 + z2 + z3) >> 15;
+        p[8] = (tmp7 + z1 + z4) >> 15;
+    }
+}
+
+/* Huffman state while gathering: symbol counts per table (0 luma / shared, 1 chroma). */
+typedef struct pc_tj_counts {
+    uint32_t dc[2][257];
+    uint32_t ac[2][257];
+} pc_tj_counts;
+
+/* Number of bits of |v| (T.81 F.1.2.1.1 SSSS), 0 for 0. */
+static inline int pc_tj_nbits(int v) {
+    unsigned a = (unsigned)(v < 0 ? -v : v);
+    return a == 0 ? 0 : 32 - __builtin_clz(a);
+}
+
+/* A token: the symbol in the low 8 bits, its appended bits above (T.81 F.1.2.1, F.1.2.2). */
+static inline uint32_t pc_tj_token(int symbol, int value, int nbits) {
+    unsigned bits = (unsigned)(value < 0 ? value - 1 : value) & ((1u << nbits) - 1);
+    return (uint32_t)bits << 8 | (uint32_t)symbol;
+}
+
+/*
+ * Quantizes a transformed block (jcdctmgr.c quantize) in zigzag order and appends its tokens:
+ * the DC difference, then the AC run/size symbols with ZRL and EOB. Returns the token count
+ * and the quantized DC through *dc.
+ */
+static inline int pc_tj_tokenize(const int32_t *ws, const pc_tj_quant *q, int *last_dc, int *dc_out,
+                                 uint32_t *tokens, uint32_t *dc_counts, uint32_t *ac_counts) {
+    int16_t z[64];
+    uint64_t nonzero = 0;
+    for (int k = 0; k < 64; k++) {
+        int32_t x = ws[pc_tj_natural[k]];
+        uint32_t a = (uint32_t)(x < 0 ? -x : x);
+        int32_t v = (int32_t)(((a + q->corr[k]) * q->recip[k]) >> q->shift[k]);
+        v = x < 0 ? -v : v;
+        z[k] = (int16_t)v;
+        nonzero |= (uint64_t)(v != 0) << k;
+    }
+    int n = 0;
+    int dc = z[0];
+    *dc_out = dc;
+    int diff = dc - *last_dc;
+    *last_dc = dc;
+    int nb = pc_tj_nbits(diff);
+    tokens[n++] = pc_tj_token(nb, diff, nb);
+    dc_counts[nb]++;
+    nonzero &= ~(uint64_t)1;
+    int k = 0; /* last coded position */
+    while (nonzero) {
+        int next = __builtin_ctzll(nonzero);
+        nonzero &= nonzero - 1;
+        int run = next - k - 1;
+        while (run > 15) {
+            tokens[n++] = 0xF0;
+            ac_counts[0xF0]++;
+            run -= 16;
+        }
+        int v = z[next];
+        nb = pc_tj_nbits(v);
+        int symbol = run << 4 | nb;
+        tokens[n++] = pc_tj_token(symbol, v, nb);
+        ac_counts[symbol]++;
+        k = next;
+    }
+    if (k < 63) {
+        tokens[n++] = 0x00;
+        ac_counts[0]++;
+    }
+    return n;
+}
+
+/* A block past the image edge: AC all zero, the given DC (jccoefct.c). */
+static inline int pc_tj_dummy(int dc, int *last_dc, uint32_t *tokens, uint32_t *dc_counts, uint32_t *ac_counts) {
+    int diff = dc - *last_dc;
+    *last_dc = dc;
+    int nb = pc_tj_nbits(diff);
+    tokens[0] = pc_tj_token(nb, diff, nb);
+    tokens[1] = 0x00;
+    dc_counts[nb]++;
+    ac_counts[0]++;
+    return 2;
+}
+
+/* A Huffman table: DHT contents (T.81 B.2.4.2) and the codes (T.81 C.2). */
+typedef struct pc_tj_huffman {
+    uint8_t bits[17];       /* bits[l]: symbols of code length l */
+    uint8_t values[256];    /* symbols by code length */
+    int count;
+    uint16_t code[256];
+    uint8_t size[256];
+} pc_tj_huffman;
+
+/*
+ * T.81 Annex K.2 as jchuff.c jpeg_gen_optimal_table: Huffman's procedure over the nonzero
+ * counts plus the pseudo-symbol 256 (count 1), always merging the two smallest counts, a tie
+ * going to the larger symbol number (a merged tree carries its first symbol's number), then
+ * code lengths over 16 moved up (Figure K.3) and 256's code removed. The two smallest are taken
+ * from a binary heap ordered by (count, larger number first): the same merges K.2's scans make.
+ */
+static void pc_tj_optimal_table(const uint32_t *counts, pc_tj_huffman *t) {
+    uint32_t freq[2 * 257];
+    int symbol[257], rep[2 * 257], parent[2 * 257], depth[2 * 257], heap[257];
+    int n = 0;
+    for (int s = 0; s < 256; s++)
+        if (counts[s]) {
+            symbol[n] = s;
+            freq[n] = counts[s];
+            rep[n] = n;
+            n++;
+        }
+    symbol[n] = 256;
+    freq[n] = 1;
+    rep[n] = n;
+    n++;
+/* a before b in the heap: smaller count, or the same count and the larger symbol number */
+#define PC_TJ_BEFORE(a, b) (freq[a] < freq[b] || (freq[a] == freq[b] && rep[a] > rep[b]))
+    int size = 0;
+    for (int i = 0; i < n; i++) { /* sift up */
+        int j = size++;
+        while (j > 0 && PC_TJ_BEFORE(i, heap[(j - 1) / 2])) {
+            heap[j] = heap[(j - 1) / 2];
+            j = (j - 1) / 2;
+        }
+        heap[j] = i;
+    }
+    int next = n;
+    while (size > 1) {
+        int pair[2];
+        for (int p = 0; p < 2; p++) { /* pop the first node */
+            pair[p] = heap[0];
+            int last = heap[--size], j = 0;
+            for (;;) {
+                int c = 2 * j + 1;
+                if (c >= size) break;
+                if (c + 1 < size && PC_TJ_BEFORE(heap[c + 1], heap[c])) c++;
+                if (!PC_TJ_BEFORE(heap[c], last)) break;
+                heap[j] = heap[c];
+                j = c;
+            }
+            heap[j] = last;
+        }
+        int m = next++;
+        freq[m] = freq[pair[0]] + freq[pair[1]];
+        rep[m] = rep[pair[0]];
+        parent[pair[0]] = parent[pair[1]] = m;
+        int j = size++;
+        while (j > 0 && PC_TJ_BEFORE(m, heap[(j - 1) / 2])) {
+            heap[j] = heap[(j - 1) / 2];
+            j = (j - 1) / 2;
+        }
+        heap[j] = m;
+    }
+#undef PC_TJ_BEFORE
+    int root = next - 1;
+    depth[root] = 0;
+    for (int i = root - 1; i >= 0; i--) depth[i] = depth[parent[i]] + 1;
+
+    int bits[258];
+    memset(bits, 0, sizeof bits);
+    int longest = 0;
+    for (int i = 0; i < n; i++) {
+        bits[depth[i]]++;
+        if (depth[i] > longest) longest = depth[i];
+    }
+    int position[258];
+    int p = 0;
+    for (int l = 1; l <= longest; l++) {
+        position[l] = p;
+        p += bits[l];
+    }
+    int i = longest;
+    for (; i > 16; i--) {
+        while (bits[i] > 0) {
+            int j = i - 2;
+            while (bits[j] == 0) j--;
+            bits[i] -= 2;
+            bits[i - 1]++;
+            bits[j + 1] += 2;
+            bits[j]--;
+        }
+    }
+    while (bits[i] == 0) i--;
+    bits[i]--;
+    t->bits[0] = 0;
+    for (int l = 1; l <= 16; l++) t->bits[l] = (uint8_t)bits[l];
+    t->count = n - 1;
+    for (int s = 0; s < n - 1; s++) t->values[position[depth[s]]++] = (uint8_t)symbol[s];
+    /* T.81 C.2: canonical codes, by length then by position in values */
+    unsigned code = 0;
+    int k = 0;
+    memset(t->size, 0, sizeof t->size);
+    for (int l = 1; l <= 16; l++) {
+        for (int c = 0; c < t->bits[l]; c++, k++) {
+            t->code[t->values[k]] = (uint16_t)code++;
+            t->size[t->values[k]] = (uint8_t)l;
+        }
+        code <<= 1;
+    }
+}
+
+/* Bits the entropy-coded data takes with table t for `counts`: codes and appended bits. */
+static uint64_t pc_tj_coded_bits(const uint32_t *counts, const pc_tj_huffman *t) {
+    uint64_t total = 0;
+    for (int s = 0; s < 256; s++)
+        if (counts[s]) total += (uint64_t)counts[s] * (uint64_t)(t->size[s] + (s & 15));
+    return total;
+}
+
+static uint8_t *pc_tj_put16(uint8_t *p, unsigned v) {
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+    return p + 2;
+}
+
+static uint8_t *pc_tj_dht(uint8_t *p, const pc_tj_huffman *t, int class_and_id) {
+    p[0] = 0xFF;
+    p[1] = 0xC4;
+    p = pc_tj_put16(p + 2, (unsigned)(2 + 1 + 16 + t->count));
+    *p++ = (uint8_t)class_and_id;
+    memcpy(p, t->bits + 1, 16);
+    p += 16;
+    memcpy(p, t->values, (size_t)t->count);
+    return p + t->count;
+}
+
+static uint8_t *pc_tj_dqt(uint8_t *p, const pc_tj_quant *q, int id) {
+    p[0] = 0xFF;
+    p[1] = 0xDB;
+    p = pc_tj_put16(p + 2, 2 + 1 + 64);
+    *p++ = (uint8_t)id;
+    for (int k = 0; k < 64; k++) *p++ = q->value[pc_tj_natural[k]];
+    return p;
+}
+
+/* Bytes of the fixed part of the file for the given table sizes (markers, tables, EOI). */
+static size_t pc_tj_header_bytes(const pc_tj_huffman *tables, int table_count) {
+    size_t total = 2 + 18 + 4 + pc_srgb_exif_app1_size + 2 * 69 + 19 + 14 + 2;
+    for (int i = 0; i < table_count; i++) total += 2 + 2 + 1 + 16 + (size_t)tables[i].count;
+    return total;
+}
+
+/* The working memory for a width x height encode, or 0 when it cannot be expressed in a size_t. */
+size_t pc_thumbnail_jpeg_encode_memory(int width, int height) {
+    if (width < 1 || height < 1 || width > PC_TJ_MAX_DIMENSION || height > PC_TJ_MAX_DIMENSION) return 0;
+    uint64_t across = ((uint64_t)width + 15) / 16, down = ((uint64_t)height + 15) / 16;
+    uint64_t blocks = across * down * 6;
+    uint64_t band = across * 16 * 16 * 3 + across * 8 * 8 * 2;
+    uint64_t bytes = blocks * 64 * sizeof(uint32_t) + blocks + band;
+    if (bytes > SIZE_MAX) return 0;
+    return (size_t)bytes;
+}
+
+/* jccolor.c rgb_ycc_convert: one row into Y, Cb, Cr, the last pixel repeated up to `padded`. */
+static void pc_tj_convert_row(const uint8_t *rgb, int width, int padded, uint8_t *y, uint8_t *cb, uint8_t *cr) {
+    for (int x = 0; x < width; x++) {
+        int32_t r = rgb[3 * x], g = rgb[3 * x + 1], b = rgb[3 * x + 2];
+        y[x] = (uint8_t)((19595 * r + 38470 * g + 7471 * b + 32768) >> 16);
+        cb[x] = (uint8_t)((-11059 * r - 21709 * g + 32768 * b + (128 << 16) + 32767) >> 16);
+        cr[x] = (uint8_t)((32768 * r - 27439 * g - 5329 * b + (128 << 16) + 32767) >> 16);
+    }
+    for (int x = width; x < padded; x++) {
+        y[x] = y[width - 1];
+        cb[x] = cb[width - 1];
+        cr[x] = cr[width - 1];
+    }
+}
+
+/* Loads an 8 x 8 block of samples, centred (jcdctmgr.c convsamp). */
+static inline void pc_tj_load(const uint8_t *samples, size_t stride, int32_t *ws) {
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) ws[r * 8 + c] = (int32_t)samples[r * stride + (size_t)c] - 128;
+}
+
+/* Writes `len` bits (at most 27) to the entropy-coded data, stuffing a 0 after each 0xFF (T.81 F.1.2.3). */
+typedef struct pc_tj_bits {
+    uint64_t buffer;
+    int count;
+    uint8_t *p;
+} pc_tj_bits;
+
+static inline void pc_tj_put(pc_tj_bits *w, uint32_t bits, int len) {
+    w->buffer = w->buffer << len | bits;
+    w->count += len;
+    while (w->count >= 8) {
+        w->count -= 8;
+        uint8_t byte = (uint8_t)(w->buffer >> w->count);
+        *w->p++ = byte;
+        if (byte == 0xFF) *w->p++ = 0;
+    }
+}
+
+static int pc_tj_shared_tables(int width, int height) {
+    return (uint64_t)width * (uint64_t)height <= 240u * 240u;
+}
+
+pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
+                                   uint8_t **out, size_t *out_size, pc_messages *messages) {
+    *out = NULL;
+    *out_size = 0;
+    if (width < 1 || height < 1) {
+        pc_set_error(messages, "bad JPEG encode parameters");
+        return PC_UNSUPPORTED;
+    }
+    if (width > PC_TJ_MAX_DIMENSION || height > PC_TJ_MAX_DIMENSION) {
+        /* libjpeg's JERR_IMAGE_TOO_BIG, classified PC_CORRUPT by jpeg.c */
+        pc_set_error(messages, "Maximum supported image dimension is 65500 pixels");
+        return PC_CORRUPT;
+    }
+    quality = quality < 1 ? 1 : quality > 100 ? 100 : quality;
+    size_t memory = pc_thumbnail_jpeg_encode_memory(width, height);
+    uint8_t *work = memory ? malloc(memory) : NULL;
+    pc_tj_counts *counts = calloc(1, sizeof *counts);
+    pc_tj_quant *quant = malloc(2 * sizeof *quant);
+    pc_tj_huffman *tables = malloc(4 * sizeof *tables);
+    if (work == NULL || counts == NULL || quant == NULL || tables == NULL) {
+        free(work);
+        free(counts);
+        free(quant);
+        free(tables);
+        pc_set_error(messages, "out of memory");
+        return PC_NO_MEMORY;
+    }
+    pc_tj_make_quant(&quant[0], pc_tj_luma_quant, quality);
+    pc_tj_make_quant(&quant[1], pc_tj_chroma_quant, quality);
+    int shared = pc_tj_shared_tables(width, height);
+    int chroma_table = shared ? 0 : 1;
+
+    size_t across = ((size_t)width + 15) / 16, down = ((size_t)height + 15) / 16;
+    size_t blocks = across * down * 6;
+    size_t padded = across * 16, half = across * 8;
+    uint32_t *tokens = (uint32_t *)work;
+    uint8_t *token_counts = work + blocks * 64 * sizeof(uint32_t);
+    uint8_t *yband = token_counts + blocks;
+    uint8_t *cbfull = yband + 16 * padded, *crfull = cbfull + 16 * padded;
+    uint8_t *cbband = crfull + 16 * padded, *crband = cbband + 8 * half;
+    size_t luma_across = ((size_t)width + 7) / 8, luma_down = ((size_t)height + 7) / 8;
+
+    int32_t ws[64];
+    int last_dc[3] = { 0, 0, 0 };
+    size_t ntokens = 0, block = 0;
+    for (size_t my = 0; my < down; my++) {
+        /* sixteen rows of Y, Cb, Cr; rows past the image repeat its last row (jcprepct.c) */
+        for (size_t r = 0; r < 16; r++) {
+            size_t y = my * 16 + r;
+            if (y >= (size_t)height) {
+                memcpy(yband + r * padded, yband + (r - 1) * padded, padded);
+                memcpy(cbfull + r * padded, cbfull + (r - 1) * padded, padded);
+                memcpy(crfull + r * padded, crfull + (r - 1) * padded, padded);
+            } else {
+                pc_tj_convert_row(rgb + y * (size_t)width * 3, width, (int)padded, yband + r * padded,
+                                  cbfull + r * padded, crfull + r * padded);
+            }
+        }
+        /* jcsample.c h2v2_downsample; chroma rows past the image's last repeat it (jcprepct.c) */
+        for (size_t j = 0; j < 8; j++) {
+            uint8_t *cbo = cbband + j * half, *cro = crband + j * half;
+            if ((my * 8 + j) * 2 >= (size_t)height) {
+                memcpy(cbo, cbo - half, half);
+                memcpy(cro, cro - half, half);
+                continue;
+            }
+            const uint8_t *cb0 = cbfull + 2 * j * padded, *cb1 = cb0 + padded;
+            const uint8_t *cr0 = crfull + 2 * j * padded, *cr1 = cr0 + padded;
+            for (size_t i = 0; i < half; i++) {
+                int bias = 1 + (int)(i & 1);
+                cbo[i] = (uint8_t)((cb0[2 * i] + cb0[2 * i + 1] + cb1[2 * i] + cb1[2 * i + 1] + bias) >> 2);
+                cro[i] = (uint8_t)((cr0[2 * i] + cr0[2 * i + 1] + cr1[2 * i] + cr1[2 * i + 1] + bias) >> 2);
+            }
+        }
+        for (size_t mx = 0; mx < across; mx++) {
+            int dcs[4];
+            for (int b = 0; b < 4; b++) {
+                size_t bx = mx * 2 + (size_t)(b & 1), by = my * 2 + (size_t)(b >> 1);
+                uint32_t *t = tokens + ntokens;
+                int n;
+                if (by >= luma_down) {
+                    dcs[b] = dcs[1]; /* a row past the bottom: the MCU's right block above */
+                    n = pc_tj_dummy(dcs[b], &last_dc[0], t, counts->dc[0], counts->ac[0]);
+                } else if (bx >= luma_across) {
+                    dcs[b] = dcs[b - 1]; /* past the right edge: the block to the left */
+                    n = pc_tj_dummy(dcs[b], &last_dc[0], t, counts->dc[0], counts->ac[0]);
+                } else {
+                    pc_tj_load(yband + (size_t)(b >> 1) * 8 * padded + bx * 8, padded, ws);
+                    pc_tj_fdct(ws);
+                    n = pc_tj_tokenize(ws, &quant[0], &last_dc[0], &dcs[b], t, counts->dc[0], counts->ac[0]);
+                }
+                token_counts[block++] = (uint8_t)n;
+                ntokens += (size_t)n;
+            }
+            for (int c = 0; c < 2; c++) {
+                int dc;
+                pc_tj_load((c == 0 ? cbband : crband) + mx * 8, half, ws);
+                pc_tj_fdct(ws);
+                int n = pc_tj_tokenize(ws, &quant[1], &last_dc[1 + c], &dc, tokens + ntokens,
+                                       counts->dc[chroma_table], counts->ac[chroma_table]);
+                token_counts[block++] = (uint8_t)n;
+                ntokens += (size_t)n;
+            }
+        }
+    }
+
+    /* tables: DC 0, AC 0 (and DC 1, AC 1): the order jcmarker.c writes them */
+    int table_count = shared ? 2 : 4;
+    uint64_t coded = 0;
+    for (int i = 0; i < table_count; i++) {
+        const uint32_t *c = (i & 1) ? counts->ac[i >> 1] : counts->dc[i >> 1];
+        pc_tj_optimal_table(c, &tables[i]);
+        coded += pc_tj_coded_bits(c, &tables[i]);
+    }
+    uint64_t coded_bytes = (coded + 7) / 8;
+    /* every byte of the data may need a stuffed 0 after it */
+    uint64_t capacity = pc_tj_header_bytes(tables, table_count) + 2 * coded_bytes;
+    uint8_t *file = capacity <= SIZE_MAX ? malloc((size_t)capacity) : NULL;
+    if (file == NULL) {
+        free(work);
+        free(counts);
+        free(quant);
+        free(tables);
+        pc_set_error(messages, "out of memory");
+        return PC_NO_MEMORY;
+    }
+    uint8_t *p = file;
+    static const uint8_t jfif[20] = {
+        0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0,
+    };
+    memcpy(p, jfif, sizeof jfif);
+    p += sizeof jfif;
+    p[0] = 0xFF;
+    p[1] = 0xE1;
+    p = pc_tj_put16(p + 2, (unsigned)(pc_srgb_exif_app1_size + 2));
+    memcpy(p, pc_srgb_exif_app1, pc_srgb_exif_app1_size);
+    p += pc_srgb_exif_app1_size;
+    p = pc_tj_dqt(p, &quant[0], 0);
+    p = pc_tj_dqt(p, &quant[1], 1);
+    const uint8_t sof[] = {
+        0xFF, 0xC0, 0, 17, 8, (uint8_t)(height >> 8), (uint8_t)height, (uint8_t)(width >> 8), (uint8_t)width, 3,
+        1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1,
+    };
+    memcpy(p, sof, sizeof sof);
+    p += sizeof sof;
+    for (int i = 0; i < table_count; i++) p = pc_tj_dht(p, &tables[i], (i & 1) << 4 | i >> 1);
+    uint8_t chroma_selectors = shared ? 0x00 : 0x11;
+    const uint8_t sos[] = { 0xFF, 0xDA, 0, 12, 3, 1, 0x00, 2, chroma_selectors, 3, chroma_selectors, 0, 63, 0 };
+    memcpy(p, sos, sizeof sos);
+    p += sizeof sos;
+
+    pc_tj_bits w = { 0, 0, p };
+    const uint32_t *t = tokens;
+    block = 0;
+    for (size_t m = 0; m < across * down; m++) {
+        for (int b = 0; b < 6; b++) {
+            const pc_tj_huffman *dc = &tables[b < 4 ? 0 : 2 * chroma_table];
+            const pc_tj_huffman *ac = &tables[b < 4 ? 1 : 2 * chroma_table + 1];
+            int n = token_counts[block++];
+            int s = (int)(t[0] & 0xFF);
+            pc_tj_put(&w, (uint32_t)dc->code[s] << s | t[0] >> 8, dc->size[s] + s);
+            for (int i = 1; i < n; i++) {
+                s = (int)(t[i] & 0xFF);
+                int extra = s & 15;
+                pc_tj_put(&w, (uint32_t)ac->code[s] << extra | t[i] >> 8, ac->size[s] + extra);
+            }
+            t += n;
+        }
+    }
+    if (w.count > 0) pc_tj_put(&w, (1u << (8 - w.count)) - 1, 8 - w.count); /* pad with 1 bits (jchuff.c flush_bits) */
+    p = w.p;
+    p[0] = 0xFF;
+    p[1] = 0xD9;
+    p += 2;
+
+    free(work);
+    free(counts);
+    free(quant);
+    free(tables);
+    *out = file;
+    *out_size = (size_t)(p - file);
+    return PC_OK;
+}
