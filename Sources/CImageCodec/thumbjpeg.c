@@ -44,6 +44,10 @@
 #include <string.h>
 #include "CImageCodec.h"
 #include "messages.h"
+#if defined(__SSE2__)
+#include <emmintrin.h> /* x86-64's baseline: the block transform, quantization and colour conversion */
+#define PC_TJ_SSE2 1
+#endif
 
 /* T.81 Table K.1 / K.2 (jcparam.c std_luminance_quant_tbl, std_chrominance_quant_tbl), natural order. */
 static const uint8_t pc_tj_luma_quant[64] = {
@@ -67,19 +71,27 @@ static const uint8_t pc_tj_natural[64] = {
     58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
 };
 
+/* Natural index -> zigzag position (the inverse of pc_tj_natural). */
+static const uint8_t pc_tj_zigzag[64] = {
+    0, 1, 5, 6, 14, 15, 27, 28, 2, 4, 7, 13, 16, 26, 29, 42,
+    3, 8, 12, 17, 25, 30, 41, 43, 9, 11, 18, 24, 31, 40, 44, 53,
+    10, 19, 23, 32, 39, 45, 52, 54, 20, 22, 33, 38, 46, 51, 55, 60,
+    21, 34, 37, 47, 50, 56, 59, 61, 35, 36, 48, 49, 57, 58, 62, 63,
+};
+
 #define PC_TJ_MAX_DIMENSION 65500 /* jmorecfg.h JPEG_MAX_DIMENSION */
 
-/* One quantization table: its values (natural order) and jcdctmgr.c's reciprocal divisors, both
- * in zigzag order so quantization writes the coefficients in the order they are coded. */
+/* One quantization table: its values and jcdctmgr.c's reciprocal divisors, natural order. */
 typedef struct pc_tj_quant {
-    uint8_t value[64];      /* natural order, for DQT */
-    uint32_t recip[64];     /* zigzag order from here on */
-    uint32_t corr[64];
+    uint8_t value[64];      /* for DQT */
+    uint16_t recip[64];     /* 2^shift / (value * 8), rounded as compute_reciprocal does */
+    uint16_t corr[64];      /* value * 4 (+ 1 when the reciprocal was rounded down) */
+    uint16_t scale[64];     /* 2^(32 - shift): the SIMD form of the shift, as libjpeg-turbo's */
     uint8_t shift[64];
 } pc_tj_quant;
 
 /* jcdctmgr.c compute_reciprocal for a 16-bit DCTELEM (libjpeg-turbo's SIMD build). */
-static void pc_tj_divisor(unsigned divisor, uint32_t *recip, uint32_t *corr, uint8_t *shift) {
+static void pc_tj_divisor(unsigned divisor, pc_tj_quant *q, int i) {
     int b = 31 - __builtin_clz(divisor);
     int r = 16 + b;
     uint32_t fq = (1u << r) / divisor, fr = (1u << r) % divisor, c = divisor / 2;
@@ -91,9 +103,10 @@ static void pc_tj_divisor(unsigned divisor, uint32_t *recip, uint32_t *corr, uin
     } else {
         fq++;
     }
-    *recip = fq;
-    *corr = c;
-    *shift = (uint8_t)r;
+    q->recip[i] = (uint16_t)fq;
+    q->corr[i] = (uint16_t)c;
+    q->scale[i] = (uint16_t)(1u << (32 - r));
+    q->shift[i] = (uint8_t)r;
 }
 
 /* jcparam.c jpeg_add_quant_table with force_baseline, scaled by jpeg_quality_scaling. */
@@ -104,9 +117,8 @@ static void pc_tj_make_quant(pc_tj_quant *q, const uint8_t *basic, int quality) 
         if (t <= 0) t = 1;
         if (t > 255) t = 255;
         q->value[i] = (uint8_t)t;
+        pc_tj_divisor((unsigned)t << 3, q, i);
     }
-    for (int k = 0; k < 64; k++)
-        pc_tj_divisor((unsigned)q->value[pc_tj_natural[k]] << 3, &q->recip[k], &q->corr[k], &q->shift[k]);
 }
 
 /* jfdctint.c constants, FIX(x) with CONST_BITS 13. */
@@ -123,6 +135,114 @@ static void pc_tj_make_quant(pc_tj_quant *q, const uint8_t *basic, int quality) 
 #define PC_F2562 20995
 #define PC_F3072 25172
 
+#if PC_TJ_SSE2
+/* Transposes 8 x 8 16-bit values held as 8 rows. */
+static inline void pc_tj_transpose(__m128i *v) {
+    __m128i a0 = _mm_unpacklo_epi16(v[0], v[1]), a1 = _mm_unpackhi_epi16(v[0], v[1]);
+    __m128i a2 = _mm_unpacklo_epi16(v[2], v[3]), a3 = _mm_unpackhi_epi16(v[2], v[3]);
+    __m128i a4 = _mm_unpacklo_epi16(v[4], v[5]), a5 = _mm_unpackhi_epi16(v[4], v[5]);
+    __m128i a6 = _mm_unpacklo_epi16(v[6], v[7]), a7 = _mm_unpackhi_epi16(v[6], v[7]);
+    __m128i b0 = _mm_unpacklo_epi32(a0, a2), b1 = _mm_unpackhi_epi32(a0, a2);
+    __m128i b2 = _mm_unpacklo_epi32(a1, a3), b3 = _mm_unpackhi_epi32(a1, a3);
+    __m128i b4 = _mm_unpacklo_epi32(a4, a6), b5 = _mm_unpackhi_epi32(a4, a6);
+    __m128i b6 = _mm_unpacklo_epi32(a5, a7), b7 = _mm_unpackhi_epi32(a5, a7);
+    v[0] = _mm_unpacklo_epi64(b0, b4);
+    v[1] = _mm_unpackhi_epi64(b0, b4);
+    v[2] = _mm_unpacklo_epi64(b1, b5);
+    v[3] = _mm_unpackhi_epi64(b1, b5);
+    v[4] = _mm_unpacklo_epi64(b2, b6);
+    v[5] = _mm_unpackhi_epi64(b2, b6);
+    v[6] = _mm_unpacklo_epi64(b3, b7);
+    v[7] = _mm_unpackhi_epi64(b3, b7);
+}
+
+/* (a * ka + b * kb + 2^(n-1)) >> n per lane, 32-bit exact (pmaddwd), packed back to 16 bits. */
+static inline __m128i pc_tj_rotate(__m128i a, __m128i b, int ka, int kb, int n) {
+    __m128i k = _mm_set1_epi32((int)((uint32_t)(uint16_t)ka | (uint32_t)kb << 16));
+    __m128i round = _mm_set1_epi32(1 << (n - 1));
+    __m128i lo = _mm_madd_epi16(_mm_unpacklo_epi16(a, b), k), hi = _mm_madd_epi16(_mm_unpackhi_epi16(a, b), k);
+    return _mm_packs_epi32(_mm_sra_epi32(_mm_add_epi32(lo, round), _mm_cvtsi32_si128(n)),
+                           _mm_sra_epi32(_mm_add_epi32(hi, round), _mm_cvtsi32_si128(n)));
+}
+
+/* a * ka + b * kb + c * kc + d * kd, rounded and shifted by n, as pc_tj_rotate. */
+static inline __m128i pc_tj_rotate4(__m128i a, __m128i b, int ka, int kb, __m128i c, __m128i d, int kc, int kd,
+                                    int n) {
+    __m128i k1 = _mm_set1_epi32((int)((uint32_t)(uint16_t)ka | (uint32_t)kb << 16));
+    __m128i k2 = _mm_set1_epi32((int)((uint32_t)(uint16_t)kc | (uint32_t)kd << 16));
+    __m128i round = _mm_set1_epi32(1 << (n - 1));
+    __m128i lo = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(a, b), k1), _mm_madd_epi16(_mm_unpacklo_epi16(c, d), k2));
+    __m128i hi = _mm_add_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(a, b), k1), _mm_madd_epi16(_mm_unpackhi_epi16(c, d), k2));
+    return _mm_packs_epi32(_mm_sra_epi32(_mm_add_epi32(lo, round), _mm_cvtsi32_si128(n)),
+                           _mm_sra_epi32(_mm_add_epi32(hi, round), _mm_cvtsi32_si128(n)));
+}
+
+/*
+ * One pass of jpeg_fdct_islow over 8 lanes at once (d[i] holds element i of 8 rows or columns), in
+ * 16-bit lanes with 32-bit products as libjpeg-turbo's jfdctint-sse2 does: the products are exact, so
+ * the results are jfdctint.c's. Centred samples keep every sum within 16 bits (jfdctint.c's own bound
+ * for 8-bit samples).
+ */
+static inline void pc_tj_dct_pass(__m128i *d, int pass) {
+    __m128i tmp0 = _mm_add_epi16(d[0], d[7]), tmp7 = _mm_sub_epi16(d[0], d[7]);
+    __m128i tmp1 = _mm_add_epi16(d[1], d[6]), tmp6 = _mm_sub_epi16(d[1], d[6]);
+    __m128i tmp2 = _mm_add_epi16(d[2], d[5]), tmp5 = _mm_sub_epi16(d[2], d[5]);
+    __m128i tmp3 = _mm_add_epi16(d[3], d[4]), tmp4 = _mm_sub_epi16(d[3], d[4]);
+    __m128i tmp10 = _mm_add_epi16(tmp0, tmp3), tmp13 = _mm_sub_epi16(tmp0, tmp3);
+    __m128i tmp11 = _mm_add_epi16(tmp1, tmp2), tmp12 = _mm_sub_epi16(tmp1, tmp2);
+    int n = pass == 1 ? 11 : 15; /* CONST_BITS - PASS1_BITS, CONST_BITS + PASS1_BITS */
+    if (pass == 1) {
+        d[0] = _mm_slli_epi16(_mm_add_epi16(tmp10, tmp11), 2);
+        d[4] = _mm_slli_epi16(_mm_sub_epi16(tmp10, tmp11), 2);
+    } else {
+        __m128i two = _mm_set1_epi16(2);
+        d[0] = _mm_srai_epi16(_mm_add_epi16(_mm_add_epi16(tmp10, tmp11), two), 2);
+        d[4] = _mm_srai_epi16(_mm_add_epi16(_mm_sub_epi16(tmp10, tmp11), two), 2);
+    }
+    /* z1 = (tmp12 + tmp13) * c6; out2 = z1 + tmp13 * (c2 - c6); out6 = z1 - tmp12 * (c2 + c6) */
+    d[2] = pc_tj_rotate(tmp13, tmp12, PC_F0541 + PC_F0765, PC_F0541, n);
+    d[6] = pc_tj_rotate(tmp13, tmp12, PC_F0541, PC_F0541 - PC_F1847, n);
+    /* odd part: z3, z4 with z5 folded in; z1 = tmp4 + tmp7 and z2 = tmp5 + tmp6 folded into pairs */
+    __m128i z3 = _mm_add_epi16(tmp4, tmp6), z4 = _mm_add_epi16(tmp5, tmp7);
+    d[7] = pc_tj_rotate4(tmp4, tmp7, PC_F0298 - PC_F0899, -PC_F0899, z3, z4, PC_F1175 - PC_F1961, PC_F1175, n);
+    d[1] = pc_tj_rotate4(tmp4, tmp7, -PC_F0899, PC_F1501 - PC_F0899, z3, z4, PC_F1175, PC_F1175 - PC_F0390, n);
+    d[5] = pc_tj_rotate4(tmp5, tmp6, PC_F2053 - PC_F2562, -PC_F2562, z3, z4, PC_F1175, PC_F1175 - PC_F0390, n);
+    d[3] = pc_tj_rotate4(tmp5, tmp6, -PC_F2562, PC_F3072 - PC_F2562, z3, z4, PC_F1175 - PC_F1961, PC_F1175, n);
+}
+
+/*
+ * One block: samples (8 x 8 at `stride`) centred, transformed, quantized (jcdctmgr.c quantize:
+ * |x| + corr times the reciprocal, high halves twice as libjpeg-turbo's jsimd_quantize) into coef,
+ * natural order. Returns the mask of nonzero coefficients (bit i: natural index i).
+ */
+static inline uint64_t pc_tj_block(const uint8_t *samples, size_t stride, const pc_tj_quant *q, int16_t *coef) {
+    __m128i v[8];
+    __m128i zero = _mm_setzero_si128(), centre = _mm_set1_epi16(128);
+    for (int r = 0; r < 8; r++)
+        v[r] = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(samples + r * stride)), zero), centre);
+    pc_tj_transpose(v); /* v[c]: column c; a pass across the vectors transforms each row */
+    pc_tj_dct_pass(v, 1);
+    pc_tj_transpose(v); /* v[r]: row r of the row-transformed block */
+    pc_tj_dct_pass(v, 2);
+    uint64_t zeros = 0;
+    for (int r = 0; r < 8; r++) {
+        __m128i x = v[r];
+        __m128i sign = _mm_srai_epi16(x, 15);
+        __m128i a = _mm_sub_epi16(_mm_xor_si128(x, sign), sign);
+        a = _mm_add_epi16(a, _mm_loadu_si128((const __m128i *)(q->corr + 8 * r)));
+        a = _mm_mulhi_epu16(a, _mm_loadu_si128((const __m128i *)(q->recip + 8 * r)));
+        a = _mm_mulhi_epu16(a, _mm_loadu_si128((const __m128i *)(q->scale + 8 * r)));
+        x = _mm_sub_epi16(_mm_xor_si128(a, sign), sign);
+        _mm_storeu_si128((__m128i *)(coef + 8 * r), x);
+        v[r] = x;
+    }
+    for (int r = 0; r < 8; r += 2) {
+        __m128i z = _mm_packs_epi16(_mm_cmpeq_epi16(v[r], zero), _mm_cmpeq_epi16(v[r + 1], zero));
+        zeros |= (uint64_t)(uint16_t)_mm_movemask_epi8(z) << (8 * r);
+    }
+    return ~zeros;
+}
+#else
 /* jfdctint.c jpeg_fdct_islow on samples already centred (jcdctmgr.c convsamp). */
 static inline void pc_tj_fdct(int32_t *d) {
     for (int row = 0; row < 8; row++) {
@@ -183,6 +303,24 @@ static inline void pc_tj_fdct(int32_t *d) {
     }
 }
 
+/* One block as pc_tj_block above, in portable C (jcdctmgr.c convsamp, jpeg_fdct_islow, quantize). */
+static inline uint64_t pc_tj_block(const uint8_t *samples, size_t stride, const pc_tj_quant *q, int16_t *coef) {
+    int32_t ws[64];
+    for (int r = 0; r < 8; r++)
+        for (int c = 0; c < 8; c++) ws[r * 8 + c] = (int32_t)samples[r * stride + (size_t)c] - 128;
+    pc_tj_fdct(ws);
+    uint64_t nonzero = 0;
+    for (int i = 0; i < 64; i++) {
+        int32_t x = ws[i];
+        uint32_t a = (uint32_t)(x < 0 ? -x : x);
+        int32_t v = (int32_t)(((a + q->corr[i]) * q->recip[i]) >> q->shift[i]);
+        coef[i] = (int16_t)(x < 0 ? -v : v);
+        nonzero |= (uint64_t)(v != 0) << i;
+    }
+    return nonzero;
+}
+#endif
+
 /* Huffman state while gathering: symbol counts per table (0 luma / shared, 1 chroma). */
 typedef struct pc_tj_counts {
     uint32_t dc[2][257];
@@ -202,42 +340,32 @@ static inline uint32_t pc_tj_token(int symbol, int value, int nbits) {
 }
 
 /*
- * Quantizes a transformed block (jcdctmgr.c quantize) in zigzag order and appends its tokens:
- * the DC difference, then the AC run/size symbols with ZRL and EOB. Returns the token count
- * and the quantized DC through *dc.
+ * Appends a quantized block's tokens (coef in natural order, `nonzero` its mask): the DC difference,
+ * then the AC run/size symbols in zigzag order with ZRL and EOB (T.81 F.1.2.2), counting each symbol.
+ * Returns the token count.
  */
-static inline int pc_tj_tokenize(const int32_t *ws, const pc_tj_quant *q, int *last_dc, int *dc_out,
-                                 uint32_t *tokens, uint32_t *dc_counts, uint32_t *ac_counts) {
-    int16_t z[64];
-    uint64_t nonzero = 0;
-    for (int k = 0; k < 64; k++) {
-        int32_t x = ws[pc_tj_natural[k]];
-        uint32_t a = (uint32_t)(x < 0 ? -x : x);
-        int32_t v = (int32_t)(((a + q->corr[k]) * q->recip[k]) >> q->shift[k]);
-        v = x < 0 ? -v : v;
-        z[k] = (int16_t)v;
-        nonzero |= (uint64_t)(v != 0) << k;
-    }
+static inline int pc_tj_tokenize(const int16_t *coef, uint64_t nonzero, int *last_dc, uint32_t *tokens,
+                                 uint32_t *dc_counts, uint32_t *ac_counts) {
     int n = 0;
-    int dc = z[0];
-    *dc_out = dc;
-    int diff = dc - *last_dc;
-    *last_dc = dc;
+    int diff = coef[0] - *last_dc;
+    *last_dc = coef[0];
     int nb = pc_tj_nbits(diff);
     tokens[n++] = pc_tj_token(nb, diff, nb);
     dc_counts[nb]++;
-    nonzero &= ~(uint64_t)1;
+    uint64_t zigzag = 0;
+    for (uint64_t m = nonzero & ~(uint64_t)1; m; m &= m - 1)
+        zigzag |= (uint64_t)1 << pc_tj_zigzag[__builtin_ctzll(m)];
     int k = 0; /* last coded position */
-    while (nonzero) {
-        int next = __builtin_ctzll(nonzero);
-        nonzero &= nonzero - 1;
+    while (zigzag) {
+        int next = __builtin_ctzll(zigzag);
+        zigzag &= zigzag - 1;
         int run = next - k - 1;
         while (run > 15) {
             tokens[n++] = 0xF0;
             ac_counts[0xF0]++;
             run -= 16;
         }
-        int v = z[next];
+        int v = coef[pc_tj_natural[next]];
         nb = pc_tj_nbits(v);
         int symbol = run << 4 | nb;
         tokens[n++] = pc_tj_token(symbol, v, nb);
@@ -432,28 +560,90 @@ size_t pc_thumbnail_jpeg_encode_memory(int width, int height) {
     return (size_t)bytes;
 }
 
-/* jccolor.c rgb_ycc_convert: one row into Y, Cb, Cr, the last pixel repeated up to `padded`. */
+#if PC_TJ_SSE2
+/* Two 16-bit factors as the 32-bit lane pmaddwd multiplies a pair of 16-bit lanes by. */
+static inline __m128i pc_tj_pair(int low, int high) {
+    return _mm_set1_epi32((int)((uint32_t)(uint16_t)low | (uint32_t)(uint16_t)high << 16));
+}
+
+/* (sum + 2^15 or Cb/Cr's offset) >> 16 for 8 pixels (two halves of 4), to 8 bytes. */
+static inline void pc_tj_store8(uint8_t *out, __m128i lo, __m128i hi) {
+    __m128i w = _mm_packs_epi32(_mm_srai_epi32(lo, 16), _mm_srai_epi32(hi, 16));
+    _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(w, w));
+}
+#endif
+
+/*
+ * jccolor.c rgb_ycc_convert: one row into Y, Cb, Cr, the last pixel repeated up to `padded`.
+ * The SSE2 form splits G's luma factor as libjpeg-turbo's jccolext-sse2 does (0.587 = 0.337 + 0.250,
+ * FIX(0.33700) + FIX(0.25000) = FIX(0.58700)) and multiplies B's and R's 0.5 as two 0.25s: the
+ * same integer sums.
+ */
 static void pc_tj_convert_row(const uint8_t *rgb, int width, int padded, uint8_t *y, uint8_t *cb, uint8_t *cr) {
-    for (int x = 0; x < width; x++) {
+    int x = 0;
+#if PC_TJ_SSE2
+    const __m128i y_rg = pc_tj_pair(19595, 22086), y_bg = pc_tj_pair(7471, 16384);
+    const __m128i cb_rg = pc_tj_pair(-11059, -21709), quarter = pc_tj_pair(16384, 16384);
+    const __m128i cr_gb = pc_tj_pair(-27439, -5329);
+    const __m128i y_offset = _mm_set1_epi32(32768), c_offset = _mm_set1_epi32((128 << 16) + 32767);
+    for (; x + 8 <= width; x += 8) {
+        const uint8_t *p = rgb + 3 * x;
+        __m128i r = _mm_setr_epi16(p[0], p[3], p[6], p[9], p[12], p[15], p[18], p[21]);
+        __m128i g = _mm_setr_epi16(p[1], p[4], p[7], p[10], p[13], p[16], p[19], p[22]);
+        __m128i b = _mm_setr_epi16(p[2], p[5], p[8], p[11], p[14], p[17], p[20], p[23]);
+        __m128i rg_lo = _mm_unpacklo_epi16(r, g), rg_hi = _mm_unpackhi_epi16(r, g);
+        __m128i bg_lo = _mm_unpacklo_epi16(b, g), bg_hi = _mm_unpackhi_epi16(b, g);
+        __m128i bb_lo = _mm_unpacklo_epi16(b, b), bb_hi = _mm_unpackhi_epi16(b, b);
+        __m128i rr_lo = _mm_unpacklo_epi16(r, r), rr_hi = _mm_unpackhi_epi16(r, r);
+        __m128i gb_lo = _mm_unpacklo_epi16(g, b), gb_hi = _mm_unpackhi_epi16(g, b);
+        pc_tj_store8(y + x,
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rg_lo, y_rg), _mm_madd_epi16(bg_lo, y_bg)), y_offset),
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rg_hi, y_rg), _mm_madd_epi16(bg_hi, y_bg)), y_offset));
+        pc_tj_store8(cb + x,
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rg_lo, cb_rg), _mm_madd_epi16(bb_lo, quarter)), c_offset),
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rg_hi, cb_rg), _mm_madd_epi16(bb_hi, quarter)), c_offset));
+        pc_tj_store8(cr + x,
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rr_lo, quarter), _mm_madd_epi16(gb_lo, cr_gb)), c_offset),
+                     _mm_add_epi32(_mm_add_epi32(_mm_madd_epi16(rr_hi, quarter), _mm_madd_epi16(gb_hi, cr_gb)), c_offset));
+    }
+#endif
+    for (; x < width; x++) {
         int32_t r = rgb[3 * x], g = rgb[3 * x + 1], b = rgb[3 * x + 2];
         y[x] = (uint8_t)((19595 * r + 38470 * g + 7471 * b + 32768) >> 16);
         cb[x] = (uint8_t)((-11059 * r - 21709 * g + 32768 * b + (128 << 16) + 32767) >> 16);
         cr[x] = (uint8_t)((32768 * r - 27439 * g - 5329 * b + (128 << 16) + 32767) >> 16);
     }
-    for (int x = width; x < padded; x++) {
+    for (x = width; x < padded; x++) {
         y[x] = y[width - 1];
         cb[x] = cb[width - 1];
         cr[x] = cr[width - 1];
     }
 }
 
-/* Loads an 8 x 8 block of samples, centred (jcdctmgr.c convsamp). */
-static inline void pc_tj_load(const uint8_t *samples, size_t stride, int32_t *ws) {
-    for (int r = 0; r < 8; r++)
-        for (int c = 0; c < 8; c++) ws[r * 8 + c] = (int32_t)samples[r * stride + (size_t)c] - 128;
+/* jcsample.c h2v2_downsample of one output row (`count` samples, a multiple of 8) from two rows. */
+static void pc_tj_downsample_row(const uint8_t *row0, const uint8_t *row1, uint8_t *out, size_t count) {
+    size_t i = 0;
+#if PC_TJ_SSE2
+    const __m128i zero = _mm_setzero_si128(), ones = _mm_set1_epi16(1), bias = _mm_setr_epi32(1, 2, 1, 2);
+    for (; i + 8 <= count; i += 8) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(row0 + 2 * i));
+        __m128i b = _mm_loadu_si128((const __m128i *)(row1 + 2 * i));
+        __m128i lo = _mm_add_epi16(_mm_unpacklo_epi8(a, zero), _mm_unpacklo_epi8(b, zero));
+        __m128i hi = _mm_add_epi16(_mm_unpackhi_epi8(a, zero), _mm_unpackhi_epi8(b, zero));
+        lo = _mm_srli_epi32(_mm_add_epi32(_mm_madd_epi16(lo, ones), bias), 2);
+        hi = _mm_srli_epi32(_mm_add_epi32(_mm_madd_epi16(hi, ones), bias), 2);
+        __m128i w = _mm_packs_epi32(lo, hi);
+        _mm_storel_epi64((__m128i *)(out + i), _mm_packus_epi16(w, w));
+    }
+#endif
+    for (; i < count; i++) {
+        int bias = 1 + (int)(i & 1);
+        out[i] = (uint8_t)((row0[2 * i] + row0[2 * i + 1] + row1[2 * i] + row1[2 * i + 1] + bias) >> 2);
+    }
 }
 
-/* Writes `len` bits (at most 27) to the entropy-coded data, stuffing a 0 after each 0xFF (T.81 F.1.2.3). */
+/* Writes `len` bits (at most 27) to the entropy-coded data, 32 at a time, stuffing a 0 after each 0xFF
+ * (T.81 F.1.2.3). */
 typedef struct pc_tj_bits {
     uint64_t buffer;
     int count;
@@ -463,6 +653,29 @@ typedef struct pc_tj_bits {
 static inline void pc_tj_put(pc_tj_bits *w, uint32_t bits, int len) {
     w->buffer = w->buffer << len | bits;
     w->count += len;
+    if (w->count < 32) return;
+    w->count -= 32;
+    uint32_t word = (uint32_t)(w->buffer >> w->count), inverse = ~word;
+    if (((inverse - 0x01010101u) & ~inverse & 0x80808080u) == 0) { /* no 0xFF byte */
+        w->p[0] = (uint8_t)(word >> 24);
+        w->p[1] = (uint8_t)(word >> 16);
+        w->p[2] = (uint8_t)(word >> 8);
+        w->p[3] = (uint8_t)word;
+        w->p += 4;
+        return;
+    }
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        uint8_t byte = (uint8_t)(word >> shift);
+        *w->p++ = byte;
+        if (byte == 0xFF) *w->p++ = 0;
+    }
+}
+
+/* Pads the last byte with 1 bits (jchuff.c flush_bits) and writes what is left. */
+static inline void pc_tj_flush(pc_tj_bits *w) {
+    int pad = (8 - w->count % 8) % 8;
+    w->buffer = w->buffer << pad | ((1u << pad) - 1);
+    w->count += pad;
     while (w->count >= 8) {
         w->count -= 8;
         uint8_t byte = (uint8_t)(w->buffer >> w->count);
@@ -517,7 +730,7 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
     uint8_t *cbband = crfull + 16 * padded, *crband = cbband + 8 * half;
     size_t luma_across = ((size_t)width + 7) / 8, luma_down = ((size_t)height + 7) / 8;
 
-    int32_t ws[64];
+    int16_t coef[64];
     int last_dc[3] = { 0, 0, 0 };
     size_t ntokens = 0, block = 0;
     for (size_t my = 0; my < down; my++) {
@@ -541,13 +754,8 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
                 memcpy(cro, cro - half, half);
                 continue;
             }
-            const uint8_t *cb0 = cbfull + 2 * j * padded, *cb1 = cb0 + padded;
-            const uint8_t *cr0 = crfull + 2 * j * padded, *cr1 = cr0 + padded;
-            for (size_t i = 0; i < half; i++) {
-                int bias = 1 + (int)(i & 1);
-                cbo[i] = (uint8_t)((cb0[2 * i] + cb0[2 * i + 1] + cb1[2 * i] + cb1[2 * i + 1] + bias) >> 2);
-                cro[i] = (uint8_t)((cr0[2 * i] + cr0[2 * i + 1] + cr1[2 * i] + cr1[2 * i + 1] + bias) >> 2);
-            }
+            pc_tj_downsample_row(cbfull + 2 * j * padded, cbfull + (2 * j + 1) * padded, cbo, half);
+            pc_tj_downsample_row(crfull + 2 * j * padded, crfull + (2 * j + 1) * padded, cro, half);
         }
         for (size_t mx = 0; mx < across; mx++) {
             int dcs[4];
@@ -562,19 +770,17 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
                     dcs[b] = dcs[b - 1]; /* past the right edge: the block to the left */
                     n = pc_tj_dummy(dcs[b], &last_dc[0], t, counts->dc[0], counts->ac[0]);
                 } else {
-                    pc_tj_load(yband + (size_t)(b >> 1) * 8 * padded + bx * 8, padded, ws);
-                    pc_tj_fdct(ws);
-                    n = pc_tj_tokenize(ws, &quant[0], &last_dc[0], &dcs[b], t, counts->dc[0], counts->ac[0]);
+                    uint64_t nonzero = pc_tj_block(yband + (size_t)(b >> 1) * 8 * padded + bx * 8, padded, &quant[0], coef);
+                    dcs[b] = coef[0];
+                    n = pc_tj_tokenize(coef, nonzero, &last_dc[0], t, counts->dc[0], counts->ac[0]);
                 }
                 token_counts[block++] = (uint8_t)n;
                 ntokens += (size_t)n;
             }
             for (int c = 0; c < 2; c++) {
-                int dc;
-                pc_tj_load((c == 0 ? cbband : crband) + mx * 8, half, ws);
-                pc_tj_fdct(ws);
-                int n = pc_tj_tokenize(ws, &quant[1], &last_dc[1 + c], &dc, tokens + ntokens,
-                                       counts->dc[chroma_table], counts->ac[chroma_table]);
+                uint64_t nonzero = pc_tj_block((c == 0 ? cbband : crband) + mx * 8, half, &quant[1], coef);
+                int n = pc_tj_tokenize(coef, nonzero, &last_dc[1 + c], tokens + ntokens, counts->dc[chroma_table],
+                                       counts->ac[chroma_table]);
                 token_counts[block++] = (uint8_t)n;
                 ntokens += (size_t)n;
             }
@@ -644,7 +850,7 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
             t += n;
         }
     }
-    if (w.count > 0) pc_tj_put(&w, (1u << (8 - w.count)) - 1, 8 - w.count); /* pad with 1 bits (jchuff.c flush_bits) */
+    pc_tj_flush(&w);
     p = w.p;
     p[0] = 0xFF;
     p[1] = 0xD9;
