@@ -700,3 +700,39 @@ done:
     free(s);
     return status;
 }
+
+/* jchuff.c's T.81 K.2 procedure: exported by libjpeg, declared only in its private jchuff.h. */
+EXTERN(void) jpeg_gen_optimal_table(j_compress_ptr cinfo, JHUFF_TBL *htbl, long freq[]);
+
+/* State of pc_jpeg_optimal_table_libjpeg that must survive a longjmp. */
+typedef struct pc_jpeg_table_state {
+    struct jpeg_compress_struct cinfo;
+    pc_jpeg_error err;
+    pc_messages messages;
+    long freq[257];
+    int created;
+} pc_jpeg_table_state;
+
+int pc_jpeg_optimal_table_libjpeg(const uint32_t *counts, uint8_t *bits, uint8_t *values) {
+    pc_jpeg_table_state *s = calloc(1, sizeof *s);
+    if (s == NULL) return -1;
+    int count = -1;
+    pc_jpeg_install_errors(&s->err, &s->messages);
+    s->cinfo.err = &s->err.pub;
+    if (setjmp(s->err.jump)) goto done;
+    jpeg_create_compress(&s->cinfo);
+    s->created = 1;
+    JHUFF_TBL *table = jpeg_alloc_huff_table((j_common_ptr)&s->cinfo);
+    for (int i = 0; i < 256; i++) s->freq[i] = (long)counts[i];
+    jpeg_gen_optimal_table(&s->cinfo, table, s->freq);
+    count = 0;
+    for (int l = 0; l <= 16; l++) {
+        bits[l] = table->bits[l];
+        if (l > 0) count += table->bits[l];
+    }
+    memcpy(values, table->huffval, (size_t)count);
+done:
+    if (s->created) jpeg_destroy_compress(&s->cinfo);
+    free(s);
+    return count;
+}

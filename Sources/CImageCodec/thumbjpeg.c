@@ -864,3 +864,11 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
     *out_size = (size_t)(p - file);
     return PC_OK;
 }
+
+int pc_thumbnail_optimal_table_test(const uint32_t *counts, uint8_t *bits, uint8_t *values) {
+    pc_tj_huffman t;
+    pc_tj_optimal_table(counts, &t);
+    memcpy(bits, t.bits, 17);
+    memcpy(values, t.values, (size_t)t.count);
+    return t.count;
+}

@@ -153,6 +153,55 @@ final class ThumbnailEncoderTests: XCTestCase {
         XCTAssertGreaterThan(checked, 0)
     }
 
+    /// The optimal Huffman tables alone against libjpeg's `jpeg_gen_optimal_table` (T.81 K.2): the same BITS
+    /// and HUFFVAL for counts with ties everywhere, one symbol, every symbol, random sparse and dense counts,
+    /// and Fibonacci counts, whose pure Huffman code is 29 bits deep and must be cut to 16 (Figure K.3).
+    func testOptimalTablesAreLibjpegsForManyCountDistributions() {
+        var cases: [(String, [UInt32])] = []
+        var fibonacci: [UInt32] = [1, 1]
+        while fibonacci.count < 30 { fibonacci.append(fibonacci[fibonacci.count - 1] + fibonacci[fibonacci.count - 2]) }
+        var counts = [UInt32](repeating: 0, count: 257)
+        for (i, f) in fibonacci.enumerated() { counts[i * 7 + 3] = f }
+        cases.append(("fibonacci", counts))
+        counts = [UInt32](repeating: 0, count: 257)
+        counts[0x22] = 5
+        cases.append(("one symbol", counts))
+        cases.append(("every symbol once", [UInt32](repeating: 1, count: 256) + [0]))
+        cases.append(("every symbol 1000 times", [UInt32](repeating: 1_000, count: 256) + [0]))
+        var state: UInt64 = 42
+        func next() -> UInt32 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: state >> 33)
+        }
+        for round in 0..<200 {
+            counts =
+                (0..<256).map { _ in
+                    let r = next()
+                    switch round % 4 {
+                    case 0: return r % 3 == 0 ? r % 7 : 0 // sparse, small, many ties
+                    case 1: return r % 100_000 // dense
+                    case 2: return (r % 5 == 0) ? 1 << (r % 20) : 0 // powers of two: long codes
+                    default: return r % 2 // zeros and ones
+                    }
+                } + [0]
+            if counts.allSatisfy({ $0 == 0 }) { counts[7] = 1 }
+            cases.append(("random \(round)", counts))
+        }
+        for (label, counts) in cases {
+            var ourBits = [UInt8](repeating: 0, count: 17), ourValues = [UInt8](repeating: 0, count: 256)
+            var bits = [UInt8](repeating: 0, count: 17), values = [UInt8](repeating: 0, count: 256)
+            let ours = pc_thumbnail_optimal_table_test(counts, &ourBits, &ourValues)
+            let libjpeg = pc_jpeg_optimal_table_libjpeg(counts, &bits, &values)
+            XCTAssertEqual(Int(ours), counts.prefix(256).filter { $0 > 0 }.count, label)
+            XCTAssertEqual(ours, libjpeg, label)
+            XCTAssertEqual(ourBits, bits, label)
+            XCTAssertEqual(ourValues, values, label)
+        }
+        var fibonacciBits = [UInt8](repeating: 0, count: 17), values = [UInt8](repeating: 0, count: 256)
+        _ = pc_thumbnail_optimal_table_test(cases[0].1, &fibonacciBits, &values)
+        XCTAssertGreaterThan(fibonacciBits[16], 0, "the 29-bit-deep code is cut to 16 bits")
+    }
+
     /// Markers as libjpeg writes them: SOI, APP0 JFIF 1.01, APP1 Exif (sRGB), DQT ×2, SOF0, DHT ×2 (×4 over
     /// 240 × 240 pixels), SOS, EOI; the APP1 segment byte for byte.
     func testMarkerOrderJFIFAndExifSegment() throws {

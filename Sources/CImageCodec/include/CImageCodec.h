@@ -162,6 +162,15 @@ pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, in
  * few KB of tables); 0 for sizes it refuses or a size that does not fit a size_t. Tests. */
 size_t pc_thumbnail_jpeg_encode_memory(int width, int height);
 
+/*
+ * Tests: the optimal Huffman table (T.81 Annex K.2, lengths limited to 16) for symbol counts[0...255]
+ * (counts[256] is not read): BITS (bits[1...16]; bits[0] = 0) and HUFFVAL, returning the symbol
+ * count. pc_thumbnail_optimal_table_test is thumbjpeg.c's; pc_jpeg_optimal_table_libjpeg is
+ * libjpeg-turbo's jpeg_gen_optimal_table (-1 when libjpeg refuses the counts).
+ */
+int pc_thumbnail_optimal_table_test(const uint32_t *counts, uint8_t *bits, uint8_t *values);
+int pc_jpeg_optimal_table_libjpeg(const uint32_t *counts, uint8_t *bits, uint8_t *values);
+
 /* Tests: libjpeg's own encode with pc_jpeg_encode's settings (the reference pc_thumbnail_jpeg_encode matches). */
 pc_status pc_jpeg_encode_libjpeg(const uint8_t *rgb, int width, int height, int quality,
                                  uint8_t **out, size_t *out_size, pc_messages *messages);
