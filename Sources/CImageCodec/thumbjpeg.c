@@ -586,11 +586,20 @@ static void pc_tj_convert_row(const uint8_t *rgb, int width, int padded, uint8_t
     const __m128i cb_rg = pc_tj_pair(-11059, -21709), quarter = pc_tj_pair(16384, 16384);
     const __m128i cr_gb = pc_tj_pair(-27439, -5329);
     const __m128i y_offset = _mm_set1_epi32(32768), c_offset = _mm_set1_epi32((128 << 16) + 32767);
-    for (; x + 8 <= width; x += 8) {
+    const __m128i low_byte = _mm_set1_epi32(0xFF);
+    /* 8 pixels read as 8 overlapping 32-bit words (R | G << 8 | B << 16 | next R << 24): while a 25th byte
+     * is there to read */
+    for (; x + 9 <= width; x += 8) {
         const uint8_t *p = rgb + 3 * x;
-        __m128i r = _mm_setr_epi16(p[0], p[3], p[6], p[9], p[12], p[15], p[18], p[21]);
-        __m128i g = _mm_setr_epi16(p[1], p[4], p[7], p[10], p[13], p[16], p[19], p[22]);
-        __m128i b = _mm_setr_epi16(p[2], p[5], p[8], p[11], p[14], p[17], p[20], p[23]);
+        uint32_t w[8];
+        for (int i = 0; i < 8; i++) memcpy(&w[i], p + 3 * i, 4);
+        __m128i a = _mm_setr_epi32((int)w[0], (int)w[1], (int)w[2], (int)w[3]);
+        __m128i c = _mm_setr_epi32((int)w[4], (int)w[5], (int)w[6], (int)w[7]);
+        __m128i r = _mm_packs_epi32(_mm_and_si128(a, low_byte), _mm_and_si128(c, low_byte));
+        __m128i g = _mm_packs_epi32(_mm_and_si128(_mm_srli_epi32(a, 8), low_byte),
+                                    _mm_and_si128(_mm_srli_epi32(c, 8), low_byte));
+        __m128i b = _mm_packs_epi32(_mm_and_si128(_mm_srli_epi32(a, 16), low_byte),
+                                    _mm_and_si128(_mm_srli_epi32(c, 16), low_byte));
         __m128i rg_lo = _mm_unpacklo_epi16(r, g), rg_hi = _mm_unpackhi_epi16(r, g);
         __m128i bg_lo = _mm_unpacklo_epi16(b, g), bg_hi = _mm_unpackhi_epi16(b, g);
         __m128i bb_lo = _mm_unpacklo_epi16(b, b), bb_hi = _mm_unpackhi_epi16(b, b);
