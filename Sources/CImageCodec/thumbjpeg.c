@@ -38,6 +38,11 @@
  * the tokens written: one pass over the pixels. Memory: the tokens (at most 256 bytes per 8 x 8
  * block, 6 bytes per pixel) and the output (bounded from the symbol counts before it is
  * allocated). Nothing global is mutable; nothing exits.
+ *
+ * On x86-64 (SSE2, its baseline) the colour conversion, downsampling, transform and quantization work
+ * 8 samples at a time with libjpeg-turbo's SIMD arithmetic (16-bit lanes, exact 32-bit products from
+ * pmaddwd); elsewhere the same integer steps run in portable C. Both give libjpeg's coefficients
+ * (ThumbnailEncoderTests on x86-64; the portable C checked against libjpeg with __SSE2__ undefined).
  */
 #include <stdint.h>
 #include <stdlib.h>
