@@ -489,6 +489,11 @@ static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int heigh
 
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
+    return pc_thumbnail_jpeg_encode(rgb, width, height, quality, out, out_size, messages);
+}
+
+pc_status pc_jpeg_encode_libjpeg(const uint8_t *rgb, int width, int height, int quality,
+                                 uint8_t **out, size_t *out_size, pc_messages *messages) {
     pc_jpeg_encode_options options = { 3, quality, PC_BASELINE, 0, 0, 0, 0 };
     return pc_jpeg_encode_impl(rgb, width, height, &options, NULL, 0, 1, out, out_size, messages);
 }
@@ -631,4 +636,103 @@ done:
     free(s->row);
     free(s);
     return status;
+}
+
+/* State of pc_jpeg_read_coefficients_test that must survive a longjmp. */
+typedef struct pc_jpeg_coefficients_state {
+    struct jpeg_decompress_struct cinfo;
+    pc_jpeg_error err;
+    int16_t *values;
+    int created;
+} pc_jpeg_coefficients_state;
+
+pc_status pc_jpeg_read_coefficients_test(const uint8_t *data, size_t size, int16_t **out, size_t *count,
+                                         int *dims, int max_components, pc_messages *messages) {
+    *out = NULL;
+    *count = 0;
+    pc_jpeg_coefficients_state *s = calloc(1, sizeof *s);
+    if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
+    struct jpeg_decompress_struct *cinfo = &s->cinfo;
+    pc_status status = PC_OK;
+    pc_jpeg_install_errors(&s->err, messages);
+    cinfo->err = &s->err.pub;
+    if (setjmp(s->err.jump)) {
+        status = s->err.status == PC_OK ? PC_CORRUPT : s->err.status;
+        goto done;
+    }
+    jpeg_create_decompress(cinfo);
+    s->created = 1;
+    pc_jpeg_window_source(cinfo, data, size, 64);
+    jpeg_read_header(cinfo, TRUE);
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(cinfo);
+    if (cinfo->num_components > max_components) {
+        pc_set_error(messages, "more components than the caller has room for");
+        status = PC_UNSUPPORTED;
+        goto done;
+    }
+    size_t total = 0;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        jpeg_component_info *k = &cinfo->comp_info[c];
+        size_t across = (k->width_in_blocks + k->h_samp_factor - 1) / k->h_samp_factor * k->h_samp_factor;
+        size_t down = (k->height_in_blocks + k->v_samp_factor - 1) / k->v_samp_factor * k->v_samp_factor;
+        dims[2 * c] = (int)across;
+        dims[2 * c + 1] = (int)down;
+        total += across * down * 64;
+    }
+    s->values = malloc(total * sizeof(int16_t));
+    if (s->values == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    size_t n = 0;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        size_t across = (size_t)dims[2 * c], down = (size_t)dims[2 * c + 1];
+        for (size_t row = 0; row < down; row++) {
+            JBLOCKARRAY rows = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, arrays[c], (JDIMENSION)row, 1, FALSE);
+            for (size_t b = 0; b < across; b++)
+                for (int i = 0; i < 64; i++) s->values[n++] = (int16_t)rows[0][b][i];
+        }
+    }
+    jpeg_finish_decompress(cinfo);
+    *out = s->values;
+    *count = n;
+    s->values = NULL;
+done:
+    if (s->created) jpeg_destroy_decompress(cinfo);
+    free(s->values);
+    free(s);
+    return status;
+}
+
+/* jchuff.c's T.81 K.2 procedure: exported by libjpeg, declared only in its private jchuff.h. */
+EXTERN(void) jpeg_gen_optimal_table(j_compress_ptr cinfo, JHUFF_TBL *htbl, long freq[]);
+
+/* State of pc_jpeg_optimal_table_libjpeg that must survive a longjmp. */
+typedef struct pc_jpeg_table_state {
+    struct jpeg_compress_struct cinfo;
+    pc_jpeg_error err;
+    pc_messages messages;
+    long freq[257];
+    int created;
+} pc_jpeg_table_state;
+
+int pc_jpeg_optimal_table_libjpeg(const uint32_t *counts, uint8_t *bits, uint8_t *values) {
+    pc_jpeg_table_state *s = calloc(1, sizeof *s);
+    if (s == NULL) return -1;
+    int count = -1;
+    pc_jpeg_install_errors(&s->err, &s->messages);
+    s->cinfo.err = &s->err.pub;
+    if (setjmp(s->err.jump)) goto done;
+    jpeg_create_compress(&s->cinfo);
+    s->created = 1;
+    JHUFF_TBL *table = jpeg_alloc_huff_table((j_common_ptr)&s->cinfo);
+    for (int i = 0; i < 256; i++) s->freq[i] = (long)counts[i];
+    jpeg_gen_optimal_table(&s->cinfo, table, s->freq);
+    count = 0;
+    for (int l = 0; l <= 16; l++) {
+        bits[l] = table->bits[l];
+        if (l > 0) count += table->bits[l];
+    }
+    memcpy(values, table->huffval, (size_t)count);
+done:
+    if (s->created) jpeg_destroy_compress(&s->cinfo);
+    free(s);
+    return count;
 }

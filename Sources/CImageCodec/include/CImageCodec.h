@@ -142,9 +142,47 @@ pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1
                               const uint8_t *icc, size_t icc_size, int nclx_primaries,
                               uint8_t **out, size_t *out_size, pc_messages *m);
 
-/* Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables) into a malloc'd buffer. */
+/*
+ * Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables, JFIF APP0 then the sRGB
+ * Exif APP1) into a malloc'd buffer: pc_thumbnail_jpeg_encode. quality is clamped to 1...100.
+ * PC_UNSUPPORTED for a width or height < 1, PC_CORRUPT over 65500 (libjpeg's limit).
+ */
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/*
+ * Our own baseline JPEG encoder (thumbjpeg.c): the file libjpeg-turbo writes for pc_jpeg_encode's
+ * settings (every quantized coefficient and Huffman table the same) in fewer instructions: no
+ * per-row calls, one pass over the pixels, optimal tables from a heap instead of K.2's scans.
+ */
+pc_status pc_thumbnail_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
+                                   uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/* Bytes pc_thumbnail_jpeg_encode allocates for its work at width x height (besides the file and a
+ * few KB of tables); 0 for sizes it refuses or a size that does not fit a size_t. Tests. */
+size_t pc_thumbnail_jpeg_encode_memory(int width, int height);
+
+/*
+ * Tests: the optimal Huffman table (T.81 Annex K.2, lengths limited to 16) for symbol counts[0...255]
+ * (counts[256] is not read): BITS (bits[1...16]; bits[0] = 0) and HUFFVAL, returning the symbol
+ * count. pc_thumbnail_optimal_table_test is thumbjpeg.c's; pc_jpeg_optimal_table_libjpeg is
+ * libjpeg-turbo's jpeg_gen_optimal_table (-1 when libjpeg refuses the counts).
+ */
+int pc_thumbnail_optimal_table_test(const uint32_t *counts, uint8_t *bits, uint8_t *values);
+int pc_jpeg_optimal_table_libjpeg(const uint32_t *counts, uint8_t *bits, uint8_t *values);
+
+/* Tests: libjpeg's own encode with pc_jpeg_encode's settings (the reference pc_thumbnail_jpeg_encode matches). */
+pc_status pc_jpeg_encode_libjpeg(const uint8_t *rgb, int width, int height, int quality,
+                                 uint8_t **out, size_t *out_size, pc_messages *messages);
+
+/*
+ * Tests: the quantized DCT coefficients of a JPEG as libjpeg reads them (jpeg_read_coefficients),
+ * every component's blocks row by row, each padded to whole MCUs as libjpeg keeps them, 64 per
+ * block in natural order, into a malloc'd buffer of *count values; dims receives each component's
+ * blocks across and down (6 ints for 3 components).
+ */
+pc_status pc_jpeg_read_coefficients_test(const uint8_t *data, size_t size, int16_t **out, size_t *count,
+                                         int *dims, int max_components, pc_messages *messages);
 
 /*
  * DC-only decode of a progressive JPEG at scale 1/8 (dconly.c): decodes the DC scans, entropy-
