@@ -80,6 +80,13 @@ typedef struct dc_component {
     int16_t *dc;                /* grid_w × grid_h DC coefficients, already << Al */
     int8_t coef_bits[64];       /* libjpeg coef_bits: -1 nothing yet, else the current Al */
     uint64_t *nonzero;          /* blocks_w × blocks_h: bit k set when AC coefficient k (zigzag) is nonzero */
+    /* Sequential reduced decode (pc_jpeg_decode_reduced) only. */
+    int16_t q[64];              /* quantizers in zigzag order, latched at SOS, as libjpeg's ISLOW_MULT_TYPE (short) */
+    int S;                      /* scaled block size: 1, 2 or 4 samples per block side (libjpeg DCT_scaled_size) */
+    int ds_w, ds_h;             /* libjpeg downsampled_width/height at that size */
+    int hmode, vmode;           /* SQ_FULL, SQ_REP or SQ_FANCY: how it reaches the output grid */
+    int plane_w, ring_rows;     /* ring of the last three MCU rows' samples: plane_w × ring_rows bytes */
+    uint8_t *ring;
 } dc_component;
 
 /* Entropy-coded segment reader (T.81 F.2.2.5, byte stuffing F.1.2.3, fill bytes B.1.1.2). */
@@ -100,12 +107,22 @@ typedef struct dc_decoder {
     dc_component comp[DC_MAX_COMPONENTS];
     int q_defined[4];
     int q0[4];
+    int16_t qt[4][64];          /* DQT tables, zigzag order, as ISLOW_MULT_TYPE (short) */
+    /* Sequential reduced decode: mode, scale and the image being built. */
+    int sequential;             /* 1: pc_jpeg_decode_reduced (SOF0/SOF1), 0: DC-only progressive */
+    int scale;                  /* 1 or 2: output is scale/8 of the image */
+    int fancy;                  /* libjpeg do_fancy_upsampling */
+    int ycc;                    /* 3 components: 1 YCbCr, 0 RGB */
+    int out_w, out_h;
+    uint8_t *pixels;            /* out_w × out_h × 3, filled MCU row by MCU row */
+    int scan_done;              /* the one scan has been decoded */
     dc_huffman dc_tables[4], ac_tables[4];
     unsigned restart_interval;
     int scans;                  /* SOS segments seen (PC_MAX_SCANS) */
     int saw_jfif, saw_adobe, adobe_transform;
     /* The scan being decoded (T.81 B.2.3). */
     int scan_n, scan_comp[4], scan_td[4], scan_ta, ss, se, ah, al;
+    int scan_ta_seq[4];         /* sequential: AC table of each scan component */
     /* Error detail for the message. */
     int error, error_marker, error_expected;
     uint64_t over_budget_mb;    /* set when dc_parse_sof refuses the frame against the budget */
@@ -204,6 +221,23 @@ static int dc_restart(dc_bits *b, int expected, dc_decoder *s) {
     return DC_OK;
 }
 
+/* ------------------------------------------------------------------ samples */
+
+/* libjpeg's IDCT range limit (jdmaster.c prepare_range_limit_table) applied to x + CENTERJSAMPLE. */
+static inline uint8_t dc_idct_limit(int x) {
+    int r = x & 1023;
+    if (r < 128) return (uint8_t)(r + 128);
+    if (r < 512) return 255;
+    if (r < 896) return 0;
+    return (uint8_t)(r - 896);
+}
+
+#define DC_SCALEBITS 16
+#define DC_ONE_HALF ((int32_t)1 << (DC_SCALEBITS - 1))
+#define DC_FIX(x) ((int32_t)((x) * (1L << DC_SCALEBITS) + 0.5))
+
+static inline uint8_t dc_clamp(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
+
 /* ------------------------------------------------------------------ tables */
 
 /*
@@ -281,13 +315,70 @@ static int dc_parse_dqt(dc_decoder *s, const uint8_t *p, size_t n) {
         /* libjpeg keeps quantizers as UINT16 and the 1×1 IDCT multiplies by them as ISLOW_MULT_TYPE (short with SIMD). */
         int q0 = pq ? (p[i + 1] << 8) | p[i + 2] : p[i + 1];
         s->q0[tq] = (int16_t)q0;
+        for (int z = 0; z < 64; z++)
+            s->qt[tq][z] = (int16_t)(pq ? (p[i + 1 + 2 * z] << 8) | p[i + 2 + 2 * z] : p[i + 1 + z]);
         s->q_defined[tq] = 1;
         i += 1 + table;
     }
     return 1;
 }
 
-/* SOF2 (T.81 B.2.2): progressive DCT, Huffman coding. */
+enum { SQ_FULL = 0, SQ_REP, SQ_FANCY };
+
+/*
+ * The sequential reduced decode's layout (pc_jpeg_decode_reduced), as libjpeg-turbo 2.1.5 chooses
+ * it for scale/8: jdmaster.c jpeg_core_output_dimensions gives each component the block size
+ * S = scale, doubled while both max_samp × scale is a multiple of samp × 2S (so 4:2:0 chroma gets
+ * a 2×2 IDCT at 1/8 and a 4×4 one at 2/8, and needs no upsampling); jdsample.c jinit_upsampler then
+ * upsamples what is still smaller than the output: 2:1 horizontally by the triangle filter
+ * (h2v1_fancy_upsample) when do_fancy_upsampling, scale > 1 and downsampled_width > 2, else by
+ * replication; 1:2 vertically by h1v2_fancy_upsample when do_fancy_upsampling and scale > 1, else
+ * by replication (int_upsample). Sizes as jdinput.c/jdmaster.c: downsampled_width =
+ * ceil(width × h × S / (hmax × 8)), output = ceil(width × scale / 8). Allocates the output image
+ * and, per component, a ring of three MCU rows of samples. Returns 1, 0 (leave to libjpeg),
+ * -1 out of memory, -2 over the budget.
+ */
+static int dc_seq_layout(dc_decoder *s) {
+    int scale = s->scale;
+    s->out_w = (int)(((long)s->width * scale + 7) / 8);
+    s->out_h = (int)(((long)s->height * scale + 7) / 8);
+    uint64_t needed = (uint64_t)s->out_w * (uint64_t)s->out_h * 3;
+    for (int c = 0; c < s->ncomp; c++) {
+        dc_component *k = &s->comp[c];
+        int S = scale;
+        while (S < 8 && (s->hmax * scale) % (k->h * S * 2) == 0 && (s->vmax * scale) % (k->v * S * 2) == 0) S *= 2;
+        if (S > 4) return 0;
+        k->S = S;
+        k->ds_w = (int)(((long)s->width * k->h * S + 8L * s->hmax - 1) / (8L * s->hmax));
+        k->ds_h = (int)(((long)s->height * k->v * S + 8L * s->vmax - 1) / (8L * s->vmax));
+        int h_in = k->h * S / scale, v_in = k->v * S / scale;
+        if (h_in == s->hmax) k->hmode = SQ_FULL;
+        else if (h_in * 2 == s->hmax) k->hmode = s->fancy && scale > 1 && k->ds_w > 2 ? SQ_FANCY : SQ_REP;
+        else return 0;
+        if (v_in == s->vmax) k->vmode = SQ_FULL;
+        else if (v_in * 2 == s->vmax) k->vmode = s->fancy && scale > 1 ? SQ_FANCY : SQ_REP;
+        else return 0;
+        if (k->hmode != SQ_FULL && k->vmode != SQ_FULL) return 0; /* h2v2: not reached with 1×1 chroma */
+        k->plane_w = k->grid_w * S;
+        k->ring_rows = 3 * k->v * S;
+        needed += (uint64_t)k->plane_w * (uint64_t)k->ring_rows;
+    }
+    if (needed > PC_DECODE_BUDGET_BYTES) {
+        s->over_budget_mb = (needed + (1u << 20) - 1) >> 20;
+        return -2;
+    }
+    for (int c = 0; c < s->ncomp; c++) {
+        dc_component *k = &s->comp[c];
+        k->ring = malloc((size_t)k->plane_w * (size_t)k->ring_rows);
+        if (k->ring == NULL) return -1;
+    }
+    s->pixels = malloc((size_t)s->out_w * (size_t)s->out_h * 3);
+    if (s->pixels == NULL) return -1;
+    s->seen_sof = 1;
+    return 1;
+}
+
+/* SOF2 (T.81 B.2.2): progressive DCT, Huffman coding; SOF0/SOF1 in the sequential mode. */
 static int dc_parse_sof(dc_decoder *s, const uint8_t *p, size_t n) {
     if (n < 6) return 0;
     int precision = p[0];
@@ -312,6 +403,9 @@ static int dc_parse_sof(dc_decoder *s, const uint8_t *p, size_t n) {
             return 0;
         }
         memset(k->coef_bits, -1, sizeof k->coef_bits);
+        /* A one-component file is one non-interleaved scan of its blocks (A.2.2): its sampling factors
+         * change nothing (libjpeg: fullsize, DCT_scaled_size = the scale). */
+        if (nf == 1 && s->sequential) k->h = k->v = 1;
     }
     s->hmax = s->comp[0].h;
     s->vmax = s->comp[0].v;
@@ -327,6 +421,7 @@ static int dc_parse_sof(dc_decoder *s, const uint8_t *p, size_t n) {
         k->grid_w = s->mcus_x * k->h;
         k->grid_h = s->mcus_y * k->v;
     }
+    if (s->sequential) return dc_seq_layout(s);
     /* What this decoder will hold: 2 bytes of DC and 8 of AC mask per block, and the 1/8
      * RGB image: within PC_DECODE_BUDGET_MB up to about 200 Mpx at 4:4:4 and 370 Mpx at
      * 4:2:0, so only a raised --max-pixels can reach the budget (100 Mpx: 52 MB at most). */
@@ -737,6 +832,379 @@ static inline __attribute__((always_inline)) int dc_ac_refine(dc_decoder *s, dc_
     return DC_OK;
 }
 
+/* ------------------------------------------------------------------ sequential scans at 1/8 and 2/8 */
+
+/*
+ * The reduced IDCTs as libjpeg-turbo 2.1.5 runs them on x86-64 (jddctmgr.c picks jsimd_idct_2x2 /
+ * jsimd_idct_4x4, simd/x86_64/jidctred-sse2.asm, for DCT_scaled_size 2 and 4; the C
+ * jpeg_idct_1x1 of jidctred.c for 1). The SSE2 code follows jidctred.c (CONST_BITS 13,
+ * PASS1_BITS 2, the same FIX constants), with 16-bit lanes where the C uses ints: the dequantized
+ * coefficient is the low 16 bits of coef × quantizer (pmullw), products are summed in 32 bits
+ * (pmaddwd, paddd: modulo 2^32), pass-1 results are saturated to 16 bits (packssdw) except the
+ * 2×2's column 0, and outputs are saturated to -128..127 before adding CENTERJSAMPLE. The 4×4
+ * pass 1 takes a shortcut (each column's output = 16-bit dequantized DC << 2) when rows 1, 2, 3,
+ * 5, 6, 7 of the block are all zero. These are emulated exactly (they differ from jidctred.c's C
+ * only for coefficients no 8-bit encoder produces).
+ *
+ * Every pass-1 value is linear (modulo 2^32) in its column's dequantized coefficients until it is
+ * descaled, so a block is not stored: each coefficient the IDCT uses is added into its column's
+ * sums as it is decoded (T.81 F.2.2.2), and the IDCT finishes from those sums.
+ */
+#define SQ_F_0_211 1730
+#define SQ_F_0_509 4176
+#define SQ_F_0_601 4926
+#define SQ_F_0_720 5906
+#define SQ_F_0_765 6270
+#define SQ_F_0_850 6967
+#define SQ_F_0_899 7373
+#define SQ_F_1_061 8697
+#define SQ_F_1_272 10426
+#define SQ_F_1_451 11893
+#define SQ_F_1_847 15137
+#define SQ_F_2_172 17799
+#define SQ_F_2_562 20995
+#define SQ_F_3_624 29692
+
+/* Zigzag index → natural (row-major) position (T.81 Figure A.6; libjpeg jpeg_natural_order). */
+static const uint8_t sq_natural[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+};
+
+/* Per-row multipliers of the pass-1 sums (row 0 enters as coef << 13+S/2 ... see sq_add). */
+static const int32_t sq_m2_odd[8] = { 0, SQ_F_3_624, 0, -SQ_F_1_272, 0, SQ_F_0_850, 0, -SQ_F_0_720 };
+static const int32_t sq_m4_e2[8] = { 0, 0, SQ_F_1_847, 0, 0, 0, -SQ_F_0_765, 0 };
+static const int32_t sq_m4_o2[8] = { 0, SQ_F_2_562, 0, SQ_F_0_899, 0, -SQ_F_0_601, 0, -SQ_F_0_509 };
+static const int32_t sq_m4_o0[8] = { 0, SQ_F_1_061, 0, -SQ_F_2_172, 0, SQ_F_1_451, 0, -SQ_F_0_211 };
+
+/* One block's pass-1 sums: per column, [0] row-0 term, [1] even (4×4) or odd (2×2) sum, [2], [3] odd (4×4). */
+typedef struct sq_block {
+    uint32_t sum[8][4];
+    unsigned cols;              /* columns whose sums are set (column 0 always, by the DC) */
+    int any_ac;                 /* an AC coefficient the IDCT uses was decoded */
+    int rows_nz;                /* 4×4: a coefficient in rows 1, 2, 3, 5, 6 or 7 (any column) */
+    int32_t deq63;              /* the dequantized coefficient at natural position 63 (a corrupt run rewrites it) */
+} sq_block;
+
+static inline int16_t sq_sat16(int32_t x) { return (int16_t)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
+static inline uint8_t sq_sample(int32_t x) { return (uint8_t)((x < -128 ? -128 : x > 127 ? 127 : x) + 128); }
+static inline int32_t sq_descale(uint32_t x, int n) { return (int32_t)(x + (1u << (n - 1))) >> n; }
+
+/* Adds dequantized coefficient deq at natural position pos into the sums of an S×S IDCT (S = 2 or 4). */
+static inline __attribute__((always_inline)) void sq_add(sq_block *b, int S, int pos, int32_t deq) {
+    int row = pos >> 3, col = pos & 7;
+    if (S == 2) {
+        if (!((0xAB >> row) & 1) || !((0xAB >> col) & 1)) return; /* rows/columns 0, 1, 3, 5, 7 */
+    } else {
+        if ((0xEE >> row) & 1) b->rows_nz = 1; /* rows 1, 2, 3, 5, 6, 7 */
+        if (row == 4 || col == 4) return;
+    }
+    uint32_t *u = b->sum[col];
+    if (!((b->cols >> col) & 1)) {
+        u[0] = u[1] = u[2] = u[3] = 0;
+        b->cols |= 1u << col;
+    }
+    uint32_t d = (uint32_t)deq;
+    if (row == 0) {
+        u[0] += d << (S == 2 ? 15 : 14);
+    } else if (S == 2) {
+        u[1] += d * (uint32_t)sq_m2_odd[row];
+        b->any_ac = 1;
+    } else {
+        u[1] += d * (uint32_t)sq_m4_e2[row];
+        u[2] += d * (uint32_t)sq_m4_o2[row];
+        u[3] += d * (uint32_t)sq_m4_o0[row];
+        b->any_ac = 1;
+    }
+    if (col) b->any_ac = 1;
+}
+
+/* jsimd_idct_2x2_sse2 from the sums: a 2×2 block of samples at out (stride bytes per row). */
+static void sq_idct_2x2(const sq_block *b, uint8_t *out, size_t stride) {
+    static const int cols[5] = { 0, 1, 3, 5, 7 };
+    int32_t A[5], B[5];
+    for (int i = 0; i < 5; i++) {
+        int c = cols[i];
+        if ((b->cols >> c) & 1) {
+            A[i] = sq_descale(b->sum[c][0] + b->sum[c][1], 13);
+            B[i] = sq_descale(b->sum[c][0] - b->sum[c][1], 13);
+        } else {
+            A[i] = B[i] = 0;
+        }
+    }
+    for (int r = 0; r < 2; r++) {
+        const int32_t *w = r ? B : A;
+        uint32_t t10 = (uint32_t)w[0] << 15;
+        uint32_t t0 = (uint32_t)(sq_sat16(w[1]) * SQ_F_3_624 - sq_sat16(w[2]) * SQ_F_1_272) +
+                      (uint32_t)(sq_sat16(w[3]) * SQ_F_0_850 - sq_sat16(w[4]) * SQ_F_0_720);
+        out[r * stride] = sq_sample(sq_descale(t10 + t0, 20));
+        out[r * stride + 1] = sq_sample(sq_descale(t10 - t0, 20));
+    }
+}
+
+/* jsimd_idct_4x4_sse2 from the sums: a 4×4 block of samples at out. */
+static void sq_idct_4x4(const sq_block *b, uint8_t *out, size_t stride) {
+    int16_t ws[4][8];
+    for (int c = 0; c < 8; c++) {
+        if (c == 4 || !((b->cols >> c) & 1)) {
+            ws[0][c] = ws[1][c] = ws[2][c] = ws[3][c] = 0;
+            continue;
+        }
+        const uint32_t *u = b->sum[c];
+        if (!b->rows_nz) {
+            int32_t deq0 = (int32_t)u[0] >> 14; /* exact: a 16-bit value times 2^14 */
+            ws[0][c] = ws[1][c] = ws[2][c] = ws[3][c] = (int16_t)(uint16_t)((uint32_t)deq0 << 2);
+            continue;
+        }
+        uint32_t t10 = u[0] + u[1], t12 = u[0] - u[1];
+        ws[0][c] = sq_sat16(sq_descale(t10 + u[2], 12));
+        ws[3][c] = sq_sat16(sq_descale(t10 - u[2], 12));
+        ws[1][c] = sq_sat16(sq_descale(t12 + u[3], 12));
+        ws[2][c] = sq_sat16(sq_descale(t12 - u[3], 12));
+    }
+    for (int r = 0; r < 4; r++) {
+        const int16_t *w = ws[r];
+        uint32_t t0 = (uint32_t)(int32_t)w[0] << 14;
+        uint32_t e2 = (uint32_t)(w[2] * SQ_F_1_847 - w[6] * SQ_F_0_765);
+        uint32_t t10 = t0 + e2, t12 = t0 - e2;
+        uint32_t o2 = (uint32_t)(w[1] * SQ_F_2_562 + w[3] * SQ_F_0_899) + (uint32_t)(-w[5] * SQ_F_0_601 - w[7] * SQ_F_0_509);
+        uint32_t o0 = (uint32_t)(w[1] * SQ_F_1_061 - w[3] * SQ_F_2_172) + (uint32_t)(w[5] * SQ_F_1_451 - w[7] * SQ_F_0_211);
+        uint8_t *o = out + (size_t)r * stride;
+        o[0] = sq_sample(sq_descale(t10 + o2, 19));
+        o[1] = sq_sample(sq_descale(t12 + o0, 19));
+        o[2] = sq_sample(sq_descale(t12 - o0, 19));
+        o[3] = sq_sample(sq_descale(t10 - o2, 19));
+    }
+}
+
+/* Writes a block's S×S samples (S = 1, 2, 4) at out; dc is the block's 16-bit DC (JCOEF). */
+static inline __attribute__((always_inline)) void sq_emit_block(const dc_component *k, int S, const sq_block *b, int16_t dc,
+                                                              uint8_t *out, size_t stride) {
+    if (S == 1) {
+        *out = dc_idct_limit(((int)dc * k->q[0] + 4) >> 3); /* jidctred.c jpeg_idct_1x1 (C, int arithmetic) */
+        return;
+    }
+    if (!b->any_ac && (S == 2 || !b->rows_nz)) {
+        /* Only the DC: every sample the same (the general formulas with the other sums 0). */
+        int32_t deq0 = (int16_t)(uint16_t)((uint32_t)dc * (uint32_t)(uint16_t)k->q[0]);
+        uint8_t v;
+        if (S == 2) {
+            int32_t a0 = sq_descale((uint32_t)deq0 << 15, 13);
+            v = sq_sample(sq_descale((uint32_t)a0 << 15, 20));
+        } else {
+            int16_t w0 = (int16_t)(uint16_t)((uint32_t)deq0 << 2);
+            v = sq_sample(sq_descale((uint32_t)(int32_t)w0 << 14, 19));
+        }
+        for (int r = 0; r < S; r++) memset(out + (size_t)r * stride, v, (size_t)S);
+        return;
+    }
+    if (S == 2) sq_idct_2x2(b, out, stride);
+    else sq_idct_4x4(b, out, stride);
+}
+
+/*
+ * Decodes one block (T.81 F.2.2.1 DC difference, F.2.2.2 AC coefficients) as libjpeg-turbo's
+ * jdhuff.c decode_mcu_slow does: a run past position 63 writes at jpeg_natural_order[k], which is
+ * 63 for k > 63. Keeps the DC in *dc (JCOEF) and, for S > 1, the coefficients the S×S IDCT uses.
+ */
+static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uint64_t *acc_p, int *count_p, const dc_huffman *dct,
+                                                                const dc_huffman *act, int64_t *pred, const dc_component *k, int S,
+                                                                sq_block *blk, int16_t *dc) {
+    uint64_t acc = *acc_p;
+    int count = *count_p;
+    int t = 0;
+    AC_DECODE(dct, t);
+    int32_t diff = t ? dc_extend((uint32_t)(acc >> count) & ((1u << t) - 1), t) : 0;
+    int64_t v = *pred + diff;
+    if (v > INT_MAX || v < INT_MIN) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
+    *pred = v;
+    *dc = (int16_t)(uint16_t)(uint32_t)(int32_t)v;
+    if (S > 1) {
+        blk->cols = 1;
+        blk->any_ac = 0;
+        blk->rows_nz = 0;
+        blk->deq63 = 0;
+        uint32_t *u = blk->sum[0];
+        u[1] = u[2] = u[3] = 0;
+        int32_t deq0 = (int16_t)(uint16_t)((uint32_t)*dc * (uint32_t)(uint16_t)k->q[0]);
+        u[0] = (uint32_t)deq0 << (S == 2 ? 15 : 14);
+    }
+    for (int z = 1; z < 64; z++) {
+        int rs = 0;
+        AC_DECODE(act, rs);
+        int r = rs >> 4, size = rs & 15;
+        if (size) {
+            z += r;
+            if (S > 1) {
+                int32_t value = dc_extend((uint32_t)(acc >> count) & ((1u << size) - 1), size);
+                int zz = z < 63 ? z : 63;
+                int32_t deq = (int16_t)(uint16_t)((uint32_t)(int16_t)value * (uint32_t)(uint16_t)k->q[zz]);
+                if (zz == 63) {
+                    if (blk->deq63) sq_add(blk, S, 63, -blk->deq63); /* the earlier write is replaced */
+                    blk->deq63 = deq;
+                }
+                sq_add(blk, S, sq_natural[zz], deq);
+            }
+        } else {
+            if (r != 15) break;
+            z += 15;
+        }
+    }
+    *acc_p = acc;
+    *count_p = count;
+    return DC_OK;
+}
+
+/* A component's row r (of its samples at its scaled size) in its ring of three MCU rows. */
+static inline uint8_t *sq_ring_row(const dc_component *k, int r) {
+    return k->ring + (size_t)(r % k->ring_rows) * (size_t)k->plane_w;
+}
+
+/*
+ * One chroma (or RGB G/B) row on the output grid at output row y, per the component's modes
+ * (dc_seq_layout): jdsample.c fullsize_upsample, h2v1_upsample / int_upsample (replication),
+ * h2v1_fancy_upsample (3/4 nearer + 1/4 further sample, biases 1 and 2, edge samples copied),
+ * h1v2_fancy_upsample (the same vertically, with the rows above the first and below the last
+ * real row replaced by those rows, as jdmainct.c's context rows are). Returns the row.
+ */
+static const uint8_t *sq_component_row(const dc_component *k, int y, int out_w, uint8_t *tmp, uint8_t *tmp2) {
+    const uint8_t *row;
+    if (k->vmode == SQ_FULL) {
+        row = sq_ring_row(k, y);
+    } else if (k->vmode == SQ_REP) {
+        row = sq_ring_row(k, y >> 1);
+    } else {
+        int r0 = y >> 1, r1, bias;
+        if (y & 1) { r1 = r0 + 1 < k->ds_h ? r0 + 1 : k->ds_h - 1; bias = 2; }
+        else { r1 = r0 > 0 ? r0 - 1 : 0; bias = 1; }
+        const uint8_t *a = sq_ring_row(k, r0), *c = sq_ring_row(k, r1);
+        int n = k->ds_w < k->plane_w ? k->ds_w : k->plane_w;
+        for (int x = 0; x < n; x++) tmp2[x] = (uint8_t)((a[x] * 3 + c[x] + bias) >> 2);
+        row = tmp2;
+    }
+    if (k->hmode == SQ_FULL) return row;
+    if (k->hmode == SQ_REP) {
+        for (int x = 0; x < out_w; x++) tmp[x] = row[x >> 1];
+        return tmp;
+    }
+    int last = k->ds_w - 1;
+    for (int x = 0; x < out_w; x++) {
+        int i = x >> 1;
+        if (x & 1) tmp[x] = i >= last ? row[last] : (uint8_t)((row[i] * 3 + row[i + 1] + 2) >> 2);
+        else tmp[x] = i == 0 ? row[0] : (uint8_t)((row[i] * 3 + row[i - 1] + 1) >> 2);
+    }
+    return tmp;
+}
+
+/* Colour conversion tables (jdcolor.c build_ycc_rgb_table; T.871 §7). */
+typedef struct sq_ycc_tables { int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256]; } sq_ycc_tables;
+
+static void sq_ycc_init(sq_ycc_tables *t) {
+    for (int i = 0; i < 256; i++) {
+        int32_t x = i - 128;
+        t->cr_r[i] = (DC_FIX(1.40200) * x + DC_ONE_HALF) >> DC_SCALEBITS;
+        t->cb_b[i] = (DC_FIX(1.77200) * x + DC_ONE_HALF) >> DC_SCALEBITS;
+        t->cr_g[i] = -DC_FIX(0.71414) * x;
+        t->cb_g[i] = -DC_FIX(0.34414) * x + DC_ONE_HALF;
+    }
+}
+
+/* Output rows [y0, y1) into s->pixels from the rings. */
+static void sq_output_rows(dc_decoder *s, int y0, int y1, const sq_ycc_tables *t, uint8_t *tmp) {
+    int out_w = s->out_w;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *luma = sq_ring_row(&s->comp[0], y);
+        uint8_t *o = s->pixels + (size_t)y * (size_t)out_w * 3;
+        if (s->ncomp == 1) {
+            for (int x = 0; x < out_w; x++) o[3 * x] = o[3 * x + 1] = o[3 * x + 2] = luma[x];
+            continue;
+        }
+        const uint8_t *c1 = sq_component_row(&s->comp[1], y, out_w, tmp, tmp + out_w);
+        const uint8_t *c2 = sq_component_row(&s->comp[2], y, out_w, tmp + 2 * (size_t)out_w, tmp + 3 * (size_t)out_w);
+        if (!s->ycc) {
+            for (int x = 0; x < out_w; x++) { o[3 * x] = luma[x]; o[3 * x + 1] = c1[x]; o[3 * x + 2] = c2[x]; }
+            continue;
+        }
+        for (int x = 0; x < out_w; x++) {
+            int yy = luma[x], cb = c1[x], cr = c2[x];
+            o[3 * x] = dc_clamp(yy + t->cr_r[cr]);
+            o[3 * x + 1] = dc_clamp(yy + (int)((t->cb_g[cb] + t->cr_g[cr]) >> DC_SCALEBITS));
+            o[3 * x + 2] = dc_clamp(yy + t->cb_b[cb]);
+        }
+    }
+}
+
+/*
+ * The one scan of a sequential file (T.81 Annex F, A.2.2/A.2.3 MCU order, F.1.2.3 restarts),
+ * every block entropy-decoded; the samples of MCU row m are turned into output rows once row
+ * m + 1 is decoded (vertical fancy upsampling needs the next row), the last at the end.
+ */
+static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
+    int slot_scan[10], slot_x[10], slot_y[10], slots = 0;
+    int single = s->ncomp == 1;
+    for (int i = 0; i < s->scan_n; i++) {
+        dc_component *k = &s->comp[s->scan_comp[i]];
+        for (int y = 0; y < k->v; y++)
+            for (int x = 0; x < k->h; x++) { slot_scan[slots] = i; slot_x[slots] = x; slot_y[slots++] = y; }
+    }
+    int mcus_x = single ? s->comp[0].blocks_w : s->mcus_x, mcus_y = single ? s->comp[0].blocks_h : s->mcus_y;
+    int rows_per_mcu = s->vmax * s->scale;
+    int64_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
+    unsigned to_go = s->restart_interval;
+    int next_rst = 0, e;
+    uint64_t acc = 0;
+    int count = 0;
+    sq_block blk;
+    for (int my = 0; my < mcus_y; my++) {
+        for (int mx = 0; mx < mcus_x; mx++) {
+            if (s->restart_interval) {
+                if (to_go == 0) {
+                    b->acc = acc;
+                    b->count = count;
+                    if ((e = dc_restart(b, next_rst, s))) return e;
+                    acc = 0;
+                    count = 0;
+                    next_rst = (next_rst + 1) & 7;
+                    memset(pred, 0, sizeof pred);
+                    to_go = s->restart_interval;
+                }
+                to_go--;
+            }
+            for (int j = 0; j < slots; j++) {
+                int i = slot_scan[j], c = s->scan_comp[i];
+                const dc_component *k = &s->comp[c];
+                const dc_huffman *dct = &s->dc_tables[s->scan_td[i]], *act = &s->ac_tables[s->scan_ta_seq[i]];
+                int16_t dc;
+                int S = k->S;
+                if (S == 1) e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 1, &blk, &dc);
+                else if (S == 2) e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 2, &blk, &dc);
+                else e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 4, &blk, &dc);
+                if (e) return e;
+                int bx = mx * k->h + slot_x[j], by = my * k->v + slot_y[j];
+                if (bx >= k->blocks_w || by >= k->blocks_h) continue; /* dummy block of an edge MCU (A.2.4) */
+                uint8_t *out = sq_ring_row(k, by * S) + (size_t)bx * (size_t)S;
+                if (S == 1) sq_emit_block(k, 1, &blk, dc, out, (size_t)k->plane_w);
+                else if (S == 2) sq_emit_block(k, 2, &blk, dc, out, (size_t)k->plane_w);
+                else sq_emit_block(k, 4, &blk, dc, out, (size_t)k->plane_w);
+            }
+        }
+        if (my > 0) {
+            int y0 = (my - 1) * rows_per_mcu, y1 = y0 + rows_per_mcu;
+            sq_output_rows(s, y0, y1 < s->out_h ? y1 : s->out_h, yt, tmp);
+        }
+    }
+    int y0 = (mcus_y - 1) * rows_per_mcu;
+    sq_output_rows(s, y0, s->out_h, yt, tmp);
+    b->acc = acc;
+    b->count = count;
+    return DC_OK;
+}
+
+static int sq_scan_generic(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
+    return sq_scan_body(s, b, yt, tmp);
+}
+
 #undef AC_NEED
 #undef AC_SKIP
 #undef AC_DECODE
@@ -762,6 +1230,12 @@ static int dc_ac_scan_bmi(dc_decoder *s, dc_bits *b, dc_component *k, const dc_h
     return s->ah == 0 ? dc_ac_first(s, b, k, t) : dc_ac_refine(s, b, k, t);
 }
 
+/* The sequential scan loop in the same compilation (shlx/shrx for the bit reader's shifts). */
+__attribute__((target("popcnt,bmi,bmi2")))
+static int sq_scan_bmi(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
+    return sq_scan_body(s, b, yt, tmp);
+}
+
 /* 1 when the CPU has POPCNT (CPUID.1:ECX bit 23), BMI1 and BMI2 (CPUID.(7,0):EBX bits 3, 8). */
 static int dc_cpu_has_bmi(void) {
     static _Atomic int known = -1; /* threads racing here all store the same value */
@@ -776,6 +1250,56 @@ static int dc_cpu_has_bmi(void) {
     return v;
 }
 #endif
+
+/*
+ * SOS of a sequential file (T.81 B.2.3) with libjpeg's checks (jdmarker.c get_sos, jdhuff.c
+ * start_pass_huff_decoder): one scan holding every component, Ss = 0, Se = 63, Ah = Al = 0
+ * (else libjpeg warns JWRN_NOT_SEQUENTIAL or reads several scans: left to it), DC and AC tables
+ * that libjpeg can build (jpeg_make_d_derived_tbl), quantization tables defined (latched here,
+ * as jdinput.c latch_quant_tables does at the scan's start).
+ */
+static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
+    if (n < 1) return 0;
+    int ns = p[0];
+    if (ns != s->ncomp || n != 4 + 2 * (size_t)ns) return 0;
+    s->scan_n = ns;
+    for (int i = 0; i < ns; i++) {
+        int id = p[1 + 2 * i], c = -1;
+        for (int k = 0; k < s->ncomp; k++) if (s->comp[k].id == id) c = k;
+        if (c < 0) return 0;
+        for (int o = 0; o < i; o++) if (s->scan_comp[o] == c) return 0;
+        s->scan_comp[i] = c;
+        s->scan_td[i] = p[2 + 2 * i] >> 4;
+        s->scan_ta_seq[i] = p[2 + 2 * i] & 0x0F;
+        if (s->scan_td[i] > 3 || s->scan_ta_seq[i] > 3) return 0;
+        if (!dc_huffman_derive(&s->dc_tables[s->scan_td[i]], 1)) return 0;
+        if (!dc_huffman_derive(&s->ac_tables[s->scan_ta_seq[i]], 0)) return 0;
+        dc_component *k = &s->comp[c];
+        if (!s->q_defined[k->tq]) return 0;
+        memcpy(k->q, s->qt[k->tq], sizeof k->q);
+    }
+    if (p[1 + 2 * ns] != 0 || p[2 + 2 * ns] != 63 || p[3 + 2 * ns] != 0) return 0;
+    return 1;
+}
+
+/* Decodes the scan whose data starts at *pos into s->pixels; *pos and *marker as dc_decode_scan. */
+static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
+    sq_ycc_tables yt;
+    sq_ycc_init(&yt);
+    uint8_t *tmp = malloc(4 * (size_t)s->out_w);
+    if (tmp == NULL) return -1;
+    dc_bits b = { s->d, s->size, *pos, 0, 0, 0, 0 };
+#if defined(DC_HAVE_BMI_CODE)
+    int e = s->bmi_code ? sq_scan_bmi(s, &b, &yt, tmp) : sq_scan_generic(s, &b, &yt, tmp);
+#else
+    int e = sq_scan_generic(s, &b, &yt, tmp);
+#endif
+    free(tmp);
+    if (!e && b.eof) e = DC_ERR_EOF;
+    *pos = b.pos;
+    *marker = b.marker;
+    return e;
+}
 
 /* Validates the AC scan whose data starts at *pos (one component, A.2.2); *pos and *marker as dc_decode_scan. */
 static int dc_check_ac_scan(dc_decoder *s, size_t *pos, int *marker) {
@@ -820,14 +1344,6 @@ static int dc_skip_entropy(const uint8_t *d, size_t size, size_t *pos) {
 
 /* ------------------------------------------------------------------ output */
 
-/* libjpeg's IDCT range limit (jdmaster.c prepare_range_limit_table) applied to x + CENTERJSAMPLE. */
-static inline uint8_t dc_idct_limit(int x) {
-    int r = x & 1023;
-    if (r < 128) return (uint8_t)(r + 128);
-    if (r < 512) return 255;
-    if (r < 896) return 0;
-    return (uint8_t)(r - 896);
-}
 
 /* The 1×1 IDCT of every real block of a component (libjpeg jidctred.c jpeg_idct_1x1). */
 static void dc_component_samples(const dc_component *k, uint8_t *out) {
@@ -856,11 +1372,6 @@ static void dc_chroma_row(const uint8_t *plane, int cw, int hmax, int vmax, int 
     for (int x = 0; x < out_w; x++) out[x] = row[x >> 1];
 }
 
-#define DC_SCALEBITS 16
-#define DC_ONE_HALF ((int32_t)1 << (DC_SCALEBITS - 1))
-#define DC_FIX(x) ((int32_t)((x) * (1L << DC_SCALEBITS) + 0.5))
-
-static inline uint8_t dc_clamp(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
 /* Builds the RGB image: ceil(width/8) × ceil(height/8), as libjpeg's output at scale 1/8. */
 static pc_status dc_output(dc_decoder *s, int ycc, pc_decoded *out, pc_messages *messages) {
@@ -999,14 +1510,17 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         switch (m) {
         case 0xFE: /* COM */
             break;
+        case 0xC0: /* SOF0, SOF1: sequential, Huffman (the reduced mode only) */
+        case 0xC1:
         case 0xC2: { /* SOF2 */
-            if (s->seen_sof) return PC_NOT_HANDLED;
+            if (s->seen_sof || s->sequential != (m != 0xC2)) return PC_NOT_HANDLED;
             int r = dc_parse_sof(s, p, n);
             if (r == -2) {
                 char text[PC_MESSAGE_CAPACITY];
                 snprintf(text, sizeof text,
-                         "decoding this %dx%d progressive JPEG needs %llu MB, over the per-worker decode budget of %d MB",
-                         s->width, s->height, (unsigned long long)s->over_budget_mb, PC_DECODE_BUDGET_MB);
+                         "decoding this %dx%d %sJPEG needs %llu MB, over the per-worker decode budget of %d MB",
+                         s->width, s->height, s->sequential ? "" : "progressive ",
+                         (unsigned long long)s->over_budget_mb, PC_DECODE_BUDGET_MB);
                 pc_set_error(messages, text);
                 return PC_OVER_BUDGET;
             }
@@ -1027,9 +1541,19 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         case 0xDA: { /* SOS */
             if (!s->seen_sof) return PC_NOT_HANDLED;
             if (++s->scans > PC_MAX_SCANS) { pc_set_error(messages, PC_SCAN_LIMIT_TEXT); return PC_CORRUPT; }
-            if (!dc_parse_sos(s, p, n)) return PC_NOT_HANDLED;
-            int found;
-            int e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);
+            int found, e;
+            if (s->sequential) {
+                /* One scan only (a second SOS is libjpeg's JERR_EOI_EXPECTED); colour space as libjpeg
+                 * fixes it at jpeg_read_header, from the markers before the first SOS. */
+                if (s->scans > 1 || !sq_parse_sos(s, p, n)) return PC_NOT_HANDLED;
+                s->ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
+                if (s->ycc < 0) return PC_NOT_HANDLED;
+                e = sq_decode_scan(s, &pos, &marker);
+                s->scan_done = 1;
+            } else {
+                if (!dc_parse_sos(s, p, n)) return PC_NOT_HANDLED;
+                e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);
+            }
             if (e < 0) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
             if (e == DC_ERR_EOF) goto eof;
             if (e != DC_OK) {
@@ -1047,6 +1571,17 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         default: /* other SOFn, DAC, DNL, DHP, EXP, JPGn, RESn */
             return PC_NOT_HANDLED;
         }
+    }
+    if (s->sequential) {
+        if (!s->scan_done) return PC_NOT_HANDLED;
+        out->pixels = s->pixels;
+        s->pixels = NULL;
+        out->width = s->out_w;
+        out->height = s->out_h;
+        out->stored_width = s->width;
+        out->stored_height = s->height;
+        out->scale = s->scale;
+        return PC_OK;
     }
     if (!s->seen_sof || !dc_all_have_dc(s)) return PC_NOT_HANDLED;
     int ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
@@ -1075,6 +1610,39 @@ int pc_jpeg_dc_only_bmi_code(void) {
 #else
     return 0;
 #endif
+}
+
+pc_status pc_jpeg_decode_reduced(const uint8_t *data, size_t size, const pc_decode_options *options, int scale_num,
+                                 pc_decoded *out, pc_messages *messages) {
+    if (scale_num != 1 && scale_num != 2) return PC_NOT_HANDLED;
+    dc_decoder *s = calloc(1, sizeof *s);
+    if (s == NULL) return PC_NOT_HANDLED;
+    s->d = data;
+    s->size = data == NULL ? 0 : size;
+    s->sequential = 1;
+    s->scale = scale_num;
+    s->fancy = options != NULL && options->fancy_upsampling;
+#if defined(DC_HAVE_BMI_CODE)
+    s->bmi_code = !(options != NULL && options->dconly_generic_code) && dc_cpu_has_bmi();
+#endif
+    pc_messages local;
+    memset(&local, 0, sizeof local);
+    pc_decoded result;
+    memset(&result, 0, sizeof result);
+    pc_status status = dc_run(s, options, &result, &local);
+    for (int c = 0; c < DC_MAX_COMPONENTS; c++) free(s->comp[c].ring);
+    free(s->pixels);
+    free(s);
+    if (status == PC_NOT_HANDLED) { free(result.pixels); return status; }
+    if (status != PC_OK) { free(result.pixels); pc_set_error(messages, local.error); return status; }
+    out->pixels = result.pixels;
+    out->width = result.width;
+    out->height = result.height;
+    out->stored_width = result.stored_width;
+    out->stored_height = result.stored_height;
+    out->scale = scale_num;
+    out->used_reduced = 1;
+    return PC_OK;
 }
 
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,

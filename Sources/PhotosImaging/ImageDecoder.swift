@@ -16,6 +16,12 @@ public struct DecoderTuning: Sendable, Equatable {
     /// leaves to libjpeg (arithmetic, CMYK...), and every file when false, get libjpeg's own
     /// decode of every scan, within `ImageDecoder.decodeBudgetBytes`.
     public var progressiveDCOnly: Bool
+    /// Decode sequential (baseline) JPEGs at 1/8 and 2/8 with CImageCodec's reduced decoder
+    /// (dconly.c `pc_jpeg_decode_reduced`: every block entropy-decoded, only the coefficients
+    /// the reduced IDCT uses kept, the same pixels as libjpeg's decode at that scale) instead of
+    /// libjpeg. Files it leaves to libjpeg (progressive, arithmetic, multi-scan, CMYK...) and
+    /// every file when false get libjpeg's decode.
+    public var sequentialReduced: Bool
     /// Convert embedded ICC profiles (and PNG cHRM + gAMA) to sRGB with Little CMS (CImageCodec
     /// color.c); false leaves the file's encoded values (for comparing decoders with each other).
     public var colorManagement: Bool
@@ -48,11 +54,16 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   - fancyUpsampling: libjpeg `do_fancy_upsampling`.
     ///   - progressiveDCOnly: allow the DC-scan early stop.
     ///   - colorManagement: convert embedded profiles to sRGB (default true).
-    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true) {
+    ///   - sequentialReduced: allow the reduced decoder for sequential JPEGs at 1/8 and 2/8 (default true).
+    public init(
+        dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true,
+        sequentialReduced: Bool = true
+    ) {
         self.dctMethod = dctMethod
         self.fancyUpsampling = fancyUpsampling
         self.progressiveDCOnly = progressiveDCOnly
         self.colorManagement = colorManagement
+        self.sequentialReduced = sequentialReduced
     }
 }
 
@@ -68,6 +79,8 @@ public struct DecodedImage {
     public var scale: Int
     /// True when the progressive DC-only early stop was used.
     public var usedDCOnly: Bool
+    /// True when a sequential JPEG was decoded by the reduced decoder (`DecoderTuning.sequentialReduced`).
+    public var usedReduced: Bool = false
     /// PNG eXIf payload or HEIF Exif item (TIFF block), when the file has one.
     public var exif: [UInt8]?
     /// HEIF XMP item (`application/rdf+xml`), when the file has one.
@@ -108,6 +121,7 @@ public enum ImageDecoder {
         options.dct_method = tuning.dctMethod.rawValue
         options.fancy_upsampling = tuning.fancyUpsampling ? 1 : 0
         options.progressive_dc_only = tuning.progressiveDCOnly ? 1 : 0
+        options.sequential_reduced = tuning.sequentialReduced ? 1 : 0
         options.ignore_icc = tuning.colorManagement ? 0 : 1
         var decoded = pc_decoded()
         var messages = pc_messages()
@@ -138,7 +152,8 @@ public enum ImageDecoder {
         return DecodedImage(
             pixels: PixelBuffer(adopting: pixels, width: Int(decoded.width), height: Int(decoded.height)),
             storedWidth: Int(decoded.stored_width), storedHeight: Int(decoded.stored_height),
-            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, exif: exif, xmp: xmp, warnings: warnings)
+            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, usedReduced: decoded.used_reduced != 0,
+            exif: exif, xmp: xmp, warnings: warnings)
     }
 
     /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables;
