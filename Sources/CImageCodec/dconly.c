@@ -41,6 +41,9 @@
 #include <string.h>
 #include "CImageCodec.h"
 #include "messages.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define DC_MAX_COMPONENTS 3
 #define DC_LOOKAHEAD 10       /* bits resolved by one table lookup (measured: 9-12 alike, 10 best by a hair) */
@@ -71,6 +74,14 @@ typedef struct dc_huffman {
     uint32_t lookup[1 << DC_LOOKAHEAD];
 } dc_huffman;
 
+/* A zigzag position's quantizer and place in the reduced IDCT (sq_build_zigzag). */
+typedef struct sq_zz {
+    int16_t q;
+    uint8_t ia, ib;
+    int32_t ma, mb;
+    uint32_t flags;
+} sq_zz;
+
 typedef struct dc_component {
     int id, h, v, tq;
     int latched;                /* q0 copied at the component's first scan (libjpeg latch_quant_tables) */
@@ -82,6 +93,7 @@ typedef struct dc_component {
     uint64_t *nonzero;          /* blocks_w × blocks_h: bit k set when AC coefficient k (zigzag) is nonzero */
     /* Sequential reduced decode (pc_jpeg_decode_reduced) only. */
     int16_t q[64];              /* quantizers in zigzag order, latched at SOS, as libjpeg's ISLOW_MULT_TYPE (short) */
+    sq_zz zt[64];               /* per zigzag index: quantizer and pass-1 sums (sq_build_zigzag) */
     int S;                      /* scaled block size: 1, 2 or 4 samples per block side (libjpeg DCT_scaled_size) */
     int ds_w, ds_h;             /* libjpeg downsampled_width/height at that size */
     int hmode, vmode;           /* SQ_FULL, SQ_REP or SQ_FANCY: how it reaches the output grid */
@@ -872,110 +884,143 @@ static const uint8_t sq_natural[64] = {
     30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
 };
 
-/* Per-row multipliers of the pass-1 sums (row 0 enters as coef << 13+S/2 ... see sq_add). */
-static const int32_t sq_m2_odd[8] = { 0, SQ_F_3_624, 0, -SQ_F_1_272, 0, SQ_F_0_850, 0, -SQ_F_0_720 };
-static const int32_t sq_m4_e2[8] = { 0, 0, SQ_F_1_847, 0, 0, 0, -SQ_F_0_765, 0 };
-static const int32_t sq_m4_o2[8] = { 0, SQ_F_2_562, 0, SQ_F_0_899, 0, -SQ_F_0_601, 0, -SQ_F_0_509 };
-static const int32_t sq_m4_o0[8] = { 0, SQ_F_1_061, 0, -SQ_F_2_172, 0, SQ_F_1_451, 0, -SQ_F_0_211 };
+/*
+ * Where a coefficient goes, per component and zigzag index (built at SOS for its block size S):
+ * its 16-bit quantizer, the pass-1 sums it adds into (index into sq_block.sum; SQ_DISCARD when
+ * none) with their multipliers, and flags: the column's bit (1 << col) when the IDCT uses it,
+ * SQ_ROWS_NZ for rows 1, 2, 3, 5, 6, 7 (the 4×4 shortcut's test), SQ_AC for any used coefficient
+ * but the DC. A row-0 coefficient enters as deq × 2^(CONST_BITS + 2) (2×2) or 2^(CONST_BITS + 1)
+ * (4×4): the pass's "<< " written as a multiplication, linear modulo 2^32 like the others.
+ */
+#define SQ_DISCARD 32
+#define SQ_ROWS_NZ 0x100u
+#define SQ_AC 0x200u
 
-/* One block's pass-1 sums: per column, [0] row-0 term, [1] even (4×4) or odd (2×2) sum, [2], [3] odd (4×4). */
+static void sq_build_zigzag(dc_component *k) {
+    static const int32_t m2_odd[8] = { 0, SQ_F_3_624, 0, -SQ_F_1_272, 0, SQ_F_0_850, 0, -SQ_F_0_720 };
+    static const int32_t m4_e2[8] = { 0, 0, SQ_F_1_847, 0, 0, 0, -SQ_F_0_765, 0 };
+    static const int32_t m4_o2[8] = { 0, SQ_F_2_562, 0, SQ_F_0_899, 0, -SQ_F_0_601, 0, -SQ_F_0_509 };
+    static const int32_t m4_o0[8] = { 0, SQ_F_1_061, 0, -SQ_F_2_172, 0, SQ_F_1_451, 0, -SQ_F_0_211 };
+    for (int z = 0; z < 64; z++) {
+        sq_zz *e = &k->zt[z];
+        int pos = sq_natural[z], row = pos >> 3, col = pos & 7;
+        e->q = k->q[z];
+        e->ia = e->ib = SQ_DISCARD;
+        e->ma = e->mb = 0;
+        e->flags = 0;
+        if (k->S == 2) {
+            if (((0xAB >> row) & 1) && ((0xAB >> col) & 1)) { /* rows/columns 0, 1, 3, 5, 7 */
+                e->ia = (uint8_t)(col * 4 + (row != 0));
+                e->ma = row == 0 ? (int32_t)1 << 15 : m2_odd[row];
+                e->flags = 1u << col;
+            }
+        } else if (k->S == 4) {
+            if ((0xEE >> row) & 1) e->flags |= SQ_ROWS_NZ; /* rows 1, 2, 3, 5, 6, 7 */
+            if (row != 4 && col != 4) {
+                e->flags |= 1u << col;
+                if (row == 0) { e->ia = (uint8_t)(col * 4); e->ma = (int32_t)1 << 14; }
+                else if (!(row & 1)) { e->ia = (uint8_t)(col * 4 + 1); e->ma = m4_e2[row]; }
+                else { e->ia = (uint8_t)(col * 4 + 2); e->ma = m4_o2[row]; e->ib = (uint8_t)(col * 4 + 3); e->mb = m4_o0[row]; }
+            }
+        }
+        if (z != 0 && (e->flags & 0xFF)) e->flags |= SQ_AC;
+    }
+}
+
+/* One block's pass-1 sums: sum[col × 4 + j], j: 2×2 0 row-0 term, 1 odd sum; 4×4 0 row-0, 1 even, 2, 3 odd. */
+#define SQ_SUMS 36 /* 32 and the discard slot, rounded up to whole 16-byte stores */
 typedef struct sq_block {
-    uint32_t sum[8][4];
-    unsigned cols;              /* columns whose sums are set (column 0 always, by the DC) */
-    int any_ac;                 /* an AC coefficient the IDCT uses was decoded */
-    int rows_nz;                /* 4×4: a coefficient in rows 1, 2, 3, 5, 6 or 7 (any column) */
-    int32_t deq63;              /* the dequantized coefficient at natural position 63 (a corrupt run rewrites it) */
+    uint32_t sum[SQ_SUMS] __attribute__((aligned(16)));
+    uint32_t flags;             /* column bits, SQ_ROWS_NZ, SQ_AC of the coefficients decoded */
 } sq_block;
 
 static inline int16_t sq_sat16(int32_t x) { return (int16_t)(x < -32768 ? -32768 : x > 32767 ? 32767 : x); }
 static inline uint8_t sq_sample(int32_t x) { return (uint8_t)((x < -128 ? -128 : x > 127 ? 127 : x) + 128); }
 static inline int32_t sq_descale(uint32_t x, int n) { return (int32_t)(x + (1u << (n - 1))) >> n; }
 
-/* Adds dequantized coefficient deq at natural position pos into the sums of an S×S IDCT (S = 2 or 4). */
-static inline __attribute__((always_inline)) void sq_add(sq_block *b, int S, int pos, int32_t deq) {
-    int row = pos >> 3, col = pos & 7;
-    if (S == 2) {
-        if (!((0xAB >> row) & 1) || !((0xAB >> col) & 1)) return; /* rows/columns 0, 1, 3, 5, 7 */
-    } else {
-        if ((0xEE >> row) & 1) b->rows_nz = 1; /* rows 1, 2, 3, 5, 6, 7 */
-        if (row == 4 || col == 4) return;
-    }
-    uint32_t *u = b->sum[col];
-    if (!((b->cols >> col) & 1)) {
-        u[0] = u[1] = u[2] = u[3] = 0;
-        b->cols |= 1u << col;
-    }
-    uint32_t d = (uint32_t)deq;
-    if (row == 0) {
-        u[0] += d << (S == 2 ? 15 : 14);
-    } else if (S == 2) {
-        u[1] += d * (uint32_t)sq_m2_odd[row];
-        b->any_ac = 1;
-    } else {
-        u[1] += d * (uint32_t)sq_m4_e2[row];
-        u[2] += d * (uint32_t)sq_m4_o2[row];
-        u[3] += d * (uint32_t)sq_m4_o0[row];
-        b->any_ac = 1;
-    }
-    if (col) b->any_ac = 1;
-}
-
 /* jsimd_idct_2x2_sse2 from the sums: a 2×2 block of samples at out (stride bytes per row). */
 static void sq_idct_2x2(const sq_block *b, uint8_t *out, size_t stride) {
-    static const int cols[5] = { 0, 1, 3, 5, 7 };
-    int32_t A[5], B[5];
-    for (int i = 0; i < 5; i++) {
-        int c = cols[i];
-        if ((b->cols >> c) & 1) {
-            A[i] = sq_descale(b->sum[c][0] + b->sum[c][1], 13);
-            B[i] = sq_descale(b->sum[c][0] - b->sum[c][1], 13);
-        } else {
-            A[i] = B[i] = 0;
-        }
+    static const int32_t m[8] = { 0, SQ_F_3_624, 0, -SQ_F_1_272, 0, SQ_F_0_850, 0, -SQ_F_0_720 };
+    int32_t a0 = sq_descale(b->sum[0] + b->sum[1], 13), b0 = sq_descale(b->sum[0] - b->sum[1], 13);
+    uint32_t ta = 0, tb = 0;
+    for (unsigned cols = b->flags & 0xAA; cols; cols &= cols - 1) { /* columns 1, 3, 5, 7 with coefficients */
+        int c = __builtin_ctz(cols);
+        const uint32_t *u = b->sum + 4 * c;
+        ta += (uint32_t)(sq_sat16(sq_descale(u[0] + u[1], 13)) * m[c]);
+        tb += (uint32_t)(sq_sat16(sq_descale(u[0] - u[1], 13)) * m[c]);
     }
-    for (int r = 0; r < 2; r++) {
-        const int32_t *w = r ? B : A;
-        uint32_t t10 = (uint32_t)w[0] << 15;
-        uint32_t t0 = (uint32_t)(sq_sat16(w[1]) * SQ_F_3_624 - sq_sat16(w[2]) * SQ_F_1_272) +
-                      (uint32_t)(sq_sat16(w[3]) * SQ_F_0_850 - sq_sat16(w[4]) * SQ_F_0_720);
-        out[r * stride] = sq_sample(sq_descale(t10 + t0, 20));
-        out[r * stride + 1] = sq_sample(sq_descale(t10 - t0, 20));
-    }
+    uint32_t t10 = (uint32_t)a0 << 15;
+    out[0] = sq_sample(sq_descale(t10 + ta, 20));
+    out[1] = sq_sample(sq_descale(t10 - ta, 20));
+    t10 = (uint32_t)b0 << 15;
+    out[stride] = sq_sample(sq_descale(t10 + tb, 20));
+    out[stride + 1] = sq_sample(sq_descale(t10 - tb, 20));
 }
 
-/* jsimd_idct_4x4_sse2 from the sums: a 4×4 block of samples at out. */
+/* jsimd_idct_4x4_sse2 from the sums: a 4×4 block of samples at out. Pass 2 in SSE2 as libjpeg's. */
 static void sq_idct_4x4(const sq_block *b, uint8_t *out, size_t stride) {
-    int16_t ws[4][8];
-    for (int c = 0; c < 8; c++) {
-        if (c == 4 || !((b->cols >> c) & 1)) {
-            ws[0][c] = ws[1][c] = ws[2][c] = ws[3][c] = 0;
-            continue;
-        }
-        const uint32_t *u = b->sum[c];
-        if (!b->rows_nz) {
+    int16_t ws[8][4] __attribute__((aligned(16))); /* column-major: ws[col][row] */
+    unsigned cols = b->flags & 0xEF;
+    memset(ws, 0, sizeof ws);
+    for (unsigned m = cols; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        const uint32_t *u = b->sum + 4 * c;
+        if (!(b->flags & SQ_ROWS_NZ)) {
             int32_t deq0 = (int32_t)u[0] >> 14; /* exact: a 16-bit value times 2^14 */
-            ws[0][c] = ws[1][c] = ws[2][c] = ws[3][c] = (int16_t)(uint16_t)((uint32_t)deq0 << 2);
+            ws[c][0] = ws[c][1] = ws[c][2] = ws[c][3] = (int16_t)(uint16_t)((uint32_t)deq0 << 2);
             continue;
         }
         uint32_t t10 = u[0] + u[1], t12 = u[0] - u[1];
-        ws[0][c] = sq_sat16(sq_descale(t10 + u[2], 12));
-        ws[3][c] = sq_sat16(sq_descale(t10 - u[2], 12));
-        ws[1][c] = sq_sat16(sq_descale(t12 + u[3], 12));
-        ws[2][c] = sq_sat16(sq_descale(t12 - u[3], 12));
+        ws[c][0] = sq_sat16(sq_descale(t10 + u[2], 12));
+        ws[c][3] = sq_sat16(sq_descale(t10 - u[2], 12));
+        ws[c][1] = sq_sat16(sq_descale(t12 + u[3], 12));
+        ws[c][2] = sq_sat16(sq_descale(t12 - u[3], 12));
     }
+#if defined(__SSE2__)
+    /* Lanes are the four rows; pmaddwd on (column 1, 3), (5, 7), (2, 6) pairs as the asm does. */
+    const __m128i zero = _mm_setzero_si128();
+    __m128i c0 = _mm_loadl_epi64((const __m128i *)ws[0]);
+    __m128i t0 = _mm_srai_epi32(_mm_unpacklo_epi16(zero, c0), 16 - 14);
+    __m128i p13 = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)ws[1]), _mm_loadl_epi64((const __m128i *)ws[3]));
+    __m128i p57 = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)ws[5]), _mm_loadl_epi64((const __m128i *)ws[7]));
+    __m128i p26 = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)ws[2]), _mm_loadl_epi64((const __m128i *)ws[6]));
+    __m128i o2 = _mm_add_epi32(_mm_madd_epi16(p13, _mm_set_epi16(SQ_F_0_899, SQ_F_2_562, SQ_F_0_899, SQ_F_2_562, SQ_F_0_899, SQ_F_2_562, SQ_F_0_899, SQ_F_2_562)),
+                               _mm_madd_epi16(p57, _mm_set_epi16(-SQ_F_0_509, -SQ_F_0_601, -SQ_F_0_509, -SQ_F_0_601, -SQ_F_0_509, -SQ_F_0_601, -SQ_F_0_509, -SQ_F_0_601)));
+    __m128i o0 = _mm_add_epi32(_mm_madd_epi16(p13, _mm_set_epi16(-SQ_F_2_172, SQ_F_1_061, -SQ_F_2_172, SQ_F_1_061, -SQ_F_2_172, SQ_F_1_061, -SQ_F_2_172, SQ_F_1_061)),
+                               _mm_madd_epi16(p57, _mm_set_epi16(-SQ_F_0_211, SQ_F_1_451, -SQ_F_0_211, SQ_F_1_451, -SQ_F_0_211, SQ_F_1_451, -SQ_F_0_211, SQ_F_1_451)));
+    __m128i e2 = _mm_madd_epi16(p26, _mm_set_epi16(-SQ_F_0_765, SQ_F_1_847, -SQ_F_0_765, SQ_F_1_847, -SQ_F_0_765, SQ_F_1_847, -SQ_F_0_765, SQ_F_1_847));
+    __m128i t10 = _mm_add_epi32(t0, e2), t12 = _mm_sub_epi32(t0, e2);
+    __m128i rnd = _mm_set1_epi32(1 << 18);
+    __m128i d0 = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(t10, o2), rnd), 19);
+    __m128i d3 = _mm_srai_epi32(_mm_add_epi32(_mm_sub_epi32(t10, o2), rnd), 19);
+    __m128i d1 = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(t12, o0), rnd), 19);
+    __m128i d2 = _mm_srai_epi32(_mm_add_epi32(_mm_sub_epi32(t12, o0), rnd), 19);
+    /* packssdw, packsswb, + CENTERJSAMPLE; bytes k*4 + r, transposed to r*4 + k. */
+    __m128i v = _mm_packs_epi16(_mm_packs_epi32(d0, d1), _mm_packs_epi32(d2, d3));
+    v = _mm_xor_si128(v, _mm_set1_epi8((char)0x80));
+    __m128i x = _mm_unpacklo_epi8(v, _mm_srli_si128(v, 8));
+    __m128i z = _mm_unpacklo_epi8(x, _mm_srli_si128(x, 8));
     for (int r = 0; r < 4; r++) {
-        const int16_t *w = ws[r];
+        uint32_t row = (uint32_t)_mm_cvtsi128_si32(z);
+        memcpy(out + (size_t)r * stride, &row, 4);
+        z = _mm_srli_si128(z, 4);
+    }
+#else
+    for (int r = 0; r < 4; r++) {
+        int16_t w[8];
+        for (int c = 0; c < 8; c++) w[c] = ws[c][r];
+        uint8_t *o = out + (size_t)r * stride;
         uint32_t t0 = (uint32_t)(int32_t)w[0] << 14;
         uint32_t e2 = (uint32_t)(w[2] * SQ_F_1_847 - w[6] * SQ_F_0_765);
         uint32_t t10 = t0 + e2, t12 = t0 - e2;
         uint32_t o2 = (uint32_t)(w[1] * SQ_F_2_562 + w[3] * SQ_F_0_899) + (uint32_t)(-w[5] * SQ_F_0_601 - w[7] * SQ_F_0_509);
         uint32_t o0 = (uint32_t)(w[1] * SQ_F_1_061 - w[3] * SQ_F_2_172) + (uint32_t)(w[5] * SQ_F_1_451 - w[7] * SQ_F_0_211);
-        uint8_t *o = out + (size_t)r * stride;
         o[0] = sq_sample(sq_descale(t10 + o2, 19));
         o[1] = sq_sample(sq_descale(t12 + o0, 19));
         o[2] = sq_sample(sq_descale(t12 - o0, 19));
         o[3] = sq_sample(sq_descale(t10 - o2, 19));
     }
+#endif
 }
 
 /* Writes a block's S×S samples (S = 1, 2, 4) at out; dc is the block's 16-bit DC (JCOEF). */
@@ -985,18 +1030,19 @@ static inline __attribute__((always_inline)) void sq_emit_block(const dc_compone
         *out = dc_idct_limit(((int)dc * k->q[0] + 4) >> 3); /* jidctred.c jpeg_idct_1x1 (C, int arithmetic) */
         return;
     }
-    if (!b->any_ac && (S == 2 || !b->rows_nz)) {
+    if (!(b->flags & (S == 2 ? SQ_AC : SQ_AC | SQ_ROWS_NZ))) {
         /* Only the DC: every sample the same (the general formulas with the other sums 0). */
-        int32_t deq0 = (int16_t)(uint16_t)((uint32_t)dc * (uint32_t)(uint16_t)k->q[0]);
         uint8_t v;
         if (S == 2) {
-            int32_t a0 = sq_descale((uint32_t)deq0 << 15, 13);
+            int32_t a0 = sq_descale(b->sum[0], 13);
             v = sq_sample(sq_descale((uint32_t)a0 << 15, 20));
+            out[0] = out[1] = out[stride] = out[stride + 1] = v;
         } else {
-            int16_t w0 = (int16_t)(uint16_t)((uint32_t)deq0 << 2);
+            int16_t w0 = (int16_t)(uint16_t)((uint32_t)((int32_t)b->sum[0] >> 14) << 2);
             v = sq_sample(sq_descale((uint32_t)(int32_t)w0 << 14, 19));
+            uint32_t four = 0x01010101u * v;
+            for (int r = 0; r < 4; r++) memcpy(out + (size_t)r * stride, &four, 4);
         }
-        for (int r = 0; r < S; r++) memset(out + (size_t)r * stride, v, (size_t)S);
         return;
     }
     if (S == 2) sq_idct_2x2(b, out, stride);
@@ -1006,7 +1052,8 @@ static inline __attribute__((always_inline)) void sq_emit_block(const dc_compone
 /*
  * Decodes one block (T.81 F.2.2.1 DC difference, F.2.2.2 AC coefficients) as libjpeg-turbo's
  * jdhuff.c decode_mcu_slow does: a run past position 63 writes at jpeg_natural_order[k], which is
- * 63 for k > 63. Keeps the DC in *dc (JCOEF) and, for S > 1, the coefficients the S×S IDCT uses.
+ * 63 for k > 63 (the earlier value there is replaced). Keeps the DC in *dc (JCOEF) and, for
+ * S > 1, adds the coefficients the S×S IDCT uses into blk's sums.
  */
 static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uint64_t *acc_p, int *count_p, const dc_huffman *dct,
                                                                 const dc_huffman *act, int64_t *pred, const dc_component *k, int S,
@@ -1020,15 +1067,12 @@ static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uin
     if (v > INT_MAX || v < INT_MIN) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
     *pred = v;
     *dc = (int16_t)(uint16_t)(uint32_t)(int32_t)v;
+    uint32_t flags = 1;
+    int32_t deq63 = 0;
     if (S > 1) {
-        blk->cols = 1;
-        blk->any_ac = 0;
-        blk->rows_nz = 0;
-        blk->deq63 = 0;
-        uint32_t *u = blk->sum[0];
-        u[1] = u[2] = u[3] = 0;
-        int32_t deq0 = (int16_t)(uint16_t)((uint32_t)*dc * (uint32_t)(uint16_t)k->q[0]);
-        u[0] = (uint32_t)deq0 << (S == 2 ? 15 : 14);
+        for (int i = 0; i < SQ_SUMS; i++) blk->sum[i] = 0;
+        int32_t deq0 = (int16_t)(uint16_t)((uint32_t)*dc * (uint32_t)(uint16_t)k->zt[0].q);
+        blk->sum[0] = (uint32_t)deq0 * (uint32_t)k->zt[0].ma;
     }
     for (int z = 1; z < 64; z++) {
         int rs = 0;
@@ -1036,21 +1080,27 @@ static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uin
         int r = rs >> 4, size = rs & 15;
         if (size) {
             z += r;
-            if (S > 1) {
+            int zz = z < 63 ? z : 63;
+            const sq_zz *e = &k->zt[zz];
+            if (S > 1 && e->flags) {
                 int32_t value = dc_extend((uint32_t)(acc >> count) & ((1u << size) - 1), size);
-                int zz = z < 63 ? z : 63;
-                int32_t deq = (int16_t)(uint16_t)((uint32_t)(int16_t)value * (uint32_t)(uint16_t)k->q[zz]);
+                int32_t deq = (int16_t)(uint16_t)((uint32_t)value * (uint32_t)(uint16_t)e->q);
                 if (zz == 63) {
-                    if (blk->deq63) sq_add(blk, S, 63, -blk->deq63); /* the earlier write is replaced */
-                    blk->deq63 = deq;
+                    /* Replaces an earlier write at 63 (a corrupt run): its contribution is taken out. */
+                    blk->sum[e->ia] -= (uint32_t)deq63 * (uint32_t)e->ma;
+                    blk->sum[e->ib] -= (uint32_t)deq63 * (uint32_t)e->mb;
+                    deq63 = deq;
                 }
-                sq_add(blk, S, sq_natural[zz], deq);
+                blk->sum[e->ia] += (uint32_t)deq * (uint32_t)e->ma;
+                if (S == 4) blk->sum[e->ib] += (uint32_t)deq * (uint32_t)e->mb;
+                flags |= e->flags;
             }
         } else {
             if (r != 15) break;
             z += 15;
         }
     }
+    if (S > 1) blk->flags = flags;
     *acc_p = acc;
     *count_p = count;
     return DC_OK;
@@ -1097,21 +1147,12 @@ static const uint8_t *sq_component_row(const dc_component *k, int y, int out_w, 
     return tmp;
 }
 
-/* Colour conversion tables (jdcolor.c build_ycc_rgb_table; T.871 §7). */
-typedef struct sq_ycc_tables { int32_t cr_r[256], cb_b[256], cr_g[256], cb_g[256]; } sq_ycc_tables;
-
-static void sq_ycc_init(sq_ycc_tables *t) {
-    for (int i = 0; i < 256; i++) {
-        int32_t x = i - 128;
-        t->cr_r[i] = (DC_FIX(1.40200) * x + DC_ONE_HALF) >> DC_SCALEBITS;
-        t->cb_b[i] = (DC_FIX(1.77200) * x + DC_ONE_HALF) >> DC_SCALEBITS;
-        t->cr_g[i] = -DC_FIX(0.71414) * x;
-        t->cb_g[i] = -DC_FIX(0.34414) * x + DC_ONE_HALF;
-    }
-}
-
-/* Output rows [y0, y1) into s->pixels from the rings. */
-static void sq_output_rows(dc_decoder *s, int y0, int y1, const sq_ycc_tables *t, uint8_t *tmp) {
+/*
+ * Output rows [y0, y1) into s->pixels from the rings. YCbCr → RGB per JFIF (T.871 §7) with
+ * libjpeg's fixed-point arithmetic (jdcolor.c build_ycc_rgb_table / ycc_rgb_convert: the
+ * tables' entries computed in place, the same integers), written so the compiler can vectorize.
+ */
+static void sq_output_rows(dc_decoder *s, int y0, int y1, uint8_t *tmp) {
     int out_w = s->out_w;
     for (int y = y0; y < y1; y++) {
         const uint8_t *luma = sq_ring_row(&s->comp[0], y);
@@ -1126,27 +1167,80 @@ static void sq_output_rows(dc_decoder *s, int y0, int y1, const sq_ycc_tables *t
             for (int x = 0; x < out_w; x++) { o[3 * x] = luma[x]; o[3 * x + 1] = c1[x]; o[3 * x + 2] = c2[x]; }
             continue;
         }
-        for (int x = 0; x < out_w; x++) {
-            int yy = luma[x], cb = c1[x], cr = c2[x];
-            o[3 * x] = dc_clamp(yy + t->cr_r[cr]);
-            o[3 * x + 1] = dc_clamp(yy + (int)((t->cb_g[cb] + t->cr_g[cr]) >> DC_SCALEBITS));
-            o[3 * x + 2] = dc_clamp(yy + t->cb_b[cb]);
+        /* Planar first, then interleaved. */
+        uint8_t *pr = tmp + 4 * (size_t)out_w, *pg = pr + out_w, *pb = pg + out_w;
+        int x0 = 0;
+#if defined(__SSE2__)
+        /* Eight pixels at a time, the same integers: FIX(1.402) = 2^16 + 26345, FIX(1.772) =
+         * 2^17 - 14942, FIX(0.71414) = 2^16 - 18734, so each product splits into a multiple of 2^16
+         * (exact through the >> 16) and a 16-bit pmaddwd term with ONE_HALF as 2 × 16384. */
+        const __m128i zero = _mm_setzero_si128(), c128 = _mm_set1_epi16(128);
+        const __m128i k_r = _mm_set_epi16(16384, 26345, 16384, 26345, 16384, 26345, 16384, 26345);
+        const __m128i k_b = _mm_set_epi16(16384, -14942, 16384, -14942, 16384, -14942, 16384, -14942);
+        const __m128i k_g = _mm_set_epi16(18734, -22554, 18734, -22554, 18734, -22554, 18734, -22554);
+        const __m128i two = _mm_set1_epi16(2), half = _mm_set1_epi32(DC_ONE_HALF);
+        for (; x0 + 8 <= out_w; x0 += 8) {
+            __m128i yv = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x0)), zero);
+            __m128i cb = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(c1 + x0)), zero), c128);
+            __m128i cr = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(c2 + x0)), zero), c128);
+            __m128i cr2lo = _mm_unpacklo_epi16(cr, two), cr2hi = _mm_unpackhi_epi16(cr, two);
+            __m128i cb2lo = _mm_unpacklo_epi16(cb, two), cb2hi = _mm_unpackhi_epi16(cb, two);
+            __m128i bgl = _mm_unpacklo_epi16(cb, cr), bgh = _mm_unpackhi_epi16(cb, cr);
+            __m128i rr = _mm_packs_epi32(_mm_srai_epi32(_mm_madd_epi16(cr2lo, k_r), 16), _mm_srai_epi32(_mm_madd_epi16(cr2hi, k_r), 16));
+            __m128i bb = _mm_packs_epi32(_mm_srai_epi32(_mm_madd_epi16(cb2lo, k_b), 16), _mm_srai_epi32(_mm_madd_epi16(cb2hi, k_b), 16));
+            __m128i gg = _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(bgl, k_g), half), 16),
+                                         _mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(bgh, k_g), half), 16));
+            __m128i r16 = _mm_add_epi16(_mm_add_epi16(yv, cr), rr);
+            __m128i g16 = _mm_sub_epi16(_mm_add_epi16(yv, gg), cr);
+            __m128i b16 = _mm_add_epi16(_mm_add_epi16(yv, _mm_add_epi16(cb, cb)), bb);
+            _mm_storel_epi64((__m128i *)(pr + x0), _mm_packus_epi16(r16, r16));
+            _mm_storel_epi64((__m128i *)(pg + x0), _mm_packus_epi16(g16, g16));
+            _mm_storel_epi64((__m128i *)(pb + x0), _mm_packus_epi16(b16, b16));
         }
+#endif
+        for (int x = x0; x < out_w; x++) {
+            int32_t yy = luma[x], cb = c1[x] - 128, cr = c2[x] - 128;
+            int32_t r = yy + ((DC_FIX(1.40200) * cr + DC_ONE_HALF) >> DC_SCALEBITS);
+            int32_t g = yy + ((-DC_FIX(0.34414) * cb + DC_ONE_HALF - DC_FIX(0.71414) * cr) >> DC_SCALEBITS);
+            int32_t bl = yy + ((DC_FIX(1.77200) * cb + DC_ONE_HALF) >> DC_SCALEBITS);
+            pr[x] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+            pg[x] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+            pb[x] = (uint8_t)(bl < 0 ? 0 : bl > 255 ? 255 : bl);
+        }
+        for (int x = 0; x < out_w; x++) { o[3 * x] = pr[x]; o[3 * x + 1] = pg[x]; o[3 * x + 2] = pb[x]; }
     }
 }
+
+/* A block slot of the MCU (A.2.3): its component, tables, and where its samples go. */
+typedef struct sq_slot {
+    const dc_component *k;
+    const dc_huffman *dct, *act;
+    int comp, S, x, y;
+} sq_slot;
 
 /*
  * The one scan of a sequential file (T.81 Annex F, A.2.2/A.2.3 MCU order, F.1.2.3 restarts),
  * every block entropy-decoded; the samples of MCU row m are turned into output rows once row
  * m + 1 is decoded (vertical fancy upsampling needs the next row), the last at the end.
  */
-static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
-    int slot_scan[10], slot_x[10], slot_y[10], slots = 0;
+static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
+    sq_slot slot[10];
+    int slots = 0;
     int single = s->ncomp == 1;
     for (int i = 0; i < s->scan_n; i++) {
-        dc_component *k = &s->comp[s->scan_comp[i]];
-        for (int y = 0; y < k->v; y++)
-            for (int x = 0; x < k->h; x++) { slot_scan[slots] = i; slot_x[slots] = x; slot_y[slots++] = y; }
+        const dc_component *k = &s->comp[s->scan_comp[i]];
+        for (int y = 0; y < k->v; y++) {
+            for (int x = 0; x < k->h; x++) {
+                sq_slot *e = &slot[slots++];
+                e->k = k;
+                e->comp = s->scan_comp[i];
+                e->dct = &s->dc_tables[s->scan_td[i]];
+                e->act = &s->ac_tables[s->scan_ta_seq[i]];
+                e->S = k->S;
+                e->x = x;
+                e->y = y;
+            }
+        }
     }
     int mcus_x = single ? s->comp[0].blocks_w : s->mcus_x, mcus_y = single ? s->comp[0].blocks_h : s->mcus_y;
     int rows_per_mcu = s->vmax * s->scale;
@@ -1156,7 +1250,21 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
     uint64_t acc = 0;
     int count = 0;
     sq_block blk;
+    uint8_t *row_base[10];
+    int full_mcus_x = mcus_x; /* MCU columns whose blocks are all real */
+    for (int j = 0; j < slots; j++) {
+        const dc_component *k = slot[j].k;
+        int real = (k->blocks_w - slot[j].x + k->h - 1) / k->h;
+        if (real < full_mcus_x) full_mcus_x = real;
+    }
     for (int my = 0; my < mcus_y; my++) {
+        int rows_real = 1;
+        for (int j = 0; j < slots; j++) {
+            const dc_component *k = slot[j].k;
+            int by = my * k->v + slot[j].y;
+            if (by >= k->blocks_h) rows_real = 0;
+            row_base[j] = sq_ring_row(k, by * slot[j].S) + (size_t)slot[j].x * (size_t)slot[j].S;
+        }
         for (int mx = 0; mx < mcus_x; mx++) {
             if (s->restart_interval) {
                 if (to_go == 0) {
@@ -1171,38 +1279,44 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
                 }
                 to_go--;
             }
+            int all_real = rows_real && mx < full_mcus_x;
             for (int j = 0; j < slots; j++) {
-                int i = slot_scan[j], c = s->scan_comp[i];
-                const dc_component *k = &s->comp[c];
-                const dc_huffman *dct = &s->dc_tables[s->scan_td[i]], *act = &s->ac_tables[s->scan_ta_seq[i]];
+                const sq_slot *sl = &slot[j];
+                const dc_component *k = sl->k;
                 int16_t dc;
-                int S = k->S;
-                if (S == 1) e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 1, &blk, &dc);
-                else if (S == 2) e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 2, &blk, &dc);
-                else e = sq_block_decode(b, &acc, &count, dct, act, &pred[c], k, 4, &blk, &dc);
-                if (e) return e;
-                int bx = mx * k->h + slot_x[j], by = my * k->v + slot_y[j];
-                if (bx >= k->blocks_w || by >= k->blocks_h) continue; /* dummy block of an edge MCU (A.2.4) */
-                uint8_t *out = sq_ring_row(k, by * S) + (size_t)bx * (size_t)S;
-                if (S == 1) sq_emit_block(k, 1, &blk, dc, out, (size_t)k->plane_w);
-                else if (S == 2) sq_emit_block(k, 2, &blk, dc, out, (size_t)k->plane_w);
-                else sq_emit_block(k, 4, &blk, dc, out, (size_t)k->plane_w);
+                int S = sl->S;
+                size_t stride = (size_t)k->plane_w;
+                uint8_t *out = row_base[j] + (size_t)mx * (size_t)(k->h * S);
+                if (!all_real) {
+                    int bx = mx * k->h + sl->x, by = my * k->v + sl->y;
+                    if (bx >= k->blocks_w || by >= k->blocks_h) out = NULL; /* dummy block of an edge MCU (A.2.4) */
+                }
+                if (S == 1) {
+                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 1, &blk, &dc))) return e;
+                    if (out) sq_emit_block(k, 1, &blk, dc, out, stride);
+                } else if (S == 2) {
+                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 2, &blk, &dc))) return e;
+                    if (out) sq_emit_block(k, 2, &blk, dc, out, stride);
+                } else {
+                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 4, &blk, &dc))) return e;
+                    if (out) sq_emit_block(k, 4, &blk, dc, out, stride);
+                }
             }
         }
         if (my > 0) {
             int y0 = (my - 1) * rows_per_mcu, y1 = y0 + rows_per_mcu;
-            sq_output_rows(s, y0, y1 < s->out_h ? y1 : s->out_h, yt, tmp);
+            sq_output_rows(s, y0, y1 < s->out_h ? y1 : s->out_h, tmp);
         }
     }
     int y0 = (mcus_y - 1) * rows_per_mcu;
-    sq_output_rows(s, y0, s->out_h, yt, tmp);
+    sq_output_rows(s, y0, s->out_h, tmp);
     b->acc = acc;
     b->count = count;
     return DC_OK;
 }
 
-static int sq_scan_generic(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
-    return sq_scan_body(s, b, yt, tmp);
+static int sq_scan_generic(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
+    return sq_scan_body(s, b, tmp);
 }
 
 #undef AC_NEED
@@ -1232,8 +1346,8 @@ static int dc_ac_scan_bmi(dc_decoder *s, dc_bits *b, dc_component *k, const dc_h
 
 /* The sequential scan loop in the same compilation (shlx/shrx for the bit reader's shifts). */
 __attribute__((target("popcnt,bmi,bmi2")))
-static int sq_scan_bmi(dc_decoder *s, dc_bits *b, const sq_ycc_tables *yt, uint8_t *tmp) {
-    return sq_scan_body(s, b, yt, tmp);
+static int sq_scan_bmi(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
+    return sq_scan_body(s, b, tmp);
 }
 
 /* 1 when the CPU has POPCNT (CPUID.1:ECX bit 23), BMI1 and BMI2 (CPUID.(7,0):EBX bits 3, 8). */
@@ -1277,6 +1391,7 @@ static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
         dc_component *k = &s->comp[c];
         if (!s->q_defined[k->tq]) return 0;
         memcpy(k->q, s->qt[k->tq], sizeof k->q);
+        sq_build_zigzag(k);
     }
     if (p[1 + 2 * ns] != 0 || p[2 + 2 * ns] != 63 || p[3 + 2 * ns] != 0) return 0;
     return 1;
@@ -1284,15 +1399,13 @@ static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
 
 /* Decodes the scan whose data starts at *pos into s->pixels; *pos and *marker as dc_decode_scan. */
 static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
-    sq_ycc_tables yt;
-    sq_ycc_init(&yt);
-    uint8_t *tmp = malloc(4 * (size_t)s->out_w);
+    uint8_t *tmp = malloc(7 * (size_t)s->out_w);
     if (tmp == NULL) return -1;
     dc_bits b = { s->d, s->size, *pos, 0, 0, 0, 0 };
 #if defined(DC_HAVE_BMI_CODE)
-    int e = s->bmi_code ? sq_scan_bmi(s, &b, &yt, tmp) : sq_scan_generic(s, &b, &yt, tmp);
+    int e = s->bmi_code ? sq_scan_bmi(s, &b, tmp) : sq_scan_generic(s, &b, tmp);
 #else
-    int e = sq_scan_generic(s, &b, &yt, tmp);
+    int e = sq_scan_generic(s, &b, tmp);
 #endif
     free(tmp);
     if (!e && b.eof) e = DC_ERR_EOF;
