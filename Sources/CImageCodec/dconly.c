@@ -1,4 +1,27 @@
 /*
+ * Two decoders sharing one marker parser (DHT/DQT/SOF/SOS, T.81 Annex B), one bit reader
+ * (T.81 F.2.2.5, F.1.2.3) and one Huffman decoder (T.81 F.2.2.3, Annex C tables validated as
+ * libjpeg-turbo's jdhuff.c jpeg_make_d_derived_tbl does):
+ *
+ * 1. pc_jpeg_decode_reduced: sequential Huffman JPEGs (SOF0/SOF1, T.81 Annex F) at scale 1/8
+ *    and 2/8. Handled: 8-bit samples, one scan holding every component (interleaved, T.81
+ *    A.2.3, or a single component, A.2.2), gray or three components (YCbCr, or RGB by
+ *    libjpeg's colour-space rules) with luma sampling h,v in {1,2} and 1x1 chroma, restart
+ *    intervals. Every Huffman symbol of every block is decoded, so damage is refused with the
+ *    message libjpeg's full decode gives (bad code, code past the segment, premature end, wrong
+ *    RSTn, DC out of range); only the coefficients the reduced IDCT uses are kept, added into
+ *    its pass-1 sums as they are decoded (no coefficient buffer, no 64-coefficient block).
+ *    Output: the same pixels as libjpeg-turbo 2.1.5's decode at that scale with JDCT_ISLOW and
+ *    do_fancy_upsampling as asked: block sizes from jdmaster.c jpeg_core_output_dimensions
+ *    (4:2:0 chroma gets a 2x2 IDCT at 1/8 and a 4x4 IDCT at 2/8), the IDCTs of jidctred.c as
+ *    simd/x86_64/jidctred-sse2.asm computes them (16-bit lanes; jpeg_idct_1x1 in C), upsampling
+ *    of jdsample.c (h2v1/h1v2 fancy or replication; jdmainct.c edge rows), colour conversion of
+ *    jdcolor.c. Memory: the output image and three MCU rows of samples per component.
+ *    Anything else (progressive, arithmetic, 12-bit, CMYK/YCCK, several scans, other sampling,
+ *    tables or markers libjpeg might judge differently) returns PC_NOT_HANDLED.
+ *
+ * 2. pc_jpeg_decode_dc_only: progressive JPEGs at 1/8, described next.
+ *
  * DC-only decoder for progressive JPEGs at 1/8 scale.
  *
  * At scale 1/8 every 8×8 block becomes one pixel whose value depends only on
