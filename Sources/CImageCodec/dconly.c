@@ -1079,23 +1079,24 @@ static inline __attribute__((always_inline)) void sq_emit_block(const dc_compone
  * S > 1, adds the coefficients the S×S IDCT uses into blk's sums.
  */
 static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uint64_t *acc_p, int *count_p, const dc_huffman *dct,
-                                                                const dc_huffman *act, int64_t *pred, const dc_component *k, int S,
+                                                                const dc_huffman *act, int32_t *pred, const dc_component *k, int S,
                                                                 sq_block *blk, int16_t *dc) {
     uint64_t acc = *acc_p;
     int count = *count_p;
     int t = 0;
     AC_DECODE(dct, t);
     int32_t diff = t ? dc_extend((uint32_t)(acc >> count) & ((1u << t) - 1), t) : 0;
-    int64_t v = *pred + diff;
-    if (v > INT_MAX || v < INT_MIN) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
+    int32_t v;
+    if (__builtin_add_overflow(*pred, diff, &v)) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
     *pred = v;
-    *dc = (int16_t)(uint16_t)(uint32_t)(int32_t)v;
+    *dc = (int16_t)(uint16_t)(uint32_t)v;
     uint32_t flags = 1;
     int32_t deq63 = 0;
     if (S > 1) {
-        for (int i = 0; i < SQ_SUMS; i++) blk->sum[i] = 0;
+        /* Column 0's sums; another column's are zeroed when its first coefficient comes. */
         int32_t deq0 = (int16_t)(uint16_t)((uint32_t)*dc * (uint32_t)(uint16_t)k->zt[0].q);
         blk->sum[0] = (uint32_t)deq0 * (uint32_t)k->zt[0].ma;
+        blk->sum[1] = blk->sum[2] = blk->sum[3] = 0;
     }
     for (int z = 1; z < 64; z++) {
         int rs = 0;
@@ -1108,6 +1109,10 @@ static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uin
             if (S > 1 && e->flags) {
                 int32_t value = dc_extend((uint32_t)(acc >> count) & ((1u << size) - 1), size);
                 int32_t deq = (int16_t)(uint16_t)((uint32_t)value * (uint32_t)(uint16_t)e->q);
+                if (e->flags & 0xFF & ~flags) {
+                    uint32_t *u = blk->sum + (e->ia & ~3u);
+                    u[0] = u[1] = u[2] = u[3] = 0;
+                }
                 if (zz == 63) {
                     /* Replaces an earlier write at 63 (a corrupt run): its contribution is taken out. */
                     blk->sum[e->ia] -= (uint32_t)deq63 * (uint32_t)e->ma;
@@ -1267,7 +1272,7 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
     }
     int mcus_x = single ? s->comp[0].blocks_w : s->mcus_x, mcus_y = single ? s->comp[0].blocks_h : s->mcus_y;
     int rows_per_mcu = s->vmax * s->scale;
-    int64_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
+    int32_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
     unsigned to_go = s->restart_interval;
     int next_rst = 0, e;
     uint64_t acc = 0;
