@@ -1195,7 +1195,7 @@ static void sq_output_rows(dc_decoder *s, int y0, int y1, uint8_t *tmp) {
             for (int x = 0; x < out_w; x++) { o[3 * x] = luma[x]; o[3 * x + 1] = c1[x]; o[3 * x + 2] = c2[x]; }
             continue;
         }
-        /* Planar first, then interleaved. */
+        /* Vectorized straight into the RGB row; the last pixels through planar rows. */
         uint8_t *pr = tmp + 4 * (size_t)out_w, *pg = pr + out_w, *pb = pg + out_w;
         int x0 = 0;
 #if defined(__SSE2__)
@@ -1207,7 +1207,9 @@ static void sq_output_rows(dc_decoder *s, int y0, int y1, uint8_t *tmp) {
         const __m128i k_b = _mm_set_epi16(16384, -14942, 16384, -14942, 16384, -14942, 16384, -14942);
         const __m128i k_g = _mm_set_epi16(18734, -22554, 18734, -22554, 18734, -22554, 18734, -22554);
         const __m128i two = _mm_set1_epi16(2), half = _mm_set1_epi32(DC_ONE_HALF);
-        for (; x0 + 8 <= out_w; x0 += 8) {
+        /* While a pixel follows the eight (its byte is written over later): each pixel stored as four
+         * bytes R, G, B, 0 at 3x, which the next pixel's store overwrites; planar rows not needed. */
+        for (; x0 + 8 < out_w; x0 += 8) {
             __m128i yv = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x0)), zero);
             __m128i cb = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(c1 + x0)), zero), c128);
             __m128i cr = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(c2 + x0)), zero), c128);
@@ -1221,11 +1223,21 @@ static void sq_output_rows(dc_decoder *s, int y0, int y1, uint8_t *tmp) {
             __m128i r16 = _mm_add_epi16(_mm_add_epi16(yv, cr), rr);
             __m128i g16 = _mm_sub_epi16(_mm_add_epi16(yv, gg), cr);
             __m128i b16 = _mm_add_epi16(_mm_add_epi16(yv, _mm_add_epi16(cb, cb)), bb);
-            _mm_storel_epi64((__m128i *)(pr + x0), _mm_packus_epi16(r16, r16));
-            _mm_storel_epi64((__m128i *)(pg + x0), _mm_packus_epi16(g16, g16));
-            _mm_storel_epi64((__m128i *)(pb + x0), _mm_packus_epi16(b16, b16));
+            __m128i rg = _mm_unpacklo_epi8(_mm_packus_epi16(r16, r16), _mm_packus_epi16(g16, g16));
+            __m128i b0 = _mm_unpacklo_epi8(_mm_packus_epi16(b16, b16), zero);
+            __m128i px[2] = { _mm_unpacklo_epi16(rg, b0), _mm_unpackhi_epi16(rg, b0) };
+            uint8_t *dst = o + 3 * (size_t)x0;
+            for (int h = 0; h < 2; h++) {
+                __m128i v = px[h];
+                for (int i = 0; i < 4; i++) {
+                    uint32_t word = (uint32_t)_mm_cvtsi128_si32(v);
+                    memcpy(dst + 3 * (4 * h + i), &word, 4);
+                    v = _mm_srli_si128(v, 4);
+                }
+            }
         }
 #endif
+        int x1 = x0;
         for (int x = x0; x < out_w; x++) {
             int32_t yy = luma[x], cb = c1[x] - 128, cr = c2[x] - 128;
             int32_t r = yy + ((DC_FIX(1.40200) * cr + DC_ONE_HALF) >> DC_SCALEBITS);
@@ -1235,7 +1247,7 @@ static void sq_output_rows(dc_decoder *s, int y0, int y1, uint8_t *tmp) {
             pg[x] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
             pb[x] = (uint8_t)(bl < 0 ? 0 : bl > 255 ? 255 : bl);
         }
-        for (int x = 0; x < out_w; x++) { o[3 * x] = pr[x]; o[3 * x + 1] = pg[x]; o[3 * x + 2] = pb[x]; }
+        for (int x = x1; x < out_w; x++) { o[3 * x] = pr[x]; o[3 * x + 1] = pg[x]; o[3 * x + 2] = pb[x]; }
     }
 }
 
