@@ -340,3 +340,41 @@ final class ReducedSequentialLeftToLibjpegTests: XCTestCase {
         XCTAssertNil(direct.pixels)
     }
 }
+
+/// The scan loop compiled for POPCNT/BMI1/BMI2 and in baseline x86-64 code gives the same bytes.
+final class ReducedSequentialBMICodeTests: XCTestCase {
+    static func direct(_ bytes: [UInt8], scale: Int32, generic: Bool) -> (pc_status, [UInt8]) {
+        var options = pc_decode_options()
+        options.max_pixels = 100_000_000
+        options.fancy_upsampling = 1
+        options.dconly_generic_code = generic ? 1 : 0
+        var decoded = pc_decoded()
+        var messages = pc_messages()
+        let status = bytes.withUnsafeBufferPointer {
+            pc_jpeg_decode_reduced($0.baseAddress, $0.count, &options, scale, &decoded, &messages)
+        }
+        defer { pc_free(decoded.pixels) }
+        guard let p = decoded.pixels else { return (status, []) }
+        return (status, Array(UnsafeBufferPointer(start: p, count: Int(decoded.width * decoded.height * 3))))
+    }
+
+    func testBothCompilationsAgree() throws {
+        var compared = 0
+        for (components, h, v) in [(3, 2, 2), (3, 1, 1), (3, 2, 1), (3, 1, 2), (1, 1, 1)] {
+            let bytes = try Verdict.encode(
+                Reduced.picture(width: 77, height: 45, components: components), width: 77, height: 45,
+                components: components, quality: 92, mode: Int32(PC_BASELINE.rawValue), h: h, v: v,
+                restartInterval: 2)
+            for scale: Int32 in [1, 2] {
+                let a = Self.direct(bytes, scale: scale, generic: false)
+                let b = Self.direct(bytes, scale: scale, generic: true)
+                XCTAssertEqual(a.0, PC_OK)
+                XCTAssertEqual(a.0, b.0)
+                XCTAssertFalse(a.1.isEmpty)
+                XCTAssertEqual(a.1, b.1, "\(components) components \(h)x\(v) scale \(scale)")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 10)
+    }
+}
