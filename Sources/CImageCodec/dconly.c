@@ -1073,19 +1073,81 @@ static inline __attribute__((always_inline)) void sq_emit_block(const dc_compone
 }
 
 /*
+ * The sequential scans' bit reader: buf holds `bits` unread bits at its top (zeros below), so
+ * a lookahead is one shift. Refilled 1..7 bytes at a time while no 0xFF is near, else through
+ * dc_fill (stuffing, fill bytes, markers, end of data: T.81 F.1.2.3, B.1.1.2). Called with
+ * bits < 32; returns the new count (unchanged at the end of the segment).
+ */
+static inline __attribute__((always_inline)) int sq_refill(dc_bits *b, uint64_t *buf, int bits) {
+    if (!b->marker && !b->eof && b->size - b->pos >= 8 && b->pos <= b->size) {
+        uint64_t w;
+        memcpy(&w, b->d + b->pos, 8);
+        uint64_t x = ~w; /* a 0xFF byte of w is a zero byte of x */
+        if (((x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL) == 0) {
+            int n = (63 - bits) >> 3;
+            w = __builtin_bswap64(w) >> (64 - 8 * n) << (64 - 8 * n);
+            *buf |= w >> bits;
+            b->pos += (size_t)n;
+            return bits + 8 * n;
+        }
+    }
+    b->acc = bits ? *buf >> (64 - bits) : 0;
+    b->count = bits;
+    dc_fill(b);
+    *buf = b->count ? b->acc << (64 - b->count) : 0;
+    return b->count;
+}
+
+/*
+ * Decodes one Huffman symbol into rs and sets total to its code length plus the extra bits it
+ * announces (DC: the magnitude category; AC: the low nibble), both to be read from the top of
+ * buf; returns the error from the enclosing function when they are not all there (as
+ * dc_decode_symbol: libjpeg's JWRN_HIT_MARKER / end of file / JWRN_HUFF_BAD_CODE).
+ */
+#define SQ_DECODE(t, rs, total) do { \
+        if (bits < 32) bits = sq_refill(b, &buf, bits); \
+        uint32_t e_ = (t)->lookup[buf >> (64 - DC_LOOKAHEAD)]; \
+        if (e_ != 0) { \
+            (total) = (int)(e_ >> 16); \
+            (rs) = (int)(e_ & 0xFF); \
+        } else { \
+            uint32_t code16_ = (uint32_t)(buf >> 48); \
+            (total) = 0; \
+            for (int l_ = DC_LOOKAHEAD + 1; l_ <= 16; l_++) { \
+                int32_t c_ = (int32_t)(code16_ >> (16 - l_)); \
+                if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; (total) = l_ + ((rs) & 15); break; } \
+            } \
+            if ((total) == 0) return bits < 16 ? dc_short(b) : DC_ERR_BADCODE; \
+        } \
+        if ((total) > bits) { \
+            bits = sq_refill(b, &buf, bits); \
+            if ((total) > bits) return dc_short(b); \
+        } \
+    } while (0)
+
+/* The low `size` (1..15) of the `total` bits at the top of buf, as EXTEND makes them signed; consumes the total. */
+#define SQ_TAKE(total, size, value) do { \
+        (value) = dc_extend((uint32_t)(buf >> (64 - (total))) & ((1u << (size)) - 1), (size)); \
+        buf <<= (total); \
+        bits -= (total); \
+    } while (0)
+
+/*
  * Decodes one block (T.81 F.2.2.1 DC difference, F.2.2.2 AC coefficients) as libjpeg-turbo's
  * jdhuff.c decode_mcu_slow does: a run past position 63 writes at jpeg_natural_order[k], which is
  * 63 for k > 63 (the earlier value there is replaced). Keeps the DC in *dc (JCOEF) and, for
  * S > 1, adds the coefficients the S×S IDCT uses into blk's sums.
  */
-static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uint64_t *acc_p, int *count_p, const dc_huffman *dct,
+static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uint64_t *buf_p, int *bits_p, const dc_huffman *dct,
                                                                 const dc_huffman *act, int32_t *pred, const dc_component *k, int S,
                                                                 sq_block *blk, int16_t *dc) {
-    uint64_t acc = *acc_p;
-    int count = *count_p;
-    int t = 0;
-    AC_DECODE(dct, t);
-    int32_t diff = t ? dc_extend((uint32_t)(acc >> count) & ((1u << t) - 1), t) : 0;
+    uint64_t buf = *buf_p;
+    int bits = *bits_p;
+    int t = 0, total = 0;
+    SQ_DECODE(dct, t, total);
+    int32_t diff = 0;
+    if (t) SQ_TAKE(total, t, diff);
+    else { buf <<= total; bits -= total; }
     int32_t v;
     if (__builtin_add_overflow(*pred, diff, &v)) return DC_ERR_RANGE; /* libjpeg JERR_BAD_DCT_COEF */
     *pred = v;
@@ -1100,14 +1162,15 @@ static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uin
     }
     for (int z = 1; z < 64; z++) {
         int rs = 0;
-        AC_DECODE(act, rs);
+        SQ_DECODE(act, rs, total);
         int r = rs >> 4, size = rs & 15;
         if (size) {
             z += r;
             int zz = z < 63 ? z : 63;
             const sq_zz *e = &k->zt[zz];
             if (S > 1 && e->flags) {
-                int32_t value = dc_extend((uint32_t)(acc >> count) & ((1u << size) - 1), size);
+                int32_t value;
+                SQ_TAKE(total, size, value);
                 int32_t deq = (int16_t)(uint16_t)((uint32_t)value * (uint32_t)(uint16_t)e->q);
                 if (e->flags & 0xFF & ~flags) {
                     uint32_t *u = blk->sum + (e->ia & ~3u);
@@ -1122,15 +1185,20 @@ static inline __attribute__((always_inline)) int sq_block_decode(dc_bits *b, uin
                 blk->sum[e->ia] += (uint32_t)deq * (uint32_t)e->ma;
                 if (S == 4) blk->sum[e->ib] += (uint32_t)deq * (uint32_t)e->mb;
                 flags |= e->flags;
+            } else {
+                buf <<= total;
+                bits -= total;
             }
         } else {
+            buf <<= total;
+            bits -= total;
             if (r != 15) break;
             z += 15;
         }
     }
     if (S > 1) blk->flags = flags;
-    *acc_p = acc;
-    *count_p = count;
+    *buf_p = buf;
+    *bits_p = bits;
     return DC_OK;
 }
 
@@ -1287,8 +1355,8 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
     int32_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
     unsigned to_go = s->restart_interval;
     int next_rst = 0, e;
-    uint64_t acc = 0;
-    int count = 0;
+    uint64_t buf = 0;
+    int bits = 0;
     sq_block blk;
     uint8_t *row_base[10];
     int full_mcus_x = mcus_x; /* MCU columns whose blocks are all real */
@@ -1308,11 +1376,9 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
         for (int mx = 0; mx < mcus_x; mx++) {
             if (s->restart_interval) {
                 if (to_go == 0) {
-                    b->acc = acc;
-                    b->count = count;
-                    if ((e = dc_restart(b, next_rst, s))) return e;
-                    acc = 0;
-                    count = 0;
+                    if ((e = dc_restart(b, next_rst, s))) return e; /* drops the buffered bits (F.1.2.3) */
+                    buf = 0;
+                    bits = 0;
                     next_rst = (next_rst + 1) & 7;
                     memset(pred, 0, sizeof pred);
                     to_go = s->restart_interval;
@@ -1332,13 +1398,13 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
                     if (bx >= k->blocks_w || by >= k->blocks_h) out = NULL; /* dummy block of an edge MCU (A.2.4) */
                 }
                 if (S == 1) {
-                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 1, &blk, &dc))) return e;
+                    if ((e = sq_block_decode(b, &buf, &bits, sl->dct, sl->act, &pred[sl->comp], k, 1, &blk, &dc))) return e;
                     if (out) sq_emit_block(k, 1, &blk, dc, out, stride);
                 } else if (S == 2) {
-                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 2, &blk, &dc))) return e;
+                    if ((e = sq_block_decode(b, &buf, &bits, sl->dct, sl->act, &pred[sl->comp], k, 2, &blk, &dc))) return e;
                     if (out) sq_emit_block(k, 2, &blk, dc, out, stride);
                 } else {
-                    if ((e = sq_block_decode(b, &acc, &count, sl->dct, sl->act, &pred[sl->comp], k, 4, &blk, &dc))) return e;
+                    if ((e = sq_block_decode(b, &buf, &bits, sl->dct, sl->act, &pred[sl->comp], k, 4, &blk, &dc))) return e;
                     if (out) sq_emit_block(k, 4, &blk, dc, out, stride);
                 }
             }
@@ -1350,8 +1416,6 @@ static inline __attribute__((always_inline)) int sq_scan_body(dc_decoder *s, dc_
     }
     int y0 = (mcus_y - 1) * rows_per_mcu;
     sq_output_rows(s, y0, s->out_h, tmp);
-    b->acc = acc;
-    b->count = count;
     return DC_OK;
 }
 
@@ -1362,6 +1426,8 @@ static int sq_scan_generic(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
 #undef AC_NEED
 #undef AC_SKIP
 #undef AC_DECODE
+#undef SQ_DECODE
+#undef SQ_TAKE
 
 /*
  * The AC scan loops compiled twice: for the baseline x86-64 every build targets, and (x86-64)
