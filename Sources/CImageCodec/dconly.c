@@ -966,12 +966,34 @@ static void sq_idct_2x2(const sq_block *b, uint8_t *out, size_t stride) {
     static const int32_t m[8] = { 0, SQ_F_3_624, 0, -SQ_F_1_272, 0, SQ_F_0_850, 0, -SQ_F_0_720 };
     int32_t a0 = sq_descale(b->sum[0] + b->sum[1], 13), b0 = sq_descale(b->sum[0] - b->sum[1], 13);
     uint32_t ta = 0, tb = 0;
+#if defined(__SSE2__)
+    (void)m;
+    {
+        /* Columns 1, 3, 5, 7 in the lanes (untouched columns' sums are stale: masked to 0). */
+        unsigned f = b->flags;
+        const uint32_t *u = b->sum;
+        __m128i keep = _mm_set_epi32(-(int)((f >> 7) & 1), -(int)((f >> 5) & 1), -(int)((f >> 3) & 1), -(int)((f >> 1) & 1));
+        __m128i E = _mm_and_si128(keep, _mm_set_epi32((int)u[28], (int)u[20], (int)u[12], (int)u[4]));
+        __m128i O = _mm_and_si128(keep, _mm_set_epi32((int)u[29], (int)u[21], (int)u[13], (int)u[5]));
+        __m128i rnd = _mm_set1_epi32(1 << 12);
+        __m128i A = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(E, O), rnd), 13);
+        __m128i B = _mm_srai_epi32(_mm_add_epi32(_mm_sub_epi32(E, O), rnd), 13);
+        /* packssdw: (A1 A3 A5 A7 B1 B3 B5 B7); pmaddwd by (F3.624, -F1.272, F0.850, -F0.720) pairs. */
+        __m128i t = _mm_madd_epi16(_mm_packs_epi32(A, B),
+                                   _mm_set_epi16(-SQ_F_0_720, SQ_F_0_850, -SQ_F_1_272, SQ_F_3_624, -SQ_F_0_720, SQ_F_0_850,
+                                                 -SQ_F_1_272, SQ_F_3_624));
+        t = _mm_add_epi32(t, _mm_srli_epi64(t, 32)); /* lanes 0, 2: row A's and row B's sums */
+        ta = (uint32_t)_mm_cvtsi128_si32(t);
+        tb = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(t, 8));
+    }
+#else
     for (unsigned cols = b->flags & 0xAA; cols; cols &= cols - 1) { /* columns 1, 3, 5, 7 with coefficients */
         int c = __builtin_ctz(cols);
         const uint32_t *u = b->sum + 4 * c;
         ta += (uint32_t)(sq_sat16(sq_descale(u[0] + u[1], 13)) * m[c]);
         tb += (uint32_t)(sq_sat16(sq_descale(u[0] - u[1], 13)) * m[c]);
     }
+#endif
     uint32_t t10 = (uint32_t)a0 << 15;
     out[0] = sq_sample(sq_descale(t10 + ta, 20));
     out[1] = sq_sample(sq_descale(t10 - ta, 20));
