@@ -983,8 +983,21 @@ static void sq_idct_2x2(const sq_block *b, uint8_t *out, size_t stride) {
                                    _mm_set_epi16(-SQ_F_0_720, SQ_F_0_850, -SQ_F_1_272, SQ_F_3_624, -SQ_F_0_720, SQ_F_0_850,
                                                  -SQ_F_1_272, SQ_F_3_624));
         t = _mm_add_epi32(t, _mm_srli_epi64(t, 32)); /* lanes 0, 2: row A's and row B's sums */
-        ta = (uint32_t)_mm_cvtsi128_si32(t);
-        tb = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(t, 8));
+        /* Pass 2's outputs (row 0: t10 + t0, t10 - t0 from A; row 1 from B), descaled, packssdw,
+         * packsswb, + CENTERJSAMPLE: bytes 0, 1 are row 0, bytes 2, 3 row 1. */
+        __m128i sign = _mm_set_epi32(-1, 0, -1, 0);
+        __m128i t0 = _mm_sub_epi32(_mm_xor_si128(_mm_shuffle_epi32(t, 0xA0), sign), sign);
+        __m128i t10 = _mm_slli_epi32(_mm_set_epi32(b0, b0, a0, a0), 15);
+        __m128i o = _mm_srai_epi32(_mm_add_epi32(_mm_add_epi32(t10, t0), _mm_set1_epi32(1 << 19)), 20);
+        o = _mm_packs_epi16(_mm_packs_epi32(o, o), _mm_setzero_si128());
+        uint32_t px = (uint32_t)_mm_cvtsi128_si32(o) ^ 0x80808080u;
+        out[0] = (uint8_t)px;
+        out[1] = (uint8_t)(px >> 8);
+        out[stride] = (uint8_t)(px >> 16);
+        out[stride + 1] = (uint8_t)(px >> 24);
+        (void)ta;
+        (void)tb;
+        return;
     }
 #else
     for (unsigned cols = b->flags & 0xAA; cols; cols &= cols - 1) { /* columns 1, 3, 5, 7 with coefficients */
