@@ -48,9 +48,9 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   refuses): 53 → 440 ms of decode CPU for the 14 files, still 2.7× faster than libjpeg.
     /// - Reduced sequential decoder (dconly.c `pc_jpeg_decode_reduced`, issue 15), callgrind
     ///   instruction counts, release build: `photos import --jobs 1` of 200 small-tree files
-    ///   (640×480 4:2:0 baseline, decoded at 2/8) 1.327 G → 1.229 G instructions, pc_jpeg_decode
-    ///   668 M → 570 M; lomiri_Kleiber (6028×3391 4:2:2, 1/8) import 626 M → 526 M, decode 386 M →
-    ///   286 M. Pixels and thumbnails identical to libjpeg's path.
+    ///   (640×480 4:2:0 baseline, decoded at 2/8) 1.327 G → 1.198 G instructions, pc_jpeg_decode
+    ///   668 M → 538 M (50 % → 45 % of the import); lomiri_Kleiber (6028×3391 4:2:2, 1/8) import
+    ///   626 M → 510 M, decode 386 M → 270 M. Pixels and thumbnails identical to libjpeg's path.
     public static let `default` = DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: true)
 
     /// Creates a tuning.
