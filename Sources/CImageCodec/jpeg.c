@@ -368,6 +368,24 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
             goto done;
         }
     }
+    int reduced = options->sequential_reduced && !cinfo->progressive_mode && !cinfo->arith_code &&
+                  (cinfo->scale_num == 1 || cinfo->scale_num == 2) && cinfo->data_precision == 8 &&
+                  (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE ||
+                   cinfo->jpeg_color_space == JCS_RGB);
+    if (reduced) {
+        /* Sequential file at 1/8 or 2/8: every block entropy-decoded, only the coefficients the
+         * reduced IDCT uses kept, no per-block IDCT calls (dconly.c pc_jpeg_decode_reduced). */
+        pc_status r_status = pc_jpeg_decode_reduced(data, size, options, (int)cinfo->scale_num, out, messages);
+        if (r_status != PC_NOT_HANDLED) {
+            status = r_status;
+            if (status == PC_OK && s->icc != NULL) {
+                int layout = cinfo->jpeg_color_space == JCS_GRAYSCALE ? PC_LAYOUT_GRAY_IN_RGB : PC_LAYOUT_RGB;
+                (void)pc_color_apply_icc(s->icc, s->icc_size, layout, out->pixels, out->pixels,
+                                         (size_t)out->width * (size_t)out->height, messages);
+            }
+            goto done;
+        }
+    }
     /*
      * Everything else is libjpeg's own decode at the chosen scale: every scan is read
      * (DC refinement scans included, T.81 G.1.2.1) and every corrupt-data warning seen.

@@ -16,11 +16,17 @@ public struct DecoderTuning: Sendable, Equatable {
     /// leaves to libjpeg (arithmetic, CMYK...), and every file when false, get libjpeg's own
     /// decode of every scan, within `ImageDecoder.decodeBudgetBytes`.
     public var progressiveDCOnly: Bool
+    /// Decode sequential (baseline) JPEGs at 1/8 and 2/8 with CImageCodec's reduced decoder
+    /// (dconly.c `pc_jpeg_decode_reduced`: every block entropy-decoded, only the coefficients
+    /// the reduced IDCT uses kept, the same pixels as libjpeg's decode at that scale) instead of
+    /// libjpeg. Files it leaves to libjpeg (progressive, arithmetic, multi-scan, CMYK...) and
+    /// every file when false get libjpeg's decode.
+    public var sequentialReduced: Bool
     /// Convert embedded ICC profiles (and PNG cHRM + gAMA) to sRGB with Little CMS (CImageCodec
     /// color.c); false leaves the file's encoded values (for comparing decoders with each other).
     public var colorManagement: Bool
 
-    /// The measured choice: ISLOW, fancy upsampling, DC-only early stop.
+    /// The measured choice: ISLOW, fancy upsampling, DC-only early stop, reduced sequential decoder.
     ///
     /// Measured on this 2-core machine, release build, one thread (numbers vary ±15% run to run):
     /// - All 30 bench JPEGs (2560–5640 px) decode at 1/8, where the IDCT is 1×1 and chroma is
@@ -40,6 +46,11 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   46 MB instead of 114 MB.
     /// - Since issue 9 dconly.c also entropy-decodes the AC scans (to refuse what libjpeg
     ///   refuses): 53 → 440 ms of decode CPU for the 14 files, still 2.7× faster than libjpeg.
+    /// - Reduced sequential decoder (dconly.c `pc_jpeg_decode_reduced`, issue 15), callgrind
+    ///   instruction counts, release build: `photos import --jobs 1` of 200 small-tree files
+    ///   (640×480 4:2:0 baseline, decoded at 2/8) 1.327 G → 1.198 G instructions, pc_jpeg_decode
+    ///   668 M → 538 M (50 % → 45 % of the import); lomiri_Kleiber (6028×3391 4:2:2, 1/8) import
+    ///   626 M → 510 M, decode 386 M → 270 M. Pixels and thumbnails identical to libjpeg's path.
     public static let `default` = DecoderTuning(dctMethod: .islow, fancyUpsampling: true, progressiveDCOnly: true)
 
     /// Creates a tuning.
@@ -48,11 +59,16 @@ public struct DecoderTuning: Sendable, Equatable {
     ///   - fancyUpsampling: libjpeg `do_fancy_upsampling`.
     ///   - progressiveDCOnly: allow the DC-scan early stop.
     ///   - colorManagement: convert embedded profiles to sRGB (default true).
-    public init(dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true) {
+    ///   - sequentialReduced: allow the reduced decoder for sequential JPEGs at 1/8 and 2/8 (default true).
+    public init(
+        dctMethod: DCTMethod, fancyUpsampling: Bool, progressiveDCOnly: Bool, colorManagement: Bool = true,
+        sequentialReduced: Bool = true
+    ) {
         self.dctMethod = dctMethod
         self.fancyUpsampling = fancyUpsampling
         self.progressiveDCOnly = progressiveDCOnly
         self.colorManagement = colorManagement
+        self.sequentialReduced = sequentialReduced
     }
 }
 
@@ -68,6 +84,8 @@ public struct DecodedImage {
     public var scale: Int
     /// True when the progressive DC-only early stop was used.
     public var usedDCOnly: Bool
+    /// True when a sequential JPEG was decoded by the reduced decoder (`DecoderTuning.sequentialReduced`).
+    public var usedReduced: Bool = false
     /// PNG eXIf payload or HEIF Exif item (TIFF block), when the file has one.
     public var exif: [UInt8]?
     /// HEIF XMP item (`application/rdf+xml`), when the file has one.
@@ -108,6 +126,7 @@ public enum ImageDecoder {
         options.dct_method = tuning.dctMethod.rawValue
         options.fancy_upsampling = tuning.fancyUpsampling ? 1 : 0
         options.progressive_dc_only = tuning.progressiveDCOnly ? 1 : 0
+        options.sequential_reduced = tuning.sequentialReduced ? 1 : 0
         options.ignore_icc = tuning.colorManagement ? 0 : 1
         var decoded = pc_decoded()
         var messages = pc_messages()
@@ -138,7 +157,8 @@ public enum ImageDecoder {
         return DecodedImage(
             pixels: PixelBuffer(adopting: pixels, width: Int(decoded.width), height: Int(decoded.height)),
             storedWidth: Int(decoded.stored_width), storedHeight: Int(decoded.stored_height),
-            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, exif: exif, xmp: xmp, warnings: warnings)
+            scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, usedReduced: decoded.used_reduced != 0,
+            exif: exif, xmp: xmp, warnings: warnings)
     }
 
     /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables;

@@ -72,6 +72,8 @@ typedef struct pc_decode_options {
                                    whatever the size (tests) */
     int dconly_generic_code;    /* 1: dconly.c's AC scans run their baseline x86-64 code even where the CPU
                                    has POPCNT/BMI1/BMI2 (tests comparing the two compilations) */
+    int sequential_reduced;     /* 1: sequential Huffman JPEGs decoded at 1/8 and 2/8 by dconly.c's reduced
+                                   decoder (pc_jpeg_decode_reduced) instead of libjpeg */
 } pc_decode_options;
 
 typedef struct pc_decoded {
@@ -80,6 +82,7 @@ typedef struct pc_decoded {
     int stored_width, stored_height; /* pixels in the file's header */
     int scale;                  /* JPEG: scale_num of scale_num/8; PNG: box factor */
     int used_dc_only;           /* 1 when the progressive early stop was taken */
+    int used_reduced;           /* 1 when pc_jpeg_decode_reduced decoded the (sequential) JPEG */
     int progressive;            /* JPEG progressive, PNG interlaced */
     int png_whole_inflate;      /* PNG: 1 when the image data was inflated in one piece by libdeflate */
     int png_fed_rows;           /* PNG: 1 when the image data was inflated and unfiltered by png.c (whole
@@ -194,6 +197,20 @@ pc_status pc_jpeg_read_coefficients_test(const uint8_t *data, size_t size, int16
  * Also reads options->dconly_generic_code (tests).
  */
 pc_status pc_jpeg_decode_dc_only(const uint8_t *data, size_t size, const pc_decode_options *options,
+                                 pc_decoded *out, pc_messages *messages);
+
+/*
+ * Reduced-scale decode of a sequential Huffman JPEG (dconly.c, pc_jpeg_decode_reduced): SOF0/SOF1,
+ * 8-bit, one scan holding every component (gray, or 3 components with luma sampling h,v in {1,2}
+ * and 1x1 chroma), at scale_num/8 for scale_num 1 or 2. Every block entropy-decoded (damage refused
+ * with libjpeg's message), only the coefficients the reduced IDCT uses kept; no coefficient buffer:
+ * memory is the output image (ceil(width*scale_num/8) x ceil(height*scale_num/8) x 3 bytes) plus
+ * three MCU rows of samples. Same pixels as pc_jpeg_decode's libjpeg path with the same options
+ * (fancy_upsampling read; max_pixels is the caller's check). PC_NOT_HANDLED, with nothing written,
+ * for anything else (progressive, arithmetic, 12-bit, CMYK/YCCK, several scans, other sampling,
+ * odd tables or markers): the caller decodes with libjpeg. On success out->used_reduced = 1.
+ */
+pc_status pc_jpeg_decode_reduced(const uint8_t *data, size_t size, const pc_decode_options *options, int scale_num,
                                  pc_decoded *out, pc_messages *messages);
 
 /* 1 when pc_jpeg_decode_dc_only runs its AC scans in the code compiled for POPCNT/BMI1/BMI2
