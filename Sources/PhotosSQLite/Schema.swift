@@ -330,10 +330,13 @@ public struct Migrator: Sendable {
     public let migrations: [String]
     /// Set `auto_vacuum = INCREMENTAL` on a new database (before its first table).
     public let incrementalVacuum: Bool
+    /// Every table these migrations create (`CREATE TABLE name`, read from their SQL once).
+    public let tableNames: Set<String>
 
     public init(migrations: [String], incrementalVacuum: Bool = false) {
         self.migrations = migrations
         self.incrementalVacuum = incrementalVacuum
+        self.tableNames = MigrationTables.created(by: migrations)
     }
 
     /// The version the last migration brings a database to.
@@ -394,17 +397,13 @@ public struct Migrator: Sendable {
 }
 
 extension Migrator {
-    /// Every table these migrations create (`CREATE TABLE name`, read from their SQL).
-    var tableNames: Set<String> { MigrationTables.created(by: migrations) }
-
     /// Refuses a database that holds a table or view no migration creates — at schema version
     /// 0 any table at all — before a migration changes anything in it: another program's
     /// database, whether or not it sets `user_version`.
     /// - Throws: `ForeignTablesError` naming the file and its tables; `SQLiteError`.
     func requireKnownTables(_ db: Database) throws {
         let version = try db.userVersion
-        let known = tableNames
-        let tables = try db.tableNames().filter { version == 0 || !known.contains($0) }
+        let tables = try db.tableNames().filter { version == 0 || !tableNames.contains($0) }
         guard !tables.isEmpty else { return }
         throw ForeignTablesError(
             place: db.path, tables: tables, remedy: "it is another program's database; use a folder of its own")
@@ -414,7 +413,7 @@ extension Migrator {
 extension Schema {
     /// Every table the migrations create (`CREATE TABLE name`, read from their SQL): every
     /// table a library of any version up to the current one may hold.
-    public static let tableNames: Set<String> = MigrationTables.created(by: migrations)
+    public static var tableNames: Set<String> { migrator.tableNames }
 }
 
 extension Database {
