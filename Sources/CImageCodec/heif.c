@@ -17,7 +17,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <libheif/heif.h>
+#include "heifapi.h" /* libheif, loaded on first use */
 #include "CImageCodec.h"
 #include "messages.h"
 #include "reduce.h"
@@ -174,6 +174,8 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
                          pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     if (data == NULL || size < 12) { pc_set_error(messages, "not a HEIF file (too short)"); return PC_CORRUPT; }
+    char unavailable[320];
+    if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
     pc_status status = PC_OK;
     struct heif_context *ctx = heif_context_alloc();
     struct heif_image_handle *primary = NULL, *chosen = NULL;
@@ -336,6 +338,8 @@ pc_status pc_heif_encode_test(const uint8_t *rgb, int width, int height, int av1
                               uint8_t **out, size_t *out_size, pc_messages *m) {
     *out = NULL;
     *out_size = 0;
+    char unavailable[320];
+    if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(m, unavailable); return PC_UNSUPPORTED; }
     struct heif_context *ctx = heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;

@@ -10,7 +10,7 @@
 #include <jpeglib.h>
 #include <png.h>
 #include <lcms2.h>
-#include <libheif/heif.h>
+#include "heifapi.h" /* libheif, loaded on first use */
 #include <webp/decode.h>
 #include "CImageCodec.h"
 
@@ -28,7 +28,10 @@ void pc_library_versions(pc_library_versions_t *out) {
     snprintf(out->png, sizeof out->png, "%s", png_get_libpng_ver(NULL));
     int lcms = cmsGetEncodedCMMversion(); /* e.g. 2140 for 2.14 (lcms2.h LCMS_VERSION) */
     snprintf(out->lcms, sizeof out->lcms, "%d.%d", lcms / 1000, (lcms % 1000) / 10);
-    snprintf(out->heif, sizeof out->heif, "%s", heif_get_version());
+    if (pc_heif_load(NULL, 0))
+        snprintf(out->heif, sizeof out->heif, "%s", heif_get_version());
+    else
+        snprintf(out->heif, sizeof out->heif, "unavailable");
     int webp = WebPGetDecoderVersion(); /* 0xMMmmpp */
     pc_write_dotted(out->webp, sizeof out->webp, (webp >> 16) & 0xFF, (webp >> 8) & 0xFF, webp & 0xFF);
 }
