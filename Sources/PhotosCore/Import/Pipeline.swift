@@ -12,7 +12,7 @@ import Synchronization
 /// its thumbnail JPEG (120 px: tens of KB at most), its merged metadata (at most
 /// `XMPSidecar.maxKeywords` keywords) and its path.
 ///
-/// The queue holds two batches (`Importer` passes 2 × `ImportOptions.batchSize`, 128), so the
+/// The queue holds two batches (`Importer` passes 2 × `ImportOptions.batchSize`, 512), so the
 /// workers go on preparing while the importing thread commits a batch and waits for its
 /// `syncfs(2)`: with `2 × jobs` entries they stopped after four files, and the import used less
 /// than one of two cores on a tree of 640×480 JPEGs (Benchmarks/README.md, issue 15).

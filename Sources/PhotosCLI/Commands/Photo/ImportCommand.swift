@@ -74,7 +74,7 @@ enum ImportCommand: Command {
                 .value(
                     \.batchSize, "--batch-size", value: "N",
                     help: "Photos per committed transaction (an interrupted import loses at most one batch).",
-                    default: "64", parser: .int(in: 1...100_000)),
+                    default: "256", parser: .int(in: 1...100_000)),
                 .flag(
                     \.verbose, "--verbose", "-v",
                     help: "Name every skipped and duplicate file (JSON: skippedFiles, duplicateFiles).")
