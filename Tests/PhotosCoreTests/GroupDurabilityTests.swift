@@ -46,6 +46,7 @@ final class GroupDurabilityTests: XCTestCase {
         }
         var options = ImportOptions(paths: [tmp.file("in")])
         options.jobs = 2
+        options.batchSize = 64 // three batches of this tree (the default, 256, makes one)
         options.batchSeconds = 1000 // batches end by size only
         let summary = try Importer(library: library, libraryRoot: tmp.file("lib"), options: options).run()
         let events = DurabilityStats.events.filter { event in
