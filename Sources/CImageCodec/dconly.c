@@ -1742,7 +1742,12 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         marker = 0;
         if (m == 0xD9) break; /* EOI */
         if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue; /* TEM, RSTn: no parameters */
-        if (m == 0x00 || m == 0xD8) return PC_NOT_HANDLED;
+        /* Only the markers parsed below go on to their length: libjpeg refuses most others before it
+         * reads a length (JERR_UNKNOWN_MARKER, JERR_SOF_UNSUPPORTED) and has its own rules for the rest
+         * (DAC, DNL): one whose length runs past the file is not "Premature end of JPEG file". */
+        if (!((m >= 0xE0 && m <= 0xEF) || m == 0xFE || m == 0xC0 || m == 0xC1 || m == 0xC2 || m == 0xC4 ||
+              m == 0xDB || m == 0xDD || m == 0xDA))
+            return PC_NOT_HANDLED;
         if (size - pos < 2) goto eof;
         size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
         if (length < 2) return PC_NOT_HANDLED;
