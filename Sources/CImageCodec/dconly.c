@@ -1748,10 +1748,24 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         if (!((m >= 0xE0 && m <= 0xEF) || m == 0xFE || m == 0xC0 || m == 0xC1 || m == 0xC2 || m == 0xC4 ||
               m == 0xDB || m == 0xDD || m == 0xDA))
             return PC_NOT_HANDLED;
-        if (size - pos < 2) goto eof;
+        /* APPn and COM are skipped by length (jdmarker.c skip_variable, get_interesting_appn,
+         * save_marker): one that runs past the file is libjpeg's JWRN_JPEG_EOF as here. libjpeg
+         * reads every other segment field by field and refuses it on what it finds before its
+         * declared length (a second SOF, a bogus length or table, a second SOS of a single-scan
+         * file): such a segment, and any but APPn/COM/EOI after the one sequential scan, is left
+         * to libjpeg, whose jpeg_read_header has judged only what comes before the first SOS. */
+        int skipped = (m >= 0xE0 && m <= 0xEF) || m == 0xFE;
+        if (s->sequential && s->scan_done && !skipped) return PC_NOT_HANDLED;
+        if (size - pos < 2) {
+            if (skipped) goto eof;
+            return PC_NOT_HANDLED;
+        }
         size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
         if (length < 2) return PC_NOT_HANDLED;
-        if (length > size - pos) goto eof;
+        if (length > size - pos) {
+            if (skipped) goto eof;
+            return PC_NOT_HANDLED;
+        }
         const uint8_t *p = d + pos + 2;
         size_t n = length - 2;
         pos += length;

@@ -38,4 +38,36 @@ final class ReducedDecoderAttackTests: XCTestCase {
         }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// After the scan, a SOF, SOS, DHT, DQT or DRI that libjpeg parses field by field and refuses
+    /// on what it reads before the declared length ("two SOF markers", "Bogus marker length",
+    /// "Bogus Huffman table definition"), with that length past the end of the file or not. The
+    /// reduced decoder said "Premature end of JPEG file" from the length alone (fuzzer: a second
+    /// SOF after the scan).
+    func testASegmentAfterTheScanThatLibjpegRefusesGetsLibjpegsVerdict() throws {
+        let bytes = try Self.baseline()
+        let body = Array(bytes.dropLast(2))
+        let sof = (2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }!
+        let sofSegment = Array(bytes[sof..<(sof + 2 + (Int(bytes[sof + 2]) << 8 | Int(bytes[sof + 3])))])
+        let tails: [(String, [UInt8])] = [
+            ("second SOF, truncated", Array(sofSegment.prefix(9))),
+            ("second SOF, whole", sofSegment + [0xFF, 0xD9]),
+            ("SOF, length past the end", [0xFF, 0xC0, 0x32, 0x43, 0x08, 0x00]),
+            ("SOS, length past the end", [0xFF, 0xDA, 0x32, 0x43, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]),
+            ("DRI, length past the end", [0xFF, 0xDD, 0x32, 0x43, 0x00, 0x01]),
+            ("DRI, length 5", [0xFF, 0xDD, 0x00, 0x05, 0x00, 0x01, 0x00, 0xFF, 0xD9]),
+            ("DHT, too many codes", [0xFF, 0xC4, 0x32, 0x43, 0x00] + [UInt8](repeating: 0xFF, count: 16)),
+            ("DQT, length past the end", [0xFF, 0xDB, 0x32, 0x43, 0x00, 0x01]),
+            ("DQT, bad table", [0xFF, 0xDB, 0x00, 0x43, 0x05] + [UInt8](repeating: 1, count: 64) + [0xFF, 0xD9]),
+            ("COM, length past the end", [0xFF, 0xFE, 0x32, 0x43, 0x41]),
+            ("APP0, length past the end", [0xFF, 0xE0, 0x32, 0x43, 0x4A, 0x46]),
+            ("APP2, length 1", [0xFF, 0xE2, 0x00, 0x01, 0xFF, 0xD9]),
+            ("DHT, one byte of length", [0xFF, 0xC4, 0x00])
+        ]
+        var failures: [String] = []
+        for (name, tail) in tails {
+            if let problem = Self.disagreement(body + tail) { failures.append("\(name): \(problem)") }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
 }
