@@ -226,8 +226,10 @@ static inline int dc_decode_symbol(dc_bits *b, const dc_huffman *t, int *symbol)
             return DC_OK;
         }
     }
-    /* No code matches in 16 bits: libjpeg reports the missing bits first if there were not 16. */
-    return b->count < 16 ? dc_short(b) : DC_ERR_BADCODE;
+    /* No code matches in 16 bits: libjpeg reads a 17th bit before it gives up (jpeg_huff_decode runs
+     * to its maxcode[17] sentinel), so it reports the missing bits first if there were not 17. */
+    if (b->count < 17) dc_fill(b);
+    return b->count < 17 ? dc_short(b) : DC_ERR_BADCODE;
 }
 
 /*
@@ -721,7 +723,7 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
                 int32_t c_ = (int32_t)(code16_ >> (16 - l_)); \
                 if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; total_ = l_ + ((rs) & 15); break; } \
             } \
-            if (total_ == 0) return count < 16 ? dc_short(b) : DC_ERR_BADCODE; \
+            if (total_ == 0) return count < 17 ? dc_short(b) : DC_ERR_BADCODE; \
         } \
         if (total_ > count) { \
             count = dc_ac_refill(b, &acc, count); \
@@ -1152,7 +1154,7 @@ static inline __attribute__((always_inline)) int sq_refill(dc_bits *b, uint64_t 
                 int32_t c_ = (int32_t)(code16_ >> (16 - l_)); \
                 if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; (total) = l_ + ((rs) & 15); break; } \
             } \
-            if ((total) == 0) return bits < 16 ? dc_short(b) : DC_ERR_BADCODE; \
+            if ((total) == 0) return bits < 17 ? dc_short(b) : DC_ERR_BADCODE; \
         } \
         if ((total) > bits) { \
             bits = sq_refill(b, &buf, bits); \

@@ -70,4 +70,46 @@ final class ReducedDecoderAttackTests: XCTestCase {
         }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// `bytes` with its first scan's entropy-coded data replaced by `data`, then `tail`.
+    static func withScanData(_ bytes: [UInt8], _ data: [UInt8], tail: [UInt8] = [0xFF, 0xD9]) -> [UInt8] {
+        let scan = Verdict.scans(bytes)[0]
+        return Array(bytes[..<scan.start]) + data + tail
+    }
+
+    /// A code that matches no Huffman code in 16 bits, with exactly 16 bits before the marker or
+    /// the end of the file: libjpeg's jpeg_huff_decode reads a 17th bit before it gives up
+    /// (maxcode[17] is its sentinel), so it reports the missing bit ("premature end of data
+    /// segment", "Premature end of JPEG file"), not the bad code. dconly.c said "bad Huffman code"
+    /// at 16 bits (fuzzer), in the sequential and progressive scans alike.
+    func testABadCodeEndingExactlyAtTheSegmentEndIsAMissingBitAsInLibjpeg() throws {
+        let ones: [UInt8] = [0xFF, 0x00, 0xFF, 0x00] // 16 one bits: no code (none is all ones)
+        var failures: [String] = []
+        for (components, h, v) in [(3, 2, 2), (1, 1, 1), (3, 1, 1)] {
+            let bytes = try Self.baseline(components, h: h, v: v)
+            for (name, data, tail) in [
+                ("16 bits then EOI", ones, [0xFF, 0xD9]), ("16 bits then the end", ones, []),
+                ("17 bits then EOI", ones + [0x80], [0xFF, 0xD9]),
+                ("24 bits then EOI", ones + [0xFF, 0x00], [0xFF, 0xD9])
+            ] as [(String, [UInt8], [UInt8])] {
+                let attacked = Self.withScanData(bytes, data, tail: tail)
+                if let problem = Self.disagreement(attacked) { failures.append("\(components)c \(name): \(problem)") }
+            }
+        }
+        // The progressive DC-only path (dconly.c's DC and AC scans) against libjpeg's own verdict.
+        let rgb = Reduced.picture(width: 40, height: 24, components: 3)
+        let progressive = try Verdict.encode(rgb, width: 40, height: 24, mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
+        for (index, scan) in Verdict.scans(progressive).enumerated() {
+            for (data, tail) in [(ones, [UInt8]()), (ones, [0xFF, 0xD9])] {
+                let attacked = Array(progressive[..<scan.start]) + data + tail
+                let reference = Verdict.libjpeg(attacked)
+                let ours = Verdict.photos(attacked, targetEdge: 5).error
+                if ours?.contains(reference ?? "accepted") != true {
+                    failures.append(
+                        "progressive scan \(index) tail \(tail): \(ours ?? "accepted") vs \(reference ?? "accepted")")
+                }
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
 }
