@@ -1716,6 +1716,67 @@ static int dc_all_have_dc(const dc_decoder *s) {
     return 1;
 }
 
+/*
+ * A DHT, DQT, DRI or SOS whose declared length runs past the end of the file (between the scans
+ * of a progressive file): 1 when libjpeg's jdmarker.c, reading it field by field, reaches the
+ * end of the file (JWRN_JPEG_EOF, "Premature end of JPEG file") before any check of its own
+ * fails; 0 when one might fail first (the caller leaves the file to libjpeg). `p` is the
+ * segment from its length bytes, `avail` the bytes of it the file holds.
+ */
+static int dc_truncated_segment_is_eof(const dc_decoder *s, int m, const uint8_t *p, size_t avail) {
+    if (avail < 2) return m != 0xC0 && m != 0xC1 && m != 0xC2; /* the length itself is cut */
+    size_t length = ((size_t)p[0] << 8) | p[1];
+    size_t i = 2;
+    switch (m) {
+    case 0xDD: /* get_dri: JERR_BAD_LENGTH unless 4 */
+        return length == 4;
+    case 0xDA: { /* get_sos: n, then JERR_BAD_LENGTH, then each component's id */
+        if (avail <= i) return 1;
+        int n = p[i++];
+        if (n < 1 || n > 4 || length != (size_t)(2 * n + 6)) return 0;
+        int seen[4] = {0};
+        for (int k = 0; k < n; k++, i += 2) {
+            if (avail <= i) return 1;
+            int found = -1;
+            for (int c = 0; c < s->ncomp; c++) if (s->comp[c].id == p[i]) found = c;
+            if (found < 0 || seen[found]) return 0;
+            seen[found] = 1;
+        }
+        return avail <= i + 3 ? 1 : 0;
+    }
+    case 0xC4: { /* get_dht: per table index, BITS, JERR_BAD_HUFF_TABLE, HUFFVAL, JERR_DHT_INDEX */
+        long left = (long)length - 2;
+        while (left > 16) {
+            if (avail < i + 17) return 1;
+            int index = p[i], count = 0;
+            for (int l = 1; l <= 16; l++) count += p[i + l];
+            left -= 17;
+            if (count > 256 || count > left) return 0;
+            if (avail < i + 17 + (size_t)count) return 1;
+            if ((index & ~0x10) > 3) return 0;
+            i += 17 + (size_t)count;
+            left -= count;
+        }
+        return 0;
+    }
+    case 0xDB: { /* get_dqt: per table Pq/Tq (JERR_DQT_INDEX), 64 values of 1 or 2 bytes */
+        long left = (long)length - 2;
+        while (left > 0) {
+            if (avail <= i) return 1;
+            int pq = p[i] >> 4, tq = p[i] & 15;
+            if (tq > 3 || pq > 1) return 0;
+            size_t table = pq ? 129 : 65;
+            if (avail < i + table) return 1;
+            i += table;
+            left -= (long)table;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
 static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_decoded *out, pc_messages *messages) {
     const uint8_t *d = s->d;
     size_t size = s->size;
@@ -1754,20 +1815,17 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
          * save_marker): one that runs past the file is libjpeg's JWRN_JPEG_EOF as here. libjpeg
          * reads every other segment field by field and refuses it on what it finds before its
          * declared length (a second SOF, a bogus length or table, a second SOS of a single-scan
-         * file): such a segment, and any but APPn/COM/EOI after the one sequential scan, is left
-         * to libjpeg, whose jpeg_read_header has judged only what comes before the first SOS. */
+         * file): any segment but APPn/COM/EOI after the one sequential scan is left to libjpeg,
+         * whose jpeg_read_header has judged only what comes before the first SOS, and so is one
+         * cut by the end of the file unless libjpeg would reach that end first. */
         int skipped = (m >= 0xE0 && m <= 0xEF) || m == 0xFE;
         if (s->sequential && s->scan_done && !skipped) return PC_NOT_HANDLED;
-        if (size - pos < 2) {
-            if (skipped) goto eof;
+        if (size - pos < 2 || (((size_t)d[pos] << 8) | d[pos + 1]) > size - pos) {
+            if (skipped || dc_truncated_segment_is_eof(s, m, d + pos, size - pos)) goto eof;
             return PC_NOT_HANDLED;
         }
         size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
         if (length < 2) return PC_NOT_HANDLED;
-        if (length > size - pos) {
-            if (skipped) goto eof;
-            return PC_NOT_HANDLED;
-        }
         const uint8_t *p = d + pos + 2;
         size_t n = length - 2;
         pos += length;

@@ -112,4 +112,43 @@ final class ReducedDecoderAttackTests: XCTestCase {
         }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// A progressive file cut inside a DHT, DQT, DRI or SOS between its scans, with that segment's
+    /// fields valid or bogus: the DC-only path's verdict is libjpeg's (it reaches the end of the
+    /// file, or refuses a field first), and plain truncation stays dconly.c's own refusal.
+    func testAProgressiveFileCutInsideASegmentGetsLibjpegsVerdict() throws {
+        let rgb = Reduced.picture(width: 40, height: 24, components: 3)
+        let progressive = try Verdict.encode(rgb, width: 40, height: 24, mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
+        let scans = Verdict.scans(progressive)
+        let cut = scans[3].end // after the fourth scan: a DHT (or SOS) comes next
+        XCTAssertEqual(progressive[cut], 0xFF)
+        let head = Array(progressive[..<cut])
+        let segments: [(String, [UInt8])] = [
+            ("next segment", Array(progressive[cut..<min(cut + 40, progressive.count)])),
+            ("DHT", [0xFF, 0xC4, 0x00, 0x40, 0x11, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4]),
+            ("DHT too many codes", [0xFF, 0xC4, 0x00, 0x40, 0x11] + [UInt8](repeating: 0x20, count: 16) + [1, 2]),
+            ("DHT bad index", [0xFF, 0xC4, 0x00, 0x40, 0x17, 0, 1] + [UInt8](repeating: 0, count: 14) + [5, 1, 2]),
+            ("DQT", [0xFF, 0xDB, 0x00, 0x43, 0x01] + [UInt8](repeating: 3, count: 30)),
+            ("DQT bad index", [0xFF, 0xDB, 0x00, 0x43, 0x07] + [UInt8](repeating: 3, count: 30)),
+            ("DRI", [0xFF, 0xDD, 0x00, 0x04, 0x00]),
+            ("DRI length 9", [0xFF, 0xDD, 0x00, 0x09, 0x00]),
+            ("SOS", [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01]),
+            ("SOS bad length", [0xFF, 0xDA, 0x00, 0x09, 0x01, 0x01, 0x00, 0x01]),
+            ("SOS bad component", [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x09, 0x00, 0x01]),
+            ("SOF", [0xFF, 0xC2, 0x00, 0x11, 0x08, 0x00, 0x18])
+        ]
+        var failures: [String] = []
+        var checked = 0
+        for (name, segment) in segments {
+            for keep in 1..<segment.count {
+                let attacked = head + segment.prefix(keep)
+                let reference = Verdict.libjpeg(attacked) ?? "accepted"
+                let ours = Verdict.photos(attacked, targetEdge: 5).error ?? "accepted"
+                checked += 1
+                if !ours.contains(reference) { failures.append("\(name) keep \(keep): \(ours) vs \(reference)") }
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
 }
