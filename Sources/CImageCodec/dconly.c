@@ -147,7 +147,7 @@ typedef struct dc_decoder {
     int sequential;             /* 1: pc_jpeg_decode_reduced (SOF0/SOF1), 0: DC-only progressive */
     int scale;                  /* 1 or 2: output is scale/8 of the image */
     int fancy;                  /* libjpeg do_fancy_upsampling */
-    int ycc;                    /* 3 components: 1 YCbCr, 0 RGB */
+    int ycc;                    /* 3 components: 1 YCbCr, 0 RGB (both modes: decided at the first SOS) */
     int out_w, out_h;
     uint8_t *pixels;            /* out_w × out_h × 3, filled MCU row by MCU row */
     int scan_done;              /* the one scan has been decoded */
@@ -1885,6 +1885,12 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
                 s->scan_done = 1;
             } else {
                 if (!dc_parse_sos(s, p, n)) return PC_NOT_HANDLED;
+                /* Colour space as libjpeg fixes it at jpeg_read_header: from the markers before the
+                 * first SOS (an APP14 or APP0 after it changes nothing). */
+                if (s->scans == 1) {
+                    s->ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
+                    if (s->ycc < 0) return PC_NOT_HANDLED;
+                }
                 e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);
             }
             if (e < 0) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
@@ -1917,8 +1923,7 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         return PC_OK;
     }
     if (!s->seen_sof || !dc_all_have_dc(s)) return PC_NOT_HANDLED;
-    int ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
-    if (ycc < 0) return PC_NOT_HANDLED;
+    int ycc = s->ycc; /* decided at the first SOS */
     if ((uint64_t)s->width * (uint64_t)s->height > options->max_pixels) {
         out->stored_width = s->width;
         out->stored_height = s->height;
