@@ -1540,6 +1540,138 @@ static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
     return 1;
 }
 
+/*
+ * libjpeg-turbo's slow Huffman reader (jdhuff.c jpeg_fill_bit_buffer, HUFF_DECODE with an 8-bit
+ * lookahead, jpeg_huff_decode) over entropy-coded data that runs to the end of the file. It fills
+ * ahead to at least 57 bits whenever it fills (a symbol begun with fewer than 8 bits, or a read
+ * of more bits than it holds), and a fill that meets the end of the file is JWRN_JPEG_EOF,
+ * "Premature end of JPEG file": so near the end libjpeg can stop before a bad code or a DC out
+ * of range that this file's readers, which read only what they use, find first.
+ */
+typedef struct lj_bits {
+    const uint8_t *d;
+    size_t size, pos;
+    uint64_t acc;
+    int left;
+} lj_bits;
+
+/* 1 filled, 0 the end of the file, -1 a marker (not a run to the end of the file: not modelled). */
+static int lj_fill(lj_bits *r) {
+    while (r->left < 57) {
+        if (r->pos >= r->size) return 0;
+        unsigned c = r->d[r->pos++];
+        if (c == 0xFF) {
+            do {
+                if (r->pos >= r->size) return 0;
+                c = r->d[r->pos++];
+            } while (c == 0xFF);
+            if (c != 0) return -1;
+            c = 0xFF;
+        }
+        r->acc = (r->acc << 8) | c;
+        r->left += 8;
+    }
+    return 1;
+}
+
+static int lj_need(lj_bits *r, int n) {
+    if (r->left >= n) return DC_OK;
+    int f = lj_fill(r);
+    return f > 0 ? DC_OK : f == 0 ? DC_ERR_EOF : -1;
+}
+
+static uint32_t lj_get(lj_bits *r, int n) {
+    r->left -= n;
+    return (uint32_t)(r->acc >> r->left) & ((1u << n) - 1);
+}
+
+static int lj_symbol(lj_bits *r, const dc_huffman *t, int *symbol) {
+    int e, l;
+    int32_t code;
+    if (r->left < 8 && (e = lj_need(r, 57)) != DC_OK) return e;
+    uint32_t look = (uint32_t)(r->acc >> (r->left - 8)) & 0xFF;
+    for (l = 1; l <= 8; l++) {
+        code = (int32_t)(look >> (8 - l));
+        if (code <= t->maxcode[l]) {
+            r->left -= l;
+            *symbol = t->symbols[code + t->valoffset[l]];
+            return DC_OK;
+        }
+    }
+    if ((e = lj_need(r, 9)) != DC_OK) return e;
+    code = (int32_t)lj_get(r, 9);
+    for (l = 9; code > t->maxcode[l]; l++) {
+        if ((e = lj_need(r, 1)) != DC_OK) return e;
+        code = (code << 1) | (int32_t)lj_get(r, 1);
+    }
+    if (l > 16) return DC_ERR_BADCODE;
+    *symbol = t->symbols[code + t->valoffset[l]];
+    return DC_OK;
+}
+
+/*
+ * libjpeg's verdict on the last restart interval (or the whole scan) of a sequential scan whose
+ * data, starting at `start`, runs to the end of the file: DC_ERR_EOF, DC_ERR_BADCODE,
+ * DC_ERR_RANGE, DC_OK when it decodes the interval; -1 when the data ends at a marker, or when
+ * `reached` (where this file's reader stopped) is not inside that last interval.
+ */
+static int sq_libjpeg_tail_verdict(const dc_decoder *s, size_t start, size_t reached) {
+    size_t p = start, interval = start;
+    unsigned restarts = 0;
+    for (;;) {
+        const uint8_t *ff = p < s->size ? memchr(s->d + p, 0xFF, s->size - p) : NULL;
+        if (ff == NULL) break;
+        p = (size_t)(ff - s->d);
+        while (p < s->size && s->d[p] == 0xFF) p++;
+        if (p >= s->size) break;
+        int m = s->d[p++];
+        if (m == 0x00) continue;
+        if (m < 0xD0 || m > 0xD7 || !s->restart_interval) return -1;
+        restarts++;
+        interval = p;
+    }
+    if (reached <= interval) return -1;
+    int single = s->scan_n == 1;
+    uint64_t mcus = single ? (uint64_t)s->comp[s->scan_comp[0]].blocks_w * (uint64_t)s->comp[s->scan_comp[0]].blocks_h
+                           : (uint64_t)s->mcus_x * (uint64_t)s->mcus_y;
+    uint64_t first = (uint64_t)restarts * s->restart_interval;
+    if (first >= mcus) return -1;
+    uint64_t last = s->restart_interval && first + s->restart_interval < mcus ? first + s->restart_interval : mcus;
+    lj_bits r = { s->d, s->size, interval, 0, 0 };
+    int32_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
+    for (uint64_t m = first; m < last; m++) {
+        for (int i = 0; i < s->scan_n; i++) {
+            const dc_component *k = &s->comp[s->scan_comp[i]];
+            const dc_huffman *dct = &s->dc_tables[s->scan_td[i]], *act = &s->ac_tables[s->scan_ta_seq[i]];
+            int blocks = single ? 1 : k->h * k->v;
+            for (int j = 0; j < blocks; j++) {
+                int t, e;
+                if ((e = lj_symbol(&r, dct, &t)) != DC_OK) return e;
+                int32_t diff = 0;
+                if (t) {
+                    if ((e = lj_need(&r, t)) != DC_OK) return e;
+                    diff = dc_extend(lj_get(&r, t), t);
+                }
+                if (__builtin_add_overflow(pred[s->scan_comp[i]], diff, &pred[s->scan_comp[i]])) return DC_ERR_RANGE;
+                for (int z = 1; z < 64; z++) {
+                    int rs;
+                    if ((e = lj_symbol(&r, act, &rs)) != DC_OK) return e;
+                    int run = rs >> 4, size = rs & 15;
+                    if (size) {
+                        z += run;
+                        if ((e = lj_need(&r, size)) != DC_OK) return e;
+                        (void)lj_get(&r, size);
+                    } else {
+                        if (run != 15) break;
+                        z += 15;
+                    }
+                }
+            }
+        }
+    }
+    return DC_OK;
+}
+
 /* Decodes the scan whose data starts at *pos into s->pixels; *pos and *marker as dc_decode_scan. */
 static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
     uint8_t *tmp = malloc(7 * (size_t)s->out_w);
@@ -1552,6 +1684,9 @@ static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
 #endif
     free(tmp);
     if (!e && b.eof) e = DC_ERR_EOF;
+    /* Damage found in data that runs to the end of the file: libjpeg may meet that end first. */
+    if ((e == DC_ERR_BADCODE || e == DC_ERR_RANGE) && sq_libjpeg_tail_verdict(s, *pos, b.pos) == DC_ERR_EOF)
+        e = DC_ERR_EOF;
     *pos = b.pos;
     *marker = b.marker;
     return e;

@@ -151,4 +151,38 @@ final class ReducedDecoderAttackTests: XCTestCase {
         XCTAssertGreaterThan(checked, 100)
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// Bad codes in data that runs to the end of the file (no EOI): libjpeg fills its bit buffer
+    /// ahead to 57 bits and stops at the end of the file ("Premature end of JPEG file") before it
+    /// decodes a bad code within the last 7 bytes; the reduced decoder, which reads only the bits
+    /// it uses, said "bad Huffman code" (fuzzer). With 8 bytes left, or a marker after the data,
+    /// or the damage in an earlier restart interval, libjpeg does see the bad code.
+    func testABadCodeNearTheEndOfAFileWithoutEOIGetsLibjpegsVerdict() throws {
+        func ones(_ bytes: Int) -> [UInt8] { (0..<bytes).flatMap { _ in [UInt8](arrayLiteral: 0xFF, 0x00) } }
+        var failures: [String] = []
+        var verdicts: Set<String> = []
+        for (components, h, v, restart) in [(3, 2, 2, 0), (1, 1, 1, 0), (3, 1, 1, 1), (3, 2, 1, 2)] {
+            let bytes = try Self.baseline(components, h: h, v: v, restart: restart)
+            let scan = Verdict.scans(bytes)[0]
+            let good = Array(bytes[scan.start..<scan.end])
+            for count in 3...9 {
+                let cases: [(String, [UInt8], [UInt8])] = [
+                    ("\(count) bytes of ones, end of file", ones(count), []),
+                    ("\(count) bytes of ones, EOI", ones(count), [0xFF, 0xD9]),
+                    ("\(count) bytes of ones, RST0, more data", ones(count) + [0xFF, 0xD0, 0x12, 0x34], []),
+                    ("5 good bytes, \(count) bytes of ones", Array(good.prefix(5)) + ones(count), [])
+                ]
+                for (name, data, tail) in cases {
+                    let attacked = Self.withScanData(bytes, data, tail: tail)
+                    if let problem = Self.disagreement(attacked) {
+                        failures.append("\(components)c \(h)x\(v) r\(restart) \(name): \(problem)")
+                    }
+                    verdicts.insert(Verdict.libjpeg(attacked) ?? "accepted")
+                }
+            }
+        }
+        XCTAssertTrue(verdicts.contains("Premature end of JPEG file"), "\(verdicts)")
+        XCTAssertTrue(verdicts.contains("Corrupt JPEG data: bad Huffman code"), "\(verdicts)")
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
 }
