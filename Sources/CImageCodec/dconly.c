@@ -1912,6 +1912,19 @@ static int dc_truncated_segment_is_eof(const dc_decoder *s, int m, const uint8_t
     }
 }
 
+/* 1 when no marker (not even RSTn) follows `pos` in the file: entropy-coded data runs to its end. */
+static int dc_runs_to_eof(const uint8_t *d, size_t size, size_t pos) {
+    while (pos < size) {
+        const uint8_t *ff = memchr(d + pos, 0xFF, size - pos);
+        if (ff == NULL) return 1;
+        pos = (size_t)(ff - d);
+        while (pos < size && d[pos] == 0xFF) pos++;
+        if (pos >= size) return 1;
+        if (d[pos++] != 0x00) return 0;
+    }
+    return 1;
+}
+
 static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_decoded *out, pc_messages *messages) {
     const uint8_t *d = s->d;
     size_t size = s->size;
@@ -2027,6 +2040,11 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
                     if (s->ycc < 0) return PC_NOT_HANDLED;
                 }
                 e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);
+                /* Damage in data that runs to the end of the file: libjpeg's bit reader fills ahead
+                 * (to 57 bits) and may meet that end before it decodes the damage ("Premature end of
+                 * JPEG file"), depending on its buffer; its own decode gives the verdict. */
+                if ((e == DC_ERR_BADCODE || e == DC_ERR_RANGE) && marker == 0 && dc_runs_to_eof(d, size, pos))
+                    return PC_NOT_HANDLED;
             }
             if (e < 0) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
             if (e == DC_ERR_EOF) goto eof;

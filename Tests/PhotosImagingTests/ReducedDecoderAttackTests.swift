@@ -185,4 +185,27 @@ final class ReducedDecoderAttackTests: XCTestCase {
         XCTAssertTrue(verdicts.contains("Corrupt JPEG data: bad Huffman code"), "\(verdicts)")
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// The same in the progressive DC-only path: a bad code within the last bytes of a scan whose
+    /// data runs to the end of the file was "bad Huffman code" where libjpeg says "Premature end
+    /// of JPEG file" (its bit reader fills ahead); such a file is now left to libjpeg.
+    func testABadCodeNearTheEndOfAProgressiveFileWithoutEOIGetsLibjpegsVerdict() throws {
+        let rgb = Reduced.picture(width: 40, height: 24, components: 3)
+        let progressive = try Verdict.encode(rgb, width: 40, height: 24, mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
+        var failures: [String] = []
+        for (index, scan) in Verdict.scans(progressive).enumerated() {
+            for count in 2...9 {
+                for keep in [0, 3] {
+                    let ones = (0..<count).flatMap { _ in [UInt8](arrayLiteral: 0xFF, 0x00) }
+                    let attacked = Array(progressive[..<(scan.start + keep)]) + ones
+                    let reference = Verdict.libjpeg(attacked) ?? "accepted"
+                    let ours = Verdict.photos(attacked, targetEdge: 5).error ?? "accepted"
+                    if !ours.contains(reference) {
+                        failures.append("scan \(index) keep \(keep) ones \(count): \(ours) vs \(reference)")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+    }
 }
