@@ -707,8 +707,11 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
 /* The AC readers' steps, on locals acc/count; each returns the error from the enclosing function. */
 #define AC_NEED(n) do { if (count < (n)) { count = dc_ac_refill(b, &acc, count); if (count < (n)) return dc_short(b); } } while (0)
 #define AC_SKIP(n) do { int need_ = (n); while (need_ > 32) { AC_NEED(32); count -= 32; need_ -= 32; } AC_NEED(need_); count -= need_; } while (0)
-/* Decodes one AC symbol and consumes it with the extra bits it announces (rs & 15 of them). */
-#define AC_DECODE(t, rs) do { \
+/* Decodes one AC symbol and consumes it with the extra bits it announces (rs & 15 of them). In a
+ * refinement scan (refine = 1) a size other than 1 is libjpeg's JWRN_HUFF_BAD_CODE as soon as the
+ * code is read (jdphuff.c decode_mcu_AC_refine), before the bits after it are needed. */
+#define AC_DECODE(t, rs) AC_DECODE_X(t, rs, 0)
+#define AC_DECODE_X(t, rs, refine) do { \
         if (count < 32) count = dc_ac_refill(b, &acc, count); \
         uint32_t look_ = (uint32_t)(count >= DC_LOOKAHEAD ? acc >> (count - DC_LOOKAHEAD) : acc << (DC_LOOKAHEAD - count)) & ((1u << DC_LOOKAHEAD) - 1); \
         uint32_t e_ = (t)->lookup[look_]; \
@@ -724,6 +727,11 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
                 if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; total_ = l_ + ((rs) & 15); break; } \
             } \
             if (total_ == 0) return count < 17 ? dc_short(b) : DC_ERR_BADCODE; \
+        } \
+        if ((refine) && ((rs) & 15) > 1) { \
+            int code_ = total_ - ((rs) & 15); \
+            if (code_ > count) count = dc_ac_refill(b, &acc, count); \
+            return code_ > count ? dc_short(b) : DC_ERR_BADCODE; \
         } \
         if (total_ > count) { \
             count = dc_ac_refill(b, &acc, count); \
@@ -829,10 +837,9 @@ static inline __attribute__((always_inline)) int dc_ac_refine(dc_decoder *s, dc_
         if (eobrun == 0) {
             for (; z <= se; z++) {
                 int rs = 0;
-                AC_DECODE(t, rs);
+                AC_DECODE_X(t, rs, 1); /* a size other than 1 is refused there */
                 int r = rs >> 4, size = rs & 15;
                 if (size) {
-                    if (size != 1) return DC_ERR_BADCODE; /* libjpeg: JWRN_HUFF_BAD_CODE */
                     /* its sign bit was consumed with the code */
                 } else if (r != 15) {
                     eobrun = 1u << r;
@@ -1463,6 +1470,7 @@ static int sq_scan_generic(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
 #undef AC_NEED
 #undef AC_SKIP
 #undef AC_DECODE
+#undef AC_DECODE_X
 #undef SQ_DECODE
 #undef SQ_TAKE
 

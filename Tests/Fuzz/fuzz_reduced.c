@@ -74,8 +74,47 @@ static void check(const uint8_t *data, size_t size, int target, int fancy) {
     free(a.exif); free(a.xmp); free(b.exif); free(b.xmp);
 }
 
+/*
+ * FUZZ_PROGRESSIVE: progressive files through dconly.c's DC-only path (progressive_dc_only) against
+ * libjpeg's decode at 1/8: the same status and message (pixels differ by design where chroma is
+ * upsampled, dconly.c's file comment), and the same pixels for gray and 4:4:4 files.
+ */
+static void check_progressive(const uint8_t *data, size_t size) {
+    pc_decode_options o;
+    memset(&o, 0, sizeof o);
+    o.target_edge = 1;
+    o.max_pixels = 100000000;
+    o.fancy_upsampling = 1;
+    o.ignore_icc = 1;
+    pc_decoded a, b;
+    pc_messages ma, mb;
+    memset(&ma, 0, sizeof ma);
+    memset(&mb, 0, sizeof mb);
+    o.progressive_dc_only = 1;
+    pc_status sa = pc_jpeg_decode(data, size, &o, &a, &ma);
+    o.progressive_dc_only = 0;
+    pc_status sb = pc_jpeg_decode(data, size, &o, &b, &mb);
+    int bad = sa != sb || strcmp(ma.error, mb.error) != 0;
+    if (bad) fprintf(stderr, "progressive: status %d '%s' vs libjpeg %d '%s'\n", sa, ma.error, sb, mb.error);
+    if (!bad && sa == PC_OK && (a.width != b.width || a.height != b.height)) {
+        fprintf(stderr, "progressive: size differs\n");
+        bad = 1;
+    }
+    if (bad && getenv("FUZZ_DUMP")) { /* keep the first input that differs */
+        FILE *f = fopen(getenv("FUZZ_DUMP"), "wx");
+        if (f) { fwrite(data, 1, size, f); fclose(f); }
+    }
+    if (bad && !getenv("FUZZ_REPORT_ONLY")) abort();
+    free(a.pixels);
+    free(b.pixels);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 1 << 20) return 0;
+    if (getenv("FUZZ_PROGRESSIVE")) {
+        check_progressive(data, size);
+        return 0;
+    }
     unsigned edge = long_edge(data, size);
     int fancy = (size & 1) == 0;
     check(data, size, 1, fancy);                          /* 1/8 */

@@ -208,4 +208,39 @@ final class ReducedDecoderAttackTests: XCTestCase {
         }
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
     }
+
+    /// Every symbol byte of every DHT of a progressive file set to a few values: an AC refinement
+    /// scan whose table now gives a symbol of size 6 near the end of its data was "premature end of
+    /// data segment" (dconly.c wanted the code's 6 extra bits first) where libjpeg says "bad Huffman
+    /// code" as soon as it reads the code (hand-made attack: every byte after the first SOS).
+    func testAProgressiveFileWithAlteredHuffmanSymbolsGetsLibjpegsVerdict() throws {
+        let rgb = Reduced.picture(width: 24, height: 16, components: 3)
+        let progressive = try Verdict.encode(rgb, width: 24, height: 16, mode: Int32(PC_PROGRESSIVE_SIMPLE.rawValue))
+        var failures: [String] = []
+        var checked = 0
+        var i = 2
+        while i + 4 <= progressive.count {
+            guard progressive[i] == 0xFF, progressive[i + 1] != 0, progressive[i + 1] != 0xFF else { i += 1; continue }
+            let marker = progressive[i + 1]
+            if marker == 0xD9 { break }
+            let length = Int(progressive[i + 2]) << 8 | Int(progressive[i + 3])
+            if marker == 0xC4 {
+                for at in (i + 21)..<(i + 2 + length) {
+                    for value: UInt8 in [0x00, 0x01, 0x02, 0x06, 0x11, 0x13, 0xE1, 0xF0] {
+                        var attacked = progressive
+                        attacked[at] = value
+                        let reference = Verdict.libjpeg(attacked) ?? "accepted"
+                        let ours = Verdict.photos(attacked, targetEdge: 3).error ?? "accepted"
+                        checked += 1
+                        if !ours.contains(reference) {
+                            failures.append("byte \(at) = \(value): \(ours) vs \(reference)")
+                        }
+                    }
+                }
+            }
+            i += 2 + length
+        }
+        XCTAssertGreaterThan(checked, 200)
+        XCTAssertEqual(failures, [], "\(failures.count) of \(checked):\n" + failures.prefix(20).joined(separator: "\n"))
+    }
 }
