@@ -94,7 +94,9 @@ static void check_progressive(const uint8_t *data, size_t size) {
     pc_status sa = pc_jpeg_decode(data, size, &o, &a, &ma);
     o.progressive_dc_only = 0;
     pc_status sb = pc_jpeg_decode(data, size, &o, &b, &mb);
-    int bad = sa != sb || strcmp(ma.error, mb.error) != 0;
+    /* libjpeg's path refuses what needs a coefficient buffer over the budget; the DC-only path
+     * needs none (its purpose): no verdict to compare then. */
+    int bad = sb != PC_OVER_BUDGET && (sa != sb || strcmp(ma.error, mb.error) != 0);
     if (bad) fprintf(stderr, "progressive: status %d '%s' vs libjpeg %d '%s'\n", sa, ma.error, sb, mb.error);
     if (!bad && sa == PC_OK && (a.width != b.width || a.height != b.height)) {
         fprintf(stderr, "progressive: size differs\n");
