@@ -147,7 +147,7 @@ typedef struct dc_decoder {
     int sequential;             /* 1: pc_jpeg_decode_reduced (SOF0/SOF1), 0: DC-only progressive */
     int scale;                  /* 1 or 2: output is scale/8 of the image */
     int fancy;                  /* libjpeg do_fancy_upsampling */
-    int ycc;                    /* 3 components: 1 YCbCr, 0 RGB */
+    int ycc;                    /* 3 components: 1 YCbCr, 0 RGB (both modes: decided at the first SOS) */
     int out_w, out_h;
     uint8_t *pixels;            /* out_w × out_h × 3, filled MCU row by MCU row */
     int scan_done;              /* the one scan has been decoded */
@@ -226,8 +226,10 @@ static inline int dc_decode_symbol(dc_bits *b, const dc_huffman *t, int *symbol)
             return DC_OK;
         }
     }
-    /* No code matches in 16 bits: libjpeg reports the missing bits first if there were not 16. */
-    return b->count < 16 ? dc_short(b) : DC_ERR_BADCODE;
+    /* No code matches in 16 bits: libjpeg reads a 17th bit before it gives up (jpeg_huff_decode runs
+     * to its maxcode[17] sentinel), so it reports the missing bits first if there were not 17. */
+    if (b->count < 17) dc_fill(b);
+    return b->count < 17 ? dc_short(b) : DC_ERR_BADCODE;
 }
 
 /*
@@ -705,8 +707,11 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
 /* The AC readers' steps, on locals acc/count; each returns the error from the enclosing function. */
 #define AC_NEED(n) do { if (count < (n)) { count = dc_ac_refill(b, &acc, count); if (count < (n)) return dc_short(b); } } while (0)
 #define AC_SKIP(n) do { int need_ = (n); while (need_ > 32) { AC_NEED(32); count -= 32; need_ -= 32; } AC_NEED(need_); count -= need_; } while (0)
-/* Decodes one AC symbol and consumes it with the extra bits it announces (rs & 15 of them). */
-#define AC_DECODE(t, rs) do { \
+/* Decodes one AC symbol and consumes it with the extra bits it announces (rs & 15 of them). In a
+ * refinement scan (refine = 1) a size other than 1 is libjpeg's JWRN_HUFF_BAD_CODE as soon as the
+ * code is read (jdphuff.c decode_mcu_AC_refine), before the bits after it are needed. */
+#define AC_DECODE(t, rs) AC_DECODE_X(t, rs, 0)
+#define AC_DECODE_X(t, rs, refine) do { \
         if (count < 32) count = dc_ac_refill(b, &acc, count); \
         uint32_t look_ = (uint32_t)(count >= DC_LOOKAHEAD ? acc >> (count - DC_LOOKAHEAD) : acc << (DC_LOOKAHEAD - count)) & ((1u << DC_LOOKAHEAD) - 1); \
         uint32_t e_ = (t)->lookup[look_]; \
@@ -721,7 +726,12 @@ static inline __attribute__((always_inline)) int dc_ac_refill(dc_bits *b, uint64
                 int32_t c_ = (int32_t)(code16_ >> (16 - l_)); \
                 if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; total_ = l_ + ((rs) & 15); break; } \
             } \
-            if (total_ == 0) return count < 16 ? dc_short(b) : DC_ERR_BADCODE; \
+            if (total_ == 0) return count < 17 ? dc_short(b) : DC_ERR_BADCODE; \
+        } \
+        if ((refine) && ((rs) & 15) > 1) { \
+            int code_ = total_ - ((rs) & 15); \
+            if (code_ > count) count = dc_ac_refill(b, &acc, count); \
+            return code_ > count ? dc_short(b) : DC_ERR_BADCODE; \
         } \
         if (total_ > count) { \
             count = dc_ac_refill(b, &acc, count); \
@@ -827,10 +837,9 @@ static inline __attribute__((always_inline)) int dc_ac_refine(dc_decoder *s, dc_
         if (eobrun == 0) {
             for (; z <= se; z++) {
                 int rs = 0;
-                AC_DECODE(t, rs);
+                AC_DECODE_X(t, rs, 1); /* a size other than 1 is refused there */
                 int r = rs >> 4, size = rs & 15;
                 if (size) {
-                    if (size != 1) return DC_ERR_BADCODE; /* libjpeg: JWRN_HUFF_BAD_CODE */
                     /* its sign bit was consumed with the code */
                 } else if (r != 15) {
                     eobrun = 1u << r;
@@ -1152,7 +1161,7 @@ static inline __attribute__((always_inline)) int sq_refill(dc_bits *b, uint64_t 
                 int32_t c_ = (int32_t)(code16_ >> (16 - l_)); \
                 if (c_ <= (t)->maxcode[l_]) { (rs) = (t)->symbols[c_ + (t)->valoffset[l_]]; (total) = l_ + ((rs) & 15); break; } \
             } \
-            if ((total) == 0) return bits < 16 ? dc_short(b) : DC_ERR_BADCODE; \
+            if ((total) == 0) return bits < 17 ? dc_short(b) : DC_ERR_BADCODE; \
         } \
         if ((total) > bits) { \
             bits = sq_refill(b, &buf, bits); \
@@ -1461,6 +1470,7 @@ static int sq_scan_generic(dc_decoder *s, dc_bits *b, uint8_t *tmp) {
 #undef AC_NEED
 #undef AC_SKIP
 #undef AC_DECODE
+#undef AC_DECODE_X
 #undef SQ_DECODE
 #undef SQ_TAKE
 
@@ -1538,6 +1548,138 @@ static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
     return 1;
 }
 
+/*
+ * libjpeg-turbo's slow Huffman reader (jdhuff.c jpeg_fill_bit_buffer, HUFF_DECODE with an 8-bit
+ * lookahead, jpeg_huff_decode) over entropy-coded data that runs to the end of the file. It fills
+ * ahead to at least 57 bits whenever it fills (a symbol begun with fewer than 8 bits, or a read
+ * of more bits than it holds), and a fill that meets the end of the file is JWRN_JPEG_EOF,
+ * "Premature end of JPEG file": so near the end libjpeg can stop before a bad code or a DC out
+ * of range that this file's readers, which read only what they use, find first.
+ */
+typedef struct lj_bits {
+    const uint8_t *d;
+    size_t size, pos;
+    uint64_t acc;
+    int left;
+} lj_bits;
+
+/* 1 filled, 0 the end of the file, -1 a marker (not a run to the end of the file: not modelled). */
+static int lj_fill(lj_bits *r) {
+    while (r->left < 57) {
+        if (r->pos >= r->size) return 0;
+        unsigned c = r->d[r->pos++];
+        if (c == 0xFF) {
+            do {
+                if (r->pos >= r->size) return 0;
+                c = r->d[r->pos++];
+            } while (c == 0xFF);
+            if (c != 0) return -1;
+            c = 0xFF;
+        }
+        r->acc = (r->acc << 8) | c;
+        r->left += 8;
+    }
+    return 1;
+}
+
+static int lj_need(lj_bits *r, int n) {
+    if (r->left >= n) return DC_OK;
+    int f = lj_fill(r);
+    return f > 0 ? DC_OK : f == 0 ? DC_ERR_EOF : -1;
+}
+
+static uint32_t lj_get(lj_bits *r, int n) {
+    r->left -= n;
+    return (uint32_t)(r->acc >> r->left) & ((1u << n) - 1);
+}
+
+static int lj_symbol(lj_bits *r, const dc_huffman *t, int *symbol) {
+    int e, l;
+    int32_t code;
+    if (r->left < 8 && (e = lj_need(r, 57)) != DC_OK) return e;
+    uint32_t look = (uint32_t)(r->acc >> (r->left - 8)) & 0xFF;
+    for (l = 1; l <= 8; l++) {
+        code = (int32_t)(look >> (8 - l));
+        if (code <= t->maxcode[l]) {
+            r->left -= l;
+            *symbol = t->symbols[code + t->valoffset[l]];
+            return DC_OK;
+        }
+    }
+    if ((e = lj_need(r, 9)) != DC_OK) return e;
+    code = (int32_t)lj_get(r, 9);
+    for (l = 9; code > t->maxcode[l]; l++) {
+        if ((e = lj_need(r, 1)) != DC_OK) return e;
+        code = (code << 1) | (int32_t)lj_get(r, 1);
+    }
+    if (l > 16) return DC_ERR_BADCODE;
+    *symbol = t->symbols[code + t->valoffset[l]];
+    return DC_OK;
+}
+
+/*
+ * libjpeg's verdict on the last restart interval (or the whole scan) of a sequential scan whose
+ * data, starting at `start`, runs to the end of the file: DC_ERR_EOF, DC_ERR_BADCODE,
+ * DC_ERR_RANGE, DC_OK when it decodes the interval; -1 when the data ends at a marker, or when
+ * `reached` (where this file's reader stopped) is not inside that last interval.
+ */
+static int sq_libjpeg_tail_verdict(const dc_decoder *s, size_t start, size_t reached) {
+    size_t p = start, interval = start;
+    unsigned restarts = 0;
+    for (;;) {
+        const uint8_t *ff = p < s->size ? memchr(s->d + p, 0xFF, s->size - p) : NULL;
+        if (ff == NULL) break;
+        p = (size_t)(ff - s->d);
+        while (p < s->size && s->d[p] == 0xFF) p++;
+        if (p >= s->size) break;
+        int m = s->d[p++];
+        if (m == 0x00) continue;
+        if (m < 0xD0 || m > 0xD7 || !s->restart_interval) return -1;
+        restarts++;
+        interval = p;
+    }
+    if (reached <= interval) return -1;
+    int single = s->scan_n == 1;
+    uint64_t mcus = single ? (uint64_t)s->comp[s->scan_comp[0]].blocks_w * (uint64_t)s->comp[s->scan_comp[0]].blocks_h
+                           : (uint64_t)s->mcus_x * (uint64_t)s->mcus_y;
+    uint64_t first = (uint64_t)restarts * s->restart_interval;
+    if (first >= mcus) return -1;
+    uint64_t last = s->restart_interval && first + s->restart_interval < mcus ? first + s->restart_interval : mcus;
+    lj_bits r = { s->d, s->size, interval, 0, 0 };
+    int32_t pred[DC_MAX_COMPONENTS] = {0, 0, 0};
+    for (uint64_t m = first; m < last; m++) {
+        for (int i = 0; i < s->scan_n; i++) {
+            const dc_component *k = &s->comp[s->scan_comp[i]];
+            const dc_huffman *dct = &s->dc_tables[s->scan_td[i]], *act = &s->ac_tables[s->scan_ta_seq[i]];
+            int blocks = single ? 1 : k->h * k->v;
+            for (int j = 0; j < blocks; j++) {
+                int t, e;
+                if ((e = lj_symbol(&r, dct, &t)) != DC_OK) return e;
+                int32_t diff = 0;
+                if (t) {
+                    if ((e = lj_need(&r, t)) != DC_OK) return e;
+                    diff = dc_extend(lj_get(&r, t), t);
+                }
+                if (__builtin_add_overflow(pred[s->scan_comp[i]], diff, &pred[s->scan_comp[i]])) return DC_ERR_RANGE;
+                for (int z = 1; z < 64; z++) {
+                    int rs;
+                    if ((e = lj_symbol(&r, act, &rs)) != DC_OK) return e;
+                    int run = rs >> 4, size = rs & 15;
+                    if (size) {
+                        z += run;
+                        if ((e = lj_need(&r, size)) != DC_OK) return e;
+                        (void)lj_get(&r, size);
+                    } else {
+                        if (run != 15) break;
+                        z += 15;
+                    }
+                }
+            }
+        }
+    }
+    return DC_OK;
+}
+
 /* Decodes the scan whose data starts at *pos into s->pixels; *pos and *marker as dc_decode_scan. */
 static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
     uint8_t *tmp = malloc(7 * (size_t)s->out_w);
@@ -1550,6 +1692,9 @@ static int sq_decode_scan(dc_decoder *s, size_t *pos, int *marker) {
 #endif
     free(tmp);
     if (!e && b.eof) e = DC_ERR_EOF;
+    /* Damage found in data that runs to the end of the file: libjpeg may meet that end first. */
+    if ((e == DC_ERR_BADCODE || e == DC_ERR_RANGE) && sq_libjpeg_tail_verdict(s, *pos, b.pos) == DC_ERR_EOF)
+        e = DC_ERR_EOF;
     *pos = b.pos;
     *marker = b.marker;
     return e;
@@ -1714,6 +1859,80 @@ static int dc_all_have_dc(const dc_decoder *s) {
     return 1;
 }
 
+/*
+ * A DHT, DQT, DRI or SOS whose declared length runs past the end of the file (between the scans
+ * of a progressive file): 1 when libjpeg's jdmarker.c, reading it field by field, reaches the
+ * end of the file (JWRN_JPEG_EOF, "Premature end of JPEG file") before any check of its own
+ * fails; 0 when one might fail first (the caller leaves the file to libjpeg). `p` is the
+ * segment from its length bytes, `avail` the bytes of it the file holds.
+ */
+static int dc_truncated_segment_is_eof(const dc_decoder *s, int m, const uint8_t *p, size_t avail) {
+    if (avail < 2) return m != 0xC0 && m != 0xC1 && m != 0xC2; /* the length itself is cut */
+    size_t length = ((size_t)p[0] << 8) | p[1];
+    size_t i = 2;
+    switch (m) {
+    case 0xDD: /* get_dri: JERR_BAD_LENGTH unless 4 */
+        return length == 4;
+    case 0xDA: { /* get_sos: n, then JERR_BAD_LENGTH, then each component's id */
+        if (avail <= i) return 1;
+        int n = p[i++];
+        if (n < 1 || n > 4 || length != (size_t)(2 * n + 6)) return 0;
+        int seen[4] = {0};
+        for (int k = 0; k < n; k++, i += 2) {
+            if (avail <= i) return 1;
+            int found = -1;
+            for (int c = 0; c < s->ncomp; c++) if (s->comp[c].id == p[i]) found = c;
+            if (found < 0 || seen[found]) return 0;
+            seen[found] = 1;
+        }
+        return avail <= i + 3 ? 1 : 0;
+    }
+    case 0xC4: { /* get_dht: per table index, BITS, JERR_BAD_HUFF_TABLE, HUFFVAL, JERR_DHT_INDEX */
+        long left = (long)length - 2;
+        while (left > 16) {
+            if (avail < i + 17) return 1;
+            int index = p[i], count = 0;
+            for (int l = 1; l <= 16; l++) count += p[i + l];
+            left -= 17;
+            if (count > 256 || count > left) return 0;
+            if (avail < i + 17 + (size_t)count) return 1;
+            if ((index & ~0x10) > 3) return 0;
+            i += 17 + (size_t)count;
+            left -= count;
+        }
+        return 0;
+    }
+    case 0xDB: { /* get_dqt: per table Pq/Tq (JERR_DQT_INDEX), 64 values of 1 or 2 bytes */
+        long left = (long)length - 2;
+        while (left > 0) {
+            if (avail <= i) return 1;
+            int pq = p[i] >> 4, tq = p[i] & 15;
+            if (tq > 3 || pq > 1) return 0;
+            size_t table = pq ? 129 : 65;
+            if (avail < i + table) return 1;
+            i += table;
+            left -= (long)table;
+        }
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* 1 when no marker (not even RSTn) follows `pos` in the file: entropy-coded data runs to its end. */
+static int dc_runs_to_eof(const uint8_t *d, size_t size, size_t pos) {
+    while (pos < size) {
+        const uint8_t *ff = memchr(d + pos, 0xFF, size - pos);
+        if (ff == NULL) return 1;
+        pos = (size_t)(ff - d);
+        while (pos < size && d[pos] == 0xFF) pos++;
+        if (pos >= size) return 1;
+        if (d[pos++] != 0x00) return 0;
+    }
+    return 1;
+}
+
 static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_decoded *out, pc_messages *messages) {
     const uint8_t *d = s->d;
     size_t size = s->size;
@@ -1742,11 +1961,27 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         marker = 0;
         if (m == 0xD9) break; /* EOI */
         if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue; /* TEM, RSTn: no parameters */
-        if (m == 0x00 || m == 0xD8) return PC_NOT_HANDLED;
-        if (size - pos < 2) goto eof;
+        /* Only the markers parsed below go on to their length: libjpeg refuses most others before it
+         * reads a length (JERR_UNKNOWN_MARKER, JERR_SOF_UNSUPPORTED) and has its own rules for the rest
+         * (DAC, DNL): one whose length runs past the file is not "Premature end of JPEG file". */
+        if (!((m >= 0xE0 && m <= 0xEF) || m == 0xFE || m == 0xC0 || m == 0xC1 || m == 0xC2 || m == 0xC4 ||
+              m == 0xDB || m == 0xDD || m == 0xDA))
+            return PC_NOT_HANDLED;
+        /* APPn and COM are skipped by length (jdmarker.c skip_variable, get_interesting_appn,
+         * save_marker): one that runs past the file is libjpeg's JWRN_JPEG_EOF as here. libjpeg
+         * reads every other segment field by field and refuses it on what it finds before its
+         * declared length (a second SOF, a bogus length or table, a second SOS of a single-scan
+         * file): any segment but APPn/COM/EOI after the one sequential scan is left to libjpeg,
+         * whose jpeg_read_header has judged only what comes before the first SOS, and so is one
+         * cut by the end of the file unless libjpeg would reach that end first. */
+        int skipped = (m >= 0xE0 && m <= 0xEF) || m == 0xFE;
+        if (s->sequential && s->scan_done && !skipped) return PC_NOT_HANDLED;
+        if (size - pos < 2 || (((size_t)d[pos] << 8) | d[pos + 1]) > size - pos) {
+            if (skipped || dc_truncated_segment_is_eof(s, m, d + pos, size - pos)) goto eof;
+            return PC_NOT_HANDLED;
+        }
         size_t length = ((size_t)d[pos] << 8) | d[pos + 1];
         if (length < 2) return PC_NOT_HANDLED;
-        if (length > size - pos) goto eof;
         const uint8_t *p = d + pos + 2;
         size_t n = length - 2;
         pos += length;
@@ -1806,7 +2041,18 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
                 s->scan_done = 1;
             } else {
                 if (!dc_parse_sos(s, p, n)) return PC_NOT_HANDLED;
+                /* Colour space as libjpeg fixes it at jpeg_read_header: from the markers before the
+                 * first SOS (an APP14 or APP0 after it changes nothing). */
+                if (s->scans == 1) {
+                    s->ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
+                    if (s->ycc < 0) return PC_NOT_HANDLED;
+                }
                 e = s->ss != 0 ? dc_check_ac_scan(s, &pos, &marker) : dc_decode_scan(s, &pos, &marker);
+                /* Damage in data that runs to the end of the file: libjpeg's bit reader fills ahead
+                 * (to 57 bits) and may meet that end before it decodes the damage ("Premature end of
+                 * JPEG file"), depending on its buffer; its own decode gives the verdict. */
+                if ((e == DC_ERR_BADCODE || e == DC_ERR_RANGE) && marker == 0 && dc_runs_to_eof(d, size, pos))
+                    return PC_NOT_HANDLED;
             }
             if (e < 0) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
             if (e == DC_ERR_EOF) goto eof;
@@ -1838,8 +2084,7 @@ static pc_status dc_run(dc_decoder *s, const pc_decode_options *options, pc_deco
         return PC_OK;
     }
     if (!s->seen_sof || !dc_all_have_dc(s)) return PC_NOT_HANDLED;
-    int ycc = s->ncomp == 3 ? dc_is_ycc(s) : 1;
-    if (ycc < 0) return PC_NOT_HANDLED;
+    int ycc = s->ycc; /* decided at the first SOS */
     if ((uint64_t)s->width * (uint64_t)s->height > options->max_pixels) {
         out->stored_width = s->width;
         out->stored_height = s->height;

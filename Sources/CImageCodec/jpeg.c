@@ -362,9 +362,11 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
         pc_status dc_status = pc_jpeg_decode_dc_only(data, size, options, out, messages);
         if (dc_status != PC_NOT_HANDLED) {
             status = dc_status;
-            if (status == PC_OK && s->icc != NULL)
-                (void)pc_color_apply_icc(s->icc, s->icc_size, PC_LAYOUT_RGB, out->pixels, out->pixels,
+            if (status == PC_OK && s->icc != NULL) {
+                int layout = cinfo->jpeg_color_space == JCS_GRAYSCALE ? PC_LAYOUT_GRAY_IN_RGB : PC_LAYOUT_RGB;
+                (void)pc_color_apply_icc(s->icc, s->icc_size, layout, out->pixels, out->pixels,
                                          (size_t)out->width * (size_t)out->height, messages);
+            }
             goto done;
         }
     }
