@@ -481,6 +481,27 @@ static int dc_parse_sof(dc_decoder *s, const uint8_t *p, size_t n) {
 }
 
 /*
+ * A SOS's component selectors (T.81 B.2.3; jdmarker.c get_sos): each names a frame component,
+ * none twice, with Td and Ta <= 3. Sets scan_n, scan_comp and scan_td, and ta[i] for each of the
+ * ns <= 4 selectors. Returns 0 for anything else (left to libjpeg). Shared by the progressive
+ * and the sequential SOS.
+ */
+static int dc_parse_scan_selectors(dc_decoder *s, const uint8_t *p, int ns, int *ta) {
+    s->scan_n = ns;
+    for (int i = 0; i < ns; i++) {
+        int id = p[1 + 2 * i], c = -1;
+        for (int k = 0; k < s->ncomp; k++) if (s->comp[k].id == id) c = k;
+        if (c < 0) return 0;
+        for (int o = 0; o < i; o++) if (s->scan_comp[o] == c) return 0;
+        s->scan_comp[i] = c;
+        s->scan_td[i] = p[2 + 2 * i] >> 4;
+        ta[i] = p[2 + 2 * i] & 0x0F;
+        if (s->scan_td[i] > 3 || ta[i] > 3) return 0;
+    }
+    return 1;
+}
+
+/*
  * SOS (T.81 B.2.3) with libjpeg's checks (jdmarker.c get_sos, jdphuff.c
  * start_pass_phuff_decoder): parameter ranges, then the progression must be
  * consistent (G.1.1.1.1) — libjpeg warns JWRN_BOGUS_PROGRESSION, which
@@ -490,22 +511,14 @@ static int dc_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
     if (n < 1) return 0;
     int ns = p[0];
     if (ns < 1 || ns > 4 || n != 4 + 2 * (size_t)ns) return 0;
-    s->scan_n = ns;
-    for (int i = 0; i < ns; i++) {
-        int id = p[1 + 2 * i], c = -1;
-        for (int k = 0; k < s->ncomp; k++) if (s->comp[k].id == id) c = k;
-        if (c < 0) return 0;
-        for (int o = 0; o < i; o++) if (s->scan_comp[o] == c) return 0;
-        s->scan_comp[i] = c;
-        s->scan_td[i] = p[2 + 2 * i] >> 4;
-        int ta = p[2 + 2 * i] & 0x0F;
-        if (s->scan_td[i] > 3 || ta > 3) return 0;
-        s->scan_ta = ta;
-        /* Tables this scan makes libjpeg build (jdphuff.c start_pass_phuff_decoder). */
-        s->ss = p[1 + 2 * ns];
-        s->se = p[2 + 2 * ns];
-        if (s->ss != 0 && !dc_huffman_derive(&s->ac_tables[ta], 0)) return 0;
-    }
+    int ta[4];
+    if (!dc_parse_scan_selectors(s, p, ns, ta)) return 0;
+    s->ss = p[1 + 2 * ns];
+    s->se = p[2 + 2 * ns];
+    s->scan_ta = ta[ns - 1];
+    /* Tables this scan makes libjpeg build (jdphuff.c start_pass_phuff_decoder). */
+    for (int i = 0; i < ns; i++)
+        if (s->ss != 0 && !dc_huffman_derive(&s->ac_tables[ta[i]], 0)) return 0;
     s->ah = p[3 + 2 * ns] >> 4;
     s->al = p[3 + 2 * ns] & 0x0F;
     int dc = s->ss == 0;
@@ -1527,19 +1540,11 @@ static int sq_parse_sos(dc_decoder *s, const uint8_t *p, size_t n) {
     if (n < 1) return 0;
     int ns = p[0];
     if (ns != s->ncomp || n != 4 + 2 * (size_t)ns) return 0;
-    s->scan_n = ns;
+    if (!dc_parse_scan_selectors(s, p, ns, s->scan_ta_seq)) return 0;
     for (int i = 0; i < ns; i++) {
-        int id = p[1 + 2 * i], c = -1;
-        for (int k = 0; k < s->ncomp; k++) if (s->comp[k].id == id) c = k;
-        if (c < 0) return 0;
-        for (int o = 0; o < i; o++) if (s->scan_comp[o] == c) return 0;
-        s->scan_comp[i] = c;
-        s->scan_td[i] = p[2 + 2 * i] >> 4;
-        s->scan_ta_seq[i] = p[2 + 2 * i] & 0x0F;
-        if (s->scan_td[i] > 3 || s->scan_ta_seq[i] > 3) return 0;
         if (!dc_huffman_derive(&s->dc_tables[s->scan_td[i]], 1)) return 0;
         if (!dc_huffman_derive(&s->ac_tables[s->scan_ta_seq[i]], 0)) return 0;
-        dc_component *k = &s->comp[c];
+        dc_component *k = &s->comp[s->scan_comp[i]];
         if (!s->q_defined[k->tq]) return 0;
         memcpy(k->q, s->qt[k->tq], sizeof k->q);
         sq_build_zigzag(k);
