@@ -129,8 +129,12 @@ public final class Library {
             store = try backend.open(
                 root: root, options: StoreOpenOptions(readOnly: readOnly, create: create, lockWait: busyTimeout))
             let current = backend.currentSchemaVersion
+            // The version the catalog is at once opened (a read-only open of an older one for
+            // `acceptingOlderSchema` stays below `current`; every other path ends at it).
+            var opened = current
             if readOnly || dryRun {
                 let version = try store.schemaVersion()
+                opened = version
                 if version > current {
                     throw LibraryError.newerSchema(library: root, found: version, supported: current)
                 }
@@ -171,7 +175,7 @@ public final class Library {
             // A catalog at this version holds its tables and no other program's (a file that
             // set its version itself, a table dropped by hand): refused here, not as "no such
             // table" half-way through a command.
-            if try store.schemaVersion() == current { try store.requireCatalogTables() }
+            if opened == current { try store.requireCatalogTables() }
         } catch {
             throw LibraryError.wrap(error, library: root)
         }

@@ -293,22 +293,31 @@ extension PostgresDatabase {
     }
 
     /// See `LibraryStore.requireCatalogTables`.
-    /// - Throws: `ForeignTablesError`, `MissingCatalogSchemaError` (`requireOnlyCatalogTables`);
+    /// - Throws: `ForeignTablesError` (naming the place as `requireOnlyCatalogTables` does);
     ///   `PostgresMigrationError.unexpectedSchema` naming the first missing table or column;
     ///   `PostgresError`.
     public func requireCatalogTables() throws {
-        try requireOnlyCatalogTables()
-        // Every table's live columns (pg_attribute, PostgreSQL docs §53.7) in one statement.
-        var columns: [String: Set<String>] = [:]
-        let pairs = try statement(
+        // One statement (a catalog on another machine pays a round trip per query, at every
+        // open): the schema's relations of the kinds `foreignTables` counts, with the live
+        // columns of its tables (pg_class, pg_attribute: PostgreSQL docs §53.11, §53.7).
+        let rows = try statement(
             """
             SELECT c.relname::text, a.attname::text FROM pg_class c
             JOIN pg_namespace n ON n.oid = c.relnamespace
-            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+            LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+                AND c.relkind IN ('r', 'p')
+            WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
             """
-        ).map { ($0.string(0), $0.string(1)) }
-        for (table, column) in pairs { columns[table, default: []].insert(column) }
+        ).map { ($0.string(0), $0.optionalString(1)) }
+        var columns: [String: Set<String>] = [:]
+        for (relation, column) in rows {
+            columns[relation, default: []].formUnion(column.map { [$0] } ?? [])
+        }
+        let foreign = columns.keys.filter { !PostgresSchema.catalogTableNames.contains($0) }.sorted()
+        if !foreign.isEmpty {
+            // As `requireOnlyCatalogTables` names the place.
+            try requireOnlyCatalogTables()
+        }
         if let detail = CatalogTables.firstMissing(in: columns) {
             let schema = try scalarString("SELECT current_schema()::text") ?? "(none)"
             throw PostgresMigrationError.unexpectedSchema(
