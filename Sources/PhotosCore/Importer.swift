@@ -236,7 +236,7 @@ public final class Importer {
             files: files, jobs: jobs, queueCapacity: 2 * options.batchSize,
             catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
-            refreshMetadata: options.refreshMetadata)
+            refreshMetadata: options.refreshMetadata, zone: options.zone)
         let queue = pipeline.queue
         let stop = pipeline.stop
         var batchWriter = library.map {
@@ -423,7 +423,7 @@ public final class Importer {
         guard !hashes.isEmpty else { return }
         var photos: [PhotoRecord] = []
         for sha in hashes.sorted() {
-            guard let found = try library.store.importedOriginal(sha256: sha) else { continue }
+            guard let found = try library.store.importedOriginal(sha256: sha, zone: options.zone) else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }
         for name in tagNames { try library.addTag(TagName(rawValue: name), to: photos, author: options.author) }
@@ -476,11 +476,14 @@ public final class Importer {
         ImageFormat.claimedExtensions.contains(PathName.pathExtension(path).lowercased())
     }
 
-    /// The worker's part for one file: classify by magic bytes, read and hash, skip a known
-    /// SHA-256, decode and thumbnail, write the original.
+    /// The worker's part for one file: classify by magic bytes, read and hash, skip a SHA-256
+    /// known in `zone` (a photo of another zone with the same original is no duplicate: the
+    /// new photo shares the content-addressed file, issue 31 A1), decode and thumbnail, write
+    /// the original.
     static func prepare(
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
-        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true
+        thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true,
+        zone: String = ZoneID.default.rawValue
     ) -> Outcome {
         let ext = PathName.pathExtension(path).lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -509,7 +512,7 @@ public final class Importer {
             claimed.noteDuplicate(file.sha256)
             return .duplicate
         }
-        if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256)) ?? nil {
+        if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256, zone: zone)) ?? nil {
             let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
             // damaged writes the original back, atomically as an import does.

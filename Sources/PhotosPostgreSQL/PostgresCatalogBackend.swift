@@ -120,9 +120,8 @@ extension PostgresDatabase: LibraryStore {
     public func makePhotoInserter() throws -> any PhotoInserter { PostgresPhotoInserter(self) }
 }
 
-/// `PhotoInserter` over `PostgresPhotoWriter`: the original's row is inserted with
-/// `ON CONFLICT (sha256) DO NOTHING`; under the catalog writer lock Core has checked
-/// `hasOriginal` first, so a conflict is a bug and is reported as a unique violation.
+/// `PhotoInserter` over `PostgresPhotoWriter`: Core has checked `hasOriginal(sha256:zone:)`
+/// first in the same transaction (which holds the original's advisory lock to its end).
 final class PostgresPhotoInserter: PhotoInserter {
     private let db: PostgresDatabase
     private let writer: PostgresPhotoWriter
@@ -135,16 +134,9 @@ final class PostgresPhotoInserter: PhotoInserter {
     func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?)
         throws -> Int64
     {
-        guard
-            let id = try writer.insert(
-                row, sha256: sha256, byteSize: byteSize, fileReference: fileReference,
-                thumbnail: thumbnail.map { (data: $0.data, width: $0.width, height: $0.height) })
-        else {
-            throw PostgresError(
-                sqlState: "23505", message: "original \(sha256) is already in the catalog",
-                sql: Inserts.photoData)
-        }
-        return id
+        try writer.insert(
+            row, sha256: sha256, byteSize: byteSize, fileReference: fileReference,
+            thumbnail: thumbnail.map { (data: $0.data, width: $0.width, height: $0.height) })
     }
 
     @discardableResult

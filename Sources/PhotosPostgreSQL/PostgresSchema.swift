@@ -14,9 +14,10 @@ import PhotosSQL
 /// comparisons give SQLite's BINARY order whatever the database's locale.
 ///
 /// Differences on purpose, both invariants `verify` checks on SQLite:
-/// - `photo_data.sha256` is UNIQUE (SPEC's duplicate rule: one photo per original). Several
-///   importers commit at once on a server, so the rule is a constraint, not only a check
-///   under SQLite's single write lock.
+/// - the duplicate rule (one photo per original in one record zone, issue 31 A1) is checked
+///   under a transaction-level advisory lock of the original (`hasOriginal(sha256:zone:)`),
+///   since several importers commit at once on a server; `photo_data.sha256` was UNIQUE
+///   before migration 7 (a photo of another zone may share the original).
 /// - history tokens come from the sequence `history_token`, drawn under a transaction-level
 ///   advisory lock held until commit, so tokens are commit-ordered (`appendHistoryTransaction`).
 public enum PostgresSchema {
@@ -219,6 +220,14 @@ public enum PostgresSchema {
             owner   TEXT COLLATE "C" NOT NULL,
             left_at TEXT COLLATE "C"
         );
+        """,
+        // 7 (issue 31 A1): the duplicate rule holds per record zone: a photo of a share may have
+        // the original of a private photo (one file, two `photo_data` rows), so the UNIQUE
+        // constraint on `photo_data.sha256` goes (its lookups keep an index); importers check
+        // under the original's advisory lock instead (`hasOriginal(sha256:zone:)`).
+        """
+        ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key;
+        CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
         """
     ]
 }

@@ -282,10 +282,9 @@ extension PostgresDatabase: SyncStore {
         try run("DELETE FROM participant WHERE uuid = ?", [uuid])
     }
 
-    /// Inserts through `PostgresPhotoWriter`, whose `photo_data.sha256` is UNIQUE on this backend
-    /// (`PostgresSchema`): SQLite would keep a second photo of the same original.
-    /// - Throws: `PostgresError` `23505` naming the SHA-256 when another photo of this catalog
-    ///   already has that original (nothing is inserted).
+    /// Inserts through `PostgresPhotoWriter`; the apply has kept one photo per original in the
+    /// photo's zone (issue 31 A1), a photo of another zone may have the same original.
+    /// - Throws: `PostgresError` (`23505` for a uniqueName already in the catalog).
     public func insertPhoto(
         _ photo: SyncPhotoValues, fileReference: String, thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64 {
@@ -294,18 +293,8 @@ extension PostgresDatabase: SyncStore {
             captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
             width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
             zoneID: photo.zone)
-        guard
-            let id = try PostgresPhotoWriter(self).insert(
-                row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: fileReference,
-                thumbnail: thumbnail)
-        else {
-            throw PostgresError(
-                sqlState: "23505",
-                message:
-                    "photo \(photo.uniqueName) has the original \(photo.sha256), which another photo of this catalog has (one photo per original)"
-            )
-        }
-        return id
+        return try PostgresPhotoWriter(self).insert(
+            row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: fileReference, thumbnail: thumbnail)
     }
 
     public func setPhotoZone(_ uniqueName: String, zone: String) throws {

@@ -9,17 +9,20 @@ extension ExportStore where Self: SQLConnection {
 
 /// `ImportStore` on any `SQLConnection`.
 extension ImportStore where Self: SQLConnection {
-    public func importedOriginal(sha256: String) throws -> ImportedOriginal? {
+    public func importedOriginal(sha256: String, zone: String) throws -> ImportedOriginal? {
         try fetchOne(
             sql:
-                "SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? ORDER BY d.id LIMIT 1",
-            arguments: [sha256]
+                "SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? ORDER BY d.id LIMIT 1",
+            arguments: [sha256, zone]
         ) { ImportedOriginal(uniqueName: $0.string(0), displayName: $0.string(1), fileReference: $0.string(2)) }
     }
 
-    public func hasOriginal(sha256: String) throws -> Bool {
-        try fetchOne(sql: "SELECT 1 FROM photo_data WHERE sha256 = ? LIMIT 1", arguments: [sha256]) { _ in true }
-            != nil
+    public func hasOriginal(sha256: String, zone: String) throws -> Bool {
+        try fetchOne(
+            sql:
+                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? LIMIT 1",
+            arguments: [sha256, zone]
+        ) { _ in true } != nil
     }
 }
 

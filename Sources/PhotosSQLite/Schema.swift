@@ -278,6 +278,13 @@ public enum Schema {
             owner   TEXT NOT NULL,
             left_at TEXT
         );
+        """,
+        // 7 (issue 31 A1): the duplicate rule (one photo per original) holds per record zone;
+        // `photo_data.sha256` was never UNIQUE here, PostgreSQL's migration 7 drops its
+        // constraint. Kept so that both backends' versions stay equal; the index is the
+        // lookup of `hasOriginal(sha256:zone:)`.
+        """
+        CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
         """
     ]
 

@@ -74,12 +74,17 @@ extension Database: VerifyStore {
     public func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])] {
         let rows = try statement(
             """
-            SELECT d.sha256, p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id
+            SELECT d.sha256, p.zone_id, p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id
             WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
-            ORDER BY d.sha256, d.id
+            ORDER BY d.sha256, p.zone_id, d.id
             """
-        ).map { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
-        return groupConsecutive(rows).map { (sha256: $0.key, photos: $0.photos) }
+        ).map {
+            (key: $0.string(0) + " " + $0.string(1), photo: PhotoName(uniqueName: $0.string(2), displayName: $0.string(3)))
+        }
+        // Per zone (issue 31 A1): photos of different zones may share an original.
+        return groupConsecutive(rows).filter { $0.photos.count > 1 }.map {
+            (sha256: String($0.key.prefix(64)), photos: $0.photos)
+        }
     }
 
     public func photosWithUniqueNamesDifferingInCase() throws -> [[PhotoName]] {

@@ -5,9 +5,11 @@ import PhotosTestSupport
 import Synchronization
 import XCTest
 
-/// The SHA-256 duplicate rule holds across concurrent writers on PostgreSQL: four writers, each
-/// on its own connection, insert overlapping sets of originals in batches, and every original
-/// ends up exactly once, with no writer failing.
+/// The SHA-256 duplicate rule (one photo per original in one zone) holds across concurrent
+/// writers on PostgreSQL: four writers, each on its own connection, insert overlapping sets of
+/// originals in batches, each checking `hasOriginal(sha256:zone:)` (which takes the original's
+/// advisory lock until commit) first, as the import batch writer does, and every original ends
+/// up exactly once, with no writer failing.
 final class ConcurrentOriginalInsertTests: PostgresTestCase {
     func testOverlappingWritersStoreEachOriginalOnce() throws {
         let writers = 4
@@ -36,12 +38,11 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
                                     importedAt: "2026-01-01T00:00:00.000Z", captureDate: nil, captureOffset: nil,
                                     captureSource: nil, width: 1, height: 1, format: "jpeg", orientation: 1,
                                     zoneID: "default")
-                                if try writer.insert(
+                                if try db.hasOriginal(sha256: Self.digest(n), zone: "default") { continue }
+                                _ = try writer.insert(
                                     photo, sha256: Self.digest(n), byteSize: n, fileReference: "x/\(n)",
-                                    thumbnail: (data: [UInt8(n % 256), 0], width: 1, height: 1)) != nil
-                                {
-                                    inserted.withLock { $0[w] += 1 }
-                                }
+                                    thumbnail: (data: [UInt8(n % 256), 0], width: 1, height: 1))
+                                inserted.withLock { $0[w] += 1 }
                             }
                             let token = try db.appendHistoryTransaction(
                                 timestamp: "2026-01-01T00:00:00.000Z", author: "w\(w)", context: .import)
@@ -65,17 +66,26 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
         XCTAssertTrue(try db.photosWithoutOriginal().isEmpty)
     }
 
-    func testASecondInsertOfAnOriginalIsSkippedAndLeavesNoPhoto() throws {
+    /// Issue 31 A1: the rule is per zone. A second photo of one original in the same zone is
+    /// found by `hasOriginal`; one in another zone is not, and is stored (one file, two rows).
+    func testAnOriginalIsHeldOncePerZone() throws {
         let writer = PostgresPhotoWriter(db)
-        let first = try db.transaction {
-            try writer.insert(photo("a"), sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
+        try db.execute("INSERT INTO zone (id, name, scope) VALUES ('trip', 'trip', 'private')")
+        try db.transaction {
+            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), zone: "default"))
+            _ = try writer.insert(photo("a"), sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
         }
-        let second = try db.transaction {
-            try writer.insert(photo("b"), sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
+        try db.transaction {
+            XCTAssertTrue(try db.hasOriginal(sha256: sha(5), zone: "default"))
+            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), zone: "trip"))
+            var b = photo("b")
+            b.zoneID = "trip"
+            _ = try writer.insert(b, sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
         }
-        XCTAssertNotNil(first)
-        XCTAssertNil(second)
-        XCTAssertEqual(try db.statement("SELECT unique_name FROM photo").map { $0.string(0) }, ["a"])
+        XCTAssertEqual(
+            try db.statement("SELECT p.unique_name, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY 1")
+                .map { $0.string(0) + " " + $0.string(1) }, ["a default", "b trip"])
+        XCTAssertTrue(try db.photosSharingOriginals().isEmpty)
     }
 
     static func digest(_ n: Int) -> String {

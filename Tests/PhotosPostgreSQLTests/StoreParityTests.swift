@@ -31,17 +31,14 @@ final class StoreParityTests: PostgresTestCase {
         let pg = db!
         let onPostgres = try script(pg) { p in
             try pg.transaction {
-                guard
-                    let id = try PostgresPhotoWriter(pg).insert(
-                        PhotoRow(
-                            uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
-                            captureDate: p.capture, captureOffset: p.offset,
-                            captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: "jpeg",
-                            orientation: 6, zoneID: p.zone),
-                        sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
-                        thumbnail: p.thumbnail.map { (data: $0, width: 4, height: 3) })
-                else { throw PostgresError(sqlState: "23505", message: "duplicate in the script") }
-                return id
+                try PostgresPhotoWriter(pg).insert(
+                    PhotoRow(
+                        uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
+                        captureDate: p.capture, captureOffset: p.offset,
+                        captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: "jpeg",
+                        orientation: 6, zoneID: p.zone),
+                    sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
+                    thumbnail: p.thumbnail.map { (data: $0, width: 4, height: 3) })
             }
         }
         XCTAssertEqual(onSQLite.count, onPostgres.count)
@@ -316,9 +313,9 @@ final class StoreParityTests: PostgresTestCase {
         read("merge ratings", try s.mergeSourceRatings(of: "p1", schemaVersion: 5))
         read("merge tags", try s.mergeSourceTags())
         read("merge links", try s.mergeSourceTagLinks())
-        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2)) as Any])
-        read("imported", try s.importedOriginal(sha256: sha(1)) as Any)
-        read("has original", [try s.hasOriginal(sha256: sha(1)), try s.hasOriginal(sha256: sha(7))])
+        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), zone: "default") as Any])
+        read("imported", try s.importedOriginal(sha256: sha(1), zone: "default") as Any)
+        read("has original", [try s.hasOriginal(sha256: sha(1), zone: "default"), try s.hasOriginal(sha256: sha(7), zone: "default")])
         read("stats", try Self.comparable(s.catalogStats()))
 
         // Writes that remove, then the reads they change.

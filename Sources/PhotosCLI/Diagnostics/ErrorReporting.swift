@@ -462,6 +462,11 @@ extension CLIError {
                 "photo \(photo) is in zone \(zone), shared with this library by someone else; it cannot be moved")
         case let .photoInAnotherShare(photo, share):
             self.init(.dataError, "photo \(photo) is already in share \(share); use --move to move it")
+        case let .originalInZone(photo, other, zone):
+            self.init(
+                .dataError,
+                "photo \(photo) has the same original as photo \(other), which is in zone \(zone) already (one photo per original in a zone); nothing moved"
+            )
         }
     }
 }

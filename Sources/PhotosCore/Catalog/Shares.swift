@@ -124,7 +124,8 @@ extension Library {
     ///   - now: the creation instant.
     /// - Returns: the new share.
     /// - Throws: `ShareError.noPhotos`, `.photoInAnotherShare` without `allowMove`,
-    ///   `.photoInSharedZone` for a photo of a zone shared with this library; `LibraryError.busy`.
+    ///   `.photoInSharedZone` for a photo of a zone shared with this library, `.originalInZone`
+    ///   for two photos of one original; `LibraryError.busy`.
     @discardableResult
     public func createShare(
         photos: [PhotoRecord], title: ShareTitle? = nil, owner: Email? = nil, allowMove: Bool = false,
@@ -164,7 +165,8 @@ extension Library {
     ///   - author: the history author.
     /// - Returns: how many photos moved and how many duplicate tags were merged.
     /// - Throws: `ShareError.photoInAnotherShare` without `allowMove`, `.photoInSharedZone`,
-    ///   `.notOwned` for a share that is not ours; `LibraryError.busy`.
+    ///   `.originalInZone` when a photo of its original is in the share already, `.notOwned`
+    ///   for a share that is not ours; `LibraryError.busy`.
     @discardableResult
     public func addToShare(_ share: ShareInfo, photos: [PhotoRecord], allowMove: Bool = false, author: HistoryAuthor)
         throws -> ShareAddResult
@@ -321,6 +323,13 @@ extension Library {
         }
         if photo.zone != ZoneID.default.rawValue && photo.zone != zone && !allowMove {
             throw ShareError.photoInAnotherShare(photo: photo.uniqueName, share: photo.zone)
+        }
+        // One photo per original within a zone (issue 31 A1): a photo of the same file there
+        // already (a participant's, or one moved before it) is not joined by a second one.
+        for (_, sha) in try catalogStore.fileReferences(ofPhoto: photo.rowID) {
+            if let other = try store.importedOriginal(sha256: sha, zone: zone), other.uniqueName != photo.uniqueName {
+                throw ShareError.originalInZone(photo: photo.uniqueName, other: other.uniqueName, zone: zone)
+            }
         }
     }
 

@@ -58,7 +58,7 @@ struct ImportBatchWriter {
                 var history = HistoryWriter(library, author: author, context: .import)
                 let writer = try library.store.makePhotoInserter()
                 for item in batch {
-                    if try importStore.hasOriginal(sha256: item.sha256) {
+                    if try importStore.hasOriginal(sha256: item.sha256, zone: zone) {
                         result.duplicates += 1
                         result.duplicateSHA256s.append(item.sha256)
                         result.duplicatePaths.append(item.path)

@@ -135,12 +135,15 @@ final class MergeSession {
         }
     }
 
-    /// Photos, matched by uniqueName, then SHA-256 (same bytes = same photo; this library's
-    /// uniqueName stays); the others come in new with thumbnail and ratings.
+    /// Photos, matched by uniqueName, then SHA-256 within the photo's zone (same bytes = same
+    /// photo in one zone; this library's uniqueName stays; a photo of another zone with the
+    /// same original is not touched, issue 31 A1); the others come in new with thumbnail and
+    /// ratings, sharing the content-addressed original with such a photo.
     private func mergePhotos() throws {
         let writer = try library.store.makePhotoInserter()
         for photo in sourcePhotos {
-            if let found = try target.matchingPhoto(uniqueName: photo.uniqueName, sha256: photo.sha256) {
+            if let found = try target.matchingPhoto(
+                uniqueName: photo.uniqueName, sha256: photo.sha256, zone: photo.zone) {
                 localPhoto[photo.uniqueName] = found
                 report.matchedPhotos += 1
                 continue

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosImaging
 import PhotosModel
 
 /// What applying a changeset did.
@@ -77,9 +78,11 @@ extension Library {
         // below what was applied, is not ignored.
         report.alreadyApplied = h.toToken <= applied && h.toToken > 0
         // The scope rules, checked before any original is copied (and again under the lock).
+        var thumbnails: [String: (data: [UInt8], width: Int, height: Int)] = [:]
         try store.readTransaction {
             try ApplySession.checkIdentities(reader, store: syncStore, path: path)
             try checkShareRules(reader, accepting: accepting, path: path)
+            thumbnails = try checkNewPhotos(reader, path: path)
         }
         let importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
@@ -94,6 +97,7 @@ extension Library {
                         SyncMembership(zone: h.scope, email: email, owner: h.sender, leftAt: nil))
                 }
                 var session = try ApplySession(library: self, reader: reader, author: author)
+                session.thumbnails = thumbnails
                 try session.run(me: me, path: path)
                 report.accepted = session.accepted
                 report.ignored = session.ignored
@@ -213,6 +217,117 @@ extension Library {
         }
     }
 
+    /// Checks every photo the changeset brings in new (not in the catalog, no tombstone here or
+    /// in the changeset) as import checks a file (issue 31 B12, B18), before anything is
+    /// written: a uniqueName that is not a case variant of another photo's (here or in the
+    /// changeset) nor of mixed case; every attribute a photo has; an original either carried
+    /// by the changeset, with the recorded `byteSize`, decoding (`Thumbnailer`, the import's
+    /// decoders and memory budget) as the recorded `format` at the recorded `width` × `height`,
+    /// or held here by a photo of the same zone with that size. An original this library holds
+    /// only in another zone, not carried, is refused: naming it by SHA-256 would otherwise give
+    /// the share a private photo's bytes (the man page's rule "reach no object of another zone
+    /// here", for originals too). The photo's thumbnail is then the one made from its original
+    /// here, whatever thumbnail the changeset carries.
+    /// - Returns: the thumbnails made, by uniqueName (JPEG bytes and pixels).
+    /// - Throws: `SyncError` `.refused` naming the changeset, the photo and the fault.
+    func checkNewPhotos(_ reader: ChangesetReader, path: String) throws -> [String: (
+        data: [UInt8], width: Int, height: Int
+    )] {
+        func refuse(_ id: String, _ why: String) -> SyncError {
+            SyncError(.refused, "changeset \(path) refused: photo \(id) \(why)")
+        }
+        var thumbnails: [String: (data: [UInt8], width: Int, height: Int)] = [:]
+        var folded: [String: String] = [:]
+        var index = reader.entries.startIndex
+        while index < reader.entries.endIndex {
+            let first = reader.entries[index]
+            var end = index
+            var v: [String: String?] = [:]
+            var stampedZones = Set<String?>()
+            while end < reader.entries.endIndex, reader.entries[end].entity == first.entity,
+                reader.entries[end].objectID == first.objectID
+            {
+                v[reader.entries[end].attribute] = reader.entries[end].value
+                stampedZones.insert(reader.entries[end].zone)
+                end += 1
+            }
+            index = end
+            guard first.entity == .photo else { continue }
+            let id = first.objectID
+            if let other = folded.updateValue(id, forKey: id.lowercased()), other != id {
+                throw refuse(id, "and photo \(other) of the changeset have uniqueNames that differ only in case")
+            }
+            guard v[SyncEntity.deleted] == nil, try syncStore.catalogAttributes(.photo, id) == nil,
+                try !syncStore.syncEntries(.photo, id).contains(where: { $0.attribute == SyncEntity.deleted })
+            else { continue }
+            guard id == id.lowercased() || id == id.uppercased() else {
+                throw refuse(id, "has a uniqueName of mixed case (a UUID is written in one case)")
+            }
+            for variant in [id.lowercased(), id.uppercased()] where variant != id {
+                if try store.photoExists(uniqueName: variant) {
+                    throw refuse(id, "differs only in case from photo \(variant) here: one identity")
+                }
+            }
+            let required = ["sha256", "byteSize", "displayName", "importedAt", "width", "height", "format", "orientation", "zone"]
+            if let missing = required.first(where: { (v[$0] ?? nil) == nil }) {
+                throw refuse(id, "is new here but has no \(missing)")
+            }
+            // A photo new here is exported whole, every entry stamped with its zone: entries of
+            // another zone would give it two zones (which one it is in would depend on order).
+            guard stampedZones == [v["zone"] ?? nil] else {
+                let shown = stampedZones.map { $0 ?? "none" }.sorted().joined(separator: ", ")
+                throw refuse(id, "has two values for its zone: \((v["zone"] ?? nil) ?? "none") and entries of zone \(shown)")
+            }
+            guard let sha = v["sha256"] ?? nil, let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }),
+                let width = (v["width"] ?? nil).flatMap({ Int($0) }), let height = (v["height"] ?? nil).flatMap({ Int($0) }),
+                let format = v["format"] ?? nil, let zone = v["zone"] ?? nil
+            else { throw refuse(id, "has attributes that are not values") }
+            if let original = reader.originals[sha] {
+                guard original.byteSize == size else {
+                    throw refuse(id, "records byteSize \(size), but its original \(sha) has \(original.byteSize) bytes")
+                }
+                let result: ThumbnailResult
+                do {
+                    let file = try ImageFile.read(path: reader.path + "/" + original.path)
+                    guard file.sha256 == sha else { throw refuse(id, "has an original that changed while read") }
+                    result = try file.bytes.withUnsafeBytes {
+                        try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions())
+                    }
+                } catch let e as SyncError {
+                    throw e
+                } catch {
+                    throw refuse(id, "has an original (\(sha)) that does not decode as an image: \(error)")
+                }
+                guard result.format.rawValue == format else {
+                    throw refuse(id, "is recorded as \(format), but its original decodes as \(result.format.rawValue)")
+                }
+                guard result.width == width, result.height == height else {
+                    throw refuse(
+                        id,
+                        "is recorded as \(width)×\(height) pixels, but its original decodes as \(result.width)×\(result.height)")
+                }
+                thumbnails[id] = (result.thumbnail, result.thumbnailWidth, result.thumbnailHeight)
+                continue
+            }
+            if try store.importedOriginal(sha256: sha, zone: zone) != nil {
+                var st = stat()
+                let file = externalData.path(for: ExternalDataStore.reference(for: sha))
+                guard stat(file, &st) == 0, Int(st.st_size) == size else {
+                    throw refuse(id, "records byteSize \(size), but the original \(sha) here is not of that size")
+                }
+                continue
+            }
+            if try catalogStore.photoDataExists(sha256: sha, fileReference: nil) {
+                throw refuse(
+                    id,
+                    "names the original \(sha), which this library holds only in another zone, and does not carry it; a changeset reaches no object of another zone here"
+                )
+            }
+            throw refuse(id, "is new here, but its original \(sha) is neither in the changeset nor in this library")
+        }
+        return thumbnails
+    }
+
     /// The zones an entry reaches in this library: the zone it is stamped with, the zone or
     /// share its value names, and the zone here of every object it names or changes (a photo's,
     /// a tag's or a participant's own; a rating's photo, both the old one and the one its value
@@ -323,6 +438,8 @@ struct ApplySession {
     var sameOriginal: [(loser: String, survivor: String)] = []
     /// The change token this apply's entries take.
     var token: Int64 = 0
+    /// The thumbnails of new photos made from their originals (`checkNewPhotos`), by uniqueName.
+    var thumbnails: [String: (data: [UInt8], width: Int, height: Int)] = [:]
 
     init(library: Library, reader: ChangesetReader, author: HistoryAuthor) throws {
         self.library = library
@@ -561,16 +678,32 @@ struct ApplySession {
             let height = (v["height"] ?? nil).flatMap({ Int($0) }),
             let format = v["format"] ?? nil, let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) })
         else { return }
-        if let held = try library.store.importedOriginal(sha256: sha), held.uniqueName != id {
+        // One photo per original holds within one zone (issue 31 A1): a photo of another zone
+        // with the same original is neither deleted nor moved; both reference one file.
+        let held = try library.store.importedOriginal(sha256: sha, zone: zone)
+        // Without its original (carried, or held in this zone) a photo cannot come in: refused
+        // (`checkNewPhotos` checked it before the lock; this is the same under it).
+        guard reader.originals[sha] != nil || held != nil else {
+            throw SyncError(
+                .refused,
+                "changeset \(reader.path) refused: photo \(id) is new here, but its original \(sha) is neither in the changeset nor in its zone \(zone) here"
+            )
+        }
+        if let held, held.uniqueName != id {
             guard try keepOneOfSameOriginal(incoming: id, held: held.uniqueName) else { return }
         }
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
-        // Without its original (not carried, not here) a photo cannot come in: verify would
-        // report it. Its sync state stays, so a later changeset that carries it completes it.
-        guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else { return }
-        let thumb = try library.soundThumbnail(
-            reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
+        guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else {
+            throw SyncError(
+                .refused,
+                "changeset \(reader.path) refused: the original \(sha) of photo \(id) is not in external data with \(size) bytes"
+            )
+        }
+        let thumb =
+            try thumbnails[id]
+            ?? library.soundThumbnail(
+                reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
         let values = SyncPhotoValues(
             uniqueName: id, displayName: name, importedAt: importedAt, captureDate: v["captureDate"] ?? nil,
             captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }, captureSource: v["captureSource"] ?? nil,
@@ -583,9 +716,10 @@ struct ApplySession {
         inserted += 1
     }
 
-    /// One photo per original (SPEC: import skips duplicates; verify reports two photos of one
-    /// original), made so by sync the same way on every peer (SYNC.md "One photo per original"):
-    /// when a photo new here has the original (SHA-256) of photo `held` with another uniqueName,
+    /// One photo per original in one zone (SPEC: import skips duplicates; verify reports two
+    /// photos of one zone with one original), made so by sync the same way on every peer
+    /// (SYNC.md "One photo per original"; issue 31 A1: photos of different zones are never
+    /// merged): when a photo new here has the original (SHA-256) of photo `held` of its zone with another uniqueName,
     /// the one with the smaller uniqueName (compared as strings) survives; the other gets a
     /// tombstone, so that its deletion travels to every peer, and its tag links and ratings move
     /// to the survivor after the photos of this apply are in (`moveToSurvivor`). Whichever peer

@@ -90,9 +90,15 @@ struct ChangesetReader {
     ) throws -> [SyncEntry] {
         var result: [SyncEntry] = []
         result.reserveCapacity(raw.count)
+        // One value per attribute of an object (issue 31 B18): a second entry for the same one
+        // would make the outcome depend on the order of reading.
+        var keys = Set<String>()
         for r in raw {
             func fail(_ why: String) -> SyncError {
                 SyncError(.refused, "changeset \(path) refused: \(r.entity) \(r.objectID.debugDescription): \(why)")
+            }
+            guard keys.insert(r.entity + " " + r.objectID + " " + r.attribute).inserted else {
+                throw fail("two values for attribute \(r.attribute.debugDescription)")
             }
             guard let entity = SyncEntity(rawValue: r.entity) else { throw fail("unknown entity") }
             guard SyncValues.isObjectID(r.objectID, of: entity) else { throw fail("not a valid identity") }

@@ -21,16 +21,19 @@ public struct ImportedOriginal: Sendable {
 /// must not share a statement across connections. One indexed lookup per file (`photo_data`
 /// by `sha256`), prepared once per connection.
 public protocol ImportStore: AnyObject {
-    /// The first photo (by row) whose original has SHA-256 `sha256` (64 lowercase hex digits),
-    /// or nil.
+    /// The first photo (by row) of record zone `zone` whose original has SHA-256 `sha256` (64
+    /// lowercase hex digits), or nil. The duplicate rule holds within one zone (issue 31 A1): a
+    /// photo of another zone with the same original is no duplicate of a photo of this one.
     /// - Throws: the store's error.
-    func importedOriginal(sha256: String) throws -> ImportedOriginal?
+    func importedOriginal(sha256: String, zone: String) throws -> ImportedOriginal?
 
-    /// True when some photo's original has SHA-256 `sha256`: the batch writer's check, under the
-    /// write lock, that no other process imported the same bytes meanwhile (one indexed probe
-    /// per new photo).
-    /// - Throws: the store's error.
-    func hasOriginal(sha256: String) throws -> Bool
+    /// True when some photo of record zone `zone` has an original of SHA-256 `sha256`: the batch
+    /// writer's check, under the write lock, that no other process imported the same bytes into
+    /// that zone meanwhile (one indexed probe per new photo). On PostgreSQL it first takes the
+    /// transaction-level advisory lock of `sha256`, so that two importers of one original
+    /// into one zone never both see none (the second waits for the first to end).
+    /// - Throws: the store's error (PostgreSQL `55P03`, busy, past the lock timeout).
+    func hasOriginal(sha256: String, zone: String) throws -> Bool
 
     /// True when some photo has uniqueName `uniqueName`: import's check, under the write lock,
     /// that the uniqueName a sidecar names (`photos:uniqueName`) is still free before the new

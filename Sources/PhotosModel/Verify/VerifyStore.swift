@@ -250,7 +250,10 @@ public protocol VerifyStore: AnyObject {
     /// uniqueName, with the displayName's bytes (UTF-8 as stored).
     /// - Throws: the store's error.
     func photosWithImpossibleDisplayName() throws -> [(uniqueName: String, displayName: [UInt8])]
-    /// Groups of photos whose originals have the same SHA-256, by SHA-256, each in row order.
+    /// Groups of photos of one record zone whose originals have the same SHA-256, by SHA-256
+    /// then zone, each in row order. Photos of different zones may share an original (the
+    /// duplicate rule holds per zone, issue 31 A1): one file, which stays while any row of any
+    /// zone references it.
     /// - Throws: the store's error.
     func photosSharingOriginals() throws -> [(sha256: String, photos: [PhotoName])]
     /// Groups of photos whose uniqueNames differ only in case, each in row order. uniqueNames
