@@ -243,12 +243,10 @@ extension Library {
             let first = reader.entries[index]
             var end = index
             var v: [String: String?] = [:]
-            var stampedZones = Set<String?>()
             while end < reader.entries.endIndex, reader.entries[end].entity == first.entity,
                 reader.entries[end].objectID == first.objectID
             {
                 v[reader.entries[end].attribute] = reader.entries[end].value
-                stampedZones.insert(reader.entries[end].zone)
                 end += 1
             }
             index = end
@@ -271,12 +269,6 @@ extension Library {
             let required = ["sha256", "byteSize", "displayName", "importedAt", "width", "height", "format", "orientation", "zone"]
             if let missing = required.first(where: { (v[$0] ?? nil) == nil }) {
                 throw refuse(id, "is new here but has no \(missing)")
-            }
-            // A photo new here is exported whole, every entry stamped with its zone: entries of
-            // another zone would give it two zones (which one it is in would depend on order).
-            guard stampedZones == [v["zone"] ?? nil] else {
-                let shown = stampedZones.map { $0 ?? "none" }.sorted().joined(separator: ", ")
-                throw refuse(id, "has two values for its zone: \((v["zone"] ?? nil) ?? "none") and entries of zone \(shown)")
             }
             guard let sha = v["sha256"] ?? nil, let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }),
                 let width = (v["width"] ?? nil).flatMap({ Int($0) }), let height = (v["height"] ?? nil).flatMap({ Int($0) }),

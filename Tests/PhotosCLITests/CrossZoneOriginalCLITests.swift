@@ -1,0 +1,274 @@
+import Foundation
+import PhotosTestSupport
+import XCTest
+
+/// Issue 31 A1: the duplicate rule ("two photos of one original become one") holds within one
+/// record zone. A read-write participant (ann) imports into the share a file the owner (olga)
+/// holds privately, with a private tag and rating; after the round trip the owner has two
+/// photos of that file, her private one unchanged in her default zone and ann's in the share,
+/// on one file in external data; ann keeps her photo; a read-only participant (bob) sees ann's
+/// photo and none of the owner's private tag or rating. Whichever uniqueName is smaller (before,
+/// the outcome flipped with it: ann's photo deleted, or the owner's moved into the share).
+/// Run on SQLite, and on PostgreSQL with `PHOTOS_TEST_DATABASE_URL` (every library made by
+/// `init`, `import` or `share accept` then is one).
+final class CrossZoneOriginalCLITests: BinaryTestCase {
+    override var label: String { "photos-cross-zone-original" }
+
+    let small = "00000000-0000-4000-8000-0000000000A1"
+    let large = "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFA1"
+
+    @discardableResult
+    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try photos(lib, args)
+        XCTAssertEqual(r.status, 0, "\(lib) \(args): \(r.stderr)", file: file, line: line)
+        return r.stdout
+    }
+
+    func photos(_ lib: String, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOS_OWNER"] = "olga@example.org"
+        return try runProcess(try binary(), ["--library", lib] + args, environment: environment)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
+    /// `uniqueName zone tags(sorted, comma-separated) rating(-)` of every photo, sorted.
+    func rows(_ lib: String) throws -> [String] {
+        try ok(lib, ["list", "--json"]).split(separator: "\n").map { line in
+            let o = try json(String(line))
+            let tags = ((o["tags"] as? [String]) ?? []).sorted().joined(separator: ",")
+            let rating = (o["rating"] as? NSNumber).map { "\($0)" } ?? "-"
+            return "\(o["uniqueName"] ?? "") \(o["zone"] ?? "") [\(tags)] \(rating)"
+        }.sorted()
+    }
+
+    /// `author value` of each rating of `photo`.
+    func ratings(_ lib: String, _ photo: String) throws -> [String] {
+        try ok(lib, ["rating", "list", photo, "--json"]).split(separator: "\n").map {
+            let o = try json(String($0))
+            return "\(o["author"] as? String ?? "-") \(o["value"] ?? "")"
+        }.sorted()
+    }
+
+    func verifyClean(_ libs: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        for lib in libs {
+            let report = try ok(lib, ["verify"], file: file, line: line)
+            XCTAssertTrue(report.contains("0 problems"), "\(lib): \(report)", file: file, line: line)
+        }
+    }
+
+    /// A folder holding `sample` with a sidecar naming `uniqueName` (the photo's identity).
+    func input(_ folder: String, _ sample: String, uniqueName: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: samplesDir + "/" + sample, toPath: folder + "/" + sample)
+        let text = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:photos="https://photos.invalid/ns/1.0/"
+             photos:uniqueName="\(uniqueName)"/></rdf:RDF></x:xmpmeta>
+            """
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + sample + ".xmp", contents: Data(text.utf8)))
+        return folder
+    }
+
+    /// Regular files under `lib`'s external data.
+    func originals(_ lib: String) -> [String] {
+        let root = lib + "/ExternalData"
+        let names = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+        return names.filter {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
+                && !$0.contains(".tmp")
+        }.sorted()
+    }
+
+    /// The owner with kite.png private (tag Private, her rating 1) and a share of storm.jpg
+    /// with ann (read-write) and bob (read-only) accepted.
+    func threeLibraries(_ root: String, owner ownerName: String) throws -> (
+        owner: String, ann: String, bob: String, share: String
+    ) {
+        let owner = root + "/olga", ann = root + "/ann", bob = root + "/bob"
+        try ok(owner, ["import", "-q", samplesDir + "/storm.jpg"])
+        try ok(owner, ["import", "-q", try input(root + "/olga-in", "kite.png", uniqueName: ownerName)])
+        try ok(owner, ["tag", "add", "Private", ownerName])
+        try ok(owner, ["rate", "--author", "me", ownerName, "1"])
+        let storm = try XCTUnwrap(try rows(owner).first { !$0.hasPrefix(ownerName) }?.split(separator: " ").first)
+        try ok(owner, ["share", "create", "--title", "Kites", String(storm)])
+        let share = try XCTUnwrap(try json(try ok(owner, ["share", "list", "--json"]))["id"] as? String)
+        try ok(owner, ["share", "invite", share, "ann@example.org", "--permission", "read-write"])
+        try ok(owner, ["share", "invite", share, "bob@example.org", "--permission", "read-only"])
+        try ok(owner, ["share", "export", share, "--for", "ann@example.org", "-o", root + "/to-ann-1"])
+        try ok(owner, ["share", "export", share, "--for", "bob@example.org", "-o", root + "/to-bob-1"])
+        try ok(ann, ["share", "accept", root + "/to-ann-1"])
+        try ok(bob, ["share", "accept", root + "/to-bob-1"])
+        return (owner, ann, bob, share)
+    }
+
+    func testAParticipantsImportOfTheOwnersPrivateFileStaysApartInEitherOrderOfNames() throws {
+        for (round, (ownerName, annName)) in [(small, large), (large, small)].enumerated() {
+            try participantImportsTheOwnersPrivateFile(dir + "/round\(round)", owner: ownerName, ann: annName)
+        }
+    }
+
+    private func participantImportsTheOwnersPrivateFile(_ root: String, owner ownerName: String, ann annName: String)
+        throws
+    {
+        let (owner, ann, bob, share) = try threeLibraries(root, owner: ownerName)
+        let privateRow = "\(ownerName) default [Private] 1"
+        let beforeOwner = try rows(owner)
+        XCTAssertTrue(beforeOwner.contains(privateRow), beforeOwner.joined(separator: "\n"))
+
+        try ok(ann, ["import", "-q", try input(root + "/ann-in", "kite.png", uniqueName: annName), "--share", share])
+        try ok(ann, ["share", "export", share, "-o", root + "/from-ann-1"])
+        let applied = try photos(owner, ["sync", "--apply", root + "/from-ann-1"])
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        XCTAssertEqual(applied.stderr, "", "nothing deleted, nothing to say")
+
+        // The owner: her private photo as it was, ann's beside it in the share, one file.
+        let afterOwner = try rows(owner)
+        XCTAssertTrue(afterOwner.contains(privateRow), afterOwner.joined(separator: "\n"))
+        XCTAssertTrue(afterOwner.contains("\(annName) \(share) [] -"), afterOwner.joined(separator: "\n"))
+        XCTAssertEqual(afterOwner.count, 3, afterOwner.joined(separator: "\n"))
+        XCTAssertEqual(try ratings(owner, ownerName), ["me 1"])
+        XCTAssertEqual(try ratings(owner, annName), [])
+        XCTAssertEqual(originals(owner).count, 2, "storm and kite: \(originals(owner))")
+        try verifyClean([owner, ann])
+
+        // The read-only participant sees ann's photo, none of the owner's private values.
+        try ok(owner, ["share", "export", share, "--for", "bob@example.org", "-o", root + "/to-bob-2"])
+        try ok(bob, ["sync", "--apply", root + "/to-bob-2"])
+        let bobs = try rows(bob)
+        XCTAssertEqual(bobs.count, 2, bobs.joined(separator: "\n"))
+        XCTAssertTrue(bobs.contains("\(annName) \(share) [] -"), bobs.joined(separator: "\n"))
+        XCTAssertFalse(bobs.joined().contains(ownerName), bobs.joined(separator: "\n"))
+        XCTAssertEqual(try ratings(bob, annName), [])
+        XCTAssertFalse(try ok(bob, ["tag", "list"]).contains("Private"))
+        XCTAssertEqual(try photos(bob, ["show", ownerName]).status, 66)
+
+        // Ann keeps her photo after the owner's next changeset.
+        try ok(owner, ["share", "export", share, "--for", "ann@example.org", "-o", root + "/to-ann-2"])
+        try ok(ann, ["sync", "--apply", root + "/to-ann-2"])
+        let anns = try rows(ann)
+        XCTAssertTrue(anns.contains("\(annName) \(share) [] -"), anns.joined(separator: "\n"))
+        XCTAssertEqual(anns.count, 2)
+        try verifyClean([owner, ann, bob])
+
+        // The owner deletes the share's kite: her private one keeps its file (an original goes
+        // only when no row of any zone references it); the deletion reaches ann.
+        try ok(owner, ["delete", "--yes", annName])
+        XCTAssertEqual(try rows(owner).filter { $0.hasPrefix(annName) }, [])
+        XCTAssertTrue(try rows(owner).contains(privateRow))
+        XCTAssertEqual(originals(owner).count, 2, "\(originals(owner))")
+        try verifyClean([owner])
+        try ok(owner, ["share", "export", share, "--for", "ann@example.org", "-o", root + "/to-ann-3"])
+        try ok(ann, ["sync", "--apply", root + "/to-ann-3"])
+        let annsAfter = try rows(ann)
+        XCTAssertEqual(annsAfter.count, 1, annsAfter.joined(separator: "\n"))
+        XCTAssertEqual(originals(ann).count, 1, "ann's kite file goes with her last photo of it")
+        try verifyClean([owner, ann])
+    }
+
+    /// `import --share` of a file the library holds in its default zone: a new photo in the
+    /// share on the same file (the private one unchanged); again: a duplicate of the share's.
+    /// The other way round too: a file of a share imported into the default zone.
+    func testImportIntoAnotherZoneOfAFileHeldInOneMakesAPhotoThere() throws {
+        let lib = dir + "/lib"
+        try ok(lib, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        let path = try XCTUnwrap(
+            try ok(lib, ["list", "--json"]).split(separator: "\n").map { try json(String($0)) }
+                .first { $0["displayName"] as? String == "path.jpg" }?["uniqueName"] as? String)
+        try ok(lib, ["tag", "add", "Home", path])
+        try ok(lib, ["share", "create", "--title", "S", path])
+        let share = try XCTUnwrap(try json(try ok(lib, ["share", "list", "--json"]))["id"] as? String)
+        let shareRows = try rows(lib)
+        let imported = try json(try ok(lib, ["--json", "import", samplesDir + "/storm.jpg", "--share", share]))
+        XCTAssertEqual(imported["imported"] as? Int, 1)
+        XCTAssertEqual(imported["duplicates"] as? Int, 0)
+        let after = try rows(lib)
+        XCTAssertEqual(after.count, 3, after.joined(separator: "\n"))
+        XCTAssertTrue(Set(shareRows).isSubset(of: Set(after)), "nothing there before changed: \(after)")
+        XCTAssertEqual(after.filter { $0.contains(" \(share) ") }.count, 2)
+        let again = try json(try ok(lib, ["--json", "import", samplesDir + "/storm.jpg", "--share", share]))
+        XCTAssertEqual(again["duplicates"] as? Int, 1)
+        XCTAssertEqual(again["imported"] as? Int, 0)
+        // path.jpg is only in the share now: into the default zone it is a new photo again.
+        let back = try json(try ok(lib, ["--json", "import", samplesDir + "/path.jpg"]))
+        XCTAssertEqual(back["imported"] as? Int, 1)
+        XCTAssertEqual(try rows(lib).count, 4)
+        XCTAssertEqual(originals(lib).count, 2)
+        try verifyClean([lib])
+        // Deleting every photo of one file but one keeps it; the last takes it.
+        let storms = try rows(lib).filter { !$0.contains("[Home]") }.map { String($0.split(separator: " ")[0]) }
+        XCTAssertEqual(storms.count, 3, "\(storms)")
+        try ok(lib, ["delete", "--yes", storms[0]])
+        XCTAssertEqual(originals(lib).count, 2)
+        try verifyClean([lib])
+    }
+
+    /// `share add` / `share create` of a private photo whose original a photo of the share
+    /// already has: refused with 65 naming both, nothing moved (one photo per original in a zone).
+    func testMovingAPhotoIntoAZoneHoldingItsOriginalIsRefused() throws {
+        let lib = dir + "/lib"
+        try ok(lib, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        let names = try rows(lib).map { String($0.split(separator: " ")[0]) }
+        try ok(lib, ["share", "create", "--title", "S", names[0]])
+        let share = try XCTUnwrap(try json(try ok(lib, ["share", "list", "--json"]))["id"] as? String)
+        let sharedFile = try XCTUnwrap(
+            try json(try ok(lib, ["show", names[0], "--json"]))["displayName"] as? String)
+        try ok(lib, ["import", "-q", samplesDir + "/" + sharedFile])
+        let privateCopy = try XCTUnwrap(
+            try rows(lib).first { $0.contains(" default ") && !$0.hasPrefix(names[1]) }?.split(separator: " ").first)
+        let before = try LibrarySnapshot.dumpCatalog(lib)
+        let refused = try photos(lib, ["share", "add", share, String(privateCopy)])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("same original as photo \(names[0])"), refused.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
+        let other = try photos(lib, ["share", "create", String(privateCopy), names[0], "--move"])
+        XCTAssertEqual(other.status, 65, other.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
+        try verifyClean([lib])
+    }
+
+    /// merge: a library whose share holds a file this library holds privately brings the share's
+    /// photo in beside the private one (before: matched by SHA-256, so the private photo was
+    /// taken as the share's and moved into it).
+    func testMergeMatchesOriginalsWithinAZoneOnly() throws {
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", samplesDir + "/storm.jpg"])
+        let privatePhoto = try XCTUnwrap(try rows(a).first?.split(separator: " ").first).description
+        try ok(a, ["tag", "add", "Private", privatePhoto])
+        try ok(b, ["import", "-q", samplesDir + "/storm.jpg"])
+        let bPhoto = try XCTUnwrap(try rows(b).first?.split(separator: " ").first).description
+        try ok(b, ["share", "create", "--title", "S", bPhoto])
+        try ok(a, ["merge", "--from", b])
+        let after = try rows(a)
+        XCTAssertEqual(after.count, 2, after.joined(separator: "\n"))
+        XCTAssertTrue(after.contains("\(privatePhoto) default [Private] -"), after.joined(separator: "\n"))
+        XCTAssertTrue(after.contains { $0.hasPrefix(bPhoto + " ") && !$0.contains(" default ") }, "\(after)")
+        XCTAssertEqual(originals(a).count, 1)
+        try verifyClean([a])
+        // Merging again matches both (by uniqueName): nothing new.
+        try ok(a, ["merge", "--from", b])
+        XCTAssertEqual(try rows(a), after)
+    }
+
+    /// A whole-library `sync --apply` between two own libraries: the same file in the default
+    /// zone of one and in a share of the other stays two photos on both.
+    func testWholeLibrarySyncKeepsAPhotoPerZone() throws {
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", samplesDir + "/storm.jpg"])
+        let aPhoto = try XCTUnwrap(try rows(a).first?.split(separator: " ").first).description
+        try ok(a, ["rate", "--author", "me", aPhoto, "2"])
+        try ok(b, ["import", "-q", samplesDir + "/storm.jpg"])
+        let bPhoto = try XCTUnwrap(try rows(b).first?.split(separator: " ").first).description
+        try ok(b, ["share", "create", "--title", "S", bPhoto])
+        try ok(a, ["sync", "--from", b, "-q"])
+        try ok(b, ["sync", "--from", a, "-q"])
+        let rowsA = try rows(a)
+        XCTAssertEqual(rowsA.count, 2, rowsA.joined(separator: "\n"))
+        XCTAssertEqual(try rows(b), rowsA)
+        XCTAssertTrue(rowsA.contains("\(aPhoto) default [] 2"), rowsA.joined(separator: "\n"))
+        try verifyClean([a, b])
+    }
+}
