@@ -119,6 +119,10 @@ public final class Importer {
     private let options: ImportOptions
     /// Called on the calling thread for each file that fails, as it fails.
     public var onFailure: ((ImportFailure) -> Void)?
+    /// Called on the calling thread for each file not imported into the share asked for
+    /// (`ImportOptions.zone`) because it is a photo of another zone of this library's already:
+    /// its path and that photo (issue 31 A1).
+    public var onDuplicateInAnotherZone: ((String, ImportedOriginal) -> Void)?
     /// Called on the calling thread for each file that restored a missing or damaged original
     /// (with `dryRun`: would restore).
     public var onRestore: ((ImportRestoration) -> Void)?
@@ -158,6 +162,9 @@ public final class Importer {
         case sidecar
         case skipped
         case duplicate
+        /// A duplicate of a photo of another zone than the one asked for (`--share`): not
+        /// imported there, and said so (`onDuplicateInAnotherZone`).
+        case duplicateInAnotherZone(ImportedOriginal)
         /// A duplicate whose stored original was missing or damaged, written back (unless a
         /// dry run).
         case restored(ImportRestoration, reference: String)
@@ -229,6 +236,13 @@ public final class Importer {
             try library.write {}
         }
 
+        // The duplicate rule is an identity rule, and holds within the zones of one owner (issue
+        // 31 A1): into a zone shared with this library, a file is a duplicate of a photo of
+        // that zone only (the participant's copy stays its own when it leaves the share); into
+        // the default zone or a share of this library, of a photo of any of them (importing a
+        // folder again never makes a second photo of one moved into a share).
+        let duplicateScope: DuplicateScope =
+            try library?.isSharedStoreZone(options.zone) == true ? .zone(options.zone) : .privateStore
         let jobs = max(1, options.jobs)
         // Two batches: the workers go on while one batch commits and waits for its syncfs, even
         // when that takes longer than preparing a batch (a slow moment of the disk).
@@ -236,11 +250,12 @@ public final class Importer {
             files: files, jobs: jobs, queueCapacity: 2 * options.batchSize,
             catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
-            refreshMetadata: options.refreshMetadata, zone: options.zone)
+            refreshMetadata: options.refreshMetadata, zone: options.zone, duplicates: duplicateScope)
         let queue = pipeline.queue
         let stop = pipeline.stop
         var batchWriter = library.map {
-            ImportBatchWriter(library: $0, zone: options.zone, author: options.author, tagNames: tagNames)
+            ImportBatchWriter(
+                library: $0, zone: options.zone, duplicates: duplicateScope, author: options.author, tagNames: tagNames)
         }
 
         var batch: [Prepared] = []
@@ -368,6 +383,10 @@ public final class Importer {
                 case .duplicate:
                     summary.duplicates += 1
                     if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                case .duplicateInAnotherZone(let found):
+                    summary.duplicates += 1
+                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                    onDuplicateInAnotherZone?(path, found)
                 case .restored(let restoration, let reference):
                     restoredPending.append((path, restoration, reference))
                 case .failed(let reason):
@@ -423,7 +442,8 @@ public final class Importer {
         guard !hashes.isEmpty else { return }
         var photos: [PhotoRecord] = []
         for sha in hashes.sorted() {
-            guard let found = try library.store.importedOriginal(sha256: sha, zone: options.zone) else { continue }
+            guard let found = try library.store.importedOriginal(
+                    sha256: sha, in: try library.isSharedStoreZone(options.zone) ? .zone(options.zone) : .privateStore) else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }
         for name in tagNames { try library.addTag(TagName(rawValue: name), to: photos, author: options.author) }
@@ -477,13 +497,13 @@ public final class Importer {
     }
 
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a SHA-256
-    /// known in `zone` (a photo of another zone with the same original is no duplicate: the
-    /// new photo shares the content-addressed file, issue 31 A1), decode and thumbnail, write
-    /// the original.
+    /// known in `duplicates` (a photo outside it with the same original is no duplicate: the
+    /// new photo shares the content-addressed file, issue 31 A1; one of another zone than
+    /// `zone` is `.duplicateInAnotherZone`), decode and thumbnail, write the original.
     static func prepare(
         path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
         thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true,
-        zone: String = ZoneID.default.rawValue
+        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore
     ) -> Outcome {
         let ext = PathName.pathExtension(path).lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -512,7 +532,7 @@ public final class Importer {
             claimed.noteDuplicate(file.sha256)
             return .duplicate
         }
-        if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256, zone: zone)) ?? nil {
+        if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256, in: duplicates)) ?? nil {
             let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
             // damaged writes the original back, atomically as an import does.
@@ -520,7 +540,12 @@ public final class Importer {
                 let damage = Importer.damage(ofStored: store.path(for: existing.2), comparedWith: file.bytes)
             else {
                 claimed.noteDuplicate(file.sha256)
-                guard refreshMetadata else { return .duplicate }
+                guard refreshMetadata else {
+                    // Asked into a share (`--share`) but a photo of another zone of this library's:
+                    // not made a second time, and said so.
+                    if zone != ZoneID.default.rawValue && found.zone != zone { return .duplicateInAnotherZone(found) }
+                    return .duplicate
+                }
                 return refresh(
                     path: path, file: file, uniqueName: existing.0, thumbnail: thumbnail,
                     sidecarsPossible: sidecarsPossible)

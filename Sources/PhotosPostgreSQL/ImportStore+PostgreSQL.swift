@@ -4,7 +4,7 @@ import PhotosSQL
 /// `PhotosSQL`'s `ImportStore where Self: SQLConnection`, but for `hasOriginal`, which first
 /// takes the advisory lock of the original.
 extension PostgresDatabase: ImportStore {
-    /// True when some photo of zone `zone` has an original of SHA-256 `sha256`, asked after
+    /// True when some photo of `scope` has an original of SHA-256 `sha256`, asked after
     /// taking the transaction-level advisory lock of that original (two int4 keys: the
     /// catalog's schema and the SHA-256, `hashtext`; PostgreSQL docs §9.27.10), held until the
     /// transaction ends. The duplicate rule holds per zone (issue 31 A1), which no UNIQUE
@@ -14,12 +14,13 @@ extension PostgresDatabase: ImportStore {
     /// committed (READ COMMITTED: each statement sees what committed before it). Importers
     /// take originals in ascending SHA-256 order, so two never wait in a cycle.
     /// - Throws: `PostgresError` (`55P03` busy past the lock timeout).
-    public func hasOriginal(sha256: String, zone: String) throws -> Bool {
+    public func hasOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
         try run("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext(?))", [sha256])
+        let (condition, arguments) = Self.duplicateCondition(scope)
         return try fetchOne(
             sql:
-                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? LIMIT 1",
-            arguments: [sha256, zone]
+                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) LIMIT 1",
+            arguments: [sha256] + arguments
         ) { _ in true } != nil
     }
 }

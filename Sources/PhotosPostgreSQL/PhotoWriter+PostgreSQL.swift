@@ -4,7 +4,7 @@ import PhotosModel
 /// its photo data and thumbnail, tag links and ratings.
 ///
 /// The SHA-256 duplicate rule (one photo per original in one record zone, SPEC §3, issue 31
-/// A1) is the caller's check under the advisory lock of the original (`hasOriginal(sha256:zone:)`,
+/// A1) is the caller's check under the advisory lock of the original (`hasOriginal(sha256:in:)`,
 /// taken until the transaction ends), not a UNIQUE constraint: a photo of another zone may have
 /// the same original (one file in external data, two `photo_data` rows), which no constraint of
 /// `photo_data` alone can tell apart. Writers that insert several originals in one transaction

@@ -120,7 +120,7 @@ extension PostgresDatabase: LibraryStore {
     public func makePhotoInserter() throws -> any PhotoInserter { PostgresPhotoInserter(self) }
 }
 
-/// `PhotoInserter` over `PostgresPhotoWriter`: Core has checked `hasOriginal(sha256:zone:)`
+/// `PhotoInserter` over `PostgresPhotoWriter`: Core has checked `hasOriginal(sha256:in:)`
 /// first in the same transaction (which holds the original's advisory lock to its end).
 final class PostgresPhotoInserter: PhotoInserter {
     private let db: PostgresDatabase

@@ -15,7 +15,7 @@ import PhotosSQL
 ///
 /// Differences on purpose, both invariants `verify` checks on SQLite:
 /// - the duplicate rule (one photo per original in one record zone, issue 31 A1) is checked
-///   under a transaction-level advisory lock of the original (`hasOriginal(sha256:zone:)`),
+///   under a transaction-level advisory lock of the original (`hasOriginal(sha256:in:)`),
 ///   since several importers commit at once on a server; `photo_data.sha256` was UNIQUE
 ///   before migration 7 (a photo of another zone may share the original).
 /// - history tokens come from the sequence `history_token`, drawn under a transaction-level
@@ -224,7 +224,7 @@ public enum PostgresSchema {
         // 7 (issue 31 A1): the duplicate rule holds per record zone: a photo of a share may have
         // the original of a private photo (one file, two `photo_data` rows), so the UNIQUE
         // constraint on `photo_data.sha256` goes (its lookups keep an index); importers check
-        // under the original's advisory lock instead (`hasOriginal(sha256:zone:)`).
+        // under the original's advisory lock instead (`hasOriginal(sha256:in:)`).
         """
         ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key;
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);

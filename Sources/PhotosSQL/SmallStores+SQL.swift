@@ -9,20 +9,33 @@ extension ExportStore where Self: SQLConnection {
 
 /// `ImportStore` on any `SQLConnection`.
 extension ImportStore where Self: SQLConnection {
-    public func importedOriginal(sha256: String, zone: String) throws -> ImportedOriginal? {
-        try fetchOne(
+    public func importedOriginal(sha256: String, in scope: DuplicateScope) throws -> ImportedOriginal? {
+        let (condition, arguments) = Self.duplicateCondition(scope)
+        return try fetchOne(
             sql:
-                "SELECT p.unique_name, p.display_name, d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? ORDER BY d.id LIMIT 1",
-            arguments: [sha256, zone]
-        ) { ImportedOriginal(uniqueName: $0.string(0), displayName: $0.string(1), fileReference: $0.string(2)) }
+                "SELECT p.unique_name, p.display_name, d.file_ref, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) ORDER BY d.id LIMIT 1",
+            arguments: [sha256] + arguments
+        ) {
+            ImportedOriginal(
+                uniqueName: $0.string(0), displayName: $0.string(1), fileReference: $0.string(2), zone: $0.string(3))
+        }
     }
 
-    public func hasOriginal(sha256: String, zone: String) throws -> Bool {
-        try fetchOne(
+    public func hasOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
+        let (condition, arguments) = Self.duplicateCondition(scope)
+        return try fetchOne(
             sql:
-                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? LIMIT 1",
-            arguments: [sha256, zone]
+                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) LIMIT 1",
+            arguments: [sha256] + arguments
         ) { _ in true } != nil
+    }
+
+    /// The condition on `p.zone_id` of `scope`, with its arguments.
+    public static func duplicateCondition(_ scope: DuplicateScope) -> (String, [SQLBindable]) {
+        switch scope {
+        case .zone(let zone): return ("p.zone_id = ?", [zone])
+        case .privateStore: return ("p.zone_id IN (SELECT id FROM zone WHERE scope = 'private')", [])
+        }
     }
 }
 

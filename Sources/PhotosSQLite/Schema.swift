@@ -282,7 +282,7 @@ public enum Schema {
         // 7 (issue 31 A1): the duplicate rule (one photo per original) holds per record zone;
         // `photo_data.sha256` was never UNIQUE here, PostgreSQL's migration 7 drops its
         // constraint. Kept so that both backends' versions stay equal; the index is the
-        // lookup of `hasOriginal(sha256:zone:)`.
+        // lookup of `hasOriginal(sha256:in:)`.
         """
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
         """

@@ -169,65 +169,84 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try verifyClean([owner, ann])
     }
 
-    /// `import --share` of a file the library holds in its default zone: a new photo in the
-    /// share on the same file (the private one unchanged); again: a duplicate of the share's.
-    /// The other way round too: a file of a share imported into the default zone.
-    func testImportIntoAnotherZoneOfAFileHeldInOneMakesAPhotoThere() throws {
+    /// Into this library's own zones (default and its shares) a file held in any of them is a
+    /// duplicate (importing a folder again never makes a second photo of one moved into a
+    /// share); asked into a share with `--share`, it says so on stderr, naming the photo and
+    /// how to move it. Nothing changes.
+    func testImportIntoAnOwnZoneOfAFileHeldInAnotherIsADuplicateSaidSo() throws {
         let lib = dir + "/lib"
         try ok(lib, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
-        let path = try XCTUnwrap(
-            try ok(lib, ["list", "--json"]).split(separator: "\n").map { try json(String($0)) }
-                .first { $0["displayName"] as? String == "path.jpg" }?["uniqueName"] as? String)
-        try ok(lib, ["tag", "add", "Home", path])
+        let named = try ok(lib, ["list", "--json"]).split(separator: "\n").map { try json(String($0)) }
+        let path = try XCTUnwrap(named.first { $0["displayName"] as? String == "path.jpg" }?["uniqueName"] as? String)
+        let storm = try XCTUnwrap(named.first { $0["displayName"] as? String == "storm.jpg" }?["uniqueName"] as? String)
         try ok(lib, ["share", "create", "--title", "S", path])
         let share = try XCTUnwrap(try json(try ok(lib, ["share", "list", "--json"]))["id"] as? String)
-        let shareRows = try rows(lib)
-        let imported = try json(try ok(lib, ["--json", "import", samplesDir + "/storm.jpg", "--share", share]))
-        XCTAssertEqual(imported["imported"] as? Int, 1)
-        XCTAssertEqual(imported["duplicates"] as? Int, 0)
-        let after = try rows(lib)
-        XCTAssertEqual(after.count, 3, after.joined(separator: "\n"))
-        XCTAssertTrue(Set(shareRows).isSubset(of: Set(after)), "nothing there before changed: \(after)")
-        XCTAssertEqual(after.filter { $0.contains(" \(share) ") }.count, 2)
-        let again = try json(try ok(lib, ["--json", "import", samplesDir + "/storm.jpg", "--share", share]))
-        XCTAssertEqual(again["duplicates"] as? Int, 1)
-        XCTAssertEqual(again["imported"] as? Int, 0)
-        // path.jpg is only in the share now: into the default zone it is a new photo again.
-        let back = try json(try ok(lib, ["--json", "import", samplesDir + "/path.jpg"]))
-        XCTAssertEqual(back["imported"] as? Int, 1)
-        XCTAssertEqual(try rows(lib).count, 4)
-        XCTAssertEqual(originals(lib).count, 2)
-        try verifyClean([lib])
-        // Deleting every photo of one file but one keeps it; the last takes it.
-        let storms = try rows(lib).filter { !$0.contains("[Home]") }.map { String($0.split(separator: " ")[0]) }
-        XCTAssertEqual(storms.count, 3, "\(storms)")
-        try ok(lib, ["delete", "--yes", storms[0]])
-        XCTAssertEqual(originals(lib).count, 2)
+        let before = try LibrarySnapshot.dumpCatalog(lib)
+        let into = try photos(lib, ["--json", "import", samplesDir + "/storm.jpg", "--share", share])
+        XCTAssertEqual(into.status, 0, into.stderr)
+        XCTAssertEqual(try json(into.stdout)["duplicates"] as? Int, 1)
+        XCTAssertEqual(try json(into.stdout)["imported"] as? Int, 0)
+        XCTAssertTrue(
+            into.stderr.contains(
+                "storm.jpg: not imported into share \(share): it is photo \(storm) (storm.jpg) of zone default already; 'photos share add \(share) \(storm)' moves it there"
+            ), into.stderr)
+        let back = try photos(lib, ["--json", "import", samplesDir + "/path.jpg"])
+        XCTAssertEqual(try json(back.stdout)["duplicates"] as? Int, 1)
+        XCTAssertEqual(back.stderr, "", "into the default zone a photo of one's own share is a plain duplicate")
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
         try verifyClean([lib])
     }
 
+    /// Into a zone shared with this library, only a photo of that zone makes a file a
+    /// duplicate: a participant holding the file privately imports it into the share as a new
+    /// photo on the same file, her private photo unchanged; the owner then holds it in the
+    /// share only, and the participant's private photo never travels.
+    func testAParticipantsImportIntoTheShareOfAFileSheHoldsPrivately() throws {
+        let root = dir + "/p"
+        let (owner, ann, _, share) = try threeLibraries(root, owner: small)
+        try ok(ann, ["import", "-q", try input(root + "/ann-private", "kite.png", uniqueName: large)])
+        try ok(ann, ["tag", "add", "Mine", large])
+        let imported = try json(
+            try ok(ann, ["--json", "import", samplesDir + "/kite.png", "--share", share]))
+        XCTAssertEqual(imported["imported"] as? Int, 1)
+        let anns = try rows(ann)
+        XCTAssertEqual(anns.count, 3, anns.joined(separator: "\n"))
+        XCTAssertTrue(anns.contains("\(large) default [Mine] -"), anns.joined(separator: "\n"))
+        XCTAssertEqual(originals(ann).count, 2, "storm and one kite file for two photos")
+        try verifyClean([ann])
+        let annShared = try XCTUnwrap(
+            anns.first { $0.contains(" \(share) ") && !$0.hasPrefix(large) && $0.contains("[]") }?.split(separator: " ")
+                .first
+        ).description
+        try ok(ann, ["share", "export", share, "-o", root + "/from-ann"])
+        try ok(owner, ["sync", "--apply", root + "/from-ann"])
+        let owners = try rows(owner)
+        XCTAssertTrue(owners.contains("\(annShared) \(share) [] -"), owners.joined(separator: "\n"))
+        XCTAssertFalse(owners.joined().contains(large), owners.joined(separator: "\n"))
+        XCTAssertTrue(owners.contains("\(small) default [Private] 1"), owners.joined(separator: "\n"))
+        try verifyClean([owner, ann])
+    }
+
     /// `share add` / `share create` of a private photo whose original a photo of the share
-    /// already has: refused with 65 naming both, nothing moved (one photo per original in a zone).
+    /// already has (a participant's, come in by sync): refused with 65 naming both, nothing
+    /// moved (one photo per original in a zone).
     func testMovingAPhotoIntoAZoneHoldingItsOriginalIsRefused() throws {
-        let lib = dir + "/lib"
-        try ok(lib, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
-        let names = try rows(lib).map { String($0.split(separator: " ")[0]) }
-        try ok(lib, ["share", "create", "--title", "S", names[0]])
-        let share = try XCTUnwrap(try json(try ok(lib, ["share", "list", "--json"]))["id"] as? String)
-        let sharedFile = try XCTUnwrap(
-            try json(try ok(lib, ["show", names[0], "--json"]))["displayName"] as? String)
-        try ok(lib, ["import", "-q", samplesDir + "/" + sharedFile])
-        let privateCopy = try XCTUnwrap(
-            try rows(lib).first { $0.contains(" default ") && !$0.hasPrefix(names[1]) }?.split(separator: " ").first)
-        let before = try LibrarySnapshot.dumpCatalog(lib)
-        let refused = try photos(lib, ["share", "add", share, String(privateCopy)])
+        let root = dir + "/m"
+        let (owner, ann, _, share) = try threeLibraries(root, owner: small)
+        try ok(ann, ["import", "-q", try input(root + "/ann-in", "kite.png", uniqueName: large), "--share", share])
+        try ok(ann, ["share", "export", share, "-o", root + "/from-ann"])
+        try ok(owner, ["sync", "--apply", root + "/from-ann"])
+        let before = try LibrarySnapshot.dumpCatalog(owner)
+        let refused = try photos(owner, ["share", "add", share, small])
         XCTAssertEqual(refused.status, 65, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("same original as photo \(names[0])"), refused.stderr)
-        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
-        let other = try photos(lib, ["share", "create", String(privateCopy), names[0], "--move"])
-        XCTAssertEqual(other.status, 65, other.stderr)
-        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
-        try verifyClean([lib])
+        XCTAssertTrue(
+            refused.stderr.contains("photo \(small) has the same original as photo \(large), which is in zone \(share)"),
+            refused.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
+        let created = try photos(owner, ["share", "create", small, large, "--move"])
+        XCTAssertEqual(created.status, 65, created.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
+        try verifyClean([owner])
     }
 
     /// merge: a library whose share holds a file this library holds privately brings the share's

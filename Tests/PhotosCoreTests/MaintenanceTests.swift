@@ -395,9 +395,16 @@ final class MaintenanceTests: XCTestCase {
         try importInto(b, ["storm.jpg", "path.jpg"], tags: ["Sky"])
         try makeShare(b, id: "s-abcdef", photos: ["path.jpg"], tag: "Sky")
         try importInto(a, ["path.jpg"], tags: ["Sky"]) // path.jpg is in a's default zone
+        let privatePath = try XCTUnwrap(try a.catalog.scalarString("SELECT unique_name FROM photo"))
         let report = try a.merge(from: b)
+        // Issue 31 A1: b's path.jpg is in its share, a's in a's default zone: not matched (one
+        // photo per original holds within a zone), so a's private photo stays private and b's
+        // comes in beside it, on the same file.
         XCTAssertEqual(
-            [report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 1, 1])
+            [report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 2, 0])
+        XCTAssertEqual(
+            try a.catalog.scalarString("SELECT zone_id FROM photo WHERE unique_name = '\(privatePath)'"), "default")
+        XCTAssertEqual(try a.catalog.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 's-abcdef'"), 1)
         XCTAssertEqual(try a.catalog.scalarString("SELECT title FROM share WHERE id = 's-abcdef'"), "Trip")
         XCTAssertEqual(
             try a.catalog.scalarInt(

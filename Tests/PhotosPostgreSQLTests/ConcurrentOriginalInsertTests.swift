@@ -7,7 +7,7 @@ import XCTest
 
 /// The SHA-256 duplicate rule (one photo per original in one zone) holds across concurrent
 /// writers on PostgreSQL: four writers, each on its own connection, insert overlapping sets of
-/// originals in batches, each checking `hasOriginal(sha256:zone:)` (which takes the original's
+/// originals in batches, each checking `hasOriginal(sha256:in:)` (which takes the original's
 /// advisory lock until commit) first, as the import batch writer does, and every original ends
 /// up exactly once, with no writer failing.
 final class ConcurrentOriginalInsertTests: PostgresTestCase {
@@ -38,7 +38,7 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
                                     importedAt: "2026-01-01T00:00:00.000Z", captureDate: nil, captureOffset: nil,
                                     captureSource: nil, width: 1, height: 1, format: "jpeg", orientation: 1,
                                     zoneID: "default")
-                                if try db.hasOriginal(sha256: Self.digest(n), zone: "default") { continue }
+                                if try db.hasOriginal(sha256: Self.digest(n), in: .zone("default")) { continue }
                                 _ = try writer.insert(
                                     photo, sha256: Self.digest(n), byteSize: n, fileReference: "x/\(n)",
                                     thumbnail: (data: [UInt8(n % 256), 0], width: 1, height: 1))
@@ -72,12 +72,12 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
         let writer = PostgresPhotoWriter(db)
         try db.execute("INSERT INTO zone (id, name, scope) VALUES ('trip', 'trip', 'private')")
         try db.transaction {
-            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), zone: "default"))
+            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), in: .zone("default")))
             _ = try writer.insert(photo("a"), sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
         }
         try db.transaction {
-            XCTAssertTrue(try db.hasOriginal(sha256: sha(5), zone: "default"))
-            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), zone: "trip"))
+            XCTAssertTrue(try db.hasOriginal(sha256: sha(5), in: .zone("default")))
+            XCTAssertFalse(try db.hasOriginal(sha256: sha(5), in: .zone("trip")))
             var b = photo("b")
             b.zoneID = "trip"
             _ = try writer.insert(b, sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)

@@ -10,6 +10,8 @@ struct ImportBatchWriter {
     let library: Library
     /// The zone new photos go to (`--share`).
     let zone: String
+    /// Where a photo of the same original makes a file a duplicate (`Importer.duplicateScope`).
+    let duplicates: DuplicateScope
     let author: HistoryAuthor
     /// `--tag` names, normalized.
     let tagNames: [String]
@@ -19,9 +21,10 @@ struct ImportBatchWriter {
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
 
-    init(library: Library, zone: String, author: HistoryAuthor, tagNames: [String]) {
+    init(library: Library, zone: String, duplicates: DuplicateScope, author: HistoryAuthor, tagNames: [String]) {
         self.library = library
         self.zone = zone
+        self.duplicates = duplicates
         self.author = author
         self.tagNames = tagNames
         importStore = library.store
@@ -49,6 +52,7 @@ struct ImportBatchWriter {
     /// - Throws: `LibraryError.busy` past the busy timeout, `SQLiteError`.
     mutating func write(_ batch: [Importer.Prepared]) throws -> BatchResult {
         let (library, zone, tagNames, importStore) = (self.library, self.zone, self.tagNames, self.importStore)
+        let duplicates = self.duplicates
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
         let result: BatchResult
@@ -58,7 +62,7 @@ struct ImportBatchWriter {
                 var history = HistoryWriter(library, author: author, context: .import)
                 let writer = try library.store.makePhotoInserter()
                 for item in batch {
-                    if try importStore.hasOriginal(sha256: item.sha256, zone: zone) {
+                    if try importStore.hasOriginal(sha256: item.sha256, in: duplicates) {
                         result.duplicates += 1
                         result.duplicateSHA256s.append(item.sha256)
                         result.duplicatePaths.append(item.path)

@@ -37,13 +37,14 @@ final class ImportPipeline {
     ///   - thumbnail: thumbnail options.
     ///   - refreshMetadata: read the metadata of files already in the library
     ///     (`--refresh-metadata`, `Importer.prepare`).
-    ///   - zone: the record zone photos go into: a duplicate is a photo of that zone only.
+    ///   - zone: the record zone photos go into.
+    ///   - duplicates: where a photo of the same original makes a file a duplicate.
     init(
         files: FileScanner.Walk, jobs: Int, queueCapacity: Int = 0,
         catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
         thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false,
-        zone: String = ZoneID.default.rawValue
+        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
@@ -66,7 +67,7 @@ final class ImportPipeline {
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
                             thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
-                            sidecarsPossible: sidecarsPossible, zone: zone)
+                            sidecarsPossible: sidecarsPossible, zone: zone, duplicates: duplicates)
                         queue.push((path, outcome))
                     }
                 }

@@ -301,7 +301,7 @@ extension Library {
                 thumbnails[id] = (result.thumbnail, result.thumbnailWidth, result.thumbnailHeight)
                 continue
             }
-            if try store.importedOriginal(sha256: sha, zone: zone) != nil {
+            if try store.importedOriginal(sha256: sha, in: .zone(zone)) != nil {
                 var st = stat()
                 let file = externalData.path(for: ExternalDataStore.reference(for: sha))
                 guard stat(file, &st) == 0, Int(st.st_size) == size else {
@@ -672,7 +672,7 @@ struct ApplySession {
         else { return }
         // One photo per original holds within one zone (issue 31 A1): a photo of another zone
         // with the same original is neither deleted nor moved; both reference one file.
-        let held = try library.store.importedOriginal(sha256: sha, zone: zone)
+        let held = try library.store.importedOriginal(sha256: sha, in: .zone(zone))
         // Without its original (carried, or held in this zone) a photo cannot come in: refused
         // (`checkNewPhotos` checked it before the lock; this is the same under it).
         guard reader.originals[sha] != nil || held != nil else {

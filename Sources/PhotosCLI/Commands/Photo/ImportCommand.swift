@@ -129,6 +129,14 @@ enum ImportCommand: Command {
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)
         importer.onFailure = { ctx.console.itemError($0.path, $0.reason) }
+        importer.onDuplicateInAnotherZone = { path, found in
+            let move =
+                found.zone == ZoneID.default.rawValue
+                ? "; 'photos share add \(options.zone) \(found.uniqueName)' moves it there" : ""
+            ctx.console.note(
+                "\(path): not imported into share \(options.zone): it is photo \(found.uniqueName) (\(found.displayName)) of zone \(found.zone) already\(move)"
+            )
+        }
         importer.onRestore = { r in
             ctx.console.note(
                 "\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)"
