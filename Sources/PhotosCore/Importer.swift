@@ -442,8 +442,10 @@ public final class Importer {
         guard !hashes.isEmpty else { return }
         var photos: [PhotoRecord] = []
         for sha in hashes.sorted() {
-            guard let found = try library.store.importedOriginal(
-                    sha256: sha, in: try library.isSharedStoreZone(options.zone) ? .zone(options.zone) : .privateStore) else { continue }
+            guard
+                let found = try library.store.importedOriginal(
+                    sha256: sha, in: try library.isSharedStoreZone(options.zone) ? .zone(options.zone) : .privateStore)
+            else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }
         for name in tagNames { try library.addTag(TagName(rawValue: name), to: photos, author: options.author) }

@@ -115,7 +115,10 @@ extension PostgresDatabase: VerifyStore {
             ORDER BY d.sha256, p.zone_id, d.id
             """
         ).streamedMap {
-            (key: $0.string(0) + " " + $0.string(1), photo: PhotoName(uniqueName: $0.string(2), displayName: $0.string(3)))
+            (
+                key: $0.string(0) + " " + $0.string(1),
+                photo: PhotoName(uniqueName: $0.string(2), displayName: $0.string(3))
+            )
         }
         // Per zone (issue 31 A1): photos of different zones may share an original.
         return groupConsecutive(rows).filter { $0.photos.count > 1 }.map {

@@ -240,7 +240,8 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         let refused = try photos(owner, ["share", "add", share, small])
         XCTAssertEqual(refused.status, 65, refused.stderr)
         XCTAssertTrue(
-            refused.stderr.contains("photo \(small) has the same original as photo \(large), which is in zone \(share)"),
+            refused.stderr.contains(
+                "photo \(small) has the same original as photo \(large), which is in zone \(share)"),
             refused.stderr)
         XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
         let created = try photos(owner, ["share", "create", small, large, "--move"])

@@ -71,7 +71,9 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
 
     private func fill(_ sql: String, _ s: Setup) -> String {
         sql.replacingOccurrences(of: "$NEWSHA", with: s.newSHA).replacingOccurrences(of: "$NEW", with: s.newPhoto)
-            .replacingOccurrences(of: "$SHA", with: s.privateSHA).replacingOccurrences(of: "$SIZE", with: "\(s.privateSize)")
+            .replacingOccurrences(of: "$SHA", with: s.privateSHA).replacingOccurrences(
+                of: "$SIZE", with: "\(s.privateSize)"
+            )
             .replacingOccurrences(of: "$PHOTO", with: s.privatePhoto)
     }
 
@@ -214,7 +216,8 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
 
     func testAByteSizeOtherThanTheOriginalsIsRefused() throws {
         let s = try participantChangeset()
-        try edit(s.cs, fill("UPDATE entry SET value = '\(1 << 40)' WHERE object_id = '$NEW' AND attribute = 'byteSize'", s))
+        try edit(
+            s.cs, fill("UPDATE entry SET value = '\(1 << 40)' WHERE object_id = '$NEW' AND attribute = 'byteSize'", s))
         try assertRefused(s.owner, s.cs, photo: s.newPhoto, "records byteSize \(1 << 40)")
     }
 

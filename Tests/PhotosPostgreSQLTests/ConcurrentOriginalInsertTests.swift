@@ -83,8 +83,10 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
             _ = try writer.insert(b, sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
         }
         XCTAssertEqual(
-            try db.statement("SELECT p.unique_name, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY 1")
-                .map { $0.string(0) + " " + $0.string(1) }, ["a default", "b trip"])
+            try db.statement(
+                "SELECT p.unique_name, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY 1"
+            )
+            .map { $0.string(0) + " " + $0.string(1) }, ["a default", "b trip"])
         XCTAssertTrue(try db.photosSharingOriginals().isEmpty)
     }
 

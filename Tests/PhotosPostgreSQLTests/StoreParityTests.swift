@@ -315,7 +315,12 @@ final class StoreParityTests: PostgresTestCase {
         read("merge links", try s.mergeSourceTagLinks())
         read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), zone: "default") as Any])
         read("imported", try s.importedOriginal(sha256: sha(1), in: .zone("default")) as Any)
-        read("has original", [try s.hasOriginal(sha256: sha(1), in: .zone("default")), try s.hasOriginal(sha256: sha(7), in: .zone("default"))])
+        read(
+            "has original",
+            [
+                try s.hasOriginal(sha256: sha(1), in: .zone("default")),
+                try s.hasOriginal(sha256: sha(7), in: .zone("default"))
+            ])
         read("stats", try Self.comparable(s.catalogStats()))
 
         // Writes that remove, then the reads they change.

@@ -175,7 +175,9 @@ public final class TestCatalog {
     /// (issue 12 item 3; gone since issue 31 A1, the rule holds per zone); nothing on SQLite.
     /// - Throws: the backend's error.
     public func allowDuplicateOriginals() throws {
-        if backend == .postgresql { try execute("ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key") }
+        if backend == .postgresql {
+            try execute("ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key")
+        }
     }
 
     /// Makes every DELETE from `table` fail with `message`, as a damaged or hostile catalog

@@ -327,7 +327,9 @@ extension Library {
         // One photo per original within a zone (issue 31 A1): a photo of the same file there
         // already (a participant's, or one moved before it) is not joined by a second one.
         for (_, sha) in try catalogStore.fileReferences(ofPhoto: photo.rowID) {
-            if let other = try store.importedOriginal(sha256: sha, in: .zone(zone)), other.uniqueName != photo.uniqueName {
+            if let other = try store.importedOriginal(sha256: sha, in: .zone(zone)),
+                other.uniqueName != photo.uniqueName
+            {
                 throw ShareError.originalInZone(photo: photo.uniqueName, other: other.uniqueName, zone: zone)
             }
         }

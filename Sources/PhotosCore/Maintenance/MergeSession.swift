@@ -143,7 +143,8 @@ final class MergeSession {
         let writer = try library.store.makePhotoInserter()
         for photo in sourcePhotos {
             if let found = try target.matchingPhoto(
-                uniqueName: photo.uniqueName, sha256: photo.sha256, zone: photo.zone) {
+                uniqueName: photo.uniqueName, sha256: photo.sha256, zone: photo.zone)
+            {
                 localPhoto[photo.uniqueName] = found
                 report.matchedPhotos += 1
                 continue

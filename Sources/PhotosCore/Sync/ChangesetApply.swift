@@ -266,12 +266,15 @@ extension Library {
                     throw refuse(id, "differs only in case from photo \(variant) here: one identity")
                 }
             }
-            let required = ["sha256", "byteSize", "displayName", "importedAt", "width", "height", "format", "orientation", "zone"]
+            let required = [
+                "sha256", "byteSize", "displayName", "importedAt", "width", "height", "format", "orientation", "zone"
+            ]
             if let missing = required.first(where: { (v[$0] ?? nil) == nil }) {
                 throw refuse(id, "is new here but has no \(missing)")
             }
             guard let sha = v["sha256"] ?? nil, let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }),
-                let width = (v["width"] ?? nil).flatMap({ Int($0) }), let height = (v["height"] ?? nil).flatMap({ Int($0) }),
+                let width = (v["width"] ?? nil).flatMap({ Int($0) }),
+                let height = (v["height"] ?? nil).flatMap({ Int($0) }),
                 let format = v["format"] ?? nil, let zone = v["zone"] ?? nil
             else { throw refuse(id, "has attributes that are not values") }
             if let original = reader.originals[sha] {
@@ -296,7 +299,8 @@ extension Library {
                 guard result.width == width, result.height == height else {
                     throw refuse(
                         id,
-                        "is recorded as \(width)×\(height) pixels, but its original decodes as \(result.width)×\(result.height)")
+                        "is recorded as \(width)×\(height) pixels, but its original decodes as \(result.width)×\(result.height)"
+                    )
                 }
                 thumbnails[id] = (result.thumbnail, result.thumbnailWidth, result.thumbnailHeight)
                 continue
