@@ -42,6 +42,10 @@ struct ChangesetReader {
             originals = try ChangesetReader.originals(try file.originals(), folder: path)
         } catch let e as SyncError {
             throw e
+        } catch let e as UntrustedDatabaseError {
+            // A schema other than a changeset's, a value too long, work its size cannot explain
+            // (issue 31 item 17): refused before anything else is read.
+            throw SyncError(.refused, "changeset \(path) refused: \(backend.fileName) \(e.reason)")
         } catch {
             throw SyncError(.refused, "\(path) is not a readable changeset: \(error)")
         }
@@ -54,8 +58,18 @@ struct ChangesetReader {
 
     /// The thumbnail of `photo`, when the changeset has a sound-looking one (pixels 1…120, at
     /// most `thumbnailLimit` bytes); the caller still checks it decodes (`soundThumbnail`).
-    func thumbnail(photo: String) -> (data: [UInt8], width: Int, height: Int)? {
-        guard let t = try? file.thumbnail(photo: photo), (1...120).contains(t.width), (1...120).contains(t.height),
+    /// - Throws: `SyncError` `.refused` when reading it passes the file's bounds (a value longer
+    ///   than a row may hold, work beyond its size: `UntrustedDatabaseError`).
+    func thumbnail(photo: String) throws -> (data: [UInt8], width: Int, height: Int)? {
+        let found: (data: [UInt8], width: Int, height: Int)?
+        do {
+            found = try file.thumbnail(photo: photo)
+        } catch let e as UntrustedDatabaseError {
+            throw bad("the thumbnail of photo \(photo): \(e.reason)")
+        } catch {
+            return nil
+        }
+        guard let t = found, (1...120).contains(t.width), (1...120).contains(t.height),
             t.data.count <= ChangesetReader.thumbnailLimit
         else { return nil }
         return t
