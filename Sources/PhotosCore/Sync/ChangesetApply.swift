@@ -6,8 +6,8 @@ import PhotosModel
 public struct ApplyReport: Equatable, Sendable {
     /// The changeset's header values.
     public var changeset = ChangesetReport()
-    /// True when every token of the changeset had been applied before (applying it changed
-    /// nothing unless its sender's tokens restarted).
+    /// True when every token of the changeset had been applied before and applying it changed
+    /// nothing (no entry accepted, no original copied).
     public var alreadyApplied = false
     /// Entries that won over the state here (changed it).
     public var accepted = 0
@@ -112,6 +112,11 @@ extension Library {
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
         // of photos deleted by this changeset go again when nothing references them.
         removeUnreferencedFiles(removedFiles + copied)
+        // "Nothing new" is what applying did, not what the sender's tokens claim (issue 31 item
+        // 21): after a changeset whose toToken ran ahead (a forged or far-future token, or a
+        // sender whose clock jumped back), a later one within the range recorded still brings
+        // changes, and saying it brought none would hide them.
+        if report.accepted > 0 || report.originalsCopied > 0 { report.alreadyApplied = false }
         return report
     }
 
