@@ -487,7 +487,13 @@ public final class Importer {
         let claimsImage = Importer.claimsImage(path)
         let file: ImageFile
         do {
-            file = try ImageFile.read(path: path)
+            // Memory is the file's size: one too large for --max-pixels, or sparse, is refused
+            // before it is read (issue 31 item 20).
+            file = try ImageFile.read(path: path, maxBytes: thumbnail.maxFileBytes)
+        } catch let error as FileError
+            where error.kind == .unacceptable && Int64(error.reason.prefix { $0 != " " }) != nil
+        {
+            return .failed("\(error.reason) at --max-pixels \(thumbnail.maxPixels)")
         } catch let error as FileError {
             return .failed(error.reason) // reported with the path
         } catch {
@@ -577,7 +583,11 @@ public final class Importer {
                 }
             } catch {
                 claimed.release(file.sha256)
-                if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
+                // The file being imported and where its original was going (issue 31 item 21):
+                // "cannot import SOURCE: cannot write DEST: No space left on device".
+                if let e = error as? FileError, e.isEnvironmental {
+                    return .fatal(FileError(e.kind, "cannot import \(path): \(e.message)", errno: e.errno))
+                }
                 return .failed("\(error)")
             }
         }

@@ -176,7 +176,7 @@ struct CLIError {
             case .cannotCreate: self.init(.cantCreate, e.message)
             case .io: self.init(.ioError, e.message)
             case .notPermitted: self.init(.noPermission, e.message)
-            case .invalidName: self.init(.dataError, e.message)
+            case .invalidName, .unacceptable: self.init(.dataError, e.message)
             case .crypto: self.init(.software, e.message)
             }
         default:

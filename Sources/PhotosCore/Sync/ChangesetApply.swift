@@ -291,15 +291,19 @@ extension Library {
             let ref = ExternalDataStore.reference(for: sha)
             var st = stat()
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
-            let file = try ImageFile.read(path: reader.path + "/" + original.path)
-            guard file.sha256 == sha else {
+            // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20), placed only
+            // with the SHA-256 the reader checked; too large or sparse is refused before a read.
+            let copiedBytes: Int?
+            do {
+                copiedBytes = try externalData.copy(
+                    fromFileAt: reader.path + "/" + original.path, reference: ref, expectedSHA256: sha,
+                    maxBytes: ChangesetReader.maxOriginalBytes, durability: .deferred)
+            } catch let e as FileError where e.kind == .unacceptable {
                 throw SyncError(
                     .refused,
-                    "changeset \(reader.path) refused: original \(original.path) changed while read")
+                    "changeset \(reader.path) refused: original \(original.path) changed while read: \(e.reason)")
             }
-            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
-                written.append(ref)
-            }
+            if copiedBytes != nil { written.append(ref) }
             report.originalsCopied += 1
         }
         // Group durability, as import does: one syncfs(2) for all of them, before the rows that

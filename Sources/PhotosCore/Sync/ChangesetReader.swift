@@ -20,6 +20,11 @@ struct ChangesetReader {
     /// Largest thumbnail accepted, bytes (a 120-pixel JPEG is a few KiB).
     static let thumbnailLimit = 1 << 20
 
+    /// Largest original accepted, bytes (a photo's `byteSize` and an original's file): the
+    /// largest file an image of the default `--max-pixels` can be (`ThumbnailOptions.maxFileBytes`,
+    /// 922 MiB; issue 31 item 20). A larger one could not be decoded here.
+    static let maxOriginalBytes = ThumbnailOptions().maxFileBytes
+
     /// Opens and checks the changeset at `path`.
     /// - Throws: `SyncError` `.noChangeset` when it does not exist, `.refused` when anything in it is wrong.
     init(path: String, backend: any ChangesetBackend) throws {
@@ -154,6 +159,17 @@ struct ChangesetReader {
                 throw fail("missing or not a regular file")
             }
             guard Int(st.st_size) == o.byteSize else { throw fail("\(st.st_size) bytes, recorded \(o.byteSize)") }
+            // Before a byte is hashed or copied: a size no image here can have, or a sparse file
+            // (a 500 KB changeset carrying a "3 GiB" original of zeros, issue 31 item 20).
+            do {
+                let (fd, status) = try ImageFile.openRegularFile(path: file)
+                defer { close(fd) }
+                if let problem = ImageFile.sizeProblem(fd: fd, status: status, maxBytes: maxOriginalBytes) {
+                    throw fail(problem)
+                }
+            } catch let e as FileError {
+                throw fail("cannot be read: \(e.reason)")
+            }
             let digest: (hex: String, bytes: Int)
             do { digest = try SHA256Hasher.hex(ofFileAt: file) } catch { throw fail("cannot be read: \(error)") }
             guard digest.hex == o.sha256, digest.bytes == o.byteSize else {
@@ -243,7 +259,7 @@ enum SyncValues {
         case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
             return value.map(isZoneID) == true ? nil : "is not a zone id"
         case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"
-        case (.photo, "byteSize"): return int(0...(1 << 40))
+        case (.photo, "byteSize"): return int(0...ChangesetReader.maxOriginalBytes)
         case (.tag, "name"):
             // Compared by bytes: Swift's String == is canonical equivalence, under which a
             // decomposed name equals its NFC form (and two tags of one name would arrive).
