@@ -561,8 +561,15 @@ public final class Importer {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
-        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine).
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine);
+        // one that is not UTF-8 fails the file, as a sidecar's does: its tags would be changed.
+        let embedded: XMPSidecar?
+        do {
+            embedded = try Importer.embeddedXMP(result, path: path)
+        } catch {
+            claimed.release(file.sha256)
+            return .failed("\(error)")
+        }
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
@@ -614,13 +621,31 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        let embedded: XMPSidecar?
+        do {
+            embedded = try Importer.embeddedXMP(result, path: path)
+        } catch {
+            return .failed("\(error)")
+        }
         var capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
         return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
+    }
+
+    /// The XMP packet embedded in the image, parsed: nil when there is none or it is malformed
+    /// (ignored: the image itself is fine).
+    /// - Throws: `SidecarError.notUTF8` naming `path` for a packet that is not UTF-8 text.
+    static func embeddedXMP(_ result: ThumbnailResult, path: String) throws -> XMPSidecar? {
+        guard let packet = result.metadata.xmp else { return nil }
+        do {
+            return try XMPSidecar.parse(Data(packet), path: path)
+        } catch let error as SidecarError {
+            if case .notUTF8 = error { throw error }
+            return nil
+        }
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

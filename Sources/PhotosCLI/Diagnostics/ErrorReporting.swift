@@ -363,7 +363,8 @@ extension CLIError {
     /// data), a read error 74, the XMP Toolkit failing 70 (the installation's, not the file's).
     init(sidecar error: SidecarError) {
         switch error {
-        case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket:
+        case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket,
+            .notUTF8:
             self.init(.dataError, error.description)
         case .readFailed: self.init(.ioError, error.description)
         case .toolkitUnavailable, .toolkitAllocationFailed: self.init(.software, error.description)
