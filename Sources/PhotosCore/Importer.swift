@@ -637,8 +637,14 @@ public final class Importer {
 
     /// The XMP packet embedded in the image, parsed: nil when there is none or it is malformed
     /// (ignored: the image itself is fine).
-    /// - Throws: `SidecarError.notUTF8` naming `path` for a packet that is not UTF-8 text.
+    /// - Throws: `SidecarError.notUTF8` naming `path` for a packet that is not UTF-8 text,
+    ///   `.iptcKeywordNotUTF8` for an IPTC keyword declared UTF-8 that is not.
     static func embeddedXMP(_ result: ThumbnailResult, path: String) throws -> XMPSidecar? {
+        // IPTC keywords declared UTF-8 (1:90) whose bytes are not were decoded with U+FFFD in
+        // their place (`EmbeddedMetadata`): refused as an XMP packet that is not UTF-8 is.
+        if let keyword = result.metadata.iptcKeywords.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
+            throw SidecarError.iptcKeywordNotUTF8(path: path, shown: JSONValue.string(keyword).serialized())
+        }
         guard let packet = result.metadata.xmp else { return nil }
         do {
             return try XMPSidecar.parse(Data(packet), path: path)

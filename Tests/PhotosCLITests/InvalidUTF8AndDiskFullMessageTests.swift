@@ -55,6 +55,36 @@ final class InvalidUTF8AndDiskFullMessageTests: BinaryTestCase {
         XCTAssertEqual(try listNames(dir + "/lib"), [])
     }
 
+    /// An IPTC keyword whose record declares UTF-8 (1:90 = ESC % G) but whose bytes are not
+    /// (`Caf\xE9`) fails the image, naming it, instead of losing the keyword silently; the same
+    /// bytes without the declaration are ISO 8859-1 and import as `Café`.
+    func testAnIPTCKeywordDeclaredUTF8ThatIsNotFailsTheFile() throws {
+        let jpeg = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
+        func withIPTC(declaringUTF8: Bool) -> [UInt8] {
+            var iim: [UInt8] = declaringUTF8 ? [0x1C, 1, 90, 0, 3, 0x1B, 0x25, 0x47] : []
+            iim += [0x1C, 2, 25, 0, 4, 0x43, 0x61, 0x66, 0xE9]
+            if iim.count % 2 == 1 { iim.append(0) }
+            let n = UInt32(iim.count)
+            let resource: [UInt8] =
+                Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
+                + [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)] + iim
+            let payload = Array("Photoshop 3.0\0".utf8) + resource
+            return [0xFF, 0xD8, 0xFF, 0xED, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)]
+                + payload + [UInt8](jpeg.dropFirst(2))
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let bad = dir + "/in/declared.jpg", latin1 = dir + "/in/latin1.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: bad, contents: Data(withIPTC(declaringUTF8: true))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: latin1, contents: Data(withIPTC(declaringUTF8: false))))
+        let result = try run(["--library", dir + "/lib", "import", bad])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains(bad + ": IPTC keyword \"Caf\u{FFFD}\" is not UTF-8 text"), result.stderr)
+        XCTAssertEqual(try listNames(dir + "/lib"), [])
+        XCTAssertEqual(try run(["--library", dir + "/lib", "import", latin1]).status, 0)
+        let tags = try run(["--library", dir + "/lib", "tag", "list"])
+        XCTAssertTrue(tags.stdout.contains("Café"), tags.stdout)
+    }
+
     /// A tag name argument that is not UTF-8 (`Caf\xE9` in the argv bytes) is refused, naming
     /// it, with 64 as every bad argument value (`ErrorReporting`); no tag is made.
     func testATagNameArgumentThatIsNotUTF8IsRefused() throws {

@@ -364,7 +364,7 @@ extension CLIError {
     init(sidecar error: SidecarError) {
         switch error {
         case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket,
-            .notUTF8:
+            .notUTF8, .iptcKeywordNotUTF8:
             self.init(.dataError, error.description)
         case .readFailed: self.init(.ioError, error.description)
         case .toolkitUnavailable, .toolkitAllocationFailed: self.init(.software, error.description)
