@@ -12,63 +12,16 @@ public enum ISODate {
             Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
     }
 
-    /// Parses a date given on the command line: `YYYY-MM-DD` (midnight UTC),
-    /// `YYYY-MM-DDTHH:MM[:SS]` (UTC), or either with `Z` or a `±HH:MM` offset.
+    /// Parses a date given on the command line, with the one parser of every date option
+    /// (`CaptureBound.parse`, issue 31 item 21: `history --since 2024-12-31Z` was refused where
+    /// `list --since` took it): `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f…]]` (`T` or a space),
+    /// each optionally with `Z` or `±HH:MM`; a time without a zone is UTC, a day alone is its
+    /// midnight (in its zone when it has one).
     /// - Returns: the instant, and whether only a day was given (so `--until` can include it).
     public static func parse(_ text: String) -> (date: Date, dayOnly: Bool)? {
-        let s = text.trimmingCharacters(in: .whitespaces)
-        let scalars = Array(s.utf8)
-        func num(_ from: Int, _ len: Int) -> Int? {
-            guard from + len <= scalars.count else { return nil }
-            var v = 0
-            for c in scalars[from..<(from + len)] {
-                guard c >= 48 && c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
-        guard scalars.count >= 10, let y = num(0, 4), scalars[4] == 45, let mo = num(5, 2), scalars[7] == 45,
-            let d = num(8, 2), (1...12).contains(mo), (1...31).contains(d)
-        else { return nil }
-        var hour = 0, minute = 0, second = 0, offset = 0
-        var i = 10
-        let dayOnly = scalars.count == 10
-        if !dayOnly {
-            guard scalars[i] == 84 || scalars[i] == 32, let h = num(i + 1, 2), scalars.count > i + 3,
-                scalars[i + 3] == 58,
-                let mi = num(i + 4, 2), h < 24, mi < 60
-            else { return nil }
-            hour = h; minute = mi; i += 6
-            if i < scalars.count, scalars[i] == 58 {
-                guard let sec = num(i + 1, 2), sec < 61 else { return nil }
-                second = sec; i += 3
-                if i < scalars.count, scalars[i] == 46 { // fractional seconds, ignored
-                    i += 1
-                    while i < scalars.count, (48...57).contains(scalars[i]) { i += 1 }
-                }
-            }
-            if i < scalars.count {
-                if scalars[i] == 90 {
-                    i += 1
-                } else if scalars[i] == 43 || scalars[i] == 45 {
-                    let sign = scalars[i] == 45 ? -1 : 1
-                    guard let oh = num(i + 1, 2), scalars.count > i + 3 else { return nil }
-                    let colon = scalars[i + 3] == 58
-                    guard let om = num(i + (colon ? 4 : 3), 2), oh < 24, om < 60 else { return nil }
-                    i += colon ? 6 : 5
-                    offset = sign * (oh * 3600 + om * 60)
-                } else {
-                    return nil
-                }
-            }
-            guard i == scalars.count else { return nil }
-        }
-        var comps = DateComponents()
-        comps.year = y; comps.month = mo; comps.day = d; comps.hour = hour; comps.minute = minute; comps.second = second
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
-        guard let date = cal.date(from: comps), cal.component(.day, from: date) == d else { return nil }
-        return (date.addingTimeInterval(TimeInterval(-offset)), dayOnly)
+        guard let bound = CaptureBound.parse(text), let f = WallClock.parse(bound.local) else { return nil }
+        let seconds = f.secondsAsUTC - (bound.offsetMinutes ?? 0) * 60
+        return (Date(timeIntervalSince1970: Double(seconds) + f.fraction), CaptureBound.isDayOnly(text))
     }
 }
 
@@ -292,8 +245,7 @@ public struct CaptureBound: Equatable, Sendable {
         // A day alone, also with a zone (`2024-12-31Z`, `2024-12-31+05:00`): that day's midnight
         // in the zone, and with `endOfDay` the whole day included, as for a plain day.
         let rest = String(s.dropFirst(10))
-        let dayOnly =
-            s.count >= 10 && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))
+        let dayOnly = isDayOnly(s)
         if dayOnly, !rest.isEmpty { s = String(s.prefix(10)) + "T00:00:00" + rest }
         guard let t = CaptureTime.fromISO(s, source: "argument") else { return nil }
         var local = t.local
@@ -308,6 +260,15 @@ public struct CaptureBound: Equatable, Sendable {
                 format: "%04d-%02d-%02dT00:00:00", Int(out.tm_year) + 1900, Int(out.tm_mon) + 1, Int(out.tm_mday))
         }
         return CaptureBound(local: local, offsetMinutes: t.offsetMinutes)
+    }
+
+    /// True when `text` (trimmed) is a day alone, with or without a zone: `YYYY-MM-DD`,
+    /// `YYYY-MM-DDZ`, `YYYY-MM-DD±HH:MM`.
+    public static func isDayOnly(_ text: String) -> Bool {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        let rest = String(s.dropFirst(10))
+        return s.count >= 10
+            && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))
     }
 
     /// The bound as a UTC instant `YYYY-MM-DDTHH:MM:SS.fff` (SQLite's `%f` form), for a

@@ -512,7 +512,13 @@ public final class Importer {
         let claimsImage = Importer.claimsImage(path)
         let file: ImageFile
         do {
-            file = try ImageFile.read(path: path)
+            // Memory is the file's size: one too large for --max-pixels, or sparse, is refused
+            // before it is read (issue 31 item 20).
+            file = try ImageFile.read(path: path, maxBytes: thumbnail.maxFileBytes)
+        } catch let error as FileError
+            where error.kind == .unacceptable && Int64(error.reason.prefix { $0 != " " }) != nil
+        {
+            return .failed("\(error.reason) at --max-pixels \(thumbnail.maxPixels)")
         } catch let error as FileError {
             return .failed(error.reason) // reported with the path
         } catch {
@@ -585,8 +591,15 @@ public final class Importer {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
-        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine).
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine);
+        // one that is not UTF-8 fails the file, as a sidecar's does: its tags would be changed.
+        let embedded: XMPSidecar?
+        do {
+            embedded = try Importer.embeddedXMP(result, path: path)
+        } catch {
+            claimed.release(file.sha256)
+            return .failed("\(error)")
+        }
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
@@ -607,7 +620,11 @@ public final class Importer {
                 }
             } catch {
                 claimed.release(file.sha256)
-                if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
+                // The file being imported and where its original was going (issue 31 item 21):
+                // "cannot import SOURCE: cannot write DEST: No space left on device".
+                if let e = error as? FileError, e.isEnvironmental {
+                    return .fatal(FileError(e.kind, "cannot import \(path): \(e.message)", errno: e.errno))
+                }
                 return .failed("\(error)")
             }
         }
@@ -634,13 +651,37 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        let embedded: XMPSidecar?
+        do {
+            embedded = try Importer.embeddedXMP(result, path: path)
+        } catch {
+            return .failed("\(error)")
+        }
         var capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
         return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
+    }
+
+    /// The XMP packet embedded in the image, parsed: nil when there is none or it is malformed
+    /// (ignored: the image itself is fine).
+    /// - Throws: `SidecarError.notUTF8` naming `path` for a packet that is not UTF-8 text,
+    ///   `.iptcKeywordNotUTF8` for an IPTC keyword declared UTF-8 that is not.
+    static func embeddedXMP(_ result: ThumbnailResult, path: String) throws -> XMPSidecar? {
+        // IPTC keywords declared UTF-8 (1:90) whose bytes are not were decoded with U+FFFD in
+        // their place (`EmbeddedMetadata`): refused as an XMP packet that is not UTF-8 is.
+        if let keyword = result.metadata.iptcKeywords.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
+            throw SidecarError.iptcKeywordNotUTF8(path: path, shown: JSONValue.string(keyword).serialized())
+        }
+        guard let packet = result.metadata.xmp else { return nil }
+        do {
+            return try XMPSidecar.parse(Data(packet), path: path)
+        } catch let error as SidecarError {
+            if case .notUTF8 = error { throw error }
+            return nil
+        }
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

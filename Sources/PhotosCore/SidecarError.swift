@@ -29,13 +29,21 @@ public enum SidecarError: Error, Equatable, CustomStringConvertible {
     /// The XMP packet of `path` is malformed or truncated XML or RDF: the toolkit refused it
     /// with `toolkitCode` (`xmp_get_error`, exempi `xmperrors.h`; 0 for an empty packet).
     case malformedPacket(path: String, toolkitCode: Int32)
+    /// The XMP packet of `path` (a sidecar's, or one embedded in the image) is UTF-8 XML with
+    /// bytes that are not UTF-8 from byte `offset` (issue 31 item 21): its text, a tag name
+    /// among it, would be changed by whoever decoded it, so it is not read.
+    case notUTF8(path: String, offset: Int)
+    /// An IPTC keyword (JSON-quoted as decoded, U+FFFD in place of the bad bytes) of the image
+    /// at `path` that its IPTC record declares UTF-8 (1:90) but is not (issue 31 item 21).
+    case iptcKeywordNotUTF8(path: String, shown: String)
 
     /// The file the error is about; empty for `toolkitUnavailable`.
     public var path: String {
         switch self {
         case .fileTooLarge(let path, _, _), .readFailed(let path, _), .tooManyJSONValues(let path, _, _),
             .notAJSONObject(let path), .packetTooLarge(let path, _, _), .tooManyXMPNodes(let path, _, _),
-            .toolkitAllocationFailed(let path), .malformedPacket(let path, _):
+            .toolkitAllocationFailed(let path), .malformedPacket(let path, _), .notUTF8(let path, _),
+            .iptcKeywordNotUTF8(let path, _):
             return path
         case .toolkitUnavailable: return ""
         }
@@ -59,6 +67,10 @@ public enum SidecarError: Error, Equatable, CustomStringConvertible {
         case .toolkitAllocationFailed(let path): return "\(path): the XMP Toolkit could not allocate a packet"
         case let .malformedPacket(path, code):
             return "\(path): not a readable XMP packet: \(XMPToolkit.describe(code))"
+        case let .notUTF8(path, offset):
+            return "\(path): XMP packet is not UTF-8 text (byte \(offset) starts no UTF-8 character); not read"
+        case let .iptcKeywordNotUTF8(path, shown):
+            return "\(path): IPTC keyword \(shown) is not UTF-8 text, though its record declares UTF-8; not read"
         }
     }
 }

@@ -21,12 +21,16 @@ public struct TagName: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Trims white space and NFC-normalizes `raw` (Unicode Standard Annex #15), the form every
     /// tag name is stored and compared in.
     /// - Throws: `ValueError.tagNameEmpty` for a name that is empty after trimming,
-    ///   `.tagNameControlCharacters` for one holding control characters.
+    ///   `.tagNameControlCharacters` for one holding control characters, `.tagNameNotUTF8` for
+    ///   one holding U+FFFD (bytes that were not UTF-8, replaced by whoever decoded them).
     public static func normalize(_ raw: String) throws -> String {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ValueError.tagNameEmpty }
         if trimmed.unicodeScalars.contains(where: isControl) {
             throw ValueError.tagNameControlCharacters(shown: JSONValue.string(trimmed).serialized())
+        }
+        if trimmed.unicodeScalars.contains("\u{FFFD}") {
+            throw ValueError.tagNameNotUTF8(shown: JSONValue.string(trimmed).serialized())
         }
         return trimmed.precomposedStringWithCanonicalMapping
     }

@@ -881,7 +881,8 @@ extension Library {
                     // From the content address of its SHA-256: where the original is, also when
                     // the step above fixed its reference (and a dry run rolled that back).
                     let file = try ImageFile.read(
-                        path: externalData.path(for: ExternalDataStore.reference(for: photo.sha256)))
+                        path: externalData.path(for: ExternalDataStore.reference(for: photo.sha256)),
+                        maxBytes: ThumbnailOptions().maxFileBytes)
                     guard file.sha256 == photo.sha256 else {
                         outcome.notes[key] = "its original does not match its SHA-256; re-import the intact file"
                         continue

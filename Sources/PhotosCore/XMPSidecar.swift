@@ -188,6 +188,9 @@ public struct XMPSidecar: Equatable, Sendable {
         guard data.count <= maxBytes else {
             throw SidecarError.packetTooLarge(path: path, bytes: data.count, maximum: maxBytes)
         }
+        if let offset = XMPToolkit.invalidUTF8Offset(data) {
+            throw SidecarError.notUTF8(path: path, offset: offset)
+        }
         let nodes = XMPToolkit.nodeEstimate(data)
         guard nodes <= maxNodes else {
             throw SidecarError.tooManyXMPNodes(path: path, nodes: nodes, maximum: maxNodes)
@@ -374,6 +377,40 @@ enum XMPToolkit {
         return xmp_init()
     }()
     static var initError: Int32 { ready ? 0 : xmp_get_error() }
+
+    /// The offset of the first byte of `data` that starts no well-formed UTF-8 sequence (RFC
+    /// 3629 §4: no overlong forms, no surrogates, nothing above U+10FFFF), nil when all of it
+    /// is UTF-8 — or when the packet is UTF-16 or UTF-32 (a byte-order mark, or a NUL among
+    /// its first four bytes: XML in those encodings starts with `<` and NULs), which the
+    /// toolkit reads as such.
+    static func invalidUTF8Offset(_ data: Data) -> Int? {
+        let b = [UInt8](data)
+        if b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0xFF, 0xFE]) || b.prefix(4).contains(0) { return nil }
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return i
+            }
+            guard i + length <= b.count, (low...high).contains(b[i + 1]) else { return i }
+            for k in 2..<max(2, length) where !(0x80...0xBF).contains(b[i + k]) { return i }
+            i += length
+        }
+        return nil
+    }
 
     /// A simple property's value, by namespace URI and local name; nil when absent or not simple.
     static func property(_ xmp: XmpPtr, _ ns: String, _ name: String) -> String? {

@@ -77,6 +77,63 @@ public enum AtomicFile {
             }
             return Int(offset)
         }
+
+        /// Appends the file open as `input` (read from offset 0 with pread(2), in 1 MiB pieces:
+        /// memory one piece, whatever its size), hashing what it copies; the content is accepted
+        /// only when its SHA-256 is `expectedSHA256` (the caller's `write` then puts nothing in
+        /// place when this throws).
+        /// - Returns: the bytes copied.
+        /// - Throws: `FileError` naming `source`: 74 on a read error, `.unacceptable` (65) for
+        ///   another SHA-256; what `write` throws.
+        public func copyHashing(from input: Int32, source: String, expectedSHA256: String) throws -> Int {
+            let hasher = try SHA256Hasher()
+            var buffer = [UInt8](repeating: 0, count: ImageFile.chunk)
+            var offset = 0
+            while true {
+                let n = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, $0.count, off_t(offset)) }
+                if n < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    throw FileError(
+                        .io, path: source, reason: "read error: \(String(cString: strerror(code)))", errno: code)
+                }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes {
+                    let piece = UnsafeRawBufferPointer(rebasing: $0[0..<n])
+                    hasher.update(piece)
+                    try write(piece)
+                }
+                offset += n
+            }
+            guard hasher.finalizeHex() == expectedSHA256 else {
+                throw FileError(
+                    .unacceptable, path: source, reason: "its bytes do not have the SHA-256 \(expectedSHA256)")
+            }
+            return offset
+        }
+    }
+
+    /// Copies the regular file `source` to `path` (`write(to:)`: whole or not at all), streamed
+    /// and hashed (`Sink.copyHashing`), put in place only when its SHA-256 is `expectedSHA256`;
+    /// a file larger than `maxBytes` or sparse (`ImageFile.sizeProblem`) is refused before a
+    /// byte is read (issue 31 item 20).
+    /// - Returns: the bytes copied.
+    /// - Throws: `FileError` naming `source` (`.noInput`, `.unacceptable`, 74 reading) or `path`.
+    @discardableResult
+    public static func copy(
+        from source: String, to path: String, expectedSHA256: String, maxBytes: Int = Int.max,
+        temporaryPrefix: String = ".photos-tmp-", durability: Durability = .immediate
+    ) throws -> Int {
+        let (fd, st) = try ImageFile.openRegularFile(path: source)
+        defer { close(fd) }
+        if let problem = ImageFile.sizeProblem(fd: fd, status: st, maxBytes: maxBytes) {
+            throw FileError(.unacceptable, path: source, reason: problem)
+        }
+        var copied = 0
+        try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability) {
+            copied = try $0.copyHashing(from: fd, source: source, expectedSHA256: expectedSHA256)
+        }
+        return copied
     }
 
     /// Writes the file `path` with the content `produce` gives the sink; when `produce` throws,

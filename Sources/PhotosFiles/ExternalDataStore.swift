@@ -82,6 +82,52 @@ public struct ExternalDataStore: Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws
         -> Bool
     {
+        try put(reference: reference, durability: durability) { try $0.write(bytes) }
+    }
+
+    /// Copies the regular file at `source` into the store under `reference`, streamed in 1 MiB
+    /// reads hashed as they go (memory one chunk, whatever the file's size: issue 31 item 20),
+    /// placed as `write` places bytes only when its SHA-256 is `expectedSHA256`. A file larger
+    /// than `maxBytes`, or sparse (`ImageFile.sizeProblem`), is refused before a byte is read.
+    /// - Parameters:
+    ///   - source: the file to copy (another library's original, a changeset's).
+    ///   - reference: where it goes (`reference(for:)` of its SHA-256).
+    ///   - expectedSHA256: the SHA-256 its bytes must have.
+    ///   - maxBytes: the largest file accepted.
+    ///   - durability: as for `write`.
+    /// - Returns: the bytes copied, nil in a dry run (which copies nothing).
+    /// - Throws: `FileError` naming `source`: what `ImageFile.openRegularFile` throws,
+    ///   `.unacceptable` (65) when its bytes do not have `expectedSHA256` or it is too large or
+    ///   sparse, 74 on a read error; a write failure names the source and the destination
+    ///   ("cannot copy SOURCE to DEST: No space left on device", the kind `write` gives it).
+    @discardableResult
+    public func copy(
+        fromFileAt source: String, reference: String, expectedSHA256: String, maxBytes: Int,
+        durability: Durability = .immediate
+    ) throws -> Int? {
+        let (fd, st) = try ImageFile.openRegularFile(path: source)
+        defer { close(fd) }
+        if let problem = ImageFile.sizeProblem(fd: fd, status: st, maxBytes: maxBytes) {
+            throw FileError(.unacceptable, path: source, reason: problem)
+        }
+        var copied = 0
+        do {
+            let wrote = try put(reference: reference, durability: durability) { sink in
+                copied = try sink.copyHashing(from: fd, source: source, expectedSHA256: expectedSHA256)
+            }
+            return wrote ? copied : nil
+        } catch let error as FileError where error.kind != .unacceptable && !error.message.hasPrefix(source + ":") {
+            let reason = error.errno.map { String(cString: strerror($0)) } ?? error.reason
+            throw FileError(
+                error.kind, "cannot copy \(source) to \(path(for: reference)): \(reason)", errno: error.errno)
+        }
+    }
+
+    /// Writes what `produce` gives under `reference` (see `write`).
+    /// - Returns: true when written; false in a dry run.
+    private func put(reference: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void) throws
+        -> Bool
+    {
         guard ExternalDataStore.isContained(reference) else {
             throw FileError(
                 .invalidName,
@@ -108,22 +154,22 @@ public struct ExternalDataStore: Sendable {
         // sure of again and the write tried once more.
         try knownFolders.makeSure(dir, again: false, by: prepareFolder)
         do {
-            try place(bytes, at: final, durability: durability)
+            try place(at: final, durability: durability, produce)
         } catch let error as FileError where error.errno == ENOENT || error.errno == ENOTDIR {
             try knownFolders.makeSure(dir, again: true, by: prepareFolder)
-            try place(bytes, at: final, durability: durability)
+            try place(at: final, durability: durability, produce)
         }
         return true
     }
 
-    /// `AtomicFile.write` of `bytes` at `final`; a folder in the original's place (rename(2) of a
-    /// file onto a folder fails with EISDIR) is removed when empty and the write tried again; one
-    /// with files in it is not ours to remove.
+    /// `AtomicFile.write` of what `produce` gives at `final`; a folder in the original's place
+    /// (rename(2) of a file onto a folder fails with EISDIR) is removed when empty and the write
+    /// tried again; one with files in it is not ours to remove.
     /// - Throws: `FileError` (`AtomicFile.write`), `.cannotCreate` for a folder that stays.
-    private func place(_ bytes: UnsafeRawBufferPointer, at final: String, durability: Durability) throws {
+    private func place(at final: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void) throws {
         do {
             try AtomicFile.write(
-                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability, produce)
         } catch let error as FileError where error.errno == EISDIR {
             guard rmdir(final) == 0 else {
                 let code = errno
@@ -133,7 +179,7 @@ public struct ExternalDataStore: Sendable {
                     errno: code)
             }
             try AtomicFile.write(
-                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability, produce)
         }
     }
 

@@ -19,6 +19,10 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
         /// A name that is not a file inside the folder it must be in (a `file_ref` that
         /// escapes ExternalData): wrong data, not the file system's fault.
         case invalidName
+        /// A file that is not what it is read as, found before its bytes are read: larger than
+        /// any image the reader accepts could be, or sparse (holes no image has). The data is
+        /// wrong (65), not the file system.
+        case unacceptable
 
         /// The kind of a failed file operation by its `errno`: EACCES, EPERM, EROFS →
         /// `.notPermitted`; ENOSPC, EDQUOT, EIO → `.io` (a full or failing disk); anything else

@@ -17,6 +17,25 @@ public struct ThumbnailOptions: Sendable, Equatable {
         self.quality = quality
         self.maxPixels = maxPixels
     }
+
+    /// The largest file, bytes, that can hold an image of at most `maxPixels` pixels in a
+    /// format read (`maxFileBytes(maxPixels:)`); a larger file is refused before it is read.
+    public var maxFileBytes: Int { ThumbnailOptions.maxFileBytes(maxPixels: maxPixels) }
+
+    /// Room for metadata beside the image data in `maxFileBytes`, bytes: 64 MiB (an XMP packet
+    /// is read up to 4 MiB, an ICC profile up to 16 MiB, EXIF segments 64 KiB each).
+    public static let metadataAllowance = 64 << 20
+
+    /// The largest file, bytes, that can hold an image of at most `maxPixels` pixels (issue 31
+    /// item 20): 9 bytes per pixel — the least compact image of the formats read is a PNG of
+    /// 16-bit RGBA (8 bytes per pixel) in stored deflate blocks, with a filter byte per row —
+    /// plus `metadataAllowance`. At the default 100 million pixels: 967,108,864 bytes (922 MiB). Saturates at
+    /// `Int.max`.
+    public static func maxFileBytes(maxPixels: Int) -> Int {
+        let (pixels, overflow) = max(0, maxPixels).multipliedReportingOverflow(by: 9)
+        let (total, overflow2) = pixels.addingReportingOverflow(metadataAllowance)
+        return overflow || overflow2 ? Int.max : total
+    }
 }
 
 /// An upright thumbnail and what the decoder learned about the original.

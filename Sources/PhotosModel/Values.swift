@@ -20,6 +20,10 @@ public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
     case tagNameEmpty
     /// A tag name (JSON-quoted, trimmed) with control characters.
     case tagNameControlCharacters(shown: String)
+    /// A tag name (JSON-quoted, trimmed) holding U+FFFD, the character a decoder puts for bytes
+    /// that are not UTF-8 (a command-line argument, a changeset's text): the name as given is
+    /// lost, so it is refused rather than stored changed (issue 31 item 21).
+    case tagNameNotUTF8(shown: String)
 
     /// True for a value that is malformed as an argument (exit 64), false for one that is
     /// well-formed but wrong as data (exit 65).
@@ -40,6 +44,8 @@ public enum ValueError: Error, Equatable, CustomStringConvertible, Sendable {
         case .permission(let text, let accepted): return "takes \(accepted.joined(separator: ", ")), not '\(text)'"
         case .tagNameEmpty: return "tag name is empty"
         case .tagNameControlCharacters(let shown): return "tag name \(shown) contains control characters"
+        case .tagNameNotUTF8(let shown):
+            return "tag name \(shown) is not UTF-8 text (U+FFFD marks bytes that were not UTF-8)"
         }
     }
 }

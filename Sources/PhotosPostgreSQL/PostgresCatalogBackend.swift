@@ -176,7 +176,8 @@ extension PostgresError: StoreErrorConvertible {
         } else {
             kind = .other
         }
-        return StoreError(kind, message: message, detail: description)
+        return StoreError(
+            kind, message: StatementSummary.summary(message, limit: StatementSummary.messageLimit), detail: description)
     }
 }
 

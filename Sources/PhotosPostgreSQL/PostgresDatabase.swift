@@ -1,4 +1,5 @@
 import CPq
+import PhotosModel
 import Foundation
 
 /// One libpq connection to the PostgreSQL database holding a library's catalog.
@@ -241,7 +242,8 @@ public final class PostgresDatabase {
     func receiveFetch(_ sql: String) throws -> PGResult {
         settlePendingFetch()
         guard let result = prefetched.removeValue(forKey: sql) else {
-            throw PostgresError(sqlState: "XX000", message: "no rows were fetched ahead for \(sql)", sql: sql)
+            throw PostgresError(
+                sqlState: "XX000", message: "no rows were fetched ahead for \(StatementSummary.summary(sql))", sql: sql)
         }
         return try result.get()
     }

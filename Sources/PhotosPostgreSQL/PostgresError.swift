@@ -1,3 +1,5 @@
+import PhotosModel
+
 /// An error reported by PostgreSQL or by libpq: its SQLSTATE, the server's primary message and
 /// the SQL that failed (never the bound values, never the connection's password).
 ///
@@ -125,9 +127,12 @@ public struct PostgresError: Error, CustomStringConvertible, Equatable, Sendable
     /// True for class `XX` (internal error, data or index corrupted).
     public var isCorrupt: Bool { sqlStateClass == "XX" }
 
+    /// The SQLSTATE, the message and the statement, each cut to a line's worth
+    /// (`StatementSummary`: a 30 KB statement is named by its first 160 characters).
     public var description: String {
-        var text = "PostgreSQL error \(sqlState): \(message)"
-        if let sql { text += " while executing `\(sql)`" }
+        var text =
+            "PostgreSQL error \(sqlState): \(StatementSummary.summary(message, limit: StatementSummary.messageLimit))"
+        if let sql { text += " while executing `\(StatementSummary.summary(sql))`" }
         return text
     }
 }

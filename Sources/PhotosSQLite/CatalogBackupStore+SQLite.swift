@@ -48,16 +48,16 @@ extension Database: CatalogBackupStore {
         return stat(destination, &st) == 0 ? Int64(st.st_size) : 0
     }
 
+    /// The backup file comes from elsewhere (issue 31 item 17): before a page is copied, it is
+    /// opened hardened, bounded and read-only, and must hold only plain tables and indexes
+    /// (`requirePlainTablesOnly`): no view, trigger or virtual table comes into the library.
+    /// - Throws: `UntrustedDatabaseError`, `SQLiteError`.
     public func restoreCatalog(from source: String) throws {
-        var copy: OpaquePointer?
-        let rc = sqlite3_open_v2(source, &copy, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
-        guard rc == SQLITE_OK, let copy else {
-            let error = SQLiteError(handle: copy, code: rc)
-            if let copy { sqlite3_close_v2(copy) }
-            throw error
-        }
-        defer { sqlite3_close_v2(copy) }
-        try Database.copyPages(from: copy, to: handle)
+        let copy = try Database(path: source, readOnly: true, busyTimeout: busyTimeout)
+        defer { copy.close() }
+        try copy.boundForUntrustedFile(maxValueBytes: SQLiteCatalogBackend.maxValueBytes)
+        try copy.requirePlainTablesOnly()
+        try Database.copyPages(from: copy.handle, to: handle)
     }
 
     /// Copies every page of `source`'s main database over `destination`'s, in one step.

@@ -41,12 +41,38 @@ public final class ChangesetDatabase: ChangesetWriter, ChangesetReading {
         return ChangesetDatabase(db)
     }
 
-    /// Opens a changeset database for reading (nothing is written to it), after
+    /// The longest value or row a changeset holds, bytes (`SQLITE_LIMIT_LENGTH` when read): a
+    /// thumbnail of at most 1 MiB (Core's `ChangesetReader.thumbnailLimit`) and its row.
+    public static let maxRowBytes = (1 << 20) + (1 << 16)
+
+    /// The tables `ddl` creates, with their columns in order.
+    static let expectedTables: [String: [String]] = [
+        "header": ["key", "value"],
+        "acknowledgement": ["library_id", "scope", "token"],
+        "entry": ["entity", "object_id", "attribute", "value", "stamp_time", "stamp_library", "zone_id"],
+        "thumbnail": ["photo", "data", "width", "height"],
+        "original": ["sha256", "byte_size", "path"]
+    ]
+
+    /// The indexes `ddl` creates: those of the primary keys.
+    static let expectedIndexes: Set<String> = Set(expectedTables.keys.map { "sqlite_autoindex_\($0)_1" })
+
+    /// Opens a changeset database for reading (nothing is written to it). The file comes from
+    /// someone else and is run by nobody (issue 31 item 17): the connection is hardened
+    /// (`photos_sqlite_harden`: no views, triggers, extensions or untrusted functions) and bounded
+    /// (`Database.boundForUntrustedFile`: values and rows at most `maxRowBytes`, work by the
+    /// file's size, a small in-memory temporary store); its schema must be exactly `ddl`'s
+    /// plain tables and their primary-key indexes (`Database.requireSchema`); then
     /// `PRAGMA quick_check`.
-    /// - Throws: `SQLiteError` when it is not a readable SQLite file, `MigrationError.damaged`.
+    /// - Throws: `UntrustedDatabaseError` for another schema, a value too long or work too
+    ///   great; `SQLiteError` when it is not a readable SQLite file; `MigrationError.damaged`.
     public static func open(path: String) throws -> ChangesetDatabase {
         let db = try Database(path: path, readOnly: true, busyTimeout: 1)
-        guard try db.scalarString("PRAGMA quick_check") == "ok" else { throw MigrationError.damaged(path: path) }
+        try db.boundForUntrustedFile(maxValueBytes: maxRowBytes)
+        try db.requireSchema(tables: expectedTables, indexes: expectedIndexes)
+        guard try db.readingUntrusted({ try db.scalarString("PRAGMA quick_check") }) == "ok" else {
+            throw MigrationError.damaged(path: path)
+        }
         return ChangesetDatabase(db)
     }
 
@@ -96,43 +122,53 @@ public final class ChangesetDatabase: ChangesetWriter, ChangesetReading {
     /// The header's pairs as written (unchecked).
     /// - Throws: `SQLiteError` (also when the table is missing).
     public func headerValues() throws -> [String: String] {
-        var values: [String: String] = [:]
-        try db.statement("SELECT key, value FROM header").forEach { row in
-            if !row.isNull(1) { values[row.string(0)] = row.string(1) }
+        try db.readingUntrusted {
+            var values: [String: String] = [:]
+            try db.statement("SELECT key, value FROM header").forEach { row in
+                if !row.isNull(1) { values[row.string(0)] = row.string(1) }
+            }
+            return values
         }
-        return values
     }
 
     /// Every acknowledgement (unchecked). - Throws: `SQLiteError`.
     public func acknowledgements() throws -> [(library: String, scope: String, token: Int64)] {
-        try db.statement("SELECT library_id, scope, token FROM acknowledgement").map {
-            ($0.string(0), $0.string(1), $0.int64(2))
+        try db.readingUntrusted {
+            try db.statement("SELECT library_id, scope, token FROM acknowledgement").map {
+                ($0.string(0), $0.string(1), $0.int64(2))
+            }
         }
     }
 
     /// Every entry as raw text, in key order (checked by Core).
     /// - Throws: `SQLiteError`.
     public func rawEntries() throws -> [RawChangesetEntry] {
-        try db.statement(
-            "SELECT entity, object_id, attribute, value, stamp_time, stamp_library, zone_id FROM entry ORDER BY entity, object_id, attribute"
-        ).map {
-            RawChangesetEntry(
-                entity: $0.string(0), objectID: $0.string(1), attribute: $0.string(2), value: $0.optionalString(3),
-                time: $0.string(4), library: $0.string(5), zone: $0.optionalString(6))
+        try db.readingUntrusted {
+            try db.statement(
+                "SELECT entity, object_id, attribute, value, stamp_time, stamp_library, zone_id FROM entry ORDER BY entity, object_id, attribute"
+            ).map {
+                RawChangesetEntry(
+                    entity: $0.string(0), objectID: $0.string(1), attribute: $0.string(2), value: $0.optionalString(3),
+                    time: $0.string(4), library: $0.string(5), zone: $0.optionalString(6))
+            }
         }
     }
 
     /// The thumbnail of a photo, nil when none. - Throws: `SQLiteError`.
     public func thumbnail(photo: String) throws -> (data: [UInt8], width: Int, height: Int)? {
-        try db.statement("SELECT data, width, height FROM thumbnail WHERE photo = ?").first([photo]) {
-            ($0.blob(0), $0.int(1), $0.int(2))
+        try db.readingUntrusted {
+            try db.statement("SELECT data, width, height FROM thumbnail WHERE photo = ?").first([photo]) {
+                ($0.blob(0), $0.int(1), $0.int(2))
+            }
         }
     }
 
     /// Every original recorded (unchecked). - Throws: `SQLiteError`.
     public func originals() throws -> [ChangesetOriginal] {
-        try db.statement("SELECT sha256, byte_size, path FROM original ORDER BY sha256").map {
-            ChangesetOriginal(sha256: $0.string(0), byteSize: $0.int(1), path: $0.string(2))
+        try db.readingUntrusted {
+            try db.statement("SELECT sha256, byte_size, path FROM original ORDER BY sha256").map {
+                ChangesetOriginal(sha256: $0.string(0), byteSize: $0.int(1), path: $0.string(2))
+            }
         }
     }
 }

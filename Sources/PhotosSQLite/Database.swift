@@ -58,6 +58,14 @@ public final class Database {
             }
             db = opened
         }
+        // Every connection: whatever file it is, schema-defined SQL runs no untrusted function,
+        // views, triggers and extensions not at all (issue 31 item 17, `photos_sqlite_harden`).
+        let hardened = photos_sqlite_harden(db)
+        guard hardened == SQLITE_OK else {
+            let error = SQLiteError(handle: db, code: hardened)
+            sqlite3_close_v2(db)
+            throw error
+        }
         self.handle = db
         self.path = path
         self.busyTimeout = busyTimeout
@@ -137,6 +145,13 @@ public final class Database {
             }
             sqlite3_extended_result_codes(db, 1)
             sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
+            // Before the probe reads the schema (`photos_sqlite_harden`).
+            let hardened = photos_sqlite_harden(db)
+            guard hardened == SQLITE_OK else {
+                lastError = SQLiteError(handle: db, code: hardened)
+                sqlite3_close_v2(db)
+                throw lastError
+            }
             if queryOnly && sqlite3_db_readonly(db, "main") == 1 {
                 sqlite3_close_v2(db)
                 continue
@@ -161,7 +176,13 @@ public final class Database {
         isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+        workBudget?.deallocate()
+        workBudget = nil
     }
+
+    /// The work left to this connection when it reads an untrusted file
+    /// (`boundForUntrustedFile`); nil when unbounded. Freed after the connection is closed.
+    var workBudget: UnsafeMutablePointer<photos_sqlite_work_budget>?
 
     deinit { close() }
 

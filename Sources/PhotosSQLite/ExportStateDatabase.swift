@@ -28,7 +28,7 @@ public final class ExportStateDatabase {
     /// - Throws: `MigrationError.newerLibrary` for one from a newer photos, `.damaged` when it
     ///   fails `PRAGMA quick_check`, `SQLiteError` when it cannot be opened.
     public static func open(path: String, busyTimeout: Double = 5) throws -> ExportStateDatabase {
-        let db = try Database(path: path, busyTimeout: busyTimeout)
+        let db = try Database(path: path, busyTimeout: busyTimeout, beforeWriting: requireOwnSchema)
         let version = try db.userVersion
         guard version <= migrator.currentVersion else {
             throw MigrationError.newerLibrary(found: version, supported: migrator.currentVersion)
@@ -42,9 +42,30 @@ public final class ExportStateDatabase {
     /// version (a dry run creates and migrates nothing); nil otherwise.
     public static func openReadOnly(path: String) -> ExportStateDatabase? {
         guard access(path, F_OK) == 0, let db = try? Database(path: path, readOnly: true, busyTimeout: 5),
-            let version = try? db.userVersion, version == migrator.currentVersion
+            let version = try? db.userVersion, version == migrator.currentVersion, (try? requireOwnSchema(db)) != nil
         else { return nil }
         return ExportStateDatabase(db)
+    }
+
+    /// The longest value a state row holds, bytes: a path (PATH_MAX 4096) and a few short fields.
+    static let maxValueBytes = 64 << 10
+
+    /// The state file is in DEST, where anyone who writes there may have put another
+    /// (issue 31 item 17): before anything is read or written, the connection reads no value
+    /// over `maxValueBytes`, and the file holds nothing at version 0 and exactly `export_file`
+    /// with its columns and indexes at version 1 (no view, trigger or other object).
+    /// - Throws: `UntrustedDatabaseError`; `SQLiteError`.
+    static func requireOwnSchema(_ db: Database) throws {
+        db.limitValueLength(maxValueBytes)
+        switch try db.userVersion {
+        case 0: try db.requireSchema(tables: [:], indexes: [])
+        case 1:
+            try db.requireSchema(
+                tables: [
+                    "export_file": ["path", "unique_name", "kind", "sha256", "byte_size", "mtime_ns", "exported_at"]
+                ], indexes: ["sqlite_autoindex_export_file_1", "export_file_unique_name"])
+        default: return
+        }
     }
 
     /// Every row.

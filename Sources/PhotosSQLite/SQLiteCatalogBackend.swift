@@ -31,15 +31,32 @@ public struct SQLiteCatalogBackend: CatalogBackend {
     /// refuses a file holding another program's tables, or one at the current version missing a
     /// table or column of it, before anything is written to it (`LibraryStore.requireCatalogTables`).
     /// - Throws: `ForeignTablesError`, `MigrationError.unexpectedSchema`, `SQLiteError`.
+    ///
+    /// Every open, read-only ones too (`merge --from`, `catalog move`'s source, a library of
+    /// another user): a library has only plain tables and indexes, so one holding a view, a
+    /// trigger or a virtual table is not opened (`Database.requirePlainTablesOnly`, issue 31
+    /// item 17); the connection runs no view, trigger, extension or untrusted function
+    /// (`photos_sqlite_harden`), and reads no value longer than `maxValueBytes`. With plain
+    /// tables only, the work of photos' own queries is bounded by the rows there are.
+    /// - Throws: `UntrustedDatabaseError` for a view, trigger or virtual table.
     public func open(root: String, options: StoreOpenOptions) throws -> any LibraryStore {
-        try Database(
+        let db = try Database(
             path: SQLiteCatalogBackend.databasePath(root: root), readOnly: options.readOnly,
             busyTimeout: options.lockWait,
             beforeWriting: { db in
+                try db.requirePlainTablesOnly()
                 try Schema.migrator.requireKnownTables(db)
                 if try db.userVersion == Schema.currentVersion { try db.requireCatalogTables() }
             })
+        db.limitValueLength(SQLiteCatalogBackend.maxValueBytes)
+        if options.readOnly { try db.requirePlainTablesOnly() }
+        return db
     }
+
+    /// The longest value a library's row may hold, bytes (`SQLITE_LIMIT_LENGTH`): 64 MiB, far
+    /// above any a library writes (a thumbnail is a 120-pixel JPEG, text values are at most a
+    /// few KiB), so a hostile value of hundreds of MB is an error, not an allocation.
+    public static let maxValueBytes = 64 << 20
 }
 
 extension Database: LibraryStore {

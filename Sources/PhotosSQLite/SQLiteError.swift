@@ -1,4 +1,5 @@
 import CSQLite
+import PhotosModel
 
 /// An error reported by SQLite: its extended result code, the primary code, SQLite's message
 /// and the SQL that failed (never the bound values).
@@ -37,9 +38,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// The code, the message and the statement, each cut to a line's worth (`StatementSummary`).
     public var description: String {
-        var text = "SQLite error \(extendedCode): \(message)"
-        if let sql { text += " while executing `\(sql)`" }
+        var text =
+            "SQLite error \(extendedCode): \(StatementSummary.summary(message, limit: StatementSummary.messageLimit))"
+        if let sql { text += " while executing `\(StatementSummary.summary(sql))`" }
         return text
     }
 }

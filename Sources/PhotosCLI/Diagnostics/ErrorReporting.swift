@@ -176,7 +176,7 @@ struct CLIError {
             case .cannotCreate: self.init(.cantCreate, e.message)
             case .io: self.init(.ioError, e.message)
             case .notPermitted: self.init(.noPermission, e.message)
-            case .invalidName: self.init(.dataError, e.message)
+            case .invalidName, .unacceptable: self.init(.dataError, e.message)
             case .crypto: self.init(.software, e.message)
             }
         default:
@@ -363,7 +363,8 @@ extension CLIError {
     /// data), a read error 74, the XMP Toolkit failing 70 (the installation's, not the file's).
     init(sidecar error: SidecarError) {
         switch error {
-        case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket:
+        case .fileTooLarge, .tooManyJSONValues, .notAJSONObject, .packetTooLarge, .tooManyXMPNodes, .malformedPacket,
+            .notUTF8, .iptcKeywordNotUTF8:
             self.init(.dataError, error.description)
         case .readFailed: self.init(.ioError, error.description)
         case .toolkitUnavailable, .toolkitAllocationFailed: self.init(.software, error.description)

@@ -56,7 +56,9 @@ extension Library {
         {
             return source
         }
-        guard let file = try? ImageFile.read(path: externalData.path(for: reference)),
+        guard
+            let file = try? ImageFile.read(
+                path: externalData.path(for: reference), maxBytes: ThumbnailOptions().maxFileBytes),
             let made = try? file.bytes.withUnsafeBytes({
                 try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions())
             })

@@ -86,18 +86,24 @@ final class MergeSession {
             var st = stat()
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
             let restoring = library.isReferenced(fileReference: ref)
-            let file = try ImageFile.read(path: other.externalData.path(for: photo.fileReference))
-            guard file.sha256 == photo.sha256 else {
-                throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
+            // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20): placed only
+            // with the photo's SHA-256; a sparse file is refused before it is read.
+            let source = other.externalData.path(for: photo.fileReference)
+            let copiedBytes: Int?
+            do {
+                copiedBytes = try library.externalData.copy(
+                    fromFileAt: source, reference: ref, expectedSHA256: photo.sha256, maxBytes: Int.max,
+                    durability: .deferred)
+            } catch let e as FileError where e.kind == .unacceptable {
+                if e.reason.hasPrefix("its bytes do not have") {
+                    throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
+                }
+                throw e
             }
-            if try file.bytes.withUnsafeBytes({
-                try library.externalData.write($0, reference: ref, durability: .deferred)
-            }) {
-                copied.append(ref)
-            }
+            if copiedBytes != nil { copied.append(ref) }
             report.filesCopied += 1
             if restoring { report.originalsRestored += 1 }
-            report.bytesCopied += Int64(file.bytes.count)
+            report.bytesCopied += Int64(copiedBytes ?? photo.byteSize)
         }
         // (A dry run copied nothing, and its store syncs nothing.)
         if !copied.isEmpty { try library.externalData.syncFileSystem() }

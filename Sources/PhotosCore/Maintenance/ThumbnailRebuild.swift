@@ -151,7 +151,8 @@ extension Library {
         -> (index: Int, result: Result<ThumbnailResult, ThumbnailRebuildError>, bytes: Int)
     {
         do {
-            let file = try ImageFile.read(path: store.path(for: ExternalDataStore.reference(for: sha256)))
+            let file = try ImageFile.read(
+                path: store.path(for: ExternalDataStore.reference(for: sha256)), maxBytes: options.maxFileBytes)
             guard file.sha256 == sha256 else {
                 return (
                     index,

@@ -7,8 +7,8 @@ import PhotosModel
 public struct ApplyReport: Equatable, Sendable {
     /// The changeset's header values.
     public var changeset = ChangesetReport()
-    /// True when every token of the changeset had been applied before (applying it changed
-    /// nothing unless its sender's tokens restarted).
+    /// True when every token of the changeset had been applied before and applying it changed
+    /// nothing (no entry accepted, no original copied).
     public var alreadyApplied = false
     /// Entries that won over the state here (changed it).
     public var accepted = 0
@@ -116,6 +116,11 @@ extension Library {
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
         // of photos deleted by this changeset go again when nothing references them.
         removeUnreferencedFiles(removedFiles + copied)
+        // "Nothing new" is what applying did, not what the sender's tokens claim (issue 31 item
+        // 21): after a changeset whose toToken ran ahead (a forged or far-future token, or a
+        // sender whose clock jumped back), a later one within the range recorded still brings
+        // changes, and saying it brought none would hide them.
+        if report.accepted > 0 || report.originalsCopied > 0 { report.alreadyApplied = false }
         return report
     }
 
@@ -397,15 +402,19 @@ extension Library {
             let ref = ExternalDataStore.reference(for: sha)
             var st = stat()
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
-            let file = try ImageFile.read(path: reader.path + "/" + original.path)
-            guard file.sha256 == sha else {
+            // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20), placed only
+            // with the SHA-256 the reader checked; too large or sparse is refused before a read.
+            let copiedBytes: Int?
+            do {
+                copiedBytes = try externalData.copy(
+                    fromFileAt: reader.path + "/" + original.path, reference: ref, expectedSHA256: sha,
+                    maxBytes: ChangesetReader.maxOriginalBytes, durability: .deferred)
+            } catch let e as FileError where e.kind == .unacceptable {
                 throw SyncError(
                     .refused,
-                    "changeset \(reader.path) refused: original \(original.path) changed while read")
+                    "changeset \(reader.path) refused: original \(original.path) changed while read: \(e.reason)")
             }
-            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
-                written.append(ref)
-            }
+            if copiedBytes != nil { written.append(ref) }
             report.originalsCopied += 1
         }
         // Group durability, as import does: one syncfs(2) for all of them, before the rows that

@@ -156,18 +156,21 @@ extension Library {
             let relative = changesetOriginalsFolder + "/" + sha
             var st = stat()
             if lstat(folder + "/" + relative, &st) == 0 { continue }
-            let original = try ImageFile.read(path: externalData.path(for: ExternalDataStore.reference(for: sha)))
-            guard original.sha256 == sha else {
+            // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20).
+            let byteCount: Int
+            do {
+                byteCount = try AtomicFile.copy(
+                    from: externalData.path(for: ExternalDataStore.reference(for: sha)), to: folder + "/" + relative,
+                    expectedSHA256: sha, durability: .deferred)
+            } catch let e as FileError where e.kind == .unacceptable {
                 throw SyncError(
                     .refused,
-                    "the original of photo \(id) does not have its recorded SHA-256 (run 'photos verify')")
+                    "the original of photo \(id) does not have its recorded SHA-256 or is sparse (run 'photos verify'): \(e.reason)"
+                )
             }
-            try original.bytes.withUnsafeBytes { bytes in
-                _ = try AtomicFile.write(to: folder + "/" + relative, durability: .deferred) { try $0.write(bytes) }
-            }
-            try file.write(ChangesetOriginal(sha256: sha, byteSize: original.bytes.count, path: relative))
+            try file.write(ChangesetOriginal(sha256: sha, byteSize: byteCount, path: relative))
             report.originals += 1
-            originalBytes += Int64(original.bytes.count)
+            originalBytes += Int64(byteCount)
         }
         try file.finish()
         try Durability.syncFileSystem(containing: folder)

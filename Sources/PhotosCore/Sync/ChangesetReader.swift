@@ -20,6 +20,11 @@ struct ChangesetReader {
     /// Largest thumbnail accepted, bytes (a 120-pixel JPEG is a few KiB).
     static let thumbnailLimit = 1 << 20
 
+    /// Largest original accepted, bytes (a photo's `byteSize` and an original's file): the
+    /// largest file an image of the default `--max-pixels` can be (`ThumbnailOptions.maxFileBytes`,
+    /// 922 MiB; issue 31 item 20). A larger one could not be decoded here.
+    static let maxOriginalBytes = ThumbnailOptions().maxFileBytes
+
     /// Opens and checks the changeset at `path`.
     /// - Throws: `SyncError` `.noChangeset` when it does not exist, `.refused` when anything in it is wrong.
     init(path: String, backend: any ChangesetBackend) throws {
@@ -42,6 +47,10 @@ struct ChangesetReader {
             originals = try ChangesetReader.originals(try file.originals(), folder: path)
         } catch let e as SyncError {
             throw e
+        } catch let e as UntrustedDatabaseError {
+            // A schema other than a changeset's, a value too long, work its size cannot explain
+            // (issue 31 item 17): refused before anything else is read.
+            throw SyncError(.refused, "changeset \(path) refused: \(backend.fileName) \(e.reason)")
         } catch {
             throw SyncError(.refused, "\(path) is not a readable changeset: \(error)")
         }
@@ -54,8 +63,18 @@ struct ChangesetReader {
 
     /// The thumbnail of `photo`, when the changeset has a sound-looking one (pixels 1…120, at
     /// most `thumbnailLimit` bytes); the caller still checks it decodes (`soundThumbnail`).
-    func thumbnail(photo: String) -> (data: [UInt8], width: Int, height: Int)? {
-        guard let t = try? file.thumbnail(photo: photo), (1...120).contains(t.width), (1...120).contains(t.height),
+    /// - Throws: `SyncError` `.refused` when reading it passes the file's bounds (a value longer
+    ///   than a row may hold, work beyond its size: `UntrustedDatabaseError`).
+    func thumbnail(photo: String) throws -> (data: [UInt8], width: Int, height: Int)? {
+        let found: (data: [UInt8], width: Int, height: Int)?
+        do {
+            found = try file.thumbnail(photo: photo)
+        } catch let e as UntrustedDatabaseError {
+            throw bad("the thumbnail of photo \(photo): \(e.reason)")
+        } catch {
+            return nil
+        }
+        guard let t = found, (1...120).contains(t.width), (1...120).contains(t.height),
             t.data.count <= ChangesetReader.thumbnailLimit
         else { return nil }
         return t
@@ -146,6 +165,17 @@ struct ChangesetReader {
                 throw fail("missing or not a regular file")
             }
             guard Int(st.st_size) == o.byteSize else { throw fail("\(st.st_size) bytes, recorded \(o.byteSize)") }
+            // Before a byte is hashed or copied: a size no image here can have, or a sparse file
+            // (a 500 KB changeset carrying a "3 GiB" original of zeros, issue 31 item 20).
+            do {
+                let (fd, status) = try ImageFile.openRegularFile(path: file)
+                defer { close(fd) }
+                if let problem = ImageFile.sizeProblem(fd: fd, status: status, maxBytes: maxOriginalBytes) {
+                    throw fail(problem)
+                }
+            } catch let e as FileError {
+                throw fail("cannot be read: \(e.reason)")
+            }
             let digest: (hex: String, bytes: Int)
             do { digest = try SHA256Hasher.hex(ofFileAt: file) } catch { throw fail("cannot be read: \(error)") }
             guard digest.hex == o.sha256, digest.bytes == o.byteSize else {
@@ -235,7 +265,7 @@ enum SyncValues {
         case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
             return value.map(isZoneID) == true ? nil : "is not a zone id"
         case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"
-        case (.photo, "byteSize"): return int(0...(1 << 40))
+        case (.photo, "byteSize"): return int(0...ChangesetReader.maxOriginalBytes)
         case (.tag, "name"):
             // Compared by bytes: Swift's String == is canonical equivalence, under which a
             // decomposed name equals its NFC form (and two tags of one name would arrive).
