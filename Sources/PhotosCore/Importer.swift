@@ -122,6 +122,11 @@ public final class Importer {
     /// Called on the calling thread for each file that restored a missing or damaged original
     /// (with `dryRun`: would restore).
     public var onRestore: ((ImportRestoration) -> Void)?
+    /// Called on the calling thread for each file imported without some of its metadata:
+    /// (the file's path, the warning naming the packet that was not read and why). Issue 31
+    /// B13: an XMP packet the XMP Toolkit refuses (embedded, or a sidecar that is XML but not
+    /// valid XMP) no longer stops the file, nor is it dropped silently.
+    public var onWarning: ((String, String) -> Void)?
     /// Called on the calling thread after each file with (files done, files found so far): the
     /// folders are walked while the first files import, so the second number is the total only
     /// once `scanFinished` is true.
@@ -151,6 +156,8 @@ public final class Importer {
         var sidecar: XMPSidecar?
         var capture: CaptureTime?
         var wroteFile: Bool
+        /// Metadata not read (a packet the XMP Toolkit refused), each naming its file.
+        var warnings: [String] = []
     }
 
     enum Outcome: Sendable {
@@ -381,6 +388,7 @@ public final class Importer {
                     }
                 case .prepared(let item):
                     bytesSoFar += Int64(item.byteSize)
+                    for warning in item.warnings { onWarning?(item.path, warning) }
                     if fatal == nil {
                         batch.append(item)
                     } else if item.wroteFile {
@@ -548,15 +556,28 @@ public final class Importer {
             return .failed("\(error)")
         }
         var sidecar: XMPSidecar?
+        var warnings: [String] = []
         do {
             // The scan saw no sidecar-like name in the folder: no open(2) of five absent names.
             sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
+        } catch let error as SidecarError where error.isInvalidXMP {
+            // Well-formed XML the toolkit refuses as XMP and that could not be repaired: the
+            // image is fine, so it imports without the sidecar, with a warning naming it.
+            warnings.append("\(error); imported without it")
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
-        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine).
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        // XMP embedded in the image: a packet that cannot be read is left out (the image
+        // itself is fine), with a warning naming the file.
+        var embedded: XMPSidecar?
+        if let packet = result.metadata.xmp {
+            do {
+                embedded = try XMPSidecar.parse(Data(packet), path: path)
+            } catch {
+                warnings.append("\(error) (the packet embedded in the image); imported without it")
+            }
+        }
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
@@ -584,7 +605,7 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, wroteFile: wrote))
+                sidecar: sidecar, capture: capture, wroteFile: wrote, warnings: warnings))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import

@@ -129,6 +129,9 @@ enum ImportCommand: Command {
         }
         let importer = Importer(library: library, libraryRoot: root, options: options)
         importer.onFailure = { ctx.console.itemError($0.path, $0.reason) }
+        importer.onWarning = { path, message in
+            ctx.console.warning(command: "import", message.hasPrefix(path) ? message : "\(path): \(message)")
+        }
         importer.onRestore = { r in
             ctx.console.note(
                 "\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)"
