@@ -145,6 +145,8 @@ public struct XMPSidecar: Equatable, Sendable {
     public static func parseJSON(_ data: Data, path: String) throws -> XMPSidecar {
         // Foundation's JSON tree costs ~60 bytes per value: a 4 MiB sidecar of two million
         // `0,` values took 70 MB per worker (166 MB peak with two). Values are counted first.
+        // RFC 8259 §8.1: JSON text is UTF-8; anything else is refused before a decoder sees it.
+        guard XMPToolkit.isValidUTF8([UInt8](data)) else { throw SidecarError.notAJSONObject(path: path) }
         let values = jsonValueEstimate(data)
         guard values <= maxNodes else {
             throw SidecarError.tooManyJSONValues(path: path, values: values, maximum: maxNodes)
