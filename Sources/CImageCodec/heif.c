@@ -23,6 +23,7 @@
 #include "reduce.h"
 #include "color.h"
 #include "hevcvui.h"
+#include "heifcheck.h"
 
 /* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
 #define PC_HEIF_METADATA_MAX (1u << 20)
@@ -174,6 +175,16 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
                          pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     if (data == NULL || size < 12) { pc_set_error(messages, "not a HEIF file (too short)"); return PC_CORRUPT; }
+    /* The item structure and the coded streams' own sizes, checked before libheif reads a byte
+     * (heifcheck.h): libheif 1.15 crashes on reference cycles and on grids that do not fit their
+     * tiles, and allocates by the coded size whatever ispe says (issue 31 B14, B15). */
+    uint32_t over_width = 0, over_height = 0;
+    pc_status checked = pc_heif_check(data, size, options->max_pixels, &over_width, &over_height, messages);
+    if (checked == PC_TOO_LARGE) {
+        out->stored_width = over_width > 0x7FFFFFFF ? 0x7FFFFFFF : (int)over_width;
+        out->stored_height = over_height > 0x7FFFFFFF ? 0x7FFFFFFF : (int)over_height;
+    }
+    if (checked != PC_OK) return checked;
     char unavailable[320];
     if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
     pc_status status = PC_OK;
