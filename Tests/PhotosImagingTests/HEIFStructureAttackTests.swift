@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import PhotosTestSupport
 @testable import PhotosImaging
 
 /// Issue 31 B14 and B15: HEIF files of a few hundred bytes crashed libheif 1.15 in the importing
@@ -11,89 +12,7 @@ import XCTest
 /// libheif's x265/aom here) in a HEIF structure of the test's making, and each verdict is the
 /// decoder's, in process.
 final class HEIFStructureAttackTests: XCTestCase {
-    // MARK: ISOBMFF writing (ISO/IEC 14496-12 §4.2, §8.11; ISO/IEC 23008-12 §6.5.3, §6.6.2.3)
-
-    static func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    static func u32(_ v: Int) -> [UInt8] {
-        [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-    }
-    static func box(_ type: String, _ body: [UInt8]) -> [UInt8] { u32(body.count + 8) + Array(type.utf8) + body }
-    static func fullBox(_ type: String, version: UInt8 = 0, flags: Int = 0, _ body: [UInt8]) -> [UInt8] {
-        box(type, [version, UInt8(flags >> 16 & 0xFF), UInt8(flags >> 8 & 0xFF), UInt8(flags & 0xFF)] + body)
-    }
-    static func ispe(_ width: Int, _ height: Int) -> [UInt8] { fullBox("ispe", u32(width) + u32(height)) }
-    /// An ImageGrid payload (§6.6.2.3.2), 16-bit output fields unless a size needs 32.
-    static func grid(rows: Int, columns: Int, width: Int, height: Int) -> [UInt8] {
-        let large = width > 0xFFFF || height > 0xFFFF
-        return [0, large ? 1 : 0, UInt8(rows - 1), UInt8(columns - 1)]
-            + (large ? u32(width) + u32(height) : u16(width) + u16(height))
-    }
-
-    struct Item {
-        var id: Int
-        var type: String
-        var data: [UInt8]
-        /// Whole property boxes (ispe, hvcC, av1C ...), associated in this order.
-        var properties: [[UInt8]]
-    }
-
-    /// A HEIF file: ftyp, meta (hdlr pict, pitm, iinf of infe v2, iloc v0 with one extent per
-    /// item into mdat, iref v0, iprp), mdat. `extentLength` overrides an item's iloc length.
-    static func build(
-        brand: String, primary: Int, items: [Item], references: [(String, Int, [Int])],
-        extentLength: [Int: Int] = [:]
-    ) -> [UInt8] {
-        let ftyp = box("ftyp", Array(brand.utf8) + u32(0) + Array("mif1".utf8) + Array(brand.utf8) + Array("miaf".utf8))
-        func meta(mdatPayload: Int) -> [UInt8] {
-            let hdlr = fullBox("hdlr", u32(0) + Array("pict".utf8) + u32(0) + u32(0) + u32(0) + [0])
-            let pitm = fullBox("pitm", u16(primary))
-            var infes: [UInt8] = []
-            for item in items {
-                infes += fullBox("infe", version: 2, u16(item.id) + u16(0) + Array(item.type.utf8) + [0])
-            }
-            let iinf = fullBox("iinf", u16(items.count) + infes)
-            var iloc: [UInt8] = [0x44, 0x00] + u16(items.count)
-            var offset = mdatPayload
-            for item in items {
-                iloc += u16(item.id) + u16(0) + u16(1) + u32(offset) + u32(extentLength[item.id] ?? item.data.count)
-                offset += item.data.count
-            }
-            var irefBody: [UInt8] = []
-            for (type, from, to) in references {
-                irefBody += box(type, u16(from) + u16(to.count) + to.flatMap { u16($0) })
-            }
-            var ipco: [UInt8] = []
-            var ipma: [UInt8] = u32(items.count)
-            var index = 0
-            for item in items {
-                ipma += u16(item.id) + [UInt8(item.properties.count)]
-                for property in item.properties {
-                    ipco += property
-                    index += 1
-                    ipma.append(UInt8(index))
-                }
-            }
-            let iprp = box("iprp", box("ipco", ipco) + fullBox("ipma", ipma))
-            let iref = references.isEmpty ? [] : fullBox("iref", irefBody)
-            return fullBox("meta", hdlr + pitm + iinf + fullBox("iloc", iloc) + iref + iprp)
-        }
-        let size = meta(mdatPayload: 0).count
-        let data = items.flatMap { $0.data }
-        return ftyp + meta(mdatPayload: ftyp.count + size + 8) + box("mdat", data)
-    }
-
-    // MARK: reading the pieces of a real file
-
-    /// The first box `type` anywhere in `bytes` (searched by its four characters), whole.
-    static func firstBox(_ type: String, in bytes: [UInt8]) throws -> [UInt8] {
-        let range = try XCTUnwrap(bytes.firstRange(of: Array(type.utf8)), "no \(type)")
-        let start = range.lowerBound - 4
-        let length = bytes[start..<range.lowerBound].reduce(0) { $0 << 8 | Int($1) }
-        return Array(bytes[start..<(start + length)])
-    }
-
-    /// A one-image file's coded data: the payload of its mdat (libheif writes only the image's).
-    static func codedData(_ bytes: [UInt8]) throws -> [UInt8] { Array(try firstBox("mdat", in: bytes).dropFirst(8)) }
+    typealias Item = HEIFBuilder.Item
 
     /// A real coded image: HEVC (hvcC) or AV1 (av1C) of `width` × `height`, its data and config.
     struct Coded {
@@ -105,7 +24,7 @@ final class HEIFStructureAttackTests: XCTestCase {
         func item(_ id: Int, ispe: (Int, Int)? = nil) -> Item {
             Item(
                 id: id, type: type, data: data,
-                properties: [config, HEIFStructureAttackTests.ispe(ispe?.0 ?? width, ispe?.1 ?? height)])
+                properties: [config, HEIFBuilder.ispe(ispe?.0 ?? width, ispe?.1 ?? height)])
         }
     }
 
@@ -113,8 +32,8 @@ final class HEIFStructureAttackTests: XCTestCase {
         let pixels = [UInt8](repeating: 0, count: width * height * 3).enumerated().map { UInt8(($0.offset / 3) % 251) }
         let file = try HEIFWebPTests.heif(av1: av1, pixels: pixels, width: width, height: height)
         return Coded(
-            type: av1 ? "av01" : "hvc1", config: try firstBox(av1 ? "av1C" : "hvcC", in: file),
-            data: try codedData(file), width: width, height: height)
+            type: av1 ? "av01" : "hvc1", config: try HEIFBuilder.firstBox(av1 ? "av1C" : "hvcC", in: file),
+            data: try HEIFBuilder.codedData(file), width: width, height: height)
     }
 
     static func verdict(_ file: [UInt8]) -> ImageError? {
@@ -130,21 +49,21 @@ final class HEIFStructureAttackTests: XCTestCase {
 
     func testBuiltSingleImageAndGridDecode() throws {
         let hevc = try Self.coded()
-        let single = Self.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [])
+        let single = HEIFBuilder.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [])
         let (one, _) = try HEIFWebPTests.thumbnail(single)
         XCTAssertEqual([one.width, one.height], [480, 320])
         // A 2×2 grid of four tiles (the same coded data each), output 900×600 (cropped from 960×640).
         let tiles = (1...4).map { hevc.item($0) }
         let grid = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 2, columns: 2, width: 900, height: 600),
-            properties: [Self.ispe(900, 600)])
-        let file = Self.build(
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 2, columns: 2, width: 900, height: 600),
+            properties: [HEIFBuilder.ispe(900, 600)])
+        let file = HEIFBuilder.build(
             brand: "heic", primary: 10, items: tiles + [grid], references: [("dimg", 10, [1, 2, 3, 4])])
         let (result, _) = try HEIFWebPTests.thumbnail(file)
         XCTAssertEqual([result.width, result.height], [900, 600])
         let av1 = try Self.coded(av1: true)
         let (avif, _) = try HEIFWebPTests.thumbnail(
-            Self.build(brand: "avif", primary: 1, items: [av1.item(1)], references: []))
+            HEIFBuilder.build(brand: "avif", primary: 1, items: [av1.item(1)], references: []))
         XCTAssertEqual([avif.width, avif.height], [480, 320])
     }
 
@@ -153,9 +72,10 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testAnItemDerivingFromItselfIsRefused() throws {
         let hevc = try Self.coded()
         let grid = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 1, width: 480, height: 320),
-            properties: [Self.ispe(480, 320)])
-        let file = Self.build(brand: "heic", primary: 10, items: [hevc.item(1), grid], references: [("dimg", 10, [10])])
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 1, width: 480, height: 320),
+            properties: [HEIFBuilder.ispe(480, 320)])
+        let file = HEIFBuilder.build(
+            brand: "heic", primary: 10, items: [hevc.item(1), grid], references: [("dimg", 10, [10])])
         XCTAssertLessThan(file.count, 1000 + hevc.data.count)
         XCTAssertEqual(Self.verdict(file), .corrupt("HEIF file is corrupt: item 10 references itself (iref dimg)"))
     }
@@ -163,11 +83,11 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testTwoGridsDerivingFromEachOtherAreRefused() throws {
         let hevc = try Self.coded()
         let a = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 1, width: 480, height: 320),
-            properties: [Self.ispe(480, 320)])
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 1, width: 480, height: 320),
+            properties: [HEIFBuilder.ispe(480, 320)])
         var b = a
         b.id = 11
-        let file = Self.build(
+        let file = HEIFBuilder.build(
             brand: "heic", primary: 10, items: [hevc.item(1), a, b],
             references: [("dimg", 10, [11]), ("dimg", 11, [10])])
         XCTAssertEqual(
@@ -175,9 +95,9 @@ final class HEIFStructureAttackTests: XCTestCase {
             .corrupt("HEIF file is corrupt: item 10 references itself through other items (a cycle in iref)"))
         // The same cycle through a thumbnail reference: tile 1 is the thumbnail of grid 10.
         let g = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 1, width: 480, height: 320),
-            properties: [Self.ispe(480, 320)])
-        let thumb = Self.build(
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 1, width: 480, height: 320),
+            properties: [HEIFBuilder.ispe(480, 320)])
+        let thumb = HEIFBuilder.build(
             brand: "heic", primary: 10, items: [hevc.item(1), g], references: [("dimg", 10, [1]), ("thmb", 1, [10])])
         XCTAssertEqual(
             Self.verdict(thumb),
@@ -187,12 +107,12 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testAGridOfGridsIsRefused() throws {
         let hevc = try Self.coded()
         let inner = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 1, width: 480, height: 320),
-            properties: [Self.ispe(480, 320)])
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 1, width: 480, height: 320),
+            properties: [HEIFBuilder.ispe(480, 320)])
         let outer = Item(
-            id: 20, type: "grid", data: Self.grid(rows: 1, columns: 2, width: 960, height: 320),
-            properties: [Self.ispe(960, 320)])
-        let file = Self.build(
+            id: 20, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 2, width: 960, height: 320),
+            properties: [HEIFBuilder.ispe(960, 320)])
+        let file = HEIFBuilder.build(
             brand: "heic", primary: 20, items: [hevc.item(1), inner, outer],
             references: [("dimg", 10, [1]), ("dimg", 20, [10, 10])])
         XCTAssertEqual(
@@ -203,24 +123,27 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testAGridLargerThanItsTilesOrNotMatchingThemIsRefused() throws {
         let hevc = try Self.coded()
         func file(_ payload: [UInt8], ispe: (Int, Int), tiles: [Int]) -> [UInt8] {
-            let grid = Item(id: 10, type: "grid", data: payload, properties: [Self.ispe(ispe.0, ispe.1)])
-            return Self.build(
+            let grid = Item(id: 10, type: "grid", data: payload, properties: [HEIFBuilder.ispe(ispe.0, ispe.1)])
+            return HEIFBuilder.build(
                 brand: "heic", primary: 10, items: [hevc.item(1), grid], references: [("dimg", 10, tiles)])
         }
         // Output 4000×4000 from one 480×320 tile: libheif wrote past the tile into its output.
         XCTAssertEqual(
             Self.verdict(
-                file(Self.grid(rows: 1, columns: 1, width: 4000, height: 4000), ispe: (4000, 4000), tiles: [1])),
+                file(HEIFBuilder.grid(rows: 1, columns: 1, width: 4000, height: 4000), ispe: (4000, 4000), tiles: [1])),
             .corrupt("HEIF file is corrupt: grid 10's output is larger than its 1 tiles cover"))
         // The grid's output and its ispe disagree (ispe small, output large): the budget read ispe.
         XCTAssertEqual(
             Self.verdict(
-                file(Self.grid(rows: 2, columns: 2, width: 960, height: 640), ispe: (64, 64), tiles: [1, 1, 1, 1])),
+                file(
+                    HEIFBuilder.grid(rows: 2, columns: 2, width: 960, height: 640), ispe: (64, 64), tiles: [1, 1, 1, 1])
+            ),
             .corrupt("HEIF file is corrupt: grid 10's output is 960x640, its ispe says 64x64"))
         // Three tiles for a 2×2 grid.
         XCTAssertEqual(
             Self.verdict(
-                file(Self.grid(rows: 2, columns: 2, width: 960, height: 640), ispe: (960, 640), tiles: [1, 1, 1])),
+                file(HEIFBuilder.grid(rows: 2, columns: 2, width: 960, height: 640), ispe: (960, 640), tiles: [1, 1, 1])
+            ),
             .corrupt("HEIF file is corrupt: grid 10 has 3 tiles, not rows x columns"))
         // A payload of 5 bytes.
         XCTAssertEqual(
@@ -231,9 +154,9 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testTilesOfDifferentSizesAreRefused() throws {
         let big = try Self.coded(), small = try Self.coded(width: 240, height: 160)
         let grid = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 2, width: 720, height: 320),
-            properties: [Self.ispe(720, 320)])
-        let file = Self.build(
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 2, width: 720, height: 320),
+            properties: [HEIFBuilder.ispe(720, 320)])
+        let file = HEIFBuilder.build(
             brand: "heic", primary: 10, items: [small.item(1), big.item(2), grid], references: [("dimg", 10, [1, 2])])
         XCTAssertEqual(
             Self.verdict(file), .corrupt("HEIF file is corrupt: the tiles of grid 10 are not all one size (tile 2)"))
@@ -244,10 +167,10 @@ final class HEIFStructureAttackTests: XCTestCase {
         var items = [hevc.item(1)]
         var references: [(String, Int, [Int])] = []
         for k in 0..<6 {
-            items.append(Item(id: 10 + k, type: "iden", data: [], properties: [Self.ispe(480, 320)]))
+            items.append(Item(id: 10 + k, type: "iden", data: [], properties: [HEIFBuilder.ispe(480, 320)]))
             references.append(("dimg", 10 + k, [k == 5 ? 1 : 11 + k]))
         }
-        let file = Self.build(brand: "heic", primary: 10, items: items, references: references)
+        let file = HEIFBuilder.build(brand: "heic", primary: 10, items: items, references: references)
         XCTAssertEqual(
             Self.verdict(file), .corrupt("HEIF file is corrupt: item references nest deeper than 4 (at item 15)"))
     }
@@ -255,17 +178,19 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testMissingItemsAndDataOutsideTheFileAreRefused() throws {
         let hevc = try Self.coded()
         XCTAssertEqual(
-            Self.verdict(Self.build(brand: "heic", primary: 9, items: [hevc.item(1)], references: [])),
+            Self.verdict(HEIFBuilder.build(brand: "heic", primary: 9, items: [hevc.item(1)], references: [])),
             .corrupt("HEIF file is corrupt: the primary item 9 (pitm) does not exist"))
         XCTAssertEqual(
-            Self.verdict(Self.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [("auxl", 1, [7])])),
+            Self.verdict(
+                HEIFBuilder.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [("auxl", 1, [7])])),
             .corrupt("HEIF file is corrupt: item 1 references item 7, which does not exist (iref auxl)"))
         XCTAssertEqual(
             Self.verdict(
-                Self.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [], extentLength: [1: 1 << 30])
+                HEIFBuilder.build(
+                    brand: "heic", primary: 1, items: [hevc.item(1)], references: [], extentLength: [1: 1 << 30])
             ),
             .corrupt("HEIF file is corrupt: data of item 1 runs past the end of the file"))
-        var cut = Self.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [])
+        var cut = HEIFBuilder.build(brand: "heic", primary: 1, items: [hevc.item(1)], references: [])
         cut.removeLast(hevc.data.count / 2)
         XCTAssertEqual(
             Self.verdict(cut), .corrupt("HEIF file is corrupt: data of item 1 runs past the end of the file"))
@@ -276,7 +201,7 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testIspeRewrittenToASmallSizeIsRefusedForHEVCAndAV1() throws {
         for av1 in [false, true] {
             let coded = try Self.coded(av1: av1)
-            let file = Self.build(
+            let file = HEIFBuilder.build(
                 brand: av1 ? "avif" : "heic", primary: 1, items: [coded.item(1, ispe: (64, 64))], references: [])
             let stream =
                 av1 ? "AV1 sequence header codes 480x320 pixels" : "HEVC SPS codes 480x320 pixels (480x320 shown)"
@@ -288,7 +213,7 @@ final class HEIFStructureAttackTests: XCTestCase {
         for av1 in [false, true] {
             var file = try HEIFWebPTests.heif(av1: av1)
             let at = try XCTUnwrap(file.firstRange(of: Array("ispe".utf8))).upperBound + 4
-            file.replaceSubrange(at..<(at + 8), with: Self.u32(64) + Self.u32(64))
+            file.replaceSubrange(at..<(at + 8), with: HEIFBuilder.u32(64) + HEIFBuilder.u32(64))
             XCTAssertEqual(Self.verdict(file)?.isCorrupt, true, "av1 \(av1)")
         }
     }
@@ -312,8 +237,8 @@ final class HEIFStructureAttackTests: XCTestCase {
         }
         XCTAssertFalse(sps.isEmpty)
         var item = small.item(1)
-        item.data = Self.u32(sps.count) + sps + big.data
-        let file = Self.build(brand: "heic", primary: 1, items: [item], references: [])
+        item.data = HEIFBuilder.u32(sps.count) + sps + big.data
+        let file = HEIFBuilder.build(brand: "heic", primary: 1, items: [item], references: [])
         XCTAssertEqual(
             Self.verdict(file),
             .corrupt(
@@ -323,8 +248,9 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testAnAlphaPlaneOfAnotherSizeIsRefused() throws {
         let big = try Self.coded(), small = try Self.coded(width: 240, height: 160)
         var alpha = small.item(2)
-        alpha.properties.append(Self.fullBox("auxC", Array("urn:mpeg:hevc:2015:auxid:1".utf8) + [0]))
-        let file = Self.build(brand: "heic", primary: 1, items: [big.item(1), alpha], references: [("auxl", 2, [1])])
+        alpha.properties.append(HEIFBuilder.fullBox("auxC", Array("urn:mpeg:hevc:2015:auxid:1".utf8) + [0]))
+        let file = HEIFBuilder.build(
+            brand: "heic", primary: 1, items: [big.item(1), alpha], references: [("auxl", 2, [1])])
         XCTAssertEqual(
             Self.verdict(file), .corrupt("HEIF file is corrupt: alpha plane 2 is not the size of its image 1"))
     }
@@ -333,9 +259,9 @@ final class HEIFStructureAttackTests: XCTestCase {
     func testMutationsOfAGridFileGiveAVerdict() throws {
         let hevc = try Self.coded(width: 64, height: 64)
         let grid = Item(
-            id: 10, type: "grid", data: Self.grid(rows: 1, columns: 2, width: 128, height: 64),
-            properties: [Self.ispe(128, 64)])
-        let file = Self.build(
+            id: 10, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 2, width: 128, height: 64),
+            properties: [HEIFBuilder.ispe(128, 64)])
+        let file = HEIFBuilder.build(
             brand: "heic", primary: 10, items: [hevc.item(1), hevc.item(2), grid], references: [("dimg", 10, [1, 2])])
         XCTAssertNil(Self.verdict(file))
         let structure = file.count - hevc.data.count * 2
