@@ -114,4 +114,52 @@ final class HostileHEIFImportTests: BinaryTestCase {
         }
         XCTAssertEqual(sizes, ["path.jpg": [1600, 1000], "good-grid.heic": [500, 250]])
     }
+
+    /// The decode runs in a child process: a libheif crash (here a reference cycle, which
+    /// libheif 1.15 follows until its stack overflows, with the structure check switched off
+    /// by PHOTOS_HEIF_UNCHECKED) fails that one file, and the import goes on. Decoding in the
+    /// importing process (PHOTOS_HEIF_IN_PROCESS) the same run dies with SIGSEGV.
+    func testADecoderCrashFailsOneFileNotTheImport() throws {
+        let samples = packageRoot + "/Samples"
+        guard FileManager.default.fileExists(atPath: samples + "/path.jpg") else {
+            throw XCTSkip("Samples/path.jpg is missing")
+        }
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try encodeFlatHEIC(width: 256, height: 128, y: 120, cb: 100, cr: 150, to: dir + "/tile.heic")
+        let tileFile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/tile.heic")))
+        let tile = HEIFBuilder.Item(
+            id: 1, type: "hvc1", data: try HEIFBuilder.codedData(tileFile),
+            properties: [try HEIFBuilder.firstBox("hvcC", in: tileFile), HEIFBuilder.ispe(256, 128)])
+        func grid(_ id: Int) -> HEIFBuilder.Item {
+            HEIFBuilder.Item(
+                id: id, type: "grid", data: HEIFBuilder.grid(rows: 1, columns: 1, width: 256, height: 128),
+                properties: [HEIFBuilder.ispe(256, 128)])
+        }
+        let cycle = HEIFBuilder.build(
+            brand: "heic", primary: 10, items: [tile, grid(10), grid(11)],
+            references: [("dimg", 10, [11]), ("dimg", 11, [10])])
+        try Data(cycle).write(to: URL(fileURLWithPath: input + "/cycle.heic"))
+        try Data(tileFile).write(to: URL(fileURLWithPath: input + "/tile.heic"))
+        try FileManager.default.copyItem(atPath: samples + "/path.jpg", toPath: input + "/path.jpg")
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOS_HEIF_UNCHECKED"] = "1"
+        let library = dir + "/lib"
+        let result = try runProcess(
+            try binary(), ["--library", library, "import", "-q", input], environment: environment)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "\(input)/cycle.heic: error: the HEIF decoder crashed on this file (signal 11, Segmentation fault)"),
+            result.stderr)
+        let list = try run(["--library", library, "--json", "list"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, "path.jpg and tile.heic imported: \(list.stdout)")
+        XCTAssertTrue(list.stdout.contains("\"displayName\":\"tile.heic\""), list.stdout)
+
+        environment["PHOTOS_HEIF_IN_PROCESS"] = "1"
+        let inProcess = try runProcess(
+            try binary(), ["--library", dir + "/lib2", "import", "-q", input + "/cycle.heic"], environment: environment)
+        // (Process gives the signal's number for a process a signal ended.)
+        XCTAssertEqual(inProcess.status, SIGSEGV, "in the importing process libheif's crash is the import's")
+    }
 }
