@@ -437,7 +437,10 @@ static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const
     }
     if (pid == 0) {
         close(fds[0]);
-        signal(SIGPIPE, SIG_DFL);
+        /* The default actions: a crash ends the child at once, without the Swift runtime's
+         * backtracer (the parent's handlers) printing a crash report of the importing process. */
+        static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGPIPE };
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
         pc_decoded result;
         pc_messages m;
         memset(&m, 0, sizeof m);

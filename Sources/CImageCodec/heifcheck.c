@@ -21,8 +21,6 @@
 
 #define PC_HC_MAX_EXTENTS_PER_ITEM 1024
 #define PC_HC_MAX_EXTENTS 65536
-/* A tile may be larger than the grid's output (the output crops it) up to this many pixels. */
-#define PC_HC_TILE_SLACK_PIXELS (1u << 22)
 /* The most rows or columns a coded size may exceed its ispe by (the coding block padding). */
 #define PC_HC_CODED_PADDING 64
 
@@ -564,8 +562,12 @@ static pc_status pc_hc_derived_item(pc_hc *c, pc_hc_item *item) {
             return pc_hc_fail(c, PC_CORRUPT, "grid %u has %u tiles, not rows x columns", item->id, sources);
         if (out_w == 0 || out_h == 0 || out_w > (uint64_t)columns * first->width || out_h > (uint64_t)rows * first->height)
             return pc_hc_fail(c, PC_CORRUPT, "grid %u's output is larger than its %u tiles cover", item->id, sources);
-        uint64_t tile_px = (uint64_t)first->width * first->height;
-        if (tile_px > out_w * out_h && tile_px > PC_HC_TILE_SLACK_PIXELS)
+        /* No column or row of tiles wholly outside the output (each costs a decode), and a
+         * single column's or row's tile at most the coding padding wider or taller than the
+         * output (libheif 1.15 writes an odd-sized image as a 1x1 grid of a tile 1 larger). */
+        uint64_t excess_w = (uint64_t)columns * first->width - out_w, excess_h = (uint64_t)rows * first->height - out_h;
+        if (excess_w >= first->width || excess_h >= first->height ||
+            (columns == 1 && excess_w > PC_HC_CODED_PADDING) || (rows == 1 && excess_h > PC_HC_CODED_PADDING))
             return pc_hc_fail(c, PC_CORRUPT, "the tiles of grid %u are far larger than its output", item->id);
     } else if (overlay) {
         int large = got >= 2 && (payload[1] & 1);

@@ -152,6 +152,7 @@ final class HostileHEIFImportTests: BinaryTestCase {
             result.stderr.contains(
                 "\(input)/cycle.heic: error: the HEIF decoder crashed on this file (signal 11, Segmentation fault)"),
             result.stderr)
+        XCTAssertFalse(result.stderr.contains("Backtracing"), "the child dies quietly: \(result.stderr)")
         let list = try run(["--library", library, "--json", "list"])
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 2, "path.jpg and tile.heic imported: \(list.stdout)")
         XCTAssertTrue(list.stdout.contains("\"displayName\":\"tile.heic\""), list.stdout)

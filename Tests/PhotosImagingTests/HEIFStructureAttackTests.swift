@@ -67,6 +67,16 @@ final class HEIFStructureAttackTests: XCTestCase {
         XCTAssertEqual([avif.width, avif.height], [480, 320])
     }
 
+    /// An odd-sized image, which libheif's encoder writes as a 1x1 grid of a tile one pixel
+    /// larger (what heif-enc made of the bench corpus's 6028x3391 photo), decodes.
+    func testAnOddSizedImageOfLibheifsEncoderDecodes() throws {
+        let (width, height) = (301, 201)
+        let pixels = [UInt8](repeating: 128, count: width * height * 3)
+        let file = try HEIFWebPTests.heif(pixels: pixels, width: width, height: height)
+        let (result, _) = try HEIFWebPTests.thumbnail(file)
+        XCTAssertEqual([result.width, result.height], [width, height])
+    }
+
     // MARK: B14: references
 
     func testAnItemDerivingFromItselfIsRefused() throws {
@@ -145,6 +155,17 @@ final class HEIFStructureAttackTests: XCTestCase {
                 file(HEIFBuilder.grid(rows: 2, columns: 2, width: 960, height: 640), ispe: (960, 640), tiles: [1, 1, 1])
             ),
             .corrupt("HEIF file is corrupt: grid 10 has 3 tiles, not rows x columns"))
+        // A 480x320 tile for a 64x64 output: a decode of 480x320 budgeted as 64x64.
+        XCTAssertEqual(
+            Self.verdict(
+                file(HEIFBuilder.grid(rows: 1, columns: 1, width: 64, height: 64), ispe: (64, 64), tiles: [1])),
+            .corrupt("HEIF file is corrupt: the tiles of grid 10 are far larger than its output"))
+        // A column of tiles wholly outside the output.
+        XCTAssertEqual(
+            Self.verdict(
+                file(HEIFBuilder.grid(rows: 1, columns: 3, width: 900, height: 320), ispe: (900, 320), tiles: [1, 1, 1])
+            ),
+            .corrupt("HEIF file is corrupt: the tiles of grid 10 are far larger than its output"))
         // A payload of 5 bytes.
         XCTAssertEqual(
             Self.verdict(file([0, 0, 0, 0, 1], ispe: (480, 320), tiles: [1])),
