@@ -14,15 +14,28 @@
  * display (§6.5: EXIF orientation is informative): the pixels returned are upright and
  * stored_width/height are the upright size; EXIF Orientation is never applied on top.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pipe2 */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include "heifapi.h" /* libheif, loaded on first use */
 #include "CImageCodec.h"
 #include "messages.h"
 #include "reduce.h"
 #include "color.h"
 #include "hevcvui.h"
+#include "heifcheck.h"
 
 /* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
 #define PC_HEIF_METADATA_MAX (1u << 20)
@@ -54,7 +67,33 @@
  * 512 a 48 MP HEIC must have at least 0.64 MB, which even a plain sky at low quality has.
  */
 #define PC_HEIF_LARGE_BYTES_PER_BYTE 512
-static pthread_mutex_t pc_heif_large_decode = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The large-decode slot is held by the process that decodes: with the decode in a child
+ * process (pc_heif_decode_isolated) that is the child, so the mutex lives in a shared anonymous
+ * mapping made once before the first fork, process-shared and robust (a child that dies holding
+ * it leaves it to the next one, EOWNERDEAD, instead of deadlocking every later large decode).
+ * A private mutex when the mapping cannot be made.
+ */
+static pthread_mutex_t pc_heif_large_private = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t *pc_heif_large_decode = &pc_heif_large_private;
+static pthread_once_t pc_heif_large_once = PTHREAD_ONCE_INIT;
+
+static void pc_heif_large_init(void) {
+    void *shared = mmap(NULL, sizeof(pthread_mutex_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) return;
+    pthread_mutexattr_t attributes;
+    pthread_mutexattr_init(&attributes);
+    pthread_mutexattr_setpshared(&attributes, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&attributes, PTHREAD_MUTEX_ROBUST);
+    if (pthread_mutex_init(shared, &attributes) == 0) pc_heif_large_decode = shared;
+    else munmap(shared, sizeof(pthread_mutex_t));
+    pthread_mutexattr_destroy(&attributes);
+}
+
+static void pc_heif_large_lock(void) {
+    pthread_once(&pc_heif_large_once, pc_heif_large_init);
+    if (pthread_mutex_lock(pc_heif_large_decode) == EOWNERDEAD) pthread_mutex_consistent(pc_heif_large_decode);
+}
 
 static pc_status pc_heif_fail(struct heif_error e, const char *what, pc_messages *m) {
     char text[PC_MESSAGE_CAPACITY];
@@ -170,10 +209,26 @@ static int pc_heif_primaries(int code, struct heif_color_profile_nclx *n) {
     return 0;
 }
 
-pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
-                         pc_decoded *out, pc_messages *messages) {
+/* The decode itself, in the calling process (see pc_heif_decode). */
+static pc_status pc_heif_decode_here(const uint8_t *data, size_t size, const pc_decode_options *options,
+                                     pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     if (data == NULL || size < 12) { pc_set_error(messages, "not a HEIF file (too short)"); return PC_CORRUPT; }
+    /* The item structure and the coded streams' own sizes, checked before libheif reads a byte
+     * (heifcheck.h): libheif 1.15 crashes on reference cycles and on grids that do not fit their
+     * tiles, and allocates by the coded size whatever ispe says (issue 31 B14, B15). */
+    uint32_t over_width = 0, over_height = 0;
+    /* PHOTOS_HEIF_UNCHECKED=1 skips the check: only for the test that a decoder crash stays in
+     * the child (a reference cycle crashes libheif 1.15 when nothing refuses it first). */
+    const char *unchecked = getenv("PHOTOS_HEIF_UNCHECKED");
+    pc_status checked = unchecked != NULL && strcmp(unchecked, "1") == 0
+                            ? PC_OK
+                            : pc_heif_check(data, size, options->max_pixels, &over_width, &over_height, messages);
+    if (checked == PC_TOO_LARGE) {
+        out->stored_width = over_width > 0x7FFFFFFF ? 0x7FFFFFFF : (int)over_width;
+        out->stored_height = over_height > 0x7FFFFFFF ? 0x7FFFFFFF : (int)over_height;
+    }
+    if (checked != PC_OK) return checked;
     char unavailable[320];
     if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
     pc_status status = PC_OK;
@@ -241,7 +296,7 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
     }
     if (needed > PC_DECODE_BUDGET_BYTES) {
         /* Over the per-worker budget: wait for the one large-decode slot (held until done). */
-        pthread_mutex_lock(&pc_heif_large_decode);
+        pc_heif_large_lock();
         large = 1;
     }
     decoding = heif_decoding_options_alloc();
@@ -304,13 +359,182 @@ done:
     if (chosen != NULL && chosen != primary) heif_image_handle_release(chosen);
     if (primary != NULL) heif_image_handle_release(primary);
     heif_context_free(ctx);
-    if (large) pthread_mutex_unlock(&pc_heif_large_decode);
+    if (large) pthread_mutex_unlock(pc_heif_large_decode);
     if (status != PC_OK) {
         free(out->pixels); out->pixels = NULL;
         free(out->exif); out->exif = NULL; out->exif_size = 0;
         free(out->xmp); out->xmp = NULL; out->xmp_size = 0;
     }
     return status;
+}
+
+/*
+ * Decoding untrusted HEIF/AVIF in a child process (issue 31 B14): libheif 1.15 and its codecs
+ * (libde265, libdav1d/libaom) are C/C++ handed hostile bytes; heifcheck.c refuses the structures
+ * known to crash them, and this contains what is not known yet: the child (fork(2) of the
+ * calling thread) runs pc_heif_decode_here and writes its result to a pipe; a child that dies
+ * (SIGSEGV, SIGABRT, a stack overflow), or that takes longer than PC_HEIF_CHILD_SECONDS, fails
+ * this file as corrupt and the import goes on. The child calls only C (libheif, lcms2, malloc)
+ * and leaves with _exit(2): it touches none of the parent's files, buffers or Swift state.
+ * PHOTOS_HEIF_IN_PROCESS=1 decodes in the calling process instead (measurements).
+ */
+#define PC_HEIF_CHILD_SECONDS 120
+
+typedef struct pc_heif_reply {
+    int status, width, height, stored_width, stored_height, scale, warning_count;
+    uint64_t pixels_size, exif_size, xmp_size;
+    char error[PC_MESSAGE_CAPACITY];
+    char warnings[PC_WARNINGS_CAPACITY];
+} pc_heif_reply;
+
+static int pc_heif_write_all(int fd, const void *p, size_t n) {
+    const uint8_t *b = p;
+    while (n > 0) {
+        ssize_t k = write(fd, b, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return 0;
+        b += k;
+        n -= (size_t)k;
+    }
+    return 1;
+}
+
+/* Reads n bytes before `deadline` (CLOCK_MONOTONIC seconds); 0 on EOF, error or time out. */
+static int pc_heif_read_all(int fd, void *p, size_t n, double deadline) {
+    uint8_t *b = p;
+    while (n > 0) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = deadline - (now.tv_sec + now.tv_nsec / 1e9);
+        if (left <= 0) return 0;
+        struct pollfd poller = { fd, POLLIN, 0 };
+        int ready = poll(&poller, 1, (int)(left * 1000) + 1);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) return 0;
+        ssize_t k = read(fd, b, n);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return 0;
+        b += k;
+        n -= (size_t)k;
+    }
+    return 1;
+}
+
+static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const pc_decode_options *options,
+                                         pc_decoded *out, pc_messages *messages) {
+    memset(out, 0, sizeof *out);
+    /* Loaded here, before the fork: the child then never runs the dynamic loader. */
+    char unavailable[320];
+    if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
+    pthread_once(&pc_heif_large_once, pc_heif_large_init);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return pc_heif_decode_here(data, size, options, out, messages);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return pc_heif_decode_here(data, size, options, out, messages);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        /* The default actions: a crash ends the child at once, without the Swift runtime's
+         * backtracer (the parent's handlers) printing a crash report of the importing process. */
+        static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGPIPE };
+        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
+        pc_decoded result;
+        pc_messages m;
+        memset(&m, 0, sizeof m);
+        pc_heif_reply reply;
+        memset(&reply, 0, sizeof reply);
+        reply.status = pc_heif_decode_here(data, size, options, &result, &m);
+        reply.width = result.width; reply.height = result.height;
+        reply.stored_width = result.stored_width; reply.stored_height = result.stored_height;
+        reply.scale = result.scale;
+        reply.pixels_size = result.pixels != NULL ? (uint64_t)result.width * result.height * 3 : 0;
+        reply.exif_size = result.exif != NULL ? result.exif_size : 0;
+        reply.xmp_size = result.xmp != NULL ? result.xmp_size : 0;
+        memcpy(reply.error, m.error, sizeof reply.error);
+        memcpy(reply.warnings, m.warnings, sizeof reply.warnings);
+        reply.warning_count = m.warning_count;
+        int ok = pc_heif_write_all(fds[1], &reply, sizeof reply) &&
+                 (reply.pixels_size == 0 || pc_heif_write_all(fds[1], result.pixels, (size_t)reply.pixels_size)) &&
+                 (reply.exif_size == 0 || pc_heif_write_all(fds[1], result.exif, (size_t)reply.exif_size)) &&
+                 (reply.xmp_size == 0 || pc_heif_write_all(fds[1], result.xmp, (size_t)reply.xmp_size));
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    double deadline = start.tv_sec + start.tv_nsec / 1e9 + PC_HEIF_CHILD_SECONDS;
+    pc_heif_reply reply;
+    pc_status status = PC_CORRUPT;
+    int complete = pc_heif_read_all(fds[0], &reply, sizeof reply, deadline);
+    if (complete) {
+        /* The child handled hostile bytes: its sizes are checked before they size anything. */
+        reply.error[sizeof reply.error - 1] = '\0';
+        reply.warnings[sizeof reply.warnings - 1] = '\0';
+        int sane = reply.width >= 0 && reply.height >= 0 && reply.width <= (1 << 20) && reply.height <= (1 << 20) &&
+                   reply.pixels_size == (uint64_t)reply.width * reply.height * 3 &&
+                   reply.pixels_size <= PC_DECODE_BUDGET_BYTES && reply.exif_size <= PC_HEIF_METADATA_MAX &&
+                   reply.xmp_size <= PC_HEIF_METADATA_MAX && (reply.status == PC_OK) == (reply.pixels_size > 0);
+        if (sane && reply.pixels_size > 0) {
+            out->pixels = malloc((size_t)reply.pixels_size);
+            out->exif = reply.exif_size > 0 ? malloc((size_t)reply.exif_size) : NULL;
+            out->xmp = reply.xmp_size > 0 ? malloc((size_t)reply.xmp_size) : NULL;
+            if (out->pixels == NULL || (reply.exif_size > 0 && out->exif == NULL) || (reply.xmp_size > 0 && out->xmp == NULL)) {
+                status = PC_NO_MEMORY;
+                complete = 0;
+                pc_set_error(messages, "out of memory");
+            } else {
+                complete = pc_heif_read_all(fds[0], out->pixels, (size_t)reply.pixels_size, deadline) &&
+                           (reply.exif_size == 0 || pc_heif_read_all(fds[0], out->exif, (size_t)reply.exif_size, deadline)) &&
+                           (reply.xmp_size == 0 || pc_heif_read_all(fds[0], out->xmp, (size_t)reply.xmp_size, deadline));
+            }
+        } else if (!sane) {
+            complete = 0;
+        }
+    }
+    close(fds[0]);
+    int wstatus = 0;
+    if (!complete) kill(pid, SIGKILL); /* (a no-op for a child that is gone already) */
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {}
+    if (complete) {
+        status = (pc_status)reply.status;
+        out->width = reply.width; out->height = reply.height;
+        out->stored_width = reply.stored_width; out->stored_height = reply.stored_height;
+        out->scale = reply.scale;
+        out->exif_size = (size_t)reply.exif_size;
+        out->xmp_size = (size_t)reply.xmp_size;
+        if (reply.error[0] != '\0') pc_set_error(messages, reply.error);
+        if (reply.warnings[0] != '\0') {
+            strncpy(messages->warnings, reply.warnings, sizeof messages->warnings - 1);
+            messages->warning_count = reply.warning_count;
+        }
+    } else if (status != PC_NO_MEMORY) {
+        char text[PC_MESSAGE_CAPACITY];
+        if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) != SIGKILL)
+            snprintf(text, sizeof text, "the HEIF decoder crashed on this file (signal %d, %s)", WTERMSIG(wstatus),
+                     strsignal(WTERMSIG(wstatus)));
+        else if (WIFSIGNALED(wstatus))
+            snprintf(text, sizeof text, "the HEIF decoder did not finish this file in %d s", PC_HEIF_CHILD_SECONDS);
+        else
+            snprintf(text, sizeof text, "the HEIF decoder gave no usable result for this file");
+        pc_set_error(messages, text);
+        status = PC_CORRUPT;
+    }
+    if (status != PC_OK) {
+        free(out->pixels); out->pixels = NULL;
+        free(out->exif); out->exif = NULL; out->exif_size = 0;
+        free(out->xmp); out->xmp = NULL; out->xmp_size = 0;
+    }
+    return status;
+}
+
+pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages) {
+    const char *here = getenv("PHOTOS_HEIF_IN_PROCESS");
+    if (here != NULL && strcmp(here, "1") == 0) return pc_heif_decode_here(data, size, options, out, messages);
+    return pc_heif_decode_isolated(data, size, options, out, messages);
 }
 
 /* heif_context_write's callback (called once with the whole file in libheif 1.15; appends anyway). */

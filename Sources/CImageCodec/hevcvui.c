@@ -11,6 +11,7 @@
  * unexpected (an inter-predicted short-term RPS, which a still image does not use, a truncated
  * unit) gives "no colour description".
  */
+#include <stdlib.h>
 #include <string.h>
 #include "hevcvui.h"
 
@@ -265,4 +266,53 @@ int pc_hevc_vui_colour(const uint8_t *data, size_t size, pc_vui_colour *out) {
     for (uint32_t i = 1; pc_child(ipco, ipco_n, i, type, &body, &body_n); i++)
         if (memcmp(type, "hvcC", 4) == 0) return pc_hvcc_colour(body, body_n, out);
     return 0;
+}
+
+/*
+ * The picture size an SPS NAL unit (`nal`, `n` bytes: the 2-byte NAL unit header, then the
+ * RBSP with emulation prevention bytes) declares: pic_width_in_luma_samples and
+ * pic_height_in_luma_samples (ITU-T H.265 §7.3.2.2.1, §7.4.3.2.1), what the decoder allocates,
+ * and the same less the conformance window (conf_win_*_offset in units of SubWidthC/SubHeightC,
+ * Table 6-1), what it outputs. Only the first 64 KiB are read (the sizes come after the
+ * profile_tier_level, well within a few dozen bytes).
+ */
+int pc_hevc_sps_size(const uint8_t *nal, size_t n, pc_hevc_size *out) {
+    if (n < 3 || ((nal[0] >> 1) & 0x3F) != 33) return 0;
+    static const size_t cap = 65536;
+    uint8_t *rbsp = malloc(n < cap ? n : cap);
+    if (rbsp == NULL) return 0;
+    size_t m = 0, zeros = 0;
+    for (size_t i = 0; i < n && m < cap; i++) {
+        uint8_t c = nal[i];
+        if (zeros >= 2 && c == 3) { zeros = 0; continue; }
+        zeros = c == 0 ? zeros + 1 : 0;
+        rbsp[m++] = c;
+    }
+    pc_bits bits = { rbsp, m, 16, 0 };
+    pc_bits *b = &bits;
+    (void)pc_u(b, 4); /* sps_video_parameter_set_id */
+    int max_sub_layers_minus1 = (int)pc_u(b, 3);
+    (void)pc_u(b, 1); /* sps_temporal_id_nesting_flag */
+    int ok = 0;
+    if (max_sub_layers_minus1 <= 6) {
+        pc_skip_ptl(b, max_sub_layers_minus1);
+        (void)pc_ue(b); /* sps_seq_parameter_set_id */
+        uint32_t chroma = pc_ue(b);
+        int separate = chroma == 3 ? (int)pc_u(b, 1) : 0;
+        uint32_t w = pc_ue(b), h = pc_ue(b);
+        uint32_t left = 0, right = 0, top = 0, bottom = 0;
+        if (pc_u(b, 1)) { left = pc_ue(b); right = pc_ue(b); top = pc_ue(b); bottom = pc_ue(b); }
+        /* ChromaArrayType 0 when separate_colour_plane_flag: SubWidthC = SubHeightC = 1. */
+        uint64_t sub_w = (chroma == 1 || chroma == 2) && !separate ? 2 : 1, sub_h = chroma == 1 && !separate ? 2 : 1;
+        uint64_t crop_w = sub_w * ((uint64_t)left + right), crop_h = sub_h * ((uint64_t)top + bottom);
+        if (!b->bad && chroma <= 3 && w > 0 && h > 0 && crop_w < w && crop_h < h) {
+            out->coded_width = w;
+            out->coded_height = h;
+            out->width = (uint32_t)(w - crop_w);
+            out->height = (uint32_t)(h - crop_h);
+            ok = 1;
+        }
+    }
+    free(rbsp);
+    return ok;
 }

@@ -20,4 +20,17 @@ typedef struct pc_vui_colour {
  */
 int pc_hevc_vui_colour(const uint8_t *data, size_t size, pc_vui_colour *out);
 
+/* The picture size of an HEVC sequence parameter set (ITU-T H.265 §7.3.2.2.1), luma samples. */
+typedef struct pc_hevc_size {
+    uint32_t coded_width, coded_height; /* pic_width/height_in_luma_samples: what the decoder allocates */
+    uint32_t width, height;             /* less the conformance window: what it outputs */
+} pc_hevc_size;
+
+/*
+ * Reads the size of the SPS NAL unit nal[0..n) (its 2-byte header first, emulation prevention
+ * bytes in place). Returns 1 and fills `out`; 0 when it is not an SPS (nal_unit_type 33) or is
+ * truncated or inconsistent (a conformance window as large as the picture).
+ */
+int pc_hevc_sps_size(const uint8_t *nal, size_t n, pc_hevc_size *out);
+
 #endif

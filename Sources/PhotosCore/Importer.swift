@@ -126,6 +126,11 @@ public final class Importer {
     /// Called on the calling thread for each file that restored a missing or damaged original
     /// (with `dryRun`: would restore).
     public var onRestore: ((ImportRestoration) -> Void)?
+    /// Called on the calling thread for each file imported without some of its metadata:
+    /// (the file's path, the warning naming the packet that was not read and why). Issue 31
+    /// B13: an XMP packet the XMP Toolkit refuses (embedded, or a sidecar that is XML but not
+    /// valid XMP) no longer stops the file, nor is it dropped silently.
+    public var onWarning: ((String, String) -> Void)?
     /// Called on the calling thread after each file with (files done, files found so far): the
     /// folders are walked while the first files import, so the second number is the total only
     /// once `scanFinished` is true.
@@ -155,6 +160,8 @@ public final class Importer {
         var sidecar: XMPSidecar?
         var capture: CaptureTime?
         var wroteFile: Bool
+        /// Metadata not read (a packet the XMP Toolkit refused), each naming its file.
+        var warnings: [String] = []
     }
 
     enum Outcome: Sendable {
@@ -400,6 +407,7 @@ public final class Importer {
                     }
                 case .prepared(let item):
                     bytesSoFar += Int64(item.byteSize)
+                    for warning in item.warnings { onWarning?(item.path, warning) }
                     if fatal == nil {
                         batch.append(item)
                     } else if item.wroteFile {
@@ -584,25 +592,26 @@ public final class Importer {
             return .failed("\(error)")
         }
         var sidecar: XMPSidecar?
+        var warnings: [String] = []
         do {
             // The scan saw no sidecar-like name in the folder: no open(2) of five absent names.
             sidecar = sidecarsPossible ? try XMPSidecar.load(for: path) : nil
+        } catch let error as SidecarError where error.isInvalidXMP {
+            // Well-formed XML the toolkit refuses as XMP and that could not be repaired: the
+            // image is fine, so it imports without the sidecar, with a warning naming it.
+            warnings.append("\(error); imported without it")
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
-        // XMP embedded in the image: a malformed packet is ignored (the image itself is fine);
-        // one that is not UTF-8 fails the file, as a sidecar's does: its tags would be changed.
-        let embedded: XMPSidecar?
-        do {
-            embedded = try Importer.embeddedXMP(result, path: path)
-        } catch {
-            claimed.release(file.sha256)
-            return .failed("\(error)")
-        }
+        // XMP embedded in the image: a packet that cannot be read — malformed, refused by the
+        // toolkit, or not UTF-8 (its tags would be changed) — is left out (the image itself is
+        // fine), with a warning naming the file (issue 31 items 13 and 21).
+        let embedded = Importer.embeddedMetadata(result, path: path)
+        warnings += embedded.problems.map { "\($0); imported without it" }
         let capture = Importer.captureTime(
-            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
-        sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
+        sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
         var kept = result
@@ -631,7 +640,7 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, wroteFile: wrote))
+                sidecar: sidecar, capture: capture, wroteFile: wrote, warnings: warnings))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -651,37 +660,48 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let embedded: XMPSidecar?
-        do {
-            embedded = try Importer.embeddedXMP(result, path: path)
-        } catch {
-            return .failed("\(error)")
-        }
+        // A refresh applies what the file says: metadata that cannot be read faithfully would
+        // read as "no tags", so the file fails instead of being left out.
+        let embedded = Importer.embeddedMetadata(result, path: path)
+        if let problem = embedded.problems.first { return .failed(problem) }
         var capture = Importer.captureTime(
-            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
-            sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
+            sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
         return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
     }
 
-    /// The XMP packet embedded in the image, parsed: nil when there is none or it is malformed
-    /// (ignored: the image itself is fine).
-    /// - Throws: `SidecarError.notUTF8` naming `path` for a packet that is not UTF-8 text,
-    ///   `.iptcKeywordNotUTF8` for an IPTC keyword declared UTF-8 that is not.
-    static func embeddedXMP(_ result: ThumbnailResult, path: String) throws -> XMPSidecar? {
-        // IPTC keywords declared UTF-8 (1:90) whose bytes are not were decoded with U+FFFD in
-        // their place (`EmbeddedMetadata`): refused as an XMP packet that is not UTF-8 is.
-        if let keyword = result.metadata.iptcKeywords.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
-            throw SidecarError.iptcKeywordNotUTF8(path: path, shown: JSONValue.string(keyword).serialized())
+    /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each
+    /// left out — with a warning naming `path` — when it cannot be read faithfully (issue 31
+    /// items 13 and 21): a packet that is malformed, that the toolkit refuses, or that is not
+    /// UTF-8 text; IPTC keywords declared UTF-8 (1:90) whose bytes are not (`EmbeddedMetadata`
+    /// decoded them with U+FFFD in their place). Nothing is replaced silently.
+    struct EmbeddedRead {
+        /// The parsed packet; nil when there is none or it was left out.
+        var xmp: XMPSidecar?
+        /// The IPTC keywords (1:25); empty when left out.
+        var iptcKeywords: [String]
+        /// Why each part was left out, one line each (the error, naming `path`).
+        var problems: [String] = []
+    }
+
+    /// Reads the metadata embedded in `result`'s image (`EmbeddedRead`); never throws.
+    static func embeddedMetadata(_ result: ThumbnailResult, path: String) -> EmbeddedRead {
+        var read = EmbeddedRead(xmp: nil, iptcKeywords: result.metadata.iptcKeywords)
+        if let keyword = read.iptcKeywords.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
+            let error = SidecarError.iptcKeywordNotUTF8(path: path, shown: JSONValue.string(keyword).serialized())
+            read.problems.append("\(error) (its IPTC keywords)")
+            read.iptcKeywords = []
         }
-        guard let packet = result.metadata.xmp else { return nil }
-        do {
-            return try XMPSidecar.parse(Data(packet), path: path)
-        } catch let error as SidecarError {
-            if case .notUTF8 = error { throw error }
-            return nil
+        if let packet = result.metadata.xmp {
+            do {
+                read.xmp = try XMPSidecar.parse(Data(packet), path: path)
+            } catch {
+                read.problems.append("\(error) (the packet embedded in the image)")
+            }
         }
+        return read
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

@@ -37,6 +37,15 @@ public enum SidecarError: Error, Equatable, CustomStringConvertible {
     /// at `path` that its IPTC record declares UTF-8 (1:90) but is not (issue 31 item 21).
     case iptcKeywordNotUTF8(path: String, shown: String)
 
+    /// True for a packet that is XML but that the XMP Toolkit refuses as XMP and that could not
+    /// be repaired (`malformedPacket` with XMPErr_BadXMP −203 or XMPErr_BadUnicode −205): a
+    /// property given twice beside invalid UTF-8, for example. Import takes the image without
+    /// such a sidecar, with a warning, instead of failing it.
+    public var isInvalidXMP: Bool {
+        if case .malformedPacket(_, let code) = self { return code == -203 || code == -205 }
+        return false
+    }
+
     /// The file the error is about; empty for `toolkitUnavailable`.
     public var path: String {
         switch self {

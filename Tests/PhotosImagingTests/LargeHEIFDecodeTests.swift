@@ -45,11 +45,16 @@ final class LargeHEIFDecodeTests: XCTestCase {
         return heic
     }
 
-    /// Memory stays bounded by the bytes given: a file of a few KB declaring 6000×4000
-    /// (160 MB to decode) does not get the large-decode slot (at most 512 decode bytes per
-    /// file byte) and is refused before decoding.
-    func testASmallFileDeclaringALargeImageIsRefused() throws {
-        let heic = try Self.declaring(6000, 4000)
+    /// Memory stays bounded by the bytes given: a file of a few KB coding 6000×4000 (a flat
+    /// picture: 160 MB to decode) does not get the large-decode slot (at most 512 decode bytes
+    /// per file byte) and is refused before decoding.
+    func testASmallFileOfALargeImageIsRefused() throws {
+        let dir = NSTemporaryDirectory() + "large-heif-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try encodeFlatHEIC(width: 6000, height: 4000, y: 81, cb: 90, cr: 240, to: dir + "/flat.heic")
+        let heic = try [UInt8](XCTUnwrap(FileManager.default.contents(atPath: dir + "/flat.heic")))
+        XCTAssertLessThan(heic.count, 100_000)
         XCTAssertThrowsError(try HEIFWebPTests.thumbnail(heic)) { error in
             XCTAssertEqual(
                 error as? ImageError,
@@ -59,16 +64,36 @@ final class LargeHEIFDecodeTests: XCTestCase {
         }
     }
 
-    /// 10000×8000 (80 MP, under the 100 MP pixel limit) needs 535 MB (rounded up): over the large-decode
-    /// budget, refused from the header before decoding.
+    /// 10000×8000 (80 MP, under the 100 MP pixel limit; an AVIF, as HEVC levels stop at 35 MP)
+    /// needs 535 MB (rounded up): over the large-decode budget, refused from the header before
+    /// decoding.
     func testOverTheLargeDecodeBudgetIsRefused() throws {
-        let heic = try Self.declaring(10_000, 8_000)
-        XCTAssertThrowsError(try HEIFWebPTests.thumbnail(heic)) { error in
+        let dir = NSTemporaryDirectory() + "large-heif-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try encodeFlatHEIC(width: 10_000, height: 8_000, y: 81, cb: 90, cr: 240, avif: true, to: dir + "/flat.avif")
+        let avif = try [UInt8](XCTUnwrap(FileManager.default.contents(atPath: dir + "/flat.avif")))
+        XCTAssertThrowsError(try HEIFWebPTests.thumbnail(avif)) { error in
             XCTAssertEqual(
                 error as? ImageError,
                 .overBudget(
                     "decoding this 10000x8000 HEIF image needs 535 MB, over the 400 MB a large HEIF decode may take (it has no thumbnail of at least 120 pixels)"
                 ))
+        }
+    }
+
+    /// Issue 31 B15: an ispe declaring another size than the coded stream's (here larger) is
+    /// refused as corrupt before libheif is handed the file, whatever the budget would say.
+    func testADeclaredSizeOtherThanTheCodedOneIsRefused() throws {
+        for (width, height) in [(6000, 4000), (10_000, 8_000)] {
+            let heic = try Self.declaring(width, height)
+            XCTAssertThrowsError(try HEIFWebPTests.thumbnail(heic)) { error in
+                XCTAssertEqual(
+                    error as? ImageError,
+                    .corrupt(
+                        "HEIF file is corrupt: item 1's HEVC SPS codes 480x320 pixels (480x320 shown), its ispe says \(width)x\(height)"
+                    ))
+            }
         }
     }
 }

@@ -8,8 +8,9 @@ import XCTest
 /// - Throws: `XCTSkip` when heif-enc is not installed; an error with its stderr when it fails.
 /// `noiseRows` > 0 makes the first that many rows of luma pseudo-random (xorshift64, fixed seed),
 /// so the file has the size of a real photo (400 rows of 8064: about 2.3 MB) instead of a few KB.
+/// `avif`: an AVIF instead (libaom through heif-enc -A, speed 9).
 public func encodeFlatHEIC(
-    width: Int, height: Int, y: UInt8, cb: UInt8, cr: UInt8, noiseRows: Int = 0, to path: String
+    width: Int, height: Int, y: UInt8, cb: UInt8, cr: UInt8, noiseRows: Int = 0, avif: Bool = false, to path: String
 ) throws {
     let tool = "/usr/bin/heif-enc"
     guard FileManager.default.isExecutableFile(atPath: tool) else {
@@ -32,7 +33,9 @@ public func encodeFlatHEIC(
     try data.write(to: URL(fileURLWithPath: y4m))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = ["-q", "50", "-p", "preset=ultrafast", y4m, "-o", path]
+    process.arguments =
+        avif
+        ? ["-A", "-q", "50", "-p", "speed=9", y4m, "-o", path] : ["-q", "50", "-p", "preset=ultrafast", y4m, "-o", path]
     let err = Pipe()
     process.standardError = err
     process.standardOutput = FileHandle.nullDevice

@@ -137,6 +137,9 @@ enum ImportCommand: Command {
                 "\(path): not imported into share \(options.zone): it is photo \(found.uniqueName) (\(found.displayName)) of zone \(found.zone) already\(move)"
             )
         }
+        importer.onWarning = { path, message in
+            ctx.console.warning(command: "import", message.hasPrefix(path) ? message : "\(path): \(message)")
+        }
         importer.onRestore = { r in
             ctx.console.note(
                 "\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)"
