@@ -72,7 +72,7 @@ extension CommandContext {
     ///   what it would do).
     /// - Throws: `CommandFailure` (exit 1) when not confirmed, what `body` throws.
     func confirmingDestruction<T>(
-        _ library: Library, yes: Bool, dryRun: Bool, question: (T) -> (String, Int)?, _ body: () throws -> T
+        _ library: Library, yes: Bool, dryRun: Bool, question: (T) -> (String, Int)?, run body: () throws -> T
     ) throws -> T {
         if mayAsk(yes: yes, dryRun: dryRun) {
             let preview = try library.dryRun(true, body)

@@ -39,8 +39,8 @@ enum DedupeTagsCommand: Command {
                     "Delete \(t.plural(preview.merged, "duplicate tag")) in \(t.plural(preview.groups.count, "group")), relinking \(t.plural(preview.photosRelinked, "photo")) to the tags that stay?",
                     preview.merged
                 )
-            }
-        ) { try library.dedupeTags(all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor) }
+            },
+            run: { try library.dedupeTags(all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
             return

@@ -48,14 +48,14 @@ enum MergeCommand: Command {
                     "Merge from \(options.from): move \(t.plural(preview.movedPhotos, "photo")) of this library into their share's zone and replace \(t.plural(preview.originalsRestored, "missing or damaged original"))?",
                     preview.movedPhotos + preview.originalsRestored
                 )
-            }
-        ) {
-            try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
-                try library.merge(
-                    from: other, dryRun: options.dryRun, author: ctx.historyAuthor,
-                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
-            }
-        }
+            },
+            run: {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
+                    try library.merge(
+                        from: other, dryRun: options.dryRun, author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
+            })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

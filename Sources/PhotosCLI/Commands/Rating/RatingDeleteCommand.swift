@@ -31,14 +31,17 @@ enum RatingDeleteCommand: Command {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
         let rating = try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
-            question: { (preview: RatingInfo) in ("Delete rating \(describe(preview, author: true))?", 1) }
-        ) { try library.deleteRating(id: options.id, author: ctx.historyAuthor) }
+            question: { (preview: RatingInfo) in ("Delete rating \(describe(preview, author: true))?", 1) },
+            run: { try library.deleteRating(id: options.id, author: ctx.historyAuthor) })
         if ctx.global.json {
-            guard options.dryRun, case .object(var pairs) = rating.json else { return ctx.console.printJSON(rating.json) }
+            guard options.dryRun, case .object(var pairs) = rating.json else {
+                return ctx.console.printJSON(rating.json)
+            }
             pairs.append(("dryRun", .bool(true)))
             ctx.console.printJSON(.object(pairs))
         } else if !ctx.global.quiet {
-            ctx.console.print("\(options.dryRun ? "Would delete" : "Deleted") rating \(describe(rating, author: false))")
+            ctx.console.print(
+                "\(options.dryRun ? "Would delete" : "Deleted") rating \(describe(rating, author: false))")
         }
     }
 

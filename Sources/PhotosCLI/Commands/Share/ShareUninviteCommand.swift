@@ -24,12 +24,13 @@ enum ShareUninviteCommand: Command {
         let share = try library.resolveShare(options.share)
         try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
-            question: { (_: Void) in ("Remove \(options.email) from share \(share.id)?", 1) }
-        ) { try library.uninvite(options.email, from: share, author: ctx.historyAuthor) }
+            question: { (_: Void) in ("Remove \(options.email) from share \(share.id)?", 1) },
+            run: { try library.uninvite(options.email, from: share, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
-                    ("share", .string(share.id)), ("email", .string(options.email.rawValue)), ("removed", .bool(!options.dryRun)),
+                    ("share", .string(share.id)), ("email", .string(options.email.rawValue)),
+                    ("removed", .bool(!options.dryRun)),
                     ("dryRun", .bool(options.dryRun))
                 ]))
         } else if !ctx.global.quiet {

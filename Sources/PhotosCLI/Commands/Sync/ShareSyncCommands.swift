@@ -88,14 +88,14 @@ enum ShareAcceptCommand: Command {
             library, yes: options.yes, dryRun: options.dryRun,
             question: { (preview: ApplyReport) in
                 ("Accept share \(preview.changeset.scope): \(SyncCommand.deletions(preview))?", preview.deleted)
-            }
-        ) {
-            try ctx.console.withProgress(options.dryRun ? "checking" : "accepting") { bar in
-                try library.acceptShare(
-                    at: path, author: ctx.historyAuthor,
-                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
-            }
-        }
+            },
+            run: {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "accepting") { bar in
+                    try library.acceptShare(
+                        at: path, author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
+            })
         if ctx.global.json {
             ctx.console.printJSON(SyncCommand.json(report, dryRun: options.dryRun))
         } else if !ctx.global.quiet {
@@ -133,8 +133,8 @@ enum ShareLeaveCommand: Command {
                     "Leave share \(share.id) and delete \(PurgeCommand.counts(preview)) here, with their original files?",
                     max(1, preview.photos + preview.ratings + preview.tags)
                 )
-            }
-        ) { try library.leaveShare(share, author: ctx.historyAuthor) }
+            },
+            run: { try library.leaveShare(share, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
@@ -178,8 +178,8 @@ enum ShareStopCommand: Command {
                     "Stop sharing \(share.id): move \(TerminalText.plural(preview.moved, "photo")) back to the default zone and remove the share with \(TerminalText.plural(preview.purge.participants, "participant"))?",
                     max(1, preview.purge.participants + preview.purge.shares)
                 )
-            }
-        ) { try library.stopShare(share, author: ctx.historyAuthor) }
+            },
+            run: { try library.stopShare(share, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([

@@ -113,7 +113,7 @@ enum SyncCommand: Command {
                     "Apply tokens \(preview.changeset.fromToken + 1)…\(preview.changeset.toToken) of library \(preview.changeset.sender): \(deletions(preview))?",
                     preview.deleted
                 )
-            }, apply)
+            }, run: apply)
         if ctx.global.json {
             ctx.console.printJSON(json(report, dryRun: options.dryRun))
         } else if options.dryRun && !ctx.global.quiet && !report.alreadyApplied {

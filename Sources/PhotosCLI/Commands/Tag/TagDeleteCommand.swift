@@ -35,8 +35,8 @@ enum TagDeleteCommand: Command {
         // photos that lose the tag are what is destroyed, not the tag rows.
         let deleted = try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
-            question: { (preview: [TagInfo]) in (question(options.name, preview), photos(preview)) }
-        ) { try library.deleteTag(name, zone: zone, author: ctx.historyAuthor) }
+            question: { (preview: [TagInfo]) in (question(options.name, preview), photos(preview)) },
+            run: { try library.deleteTag(name, zone: zone, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([

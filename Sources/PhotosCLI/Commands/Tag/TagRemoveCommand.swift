@@ -27,16 +27,20 @@ enum TagRemoveCommand: Command {
         let name = TerminalText.printable(options.name.rawValue)
         let removed = try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
-            question: { (preview: Int) in ("Remove tag '\(name)' from \(TerminalText.plural(preview, "photo"))?", preview) }
-        ) { try library.removeTag(options.name, from: photos, author: ctx.historyAuthor) }
+            question: { (preview: Int) in
+                ("Remove tag '\(name)' from \(TerminalText.plural(preview, "photo"))?", preview)
+            },
+            run: { try library.removeTag(options.name, from: photos, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
-                    ("tag", .string(options.name.rawValue)), ("removed", .int(removed)), ("dryRun", .bool(options.dryRun))
+                    ("tag", .string(options.name.rawValue)), ("removed", .int(removed)),
+                    ("dryRun", .bool(options.dryRun))
                 ]))
         } else if !ctx.global.quiet {
             ctx.console.print(
-                "\(options.dryRun ? "Would remove" : "Removed") '\(name)' from \(TerminalText.plural(removed, "photo"))")
+                "\(options.dryRun ? "Would remove" : "Removed") '\(name)' from \(TerminalText.plural(removed, "photo"))"
+            )
         }
     }
 }

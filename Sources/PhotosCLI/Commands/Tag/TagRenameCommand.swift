@@ -44,11 +44,12 @@ enum TagRenameCommand: Command {
                     "Merge tag '\(old)' into the existing tag '\(new)' on \(TerminalText.plural(preview.photosMerged, "photo"))?",
                     preview.merged
                 )
-            }
-        ) {
-            try library.renameTagReporting(
-                options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)), author: ctx.historyAuthor)
-        }
+            },
+            run: {
+                try library.renameTagReporting(
+                    options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)),
+                    author: ctx.historyAuthor)
+            })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
