@@ -490,7 +490,8 @@ public final class Exporter {
     /// Removes the files the state records that this run did not produce, when they still
     /// hold what was written (a file changed since is left, with a note), then the folders
     /// that became empty.
-    private func cleanup(keeping keep: NameFingerprints, state: ExportState?, root: String, writer: FileWriter) throws -> Int
+    private func cleanup(keeping keep: NameFingerprints, state: ExportState?, root: String, writer: FileWriter) throws
+        -> Int
     {
         guard let state else { return 0 } // a dry run into a folder no export wrote to
         let checker = Planner(root: root, state: state, trustState: true)
@@ -691,8 +692,8 @@ struct Planner {
     /// The names taken in this run so far (each original and the companions this export
     /// writes, lowercased): kept across pages because a later photo may not take a name an
     /// earlier one took. The one part of the plan that grows with the photos, held as 64-bit
-    /// fingerprints (`NameFingerprints`, issue 31 A11): about 16 bytes a name, ~32 MB for
-    /// 1,000,000 photos with XMP sidecars (the strings took ~170 MB).
+    /// fingerprints (`NameFingerprints`, issue 31 A11): about 22 bytes a name, ~44 MB for
+    /// 1,000,000 photos with XMP sidecars (the strings took ~280 MB).
     private(set) var taken = NameFingerprints()
     /// With `trustState`: the recorded name each photo keeps (`reserveRecordedNames`), until
     /// `plan` hands it out; at most one a recorded photo (bounded by the export state).
