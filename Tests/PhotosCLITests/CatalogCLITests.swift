@@ -130,13 +130,15 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["tag", "remove", "Cafe\u{301}", kite]).stdout, "Removed 'Caf\u{E9}' from 1 photo\n")
         XCTAssertEqual(run(["tag", "remove", "Nope", kite]).status, 66)
         let rename = run(["tag", "rename", "Caf\u{E9}", "Coffee", "--json"])
-        XCTAssertEqual(rename.stdout, #"{"from":"Caf\#u{E9}","to":"Coffee","renamed":1}"# + "\n")
+        XCTAssertEqual(
+            rename.stdout,
+            #"{"from":"Caf\#u{E9}","to":"Coffee","renamed":1,"merged":0,"photosMerged":0,"dryRun":false}"# + "\n")
         XCTAssertEqual(run(["tag", "rename", "Caf\u{E9}", "Coffee"]).status, 66)
         XCTAssertEqual(run(["tag", "rename", "Coffee", ""]).status, 64)
 
         let delete = run(["tag", "delete", "Coffee"])
         XCTAssertEqual(delete.status, 0, delete.stderr)
-        XCTAssertEqual(delete.stdout, "Deleted 1 tag named 'Coffee' (zone default)\n")
+        XCTAssertEqual(delete.stdout, "Deleted 1 tag named 'Coffee' (zone default) from 2 photos\n")
         XCTAssertEqual(run(["list", "--json"]).stdout.split(separator: "\n").count, 6, "the photos stay")
         XCTAssertEqual(run(["tag", "delete", "Coffee"]).status, 66)
 

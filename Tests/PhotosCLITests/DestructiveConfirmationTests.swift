@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 import PhotosTestSupport
 
-/// Destructive commands (`delete`, `purge`, `history compact`, `verify --repair`, `tag delete`)
-/// ask before changing more than one object when stdin and stderr are terminals, never when
-/// not (cron), not with `--yes`, and each has a `--dry-run` that changes nothing. Run as the
+/// Destructive commands (`delete`, `purge`, `history compact`, `verify --repair`, `tag delete`;
+/// the others in `DestructiveCountsTests`) ask before deleting or removing anything when stdin
+/// and stderr are terminals, never when not (cron), not with `--yes`, and each has a
+/// `--dry-run` that changes nothing. Run as the
 /// binary on a pseudo-terminal; every check reads the library afterwards.
 final class DestructiveConfirmationTests: BinaryTestCase {
     override var label: String { "photos-confirm" }
@@ -52,13 +53,13 @@ final class DestructiveConfirmationTests: BinaryTestCase {
         XCTAssertEqual(Set(try uniqueNames()), Set(names[2...]))
     }
 
-    func testOnePhotoAYesFlagAndNoTerminalNeverAsk() throws {
+    func testAYesFlagAndNoTerminalNeverAsk() throws {
         let names = try makeLibrary()
-        let one = try onTerminal(["delete", names[0]])
+        let one = try onTerminal(["delete", names[0], "--yes"], answer: "n\n")
         XCTAssertEqual(one.status, 0)
-        XCTAssertEqual(one.terminalText, "Deleted 1 photo\n", "one object: no question")
+        XCTAssertEqual(one.terminalText, "Deleted 1 photo\n", "--yes: no question")
 
-        let yes = try onTerminal(["delete", names[1], names[2], "--yes"])
+        let yes = try onTerminal(["delete", names[1], names[2], "--yes"], answer: "n\n")
         XCTAssertEqual(yes.terminalText, "Deleted 2 photos\n")
 
         // As cron runs it: stdin and stdout not terminals (stdin /dev/null, pipes).
@@ -82,10 +83,10 @@ final class DestructiveConfirmationTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "tag", "add", "trip", names[0], names[1]]).status, 0)
         let before = try run(["--library", lib, "--json", "list"]).stdout
 
-        let delete = try onTerminal(["delete", "--dry-run", names[0], names[1]])
+        let delete = try onTerminal(["delete", "--dry-run", names[0], names[1]], answer: "n\n")
         XCTAssertEqual(delete.status, 0, delete.terminalText)
         XCTAssertEqual(delete.terminalText, "Would delete 2 photos\n  \(names[0])\n  \(names[1])\n")
-        let tag = try onTerminal(["tag", "delete", "trip", "--dry-run"])
+        let tag = try onTerminal(["tag", "delete", "trip", "--dry-run"], answer: "n\n")
         XCTAssertEqual(tag.status, 0, tag.terminalText)
         XCTAssertTrue(tag.terminalText.hasPrefix("Would delete 1 tag named 'trip'"), tag.terminalText)
 
@@ -123,11 +124,11 @@ final class DestructiveConfirmationTests: BinaryTestCase {
         }
         let repair = try onTerminal(["verify", "--repair"], answer: "n\n")
         XCTAssertEqual(repair.status, 1, repair.terminalText)
-        XCTAssertTrue(repair.terminalText.contains("Make 2 repairs? [y/N] "), repair.terminalText)
+        XCTAssertTrue(repair.terminalText.contains("Delete 2 orphan files? [y/N] "), repair.terminalText)
         for orphan in orphans {
             XCTAssertTrue(FileManager.default.fileExists(atPath: lib + "/ExternalData/" + orphan), "declined: kept")
         }
-        let repaired = try onTerminal(["verify", "--repair", "--yes"])
+        let repaired = try onTerminal(["verify", "--repair", "--yes"], answer: "n\n")
         XCTAssertFalse(repaired.terminalText.contains("[y/N]"))
         for orphan in orphans {
             XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/ExternalData/" + orphan), "--yes: removed")

@@ -20,6 +20,20 @@ public struct TagInfo: Equatable, Sendable {
     }
 }
 
+/// What `tag rename` did (or, in a dry run, would do).
+public struct TagRenameReport: Equatable, Sendable {
+    /// Tags renamed in place (no tag of the new name in their zone).
+    public var renamed = 0
+    /// Tags merged into an existing tag of the new name (and deleted with a tombstone).
+    public var merged = 0
+    /// Photos linked to the merged tags: each now has the existing tag instead.
+    public var photosMerged = 0
+    /// Tags renamed or merged: `renameTag`'s count.
+    public var tags: Int { renamed + merged }
+
+    public init() {}
+}
+
 extension TagName {
     /// True when `name` contains `text`, ignoring case and diacritics: the seed's
     /// `name CONTAINS[cd] text` predicate (NSPredicate string comparison options `c` and `d`),
@@ -151,7 +165,7 @@ extension Library {
     /// Deletes every tag named `name` in `zone` (or in every zone), nullifying its links: the
     /// photos stay (SPEC §3, delete rule nullify). History context `tag delete`: a Tag delete with
     /// the tombstone {name, uuid} per tag and a Photo update of `tags` per photo that had it.
-    /// - Returns: the tags deleted.
+    /// - Returns: the tags deleted, each with `photoCount` the photos it was removed from.
     /// - Throws: `LibraryError.notFound(.tag)` (or `.zone`) when no such tag (or zone) exists,
     ///   `LibraryError.busy`.
     @discardableResult
@@ -160,13 +174,15 @@ extension Library {
         return try write {
             let victims = try tags(named: name, zone: zone)
             var history = HistoryWriter(self, author: author, context: .tagDelete)
+            var deleted: [TagInfo] = []
             for tag in victims {
-                try logPhotosOfTag(tag.rowID, in: &history)
+                let photos = try logPhotosOfTag(tag.rowID, in: &history)
                 try history.delete(.tag, .rowID(tag.rowID))
                 try catalogStore.deleteTag(tag.rowID)
+                deleted.append(TagInfo(uuid: tag.uuid, name: tag.name, zone: tag.zone, photoCount: photos))
             }
             try history.commit()
-            return victims.map { TagInfo(uuid: $0.uuid, name: $0.name, zone: $0.zone, photoCount: 0) }
+            return deleted
         }
     }
 
@@ -180,22 +196,35 @@ extension Library {
     ///   `LibraryError.busy`.
     @discardableResult
     public func renameTag(_ old: TagName, to new: TagName, zone: ZoneID? = nil, author: HistoryAuthor) throws -> Int {
+        try renameTagReporting(old, to: new, zone: zone, author: author).tags
+    }
+
+    /// `renameTag`, saying what it did per kind: the tags renamed in place, and those merged
+    /// into an existing tag of the new name with the photos whose links moved (what the
+    /// question of `tag rename` names: `Merge tag 'a' into the existing tag 'b' on 34 photos?`).
+    /// - Throws: as `renameTag`.
+    public func renameTagReporting(
+        _ old: TagName, to new: TagName, zone: ZoneID? = nil, author: HistoryAuthor
+    ) throws -> TagRenameReport {
         let old = old.rawValue
         let new = new.rawValue
         return try write {
             let sources = try tags(named: old, zone: zone)
-            guard old != new else { return 0 }
+            var report = TagRenameReport()
+            guard old != new else { return report }
             var history = HistoryWriter(self, author: author, context: .tagRename)
             for tag in sources {
                 if let target = try findTag(named: new, zone: tag.zone) {
-                    try mergeTag(tag, into: target, history: &history)
+                    report.photosMerged += try mergeTag(tag, into: target, history: &history)
+                    report.merged += 1
                 } else {
                     try catalogStore.renameTag(tag.rowID, to: new)
                     history.update(.tag(uuid: tag.uuid), ["name"], zone: tag.zone)
+                    report.renamed += 1
                 }
             }
             try history.commit()
-            return sources.count
+            return report
         }
     }
 
@@ -212,10 +241,14 @@ extension Library {
     }
 
     /// Logs a Photo update of `tags` for every photo linked to the tag with row id `tagID`.
-    private func logPhotosOfTag(_ tagID: Int64, in history: inout HistoryWriter) throws {
-        for (name, zone) in try catalogStore.photos(ofTag: tagID) {
+    /// - Returns: the number of those photos.
+    @discardableResult
+    private func logPhotosOfTag(_ tagID: Int64, in history: inout HistoryWriter) throws -> Int {
+        let photos = try catalogStore.photos(ofTag: tagID)
+        for (name, zone) in photos {
             history.update(.photo(uniqueName: name), ["tags"], zone: zone)
         }
+        return photos.count
     }
 
     /// Re-points the photos of `loser` to `winner` (no photo ends up with the tag twice) and
@@ -223,11 +256,14 @@ extension Library {
     /// rename`, `share add`), logging a Photo update of `tags` per photo of the loser.
     /// `dedupe-tags` makes the same changes and records the same history set-wise
     /// (`TagDedupeStore.mergeTags`, `HistoryWriter.tagMergesSetWise`).
-    func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws {
-        try logPhotosOfTag(loser.rowID, in: &history)
+    /// - Returns: the number of photos the loser was linked to (their links moved to `winner`).
+    @discardableResult
+    func mergeTag(_ loser: TagRef, into winner: TagRef, history: inout HistoryWriter) throws -> Int {
+        let photos = try logPhotosOfTag(loser.rowID, in: &history)
         try catalogStore.linkPhotos(ofTag: loser.rowID, toTag: winner.rowID)
         try history.delete(.tag, .rowID(loser.rowID))
         try catalogStore.deleteTag(loser.rowID)
+        return photos
     }
 
     /// Merges the same-named tags of `zone`: per name, the tag with the smallest uuid wins (byte

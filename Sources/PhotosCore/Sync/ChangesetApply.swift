@@ -18,6 +18,9 @@ public struct ApplyReport: Equatable, Sendable {
     public var inserted = 0
     public var updated = 0
     public var deleted = 0
+    /// Of `deleted`, the photos (each with its ratings and tag links): what `sync --apply` and
+    /// `share accept` name in their question on a terminal (issue 31 A10).
+    public var photosDeleted = 0
     /// Originals copied into external data.
     public var originalsCopied = 0
     /// Duplicate tags merged by the dedupe run after applying.
@@ -104,6 +107,7 @@ extension Library {
                 report.inserted = session.inserted
                 report.updated = session.updated
                 report.deleted = session.deleted
+                report.photosDeleted = session.photosDeleted
                 removedFiles = session.removedFiles
                 report.tagsMerged = try dedupeAfterApplying(reader, author: author)
             }
@@ -436,6 +440,7 @@ struct ApplySession {
     var inserted = 0
     var updated = 0
     var deleted = 0
+    var photosDeleted = 0
     /// File references of photos deleted (removed after the commit when unreferenced).
     var removedFiles: [String] = []
     /// Photos of one original met in this apply (SYNC.md "One photo per original"): the one
@@ -658,6 +663,7 @@ struct ApplySession {
             try history.delete(.photo, .photo(rowID))
             try store.deleteObject(.photo, id)
             deleted += 1
+            photosDeleted += 1
             return
         }
         guard let zone = v["zone"] ?? nil else { return }

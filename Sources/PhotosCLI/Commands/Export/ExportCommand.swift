@@ -52,6 +52,7 @@ enum ExportCommand: Command {
         var dryRun = false
         var checkHashes = false
         var jobs: Int?
+        var yes = false
 
         static var options: [Option<Options>] {
             PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
@@ -90,7 +91,8 @@ enum ExportCommand: Command {
                 ),
                 .value(
                     \.jobs, "--jobs", "-j", value: "N", help: "Worker threads copying and writing files.",
-                    default: "number of cores", parser: .int(in: 1...256))
+                    default: "number of cores", parser: .int(in: 1...256)),
+                Confirmation.yes(\.yes)
             ]
         }
         static var arguments: [Argument<Options>] {
@@ -140,6 +142,16 @@ enum ExportCommand: Command {
         try library.forEachPhoto(matching: check) { _ in }
         if !arguments.photos.isEmpty {
             options.filter.uniqueNames = Set(try ctx.resolvePhotos(arguments.photos, in: library).map(\.uniqueName))
+        }
+        // --cleanup removes files in DEST: on a terminal, a dry run of the same export counts them
+        // first and the question names them (issue 31 A10).
+        if options.cleanup, ctx.mayAsk(yes: arguments.yes, dryRun: options.dryRun) {
+            var dry = options
+            dry.dryRun = true
+            let preview = try Exporter(library: library, options: dry).run()
+            try ctx.confirm(
+                "Remove \(TerminalText.plural(preview.removed, "file")) from \(TerminalText.escaped(options.destination)) that this export no longer produces?",
+                objects: preview.removed, yes: arguments.yes)
         }
         let exporter = Exporter(library: library, options: options)
         exporter.onFailure = { failure in

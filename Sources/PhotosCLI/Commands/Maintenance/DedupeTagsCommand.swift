@@ -11,29 +11,41 @@ enum DedupeTagsCommand: Command {
             tag with --all), finds the tags with the same NFC name in the same zone, keeps the one
             with the smallest uuid (byte order), re-points the photos of the others to it and deletes
             the others. One transaction, author dedupe-tags (unless --author). Running it in any
-            order, any number of times, on any copy of the data gives the same winners.
+            order, any number of times, on any copy of the data gives the same winners. On a
+            terminal it asks before deleting duplicates, naming the tags and photos relinked (--yes
+            skips the question; never asked when not on a terminal, so cron runs it as before).
             """)
 
     struct Options: ParsableOptions {
         var all = false
         var dryRun = false
+        var yes = false
         static var options: [Option<Options>] {
             [
                 .flag(\.all, "--all", help: "Examine every tag, not only those inserted since the last run."),
-                .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing.")
+                .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing."),
+                Confirmation.yes(\.yes)
             ]
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
-        let report = try library.dedupeTags(all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor)
+        let t = TerminalText.self
+        let report = try ctx.confirmingDestruction(
+            library, yes: options.yes, dryRun: options.dryRun,
+            question: { (preview: DedupeReport) in
+                (
+                    "Delete \(t.plural(preview.merged, "duplicate tag")) in \(t.plural(preview.groups.count, "group")), relinking \(t.plural(preview.photosRelinked, "photo")) to the tags that stay?",
+                    preview.merged
+                )
+            },
+            run: { try library.dedupeTags(all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
             return
         }
         guard !ctx.global.quiet else { return }
-        let t = TerminalText.self
         for group in report.groups {
             ctx.console.print(
                 "\(report.dryRun ? "would merge" : "merged") \(group.losers.count) × '\(t.printable(group.name))' in zone \(group.zone) into \(group.winner) (\(t.plural(group.photosRelinked, "photo")) relinked)"

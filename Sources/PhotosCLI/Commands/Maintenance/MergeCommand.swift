@@ -12,16 +12,21 @@ enum MergeCommand: Command {
             zones and shares are matched by id, tags by uuid (created with the same uuid when
             absent), and tag links are unioned. Same-named tags with different uuids are then
             duplicates, which dedupe-tags resolves the same way on every peer. Merging the same
-            library again changes nothing. One transaction, author merge (unless --author).
+            library again changes nothing. One transaction, author merge (unless --author). On a
+            terminal, a merge that would move photos of this library into a share's zone or replace
+            originals here asks first, naming them (--yes skips the question; never asked when not
+            on a terminal).
             """)
 
     struct Options: ParsableOptions {
         var from = ""
         var dryRun = false
+        var yes = false
         static var options: [Option<Options>] {
             [
                 .required(\.from, "--from", value: "LIBRARY", help: "The other library's folder."),
-                .flag(\.dryRun, "--dry-run", help: "Print what would come in; change nothing.")
+                .flag(\.dryRun, "--dry-run", help: "Print what would come in; change nothing."),
+                Confirmation.yes(\.yes)
             ]
         }
     }
@@ -35,11 +40,22 @@ enum MergeCommand: Command {
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
         let other = try CompositionRoot.openLibrary(
             root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
-        let report = try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
-            try library.merge(
-                from: other, dryRun: options.dryRun, author: ctx.historyAuthor,
-                progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
-        }
+        let t = TerminalText.self
+        let report = try ctx.confirmingDestruction(
+            library, yes: options.yes, dryRun: options.dryRun,
+            question: { (preview: MergeReport) in
+                (
+                    "Merge from \(options.from): move \(t.plural(preview.movedPhotos, "photo")) of this library into their share's zone and replace \(t.plural(preview.originalsRestored, "missing or damaged original"))?",
+                    preview.movedPhotos + preview.originalsRestored
+                )
+            },
+            run: {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
+                    try library.merge(
+                        from: other, dryRun: options.dryRun, author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
+            })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

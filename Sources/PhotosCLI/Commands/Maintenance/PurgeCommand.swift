@@ -72,7 +72,7 @@ enum PurgeCommand: Command {
     }
 
     /// "3 photos, 2 ratings, 1 tag, 0 participants, 1 share".
-    private static func counts(_ report: PurgeReport) -> String {
+    static func counts(_ report: PurgeReport) -> String {
         let t = TerminalText.self
         return [
             t.plural(report.photos, "photo"), t.plural(report.ratings, "rating"), t.plural(report.tags, "tag"),

@@ -7,7 +7,7 @@ enum DeleteCommand: Command {
         path: ["delete"],
         abstract: "Delete photos with their data, thumbnails and ratings.",
         discussion:
-            "Tags stay (their links are removed). An original is removed from the library once no photo references it; one that cannot be (a folder in its place, a permission or I/O error) is named on stderr with why and the exit status is 1, the photos deleted. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted. On a terminal, deleting more than one photo asks first (--yes skips the question; never asked when stdin or stderr is not a terminal). --dry-run deletes and rolls back: it prints what would be deleted."
+            "Tags stay (their links are removed). An original is removed from the library once no photo references it; one that cannot be (a folder in its place, a permission or I/O error) is named on stderr with why and the exit status is 1, the photos deleted. Every photo is resolved first: if one is unknown or ambiguous, nothing is deleted. On a terminal, deleting photos asks first (--yes skips the question; never asked when stdin or stderr is not a terminal). --dry-run deletes and rolls back: it prints what would be deleted."
     )
 
     struct Options: ParsableOptions {
@@ -28,7 +28,9 @@ enum DeleteCommand: Command {
         let photos = try ctx.resolvePhotos(options.photos, in: library)
         let count = Set(photos.map(\.uniqueName)).count
         try ctx.confirm(
-            "Delete \(TerminalText.plural(count, "photo")) with their thumbnails and ratings?", objects: count,
+            count == 1
+                ? "Delete 1 photo (\(TerminalText.printable(photos[0].displayName))) with its thumbnail and ratings?"
+                : "Delete \(TerminalText.plural(count, "photo")) with their thumbnails and ratings?", objects: count,
             yes: options.yes, dryRun: options.dryRun)
         let (deleted, left) = try library.deletePhotosSayingWhy(photos, author: ctx.historyAuthor)
         // An original that could not be removed after the commit: the photos are deleted, so a

@@ -17,8 +17,9 @@ enum VerifyCommand: Command {
             cannot be checked (permission, I/O error) is unreadable-file, which --repair leaves alone.
             --repair --dry-run lists those repairs ("would repair: ...") and changes nothing (the
             repairs run and are rolled back). On a terminal, --repair lists the repairs and asks
-            before making more than one (--yes skips the question; never asked when not on a
-            terminal). History author verify (unless --author).
+            before one that deletes a photo or removes a file, naming what goes ("Delete 1 photo
+            whose original is missing (storm-1.jpg) and 1 orphan file?"; --yes skips the question;
+            never asked when not on a terminal). History author verify (unless --author).
             The SHA-256 of the originals is computed, and the thumbnails decoded, by --jobs threads
             (default: the number of cores). --quick skips the hashes and runs SQLite's quick_check
             (pages and records, without matching every index against its table) instead of
@@ -68,14 +69,13 @@ enum VerifyCommand: Command {
         if options.repair, ctx.mayAsk(yes: options.yes, dryRun: options.dryRun) {
             let preview = try library.verify(
                 quick: options.quick, repair: true, dryRun: true, author: ctx.historyAuthor)
-            if preview.repairs.count > 1 {
+            let (question, objects) = question(preview.repairs)
+            if objects > 0 {
                 for repair in preview.repairs {
                     ctx.console.errorText(TerminalText.escaped("  would repair: \(repair)") + "\n")
                 }
             }
-            try ctx.confirm(
-                "Make \(TerminalText.plural(preview.repairs.count, "repair"))?", objects: preview.repairs.count,
-                yes: options.yes)
+            try ctx.confirm(question, objects: objects, yes: options.yes)
         }
         do {
             let report = try ctx.console.withProgress("verifying") { bar in
@@ -145,5 +145,44 @@ enum VerifyCommand: Command {
             if error != nil { line += " (interrupted)" }
             console.print(line)
         }
+    }
+
+    /// The question `--repair` asks on a terminal and the count of objects it deletes or
+    /// removes (photos, their ratings and tag links, orphan files; the other repairs only fix):
+    /// "Delete 1 photo whose original is missing (storm-1.jpg) and 1 orphan file, and regenerate
+    /// 1 thumbnail?".
+    static func question(_ repairs: [VerifyRepair]) -> (String, Int) {
+        let t = TerminalText.self
+        var photos: [String] = []
+        var links = 0
+        var files = 0
+        var fixes: [String: Int] = [:]
+        for repair in repairs {
+            switch repair {
+            case let .deletePhoto(_, display, ratings, tags, _):
+                photos.append(display)
+                links += ratings + tags
+            case .removeFile: files += 1
+            case .regenerateThumbnail: fixes["regenerate", default: 0] += 1
+            case .fixFileReference: fixes["point", default: 0] += 1
+            case .relinkTag: fixes["relink", default: 0] += 1
+            }
+        }
+        var deletions: [String] = []
+        if !photos.isEmpty {
+            let with =
+                links == 0 ? "" : " with \(links == 1 ? "1 rating or tag link" : "\(links) ratings and tag links")"
+            deletions.append(
+                "\(t.plural(photos.count, "photo")) whose original is missing (\(Confirmation.names(photos)))\(with)")
+        }
+        if files > 0 { deletions.append(t.plural(files, "orphan file")) }
+        var others: [String] = []
+        if let n = fixes["regenerate"] { others.append("regenerate \(t.plural(n, "thumbnail"))") }
+        if let n = fixes["point"] { others.append("point \(t.plural(n, "photo")) at their originals") }
+        if let n = fixes["relink"] { others.append("relink \(t.plural(n, "tag link"))") }
+        var text = deletions.isEmpty ? "" : "Delete " + deletions.joined(separator: " and ")
+        if !others.isEmpty { text += (text.isEmpty ? "" : ", and ") + others.joined(separator: ", ") }
+        if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
+        return (text + "?", photos.count + files)
     }
 }

@@ -15,7 +15,10 @@ enum SyncCommand: Command {
             library id), a delete wins over every update, duplicate tags are merged afterwards
             (dedupe-tags). A changeset that starts after the last token applied from its sender
             is refused (65) naming the missing range; applying one twice changes nothing.
-            --from LIBRARY does both at once, pulling what is new in LIBRARY.
+            --from LIBRARY does both at once, pulling what is new in LIBRARY. On a terminal, an
+            apply or pull that would delete objects here asks first, naming them (--yes skips the
+            question; never asked when not on a terminal); with --apply or --from, --dry-run checks
+            and applies everything, rolls it back and prints the counts.
             """)
 
     struct Options: ParsableOptions {
@@ -24,6 +27,8 @@ enum SyncCommand: Command {
         var apply: String?
         var sincePeer: String?
         var since: Int64?
+        var dryRun = false
+        var yes = false
 
         static var options: [Option<Options>] {
             [
@@ -34,7 +39,9 @@ enum SyncCommand: Command {
                 ),
                 .value(
                     \.since, "--since", value: "TOKEN", help: "With --export: after this change token.", parser: .token),
-                .value(\.apply, "--apply", value: "CHANGESET", help: "Check and apply a changeset folder.")
+                .value(\.apply, "--apply", value: "CHANGESET", help: "Check and apply a changeset folder."),
+                Confirmation.dryRun(\.dryRun, help: "With --apply or --from: print the counts; change nothing."),
+                Confirmation.yes(\.yes)
             ]
         }
 
@@ -45,11 +52,12 @@ enum SyncCommand: Command {
                 throw UsageError("--since-peer and --since go with --export")
             }
             if sincePeer != nil && since != nil { throw UsageError("give --since-peer or --since, not both") }
+            if export != nil && dryRun { throw UsageError("--dry-run goes with --apply or --from") }
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
-        let library = try ctx.openLibrary()
+        let library = try ctx.openLibrary(dryRun: options.dryRun)
         let absolute = { (path: String) in Library.resolvePath(explicit: path, in: ctx.libraryEnvironment) }
         if let path = options.export {
             var since = options.since ?? 0
@@ -73,12 +81,14 @@ enum SyncCommand: Command {
             }
             return
         }
-        let report: ApplyReport
+        let apply: () throws -> ApplyReport
         if let path = options.apply {
-            report = try ctx.console.withProgress("applying") { bar in
-                try library.applyChangeset(
-                    at: absolute(path), author: ctx.historyAuthor,
-                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            apply = {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "applying") { bar in
+                    try library.applyChangeset(
+                        at: absolute(path), author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
             }
         } else if let from = options.from {
             let otherRoot = absolute(from)
@@ -86,16 +96,30 @@ enum SyncCommand: Command {
                 throw CommandFailure.noInput("no library at \(otherRoot)")
             }
             let other = try CompositionRoot.openLibrary(root: otherRoot, create: false, busyTimeout: ctx.wait)
-            report = try ctx.console.withProgress("syncing") { bar in
-                try library.sync(
-                    from: other, author: ctx.historyAuthor,
-                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            apply = {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "syncing") { bar in
+                    try library.sync(
+                        from: other, author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
             }
         } else {
             return
         }
+        let report = try ctx.confirmingDestruction(
+            library, yes: options.yes, dryRun: options.dryRun,
+            question: { (preview: ApplyReport) in
+                (
+                    "Apply tokens \(preview.changeset.fromToken + 1)…\(preview.changeset.toToken) of library \(preview.changeset.sender): \(deletions(preview))?",
+                    preview.deleted
+                )
+            }, run: apply)
         if ctx.global.json {
-            ctx.console.printJSON(report.json)
+            ctx.console.printJSON(json(report, dryRun: options.dryRun))
+        } else if options.dryRun && !ctx.global.quiet && !report.alreadyApplied {
+            ctx.console.print(
+                "Would apply tokens \(report.changeset.fromToken + 1)…\(report.changeset.toToken) of library \(report.changeset.sender): \(report.accepted) changes accepted, \(report.ignored) superseded; \(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted (\(TerminalText.plural(report.photosDeleted, "photo"))), \(report.originalsCopied) originals copied, \(report.tagsMerged) duplicate tags merged (dry run: nothing changed)"
+            )
         } else if !ctx.global.quiet {
             if report.alreadyApplied {
                 ctx.console.print(
@@ -107,5 +131,19 @@ enum SyncCommand: Command {
                 )
             }
         }
+    }
+
+    /// The question's words for what an apply deletes here: "delete 3 objects here (1 photo
+    /// with its ratings and tag links), insert 2, update 1".
+    static func deletions(_ report: ApplyReport) -> String {
+        "delete \(TerminalText.plural(report.deleted, "object")) here (\(TerminalText.plural(report.photosDeleted, "photo")) with \(report.photosDeleted == 1 ? "its" : "their") ratings and tag links), insert \(report.inserted), update \(report.updated)"
+    }
+
+    /// The report's JSON, with `"photosDeleted"` and `"dryRun"` added.
+    static func json(_ report: ApplyReport, dryRun: Bool) -> JSONValue {
+        guard case .object(var pairs) = report.json else { return report.json }
+        pairs.append(("photosDeleted", .int(report.photosDeleted)))
+        pairs.append(("dryRun", .bool(dryRun)))
+        return .object(pairs)
     }
 }

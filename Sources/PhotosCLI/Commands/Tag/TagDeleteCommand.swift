@@ -7,7 +7,7 @@ enum TagDeleteCommand: Command {
         path: ["tag", "delete"],
         abstract: "Delete a tag; its photos stay.",
         discussion:
-            "Deletes every tag of that name in the zone given by --zone, or in every zone. The photos keep everything else (delete rule nullify). History keeps a tombstone with the name and uuid. Exit 66 when there is no such tag. On a terminal, deleting tags in more than one zone asks first (--yes skips the question; never asked when not on a terminal); --dry-run prints what would be deleted."
+            "Deletes every tag of that name in the zone given by --zone, or in every zone. The photos keep everything else (delete rule nullify). History keeps a tombstone with the name and uuid. Exit 66 when there is no such tag. On a terminal, deleting a tag that any photo has asks first, naming the photos it is removed from (--yes skips the question; never asked when not on a terminal); --dry-run prints what would be deleted."
     )
 
     struct Options: ParsableOptions {
@@ -31,16 +31,12 @@ enum TagDeleteCommand: Command {
         // Parsed after the library is opened, as before: a missing library is told first.
         let name = try TagName(parsing: options.name)
         let zone = options.zone.map(ZoneID.init(rawValue:))
-        if ctx.mayAsk(yes: options.yes) {
-            // What would go, from the same code rolled back, so the question can name it.
-            let preview = try library.dryRun(true) {
-                try library.deleteTag(name, zone: zone, author: ctx.historyAuthor)
-            }
-            try ctx.confirm(
-                "Delete \(TerminalText.plural(preview.count, "tag")) named '\(options.name)' (zones \(Set(preview.map(\.zone)).sorted().joined(separator: ", ")))?",
-                objects: preview.count, yes: options.yes)
-        }
-        let deleted = try library.deleteTag(name, zone: zone, author: ctx.historyAuthor)
+        // What would go, from the same code rolled back, so the question can name it: the
+        // photos that lose the tag are what is destroyed, not the tag rows.
+        let deleted = try ctx.confirmingDestruction(
+            library, yes: options.yes, dryRun: options.dryRun,
+            question: { (preview: [TagInfo]) in (question(options.name, preview), photos(preview)) },
+            run: { try library.deleteTag(name, zone: zone, author: ctx.historyAuthor) })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
@@ -50,16 +46,29 @@ enum TagDeleteCommand: Command {
                         .array(
                             deleted.map {
                                 .object([
-                                    ("uuid", .string($0.uuid)), ("name", .string($0.name)), ("zone", .string($0.zone))
+                                    ("uuid", .string($0.uuid)), ("name", .string($0.name)), ("zone", .string($0.zone)),
+                                    ("photoCount", .int($0.photoCount))
                                 ])
                             })
-                    )
+                    ),
+                    ("photos", .int(photos(deleted)))
                 ]))
         } else if !ctx.global.quiet {
             let zones = Set(deleted.map(\.zone)).sorted().joined(separator: ", ")
             ctx.console.print(
-                "\(options.dryRun ? "Would delete" : "Deleted") \(TerminalText.plural(deleted.count, "tag")) named '\(TerminalText.printable(deleted.first?.name ?? ""))' (zone \(zones))"
+                "\(options.dryRun ? "Would delete" : "Deleted") \(TerminalText.plural(deleted.count, "tag")) named '\(TerminalText.printable(deleted.first?.name ?? ""))' (zone \(zones)) from \(TerminalText.plural(photos(deleted), "photo"))"
             )
         }
+    }
+
+    /// The photos that lose the tag (a photo has at most one tag of a name per zone).
+    private static func photos(_ tags: [TagInfo]) -> Int { tags.reduce(0) { $0 + $1.photoCount } }
+
+    /// `Delete tag 'bench' from 34 photos?`, with the zones when tags of several are deleted.
+    private static func question(_ name: String, _ tags: [TagInfo]) -> String {
+        let zones = Set(tags.map(\.zone)).sorted()
+        let tagWords = tags.count == 1 ? "tag" : "\(tags.count) tags named"
+        let zoneWords = zones.count > 1 ? " (zones \(zones.joined(separator: ", ")))" : ""
+        return "Delete \(tagWords) '\(name)'\(zoneWords) from \(TerminalText.plural(photos(tags), "photo"))?"
     }
 }

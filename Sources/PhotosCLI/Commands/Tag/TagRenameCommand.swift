@@ -10,13 +10,20 @@ enum TagRenameCommand: Command {
             Renames the tags named OLD in the zone given by --zone, or in every zone. Where a zone
             already has a tag named NEW, OLD is merged into it: its photos get the existing tag and
             OLD is deleted, so a rename never makes duplicate tags. Exit 66 when there is no tag OLD.
+            On a terminal, a rename that merges asks first, naming the photos whose tag changes
+            (--yes skips the question; never asked when not on a terminal); --dry-run prints what
+            would be renamed and merged and changes nothing.
             """)
 
     struct Options: ParsableOptions {
         var old = TagName(rawValue: "")
         var new = TagName(rawValue: "")
         var zone: String?
-        static var options: [Option<Options>] { [TagArguments.zone(\.zone)] }
+        var dryRun = false
+        var yes = false
+        static var options: [Option<Options>] {
+            [TagArguments.zone(\.zone), Confirmation.dryRun(\.dryRun), Confirmation.yes(\.yes)]
+        }
         static var arguments: [Argument<Options>] {
             [
                 TagArguments.name(\.old, "old", help: "The current name."),
@@ -26,19 +33,37 @@ enum TagRenameCommand: Command {
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
-        let library = try ctx.openLibrary()
-        let count = try library.renameTag(
-            options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)), author: ctx.historyAuthor)
+        let library = try ctx.openLibrary(dryRun: options.dryRun)
+        let old = TerminalText.printable(options.old.rawValue)
+        let new = TerminalText.printable(options.new.rawValue)
+        // A merge takes the old tag off its photos (they get the existing one): that is asked.
+        let report = try ctx.confirmingDestruction(
+            library, yes: options.yes, dryRun: options.dryRun,
+            question: { (preview: TagRenameReport) in
+                (
+                    "Merge tag '\(old)' into the existing tag '\(new)' on \(TerminalText.plural(preview.photosMerged, "photo"))?",
+                    preview.merged
+                )
+            },
+            run: {
+                try library.renameTagReporting(
+                    options.old, to: options.new, zone: options.zone.map(ZoneID.init(rawValue:)),
+                    author: ctx.historyAuthor)
+            })
         if ctx.global.json {
             ctx.console.printJSON(
                 .object([
                     ("from", .string(options.old.rawValue)), ("to", .string(options.new.rawValue)),
-                    ("renamed", .int(count))
+                    ("renamed", .int(report.tags)), ("merged", .int(report.merged)),
+                    ("photosMerged", .int(report.photosMerged)), ("dryRun", .bool(options.dryRun))
                 ]))
         } else if !ctx.global.quiet {
-            ctx.console.print(
-                "Renamed \(TerminalText.plural(count, "tag")) '\(TerminalText.printable(options.old.rawValue))' to '\(TerminalText.printable(options.new.rawValue))'"
-            )
+            let verb = options.dryRun ? "Would rename" : "Renamed"
+            let merged =
+                report.merged == 0
+                ? ""
+                : " (\(TerminalText.plural(report.merged, "tag")) merged into the existing '\(new)' on \(TerminalText.plural(report.photosMerged, "photo")))"
+            ctx.console.print("\(verb) \(TerminalText.plural(report.tags, "tag")) '\(old)' to '\(new)'\(merged)")
         }
     }
 }
