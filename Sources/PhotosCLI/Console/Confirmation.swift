@@ -1,4 +1,5 @@
 import Foundation
+import PhotosFiles
 
 /// The question a destructive command asks before it changes more than one object (`delete`,
 /// `purge`, `history compact`, `verify --repair`, `tag delete`), as apt and `git clean -i` ask:
@@ -34,7 +35,8 @@ extension CommandContext {
         let streams = console.streams
         guard objects > 1, mayAsk(yes: yes, dryRun: dryRun) else { return }
         streams.err(TerminalText.escaped(question) + " [y/N] ")
-        let answer = streams.readAnswer()
+        // Ctrl-C at the question ends the command at once: nothing has changed yet.
+        let answer = StopSignal.withDefaultAction { streams.readAnswer() }
         if answer == nil { streams.err("\n") }
         guard let answer, Confirmation.accepts(answer) else {
             throw CommandFailure(

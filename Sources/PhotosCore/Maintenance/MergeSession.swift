@@ -85,6 +85,8 @@ final class MergeSession {
             let ref = ExternalDataStore.reference(for: photo.sha256)
             var st = stat()
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
+            // SIGINT, SIGTERM, SIGHUP: the transaction rolls back, the copies go (issue 31 item 19).
+            try StopSignal.check()
             let restoring = library.isReferenced(fileReference: ref)
             let file = try ImageFile.read(path: other.externalData.path(for: photo.fileReference))
             guard file.sha256 == photo.sha256 else {
