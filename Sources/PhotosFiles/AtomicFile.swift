@@ -157,6 +157,58 @@ public enum AtomicFile {
     }
 }
 
+extension AtomicFile {
+    /// How `copy(from:to:temporaryPrefix:)` made the copy.
+    public enum CopyMethod: Sendable, Equatable {
+        /// A reflink (ioctl FICLONE): the copy shares the source's extents copy-on-write, so a
+        /// later write to either leaves the other as it was.
+        case clone
+        /// The bytes were copied (copy_file_range(2) inside the kernel, else read/write).
+        case copy
+    }
+
+    /// Copies the regular file `source` to `path` as an independent file (its own inode, link
+    /// count 1: never a hard link), durably and all or nothing (`write(to:)`: a temporary file,
+    /// fsync, rename, fsync of the folder): a reflink where the file system can (Btrfs, XFS),
+    /// else copy_file_range(2), else pread/write.
+    /// - Parameters:
+    ///   - source: the file to copy.
+    ///   - path: the copy's final path; its folder must exist. A file there is replaced.
+    ///   - temporaryPrefix: prefix of the temporary file's name.
+    /// - Returns: how the copy was made, and its `stat`.
+    /// - Throws: `FileError` `.noInput` naming `source` when it cannot be opened, 74 when a read,
+    ///   write or fsync fails or the source ends early (the temporary file is removed).
+    @discardableResult
+    public static func copy(from source: String, to path: String, temporaryPrefix: String = ".photos-tmp-") throws
+        -> (method: CopyMethod, stat: stat)
+    {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            let code = errno
+            throw FileError(.noInput, "cannot open \(source): \(String(cString: strerror(code)))", errno: code)
+        }
+        defer { close(input) }
+        var st = stat()
+        guard fstat(input, &st) == 0 else {
+            let code = errno
+            throw FileError(.io, "cannot read \(source): \(String(cString: strerror(code)))", errno: code)
+        }
+        var method = CopyMethod.copy
+        let written = try write(to: path, temporaryPrefix: temporaryPrefix) { sink in
+            if photos_clone_file(sink.fd, input) == 0 {
+                method = .clone
+                return
+            }
+            let size = Int(st.st_size)
+            let copied = try sink.copy(from: input, byteCount: size, source: source)
+            guard copied == size else {
+                throw FileError(.io, "cannot read \(source): it ended after \(copied) of \(size) bytes", errno: EIO)
+            }
+        }
+        return (method, written)
+    }
+}
+
 /// Names of temporary files, unique among the processes sharing a folder: the process id (on
 /// one machine), 64 random bits drawn once per process (several machines writing one library on
 /// shared storage, where process ids repeat) and a counter. Drawing them once saves two system
