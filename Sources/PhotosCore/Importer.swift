@@ -126,6 +126,9 @@ public final class Importer {
     /// folders are walked while the first files import, so the second number is the total only
     /// once `scanFinished` is true.
     public var onProgress: ((Int, Int) -> Void)?
+    /// Called on the calling thread inside each batch's write transaction, after its rows are
+    /// written and before it commits (tests of what another process sees meanwhile).
+    public var onBatchWritten: (() -> Void)?
     /// True once the walk of the paths has found every file (read from `onProgress`).
     public private(set) var scanFinished = false
     /// Bytes of the files decoded so far in this run (what the progress display shows; read
@@ -179,8 +182,11 @@ public final class Importer {
     ///   `FileError` of an original the library's file system refuses (wrapped by
     ///   `LibraryError.wrap`). `Interrupted<ImportSummary>` when such an error (e.g. 75: another
     ///   process held the lock past the timeout) stops the run after a batch was committed: its
-    ///   report counts what was committed; the originals of uncommitted rows are removed, so
-    ///   running the import again imports the rest.
+    ///   report counts what was committed; the originals of uncommitted rows are removed
+    ///   (`Library.removeUncommittedFiles`: unless another import, merge or apply runs, which may
+    ///   commit the same files; then they stay for `verify --repair`), so running the import
+    ///   again imports the rest. `StopRequested` (wrapped the same way) when a stop signal
+    ///   arrived (`StopSignal`): the batch gathered so far commits, nothing after it.
     public func run() throws -> ImportSummary {
         guard let library else { return try runImport() }
         return try library.dryRun(options.dryRun) { try runImport() }
@@ -203,7 +209,7 @@ public final class Importer {
             summary.failures.append(failure)
             onFailure?(failure)
         }
-        var importLock: Int32 = -1
+        var importLock: Int32?
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
         // folder could not be listed), skipped otherwise — never dropped without a count. Taken
         // from the walk as it finds them.
@@ -218,10 +224,8 @@ public final class Importer {
             }
         }
 
-        if let library, let lock = library.lockImports(exclusive: false) {
-            importLock = lock
-        }
-        defer { if importLock >= 0 { close(importLock) } }
+        importLock = library?.lockImports(exclusive: false)
+        defer { if let importLock { close(importLock) } }
         if let library {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after
@@ -240,7 +244,9 @@ public final class Importer {
         let queue = pipeline.queue
         let stop = pipeline.stop
         var batchWriter = library.map {
-            ImportBatchWriter(library: $0, zone: options.zone, author: options.author, tagNames: tagNames)
+            ImportBatchWriter(
+                library: $0, zone: options.zone, author: options.author, tagNames: tagNames,
+                beforeCommit: onBatchWritten)
         }
 
         var batch: [Prepared] = []
@@ -392,6 +398,13 @@ public final class Importer {
                 takeProblems()
                 scanFinished = files.isFinished
             }
+            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): what is batched commits (a batch
+            // boundary), nothing after it; the workers stop taking files.
+            if fatal == nil, let signal = StopSignal.received {
+                commit()
+                if fatal == nil { fatal = StopRequested(signal: signal) }
+                stop.set()
+            }
             // Once per group taken, with its last count: the display redraws at most every 0.1 s,
             // so a call per file showed the count of a group's first file.
             if !items.isEmpty { onProgress?(done, files.found) }
@@ -405,7 +418,9 @@ public final class Importer {
         summary.seconds = Date().timeIntervalSince(start)
         if let fatal {
             let error = LibraryError.wrap(fatal, library: libraryRoot)
-            library?.removeUncommittedFiles(uncommitted, lockIsBusy: (error as? LibraryError)?.isBusy == true)
+            // Only where no other import, merge or apply may commit them (issue 31 item 16); else
+            // left as orphans for `verify --repair`.
+            library?.removeUncommittedFiles(uncommitted, importLock: &importLock)
             guard batchesCommitted > 0 else { throw error }
             throw Interrupted(report: summary, error: error)
         }

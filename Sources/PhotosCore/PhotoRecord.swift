@@ -434,26 +434,49 @@ extension Library {
     }
 
     /// Removes originals this process wrote for rows that never committed (a batch rolled back
-    /// or never run), so that an interrupted command leaves no orphan. First as
-    /// `removeUnreferencedFiles`, under the write lock, unless `lockIsBusy` (another process
-    /// holds it: waiting again would double the wait); what is left is moved aside under a
-    /// temporary name (so that a writer checking for it from now on sees it missing), checked
-    /// against the committed rows, and removed — or moved back when a row references it.
-    /// Without the lock, an import of the same bytes by another process that checked for the
-    /// file before it was moved aside and commits after the check can still lose it; `verify`
-    /// then reports it missing and importing the file again restores it.
-    public func removeUncommittedFiles(_ references: [String], lockIsBusy: Bool) {
-        guard !references.isEmpty, !isDryRun else { return }
-        if !lockIsBusy { removeUnreferencedFiles(references) }
-        for ref in Set(references).sorted() where !isReferenced(fileReference: ref) {
-            let path = externalData.path(for: ref)
-            guard access(path, F_OK) == 0 else { continue }
-            let aside =
-                PathName.parent(path) + "/" + ExternalDataStore.temporaryPrefix
-                + "uncommitted-\(getpid())-" + PathName.lastComponent(path)
-            guard rename(path, aside) == 0 else { continue }
-            if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
+    /// or never run, a merge or apply that failed), so that an interrupted command leaves no
+    /// orphan — but only where that cannot take a file from anyone else (issue 31 item 16).
+    /// Content-addressed files are shared: another import, merge or apply may have written or
+    /// found the same file and be about to commit a row naming it, so "no committed row names
+    /// it" is not enough while one runs. The caller's shared import lock (`importLock`, closed
+    /// here and set to nil) is given up and the import lock taken exclusively without waiting:
+    /// - held: no import, merge or apply runs now or can start until this returns, so nobody
+    ///   else writes an original or commits a row naming one; each file no committed row names
+    ///   (`isReferenced`: the last commit, on either backend) is removed.
+    /// - not to be had (another import, merge or apply runs): nothing is removed; the files stay
+    ///   as orphans, which `verify --repair` removes later under the same exclusive lock, once
+    ///   they are provably unreferenced.
+    /// A dry run removes nothing.
+    /// - Parameters:
+    ///   - references: the originals this process wrote for rows that did not commit.
+    ///   - importLock: the shared import lock the caller holds (`lockImports(exclusive: false)`),
+    ///     or nil; released here.
+    /// - Returns: the files removed, and those left in place (as orphans).
+    @discardableResult
+    public func removeUncommittedFiles(_ references: [String], importLock: inout Int32?) -> (
+        removed: Int, left: [String]
+    ) {
+        if let fd = importLock {
+            close(fd)
+            importLock = nil
         }
+        let unique = Set(references).filter(ExternalDataStore.isContained).sorted()
+        guard !unique.isEmpty, !isDryRun else { return (0, []) }
+        let present = { (ref: String) in access(self.externalData.path(for: ref), F_OK) == 0 }
+        guard let exclusive = lockImports(exclusive: true) else { return (0, unique.filter(present)) }
+        defer { close(exclusive) }
+        var removed = 0
+        var left: [String] = []
+        for ref in unique where present(ref) {
+            if isReferenced(fileReference: ref) { continue }
+            let code = externalData.removeFile(reference: ref)
+            if code == 0 {
+                removed += 1
+            } else if code != ENOENT && code != ENOTDIR {
+                left.append(ref)
+            }
+        }
+        return (removed, left)
     }
 
     /// The files among `references` that no PhotoData row references now and that exist: what

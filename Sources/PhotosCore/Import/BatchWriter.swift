@@ -18,8 +18,13 @@ struct ImportBatchWriter {
     let importStore: any ImportStore
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
+    /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
+    let beforeCommit: (() -> Void)?
 
-    init(library: Library, zone: String, author: HistoryAuthor, tagNames: [String]) {
+    init(
+        library: Library, zone: String, author: HistoryAuthor, tagNames: [String], beforeCommit: (() -> Void)? = nil
+    ) {
+        self.beforeCommit = beforeCommit
         self.library = library
         self.zone = zone
         self.author = author
@@ -49,6 +54,7 @@ struct ImportBatchWriter {
     /// - Throws: `LibraryError.busy` past the busy timeout, `SQLiteError`.
     mutating func write(_ batch: [Importer.Prepared]) throws -> BatchResult {
         let (library, zone, tagNames, importStore) = (self.library, self.zone, self.tagNames, self.importStore)
+        let beforeCommit = self.beforeCommit
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
         let result: BatchResult
@@ -122,6 +128,7 @@ struct ImportBatchWriter {
                 // workers without fsync (every item here was prepared after its rename); one
                 // syncfs makes them durable before the rows that name them commit (SPEC §2).
                 if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
+                beforeCommit?()
                 return result
             }
         } catch {

@@ -65,9 +65,7 @@ extension Library {
         report.changeset.toToken = h.toToken
         report.changeset.entries = reader.entries.count
         let me = try libraryID()
-        guard h.sender != me else {
-            throw SyncError(.refused, "changeset \(path) refused: it was written by this library (\(me))")
-        }
+        guard h.sender != me else { throw refusalOfOwnID("changeset \(path)", id: me) }
         // Gap and "already applied" are decided again under the write lock.
         let applied =
             try store.readTransaction { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
@@ -81,12 +79,14 @@ extension Library {
             try ApplySession.checkIdentities(reader, store: syncStore, path: path)
             try checkShareRules(reader, accepting: accepting, path: path)
         }
-        let importLock = lockImports(exclusive: false)
+        var importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         var copied: [String] = []
         var removedFiles: [String] = []
         do {
-            copied = try copyOriginals(reader, report: &report, progress: progress)
+            // Recorded as each is written: a copy that fails part-way (a full disk) leaves none
+            // of them behind (issue 31 item 19).
+            try copyOriginals(reader, report: &report, written: &copied, progress: progress)
             try write {
                 try checkShareRules(reader, accepting: accepting, path: path)
                 if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
@@ -104,7 +104,8 @@ extension Library {
                 report.tagsMerged = try dedupeAfterApplying(reader, author: author)
             }
         } catch {
-            removeUnreferencedFiles(copied)
+            // Unless another import, merge or apply may commit them (issue 31 item 16).
+            removeUncommittedFiles(copied, importLock: &importLock)
             // The shard folders made for them too, when they are empty again.
             for ref in copied { rmdir(PathName.parent(externalData.path(for: ref))) }
             throw error
@@ -273,11 +274,15 @@ extension Library {
     }
 
     /// Copies the originals of the changeset's photos that external data lacks (checked by the
-    /// reader). - Returns: the references written.
+    /// reader), appending each reference to `written` as soon as its file is in place, so that
+    /// the caller removes them all when a later one fails. Stops before the next original when
+    /// a stop signal arrived (`StopSignal`).
+    /// - Throws: `FileError` when an original cannot be read or written, `SyncError` when one
+    ///   changed while read, `StopRequested`.
     private func copyOriginals(
-        _ reader: ChangesetReader, report: inout ApplyReport, progress: ((Int, Int, Int64) -> Void)?
-    ) throws -> [String] {
-        var written: [String] = []
+        _ reader: ChangesetReader, report: inout ApplyReport, written: inout [String],
+        progress: ((Int, Int, Int64) -> Void)?
+    ) throws {
         var bytes: Int64 = 0
         let originals = reader.originals.sorted(by: { $0.key < $1.key })
         for (index, (sha, original)) in originals.enumerated() {
@@ -286,6 +291,7 @@ extension Library {
             let ref = ExternalDataStore.reference(for: sha)
             var st = stat()
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
+            try StopSignal.check()
             let file = try ImageFile.read(path: reader.path + "/" + original.path)
             guard file.sha256 == sha else {
                 throw SyncError(
@@ -300,7 +306,7 @@ extension Library {
         // Group durability, as import does: one syncfs(2) for all of them, before the rows that
         // reference them commit.
         if !written.isEmpty { try externalData.syncFileSystem() }
-        return written
+        try StopSignal.check()
     }
 }
 
