@@ -153,7 +153,14 @@ public final class Importer {
         /// Sidecar and embedded XMP/IPTC metadata, merged (`XMPSidecar.merged`).
         var sidecar: XMPSidecar?
         var capture: CaptureTime?
-        var wroteFile: Bool
+        /// The original this worker wrote (nil: none, a dry run).
+        var written: ExternalDataStore.WrittenOriginal?
+        /// True when this worker wrote the original.
+        var wroteFile: Bool { written != nil }
+        /// The original, as `removeUncommittedFiles` takes it when the row does not commit.
+        var uncommitted: UncommittedOriginal {
+            UncommittedOriginal(reference: ExternalDataStore.reference(for: sha256), written: written)
+        }
     }
 
     enum Outcome: Sendable {
@@ -255,7 +262,7 @@ public final class Importer {
         var fatal: Error?
         // Originals written for rows that will not commit (after a fatal error), removed once
         // the workers have stopped.
-        var uncommitted: [String] = []
+        var uncommitted: [UncommittedOriginal] = []
         var batchesCommitted = 0
         // Duplicates of rows another process committed while this run prepared them.
         var committedDuplicates: [String] = []
@@ -344,7 +351,7 @@ public final class Importer {
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
-                uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
+                uncommitted += batch.filter(\.wroteFile).map(\.uncommitted)
                 fatal = error
                 stop.set() // nothing more can commit: workers stop taking files
             }
@@ -391,7 +398,7 @@ public final class Importer {
                         batch.append(item)
                     } else if item.wroteFile {
                         // After a fatal error nothing more commits; do not leave orphans behind.
-                        uncommitted.append(ExternalDataStore.reference(for: item.sha256))
+                        uncommitted.append(item.uncommitted)
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
@@ -580,15 +587,15 @@ public final class Importer {
         var kept = result
         kept.metadata.xmp = nil
         kept.metadata.iptcKeywords = []
-        var wrote = false
-        // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays false.
+        var wrote: ExternalDataStore.WrittenOriginal?
+        // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays nil.
         if let store {
             let reference = ExternalDataStore.reference(for: file.sha256)
             do {
                 // Deferred: the batch writer makes the batch's originals durable together (one
                 // syncfs) before their rows commit; `.prepared` is returned only after the rename.
                 wrote = try file.bytes.withUnsafeBytes {
-                    try store.write($0, reference: reference, durability: .deferred)
+                    try store.writeOriginal($0, reference: reference, durability: .deferred)
                 }
             } catch {
                 claimed.release(file.sha256)
@@ -599,7 +606,7 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, wroteFile: wrote))
+                sidecar: sidecar, capture: capture, written: wrote))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import

@@ -100,6 +100,23 @@ public enum AtomicFile {
         durability: Durability = .immediate,
         _ produce: (Sink) throws -> Void
     ) throws -> stat {
+        try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability, reportingCreation: false, produce)
+            .stat
+    }
+
+    /// `write(to:temporaryPrefix:durability:_:)`, also telling whether the file was created
+    /// (no file was at `path` before): with `reportingCreation` the temporary file is put in
+    /// place with link(2), which fails with EEXIST when a file is there (then it is replaced
+    /// with rename(2) as always), so "created" is decided atomically by the kernel; where the
+    /// file system has no hard links (EPERM, EMLINK, EOPNOTSUPP) it is renamed and reported as
+    /// not created.
+    /// - Returns: the written file's `stat` (its inode is the file now at `path`), and whether
+    ///   this call created it.
+    /// - Throws: as `write(to:temporaryPrefix:durability:_:)`.
+    public static func write(
+        to path: String, temporaryPrefix: String = ".photos-tmp-", durability: Durability = .immediate,
+        reportingCreation: Bool, _ produce: (Sink) throws -> Void
+    ) throws -> (stat: stat, created: Bool) {
         let dir = PathName.parent(path)
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + TemporaryName.next()
@@ -131,18 +148,24 @@ public enum AtomicFile {
         }
         close(fd)
         open = false
-        guard rename(temp, path) == 0 else {
-            let code = errno
-            throw FileError(
-                FileError.Kind.forErrno(code, otherwise: .cannotCreate),
-                "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+        var created = false
+        if reportingCreation && link(temp, path) == 0 {
+            created = true
+            unlink(temp)
+        } else {
+            guard rename(temp, path) == 0 else {
+                let code = errno
+                throw FileError(
+                    FileError.Kind.forErrno(code, otherwise: .cannotCreate),
+                    "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+            }
         }
         placed = true
         if durability == .immediate {
             let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if dfd >= 0 { _ = DurabilityStats.fsync(dfd); close(dfd) }
         }
-        return st
+        return (st, created)
     }
 
     /// Writes `bytes` to `path` (see `write(to:temporaryPrefix:_:)`).

@@ -82,6 +82,34 @@ public struct ExternalDataStore: Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws
         -> Bool
     {
+        try writeOriginal(bytes, reference: reference, durability: durability) != nil
+    }
+
+    /// An original as `writeOriginal` put it in place: whether this write created it (no file
+    /// was at its name before: `AtomicFile.write(reportingCreation:)`), and its file's identity.
+    public struct WrittenOriginal: Sendable, Equatable {
+        /// True when no file was at the name before this write.
+        public var created: Bool
+        /// st_dev and st_ino of the file written.
+        public var device: UInt64
+        public var inode: UInt64
+
+        /// True when the file at `path` is still the one written (not replaced by another
+        /// writer's rename, not removed).
+        public func isStill(at path: String) -> Bool {
+            var st = stat()
+            return lstat(path, &st) == 0 && UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
+        }
+    }
+
+    /// `write`, telling whether the write created the file and which file it is, so that a
+    /// writer whose rows do not commit removes only a file it created and that no other writer
+    /// has replaced since (`Library.removeUncommittedFiles`, issue 31 item 16).
+    /// - Returns: the file written; nil in a dry run, which writes nothing.
+    /// - Throws: as `write`.
+    public func writeOriginal(
+        _ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate
+    ) throws -> WrittenOriginal? {
         guard ExternalDataStore.isContained(reference) else {
             throw FileError(
                 .invalidName,
@@ -99,7 +127,7 @@ public struct ExternalDataStore: Sendable {
                     FileError.Kind.forErrno(code, otherwise: .notPermitted),
                     "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))", errno: code)
             }
-            return false
+            return nil
         }
         // The shard folder is made sure of once per process (a file in its way moved aside, then
         // mkdir), not before every original: an import of many small files paid an lstat and a
@@ -107,23 +135,32 @@ public struct ExternalDataStore: Sendable {
         // a file there), creating the temporary file fails with ENOENT or ENOTDIR: it is made
         // sure of again and the write tried once more.
         try knownFolders.makeSure(dir, again: false, by: prepareFolder)
+        let placed: (stat: stat, created: Bool)
         do {
-            try place(bytes, at: final, durability: durability)
+            placed = try place(bytes, at: final, durability: durability)
         } catch let error as FileError where error.errno == ENOENT || error.errno == ENOTDIR {
             try knownFolders.makeSure(dir, again: true, by: prepareFolder)
-            try place(bytes, at: final, durability: durability)
+            placed = try place(bytes, at: final, durability: durability)
         }
-        return true
+        return WrittenOriginal(
+            created: placed.created, device: UInt64(placed.stat.st_dev), inode: UInt64(placed.stat.st_ino))
     }
 
     /// `AtomicFile.write` of `bytes` at `final`; a folder in the original's place (rename(2) of a
     /// file onto a folder fails with EISDIR) is removed when empty and the write tried again; one
     /// with files in it is not ours to remove.
     /// - Throws: `FileError` (`AtomicFile.write`), `.cannotCreate` for a folder that stays.
-    private func place(_ bytes: UnsafeRawBufferPointer, at final: String, durability: Durability) throws {
-        do {
+    private func place(_ bytes: UnsafeRawBufferPointer, at final: String, durability: Durability) throws -> (
+        stat: stat, created: Bool
+    ) {
+        func write() throws -> (stat: stat, created: Bool) {
             try AtomicFile.write(
-                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability,
+                reportingCreation: true
+            ) { try $0.write(bytes) }
+        }
+        do {
+            return try write()
         } catch let error as FileError where error.errno == EISDIR {
             guard rmdir(final) == 0 else {
                 let code = errno
@@ -132,8 +169,7 @@ public struct ExternalDataStore: Sendable {
                     "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away",
                     errno: code)
             }
-            try AtomicFile.write(
-                bytes, to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability)
+            return try write()
         }
     }
 

@@ -41,7 +41,10 @@ final class BusyExitKeepsOthersOriginalsTests: ImportTestCase {
             let importer = Importer(library: b, libraryRoot: root, options: options)
             importer.onBatchWritten = {
                 bInTransaction.signal()
-                _ = aDone.wait(timeout: .now() + 30)
+                // Until A has given up and cleaned up (an earlier version removed the file
+                // here, while this transaction was open), or 1 s (A's clean-up now waits for
+                // this lock, and then sees this commit).
+                _ = aDone.wait(timeout: .now() + 1)
             }
             do { bSummary = try importer.run() } catch { bError = error }
         }
@@ -74,8 +77,18 @@ final class BusyExitKeepsOthersOriginalsTests: ImportTestCase {
     }
 
     /// Without another import running, a busy exit still removes what it wrote (nothing left
-    /// for `verify --repair`): here the write lock is held by a non-import writer.
+    /// for `verify --repair`): here the write lock is held by a non-import writer; and with
+    /// another import running (holding the shared import lock), a file this import created
+    /// and that is still its own is removed too.
     func testABusyExitWithNoOtherImportRemovesItsOwnOriginals() throws {
+        try assertBusyExitRemovesItsOwnOriginal(whileAnotherImportRuns: false)
+    }
+
+    func testABusyExitBesideAnotherImportRemovesTheOriginalsOnlyItCreated() throws {
+        try assertBusyExitRemovesItsOwnOriginal(whileAnotherImportRuns: true)
+    }
+
+    private func assertBusyExitRemovesItsOwnOriginal(whileAnotherImportRuns: Bool) throws {
         let input = try tmp.copy(samplesDir + "/kite.png", as: "in/kite.png")
         let root = tmp.file("lib")
         _ = try makeLibrary()
@@ -92,16 +105,22 @@ final class BusyExitKeepsOthersOriginalsTests: ImportTestCase {
             started = true
             Thread {
                 defer { done.signal() }
+                let importLock = whileAnotherImportRuns ? holder.lockImports(exclusive: false) : nil
+                defer { if let importLock { close(importLock) } }
                 try? holder.write {
                     held.signal()
-                    _ = release.wait(timeout: .now() + 30)
+                    // Released after 1 s, while the import cleans up (it waits for the lock).
+                    _ = release.wait(timeout: .now() + 1)
                 }
+                // The other import goes on running (its shared import lock) until this one is done.
+                _ = release.wait(timeout: .now() + 30)
             }.start()
             _ = self.wait(held, "the write lock held by another writer")
         }
         XCTAssertThrowsError(try importer.run()) { error in
             XCTAssertEqual((error as? LibraryError)?.isBusy, true, "\(error)")
         }
+        release.signal() // both waits of the other writer
         release.signal()
         XCTAssertTrue(wait(done, "the other writer"))
         let stored = root + "/ExternalData/" + ExternalDataStore.reference(for: sha256(ofFile: input))

@@ -23,7 +23,7 @@ final class MergeSession {
     /// (photos done, photos in all, bytes of their originals).
     var progress: ((Int, Int, Int64) -> Void)?
     /// Originals written to this library's external data (removed again on rollback).
-    private(set) var copied: [String] = []
+    private(set) var copied: [UncommittedOriginal] = []
 
     private let sourcePhotos: [MergeSourcePhoto]
     /// The photo here of each photo there, by the other library's uniqueName.
@@ -92,10 +92,10 @@ final class MergeSession {
             guard file.sha256 == photo.sha256 else {
                 throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
             }
-            if try file.bytes.withUnsafeBytes({
-                try library.externalData.write($0, reference: ref, durability: .deferred)
+            if let written = try file.bytes.withUnsafeBytes({
+                try library.externalData.writeOriginal($0, reference: ref, durability: .deferred)
             }) {
-                copied.append(ref)
+                copied.append(UncommittedOriginal(reference: ref, written: written))
             }
             report.filesCopied += 1
             if restoring { report.originalsRestored += 1 }

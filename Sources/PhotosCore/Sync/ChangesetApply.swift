@@ -81,7 +81,7 @@ extension Library {
         }
         var importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
-        var copied: [String] = []
+        var copied: [UncommittedOriginal] = []
         var removedFiles: [String] = []
         do {
             // Recorded as each is written: a copy that fails part-way (a full disk) leaves none
@@ -89,6 +89,10 @@ extension Library {
             try copyOriginals(reader, report: &report, written: &copied, progress: progress)
             try write {
                 try checkShareRules(reader, accepting: accepting, path: path)
+                // Under the lock, each original found in place before is checked again (and
+                // copied if it went meanwhile): the uncommitted original of another writer that
+                // gave up may have been removed since (issue 31 item 16).
+                try copyOriginals(reader, report: &report, written: &copied, progress: nil)
                 if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
                     try syncStore.setMembership(
                         SyncMembership(zone: h.scope, email: email, owner: h.sender, leftAt: nil))
@@ -107,12 +111,12 @@ extension Library {
             // Unless another import, merge or apply may commit them (issue 31 item 16).
             removeUncommittedFiles(copied, importLock: &importLock)
             // The shard folders made for them too, when they are empty again.
-            for ref in copied { rmdir(PathName.parent(externalData.path(for: ref))) }
+            for file in copied { rmdir(PathName.parent(externalData.path(for: file.reference))) }
             throw error
         }
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
         // of photos deleted by this changeset go again when nothing references them.
-        removeUnreferencedFiles(removedFiles + copied)
+        removeUnreferencedFiles(removedFiles + copied.map(\.reference))
         return report
     }
 
@@ -280,10 +284,11 @@ extension Library {
     /// - Throws: `FileError` when an original cannot be read or written, `SyncError` when one
     ///   changed while read, `StopRequested`.
     private func copyOriginals(
-        _ reader: ChangesetReader, report: inout ApplyReport, written: inout [String],
+        _ reader: ChangesetReader, report: inout ApplyReport, written: inout [UncommittedOriginal],
         progress: ((Int, Int, Int64) -> Void)?
     ) throws {
         var bytes: Int64 = 0
+        let before = written.count
         let originals = reader.originals.sorted(by: { $0.key < $1.key })
         for (index, (sha, original)) in originals.enumerated() {
             bytes += Int64(original.byteSize)
@@ -298,14 +303,16 @@ extension Library {
                     .refused,
                     "changeset \(reader.path) refused: original \(original.path) changed while read")
             }
-            if try file.bytes.withUnsafeBytes({ try externalData.write($0, reference: ref, durability: .deferred) }) {
-                written.append(ref)
+            if let file = try file.bytes.withUnsafeBytes({
+                try externalData.writeOriginal($0, reference: ref, durability: .deferred)
+            }) {
+                written.append(UncommittedOriginal(reference: ref, written: file))
             }
             report.originalsCopied += 1
         }
         // Group durability, as import does: one syncfs(2) for all of them, before the rows that
         // reference them commit.
-        if !written.isEmpty { try externalData.syncFileSystem() }
+        if written.count > before { try externalData.syncFileSystem() }
         try StopSignal.check()
     }
 }
