@@ -77,6 +77,31 @@ final class FaultsMidCommandTests: BinaryTestCase {
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
     }
 
+    /// The same kind for the other commands that copy originals before they commit: an
+    /// import keeps what committed and leaves no orphan; a merge (one transaction) leaves none
+    /// of its copies.
+    func testAnImportAndAMergeThatFillTheDiskLeaveNoOrphan() throws {
+        let disk = dir + "/disk"
+        try mountSmallFileSystem(at: disk, size: "1m")
+        let imported = disk + "/imported"
+        let result = try run(["--library", imported, "import", samplesDir, "--batch-size", "1", "-j", "1"])
+        XCTAssertEqual(result.status, 74, result.stderr)
+        let committed = try photoCount(imported)
+        XCTAssertEqual(allFiles(imported + "/ExternalData").count, committed, "only the committed photos' originals")
+        let verify = try run(["--library", imported, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        try FileManager.default.removeItem(atPath: imported)
+
+        let source = dir + "/source", merged = disk + "/merged"
+        XCTAssertEqual(try run(["--library", source, "import", samplesDir, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", merged, "init", "-q"]).status, 0)
+        let merge = try run(["--library", merged, "merge", "--from", source])
+        XCTAssertEqual(merge.status, 74, merge.stderr)
+        XCTAssertEqual(try photoCount(merged), 0)
+        XCTAssertEqual(allFiles(merged + "/ExternalData"), [])
+        XCTAssertEqual(try run(["--library", merged, "verify"]).status, 0)
+    }
+
     func testACatalogMoveThatFillsTheDiskLeavesNoSQLiteFiles() throws {
         guard TestDatabase.isPostgreSQL else {
             throw XCTSkip("catalog move --to sqlite needs a PostgreSQL library (PHOTOS_TEST_DATABASE_URL)")
@@ -96,7 +121,8 @@ final class FaultsMidCommandTests: BinaryTestCase {
         }
         handle.closeFile()
         let move = try run(["--library", lib, "catalog", "move", "--to", "sqlite"])
-        XCTAssertNotEqual(move.status, 0, move.stderr)
+        XCTAssertEqual(move.status, 74, move.stderr)
+        XCTAssertTrue(move.stderr.contains(lib + "/photos.sqlite"), move.stderr)
         for suffix in ["", "-wal", "-shm", "-journal"] {
             XCTAssertFalse(
                 FileManager.default.fileExists(atPath: lib + "/photos.sqlite" + suffix),

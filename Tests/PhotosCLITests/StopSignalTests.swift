@@ -89,4 +89,29 @@ final class StopSignalTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "merge", "--from", other, "-q"]).status, 0)
         XCTAssertEqual(try photoCount(lib), count)
     }
+
+    func testABackupStoppedBySIGTERMLeavesThePreviousBackupWhole() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
+        let lib = dir + "/lib", backup = dir + "/backup"
+        XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
+        let catalogBefore = FileManager.default.contents(atPath: backup + "/photos.sqlite")
+        let before = filesUnder(backup + "/ExternalData", hidden: true)
+        let (input, count) = try makeInput(copies: 60)
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        let exit = try signalled(
+            ["--library", lib, "backup", backup, "--originals"], SIGTERM,
+            when: { filesUnder(backup + "/ExternalData", hidden: true).count > before.count })
+        guard let exit else { throw XCTSkip("the backup of \(count) originals finished before the signal") }
+        XCTAssertEqual(exit, 143)
+        XCTAssertEqual(FileManager.default.contents(atPath: backup + "/photos.sqlite"), catalogBefore)
+        XCTAssertEqual(filesUnder(backup + "/ExternalData", hidden: true), before, "the originals it added are gone")
+        XCTAssertEqual(try run(["--library", backup, "verify"]).status, 0)
+        XCTAssertEqual(try photoCount(backup), 6)
+        XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
+        XCTAssertEqual(try photoCount(backup), 6 + count)
+    }
 }
