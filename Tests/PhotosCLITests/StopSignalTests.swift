@@ -114,4 +114,47 @@ final class StopSignalTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
         XCTAssertEqual(try photoCount(backup), 6 + count)
     }
+
+    func testARestoreStoppedBySIGINTLeavesNoLibraryAndNoStagingFolder() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
+        let lib = dir + "/lib", backup = dir + "/backup", restored = dir + "/restored"
+        let (input, count) = try makeInput(copies: 60)
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
+        let staging: () -> [String] = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: self.dir)) ?? []).filter {
+                $0.contains(".restoring-")
+            }
+        }
+        let exit = try signalled(
+            ["--library", restored, "restore", backup], SIGINT,
+            when: { staging().contains { filesUnder(self.dir + "/" + $0 + "/ExternalData").count > 0 } })
+        guard let exit else { throw XCTSkip("the restore of \(count) originals finished before the signal") }
+        XCTAssertEqual(exit, 130)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: restored), "no half-restored library")
+        XCTAssertEqual(staging(), [], "the staging folder is removed")
+        XCTAssertEqual(try run(["--library", restored, "restore", backup, "-q"]).status, 0)
+        XCTAssertEqual(try photoCount(restored), count)
+    }
+
+    func testAThumbnailRebuildStoppedBySIGHUPExits129AndVerifyIsClean() throws {
+        let lib = dir + "/lib"
+        let (input, count) = try makeInput(copies: 60)
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        let process = try launch(["--library", lib, "thumbnails", "--rebuild", "-j", "1"])
+        usleep(700_000)
+        guard process.isRunning else {
+            process.waitUntilExit()
+            throw XCTSkip("the rebuild of \(count) thumbnails finished before the signal")
+        }
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 129)
+        let verify = try run(["--library", lib, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
 }
