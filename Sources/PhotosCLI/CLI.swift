@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosFiles
 
 /// The `photos` command line: global options, dispatch to the registry's commands, help, and
 /// the exit status.
@@ -128,12 +129,20 @@ public enum CLI {
             if let max = command.positionals.max, count > max {
                 throw UsageError("unexpected argument '\(parsed.positionals[max])'")
             }
+            if stopsAtBatchBoundaries.contains(command.name) { StopSignal.install() }
             try command.execute(parsed, context)
             return console.status
         } catch {
             throw CommandLineFailure(error: error, command: command, libraryPath: libraryPath)
         }
     }
+
+    /// The long commands that stop at their next batch boundary on SIGINT, SIGTERM or SIGHUP,
+    /// clean up and exit 130, 143 or 129 (`StopSignal`, issue 31 item 19); the others keep the
+    /// signals' default action (they commit in one transaction, or only read).
+    static let stopsAtBatchBoundaries: Set<String> = [
+        "import", "export", "merge", "sync", "share accept", "backup", "restore", "thumbnails", "verify", "purge"
+    ]
 
     /// True when `spec` is a global option the command has an option of the same name for.
     private static func shadowed(_ spec: OptionSpec, by own: Set<String>) -> Bool {

@@ -182,12 +182,25 @@ extension CompositionRoot {
             let path = SQLiteCatalogBackend.databasePath(root: root)
             let created = !backend.catalogExists(at: root)
             let store: any LibraryStore
+            // A target this move created goes again, with its -wal and -shm, when it cannot
+            // be made ready (a full disk while migrating: issue 31 item 19).
+            func removeCreated() {
+                guard created else { return }
+                for file in backend.catalogFiles(at: root) + [path + "-journal"] { unlink(file) }
+            }
             do {
                 store = try backend.open(root: root, options: options)
             } catch {
+                removeCreated()
                 throw LibraryError.wrap(error, library: path)
             }
-            try migrateMoveTarget(store, name: path)
+            do {
+                try migrateMoveTarget(store, name: path)
+            } catch {
+                store.close()
+                removeCreated()
+                throw error
+            }
             return CatalogMoveTarget(
                 name: path, backendName: backend.name, store: store,
                 switchOver: {
@@ -205,7 +218,7 @@ extension CompositionRoot {
                 },
                 abandon: {
                     store.close()
-                    if created { for file in backend.catalogFiles(at: root) { unlink(file) } }
+                    removeCreated()
                 })
         }
         let info: ConnectionInfo

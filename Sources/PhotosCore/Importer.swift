@@ -135,6 +135,9 @@ public final class Importer {
     /// folders are walked while the first files import, so the second number is the total only
     /// once `scanFinished` is true.
     public var onProgress: ((Int, Int) -> Void)?
+    /// Called on the calling thread inside each batch's write transaction, after its rows are
+    /// written and before it commits (tests of what another process sees meanwhile).
+    public var onBatchWritten: (() -> Void)?
     /// True once the walk of the paths has found every file (read from `onProgress`).
     public private(set) var scanFinished = false
     /// Bytes of the files decoded so far in this run (what the progress display shows; read
@@ -159,9 +162,16 @@ public final class Importer {
         /// Sidecar and embedded XMP/IPTC metadata, merged (`XMPSidecar.merged`).
         var sidecar: XMPSidecar?
         var capture: CaptureTime?
-        var wroteFile: Bool
+        /// The original this worker wrote (nil: none, a dry run).
+        var written: ExternalDataStore.WrittenOriginal?
         /// Metadata not read (a packet the XMP Toolkit refused), each naming its file.
         var warnings: [String] = []
+        /// True when this worker wrote the original.
+        var wroteFile: Bool { written != nil }
+        /// The original, as `removeUncommittedFiles` takes it when the row does not commit.
+        var uncommitted: UncommittedOriginal {
+            UncommittedOriginal(reference: ExternalDataStore.reference(for: sha256), written: written)
+        }
     }
 
     enum Outcome: Sendable {
@@ -193,8 +203,11 @@ public final class Importer {
     ///   `FileError` of an original the library's file system refuses (wrapped by
     ///   `LibraryError.wrap`). `Interrupted<ImportSummary>` when such an error (e.g. 75: another
     ///   process held the lock past the timeout) stops the run after a batch was committed: its
-    ///   report counts what was committed; the originals of uncommitted rows are removed, so
-    ///   running the import again imports the rest.
+    ///   report counts what was committed; the originals of uncommitted rows are removed
+    ///   (`Library.removeUncommittedFiles`: unless another import, merge or apply runs, which may
+    ///   commit the same files; then they stay for `verify --repair`), so running the import
+    ///   again imports the rest. `StopRequested` (wrapped the same way) when a stop signal
+    ///   arrived (`StopSignal`): the batch gathered so far commits, nothing after it.
     public func run() throws -> ImportSummary {
         guard let library else { return try runImport() }
         return try library.dryRun(options.dryRun) { try runImport() }
@@ -217,7 +230,7 @@ public final class Importer {
             summary.failures.append(failure)
             onFailure?(failure)
         }
-        var importLock: Int32 = -1
+        var importLock: Int32?
         // Entries that cannot be read as files: failures when their name says JPEG/PNG (or a
         // folder could not be listed), skipped otherwise — never dropped without a count. Taken
         // from the walk as it finds them.
@@ -232,10 +245,8 @@ public final class Importer {
             }
         }
 
-        if let library, let lock = library.lockImports(exclusive: false) {
-            importLock = lock
-        }
-        defer { if importLock >= 0 { close(importLock) } }
+        importLock = library?.lockImports(exclusive: false)
+        defer { if let importLock { close(importLock) } }
         if let library {
             // Take the write lock once before any original is written: a library held by another
             // process past the busy timeout fails here (75) with nothing written, instead of after
@@ -262,7 +273,8 @@ public final class Importer {
         let stop = pipeline.stop
         var batchWriter = library.map {
             ImportBatchWriter(
-                library: $0, zone: options.zone, duplicates: duplicateScope, author: options.author, tagNames: tagNames)
+                library: $0, zone: options.zone, duplicates: duplicateScope, author: options.author, tagNames: tagNames,
+                beforeCommit: onBatchWritten)
         }
 
         var batch: [Prepared] = []
@@ -271,7 +283,7 @@ public final class Importer {
         var fatal: Error?
         // Originals written for rows that will not commit (after a fatal error), removed once
         // the workers have stopped.
-        var uncommitted: [String] = []
+        var uncommitted: [UncommittedOriginal] = []
         var batchesCommitted = 0
         // Duplicates of rows another process committed while this run prepared them.
         var committedDuplicates: [String] = []
@@ -360,7 +372,7 @@ public final class Importer {
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
-                uncommitted += batch.filter(\.wroteFile).map { ExternalDataStore.reference(for: $0.sha256) }
+                uncommitted += batch.filter(\.wroteFile).map(\.uncommitted)
                 fatal = error
                 stop.set() // nothing more can commit: workers stop taking files
             }
@@ -412,12 +424,19 @@ public final class Importer {
                         batch.append(item)
                     } else if item.wroteFile {
                         // After a fatal error nothing more commits; do not leave orphans behind.
-                        uncommitted.append(ExternalDataStore.reference(for: item.sha256))
+                        uncommitted.append(item.uncommitted)
                     }
                     if batch.count >= options.batchSize { commit() }
                 }
                 takeProblems()
                 scanFinished = files.isFinished
+            }
+            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): what is batched commits (a batch
+            // boundary), nothing after it; the workers stop taking files.
+            if fatal == nil, let signal = StopSignal.received {
+                commit()
+                if fatal == nil { fatal = StopRequested(signal: signal) }
+                stop.set()
             }
             // Once per group taken, with its last count: the display redraws at most every 0.1 s,
             // so a call per file showed the count of a group's first file.
@@ -432,7 +451,9 @@ public final class Importer {
         summary.seconds = Date().timeIntervalSince(start)
         if let fatal {
             let error = LibraryError.wrap(fatal, library: libraryRoot)
-            library?.removeUncommittedFiles(uncommitted, lockIsBusy: (error as? LibraryError)?.isBusy == true)
+            // Only where no other import, merge or apply may commit them (issue 31 item 16); else
+            // left as orphans for `verify --repair`.
+            library?.removeUncommittedFiles(uncommitted, importLock: &importLock)
             guard batchesCommitted > 0 else { throw error }
             throw Interrupted(report: summary, error: error)
         }
@@ -617,15 +638,15 @@ public final class Importer {
         var kept = result
         kept.metadata.xmp = nil
         kept.metadata.iptcKeywords = []
-        var wrote = false
-        // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays false.
+        var wrote: ExternalDataStore.WrittenOriginal?
+        // A dry run's store writes nothing (`Library.dryRun`): `wrote` stays nil.
         if let store {
             let reference = ExternalDataStore.reference(for: file.sha256)
             do {
                 // Deferred: the batch writer makes the batch's originals durable together (one
                 // syncfs) before their rows commit; `.prepared` is returned only after the rename.
                 wrote = try file.bytes.withUnsafeBytes {
-                    try store.write($0, reference: reference, durability: .deferred)
+                    try store.writeOriginal($0, reference: reference, durability: .deferred)
                 }
             } catch {
                 claimed.release(file.sha256)
@@ -640,7 +661,7 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, wroteFile: wrote, warnings: warnings))
+                sidecar: sidecar, capture: capture, written: wrote, warnings: warnings))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import

@@ -434,26 +434,76 @@ extension Library {
     }
 
     /// Removes originals this process wrote for rows that never committed (a batch rolled back
-    /// or never run), so that an interrupted command leaves no orphan. First as
-    /// `removeUnreferencedFiles`, under the write lock, unless `lockIsBusy` (another process
-    /// holds it: waiting again would double the wait); what is left is moved aside under a
-    /// temporary name (so that a writer checking for it from now on sees it missing), checked
-    /// against the committed rows, and removed — or moved back when a row references it.
-    /// Without the lock, an import of the same bytes by another process that checked for the
-    /// file before it was moved aside and commits after the check can still lose it; `verify`
-    /// then reports it missing and importing the file again restores it.
-    public func removeUncommittedFiles(_ references: [String], lockIsBusy: Bool) {
-        guard !references.isEmpty, !isDryRun else { return }
-        if !lockIsBusy { removeUnreferencedFiles(references) }
-        for ref in Set(references).sorted() where !isReferenced(fileReference: ref) {
-            let path = externalData.path(for: ref)
-            guard access(path, F_OK) == 0 else { continue }
-            let aside =
-                PathName.parent(path) + "/" + ExternalDataStore.temporaryPrefix
-                + "uncommitted-\(getpid())-" + PathName.lastComponent(path)
-            guard rename(path, aside) == 0 else { continue }
-            if isReferenced(fileReference: ref) { rename(aside, path) } else { unlink(aside) }
+    /// or never run, a merge or apply that failed), so that an interrupted command leaves no
+    /// orphan — but never a file another writer may commit (issue 31 item 16). Content-addressed
+    /// files are shared: another import, merge or apply may have written or found the same file
+    /// and be about to commit a row naming it, so "no committed row names it" is not enough
+    /// while one runs. The caller's shared import lock (`importLock`, closed here and set to nil)
+    /// is given up and the import lock taken exclusively without waiting:
+    /// - held: no import, merge or apply runs now or can start until this returns, so nobody
+    ///   else writes an original or commits a row naming one; each file no committed row names
+    ///   (`isReferenced`: the last commit, on either backend) is removed.
+    /// - not to be had (another import, merge or apply runs): only a file this process created
+    ///   (no file was at its name before its write: `ExternalDataStore.WrittenOriginal.created`)
+    ///   and that is still the file it wrote (same device and inode: no other writer has put its
+    ///   own copy there since) is removed, under the write lock (waiting up to `cleanupWait`),
+    ///   where no other writer is between its check of the file and its commit (imports check
+    ///   their files under the lock; a merge copies under it; an apply checks again under it),
+    ///   and only when no committed row names it. Every other file stays, as an orphan that
+    ///   `verify --repair` removes later under the exclusive import lock once it is provably
+    ///   unreferenced.
+    /// A dry run removes nothing.
+    /// - Parameters:
+    ///   - files: the originals this process wrote for rows that did not commit.
+    ///   - importLock: the shared import lock the caller holds (`lockImports(exclusive: false)`),
+    ///     or nil; released here.
+    /// - Returns: the number of files removed, and the references left in place.
+    @discardableResult
+    public func removeUncommittedFiles(_ files: [UncommittedOriginal], importLock: inout Int32?) -> (
+        removed: Int, left: [String]
+    ) {
+        if let fd = importLock {
+            close(fd)
+            importLock = nil
         }
+        var unique: [String: UncommittedOriginal] = [:]
+        for file in files where ExternalDataStore.isContained(file.reference) {
+            // A file written twice by this process (healed, then written again): the last write.
+            unique[file.reference] = file
+        }
+        guard !unique.isEmpty, !isDryRun else { return (0, []) }
+        let present = { (ref: String) in access(self.externalData.path(for: ref), F_OK) == 0 }
+        var removed = 0
+        var left: [String] = []
+        func remove(_ ref: String) {
+            let code = externalData.removeFile(reference: ref)
+            if code == 0 {
+                removed += 1
+            } else if code != ENOENT && code != ENOTDIR {
+                left.append(ref)
+            }
+        }
+        let references = unique.keys.sorted()
+        if let exclusive = lockImports(exclusive: true) {
+            defer { close(exclusive) }
+            for ref in references where present(ref) && !isReferenced(fileReference: ref) { remove(ref) }
+            return (removed, left)
+        }
+        let own = references.filter { unique[$0]?.written?.created == true }
+        do {
+            try write(waitingUpTo: max(busyTimeout, Library.cleanupWait)) {
+                for ref in own {
+                    guard let written = unique[ref]?.written, written.isStill(at: externalData.path(for: ref)),
+                        !isReferenced(fileReference: ref)
+                    else { continue }
+                    remove(ref)
+                }
+            }
+        } catch {
+            // The lock could not be had: nothing more is removed.
+        }
+        left += references.filter(present).filter { !left.contains($0) }
+        return (removed, left)
     }
 
     /// The files among `references` that no PhotoData row references now and that exist: what
@@ -490,5 +540,19 @@ extension Library {
             }
             return try catalogStore.photoDataExists(sha256: sha, fileReference: fileReference)
         }
+    }
+}
+
+/// An original a command wrote for rows that may not commit (`Library.removeUncommittedFiles`):
+/// its reference, and what the write reported (nil when it is not known, e.g. a dry run).
+public struct UncommittedOriginal: Sendable, Equatable {
+    /// `ab/abcdef…`.
+    public var reference: String
+    /// Whether the write created the file, and the file's identity.
+    public var written: ExternalDataStore.WrittenOriginal?
+
+    public init(reference: String, written: ExternalDataStore.WrittenOriginal?) {
+        self.reference = reference
+        self.written = written
     }
 }

@@ -550,6 +550,7 @@ extension Library {
             hashes.reserveCapacity(pendingHashes.count)
             let hashChunk = max(1, jobs) * 16
             for first in stride(from: 0, to: pendingHashes.count, by: hashChunk) {
+                try StopSignal.check() // a read: nothing to clean up
                 let part = pendingHashes[first..<min(first + hashChunk, pendingHashes.count)]
                 hashes += Library.hashFiles(part.map(\.path), jobs: jobs)
                 for pending in part {
@@ -832,6 +833,7 @@ extension Library {
                 }
             }
         }
+        try StopSignal.check() // between the steps: each is committed or not begun (issue 31 item 19)
         if !relinks.isEmpty {
             let relinked: [VerifyRepair] = try write {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
@@ -855,6 +857,7 @@ extension Library {
             }
             outcome.made.formUnion(relinked)
         }
+        try StopSignal.check() // between the steps: each is committed or not begun (issue 31 item 19)
         if !references.isEmpty {
             let fixed: [VerifyRepair] = try write {
                 var history = HistoryWriter(self, author: author, context: .verifyRepair)
@@ -871,6 +874,7 @@ extension Library {
             }
             outcome.made.formUnion(fixed)
         }
+        try StopSignal.check() // between the steps: each is committed or not begun (issue 31 item 19)
         if !thumbnails.isEmpty {
             // Made outside the write lock (decoding takes time), written in one transaction.
             var made: [(name: String, display: String, result: ThumbnailResult)] = []
@@ -917,6 +921,7 @@ extension Library {
             }
             outcome.made.formUnion(regenerated)
         }
+        try StopSignal.check() // between the steps: each is committed or not begun (issue 31 item 19)
         if !deletions.isEmpty {
             // Delete only photos whose original is still missing now.
             let gone = deletions.compactMap { try? resolvePhoto($0) }.filter { photo in

@@ -157,6 +157,23 @@ public enum AtomicFile {
         durability: Durability = .immediate,
         _ produce: (Sink) throws -> Void
     ) throws -> stat {
+        try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability, reportingCreation: false, produce)
+            .stat
+    }
+
+    /// `write(to:temporaryPrefix:durability:_:)`, also telling whether the file was created
+    /// (no file was at `path` before): with `reportingCreation` the temporary file is put in
+    /// place with link(2), which fails with EEXIST when a file is there (then it is replaced
+    /// with rename(2) as always), so "created" is decided atomically by the kernel; where the
+    /// file system has no hard links (EPERM, EMLINK, EOPNOTSUPP) it is renamed and reported as
+    /// not created.
+    /// - Returns: the written file's `stat` (its inode is the file now at `path`), and whether
+    ///   this call created it.
+    /// - Throws: as `write(to:temporaryPrefix:durability:_:)`.
+    public static func write(
+        to path: String, temporaryPrefix: String = ".photos-tmp-", durability: Durability = .immediate,
+        reportingCreation: Bool, _ produce: (Sink) throws -> Void
+    ) throws -> (stat: stat, created: Bool) {
         let dir = PathName.parent(path)
         let folder = dir.isEmpty ? "." : dir
         let temp = folder + "/" + temporaryPrefix + TemporaryName.next()
@@ -188,18 +205,24 @@ public enum AtomicFile {
         }
         close(fd)
         open = false
-        guard rename(temp, path) == 0 else {
-            let code = errno
-            throw FileError(
-                FileError.Kind.forErrno(code, otherwise: .cannotCreate),
-                "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+        var created = false
+        if reportingCreation && link(temp, path) == 0 {
+            created = true
+            unlink(temp)
+        } else {
+            guard rename(temp, path) == 0 else {
+                let code = errno
+                throw FileError(
+                    FileError.Kind.forErrno(code, otherwise: .cannotCreate),
+                    "cannot create \(path): \(String(cString: strerror(code)))", errno: code)
+            }
         }
         placed = true
         if durability == .immediate {
             let dfd = Foundation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if dfd >= 0 { _ = DurabilityStats.fsync(dfd); close(dfd) }
         }
-        return st
+        return (st, created)
     }
 
     /// Writes `bytes` to `path` (see `write(to:temporaryPrefix:_:)`).
@@ -211,6 +234,58 @@ public enum AtomicFile {
         durability: Durability = .immediate
     ) throws -> stat {
         try write(to: path, temporaryPrefix: temporaryPrefix, durability: durability) { try $0.write(bytes) }
+    }
+}
+
+extension AtomicFile {
+    /// How `copy(from:to:temporaryPrefix:)` made the copy.
+    public enum CopyMethod: Sendable, Equatable {
+        /// A reflink (ioctl FICLONE): the copy shares the source's extents copy-on-write, so a
+        /// later write to either leaves the other as it was.
+        case clone
+        /// The bytes were copied (copy_file_range(2) inside the kernel, else read/write).
+        case copy
+    }
+
+    /// Copies the regular file `source` to `path` as an independent file (its own inode, link
+    /// count 1: never a hard link), durably and all or nothing (`write(to:)`: a temporary file,
+    /// fsync, rename, fsync of the folder): a reflink where the file system can (Btrfs, XFS),
+    /// else copy_file_range(2), else pread/write.
+    /// - Parameters:
+    ///   - source: the file to copy.
+    ///   - path: the copy's final path; its folder must exist. A file there is replaced.
+    ///   - temporaryPrefix: prefix of the temporary file's name.
+    /// - Returns: how the copy was made, and its `stat`.
+    /// - Throws: `FileError` `.noInput` naming `source` when it cannot be opened, 74 when a read,
+    ///   write or fsync fails or the source ends early (the temporary file is removed).
+    @discardableResult
+    public static func copy(from source: String, to path: String, temporaryPrefix: String = ".photos-tmp-") throws
+        -> (method: CopyMethod, stat: stat)
+    {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            let code = errno
+            throw FileError(.noInput, "cannot open \(source): \(String(cString: strerror(code)))", errno: code)
+        }
+        defer { close(input) }
+        var st = stat()
+        guard fstat(input, &st) == 0 else {
+            let code = errno
+            throw FileError(.io, "cannot read \(source): \(String(cString: strerror(code)))", errno: code)
+        }
+        var method = CopyMethod.copy
+        let written = try write(to: path, temporaryPrefix: temporaryPrefix) { sink in
+            if photos_clone_file(sink.fd, input) == 0 {
+                method = .clone
+                return
+            }
+            let size = Int(st.st_size)
+            let copied = try sink.copy(from: input, byteCount: size, source: source)
+            guard copied == size else {
+                throw FileError(.io, "cannot read \(source): it ended after \(copied) of \(size) bytes", errno: EIO)
+            }
+        }
+        return (method, written)
     }
 }
 

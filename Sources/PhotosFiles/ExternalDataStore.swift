@@ -82,7 +82,7 @@ public struct ExternalDataStore: Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate) throws
         -> Bool
     {
-        try put(reference: reference, durability: durability) { try $0.write(bytes) }
+        try writeOriginal(bytes, reference: reference, durability: durability) != nil
     }
 
     /// Copies the regular file at `source` into the store under `reference`, streamed in 1 MiB
@@ -95,7 +95,8 @@ public struct ExternalDataStore: Sendable {
     ///   - expectedSHA256: the SHA-256 its bytes must have.
     ///   - maxBytes: the largest file accepted.
     ///   - durability: as for `write`.
-    /// - Returns: the bytes copied, nil in a dry run (which copies nothing).
+    /// - Returns: the bytes copied and the file written (`writeOriginal`), nil in a dry run
+    ///   (which copies nothing).
     /// - Throws: `FileError` naming `source`: what `ImageFile.openRegularFile` throws,
     ///   `.unacceptable` (65) when its bytes do not have `expectedSHA256` or it is too large or
     ///   sparse, 74 on a read error; a write failure names the source and the destination
@@ -104,7 +105,7 @@ public struct ExternalDataStore: Sendable {
     public func copy(
         fromFileAt source: String, reference: String, expectedSHA256: String, maxBytes: Int,
         durability: Durability = .immediate
-    ) throws -> Int? {
+    ) throws -> (bytes: Int, written: WrittenOriginal)? {
         let (fd, st) = try ImageFile.openRegularFile(path: source)
         defer { close(fd) }
         if let problem = ImageFile.sizeProblem(fd: fd, status: st, maxBytes: maxBytes) {
@@ -115,7 +116,7 @@ public struct ExternalDataStore: Sendable {
             let wrote = try put(reference: reference, durability: durability) { sink in
                 copied = try sink.copyHashing(from: fd, source: source, expectedSHA256: expectedSHA256)
             }
-            return wrote ? copied : nil
+            return wrote.map { (copied, $0) }
         } catch let error as FileError where error.kind != .unacceptable && !error.message.hasPrefix(source + ":") {
             let reason = error.errno.map { String(cString: strerror($0)) } ?? error.reason
             throw FileError(
@@ -123,11 +124,39 @@ public struct ExternalDataStore: Sendable {
         }
     }
 
-    /// Writes what `produce` gives under `reference` (see `write`).
-    /// - Returns: true when written; false in a dry run.
-    private func put(reference: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void) throws
-        -> Bool
-    {
+    /// An original as `writeOriginal` put it in place: whether this write created it (no file
+    /// was at its name before: `AtomicFile.write(reportingCreation:)`), and its file's identity.
+    public struct WrittenOriginal: Sendable, Equatable {
+        /// True when no file was at the name before this write.
+        public var created: Bool
+        /// st_dev and st_ino of the file written.
+        public var device: UInt64
+        public var inode: UInt64
+
+        /// True when the file at `path` is still the one written (not replaced by another
+        /// writer's rename, not removed).
+        public func isStill(at path: String) -> Bool {
+            var st = stat()
+            return lstat(path, &st) == 0 && UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
+        }
+    }
+
+    /// `write`, telling whether the write created the file and which file it is, so that a
+    /// writer whose rows do not commit removes only a file it created and that no other writer
+    /// has replaced since (`Library.removeUncommittedFiles`, issue 31 item 16).
+    /// - Returns: the file written; nil in a dry run, which writes nothing.
+    /// - Throws: as `write`.
+    public func writeOriginal(
+        _ bytes: UnsafeRawBufferPointer, reference: String, durability: Durability = .immediate
+    ) throws -> WrittenOriginal? {
+        try put(reference: reference, durability: durability) { try $0.write(bytes) }
+    }
+
+    /// Writes what `produce` gives under `reference` (see `writeOriginal`).
+    /// - Returns: the file written; nil in a dry run.
+    private func put(
+        reference: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void
+    ) throws -> WrittenOriginal? {
         guard ExternalDataStore.isContained(reference) else {
             throw FileError(
                 .invalidName,
@@ -145,7 +174,7 @@ public struct ExternalDataStore: Sendable {
                     FileError.Kind.forErrno(code, otherwise: .notPermitted),
                     "cannot create \(folder == dir ? final : dir): \(String(cString: strerror(code)))", errno: code)
             }
-            return false
+            return nil
         }
         // The shard folder is made sure of once per process (a file in its way moved aside, then
         // mkdir), not before every original: an import of many small files paid an lstat and a
@@ -153,23 +182,31 @@ public struct ExternalDataStore: Sendable {
         // a file there), creating the temporary file fails with ENOENT or ENOTDIR: it is made
         // sure of again and the write tried once more.
         try knownFolders.makeSure(dir, again: false, by: prepareFolder)
+        let placed: (stat: stat, created: Bool)
         do {
-            try place(at: final, durability: durability, produce)
+            placed = try place(at: final, durability: durability, produce)
         } catch let error as FileError where error.errno == ENOENT || error.errno == ENOTDIR {
             try knownFolders.makeSure(dir, again: true, by: prepareFolder)
-            try place(at: final, durability: durability, produce)
+            placed = try place(at: final, durability: durability, produce)
         }
-        return true
+        return WrittenOriginal(
+            created: placed.created, device: UInt64(placed.stat.st_dev), inode: UInt64(placed.stat.st_ino))
     }
 
     /// `AtomicFile.write` of what `produce` gives at `final`; a folder in the original's place
     /// (rename(2) of a file onto a folder fails with EISDIR) is removed when empty and the write
     /// tried again; one with files in it is not ours to remove.
     /// - Throws: `FileError` (`AtomicFile.write`), `.cannotCreate` for a folder that stays.
-    private func place(at final: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void) throws {
-        do {
+    private func place(
+        at final: String, durability: Durability, _ produce: (AtomicFile.Sink) throws -> Void
+    ) throws -> (stat: stat, created: Bool) {
+        func write() throws -> (stat: stat, created: Bool) {
             try AtomicFile.write(
-                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability, produce)
+                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability,
+                reportingCreation: true, produce)
+        }
+        do {
+            return try write()
         } catch let error as FileError where error.errno == EISDIR {
             guard rmdir(final) == 0 else {
                 let code = errno
@@ -178,8 +215,7 @@ public struct ExternalDataStore: Sendable {
                     "cannot create \(final): a folder is in its place (\(String(cString: strerror(code)))); move it away",
                     errno: code)
             }
-            try AtomicFile.write(
-                to: final, temporaryPrefix: ExternalDataStore.temporaryPrefix, durability: durability, produce)
+            return try write()
         }
     }
 

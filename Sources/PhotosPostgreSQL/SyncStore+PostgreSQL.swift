@@ -27,6 +27,10 @@ extension PostgresDatabase: SyncStore {
         return state
     }
 
+    public func setLibraryID(_ id: String) throws {
+        try run("UPDATE sync_library SET id = ? WHERE singleton = 1", [id])
+    }
+
     public func setSyncTokens(changeToken: Int64, reconciledHistoryToken: Int64) throws {
         try run(
             "UPDATE sync_library SET change_token = ?, reconciled_history_token = ? WHERE singleton = 1",

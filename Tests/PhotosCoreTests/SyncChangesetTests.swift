@@ -188,7 +188,11 @@ final class SyncChangesetTests: SyncTestCase {
         let cs = try export(a)
         let (code, message) = status { _ = try a.applyChangeset(at: cs) }
         XCTAssertEqual(code, .refused)
-        XCTAssertTrue(message.contains("written by this library"), message)
+        // The cause, and where such a changeset comes from (issue 31 item 7).
+        XCTAssertTrue(
+            message.contains("changeset \(cs) refused: its library id \(try a.libraryID()) is this library's own"),
+            message)
+        XCTAssertTrue(message.contains("a copied library folder"), message)
     }
 }
 

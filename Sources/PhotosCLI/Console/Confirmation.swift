@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosFiles
 
 /// The question a destructive command asks before it deletes or removes anything (photos, tag
 /// links, ratings, participants, shares, history, original files, files in an export's DEST),
@@ -54,7 +55,8 @@ extension CommandContext {
         let streams = console.streams
         guard objects > 0, mayAsk(yes: yes, dryRun: dryRun) else { return }
         streams.err(TerminalText.escaped(question) + " [y/N] ")
-        let answer = streams.readAnswer()
+        // Ctrl-C at the question ends the command at once: nothing has changed yet.
+        let answer = StopSignal.withDefaultAction { streams.readAnswer() }
         if answer == nil { streams.err("\n") }
         guard let answer, Confirmation.accepts(answer) else {
             throw CommandFailure(

@@ -98,6 +98,7 @@ extension ExitStatus {
 /// - `BackupError`: 73 what cannot be created, 66 a backup or source that is not there, 74 a
 ///   rename, read or write that failed part-way; `SidecarError`: 65 the file's data, 74 a read
 ///   error, 70 the XMP Toolkit itself.
+/// - `StopRequested` (SIGHUP, SIGINT, SIGTERM at a batch boundary): 129, 130, 143.
 /// - `OriginalRemovalError` by `errno` (`status(forErrno:otherwise:)`).
 /// - POSIX errors (`errno` in an `NSError`): EACCES, EPERM, EROFS 77; ENOSPC, EDQUOT, EIO 74;
 ///   ENOENT 66; others 74. Anything else is 70.
@@ -169,6 +170,13 @@ struct CLIError {
                 self.init(CLIError.status(forErrno: e.errno, otherwise: .ioError), e.description)
             case .folderNotWritable:
                 self.init(CLIError.status(forErrno: e.errno, otherwise: .noPermission), e.description)
+            }
+        case let e as StopRequested:
+            // 128 + the signal, as rsync exits (issue 31 item 19).
+            switch e.signal {
+            case SIGHUP: self.init(.hangUp, e.description)
+            case SIGTERM: self.init(.terminated, e.description)
+            default: self.init(.interrupt, e.description)
             }
         case let e as FileError:
             switch e.kind {

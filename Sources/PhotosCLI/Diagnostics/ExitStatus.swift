@@ -26,4 +26,10 @@ public enum ExitStatus: Int32, Sendable {
     /// EX_NOPERM: permission denied (a library or file this user may not write, a read-only
     /// file system).
     case noPermission = 77
+    /// 128 + SIGHUP: a long command stopped at a batch boundary by SIGHUP (as rsync exits).
+    case hangUp = 129
+    /// 128 + SIGINT: stopped by SIGINT (Ctrl-C).
+    case interrupt = 130
+    /// 128 + SIGTERM: stopped by SIGTERM.
+    case terminated = 143
 }

@@ -290,6 +290,9 @@ public final class Exporter {
                     stop = Exporter.environmentError(error, destination: dest) ?? error
                 }
             }
+            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): this batch is written and recorded;
+            // stop before the next one.
+            if stop == nil, let signal = StopSignal.received { stop = StopRequested(signal: signal) }
             if let stop {
                 summary.seconds = Date().timeIntervalSince(start)
                 if summary.written + summary.updated + summary.removed > 0 {

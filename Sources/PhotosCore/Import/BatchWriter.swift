@@ -20,8 +20,14 @@ struct ImportBatchWriter {
     let importStore: any ImportStore
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
+    /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
+    let beforeCommit: (() -> Void)?
 
-    init(library: Library, zone: String, duplicates: DuplicateScope, author: HistoryAuthor, tagNames: [String]) {
+    init(
+        library: Library, zone: String, duplicates: DuplicateScope, author: HistoryAuthor, tagNames: [String],
+        beforeCommit: (() -> Void)? = nil
+    ) {
+        self.beforeCommit = beforeCommit
         self.library = library
         self.zone = zone
         self.duplicates = duplicates
@@ -53,6 +59,7 @@ struct ImportBatchWriter {
     mutating func write(_ batch: [Importer.Prepared]) throws -> BatchResult {
         let (library, zone, tagNames, importStore) = (self.library, self.zone, self.tagNames, self.importStore)
         let duplicates = self.duplicates
+        let beforeCommit = self.beforeCommit
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
         let result: BatchResult
@@ -126,6 +133,7 @@ struct ImportBatchWriter {
                 // workers without fsync (every item here was prepared after its rename); one
                 // syncfs makes them durable before the rows that name them commit (SPEC §2).
                 if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
+                beforeCommit?()
                 return result
             }
         } catch {

@@ -10,22 +10,30 @@ public struct BackupReport: Sendable {
     public var catalogBytes: Int64 = 0
     /// True when the originals were backed up too (`--originals`).
     public var originals = false
-    /// Originals hard-linked (DEST on the library's file system), copied (elsewhere), already
-    /// there from an earlier backup, and removed from DEST (no longer referenced).
-    public var linked = 0
+    /// Originals copied into DEST that were not there (each an independent file: a reflink
+    /// where the file system can, else a copy; never a hard link).
     public var copied = 0
+    /// Originals DEST held with other bytes (damaged there, or of another size), replaced by a
+    /// copy of the library's intact original.
+    public var replaced = 0
+    /// Originals already in DEST with the right size and SHA-256, kept.
     public var kept = 0
+    /// Originals removed from DEST (no longer referenced by the new catalog copy).
     public var removed = 0
     /// Originals the copy references that were gone when they were to be backed up (deleted
     /// meanwhile): the backup then fails verify for them.
     public var missing: [String] = []
+    /// Originals whose bytes in the library do not have their SHA-256 (damaged in place): not
+    /// copied, so that a good copy in DEST stays (repair the library with `verify`/`import`).
+    public var damaged: [String] = []
 
-    /// `{"destination","catalogBytes","originals","linked","copied","kept","removed","missing":[…]}`.
+    /// `{"destination","catalogBytes","originals","copied","replaced","kept","removed","missing":[…],"damaged":[…]}`.
     public var json: JSONValue {
         .object([
             ("destination", .string(destination)), ("catalogBytes", .int(Int(catalogBytes))),
-            ("originals", .bool(originals)), ("linked", .int(linked)), ("copied", .int(copied)),
-            ("kept", .int(kept)), ("removed", .int(removed)), ("missing", .array(missing.map(JSONValue.string)))
+            ("originals", .bool(originals)), ("copied", .int(copied)), ("replaced", .int(replaced)),
+            ("kept", .int(kept)), ("removed", .int(removed)), ("missing", .array(missing.map(JSONValue.string))),
+            ("damaged", .array(damaged.map(JSONValue.string)))
         ])
     }
 }
@@ -37,19 +45,26 @@ extension Library {
     /// Backs the library up into the folder `destination` (created when absent), which is then
     /// a library of its own: `verify --library DEST` checks it and `restore` makes a library of
     /// it. The catalog is copied first as one consistent snapshot while other commands go on
-    /// (`CatalogBackupStore`), replacing the previous copy in one rename. With `originals`,
-    /// every original that copy references is then hard-linked into `DEST/ExternalData` (same
-    /// file system: no space used; originals are never modified in place) or copied (another
-    /// file system: written beside, then renamed), skipping those already there from an
-    /// earlier backup (content-addressed: same name, same bytes), and files there that the copy
-    /// no longer references are removed, so a nightly backup into the same DEST stays a mirror.
+    /// (`CatalogBackupStore`) into a hidden staging folder in DEST. With `originals`, every
+    /// original that copy references is then put in `DEST/ExternalData` as an independent copy
+    /// (`AtomicFile.copy`: a reflink where the file system can, else copy_file_range(2) or
+    /// read/write; fsync; never a hard link, so that damage to a live original in place never
+    /// reaches the backup). An original already there is kept when its size and SHA-256 are
+    /// right, and replaced otherwise (damaged in DEST); one whose bytes in the library do not
+    /// have their SHA-256 is not copied (`BackupReport.damaged`), so a good copy stays. Only
+    /// then does the new catalog replace the old one (one rename: catalog last), and the files
+    /// the new catalog no longer references are removed, so a nightly backup into the same DEST
+    /// stays a mirror. A backup that fails or is stopped (`StopSignal`, checked after each
+    /// original) leaves DEST's previous backup whole: its catalog, and its originals (those this
+    /// run added are removed again).
     /// - Parameter progress: called after each original with (done, all).
     /// - Throws: `BackupError.destinationInsideLibrary` when DEST is inside the library,
     ///   `.notABackupFolder` when DEST holds a catalog or originals an earlier backup did not
-    ///   write (`claimBackupFolder`),
-    ///   `.cannotLinkOriginal`/`.cannotRenameOriginal` and the copy's `BackupError`s when an
-    ///   original cannot be put in DEST, `LibraryError.cannotCreate` when a folder of DEST cannot
-    ///   be created, `LibraryError` (`.busy` when another process holds the lock) from the store.
+    ///   write (`claimBackupFolder`), `.cannotRenameOriginal` when the new catalog cannot be put
+    ///   in place, `FileError` when an original cannot be read or copied (74 for a full disk),
+    ///   `LibraryError.cannotCreate` when a folder of DEST cannot be created, `LibraryError`
+    ///   (`.busy` when another process holds the lock) from the store, `StopRequested` when a
+    ///   stop signal arrived.
     public func backup(to destination: String, originals: Bool, progress: ((Int, Int) -> Void)? = nil) throws
         -> BackupReport
     {
@@ -68,63 +83,127 @@ extension Library {
         var report = BackupReport()
         report.destination = dest
         report.originals = originals
+        let staging = try Library.backupStagingFolder(in: dest)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let stagedCatalog = Library.catalogFile(at: staging, backend: backend)
         do {
-            report.catalogBytes = try catalogBackupStore.backupCatalog(
-                to: Library.catalogFile(at: dest, backend: backend))
+            report.catalogBytes = try catalogBackupStore.backupCatalog(to: stagedCatalog)
         } catch {
             throw LibraryError.wrap(error, library: root)
         }
-        // A copy left by an older backup with its own -wal would be read instead of the new file.
-        for companion in backend.catalogFiles(at: dest).dropFirst() { unlink(companion) }
-        guard originals else { return report }
-
-        let copy = try Library(
-            root: dest, backend: backend, exportStates: exportStates, create: false, busyTimeout: busyTimeout,
-            readOnly: true)
-        var references = Set<String>()
-        try copy.forEachPhoto(matching: PhotoFilter()) { references.insert($0.fileReference) }
+        try StopSignal.check()
         let target = ExternalDataStore(root: dest + "/" + Library.externalDataName)
-        try Library.makeFolders(target.root, library: dest)
-        var done = 0
-        for reference in references.sorted() {
-            defer {
-                done += 1
-                progress?(done, references.count)
+        // Originals this run put where DEST had none: removed again when the backup fails, so
+        // that the previous backup is left as it was (no orphans).
+        var added: [String] = []
+        var references: [String: (sha256: String, byteSize: Int)] = [:]
+        do {
+            if originals {
+                do {
+                    let copy = try Library(
+                        root: staging, backend: backend, exportStates: exportStates, create: false,
+                        busyTimeout: busyTimeout, readOnly: true)
+                    try copy.forEachPhoto(matching: PhotoFilter()) {
+                        references[$0.fileReference] = ($0.sha256, $0.byteSize)
+                    }
+                }
+                try Library.makeFolders(target.root, library: dest)
+                var done = 0
+                for (reference, expected) in references.sorted(by: { $0.key < $1.key }) {
+                    defer {
+                        done += 1
+                        progress?(done, references.count)
+                    }
+                    try StopSignal.check()
+                    guard ExternalDataStore.isContained(reference) else { continue }
+                    try backUpOriginal(
+                        reference, expected: expected, into: target, dest: dest, report: &report, added: &added)
+                }
             }
-            guard ExternalDataStore.isContained(reference) else { continue }
-            let source = externalData.path(for: reference), destinationPath = target.path(for: reference)
-            var have = stat(), want = stat()
-            guard stat(source, &want) == 0 else {
-                report.missing.append(reference)
-                continue
+            try StopSignal.check()
+            // Catalog last: the new copy replaces the old one only now that its originals are in
+            // DEST. A copy left by an older backup with its own -wal would be read instead of
+            // the new file: the companions go first.
+            let catalog = Library.catalogFile(at: dest, backend: backend)
+            for companion in backend.catalogFiles(at: dest).dropFirst() { unlink(companion) }
+            guard rename(stagedCatalog, catalog) == 0 else {
+                throw BackupError.cannotRenameOriginal(source: stagedCatalog, destination: catalog, errno: errno)
             }
-            if stat(destinationPath, &have) == 0 && have.st_size == want.st_size {
-                report.kept += 1
-                continue
-            }
-            try Library.makeFolders(PathName.parent(destinationPath), library: dest)
-            let temporary =
-                PathName.parent(destinationPath) + "/" + ExternalDataStore.temporaryPrefix
-                + PathName.lastComponent(destinationPath)
-            unlink(temporary)
-            if link(source, temporary) == 0 {
-                report.linked += 1
-            } else if errno == EXDEV || errno == EPERM || errno == EMLINK {
-                try Library.copyFile(source, to: temporary)
-                report.copied += 1
-            } else {
-                throw BackupError.cannotLinkOriginal(source: source, destination: temporary, errno: errno)
-            }
-            guard rename(temporary, destinationPath) == 0 else {
-                let code = errno
-                unlink(temporary)
-                throw BackupError.cannotRenameOriginal(source: source, destination: destinationPath, errno: code)
-            }
+            Library.syncFolder(dest)
+        } catch {
+            for reference in added { unlink(target.path(for: reference)) }
+            throw error
         }
-        for reference in target.allReferences() where !references.contains(reference) {
+        guard originals else { return report }
+        for reference in target.allReferences() where references[reference] == nil {
             if unlink(target.path(for: reference)) == 0 { report.removed += 1 }
         }
         return report
+    }
+
+    /// Puts the original `reference` (of SHA-256 and size `expected`) into the backup's
+    /// `target`: kept when there with that size and SHA-256, else copied from the library
+    /// (`AtomicFile.copy`) once its bytes there are checked to have that SHA-256.
+    /// - Throws: `FileError` when a file cannot be read or the copy cannot be written,
+    ///   `LibraryError.cannotCreate` when its shard folder cannot be made.
+    private func backUpOriginal(
+        _ reference: String, expected: (sha256: String, byteSize: Int), into target: ExternalDataStore, dest: String,
+        report: inout BackupReport, added: inout [String]
+    ) throws {
+        let source = externalData.path(for: reference), destinationPath = target.path(for: reference)
+        var have = stat(), want = stat()
+        guard stat(source, &want) == 0 else {
+            report.missing.append(reference)
+            return
+        }
+        let there = lstat(destinationPath, &have) == 0
+        if there && have.st_mode & S_IFMT == S_IFREG && Int(have.st_size) == expected.byteSize,
+            (try? SHA256Hasher.hex(ofFileAt: destinationPath).hex) == expected.sha256
+        {
+            report.kept += 1
+            return
+        }
+        // The library's own copy must be intact: a damaged original never replaces a backup.
+        let (sha, count) = try SHA256Hasher.hex(ofFileAt: source)
+        guard sha == expected.sha256 && count == expected.byteSize else {
+            report.damaged.append(reference)
+            return
+        }
+        try Library.makeFolders(PathName.parent(destinationPath), library: dest)
+        try AtomicFile.copy(from: source, to: destinationPath, temporaryPrefix: ExternalDataStore.temporaryPrefix)
+        if there {
+            report.replaced += 1
+        } else {
+            report.copied += 1
+            added.append(reference)
+        }
+    }
+
+    /// A new hidden folder in the backup folder `dest` (`.photos-backup-staging-PID`) that
+    /// `backup` writes the new catalog copy into before renaming it over DEST's catalog, so that
+    /// a backup that fails or is killed never leaves DEST with a catalog whose originals are
+    /// not there. Such folders left by backups whose process is gone (kill(2) gives ESRCH) are
+    /// removed.
+    /// - Throws: `LibraryError.cannotCreate` when the folder cannot be made.
+    static func backupStagingFolder(in dest: String) throws -> String {
+        let prefix = ".photos-backup-staging-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: dest)) ?? [] where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: dest + "/" + entry)
+        }
+        let staging = dest + "/" + prefix + String(getpid())
+        try? FileManager.default.removeItem(atPath: staging)
+        try makeFolders(staging, library: dest)
+        return staging
+    }
+
+    /// fsync(2) of the folder `path` (its entries: a rename into it), errors ignored.
+    static func syncFolder(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
     }
 
     /// The file in a backup folder that says `photos backup` wrote it (its text: the backed-up
@@ -159,21 +238,25 @@ extension Library {
 
     /// Makes a new library at `root` from the backup folder `backup` (one `backup` wrote):
     /// the catalog is restored through `CatalogBackupStore` and migrated to this build's schema,
-    /// and the originals under `backup/ExternalData` are hard-linked (same file system) or
-    /// copied into the new library.
+    /// and the originals under `backup/ExternalData` are copied into the new library as
+    /// independent files (`AtomicFile.copy`: a reflink or a copy, never a hard link, so that the
+    /// backup and the library never share the fate of a file). The new library gets a library
+    /// id of its own (a restored copy is another library, which can sync with the original),
+    /// unless `sameIdentity` (the real restore of a lost library, which its peers know by its
+    /// id).
     /// The library is built in a hidden folder beside `root` and renamed into place at the end
-    /// (`stagingFolder`): a restore killed midway leaves nothing at `root`.
+    /// (`stagingFolder`): a restore killed or stopped midway leaves nothing at `root`.
     /// - Returns: the new library.
     /// - Throws: `BackupError.noBackup` when `backup` holds no catalog, `.libraryExists` when a
     ///   library already exists at `root` (restore never overwrites one), `.folderNotEmpty` when
     ///   `root` is a folder that is not empty, `.cannotPlaceLibrary` when the finished library cannot
     ///   be renamed into place,
-    ///   `.cannotRestoreOriginal` and the copy's `BackupError`s when an original cannot be put in
-    ///   place, `LibraryError` when the copy is not a library this build can read or `root`
-    ///   cannot be created.
+    ///   `FileError` when an original cannot be copied, `LibraryError` when the copy is not a
+    ///   library this build can read or `root` cannot be created, `StopRequested` when a stop
+    ///   signal arrived.
     public static func restore(
         from backup: String, to root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend,
-        busyTimeout: Double = 30
+        busyTimeout: Double = 30, sameIdentity: Bool = false
     ) throws -> Library {
         let catalog = catalogFile(at: backup, backend: backend)
         guard FileManager.default.fileExists(atPath: catalog) else {
@@ -194,6 +277,15 @@ extension Library {
             try restore(
                 catalog, ExternalDataStore(root: backup + "/" + externalDataName), into: staging, backend, exportStates,
                 busyTimeout)
+            if !sameIdentity {
+                // Opened again, migrated to this build's schema (the sync state exists from
+                // version 6), and given an id of its own.
+                let restored = try Library(
+                    root: staging, backend: backend, exportStates: exportStates, create: false,
+                    busyTimeout: busyTimeout)
+                try restored.renewLibraryID()
+            }
+            try StopSignal.check()
             // An empty folder at root is replaced by the staged library in the same rename.
             guard rename(staging, root) == 0 else {
                 throw BackupError.cannotPlaceLibrary(library: root, errno: errno)
@@ -208,8 +300,8 @@ extension Library {
     }
 
     /// Writes the restored library into `staging`: a new library whose catalog is restored from
-    /// the file `catalog`, with the originals of `source` hard-linked (same file system) or
-    /// copied. The library is closed when this returns, so `staging` can be renamed.
+    /// the file `catalog`, with the originals of `source` copied (`AtomicFile.copy`). The
+    /// library is closed when this returns, so `staging` can be renamed.
     private static func restore(
         _ catalog: String, _ source: ExternalDataStore, into staging: String, _ backend: any CatalogBackend,
         _ exportStates: any ExportStateBackend, _ busyTimeout: Double
@@ -222,14 +314,10 @@ extension Library {
             throw LibraryError.wrap(error, library: staging)
         }
         for reference in source.allReferences() {
+            try StopSignal.check()
             let from = source.path(for: reference), to = fresh.externalData.path(for: reference)
             try makeFolders(PathName.parent(to), library: staging)
-            if link(from, to) != 0 {
-                guard errno == EXDEV || errno == EPERM || errno == EMLINK else {
-                    throw BackupError.cannotRestoreOriginal(source: from, destination: to, errno: errno)
-                }
-                try copyFile(from, to: to)
-            }
+            try AtomicFile.copy(from: from, to: to, temporaryPrefix: ExternalDataStore.temporaryPrefix)
         }
     }
 
@@ -257,52 +345,5 @@ extension Library {
     /// backend's `catalogFiles`: SQLite's `ROOT/photos.sqlite`).
     static func catalogFile(at root: String, backend: any CatalogBackend) -> String {
         backend.catalogFiles(at: root).first ?? root + "/catalog"
-    }
-
-    /// Copies the file `source` to the new file `destination`, flushed.
-    /// - Throws: `BackupError.cannotOpenSource` when `source` cannot be opened,
-    ///   `.cannotCreateCopy` when `destination` cannot be created, `.copyReadFailed` or
-    ///   `.copyWriteFailed` when a read, write or fsync(2) fails part-way (the copy is removed).
-    static func copyFile(_ source: String, to destination: String) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw BackupError.cannotOpenSource(path: source, errno: errno)
-        }
-        defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else {
-            throw BackupError.cannotCreateCopy(path: destination, errno: errno)
-        }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var failure: BackupError?
-        while failure == nil {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failure = .copyReadFailed(path: source, errno: errno)
-                break
-            }
-            var offset = 0
-            while offset < n {
-                let w = buffer.withUnsafeBytes { bytes in
-                    bytes.baseAddress.map { Glibc.write(output, $0 + offset, n - offset) } ?? -1
-                }
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    failure = .copyWriteFailed(path: destination, errno: errno)
-                    break
-                }
-                offset += w
-            }
-        }
-        if failure == nil && fsync(output) != 0 {
-            failure = .copyWriteFailed(path: destination, errno: errno)
-        }
-        close(output)
-        if let failure {
-            unlink(destination)
-            throw failure
-        }
     }
 }

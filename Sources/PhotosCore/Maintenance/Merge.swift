@@ -127,13 +127,14 @@ extension Library {
         // Originals are copied once the write lock is held (so that a merge that cannot get it
         // exits 75 having written nothing) and under the shared import lock, so that
         // `verify --repair` does not take them for orphans.
-        let importLock = lockImports(exclusive: false)
+        var importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         do {
             try write { try session.run() }
         } catch {
-            // Rolled back: the originals copied for it are unreferenced again.
-            removeUnreferencedFiles(session.copied)
+            // Rolled back: the originals copied for it are unreferenced again; removed unless
+            // another import, merge or apply may commit them (issue 31 item 16).
+            removeUncommittedFiles(session.copied, importLock: &importLock)
             throw error
         }
         return session.report

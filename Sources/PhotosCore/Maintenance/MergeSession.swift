@@ -23,7 +23,7 @@ final class MergeSession {
     /// (photos done, photos in all, bytes of their originals).
     var progress: ((Int, Int, Int64) -> Void)?
     /// Originals written to this library's external data (removed again on rollback).
-    private(set) var copied: [String] = []
+    private(set) var copied: [UncommittedOriginal] = []
 
     private let sourcePhotos: [MergeSourcePhoto]
     /// The photo here of each photo there, by the other library's uniqueName.
@@ -85,22 +85,25 @@ final class MergeSession {
             let ref = ExternalDataStore.reference(for: photo.sha256)
             var st = stat()
             if stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == photo.byteSize { continue }
+            // SIGINT, SIGTERM, SIGHUP: the transaction rolls back, the copies go (issue 31 item 19).
+            try StopSignal.check()
             let restoring = library.isReferenced(fileReference: ref)
             // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20): placed only
             // with the photo's SHA-256; a sparse file is refused before it is read.
             let source = other.externalData.path(for: photo.fileReference)
             let copiedBytes: Int?
             do {
-                copiedBytes = try library.externalData.copy(
+                let copy = try library.externalData.copy(
                     fromFileAt: source, reference: ref, expectedSHA256: photo.sha256, maxBytes: Int.max,
                     durability: .deferred)
+                if let copy { copied.append(UncommittedOriginal(reference: ref, written: copy.written)) }
+                copiedBytes = copy?.bytes
             } catch let e as FileError where e.kind == .unacceptable {
                 if e.reason.hasPrefix("its bytes do not have") {
                     throw MergeError.originalMismatch(library: other.root, photo: photo.uniqueName)
                 }
                 throw e
             }
-            if copiedBytes != nil { copied.append(ref) }
             report.filesCopied += 1
             if restoring { report.originalsRestored += 1 }
             report.bytesCopied += Int64(copiedBytes ?? photo.byteSize)

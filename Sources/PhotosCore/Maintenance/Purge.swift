@@ -94,6 +94,8 @@ extension Library {
         report.dryRun = isDryRun
         var references: [String] = []
         var unreferenced: [String] = []
+        // One transaction: a stop signal is heeded before it, not inside (issue 31 item 19).
+        try StopSignal.check()
         try write {
             let contents = try store.zoneContents(zone)
             report.contents = contents

@@ -52,7 +52,8 @@ extension Library {
     ///   - dryRun: make every thumbnail and roll every write back.
     ///   - progress: called on this thread after each photo with (done, all, bytes of originals read).
     ///   - onFailure: called on this thread for each photo that fails (the rest go on).
-    /// - Throws: `LibraryError` (75 when busy) from the store; what was stored before stays.
+    /// - Throws: `LibraryError` (75 when busy) from the store, `StopRequested` when a stop
+    ///   signal arrived (checked after each stored batch); what was stored before stays.
     public func rebuildThumbnails(
         _ photos: [PhotoRecord]?, options: ThumbnailOptions, jobs: Int, dryRun: Bool = false, author: HistoryAuthor,
         progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil,
@@ -80,7 +81,8 @@ extension Library {
                 let thread = Thread {
                     while true {
                         let i = next.next()
-                        guard i < work.count else { break }
+                        // A stop signal: no more photos are taken (issue 31 item 19).
+                        guard i < work.count, StopSignal.received == nil else { break }
                         queue.push(Library.makeThumbnail(of: work[i].sha256, in: store, options: options, index: i))
                     }
                     queue.producerDone()
@@ -135,9 +137,12 @@ extension Library {
                 if batch.count >= Library.thumbnailRebuildBatch && failure == nil {
                     do { try storeBatch(batch) } catch { failure = error }
                     batch.removeAll(keepingCapacity: true)
+                    // SIGINT, SIGTERM, SIGHUP: stored so far stays; the rest is not stored.
+                    if failure == nil, let signal = StopSignal.received { failure = StopRequested(signal: signal) }
                 }
                 progress?(done, work.count, bytes)
             }
+            if failure == nil, let signal = StopSignal.received { failure = StopRequested(signal: signal) }
             if let failure { throw LibraryError.wrap(failure, library: root) }
             try storeBatch(batch)
             return report

@@ -69,9 +69,7 @@ extension Library {
         report.changeset.toToken = h.toToken
         report.changeset.entries = reader.entries.count
         let me = try libraryID()
-        guard h.sender != me else {
-            throw SyncError(.refused, "changeset \(path) refused: it was written by this library (\(me))")
-        }
+        guard h.sender != me else { throw refusalOfOwnID("changeset \(path)", id: me) }
         // Gap and "already applied" are decided again under the write lock.
         let applied =
             try store.readTransaction { try syncStore.appliedToken(sender: h.sender, scope: h.scope) } ?? 0
@@ -87,14 +85,20 @@ extension Library {
             try checkShareRules(reader, accepting: accepting, path: path)
             thumbnails = try checkNewPhotos(reader, path: path)
         }
-        let importLock = lockImports(exclusive: false)
+        var importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
-        var copied: [String] = []
+        var copied: [UncommittedOriginal] = []
         var removedFiles: [String] = []
         do {
-            copied = try copyOriginals(reader, report: &report, progress: progress)
+            // Recorded as each is written: a copy that fails part-way (a full disk) leaves none
+            // of them behind (issue 31 item 19).
+            try copyOriginals(reader, report: &report, written: &copied, progress: progress)
             try write {
                 try checkShareRules(reader, accepting: accepting, path: path)
+                // Under the lock, each original found in place before is checked again (and
+                // copied if it went meanwhile): the uncommitted original of another writer that
+                // gave up may have been removed since (issue 31 item 16).
+                try copyOriginals(reader, report: &report, written: &copied, progress: nil)
                 if accepting, let email = h.participant, try syncStore.membership(zone: h.scope) == nil {
                     try syncStore.setMembership(
                         SyncMembership(zone: h.scope, email: email, owner: h.sender, leftAt: nil))
@@ -112,14 +116,15 @@ extension Library {
                 report.tagsMerged = try dedupeAfterApplying(reader, author: author)
             }
         } catch {
-            removeUnreferencedFiles(copied)
+            // Unless another import, merge or apply may commit them (issue 31 item 16).
+            removeUncommittedFiles(copied, importLock: &importLock)
             // The shard folders made for them too, when they are empty again.
-            for ref in copied { rmdir(PathName.parent(externalData.path(for: ref))) }
+            for file in copied { rmdir(PathName.parent(externalData.path(for: file.reference))) }
             throw error
         }
         // Originals of photos that did not come in (deleted here, in a purged zone) and those
         // of photos deleted by this changeset go again when nothing references them.
-        removeUnreferencedFiles(removedFiles + copied)
+        removeUnreferencedFiles(removedFiles + copied.map(\.reference))
         // "Nothing new" is what applying did, not what the sender's tokens claim (issue 31 item
         // 21): after a changeset whose toToken ran ahead (a forged or far-future token, or a
         // sender whose clock jumped back), a later one within the range recorded still brings
@@ -393,12 +398,17 @@ extension Library {
     }
 
     /// Copies the originals of the changeset's photos that external data lacks (checked by the
-    /// reader). - Returns: the references written.
+    /// reader), appending each reference to `written` as soon as its file is in place, so that
+    /// the caller removes them all when a later one fails. Stops before the next original when
+    /// a stop signal arrived (`StopSignal`).
+    /// - Throws: `FileError` when an original cannot be read or written, `SyncError` when one
+    ///   changed while read, `StopRequested`.
     private func copyOriginals(
-        _ reader: ChangesetReader, report: inout ApplyReport, progress: ((Int, Int, Int64) -> Void)?
-    ) throws -> [String] {
-        var written: [String] = []
+        _ reader: ChangesetReader, report: inout ApplyReport, written: inout [UncommittedOriginal],
+        progress: ((Int, Int, Int64) -> Void)?
+    ) throws {
         var bytes: Int64 = 0
+        let before = written.count
         let originals = reader.originals.sorted(by: { $0.key < $1.key })
         for (index, (sha, original)) in originals.enumerated() {
             bytes += Int64(original.byteSize)
@@ -406,25 +416,27 @@ extension Library {
             let ref = ExternalDataStore.reference(for: sha)
             var st = stat()
             if stat(externalData.path(for: ref), &st) == 0 && Int(st.st_size) == original.byteSize { continue }
+            try StopSignal.check()
             // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20), placed only
             // with the SHA-256 the reader checked; too large or sparse is refused before a read.
-            let copiedBytes: Int?
             do {
-                copiedBytes = try externalData.copy(
+                if let copy = try externalData.copy(
                     fromFileAt: reader.path + "/" + original.path, reference: ref, expectedSHA256: sha,
                     maxBytes: ChangesetReader.maxOriginalBytes, durability: .deferred)
+                {
+                    written.append(UncommittedOriginal(reference: ref, written: copy.written))
+                }
             } catch let e as FileError where e.kind == .unacceptable {
                 throw SyncError(
                     .refused,
                     "changeset \(reader.path) refused: original \(original.path) changed while read: \(e.reason)")
             }
-            if copiedBytes != nil { written.append(ref) }
             report.originalsCopied += 1
         }
         // Group durability, as import does: one syncfs(2) for all of them, before the rows that
         // reference them commit.
-        if !written.isEmpty { try externalData.syncFileSystem() }
-        return written
+        if written.count > before { try externalData.syncFileSystem() }
+        try StopSignal.check()
     }
 }
 

@@ -139,6 +139,8 @@ extension Library {
         var originalBytes: Int64 = 0
         for (index, (entity, id)) in objects.enumerated() {
             defer { progress?(index + 1, objects.count, originalBytes) }
+            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): the half-written folder is removed.
+            if index % 64 == 0 { try StopSignal.check() }
             let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
             report.objects += 1
             for e in entries {

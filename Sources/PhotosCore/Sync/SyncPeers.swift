@@ -33,7 +33,11 @@ extension Library {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }
-        let since = try appliedToken(sender: try other.libraryID())
+        // A copy with this library's id (restored with --same-identity, a copied folder) is
+        // named, not the temporary changeset (issue 31 item 7).
+        let otherID = try other.libraryID()
+        guard otherID != (try libraryID()) else { throw refusalOfOwnID("library \(other.root)", id: otherID) }
+        let since = try appliedToken(sender: otherID)
         let temp = root + "/.photos-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: temp) }
         _ = try other.exportChangeset(to: temp, since: since, progress: progress)

@@ -11,6 +11,29 @@ extension Library {
     public func libraryID() throws -> String {
         do { return try syncStore.syncState().libraryID } catch { throw LibraryError.wrap(error, library: root) }
     }
+
+    /// Gives this library a new random library id (`restore` without `--same-identity`: a
+    /// restored copy is a library of its own, which can sync with the one it was copied from).
+    /// - Returns: the new id.
+    /// - Throws: `LibraryError` (`.busy` when another process holds the lock) for the store's failures.
+    @discardableResult
+    func renewLibraryID() throws -> String {
+        let id = RandomUUID.make().uuidString.lowercased()
+        try write { try syncStore.setLibraryID(id) }
+        return id
+    }
+
+    /// The refusal of a changeset, or of `sync --from`, whose sender `source` (a changeset's
+    /// path or another library's folder) has this library's own id `id`: one of the two is a
+    /// copy of the other, made with `restore --same-identity` or by copying the library folder.
+    func refusalOfOwnID(_ source: String, id: String) -> SyncError {
+        SyncError(
+            .refused,
+            "\(source) refused: its library id \(id) is this library's own (\(root)), so its changes are taken for "
+                + "this library's; one of the two is a copy of the other (restored with 'restore --same-identity', "
+                + "or a copied library folder); make the copy with 'photos backup' and 'photos restore' (without "
+                + "--same-identity), which gives it a library id of its own")
+    }
 }
 
 /// Folds this library's own changes into the sync state (`sync_entry`): for every object that

@@ -147,6 +147,10 @@ public protocol SyncStore: AnyObject {
     /// This library's id and tokens.
     /// - Throws: the store's error.
     func syncState() throws -> SyncState
+    /// Gives this library the new id `id` (a lowercase UUID): a restored copy becomes a
+    /// library of its own (issue 31 item 7). Tokens and the sync state are kept.
+    /// - Throws: the store's error.
+    func setLibraryID(_ id: String) throws
     /// Stores the tokens.
     /// - Throws: the store's error.
     func setSyncTokens(changeToken: Int64, reconciledHistoryToken: Int64) throws
