@@ -12,6 +12,21 @@ public enum ISODate {
             Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
     }
 
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.fffZ` (UTC, milliseconds rounded down; 24 characters): the
+    /// form of every stamp that orders changes (history transaction timestamps, sync stamps),
+    /// so that two changes in one second keep their order and stamps order as strings.
+    /// Thread-safe (uses `gmtime_r`).
+    public static func millisecondString(from date: Date) -> String {
+        millisecondString(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// `ms` milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.fffZ` (exact: integer arithmetic).
+    public static func millisecondString(milliseconds ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let whole = string(from: Date(timeIntervalSince1970: Double(seconds)))
+        return String(whole.dropLast()) + String(format: ".%03dZ", Int(ms - seconds * 1000))
+    }
+
     /// Parses a date given on the command line: `YYYY-MM-DD` (midnight UTC),
     /// `YYYY-MM-DDTHH:MM[:SS]` (UTC), or either with `Z` or a `±HH:MM` offset.
     /// - Returns: the instant, and whether only a day was given (so `--until` can include it).
@@ -30,7 +45,7 @@ public enum ISODate {
         guard scalars.count >= 10, let y = num(0, 4), scalars[4] == 45, let mo = num(5, 2), scalars[7] == 45,
             let d = num(8, 2), (1...12).contains(mo), (1...31).contains(d)
         else { return nil }
-        var hour = 0, minute = 0, second = 0, offset = 0
+        var hour = 0, minute = 0, second = 0, offset = 0, milliseconds = 0
         var i = 10
         let dayOnly = scalars.count == 10
         if !dayOnly {
@@ -42,9 +57,16 @@ public enum ISODate {
             if i < scalars.count, scalars[i] == 58 {
                 guard let sec = num(i + 1, 2), sec < 61 else { return nil }
                 second = sec; i += 3
-                if i < scalars.count, scalars[i] == 46 { // fractional seconds, ignored
+                if i < scalars.count, scalars[i] == 46 { // fractional seconds: milliseconds kept
                     i += 1
-                    while i < scalars.count, (48...57).contains(scalars[i]) { i += 1 }
+                    var digits = 0
+                    while i < scalars.count, (48...57).contains(scalars[i]) {
+                        if digits < 3 { milliseconds = milliseconds * 10 + Int(scalars[i] - 48) }
+                        digits += 1
+                        i += 1
+                    }
+                    guard digits > 0 else { return nil }
+                    for _ in digits..<max(digits, 3) { milliseconds *= 10 }
                 }
             }
             if i < scalars.count {
@@ -68,7 +90,7 @@ public enum ISODate {
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
         guard let date = cal.date(from: comps), cal.component(.day, from: date) == d else { return nil }
-        return (date.addingTimeInterval(TimeInterval(-offset)), dayOnly)
+        return (date.addingTimeInterval(TimeInterval(-offset) + Double(milliseconds) / 1000), dayOnly)
     }
 }
 
