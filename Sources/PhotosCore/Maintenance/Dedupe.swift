@@ -149,8 +149,9 @@ extension Library {
             if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag) }
         }
         if let keys, keys.count < 500 {
+            // Compared in NFC by the store: a name stored decomposed (another program, an older
+            // version) is found under its key too (#31 A9).
             for key in keys { try store.forEachTag(zone: key.zone, name: key.name, visit) }
-            // Names stored in another normalization form than NFC (older data) are found by --all.
         } else {
             try store.forEachTag(visit)
         }
