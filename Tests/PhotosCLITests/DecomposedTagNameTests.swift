@@ -90,8 +90,9 @@ final class DecomposedTagNameTests: TemporaryFolderTestCase {
         try catalog.run("INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?)", [photo, tag])
         let report = try XCTUnwrap(try jsonLines(ok(["--json", "dedupe-tags"])).first)
         XCTAssertEqual(report["merged"] as? Int, 1, "\(report)")
-        // The smallest uuid stays, with both photos.
-        XCTAssertEqual(try tags().map { $0[0] }, [smallUUID])
+        // The smallest uuid stays, with both photos and the NFC name.
+        XCTAssertEqual(try tags(), [[smallUUID, hex(nfc)]])
+        XCTAssertTrue(ok(["verify"]).contains("0 problems"))
         XCTAssertEqual(
             try jsonLines(ok(["list", "--json", "--tag", nfc])).compactMap { $0["uniqueName"] as? String }.sorted(),
             names)

@@ -127,6 +127,17 @@ extension Library {
             try history.tagMergesSetWise(merges)
             try tagDedupeStore.mergeTags(merges)
             try history.commit()
+            // A winner stored in another form than NFC (another program's, an older version's)
+            // takes its group's NFC name (#31 A9): a transaction of its own, so that each tag
+            // has one change per transaction.
+            var renames = HistoryWriter(self, author: author, context: .dedupeTags)
+            for merge in merges where !merge.losers.isEmpty {
+                let nfc = merge.winner.name.precomposedStringWithCanonicalMapping
+                guard !nfc.unicodeScalars.elementsEqual(merge.winner.name.unicodeScalars) else { continue }
+                try catalogStore.renameTag(merge.winner.rowID, to: nfc)
+                renames.update(.tag(uuid: merge.winner.uuid), ["name"], zone: merge.winner.zone.rawValue)
+            }
+            try renames.commit()
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
