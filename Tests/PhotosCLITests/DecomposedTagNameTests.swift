@@ -145,4 +145,23 @@ final class DecomposedTagNameTests: TemporaryFolderTestCase {
             [names[0]])
         XCTAssertTrue(ok(["verify"]).contains("0 problems"))
     }
+
+    /// A changeset from a library holding a decomposed name carries it in NFC (the one form a
+    /// changeset may carry), so the peer takes it (exit 0) as the same tag, stored in NFC.
+    func testSyncSendsTheNameInNFC() throws {
+        let names = try prepare(uuid: largeUUID)
+        let peer = dir + "/peer"
+        XCTAssertEqual(photos(["--library", peer, "init", "-q"]).status, 0)
+        let pulled = photos(["--library", peer, "sync", "-q", "--from", lib])
+        XCTAssertEqual(pulled.status, 0, pulled.stderr)
+        let there = try TestCatalog(root: peer).rows("SELECT uuid, name FROM tag ORDER BY uuid").map { row in
+            [row[0] ?? "", hex(row[1] ?? "")]
+        }
+        XCTAssertEqual(there, [[largeUUID, hex(nfc)]])
+        let listed = photos(["--library", peer, "list", "--json", "--tag", nfc]).stdout
+        XCTAssertEqual(try jsonLines(listed).compactMap { $0["uniqueName"] as? String }, [names[0]])
+        // Pulled back: nothing changes here (the names compare equal in NFC).
+        XCTAssertEqual(photos(["--library", lib, "sync", "-q", "--from", peer]).status, 0)
+        XCTAssertEqual(try tags(), [[largeUUID, hex(nfd)]])
+    }
 }
