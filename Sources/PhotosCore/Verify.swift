@@ -1129,8 +1129,8 @@ extension Library {
                     detail:
                         "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
                     repair: .relinkTag(
-                        uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName,
-                        zone: pzone)))
+                        uniqueName: photo, displayName: display, tagUUID: link.tagUUID,
+                        tagName: link.tagName.precomposedStringWithCanonicalMapping, zone: pzone)))
         }
         return problems
     }

@@ -164,4 +164,18 @@ final class DecomposedTagNameTests: TemporaryFolderTestCase {
         XCTAssertEqual(photos(["--library", lib, "sync", "-q", "--from", peer]).status, 0)
         XCTAssertEqual(try tags(), [[largeUUID, hex(nfd)]])
     }
+
+    /// `share create` replaces a photo's tags by the same-named tags of the share's zone: the one
+    /// it makes for a decomposed name is named in NFC, and a second photo finds it.
+    func testAShareMakesItsTagInNFC() throws {
+        let names = try prepare(uuid: largeUUID)
+        let created = photos(["--library", lib, "--json", "share", "create", "--title", "S", names[0]])
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let share = try XCTUnwrap(try jsonLines(created.stdout).first?["id"] as? String)
+        let inShare = try TestCatalog(root: lib).rows("SELECT name FROM tag WHERE zone_id = ?", [share])
+        XCTAssertEqual(inShare.map { hex($0[0] ?? "") }, [hex(nfc)])
+        ok(["share", "add", "-q", share, names[1]])
+        ok(["tag", "add", "-q", nfc, names[1]])
+        XCTAssertEqual(try TestCatalog(root: lib).scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", [share]), 1)
+    }
 }
