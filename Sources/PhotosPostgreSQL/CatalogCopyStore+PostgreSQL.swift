@@ -76,6 +76,7 @@ extension PostgresDatabase: CatalogCopyStore {
             try run("SELECT setval('history_token', 1, false)")
         }
     }
+
     public func issuedIdentities() throws -> [String: Int64] {
         var issued: [String: Int64] = [:]
         for table in CatalogTables.all {

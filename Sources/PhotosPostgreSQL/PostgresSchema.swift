@@ -242,7 +242,7 @@ public enum PostgresSchema {
                                      'history_change'] LOOP
                 s := pg_get_serial_sequence(t, 'id');
                 EXECUTE format('SELECT max(id) FROM %I', t) INTO m;
-                IF m IS NOT NULL THEN
+                IF m IS NOT NULL AND s IS NOT NULL THEN
                     EXECUTE format(
                         'SELECT setval(%L, GREATEST(%s, (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM %s)))',
                         s, m, s);
