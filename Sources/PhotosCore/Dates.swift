@@ -12,6 +12,21 @@ public enum ISODate {
             Int(tm.tm_mday), Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
     }
 
+    /// `date` as `YYYY-MM-DDTHH:MM:SS.fffZ` (UTC, milliseconds rounded down; 24 characters): the
+    /// form of every stamp that orders changes (history transaction timestamps, sync stamps),
+    /// so that two changes in one second keep their order and stamps order as strings.
+    /// Thread-safe (uses `gmtime_r`).
+    public static func millisecondString(from date: Date) -> String {
+        millisecondString(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// `ms` milliseconds since 1970 as `YYYY-MM-DDTHH:MM:SS.fffZ` (exact: integer arithmetic).
+    public static func millisecondString(milliseconds ms: Int64) -> String {
+        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+        let whole = string(from: Date(timeIntervalSince1970: Double(seconds)))
+        return String(whole.dropLast()) + String(format: ".%03dZ", Int(ms - seconds * 1000))
+    }
+
     /// Parses a date given on the command line, with the one parser of every date option
     /// (`CaptureBound.parse`, issue 31 item 21: `history --since 2024-12-31Z` was refused where
     /// `list --since` took it): `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS[.f…]]` (`T` or a space),

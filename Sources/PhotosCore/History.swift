@@ -92,7 +92,7 @@ struct HistoryWriter {
             token = existing
         } else {
             token = try store.appendHistoryTransaction(
-                timestamp: ISODate.string(from: Date()), author: author, context: context)
+                timestamp: ISODate.millisecondString(from: Date()), author: author, context: context)
             self.token = token
         }
         try store.appendHistoryChanges(log.changes, token: token)

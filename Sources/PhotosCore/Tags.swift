@@ -90,16 +90,19 @@ extension Library {
         try findTag(named: name.rawValue, zone: zone)
     }
 
-    /// `findTag(named:zone:)` for a name already normalized (read from the library).
+    /// `findTag(named:zone:)` for a name read from the library (or another one): compared in
+    /// NFC, as the store compares stored names (a name stored decomposed by another program is
+    /// the same tag, #31 A9).
     /// - Throws: the store's error.
     func findTag(named name: String, zone: String) throws -> TagRef? {
-        try catalogStore.tag(named: name, zone: zone).map(TagRef.init)
+        try catalogStore.tag(named: name.precomposedStringWithCanonicalMapping, zone: zone).map(TagRef.init)
     }
 
-    /// Finds the tag `name` in `zone` or creates it with a fresh random UUID, recording the
-    /// insert in `history`. Call inside a write transaction.
+    /// Finds the tag `name` in `zone` or creates it (named in NFC) with a fresh random UUID,
+    /// recording the insert in `history`. Call inside a write transaction.
     /// - Throws: the store's error.
     func findOrCreateTag(named name: String, zone: String, history: inout HistoryWriter) throws -> TagRef {
+        let name = name.precomposedStringWithCanonicalMapping
         if let existing = try findTag(named: name, zone: zone) { return existing }
         let uuid = newObjectUUID()
         let rowID = try catalogStore.insertTag(uuid: uuid, name: name, zone: zone)

@@ -146,6 +146,10 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
     /// Move a tag link that crosses zones to the same-named tag of the photo's zone (created
     /// when absent; the smallest uuid when several), as `share add` and `merge` relink tags.
     case relinkTag(uniqueName: String, displayName: String, tagUUID: String, tagName: String, zone: String)
+    /// Store a tag's name in its normalized form (trimmed, NFC: `TagName.normalize`), merged as
+    /// `dedupe-tags` merges with every tag of its zone of that name: the smallest uuid stays, the
+    /// others' photos are re-pointed to it and they are deleted (#31 A9).
+    case normalizeTagName(uuid: String, name: String, normalized: String, zone: String)
 
     /// One line saying what the repair does.
     public var description: String {
@@ -163,6 +167,12 @@ public enum VerifyRepair: Hashable, Sendable, CustomStringConvertible {
         case let .relinkTag(name, display, uuid, tagName, zone):
             return
                 "link photo \(name) (\(display)) to the tag \(JSONValue.string(tagName).serialized()) of its zone \(zone) instead of \(uuid)"
+        case let .normalizeTagName(uuid, name, normalized, zone):
+            let scalars = { (s: String) in
+                s.unicodeScalars.map { String(format: "U+%04X", $0.value) }.joined(separator: " ")
+            }
+            return
+                "rename tag \(JSONValue.string(name).serialized()) (\(uuid), \(scalars(name))) in zone \(zone) to its normalized form \(JSONValue.string(normalized).serialized()) (\(scalars(normalized))), merged with the tags of that name (the smallest uuid stays)"
         }
     }
 }
@@ -798,8 +808,10 @@ extension Library {
         var deletions: [String] = []
         var references: [VerifyRepair] = []
         var relinks: [VerifyRepair] = []
+        var tagNames: [VerifyRepair] = []
         for r in repairs {
             switch r {
+            case .normalizeTagName: tagNames.append(r)
             case .relinkTag: relinks.append(r)
             case .fixFileReference: references.append(r)
             case .removeFile(let ref): orphans.append(ref)
@@ -833,6 +845,7 @@ extension Library {
                 }
             }
         }
+        if !tagNames.isEmpty { try normalizeTagNames(tagNames, author: author, outcome: &outcome) }
         try StopSignal.check() // between the steps: each is committed or not begun (issue 31 item 19)
         if !relinks.isEmpty {
             let relinked: [VerifyRepair] = try write {
@@ -1122,8 +1135,8 @@ extension Library {
                     detail:
                         "\(Library.describePhoto(photo, display)) in zone \(pzone) has tag '\(link.tagName)' (\(link.tagUUID)) of zone \(link.tagZone)",
                     repair: .relinkTag(
-                        uniqueName: photo, displayName: display, tagUUID: link.tagUUID, tagName: link.tagName,
-                        zone: pzone)))
+                        uniqueName: photo, displayName: display, tagUUID: link.tagUUID,
+                        tagName: link.tagName.precomposedStringWithCanonicalMapping, zone: pzone)))
         }
         return problems
     }
@@ -1191,12 +1204,17 @@ extension Library {
             // Compared by scalars: Swift's String equality is canonical equivalence, under
             // which a decomposed name equals its NFC form.
             if (try? TagName.normalize(name)).map({ Array($0.unicodeScalars) }) != Array(name.unicodeScalars) {
+                // A name that normalizes (a decomposed or untrimmed one) is renamed and merged;
+                // one that is empty or holds control characters has no name to take (#31 A9).
+                let normalized = try? TagName.normalize(name)
                 problems.append(
                     VerifyProblem(
                         kind: .badTagName, subject: .tag(uuid: uuid, name: name, zone: zone),
                         detail:
-                            "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters"
-                    ))
+                            "tag \(shown) (\(uuid)) in zone \(zone) is not a trimmed, NFC-normalized name without control characters",
+                        repair: normalized.map {
+                            .normalizeTagName(uuid: uuid, name: name, normalized: $0, zone: zone)
+                        }))
             }
             if UUID(uuidString: uuid)?.uuidString.lowercased() != uuid {
                 problems.append(
@@ -1206,5 +1224,58 @@ extension Library {
             }
         }
         return problems
+    }
+}
+
+extension Library {
+    /// Makes the `.normalizeTagName` repairs in one write transaction (#31 A9): per tag, every
+    /// tag of its zone whose NFC name is the normalized one, and the tag itself, are merged as
+    /// `dedupe-tags` merges them (the smallest uuid stays; the others' photos are re-pointed to
+    /// it, `mergeTag`, and they are deleted with their tombstones); the one that stays is renamed
+    /// to the normalized name when its stored name differs (compared by scalars: Swift's String
+    /// equality holds a decomposed name equal to its NFC form). Zones of the shared store are
+    /// their owners' to repair: noted, not changed. History context `verify --repair`.
+    /// - Throws: `LibraryError.busy`; the store's error.
+    fileprivate func normalizeTagNames(
+        _ repairs: [VerifyRepair], author: HistoryAuthor, outcome: inout RepairOutcome
+    ) throws {
+        var made: [VerifyRepair] = []
+        var notes: [VerifyRepair: String] = [:]
+        try write {
+            var history = HistoryWriter(self, author: author, context: .verifyRepair)
+            var gone = Set<String>()
+            for repair in repairs {
+                guard case let .normalizeTagName(uuid, _, normalized, zone) = repair else { continue }
+                if gone.contains(uuid) {
+                    // Merged already, as a loser of an earlier group.
+                    made.append(repair)
+                    continue
+                }
+                if try isSharedStoreZone(zone) {
+                    notes[repair] = "left alone: zone \(zone) is a share of another library, whose owner repairs it"
+                    continue
+                }
+                var group = try catalogStore.tags(named: normalized, zone: zone).map(TagRef.init)
+                if !group.contains(where: { $0.uuid == uuid }),
+                    let own = try catalogStore.tags(inZone: zone).first(where: { $0.uuid == uuid })
+                {
+                    group.append(TagRef(own))
+                }
+                group.sort { uuidByteOrder($0.uuid, $1.uuid) }
+                guard let winner = group.first else { continue }
+                for loser in group.dropFirst() {
+                    try mergeTag(loser, into: winner, history: &history)
+                    gone.insert(loser.uuid)
+                }
+                if !Array(winner.name.unicodeScalars).elementsEqual(Array(normalized.unicodeScalars)) {
+                    try catalogStore.renameTag(winner.rowID, to: normalized)
+                    history.update(.tag(uuid: winner.uuid), ["name"], zone: zone)
+                }
+                made.append(repair)
+            }
+            try history.commit()
+        }
+        outcome.made.formUnion(made)
+        outcome.notes.merge(notes) { a, _ in a }
     }
 }

@@ -76,6 +76,38 @@ extension PostgresDatabase: CatalogCopyStore {
             try run("SELECT setval('history_token', 1, false)")
         }
     }
+
+    public func issuedIdentities() throws -> [String: Int64] {
+        var issued: [String: Int64] = [:]
+        for table in CatalogTables.all {
+            guard let identity = table.identity else { continue }
+            let largest = try scalarInt("SELECT COALESCE(max(\(identity)), 0) FROM \(table.name)") ?? 0
+            guard
+                let sequence = try scalarString(
+                    "SELECT pg_get_serial_sequence(?, ?)", [table.name, identity])
+            else {
+                issued[table.name] = Int64(largest)
+                continue
+            }
+            // `last_value` is the last value drawn (`is_called` false: none yet), PostgreSQL docs §9.17.
+            let remembered =
+                try scalarInt("SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM \(sequence)") ?? 0
+            issued[table.name] = Int64(max(largest, remembered))
+        }
+        return issued
+    }
+
+    public func continueIdentities(after issued: [String: Int64]) throws {
+        for (table, id) in issued.sorted(by: { $0.key < $1.key }) where id > 0 {
+            guard let identity = CatalogTables.all.first(where: { $0.name == table })?.identity else { continue }
+            try run(
+                """
+                SELECT setval(s.name, GREATEST(?::bigint, COALESCE((SELECT max(\(identity)) FROM \(table)), 0)))
+                FROM (SELECT pg_get_serial_sequence(?, ?) AS name) s WHERE s.name IS NOT NULL
+                """, [id, table, identity])
+        }
+    }
+
     /// `pid/backend_start`, a line break and the schema of this session (`pg_stat_activity`, PostgreSQL docs
     /// §28.2.3, and `current_schema()`, the catalog's schema).
     public func catalogSessionIdentity() throws -> String? {

@@ -228,6 +228,37 @@ public enum PostgresSchema {
         """
         ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key;
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
+        """,
+        // #31 A6: history timestamps with milliseconds (`….fffZ`), as SQLite migration 7: whole
+        // seconds of before become `….000Z`, in history and in the sync state.
+        """
+        -- #31 A6
+        UPDATE history_transaction SET timestamp = substr(timestamp, 1, 19) || '.000Z'
+            WHERE length(timestamp) = 20 AND substr(timestamp, 20, 1) = 'Z';
+        UPDATE sync_entry SET stamp_time = substr(stamp_time, 1, 19) || '.000Z'
+            WHERE length(stamp_time) = 20 AND substr(stamp_time, 20, 1) = 'Z';
+        """,
+        // #31 A8: no id is ever given twice, as SQLite migration 8 (AUTOINCREMENT). Identity
+        // columns draw from sequences that never go back (PostgreSQL docs §9.17); a sequence
+        // left below its table's largest id (rows inserted with explicit ids) is moved up to
+        // it, never down.
+        """
+        -- #31 A8
+        DO $$
+        DECLARE t text; s text; m bigint;
+        BEGIN
+            FOREACH t IN ARRAY ARRAY['participant', 'photo', 'photo_data', 'thumbnail', 'tag', 'rating',
+                                     'history_change'] LOOP
+                s := pg_get_serial_sequence(t, 'id');
+                EXECUTE format('SELECT max(id) FROM %I', t) INTO m;
+                IF m IS NOT NULL AND s IS NOT NULL THEN
+                    EXECUTE format(
+                        'SELECT setval(%L, GREATEST(%s, (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM %s)))',
+                        s, m, s);
+                END IF;
+            END LOOP;
+        END
+        $$;
         """
     ]
 }

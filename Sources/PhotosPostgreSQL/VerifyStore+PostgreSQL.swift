@@ -259,9 +259,10 @@ extension PostgresDatabase: VerifyStore {
             .first([tagUUID, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone
         else { return nil }
         let target: (id: Int64, uuid: String, created: Bool)
-        if let found = try statement("SELECT id, uuid FROM tag WHERE zone_id = ? AND name = ? ORDER BY uuid LIMIT 1")
-            .first([zone, name], { ($0.int64(0), $0.string(1)) })
-        {
+        if let found = try statement(
+            "SELECT id, uuid FROM tag WHERE zone_id = ? AND normalize(name) = ? ORDER BY uuid LIMIT 1"
+        )
+        .first([zone, name], { ($0.int64(0), $0.string(1)) }) {
             target = (found.0, found.1, false)
         } else {
             target = (try insertReturningID(Inserts.tag, [newUUID, name, zone]), newUUID, true)

@@ -58,7 +58,7 @@ public enum CatalogSQL {
         var args: [SQLBindable] = []
         for name in query.tagNames {
             sql +=
-                " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND tg.name = ?)"
+                " AND EXISTS (SELECT 1 FROM photo_tag pt JOIN tag tg ON tg.id = pt.tag_id WHERE pt.photo_id = p.id AND normalize(tg.name) = ?)"
             args.append(name)
         }
         for (bound, op) in [(query.since, ">="), (query.until, "<")] {
@@ -252,7 +252,8 @@ extension CatalogStore where Self: SQLConnection {
 
     public func tag(named name: String, zone: String) throws -> StoredTag? {
         try fetchOne(
-            sql: "SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? AND name = ? ORDER BY lower(uuid) LIMIT 1",
+            sql:
+                "SELECT id, uuid, name, zone_id FROM tag WHERE zone_id = ? AND normalize(name) = ? ORDER BY lower(uuid) LIMIT 1",
             arguments: [zone, name]
         ) { CatalogSQL.storedTag($0) }
     }
@@ -260,12 +261,13 @@ extension CatalogStore where Self: SQLConnection {
     public func tags(named name: String, zone: String?) throws -> [StoredTag] {
         if let zone {
             return try fetchAll(
-                sql: "SELECT id, uuid, name, zone_id FROM tag WHERE name = ? AND zone_id = ? ORDER BY uuid",
+                sql: "SELECT id, uuid, name, zone_id FROM tag WHERE normalize(name) = ? AND zone_id = ? ORDER BY uuid",
                 arguments: [name, zone]
             ) { CatalogSQL.storedTag($0) }
         }
         return try fetchAll(
-            sql: "SELECT id, uuid, name, zone_id FROM tag WHERE name = ? ORDER BY zone_id, uuid", arguments: [name]
+            sql: "SELECT id, uuid, name, zone_id FROM tag WHERE normalize(name) = ? ORDER BY zone_id, uuid",
+            arguments: [name]
         ) { CatalogSQL.storedTag($0) }
     }
 
@@ -307,7 +309,7 @@ extension CatalogStore where Self: SQLConnection {
     public func photo(_ photoID: Int64, hasTagNamed name: String) throws -> Bool {
         try fetchInt(
             sql:
-                "SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND t.name = ? LIMIT 1",
+                "SELECT 1 FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.photo_id = ? AND normalize(t.name) = ? LIMIT 1",
             arguments: [photoID, name]) != nil
     }
 
@@ -318,7 +320,7 @@ extension CatalogStore where Self: SQLConnection {
     public func unlink(photo photoID: Int64, tagsNamed name: String, zone: String) throws -> Bool {
         try execute(
             sql:
-                "DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE name = ? AND zone_id = ?)",
+                "DELETE FROM photo_tag WHERE photo_id = ? AND tag_id IN (SELECT id FROM tag WHERE normalize(name) = ? AND zone_id = ?)",
             arguments: [photoID, name, zone])
         return changes > 0
     }

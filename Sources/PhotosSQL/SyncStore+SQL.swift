@@ -123,7 +123,9 @@ extension SyncStore where Self: SQLConnection {
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
                 """)
         case .tag:
-            try rows(["name", "zone"], "SELECT uuid, name, zone_id FROM tag WHERE uuid IN ({keys})")
+            // In NFC: a name another program stored decomposed travels in the one form a
+            // changeset may carry (#31 A9), and compares equal to what was sent before.
+            try rows(["name", "zone"], "SELECT uuid, normalize(name), zone_id FROM tag WHERE uuid IN ({keys})")
         case .rating:
             try rows(
                 ["photo", "value", "author"],

@@ -56,6 +56,30 @@ extension Database: CatalogCopyStore {
         }
     }
 
+    public func issuedIdentities() throws -> [String: Int64] {
+        var issued: [String: Int64] = [:]
+        for table in CatalogTables.all {
+            guard let identity = table.identity else { continue }
+            let largest = try scalarInt("SELECT COALESCE(max(\(identity)), 0) FROM \(table.name)") ?? 0
+            let remembered =
+                try scalarInt("SELECT COALESCE(max(seq), 0) FROM sqlite_sequence WHERE name = ?", [table.name]) ?? 0
+            issued[table.name] = Int64(max(largest, remembered))
+        }
+        return issued
+    }
+
+    public func continueIdentities(after issued: [String: Int64]) throws {
+        // AUTOINCREMENT's next id is above `sqlite_sequence.seq` (https://www.sqlite.org/autoinc.html §3).
+        for (table, id) in issued.sorted(by: { $0.key < $1.key }) where id > 0 {
+            let seq = try scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [table])
+            if let seq {
+                if Int64(seq) < id { try run("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", [id, table]) }
+            } else {
+                try run("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [table, id])
+            }
+        }
+    }
+
     /// A file has no session: nil.
     public func catalogSessionIdentity() throws -> String? { nil }
 

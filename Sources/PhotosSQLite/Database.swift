@@ -71,6 +71,7 @@ public final class Database {
         self.busyTimeout = busyTimeout
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(max(0, min(busyTimeout * 1000, Double(Int32.max)))))
+        Database.registerNormalize(db)
         do {
             try execute("PRAGMA foreign_keys = ON")
             if !readOnly {
@@ -98,6 +99,27 @@ public final class Database {
             sqlite3_close_v2(db)
             throw error
         }
+    }
+
+    /// Registers the SQL function `normalize(text)`: its argument in Unicode NFC (Unicode
+    /// Standard Annex #15), the one-argument form of PostgreSQL's `normalize` (PostgreSQL docs
+    /// §9.4), so that statements shared by both backends compare tag names by their normalized
+    /// form (a name another program stored decomposed is the same tag, #31 A9). ASCII text and
+    /// values that are not text are returned as given; deterministic and innocuous
+    /// (https://www.sqlite.org/c3ref/create_function.html).
+    static func registerNormalize(_ db: OpaquePointer) {
+        sqlite3_create_function_v2(
+            db, "normalize", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
+            { context, count, values in
+                guard count == 1, let value = values?[0] else { return sqlite3_result_null(context) }
+                guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else {
+                    return sqlite3_result_value(context, value)
+                }
+                let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+                if bytes.allSatisfy({ $0 < 0x80 }) { return sqlite3_result_value(context, value) }
+                let normalized = String(decoding: bytes, as: UTF8.self).precomposedStringWithCanonicalMapping
+                sqlite3_result_text(context, normalized, -1, photos_sqlite_transient())
+            }, nil, nil, nil)
     }
 
     /// Opens an existing database for reading only, creating nothing and leaving nothing behind,

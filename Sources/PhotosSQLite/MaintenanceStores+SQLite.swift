@@ -51,7 +51,7 @@ extension Database: TagDedupeStore {
     }
 
     public func forEachTag(zone: ZoneID, name: String, _ body: (StoredTag) throws -> Void) throws {
-        try statement("SELECT \(StoredTagRow.columns) FROM tag WHERE zone_id = ? AND name = ?")
+        try statement("SELECT \(StoredTagRow.columns) FROM tag WHERE zone_id = ? AND normalize(name) = ?")
             .forEach([zone.rawValue, name]) { try body(StoredTagRow.decode($0)) }
     }
 

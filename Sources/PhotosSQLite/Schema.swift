@@ -285,6 +285,138 @@ public enum Schema {
         // lookup of `hasOriginal(sha256:in:)`.
         """
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
+        """,
+        // #31 A6: history timestamps (and so the sync stamps folded from them) have
+        // milliseconds, `YYYY-MM-DDTHH:MM:SS.fffZ`, as the conflict rule compares them; the whole
+        // seconds (`…SSZ`) of before are kept as `….000Z`, so that every stamp has one form and
+        // `max()`, `--since` and `--before` compare them as strings.
+        """
+        -- #31 A6
+        UPDATE history_transaction SET timestamp = substr(timestamp, 1, 19) || '.000Z'
+            WHERE length(timestamp) = 20 AND substr(timestamp, 20, 1) = 'Z';
+        UPDATE sync_entry SET stamp_time = substr(stamp_time, 1, 19) || '.000Z'
+            WHERE length(stamp_time) = 20 AND substr(stamp_time, 20, 1) = 'Z';
+        """,
+        // #31 A8: no id is ever given twice (a stale `rating delete 4` must not hit a later
+        // rating): every table whose integer id is shown or referenced gets AUTOINCREMENT
+        // (https://www.sqlite.org/autoinc.html: ids above the largest ever used, kept in
+        // `sqlite_sequence`). A table rebuild (https://www.sqlite.org/lang_altertable.html §7)
+        // with the definitions of versions 1–7 exactly, keeping every row and id; copying the
+        // rows with their ids sets `sqlite_sequence` to the largest one, the most that is known
+        // of ids used before. Referencing tables name their parents, so they follow the renamed
+        // tables; the migrator runs with foreign keys off and runs `foreign_key_check` before it
+        // commits.
+        """
+        -- #31 A8
+        CREATE TABLE photo_v8 (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            unique_name    TEXT NOT NULL UNIQUE,
+            display_name   TEXT NOT NULL,
+            imported_at    TEXT NOT NULL,
+            capture_date   TEXT,
+            width          INTEGER NOT NULL CHECK (width > 0),
+            height         INTEGER NOT NULL CHECK (height > 0),
+            format         TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp')),
+            orientation    INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8),
+            zone_id        TEXT NOT NULL REFERENCES zone(id),
+            capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080),
+            capture_source TEXT
+        );
+        INSERT INTO photo_v8 (id, unique_name, display_name, imported_at, capture_date, width, height,
+                              format, orientation, zone_id, capture_offset, capture_source)
+            SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
+                   format, orientation, zone_id, capture_offset, capture_source
+            FROM photo ORDER BY id;
+        DROP TABLE photo;
+        ALTER TABLE photo_v8 RENAME TO photo;
+        CREATE INDEX photo_zone ON photo(zone_id);
+        CREATE INDEX photo_capture_date ON photo(capture_date);
+        CREATE INDEX photo_imported_at ON photo(imported_at);
+
+        CREATE TABLE photo_data_v8 (
+            id        INTEGER PRIMARY KEY AUTOINCREMENT,
+            photo_id  INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+            sha256    TEXT NOT NULL CHECK (length(sha256) = 64),
+            byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+            file_ref  TEXT NOT NULL
+        );
+        INSERT INTO photo_data_v8 (id, photo_id, sha256, byte_size, file_ref)
+            SELECT id, photo_id, sha256, byte_size, file_ref FROM photo_data ORDER BY id;
+        DROP TABLE photo_data;
+        ALTER TABLE photo_data_v8 RENAME TO photo_data;
+        CREATE INDEX photo_data_sha256 ON photo_data(sha256);
+
+        CREATE TABLE thumbnail_v8 (
+            id       INTEGER PRIMARY KEY AUTOINCREMENT,
+            photo_id INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+            data     BLOB NOT NULL,
+            width    INTEGER NOT NULL CHECK (width > 0),
+            height   INTEGER NOT NULL CHECK (height > 0)
+        );
+        INSERT INTO thumbnail_v8 (id, photo_id, data, width, height)
+            SELECT id, photo_id, data, width, height FROM thumbnail ORDER BY id;
+        DROP TABLE thumbnail;
+        ALTER TABLE thumbnail_v8 RENAME TO thumbnail;
+
+        CREATE TABLE tag_v8 (
+            id      INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid    TEXT NOT NULL UNIQUE,
+            name    TEXT NOT NULL,
+            zone_id TEXT NOT NULL REFERENCES zone(id)
+        );
+        INSERT INTO tag_v8 (id, uuid, name, zone_id) SELECT id, uuid, name, zone_id FROM tag ORDER BY id;
+        DROP TABLE tag;
+        ALTER TABLE tag_v8 RENAME TO tag;
+        CREATE INDEX tag_zone_name ON tag(zone_id, name);
+
+        CREATE TABLE rating_v8 (
+            id       INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid     TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+            photo_id INTEGER NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+            value    INTEGER NOT NULL CHECK (value BETWEEN 1 AND 5),
+            author   TEXT CHECK (author IS NULL OR length(author) > 0)
+        );
+        INSERT INTO rating_v8 (id, uuid, photo_id, value, author)
+            SELECT id, uuid, photo_id, value, author FROM rating ORDER BY id;
+        DROP TABLE rating;
+        ALTER TABLE rating_v8 RENAME TO rating;
+        CREATE INDEX rating_photo ON rating(photo_id);
+        CREATE UNIQUE INDEX rating_photo_author ON rating(photo_id, author) WHERE author IS NOT NULL;
+
+        CREATE TABLE participant_v8 (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            uuid       TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
+            share_id   TEXT NOT NULL REFERENCES share(id) ON DELETE CASCADE,
+            email      TEXT NOT NULL,
+            role       TEXT NOT NULL CHECK (role IN ('owner', 'private-user', 'public-user')),
+            permission TEXT NOT NULL CHECK (permission IN ('read-only', 'read-write')),
+            acceptance TEXT NOT NULL DEFAULT 'pending'
+                CHECK (acceptance IN ('unknown', 'pending', 'accepted', 'removed')),
+            UNIQUE (share_id, email)
+        );
+        INSERT INTO participant_v8 (id, uuid, share_id, email, role, permission, acceptance)
+            SELECT id, uuid, share_id, email, role, permission, acceptance FROM participant ORDER BY id;
+        DROP TABLE participant;
+        ALTER TABLE participant_v8 RENAME TO participant;
+
+        CREATE TABLE history_change_v8 (
+            id        INTEGER PRIMARY KEY AUTOINCREMENT,
+            token     INTEGER NOT NULL REFERENCES history_transaction(token) ON DELETE CASCADE,
+            entity    TEXT NOT NULL,
+            object_id TEXT NOT NULL,
+            type      TEXT NOT NULL CHECK (type IN ('insert', 'update', 'delete')),
+            updated   TEXT,
+            tombstone TEXT,
+            zone_id   TEXT
+        );
+        INSERT INTO history_change_v8 (id, token, entity, object_id, type, updated, tombstone, zone_id)
+            SELECT id, token, entity, object_id, type, updated, tombstone, zone_id FROM history_change ORDER BY id;
+        DROP TABLE history_change;
+        ALTER TABLE history_change_v8 RENAME TO history_change;
+        CREATE INDEX history_change_token ON history_change(token);
+        CREATE INDEX history_change_entity ON history_change(entity, type, token);
+        CREATE INDEX history_change_zone ON history_change(zone_id, token);
+        CREATE INDEX history_change_object ON history_change(object_id);
         """
     ]
 

@@ -166,7 +166,7 @@ extension Database: SyncStore {
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
                 """, SyncEntity.photo.attributes)
         case .tag:
-            return try row("SELECT name, zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
+            return try row("SELECT normalize(name), zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
         case .rating:
             return try row(
                 "SELECT p.unique_name, r.value, r.author FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid = ?",

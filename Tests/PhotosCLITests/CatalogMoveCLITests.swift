@@ -164,6 +164,45 @@ final class CatalogMoveCLITests: BinaryTestCase {
         XCTAssertEqual(try object(String(line))["token"] as? Int, issued + 1)
     }
 
+    /// #31 A8: the ids of rows deleted before a move are not given again after it, either way:
+    /// each table's highest issued id travels with the copy (`sqlite_sequence`, the identity
+    /// sequence), not only its largest remaining id.
+    func testIdsOfRowsDeletedBeforeAMoveAreNotGivenAgain() throws {
+        let database = try newDatabase()
+        let lib = dir + "/lib"
+        let files = try freshFiles()
+        try ok(["--library", lib, "import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        let names = try uniqueNames(lib)
+        try ok(["--library", lib, "--author", "ann", "rate", "-q", names[0], "3"])
+        try ok(["--library", lib, "--author", "bob", "rate", "-q", names[0], "4"])
+        func ratingIDs() throws -> [Int] {
+            try ok(["--library", lib, "rating", "list", "--json", names[0]]).split(separator: "\n")
+                .map { try XCTUnwrap(try object(String($0))["id"] as? Int) }.sorted()
+        }
+        let bobs = try XCTUnwrap(try ratingIDs().last)
+        try ok(["--library", lib, "rating", "delete", "-q", String(bobs)])
+        let sqlite = try Database(path: lib + "/photos.sqlite", readOnly: true)
+        let lastPhoto = try XCTUnwrap(try sqlite.scalarInt("SELECT max(id) FROM photo"))
+        let lastName = try XCTUnwrap(try sqlite.scalarString("SELECT unique_name FROM photo WHERE id = ?", [lastPhoto]))
+        sqlite.close()
+        try ok(["--library", lib, "delete", "-q", lastName])
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", database])
+
+        try ok(["--library", lib, "--author", "carol", "rate", "-q", names[0], "2"])
+        let carols = try XCTUnwrap(try ratingIDs().last)
+        XCTAssertGreaterThan(carols, bobs)
+        XCTAssertEqual(try runAsGiven(["--library", lib, "rating", "delete", String(bobs)]).status, 66)
+        try ok(["--library", lib, "import", "-q", files[0]])
+        let pg = try PostgresDatabase(database)
+        XCTAssertGreaterThan(try XCTUnwrap(try pg.scalarInt("SELECT max(id) FROM photo")), lastPhoto)
+
+        // Back to SQLite after deleting the newest rating: its id is not given again either.
+        try ok(["--library", lib, "rating", "delete", "-q", String(carols)])
+        try ok(["--library", lib, "catalog", "move", "-q", "--to", "sqlite"])
+        try ok(["--library", lib, "--author", "dan", "rate", "-q", names[0], "5"])
+        XCTAssertGreaterThan(try XCTUnwrap(try ratingIDs().last), carols)
+    }
+
     func testATargetWithRowsIsRefusedAndTheLibraryStaysOnItsCatalog() throws {
         let full = try newDatabase()
         let lib = dir + "/lib", neighbour = dir + "/neighbour"

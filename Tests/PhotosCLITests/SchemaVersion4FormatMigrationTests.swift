@@ -103,11 +103,17 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             upgraded.stdout, "Migrated library at \(lib) from schema version 3 to \(Schema.currentVersion)\n",
             upgraded.stderr)
         // Migration 5 (ratings per author) adds rating.author, NULL for the ratings before it;
-        // migration 6 adds the sync tables' own rows.
+        // migration 6 adds the sync tables' own rows; migration #31 A8 (AUTOINCREMENT) a
+        // `sqlite_sequence` row per table, at its largest id.
+        let after = try rows(lib)
         XCTAssertEqual(
-            try rows(lib).filter { !$0.hasPrefix("  sync_") }.sorted(),
-            before.map { $0.hasPrefix("  rating: ") ? $0 + "|null" : $0 }.sorted(),
+            after.filter { !$0.hasPrefix("  sync_") && !$0.hasPrefix("  sqlite_sequence: ") }.sorted(),
+            before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
+                $0.hasPrefix("  rating: ") ? $0 + "|null" : $0
+            }
+            .sorted(),
             "every row of every table kept, ids included")
+        XCTAssertTrue(after.contains("  sqlite_sequence: text(\"photo\")|integer(3)"), "\(after)")
         XCTAssertEqual(try rows(lib).filter { $0.hasPrefix("  rating: ") }.count, 3)
         do {
             let db = try Database(path: lib + "/photos.sqlite", readOnly: true)

@@ -238,12 +238,15 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
                 "bad-file-reference: photo \(path) (path.jpg): original is recorded as zz/\(sha), but its SHA-256 \(sha) says \(sha.prefix(2))/\(sha)"
             ), "\(found)")
         XCTAssertEqual(found.count, 6, "the misaddressed original is neither missing nor an orphan: \(found)")
-        // The thumbnail is made again and the reference pointed back at the file; the tags are
-        // reported, not guessed at.
+        // The thumbnail is made again, the reference pointed back at the file and the tag names
+        // normalized (#31 A9); the uuids are reported, not guessed at.
         let (_, repaired) = try verifyJSON(["--repair", "--quick"])
         XCTAssertEqual(
             details(repaired).filter { $0["repaired"] as? Bool == true }.map { $0["kind"] as? String ?? "" }.sorted(),
-            ["bad-file-reference", "damaged-thumbnail"])
+            ["bad-file-reference", "bad-tag-name", "bad-tag-name", "damaged-thumbnail"])
+        XCTAssertEqual(
+            try db.scalarString("SELECT name FROM tag WHERE uuid = '5e2c1a4f-0000-4000-8000-000000000001'")
+                .map { Array($0.unicodeScalars) }, Array("Caf\u{E9}".unicodeScalars))
         XCTAssertEqual(
             try db.scalarString("SELECT file_ref FROM photo_data WHERE sha256 = ?", [sha]), "\(sha.prefix(2))/\(sha)")
         XCTAssertTrue(

@@ -7,7 +7,11 @@ import PhotosSQL
 /// The catalog tables both backends derive from their migrations' SQL (`MigrationTables`), which
 /// tells another program's table from ours in `init` and `catalog move`.
 final class MigrationTablesTests: TemporaryFolderTestCase {
-    static let sqliteRebuildTables: Set<String> = ["participant_v3", "rating_v3", "photo_v4"]
+    static let sqliteRebuildTables: Set<String> = [
+        "participant_v3", "rating_v3", "photo_v4",
+        // #31 A8 (AUTOINCREMENT)
+        "photo_v8", "photo_data_v8", "thumbnail_v8", "tag_v8", "rating_v8", "participant_v8", "history_change_v8"
+    ]
 
     func testSQLiteListIsExactlyTheTablesAMigratedCatalogHolds() throws {
         try TestDatabase.requireSQLite(because: "reads sqlite_master of a migrated photos.sqlite")

@@ -66,6 +66,12 @@ public final class TestCatalog {
         }
     }
 
+    /// The catalog on an open SQLite connection (a database a test migrated by hand).
+    public init(sqlite db: Database) { connection = .sqlite(db) }
+
+    /// The catalog on an open PostgreSQL connection (a schema a test migrated by hand).
+    public init(postgres db: PostgresDatabase) { connection = .postgres(db) }
+
     /// Every row of `sql` run with `arguments`, each column as text (integers in decimal,
     /// blobs as `\x` and lowercase hex as PostgreSQL prints BYTEA, NULL as nil).
     /// - Throws: the backend's error (`SQLiteError`, `PostgresError`).

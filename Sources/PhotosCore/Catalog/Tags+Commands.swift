@@ -271,15 +271,21 @@ extension Library {
     /// photos are re-pointed to it and they are deleted (SPEC §5 `dedupe-tags`, the seed's rule).
     /// - Returns: the number of tags deleted.
     func mergeDuplicateTags(inZone zone: String, history: inout HistoryWriter) throws -> Int {
-        let all = try catalogStore.tags(inZone: zone).map(TagRef.init)
+        // Grouped by the NFC name (a name stored decomposed sorts elsewhere, #31 A9).
+        var groups: [String: [TagRef]] = [:]
+        var order: [String] = []
+        for tag in try catalogStore.tags(inZone: zone).map(TagRef.init) {
+            let key = tag.name.precomposedStringWithCanonicalMapping
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(tag)
+        }
         var merged = 0
-        var winner: TagRef?
-        for tag in all {
-            if let w = winner, w.name == tag.name {
-                try mergeTag(tag, into: w, history: &history)
+        for key in order {
+            let tags = (groups[key] ?? []).sorted { uuidByteOrder($0.uuid, $1.uuid) }
+            guard let winner = tags.first else { continue }
+            for loser in tags.dropFirst() {
+                try mergeTag(loser, into: winner, history: &history)
                 merged += 1
-            } else {
-                winner = tag
             }
         }
         return merged

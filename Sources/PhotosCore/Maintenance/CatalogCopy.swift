@@ -112,6 +112,9 @@ extension Library {
                     }
                     report.issuedHistoryToken = try onSource { try store.issuedHistoryToken() }
                     try target.finishCatalogCopy(issuedHistoryToken: report.issuedHistoryToken)
+                    // Ids of rows deleted before the copy are not given again there (#31 A8).
+                    let issued = try onSource { try store.issuedIdentities() }
+                    try target.continueIdentities(after: issued)
                     progress?(tables.count, tables.count)
                     return .commit
                 }

@@ -127,6 +127,17 @@ extension Library {
             try history.tagMergesSetWise(merges)
             try tagDedupeStore.mergeTags(merges)
             try history.commit()
+            // A winner stored in another form than NFC (another program's, an older version's)
+            // takes its group's NFC name (#31 A9): a transaction of its own, so that each tag
+            // has one change per transaction.
+            var renames = HistoryWriter(self, author: author, context: .dedupeTags)
+            for merge in merges where !merge.losers.isEmpty {
+                let nfc = merge.winner.name.precomposedStringWithCanonicalMapping
+                guard !nfc.unicodeScalars.elementsEqual(merge.winner.name.unicodeScalars) else { continue }
+                try catalogStore.renameTag(merge.winner.rowID, to: nfc)
+                renames.update(.tag(uuid: merge.winner.uuid), ["name"], zone: merge.winner.zone.rawValue)
+            }
+            try renames.commit()
             // Everything up to now has been examined (our own transaction inserts no tags).
             try self.setConsumerToken(Library.dedupeConsumer, max(current, try self.currentHistoryToken()))
         }
@@ -149,8 +160,9 @@ extension Library {
             if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag) }
         }
         if let keys, keys.count < 500 {
+            // Compared in NFC by the store: a name stored decomposed (another program, an older
+            // version) is found under its key too (#31 A9).
             for key in keys { try store.forEachTag(zone: key.zone, name: key.name, visit) }
-            // Names stored in another normalization form than NFC (older data) are found by --all.
         } else {
             try store.forEachTag(visit)
         }

@@ -137,7 +137,7 @@ extension Library {
                 switch cutoff {
                 case .token(let t): cut = HistoryCut(throughToken: t - 1)
                 case .date(let date):
-                    let before = ISODate.string(from: date)
+                    let before = ISODate.millisecondString(from: date)
                     cut = HistoryCut(throughToken: try store.lastHistoryToken(before: before), before: before)
                 }
                 if !force, let lowest = try store.lowestHistoryConsumer(), lowest.token < cut.throughToken {

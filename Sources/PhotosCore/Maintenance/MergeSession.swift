@@ -225,8 +225,10 @@ final class MergeSession {
                 continue
             }
             report.tags += 1
+            // Stored in NFC, as every name here (the other library may hold one decomposed, #31 A9).
+            let name = (try? TagName.normalize(tag.name)) ?? tag.name
             localTag[tag.uuid] = (
-                try library.store.insertTag(uuid: tag.uuid, name: tag.name, zone: tag.zone), tag.zone, tag.name
+                try library.store.insertTag(uuid: tag.uuid, name: name, zone: tag.zone), tag.zone, name
             )
             history.insert(.tag(uuid: tag.uuid), zone: tag.zone)
         }

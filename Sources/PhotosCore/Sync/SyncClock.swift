@@ -1,8 +1,9 @@
 import Foundation
 
 /// The time of a sync stamp: ISO 8601 UTC with milliseconds, `YYYY-MM-DDTHH:MM:SS.fffZ`
-/// (24 characters), so that stamps order as strings. History records whole seconds; a local
-/// change is stamped with its transaction's time, but never earlier than 1 ms after the stamp it
+/// (24 characters), so that stamps order as strings. History records milliseconds in the same
+/// form (`ISODate.millisecondString`; libraries of before issue 31 whole seconds, migrated to
+/// `.000Z`); a local change is stamped with its transaction's time, but never earlier than 1 ms after the stamp it
 /// replaces (a Lamport-style bump): an edit made after this library saw another library's value
 /// wins over it even within the same second, whatever the library ids.
 enum SyncClock {
@@ -35,9 +36,7 @@ enum SyncClock {
 
     /// The stamp time of `ms` milliseconds since 1970.
     static func string(milliseconds ms: Int64) -> String {
-        let seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
-        let whole = ISODate.string(from: Date(timeIntervalSince1970: Double(seconds)))
-        return String(whole.dropLast()) + String(format: ".%03dZ", Int(ms - seconds * 1000))
+        ISODate.millisecondString(milliseconds: ms)
     }
 
     /// The change token after `previous`: the larger of `previous + 1` and the current time in

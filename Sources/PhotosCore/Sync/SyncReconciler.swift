@@ -61,7 +61,7 @@ struct SyncReconciler {
     /// - Parameters:
     ///   - now: the stamp time of objects history does not name (default: the current time).
     ///   - chunkSize: objects per round of store calls (at least 1).
-    init(store: any SyncStore, now: String = ISODate.string(from: Date()), chunkSize: Int = 512) throws {
+    init(store: any SyncStore, now: String = ISODate.millisecondString(from: Date()), chunkSize: Int = 512) throws {
         self.store = store
         state = try store.syncState()
         token = SyncClock.nextToken(after: state.changeToken)

@@ -268,9 +268,11 @@ public protocol CatalogStore: AnyObject {
     func zoneExists(_ id: String) throws -> Bool
     /// Creates a record zone of scope `private`, named by its id.
     func createPrivateZone(_ id: String) throws
+    /// Names are compared in NFC (SQL `normalize(name)`, #31 A9): `name` is given normalized; a
+    /// tag another program stored decomposed is found under its NFC name.
     /// The tag named `name` in `zone` with the smallest uuid (the one `dedupe-tags` keeps).
     func tag(named name: String, zone: String) throws -> StoredTag?
-    /// Every tag named `name`, of `zone` or every zone, ordered by zone and uuid.
+    /// Every tag named `name` (compared in NFC), of `zone` or every zone, ordered by zone and uuid.
     func tags(named name: String, zone: String?) throws -> [StoredTag]
     /// Every tag of a zone ordered by name, then lowercase uuid.
     func tags(inZone zone: String) throws -> [StoredTag]
@@ -284,13 +286,14 @@ public protocol CatalogStore: AnyObject {
     func renameTag(_ tagID: Int64, to name: String) throws
     /// Deletes a tag, dropping its links (photo_tag cascades).
     func deleteTag(_ tagID: Int64) throws
-    /// True when the photo is linked to a tag of this name.
+    /// True when the photo is linked to a tag of this name (compared in NFC).
     func photo(_ photoID: Int64, hasTagNamed name: String) throws -> Bool
     /// Links a photo to a tag (nothing when linked already).
     func link(photo photoID: Int64, tag tagID: Int64) throws
     /// Unlinks a photo from one tag (nothing when not linked).
     func unlink(photo photoID: Int64, tag tagID: Int64) throws
-    /// Unlinks a photo from the tags named `name` of `zone`. - Returns: true when a link went.
+    /// Unlinks a photo from the tags named `name` (compared in NFC) of `zone`. - Returns: true
+    /// when a link went.
     func unlink(photo photoID: Int64, tagsNamed name: String, zone: String) throws -> Bool
     /// Links every photo of tag `from` to tag `to` as well.
     func linkPhotos(ofTag from: Int64, toTag to: Int64) throws

@@ -53,12 +53,12 @@ public struct CatalogTable: Sendable, Equatable {
 }
 
 /// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
-/// `PostgresSchema` migrations 1–6), in dependency order: a table comes after every table it
+/// `PostgresSchema` migrations 1–8), in dependency order: a table comes after every table it
 /// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 8
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -162,6 +162,18 @@ public protocol CatalogCopyStore: AnyObject {
     /// SQLite's `sqlite_sequence`, https://www.sqlite.org/autoinc.html).
     /// - Throws: the store's error.
     func finishCatalogCopy(issuedHistoryToken: Int64) throws
+
+    /// The largest id ever issued per table with an identity (`CatalogTable.identity`), table
+    /// name → id: the larger of its largest id and what its sequence remembers (SQLite's
+    /// `sqlite_sequence`, PostgreSQL's identity sequence, `is_called` false: 0), so that a copy
+    /// continues above ids of rows deleted before it (#31 A8: no id is given twice).
+    /// - Throws: the store's error.
+    func issuedIdentities() throws -> [String: Int64]
+
+    /// After the last insert (and `finishCatalogCopy`): moves each table's identity sequence
+    /// to at least `issued[table]` (`issuedIdentities` of the source), never down.
+    /// - Throws: the store's error.
+    func continueIdentities(after issued: [String: Int64]) throws
 
     /// An identity of this store's own database session and catalog (on PostgreSQL the
     /// backend's process id and start time, `pg_stat_activity`, PostgreSQL docs §28.2.3, and

@@ -35,7 +35,8 @@ public protocol TagDedupeStore: AnyObject {
     /// - Throws: the store's error, or what `body` throws.
     func forEachTagInserted(after token: Int64, _ body: (ZoneID, String) throws -> Void) throws
 
-    /// Calls `body` with every tag of `zone` stored under exactly `name`.
+    /// Calls `body` with every tag of `zone` whose name in NFC is `name` (given in NFC; SQL
+    /// `normalize(name)`, so that a name stored decomposed is found too, #31 A9).
     /// - Throws: the store's error, or what `body` throws.
     func forEachTag(zone: ZoneID, name: String, _ body: (StoredTag) throws -> Void) throws
 

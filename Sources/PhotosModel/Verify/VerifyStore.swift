@@ -317,7 +317,7 @@ public protocol VerifyStore: AnyObject {
     func thumbnailData(photo uniqueName: String) throws -> [UInt8]?
 
     /// Moves the link of photo `uniqueName` (in `zone`) from the tag `tagUUID` of another zone to
-    /// the same-named tag of `zone` (the smallest uuid when several), creating that tag with
+    /// the same-named tag of `zone` (names compared in NFC; the smallest uuid when several), creating that tag with
     /// `newUUID` when absent.
     /// - Returns: nil when there is no such crossing link (nothing changed); else whether the
     ///   tag was created.

@@ -124,8 +124,8 @@ enum HistoryCommand: Command {
 }
 
 extension ValueParser where Value == String {
-    /// A history bound: a date or instant (`ISODate.parse`) as the `YYYY-MM-DDTHH:MM:SSZ` text
-    /// history stores; with `endOfDay`, a day-only DATE means the next midnight (the day is
+    /// A history bound: a date or instant (`ISODate.parse`) as the `YYYY-MM-DDTHH:MM:SS.fffZ`
+    /// text history stores (milliseconds, so that bounds and timestamps compare as strings); with `endOfDay`, a day-only DATE means the next midnight (the day is
     /// included). A whole number is refused with a pointer to `--since-token` (dates take
     /// dates everywhere; tokens are `--since-token`, `--before-token`).
     static func historyTime(endOfDay: Bool) -> ValueParser {
@@ -134,7 +134,7 @@ extension ValueParser where Value == String {
                 let hint = Int64(text) != nil ? "; for a token use \(name)-token \(text)" : ""
                 throw UsageError("\(name) takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'\(hint)")
             }
-            return ISODate.string(from: endOfDay && dayOnly ? date.addingTimeInterval(86_400) : date)
+            return ISODate.millisecondString(from: endOfDay && dayOnly ? date.addingTimeInterval(86_400) : date)
         }
     }
 }
