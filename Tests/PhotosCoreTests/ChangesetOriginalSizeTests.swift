@@ -90,7 +90,8 @@ final class ChangesetOriginalSizeTests: SyncTestCase {
         let copied = try store.copy(
             fromFileAt: source, reference: ExternalDataStore.reference(for: right), expectedSHA256: right,
             maxBytes: Int.max)
-        XCTAssertEqual(copied, bytes.count)
+        XCTAssertEqual(copied?.bytes, bytes.count)
+        XCTAssertEqual(copied?.written.created, true)
         XCTAssertEqual(sha256(ofFile: store.path(for: ExternalDataStore.reference(for: right))), right)
     }
 }

@@ -166,6 +166,7 @@ enum VerifyCommand: Command {
             case .regenerateThumbnail: fixes["regenerate", default: 0] += 1
             case .fixFileReference: fixes["point", default: 0] += 1
             case .relinkTag: fixes["relink", default: 0] += 1
+            case .normalizeTagName: fixes["normalize", default: 0] += 1
             }
         }
         var deletions: [String] = []
@@ -180,6 +181,7 @@ enum VerifyCommand: Command {
         if let n = fixes["regenerate"] { others.append("regenerate \(t.plural(n, "thumbnail"))") }
         if let n = fixes["point"] { others.append("point \(t.plural(n, "photo")) at their originals") }
         if let n = fixes["relink"] { others.append("relink \(t.plural(n, "tag link"))") }
+        if let n = fixes["normalize"] { others.append("normalize \(t.plural(n, "tag name"))") }
         var text = deletions.isEmpty ? "" : "Delete " + deletions.joined(separator: " and ")
         if !others.isEmpty { text += (text.isEmpty ? "" : ", and ") + others.joined(separator: ", ") }
         if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
