@@ -129,7 +129,13 @@ public enum CLI {
             if let max = command.positionals.max, count > max {
                 throw UsageError("unexpected argument '\(parsed.positionals[max])'")
             }
-            if stopsAtBatchBoundaries.contains(command.name) { StopSignal.install() }
+            // verify checks for the signal between its repair steps and hash chunks: a plain
+            // (--quick) verify only reads, and keeps the default action.
+            if stopsAtBatchBoundaries.contains(command.name),
+                command.name != "verify" || words.contains("--repair")
+            {
+                StopSignal.install()
+            }
             try command.execute(parsed, context)
             return console.status
         } catch {
@@ -139,7 +145,8 @@ public enum CLI {
 
     /// The long commands that stop at their next batch boundary on SIGINT, SIGTERM or SIGHUP,
     /// clean up and exit 130, 143 or 129 (`StopSignal`, issue 31 item 19); the others keep the
-    /// signals' default action (they commit in one transaction, or only read).
+    /// signals' default action (they commit in one transaction, or only read; so does
+    /// `verify` without `--repair`).
     static let stopsAtBatchBoundaries: Set<String> = [
         "import", "export", "merge", "sync", "share accept", "backup", "restore", "thumbnails", "verify", "purge"
     ]

@@ -176,6 +176,35 @@ final class BackupRestoreTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", backup, "verify"]).status, 0)
     }
 
+    /// A backup an earlier version made with hard links (the library's inodes) gets copies of
+    /// its own at the next backup.
+    func testHardLinksOfAnEarlierBackupAreReplacedByCopies() throws {
+        try TestDatabase.requireSQLite(
+            because:
+                "photos backup and restore copy SQLite catalogs (a PostgreSQL catalog is pg_dump's: exit 69, PostgresLibraryCLITests)"
+        )
+        XCTAssertEqual(try run(["--library", lib, "import", samplesDir, "-q"]).status, 0)
+        let backup = dir + "/backup"
+        XCTAssertEqual(try run(["--library", lib, "backup", backup, "--originals", "-q"]).status, 0)
+        let references = try references()
+        // As the earlier version left them: two of them hard links of the library's originals.
+        for reference in references.prefix(2) {
+            XCTAssertEqual(unlink(backup + "/ExternalData/" + reference), 0)
+            XCTAssertEqual(link(lib + "/ExternalData/" + reference, backup + "/ExternalData/" + reference), 0)
+        }
+        let again = try run(["--library", lib, "backup", backup, "--originals"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.hasSuffix("0 copied, 2 replaced, 4 already there, 0 removed\n"), again.stdout)
+        for reference in references {
+            var original = stat(), copy = stat()
+            XCTAssertEqual(stat(lib + "/ExternalData/" + reference, &original), 0)
+            XCTAssertEqual(stat(backup + "/ExternalData/" + reference, &copy), 0)
+            XCTAssertNotEqual(copy.st_ino, original.st_ino, reference)
+            XCTAssertEqual([original.st_nlink, copy.st_nlink], [1, 1], reference)
+        }
+        XCTAssertEqual(try run(["--library", backup, "verify"]).status, 0)
+    }
+
     func testANightlyBackupIntoTheSameFolderStaysAMirror() throws {
         try TestDatabase.requireSQLite(
             because:

@@ -178,4 +178,19 @@ final class DecomposedTagNameTests: TemporaryFolderTestCase {
         ok(["tag", "add", "-q", nfc, names[1]])
         XCTAssertEqual(try TestCatalog(root: lib).scalarInt("SELECT count(*) FROM tag WHERE zone_id = ?", [share]), 1)
     }
+
+    /// `merge --from` a library holding a decomposed name: the tag comes over (same uuid) in NFC.
+    func testMergeStoresTheOtherLibrarysNameInNFC() throws {
+        let names = try prepare(uuid: largeUUID)
+        let other = dir + "/other"
+        XCTAssertEqual(photos(["--library", other, "init", "-q"]).status, 0)
+        let merged = photos(["--library", other, "merge", "-q", "--from", lib])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        let there = try TestCatalog(root: other).rows("SELECT uuid, name FROM tag").map {
+            [$0[0] ?? "", hex($0[1] ?? "")]
+        }
+        XCTAssertEqual(there, [[largeUUID, hex(nfc)]])
+        let listed = photos(["--library", other, "list", "--json", "--tag", nfc]).stdout
+        XCTAssertEqual(try jsonLines(listed).compactMap { $0["uniqueName"] as? String }, [names[0]])
+    }
 }

@@ -127,4 +127,43 @@ final class BusyExitKeepsOthersOriginalsTests: ImportTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: stored), "its own uncommitted original is removed")
         XCTAssertTrue(try Library(root: root, create: false).verify().isClean)
     }
+
+    /// The same kind seen from an apply: it finds an original in place (another writer's,
+    /// uncommitted) and does not copy it; that writer gives up and removes the file it created
+    /// before the apply's transaction; the apply checks its originals again under the write
+    /// lock and copies it, so its photo has its original.
+    func testAnApplyThatFoundAnotherWritersUncommittedOriginalStillCommitsItsOwn() throws {
+        let input = try tmp.copy(samplesDir + "/storm.jpg", as: "in/storm.jpg")
+        let source = try Library(root: tmp.file("source"), create: true)
+        _ = try runImport(source, [input])
+        let changeset = tmp.file("storm.changeset")
+        _ = try source.exportChangeset(to: changeset, since: 0)
+
+        let root = tmp.file("lib")
+        let target = try makeLibrary()
+        let other = try Library(root: root, create: false, busyTimeout: 0)
+        // The other writer's uncommitted original, created by it (no file was there).
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: input))
+        let reference = ExternalDataStore.reference(for: sha256(ofFile: input))
+        let written = try XCTUnwrap(
+            try bytes.withUnsafeBytes { try other.externalData.writeOriginal($0, reference: reference) })
+        XCTAssertTrue(written.created)
+        var cleaned = false
+        let report = try target.applyChangeset(
+            at: changeset,
+            progress: { _, _, _ in
+                // After the apply found the file in place, before its transaction: the other
+                // writer gives up (the apply holds the shared import lock: only its own file).
+                guard !cleaned else { return }
+                cleaned = true
+                var lock: Int32? = nil
+                let (removed, _) = other.removeUncommittedFiles(
+                    [UncommittedOriginal(reference: reference, written: written)], importLock: &lock)
+                XCTAssertEqual(removed, 1)
+            })
+        XCTAssertTrue(cleaned)
+        XCTAssertEqual(report.inserted, 1)
+        XCTAssertEqual(FileManager.default.contents(atPath: root + "/ExternalData/" + reference), bytes)
+        XCTAssertTrue(try target.verify().isClean)
+    }
 }

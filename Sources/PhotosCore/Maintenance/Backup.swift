@@ -142,7 +142,8 @@ extension Library {
     }
 
     /// Puts the original `reference` (of SHA-256 and size `expected`) into the backup's
-    /// `target`: kept when there with that size and SHA-256, else copied from the library
+    /// `target`: kept when there as a file of its own (link count 1, not the library's inode)
+    /// with that size and SHA-256, else copied from the library
     /// (`AtomicFile.copy`) once its bytes there are checked to have that SHA-256.
     /// - Throws: `FileError` when a file cannot be read or the copy cannot be written,
     ///   `LibraryError.cannotCreate` when its shard folder cannot be made.
@@ -157,7 +158,12 @@ extension Library {
             return
         }
         let there = lstat(destinationPath, &have) == 0
-        if there && have.st_mode & S_IFMT == S_IFREG && Int(have.st_size) == expected.byteSize,
+        // A file of its own: a hard link an earlier version made (the library's inode, or a
+        // link count above 1: shared with a restored library) shares the original's fate and
+        // is replaced by a copy.
+        let independent =
+            have.st_nlink == 1 && !(have.st_dev == want.st_dev && have.st_ino == want.st_ino)
+        if there && independent && have.st_mode & S_IFMT == S_IFREG && Int(have.st_size) == expected.byteSize,
             (try? SHA256Hasher.hex(ofFileAt: destinationPath).hex) == expected.sha256
         {
             report.kept += 1
