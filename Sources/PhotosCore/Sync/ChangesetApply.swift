@@ -297,7 +297,8 @@ extension Library {
                 }
                 let result: ThumbnailResult
                 do {
-                    let file = try ImageFile.read(path: reader.path + "/" + original.path, maxBytes: ChangesetReader.maxOriginalBytes)
+                    let file = try ImageFile.read(
+                        path: reader.path + "/" + original.path, maxBytes: ChangesetReader.maxOriginalBytes)
                     guard file.sha256 == sha else { throw refuse(id, "has an original that changed while read") }
                     result = try file.bytes.withUnsafeBytes {
                         try Thumbnailer.makeThumbnail(from: $0, options: ThumbnailOptions())
