@@ -117,4 +117,20 @@ final class ChangesetOriginalSizeTests: SyncTestCase {
         XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [])
         XCTAssertEqual(try photos(b).count, 0)
     }
+
+    /// A file of several MiB that is not sparse is read whole: the hole walk (lseek) leaves the
+    /// offset where reading starts.
+    func testALargeFileThatIsNotSparseIsReadWhole() throws {
+        let path = dir + "/large.bin"
+        let bytes = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let file = try ImageFile.read(path: path, maxBytes: Int.max)
+        XCTAssertEqual(file.bytes.count, bytes.count)
+        XCTAssertEqual(file.bytes, bytes)
+        XCTAssertEqual(file.sha256, sha256(ofFile: path))
+        let (fd, st) = try ImageFile.openRegularFile(path: path)
+        defer { close(fd) }
+        XCTAssertNil(ImageFile.sizeProblem(fd: fd, status: st, maxBytes: Int.max))
+        XCTAssertEqual(lseek(fd, 0, SEEK_CUR), 0)
+    }
 }
