@@ -96,7 +96,8 @@ public struct ExternalDataStore: Sendable {
     ///   - maxBytes: the largest file accepted.
     ///   - durability: as for `write`.
     /// - Returns: the bytes copied and the file written (`writeOriginal`), nil in a dry run
-    ///   (which copies nothing).
+    ///   (which copies nothing, but reads and hashes the file as the real run would, so that
+    ///   its outcome is the real run's).
     /// - Throws: `FileError` naming `source`: what `ImageFile.openRegularFile` throws,
     ///   `.unacceptable` (65) when its bytes do not have `expectedSHA256` or it is too large or
     ///   sparse, 74 on a read error; a write failure names the source and the destination
@@ -110,6 +111,13 @@ public struct ExternalDataStore: Sendable {
         defer { close(fd) }
         if let problem = ImageFile.sizeProblem(fd: fd, status: st, maxBytes: maxBytes) {
             throw FileError(.unacceptable, path: source, reason: problem)
+        }
+        if isDryRun {
+            let digest = try SHA256Hasher.hex(ofFileAt: source)
+            guard digest.hex == expectedSHA256 else {
+                throw FileError(
+                    .unacceptable, path: source, reason: "its bytes do not have the SHA-256 \(expectedSHA256)")
+            }
         }
         var copied = 0
         do {

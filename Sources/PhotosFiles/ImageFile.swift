@@ -65,8 +65,11 @@ public struct ImageFile {
 
     /// The bytes of holes in the open regular file `fd` of `size` bytes (lseek(2) SEEK_DATA /
     /// SEEK_HOLE, Linux 3.1; 0 where the file system does not report holes), walking at most
-    /// 100,000 extents (the holes found by then).
+    /// 100,000 extents (the holes found by then). The file offset is put back where it was
+    /// (lseek moves it; a read(2) after this reads from there).
     public static func holeBytes(fd: Int32, size: Int64) -> Int64 {
+        let position = lseek(fd, 0, SEEK_CUR)
+        defer { if position >= 0 { lseek(fd, position, SEEK_SET) } }
         var holes: Int64 = 0
         var offset: Int64 = 0
         var extents = 0

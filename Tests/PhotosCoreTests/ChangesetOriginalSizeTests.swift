@@ -94,4 +94,44 @@ final class ChangesetOriginalSizeTests: SyncTestCase {
         XCTAssertEqual(copied?.written.created, true)
         XCTAssertEqual(sha256(ofFile: store.path(for: ExternalDataStore.reference(for: right))), right)
     }
+
+    /// `merge --from` another library whose original is sparse (holes where its bytes were,
+    /// the size it records): refused before it is read, naming the file; nothing copied.
+    func testMergeFromALibraryWithASparseOriginalIsRefused() throws {
+        let a = try library("A-merge"), b = try library("B-merge")
+        try importPhotos(a, count: 1)
+        let stored = filesUnder(a.root + "/ExternalData")
+        XCTAssertEqual(stored.count, 1)
+        let original = a.root + "/ExternalData/" + stored[0]
+        var st = stat()
+        XCTAssertEqual(stat(original, &st), 0)
+        let size = st.st_size
+        // Sparse, the same size: the first 4 KiB kept, the rest never written.
+        XCTAssertEqual(truncate(original, 4096), 0)
+        XCTAssertEqual(truncate(original, size + (4 << 20)), 0)
+        XCTAssertEqual(stat(original, &st), 0)
+        if Int64(st.st_blocks) * 512 > 1 << 20 { throw XCTSkip("this file system does not keep holes") }
+        XCTAssertThrowsError(try b.merge(from: a)) { error in
+            XCTAssertEqual((error as? FileError)?.kind, .unacceptable, "\(error)")
+            XCTAssertTrue("\(error)".contains(original + ": a sparse file:"), "\(error)")
+        }
+        XCTAssertEqual(filesUnder(b.root + "/ExternalData"), [])
+        XCTAssertEqual(try photos(b).count, 0)
+    }
+
+    /// A file of several MiB that is not sparse is read whole: the hole walk (lseek) leaves the
+    /// offset where reading starts.
+    func testALargeFileThatIsNotSparseIsReadWhole() throws {
+        let path = dir + "/large.bin"
+        let bytes = (0..<(3 << 20) + 17).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let file = try ImageFile.read(path: path, maxBytes: Int.max)
+        XCTAssertEqual(file.bytes.count, bytes.count)
+        XCTAssertEqual(file.bytes, bytes)
+        XCTAssertEqual(file.sha256, sha256(ofFile: path))
+        let (fd, st) = try ImageFile.openRegularFile(path: path)
+        defer { close(fd) }
+        XCTAssertNil(ImageFile.sizeProblem(fd: fd, status: st, maxBytes: Int.max))
+        XCTAssertEqual(lseek(fd, 0, SEEK_CUR), 0)
+    }
 }
