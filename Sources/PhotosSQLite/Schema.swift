@@ -278,6 +278,26 @@ public enum Schema {
             owner   TEXT NOT NULL,
             left_at TEXT
         );
+        """,
+        // 7 (issue 31 item A3): where a catalog shared by several library folders keeps its
+        // originals (`catalog_originals`, one row: the absolute root every machine mounts and
+        // the catalog id written in its marker file) and which library folders opened it
+        // (`catalog_folder`). Only a PostgreSQL catalog uses them; SQLite has them so that both
+        // schemas and `catalog move` stay alike.
+        """
+        CREATE TABLE catalog_originals (
+            singleton   INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            root        TEXT NOT NULL CHECK (substr(root, 1, 1) = '/'),
+            catalog_id  TEXT NOT NULL CHECK (length(catalog_id) = 36),
+            recorded_at TEXT NOT NULL
+        );
+
+        CREATE TABLE catalog_folder (
+            host         TEXT NOT NULL,
+            folder       TEXT NOT NULL CHECK (substr(folder, 1, 1) = '/'),
+            first_opened TEXT NOT NULL,
+            PRIMARY KEY (host, folder)
+        );
         """
     ]
 

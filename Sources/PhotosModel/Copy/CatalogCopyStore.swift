@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -118,7 +118,11 @@ public enum CatalogTables {
             ], key: ["entity", "object_id", "attribute"]),
         CatalogTable("sync_applied", [t("sender"), t("scope"), i("token")], key: ["sender", "scope"]),
         CatalogTable("sync_peer", [t("library_id"), t("scope"), i("acknowledged")], key: ["library_id", "scope"]),
-        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"])
+        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"]),
+        // Issue 31 item A3 (migration 7): the originals root and the library folders of a shared catalog.
+        CatalogTable(
+            "catalog_originals", [i("singleton"), t("root"), t("catalog_id"), t("recorded_at")], key: ["singleton"]),
+        CatalogTable("catalog_folder", [t("host"), t("folder"), t("first_opened")], key: ["host", "folder"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves
