@@ -22,16 +22,18 @@ public enum OriginalsMarker {
         case absent
         /// The marker names this catalog id.
         case catalog(String)
-        /// A file that cannot be read, or is no marker (`reason`).
-        case unreadable(String)
+        /// A file that cannot be read (`code`: the errno of open(2) or read(2); 0 for a file
+        /// that is no marker), with the reason in words.
+        case unreadable(String, code: Int32)
     }
 
     /// Reads the marker of `root`, at most `maximumBytes` bytes.
     public static func read(root: String) -> Reading {
         let fd = open(path(root: root), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return .absent }
-            return .unreadable(String(cString: strerror(errno)))
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return .absent }
+            return .unreadable(String(cString: strerror(code)), code: code)
         }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
@@ -42,18 +44,21 @@ public enum OriginalsMarker {
                 return Glibc.read(fd, base + count, buffer.count - count)
             }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .unreadable(String(cString: strerror(errno))) }
+            if n < 0 {
+                let code = errno
+                return .unreadable(String(cString: strerror(code)), code: code)
+            }
             if n == 0 { break }
             count += n
         }
         guard count <= maximumBytes, let text = String(validating: bytes[..<count], as: UTF8.self) else {
-            return .unreadable("not a marker file")
+            return .unreadable("not a marker file", code: 0)
         }
         for line in text.split(separator: "\n") where line.hasPrefix("catalog ") {
             let id = line.dropFirst("catalog ".count).trimmingCharacters(in: .whitespaces)
             if id.count == 36 { return .catalog(id) }
         }
-        return .unreadable("not a marker file")
+        return .unreadable("not a marker file", code: 0)
     }
 
     /// Writes the marker of `catalogID` into `root` (which exists), atomically (a temporary
@@ -117,8 +122,10 @@ public struct OriginalsRootError: Error, CustomStringConvertible, Equatable {
         case otherCatalog(found: String)
         /// The marker cannot be read (`reason`).
         case unreadableMarker(reason: String)
-        /// The root cannot be written by this process (`reason`).
+        /// The root cannot be written by this process (`reason`): a read-only file system.
         case notWritable(reason: String)
+        /// This user may not read or write the root or its marker (EACCES, EPERM: `reason`).
+        case notPermitted(reason: String)
 
         public var description: String {
             switch self {
@@ -127,13 +134,17 @@ public struct OriginalsRootError: Error, CustomStringConvertible, Equatable {
             case .otherCatalog(let found): return "its marker belongs to another catalog (\(found))"
             case .unreadableMarker(let reason): return "its marker cannot be read (\(reason))"
             case .notWritable(let reason): return "it is not writable (\(reason))"
+            case .notPermitted(let reason): return "this user may not use it (\(reason))"
             }
         }
 
-        /// True when the root is not the catalog's here (66); false when only writing fails (73).
+        /// True when the root is not the catalog's here (66); false when only writing fails (73)
+        /// or this user may not use it (77).
         public var isNotMounted: Bool {
-            if case .notWritable = self { return false }
-            return true
+            switch self {
+            case .notWritable, .notPermitted: return false
+            default: return true
+            }
         }
     }
 
@@ -278,15 +289,21 @@ extension Library {
             case .absent: return .noMarker
             case .catalog(let found) where found != catalogID: return .otherCatalog(found: found)
             case .catalog: break
-            case .unreadable(let reason): return .unreadableMarker(reason: reason)
+            case .unreadable(let reason, let code) where code == EACCES || code == EPERM:
+                return .notPermitted(reason: "\(OriginalsMarker.path(root: root)): \(reason)")
+            case .unreadable(let reason, _): return .unreadableMarker(reason: reason)
             }
         }
         if writing, access(root, W_OK | X_OK) != 0 {
+            let code = errno
             var fs = statvfs()
             if statvfs(root, &fs) == 0, fs.f_flag & UInt(ST_RDONLY) != 0 {
                 return .notWritable(reason: "a read-only file system")
             }
-            return .notWritable(reason: String(cString: strerror(errno)))
+            if code == EACCES || code == EPERM {
+                return .notPermitted(reason: "\(root): \(String(cString: strerror(code)))")
+            }
+            return .notWritable(reason: String(cString: strerror(code)))
         }
         return nil
     }

@@ -222,8 +222,11 @@ public enum PostgresSchema {
         """,
         // 7 (issue 31 item A3), as SQLite migration 7: the originals root every library folder
         // on this catalog uses, with the catalog id of its marker file (`catalog_originals`, one
-        // row), and the library folders (host, path) that have opened the catalog.
+        // row), and the library folders (host, path) that have opened the catalog. The first
+        // statement fails (42P01) on a schema that says version 6 without being one.
         """
+        SELECT zone_id FROM sync_membership LIMIT 0;
+
         CREATE TABLE catalog_originals (
             singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
             root        TEXT COLLATE "C" NOT NULL CHECK (substr(root, 1, 1) = '/'),

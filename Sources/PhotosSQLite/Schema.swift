@@ -283,8 +283,11 @@ public enum Schema {
         // originals (`catalog_originals`, one row: the absolute root every machine mounts and
         // the catalog id written in its marker file) and which library folders opened it
         // (`catalog_folder`). Only a PostgreSQL catalog uses them; SQLite has them so that both
-        // schemas and `catalog move` stay alike.
+        // schemas and `catalog move` stay alike. The first statement fails on a file that
+        // says version 6 without being one, before anything is created.
         """
+        SELECT zone_id FROM sync_membership LIMIT 0;
+
         CREATE TABLE catalog_originals (
             singleton   INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
             root        TEXT NOT NULL CHECK (substr(root, 1, 1) = '/'),

@@ -58,7 +58,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
 
     private func uniqueName(of displayName: String) throws -> String {
         try XCTUnwrap(
-            try PostgresDatabase(url).scalarString("SELECT unique_name FROM photo WHERE display_name = ?", [displayName]))
+            try PostgresDatabase(url).scalarString(
+                "SELECT unique_name FROM photo WHERE display_name = ?", [displayName]))
     }
 
     /// The example: TEAM1 makes the catalog and imports 6 photos; TEAM2 joins ("joined an
@@ -81,7 +82,9 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let marker = try String(contentsOfFile: root + "/.photos-originals", encoding: .utf8)
         XCTAssertTrue(marker.contains("\ncatalog \(id)\n"), marker)
 
-        XCTAssertTrue(try photos(["--library", team1, "import", "--author", "ann", samplesDir]).stdout.contains("Imported 6 photos"))
+        XCTAssertTrue(
+            try photos(["--library", team1, "import", "--author", "ann", samplesDir]).stdout.contains(
+                "Imported 6 photos"))
         XCTAssertEqual(originalsFiles(root).count, 6)
         XCTAssertFalse(FileManager.default.fileExists(atPath: team1 + "/ExternalData"), "TEAM1 has a folder of its own")
 
@@ -100,14 +103,17 @@ final class TeamCatalogCLITests: BinaryTestCase {
         _ = try photos(["--library", team1, "tag", "add", "Best", try uniqueName(of: "kite.png")])
         _ = try photos(["--library", team2, "--author", "bob", "rate", try uniqueName(of: "path.webp"), "4"])
         for team in [team1, team2] {
-            XCTAssertTrue(try photos(["--library", team, "verify"]).stdout.contains("9 photos, 9 thumbnails and 9 files: 0 problems"))
+            XCTAssertTrue(
+                try photos(["--library", team, "verify"]).stdout.contains(
+                    "9 photos, 9 thumbnails and 9 files: 0 problems"))
         }
 
         // TEAM2's path.webp is not visible (from TEAM1 as from TEAM2: one root here).
         let webp = try uniqueName(of: "path.webp")
         let sha = try XCTUnwrap(
             try db.scalarString(
-                "SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'path.webp'"))
+                "SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'path.webp'"
+            ))
         let original = root + "/" + sha.prefix(2) + "/" + sha
         try FileManager.default.moveItem(atPath: original, toPath: dir + "/away.webp")
         let before = try catalogRows()
@@ -166,7 +172,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
             }
             XCTAssertEqual(try catalogRows(), before, state)
             let verify = try photos(["--library", team2, "verify"], expect: 1)
-            XCTAssertTrue(verify.stderr.contains("the catalog's originals root \(root) cannot be used here"), verify.stderr)
+            XCTAssertTrue(
+                verify.stderr.contains("the catalog's originals root \(root) cannot be used here"), verify.stderr)
             XCTAssertTrue(verify.stdout.contains("6 photos"), verify.stdout)
             let team3 = dir + "/TEAM3-" + state
             let join = try photos(["init", "--database", url, team3], expect: 66)
@@ -192,21 +199,36 @@ final class TeamCatalogCLITests: BinaryTestCase {
         try FileManager.default.removeItem(atPath: root)
         try FileManager.default.moveItem(atPath: dir + "/mounted-elsewhere", toPath: root)
         XCTAssertTrue(try photos(["--library", team2, "import", formatSamplesDir]).stdout.contains("Imported 3 photos"))
-        XCTAssertTrue(try photos(["--library", team1, "verify"]).stdout.contains("9 photos, 9 thumbnails and 9 files: 0 problems"))
+        XCTAssertTrue(
+            try photos(["--library", team1, "verify"]).stdout.contains("9 photos, 9 thumbnails and 9 files: 0 problems")
+        )
     }
 
-    /// A root this user may not write: import refuses with 73 (root alone writes anywhere:
-    /// skipped when run as root).
-    func testImportRefusesWith73WhileTheRootIsNotWritable() throws {
-        try XCTSkipIf(getuid() == 0, "root writes into a folder without write permission")
+    /// A root this user may not write (EACCES): import and verify --repair refuse with 77
+    /// naming the root, and nothing is written (run as root: the commands run as nobody).
+    func testImportAndRepairRefuseWith77WhileThisUserMayNotWriteTheRoot() throws {
         let root = dir + "/originals", team1 = dir + "/TEAM1"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         _ = try photos(["init", "-q", "--database", url, "--originals", root, team1])
-        chmod(root, 0o555)
+        _ = try photos(["--library", team1, "import", "-q", samplesDir + "/storm.jpg"])
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: samplesDir + "/kite.png", toPath: input + "/kite.png")
+        chmod(input, 0o755)
+        chmod(input + "/kite.png", 0o644)
+        chmod(root, geteuid() == 0 ? 0o755 : 0o555)
         defer { chmod(root, 0o755) }
-        let r = try photos(["--library", team1, "import", samplesDir], expect: 73)
-        XCTAssertTrue(r.stderr.contains("the catalog's originals root \(root) cannot be used here: it is not writable"), r.stderr)
-        XCTAssertEqual(try PostgresDatabase(url).photoCount(), 0)
+        let files = originalsFiles(root)
+        for args in [["import", input], ["verify", "--repair", "--yes"]] {
+            let r = try asReader(["--library", team1, "--wait", "0"] + args)
+            XCTAssertEqual(r.status, 77, "\(args): \(r.stderr)")
+            XCTAssertTrue(
+                r.stderr.contains(
+                    "library \(team1): the catalog's originals root \(root) cannot be used here: this user may not use it (\(root): Permission denied); nothing was changed"
+                ), r.stderr)
+        }
+        XCTAssertEqual(try PostgresDatabase(url).photoCount(), 1)
+        XCTAssertEqual(originalsFiles(root), files)
     }
 
     /// A team catalog made before the root was recorded (schema version 6, each folder with an
@@ -228,7 +250,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let refused = try photos(["init", "--database", url, team3], expect: 64)
         XCTAssertTrue(
             refused.stderr.contains(
-                "holds 6 photos but records no originals root (it was made by an earlier photos): give --originals PATH"),
+                "holds 6 photos but records no originals root (it was made by an earlier photos): give --originals PATH"
+            ),
             refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: team3 + "/catalog.postgresql"))
 
@@ -279,10 +302,13 @@ final class TeamCatalogCLITests: BinaryTestCase {
         try FileManager.default.moveItem(atPath: old, toPath: new)
         XCTAssertEqual(try photos(["--library", team2, "import", formatSamplesDir], expect: 66).stdout, "")
         let set = try photos(["--library", team2, "catalog", "set-originals", new])
-        XCTAssertEqual(set.stdout, "The catalog's originals root is now \(new) (was \(old)): 6 of 6 originals are there\n")
+        XCTAssertEqual(
+            set.stdout, "The catalog's originals root is now \(new) (was \(old)): 6 of 6 originals are there\n")
         XCTAssertEqual(try PostgresDatabase(url).scalarString("SELECT root FROM catalog_originals"), new)
         XCTAssertTrue(try photos(["--library", team1, "import", formatSamplesDir]).stdout.contains("Imported 3 photos"))
-        XCTAssertTrue(try photos(["--library", team2, "verify"]).stdout.contains("9 photos, 9 thumbnails and 9 files: 0 problems"))
+        XCTAssertTrue(
+            try photos(["--library", team2, "verify"]).stdout.contains("9 photos, 9 thumbnails and 9 files: 0 problems")
+        )
 
         let solo = dir + "/solo"
         XCTAssertEqual(try runAsGiven(["init", "-q", solo]).status, 0)

@@ -165,6 +165,8 @@ struct CLIError {
                     .noInput,
                     "\(e.description): mount the catalog's originals at \(e.root) (the folder holding \(OriginalsMarker.fileName) of catalog \(e.catalogID)), or change the root with 'photos catalog set-originals PATH'; nothing was changed"
                 )
+            } else if case .notPermitted = e.problem {
+                self.init(.noPermission, "\(e.description); nothing was changed")
             } else {
                 self.init(.cantCreate, "\(e.description); nothing was changed")
             }

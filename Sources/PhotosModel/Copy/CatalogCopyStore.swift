@@ -127,11 +127,12 @@ public enum CatalogTables {
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves
     /// (the private scope's zone `default`; the one `sync_library` row with a random library
-    /// id), so that a catalog holding only those is empty.
+    /// id), or that the first open of a new catalog records (its originals root and library
+    /// folder, issue 31 item A3), so that a catalog holding only those is empty.
     public static func isSeedRow(_ row: [CatalogValue], of table: CatalogTable) -> Bool {
         switch table.name {
         case "zone": return row.first == .text("default")
-        case "sync_library": return true
+        case "sync_library", "catalog_originals", "catalog_folder": return true
         default: return false
         }
     }
