@@ -155,6 +155,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
         _ = try photos(["init", "-q", "--database", url, team2])
         let solo = dir + "/solo"
         XCTAssertEqual(try runAsGiven(["--library", solo, "import", "-q", formatSamplesDir]).status, 0)
+        let changeset = dir + "/solo.changeset"
+        XCTAssertEqual(try runAsGiven(["--library", solo, "sync", "-q", "--export", changeset]).status, 0)
         let id = try XCTUnwrap(try PostgresDatabase(url).scalarString("SELECT catalog_id FROM catalog_originals"))
         let before = try catalogRows()
 
@@ -162,6 +164,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
             for args in [
                 ["--library", team2, "import", formatSamplesDir], ["--library", team1, "import", formatSamplesDir],
                 ["--library", team2, "merge", "--from", solo], ["--library", team2, "verify", "--repair", "--yes"],
+                ["--library", team2, "sync", "--apply", changeset], ["--library", team1, "sync", "--from", solo],
                 ["--library", team2, "verify", "--repair", "--dry-run"]
             ] {
                 let r = try photos(args, expect: 66)

@@ -33,6 +33,9 @@ extension Library {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }
+        // Before `other` writes anything: the changeset's originals go into this catalog's
+        // originals root (issue 31 item A3).
+        try requireOriginalsRoot()
         let since = try appliedToken(sender: try other.libraryID())
         let temp = root + "/.photos-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: temp) }
