@@ -65,7 +65,8 @@ final class VerifyRepairSafetyTests: TemporaryFolderTestCase {
                 for result in [dry, r] {
                     XCTAssertEqual(result.status, 66, "\(damage): \(result.stderr)")
                     XCTAssertTrue(
-                        result.stderr.contains("mount the catalog's originals at \(ext)"), "\(damage): \(result.stderr)")
+                        result.stderr.contains("mount the catalog's originals at \(ext)"), "\(damage): \(result.stderr)"
+                    )
                 }
             } else {
                 XCTAssertEqual(dry.status, 1, damage)
