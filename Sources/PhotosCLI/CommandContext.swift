@@ -42,7 +42,27 @@ final class CommandContext {
     ///   write the command makes is rolled back (`Library.dryRun`).
     /// - Throws: `LibraryError.noLibrary` when there is none, and what `Library.init` throws.
     func openLibrary(dryRun: Bool = false) throws -> Library {
-        try CompositionRoot.openLibrary(root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
+        let library = try CompositionRoot.openLibrary(
+            root: libraryPath, create: false, busyTimeout: wait, dryRun: dryRun)
+        noteOriginals(of: library)
+        return library
+    }
+
+    /// Says on stderr what the open of a shared catalog found about its originals root
+    /// (issue 31 item A3): that it recorded one now (a catalog made before photos recorded
+    /// them), or that the library folder's own ExternalData holds files that are not used.
+    func noteOriginals(of library: Library) {
+        let originals = library.originals
+        if originals.recordedNow {
+            console.note(
+                "the catalog recorded no originals root: recorded \(originals.root) (this library folder's \(Library.externalDataName)); every library folder on the catalog now uses it (change it with 'photos catalog set-originals PATH')"
+            )
+        }
+        if let stray = originals.strayFolder {
+            console.note(
+                "\(stray) holds files, but the catalog keeps its originals in \(originals.root): they are not used; move them there (rsync -a \(stray)/ \(originals.root)/) and remove \(stray)"
+            )
+        }
     }
 
     /// Opens the library, which must exist, for a command that only reads: as `openLibrary()`

@@ -81,13 +81,15 @@ enum CompositionRoot {
     /// The file format of changesets (`sync`, `share export`/`accept`): always SQLite files.
     static let changesets: any ChangesetBackend = SQLiteChangesetBackend()
 
-    /// Opens the library at `root` with a backend chosen by the caller (`photos init --database`).
+    /// Opens the library at `root` with a backend chosen by the caller (`photos init --database`),
+    /// recording `originalsRoot` for a shared catalog that records none (`Library.init`).
     /// - Throws: what `Library.init` throws.
-    static func openLibrary(root: String, backend: any CatalogBackend, create: Bool, busyTimeout: Double) throws
-        -> Library
-    {
+    static func openLibrary(
+        root: String, backend: any CatalogBackend, create: Bool, busyTimeout: Double, originalsRoot: String? = nil
+    ) throws -> Library {
         let library = try Library(
-            root: root, backend: backend, exportStates: exportStates, create: create, busyTimeout: busyTimeout)
+            root: root, backend: backend, exportStates: exportStates, create: create, busyTimeout: busyTimeout,
+            originalsRoot: originalsRoot)
         library.changesets = changesets
         return library
     }

@@ -26,7 +26,7 @@ enum Registry {
         CommandDescriptor(SyncCommand.self),
         CommandDescriptor(StatsCommand.self),
         CommandDescriptor(BackupCommand.self), CommandDescriptor(RestoreCommand.self),
-        CommandDescriptor(CatalogMoveCommand.self),
+        CommandDescriptor(CatalogMoveCommand.self), CommandDescriptor(CatalogSetOriginalsCommand.self),
         CommandDescriptor(CompletionsCommand.self)
     ]
 

@@ -245,6 +245,9 @@ public final class Importer {
             }
         }
 
+        // Originals are written into the catalog's originals root: refused (66/73) while it is
+        // not mounted here, not the catalog's, or not writable (issue 31 item A3).
+        try library?.requireOriginalsRoot()
         importLock = library?.lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
         if let library {

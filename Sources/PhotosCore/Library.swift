@@ -26,6 +26,10 @@ public final class Library {
     /// removes nothing.
     public var externalData: ExternalDataStore { isDryRun ? files.forDryRun : files }
     private let files: ExternalDataStore
+    /// Where the originals are (`externalData.root`) and whether they can be used from here:
+    /// `ROOT/ExternalData` for a catalog of one folder; the root a shared catalog records
+    /// otherwise (issue 31 item A3), checked against its marker at this open.
+    public let originals: OriginalsLocation
     /// True while a dry run is in progress (`dryRun(_:_:)`, or a library opened with `dryRun`):
     /// see `write(_:)` for what that guarantees.
     public private(set) var isDryRun = false
@@ -91,6 +95,9 @@ public final class Library {
     ///   - acceptingOlderSchema: with `readOnly`, open a library of an older schema version
     ///     even when this user may not write it, for a reader that copes with every older
     ///     version itself (`merge`'s other library); it is not migrated.
+    ///   - originalsRoot: for a shared catalog (`CatalogBackend.sharesCatalog`) that records no
+    ///     originals root yet, the absolute folder to record (`init --originals`); nil: the
+    ///     folder's own `ExternalData`. A catalog that records another root refuses it.
     /// - Throws: `LibraryError.noLibrary` when the library does not exist and `create` is false
     ///   (always for a dry run); `.cannotEnter` when this user may not look into it;
     ///   `.notALibrary` for a catalog without a schema version; `.olderSchema` when a read-only
@@ -100,10 +107,14 @@ public final class Library {
     ///   other failures, among them `ForeignTablesError` for a catalog holding another
     ///   program's tables and the backend's unexpected-schema error for one missing a table of
     ///   its version (`LibraryStore.requireCatalogTables`). (The CLI's ErrorReporting gives them
-    ///   66, 77, 65, 77/65, 73, 65, 75; 73 and 65 for the last two.)
+    ///   66, 77, 65, 77/65, 73, 65, 75; 73 and 65 for the last two.) For a shared catalog,
+    ///   `OriginalsRootChoiceError` or `OriginalsRootError` about `originalsRoot`
+    ///   (`locateOriginals`); a root that cannot be used is not refused here but recorded in
+    ///   `originals.problem` (`requireOriginalsRoot`).
     public init(
         root: String, backend: any CatalogBackend, exportStates: any ExportStateBackend, create: Bool,
-        busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false, acceptingOlderSchema: Bool = false
+        busyTimeout: Double = 30, readOnly: Bool = false, dryRun: Bool = false, acceptingOlderSchema: Bool = false,
+        originalsRoot: String? = nil
     ) throws {
         self.root = root
         self.backend = backend
@@ -125,6 +136,7 @@ public final class Library {
             }
             try Library.makeFolders(root + "/" + Library.externalDataName, library: root)
         }
+        var location = OriginalsLocation.local(root + "/" + Library.externalDataName)
         do {
             store = try backend.open(
                 root: root, options: StoreOpenOptions(readOnly: readOnly, create: create, lockWait: busyTimeout))
@@ -176,13 +188,24 @@ public final class Library {
             // set its version itself, a table dropped by hand): refused here, not as "no such
             // table" half-way through a command.
             if opened == current { try store.requireCatalogTables() }
+            // A shared catalog's originals are where it records them, for every folder on it.
+            if backend.sharesCatalog && opened == current {
+                location = try Library.locateOriginals(
+                    store: store, library: root, mayWrite: !readOnly && !dryRun, proposed: originalsRoot,
+                    busyTimeout: busyTimeout)
+            }
+        } catch let error as OriginalsRootChoiceError {
+            throw error
+        } catch let error as OriginalsRootError {
+            throw error
         } catch {
             throw LibraryError.wrap(error, library: root)
         }
-        if !readOnly, !dryRun, !fm.fileExists(atPath: root + "/" + Library.externalDataName) {
-            try? fm.createDirectory(atPath: root + "/" + Library.externalDataName, withIntermediateDirectories: true)
+        if !readOnly, !dryRun, !location.isCatalogRoot, !fm.fileExists(atPath: location.root) {
+            try? fm.createDirectory(atPath: location.root, withIntermediateDirectories: true)
         }
-        files = ExternalDataStore(root: root + "/" + Library.externalDataName)
+        originals = location
+        files = ExternalDataStore(root: location.root)
     }
 
     /// The tables of a catalog of the current version on either backend (`CatalogTables`, and
@@ -255,6 +278,19 @@ public final class Library {
     /// originals a running import has written but not yet committed (they look like orphans).
     public static let importLockName = "import.lock"
 
+    /// The import lock file of this library: `LIBRARY/import.lock`; for a catalog that several
+    /// library folders have opened (`OriginalsLocation.isShared`) whose originals root is
+    /// usable here, `ROOT/.photos-import.lock` in that root, so that the
+    /// imports of every machine writing there hold it (flock(2); NFS clients map it to a
+    /// byte-range lock the server knows) and no machine's `verify --repair` takes another
+    /// machine's uncommitted originals for orphans (issue 31 item A3).
+    public var importLockPath: String {
+        if originals.isShared && originals.problem == nil {
+            return originals.root + "/" + ExternalDataStore.importLockName
+        }
+        return root + "/" + Library.importLockName
+    }
+
     /// Locks the import lock file: shared for an import (imports run side by side), exclusive
     /// and without waiting for removing orphans. The kernel drops the lock when the process
     /// dies, so a `kill -9` never leaves it held.
@@ -263,11 +299,12 @@ public final class Library {
     ///   During a dry run the lock file is not created: when it does not exist no import runs,
     ///   and a descriptor of `/dev/null` stands for the lock.
     public func lockImports(exclusive: Bool) -> Int32? {
-        var fd = open(root + "/" + Library.importLockName, O_RDWR | (isDryRun ? 0 : O_CREAT) | O_CLOEXEC, 0o666)
+        let lockPath = importLockPath
+        var fd = open(lockPath, O_RDWR | (isDryRun ? 0 : O_CREAT) | O_CLOEXEC, 0o666)
         if fd < 0, isDryRun, errno == ENOENT { return open("/dev/null", O_RDONLY | O_CLOEXEC) }
         if fd < 0, errno == EACCES || errno == EROFS {
             // A library this user may only read: a shared lock on a read-only descriptor works.
-            fd = open(root + "/" + Library.importLockName, O_RDONLY | O_CLOEXEC)
+            fd = open(lockPath, O_RDONLY | O_CLOEXEC)
         }
         guard fd >= 0 else { return nil }
         while flock(fd, exclusive ? LOCK_EX | LOCK_NB : LOCK_SH) != 0 {
@@ -286,7 +323,7 @@ public final class Library {
     ///   opened (a library this user may not write, without a lock file: no import can run).
     func probeImportLock() -> ImportLockProbe {
         if let fd = lockImports(exclusive: true) { return .free(fd) }
-        let fd = open(root + "/" + Library.importLockName, O_RDONLY | O_CLOEXEC)
+        let fd = open(importLockPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .unknown }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }

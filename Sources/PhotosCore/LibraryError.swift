@@ -73,12 +73,12 @@ public enum LibraryError: Error, CustomStringConvertible {
 
     /// Classifies an error met while working on the library at `library`: busy and newer-schema
     /// errors get their own case, an error already typed for the user (`LibraryError`,
-    /// `ValueError`, `ShareError`, `SyncError`, `BackupError`, `SidecarError`, `CatalogCopyError`, `ForeignTablesError`) is returned as it is, anything
+    /// `ValueError`, `ShareError`, `SyncError`, `BackupError`, `SidecarError`, `CatalogCopyError`, `ForeignTablesError`, `OriginalsRootError`, `OriginalsRootChoiceError`) is returned as it is, anything
     /// else is `.store`.
     public static func wrap(_ error: Error, library: String) -> Error {
         switch error {
         case is LibraryError, is ValueError, is ShareError, is SyncError, is BackupError, is SidecarError,
-            is CatalogCopyError, is any CatalogPlaceRefusal:
+            is CatalogCopyError, is any CatalogPlaceRefusal, is OriginalsRootError, is OriginalsRootChoiceError:
             return error
         case let e as any StoreErrorConvertible:
             let e = e.storeError

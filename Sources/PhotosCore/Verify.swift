@@ -408,6 +408,9 @@ extension Library {
         quick: Bool, repair: Bool, author: HistoryAuthor, jobs: Int, snapshotReaders: Int,
         progress: ((Int, Int, Int64) -> Void)?
     ) throws -> VerifyReport {
+        // Repairs remove and judge originals: not while the catalog's originals root is not
+        // mounted here, not the catalog's, or not writable (issue 31 item A3).
+        if repair { try requireOriginalsRoot() }
         var report = VerifyReport()
         report.dryRun = repair && isDryRun
         var missingOriginal = Set<String>()
@@ -748,6 +751,18 @@ extension Library {
                     report.problems[i].repair = nil
                     report.problems[i].detail +=
                         " (not repaired: \(why); mount or restore it, or delete the photos with 'photos delete')"
+                }
+            }
+        }
+        // A catalog that several library folders have opened (issue 31 item A3): an original
+        // not visible from here may be visible from another machine (a mount that differs, a
+        // copy not finished): never a reason to delete the photo. Reported, not repaired.
+        if originals.isShared {
+            for i in report.problems.indices {
+                if case .deletePhoto? = report.problems[i].repair {
+                    report.problems[i].repair = nil
+                    report.problems[i].detail +=
+                        " (not repaired: the catalog is shared by \(originals.folders) library folders, and an original not visible from here may be visible from another; restore it into \(originals.root), or delete the photo with 'photos delete')"
                 }
             }
         }

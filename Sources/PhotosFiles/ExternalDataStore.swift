@@ -352,6 +352,7 @@ public struct ExternalDataStore: Sendable {
     public func forEachFile(_ body: (_ shard: String, _ name: UnsafeBufferPointer<UInt8>?) -> Void) -> Int {
         var shards: [String] = []
         _ = ExternalDataStore.forEachName(inFolder: root) { shards.append(String(decoding: $0, as: UTF8.self)) }
+        shards.removeAll(where: ExternalDataStore.reservedNames.contains)
         var count = 0
         for shard in shards {
             let dir = root + "/" + shard
@@ -370,12 +371,30 @@ public struct ExternalDataStore: Sendable {
         return count
     }
 
+    /// Files at the top of the store that are no original and never listed as files of the
+    /// store (so never orphans): the marker of a shared catalog's originals root and its import
+    /// lock (issue 31 item A3).
+    public static let reservedNames: Set<String> = [".photos-originals", importLockName]
+
+    /// The import lock file at the top of a shared catalog's originals root.
+    public static let importLockName = ".photos-import.lock"
+
+    /// True when the folder `path` holds a shard folder or file other than `reservedNames`
+    /// (lists its top-level names only).
+    public static func holdsFiles(_ path: String) -> Bool {
+        var found = false
+        _ = forEachName(inFolder: path) { name in
+            if !found, !reservedNames.contains(String(decoding: name, as: UTF8.self)) { found = true }
+        }
+        return found
+    }
+
     /// Every file under the store, as references relative to `root` (`ab/abcdef…`), including
     /// leftover temporary files.
     public func allReferences() -> [String] {
         var result: [String] = []
         guard let shards = try? FileManager.default.contentsOfDirectory(atPath: root) else { return [] }
-        for shard in shards.sorted() {
+        for shard in shards.sorted() where !ExternalDataStore.reservedNames.contains(shard) {
             let dir = root + "/" + shard
             // A file, or a link that leads nowhere (stat fails where lstat works), is listed too.
             var st = stat()

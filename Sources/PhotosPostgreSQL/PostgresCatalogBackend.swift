@@ -51,6 +51,9 @@ public struct PostgresCatalogBackend: CatalogBackend {
 
     public var currentSchemaVersion: Int { PostgresSchema.currentVersion }
 
+    /// True: several library folders, on several machines, may name one PostgreSQL catalog.
+    public var sharesCatalog: Bool { true }
+
     /// True when the folder names a PostgreSQL catalog (`catalog.postgresql`).
     public func catalogExists(at root: String) -> Bool {
         FileManager.default.fileExists(atPath: PostgresCatalogBackend.connectionFile(root: root))

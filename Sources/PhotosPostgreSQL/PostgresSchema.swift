@@ -259,6 +259,27 @@ public enum PostgresSchema {
             END LOOP;
         END
         $$;
+        """,
+        // 7 (issue 31 item A3), as SQLite migration 7: the originals root every library folder
+        // on this catalog uses, with the catalog id of its marker file (`catalog_originals`, one
+        // row), and the library folders (host, path) that have opened the catalog. The first
+        // statement fails (42P01) on a schema that says version 6 without being one.
+        """
+        SELECT zone_id FROM sync_membership LIMIT 0;
+
+        CREATE TABLE catalog_originals (
+            singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+            root        TEXT COLLATE "C" NOT NULL CHECK (substr(root, 1, 1) = '/'),
+            catalog_id  TEXT COLLATE "C" NOT NULL CHECK (length(catalog_id) = 36),
+            recorded_at TEXT COLLATE "C" NOT NULL
+        );
+
+        CREATE TABLE catalog_folder (
+            host         TEXT COLLATE "C" NOT NULL,
+            folder       TEXT COLLATE "C" NOT NULL CHECK (substr(folder, 1, 1) = '/'),
+            first_opened TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (host, folder)
+        );
         """
     ]
 }

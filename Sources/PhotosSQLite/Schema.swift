@@ -417,6 +417,29 @@ public enum Schema {
         CREATE INDEX history_change_entity ON history_change(entity, type, token);
         CREATE INDEX history_change_zone ON history_change(zone_id, token);
         CREATE INDEX history_change_object ON history_change(object_id);
+        """,
+        // 7 (issue 31 item A3): where a catalog shared by several library folders keeps its
+        // originals (`catalog_originals`, one row: the absolute root every machine mounts and
+        // the catalog id written in its marker file) and which library folders opened it
+        // (`catalog_folder`). Only a PostgreSQL catalog uses them; SQLite has them so that both
+        // schemas and `catalog move` stay alike. The first statement fails on a file that
+        // says version 6 without being one, before anything is created.
+        """
+        SELECT zone_id FROM sync_membership LIMIT 0;
+
+        CREATE TABLE catalog_originals (
+            singleton   INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            root        TEXT NOT NULL CHECK (substr(root, 1, 1) = '/'),
+            catalog_id  TEXT NOT NULL CHECK (length(catalog_id) = 36),
+            recorded_at TEXT NOT NULL
+        );
+
+        CREATE TABLE catalog_folder (
+            host         TEXT NOT NULL,
+            folder       TEXT NOT NULL CHECK (substr(folder, 1, 1) = '/'),
+            first_opened TEXT NOT NULL,
+            PRIMARY KEY (host, folder)
+        );
         """
     ]
 

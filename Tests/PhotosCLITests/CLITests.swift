@@ -174,7 +174,10 @@ final class CLITests: TemporaryFolderTestCase {
         if TestDatabase.isPostgreSQL {
             // `init` made a PostgreSQL library (`photos init --database`, TestDatabase).
             XCTAssertTrue(created.hasPrefix("Created library at \(lib) with its catalog in "), created)
-            XCTAssertTrue(created.hasSuffix(" (schema version \(PostgresSchema.currentVersion))\n"), created)
+            XCTAssertTrue(
+                created.hasSuffix(
+                    " (schema version \(PostgresSchema.currentVersion)); its originals are in \(lib)/ExternalData\n"),
+                created)
         } else {
             XCTAssertEqual(created, "Created library at \(lib) (schema version \(Schema.currentVersion))\n")
         }

@@ -128,7 +128,13 @@ final class CatalogMoveCLITests: BinaryTestCase {
         XCTAssertEqual(try object(back)["to"] as? String, "sqlite")
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
         XCTAssertEqual(try moved(lib, "catalog.postgresql").count, 1)
-        XCTAssertEqual(try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite"), before)
+        // The same catalog, and what the PostgreSQL catalog recorded of its places (issue 31
+        // item A3: the originals root and the library folder, which a SQLite library ignores).
+        let after = try LibrarySnapshot.dumpDatabase(lib + "/photos.sqlite")
+        let places = after.filter { $0.hasPrefix("  catalog_originals: ") || $0.hasPrefix("  catalog_folder: ") }
+        XCTAssertEqual(after.filter { !places.contains($0) }, before)
+        XCTAssertEqual(places.count, 2, places.joined(separator: "\n"))
+        XCTAssertTrue(places.contains { $0.contains("text(\"\(lib)/ExternalData\")") }, places.joined(separator: "\n"))
         try assertVerifyClean(lib)
         XCTAssertEqual(try ok(["--library", lib, "history", "--consumer", "backup", "--advance", "--json"]), "")
     }

@@ -39,6 +39,8 @@ final class CatalogNotWhatItsVersionSaysTests: BinaryTestCase {
                 ["holds table foo of another program"], true
             ),
             (Schema.currentVersion, "", 65, ["says schema version \(Schema.currentVersion)", "(no table zone)"], true),
+            // An older version without its tables: its next migration fails, nothing is made.
+            (6, "", 65, ["says schema version 6", "no such table: sync_membership"], false),
             (3, "", 65, ["says schema version 3", "no such table: photo"], false),
             (
                 1, "CREATE TABLE photo (x); INSERT INTO photo VALUES (1);", 65,

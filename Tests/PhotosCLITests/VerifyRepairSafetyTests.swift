@@ -57,11 +57,22 @@ final class VerifyRepairSafetyTests: TemporaryFolderTestCase {
             default: break
             }
             let dry = run(["verify", "--repair", "--dry-run"])
-            XCTAssertEqual(dry.status, 1, damage)
             XCTAssertFalse(dry.stdout.contains("would repair: delete photo"), "\(damage): \(dry.stdout)")
             let r = run(["verify", "--repair"])
-            XCTAssertEqual(r.status, 1, damage)
-            XCTAssertTrue(r.stdout.contains("not repaired"), "\(damage): \(r.stdout)")
+            if TestDatabase.isPostgreSQL {
+                // The catalog's originals root (issue 31 item A3) is not there, or holds no
+                // marker: repair refuses, saying what to mount.
+                for result in [dry, r] {
+                    XCTAssertEqual(result.status, 66, "\(damage): \(result.stderr)")
+                    XCTAssertTrue(
+                        result.stderr.contains("mount the catalog's originals at \(ext)"), "\(damage): \(result.stderr)"
+                    )
+                }
+            } else {
+                XCTAssertEqual(dry.status, 1, damage)
+                XCTAssertEqual(r.status, 1, damage)
+                XCTAssertTrue(r.stdout.contains("not repaired"), "\(damage): \(r.stdout)")
+            }
             XCTAssertEqual(try counts(), before, "\(damage): photos were deleted")
             try? FileManager.default.removeItem(atPath: ext)
             try FileManager.default.moveItem(atPath: saved, toPath: ext)

@@ -232,11 +232,21 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         if geteuid() != 0 { chmod(lib + "/ExternalData", 0o000) }
         defer { chmod(lib + "/ExternalData", 0o755) }
         let repair = try asReader(["--library", lib, "verify", "--repair", "--quick"])
-        XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
-        XCTAssertEqual(
-            repair.stdout.components(separatedBy: "problem: unreadable-file: photo ").count - 1, 6, repair.stdout)
-        XCTAssertTrue(repair.stdout.contains("ExternalData cannot be listed: Permission denied"), repair.stdout)
-        XCTAssertFalse(repair.stdout.contains("missing-file"), repair.stdout)
+        if TestDatabase.isPostgreSQL {
+            // The catalog's originals root (issue 31 item A3) this user may not use: repair
+            // refuses at once (77), before judging any original.
+            XCTAssertEqual(repair.status, 77, repair.stdout + repair.stderr)
+            XCTAssertTrue(
+                repair.stderr.contains(
+                    "the catalog's originals root \(lib)/ExternalData cannot be used here: this user may not use it"),
+                repair.stderr)
+        } else {
+            XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
+            XCTAssertEqual(
+                repair.stdout.components(separatedBy: "problem: unreadable-file: photo ").count - 1, 6, repair.stdout)
+            XCTAssertTrue(repair.stdout.contains("ExternalData cannot be listed: Permission denied"), repair.stdout)
+            XCTAssertFalse(repair.stdout.contains("missing-file"), repair.stdout)
+        }
         chmod(lib + "/ExternalData", 0o755)
         let list = try run(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.stdout.split(separator: "\n").count, 6, "no photo deleted")

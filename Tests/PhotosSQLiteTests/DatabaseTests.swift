@@ -29,7 +29,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
         XCTAssertEqual(
             tables,
             [
-                "history_change", "history_consumer", "history_transaction", "participant", "photo",
+                "catalog_folder", "catalog_originals", "history_change", "history_consumer", "history_transaction",
+                "participant", "photo",
                 "photo_data", "photo_tag", "rating", "share", "sync_applied", "sync_entry", "sync_library",
                 "sync_membership", "sync_peer", "tag", "thumbnail", "zone"
             ])

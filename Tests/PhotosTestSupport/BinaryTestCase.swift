@@ -191,7 +191,7 @@ extension BinaryTestCase {
     /// commands that create a library (`import`, `init`), so the scan below skips their values.
     private static let valueOptions: Set<String> = [
         "--library", "--author", "--wait", "--tag", "--share", "--jobs", "-j", "--max-pixels",
-        "--thumbnail-quality", "--batch-size", "--database", "--from-backup"
+        "--thumbnail-quality", "--batch-size", "--database", "--from-backup", "--originals"
     ]
 
     /// `args` ready to run on this run's backend: in SQLite mode unchanged. In PostgreSQL mode,

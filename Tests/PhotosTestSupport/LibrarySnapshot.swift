@@ -103,9 +103,15 @@ public func downgradeToSchemaVersion1(_ lib: String) throws {
         """)
 }
 
-/// SQL that removes what migration 6 (sync, issue 11) added, for the helpers that turn a current
+/// SQL that removes what migration 7 (the originals root, issue 31 item A3) added.
+public let dropTablesOfSchemaVersion7 = """
+    DROP TABLE IF EXISTS catalog_originals; DROP TABLE IF EXISTS catalog_folder;
+    """
+
+/// SQL that removes what migrations 6 (sync, issue 11) and later added, for the helpers that turn a current
 /// library into one an older version wrote.
 public let dropTablesOfSchemaVersion6 = """
+    \(dropTablesOfSchemaVersion7)
     DROP TABLE IF EXISTS sync_library; DROP TABLE IF EXISTS sync_entry; DROP TABLE IF EXISTS sync_applied;
     DROP TABLE IF EXISTS sync_peer; DROP TABLE IF EXISTS sync_membership;
     DROP INDEX IF EXISTS history_change_object;

@@ -159,6 +159,20 @@ struct CLIError {
             self.init(backup: e)
         case let e as SidecarError:
             self.init(sidecar: e)
+        case let e as OriginalsRootError:
+            // Issue 31 item A3: say what to mount (66), or what cannot be written (73).
+            if e.problem.isNotMounted {
+                self.init(
+                    .noInput,
+                    "\(e.description): mount the catalog's originals at \(e.root) (the folder holding \(OriginalsMarker.fileName) of catalog \(e.catalogID)), or change the root with 'photos catalog set-originals PATH'; nothing was changed"
+                )
+            } else if case .notPermitted = e.problem {
+                self.init(.noPermission, "\(e.description); nothing was changed")
+            } else {
+                self.init(.cantCreate, "\(e.description); nothing was changed")
+            }
+        case let e as OriginalsRootChoiceError:
+            self.init(e.isOtherCatalog ? .dataError : .usage, e.message)
         case let e as ThumbnailError:
             switch e {
             case .missing: self.init(.noInput, e.description)

@@ -36,6 +36,8 @@ final class MergeSession {
     /// Reads the other library's photos and originals (one read transaction).
     /// - Throws: `LibraryError` when the other library's schema version cannot be read; `SQLiteError`.
     init(library: Library, other: Library, author: HistoryAuthor) throws {
+        // The other library's originals are copied into this one's root (issue 31 item A3).
+        try library.requireOriginalsRoot()
         self.library = library
         self.other = other
         source = other.store

@@ -60,6 +60,8 @@ extension Library {
         at path: String, author: HistoryAuthor = .default, accepting: Bool = false,
         progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> ApplyReport {
+        // The changeset's originals go into the catalog's originals root (issue 31 item A3).
+        try requireOriginalsRoot()
         let reader = try ChangesetReader(path: path, backend: try changesetBackend())
         var report = ApplyReport()
         let h = reader.header

@@ -33,6 +33,9 @@ extension Library {
         guard (other.root as NSString).standardizingPath != (root as NSString).standardizingPath else {
             throw MergeError.intoItself(library: root)
         }
+        // Before `other` writes anything: the changeset's originals go into this catalog's
+        // originals root (issue 31 item A3).
+        try requireOriginalsRoot()
         // A copy with this library's id (restored with --same-identity, a copied folder) is
         // named, not the temporary changeset (issue 31 item 7).
         let otherID = try other.libraryID()

@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 8
+    public static let schemaVersion = 10
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -118,16 +118,21 @@ public enum CatalogTables {
             ], key: ["entity", "object_id", "attribute"]),
         CatalogTable("sync_applied", [t("sender"), t("scope"), i("token")], key: ["sender", "scope"]),
         CatalogTable("sync_peer", [t("library_id"), t("scope"), i("acknowledged")], key: ["library_id", "scope"]),
-        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"])
+        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"]),
+        // Issue 31 item A3 (migration 7): the originals root and the library folders of a shared catalog.
+        CatalogTable(
+            "catalog_originals", [i("singleton"), t("root"), t("catalog_id"), t("recorded_at")], key: ["singleton"]),
+        CatalogTable("catalog_folder", [t("host"), t("folder"), t("first_opened")], key: ["host", "folder"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves
     /// (the private scope's zone `default`; the one `sync_library` row with a random library
-    /// id), so that a catalog holding only those is empty.
+    /// id), or that the first open of a new catalog records (its originals root and library
+    /// folder, issue 31 item A3), so that a catalog holding only those is empty.
     public static func isSeedRow(_ row: [CatalogValue], of table: CatalogTable) -> Bool {
         switch table.name {
         case "zone": return row.first == .text("default")
-        case "sync_library": return true
+        case "sync_library", "catalog_originals", "catalog_folder": return true
         default: return false
         }
     }

@@ -44,7 +44,7 @@ public protocol PhotoInserter: AnyObject {
 public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, HistoryCompactionStore, ZonePurgeStore,
     TagDedupeStore, VerifyStore, MergeSourceStore, MergeTargetStore, ImportStore, ExportStore, StatsStore,
     CatalogBackupStore,
-    MetadataStore, SyncStore, CatalogCopyStore
+    MetadataStore, SyncStore, CatalogCopyStore, CatalogPlacesStore
 {
     /// Runs `body` in one write transaction and ends it the way `body` says. The transaction
     /// takes the catalog's write lock when it begins (SQLite `BEGIN IMMEDIATE`; PostgreSQL an
@@ -146,6 +146,12 @@ public protocol CatalogBackend: Sendable {
     /// The schema version this build writes and understands.
     var currentSchemaVersion: Int { get }
 
+    /// True when several library folders (on several machines) may name one catalog of this
+    /// backend (PostgreSQL): the catalog then records the one originals root they all use
+    /// (`CatalogPlacesStore`, issue 31 item A3). False for a catalog that is a file of its
+    /// folder (SQLite), whose originals are always `LIBRARY/ExternalData`.
+    var sharesCatalog: Bool { get }
+
     /// True when the library folder `root` holds a catalog of this backend.
     func catalogExists(at root: String) -> Bool
 
@@ -158,6 +164,11 @@ public protocol CatalogBackend: Sendable {
     /// - Throws: the backend's error, a `StoreErrorConvertible` (`.cannotOpen`, `.readOnly`,
     ///   `.corrupt`, `.busy`, …).
     func open(root: String, options: StoreOpenOptions) throws -> any LibraryStore
+}
+
+extension CatalogBackend {
+    /// False: a catalog of one library folder.
+    public var sharesCatalog: Bool { false }
 }
 
 /// The state database an export keeps in its destination folder (`ExportState`): what it

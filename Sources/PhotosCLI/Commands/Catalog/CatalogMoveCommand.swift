@@ -63,6 +63,13 @@ enum CatalogMoveCommand: Command {
         -> (CatalogMoveTarget, String, CatalogCopyReport)
     {
         let library = try ctx.openLibrary()
+        let own = root + "/" + Library.externalDataName
+        if to == "sqlite", library.originals.isCatalogRoot, library.originals.root != own {
+            // Issue 31 item A3: a SQLite library keeps its originals in its own folder.
+            throw UsageError(
+                "the catalog keeps its originals in \(library.originals.root), and a SQLite library keeps them in \(own): move them there and run 'photos catalog set-originals \(own)' first; nothing was changed"
+            )
+        }
         let from = CompositionRoot.catalogDescription(root: root)
         let target = try CompositionRoot.catalogMoveTarget(
             to, root: root, sourceBackend: library.backend.name, busyTimeout: ctx.wait)

@@ -13,12 +13,18 @@ enum InitCommand: Command {
             library's catalog lives in that PostgreSQL database (a libpq connection string such as
             postgresql://user@host/db?sslmode=require); the folder keeps the originals and records
             the connection without its password (libpq reads that from PGPASSWORD, ~/.pgpass or
-            a service file), and every later command on the folder uses it.
+            a service file), and every later command on the folder uses it. Several library
+            folders (machines) may name one catalog: it records one originals root that every
+            one of them uses (--originals PATH, a folder every machine mounts at the same path;
+            default LIBRARY/ExternalData), marked by PATH/.photos-originals. init --database on
+            an existing catalog joins it ("joined an existing catalog of N photos"), after
+            checking that its originals root is mounted here (66 otherwise).
             """)
 
     struct Options: ParsableOptions {
         var fromBackup: String?
         var database: String?
+        var originals: String?
         var library: String?
 
         static var options: [Option<Options>] {
@@ -27,7 +33,12 @@ enum InitCommand: Command {
                     \.fromBackup, "--from-backup", value: "DIR", help: "Make the new library from this backup folder."),
                 .value(
                     \.database, "--database", value: "CONNINFO",
-                    help: "Keep the catalog in this PostgreSQL database (libpq connection string).", parser: .string)
+                    help: "Keep the catalog in this PostgreSQL database (libpq connection string).", parser: .string),
+                .value(
+                    \.originals, "--originals", value: "PATH",
+                    help:
+                        "With a PostgreSQL catalog: the originals root every machine mounts (default: LIBRARY/ExternalData).",
+                    parser: .string)
             ]
         }
 
@@ -44,6 +55,10 @@ enum InitCommand: Command {
             if fromBackup != nil && database != nil {
                 throw UsageError("--from-backup and --database cannot be combined")
             }
+            if fromBackup != nil && originals != nil {
+                throw UsageError("--from-backup and --originals cannot be combined")
+            }
+            if originals?.isEmpty == true { throw UsageError("--originals needs a folder") }
             if fromBackup != nil && library != nil {
                 throw UsageError("with --from-backup, give the library folder with --library")
             }
@@ -53,8 +68,26 @@ enum InitCommand: Command {
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         if let backup = options.fromBackup { return try RestoreCommand.restore(from: backup, ctx) }
         let path = Library.resolvePath(explicit: options.library ?? ctx.global.library, in: ctx.libraryEnvironment)
+        let originals = options.originals.map { Library.resolvePath(explicit: $0, in: ctx.libraryEnvironment) }
         if let database = options.database {
-            try DatabaseInit.run(database: database, path: path, ctx)
+            try DatabaseInit.run(database: database, path: path, originals: originals, ctx)
+            return
+        }
+        if let originals {
+            // An existing folder on a PostgreSQL catalog: records the root when the catalog
+            // records none yet (or checks it is the recorded one).
+            let backend = CompositionRoot.catalogBackend(forLibraryAt: path)
+            guard backend.sharesCatalog, CompositionRoot.libraryExists(at: path) else {
+                throw UsageError(
+                    "--originals goes with a PostgreSQL catalog (photos init --database URL --originals PATH LIBRARY); a SQLite library keeps its originals in LIBRARY/\(Library.externalDataName)"
+                )
+            }
+            let library = try CompositionRoot.openLibrary(
+                root: path, backend: backend, create: false, busyTimeout: ctx.wait, originalsRoot: originals)
+            ctx.noteOriginals(of: library)
+            if !ctx.global.quiet {
+                ctx.console.print("Library at \(path) keeps its originals in \(library.originals.root)")
+            }
             return
         }
         let existed = CompositionRoot.libraryExists(at: path)

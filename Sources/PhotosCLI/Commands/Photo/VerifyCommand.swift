@@ -19,7 +19,11 @@ enum VerifyCommand: Command {
             repairs run and are rolled back). On a terminal, --repair lists the repairs and asks
             before one that deletes a photo or removes a file, naming what goes ("Delete 1 photo
             whose original is missing (storm-1.jpg) and 1 orphan file?"; --yes skips the question;
-            never asked when not on a terminal). History author verify (unless --author).
+            never asked when not on a terminal). History author verify (unless --author). On a
+            PostgreSQL catalog that several library folders have opened, --repair never deletes a
+            photo because its original is not visible from here (it may be from another machine):
+            the problem is reported, not repaired (exit 1); and --repair refuses (66, 73) while the
+            catalog's originals root is not mounted here or cannot be written.
             The SHA-256 of the originals is computed, and the thumbnails decoded, by --jobs threads
             (default: the number of cores). --quick skips the hashes and runs SQLite's quick_check
             (pages and records, without matching every index against its table) instead of
@@ -66,6 +70,12 @@ enum VerifyCommand: Command {
         // --repair --dry-run runs the repairs on a library in dry-run mode (rolled back).
         let library =
             options.dryRun ? try ctx.openLibrary(dryRun: true) : try ctx.openLibraryForReading(!options.repair)
+        if !options.repair, let problem = library.originals.problem, problem.isNotMounted {
+            // Issue 31 item A3: the originals are reported missing because the root is not here.
+            ctx.console.note(
+                "the catalog's originals root \(library.originals.root) cannot be used here: \(problem); its originals are reported missing: mount it (verify --repair refuses until then)"
+            )
+        }
         if options.repair, ctx.mayAsk(yes: options.yes, dryRun: options.dryRun) {
             let preview = try library.verify(
                 quick: options.quick, repair: true, dryRun: true, author: ctx.historyAuthor)

@@ -1,0 +1,5 @@
+import PhotosModel
+import PhotosSQL
+
+/// `PhotosSQL`'s `CatalogPlacesStore where Self: SQLConnection`.
+extension PostgresDatabase: CatalogPlacesStore {}
