@@ -95,6 +95,9 @@ public struct OriginalsLocation: Sendable, Equatable {
     /// The library folder's own `ExternalData` when it holds files though the catalog's
     /// originals are elsewhere (left from before the root was recorded): they are not used.
     public var strayFolder: String?
+    /// True when the root was recorded for a catalog that held photos already: library
+    /// folders that opened it before are unknown (`OriginalsRootRecord.unknownFolders`).
+    public var unknownFolders = false
 
     /// The folder's own external data, for a library that records no root.
     static func local(_ root: String) -> OriginalsLocation {
@@ -106,7 +109,7 @@ public struct OriginalsLocation: Sendable, Equatable {
     /// True when the catalog is shared: it records its root and more than one library folder
     /// has opened it. A photo whose original is not visible here may then be another
     /// machine's, and `verify --repair` never deletes it.
-    public var isShared: Bool { isCatalogRoot && folders > 1 }
+    public var isShared: Bool { isCatalogRoot && (folders > 1 || unknownFolders) }
 }
 
 /// Why a command that writes or repairs originals refuses: the catalog's originals root cannot
@@ -246,7 +249,11 @@ extension Library {
                     }
                     return .local(own)
                 }
-                record = OriginalsRootRecord(root: root, catalogID: id, recordedAt: ISODate.string(from: Date()))
+                // A catalog of photos made before schema version 7: other folders may have
+                // opened it, unrecorded; it counts as shared from now on.
+                let held = try store.photoCount() > 0
+                record = OriginalsRootRecord(
+                    root: root, catalogID: id, recordedAt: ISODate.string(from: Date()), unknownFolders: held)
             }
             let now = ISODate.string(from: Date())
             try store.writeTransaction(waitingUpTo: busyTimeout) {
@@ -265,7 +272,8 @@ extension Library {
         var location = OriginalsLocation(
             root: recorded.root, isCatalogRoot: true, catalogID: recorded.catalogID,
             problem: rootProblem(recorded.root, catalogID: recorded.catalogID, writing: mayWrite),
-            folders: max(places.folders, 1), recordedNow: recordedNow, strayFolder: nil)
+            folders: max(places.folders, 1), recordedNow: recordedNow, strayFolder: nil,
+            unknownFolders: recorded.unknownFolders)
         if recorded.root != own, ExternalDataStore.holdsFiles(own) { location.strayFolder = own }
         return location
     }
@@ -354,7 +362,9 @@ extension Library {
             throw OriginalsRootError(
                 library: root, root: path, catalogID: id, problem: .notWritable(reason: error.localizedDescription))
         }
-        let record = OriginalsRootRecord(root: path, catalogID: id, recordedAt: ISODate.string(from: Date()))
+        let record = OriginalsRootRecord(
+            root: path, catalogID: id, recordedAt: ISODate.string(from: Date()),
+            unknownFolders: originals.unknownFolders)
         try write { try store.recordOriginalsRoot(record) }
         var present = 0
         var recorded = 0

@@ -78,6 +78,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         // The catalog records the root; the root's marker names the catalog.
         let db = try PostgresDatabase(url)
         XCTAssertEqual(try db.scalarString("SELECT root FROM catalog_originals"), root)
+        XCTAssertEqual(try db.scalarInt("SELECT unknown_folders FROM catalog_originals"), 0)
         let id = try XCTUnwrap(try db.scalarString("SELECT catalog_id FROM catalog_originals"))
         let marker = try String(contentsOfFile: root + "/.photos-originals", encoding: .utf8)
         XCTAssertTrue(marker.contains("\ncatalog \(id)\n"), marker)
@@ -91,7 +92,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let joined = try photos(["init", "--database", url, team2])
         XCTAssertEqual(
             joined.stdout,
-            "Library at \(team2) joined an existing catalog of 6 photos in \(display) (originals in \(root); schema version \(version))\n"
+            "Library at \(team2) joined an existing catalog of 6 photos (originals in \(root)) in \(display) (schema version \(version))\n"
         )
         XCTAssertFalse(joined.stdout.contains("Created library"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: team2 + "/ExternalData"))
@@ -269,6 +270,24 @@ final class TeamCatalogCLITests: BinaryTestCase {
         XCTAssertEqual(OriginalsMarker.read(root: team1 + "/ExternalData"), .catalog(id))
         // Said once: the next command records nothing.
         XCTAssertFalse(try photos(["--library", team1, "list"]).stderr.contains("recorded"))
+        // Only TEAM1 is recorded as having opened it, but others may have before: a photo whose
+        // original TEAM1 does not see is not deleted.
+        XCTAssertEqual(try db.scalarInt("SELECT unknown_folders FROM catalog_originals"), 1)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM catalog_folder"), 1)
+        let sha = try XCTUnwrap(
+            try db.scalarString(
+                "SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'kite.png'")
+        )
+        let original = team1 + "/ExternalData/" + sha.prefix(2) + "/" + sha
+        try FileManager.default.moveItem(atPath: original, toPath: dir + "/kite.away")
+        let rows = try catalogRows()
+        let repair = try photos(["--library", team1, "verify", "--repair", "--yes"], expect: 1)
+        XCTAssertTrue(
+            repair.stdout.contains(
+                "(not repaired: the catalog may be shared by library folders that opened it before photos recorded them, and an original not visible from here may be visible from another;"
+            ), repair.stdout)
+        XCTAssertEqual(try catalogRows(), rows)
+        try FileManager.default.moveItem(atPath: dir + "/kite.away", toPath: original)
 
         let second = try photos(["--library", team2, "verify"])
         XCTAssertTrue(second.stdout.contains("6 photos, 6 thumbnails and 6 files: 0 problems"), second.stdout)
@@ -279,7 +298,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         // The third folder joins now, without --originals.
         XCTAssertTrue(
             try photos(["init", "--database", url, team3]).stdout.contains(
-                "joined an existing catalog of 6 photos in \(display) (originals in \(team1)/ExternalData"))
+                "joined an existing catalog of 6 photos (originals in \(team1)/ExternalData) in \(display)"))
     }
 
     /// `catalog set-originals` moves the root (after the files were moved): the marker moves

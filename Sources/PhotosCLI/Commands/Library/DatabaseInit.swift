@@ -109,7 +109,7 @@ enum DatabaseInit {
         } else if !ctx.global.quiet {
             if joining {
                 ctx.console.print(
-                    "Library at \(path) joined an existing catalog of \(TerminalText.plural(photos, "photo")) in \(info.display) (originals in \(root); schema version \(version))"
+                    "Library at \(path) joined an existing catalog of \(TerminalText.plural(photos, "photo")) (originals in \(root)) in \(info.display) (schema version \(version))"
                 )
                 if let problem = library.originals.problem {
                     ctx.console.note("the originals root \(root) cannot be used for writing here: \(problem)")
