@@ -249,7 +249,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
         try FileManager.default.removeItem(atPath: team1 + "/ExternalData/.photos-originals")
         try FileManager.default.createDirectory(atPath: team2 + "/ExternalData/ab", withIntermediateDirectories: true)
         try PostgresCatalogBackend.record(try ConnectionInfo(url).withoutPassword, root: team2)
-        FileManager.default.createFile(atPath: team2 + "/ExternalData/ab/abcdef", contents: Data("x".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: team2 + "/ExternalData/ab/abcdef", contents: Data("x".utf8)))
 
         let refused = try photos(["init", "--database", url, team3], expect: 64)
         XCTAssertTrue(
@@ -301,6 +302,27 @@ final class TeamCatalogCLITests: BinaryTestCase {
                 "joined an existing catalog of 6 photos (originals in \(team1)/ExternalData) in \(display)"))
     }
 
+    /// `init --database --originals PATH` for a new catalog with a PATH that is missing (66) or
+    /// holds another catalog's marker (65): refused before anything is made (no folder, no
+    /// connection file, no table in the schema).
+    func testANewCatalogRefusesAnOriginalsRootItCannotRecord() throws {
+        let team1 = dir + "/TEAM1", foreign = dir + "/foreign"
+        let missing = try photos(["init", "--database", url, "--originals", dir + "/nowhere", team1], expect: 66)
+        XCTAssertTrue(
+            missing.stderr.contains("the catalog's originals root \(dir)/nowhere cannot be used here: it is not there"),
+            missing.stderr)
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try OriginalsMarker.write(catalogID: UUID().uuidString.lowercased(), root: foreign)
+        let other = try photos(["init", "--database", url, "--originals", foreign, team1], expect: 65)
+        XCTAssertTrue(
+            other.stderr.contains("--originals \(foreign) holds the originals of another catalog"), other.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: team1))
+        XCTAssertEqual(
+            try PostgresDatabase(url).scalarInt(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/nowhere"))
+    }
+
     /// `catalog set-originals` moves the root (after the files were moved): the marker moves
     /// along, every folder uses the new root; another catalog's folder is refused (65), a
     /// SQLite library has no root to set (64), and `init --originals` naming another root
@@ -337,5 +359,16 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let sqlite = try runAsGiven(["--library", solo, "catalog", "set-originals", new])
         XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
         XCTAssertTrue(sqlite.stderr.contains("only a catalog shared by several library folders"), sqlite.stderr)
+        let initSQLite = try runAsGiven(["init", "--originals", new, solo])
+        XCTAssertEqual(initSQLite.status, 64, initSQLite.stderr)
+        XCTAssertTrue(initSQLite.stderr.contains("--originals goes with a PostgreSQL catalog"), initSQLite.stderr)
+        // On a PostgreSQL folder without --database: the recorded root is confirmed, another refused.
+        // (runAsGiven: `init` without --database is given one in the PostgreSQL run otherwise.)
+        let confirmed = try runAsGiven(["init", "--originals", new, team1])
+        XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.stdout, "Library at \(team1) keeps its originals in \(new)\n")
+        let otherRoot = try runAsGiven(["init", "--originals", old, team1])
+        XCTAssertEqual(otherRoot.status, 64, otherRoot.stderr)
+        XCTAssertTrue(otherRoot.stderr.contains("the catalog keeps its originals in \(new)"), otherRoot.stderr)
     }
 }

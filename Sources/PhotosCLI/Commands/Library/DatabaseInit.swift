@@ -80,6 +80,10 @@ enum DatabaseInit {
                 "the catalog in \(info.display) holds \(TerminalText.plural(photos, "photo")) but records no originals root (it was made by an earlier photos): give --originals PATH, the folder every machine mounts that holds its originals, or first run any photos command in the library folder that holds them"
             )
         }
+        if let originals, recordedRoot == nil {
+            // Before the folder and the catalog are made: a root that cannot be recorded.
+            try Library.checkNewOriginalsRoot(originals, library: path)
+        }
         let library = try CompositionRoot.openLibrary(
             root: path, backend: backend, create: true, busyTimeout: ctx.wait, originalsRoot: originals)
         let own = path + "/" + Library.externalDataName
