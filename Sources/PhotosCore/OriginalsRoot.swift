@@ -95,6 +95,9 @@ public struct OriginalsLocation: Sendable, Equatable {
     /// The library folder's own `ExternalData` when it holds files though the catalog's
     /// originals are elsewhere (left from before the root was recorded): they are not used.
     public var strayFolder: String?
+    /// True when the root was recorded for a catalog that held photos already: library
+    /// folders that opened it before are unknown (`OriginalsRootRecord.unknownFolders`).
+    public var unknownFolders = false
 
     /// The folder's own external data, for a library that records no root.
     static func local(_ root: String) -> OriginalsLocation {
@@ -106,7 +109,7 @@ public struct OriginalsLocation: Sendable, Equatable {
     /// True when the catalog is shared: it records its root and more than one library folder
     /// has opened it. A photo whose original is not visible here may then be another
     /// machine's, and `verify --repair` never deletes it.
-    public var isShared: Bool { isCatalogRoot && folders > 1 }
+    public var isShared: Bool { isCatalogRoot && (folders > 1 || unknownFolders) }
 }
 
 /// Why a command that writes or repairs originals refuses: the catalog's originals root cannot
@@ -185,7 +188,7 @@ extension Library {
     static var hostName: String {
         var name = [CChar](repeating: 0, count: 256)
         guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
-        let host = String(cString: name)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return host.isEmpty ? "localhost" : host
     }
 
@@ -193,7 +196,8 @@ extension Library {
     /// library folder `library`: the recorded root, checked against its marker. When the
     /// catalog records none and `mayWrite`, records `proposed` (`init --originals`) or the
     /// folder's own `ExternalData` (a catalog of before schema version 7, or a new one), writing
-    /// the marker first; and records the folder among those that opened the catalog.
+    /// its marker in the same write transaction, before the record commits; and records the
+    /// folder among those that opened the catalog.
     /// - Throws: `OriginalsRootChoiceError` for a `proposed` root other than the recorded one,
     ///   or one holding another catalog's marker; `OriginalsRootError` when `proposed` cannot be
     ///   used (missing, not writable); the store's error.
@@ -236,28 +240,41 @@ extension Library {
                     // that can write it; meanwhile the folder's own external data is used.
                     return .local(own)
                 }
-                do {
-                    try OriginalsMarker.write(catalogID: id, root: root)
-                } catch {
-                    if proposed != nil {
-                        throw OriginalsRootError(
-                            library: library, root: root, catalogID: id,
-                            problem: .notWritable(reason: error.localizedDescription))
-                    }
-                    return .local(own)
-                }
-                record = OriginalsRootRecord(root: root, catalogID: id, recordedAt: ISODate.string(from: Date()))
+                // A catalog of photos made before schema version 7: other folders may have
+                // opened it, unrecorded; it counts as shared from now on.
+                let held = try store.photoCount() > 0
+                record = OriginalsRootRecord(
+                    root: root, catalogID: id, recordedAt: ISODate.string(from: Date()), unknownFolders: held)
             }
             let now = ISODate.string(from: Date())
+            var markerFailure: Error?
             try store.writeTransaction(waitingUpTo: busyTimeout) {
-                // Under the writer lock: another machine may have recorded a root meanwhile.
+                // Under the writer lock: another process may have recorded a root meanwhile
+                // (then its marker stands). The marker is written here, before the record
+                // commits, so that two first opens at once never leave a marker of an id the
+                // catalog does not record.
                 let current = try store.catalogPlaces(host: host, folder: library)
                 if let record, current.originals == nil {
+                    do {
+                        try OriginalsMarker.write(catalogID: record.catalogID, root: record.root)
+                    } catch {
+                        markerFailure = error
+                        return .rollback
+                    }
                     try store.recordOriginalsRoot(record)
                     recordedNow = true
                 }
                 if !current.folderKnown { try store.recordCatalogFolder(host: host, folder: library, openedAt: now) }
                 return .commit
+            }
+            if let markerFailure, let record {
+                if proposed != nil {
+                    throw OriginalsRootError(
+                        library: library, root: record.root, catalogID: record.catalogID,
+                        problem: .notWritable(reason: markerFailure.localizedDescription))
+                }
+                // The folder's own external data, not writable now: a later open records it.
+                return .local(own)
             }
             places = try store.catalogPlaces(host: host, folder: library)
         }
@@ -265,9 +282,26 @@ extension Library {
         var location = OriginalsLocation(
             root: recorded.root, isCatalogRoot: true, catalogID: recorded.catalogID,
             problem: rootProblem(recorded.root, catalogID: recorded.catalogID, writing: mayWrite),
-            folders: max(places.folders, 1), recordedNow: recordedNow, strayFolder: nil)
+            folders: max(places.folders, 1), recordedNow: recordedNow, strayFolder: nil,
+            unknownFolders: recorded.unknownFolders)
         if recorded.root != own, ExternalDataStore.holdsFiles(own) { location.strayFolder = own }
         return location
+    }
+
+    /// Refuses `path` as the originals root to record for a new catalog (`init --database
+    /// --originals`) before anything is made: a folder that is missing or may not be written,
+    /// or that holds another catalog's marker.
+    /// - Throws: `OriginalsRootError` (66, 77, 73); `OriginalsRootChoiceError` (65).
+    public static func checkNewOriginalsRoot(_ path: String, library: String) throws {
+        if let problem = rootProblem(path, catalogID: nil, writing: true) {
+            throw OriginalsRootError(library: library, root: path, catalogID: "", problem: problem)
+        }
+        if case .catalog(let found) = OriginalsMarker.read(root: path) {
+            throw OriginalsRootChoiceError(
+                message:
+                    "--originals \(path) holds the originals of another catalog (marker \(OriginalsMarker.path(root: path)): catalog \(found)); give the folder of this catalog's originals, or a new one",
+                isOtherCatalog: true)
+        }
     }
 
     /// Why the folder `root` is not the originals root of catalog `catalogID` here (not there,
@@ -354,7 +388,9 @@ extension Library {
             throw OriginalsRootError(
                 library: root, root: path, catalogID: id, problem: .notWritable(reason: error.localizedDescription))
         }
-        let record = OriginalsRootRecord(root: path, catalogID: id, recordedAt: ISODate.string(from: Date()))
+        let record = OriginalsRootRecord(
+            root: path, catalogID: id, recordedAt: ISODate.string(from: Date()),
+            unknownFolders: originals.unknownFolders)
         try write { try store.recordOriginalsRoot(record) }
         var present = 0
         var recorded = 0

@@ -758,11 +758,15 @@ extension Library {
         // not visible from here may be visible from another machine (a mount that differs, a
         // copy not finished): never a reason to delete the photo. Reported, not repaired.
         if originals.isShared {
+            let who =
+                originals.folders > 1
+                ? "the catalog is shared by \(originals.folders) library folders"
+                : "the catalog may be shared by library folders that opened it before photos recorded them"
             for i in report.problems.indices {
                 if case .deletePhoto? = report.problems[i].repair {
                     report.problems[i].repair = nil
                     report.problems[i].detail +=
-                        " (not repaired: the catalog is shared by \(originals.folders) library folders, and an original not visible from here may be visible from another; restore it into \(originals.root), or delete the photo with 'photos delete')"
+                        " (not repaired: \(who), and an original not visible from here may be visible from another; restore it into \(originals.root), or delete the photo with 'photos delete')"
                 }
             }
         }

@@ -271,7 +271,8 @@ public enum PostgresSchema {
             singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
             root        TEXT COLLATE "C" NOT NULL CHECK (substr(root, 1, 1) = '/'),
             catalog_id  TEXT COLLATE "C" NOT NULL CHECK (length(catalog_id) = 36),
-            recorded_at TEXT COLLATE "C" NOT NULL
+            recorded_at TEXT COLLATE "C" NOT NULL,
+            unknown_folders INTEGER NOT NULL DEFAULT 0 CHECK (unknown_folders IN (0, 1))
         );
 
         CREATE TABLE catalog_folder (

@@ -8,6 +8,7 @@ extension CatalogPlacesStore where Self: SQLConnection {
                 SELECT (SELECT root FROM catalog_originals WHERE singleton = 1),
                     (SELECT catalog_id FROM catalog_originals WHERE singleton = 1),
                     (SELECT recorded_at FROM catalog_originals WHERE singleton = 1),
+                    (SELECT unknown_folders FROM catalog_originals WHERE singleton = 1),
                     (SELECT count(*) FROM catalog_folder),
                     (SELECT count(*) FROM catalog_folder WHERE host = ? AND folder = ?)
                 """,
@@ -15,9 +16,10 @@ extension CatalogPlacesStore where Self: SQLConnection {
         ) { row -> CatalogPlaces in
             var originals: OriginalsRootRecord?
             if let root = row.optionalString(0), let id = row.optionalString(1) {
-                originals = OriginalsRootRecord(root: root, catalogID: id, recordedAt: row.optionalString(2) ?? "")
+                originals = OriginalsRootRecord(
+                    root: root, catalogID: id, recordedAt: row.optionalString(2) ?? "", unknownFolders: row.int(3) != 0)
             }
-            return CatalogPlaces(originals: originals, folders: row.int(3), folderKnown: row.int(4) > 0)
+            return CatalogPlaces(originals: originals, folders: row.int(4), folderKnown: row.int(5) > 0)
         }
         return row ?? CatalogPlaces(originals: nil, folders: 0, folderKnown: false)
     }
@@ -25,11 +27,12 @@ extension CatalogPlacesStore where Self: SQLConnection {
     public func recordOriginalsRoot(_ record: OriginalsRootRecord) throws {
         try execute(
             sql: """
-                INSERT INTO catalog_originals (singleton, root, catalog_id, recorded_at) VALUES (1, ?, ?, ?)
+                INSERT INTO catalog_originals (singleton, root, catalog_id, recorded_at, unknown_folders)
+                VALUES (1, ?, ?, ?, ?)
                 ON CONFLICT (singleton) DO UPDATE SET root = excluded.root, catalog_id = excluded.catalog_id,
-                    recorded_at = excluded.recorded_at
+                    recorded_at = excluded.recorded_at, unknown_folders = excluded.unknown_folders
                 """,
-            arguments: [record.root, record.catalogID, record.recordedAt])
+            arguments: [record.root, record.catalogID, record.recordedAt, record.unknownFolders ? 1 : 0])
     }
 
     public func recordCatalogFolder(host: String, folder: String, openedAt: String) throws {

@@ -431,7 +431,10 @@ public enum Schema {
             singleton   INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
             root        TEXT NOT NULL CHECK (substr(root, 1, 1) = '/'),
             catalog_id  TEXT NOT NULL CHECK (length(catalog_id) = 36),
-            recorded_at TEXT NOT NULL
+            recorded_at TEXT NOT NULL,
+            -- 1: recorded for a catalog that held photos already, which library folders
+            -- unknown to `catalog_folder` may have opened before.
+            unknown_folders INTEGER NOT NULL DEFAULT 0 CHECK (unknown_folders IN (0, 1))
         );
 
         CREATE TABLE catalog_folder (

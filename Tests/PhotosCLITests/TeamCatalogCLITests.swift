@@ -78,6 +78,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         // The catalog records the root; the root's marker names the catalog.
         let db = try PostgresDatabase(url)
         XCTAssertEqual(try db.scalarString("SELECT root FROM catalog_originals"), root)
+        XCTAssertEqual(try db.scalarInt("SELECT unknown_folders FROM catalog_originals"), 0)
         let id = try XCTUnwrap(try db.scalarString("SELECT catalog_id FROM catalog_originals"))
         let marker = try String(contentsOfFile: root + "/.photos-originals", encoding: .utf8)
         XCTAssertTrue(marker.contains("\ncatalog \(id)\n"), marker)
@@ -91,7 +92,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let joined = try photos(["init", "--database", url, team2])
         XCTAssertEqual(
             joined.stdout,
-            "Library at \(team2) joined an existing catalog of 6 photos in \(display) (originals in \(root); schema version \(version))\n"
+            "Library at \(team2) joined an existing catalog of 6 photos (originals in \(root)) in \(display) (schema version \(version))\n"
         )
         XCTAssertFalse(joined.stdout.contains("Created library"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: team2 + "/ExternalData"))
@@ -248,7 +249,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
         try FileManager.default.removeItem(atPath: team1 + "/ExternalData/.photos-originals")
         try FileManager.default.createDirectory(atPath: team2 + "/ExternalData/ab", withIntermediateDirectories: true)
         try PostgresCatalogBackend.record(try ConnectionInfo(url).withoutPassword, root: team2)
-        FileManager.default.createFile(atPath: team2 + "/ExternalData/ab/abcdef", contents: Data("x".utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: team2 + "/ExternalData/ab/abcdef", contents: Data("x".utf8)))
 
         let refused = try photos(["init", "--database", url, team3], expect: 64)
         XCTAssertTrue(
@@ -269,6 +271,24 @@ final class TeamCatalogCLITests: BinaryTestCase {
         XCTAssertEqual(OriginalsMarker.read(root: team1 + "/ExternalData"), .catalog(id))
         // Said once: the next command records nothing.
         XCTAssertFalse(try photos(["--library", team1, "list"]).stderr.contains("recorded"))
+        // Only TEAM1 is recorded as having opened it, but others may have before: a photo whose
+        // original TEAM1 does not see is not deleted.
+        XCTAssertEqual(try db.scalarInt("SELECT unknown_folders FROM catalog_originals"), 1)
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM catalog_folder"), 1)
+        let sha = try XCTUnwrap(
+            try db.scalarString(
+                "SELECT d.sha256 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.display_name = 'kite.png'")
+        )
+        let original = team1 + "/ExternalData/" + sha.prefix(2) + "/" + sha
+        try FileManager.default.moveItem(atPath: original, toPath: dir + "/kite.away")
+        let rows = try catalogRows()
+        let repair = try photos(["--library", team1, "verify", "--repair", "--yes"], expect: 1)
+        XCTAssertTrue(
+            repair.stdout.contains(
+                "(not repaired: the catalog may be shared by library folders that opened it before photos recorded them, and an original not visible from here may be visible from another;"
+            ), repair.stdout)
+        XCTAssertEqual(try catalogRows(), rows)
+        try FileManager.default.moveItem(atPath: dir + "/kite.away", toPath: original)
 
         let second = try photos(["--library", team2, "verify"])
         XCTAssertTrue(second.stdout.contains("6 photos, 6 thumbnails and 6 files: 0 problems"), second.stdout)
@@ -279,7 +299,28 @@ final class TeamCatalogCLITests: BinaryTestCase {
         // The third folder joins now, without --originals.
         XCTAssertTrue(
             try photos(["init", "--database", url, team3]).stdout.contains(
-                "joined an existing catalog of 6 photos in \(display) (originals in \(team1)/ExternalData"))
+                "joined an existing catalog of 6 photos (originals in \(team1)/ExternalData) in \(display)"))
+    }
+
+    /// `init --database --originals PATH` for a new catalog with a PATH that is missing (66) or
+    /// holds another catalog's marker (65): refused before anything is made (no folder, no
+    /// connection file, no table in the schema).
+    func testANewCatalogRefusesAnOriginalsRootItCannotRecord() throws {
+        let team1 = dir + "/TEAM1", foreign = dir + "/foreign"
+        let missing = try photos(["init", "--database", url, "--originals", dir + "/nowhere", team1], expect: 66)
+        XCTAssertTrue(
+            missing.stderr.contains("the catalog's originals root \(dir)/nowhere cannot be used here: it is not there"),
+            missing.stderr)
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        try OriginalsMarker.write(catalogID: UUID().uuidString.lowercased(), root: foreign)
+        let other = try photos(["init", "--database", url, "--originals", foreign, team1], expect: 65)
+        XCTAssertTrue(
+            other.stderr.contains("--originals \(foreign) holds the originals of another catalog"), other.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: team1))
+        XCTAssertEqual(
+            try PostgresDatabase(url).scalarInt(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/nowhere"))
     }
 
     /// `catalog set-originals` moves the root (after the files were moved): the marker moves
@@ -318,5 +359,16 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let sqlite = try runAsGiven(["--library", solo, "catalog", "set-originals", new])
         XCTAssertEqual(sqlite.status, 64, sqlite.stderr)
         XCTAssertTrue(sqlite.stderr.contains("only a catalog shared by several library folders"), sqlite.stderr)
+        let initSQLite = try runAsGiven(["init", "--originals", new, solo])
+        XCTAssertEqual(initSQLite.status, 64, initSQLite.stderr)
+        XCTAssertTrue(initSQLite.stderr.contains("--originals goes with a PostgreSQL catalog"), initSQLite.stderr)
+        // On a PostgreSQL folder without --database: the recorded root is confirmed, another refused.
+        // (runAsGiven: `init` without --database is given one in the PostgreSQL run otherwise.)
+        let confirmed = try runAsGiven(["init", "--originals", new, team1])
+        XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.stdout, "Library at \(team1) keeps its originals in \(new)\n")
+        let otherRoot = try runAsGiven(["init", "--originals", old, team1])
+        XCTAssertEqual(otherRoot.status, 64, otherRoot.stderr)
+        XCTAssertTrue(otherRoot.stderr.contains("the catalog keeps its originals in \(new)"), otherRoot.stderr)
     }
 }

@@ -121,7 +121,8 @@ public enum CatalogTables {
         CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"]),
         // Issue 31 item A3 (migration 7): the originals root and the library folders of a shared catalog.
         CatalogTable(
-            "catalog_originals", [i("singleton"), t("root"), t("catalog_id"), t("recorded_at")], key: ["singleton"]),
+            "catalog_originals", [i("singleton"), t("root"), t("catalog_id"), t("recorded_at"), i("unknown_folders")],
+            key: ["singleton"]),
         CatalogTable("catalog_folder", [t("host"), t("folder"), t("first_opened")], key: ["host", "folder"])
     ]
 

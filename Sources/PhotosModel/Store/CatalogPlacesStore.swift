@@ -11,11 +11,16 @@ public struct OriginalsRootRecord: Sendable, Equatable {
     public var catalogID: String
     /// When it was recorded, ISO 8601 UTC.
     public var recordedAt: String
+    /// True when it was recorded for a catalog that held photos already (made before schema
+    /// version 7): library folders that opened it before are not in `catalog_folder`, so the
+    /// catalog counts as shared.
+    public var unknownFolders: Bool
 
-    public init(root: String, catalogID: String, recordedAt: String) {
+    public init(root: String, catalogID: String, recordedAt: String, unknownFolders: Bool = false) {
         self.root = root
         self.catalogID = catalogID
         self.recordedAt = recordedAt
+        self.unknownFolders = unknownFolders
     }
 }
 

@@ -80,6 +80,10 @@ enum DatabaseInit {
                 "the catalog in \(info.display) holds \(TerminalText.plural(photos, "photo")) but records no originals root (it was made by an earlier photos): give --originals PATH, the folder every machine mounts that holds its originals, or first run any photos command in the library folder that holds them"
             )
         }
+        if let originals, recordedRoot == nil {
+            // Before the folder and the catalog are made: a root that cannot be recorded.
+            try Library.checkNewOriginalsRoot(originals, library: path)
+        }
         let library = try CompositionRoot.openLibrary(
             root: path, backend: backend, create: true, busyTimeout: ctx.wait, originalsRoot: originals)
         let own = path + "/" + Library.externalDataName
@@ -109,7 +113,7 @@ enum DatabaseInit {
         } else if !ctx.global.quiet {
             if joining {
                 ctx.console.print(
-                    "Library at \(path) joined an existing catalog of \(TerminalText.plural(photos, "photo")) in \(info.display) (originals in \(root); schema version \(version))"
+                    "Library at \(path) joined an existing catalog of \(TerminalText.plural(photos, "photo")) (originals in \(root)) in \(info.display) (schema version \(version))"
                 )
                 if let problem = library.originals.problem {
                     ctx.console.note("the originals root \(root) cannot be used for writing here: \(problem)")
