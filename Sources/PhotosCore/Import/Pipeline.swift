@@ -37,11 +37,13 @@ final class ImportPipeline {
     ///   - thumbnail: thumbnail options.
     ///   - refreshMetadata: read the metadata of files already in the library
     ///     (`--refresh-metadata`, `Importer.prepare`).
+    ///   - zone: the import's target zone, where a file's image data is looked up.
     init(
         files: FileScanner.Walk, jobs: Int, queueCapacity: Int = 0,
         catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
-        thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false
+        thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false,
+        zone: String = ZoneID.default.rawValue
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
@@ -64,7 +66,7 @@ final class ImportPipeline {
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
                             thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
-                            sidecarsPossible: sidecarsPossible)
+                            sidecarsPossible: sidecarsPossible, zone: zone)
                         queue.push((path, outcome))
                     }
                 }

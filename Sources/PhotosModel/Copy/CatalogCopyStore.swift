@@ -53,12 +53,12 @@ public struct CatalogTable: Sendable, Equatable {
 }
 
 /// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
-/// `PostgresSchema` migrations 1–6), in dependency order: a table comes after every table it
+/// `PostgresSchema` migrations 1–7), in dependency order: a table comes after every table it
 /// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -118,7 +118,13 @@ public enum CatalogTables {
             ], key: ["entity", "object_id", "attribute"]),
         CatalogTable("sync_applied", [t("sender"), t("scope"), i("token")], key: ["sender", "scope"]),
         CatalogTable("sync_peer", [t("library_id"), t("scope"), i("acknowledged")], key: ["library_id", "scope"]),
-        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"])
+        CatalogTable("sync_membership", [t("zone_id"), t("email"), t("owner"), t("left_at")], key: ["zone_id"]),
+        CatalogTable(
+            "photo_file_state",
+            [
+                i("photo_id"), t("image_sha256"), t("file_tags"), i("file_rating"), t("file_capture_date"),
+                i("file_capture_offset")
+            ], key: ["photo_id"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves
