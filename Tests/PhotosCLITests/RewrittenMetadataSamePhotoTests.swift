@@ -135,6 +135,35 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         try check(sample: "kite.png", edit: Self.png, refresh: true)
     }
 
+    /// Sync carries the new original: a peer that has the photo takes the new bytes as its
+    /// original (no second photo there either), its old file goes, and verify is clean there.
+    func testSyncCarriesTheNewOriginal() throws {
+        let input = dir + "/in", a = dir + "/a", b = dir + "/b"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
+        let file = input + "/storm.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
+        XCTAssertEqual(try run(["--library", a, "import", input, "-q"]).status, 0)
+        XCTAssertEqual(try run(["--library", b, "init", "-q"]).status, 0)
+        let first = try run(["--library", b, "sync", "--from", a, "-q"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let name = try XCTUnwrap(try listed(b).first?["uniqueName"] as? String)
+
+        let after = Self.jpeg(storm, subjects: ["Holiday"])
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(after)))
+        XCTAssertEqual(try json(try run(["--library", a, "import", input, "--json"]).stdout)["replaced"] as? Int, 1)
+        let second = try run(["--library", b, "sync", "--from", a, "-q"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let photos = try listed(b)
+        XCTAssertEqual(photos.count, 1)
+        XCTAssertEqual(photos.first?["uniqueName"] as? String, name)
+        XCTAssertEqual(photos.first?["sha256"] as? String, try sha256(after))
+        XCTAssertEqual(Set(try XCTUnwrap(photos.first?["tags"] as? [String])), ["Holiday"])
+        XCTAssertEqual(originals(b), [try sha256(after)])
+        let verify = try run(["--library", b, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
+
     /// Another image with the same metadata is another photo; the same image imported into
     /// another zone (a share) is not taken for the private photo (identity within one zone).
     func testAnotherImageOrAnotherZoneIsANewPhoto() throws {
@@ -151,7 +180,10 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertEqual(other["replaced"] as? Int, 0)
         XCTAssertEqual(try listed(lib).count, 2)
 
-        let share = try json(try run(["--library", lib, "share", "create", "--title", "S", "--json"]).stdout)
+        let b = try XCTUnwrap(try listed(lib).first { $0["displayName"] as? String == "b.jpg" }?["uniqueName"] as? String)
+        let created = try run(["--library", lib, "share", "create", b, "--title", "S", "--json"])
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let share = try json(created.stdout)
         let id = try XCTUnwrap(share["id"] as? String)
         try FileManager.default.removeItem(atPath: input + "/b.jpg")
         XCTAssertTrue(
