@@ -92,16 +92,17 @@ public struct ImportSummary: Equatable, Sendable {
     public var metadataChanges: [MetadataChange] = []
 
     /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
-    /// ["refreshed":N (with --refresh-metadata),] "replaced":N,"metadataChanges":[MetadataChange.json…],
-    /// "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
+    /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
+    /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
         .object(
             [
                 ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
                 ("skipped", .int(skipped)),
                 ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
-            ] + (refreshed.map { [("refreshed", JSONValue.int($0))] } ?? []) + [
-                ("replaced", .int(replaced)), ("metadataChanges", .array(metadataChanges.map(\.json))),
+            ] + (refreshed.map { [("refreshed", JSONValue.int($0))] } ?? [])
+                + (refreshed != nil || replaced > 0 || !metadataChanges.isEmpty
+                    ? [("replaced", .int(replaced)), ("metadataChanges", .array(metadataChanges.map(\.json)))] : []) + [
                 (
                     "failures",
                     .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })

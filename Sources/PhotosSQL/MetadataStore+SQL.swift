@@ -59,17 +59,4 @@ extension MetadataStore where Self: SQLConnection {
             sql: "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ?",
             arguments: [sha256, byteSize, fileReference, photoID])
     }
-
-    public func photosWithoutImageSHA256(after: Int64, limit: Int) throws -> [(
-        rowID: Int64, sha256: String, fileReference: String
-    )] {
-        try fetchAll(
-            sql: """
-                SELECT p.id, d.sha256, d.file_ref FROM photo p JOIN photo_data d ON d.photo_id = p.id
-                LEFT JOIN photo_file_state s ON s.photo_id = p.id
-                WHERE p.id > ? AND s.image_sha256 IS NULL ORDER BY p.id LIMIT ?
-                """,
-            arguments: [after, limit]
-        ) { (rowID: $0.int64(0), sha256: $0.string(1), fileReference: $0.string(2)) }
-    }
 }

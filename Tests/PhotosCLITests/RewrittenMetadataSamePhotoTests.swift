@@ -120,7 +120,7 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         // Again: nothing more happens (the file is the original now).
         let again = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
         XCTAssertEqual(again["duplicates"] as? Int, 1)
-        XCTAssertEqual(again["replaced"] as? Int, 0)
+        XCTAssertEqual(again["replaced"] as? Int ?? 0, 0)
     }
 
     func testJPEGWithRewrittenXMPIsTheSamePhoto() throws {
@@ -133,6 +133,30 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
 
     func testPNGWithRewrittenITXtIsTheSamePhoto() throws {
         try check(sample: "kite.png", edit: Self.png, refresh: true)
+    }
+
+    /// A photo imported before image-data hashes were recorded (its row deleted here to stand
+    /// for one) is found once `thumbnails --rebuild` recorded its hash.
+    func testThumbnailsRebuildRecordsTheHashOfOlderPhotos() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
+        let file = input + "/storm.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        try TestCatalog(root: lib).run("DELETE FROM photo_file_state")
+        let rebuilt = try run(["--library", lib, "thumbnails", "--rebuild", "-q"])
+        XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
+        XCTAssertEqual(
+            try TestCatalog(root: lib).scalarInt("SELECT count(*) FROM photo_file_state WHERE image_sha256 IS NOT NULL"), 1)
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
+        let summary = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
+        XCTAssertEqual(summary["replaced"] as? Int, 1)
+        XCTAssertEqual(summary["imported"] as? Int, 0)
+        let photos = try listed(lib)
+        XCTAssertEqual(photos.count, 1)
+        // No recorded file state: the refresh only adds (Trip stays, Holiday comes).
+        XCTAssertEqual(Set(try XCTUnwrap(photos.first?["tags"] as? [String])), ["Trip", "Holiday"])
     }
 
     /// Sync carries the new original: a peer that has the photo takes the new bytes as its
@@ -177,7 +201,7 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: input + "/b.jpg", contents: Data(Self.jpeg(path, subjects: ["Trip"]))))
         let other = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
         XCTAssertEqual(other["imported"] as? Int, 1)
-        XCTAssertEqual(other["replaced"] as? Int, 0)
+        XCTAssertEqual(other["replaced"] as? Int ?? 0, 0)
         XCTAssertEqual(try listed(lib).count, 2)
 
         let b = try XCTUnwrap(try listed(lib).first { $0["displayName"] as? String == "b.jpg" }?["uniqueName"] as? String)
@@ -190,7 +214,7 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
             FileManager.default.createFile(atPath: input + "/c.jpg", contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
         let shared = try json(try run(["--library", lib, "import", input, "--share", id, "--json"]).stdout)
         XCTAssertEqual(shared["imported"] as? Int, 1, "a new photo in the share")
-        XCTAssertEqual(shared["replaced"] as? Int, 0)
+        XCTAssertEqual(shared["replaced"] as? Int ?? 0, 0)
         let photos = try listed(lib)
         XCTAssertEqual(photos.count, 3)
         XCTAssertTrue(photos.contains { ($0["tags"] as? [String]) == ["Trip"] && $0["displayName"] as? String == "a.jpg" })

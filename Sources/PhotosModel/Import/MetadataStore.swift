@@ -100,12 +100,4 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error (a constraint error on PostgreSQL when another photo has that
     ///   original: `photo_data.sha256` is UNIQUE there).
     func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws
-
-    /// Up to `limit` photos after row `after` (row order) whose image-data hash is not recorded:
-    /// (row id, SHA-256 of the original, file reference). For the backfill
-    /// (`thumbnails --rebuild`).
-    /// - Throws: the store's error.
-    func photosWithoutImageSHA256(after: Int64, limit: Int) throws -> [(
-        rowID: Int64, sha256: String, fileReference: String
-    )]
 }
