@@ -95,29 +95,32 @@ public struct ImportSummary: Equatable, Sendable {
     /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
     /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
-        .object(
-            [
-                ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
-                ("skipped", .int(skipped)),
-                ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
-            ] + (refreshed.map { [("refreshed", JSONValue.int($0))] } ?? [])
-                + (refreshed != nil || replaced > 0 || !metadataChanges.isEmpty
-                    ? [("replaced", .int(replaced)), ("metadataChanges", .array(metadataChanges.map(\.json)))] : []) + [
-                (
-                    "failures",
-                    .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })
-                ),
-                (
-                    "restorations",
-                    .array(
-                        restorations.map {
-                            .object([
-                                ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
-                                ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
-                            ])
-                        })
-                )
-            ])
+        var pairs: [(String, JSONValue)] = [
+            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+            ("skipped", .int(skipped)),
+            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
+        ]
+        if let refreshed { pairs.append(("refreshed", .int(refreshed))) }
+        if refreshed != nil || replaced > 0 || !metadataChanges.isEmpty {
+            pairs += [("replaced", .int(replaced)), ("metadataChanges", .array(metadataChanges.map(\.json)))]
+        }
+        pairs += [
+            (
+                "failures",
+                .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })
+            ),
+            (
+                "restorations",
+                .array(
+                    restorations.map {
+                        .object([
+                            ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
+                            ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
+                        ])
+                    })
+            )
+        ]
+        return .object(pairs)
     }
 }
 
@@ -606,7 +609,8 @@ public final class Importer {
             if let store {
                 do {
                     wrote = try file.bytes.withUnsafeBytes {
-                        try store.write($0, reference: ExternalDataStore.reference(for: file.sha256), durability: .deferred)
+                        try store.write(
+                            $0, reference: ExternalDataStore.reference(for: file.sha256), durability: .deferred)
                     }
                 } catch {
                     claimed.release(file.sha256)

@@ -28,7 +28,8 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         let list = try run(["--library", lib, "list", "--json"])
         let lines = list.stdout.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, list.stdout)
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.first).utf8)) as? [String: Any])
+        return try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.first).utf8)) as? [String: Any])
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -120,13 +121,15 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "--author", "ann", "rate", name, "2", "-q"]).status, 0)
         do {
             let catalog = try TestCatalog(root: lib)
-            XCTAssertEqual(try catalog.scalarInt("SELECT count(*) FROM photo_file_state WHERE file_tags IS NOT NULL"), 1)
+            XCTAssertEqual(
+                try catalog.scalarInt("SELECT count(*) FROM photo_file_state WHERE file_tags IS NOT NULL"), 1)
             try catalog.run("DELETE FROM photo_file_state")
         }
         write(sidecar(rating: 3, subjects: ["Bug", "Nature"]), to: input + "/kite.png.xmp")
         let out = try json(try run(["--library", lib, "import", "--refresh-metadata", input, "--json"]).stdout)
         XCTAssertEqual(
-            (out["metadataChanges"] as? [[String: Any]])?.first?["changes"] as? [String], ["+tag Bug", "rating none\u{2192}3"])
+            (out["metadataChanges"] as? [[String: Any]])?.first?["changes"] as? [String],
+            ["+tag Bug", "rating none\u{2192}3"])
         var kite = try photo(lib)
         XCTAssertEqual(Set(try XCTUnwrap(kite["tags"] as? [String])), ["Insect", "Bug", "Nature"], "nothing removed")
         XCTAssertEqual(kite["ratings"] as? [Int], [2, 3])

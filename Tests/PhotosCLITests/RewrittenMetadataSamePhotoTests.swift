@@ -104,14 +104,16 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertEqual(photo["byteSize"] as? Int, after.count)
         XCTAssertEqual(originals(lib), [try sha256(after)], "the old original is gone, the new one is there")
         let stored = try XCTUnwrap(
-            FileManager.default.contents(atPath: lib + "/ExternalData/" + String(try sha256(after).prefix(2)) + "/" + (try sha256(after))))
+            FileManager.default.contents(
+                atPath: lib + "/ExternalData/" + String(try sha256(after).prefix(2)) + "/" + (try sha256(after))))
         XCTAssertEqual([UInt8](stored), after)
         let verify = try run(["--library", lib, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
 
         // History records the new original (a PhotoData update), so sync carries it.
         let history = try run(["--library", lib, "history", "--json"]).stdout.split(separator: "\n")
-        let last = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(history.last).utf8)) as? [String: Any])
+        let last = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try XCTUnwrap(history.last).utf8)) as? [String: Any])
         let changes = try XCTUnwrap(last["changes"] as? [[String: Any]])
         XCTAssertTrue(
             changes.contains { $0["entity"] as? String == "PhotoData" && $0["type"] as? String == "update" },
@@ -142,14 +144,17 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
         let file = input + "/storm.jpg"
-        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
         XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
         try TestCatalog(root: lib).run("DELETE FROM photo_file_state")
         let rebuilt = try run(["--library", lib, "thumbnails", "--rebuild", "-q"])
         XCTAssertEqual(rebuilt.status, 0, rebuilt.stderr)
         XCTAssertEqual(
-            try TestCatalog(root: lib).scalarInt("SELECT count(*) FROM photo_file_state WHERE image_sha256 IS NOT NULL"), 1)
-        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
+            try TestCatalog(root: lib).scalarInt(
+                "SELECT count(*) FROM photo_file_state WHERE image_sha256 IS NOT NULL"), 1)
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
         let summary = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
         XCTAssertEqual(summary["replaced"] as? Int, 1)
         XCTAssertEqual(summary["imported"] as? Int, 0)
@@ -166,7 +171,8 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
         let file = input + "/storm.jpg"
-        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: file, contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
         XCTAssertEqual(try run(["--library", a, "import", input, "-q"]).status, 0)
         XCTAssertEqual(try run(["--library", b, "init", "-q"]).status, 0)
         let first = try run(["--library", b, "sync", "--from", a, "-q"])
@@ -195,28 +201,35 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
         let path = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/path.jpg")))
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/a.jpg", contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/a.jpg", contents: Data(Self.jpeg(storm, subjects: ["Trip"]))))
         XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
         try FileManager.default.removeItem(atPath: input + "/a.jpg")
-        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/b.jpg", contents: Data(Self.jpeg(path, subjects: ["Trip"]))))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/b.jpg", contents: Data(Self.jpeg(path, subjects: ["Trip"]))))
         let other = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
         XCTAssertEqual(other["imported"] as? Int, 1)
         XCTAssertEqual(other["replaced"] as? Int ?? 0, 0)
         XCTAssertEqual(try listed(lib).count, 2)
 
-        let b = try XCTUnwrap(try listed(lib).first { $0["displayName"] as? String == "b.jpg" }?["uniqueName"] as? String)
+        let b = try XCTUnwrap(
+            try listed(lib).first { $0["displayName"] as? String == "b.jpg" }?["uniqueName"] as? String)
         let created = try run(["--library", lib, "share", "create", b, "--title", "S", "--json"])
         XCTAssertEqual(created.status, 0, created.stderr)
         let share = try json(created.stdout)
         let id = try XCTUnwrap(share["id"] as? String)
         try FileManager.default.removeItem(atPath: input + "/b.jpg")
         XCTAssertTrue(
-            FileManager.default.createFile(atPath: input + "/c.jpg", contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
+            FileManager.default.createFile(
+                atPath: input + "/c.jpg", contents: Data(Self.jpeg(storm, subjects: ["Holiday"]))))
         let shared = try json(try run(["--library", lib, "import", input, "--share", id, "--json"]).stdout)
         XCTAssertEqual(shared["imported"] as? Int, 1, "a new photo in the share")
         XCTAssertEqual(shared["replaced"] as? Int ?? 0, 0)
         let photos = try listed(lib)
         XCTAssertEqual(photos.count, 3)
-        XCTAssertTrue(photos.contains { ($0["tags"] as? [String]) == ["Trip"] && $0["displayName"] as? String == "a.jpg" })
+        XCTAssertTrue(
+            photos.contains { ($0["tags"] as? [String]) == ["Trip"] && $0["displayName"] as? String == "a.jpg" })
     }
 }

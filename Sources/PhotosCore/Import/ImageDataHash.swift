@@ -9,9 +9,11 @@ import PhotosImaging
 ///
 /// What is hashed, as byte ranges of the file in file order:
 /// - JPEG: every marker segment except APP0–APP15 and COM (so DQT, DHT, SOFn, DRI, SOS…), the
-///   entropy-coded data after each SOS, and EOI; nothing after EOI.
-/// - PNG: the type and data of IHDR, PLTE and tRNS, and the data of every IDAT (so a tool
-///   that splits IDAT differently does not change it); not ancillary chunks (tEXt, iTXt, eXIf…).
+///   entropy-coded data after each SOS, EOI and any bytes after it (a trailer such as a
+///   motion photo's video is part of the file's content, and metadata writers keep it).
+/// - PNG: the type and data of IHDR, PLTE and tRNS, the data of every IDAT (so a tool that
+///   splits IDAT differently does not change it), and any bytes after IEND; not ancillary
+///   chunks (tEXt, iTXt, eXIf…).
 /// - WebP: the chunks VP8, VP8L, ALPH, ANIM and ANMF (header and data); not VP8X (whose flags
 ///   say whether EXIF/XMP are present), EXIF, XMP or ICCP.
 /// - HEIF/AVIF: the item data (`iloc` extents, in the file or in `idat`) of the primary item
@@ -69,7 +71,9 @@ public enum ImageDataHash {
             let m = b[i + 1]
             if m == 0xFF { i += 1; continue } // fill byte
             if m == 0xD9 {
-                ranges.append(i..<i + 2)
+                // EOI, and what follows it (a trailer: a motion photo's video, a maker's data;
+                // tools that rewrite the metadata keep it).
+                ranges.append(i..<n)
                 return sawScan ? ranges : nil
             }
             if m == 0xD8 || m == 0x01 || (0xD0...0xD7).contains(m) { i += 2; continue } // no length
@@ -120,7 +124,8 @@ public enum ImageDataHash {
             case (0x49, 0x44, 0x41, 0x54): // IDAT
                 ranges.append(dataStart..<dataEnd)
                 sawData = true
-            case (0x49, 0x45, 0x4E, 0x44): // IEND
+            case (0x49, 0x45, 0x4E, 0x44): // IEND, and what follows it
+                if dataEnd + 4 < n { ranges.append(dataEnd + 4..<n) }
                 return sawData ? ranges : nil
             default: break
             }

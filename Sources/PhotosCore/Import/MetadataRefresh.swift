@@ -69,7 +69,8 @@ public struct MetadataChange: Equatable, Sendable {
     public var descriptions: [String] {
         var words = tagsAdded.map { "+tag \($0)" } + tagsRemoved.map { "\u{2212}tag \($0)" }
         if let rating {
-            words.append("rating \(rating.from.map(String.init) ?? "none")\u{2192}\(rating.to.map(String.init) ?? "none")")
+            words.append(
+                "rating \(rating.from.map(String.init) ?? "none")\u{2192}\(rating.to.map(String.init) ?? "none")")
         }
         if let captureDate { words.append("captureDate \(captureDate)") }
         if let newOriginalSHA256 { words.append("original replaced (sha256 \(newOriginalSHA256))") }
@@ -87,7 +88,12 @@ public struct MetadataChange: Equatable, Sendable {
         ]
         if let rating {
             pairs.append(
-                ("rating", .object([("from", rating.from.map { .int($0) } ?? .null), ("to", rating.to.map { .int($0) } ?? .null)])))
+                (
+                    "rating",
+                    .object([
+                        ("from", rating.from.map { .int($0) } ?? .null), ("to", rating.to.map { .int($0) } ?? .null)
+                    ])
+                ))
         }
         if let captureDate { pairs.append(("captureDate", .string(captureDate))) }
         if let newOriginalSHA256 { pairs.append(("sha256", .string(newOriginalSHA256))) }
