@@ -103,9 +103,11 @@ public func downgradeToSchemaVersion1(_ lib: String) throws {
         """)
 }
 
-/// SQL that removes what migration 6 (sync, issue 11) added, for the helpers that turn a current
-/// library into one an older version wrote.
+/// SQL that removes what migration 6 (sync, issue 11) and later ones (7, issue 31 items 4 and 5:
+/// `photo_file_state`) added, for the helpers that turn a current library into one an older
+/// version wrote.
 public let dropTablesOfSchemaVersion6 = """
+    DROP TABLE IF EXISTS photo_file_state;
     DROP TABLE IF EXISTS sync_library; DROP TABLE IF EXISTS sync_entry; DROP TABLE IF EXISTS sync_applied;
     DROP TABLE IF EXISTS sync_peer; DROP TABLE IF EXISTS sync_membership;
     DROP INDEX IF EXISTS history_change_object;
