@@ -75,8 +75,16 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         kite = try photo(lib)
         XCTAssertEqual(kite["ratings"] as? [Int], [5, 2])
 
-        // The file drops its rating and every keyword: the file's go, the library's stay.
-        write(sidecar(rating: nil, subjects: []), to: input + "/kite.png.xmp")
+        // A sidecar left behind says nothing: nothing changes.
+        try FileManager.default.removeItem(atPath: input + "/kite.png.xmp")
+        let gone = try json(try run(["--library", lib, "import", "--refresh-metadata", input, "--json"]).stdout)
+        XCTAssertEqual(gone["refreshed"] as? Int, 0)
+        XCTAssertEqual(Set(try XCTUnwrap(try photo(lib)["tags"] as? [String])), ["Best of 2024", "Bug", "Nature"])
+        XCTAssertEqual(try photo(lib)["ratings"] as? [Int], [5, 2])
+
+        // The file clears its rating (xmp:Rating 0) and every keyword (an empty dc:subject): the
+        // file's go, the library's stay.
+        write(sidecar(rating: 0, subjects: []), to: input + "/kite.png.xmp")
         let dropped = try json(try run(["--library", lib, "import", "--refresh-metadata", input, "--json"]).stdout)
         let dropChanges = try XCTUnwrap((dropped["metadataChanges"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(try XCTUnwrap(dropChanges["tagsRemoved"] as? [String])), ["Bug", "Nature"])

@@ -137,8 +137,9 @@ extension Library {
     ///   file has none now, or inserted when there is none; ratings by authors are never touched.
     /// - capture time: when the file's (EXIF or XMP, never the modification time) changed and
     ///   differs from the photo's, it is set (a Photo update of `captureDate`).
-    /// A photo whose file state was never recorded (imported before schema 7, or from another
-    /// library) only gains: the file's tags it lacks, the file's rating when it has no anonymous
+    /// What the file does not say at all (no keyword property, no `xmp:Rating`, no EXIF/XMP
+    /// time: a sidecar left behind) is no change. A photo whose file state was never recorded
+    /// (imported before schema 7, or from another library) only gains: the file's tags it lacks, the file's rating when it has no anonymous
     /// rating, and the file's capture time when it differs; nothing is removed. The file's
     /// state is then recorded for the next refresh.
     ///
@@ -184,8 +185,17 @@ extension Library {
                         continue
                     }
                 }
-                let now = FileMetadataState(metadata: item.metadata, capture: item.capture)
                 let before = try metadataStore.fileMetadataState(ofPhoto: photo.rowID)
+                // What the file does not say is not a change: no keyword property at all (a
+                // sidecar not copied along, a file without XMP) keeps the tags; no xmp:Rating at
+                // all keeps the rating (0 or -1 says "none"); no EXIF/XMP time keeps the time.
+                var now = FileMetadataState(metadata: item.metadata, capture: item.capture)
+                if item.metadata?.hasKeywords != true { now.tags = before?.tags ?? [] }
+                if item.metadata?.hasRating != true { now.rating = before?.rating }
+                if now.captureDate == nil {
+                    now.captureDate = before?.captureDate
+                    now.captureOffset = before?.captureOffset
+                }
                 var attributes: [String] = []
                 if let t = item.capture, t.source != "file-mtime",
                     before == nil || before?.captureDate != t.local || before?.captureOffset != t.offsetMinutes,
