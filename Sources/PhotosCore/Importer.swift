@@ -601,10 +601,19 @@ public final class Importer {
         // Orientation is metadata, but it turns the picture), is this file's photo; the file
         // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
+        if let imageSHA256, !claimed.claimImage(imageSHA256) {
+            // Another file of this run has this image (the same photo with other metadata):
+            // the first one met is imported, this one is its duplicate.
+            claimed.release(file.sha256)
+            return .duplicate
+        }
         if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
             match.format == result.format.rawValue, match.width == result.width, match.height == result.height,
             match.orientation == result.orientation.rawValue
         {
+            // An older version of the photo (its original before a rewritten file replaced it,
+            // such as exiftool's FILE_original): never taken back.
+            if match.replacedSHA256s.contains(file.sha256) { return .duplicate }
             var wrote = false
             if let store {
                 do {
@@ -620,11 +629,11 @@ public final class Importer {
             }
             return .refresh(
                 MetadataRefresh(
-                    path: path, uniqueName: match.uniqueName, metadata: sidecar, capture: capture,
+                    path: path, uniqueName: match.uniqueName, sha256: file.sha256, metadata: sidecar, capture: capture,
                     imageSHA256: imageSHA256,
                     replacement: OriginalReplacement(
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
-                        wroteFile: wrote)))
+                        replacedBefore: match.replacedSHA256s, wroteFile: wrote)))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
@@ -680,7 +689,8 @@ public final class Importer {
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
         return .refresh(
             MetadataRefresh(
-                path: path, uniqueName: uniqueName, metadata: metadata, capture: capture, imageSHA256: imageSHA256))
+                path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
+                imageSHA256: imageSHA256))
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

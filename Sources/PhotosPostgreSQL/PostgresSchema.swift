@@ -221,7 +221,8 @@ public enum PostgresSchema {
         );
         """,
         // 7 (issue 31 items 4 and 5): as SQLite migration 7, what a photo's file said when it
-        // was last read (`file_*`, NULL tags: never recorded) and the hash of its image data.
+        // was last read (`file_*`, NULL tags: never recorded), the hash of its image data and
+        // the originals a rewritten file replaced.
         """
         CREATE TABLE photo_file_state (
             photo_id            BIGINT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
@@ -229,7 +230,8 @@ public enum PostgresSchema {
             file_tags           TEXT COLLATE "C",
             file_rating         INTEGER CHECK (file_rating BETWEEN 1 AND 5),
             file_capture_date   TEXT COLLATE "C",
-            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080)
+            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080),
+            replaced_sha256s    TEXT COLLATE "C"
         );
         CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
         """

@@ -41,7 +41,8 @@ extension MetadataStore where Self: SQLConnection {
     public func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch? {
         try fetchOne(
             sql: """
-                SELECT p.id, p.unique_name, p.display_name, d.sha256, d.file_ref, p.format, p.width, p.height, p.orientation
+                SELECT p.id, p.unique_name, p.display_name, d.sha256, d.file_ref, p.format, p.width, p.height, p.orientation,
+                    s.replaced_sha256s
                 FROM photo_file_state s JOIN photo p ON p.id = s.photo_id JOIN photo_data d ON d.photo_id = p.id
                 WHERE s.image_sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1
                 """,
@@ -50,8 +51,18 @@ extension MetadataStore where Self: SQLConnection {
             ImageDataMatch(
                 rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2), sha256: $0.string(3),
                 fileReference: $0.string(4), format: $0.string(5), width: $0.int(6), height: $0.int(7),
-                orientation: $0.int(8))
+                orientation: $0.int(8),
+                replacedSHA256s: ($0.optionalString(9) ?? "").split(separator: "\n").map(String.init))
         }
+    }
+
+    public func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_file_state (photo_id, replaced_sha256s) VALUES (?, ?)
+                ON CONFLICT (photo_id) DO UPDATE SET replaced_sha256s = excluded.replaced_sha256s
+                """,
+            arguments: [photoID, sha256s.joined(separator: "\n")])
     }
 
     public func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws {

@@ -286,7 +286,10 @@ public enum Schema {
         // photo), NULL until computed; `file_tags` the tag names the file gave at import or the
         // last `--refresh-metadata`, one per line, sorted (NULL: never recorded, a photo from
         // before this version or from another library), `file_rating` its xmp:Rating 1-5 (NULL:
-        // none), `file_capture_date`/`file_capture_offset` its capture time from EXIF/XMP.
+        // none), `file_capture_date`/`file_capture_offset` its capture time from EXIF/XMP,
+        // `replaced_sha256s` the SHA-256s of the originals a rewritten file replaced (newest
+        // first, one per line, at most 16): an older version met again (exiftool's
+        // `FILE_original`) is not taken back.
         """
         CREATE TABLE photo_file_state (
             photo_id            INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
@@ -294,7 +297,8 @@ public enum Schema {
             file_tags           TEXT,
             file_rating         INTEGER CHECK (file_rating BETWEEN 1 AND 5),
             file_capture_date   TEXT,
-            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080)
+            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080),
+            replaced_sha256s    TEXT
         );
         CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
         """

@@ -137,6 +137,48 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         try check(sample: "kite.png", edit: Self.png, refresh: true)
     }
 
+    /// exiftool leaves the old bytes beside the edited file (`storm.jpg_original`, a JPEG by its
+    /// bytes): the edited file becomes the original, the older version is never taken back
+    /// (not in the run that replaces, not in later runs), and its old metadata does not undo
+    /// the edit.
+    func testTheOlderVersionLeftBesideIsNotTakenBack() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
+        let before = Self.jpeg(storm, subjects: ["Trip"]), after = Self.jpeg(storm, subjects: ["Holiday"])
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/storm.jpg", contents: Data(before)))
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/storm.jpg", contents: Data(after)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/storm.jpg_original", contents: Data(before)))
+        for (round, options) in [["--refresh-metadata"], [], ["--refresh-metadata"]].enumerated() {
+            let result = try run(["--library", lib, "import", input, "--json"] + options)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let summary = try json(result.stdout)
+            XCTAssertEqual(summary["imported"] as? Int, 0, "round \(round): \(result.stdout)")
+            XCTAssertEqual(summary["replaced"] as? Int ?? 0, round == 0 ? 1 : 0, "round \(round): \(result.stdout)")
+            let photos = try listed(lib)
+            XCTAssertEqual(photos.count, 1)
+            XCTAssertEqual(photos.first?["sha256"] as? String, try sha256(after), "round \(round)")
+            XCTAssertEqual(photos.first?["tags"] as? [String], ["Holiday"], "round \(round)")
+        }
+        XCTAssertEqual(originals(lib), [try sha256(after)])
+    }
+
+    /// Two files of one image with different metadata, both new: one photo.
+    func testTwoVersionsInOneRunAreOnePhoto() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let kite = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/kite.png")))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: input + "/a.png", contents: Data(Self.png(kite, subjects: ["A"]))))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: input + "/b.png", contents: Data(Self.png(kite, subjects: ["B"]))))
+        let summary = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
+        XCTAssertEqual(summary["imported"] as? Int, 1)
+        XCTAssertEqual(summary["duplicates"] as? Int, 1)
+        XCTAssertEqual(try listed(lib).count, 1)
+    }
+
     /// A photo imported before image-data hashes were recorded (its row deleted here to stand
     /// for one) is found once `thumbnails --rebuild` recorded its hash.
     func testThumbnailsRebuildRecordsTheHashOfOlderPhotos() throws {

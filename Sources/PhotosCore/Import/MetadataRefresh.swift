@@ -11,6 +11,9 @@ struct MetadataRefresh: Sendable {
     var path: String
     /// The photo whose original has the file's SHA-256 (or, with `replacement`, its image data).
     var uniqueName: String
+    /// The file's SHA-256: a refresh (without `replacement`) applies only while it is still the
+    /// photo's original (another file of the run may have replaced it).
+    var sha256: String
     var metadata: XMPSidecar?
     /// Nil when only the file's modification time gave one: a copy's mtime says nothing about
     /// when the photo was taken, so it never replaces a stored time.
@@ -32,6 +35,8 @@ struct OriginalReplacement: Sendable {
     /// The file's SHA-256 (64 lowercase hex digits) and size in bytes.
     var sha256: String
     var byteSize: Int
+    /// The originals rewritten files replaced before (`ImageDataMatch.replacedSHA256s`).
+    var replacedBefore: [String] = []
     /// True when this run wrote the file to external data (false in a dry run).
     var wroteFile: Bool
 }
@@ -174,6 +179,9 @@ extension Library {
                     if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256) {
                         try metadataStore.replaceOriginal(
                             ofPhoto: photo.rowID, sha256: r.sha256, byteSize: r.byteSize, fileReference: newReference)
+                        var older = [photo.sha256]
+                        for sha in r.replacedBefore where !older.contains(sha) && older.count < 16 { older.append(sha) }
+                        try metadataStore.setReplacedSHA256s(older, ofPhoto: photo.rowID)
                         history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize"], zone: photo.zone)
                         replaced.append(photo.fileReference)
                         change.newOriginalSHA256 = r.sha256
@@ -184,6 +192,10 @@ extension Library {
                         if r.wroteFile, try !referencesFile(newReference) { unused.append(newReference) }
                         continue
                     }
+                } else if photo.sha256 != item.sha256 {
+                    // The file is no longer the photo's original (a rewritten copy replaced it
+                    // in this run): an older version says nothing new.
+                    continue
                 }
                 let before = try metadataStore.fileMetadataState(ofPhoto: photo.rowID)
                 // What the file does not say is not a change: no keyword property at all (a

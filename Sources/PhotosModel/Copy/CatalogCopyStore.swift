@@ -123,7 +123,7 @@ public enum CatalogTables {
             "photo_file_state",
             [
                 i("photo_id"), t("image_sha256"), t("file_tags"), i("file_rating"), t("file_capture_date"),
-                i("file_capture_offset")
+                i("file_capture_offset"), t("replaced_sha256s")
             ], key: ["photo_id"])
     ]
 

@@ -43,11 +43,15 @@ public struct ImageDataMatch: Equatable, Sendable {
     public var width: Int
     public var height: Int
     public var orientation: Int
+    /// The SHA-256s of the originals that rewritten files replaced, newest first
+    /// (`MetadataStore.setReplacedSHA256s`).
+    public var replacedSHA256s: [String]
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, fileReference: String, format: String,
-        width: Int, height: Int, orientation: Int
+        width: Int, height: Int, orientation: Int, replacedSHA256s: [String] = []
     ) {
+        self.replacedSHA256s = replacedSHA256s
         self.rowID = rowID
         self.uniqueName = uniqueName
         self.displayName = displayName
@@ -100,4 +104,10 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error (a constraint error on PostgreSQL when another photo has that
     ///   original: `photo_data.sha256` is UNIQUE there).
     func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws
+
+    /// Records the SHA-256s of the originals rewritten files replaced for photo row `photoID`,
+    /// newest first (at most 16 kept by the caller): a file with one of them is an older version
+    /// of the photo, never taken back as its original.
+    /// - Throws: the store's error.
+    func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws
 }
