@@ -85,6 +85,12 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         let after = edit(plain, ["Holiday"])
         XCTAssertNotEqual(try sha256(after), try sha256(before))
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(after)))
+        // A dry run says what would change and changes nothing.
+        let dry = try run(["--library", lib, "import", "--dry-run", input] + (refresh ? ["--refresh-metadata"] : []))
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("would change +tag Holiday, \u{2212}tag Trip, original replaced"), dry.stdout)
+        XCTAssertEqual(originals(lib), [try sha256(before)])
+        XCTAssertEqual(try listed(lib).first?["sha256"] as? String, try sha256(before))
         let result = try run(["--library", lib, "import", input, "--json"] + (refresh ? ["--refresh-metadata"] : []))
         XCTAssertEqual(result.status, 0, result.stderr)
         let summary = try json(result.stdout)
@@ -204,6 +210,35 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertEqual(photos.count, 1)
         // No recorded file state: the refresh only adds (Trip stays, Holiday comes).
         XCTAssertEqual(Set(try XCTUnwrap(photos.first?["tags"] as? [String])), ["Trip", "Holiday"])
+    }
+
+    /// WebP: an XMP chunk added (RIFF size updated) is the same photo.
+    func testWebPWithAnAddedXMPChunkIsTheSamePhoto() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let webp = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: formatSamplesDir + "/path.webp")))
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/path.webp", contents: Data(webp)))
+        XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
+        let name = try XCTUnwrap(try listed(lib).first?["uniqueName"] as? String)
+        let packet = Self.xmp(["Holiday"]) + (Self.xmp(["Holiday"]).count % 2 == 1 ? [0x20] : [])
+        let n = UInt32(packet.count)
+        var edited =
+            webp + Array("XMP ".utf8) + [
+                UInt8(n & 0xFF), UInt8((n >> 8) & 0xFF), UInt8((n >> 16) & 0xFF), UInt8(n >> 24)
+            ]
+            + packet
+        let size = UInt32(edited.count - 8)
+        edited.replaceSubrange(
+            4..<8, with: [UInt8(size & 0xFF), UInt8((size >> 8) & 0xFF), UInt8((size >> 16) & 0xFF), UInt8(size >> 24)])
+        XCTAssertTrue(FileManager.default.createFile(atPath: input + "/path.webp", contents: Data(edited)))
+        let summary = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
+        XCTAssertEqual(summary["imported"] as? Int, 0, "\(summary)")
+        XCTAssertEqual(summary["replaced"] as? Int, 1, "\(summary)")
+        let photos = try listed(lib)
+        XCTAssertEqual(photos.count, 1)
+        XCTAssertEqual(photos.first?["uniqueName"] as? String, name)
+        XCTAssertEqual(photos.first?["sha256"] as? String, try sha256(edited))
+        XCTAssertEqual(try run(["--library", lib, "verify", "-q"]).status, 0)
     }
 
     /// Sync carries the new original: a peer that has the photo takes the new bytes as its
