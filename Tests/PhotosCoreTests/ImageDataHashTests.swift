@@ -87,20 +87,22 @@ final class ImageDataHashTests: XCTestCase {
         XCTAssertNotEqual(hash(other, .webp), base)
     }
 
-    /// HEIF: the primary item's data counts, bytes outside every item's extents do not.
+    /// HEIF: the primary item's data and the file type count, boxes outside them do not.
     func testHEIFPrimaryItemDataCounts() throws {
         let heic = try read(formatSamplesDir + "/storm.heic")
         let base = try XCTUnwrap(hash(heic, .heif))
         let ranges = try XCTUnwrap(heic.withUnsafeBytes { ImageDataHash.ranges(of: $0, format: .heif) })
-        let inside = try XCTUnwrap(ranges.first)
+        let inside = try XCTUnwrap(ranges.last)
         var other = heic
         other[inside.lowerBound + inside.count / 2] ^= 0x01
         XCTAssertNotEqual(hash(other, .heif), base)
-        // The ftyp's minor version is no item's data.
-        var minor = heic
-        minor[12] ^= 0x01
-        XCTAssertFalse(ranges.contains { $0.contains(12) })
-        XCTAssertEqual(hash(minor, .heif), base)
+        // The major brand is what the file says it is.
+        var brand = heic
+        brand[8] ^= 0x01
+        XCTAssertNotEqual(hash(brand, .heif), base)
+        // A box added after the others (a writer's padding) is no item's data.
+        let free: [UInt8] = [0, 0, 0, 12] + Array("free".utf8) + [1, 2, 3, 4]
+        XCTAssertEqual(hash(heic + free, .heif), base)
     }
 
     /// Every prefix and single-byte mutations of each sample give a hash or nil, never a trap,

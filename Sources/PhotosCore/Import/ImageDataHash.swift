@@ -16,8 +16,8 @@ import PhotosImaging
 ///   chunks (tEXt, iTXt, eXIf…).
 /// - WebP: the chunks VP8, VP8L, ALPH, ANIM and ANMF (header and data); not VP8X (whose flags
 ///   say whether EXIF/XMP are present), EXIF, XMP or ICCP.
-/// - HEIF/AVIF: the item data (`iloc` extents, in the file or in `idat`) of the primary item
-///   (`pitm`) and of the items it derives from (`iref` type `dimg`, the tiles of a grid, at
+/// - HEIF/AVIF: the `ftyp` box, and the item data (`iloc` extents, in the file or in `idat`) of
+///   the primary item (`pitm`) and of the items it derives from (`iref` type `dimg`, the tiles of a grid, at
 ///   most 4 levels and 4096 items); not the Exif or XMP items.
 /// Work and memory are bounded by the file: at most the file's size is hashed (overlapping
 /// extents that add up to more give no hash), no range is trusted beyond the bytes given.
@@ -158,6 +158,7 @@ public enum ImageDataHash {
     /// One ISO BMFF box: its type, where its payload starts and where it ends.
     private struct Box {
         var type: (UInt8, UInt8, UInt8, UInt8)
+        var start: Int
         var payload: Int
         var end: Int
         func isType(_ s: StaticString) -> Bool {
@@ -183,7 +184,8 @@ public enum ImageDataHash {
                 size = range.upperBound - i
             }
             guard size >= header, size <= range.upperBound - i else { return nil }
-            result.append(Box(type: (b[i + 4], b[i + 5], b[i + 6], b[i + 7]), payload: i + header, end: i + size))
+            result.append(
+                Box(type: (b[i + 4], b[i + 5], b[i + 6], b[i + 7]), start: i, payload: i + header, end: i + size))
             i += size
             if result.count > 10_000 { return nil }
         }
@@ -277,7 +279,9 @@ public enum ImageDataHash {
             }
         }
 
-        var ranges: [Range<Int>] = []
+        // The file type (ftyp: its brands say what the file is; metadata writers keep it).
+        var ranges: [Range<Int>] = top.first(where: { $0.isType("ftyp") }).map { [$0.start..<$0.end] } ?? []
+        let fileType = ranges.count
         var visited = Set<Int>()
         var level = [primary]
         for _ in 0..<5 {
@@ -290,6 +294,6 @@ public enum ImageDataHash {
             level = next
             if level.isEmpty { break }
         }
-        return ranges.isEmpty ? nil : ranges
+        return ranges.count > fileType ? ranges : nil
     }
 }
