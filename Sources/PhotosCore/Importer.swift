@@ -601,12 +601,6 @@ public final class Importer {
         // Orientation is metadata, but it turns the picture), is this file's photo; the file
         // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
-        if let imageSHA256, !claimed.claimImage(imageSHA256) {
-            // Another file of this run has this image (the same photo with other metadata):
-            // the first one met is imported, this one is its duplicate.
-            claimed.release(file.sha256)
-            return .duplicate
-        }
         if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
             match.format == result.format.rawValue, match.width == result.width, match.height == result.height,
             match.orientation == result.orientation.rawValue

@@ -170,21 +170,6 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertEqual(originals(lib), [try sha256(after)])
     }
 
-    /// Two files of one image with different metadata, both new: one photo.
-    func testTwoVersionsInOneRunAreOnePhoto() throws {
-        let input = dir + "/in", lib = dir + "/lib"
-        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        let kite = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/kite.png")))
-        XCTAssertTrue(
-            FileManager.default.createFile(atPath: input + "/a.png", contents: Data(Self.png(kite, subjects: ["A"]))))
-        XCTAssertTrue(
-            FileManager.default.createFile(atPath: input + "/b.png", contents: Data(Self.png(kite, subjects: ["B"]))))
-        let summary = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
-        XCTAssertEqual(summary["imported"] as? Int, 1)
-        XCTAssertEqual(summary["duplicates"] as? Int, 1)
-        XCTAssertEqual(try listed(lib).count, 1)
-    }
-
     /// A photo imported before image-data hashes were recorded (its row deleted here to stand
     /// for one) is found once `thumbnails --rebuild` recorded its hash.
     func testThumbnailsRebuildRecordsTheHashOfOlderPhotos() throws {

@@ -83,11 +83,8 @@ final class ImportPipeline {
 final class Claims: Sendable {
     private let set = Mutex(Set<String>())
     private let duplicateSet = Mutex(Set<String>())
-    private let imageSet = Mutex(Set<String>())
     func claim(_ sha: String) -> Bool { set.withLock { $0.insert(sha).inserted } }
     func release(_ sha: String) { _ = set.withLock { $0.remove(sha) } }
-    /// Claims an image-data hash (`ImageDataHash`): false when another file of this run has it.
-    func claimImage(_ sha: String) -> Bool { imageSet.withLock { $0.insert(sha).inserted } }
     /// Notes a file whose SHA-256 the library, or another file of this run, already has.
     func noteDuplicate(_ sha: String) { _ = duplicateSet.withLock { $0.insert(sha) } }
     /// The SHA-256s noted by `noteDuplicate`.
