@@ -82,31 +82,45 @@ public struct ImportSummary: Equatable, Sendable {
     /// With `--refresh-metadata`: the photos (already in the library) whose tags, rating or
     /// capture time changed; nil without that option.
     public var refreshed: Int?
+    /// Files whose image data is a photo's of the target zone but whose bytes are not its
+    /// original (another tool rewrote their metadata): each became its photo's original, and
+    /// its metadata was applied as a refresh applies it (issue 31 item 5). Also counted in
+    /// `duplicates`.
+    public var replaced = 0
+    /// What each refresh or replacement changed, per photo that changed (with `dryRun`: would
+    /// change), in the order they were applied.
+    public var metadataChanges: [MetadataChange] = []
 
     /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
-    /// ["refreshed":N (with --refresh-metadata),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
+    /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
+    /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
-        .object(
-            [
-                ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
-                ("skipped", .int(skipped)),
-                ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
-            ] + (refreshed.map { [("refreshed", JSONValue.int($0))] } ?? []) + [
-                (
-                    "failures",
-                    .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })
-                ),
-                (
-                    "restorations",
-                    .array(
-                        restorations.map {
-                            .object([
-                                ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
-                                ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
-                            ])
-                        })
-                )
-            ])
+        var pairs: [(String, JSONValue)] = [
+            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+            ("skipped", .int(skipped)),
+            ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
+        ]
+        if let refreshed { pairs.append(("refreshed", .int(refreshed))) }
+        if refreshed != nil || replaced > 0 || !metadataChanges.isEmpty {
+            pairs += [("replaced", .int(replaced)), ("metadataChanges", .array(metadataChanges.map(\.json)))]
+        }
+        pairs += [
+            (
+                "failures",
+                .array(failures.map { .object([("path", .string($0.path)), ("error", .string($0.reason))]) })
+            ),
+            (
+                "restorations",
+                .array(
+                    restorations.map {
+                        .object([
+                            ("path", .string($0.path)), ("uniqueName", .string($0.uniqueName)),
+                            ("displayName", .string($0.displayName)), ("reason", .string($0.reason))
+                        ])
+                    })
+            )
+        ]
+        return .object(pairs)
     }
 }
 
@@ -131,6 +145,9 @@ public final class Importer {
     /// B13: an XMP packet the XMP Toolkit refuses (embedded, or a sidecar that is XML but not
     /// valid XMP) no longer stops the file, nor is it dropped silently.
     public var onWarning: ((String, String) -> Void)?
+    /// Called on the calling thread for each photo whose metadata or original a file changed
+    /// (with `dryRun`: would change), once its transaction committed.
+    public var onMetadataChange: ((MetadataChange) -> Void)?
     /// Called on the calling thread after each file with (files done, files found so far): the
     /// folders are walked while the first files import, so the second number is the total only
     /// once `scanFinished` is true.
@@ -172,6 +189,9 @@ public final class Importer {
         var uncommitted: UncommittedOriginal {
             UncommittedOriginal(reference: ExternalDataStore.reference(for: sha256), written: written)
         }
+        /// The SHA-256 of its image data (`ImageDataHash`), nil when its structure could not be
+        /// followed.
+        var imageSHA256: String? = nil
     }
 
     enum Outcome: Sendable {
@@ -295,11 +315,23 @@ public final class Importer {
 
         func applyRefreshes() {
             defer { refreshes.removeAll(keepingCapacity: true) }
-            guard fatal == nil, let library, !refreshes.isEmpty else { return }
+            let written = refreshes.compactMap { r in
+                r.replacement.flatMap { $0.wroteFile ? ExternalDataStore.reference(for: $0.sha256) : nil }
+            }
+            guard fatal == nil, let library, !refreshes.isEmpty else {
+                uncommitted += written
+                return
+            }
             do {
-                let changed = try library.refreshMetadata(refreshes, author: options.author)
-                summary.refreshed = (summary.refreshed ?? 0) + changed.count
+                let (changes, unused) = try library.refreshMetadata(refreshes, author: options.author)
+                library.removeUnreferencedFiles(unused)
+                let replaced = changes.filter { $0.newOriginalSHA256 != nil }.count
+                summary.replaced += replaced
+                if options.refreshMetadata { summary.refreshed = (summary.refreshed ?? 0) + changes.count - replaced }
+                summary.metadataChanges += changes
+                for change in changes { onMetadataChange?(change) }
             } catch {
+                uncommitted += written
                 fatal = error
                 stop.set()
             }
@@ -533,9 +565,11 @@ public final class Importer {
     /// The worker's part for one file: classify by magic bytes, read and hash, skip a SHA-256
     /// known in `duplicates` (a photo outside it with the same original is no duplicate: the
     /// new photo shares the content-addressed file, issue 31 A1; one of another zone than
-    /// `zone` is `.duplicateInAnotherZone`), decode and thumbnail, write the original.
+    /// `zone` is `.duplicateInAnotherZone`), decode and thumbnail, recognise a photo of `zone`
+    /// whose image data it has (`ImageDataHash`: then `.refresh` with a replacement), write the
+    /// original.
     static func prepare(
-        path: String, reader: (any ImportStore)?, claimed: Claims, store: ExternalDataStore?,
+        path: String, reader: (any ImportStore & MetadataStore)?, claimed: Claims, store: ExternalDataStore?,
         thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true,
         zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore
     ) -> Outcome {
@@ -573,6 +607,8 @@ public final class Importer {
             return .duplicate
         }
         if let reader, let found = (try? reader.importedOriginal(sha256: file.sha256, in: duplicates)) ?? nil {
+            // (Here `detected` is the format: a duplicate's image-data hash is computed only
+            // by a refresh, which records it for a photo that has none.)
             let existing = (found.uniqueName, found.displayName, found.fileReference)
             // Heal instead of forget: a duplicate of a photo whose original is missing or
             // damaged writes the original back, atomically as an import does.
@@ -636,6 +672,45 @@ public final class Importer {
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
+        // The same image with rewritten metadata (issue 31 item 5): a photo of the target zone
+        // whose image data has this hash, of the same format, size and orientation (EXIF
+        // Orientation is metadata, but it turns the picture), is this file's photo; the file
+        // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
+        let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
+        if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
+            match.format == result.format.rawValue, match.width == result.width, match.height == result.height,
+            match.orientation == result.orientation.rawValue
+        {
+            // An older version of the photo (its original before a rewritten file replaced it,
+            // such as exiftool's FILE_original): never taken back.
+            if match.replacedSHA256s.contains(file.sha256) { return .duplicate }
+            // The file's metadata is applied as a refresh: metadata that cannot be read would
+            // read as "no tags" and remove the photo's, so the file fails instead.
+            if let problem = embedded.problems.first {
+                claimed.release(file.sha256)
+                return .failed(problem)
+            }
+            var wrote = false
+            if let store {
+                do {
+                    wrote = try file.bytes.withUnsafeBytes {
+                        try store.write(
+                            $0, reference: ExternalDataStore.reference(for: file.sha256), durability: .deferred)
+                    }
+                } catch {
+                    claimed.release(file.sha256)
+                    if let e = error as? FileError, e.isEnvironmental { return .fatal(e) }
+                    return .failed("\(error)")
+                }
+            }
+            return .refresh(
+                MetadataRefresh(
+                    path: path, uniqueName: match.uniqueName, sha256: file.sha256, metadata: sidecar, capture: capture,
+                    imageSHA256: imageSHA256,
+                    replacement: OriginalReplacement(
+                        previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
+                        replacedBefore: match.replacedSHA256s, wroteFile: wrote)))
+        }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
         var kept = result
@@ -664,7 +739,7 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, written: wrote, warnings: warnings))
+                sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -693,7 +768,12 @@ public final class Importer {
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
-        return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
+        // Recorded for a photo imported before its image-data hash was (schema 7).
+        let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
+        return .refresh(
+            MetadataRefresh(
+                path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
+                imageSHA256: imageSHA256))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

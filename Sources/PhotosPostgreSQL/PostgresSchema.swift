@@ -281,6 +281,21 @@ public enum PostgresSchema {
             first_opened TEXT COLLATE "C" NOT NULL,
             PRIMARY KEY (host, folder)
         );
+        """,
+        // 7 (issue 31 items 4 and 5): as SQLite migration 7, what a photo's file said when it
+        // was last read (`file_*`, NULL tags: never recorded), the hash of its image data and
+        // the originals a rewritten file replaced.
+        """
+        CREATE TABLE photo_file_state (
+            photo_id            BIGINT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+            image_sha256        TEXT COLLATE "C" CHECK (image_sha256 IS NULL OR length(image_sha256) = 64),
+            file_tags           TEXT COLLATE "C",
+            file_rating         INTEGER CHECK (file_rating BETWEEN 1 AND 5),
+            file_capture_date   TEXT COLLATE "C",
+            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080),
+            replaced_sha256s    TEXT COLLATE "C"
+        );
+        CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
         """
     ]
 }

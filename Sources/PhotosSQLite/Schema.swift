@@ -443,6 +443,29 @@ public enum Schema {
             first_opened TEXT NOT NULL,
             PRIMARY KEY (host, folder)
         );
+        """,
+        // 7 (issue 31 items 4 and 5): what a photo's file said when it was last read, and the
+        // hash of its image data alone. `photo_file_state` has at most one row per photo (gone
+        // with it): `image_sha256` is the SHA-256 of the original's image data without its
+        // metadata (`ImageDataHash`: a file another tool rewrote the metadata of is the same
+        // photo), NULL until computed; `file_tags` the tag names the file gave at import or the
+        // last `--refresh-metadata`, one per line, sorted (NULL: never recorded, a photo from
+        // before this version or from another library), `file_rating` its xmp:Rating 1-5 (NULL:
+        // none), `file_capture_date`/`file_capture_offset` its capture time from EXIF/XMP,
+        // `replaced_sha256s` the SHA-256s of the originals a rewritten file replaced (newest
+        // first, one per line, at most 16): an older version met again (exiftool's
+        // `FILE_original`) is not taken back.
+        """
+        CREATE TABLE photo_file_state (
+            photo_id            INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+            image_sha256        TEXT CHECK (image_sha256 IS NULL OR length(image_sha256) = 64),
+            file_tags           TEXT,
+            file_rating         INTEGER CHECK (file_rating BETWEEN 1 AND 5),
+            file_capture_date   TEXT,
+            file_capture_offset INTEGER CHECK (file_capture_offset BETWEEN -1080 AND 1080),
+            replaced_sha256s    TEXT
+        );
+        CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
         """
     ]
 

@@ -13,17 +13,13 @@ final class ListFindingTests: BinaryTestCase {
     static let cjk = "東京タワーの夜景とても長い名前のファイル.jpg"
     static let combining = "Cafe\u{301} au lait.jpg"
 
-    /// A copy of sample `name` made distinct by a COM segment, named `as`.
+    /// A copy of sample `name` made distinct by bytes after EOI (a COM segment is metadata: the
+    /// same image), named `as`.
     func distinctCopy(of name: String, as newName: String) throws -> String {
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/" + name))
-        let comment = Array("copy as \(newName)".utf8)
-        let segment: [UInt8] =
-            [0xFF, 0xFE, UInt8((comment.count + 2) >> 8), UInt8((comment.count + 2) & 0xFF)] + comment
         let path = dir + "/in/" + newName
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        XCTAssertTrue(
-            FileManager.default.createFile(
-                atPath: path, contents: Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: bytes + Data("copy as \(newName)".utf8)))
         return path
     }
 

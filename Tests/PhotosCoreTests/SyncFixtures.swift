@@ -14,14 +14,11 @@ class SyncTestCase: TemporaryFolderTestCase {
     /// Opens (creating) library `name` in the test's folder.
     func library(_ name: String) throws -> Library { try Library(root: dir + "/" + name, create: true) }
 
-    /// A JPEG of its own SHA-256: `Samples/storm.jpg` with a COM segment after SOI.
+    /// A JPEG of its own SHA-256 and image data: `Samples/storm.jpg` with bytes after EOI.
     func distinctJPEG() throws -> String {
         made += 1
         let sample = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
-        let text = Array("photos-sync-\(made)".utf8)
-        let length = text.count + 2
-        var bytes = [UInt8](sample.prefix(2)) + [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + text
-        bytes += sample.dropFirst(2)
+        let bytes = [UInt8](sample) + Array("photos-sync-\(made)".utf8)
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         let path = dir + "/in/photo-\(made).jpg"
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -162,9 +162,9 @@ final class BusyExitTests: BinaryTestCase {
         let second = dir + "/second"
         try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: input).sorted().prefix(12) {
-            // Distinct bytes again: another COM text.
+            // Distinct bytes and image data again: more bytes after EOI.
             var bytes = try XCTUnwrap(FileManager.default.contents(atPath: input + "/" + name))
-            bytes.insert(contentsOf: [0xFF, 0xFE, 0x00, 0x05, 0x42, 0x42, 0x42], at: 2)
+            bytes.append(contentsOf: [0x42, 0x42, 0x42])
             XCTAssertTrue(FileManager.default.createFile(atPath: second + "/" + name, contents: bytes))
         }
         XCTAssertEqual(try run(["--library", lib, "init", "-q"]).status, 0)

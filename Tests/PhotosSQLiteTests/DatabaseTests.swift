@@ -30,8 +30,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
             tables,
             [
                 "catalog_folder", "catalog_originals", "history_change", "history_consumer", "history_transaction",
-                "participant", "photo",
-                "photo_data", "photo_tag", "rating", "share", "sync_applied", "sync_entry", "sync_library",
+                "participant", "photo", "photo_data", "photo_file_state", "photo_tag", "rating", "share",
+                "sync_applied", "sync_entry", "sync_library",
                 "sync_membership", "sync_peer", "tag", "thumbnail", "zone"
             ])
         XCTAssertEqual(try db.scalarString("SELECT scope FROM zone WHERE id = 'default'"), "private")
@@ -52,13 +52,15 @@ final class DatabaseTests: TemporaryFolderTestCase {
             [
                 "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
                 "history_transaction_author",
-                "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256", "photo_imported_at",
+                "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256",
+                "photo_file_state_image", "photo_imported_at",
                 "photo_tag_tag", "photo_zone", "rating_photo", "rating_photo_author", "sync_entry_token",
                 "sync_entry_zone", "tag_zone_name"
             ])
         // Every foreign key column is the leading column of some index (or a primary/unique key).
         for table in [
-            "photo", "photo_data", "thumbnail", "tag", "photo_tag", "rating", "participant", "share", "history_change"
+            "photo", "photo_data", "thumbnail", "tag", "photo_tag", "rating", "participant", "share", "history_change",
+            "photo_file_state"
         ] {
             let fks = try Statement.prepare(db, "SELECT \"from\" FROM pragma_foreign_key_list(?)").map([table]) {
                 $0.string(0)

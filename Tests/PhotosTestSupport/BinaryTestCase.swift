@@ -88,7 +88,8 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
-    /// Copies of the sample JPEGs made distinct by a COM segment after SOI, so none is a duplicate.
+    /// Copies of the sample JPEGs made distinct by bytes after EOI, so none is a duplicate (a COM
+    /// segment would be metadata: the same image, so the same photo, issue 31 item 5).
     /// - Returns: the folder and the number of files in it.
     public func makeInput(copies: Int) throws -> (String, Int) {
         let input = dir + "/in"
@@ -99,13 +100,9 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         for name in jpegs {
             let bytes = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/" + name))
             for i in 0..<copies {
-                let comment = Array("copy \(i) of \(name)".utf8)
-                let length = comment.count + 2
-                let segment: [UInt8] = [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment
+                let trailer = Array("copy \(i) of \(name)".utf8)
                 XCTAssertTrue(
-                    FileManager.default.createFile(
-                        atPath: "\(input)/\(i)-\(name)",
-                        contents: Data(bytes.prefix(2)) + Data(segment) + bytes.dropFirst(2)))
+                    FileManager.default.createFile(atPath: "\(input)/\(i)-\(name)", contents: bytes + Data(trailer)))
                 count += 1
             }
         }

@@ -18,6 +18,8 @@ struct ImportBatchWriter {
     /// Where a batch checks, under the write lock, that no other process imported the same
     /// bytes meanwhile.
     let importStore: any ImportStore
+    /// Where each new photo's file state and image-data hash are recorded.
+    let metadataStore: any MetadataStore
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
     /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
@@ -34,6 +36,7 @@ struct ImportBatchWriter {
         self.author = author
         self.tagNames = tagNames
         importStore = library.store
+        metadataStore = library.store
     }
 
     /// What one committed batch did.
@@ -125,6 +128,11 @@ struct ImportBatchWriter {
                         try writer.insert(row)
                         history.insert(.rating(uuid: row.uuid), zone: zone)
                     }
+                    // What the file said, for the next `--refresh-metadata` to compare with, and
+                    // its image-data hash (issue 31 items 4 and 5): one row.
+                    try metadataStore.setFileMetadataState(
+                        FileMetadataState(metadata: item.sidecar, capture: item.capture), imageSHA256: item.imageSHA256,
+                        ofPhoto: photoID)
                     result.imported += 1
                     result.bytes += Int64(item.byteSize)
                 }

@@ -37,7 +37,7 @@ final class ImportPipeline {
     ///   - thumbnail: thumbnail options.
     ///   - refreshMetadata: read the metadata of files already in the library
     ///     (`--refresh-metadata`, `Importer.prepare`).
-    ///   - zone: the record zone photos go into.
+    ///   - zone: the record zone photos go into, where a file's image data is looked up.
     ///   - duplicates: where a photo of the same original makes a file a duplicate.
     init(
         files: FileScanner.Walk, jobs: Int, queueCapacity: Int = 0,

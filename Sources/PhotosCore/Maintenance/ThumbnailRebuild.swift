@@ -47,7 +47,9 @@ extension Library {
     /// and this thread storing them in transactions of 64, each recorded in history
     /// (context `thumbnails --rebuild`, author `thumbnails` unless `--author`) as an update of
     /// the Thumbnail (or an insert where there was none). Memory is bounded by `2 × jobs`
-    /// thumbnails in flight and one name and SHA-256 per photo.
+    /// thumbnails in flight and one name and SHA-256 per photo. Each photo's image-data hash
+    /// (`ImageDataHash`) is recorded as well (the backfill for photos imported before schema 7,
+    /// so that a file of theirs with rewritten metadata is recognised: issue 31 item 5).
     /// - Parameters:
     ///   - dryRun: make every thumbnail and roll every write back.
     ///   - progress: called on this thread after each photo with (done, all, bytes of originals read).
@@ -72,7 +74,9 @@ extension Library {
             var report = ThumbnailRebuildReport()
             report.dryRun = isDryRun
             let workers = max(1, min(jobs, targets.count))
-            typealias Made = (index: Int, result: Result<ThumbnailResult, ThumbnailRebuildError>, bytes: Int)
+            typealias Made = (
+                index: Int, result: Result<(ThumbnailResult, String?), ThumbnailRebuildError>, bytes: Int
+            )
             let queue = BoundedQueue<Made>(capacity: workers * 2, producers: workers)
             let next = Counter()
             let store = externalData
@@ -90,10 +94,10 @@ extension Library {
                 thread.stackSize = 4 << 20
                 thread.start()
             }
-            var batch: [(index: Int, result: ThumbnailResult)] = []
+            var batch: [(index: Int, result: ThumbnailResult, imageSHA256: String?)] = []
             var done = 0
             var bytes: Int64 = 0
-            func storeBatch(_ items: [(index: Int, result: ThumbnailResult)]) throws {
+            func storeBatch(_ items: [(index: Int, result: ThumbnailResult, imageSHA256: String?)]) throws {
                 guard !items.isEmpty else { return }
                 report.rebuilt += try write {
                     var history = HistoryWriter(self, author: author, context: .thumbnailRebuild)
@@ -105,6 +109,13 @@ extension Library {
                             let outcome = try verifyStore.storeThumbnail(
                                 photo: name, data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight)
                         else { continue } // deleted meanwhile
+                        // The image-data hash of a photo imported before it was recorded (schema
+                        // 7, issue 31 item 5), from the bytes read anyway.
+                        if let image = item.imageSHA256, let photo = try catalogStore.photo(uniqueName: name),
+                            photo.sha256 == work[item.index].sha256
+                        {
+                            try metadataStore.setImageSHA256(image, ofPhoto: photo.rowID)
+                        }
                         if outcome.inserted {
                             history.insert(.thumbnail(photo: name), zone: outcome.zone)
                         } else {
@@ -126,8 +137,8 @@ extension Library {
                 done += 1
                 bytes += Int64(item.bytes)
                 switch item.result {
-                case .success(let result):
-                    if failure == nil { batch.append((item.index, result)) }
+                case .success(let (result, image)):
+                    if failure == nil { batch.append((item.index, result, image)) }
                 case .failure(let error):
                     let f = ThumbnailRebuildFailure(
                         uniqueName: work[item.index].name, displayName: work[item.index].display, reason: error.reason)
@@ -153,7 +164,7 @@ extension Library {
     private static func makeThumbnail(
         of sha256: String, in store: ExternalDataStore, options: ThumbnailOptions, index: Int
     )
-        -> (index: Int, result: Result<ThumbnailResult, ThumbnailRebuildError>, bytes: Int)
+        -> (index: Int, result: Result<(ThumbnailResult, String?), ThumbnailRebuildError>, bytes: Int)
     {
         do {
             let file = try ImageFile.read(
@@ -168,7 +179,8 @@ extension Library {
                 )
             }
             let result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: options) }
-            return (index, .success(result), file.bytes.count)
+            let image = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
+            return (index, .success((result, image)), file.bytes.count)
         } catch {
             return (index, .failure(ThumbnailRebuildError(reason: "cannot make it from the original: \(error)")), 0)
         }

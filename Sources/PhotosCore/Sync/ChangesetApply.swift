@@ -690,7 +690,11 @@ struct ApplySession {
         }
         guard try zoneExists(zone) else { return }
         if let here {
-            guard here["zone"] != zone else { return }
+            let replaced = try replaceOriginal(id, here: here, v)
+            guard here["zone"] != zone else {
+                if replaced { updated += 1 }
+                return
+            }
             try store.setPhotoZone(id, zone: zone)
             history.update(.photo(uniqueName: id), ["zone"], zone: zone)
             history.update(.photoData(photo: id), ["zone"], zone: zone)
@@ -740,6 +744,31 @@ struct ApplySession {
         history.insert(.photoData(photo: id), zone: zone)
         if thumb != nil { history.insert(.thumbnail(photo: id), zone: zone) }
         inserted += 1
+    }
+
+    /// A photo here whose winning original is another (its file's metadata was rewritten
+    /// elsewhere and import took the new bytes as its original, issue 31 item 5): its photo data
+    /// takes the new SHA-256 and size when that original is here (the changeset carries it) and
+    /// no other photo of its zone has it; the old file goes after the commit when nothing references it.
+    /// A PhotoData update of `sha256`/`byteSize` is recorded.
+    /// - Returns: true when the original was replaced.
+    /// - Throws: the store's error.
+    private mutating func replaceOriginal(_ id: String, here: [String: String?], _ v: [String: String?]) throws
+        -> Bool
+    {
+        guard let sha = v["sha256"] ?? nil, let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }),
+            (here["sha256"] ?? nil) != sha, isSHA256Hex(sha), let zone = here["zone"] ?? nil,
+            try !library.store.hasOriginal(sha256: sha, in: .zone(zone)), let rowID = try store.rowID(.photo, id)
+        else { return false }
+        let ref = ExternalDataStore.reference(for: sha)
+        var st = stat()
+        guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else { return false }
+        for (old, oldSHA) in try library.catalogStore.fileReferences(ofPhoto: rowID) {
+            removedFiles += [old, ExternalDataStore.reference(for: oldSHA)]
+        }
+        try library.metadataStore.replaceOriginal(ofPhoto: rowID, sha256: sha, byteSize: size, fileReference: ref)
+        history.update(.photoData(photo: id), ["sha256", "byteSize"], zone: zone)
+        return true
     }
 
     /// One photo per original in one zone (SPEC: import skips duplicates; verify reports two

@@ -53,12 +53,12 @@ public struct CatalogTable: Sendable, Equatable {
 }
 
 /// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
-/// `PostgresSchema` migrations 1–8), in dependency order: a table comes after every table it
+/// `PostgresSchema` migrations 1–11), in dependency order: a table comes after every table it
 /// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 10
+    public static let schemaVersion = 11
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -123,7 +123,13 @@ public enum CatalogTables {
         CatalogTable(
             "catalog_originals", [i("singleton"), t("root"), t("catalog_id"), t("recorded_at"), i("unknown_folders")],
             key: ["singleton"]),
-        CatalogTable("catalog_folder", [t("host"), t("folder"), t("first_opened")], key: ["host", "folder"])
+        CatalogTable("catalog_folder", [t("host"), t("folder"), t("first_opened")], key: ["host", "folder"]),
+        CatalogTable(
+            "photo_file_state",
+            [
+                i("photo_id"), t("image_sha256"), t("file_tags"), i("file_rating"), t("file_capture_date"),
+                i("file_capture_offset"), t("replaced_sha256s")
+            ], key: ["photo_id"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves

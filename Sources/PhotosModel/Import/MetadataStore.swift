@@ -1,6 +1,74 @@
-/// The one write `photos import --refresh-metadata` needs beyond the catalog's tag and rating
-/// writes: a photo's capture time as read again from its file's metadata. Called inside the
-/// library's write transaction.
+/// What a photo's file said about it when it was last read — at import or at the last
+/// `photos import --refresh-metadata` (issue 31 item 4): the base a refresh compares the file
+/// with, so that it applies only what changed in the file and never removes what the library
+/// added.
+public struct FileMetadataState: Equatable, Sendable {
+    /// The tag names the file gave (normalized, `TagName.fromKeyword`), sorted, without
+    /// repeats; none of them holds a line break (control characters are refused in tag names).
+    public var tags: [String]
+    /// Its `xmp:Rating` 1…5, nil when it gave none.
+    public var rating: Int?
+    /// Its capture time from EXIF or XMP (`YYYY-MM-DDTHH:MM:SS[.fff]`, no zone), nil when it
+    /// gave none (the file's modification time is not the file's word).
+    public var captureDate: String?
+    /// The UTC offset of `captureDate` in minutes east, when known.
+    public var captureOffset: Int?
+
+    public init(tags: [String], rating: Int?, captureDate: String?, captureOffset: Int?) {
+        self.tags = Array(Set(tags)).sorted()
+        self.rating = rating
+        self.captureDate = captureDate
+        self.captureOffset = captureOffset
+    }
+
+    /// `tags` as stored: one name per line.
+    public var storedTags: String { tags.joined(separator: "\n") }
+
+    /// The tag names of a stored `file_tags` value ("" is no tag).
+    public static func tags(stored: String) -> [String] {
+        stored.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+/// A photo found by the hash of its original's image data (`photo_file_state.image_sha256`).
+public struct ImageDataMatch: Equatable, Sendable {
+    public var rowID: Int64
+    public var uniqueName: String
+    public var displayName: String
+    /// The SHA-256 of its original now (64 lowercase hex digits).
+    public var sha256: String
+    public var fileReference: String
+    /// The original's format (`ImageFormat` raw value), pixels and EXIF orientation 1…8.
+    public var format: String
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    /// The SHA-256s of the originals that rewritten files replaced, newest first
+    /// (`MetadataStore.setReplacedSHA256s`).
+    public var replacedSHA256s: [String]
+
+    public init(
+        rowID: Int64, uniqueName: String, displayName: String, sha256: String, fileReference: String, format: String,
+        width: Int, height: Int, orientation: Int, replacedSHA256s: [String] = []
+    ) {
+        self.replacedSHA256s = replacedSHA256s
+        self.rowID = rowID
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.sha256 = sha256
+        self.fileReference = fileReference
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+    }
+}
+
+/// The writes `photos import --refresh-metadata` needs beyond the catalog's tag and rating
+/// writes: a photo's capture time as read again from its file's metadata, what its file said
+/// (`FileMetadataState`), the hash of its image data, and a new original for a photo whose
+/// file another tool rewrote. Called inside the library's write transaction, except the reads
+/// import's workers make on their own read connections.
 public protocol MetadataStore: AnyObject {
     /// Sets the capture time of photo row `photoID`.
     /// - Parameters:
@@ -9,4 +77,37 @@ public protocol MetadataStore: AnyObject {
     ///   - source: where it came from (`exif`, `exif-digitized`, `exif-datetime`, `xmp`, `json`).
     /// - Throws: the store's error.
     func setCaptureTime(ofPhoto photoID: Int64, local: String, offsetMinutes: Int?, source: String) throws
+
+    /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
+    /// photo imported before schema 7, or one that came from another library).
+    /// - Throws: the store's error.
+    func fileMetadataState(ofPhoto photoID: Int64) throws -> FileMetadataState?
+
+    /// Records what photo row `photoID`'s file says now, and the SHA-256 of its image data
+    /// (`ImageDataHash`, 64 lowercase hex digits; nil keeps the one recorded): its
+    /// `photo_file_state` row, made when missing. One statement.
+    /// - Throws: the store's error.
+    func setFileMetadataState(_ state: FileMetadataState, imageSHA256: String?, ofPhoto photoID: Int64) throws
+
+    /// Records the SHA-256 of photo row `photoID`'s image data (`ImageDataHash`, 64 lowercase
+    /// hex digits; its `photo_file_state` row made when missing, its file state kept).
+    /// - Throws: the store's error.
+    func setImageSHA256(_ imageSHA256: String, ofPhoto photoID: Int64) throws
+
+    /// The first photo (by row) of zone `zone` whose image data has SHA-256 `imageSHA256`, or
+    /// nil. One indexed lookup (`photo_file_state_image`).
+    /// - Throws: the store's error.
+    func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch?
+
+    /// Points photo row `photoID`'s photo data at a new original: `sha256` (64 lowercase hex
+    /// digits), `byteSize` bytes at `fileReference` in external data.
+    /// - Throws: the store's error (a constraint error on PostgreSQL when another photo has that
+    ///   original: `photo_data.sha256` is UNIQUE there).
+    func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws
+
+    /// Records the SHA-256s of the originals rewritten files replaced for photo row `photoID`,
+    /// newest first (at most 16 kept by the caller): a file with one of them is an older version
+    /// of the photo, never taken back as its original.
+    /// - Throws: the store's error.
+    func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws
 }

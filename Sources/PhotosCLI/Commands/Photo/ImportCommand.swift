@@ -20,10 +20,14 @@ enum ImportCommand: Command {
             hierarchical keywords (lr:hierarchicalSubject A|B|C, digiKam:TagsList A/B/C) as tags A/B/C,
             xmp:Rating, the capture date, and photos:uniqueName, which a sidecar written by
             'photos export' carries: the new photo gets that uniqueName when no photo has it. With
-            --refresh-metadata, files already in the library have their metadata read again and
-            applied to their photos (tags replaced when the file lists keywords, a different rating
-            replaces the ratings, a different capture time replaces it), recorded in history as
-            'import --refresh-metadata'. Rows are committed in
+            --refresh-metadata, files already in the library have their metadata read again, and
+            what changed in the file since it was last read is applied to their photos (a keyword
+            added or removed in the file adds or removes its tag, a changed rating changes the
+            file's rating, a changed capture time replaces it; what the library added is never
+            removed), each change said per photo (+tag Bug, -tag Insect), recorded in history as
+            'import --refresh-metadata'. A file with the image data of a photo of the target zone
+            but other bytes (its metadata rewritten by another tool) is that photo: it becomes its
+            original, and its metadata is applied the same way. Rows are committed in
             batches: an interrupted import loses at most the batch in flight, and running it again
             finishes the job. Exit status 1 when some files failed (each is named on stderr).
             """,
@@ -145,6 +149,15 @@ enum ImportCommand: Command {
                 "\(r.path): \(options.dryRun ? "would restore" : "restored") the original of photo \(r.uniqueName) (\(r.displayName)): \(r.reason)"
             )
         }
+        // Each photo a refresh (or a file with its image data: the same photo with rewritten
+        // metadata) changed, as it commits: `kite.png (UNIQUENAME): +tag Bug, −tag Insect`.
+        if !ctx.global.json && !ctx.global.quiet {
+            importer.onMetadataChange = { change in
+                ctx.console.print(
+                    TerminalText.escaped(change.path) + " (\(change.uniqueName)): "
+                        + (options.dryRun ? "would change " : "") + change.descriptions.joined(separator: ", "))
+            }
+        }
         let summary: ImportSummary
         do {
             summary = try ctx.console.withProgress(options.dryRun ? "checking" : "importing") { bar in
@@ -202,8 +215,12 @@ enum ImportCommand: Command {
                 summary.refreshed.map {
                     " (metadata of \(t.plural($0, "photo")) \(options.dryRun ? "would change" : "refreshed"))"
                 } ?? ""
+            let replaced =
+                summary.replaced > 0
+                ? ", \(t.plural(summary.replaced, "original")) \(options.dryRun ? "to replace" : "replaced") by the same image with new metadata"
+                : ""
             ctx.console.print(
-                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(refreshed)\(restored), "
+                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(refreshed)\(replaced)\(restored), "
                     + "\(summary.skipped) skipped, \(summary.failed) failed; \(t.bytes(summary.bytes)) in \(t.seconds(summary.seconds)) s"
                     + (error == nil ? "" : " (interrupted)"))
         }

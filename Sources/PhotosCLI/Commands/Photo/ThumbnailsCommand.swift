@@ -13,7 +13,9 @@ enum ThumbnailsCommand: Command {
             Worker threads decode side by side; the thumbnails are stored in transactions of 64,
             recorded in history as updates of each Thumbnail (author thumbnails, unless --author).
             A photo whose original is missing, damaged or does not decode is named on stderr and
-            keeps its thumbnail (exit 1). --dry-run makes them all and stores none.
+            keeps its thumbnail (exit 1). Each photo's image-data hash is recorded too (photos imported
+            before it was: so that import recognises a file of theirs whose metadata another tool
+            rewrote). --dry-run makes them all and stores none.
             """)
 
     struct Options: ParsableOptions {

@@ -1,0 +1,73 @@
+import PhotosModel
+
+/// The file-state and image-data parts of `MetadataStore` on any `SQLConnection` (schema 7,
+/// `photo_file_state`); `setCaptureTime` is the backend's own.
+extension MetadataStore where Self: SQLConnection {
+    public func fileMetadataState(ofPhoto photoID: Int64) throws -> FileMetadataState? {
+        try fetchOne(
+            sql:
+                "SELECT file_tags, file_rating, file_capture_date, file_capture_offset FROM photo_file_state WHERE photo_id = ? AND file_tags IS NOT NULL",
+            arguments: [photoID]
+        ) {
+            FileMetadataState(
+                tags: FileMetadataState.tags(stored: $0.string(0)), rating: $0.optionalInt(1),
+                captureDate: $0.optionalString(2), captureOffset: $0.optionalInt(3))
+        }
+    }
+
+    public func setFileMetadataState(_ state: FileMetadataState, imageSHA256: String?, ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_file_state (photo_id, image_sha256, file_tags, file_rating, file_capture_date,
+                    file_capture_offset)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (photo_id) DO UPDATE SET
+                    image_sha256 = COALESCE(excluded.image_sha256, photo_file_state.image_sha256),
+                    file_tags = excluded.file_tags, file_rating = excluded.file_rating,
+                    file_capture_date = excluded.file_capture_date, file_capture_offset = excluded.file_capture_offset
+                """,
+            arguments: [photoID, imageSHA256, state.storedTags, state.rating, state.captureDate, state.captureOffset])
+    }
+
+    public func setImageSHA256(_ imageSHA256: String, ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_file_state (photo_id, image_sha256) VALUES (?, ?)
+                ON CONFLICT (photo_id) DO UPDATE SET image_sha256 = excluded.image_sha256
+                """,
+            arguments: [photoID, imageSHA256])
+    }
+
+    public func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch? {
+        try fetchOne(
+            sql: """
+                SELECT p.id, p.unique_name, p.display_name, d.sha256, d.file_ref, p.format, p.width, p.height, p.orientation,
+                    s.replaced_sha256s
+                FROM photo_file_state s JOIN photo p ON p.id = s.photo_id JOIN photo_data d ON d.photo_id = p.id
+                WHERE s.image_sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1
+                """,
+            arguments: [imageSHA256, zone]
+        ) {
+            ImageDataMatch(
+                rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2), sha256: $0.string(3),
+                fileReference: $0.string(4), format: $0.string(5), width: $0.int(6), height: $0.int(7),
+                orientation: $0.int(8),
+                replacedSHA256s: ($0.optionalString(9) ?? "").split(separator: "\n").map(String.init))
+        }
+    }
+
+    public func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_file_state (photo_id, replaced_sha256s) VALUES (?, ?)
+                ON CONFLICT (photo_id) DO UPDATE SET replaced_sha256s = excluded.replaced_sha256s
+                """,
+            arguments: [photoID, sha256s.joined(separator: "\n")])
+    }
+
+    public func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws {
+        try execute(
+            sql: "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ?",
+            arguments: [sha256, byteSize, fileReference, photoID])
+    }
+}
