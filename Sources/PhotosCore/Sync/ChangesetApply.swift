@@ -436,12 +436,15 @@ struct ApplySession {
     var token: Int64 = 0
     /// The thumbnails of new photos made from their originals (`checkNewPhotos`), by uniqueName.
     var thumbnails: [String: (data: [UInt8], width: Int, height: Int)] = [:]
+    /// The uniqueNames of the photos the changeset has entries for.
+    let changesetPhotos: Set<String>
 
     init(library: Library, reader: ChangesetReader, author: HistoryAuthor) throws {
         self.library = library
         self.reader = reader
         store = library.syncStore
         history = HistoryWriter(library, author: author, context: .sync)
+        changesetPhotos = Set(reader.entries.lazy.filter { $0.entity == .photo }.map(\.objectID))
     }
 
     mutating func run(me: String, path: String) throws {
@@ -677,9 +680,11 @@ struct ApplySession {
         // One photo per original holds within one zone (issue 31 A1): a photo of another zone
         // with the same original is neither deleted nor moved; both reference one file.
         let held = try library.store.importedOriginal(sha256: sha, in: .zone(zone))
-        // Without its original (carried, or held in this zone) a photo cannot come in: refused
-        // (`checkNewPhotos` checked it before the lock; this is the same under it).
-        guard reader.originals[sha] != nil || held != nil else {
+        // Without its original (carried, or held in this zone) a photo of the changeset cannot
+        // come in: refused (`checkNewPhotos` checked it before the lock; this is the same under
+        // it). One the sync state held before (its zone arrives now) was checked when it came.
+        let ofChangeset = changesetPhotos.contains(id)
+        guard reader.originals[sha] != nil || held != nil || !ofChangeset else {
             throw SyncError(
                 .refused,
                 "changeset \(reader.path) refused: photo \(id) is new here, but its original \(sha) is neither in the changeset nor in its zone \(zone) here"
@@ -691,6 +696,8 @@ struct ApplySession {
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
         guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else {
+            // Its sync state stays, so a later changeset that carries it completes it.
+            guard ofChangeset else { return }
             throw SyncError(
                 .refused,
                 "changeset \(reader.path) refused: the original \(sha) of photo \(id) is not in external data with \(size) bytes"
