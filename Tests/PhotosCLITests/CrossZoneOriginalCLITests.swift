@@ -250,6 +250,33 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try verifyClean([owner])
     }
 
+    /// `share accept` by a participant holding privately a file of the share: the share's
+    /// photo comes in beside the private one (which keeps its tag and stays private: the
+    /// participant's next changeset does not carry it).
+    func testAcceptingAShareOfAFileHeldPrivatelyKeepsBoth() throws {
+        let root = dir + "/accept"
+        let owner = root + "/olga", bob = root + "/bob"
+        try ok(owner, ["import", "-q", samplesDir + "/storm.jpg"])
+        let storm = try XCTUnwrap(try rows(owner).first?.split(separator: " ").first).description
+        try ok(owner, ["share", "create", "--title", "S", storm])
+        let share = try XCTUnwrap(try json(try ok(owner, ["share", "list", "--json"]))["id"] as? String)
+        try ok(owner, ["share", "invite", share, "bob@example.org", "--permission", "read-write"])
+        try ok(owner, ["share", "export", share, "--for", "bob@example.org", "-o", root + "/to-bob"])
+        try ok(bob, ["import", "-q", try input(root + "/bob-in", "storm.jpg", uniqueName: large)])
+        try ok(bob, ["tag", "add", "Mine", large])
+        try ok(bob, ["rate", "--author", "bob", large, "5"])
+        try ok(bob, ["share", "accept", root + "/to-bob"])
+        let bobs = try rows(bob)
+        XCTAssertEqual(
+            bobs, ["\(large) default [Mine] 5", "\(storm) \(share) [] -"].sorted(), bobs.joined(separator: "\n"))
+        XCTAssertEqual(originals(bob).count, 1)
+        try verifyClean([bob])
+        try ok(bob, ["share", "export", share, "-o", root + "/from-bob"])
+        try ok(owner, ["sync", "--apply", root + "/from-bob"])
+        XCTAssertFalse(try rows(owner).joined().contains(large))
+        XCTAssertEqual(try rows(owner), ["\(storm) \(share) [] -"])
+    }
+
     /// merge: a library whose share holds a file this library holds privately brings the share's
     /// photo in beside the private one (before: matched by SHA-256, so the private photo was
     /// taken as the share's and moved into it).
