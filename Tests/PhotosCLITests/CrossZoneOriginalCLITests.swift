@@ -277,6 +277,32 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         XCTAssertEqual(try rows(owner), ["\(storm) \(share) [] -"])
     }
 
+    /// `share stop` moves the share's photos back into the default zone: with ann's photo of
+    /// the owner's private file in it, that would be two photos of one original there, so it
+    /// is refused with 65 naming both and nothing changes; once the owner deleted one, it stops
+    /// and the file stays for the other.
+    func testStoppingAShareHoldingAPrivateOriginalIsRefusedUntilOneIsDeleted() throws {
+        let root = dir + "/stop"
+        let (owner, ann, _, share) = try threeLibraries(root, owner: small)
+        try ok(ann, ["import", "-q", try input(root + "/ann-in", "kite.png", uniqueName: large), "--share", share])
+        try ok(ann, ["share", "export", share, "-o", root + "/from-ann"])
+        try ok(owner, ["sync", "--apply", root + "/from-ann"])
+        let before = try LibrarySnapshot.dumpCatalog(owner)
+        let refused = try photos(owner, ["share", "stop", share])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("photo \(large) has the same original as photo \(small), which is in zone default"),
+            refused.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
+        try ok(owner, ["delete", "--yes", small])
+        try ok(owner, ["share", "stop", share])
+        let after = try rows(owner)
+        XCTAssertEqual(after.count, 2, after.joined(separator: "\n"))
+        XCTAssertTrue(after.contains("\(large) default [] -"), after.joined(separator: "\n"))
+        XCTAssertEqual(originals(owner).count, 2)
+        try verifyClean([owner])
+    }
+
     /// merge: a library whose share holds a file this library holds privately brings the share's
     /// photo in beside the private one (before: matched by SHA-256, so the private photo was
     /// taken as the share's and moved into it).
