@@ -303,6 +303,27 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try verifyClean([owner])
     }
 
+    /// Within one zone the rule still merges, and says so: two own libraries that imported
+    /// one file each keep the photo of the smaller uniqueName; the apply that deletes the other
+    /// names it on stderr and in `--json` (`photosMerged`), with its tag moved to the survivor.
+    func testAMergeOfTwoPhotosOfOneOriginalInAZoneIsSaid() throws {
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", try input(dir + "/a-in", "kite.png", uniqueName: large)])
+        try ok(a, ["tag", "add", "Alpha", large])
+        try ok(b, ["import", "-q", try input(dir + "/b-in", "kite.png", uniqueName: small)])
+        let synced = try photos(a, ["sync", "--from", b])
+        XCTAssertEqual(synced.status, 0, synced.stderr)
+        XCTAssertTrue(
+            synced.stderr.contains(
+                "photo \(large) deleted: photo \(small) of zone default has the same original, and takes its tags and ratings"
+            ), synced.stderr)
+        XCTAssertEqual(try rows(a), ["\(small) default [Alpha] -"])
+        let back = try json(try ok(b, ["--json", "sync", "--from", a]))
+        XCTAssertEqual((back["photosMerged"] as? [Any])?.count, 0, "b had only the survivor")
+        XCTAssertEqual(try rows(b), ["\(small) default [Alpha] -"])
+        try verifyClean([a, b])
+    }
+
     /// merge: a library whose share holds a file this library holds privately brings the share's
     /// photo in beside the private one (before: matched by SHA-256, so the private photo was
     /// taken as the share's and moved into it).

@@ -83,6 +83,7 @@ enum ShareAcceptCommand: Command {
                 at: path, author: ctx.historyAuthor,
                 progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
         }
+        noteMergedPhotos(report, ctx)
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {

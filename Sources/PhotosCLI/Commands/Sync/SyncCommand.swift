@@ -94,6 +94,7 @@ enum SyncCommand: Command {
         } else {
             return
         }
+        noteMergedPhotos(report, ctx)
         if ctx.global.json {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
@@ -107,5 +108,15 @@ enum SyncCommand: Command {
                 )
             }
         }
+    }
+}
+
+/// One line on stderr per photo an apply deleted because a photo of its zone has the same
+/// original (issue 31 A1: nothing is deleted without a line saying so).
+func noteMergedPhotos(_ report: ApplyReport, _ ctx: CommandContext) {
+    for m in report.photosMerged {
+        ctx.console.note(
+            "photo \(m.deleted) deleted: photo \(m.survivor) of zone \(m.zone) has the same original, and takes its tags and ratings"
+        )
     }
 }
