@@ -250,6 +250,80 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try verifyClean([owner])
     }
 
+    /// `share accept` by a participant holding privately a file of the share: the share's
+    /// photo comes in beside the private one (which keeps its tag and stays private: the
+    /// participant's next changeset does not carry it).
+    func testAcceptingAShareOfAFileHeldPrivatelyKeepsBoth() throws {
+        let root = dir + "/accept"
+        let owner = root + "/olga", bob = root + "/bob"
+        try ok(owner, ["import", "-q", samplesDir + "/storm.jpg"])
+        let storm = try XCTUnwrap(try rows(owner).first?.split(separator: " ").first).description
+        try ok(owner, ["share", "create", "--title", "S", storm])
+        let share = try XCTUnwrap(try json(try ok(owner, ["share", "list", "--json"]))["id"] as? String)
+        try ok(owner, ["share", "invite", share, "bob@example.org", "--permission", "read-write"])
+        try ok(owner, ["share", "export", share, "--for", "bob@example.org", "-o", root + "/to-bob"])
+        try ok(bob, ["import", "-q", try input(root + "/bob-in", "storm.jpg", uniqueName: large)])
+        try ok(bob, ["tag", "add", "Mine", large])
+        try ok(bob, ["rate", "--author", "bob", large, "5"])
+        try ok(bob, ["share", "accept", root + "/to-bob"])
+        let bobs = try rows(bob)
+        XCTAssertEqual(
+            bobs, ["\(large) default [Mine] 5", "\(storm) \(share) [] -"].sorted(), bobs.joined(separator: "\n"))
+        XCTAssertEqual(originals(bob).count, 1)
+        try verifyClean([bob])
+        try ok(bob, ["share", "export", share, "-o", root + "/from-bob"])
+        try ok(owner, ["sync", "--apply", root + "/from-bob"])
+        XCTAssertFalse(try rows(owner).joined().contains(large))
+        XCTAssertEqual(try rows(owner), ["\(storm) \(share) [] -"])
+    }
+
+    /// `share stop` moves the share's photos back into the default zone: with ann's photo of
+    /// the owner's private file in it, that would be two photos of one original there, so it
+    /// is refused with 65 naming both and nothing changes; once the owner deleted one, it stops
+    /// and the file stays for the other.
+    func testStoppingAShareHoldingAPrivateOriginalIsRefusedUntilOneIsDeleted() throws {
+        let root = dir + "/stop"
+        let (owner, ann, _, share) = try threeLibraries(root, owner: small)
+        try ok(ann, ["import", "-q", try input(root + "/ann-in", "kite.png", uniqueName: large), "--share", share])
+        try ok(ann, ["share", "export", share, "-o", root + "/from-ann"])
+        try ok(owner, ["sync", "--apply", root + "/from-ann"])
+        let before = try LibrarySnapshot.dumpCatalog(owner)
+        let refused = try photos(owner, ["share", "stop", share])
+        XCTAssertEqual(refused.status, 65, refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("photo \(large) has the same original as photo \(small), which is in zone default"),
+            refused.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(owner), before)
+        try ok(owner, ["delete", "--yes", small])
+        try ok(owner, ["share", "stop", share])
+        let after = try rows(owner)
+        XCTAssertEqual(after.count, 2, after.joined(separator: "\n"))
+        XCTAssertTrue(after.contains("\(large) default [] -"), after.joined(separator: "\n"))
+        XCTAssertEqual(originals(owner).count, 2)
+        try verifyClean([owner])
+    }
+
+    /// Within one zone the rule still merges, and says so: two own libraries that imported
+    /// one file each keep the photo of the smaller uniqueName; the apply that deletes the other
+    /// names it on stderr and in `--json` (`photosMerged`), with its tag moved to the survivor.
+    func testAMergeOfTwoPhotosOfOneOriginalInAZoneIsSaid() throws {
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", try input(dir + "/a-in", "kite.png", uniqueName: large)])
+        try ok(a, ["tag", "add", "Alpha", large])
+        try ok(b, ["import", "-q", try input(dir + "/b-in", "kite.png", uniqueName: small)])
+        let synced = try photos(a, ["sync", "--from", b])
+        XCTAssertEqual(synced.status, 0, synced.stderr)
+        XCTAssertTrue(
+            synced.stderr.contains(
+                "photo \(large) deleted: photo \(small) of zone default has the same original, and takes its tags and ratings"
+            ), synced.stderr)
+        XCTAssertEqual(try rows(a), ["\(small) default [Alpha] -"])
+        let back = try json(try ok(b, ["--json", "sync", "--from", a]))
+        XCTAssertEqual((back["photosMerged"] as? [Any])?.count, 0, "b had only the survivor")
+        XCTAssertEqual(try rows(b), ["\(small) default [Alpha] -"])
+        try verifyClean([a, b])
+    }
+
     /// merge: a library whose share holds a file this library holds privately brings the share's
     /// photo in beside the private one (before: matched by SHA-256, so the private photo was
     /// taken as the share's and moved into it).

@@ -237,6 +237,46 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
         try assertRefused(s.owner, s.cs, photo: s.newPhoto, "does not decode as an image")
     }
 
+    /// A JPEG of a few hundred bytes whose frame header says 10000 × 10000 (100 megapixels),
+    /// recorded so, with a thumbnail of its own: refused, as import refuses it (its decode
+    /// would need far more memory than the bytes given bear out).
+    func testAFewHundredBytesClaimingAHundredMegapixelsAreRefused() throws {
+        let s = try participantChangeset()
+        let sample = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
+        var tiny: [UInt8] = [0xFF, 0xD8]
+        var i = 2
+        while i + 4 <= sample.count {
+            let marker = sample[i + 1]
+            let length = Int(sample[i + 2]) << 8 | Int(sample[i + 3])
+            var segment = Array(sample[i..<(i + 2 + length)])
+            if marker == 0xC0 {
+                // SOF0: P, Y (2 bytes), X (2 bytes) after the length.
+                segment[5] = 0x27; segment[6] = 0x10; segment[7] = 0x27; segment[8] = 0x10
+            }
+            if [0xDB, 0xC0, 0xC4, 0xDD, 0xDA].contains(marker) { tiny += segment }
+            if marker == 0xDA {
+                tiny += sample[(i + 2 + length)..<(i + 2 + length + 64)]
+                break
+            }
+            i += 2 + length
+        }
+        tiny += [0xFF, 0xD9]
+        XCTAssertLessThan(tiny.count, 1200)
+        let sha = try tiny.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }
+        try Data(tiny).write(to: URL(fileURLWithPath: s.cs + "/originals/" + sha))
+        try edit(
+            s.cs,
+            fill(
+                """
+                UPDATE entry SET value = '\(sha)' WHERE object_id = '$NEW' AND attribute = 'sha256';
+                UPDATE entry SET value = '\(tiny.count)' WHERE object_id = '$NEW' AND attribute = 'byteSize';
+                UPDATE entry SET value = '10000' WHERE object_id = '$NEW' AND attribute IN ('width', 'height');
+                UPDATE original SET sha256 = '\(sha)', byte_size = \(tiny.count), path = 'originals/\(sha)';
+                UPDATE thumbnail SET data = x'ffd8ffd9' WHERE photo = '$NEW';
+                """, s))
+        try assertRefused(s.owner, s.cs, photo: s.newPhoto, "does not decode as an image")
+    }
+
     func testAFormatOtherThanTheOriginalsIsRefused() throws {
         let s = try participantChangeset()
         try edit(s.cs, fill("UPDATE entry SET value = 'png' WHERE object_id = '$NEW' AND attribute = 'format'", s))

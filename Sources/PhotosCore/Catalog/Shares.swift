@@ -317,7 +317,10 @@ extension Library {
         }
     }
 
-    private func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
+    /// Refuses moving `photo` into `zone`: out of a zone shared with this library, out of
+    /// another share without `allowMove`, or beside a photo of `zone` with its original.
+    /// - Throws: `ShareError.photoInSharedZone`, `.photoInAnotherShare`, `.originalInZone`.
+    func checkMovable(_ photo: PhotoKey, into zone: String, allowMove: Bool) throws {
         guard photo.scope == .private else {
             throw ShareError.photoInSharedZone(photo: photo.uniqueName, zone: photo.zone)
         }

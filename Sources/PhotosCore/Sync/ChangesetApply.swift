@@ -3,6 +3,23 @@ import PhotosFiles
 import PhotosImaging
 import PhotosModel
 
+/// A photo deleted by an apply because a photo of its zone with another uniqueName has the
+/// same original (SYNC.md "One photo per original"): its tags and ratings went to `survivor`.
+public struct SameOriginalMerge: Equatable, Sendable {
+    /// The uniqueName of the photo deleted (it got a tombstone).
+    public var deleted: String
+    /// The uniqueName of the photo that has the original now, with both photos' tags and ratings.
+    public var survivor: String
+    /// Their record zone.
+    public var zone: String
+
+    public init(deleted: String, survivor: String, zone: String) {
+        self.deleted = deleted
+        self.survivor = survivor
+        self.zone = zone
+    }
+}
+
 /// What applying a changeset did.
 public struct ApplyReport: Equatable, Sendable {
     /// The changeset's header values.
@@ -25,6 +42,9 @@ public struct ApplyReport: Equatable, Sendable {
     public var originalsCopied = 0
     /// Duplicate tags merged by the dedupe run after applying.
     public var tagsMerged = 0
+    /// Photos deleted because a photo of their zone has the same original (issue 31 A1: no
+    /// photo is deleted without a line saying so).
+    public var photosMerged: [SameOriginalMerge] = []
 
     public init() {}
 
@@ -34,7 +54,17 @@ public struct ApplyReport: Equatable, Sendable {
             ("fromToken", .int(Int(changeset.fromToken))), ("toToken", .int(Int(changeset.toToken))),
             ("alreadyApplied", .bool(alreadyApplied)), ("accepted", .int(accepted)), ("ignored", .int(ignored)),
             ("inserted", .int(inserted)), ("updated", .int(updated)), ("deleted", .int(deleted)),
-            ("originalsCopied", .int(originalsCopied)), ("tagsMerged", .int(tagsMerged))
+            ("originalsCopied", .int(originalsCopied)), ("tagsMerged", .int(tagsMerged)),
+            (
+                "photosMerged",
+                .array(
+                    photosMerged.map {
+                        .object([
+                            ("deleted", .string($0.deleted)), ("survivor", .string($0.survivor)),
+                            ("zone", .string($0.zone))
+                        ])
+                    })
+            )
         ])
     }
 }
@@ -115,6 +145,7 @@ extension Library {
                 report.deleted = session.deleted
                 report.photosDeleted = session.photosDeleted
                 removedFiles = session.removedFiles
+                report.photosMerged = session.merges
                 report.tagsMerged = try dedupeAfterApplying(reader, author: author)
             }
         } catch {
@@ -461,16 +492,21 @@ struct ApplySession {
     /// Photos of one original met in this apply (SYNC.md "One photo per original"): the one
     /// deleted and the one that survives, whose tag links and ratings it takes.
     var sameOriginal: [(loser: String, survivor: String)] = []
+    /// The same, with their zone, for the report.
+    var merges: [SameOriginalMerge] = []
     /// The change token this apply's entries take.
     var token: Int64 = 0
     /// The thumbnails of new photos made from their originals (`checkNewPhotos`), by uniqueName.
     var thumbnails: [String: (data: [UInt8], width: Int, height: Int)] = [:]
+    /// The uniqueNames of the photos the changeset has entries for.
+    let changesetPhotos: Set<String>
 
     init(library: Library, reader: ChangesetReader, author: HistoryAuthor) throws {
         self.library = library
         self.reader = reader
         store = library.syncStore
         history = HistoryWriter(library, author: author, context: .sync)
+        changesetPhotos = Set(reader.entries.lazy.filter { $0.entity == .photo }.map(\.objectID))
     }
 
     mutating func run(me: String, path: String) throws {
@@ -711,20 +747,24 @@ struct ApplySession {
         // One photo per original holds within one zone (issue 31 A1): a photo of another zone
         // with the same original is neither deleted nor moved; both reference one file.
         let held = try library.store.importedOriginal(sha256: sha, in: .zone(zone))
-        // Without its original (carried, or held in this zone) a photo cannot come in: refused
-        // (`checkNewPhotos` checked it before the lock; this is the same under it).
-        guard reader.originals[sha] != nil || held != nil else {
+        // Without its original (carried, or held in this zone) a photo of the changeset cannot
+        // come in: refused (`checkNewPhotos` checked it before the lock; this is the same under
+        // it). One the sync state held before (its zone arrives now) was checked when it came.
+        let ofChangeset = changesetPhotos.contains(id)
+        guard reader.originals[sha] != nil || held != nil || !ofChangeset else {
             throw SyncError(
                 .refused,
                 "changeset \(reader.path) refused: photo \(id) is new here, but its original \(sha) is neither in the changeset nor in its zone \(zone) here"
             )
         }
         if let held, held.uniqueName != id {
-            guard try keepOneOfSameOriginal(incoming: id, held: held.uniqueName) else { return }
+            guard try keepOneOfSameOriginal(incoming: id, held: held.uniqueName, zone: zone) else { return }
         }
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
         guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else {
+            // Its sync state stays, so a later changeset that carries it completes it.
+            guard ofChangeset else { return }
             throw SyncError(
                 .refused,
                 "changeset \(reader.path) refused: the original \(sha) of photo \(id) is not in external data with \(size) bytes"
@@ -783,7 +823,7 @@ struct ApplySession {
     /// imported again: not two photos of one original).
     /// - Returns: true when the incoming photo is to be inserted (it survives).
     /// - Throws: the store's error.
-    private mutating func keepOneOfSameOriginal(incoming id: String, held: String) throws -> Bool {
+    private mutating func keepOneOfSameOriginal(incoming id: String, held: String, zone: String) throws -> Bool {
         if try store.syncEntries(.photo, held).contains(where: { $0.attribute == SyncEntity.deleted }) {
             try materializePhoto(held, try values(.photo, held))
             return true
@@ -793,6 +833,7 @@ struct ApplySession {
         try tombstone(.photo, loser, stamp: try Self.after(entries), zone: entries.first?.zone)
         if loser == held { try materializePhoto(held, try values(.photo, held)) }
         sameOriginal.append((loser, survivor))
+        merges.append(SameOriginalMerge(deleted: loser, survivor: survivor, zone: zone))
         return survivor == id
     }
 

@@ -202,7 +202,9 @@ extension Library {
     /// its photos (with their ratings and tags) back into the default zone. Participants' next
     /// apply removes the zone from their libraries.
     /// - Returns: the number of photos moved back and the purge's report.
-    /// - Throws: `SyncError` `.refused` for a share shared with this library (leave it instead).
+    /// - Throws: `SyncError` `.refused` for a share shared with this library (leave it instead);
+    ///   `ShareError.originalInZone` when a photo of the share has the original of a photo of
+    ///   the default zone (nothing changed).
     public func stopShare(_ share: SharedZone, author: HistoryAuthor = .default) throws -> (
         moved: Int, purge: PurgeReport
     ) {
@@ -218,7 +220,12 @@ extension Library {
             filter.zone = ZoneID(rawValue: share.id)
             var keys: [PhotoRecord] = []
             try forEachPhoto(matching: filter) { keys.append($0) }
-            for key in try photoKeys(keys) {
+            let photos = try photoKeys(keys)
+            // One photo per original in a zone (issue 31 A1): a photo of the share whose
+            // original a photo of the default zone has (a participant's, come in by sync) would
+            // be a second one there; the stop is refused naming both, nothing moved or purged.
+            for key in photos { try checkMovable(key, into: ZoneID.default.rawValue, allowMove: true) }
+            for key in photos {
                 try movePhoto(key, to: ZoneID.default.rawValue, history: &history)
                 moved += 1
             }

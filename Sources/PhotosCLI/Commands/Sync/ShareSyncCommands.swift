@@ -96,6 +96,7 @@ enum ShareAcceptCommand: Command {
                         progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
                 }
             })
+        noteMergedPhotos(report, ctx)
         if ctx.global.json {
             ctx.console.printJSON(SyncCommand.json(report, dryRun: options.dryRun))
         } else if !ctx.global.quiet {

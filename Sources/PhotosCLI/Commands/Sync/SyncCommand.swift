@@ -114,6 +114,7 @@ enum SyncCommand: Command {
                     preview.deleted
                 )
             }, run: apply)
+        noteMergedPhotos(report, ctx)
         if ctx.global.json {
             ctx.console.printJSON(json(report, dryRun: options.dryRun))
         } else if options.dryRun && !ctx.global.quiet && !report.alreadyApplied {
@@ -145,5 +146,15 @@ enum SyncCommand: Command {
         pairs.append(("photosDeleted", .int(report.photosDeleted)))
         pairs.append(("dryRun", .bool(dryRun)))
         return .object(pairs)
+    }
+}
+
+/// One line on stderr per photo an apply deleted because a photo of its zone has the same
+/// original (issue 31 A1: nothing is deleted without a line saying so).
+func noteMergedPhotos(_ report: ApplyReport, _ ctx: CommandContext) {
+    for m in report.photosMerged {
+        ctx.console.note(
+            "photo \(m.deleted) deleted: photo \(m.survivor) of zone \(m.zone) has the same original, and takes its tags and ratings"
+        )
     }
 }
