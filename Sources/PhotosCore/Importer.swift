@@ -365,6 +365,7 @@ public final class Importer {
                 switch outcome {
                 case .sidecar: break
                 case .refresh(let item):
+                    for warning in item.warnings { onWarning?(item.path, warning) }
                     summary.duplicates += 1
                     if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                     refreshes.append(item)
@@ -625,13 +626,23 @@ public final class Importer {
         } catch {
             return .failed("\(error)")
         }
-        let embedded = result.metadata.xmp.flatMap { try? XMPSidecar.parse(Data($0), path: path) }
+        var embedded: XMPSidecar?
+        var warnings: [String] = []
+        if let packet = result.metadata.xmp {
+            do {
+                embedded = try XMPSidecar.parse(Data(packet), path: path)
+            } catch {
+                warnings.append("\(error) (the packet embedded in the image); read without it")
+            }
+        }
         var capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded, fileTime: file.modificationTime)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded, iptcKeywords: result.metadata.iptcKeywords)
-        return .refresh(MetadataRefresh(path: path, uniqueName: uniqueName, metadata: metadata, capture: capture))
+        return .refresh(
+            MetadataRefresh(
+                path: path, uniqueName: uniqueName, metadata: metadata, capture: capture, warnings: warnings))
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

@@ -13,6 +13,8 @@ struct MetadataRefresh: Sendable {
     /// Nil when only the file's modification time gave one: a copy's mtime says nothing about
     /// when the photo was taken, so it never replaces a stored time.
     var capture: CaptureTime?
+    /// Embedded metadata not read (a packet the XMP Toolkit refused), each naming the file.
+    var warnings: [String] = []
 }
 
 extension Library {
