@@ -420,6 +420,17 @@ static int pc_heif_read_all(int fd, void *p, size_t n, double deadline) {
     return 1;
 }
 
+/*
+ * libheif registers its decoder plugins (and libde265 builds its tables, ~25 M instructions) on
+ * the first context, not at dlopen: done once here in the parent, before the first fork, so no
+ * child repeats it. No other libheif call is made in the parent after it.
+ */
+static pthread_once_t pc_heif_warm_once = PTHREAD_ONCE_INIT;
+static void pc_heif_warm(void) {
+    struct heif_context *ctx = heif_context_alloc();
+    if (ctx != NULL) heif_context_free(ctx);
+}
+
 static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const pc_decode_options *options,
                                          pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
@@ -427,6 +438,7 @@ static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const
     char unavailable[320];
     if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
     pthread_once(&pc_heif_large_once, pc_heif_large_init);
+    pthread_once(&pc_heif_warm_once, pc_heif_warm);
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return pc_heif_decode_here(data, size, options, out, messages);
     pid_t pid = fork();

@@ -427,6 +427,7 @@ public final class Importer {
                 switch outcome {
                 case .sidecar: break
                 case .refresh(let item):
+                    for warning in item.warnings { onWarning?(item.path, warning) }
                     summary.duplicates += 1
                     if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                     refreshes.append(item)

@@ -108,6 +108,19 @@ final class XMPRepairCrashTests: BinaryTestCase {
         let again = try run(["--library", library, "import", input])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("0 photos, 3 duplicates"), again.stdout)
+        // --refresh-metadata reads the packets again: a packet it cannot read fails that file
+        // (nothing of the photo changes: read without it, the file would seem to have lost its
+        // keywords), embedded or a sidecar, as a malformed sidecar does on a refresh.
+        let refresh = try run(["--library", library, "import", "--refresh-metadata", input])
+        XCTAssertEqual(refresh.status, 1, refresh.stderr)
+        XCTAssertTrue(
+            refresh.stderr.contains(
+                "\(input)/side.jpg: error: \(input)/side.jpg.xmp: not a readable XMP packet: not valid XMP"),
+            refresh.stderr)
+        XCTAssertTrue(
+            refresh.stderr.contains(
+                "\(input)/app1.jpg: error: \(input)/app1.jpg: not a readable XMP packet: not valid XMP (XMP Toolkit error -203, XMPErr_BadXMP) (the packet embedded in the image)"
+            ), refresh.stderr)
     }
 
     /// The same packets without the invalid byte are repaired (first of each property, first
