@@ -68,14 +68,40 @@ public final class ExportStateDatabase {
         }
     }
 
+    private static let columns = "SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file"
+
+    private static func row(_ r: Row) -> ExportFileRow {
+        ExportFileRow(
+            path: r.string(0), uniqueName: r.string(1), kind: r.string(2), sha256: r.string(3), byteSize: r.int(4),
+            mtimeNanoseconds: r.int64(5))
+    }
+
     /// Every row.
     /// - Throws: `SQLiteError`.
     public func rows() throws -> [ExportFileRow] {
-        try db.statement("SELECT path, unique_name, kind, sha256, byte_size, mtime_ns FROM export_file").map {
-            ExportFileRow(
-                path: $0.string(0), uniqueName: $0.string(1), kind: $0.string(2), sha256: $0.string(3),
-                byteSize: $0.int(4), mtimeNanoseconds: $0.int64(5))
+        try db.statement(Self.columns).map(Self.row)
+    }
+
+    /// The row of `path` (the primary key), nil when none.
+    /// - Throws: `SQLiteError`.
+    public func row(path: String) throws -> ExportFileRow? {
+        try db.statement(Self.columns + " WHERE path = ?").map([path], Self.row).first
+    }
+
+    /// The rows of `uniqueName`, by path (index `export_file_unique_name`).
+    /// - Throws: `SQLiteError`.
+    public func rows(uniqueName: String) throws -> [ExportFileRow] {
+        try db.statement(Self.columns + " WHERE unique_name = ? ORDER BY path").map([uniqueName], Self.row)
+    }
+
+    /// At most `limit` rows in path order after `afterPath` (keyset paging on the primary key).
+    /// - Throws: `SQLiteError`.
+    public func rows(afterPath: String?, limit: Int) throws -> [ExportFileRow] {
+        if let afterPath {
+            return try db.statement(Self.columns + " WHERE path > ? ORDER BY path LIMIT ?").map(
+                [afterPath, limit], Self.row)
         }
+        return try db.statement(Self.columns + " ORDER BY path LIMIT ?").map([limit], Self.row)
     }
 
     /// Inserts or replaces `rows` in one transaction.

@@ -300,4 +300,45 @@ final class DestructiveCountsTests: BinaryTestCase {
                 section.contains(command.joined(separator: " ")), "photos(1) CONFIRMATION does not name \(command)")
         }
     }
+
+    /// Two libraries that each tagged a photo 'trip': merged, the tag is a duplicate, which
+    /// dedupe-tags deletes (asking on a terminal); the same photo in both, whose original is
+    /// missing here: the merge asks before replacing it.
+    func testDedupeTagsAndAMergeThatReplacesAnOriginalAsk() throws {
+        let other = dir + "/other"
+        let names = try makeLibrary(["storm.jpg"])
+        _ = try makeLibrary(["storm.jpg", "path.jpg"], library: other)
+        try ok(["tag", "add", "trip", names[0]])
+        let path = try XCTUnwrap(try photos(other).first { $0.display == "path.jpg" }).name
+        try ok(["tag", "add", "trip", path], library: other)
+
+        let shown = try ok(["--json", "show", names[0]])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        let sha = try XCTUnwrap(object["sha256"] as? String)
+        let original = lib + "/ExternalData/" + sha.prefix(2) + "/" + sha
+        try FileManager.default.removeItem(atPath: original)
+        let before = try LibrarySnapshot.dumpCatalog(lib)
+        let declined = try onTerminal(["merge", "--from", other], answer: "n\n")
+        XCTAssertEqual(declined.status, 1, declined.terminalText)
+        XCTAssertTrue(
+            declined.terminalText.contains("Merge from \(other): replace 1 missing or damaged original? [y/N] "),
+            declined.terminalText)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: original), "declined: nothing restored")
+        let merged = try onTerminal(["merge", "--from", other, "--yes"], answer: "n\n")
+        XCTAssertEqual(merged.status, 0, merged.terminalText)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: original), "--yes: the original is back")
+
+        let dryText = try onTerminal(["dedupe-tags", "--all", "--dry-run"], answer: "n\n").terminalText
+        XCTAssertTrue(dryText.hasSuffix("Would merge 1 duplicate tag in 1 group; 1 photo relinked\n"), dryText)
+        try assertAsksAndChangesNothing(
+            ["dedupe-tags", "--all"],
+            question: "Delete 1 duplicate tag in 1 group, relinking 1 photo to the tags that stay?", dryRun: dryText)
+        XCTAssertEqual(try ok(["--json", "tag", "list"]).split(separator: "\n").count, 2, "two tags named trip")
+        let deduped = try onTerminal(["dedupe-tags", "--all", "--yes"], answer: "n\n")
+        XCTAssertEqual(deduped.status, 0, deduped.terminalText)
+        XCTAssertTrue(deduped.terminalText.hasSuffix("Merged 1 duplicate tag in 1 group; 1 photo relinked\n"))
+        XCTAssertEqual(try ok(["--json", "tag", "list"]).split(separator: "\n").count, 1)
+        XCTAssertEqual(try photos().filter { $0.tags == ["trip"] }.count, 2)
+    }
 }

@@ -31,9 +31,9 @@ public final class ExportState {
     }
 
     private let db: (any ExportStateStore)?
-    /// The rows the run started with, by path (loaded once), as `record` and `forget` change
-    /// them; rows a run adds are in the database only.
-    public private(set) var entries: [String: Entry] = [:]
+    /// Serializes the reads of the export's worker threads and the planner on the one
+    /// connection (recursive: `forEachEntry`'s body may look up an entry).
+    private let lock = NSRecursiveLock()
     /// Set when the state file was unreadable and was moved aside to this path.
     public let setAside: String?
 
@@ -69,7 +69,6 @@ public final class ExportState {
             }
         }
         setAside = aside
-        try load()
     }
 
     /// The state of `destination` for a dry run: read when DEST has one (without creating,
@@ -79,9 +78,7 @@ public final class ExportState {
     public static func readOnly(destination: String, backend: any ExportStateBackend) -> ExportState {
         let path = destination + "/" + ExportState.fileName
         guard let db = backend.openReadOnly(path: path) else { return ExportState(database: nil) }
-        let state = ExportState(database: db)
-        if (try? state.load()) == nil { state.entries = [:] }
-        return state
+        return ExportState(database: db)
     }
 
     private init(database: (any ExportStateStore)?) {
@@ -93,25 +90,63 @@ public final class ExportState {
     /// True for a dry run's state: nothing is written to the file.
     private var isDryRun = false
 
-    private func load() throws {
+    private static func entry(_ row: ExportFileRow) -> Entry? {
+        guard let kind = Entry.Kind(rawValue: row.kind) else { return nil }
+        return Entry(
+            path: row.path, uniqueName: row.uniqueName, kind: kind, sha256: row.sha256, byteSize: row.byteSize,
+            mtimeNanoseconds: row.mtimeNanoseconds)
+    }
+
+    /// The entry recorded for `path` (relative to DEST), nil when none — or when the state
+    /// cannot be read: it is a cache, and the planner then goes by the file's bytes. Read from
+    /// the database each time (issue 31 A11: the rows are never all held in memory; an export of
+    /// 1,000,000 photos has ~2,000,000 of them, ~1.5 GB as a dictionary). Safe from several
+    /// threads.
+    public func entry(_ path: String) -> Entry? {
+        guard let db else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        return (try? db.row(path: path)).flatMap { $0.flatMap(Self.entry) }
+    }
+
+    /// The entries recorded for the photo `uniqueName` (every kind), by path; empty when the
+    /// state cannot be read.
+    public func entries(ofPhoto uniqueName: String) -> [Entry] {
+        guard let db else { return [] }
+        lock.lock()
+        defer { lock.unlock() }
+        return ((try? db.rows(uniqueName: uniqueName)) ?? []).compactMap(Self.entry)
+    }
+
+    /// Calls `body` with every entry in path order, read in keyset pages of `pageSize` (memory
+    /// holds one page). `body` may `forget` entries of the page it was given.
+    /// - Throws: what `body` throws, and the store's error.
+    public func forEachEntry(pageSize: Int = 1000, _ body: ([Entry]) throws -> Void) throws {
         guard let db else { return }
-        for row in try db.rows() {
-            guard let kind = Entry.Kind(rawValue: row.kind) else { continue }
-            entries[row.path] = Entry(
-                path: row.path, uniqueName: row.uniqueName, kind: kind, sha256: row.sha256,
-                byteSize: row.byteSize, mtimeNanoseconds: row.mtimeNanoseconds)
+        var after: String?
+        while true {
+            let page: [ExportFileRow]
+            do {
+                lock.lock()
+                defer { lock.unlock() }
+                page = try db.rows(afterPath: after, limit: max(1, pageSize))
+            }
+            guard let last = page.last else { return }
+            try body(page.compactMap(Self.entry))
+            guard page.count == pageSize else { return }
+            after = last.path
         }
     }
 
-    /// Records (or replaces) the rows of the files written for one photo, in one transaction.
-    /// The rows in memory (`entries`: what the run started with) are updated, not added to: an
-    /// export's own names are kept by its planner, so memory does not grow with the photos
-    /// exported (1,000,000 photos were ~1.2 GB of rows).
+    /// Records (or replaces) the rows of the files written for one batch, in one transaction
+    /// (a dry run's state records nothing). Nothing is kept in memory.
     /// - Throws: `SQLiteError`.
     public func record(_ written: [Entry]) throws {
         guard !written.isEmpty else { return }
         let now = ISODate.string(from: Date())
         if !isDryRun, let db {
+            lock.lock()
+            defer { lock.unlock() }
             try db.upsert(
                 written.map {
                     ExportFileRow(
@@ -120,7 +155,6 @@ public final class ExportState {
                 },
                 exportedAt: now)
         }
-        for e in written where entries[e.path] != nil { entries[e.path] = e }
     }
 
     /// Forgets the rows of `paths` (files removed by `--cleanup`, or gone from disk).
@@ -128,9 +162,10 @@ public final class ExportState {
     public func forget(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         if !isDryRun, let db {
+            lock.lock()
+            defer { lock.unlock() }
             try db.delete(paths: paths)
         }
-        for p in paths { entries[p] = nil }
     }
 }
 

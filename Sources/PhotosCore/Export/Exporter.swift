@@ -281,7 +281,7 @@ public final class Exporter {
                 }
                 // The batch counts once its rows are in the export state (when there is one).
                 do {
-                    if let state { try state.record(recorded.filter { state.entries[$0.path] != $0 }) }
+                    if let state { try state.record(recorded.filter { state.entry($0.path) != $0 }) }
                     summary.written += counts.written
                     summary.updated += counts.updated
                     summary.skipped += counts.skipped
@@ -368,7 +368,7 @@ public final class Exporter {
         if let last = pending { try finish(last) }
         if let state, options.cleanup {
             // A photo without a usable name keeps whatever it had before.
-            for entry in state.entries.values where unnamed.contains(entry.uniqueName) { keep.insert(entry.path) }
+            for name in unnamed { keep.formUnion(state.entries(ofPhoto: name).map(\.path)) }
         }
         if options.cleanup {
             summary.removed = try cleanup(keeping: keep, state: state, root: dest, writer: writer)
@@ -498,31 +498,36 @@ public final class Exporter {
     {
         guard let state else { return 0 } // a dry run into a folder no export wrote to
         let checker = Planner(root: root, state: state, trustState: true)
-        var forget: [String] = []
         var removed = 0
         var folders = Set<String>()
-        for entry in state.entries.values.sorted(by: { $0.path < $1.path }) where !keep.contains(entry.path) {
-            let full = root + "/" + entry.path
-            var st = stat()
-            if lstat(full, &st) != 0 {
-                forget.append(entry.path)
-                continue
-            }
-            if checker.currentEntry(
-                entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
-                byteSize: entry.byteSize) != nil
-            {
-                if writer.remove(entry.path) {
-                    removed += 1
+        // The state's rows a page at a time in path order (issue 31 A11); each page's rows to
+        // forget are forgotten before the next page is read (keyset paging is not disturbed by
+        // deleting rows already passed).
+        try state.forEachEntry { page in
+            var forget: [String] = []
+            for entry in page where !keep.contains(entry.path) {
+                let full = root + "/" + entry.path
+                var st = stat()
+                if lstat(full, &st) != 0 {
                     forget.append(entry.path)
-                    if let slash = entry.path.lastIndex(of: "/") { folders.insert(String(entry.path[..<slash])) }
+                    continue
                 }
-            } else {
-                onNote?("left \(entry.path): it changed since this export wrote it")
-                forget.append(entry.path)
+                if checker.currentEntry(
+                    entry.path, uniqueName: entry.uniqueName, kind: entry.kind, sha256: entry.sha256,
+                    byteSize: entry.byteSize) != nil
+                {
+                    if writer.remove(entry.path) {
+                        removed += 1
+                        forget.append(entry.path)
+                        if let slash = entry.path.lastIndex(of: "/") { folders.insert(String(entry.path[..<slash])) }
+                    }
+                } else {
+                    onNote?("left \(entry.path): it changed since this export wrote it")
+                    forget.append(entry.path)
+                }
             }
+            try state.forget(forget)
         }
-        try state.forget(forget)
         // Deepest first; rmdir(2) only removes empty folders.
         var parents = Set<String>()
         for folder in folders {
@@ -699,10 +704,9 @@ struct Planner {
     /// 1,000,000 photos with XMP sidecars (the strings took ~280 MB).
     private(set) var taken = NameFingerprints()
     /// With `trustState`: the recorded name each photo keeps (`reserveRecordedNames`), until
-    /// `plan` hands it out; at most one a recorded photo (bounded by the export state).
-    private var reserved: [String: (path: String, present: ExportState.Entry?)] = [:]
-    /// The original paths the export state records per uniqueName (built on first use).
-    private var recorded: [String: [String]]?
+    /// `plan` hands it out, as the fingerprints of its uniqueName and of the path (issue 31
+    /// A11: ~40 bytes a recorded photo; `plan` reads the path back from the state).
+    private var reserved: [UInt64: UInt64] = [:]
 
     /// The lowercased names `path` takes: itself and the companions this export writes.
     private func keys(_ path: String) -> [String] {
@@ -727,15 +731,10 @@ struct Planner {
     /// name's variants and no earlier photo kept it.
     mutating func reserveRecordedNames(_ photos: [PhotoRecord], template: ExportNameTemplate) {
         guard trustState, let state else { return }
-        if recorded == nil {
-            var byPhoto: [String: [String]] = [:]
-            for entry in state.entries.values where entry.kind == .original {
-                byPhoto[entry.uniqueName, default: []].append(entry.path)
-            }
-            recorded = byPhoto
-        }
         for photo in photos {
-            guard let paths = recorded?[photo.uniqueName] else { continue }
+            // One index lookup a photo (issue 31 A11: the state is not held in memory).
+            let paths = state.entries(ofPhoto: photo.uniqueName).filter { $0.kind == .original }.map(\.path)
+            guard !paths.isEmpty else { continue }
             let base = base(photo, template: template)
             for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
                 let k = keys(path)
@@ -746,7 +745,7 @@ struct Planner {
                     sha256: photo.sha256, byteSize: photo.byteSize)
                 if present == nil, diskStatus(path) == .other { continue }
                 taken.formUnion(k)
-                reserved[photo.uniqueName] = (path, present)
+                reserved[NameFingerprints.fingerprint(photo.uniqueName)] = NameFingerprints.fingerprint(path)
                 break
             }
         }
@@ -761,8 +760,16 @@ struct Planner {
     mutating func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
         var result = Plan()
         for photo in photos {
-            if let kept = reserved.removeValue(forKey: photo.uniqueName) {
-                result.items.append(Exporter.Planned(photo: photo, path: kept.path, present: kept.present))
+            if let print = reserved.removeValue(forKey: NameFingerprints.fingerprint(photo.uniqueName)),
+                let path = state?.entries(ofPhoto: photo.uniqueName).first(where: {
+                    $0.kind == .original && NameFingerprints.fingerprint($0.path) == print
+                })?.path
+            {
+                // Its file may have changed since the reservation: looked at again now.
+                let present = currentEntry(
+                    path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
+                    byteSize: photo.byteSize)
+                result.items.append(Exporter.Planned(photo: photo, path: path, present: present))
                 continue
             }
             let base = base(photo, template: template)
@@ -778,7 +785,7 @@ struct Planner {
                     found = Exporter.Planned(photo: photo, path: candidate, present: present)
                 } else if diskStatus(candidate) == .missing {
                     found = Exporter.Planned(photo: photo, path: candidate, present: nil)
-                } else if trustState, let entry = state?.entries[candidate], entry.uniqueName == photo.uniqueName {
+                } else if trustState, let entry = state?.entry(candidate), entry.uniqueName == photo.uniqueName {
                     // Recorded as this photo's, changed on disk since: rewritten in place.
                     found = Exporter.Planned(photo: photo, path: candidate, present: nil)
                 }
@@ -820,7 +827,7 @@ struct Planner {
         let fresh = ExportState.Entry(
             path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
             byteSize: byteSize, mtimeNanoseconds: mtime)
-        if trustState, let entry = state?.entries[path], entry == fresh { return entry }
+        if trustState, let entry = state?.entry(path), entry == fresh { return entry }
         guard let hash = try? SHA256Hasher.hex(ofFileAt: full).hex, hash == sha256 else { return nil }
         return fresh
     }

@@ -178,6 +178,19 @@ public protocol ExportStateStore: AnyObject {
     /// - Throws: the store's error.
     func rows() throws -> [ExportFileRow]
 
+    /// The row of `path`, nil when none (the primary key: one index lookup).
+    /// - Throws: the store's error.
+    func row(path: String) throws -> ExportFileRow?
+
+    /// The rows of one photo (`uniqueName`), ordered by path (index `export_file_unique_name`).
+    /// - Throws: the store's error.
+    func rows(uniqueName: String) throws -> [ExportFileRow]
+
+    /// At most `limit` rows in path order (byte order), after `afterPath` when given: keyset
+    /// pages, so that a reader holds one page of a big export's state (issue 31 A11).
+    /// - Throws: the store's error.
+    func rows(afterPath: String?, limit: Int) throws -> [ExportFileRow]
+
     /// Records (or replaces) rows, in one transaction.
     /// - Parameter exportedAt: ISO 8601 UTC.
     /// - Throws: the store's error.

@@ -40,14 +40,10 @@ enum MergeCommand: Command {
         // Read as it is, never migrated (merge writes nothing there); `merge` reads older schemas.
         let other = try CompositionRoot.openLibrary(
             root: otherRoot, create: false, busyTimeout: ctx.wait, readOnly: true, acceptingOlderSchema: true)
-        let t = TerminalText.self
         let report = try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
             question: { (preview: MergeReport) in
-                (
-                    "Merge from \(options.from): move \(t.plural(preview.movedPhotos, "photo")) of this library into their share's zone and replace \(t.plural(preview.originalsRestored, "missing or damaged original"))?",
-                    preview.movedPhotos + preview.originalsRestored
-                )
+                (question(preview, from: options.from), preview.movedPhotos + preview.originalsRestored)
             },
             run: {
                 try ctx.console.withProgress(options.dryRun ? "checking" : "merging") { bar in
@@ -69,5 +65,19 @@ enum MergeCommand: Command {
                     + "\(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, "
                     + "\(report.participants) participants\(restored)")
         }
+    }
+
+    /// "Merge from L: move 2 photos of this library into their share's zone and replace 1
+    /// missing or damaged original?", naming only what the merge does.
+    static func question(_ preview: MergeReport, from: String) -> String {
+        let t = TerminalText.self
+        var parts: [String] = []
+        if preview.movedPhotos > 0 {
+            parts.append("move \(t.plural(preview.movedPhotos, "photo")) of this library into their share's zone")
+        }
+        if preview.originalsRestored > 0 {
+            parts.append("replace \(t.plural(preview.originalsRestored, "missing or damaged original"))")
+        }
+        return "Merge from \(TerminalText.escaped(from)): \(parts.joined(separator: " and "))?"
     }
 }
