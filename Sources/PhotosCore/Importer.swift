@@ -316,7 +316,11 @@ public final class Importer {
         func applyRefreshes() {
             defer { refreshes.removeAll(keepingCapacity: true) }
             let written = refreshes.compactMap { r in
-                r.replacement.flatMap { $0.wroteFile ? ExternalDataStore.reference(for: $0.sha256) : nil }
+                r.replacement.flatMap { replacement in
+                    replacement.written.map {
+                        UncommittedOriginal(reference: ExternalDataStore.reference(for: replacement.sha256), written: $0)
+                    }
+                }
             }
             guard fatal == nil, let library, !refreshes.isEmpty else {
                 uncommitted += written
@@ -427,7 +431,6 @@ public final class Importer {
                 switch outcome {
                 case .sidecar: break
                 case .refresh(let item):
-                    for warning in item.warnings { onWarning?(item.path, warning) }
                     summary.duplicates += 1
                     if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
                     refreshes.append(item)
@@ -691,11 +694,11 @@ public final class Importer {
                 claimed.release(file.sha256)
                 return .failed(problem)
             }
-            var wrote = false
+            var wrote: ExternalDataStore.WrittenOriginal?
             if let store {
                 do {
                     wrote = try file.bytes.withUnsafeBytes {
-                        try store.write(
+                        try store.writeOriginal(
                             $0, reference: ExternalDataStore.reference(for: file.sha256), durability: .deferred)
                     }
                 } catch {
@@ -710,7 +713,7 @@ public final class Importer {
                     imageSHA256: imageSHA256,
                     replacement: OriginalReplacement(
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
-                        replacedBefore: match.replacedSHA256s, wroteFile: wrote)))
+                        replacedBefore: match.replacedSHA256s, written: wrote)))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).

@@ -37,8 +37,10 @@ struct OriginalReplacement: Sendable {
     var byteSize: Int
     /// The originals rewritten files replaced before (`ImageDataMatch.replacedSHA256s`).
     var replacedBefore: [String] = []
+    /// The file this run wrote to external data (nil: none, a dry run).
+    var written: ExternalDataStore.WrittenOriginal?
     /// True when this run wrote the file to external data (false in a dry run).
-    var wroteFile: Bool
+    var wroteFile: Bool { written != nil }
 }
 
 /// What a refresh changed (or, in a dry run, would change) on one photo: the lines
@@ -176,7 +178,7 @@ extension Library {
                 let object = HistoryObject.photo(uniqueName: photo.uniqueName)
                 var change = MetadataChange(path: item.path, uniqueName: photo.uniqueName)
                 if let r = item.replacement, let newReference {
-                    if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256) {
+                    if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256, in: .zone(photo.zone)) {
                         try metadataStore.replaceOriginal(
                             ofPhoto: photo.rowID, sha256: r.sha256, byteSize: r.byteSize, fileReference: newReference)
                         var older = [photo.sha256]
