@@ -318,7 +318,8 @@ public final class Importer {
             let written = refreshes.compactMap { r in
                 r.replacement.flatMap { replacement in
                     replacement.written.map {
-                        UncommittedOriginal(reference: ExternalDataStore.reference(for: replacement.sha256), written: $0)
+                        UncommittedOriginal(
+                            reference: ExternalDataStore.reference(for: replacement.sha256), written: $0)
                     }
                 }
             }

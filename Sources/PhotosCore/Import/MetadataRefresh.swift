@@ -178,7 +178,8 @@ extension Library {
                 let object = HistoryObject.photo(uniqueName: photo.uniqueName)
                 var change = MetadataChange(path: item.path, uniqueName: photo.uniqueName)
                 if let r = item.replacement, let newReference {
-                    if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256, in: .zone(photo.zone)) {
+                    if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256, in: .zone(photo.zone))
+                    {
                         try metadataStore.replaceOriginal(
                             ofPhoto: photo.rowID, sha256: r.sha256, byteSize: r.byteSize, fileReference: newReference)
                         var older = [photo.sha256]
