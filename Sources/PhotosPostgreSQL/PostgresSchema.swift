@@ -229,7 +229,7 @@ public enum PostgresSchema {
         ALTER TABLE photo_data DROP CONSTRAINT IF EXISTS photo_data_sha256_key;
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
         """,
-        // #31 A6: history timestamps with milliseconds (`….fffZ`), as SQLite migration 7: whole
+        // 8 (issue 31 A6): history timestamps with milliseconds (`….fffZ`), as SQLite migration 8: whole
         // seconds of before become `….000Z`, in history and in the sync state.
         """
         -- #31 A6
@@ -238,7 +238,7 @@ public enum PostgresSchema {
         UPDATE sync_entry SET stamp_time = substr(stamp_time, 1, 19) || '.000Z'
             WHERE length(stamp_time) = 20 AND substr(stamp_time, 20, 1) = 'Z';
         """,
-        // #31 A8: no id is ever given twice, as SQLite migration 8 (AUTOINCREMENT). Identity
+        // 9 (issue 31 A8): no id is ever given twice, as SQLite migration 9 (AUTOINCREMENT). Identity
         // columns draw from sequences that never go back (PostgreSQL docs §9.17); a sequence
         // left below its table's largest id (rows inserted with explicit ids) is moved up to
         // it, never down.
@@ -260,7 +260,7 @@ public enum PostgresSchema {
         END
         $$;
         """,
-        // 7 (issue 31 item A3), as SQLite migration 7: the originals root every library folder
+        // 10 (issue 31 item A3), as SQLite migration 10: the originals root every library folder
         // on this catalog uses, with the catalog id of its marker file (`catalog_originals`, one
         // row), and the library folders (host, path) that have opened the catalog. The first
         // statement fails (42P01) on a schema that says version 6 without being one.
@@ -282,7 +282,7 @@ public enum PostgresSchema {
             PRIMARY KEY (host, folder)
         );
         """,
-        // 7 (issue 31 items 4 and 5): as SQLite migration 7, what a photo's file said when it
+        // 11 (issue 31 items 4 and 5): as SQLite migration 11, what a photo's file said when it
         // was last read (`file_*`, NULL tags: never recorded), the hash of its image data and
         // the originals a rewritten file replaced.
         """

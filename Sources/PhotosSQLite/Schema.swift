@@ -286,7 +286,7 @@ public enum Schema {
         """
         CREATE INDEX IF NOT EXISTS photo_data_sha256 ON photo_data(sha256);
         """,
-        // #31 A6: history timestamps (and so the sync stamps folded from them) have
+        // 8 (issue 31 A6): history timestamps (and so the sync stamps folded from them) have
         // milliseconds, `YYYY-MM-DDTHH:MM:SS.fffZ`, as the conflict rule compares them; the whole
         // seconds (`…SSZ`) of before are kept as `….000Z`, so that every stamp has one form and
         // `max()`, `--since` and `--before` compare them as strings.
@@ -297,7 +297,7 @@ public enum Schema {
         UPDATE sync_entry SET stamp_time = substr(stamp_time, 1, 19) || '.000Z'
             WHERE length(stamp_time) = 20 AND substr(stamp_time, 20, 1) = 'Z';
         """,
-        // #31 A8: no id is ever given twice (a stale `rating delete 4` must not hit a later
+        // 9 (issue 31 A8): no id is ever given twice (a stale `rating delete 4` must not hit a later
         // rating): every table whose integer id is shown or referenced gets AUTOINCREMENT
         // (https://www.sqlite.org/autoinc.html: ids above the largest ever used, kept in
         // `sqlite_sequence`). A table rebuild (https://www.sqlite.org/lang_altertable.html §7)
@@ -418,7 +418,7 @@ public enum Schema {
         CREATE INDEX history_change_zone ON history_change(zone_id, token);
         CREATE INDEX history_change_object ON history_change(object_id);
         """,
-        // 7 (issue 31 item A3): where a catalog shared by several library folders keeps its
+        // 10 (issue 31 item A3): where a catalog shared by several library folders keeps its
         // originals (`catalog_originals`, one row: the absolute root every machine mounts and
         // the catalog id written in its marker file) and which library folders opened it
         // (`catalog_folder`). Only a PostgreSQL catalog uses them; SQLite has them so that both
@@ -444,7 +444,7 @@ public enum Schema {
             PRIMARY KEY (host, folder)
         );
         """,
-        // 7 (issue 31 items 4 and 5): what a photo's file said when it was last read, and the
+        // 11 (issue 31 items 4 and 5): what a photo's file said when it was last read, and the
         // hash of its image data alone. `photo_file_state` has at most one row per photo (gone
         // with it): `image_sha256` is the SHA-256 of the original's image data without its
         // metadata (`ImageDataHash`: a file another tool rewrote the metadata of is the same
