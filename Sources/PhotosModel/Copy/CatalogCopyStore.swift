@@ -53,12 +53,12 @@ public struct CatalogTable: Sendable, Equatable {
 }
 
 /// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
-/// `PostgresSchema` migrations 1–6), in dependency order: a table comes after every table it
+/// `PostgresSchema` migrations 1–7; migration 7 changed no table, issue 31 A1), in dependency order: a table comes after every table it
 /// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 6
+    public static let schemaVersion = 7
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
