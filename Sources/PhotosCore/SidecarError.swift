@@ -41,9 +41,16 @@ public enum SidecarError: Error, Equatable, CustomStringConvertible {
     /// be repaired (`malformedPacket` with XMPErr_BadXMP −203 or XMPErr_BadUnicode −205): a
     /// property given twice beside invalid UTF-8, for example. Import takes the image without
     /// such a sidecar, with a warning, instead of failing it.
+    ///
+    /// A packet that is not UTF-8 text is one too (issue 31 items 13 and 21): its names would be
+    /// changed by any reading, so it is left out whole — said with a warning naming the file,
+    /// never replaced silently.
     public var isInvalidXMP: Bool {
-        if case .malformedPacket(_, let code) = self { return code == -203 || code == -205 }
-        return false
+        switch self {
+        case .malformedPacket(_, let code): return code == -203 || code == -205
+        case .notUTF8: return true
+        default: return false
+        }
     }
 
     /// The file the error is about; empty for `toolkitUnavailable`.

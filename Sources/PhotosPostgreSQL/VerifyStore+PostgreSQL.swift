@@ -90,7 +90,7 @@ extension PostgresDatabase: VerifyStore {
     }
 
     /// None while `photo_data.sha256` has a unique index of its own that the server enforces
-    /// (the schema's `photo_data_sha256_key`, issue 12 item 3: valid, ready, on that one column,
+    /// (`photo_data_sha256_key` before migration 7 dropped it, issue 31 A1; issue 12 item 3: valid, ready, on that one column,
     /// no predicate, no expression: PostgreSQL docs, `pg_index`): the server refuses every
     /// second row with a SHA-256, as it enforces the foreign keys (`danglingReferences`), and
     /// grouping a million SHA-256s to find none took 1.4 s of server time. Without such an index

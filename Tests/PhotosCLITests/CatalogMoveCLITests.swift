@@ -391,27 +391,11 @@ final class CatalogMoveCLITests: BinaryTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
         XCTAssertEqual(try pg.scalarInt("SELECT count(*) FROM photo"), 0)
 
-        // Two photos of one original (verify reports it; SQLite lets it be, PostgreSQL's
-        // UNIQUE sha256 does not): 65 naming the table.
+        // (Two photos of one original in one zone were refused here by PostgreSQL's UNIQUE
+        // sha256; since issue 31 A1 the rule holds per zone and is checked by the writers, not
+        // by a constraint, and `verify` reports such a pair on either backend.)
         let twice = try Database(path: lib + "/photos.sqlite")
         try twice.run("UPDATE photo_data SET byte_size = 1 WHERE byte_size = 'big'")
-        try twice.run(
-            """
-            INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id)
-            SELECT 'DUP-' || unique_name, display_name, imported_at, width, height, format, orientation, zone_id
-            FROM photo WHERE unique_name = ?
-            """, [names[2]])
-        try twice.run(
-            """
-            INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref)
-            SELECT (SELECT id FROM photo WHERE unique_name = 'DUP-' || ?), sha256, byte_size, file_ref
-            FROM photo_data WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)
-            """, [names[2], names[2]])
-        let duplicate = try runAsGiven(["--library", lib, "catalog", "move", "--to", database])
-        XCTAssertEqual(duplicate.status, 65, duplicate.stderr)
-        XCTAssertTrue(duplicate.stderr.contains("refused rows of table photo_data"), duplicate.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: lib + "/catalog.postgresql"))
-        try twice.run("DELETE FROM photo WHERE unique_name = 'DUP-' || ?", [names[2]])
         twice.close()
         try ok(["--library", lib, "catalog", "move", "-q", "--to", database])
         XCTAssertEqual(

@@ -31,7 +31,12 @@ final class EmbeddedMetadataCLITests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "init"]).status, 0)
         let imported = try run(["--library", lib, "import", input, "-q"])
         XCTAssertEqual(imported.status, 0)
-        XCTAssertEqual(imported.stderr, "", "nothing of the toolkit's own error output")
+        // One line of ours naming the file (issue 31 item 13: a packet left out is said so),
+        // nothing of the toolkit's own error output.
+        XCTAssertEqual(
+            imported.stderr,
+            "photos import: warning: \(input)/bad.jpg: not a readable XMP packet: malformed XML (XMP Toolkit error -201, XMPErr_BadXML) (the packet embedded in the image); imported without it\n"
+        )
         let list = try run(["--library", lib, "list", "--json", "--tag", "Storm"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["displayName"] as? String, "good.jpg")

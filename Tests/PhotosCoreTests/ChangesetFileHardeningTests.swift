@@ -110,11 +110,25 @@ final class ChangesetFileHardeningTests: SyncTestCase {
             "a value longer than \(ChangesetDatabase.maxRowBytes) bytes")
     }
 
-    /// A stored 2 MiB thumbnail blob: refused naming the photo, not silently dropped.
-    func testAThumbnailLongerThanARowMayHoldIsRefused() throws {
-        try assertRefused(
-            "long-thumbnail", "UPDATE thumbnail SET data = zeroblob(2000000);",
-            "a value longer than \(ChangesetDatabase.maxRowBytes) bytes")
+    /// A stored 2 MiB thumbnail blob is never read: a new photo's thumbnail is made here from
+    /// its original, which is checked as import checks a file (issue 31 item 18), so the
+    /// changeset applies with a thumbnail of at most 120 pixels and a few kilobytes.
+    func testAThumbnailLongerThanARowMayHoldIsNotRead() throws {
+        let a = try library("A-long-thumbnail"), b = try library("B-long-thumbnail")
+        try importPhotos(a, count: 1, tags: ["Trip"])
+        let cs = try export(a)
+        let db = try Database(path: cs + "/changeset.sqlite")
+        try db.execute("PRAGMA journal_mode = DELETE")
+        try db.execute("UPDATE thumbnail SET data = zeroblob(2000000);")
+        db.close()
+        _ = try b.applyChangeset(at: cs)
+        XCTAssertEqual(try photos(b).count, 1)
+        let catalog = try TestCatalog(root: b.root)
+        let size = try XCTUnwrap(try catalog.scalarInt("SELECT max(length(data)) FROM thumbnail"))
+        XCTAssertLessThan(size, 100_000)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(try catalog.scalarInt("SELECT max(width) FROM thumbnail")), 120)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(try catalog.scalarInt("SELECT max(height) FROM thumbnail")), 120)
+        try assertVerifyClean(b)
     }
 
     /// The sound changeset the other tests change is applied (the checks refuse only what

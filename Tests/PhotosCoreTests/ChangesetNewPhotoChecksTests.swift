@@ -217,8 +217,12 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
     func testAByteSizeOtherThanTheOriginalsIsRefused() throws {
         let s = try participantChangeset()
         try edit(
-            s.cs, fill("UPDATE entry SET value = '\(1 << 40)' WHERE object_id = '$NEW' AND attribute = 'byteSize'", s))
-        try assertRefused(s.owner, s.cs, photo: s.newPhoto, "records byteSize \(1 << 40)")
+            s.cs,
+            fill(
+                "UPDATE entry SET value = CAST(value AS INTEGER) + 1 WHERE object_id = '$NEW' AND attribute = 'byteSize'",
+                s))
+        try assertRefused(s.owner, s.cs, photo: s.newPhoto, "records byteSize")
+        // A byteSize of 2^40 is refused before any original is looked at (ChangesetOriginalSizeTests).
     }
 
     func testAShellScriptAsAJPEGIsRefused() throws {
@@ -289,7 +293,9 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
         try assertRefused(s.owner, s.cs, photo: s.newPhoto, "has no width")
     }
 
-    /// Two entries for one attribute (a table without its primary key): refused.
+    /// Two entries for one attribute (a table without its primary key): refused — by the check
+    /// of the changeset file's schema (issue 31 item 17), before any entry is read: `entry`
+    /// must have its primary key (entity, object_id, attribute), so no attribute has two values.
     func testTwoValuesForOneAttributeAreRefused() throws {
         let s = try participantChangeset()
         try edit(
@@ -300,7 +306,7 @@ final class ChangesetNewPhotoChecksTests: SyncTestCase {
                 INSERT INTO entry SELECT entity, object_id, attribute, 'Other name.jpg', stamp_time, stamp_library, zone_id
                   FROM entry WHERE object_id = '$NEW' AND attribute = 'displayName';
                 """, s))
-        try assertRefused(s.owner, s.cs, photo: s.newPhoto, nil)
+        try assertRefused(s.owner, s.cs, photo: "changeset.sqlite", "lacks index \"sqlite_autoindex_entry_1\"")
     }
 
     /// A broken thumbnail does not come in: the photo's is made from its original here.

@@ -22,8 +22,8 @@ import PhotosSQLite
 ///   identity sequence's); `insert(_:_:)` (`RETURNING id`) holds on both.
 /// - Dangling references: PostgreSQL always enforces foreign keys; tamper inside
 ///   `withoutForeignKeys`.
-/// - A second `photo_data` row with the same `sha256`: UNIQUE on PostgreSQL (its duplicate rule),
-///   not on SQLite; call `allowDuplicateOriginals` first.
+/// - A second `photo_data` row with the same `sha256`: UNIQUE on PostgreSQL before migration 7
+///   (issue 31 A1), never on SQLite; `allowDuplicateOriginals` drops a leftover constraint.
 /// - Result text of reals (Swift's `description` on SQLite, PostgreSQL's `float8` output): the
 ///   schema has no REAL column; keep arithmetic integral.
 public final class TestCatalog {

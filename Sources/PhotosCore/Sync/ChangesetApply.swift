@@ -762,7 +762,11 @@ struct ApplySession {
         }
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
-        guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else {
+        // A dry run (also the preview a terminal's question is asked from) copies nothing: a
+        // carried original counts as in place, as the real run will have copied it.
+        let wouldBeCopied = library.externalData.isDryRun && reader.originals[sha]?.byteSize == size
+        guard wouldBeCopied || (stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == size)
+        else {
             // Its sync state stays, so a later changeset that carries it completes it.
             guard ofChangeset else { return }
             throw SyncError(
