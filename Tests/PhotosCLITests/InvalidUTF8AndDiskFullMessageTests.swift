@@ -111,7 +111,7 @@ final class InvalidUTF8AndDiskFullMessageTests: BinaryTestCase {
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["--library", lib, "import", samplesDir + "/storm.jpg"]).status, 0)
         let name = try XCTUnwrap(
-            try listNames(lib).first.flatMap { line in
+            try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.flatMap { line in
                 line.range(of: "\"uniqueName\":\"").map { String(line[$0.upperBound...].prefix(36)) }
             })
         let result = try runProcess(

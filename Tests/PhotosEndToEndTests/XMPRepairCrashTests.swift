@@ -93,7 +93,7 @@ final class XMPRepairCrashTests: BinaryTestCase {
         ] {
             XCTAssertTrue(
                 result.stderr.contains(
-                    "photos import: warning: \(packetName): not a readable XMP packet: not valid XMP (XMP Toolkit error -203, XMPErr_BadXMP)"
+                    "photos import: warning: \(packetName): XMP packet is not UTF-8 text (byte 412 starts no UTF-8 character); not read"
                 ), "\(file): \(result.stderr)")
         }
         XCTAssertFalse(result.stderr.contains("Signal"), result.stderr)
@@ -115,11 +115,12 @@ final class XMPRepairCrashTests: BinaryTestCase {
         XCTAssertEqual(refresh.status, 1, refresh.stderr)
         XCTAssertTrue(
             refresh.stderr.contains(
-                "\(input)/side.jpg: error: \(input)/side.jpg.xmp: not a readable XMP packet: not valid XMP"),
+                "\(input)/side.jpg: error: \(input)/side.jpg.xmp: XMP packet is not UTF-8 text (byte 412 starts no UTF-8 character); not read"
+            ),
             refresh.stderr)
         XCTAssertTrue(
             refresh.stderr.contains(
-                "\(input)/app1.jpg: error: \(input)/app1.jpg: not a readable XMP packet: not valid XMP (XMP Toolkit error -203, XMPErr_BadXMP) (the packet embedded in the image)"
+                "\(input)/app1.jpg: error: \(input)/app1.jpg: XMP packet is not UTF-8 text (byte 412 starts no UTF-8 character); not read (the packet embedded in the image)"
             ), refresh.stderr)
     }
 
