@@ -79,7 +79,7 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         return names.filter {
             var isDir: ObjCBool = false
             return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDir) && !isDir.boolValue
-                && !$0.contains(".tmp")
+                && !$0.contains(".tmp") && !originalsRootBookkeeping.contains($0)
         }.sorted()
     }
 

@@ -243,9 +243,11 @@ final class TeamCatalogCLITests: BinaryTestCase {
         let team1 = dir + "/TEAM1", team2 = dir + "/TEAM2", team3 = dir + "/TEAM3"
         _ = try photos(["init", "-q", "--database", url, team1])
         _ = try photos(["--library", team1, "import", "-q", samplesDir])
-        // Back to what schema version 6 left: no record, no marker.
+        // Back to what the version before the originals root (migration 10) left: no record, no marker.
         let db = try PostgresDatabase(url)
-        try db.execute("DROP TABLE catalog_originals; DROP TABLE catalog_folder; UPDATE schema_version SET version = 6")
+        try db.execute(
+            "DROP TABLE catalog_originals; DROP TABLE catalog_folder; DROP TABLE photo_file_state; UPDATE schema_version SET version = 9"
+        )
         try FileManager.default.removeItem(atPath: team1 + "/ExternalData/.photos-originals")
         try FileManager.default.createDirectory(atPath: team2 + "/ExternalData/ab", withIntermediateDirectories: true)
         try PostgresCatalogBackend.record(try ConnectionInfo(url).withoutPassword, root: team2)
