@@ -369,6 +369,23 @@ extension Library {
         return FileStatus(error: 0, mode: st.st_mode, size: Int(st.st_size))
     }
 
+    /// The shard (0...255) of a SHA-256 of lowercase hex digits: its first two digits' value.
+    static func shardIndex(ofHex sha256: String) -> Int {
+        func digit(_ byte: UInt8) -> Int { Int(byte <= UInt8(ascii: "9") ? byte &- 48 : byte &- 87) & 15 }
+        let bytes = sha256.utf8
+        guard bytes.count >= 2 else { return 0 }
+        return digit(bytes[bytes.startIndex]) << 4 | digit(bytes[bytes.index(after: bytes.startIndex)])
+    }
+
+    /// Whether `name` is a shard folder's name: two lowercase hex digits.
+    static func isShardName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        func isDigit(_ b: UInt8) -> Bool {
+            (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "f"))
+        }
+        return bytes.count == 2 && bytes.allSatisfy(isDigit)
+    }
+
     /// An original whose size is right, to be hashed: where its problem would go in the
     /// report, and what to say.
     private struct PendingHash {
@@ -437,11 +454,18 @@ extension Library {
                 storageChecks.wait()
                 rowChecks.wait()
             }
-            // Counted first (the same snapshot), then read one row at a time: memory keeps the
-            // references (for orphans) and the files to hash, not every row of the catalog.
+            // Counted first (the same snapshot), then read one row at a time, the files of each
+            // chunk hashed before the next is read: memory keeps a chunk, the problems and the
+            // references of the rows that have one, not every row or reference of the catalog
+            // (issue 31 item A11). The references of sound rows (each the content address of its
+            // SHA-256) are read again shard by shard for the orphan check, below.
             let total = try self.verifyStore.recordedOriginalCount()
             report.photos = try self.verifyStore.photoCount()
-            var referenced = VerifyReferences()
+            // The references of rows whose reference is not their SHA-256's content address:
+            // that reference and that address (both count as referenced, as for every row).
+            var unusual = VerifyReferences()
+            // The shards (0x00...0xff) that hold a sound row's original.
+            var usedShards = [Bool](repeating: false, count: 256)
             var checked = 0
             var bytesChecked: Int64 = 0
             var pendingHashes: [PendingHash] = []
@@ -466,7 +490,6 @@ extension Library {
                     original.photo.uniqueName, original.photo.displayName, original.sha256,
                     original.byteSize, original.fileReference, original.zone
                 )
-                referenced.insert(ref)
                 // Built only for a problem: most of a million rows have none.
                 var photo: String { Library.describePhoto(name, display) }
                 // Originals are content-addressed: the reference is the SHA-256's (SPEC §2);
@@ -475,7 +498,8 @@ extension Library {
                 let isHex = found.isHex
                 guard isHex, Library.isContentAddress(ref, of: sha) else {
                     let address = ExternalDataStore.reference(for: sha)
-                    referenced.insert(address)
+                    unusual.insert(ref)
+                    unusual.insert(address)
                     let there = isHex && found.error == 0 && found.size == size
                     if !there { missingOriginal.insert(name) }
                     report.problems.append(
@@ -488,6 +512,7 @@ extension Library {
                                 : nil))
                     return
                 }
+                usedShards[Library.shardIndex(ofHex: sha)] = true
                 let heal = "; re-import the intact file to restore it"
                 guard found.error == 0 else {
                     // Missing only when the system says so; a permission or I/O error is not a
@@ -551,50 +576,58 @@ extension Library {
                 for (original, status) in zip(rows, found) { checkOriginal(original, status) }
                 rows.removeAll(keepingCapacity: true)
             }
+            // The files of the chunk checked last, hashed by `jobs` threads; each problem goes
+            // where the serial loop would have put it (inserted from the last, so the earlier
+            // positions stay right). In parts, so that the progress display moves as the hashes
+            // are done.
+            func hashPending() throws {
+                var hashes: [Result<String, Error>] = []
+                hashes.reserveCapacity(pendingHashes.count)
+                let hashChunk = max(1, jobs) * 16
+                for first in stride(from: 0, to: pendingHashes.count, by: hashChunk) {
+                    try StopSignal.check() // a read: nothing to clean up
+                    let part = pendingHashes[first..<min(first + hashChunk, pendingHashes.count)]
+                    hashes += Library.hashFiles(part.map(\.path), jobs: jobs)
+                    for pending in part {
+                        checked += 1
+                        bytesChecked += Int64(pending.original.byteSize)
+                    }
+                    progress?(checked, total, bytesChecked)
+                }
+                for (pending, hash) in zip(pendingHashes, hashes).reversed() {
+                    let original = pending.original
+                    let (sha, ref) = (original.sha256, original.fileReference)
+                    let photo = Library.describePhoto(original.photo.uniqueName, original.photo.displayName)
+                    switch hash {
+                    case .success(let actual) where actual != sha:
+                        missingOriginal.insert(original.photo.uniqueName)
+                        problemRows.insert(original.rowID, at: pending.position)
+                        report.problems.insert(
+                            VerifyProblem(
+                                kind: .hashMismatch, subject: .photo(original.photo),
+                                detail:
+                                    "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha); re-import the intact file to restore it"
+                            ), at: pending.position)
+                    case .success: break
+                    case .failure(let error):
+                        problemRows.insert(original.rowID, at: pending.position)
+                        report.problems.insert(
+                            VerifyProblem(
+                                kind: .unreadableFile, subject: .photo(original.photo),
+                                detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
+                    }
+                }
+                pendingHashes.removeAll(keepingCapacity: true)
+            }
             try self.verifyStore.forEachRecordedOriginal { original in
                 rows.append(original)
-                if rows.count >= Library.originalChunk { checkRows() }
+                if rows.count >= Library.originalChunk {
+                    checkRows()
+                    try hashPending()
+                }
             }
             checkRows()
-            // Hashed by `jobs` threads; each problem goes where the serial loop would have put
-            // it (inserted from the last, so the earlier positions stay right).
-            // In chunks, so that the progress display moves as the hashes are done.
-            var hashes: [Result<String, Error>] = []
-            hashes.reserveCapacity(pendingHashes.count)
-            let hashChunk = max(1, jobs) * 16
-            for first in stride(from: 0, to: pendingHashes.count, by: hashChunk) {
-                try StopSignal.check() // a read: nothing to clean up
-                let part = pendingHashes[first..<min(first + hashChunk, pendingHashes.count)]
-                hashes += Library.hashFiles(part.map(\.path), jobs: jobs)
-                for pending in part {
-                    checked += 1
-                    bytesChecked += Int64(pending.original.byteSize)
-                }
-                progress?(checked, total, bytesChecked)
-            }
-            for (pending, hash) in zip(pendingHashes, hashes).reversed() {
-                let original = pending.original
-                let (sha, ref) = (original.sha256, original.fileReference)
-                let photo = Library.describePhoto(original.photo.uniqueName, original.photo.displayName)
-                switch hash {
-                case .success(let actual) where actual != sha:
-                    missingOriginal.insert(original.photo.uniqueName)
-                    problemRows.insert(original.rowID, at: pending.position)
-                    report.problems.insert(
-                        VerifyProblem(
-                            kind: .hashMismatch, subject: .photo(original.photo),
-                            detail:
-                                "\(photo): original \(ref) has SHA-256 \(actual), recorded \(sha); re-import the intact file to restore it"
-                        ), at: pending.position)
-                case .success: break
-                case .failure(let error):
-                    problemRows.insert(original.rowID, at: pending.position)
-                    report.problems.insert(
-                        VerifyProblem(
-                            kind: .unreadableFile, subject: .photo(original.photo),
-                            detail: "\(photo): original \(ref) cannot be read: \(error)"), at: pending.position)
-                }
-            }
+            try hashPending()
             // In row order; one row's problems in the order they were found.
             report.problems = Library.inRowOrder(report.problems, rows: problemRows)
             // What the deletion of each photo whose original is missing takes along, asked for
@@ -626,8 +659,13 @@ extension Library {
             }
             // The folders of the references (each reference's part before its last '/'), found
             // without building a path per reference: there are far fewer folders than files.
-            referenced.sortForLookups()
-            let folderNames = referenced.folders
+            unusual.sortForLookups()
+            var folderNames = unusual.folders
+            let hexDigits = Array("0123456789abcdef".utf8)
+            for shard in 0..<256 where usedShards[shard] {
+                folderNames.insert(
+                    Substring(String(decoding: [hexDigits[shard >> 4], hexDigits[shard & 15]], as: UTF8.self)))
+            }
             let root = self.externalData.root
             let folders = [root] + folderNames.map({ $0.isEmpty ? root + "/" : root + "/" + $0 }).sorted()
             for folder in folders {
@@ -650,18 +688,44 @@ extension Library {
                             detail: "\(folder) cannot be listed: \(String(cString: strerror(errno)))"))
                 }
             }
-            // Listed without a String per file (`forEachFile`): only the unreferenced ones are
-            // named, then put in the order of `allReferences` (folder, then name).
+            // Listed without a String per file (`forEachFile`), a folder at a time: before a
+            // shard's files, the SHA-256s of that shard's recorded originals are read (a range
+            // of the sha256 index), so memory holds one shard's references, not the catalog's
+            // (issue 31 item A11). A file is referenced when it is the content address of a
+            // row's SHA-256 (that is every sound row's reference) or an unusual reference. Only
+            // the unreferenced ones are named, then put in the order of `allReferences`
+            // (folder, then name).
             var unreferenced: [(shard: String, name: String?)] = []
+            var shardReferences = VerifyReferences()
+            var loadedShard: String?
+            var shardError: (any Error)?
             report.files = self.externalData.forEachFile { shard, name in
                 if let name {
-                    if !referenced.contains(shard: shard, name: name) {
+                    if shard != loadedShard {
+                        loadedShard = shard
+                        shardReferences = VerifyReferences()
+                        // Only a two-lowercase-hex-digit folder holds content addresses.
+                        if shardError == nil, Library.isShardName(shard) {
+                            do {
+                                try self.verifyStore.forEachRecordedSHA256(inShard: shard) {
+                                    shardReferences.insert(sha256: $0)
+                                }
+                            } catch {
+                                shardError = error
+                            }
+                        }
+                        shardReferences.sortForLookups()
+                    }
+                    if !shardReferences.contains(shard: shard, name: name),
+                        !unusual.contains(shard: shard, name: name)
+                    {
                         unreferenced.append((shard, String(decoding: name, as: UTF8.self)))
                     }
-                } else if !referenced.contains(topLevel: shard) {
+                } else if !unusual.contains(topLevel: shard) {
                     unreferenced.append((shard, nil))
                 }
             }
+            if let shardError { throw shardError }
             unreferenced.sort { (a: (shard: String, name: String?), b: (shard: String, name: String?)) -> Bool in
                 if a.shard != b.shard { return a.shard < b.shard }
                 return (a.name ?? "") < (b.name ?? "")

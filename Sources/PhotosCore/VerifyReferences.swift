@@ -92,6 +92,19 @@ struct VerifyReferences {
         }
     }
 
+    /// Inserts the content address of `sha256` (`ExternalDataStore.reference(for:)`), parsed
+    /// from the digits without building the reference's string when they are 64 lowercase hex
+    /// digits.
+    mutating func insert(sha256: String) {
+        var sha = sha256
+        if let address = sha.withUTF8({ Address(hex: $0) }) {
+            addresses[Int(address.shard)].append(address)
+            sorted = false
+        } else {
+            insert(ExternalDataStore.reference(for: sha256))
+        }
+    }
+
     /// Sorts each shard's addresses and drops repeated ones; `contains(shard:name:)` asks after
     /// the last `insert` and this.
     mutating func sortForLookups() {

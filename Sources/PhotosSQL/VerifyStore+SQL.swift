@@ -22,6 +22,18 @@ extension VerifyStore where Self: SQLConnection {
         return counts
     }
 
+    public func forEachRecordedSHA256(inShard shard: String, _ body: (String) throws -> Void) throws {
+        // The shard's successor as the upper bound: `ab` → `ac`, `af` → `ag` (both backends
+        // compare the column bytewise: SQLite BINARY, PostgreSQL COLLATE "C").
+        var upper = Array(shard.utf8)
+        guard let last = upper.popLast() else { return }
+        upper.append(last &+ 1)
+        try forEachRow(
+            sql: "SELECT sha256 FROM photo_data WHERE sha256 >= ? AND sha256 < ? ORDER BY sha256",
+            arguments: [shard, String(decoding: upper, as: UTF8.self)]
+        ) { try body($0.string(0)) }
+    }
+
     public func thumbnailData(photo uniqueName: String) throws -> [UInt8]? {
         try fetchOne(
             sql:

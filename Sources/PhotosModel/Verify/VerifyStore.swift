@@ -278,6 +278,15 @@ public protocol VerifyStore: AnyObject {
     /// original (or one page), not the catalog's every row.
     /// - Throws: the store's error, or what `body` throws.
     func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws
+    /// Calls `body` with the SHA-256 of each recorded original (`photo_data` row) that starts
+    /// with `shard` (two lowercase hex digits: a folder of external data, `ab`), in SHA-256
+    /// order, read as the store goes (a range of the index on `photo_data.sha256`: `sha256 >=
+    /// 'ab' AND sha256 < 'ac'`, an index-only scan on both backends), so that verify's orphan
+    /// check holds one shard's originals (about 1/256 of the catalog), never every reference
+    /// (issue 31 item A11).
+    /// - Parameter shard: two lowercase hex digits.
+    /// - Throws: the store's error, or what `body` throws.
+    func forEachRecordedSHA256(inShard shard: String, _ body: (String) throws -> Void) throws
     /// What a deletion of each photo of `uniqueNames` would take along: its ratings and tag
     /// links, by uniqueName (a name without a photo is left out). Asked for the few photos
     /// whose original is missing, after the scan, so that `forEachRecordedOriginal` does not

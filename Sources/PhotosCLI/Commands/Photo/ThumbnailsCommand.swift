@@ -59,7 +59,7 @@ enum ThumbnailsCommand: Command {
         let report = try ctx.console.withProgress("rebuilding") { bar in
             try library.rebuildThumbnails(
                 photos, options: thumbnail, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                dryRun: options.dryRun, author: ctx.historyAuthor,
+                dryRun: options.dryRun, author: ctx.historyAuthor, keepFailures: ctx.global.json,
                 progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) },
                 onFailure: {
                     ctx.console.itemError("\($0.uniqueName) (\(TerminalText.printable($0.displayName)))", $0.reason)
@@ -67,10 +67,10 @@ enum ThumbnailsCommand: Command {
         }
         if ctx.global.json {
             ctx.console.printJSON(report.json)
-        } else if !ctx.global.quiet || !report.failures.isEmpty {
+        } else if !ctx.global.quiet || report.failed > 0 {
             ctx.console.print(
                 "\(report.dryRun ? "Would rebuild" : "Rebuilt") \(TerminalText.plural(report.rebuilt, "thumbnail"))"
-                    + ", \(report.failures.count) failed")
+                    + ", \(report.failed) failed")
         }
     }
 }
