@@ -327,18 +327,18 @@ struct CLIError {
 
 extension CLIError {
     /// `backup` and `restore` (`BackupError`): DEST inside the library, a library already at
-    /// the restore's target, an original or copy that cannot be linked or created 73
-    /// (EX_CANTCREAT); no catalog in the backup, a copy's source that cannot be opened 66
-    /// (EX_NOINPUT); a rename, read or write failing part-way 74 (EX_IOERR), sysexits.h.
+    /// the restore's target, an original that cannot be restored, a folder or marker that cannot
+    /// be made 73 (EX_CANTCREAT); no catalog in the backup 66 (EX_NOINPUT); a rename failing
+    /// part-way 74 (EX_IOERR), sysexits.h. (A copy's own failures are `FileError`s.)
     init(backup error: BackupError) {
         switch error {
         case .libraryExists:
             self.init(.cantCreate, error.description + " (choose another --library, or move it away)")
-        case .destinationInsideLibrary, .cannotLinkOriginal, .cannotRestoreOriginal, .cannotCreateCopy,
-            .notABackupFolder, .cannotCreateMarker, .folderNotEmpty, .cannotPlaceLibrary:
+        case .destinationInsideLibrary, .cannotRestoreOriginal, .notABackupFolder, .cannotCreateMarker,
+            .folderNotEmpty, .cannotPlaceLibrary:
             self.init(.cantCreate, error.description)
-        case .noBackup, .cannotOpenSource: self.init(.noInput, error.description)
-        case .cannotRenameOriginal, .copyReadFailed, .copyWriteFailed: self.init(.ioError, error.description)
+        case .noBackup: self.init(.noInput, error.description)
+        case .cannotRenameOriginal: self.init(.ioError, error.description)
         }
     }
 
