@@ -48,3 +48,8 @@ extension PGRow: SQLRow {
     /// Column `column` when not NULL (every integer column of the schema holds integers only).
     public func storedInteger(_ column: Int) -> Int64? { isNull(column) ? nil : int64(column) }
 }
+
+extension PostgresDatabase {
+    /// PostgreSQL's dialect, for the shared statements of `PhotosSQL`.
+    public var dialect: SQLDialect { .postgresql }
+}

@@ -42,6 +42,10 @@ public protocol SQLConnection: AnyObject {
     /// The row type the backend hands to decoding closures.
     associatedtype ResultRow: SQLRow
 
+    /// Which backend's dialect the connection speaks, for the few statements whose text
+    /// differs (`SQLDialect`).
+    var dialect: SQLDialect { get }
+
     /// Runs a statement that returns no rows.
     /// - Throws: the backend's error.
     func execute(sql: String, arguments: [SQLBindable]) throws

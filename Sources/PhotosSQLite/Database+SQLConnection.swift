@@ -24,3 +24,8 @@ extension Database: SQLConnection {
         try Statement.prepare(self, sql).forEach(arguments, body)
     }
 }
+
+extension Database {
+    /// SQLite's dialect, for the shared statements of `PhotosSQL`.
+    public var dialect: SQLDialect { .sqlite }
+}
