@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
+// photos: a photo library for the command line on Linux. Copyright the photos authors; see LICENSE.
 import PackageDescription
 
 let package = Package(
