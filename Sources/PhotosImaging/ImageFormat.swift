@@ -8,6 +8,15 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case avif
     /// WebP (RIFF container, VP8/VP8L), decoded with libwebp.
     case webp
+    /// A camera RAW file (CR2, CR3, NEF, ARW, RAF, ORF, RW2, PEF, DNG, … — whatever LibRaw
+    /// identifies), read with LibRaw (issue 24 item 1).
+    case raw
+    /// TIFF and BigTIFF (TIFF 6.0; BigTIFF), read with libtiff (issue 24 item 3).
+    case tiff
+    /// GIF87a/GIF89a, the first frame, read with giflib (issue 24 item 4).
+    case gif
+    /// JPEG XL (ISO/IEC 18181), codestream or container, read with libjxl (issue 24 item 5).
+    case jxl
 
     /// The usual file name extension, without the dot (export names files that have none).
     public var fileExtension: String {
@@ -17,6 +26,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .heif: return "heic"
         case .avif: return "avif"
         case .webp: return "webp"
+        // A RAW file keeps its maker's extension where it is known; "dng" is the open one.
+        case .raw: return "dng"
+        case .tiff: return "tif"
+        case .gif: return "gif"
+        case .jxl: return "jxl"
         }
     }
 

@@ -52,6 +52,8 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
         case .webp:
             metadata = EmbeddedMetadata.read(webp: bytes)
+        case .raw, .tiff, .gif, .jxl:
+            metadata = EmbeddedMetadata()
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12

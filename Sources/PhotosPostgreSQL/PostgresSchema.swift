@@ -296,6 +296,13 @@ public enum PostgresSchema {
             replaced_sha256s    TEXT COLLATE "C"
         );
         CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
+        """,
+        // 12 (issue 24): as SQLite migration 12, `photo.format` also allows camera RAW, TIFF,
+        // GIF and JPEG XL.
+        """
+        ALTER TABLE photo DROP CONSTRAINT photo_format_check;
+        ALTER TABLE photo ADD CONSTRAINT photo_format_check
+            CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl'));
         """
     ]
 }

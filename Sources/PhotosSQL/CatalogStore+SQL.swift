@@ -35,7 +35,7 @@ public enum CatalogSQL {
         StoredPhoto(
             rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
             byteSize: row.int(4), fileReference: row.string(5),
-            // The schema's CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp')) leaves no other value.
+            // The schema's CHECK (format IN the raw values of ImageFormat) leaves no other value.
             format: ImageFormat(rawValue: row.string(6)) ?? .jpeg, width: row.int(7),
             height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
             captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),

@@ -466,6 +466,46 @@ public enum Schema {
             replaced_sha256s    TEXT
         );
         CREATE INDEX photo_file_state_image ON photo_file_state(image_sha256);
+        """,
+        // 12 (issue 24): `photo.format` also allows camera RAW, TIFF, GIF and JPEG XL originals
+        // (the raw values of `ImageFormat`). A CHECK cannot be altered, so `photo` is rebuilt
+        // (https://www.sqlite.org/lang_altertable.html §7) with version 9's definition exactly
+        // but for the CHECK, keeping every row id. DROP TABLE removes the table's
+        // `sqlite_sequence` row (https://www.sqlite.org/autoinc.html), so the largest id ever
+        // given is saved first and put back: ids of deleted photos stay never reused (#31 A8).
+        // Referencing tables name `photo`, so they follow the renamed table; the migrator runs
+        // with foreign keys off and runs `foreign_key_check` before it commits.
+        """
+        CREATE TEMP TABLE photo_sequence_v12 AS SELECT seq FROM sqlite_sequence WHERE name = 'photo';
+        CREATE TABLE photo_v12 (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            unique_name    TEXT NOT NULL UNIQUE,
+            display_name   TEXT NOT NULL,
+            imported_at    TEXT NOT NULL,
+            capture_date   TEXT,
+            width          INTEGER NOT NULL CHECK (width > 0),
+            height         INTEGER NOT NULL CHECK (height > 0),
+            format         TEXT NOT NULL CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl')),
+            orientation    INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8),
+            zone_id        TEXT NOT NULL REFERENCES zone(id),
+            capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080),
+            capture_source TEXT
+        );
+        INSERT INTO photo_v12 (id, unique_name, display_name, imported_at, capture_date, width, height,
+                               format, orientation, zone_id, capture_offset, capture_source)
+            SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
+                   format, orientation, zone_id, capture_offset, capture_source
+            FROM photo ORDER BY id;
+        DROP TABLE photo;
+        ALTER TABLE photo_v12 RENAME TO photo;
+        CREATE INDEX photo_zone ON photo(zone_id);
+        CREATE INDEX photo_capture_date ON photo(capture_date);
+        CREATE INDEX photo_imported_at ON photo(imported_at);
+        DELETE FROM sqlite_sequence WHERE name IN ('photo', 'photo_v12');
+        INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'photo', max(coalesce((SELECT max(seq) FROM temp.photo_sequence_v12), 0),
+                                coalesce((SELECT max(id) FROM photo), 0));
+        DROP TABLE temp.photo_sequence_v12;
         """
     ]
 

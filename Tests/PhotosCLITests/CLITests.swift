@@ -193,7 +193,9 @@ final class CLITests: TemporaryFolderTestCase {
             // Migration 4 rebuilt photo by RENAME, which SQLite stores quoted.
             XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
             XCTAssertTrue(
-                schema.stdout.contains("CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp'))"), schema.stdout)
+                schema.stdout.contains(
+                    "CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl'))"),
+                schema.stdout)
         }
 
         let db = try TestCatalog(root: lib)

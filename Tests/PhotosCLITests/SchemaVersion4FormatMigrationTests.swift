@@ -144,7 +144,7 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             try db.scalarString("SELECT format FROM photo ORDER BY id DESC LIMIT 1"), "heif",
             "the HEIC is stored as heif")
         XCTAssertThrowsError(
-            try Database(path: lib + "/photos.sqlite").run("UPDATE photo SET format = 'gif' WHERE id = 1"),
+            try Database(path: lib + "/photos.sqlite").run("UPDATE photo SET format = 'bmp' WHERE id = 1"),
             "the CHECK still refuses other formats")
         // Deleting a photo still cascades (the references follow the rebuilt table).
         let rw = try Database(path: lib + "/photos.sqlite")

@@ -10,7 +10,9 @@ final class MigrationTablesTests: TemporaryFolderTestCase {
     static let sqliteRebuildTables: Set<String> = [
         "participant_v3", "rating_v3", "photo_v4",
         // #31 A8 (AUTOINCREMENT)
-        "photo_v8", "photo_data_v8", "thumbnail_v8", "tag_v8", "rating_v8", "participant_v8", "history_change_v8"
+        "photo_v8", "photo_data_v8", "thumbnail_v8", "tag_v8", "rating_v8", "participant_v8", "history_change_v8",
+        // issue 24 (RAW, TIFF, GIF, JPEG XL formats)
+        "photo_v12"
     ]
 
     func testSQLiteListIsExactlyTheTablesAMigratedCatalogHolds() throws {

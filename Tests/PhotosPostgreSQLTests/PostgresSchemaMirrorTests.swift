@@ -51,7 +51,7 @@ final class PostgresSchemaMirrorTests: PostgresTestCase {
             try db.transaction {
                 _ = try PostgresPhotoWriter(db).insert(
                     {
-                        var p = photo("b"); p.format = "gif"; return p
+                        var p = photo("b"); p.format = "bmp"; return p
                     }(), sha256: sha(2), byteSize: 1,
                     fileReference: "y", thumbnail: nil)
             }

@@ -41,6 +41,8 @@ public enum ImageDataHash {
         case .png: ranges = png(bytes)
         case .webp: ranges = webp(bytes)
         case .heif, .avif: ranges = heif(bytes)
+        // No image-data hash yet for these formats (issue 24): identity by the whole file.
+        case .raw, .tiff, .gif, .jxl: ranges = nil
         }
         guard let ranges else { return nil }
         var total = 0

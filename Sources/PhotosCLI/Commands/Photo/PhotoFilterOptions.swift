@@ -39,7 +39,8 @@ struct PhotoFilterOptions: ParsableOptions {
                 help: "Only photos whose name, a tag or share title contains TEXT, ignoring case and diacritics."),
             .values(
                 \.filter.formats, "--format", value: "FORMAT",
-                help: "Only photos of this format: jpeg, png, heif, avif or webp (any of those given).",
+                help:
+                    "Only photos of this format: jpeg, png, heif, avif, webp, raw, tiff, gif or jxl (any of those given).",
                 parser: .imageFormat),
             .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
             .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings.")
@@ -58,12 +59,12 @@ struct PhotoFilterOptions: ParsableOptions {
 }
 
 extension ValueParser where Value == ImageFormat {
-    /// An image format by its name (`jpeg`, `png`, `heif`, `avif`, `webp`; also `jpg` and
-    /// `heic`), any case.
+    /// An image format by its name (`ImageFormat`'s raw values: `jpeg`, `png`, `heif`, `avif`,
+    /// `webp`, `raw`, `tiff`, `gif`, `jxl`; also `jpg`, `heic` and `tif`), any case.
     static var imageFormat: ValueParser {
         ValueParser { text, name in
             let lower = text.lowercased()
-            let aliases = ["jpg": ImageFormat.jpeg, "heic": .heif]
+            let aliases = ["jpg": ImageFormat.jpeg, "heic": .heif, "tif": .tiff]
             guard let format = ImageFormat(rawValue: lower) ?? aliases[lower] else {
                 let all = ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageError("\(name) takes \(all), not '\(text)'")
