@@ -189,6 +189,16 @@ final class ManPageMatchesHelpTests: XCTestCase {
             heading: "photos completions bash|zsh|fish", mentioned: ["--sidecar"],
             references: ["photos completions --complete INDEX -- WORDS...", "photos init --from-backup"])
         XCTAssertEqual(section.documented(for: "completions"), ["--sidecar", "--complete"])
+        let history = try XCTUnwrap(Registry.find(["history", "compact"])).0
+        XCTAssertEqual(
+            Self.synopsisArguments(
+                "photos history compact (--before DATE | --keep-days N | --before-token T) [--force] [--dry-run]",
+                of: history),
+            [])
+        let export = try XCTUnwrap(Registry.find(["export"])).0
+        XCTAssertEqual(
+            Self.synopsisArguments("photos export DEST [PHOTO...] [--zone ID] [--sidecar] [options]", of: export),
+            ["DEST", "PHOTO..."])
     }
 
     func testEveryCommandHasOneSectionAndEverySectionACommand() throws {
@@ -234,6 +244,53 @@ final class ManPageMatchesHelpTests: XCTestCase {
             checked += help.count
         }
         XCTAssertGreaterThan(checked, 100, "options compared")
+    }
+
+    /// The positionals a COMMANDS heading shows: its words after the command's name, without
+    /// brackets, option spellings, the value of an option that takes one (`--zone ID`), `|`
+    /// and `options` (`[options]`).
+    static func synopsisArguments(_ heading: String, of command: CommandDescriptor) -> [String] {
+        let valued = Set(
+            (command.options + InformationRequest.globalSpecs).filter { $0.value != nil }.flatMap(\.names))
+        let brackets: Set<Character> = ["[", "]", "(", ")"]
+        let spaced = String(heading.map { (c: Character) -> Character in brackets.contains(c) ? " " : c })
+        let words = spaced.split(separator: " ").map(String.init)
+        var arguments: [String] = []
+        var value = false
+        for word in words.dropFirst(1 + command.path.count) {
+            if word == "|" || word == "options" {
+                value = false
+            } else if word.hasPrefix("-") {
+                value = word.split(separator: "|").contains { valued.contains(String($0)) } // -o|--output
+            } else if value {
+                value = false
+            } else {
+                arguments.append(word)
+            }
+        }
+        return arguments
+    }
+
+    /// The synopsis shows the positionals `--help`'s usage line shows, by name (`PHOTO...` is
+    /// `<photo> ...`), in order; a choice of words (`bash|zsh|fish`) stands for one positional.
+    func testEachSynopsisShowsTheArgumentsOfTheUsageLine() throws {
+        var checked = 0
+        for section in try Self.sections() where section.heading != "GLOBAL OPTIONS" {
+            guard let command = Self.command(of: section.heading) else { continue }
+            let shown = Self.synopsisArguments(section.heading, of: command)
+            let usage = command.arguments.map { "<\($0.name)>" + ($0.variadic ? " ..." : "") }
+            guard shown.count == command.arguments.count else {
+                XCTFail("photos(1) synopsis of photos \(command.name) shows \(shown); its usage line \(usage)")
+                continue
+            }
+            for (word, argument) in zip(shown, command.arguments) where !word.contains("|") {
+                XCTAssertEqual(
+                    word, argument.name.uppercased() + (argument.variadic ? "..." : ""),
+                    "photos(1) synopsis of photos \(command.name): \(shown); its usage line \(usage)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 30, "positionals compared")
     }
 
     /// Every spelling `--help` gives (`-y` of `--yes`, `--output` of `-o`) is somewhere in the
