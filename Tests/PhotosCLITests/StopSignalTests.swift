@@ -35,7 +35,9 @@ final class StopSignalTests: BinaryTestCase {
             let exit = try signalled(
                 ["--library", lib, "import", input, "--batch-size", "2", "-j", "1"], signal,
                 when: { try photoCount(lib) > 0 })
-            guard let exit else { throw XCTSkip("the import of \(count) files finished before the signal") }
+            guard let exit else {
+                throw SetUpFailure("the import of \(count) files finished before the signal: give it more to do")
+            }
             XCTAssertEqual(exit, status, "signal \(signal)")
             let committed = try photoCount(lib)
             XCTAssertGreaterThan(committed, 0)
@@ -59,7 +61,9 @@ final class StopSignalTests: BinaryTestCase {
         let exit = try signalled(
             ["--library", lib, "export", out, "-j", "1"], SIGTERM,
             when: { filesUnder(out).count > 0 })
-        guard let exit else { throw XCTSkip("the export of \(count) photos finished before the signal") }
+        guard let exit else {
+            throw SetUpFailure("the export of \(count) photos finished before the signal: give it more to do")
+        }
         XCTAssertEqual(exit, 143)
         // The photos' files, without their sidecars.
         func exported() -> [String] { filesUnder(out).filter { !$0.hasSuffix(".xmp") } }
@@ -80,7 +84,9 @@ final class StopSignalTests: BinaryTestCase {
         let exit = try signalled(
             ["--library", lib, "merge", "--from", other], SIGINT,
             when: { !filesUnder(lib + "/ExternalData", hidden: true).isEmpty })
-        guard let exit else { throw XCTSkip("the merge of \(count) photos finished before the signal") }
+        guard let exit else {
+            throw SetUpFailure("the merge of \(count) photos finished before the signal: give it more to do")
+        }
         XCTAssertEqual(exit, 130)
         // One transaction: nothing committed, and none of the copies left.
         XCTAssertEqual(try photoCount(lib), 0)
@@ -105,7 +111,9 @@ final class StopSignalTests: BinaryTestCase {
         let exit = try signalled(
             ["--library", lib, "backup", backup, "--originals"], SIGTERM,
             when: { filesUnder(backup + "/ExternalData", hidden: true).count > before.count })
-        guard let exit else { throw XCTSkip("the backup of \(count) originals finished before the signal") }
+        guard let exit else {
+            throw SetUpFailure("the backup of \(count) originals finished before the signal: give it more to do")
+        }
         XCTAssertEqual(exit, 143)
         XCTAssertEqual(FileManager.default.contents(atPath: backup + "/photos.sqlite"), catalogBefore)
         XCTAssertEqual(filesUnder(backup + "/ExternalData", hidden: true), before, "the originals it added are gone")
@@ -132,7 +140,9 @@ final class StopSignalTests: BinaryTestCase {
         let exit = try signalled(
             ["--library", restored, "restore", backup], SIGINT,
             when: { staging().contains { filesUnder(self.dir + "/" + $0 + "/ExternalData").count > 0 } })
-        guard let exit else { throw XCTSkip("the restore of \(count) originals finished before the signal") }
+        guard let exit else {
+            throw SetUpFailure("the restore of \(count) originals finished before the signal: give it more to do")
+        }
         XCTAssertEqual(exit, 130)
         XCTAssertFalse(FileManager.default.fileExists(atPath: restored), "no half-restored library")
         XCTAssertEqual(staging(), [], "the staging folder is removed")
@@ -148,7 +158,7 @@ final class StopSignalTests: BinaryTestCase {
         usleep(700_000)
         guard process.isRunning else {
             process.waitUntilExit()
-            throw XCTSkip("the rebuild of \(count) thumbnails finished before the signal")
+            throw SetUpFailure("the rebuild of \(count) thumbnails finished before the signal: give it more to do")
         }
         kill(process.processIdentifier, SIGHUP)
         process.waitUntilExit()

@@ -78,7 +78,7 @@ final class BusyExitTests: BinaryTestCase {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard locked, let holder else { throw XCTSkip("the import finished before the lock could be taken") }
+        guard locked, let holder else { throw SetUpFailure("the import finished before the lock could be taken") }
         try holder.rollback()
         return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }

@@ -29,9 +29,7 @@ final class HostileHEIFImportTests: BinaryTestCase {
 
     func testHostileHEIFFilesFailAloneWithBoundedMemory() throws {
         let samples = packageRoot + "/Samples"
-        guard FileManager.default.fileExists(atPath: samples + "/path.jpg") else {
-            throw XCTSkip("Samples/path.jpg is missing")
-        }
+        try requireSamples(["path.jpg"])
         let work = dir + "/work", input = dir + "/in"
         for folder in [work, input] {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -121,9 +119,7 @@ final class HostileHEIFImportTests: BinaryTestCase {
     /// importing process (PHOTOS_HEIF_IN_PROCESS) the same run dies with SIGSEGV.
     func testADecoderCrashFailsOneFileNotTheImport() throws {
         let samples = packageRoot + "/Samples"
-        guard FileManager.default.fileExists(atPath: samples + "/path.jpg") else {
-            throw XCTSkip("Samples/path.jpg is missing")
-        }
+        try requireSamples(["path.jpg"])
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         try encodeFlatHEIC(width: 256, height: 128, y: 120, cb: 100, cr: 150, to: dir + "/tile.heic")

@@ -208,8 +208,12 @@ final class ReadOnlyLibraryTests: BinaryTestCase {
         try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus != 99, text.contains("list") else {
-            throw XCTSkip("a read-only bind mount needs a user and mount namespace, not allowed here")
+        // 99: the bind mount was refused; no output and a failure: unshare(1) itself was (both a
+        // kernel or container setting). Anything else is the test's to judge.
+        if process.terminationStatus == 99 || (text.isEmpty && process.terminationStatus != 0) {
+            throw XCTSkip(
+                "a read-only bind mount needs a user and mount namespace, not allowed here (status \(process.terminationStatus))"
+            )
         }
         XCTAssertEqual(text, "list 0\nverify 0\nrate 77\n")
         XCTAssertEqual(try String(contentsOfFile: dir + "/list.out", encoding: .utf8).split(separator: "\n").count, 6)

@@ -68,10 +68,7 @@ final class XMPRepairCrashTests: BinaryTestCase {
 
     func testRepeatedPropertyWithInvalidUTF8ImportsThePhotoWithAWarning() throws {
         let samples = packageRoot + "/Samples"
-        for name in ["path.jpg", "storm.jpg", "kite.png", "ladybird.jpg.xmp"]
-        where !FileManager.default.fileExists(atPath: samples + "/" + name) {
-            throw XCTSkip("Samples/\(name) is missing")
-        }
+        try requireSamples(["path.jpg", "storm.jpg", "kite.png", "ladybird.jpg.xmp"])
         let packet = try hostilePacket()
         XCTAssertNil(String(validating: packet, as: UTF8.self), "the packet is not valid UTF-8")
         let input = dir + "/in"
@@ -128,10 +125,7 @@ final class XMPRepairCrashTests: BinaryTestCase {
     /// rdf:about) and read, in every carrier.
     func testRepeatedPropertyInValidUTF8IsRepairedInEveryCarrier() throws {
         let samples = packageRoot + "/Samples"
-        for name in ["path.jpg", "storm.jpg", "kite.png", "ladybird.jpg.xmp"]
-        where !FileManager.default.fileExists(atPath: samples + "/" + name) {
-            throw XCTSkip("Samples/\(name) is missing")
-        }
+        try requireSamples(["path.jpg", "storm.jpg", "kite.png", "ladybird.jpg.xmp"])
         let packet = try hostilePacket().map { $0 == 0xE9 ? UInt8(ascii: "s") : $0 }
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)

@@ -24,9 +24,7 @@ final class XMPSidecarNodeBoundTests: BinaryTestCase {
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let samples = packageRoot + "/Samples"
         let images = ["storm.jpg", "ladybird.jpg", "path.jpg"]
-        for image in images where !FileManager.default.fileExists(atPath: samples + "/" + image) {
-            throw XCTSkip("Samples/\(image) is missing")
-        }
+        try requireSamples(images)
         // Two dense sidecars of just under 4 MiB: refused before parsing, naming the count.
         for (i, image) in images.prefix(2).enumerated() {
             try FileManager.default.copyItem(atPath: samples + "/" + image, toPath: input + "/dense\(i).jpg")
@@ -69,10 +67,7 @@ final class XMPSidecarNodeBoundTests: BinaryTestCase {
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
         let samples = packageRoot + "/Samples"
-        for image in ["storm.jpg", "ladybird.jpg", "path.jpg"]
-        where !FileManager.default.fileExists(atPath: samples + "/" + image) {
-            throw XCTSkip("Samples/\(image) is missing")
-        }
+        try requireSamples(["storm.jpg", "ladybird.jpg", "path.jpg"])
         try FileManager.default.copyItem(atPath: samples + "/storm.jpg", toPath: input + "/strings.jpg")
         try FileManager.default.copyItem(atPath: samples + "/ladybird.jpg", toPath: input + "/zeros.jpg")
         try FileManager.default.copyItem(atPath: samples + "/path.jpg", toPath: input + "/fine.jpg")

@@ -12,7 +12,8 @@ import XCTest
 open class BinaryTestCase: TemporaryFolderTestCase {
     open override var label: String { "photos-binary" }
 
-    /// The `photos` binary `swift test` built, or a skip when there is none.
+    /// The `photos` binary `swift test` built.
+    /// - Throws: `SetUpFailure` when there is none (`swift build` builds it with the tests).
     public func binary() throws -> String {
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("photos").path,
@@ -20,7 +21,7 @@ open class BinaryTestCase: TemporaryFolderTestCase {
             packageRoot + "/.build/debug/photos"
         ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("the photos binary was not built (looked in \(candidates))")
+            throw SetUpFailure("the photos binary was not built (looked in \(candidates))")
         }
         return found
     }
@@ -165,7 +166,7 @@ extension BinaryTestCase {
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw XCTSkip("posix_spawn failed: \(spawned)") }
+        guard spawned == 0 else { throw SetUpFailure("posix_spawn of \(path) failed: \(spawned)") }
         var status: Int32 = 0
         var peak = 0
         while true {
