@@ -13,4 +13,18 @@ public enum SQLDialect: Sendable, Equatable {
     case sqlite
     /// PostgreSQL 12 or later (https://www.postgresql.org/docs/current/sql-commands.html).
     case postgresql
+
+    // MARK: sync/history
+
+    /// The larger of two SQL expressions: SQLite's `max` with two arguments is its scalar
+    /// maximum (sqlite.org/lang_corefunc.html#max_scalar) and it has no `GREATEST`; PostgreSQL's
+    /// `max` is the aggregate only, its scalar maximum is `GREATEST` (PostgreSQL docs §9.18.4).
+    /// NULL arguments differ (SQLite gives NULL, PostgreSQL ignores them); the shared
+    /// statements pass columns declared NOT NULL.
+    public func greatest(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "max(\(a), \(b))"
+        case .postgresql: return "GREATEST(\(a), \(b))"
+        }
+    }
 }
