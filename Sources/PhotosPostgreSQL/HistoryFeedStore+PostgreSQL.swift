@@ -25,45 +25,15 @@ extension PostgresDatabase: HistoryFeedStore, SQLJSONDialect {
     }
 }
 
+/// `compact-history` on PostgreSQL: the reads and the deletes are `PhotosSQL`'s
+/// (`HistoryCompactionStore where Self: SQLConnection`, HistoryFeedStore+SQL.swift); what stays
+/// here is what differs from SQLite: no bulk path (the server's own delete keeps the indexes
+/// as it goes) and no file-size pragmas.
 extension PostgresDatabase: HistoryCompactionStore {
-    public func lastHistoryToken(before timestamp: String) throws -> Int64 {
-        Int64(
-            try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?", [timestamp])
-                ?? 0)
-    }
-
-    public func lowestHistoryConsumer() throws -> HistoryConsumer? {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1").first(
-            HistoryRows.consumer)
-    }
-
-    /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
-    private func clause(_ cut: HistoryCut) -> (String, [PGBindable]) {
-        guard let before = cut.before else { return ("token <= ?", [cut.throughToken]) }
-        return ("token <= ? AND timestamp < ?", [cut.throughToken, before])
-    }
-
-    public func historySize(of cut: HistoryCut) throws -> HistoryCutSize {
-        let (whereClause, args) = clause(cut)
-        var size = HistoryCutSize()
-        size.transactions = try scalarInt("SELECT count(*) FROM history_transaction WHERE " + whereClause, args) ?? 0
-        size.changes =
-            try scalarInt(
-                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
-                    + whereClause + ")", args) ?? 0
-        size.lastToken =
-            size.transactions > 0
-            ? Int64(try scalarInt("SELECT max(token) FROM history_transaction WHERE " + whereClause, args) ?? 0) : 0
-        return size
-    }
-
     /// The deletes; `reclaimingSpace` changes nothing here (see `reclaimSpace`).
     public func deleteHistory(_ cut: HistoryCut, reclaimingSpace: Bool) throws {
-        let (whereClause, args) = clause(cut)
-        try run(
-            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
-                + ")", args)
-        try run("DELETE FROM history_transaction WHERE " + whereClause, args)
+        try deleteHistoryChanges(of: cut)
+        try deleteHistoryTransactions(of: cut)
     }
 
     /// PostgreSQL keeps no free-page count a client can read cheaply; autovacuum makes the

@@ -126,3 +126,70 @@ extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
         return changes > 0
     }
 }
+
+/// `compact-history`'s reads and its two deletes (`HistoryCompactionStore`) on any
+/// `SQLConnection`; each backend keeps `deleteHistory` (SQLite's bulk path drops and remakes
+/// the indexes of `history_change` between the deletes, and reclaims pages at the commit) and
+/// the file-size questions (`freeSpaceBytes`, `databaseSizeBytes`, `reclaimSpace`: pragmas on
+/// SQLite, nothing a client reads cheaply on PostgreSQL).
+extension HistoryCompactionStore where Self: SQLConnection {
+    public func lastHistoryToken(before timestamp: String) throws -> Int64 {
+        Int64(
+            try fetchInt(
+                sql: "SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?",
+                arguments: [timestamp]) ?? 0)
+    }
+
+    public func lowestHistoryConsumer() throws -> HistoryConsumer? {
+        try fetchOne(
+            sql: "SELECT \(HistorySQL.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1",
+            arguments: []
+        ) { HistorySQL.consumer($0) }
+    }
+
+    /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
+    private func clause(_ cut: HistoryCut) -> (String, [SQLBindable]) {
+        guard let before = cut.before else { return ("token <= ?", [cut.throughToken]) }
+        return ("token <= ? AND timestamp < ?", [cut.throughToken, before])
+    }
+
+    public func historySize(of cut: HistoryCut) throws -> HistoryCutSize {
+        let (whereClause, args) = clause(cut)
+        var size = HistoryCutSize()
+        size.transactions =
+            try fetchInt(sql: "SELECT count(*) FROM history_transaction WHERE " + whereClause, arguments: args) ?? 0
+        size.changes = try historyChangeCount(of: cut)
+        size.lastToken =
+            size.transactions > 0
+            ? Int64(
+                try fetchInt(sql: "SELECT max(token) FROM history_transaction WHERE " + whereClause, arguments: args)
+                    ?? 0) : 0
+        return size
+    }
+
+    /// The number of `history_change` rows of the transactions `cut` selects.
+    /// - Throws: the backend's error.
+    public func historyChangeCount(of cut: HistoryCut) throws -> Int {
+        let (whereClause, args) = clause(cut)
+        return try fetchInt(
+            sql: "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                + whereClause + ")", arguments: args) ?? 0
+    }
+
+    /// Deletes the changes of the transactions `cut` selects, in one statement (run before
+    /// `deleteHistoryTransactions`, whose `ON DELETE CASCADE` then finds none to delete).
+    /// - Throws: the backend's error.
+    public func deleteHistoryChanges(of cut: HistoryCut) throws {
+        let (whereClause, args) = clause(cut)
+        try execute(
+            sql: "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                + whereClause + ")", arguments: args)
+    }
+
+    /// Deletes the transactions `cut` selects.
+    /// - Throws: the backend's error.
+    public func deleteHistoryTransactions(of cut: HistoryCut) throws {
+        let (whereClause, args) = clause(cut)
+        try execute(sql: "DELETE FROM history_transaction WHERE " + whereClause, arguments: args)
+    }
+}
