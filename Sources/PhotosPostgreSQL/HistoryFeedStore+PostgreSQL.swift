@@ -1,18 +1,9 @@
 import PhotosModel
 import PhotosSQL
 
-/// The history feed's PostgreSQL dialect: the token sequence and the JSON functions; the rest
-/// is `PhotosSQL`'s `HistoryFeedStore where Self: SQLConnection & SQLJSONDialect`.
-extension PostgresDatabase: HistoryFeedStore, SQLJSONDialect {
-    // `json` (not `jsonb`) keeps an object's keys in document order, so tombstone keys keep
-    // the order they were written in (PostgreSQL docs §9.16.1 `json_each_text`).
-    public static let jsonArrayElementsSQL = "SELECT value FROM json_array_elements_text(?::json)"
-    public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each_text(?::json)"
-    // PostgreSQL docs §9.16.1 `json_to_recordset`.
-    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
-        "json_to_recordset(?::json) AS \(alias)(\(columns.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))"
-    }
-
+/// The history feed on PostgreSQL: the statements are `PhotosSQL`'s (`HistoryFeedStore where
+/// Self: SQLConnection`, HistoryFeedStore+SQL.swift); the token sequence is the backend's own.
+extension PostgresDatabase: HistoryFeedStore {
     public func issuedHistoryToken() throws -> Int64 {
         // The sequence remembers the last token issued even when compaction has deleted every
         // transaction, so a consumer advanced now is never set back to 0. `last_value` is the

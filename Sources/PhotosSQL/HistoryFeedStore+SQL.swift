@@ -1,20 +1,5 @@
 import PhotosModel
 
-/// The JSON functions a backend reads persistent history's stored JSON with: the one part of
-/// the history feed's SQL that is written differently on SQLite and PostgreSQL.
-public protocol SQLJSONDialect {
-    /// A SELECT of one column, the elements of the JSON array text bound to its one parameter
-    /// as text, in document order.
-    static var jsonArrayElementsSQL: String { get }
-    /// A SELECT of two columns, key and value (as text) of each member of the JSON object text
-    /// bound to its one parameter, in document order.
-    static var jsonObjectMembersSQL: String { get }
-    /// A FROM item named `alias`: one row per object of the JSON array text bound to its one
-    /// parameter, with a column per member named in `columns` (name → type, `bigint` or
-    /// `text`), as the set-wise tag merge reads `TagMerge.loserRows`.
-    static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String
-}
-
 /// The columns of `history_transaction`, `history_change` and `history_consumer` as the feed
 /// reads them back.
 public enum HistorySQL {
@@ -40,9 +25,9 @@ public enum HistorySQL {
     }
 }
 
-/// `HistoryFeedStore` on any `SQLConnection`, but for `issuedHistoryToken` (each backend's
-/// token sequence).
-extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
+/// `HistoryFeedStore` on any `SQLConnection` (the stored JSON read with `SQLDialect`'s JSON
+/// readers), but for `issuedHistoryToken` (each backend's token sequence).
+extension HistoryFeedStore where Self: SQLConnection {
     public func hasHistoryTransaction(token: Int64) throws -> Bool {
         try fetchInt(sql: "SELECT 1 FROM history_transaction WHERE token = ?", arguments: [token]) != nil
     }
@@ -85,11 +70,11 @@ extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
         changeSQL += " ORDER BY id"
         func strings(_ json: String?) throws -> [String] {
             guard let json else { return [] }
-            return try fetchAll(sql: Self.jsonArrayElementsSQL, arguments: [json]) { $0.string(0) }
+            return try fetchAll(sql: dialect.jsonArrayElementsSQL, arguments: [json]) { $0.string(0) }
         }
         func pairs(_ json: String?) throws -> [(String, String)]? {
             guard let json else { return nil }
-            return try fetchAll(sql: Self.jsonObjectMembersSQL, arguments: [json]) { ($0.string(0), $0.string(1)) }
+            return try fetchAll(sql: dialect.jsonObjectMembersSQL, arguments: [json]) { ($0.string(0), $0.string(1)) }
         }
         try forEachRow(sql: sql, arguments: args) { row in
             var transaction = HistorySQL.transaction(row)

@@ -1,19 +1,9 @@
 import PhotosModel
 import PhotosSQL
 
-/// The history feed's SQLite dialect: the token sequence and the JSON functions; the rest is
-/// `PhotosSQL`'s `HistoryFeedStore where Self: SQLConnection & SQLJSONDialect`.
-extension Database: HistoryFeedStore, SQLJSONDialect {
-    // SQLite's json_each walks the stored JSON in document order, so tombstone keys keep the
-    // order they were written in (https://www.sqlite.org/json1.html#jeach).
-    public static let jsonArrayElementsSQL = "SELECT value FROM json_each(?)"
-    public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each(?)"
-    // json_extract gives a JSON integer as INTEGER and a string as TEXT; the types are PostgreSQL's.
-    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
-        let members = columns.map { "json_extract(value, '$.\($0.key)') AS \($0.key)" }.joined(separator: ", ")
-        return "(SELECT \(members) FROM json_each(?)) AS \(alias)"
-    }
-
+/// The history feed on SQLite: the statements are `PhotosSQL`'s (`HistoryFeedStore where
+/// Self: SQLConnection`, HistoryFeedStore+SQL.swift); the token sequence is the backend's own.
+extension Database: HistoryFeedStore {
     public func issuedHistoryToken() throws -> Int64 {
         // AUTOINCREMENT's sequence remembers the last token issued even when compaction has
         // deleted every transaction, so a consumer advanced now is never set back to 0.
