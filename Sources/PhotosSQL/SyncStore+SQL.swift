@@ -5,6 +5,15 @@ public enum SyncSQL {
     /// The select list `entry(_:)` decodes.
     public static let entryColumns = "entity, object_id, attribute, value, stamp_time, stamp_library, zone_id"
 
+    /// The `photo` row a synced photo is inserted as (each backend's photo writer inserts it).
+    public static func photoRow(_ photo: SyncPhotoValues) -> PhotoRow {
+        PhotoRow(
+            uniqueName: photo.uniqueName, displayName: photo.displayName, importedAt: photo.importedAt,
+            captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
+            width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
+            zoneID: photo.zone)
+    }
+
     /// A row of `entryColumns`; nil for an entity this version does not know.
     public static func entry(_ row: some SQLRow) -> SyncEntry? {
         guard let entity = SyncEntity(rawValue: row.string(0)) else { return nil }

@@ -9,13 +9,8 @@ extension Database: SyncStore {
     public func insertPhoto(
         _ photo: SyncPhotoValues, fileReference: String, thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64 {
-        let row = PhotoRow(
-            uniqueName: photo.uniqueName, displayName: photo.displayName, importedAt: photo.importedAt,
-            captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
-            width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
-            zoneID: photo.zone)
-        return try PhotoWriter(self).insert(
-            row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: fileReference,
+        try PhotoWriter(self).insert(
+            SyncSQL.photoRow(photo), sha256: photo.sha256, byteSize: photo.byteSize, fileReference: fileReference,
             thumbnail: thumbnail.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
     }
 }
