@@ -1,18 +1,9 @@
 import PhotosModel
 import PhotosSQL
 
-/// The history feed's PostgreSQL dialect: the token sequence and the JSON functions; the rest
-/// is `PhotosSQL`'s `HistoryFeedStore where Self: SQLConnection & SQLJSONDialect`.
-extension PostgresDatabase: HistoryFeedStore, SQLJSONDialect {
-    // `json` (not `jsonb`) keeps an object's keys in document order, so tombstone keys keep
-    // the order they were written in (PostgreSQL docs §9.16.1 `json_each_text`).
-    public static let jsonArrayElementsSQL = "SELECT value FROM json_array_elements_text(?::json)"
-    public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each_text(?::json)"
-    // PostgreSQL docs §9.16.1 `json_to_recordset`.
-    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
-        "json_to_recordset(?::json) AS \(alias)(\(columns.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))"
-    }
-
+/// The history feed on PostgreSQL: the statements are `PhotosSQL`'s (`HistoryFeedStore where
+/// Self: SQLConnection`, HistoryFeedStore+SQL.swift); the token sequence is the backend's own.
+extension PostgresDatabase: HistoryFeedStore {
     public func issuedHistoryToken() throws -> Int64 {
         // The sequence remembers the last token issued even when compaction has deleted every
         // transaction, so a consumer advanced now is never set back to 0. `last_value` is the
@@ -25,45 +16,15 @@ extension PostgresDatabase: HistoryFeedStore, SQLJSONDialect {
     }
 }
 
+/// `compact-history` on PostgreSQL: the reads and the deletes are `PhotosSQL`'s
+/// (`HistoryCompactionStore where Self: SQLConnection`, HistoryFeedStore+SQL.swift); what stays
+/// here is what differs from SQLite: no bulk path (the server's own delete keeps the indexes
+/// as it goes) and no file-size pragmas.
 extension PostgresDatabase: HistoryCompactionStore {
-    public func lastHistoryToken(before timestamp: String) throws -> Int64 {
-        Int64(
-            try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?", [timestamp])
-                ?? 0)
-    }
-
-    public func lowestHistoryConsumer() throws -> HistoryConsumer? {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1").first(
-            HistoryRows.consumer)
-    }
-
-    /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
-    private func clause(_ cut: HistoryCut) -> (String, [PGBindable]) {
-        guard let before = cut.before else { return ("token <= ?", [cut.throughToken]) }
-        return ("token <= ? AND timestamp < ?", [cut.throughToken, before])
-    }
-
-    public func historySize(of cut: HistoryCut) throws -> HistoryCutSize {
-        let (whereClause, args) = clause(cut)
-        var size = HistoryCutSize()
-        size.transactions = try scalarInt("SELECT count(*) FROM history_transaction WHERE " + whereClause, args) ?? 0
-        size.changes =
-            try scalarInt(
-                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
-                    + whereClause + ")", args) ?? 0
-        size.lastToken =
-            size.transactions > 0
-            ? Int64(try scalarInt("SELECT max(token) FROM history_transaction WHERE " + whereClause, args) ?? 0) : 0
-        return size
-    }
-
     /// The deletes; `reclaimingSpace` changes nothing here (see `reclaimSpace`).
     public func deleteHistory(_ cut: HistoryCut, reclaimingSpace: Bool) throws {
-        let (whereClause, args) = clause(cut)
-        try run(
-            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
-                + ")", args)
-        try run("DELETE FROM history_transaction WHERE " + whereClause, args)
+        try deleteHistoryChanges(of: cut)
+        try deleteHistoryTransactions(of: cut)
     }
 
     /// PostgreSQL keeps no free-page count a client can read cheaply; autovacuum makes the

@@ -1,20 +1,5 @@
 import PhotosModel
 
-/// The JSON functions a backend reads persistent history's stored JSON with: the one part of
-/// the history feed's SQL that is written differently on SQLite and PostgreSQL.
-public protocol SQLJSONDialect {
-    /// A SELECT of one column, the elements of the JSON array text bound to its one parameter
-    /// as text, in document order.
-    static var jsonArrayElementsSQL: String { get }
-    /// A SELECT of two columns, key and value (as text) of each member of the JSON object text
-    /// bound to its one parameter, in document order.
-    static var jsonObjectMembersSQL: String { get }
-    /// A FROM item named `alias`: one row per object of the JSON array text bound to its one
-    /// parameter, with a column per member named in `columns` (name → type, `bigint` or
-    /// `text`), as the set-wise tag merge reads `TagMerge.loserRows`.
-    static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String
-}
-
 /// The columns of `history_transaction`, `history_change` and `history_consumer` as the feed
 /// reads them back.
 public enum HistorySQL {
@@ -40,9 +25,9 @@ public enum HistorySQL {
     }
 }
 
-/// `HistoryFeedStore` on any `SQLConnection`, but for `issuedHistoryToken` (each backend's
-/// token sequence).
-extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
+/// `HistoryFeedStore` on any `SQLConnection` (the stored JSON read with `SQLDialect`'s JSON
+/// readers), but for `issuedHistoryToken` (each backend's token sequence).
+extension HistoryFeedStore where Self: SQLConnection {
     public func hasHistoryTransaction(token: Int64) throws -> Bool {
         try fetchInt(sql: "SELECT 1 FROM history_transaction WHERE token = ?", arguments: [token]) != nil
     }
@@ -85,11 +70,11 @@ extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
         changeSQL += " ORDER BY id"
         func strings(_ json: String?) throws -> [String] {
             guard let json else { return [] }
-            return try fetchAll(sql: Self.jsonArrayElementsSQL, arguments: [json]) { $0.string(0) }
+            return try fetchAll(sql: dialect.jsonArrayElementsSQL, arguments: [json]) { $0.string(0) }
         }
         func pairs(_ json: String?) throws -> [(String, String)]? {
             guard let json else { return nil }
-            return try fetchAll(sql: Self.jsonObjectMembersSQL, arguments: [json]) { ($0.string(0), $0.string(1)) }
+            return try fetchAll(sql: dialect.jsonObjectMembersSQL, arguments: [json]) { ($0.string(0), $0.string(1)) }
         }
         try forEachRow(sql: sql, arguments: args) { row in
             var transaction = HistorySQL.transaction(row)
@@ -124,5 +109,72 @@ extension HistoryFeedStore where Self: SQLConnection & SQLJSONDialect {
     public func removeHistoryConsumer(_ name: String) throws -> Bool {
         try execute(sql: "DELETE FROM history_consumer WHERE name = ?", arguments: [name])
         return changes > 0
+    }
+}
+
+/// `compact-history`'s reads and its two deletes (`HistoryCompactionStore`) on any
+/// `SQLConnection`; each backend keeps `deleteHistory` (SQLite's bulk path drops and remakes
+/// the indexes of `history_change` between the deletes, and reclaims pages at the commit) and
+/// the file-size questions (`freeSpaceBytes`, `databaseSizeBytes`, `reclaimSpace`: pragmas on
+/// SQLite, nothing a client reads cheaply on PostgreSQL).
+extension HistoryCompactionStore where Self: SQLConnection {
+    public func lastHistoryToken(before timestamp: String) throws -> Int64 {
+        Int64(
+            try fetchInt(
+                sql: "SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?",
+                arguments: [timestamp]) ?? 0)
+    }
+
+    public func lowestHistoryConsumer() throws -> HistoryConsumer? {
+        try fetchOne(
+            sql: "SELECT \(HistorySQL.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1",
+            arguments: []
+        ) { HistorySQL.consumer($0) }
+    }
+
+    /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
+    private func clause(_ cut: HistoryCut) -> (String, [SQLBindable]) {
+        guard let before = cut.before else { return ("token <= ?", [cut.throughToken]) }
+        return ("token <= ? AND timestamp < ?", [cut.throughToken, before])
+    }
+
+    public func historySize(of cut: HistoryCut) throws -> HistoryCutSize {
+        let (whereClause, args) = clause(cut)
+        var size = HistoryCutSize()
+        size.transactions =
+            try fetchInt(sql: "SELECT count(*) FROM history_transaction WHERE " + whereClause, arguments: args) ?? 0
+        size.changes = try historyChangeCount(of: cut)
+        size.lastToken =
+            size.transactions > 0
+            ? Int64(
+                try fetchInt(sql: "SELECT max(token) FROM history_transaction WHERE " + whereClause, arguments: args)
+                    ?? 0) : 0
+        return size
+    }
+
+    /// The number of `history_change` rows of the transactions `cut` selects.
+    /// - Throws: the backend's error.
+    public func historyChangeCount(of cut: HistoryCut) throws -> Int {
+        let (whereClause, args) = clause(cut)
+        return try fetchInt(
+            sql: "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                + whereClause + ")", arguments: args) ?? 0
+    }
+
+    /// Deletes the changes of the transactions `cut` selects, in one statement (run before
+    /// `deleteHistoryTransactions`, whose `ON DELETE CASCADE` then finds none to delete).
+    /// - Throws: the backend's error.
+    public func deleteHistoryChanges(of cut: HistoryCut) throws {
+        let (whereClause, args) = clause(cut)
+        try execute(
+            sql: "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
+                + whereClause + ")", arguments: args)
+    }
+
+    /// Deletes the transactions `cut` selects.
+    /// - Throws: the backend's error.
+    public func deleteHistoryTransactions(of cut: HistoryCut) throws {
+        let (whereClause, args) = clause(cut)
+        try execute(sql: "DELETE FROM history_transaction WHERE " + whereClause, arguments: args)
     }
 }

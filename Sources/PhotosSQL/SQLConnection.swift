@@ -84,6 +84,17 @@ public protocol SQLConnection: AnyObject {
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { get }
+
+    // MARK: sync/history
+
+    /// The backend's error for a catalog that breaks an invariant its migrations keep (a row
+    /// a migration inserts is missing, so the catalog was changed by hand): an `SQLiteError`
+    /// (`SQLITE_ERROR`), a `PostgresError` (`XX000`, internal error), so that the shared
+    /// statements throw what the rest of the backend throws.
+    /// - Parameters:
+    ///   - message: what is wrong, in words.
+    ///   - sql: the statement (or its outline) that found it.
+    func catalogInvariantError(_ message: String, sql: String) -> any Error
 }
 
 extension SQLConnection {

@@ -13,4 +13,75 @@ public enum SQLDialect: Sendable, Equatable {
     case sqlite
     /// PostgreSQL 12 or later (https://www.postgresql.org/docs/current/sql-commands.html).
     case postgresql
+
+    // MARK: sync/history
+
+    /// The larger of two SQL expressions: SQLite's `max` with two arguments is its scalar
+    /// maximum (sqlite.org/lang_corefunc.html#max_scalar) and it has no `GREATEST`; PostgreSQL's
+    /// `max` is the aggregate only, its scalar maximum is `GREATEST` (PostgreSQL docs §9.18.4).
+    /// NULL arguments differ (SQLite gives NULL, PostgreSQL ignores them); the shared
+    /// statements pass columns declared NOT NULL.
+    public func greatest(_ a: String, _ b: String) -> String {
+        switch self {
+        case .sqlite: return "max(\(a), \(b))"
+        case .postgresql: return "GREATEST(\(a), \(b))"
+        }
+    }
+
+    /// A SELECT of one column, the elements of the JSON array text bound to its one parameter
+    /// as text, in document order: SQLite's `json_each` walks the stored JSON in document order
+    /// (https://www.sqlite.org/json1.html#jeach); PostgreSQL has no `json_each` over an array,
+    /// `json_array_elements_text` is its reader (PostgreSQL docs §9.16.1), and the parameter
+    /// needs its `::json` cast (a bare parameter there is of unknown type).
+    public var jsonArrayElementsSQL: String {
+        switch self {
+        case .sqlite: return "SELECT value FROM json_each(?)"
+        case .postgresql: return "SELECT value FROM json_array_elements_text(?::json)"
+        }
+    }
+
+    /// A SELECT of two columns, key and value (as text) of each member of the JSON object text
+    /// bound to its one parameter, in document order (so tombstone keys keep the order they
+    /// were written in): SQLite's `json_each`; PostgreSQL's `json_each_text` over `json` (not
+    /// `jsonb`, which reorders keys; PostgreSQL docs §9.16.1).
+    public var jsonObjectMembersSQL: String {
+        switch self {
+        case .sqlite: return "SELECT key, value FROM json_each(?)"
+        case .postgresql: return "SELECT key, value FROM json_each_text(?::json)"
+        }
+    }
+
+    /// A FROM item named `alias`: one row per object of the JSON array text bound to its one
+    /// parameter, with a column per member named in `columns` (name → type, `bigint` or
+    /// `text`), as the set-wise tag merge reads `TagMerge.loserRows`. SQLite has no
+    /// `json_to_recordset`: `json_extract` per member over `json_each` gives a JSON integer as
+    /// INTEGER and a string as TEXT, so the types are PostgreSQL's (docs §9.16.1
+    /// `json_to_recordset`).
+    public func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
+        switch self {
+        case .sqlite:
+            let members = columns.map { "json_extract(value, '$.\($0.key)') AS \($0.key)" }.joined(separator: ", ")
+            return "(SELECT \(members) FROM json_each(?)) AS \(alias)"
+        case .postgresql:
+            let members = columns.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            return "json_to_recordset(?::json) AS \(alias)(\(members))"
+        }
+    }
+
+    /// A TEXT expression: the compact JSON object (`{"key":"value",…}`, members in the order
+    /// given) of `members`, each a key (a literal without quotes or backslashes) and a TEXT
+    /// expression, NULL as `null` — the text `JSONValue.serialized()` writes for the row-wise
+    /// tombstones. SQLite's `json_object` writes exactly that
+    /// (https://www.sqlite.org/json1.html#jobj); PostgreSQL's `json_build_object` puts a space
+    /// around each colon, so its text is built from `to_json` of each value, which escapes a
+    /// string as JSON does (RFC 8259 §7).
+    public func jsonObjectText(_ members: [(key: String, value: String)]) -> String {
+        switch self {
+        case .sqlite:
+            return "json_object(" + members.map { "'\($0.key)', \($0.value)" }.joined(separator: ", ") + ")"
+        case .postgresql:
+            let parts = members.map { "'\"\($0.key)\":' || COALESCE(to_json(\($0.value))::text, 'null')" }
+            return "'{' || " + parts.joined(separator: " || ',' || ") + " || '}'"
+        }
+    }
 }

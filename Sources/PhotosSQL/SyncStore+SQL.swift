@@ -5,12 +5,388 @@ public enum SyncSQL {
     /// The select list `entry(_:)` decodes.
     public static let entryColumns = "entity, object_id, attribute, value, stamp_time, stamp_library, zone_id"
 
+    /// The `photo` row a synced photo is inserted as (each backend's photo writer inserts it).
+    public static func photoRow(_ photo: SyncPhotoValues) -> PhotoRow {
+        PhotoRow(
+            uniqueName: photo.uniqueName, displayName: photo.displayName, importedAt: photo.importedAt,
+            captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
+            width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
+            zoneID: photo.zone)
+    }
+
     /// A row of `entryColumns`; nil for an entity this version does not know.
     public static func entry(_ row: some SQLRow) -> SyncEntry? {
         guard let entity = SyncEntity(rawValue: row.string(0)) else { return nil }
         return SyncEntry(
             entity: entity, objectID: row.string(1), attribute: row.string(2), value: row.optionalString(3),
             stamp: SyncStamp(time: row.string(4), library: row.string(5)), zone: row.optionalString(6))
+    }
+}
+
+/// The SQL of sync (`SyncStore`) on any `SQLConnection`: the sync state (`sync_library`,
+/// `sync_entry`, `sync_applied`, `sync_peer`, `sync_membership`, migration 6) and the catalog
+/// read and written by identity, one statement text for both backends. Each backend keeps
+/// `insertPhoto` (new row ids: SQLite's `last_insert_rowid`, PostgreSQL's `RETURNING`, in each
+/// backend's photo writer) and `syncLinkEntries(ofPhotos:)` (below).
+extension SyncStore where Self: SQLConnection {
+    // MARK: state
+
+    /// - Throws: the backend's error (`catalogInvariantError` when `sync_library` has no row:
+    ///   migration 6 inserts it, so the catalog was changed by hand).
+    public func syncState() throws -> SyncState {
+        let sql = "SELECT id, change_token, reconciled_history_token FROM sync_library WHERE singleton = 1"
+        let decoded = try fetchOne(sql: sql, arguments: []) {
+            SyncState(libraryID: $0.string(0), changeToken: $0.int64(1), reconciledHistoryToken: $0.int64(2))
+        }
+        guard let state = decoded else {
+            throw catalogInvariantError("sync_library has no row", sql: "SELECT … FROM sync_library")
+        }
+        return state
+    }
+
+    public func setLibraryID(_ id: String) throws {
+        try execute(sql: "UPDATE sync_library SET id = ? WHERE singleton = 1", arguments: [id])
+    }
+
+    public func setSyncTokens(changeToken: Int64, reconciledHistoryToken: Int64) throws {
+        try execute(
+            sql: "UPDATE sync_library SET change_token = ?, reconciled_history_token = ? WHERE singleton = 1",
+            arguments: [changeToken, reconciledHistoryToken])
+    }
+
+    public func syncEntries(_ entity: SyncEntity, _ objectID: String) throws -> [SyncEntry] {
+        try fetchAll(
+            sql: "SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE entity = ? AND object_id = ?",
+            arguments: [entity.rawValue, objectID]
+        ) { SyncSQL.entry($0) }.compactMap { $0 }
+    }
+
+    public func syncLinkEntries(ofPhoto uniqueName: String) throws -> [SyncEntry] {
+        // A range on the primary key instead of LIKE: `/` sorts before `0` (on PostgreSQL the
+        // column's collation is "C", byte order), so every `PHOTO/…` id lies in [PHOTO/, PHOTO0).
+        try fetchPaged(
+            sql:
+                "SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE entity = 'PhotoTag' AND object_id >= ? AND object_id < ?",
+            arguments: [uniqueName + "/", uniqueName + "0"]
+        ) { SyncSQL.entry($0) }.compactMap { $0 }
+    }
+
+    public func putSyncEntry(_ entry: SyncEntry, token: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO sync_entry (entity, object_id, attribute, value, stamp_time, stamp_library, token, zone_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (entity, object_id, attribute) DO UPDATE SET value = excluded.value,
+                    stamp_time = excluded.stamp_time, stamp_library = excluded.stamp_library, token = excluded.token,
+                    zone_id = excluded.zone_id
+                """,
+            arguments: [
+                entry.entity.rawValue, entry.objectID, entry.attribute, entry.value, entry.stamp.time,
+                entry.stamp.library, token, entry.zone
+            ])
+    }
+
+    /// Through a scan of its own (`forEachRow`: a cursor on PostgreSQL), so that `body` may
+    /// run statements.
+    public func forEachSyncEntry(after token: Int64, zone: String?, _ body: (SyncEntry) throws -> Void) throws {
+        var sql = "SELECT \(SyncSQL.entryColumns) FROM sync_entry WHERE token > ?"
+        var args: [SQLBindable] = [token]
+        if let zone {
+            sql += " AND zone_id = ?"
+            args.append(zone)
+        }
+        try forEachRow(sql: sql + " ORDER BY entity, object_id, attribute", arguments: args) { row in
+            if let e = SyncSQL.entry(row) { try body(e) }
+        }
+    }
+
+    public func liveSyncObjects(_ entity: SyncEntity) throws -> [String] {
+        try fetchAll(
+            sql: """
+                SELECT DISTINCT object_id FROM sync_entry e WHERE entity = ? AND NOT EXISTS (
+                    SELECT 1 FROM sync_entry d WHERE d.entity = e.entity AND d.object_id = e.object_id
+                    AND d.attribute = 'deleted')
+                """, arguments: [entity.rawValue]
+        ) { $0.string(0) }
+    }
+
+    // MARK: history
+
+    public func newestHistoryToken() throws -> Int64 {
+        Int64(try fetchInt(sql: "SELECT COALESCE(max(token), 0) FROM history_transaction", arguments: []) ?? 0)
+    }
+
+    public func oldestHistoryToken() throws -> Int64? {
+        try fetchInt(sql: "SELECT min(token) FROM history_transaction", arguments: []).map(Int64.init)
+    }
+
+    public func historyObjects(after token: Int64, excludingContext excludedContext: String) throws -> [(
+        entity: String, objectID: String, timestamp: String
+    )] {
+        try fetchPaged(
+            sql: """
+                SELECT c.entity, c.object_id, max(t.timestamp) FROM history_change c
+                JOIN history_transaction t ON t.token = c.token
+                WHERE c.token > ? AND t.context <> ?
+                GROUP BY c.entity, c.object_id ORDER BY c.entity, c.object_id
+                """, arguments: [token, excludedContext]
+        ) { ($0.string(0), $0.string(1), $0.string(2)) }
+    }
+
+    // MARK: catalog by identity
+
+    public func catalogObjects(_ entity: SyncEntity) throws -> [String] {
+        let sql: String
+        switch entity {
+        case .share: sql = "SELECT id FROM share ORDER BY id"
+        case .participant: sql = "SELECT uuid FROM participant ORDER BY uuid"
+        case .photo: sql = "SELECT unique_name FROM photo ORDER BY unique_name"
+        case .tag: sql = "SELECT uuid FROM tag ORDER BY uuid"
+        case .rating: sql = "SELECT uuid FROM rating ORDER BY uuid"
+        case .photoTag:
+            sql = """
+                SELECT p.unique_name || '/' || t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
+                JOIN tag t ON t.id = pt.tag_id ORDER BY 1
+                """
+        }
+        return try fetchAll(sql: sql, arguments: []) { $0.string(0) }
+    }
+
+    public func catalogObjects(_ entity: SyncEntity, inZone zone: String) throws -> [String] {
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT unique_name FROM photo WHERE zone_id = ? ORDER BY unique_name"
+        case .tag: sql = "SELECT uuid FROM tag WHERE zone_id = ? ORDER BY uuid"
+        case .participant: sql = "SELECT uuid FROM participant WHERE share_id = ? ORDER BY uuid"
+        case .share, .rating, .photoTag: return []
+        }
+        return try fetchAll(sql: sql, arguments: [zone]) { $0.string(0) }
+    }
+
+    /// Integers read as their decimal text on both backends (SQLite's `sqlite3_column_text`
+    /// of an INTEGER; PostgreSQL's results in text format).
+    public func catalogAttributes(_ entity: SyncEntity, _ objectID: String) throws -> [String: String]? {
+        func row(_ sql: String, _ names: [String]) throws -> [String: String]? {
+            try fetchOne(sql: sql, arguments: [objectID]) { r in
+                var values: [String: String] = [:]
+                for (i, name) in names.enumerated() where !r.isNull(i) { values[name] = r.string(i) }
+                return values
+            }
+        }
+        switch entity {
+        case .share:
+            return try row(
+                "SELECT s.title, s.created, s.public_permission, z.scope FROM share s JOIN zone z ON z.id = s.id WHERE s.id = ?",
+                ["title", "created", "publicPermission", "scope"])
+        case .participant:
+            return try row(
+                "SELECT share_id, email, role, permission, acceptance FROM participant WHERE uuid = ?",
+                ["share", "email", "role", "permission", "acceptance"])
+        case .photo:
+            return try row(
+                """
+                SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
+                       p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size
+                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
+                """, SyncEntity.photo.attributes)
+        case .tag:
+            return try row("SELECT normalize(name), zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
+        case .rating:
+            return try row(
+                "SELECT p.unique_name, r.value, r.author FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid = ?",
+                ["photo", "value", "author"])
+        case .photoTag:
+            return try row(
+                """
+                SELECT 1 FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
+                WHERE p.unique_name || '/' || t.uuid = ?
+                """, ["present"])
+        }
+    }
+
+    // MARK: applied ranges and acknowledgements
+
+    public func appliedToken(sender: String, scope: String) throws -> Int64? {
+        try fetchInt(sql: "SELECT token FROM sync_applied WHERE sender = ? AND scope = ?", arguments: [sender, scope])
+            .map(Int64.init)
+    }
+
+    public func setAppliedToken(sender: String, scope: String, token: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO sync_applied (sender, scope, token) VALUES (?, ?, ?)
+                ON CONFLICT (sender, scope) DO UPDATE SET token = excluded.token
+                """, arguments: [sender, scope, token])
+    }
+
+    public func appliedTokens() throws -> [(sender: String, scope: String, token: Int64)] {
+        try fetchAll(sql: "SELECT sender, scope, token FROM sync_applied ORDER BY sender, scope", arguments: []) {
+            ($0.string(0), $0.string(1), $0.int64(2))
+        }
+    }
+
+    public func acknowledgedToken(peer: String, scope: String) throws -> Int64? {
+        try fetchInt(
+            sql: "SELECT acknowledged FROM sync_peer WHERE library_id = ? AND scope = ?", arguments: [peer, scope]
+        ).map(Int64.init)
+    }
+
+    public func setAcknowledgedToken(peer: String, scope: String, token: Int64) throws {
+        // The row kept is named by its table: PostgreSQL finds a bare column ambiguous next to
+        // `excluded`'s; SQLite accepts either (sqlite.org/lang_upsert.html).
+        let greater = dialect.greatest("sync_peer.acknowledged", "excluded.acknowledged")
+        try execute(
+            sql: """
+                INSERT INTO sync_peer (library_id, scope, acknowledged) VALUES (?, ?, ?)
+                ON CONFLICT (library_id, scope) DO UPDATE SET acknowledged = \(greater)
+                """, arguments: [peer, scope, token])
+    }
+
+    // MARK: sharing
+
+    public func membership(zone: String) throws -> SyncMembership? {
+        try fetchOne(
+            sql: "SELECT zone_id, email, owner, left_at FROM sync_membership WHERE zone_id = ?", arguments: [zone]
+        ) { SyncMembership(zone: $0.string(0), email: $0.string(1), owner: $0.string(2), leftAt: $0.optionalString(3)) }
+    }
+
+    public func memberships() throws -> [SyncMembership] {
+        try fetchAll(sql: "SELECT zone_id, email, owner, left_at FROM sync_membership ORDER BY zone_id", arguments: [])
+        { SyncMembership(zone: $0.string(0), email: $0.string(1), owner: $0.string(2), leftAt: $0.optionalString(3)) }
+    }
+
+    public func setMembership(_ m: SyncMembership) throws {
+        try execute(
+            sql: """
+                INSERT INTO sync_membership (zone_id, email, owner, left_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (zone_id) DO UPDATE SET email = excluded.email, owner = excluded.owner, left_at = excluded.left_at
+                """, arguments: [m.zone, m.email, m.owner, m.leftAt])
+    }
+
+    // MARK: materializing
+
+    public func putZone(_ id: String, scope: String) throws {
+        try execute(
+            sql:
+                "INSERT INTO zone (id, name, scope) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET scope = excluded.scope",
+            arguments: [id, id, scope])
+    }
+
+    public func putShare(id: String, title: String, created: String, publicPermission: String) throws {
+        try execute(
+            sql: """
+                INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, public_permission = excluded.public_permission
+                """, arguments: [id, title, created, publicPermission])
+    }
+
+    public func deleteZoneContents(_ id: String) throws -> [String] {
+        let refs = try fetchPaged(
+            sql: "SELECT DISTINCT d.file_ref FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.zone_id = ?",
+            arguments: [id]
+        ) { $0.string(0) }
+        try execute(sql: "DELETE FROM photo WHERE zone_id = ?", arguments: [id])
+        try execute(sql: "DELETE FROM tag WHERE zone_id = ?", arguments: [id])
+        try execute(sql: "DELETE FROM share WHERE id = ?", arguments: [id])
+        try execute(sql: "DELETE FROM zone WHERE id = ? AND id <> 'default'", arguments: [id])
+        return refs
+    }
+
+    public func putParticipant(
+        uuid: String, share: String, email: String, role: String, permission: String, acceptance: String
+    ) throws {
+        // One participant per (share, e-mail): of two uuids for the same address the smaller
+        // stays, on every peer alike.
+        if let other = try fetchString(
+            sql: "SELECT uuid FROM participant WHERE share_id = ? AND email = ? AND uuid <> ?",
+            arguments: [share, email, uuid])
+        {
+            guard uuid < other else { return }
+            try execute(sql: "DELETE FROM participant WHERE uuid = ?", arguments: [other])
+        }
+        try execute(
+            sql: """
+                INSERT INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (uuid) DO UPDATE SET role = excluded.role, permission = excluded.permission,
+                    acceptance = excluded.acceptance
+                """, arguments: [uuid, share, email, role, permission, acceptance])
+    }
+
+    public func deleteParticipant(uuid: String) throws {
+        try execute(sql: "DELETE FROM participant WHERE uuid = ?", arguments: [uuid])
+    }
+
+    public func setPhotoZone(_ uniqueName: String, zone: String) throws {
+        try execute(sql: "UPDATE photo SET zone_id = ? WHERE unique_name = ?", arguments: [zone, uniqueName])
+    }
+
+    public func putTag(uuid: String, name: String, zone: String) throws {
+        try execute(
+            sql: """
+                INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)
+                ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, zone_id = excluded.zone_id
+                """, arguments: [uuid, name, zone])
+    }
+
+    public func putRating(uuid: String, photo: String, value: Int, author: String?) throws {
+        // The casts type the parameters of the SELECT list, which PostgreSQL cannot infer there
+        // (a NULL author); on SQLite they leave a TEXT, an INTEGER and a NULL as they are
+        // (sqlite.org/lang_expr.html#castexpr).
+        try execute(
+            sql: """
+                INSERT INTO rating (uuid, photo_id, value, author)
+                SELECT CAST(? AS TEXT), id, CAST(? AS INTEGER), CAST(? AS TEXT) FROM photo WHERE unique_name = ?
+                ON CONFLICT (uuid) DO UPDATE SET value = excluded.value
+                """, arguments: [uuid, value, author, photo])
+    }
+
+    public func rating(ofPhoto photo: String, author: String) throws -> String? {
+        try fetchString(
+            sql:
+                "SELECT r.uuid FROM rating r JOIN photo p ON p.id = r.photo_id WHERE p.unique_name = ? AND r.author = ?",
+            arguments: [photo, author])
+    }
+
+    public func setLink(photo: String, tag: String, present: Bool) throws -> Bool {
+        if present {
+            try execute(
+                sql: """
+                    INSERT INTO photo_tag (photo_id, tag_id)
+                    SELECT p.id, t.id FROM photo p, tag t WHERE p.unique_name = ? AND t.uuid = ?
+                    ON CONFLICT (photo_id, tag_id) DO NOTHING
+                    """, arguments: [photo, tag])
+        } else {
+            try execute(
+                sql: """
+                    DELETE FROM photo_tag WHERE photo_id = (SELECT id FROM photo WHERE unique_name = ?)
+                    AND tag_id = (SELECT id FROM tag WHERE uuid = ?)
+                    """, arguments: [photo, tag])
+        }
+        return changes > 0
+    }
+
+    public func rowID(_ entity: SyncEntity, _ objectID: String) throws -> Int64? {
+        let sql: String
+        switch entity {
+        case .photo: sql = "SELECT id FROM photo WHERE unique_name = ?"
+        case .tag: sql = "SELECT id FROM tag WHERE uuid = ?"
+        case .rating: sql = "SELECT id FROM rating WHERE uuid = ?"
+        case .participant: sql = "SELECT id FROM participant WHERE uuid = ?"
+        case .share, .photoTag: return nil
+        }
+        return try fetchInt(sql: sql, arguments: [objectID]).map(Int64.init)
+    }
+
+    public func deleteObject(_ entity: SyncEntity, _ objectID: String) throws {
+        let sql: String
+        switch entity {
+        case .photo: sql = "DELETE FROM photo WHERE unique_name = ?"
+        case .tag: sql = "DELETE FROM tag WHERE uuid = ?"
+        case .rating: sql = "DELETE FROM rating WHERE uuid = ?"
+        case .participant: sql = "DELETE FROM participant WHERE uuid = ?"
+        case .share, .photoTag: return
+        }
+        try execute(sql: sql, arguments: [objectID])
     }
 }
 

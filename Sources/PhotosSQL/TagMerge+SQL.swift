@@ -2,11 +2,11 @@ import PhotosModel
 
 /// The set-wise merge of `dedupe-tags` (`TagDedupeStore.relinkCounts`, `mergeTags`) on any
 /// `SQLConnection`: a fixed number of statements for any number of groups.
-extension TagDedupeStore where Self: SQLConnection & SQLJSONDialect {
+extension TagDedupeStore where Self: SQLConnection {
     public func relinkCounts(_ merges: [TagMerge]) throws -> [Int] {
         var counts = Array(repeating: 0, count: merges.count)
         guard merges.contains(where: { !$0.losers.isEmpty }) else { return counts }
-        let losers = Self.jsonRecordsSQL("l", ["g": "bigint", "w": "bigint", "l": "bigint"])
+        let losers = dialect.jsonRecordsSQL("l", ["g": "bigint", "w": "bigint", "l": "bigint"])
         try forEachRow(
             sql: """
                 SELECT l.g, count(DISTINCT pt.photo_id) FROM \(losers)
@@ -31,19 +31,19 @@ extension TagDedupeStore where Self: SQLConnection & SQLJSONDialect {
         try execute(
             sql: """
                 INSERT INTO photo_tag (photo_id, tag_id)
-                SELECT pt.photo_id, l.w FROM \(Self.jsonRecordsSQL("l", ["w": "bigint", "l": "bigint"])), photo_tag pt
+                SELECT pt.photo_id, l.w FROM \(dialect.jsonRecordsSQL("l", ["w": "bigint", "l": "bigint"])), photo_tag pt
                 WHERE pt.tag_id = l.l ORDER BY 1, 2 ON CONFLICT DO NOTHING
                 """,
             arguments: [losers])
         // The losers' links go with them (ON DELETE CASCADE).
         try execute(
-            sql: "DELETE FROM tag WHERE id IN (SELECT l.l FROM \(Self.jsonRecordsSQL("l", ["l": "bigint"])))",
+            sql: "DELETE FROM tag WHERE id IN (SELECT l.l FROM \(dialect.jsonRecordsSQL("l", ["l": "bigint"])))",
             arguments: [losers])
     }
 }
 
 /// `HistoryStore.appendTagMergeChangesSetWise` on any `SQLConnection`.
-extension HistoryStore where Self: SQLConnection & SQLJSONDialect {
+extension HistoryStore where Self: SQLConnection {
     public func appendTagMergeChangesSetWise(_ merges: [TagMerge], token: Int64) throws {
         guard merges.contains(where: { !$0.losers.isEmpty }) else { return }
         let losers = TagMerge.loserRows(merges)
@@ -59,15 +59,15 @@ extension HistoryStore where Self: SQLConnection & SQLJSONDialect {
                     SELECT min(l.o) AS o, 0 AS step, CAST(? AS text) AS entity, p.unique_name AS object_id,
                         CAST('update' AS text) AS type, CAST(? AS text) AS updated, CAST(NULL AS text) AS tombstone,
                         p.zone_id AS zone_id
-                    FROM \(Self.jsonRecordsSQL("l", ["o": "bigint", "l": "bigint"]))
+                    FROM \(dialect.jsonRecordsSQL("l", ["o": "bigint", "l": "bigint"]))
                     JOIN photo_tag pt ON pt.tag_id = l.l JOIN photo p ON p.id = pt.photo_id
                     GROUP BY p.id
                     UNION ALL
                     SELECT d.o, 1, ?, d.u, 'delete', NULL, d.t, d.z
-                    FROM \(Self.jsonRecordsSQL("d", ["o": "bigint", "u": "text", "t": "text", "z": "text"]))
+                    FROM \(dialect.jsonRecordsSQL("d", ["o": "bigint", "u": "text", "t": "text", "z": "text"]))
                     UNION ALL
                     SELECT w.o, 2, ?, w.u, 'update', ?, NULL, w.z
-                    FROM \(Self.jsonRecordsSQL("w", ["o": "bigint", "u": "text", "z": "text"]))
+                    FROM \(dialect.jsonRecordsSQL("w", ["o": "bigint", "u": "text", "z": "text"]))
                 ) AS c ORDER BY c.o, c.step, c.object_id
                 """,
             arguments: [

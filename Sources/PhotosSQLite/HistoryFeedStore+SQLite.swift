@@ -1,19 +1,9 @@
 import PhotosModel
 import PhotosSQL
 
-/// The history feed's SQLite dialect: the token sequence and the JSON functions; the rest is
-/// `PhotosSQL`'s `HistoryFeedStore where Self: SQLConnection & SQLJSONDialect`.
-extension Database: HistoryFeedStore, SQLJSONDialect {
-    // SQLite's json_each walks the stored JSON in document order, so tombstone keys keep the
-    // order they were written in (https://www.sqlite.org/json1.html#jeach).
-    public static let jsonArrayElementsSQL = "SELECT value FROM json_each(?)"
-    public static let jsonObjectMembersSQL = "SELECT key, value FROM json_each(?)"
-    // json_extract gives a JSON integer as INTEGER and a string as TEXT; the types are PostgreSQL's.
-    public static func jsonRecordsSQL(_ alias: String, _ columns: KeyValuePairs<String, String>) -> String {
-        let members = columns.map { "json_extract(value, '$.\($0.key)') AS \($0.key)" }.joined(separator: ", ")
-        return "(SELECT \(members) FROM json_each(?)) AS \(alias)"
-    }
-
+/// The history feed on SQLite: the statements are `PhotosSQL`'s (`HistoryFeedStore where
+/// Self: SQLConnection`, HistoryFeedStore+SQL.swift); the token sequence is the backend's own.
+extension Database: HistoryFeedStore {
     public func issuedHistoryToken() throws -> Int64 {
         // AUTOINCREMENT's sequence remembers the last token issued even when compaction has
         // deleted every transaction, so a consumer advanced now is never set back to 0.
@@ -24,38 +14,11 @@ extension Database: HistoryFeedStore, SQLJSONDialect {
     }
 }
 
+/// `compact-history` on SQLite: the reads and the plain deletes are `PhotosSQL`'s
+/// (`HistoryCompactionStore where Self: SQLConnection`, HistoryFeedStore+SQL.swift); what stays
+/// here is SQLite's own: the bulk delete that remakes the indexes, and the pages given back to
+/// the file system (pragmas).
 extension Database: HistoryCompactionStore {
-    public func lastHistoryToken(before timestamp: String) throws -> Int64 {
-        Int64(
-            try scalarInt("SELECT COALESCE(max(token), 0) FROM history_transaction WHERE timestamp < ?", [timestamp])
-                ?? 0)
-    }
-
-    public func lowestHistoryConsumer() throws -> HistoryConsumer? {
-        try statement("SELECT \(HistoryRows.consumerColumns) FROM history_consumer ORDER BY token, name LIMIT 1").first(
-            HistoryRows.consumer)
-    }
-
-    /// The WHERE clause on `history_transaction` of `cut`, and its arguments.
-    private func clause(_ cut: HistoryCut) -> (String, [SQLBindable]) {
-        guard let before = cut.before else { return ("token <= ?", [cut.throughToken]) }
-        return ("token <= ? AND timestamp < ?", [cut.throughToken, before])
-    }
-
-    public func historySize(of cut: HistoryCut) throws -> HistoryCutSize {
-        let (whereClause, args) = clause(cut)
-        var size = HistoryCutSize()
-        size.transactions = try scalarInt("SELECT count(*) FROM history_transaction WHERE " + whereClause, args) ?? 0
-        size.changes =
-            try scalarInt(
-                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
-                    + whereClause + ")", args) ?? 0
-        size.lastToken =
-            size.transactions > 0
-            ? Int64(try scalarInt("SELECT max(token) FROM history_transaction WHERE " + whereClause, args) ?? 0) : 0
-        return size
-    }
-
     /// Deletes the changes of the transactions `cut` selects, then the transactions.
     ///
     /// When the cut takes most of `history_change` (more rows than it keeps, and at least
@@ -92,15 +55,8 @@ extension Database: HistoryCompactionStore {
 
     /// The deletes of `deleteHistory`.
     private func deleteRows(_ cut: HistoryCut) throws {
-        let (whereClause, args) = clause(cut)
-        let cutChanges =
-            "DELETE FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE " + whereClause
-            + ")"
         let all = try scalarInt("SELECT count(*) FROM history_change") ?? 0
-        let doomed =
-            try scalarInt(
-                "SELECT count(*) FROM history_change WHERE token IN (SELECT token FROM history_transaction WHERE "
-                    + whereClause + ")", args) ?? 0
+        let doomed = try historyChangeCount(of: cut)
         if doomed >= Database.bulkDeleteMinimum && doomed > all - doomed {
             let indexes = try statement(
                 """
@@ -113,12 +69,12 @@ extension Database: HistoryCompactionStore {
                 let quoted = String(name.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] })
                 try execute("DROP INDEX \"\(quoted)\"")
             }
-            try run(cutChanges, args)
+            try deleteHistoryChanges(of: cut)
             for (_, sql) in indexes { try execute(sql) }
         } else {
-            try run(cutChanges, args)
+            try deleteHistoryChanges(of: cut)
         }
-        try run("DELETE FROM history_transaction WHERE " + whereClause, args)
+        try deleteHistoryTransactions(of: cut)
     }
 
     /// The fewest history changes a compaction deletes by dropping and remaking the indexes
