@@ -51,8 +51,8 @@ public enum GalleryAssets {
         .cap ul { list-style: none; display: flex; flex-wrap: wrap; gap: 4px; padding: 0; margin: 4px 0 0; }
         .cap ul li { background: var(--tag-bg); color: var(--fg); padding: 0 6px; border-radius: 8px; }
         dialog.lb {
-          width: 100vw; height: 100vh; max-width: 100vw; max-height: 100vh; margin: 0; padding: 8px;
-          border: 0; background: #000000; color: #f2f2f2;
+          position: fixed; inset: 0; width: auto; height: auto; max-width: none; max-height: none;
+          margin: 0; padding: 8px; border: 0; overflow: hidden; background: #000000; color: #f2f2f2;
         }
         dialog.lb[open] { display: flex; flex-direction: column; align-items: center; }
         dialog.lb::backdrop { background: #000000; }

@@ -85,6 +85,7 @@ struct GalleryPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>\(GalleryPage.escaped(title))\(pageCount > 1 ? " – page \(page + 1) of \(pageCount)" : "")</title>
+            <link rel="icon" href="data:,">
             <link rel="stylesheet" href="gallery.css">
             </head>
             <body>
