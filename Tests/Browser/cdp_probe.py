@@ -15,6 +15,7 @@ it), "steps": [...]} where each step is one of
     {"key": KEY}                      press and release KEY (Enter, Escape, ArrowLeft, ArrowRight, Tab)
     {"click": CSS}                    a left click in the middle of the first element matching CSS
     {"screenshot": PATH}              a PNG of the viewport
+    {"swipe": [FROM, TO]}             a touch swipe across the viewport's middle (fractions of its width)
     {"media": "dark"|"light"}         emulate prefers-color-scheme
     {"wait": MS}                      sleep
 Prints one JSON object: {"results": [value of each eval step, in order], "errors": [console
@@ -175,6 +176,14 @@ def main():
                 shot = chrome.send("Page.captureScreenshot", {"format": "png"})
                 with open(step["screenshot"], "wb") as f:
                     f.write(base64.b64decode(shot["data"]))
+            elif "swipe" in step:
+                # A one-finger horizontal swipe across the middle of the viewport, from and to
+                # these fractions of its width.
+                y = config["height"] / 2
+                start, end = (f * config["width"] for f in step["swipe"])
+                chrome.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start, "y": y}]})
+                chrome.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": end, "y": y}]})
+                chrome.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
             elif "media" in step:
                 chrome.send("Emulation.setEmulatedMedia", {
                     "features": [{"name": "prefers-color-scheme", "value": step["media"]}]})

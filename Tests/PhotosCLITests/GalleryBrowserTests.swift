@@ -287,12 +287,18 @@ final class GalleryBrowserTests: TemporaryFolderTestCase {
                 width: width,
                 [
                     ["navigate": "file://\(out)/index.html"], ["eval": Self.layout], ["click": "a.ph"],
-                    ["eval": Self.lightbox], ["eval": Self.layout]
+                    ["eval": Self.lightbox], ["eval": Self.layout],
+                    // A swipe to the left shows the next photo, to the right the previous one.
+                    ["swipe": [0.8, 0.2]], ["wait": 200], ["eval": Self.lightbox],
+                    ["swipe": [0.2, 0.8]], ["wait": 200], ["eval": Self.lightbox]
                 ])
             XCTAssertEqual(probe.errors, [])
-            guard probe.results.count == 3, let before = probe.results[0] as? [Int],
+            guard probe.results.count == 5, let before = probe.results[0] as? [Int],
                 let open = probe.results[2] as? [Int]
             else { return XCTFail("\(probe.results)") }
+            XCTAssertEqual((probe.results[1] as? [Any])?.last as? String, "1 / 6", "\(width) px")
+            XCTAssertEqual((probe.results[3] as? [Any])?.last as? String, "2 / 6", "\(width) px: a swipe left")
+            XCTAssertEqual((probe.results[4] as? [Any])?.last as? String, "1 / 6", "\(width) px: a swipe right")
             XCTAssertLessThanOrEqual(before[0], before[1], "\(width) px: no horizontal scrolling")
             XCTAssertEqual(before[2], columns, "\(width) px: columns")
             XCTAssertLessThanOrEqual(open[0], open[1], "\(width) px, lightbox open: no horizontal scrolling")
@@ -447,6 +453,33 @@ final class GalleryBrowserTests: TemporaryFolderTestCase {
         XCTAssertEqual(s["removed"] as? Int, 12, "5 renditions, 5 originals, page-2.html and page-3.html")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out + "/r"), [])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out + "/o"), [])
+    }
+
+    /// `--share ID`: the gallery of a share's photos (its zone), and only those.
+    func testGalleryOfAShare() throws {
+        run(["import", "-q", samplesDir])
+        let photos = try listed()
+        let names = photos.compactMap { $0["uniqueName"] as? String }.sorted()
+        let created = photos_(["share", "create", names[0], names[1], "--title", "Summer", "--json"])
+        let share = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])
+        let id = try XCTUnwrap(share["id"] as? String)
+        let out = dir + "/shared"
+        let s = try summary(run(["gallery", out, "--share", String(id.prefix(8)), "--json", "--size", "0"]))
+        XCTAssertEqual(s["photos"] as? Int, 2)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out + "/t").sorted(),
+            [names[0] + ".jpg", names[1] + ".jpg"])
+        let page = String(
+            decoding: try XCTUnwrap(FileManager.default.contents(atPath: out + "/index.html")), as: UTF8.self)
+        XCTAssertEqual(page.components(separatedBy: "class=\"ph\"").count - 1, 2)
+        run(["gallery", dir + "/none", "--share", "ffffffff"], status: 66)
+    }
+
+    /// `photos` with the owner set (share create needs one).
+    func photos_(_ args: [String]) -> RunResult {
+        let result = photos(["--library", lib] + args, env: ["PHOTOS_OWNER": "owner@example.org"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result
     }
 
     /// The bad arguments and destinations: a usage error 64, DEST a file 73, an unknown tag 66.

@@ -388,6 +388,10 @@ public final class Gallery {
         let source = library.externalData.path(for: item.fileReference)
         var bytes = Int64(thumbnail.count)
         var rendition: [UInt8] = []
+        if options.dryRun {
+            // The rendition's bytes are not known without making it: a dry run reads no original.
+            return bytes + (options.originals != .none ? Int64(item.byteSize) : 0)
+        }
         if options.size > 0 {
             let file = try ImageFile.read(path: source, maxBytes: ThumbnailOptions().maxFileBytes)
             let made = try file.bytes.withUnsafeBytes {
@@ -398,7 +402,6 @@ public final class Gallery {
             bytes += Int64(rendition.count)
         }
         if options.originals != .none { bytes += Int64(item.byteSize) }
-        if options.dryRun { return bytes }
         let write = { (data: [UInt8], path: String) throws in
             try data.withUnsafeBytes {
                 _ = try AtomicFile.write(

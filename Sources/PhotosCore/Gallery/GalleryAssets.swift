@@ -53,6 +53,8 @@ public enum GalleryAssets {
         dialog.lb {
           position: fixed; inset: 0; width: auto; height: auto; max-width: none; max-height: none;
           margin: 0; padding: 8px; border: 0; overflow: hidden; background: #000000; color: #f2f2f2;
+          /* Swipes are the lightbox's (previous/next), not the browser's history navigation. */
+          touch-action: pinch-zoom; overscroll-behavior: contain;
         }
         dialog.lb[open] { display: flex; flex-direction: column; align-items: center; }
         dialog.lb::backdrop { background: #000000; }
