@@ -26,6 +26,14 @@ struct GalleryPage {
 
     /// `s` escaped for HTML text and attribute values (both quotes included).
     static func escaped(_ s: String) -> String {
+        // Most strings need nothing: no byte to escape, no control character (0x00-0x1F but tab and
+        // newline, DEL; C1 controls are U+0080-U+009F, whose UTF-8 starts with 0xC2).
+        if !s.utf8.contains(where: { b in
+            b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 || (b < 0x20 && b != 0x09 && b != 0x0A)
+                || b == 0x7F || b == 0xC2
+        }) {
+            return s
+        }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {
@@ -52,10 +60,21 @@ struct GalleryPage {
 
     /// A relative URL of a file in DEST, percent-encoded (RFC 3986 unreserved characters and '/' kept).
     static func url(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~/")
-        return escaped(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        // The paths of uniqueNames need no encoding (ASCII letters, digits, '-', '.', '_', '/').
+        func plain(_ b: UInt8) -> Bool {
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x2E
+                || b == 0x5F || b == 0x7E || b == 0x2F
+        }
+        if path.utf8.allSatisfy(plain) { return path }
+        var out = ""
+        for b in path.utf8 {
+            if plain(b) {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            } else {
+                out += "%" + String(b >> 4, radix: 16, uppercase: true) + String(b & 15, radix: 16, uppercase: true)
+            }
+        }
+        return out
     }
 
     /// The heading a photo goes under: its capture date's day, month or year (own local time),
