@@ -372,13 +372,17 @@ final class GalleryBrowserTests: TemporaryFolderTestCase {
         }
     }
 
-    /// A HEIC and a JPEG with a Display P3 profile (Samples-formats) and the PNG of Samples:
+    /// A HEIC and a JPEG with a Display P3 profile (Samples-formats), the PNG of Samples and the
+    /// corpus's PNG with an ICC profile (jpeg-conformance/monkey16.png, when the corpus is there):
     /// the lightbox renditions' centre colour matches their thumbnails' within 4 levels, read
     /// from a canvas in Chromium (served over HTTP: a file:// image would taint the canvas).
     func testRenditionColoursMatchTheThumbnails() throws {
         _ = try browser()
         let formats = packageRoot + "/Samples-formats"
-        run(["import", "-q", formats + "/storm.heic", formats + "/ladybird-display-p3.jpg", samplesDir + "/kite.png"])
+        var files = [formats + "/storm.heic", formats + "/ladybird-display-p3.jpg", samplesDir + "/kite.png"]
+        // A PNG with an embedded ICC profile (16-bit, sRGB2014), when the corpus is there.
+        if let corpusDir { files.append(corpusDir + "/jpeg-conformance/monkey16.png") }
+        run(["import", "-q"] + files)
         let out = dir + "/gallery"
         run(["gallery", out, "-q"])
         let centre = """
@@ -395,7 +399,7 @@ final class GalleryBrowserTests: TemporaryFolderTestCase {
         let probe = try probe(width: 1280, serve: out, [["navigate": "index.html"], ["eval": centre]])
         XCTAssertEqual(probe.errors, [])
         let rows = try XCTUnwrap(probe.results.first as? [[Any]])
-        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.count, files.count)
         for row in rows {
             let thumb = row[1] as? [Int] ?? [], shown = row[2] as? [Int] ?? []
             XCTAssertEqual(thumb.count, 3, "\(row)")
