@@ -499,5 +499,13 @@ final class GalleryBrowserTests: TemporaryFolderTestCase {
         run(["gallery", dir + "/g2", "--tag", "no-such-tag"], status: 66)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/g2"), "nothing created for an unknown tag")
         run(["gallery", lib + "/inside"], status: 73)
+        // A folder of DEST that is a symbolic link (here to a folder outside it) is refused, and
+        // nothing is written through it.
+        let outside = dir + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/g3", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/g3/t", withDestinationPath: outside)
+        XCTAssertTrue(run(["gallery", dir + "/g3"], status: 73).stderr.contains("g3/t"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside), [])
     }
 }
