@@ -19,7 +19,7 @@ enum Registry {
         CommandDescriptor(ShareSetCommand.self), CommandDescriptor(ShareExportCommand.self),
         CommandDescriptor(ShareAcceptCommand.self), CommandDescriptor(ShareLeaveCommand.self),
         CommandDescriptor(ShareStopCommand.self),
-        CommandDescriptor(ExportCommand.self),
+        CommandDescriptor(ExportCommand.self), CommandDescriptor(GalleryCommand.self),
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(PurgeCommand.self),
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),

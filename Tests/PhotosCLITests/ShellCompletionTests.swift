@@ -58,6 +58,7 @@ final class ShellCompletionTests: BinaryTestCase {
             try complete(["photos", "share", "set", "abcd", "--public-permission", "n"]), ["none"])
         XCTAssertEqual(try complete(["photos", "export", "/tmp/x", "--sidecar", "=", ""]), ["xmp", "json", "none"])
         XCTAssertEqual(try complete(["photos", "history", "--entity", "Ph"]), ["Photo", "PhotoData"])
+        XCTAssertEqual(try complete(["photos", "gallery", "/tmp/g", "--group", "m"]), ["month"])
     }
 
     func testPhotoShareAndTagNamesComeFromTheLibraryOnTheLine() throws {

@@ -27,7 +27,8 @@ struct Completer {
         "--sidecar": ["xmp", "json", "none"],
         "--entity": HistoryEntity.allCases.map(\.rawValue),
         "--sort": PhotoQuery.Sort.allCases.map(\.rawValue),
-        "--format": ImageFormat.allCases.map(\.rawValue)
+        "--format": ImageFormat.allCases.map(\.rawValue),
+        "--group": GalleryGrouping.allCases.map(\.rawValue)
     ]
 
     func complete() -> (kind: Kind, candidates: [String]) {
