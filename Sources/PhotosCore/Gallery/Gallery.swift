@@ -329,15 +329,7 @@ public final class Gallery {
     }
 
     /// The extension an original keeps in `o/`.
-    static func fileExtension(_ format: ImageFormat) -> String {
-        switch format {
-        case .jpeg: return "jpg"
-        case .png: return "png"
-        case .heif: return "heic"
-        case .avif: return "avif"
-        case .webp: return "webp"
-        }
-    }
+    static func fileExtension(_ format: ImageFormat) -> String { format.fileExtension }
 
     /// A uniqueName usable as a file name: letters, digits, '-', '_' and '.', not starting with
     /// '.' (the library's uniqueNames are UUIDs; anything else is refused, not rewritten).
