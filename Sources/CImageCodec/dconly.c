@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 #include "messages.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
