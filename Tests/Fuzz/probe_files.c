@@ -3,7 +3,7 @@
  * probe image encoded by the linked libjpeg-turbo (a checked version) as 4:2:2 with restart
  * intervals and as progressive 4:4:4. Build and run from the repository root:
  *     S=Sources/CImageCodec; /opt/swift/usr/bin/clang -I$S/include -I$S -o /tmp/probe_files Tests/Fuzz/probe_files.c \
- *         $S/jpegclone.c $S/jpeg.c $S/dconly.c $S/color.c $S/thumbjpeg.c -ljpeg -llcms2 -lm -lpthread
+ *         $S/jpegclone.c $S/jpeg.c $S/dconly.c $S/dc*.c $S/color.c $S/thumbjpeg.c -ljpeg -llcms2 -lm -lpthread
  *     /tmp/probe_files > $S/jpegclone_files.h
  */
 #include <stdio.h>

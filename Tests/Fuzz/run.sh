@@ -18,7 +18,7 @@ artifacts=${FUZZ_ARTIFACTS:-$work/artifacts}
 mkdir -p "$artifacts" "$work/seeds"
 S=Sources/CImageCodec
 flags=(-fuse-ld=lld -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined "-I$S/include" "-I$S")
-sources=("$S/jpeg.c" "$S/dconly.c" "$S/color.c" "$S/thumbjpeg.c" "$S/jpegclone.c" -ljpeg -llcms2 -lm -lpthread)
+sources=("$S/jpeg.c" "$S/dconly.c" "$S/dchuffman.c" "$S/dcmarkers.c" "$S/dcprogressive.c" "$S/dcsequential.c" "$S/color.c" "$S/thumbjpeg.c" "$S/jpegclone.c" -ljpeg -llcms2 -lm -lpthread)
 "$cc" "${flags[@]}" -o "$work/fuzz_reduced" Tests/Fuzz/fuzz_reduced.c "${sources[@]}"
 "$cc" "${flags[@]}" -o "$work/fuzz_thumbenc" Tests/Fuzz/fuzz_thumbenc.c "${sources[@]}"
 cp Samples/*.jpg "$work/seeds/"
