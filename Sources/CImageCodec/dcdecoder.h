@@ -10,7 +10,7 @@
  *   dcsequential.c   the reduced sequential decoder: its scan loop, reduced IDCTs, upsampling,
  *                    colour conversion, and libjpeg's own reader modelled for damaged tails;
  *   dconly.c         the driver: the marker walk, the verdicts, the entry points.
- * Every reader decodes Huffman symbols through dc_huff_slow/DC_HUFF_ENTRY, here, as libjpeg-turbo's
+ * Every reader decodes Huffman symbols through DC_HUFF_ENTRY/dc_huff_slow, here, as libjpeg-turbo's
  * readers all go through jdhuff.h's HUFF_DECODE; each keeps the bit buffer its loop is fastest with.
  * Internal to CImageCodec.
  */
@@ -132,8 +132,29 @@ typedef struct dc_decoder {
 
 /* ------------------------------------------------------------------ bits (dchuffman.c) */
 
-/* Refills b->acc to more than 56 bits, or up to the segment's end (marker or end of file). */
+/* Refills b->acc to more than 56 bits, or up to the segment's end (marker or end of file):
+ * dc_fill (dchuffman.c) for the DC and AC readers, which are faster calling it, dc_fill_inline for
+ * the sequential reader's refill, which is faster with it inlined (measured with callgrind on the
+ * bench corpus's decode: 4.569 G instructions in one file, 4.613 G with dc_fill called everywhere,
+ * 4.641 G with it inlined everywhere, 4.572 G so). */
 void dc_fill(dc_bits *b);
+static inline void dc_fill_inline(dc_bits *b) {
+    while (b->count <= 56 && !b->marker && !b->eof) {
+        if (b->pos >= b->size) { b->eof = 1; break; }
+        unsigned c = b->d[b->pos];
+        if (c == 0xFF) {
+            size_t p = b->pos + 1;
+            while (p < b->size && b->d[p] == 0xFF) p++; /* fill bytes before a marker (B.1.1.2) */
+            if (p >= b->size) { b->pos = p; b->eof = 1; break; }
+            if (b->d[p] != 0x00) { b->marker = b->d[p]; b->pos = p + 1; break; }
+            b->pos = p + 1;     /* FF 00 is a data byte FF (F.1.2.3) */
+        } else {
+            b->pos++;
+        }
+        b->acc = (b->acc << 8) | c;
+        b->count += 8;
+    }
+}
 
 /* Error for a read that needs more bits than the segment holds. */
 static inline int dc_short(const dc_bits *b) { return b->eof ? DC_ERR_EOF : DC_ERR_MARKER; }

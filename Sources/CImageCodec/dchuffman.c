@@ -5,23 +5,7 @@
  */
 #include "dcdecoder.h"
 
-void dc_fill(dc_bits *b) {
-    while (b->count <= 56 && !b->marker && !b->eof) {
-        if (b->pos >= b->size) { b->eof = 1; break; }
-        unsigned c = b->d[b->pos];
-        if (c == 0xFF) {
-            size_t p = b->pos + 1;
-            while (p < b->size && b->d[p] == 0xFF) p++; /* fill bytes before a marker (B.1.1.2) */
-            if (p >= b->size) { b->pos = p; b->eof = 1; break; }
-            if (b->d[p] != 0x00) { b->marker = b->d[p]; b->pos = p + 1; break; }
-            b->pos = p + 1;     /* FF 00 is a data byte FF (F.1.2.3) */
-        } else {
-            b->pos++;
-        }
-        b->acc = (b->acc << 8) | c;
-        b->count += 8;
-    }
-}
+void dc_fill(dc_bits *b) { dc_fill_inline(b); }
 
 /*
  * At the start of a restart interval: drop the padding bits (F.1.2.3), find the

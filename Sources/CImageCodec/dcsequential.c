@@ -266,7 +266,7 @@ static inline __attribute__((always_inline)) int sq_refill(dc_bits *b, uint64_t 
     }
     b->acc = bits ? *buf >> (64 - bits) : 0;
     b->count = bits;
-    dc_fill(b);
+    dc_fill_inline(b);
     *buf = b->count ? b->acc << (64 - b->count) : 0;
     return b->count;
 }
