@@ -32,6 +32,9 @@ let package = Package(
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
             name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP"]),
+        // CImageCodec's test-only entry points (encoders of test inputs, libjpeg's own verdicts, our decoders past the
+        // libjpeg-turbo version fence): a header of their own for the tests, not in CImageCodec's public one.
+        .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
@@ -64,7 +67,9 @@ let package = Package(
             path: "Tests/PhotosTestSupport"),
         .testTarget(
             name: "PhotosImagingTests",
-            dependencies: ["PhotosImaging", "CImageCodec", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"]),
+            dependencies: [
+                "PhotosImaging", "CImageCodec", "CImageCodecTesting", "CLCMS2", "CHeif", "CWebP", "PhotosTestSupport"
+            ]),
         .testTarget(name: "PhotosSQLiteTests", dependencies: ["PhotosSQLite", "PhotosModel", "PhotosTestSupport"]),
         .testTarget(name: "PhotosModelTests", dependencies: ["PhotosModel"]),
         // The PostgreSQL backend's own behaviour (skipped unless PHOTOS_TEST_DATABASE_URL names a server).
@@ -76,7 +81,9 @@ let package = Package(
         // The slow process-level tests: kill -9, busy and concurrent writers, memory bounds, read-only as nobody, the whole corpus.
         .testTarget(
             name: "PhotosEndToEndTests",
-            dependencies: ["PhotosCore", "PhotosSQLite", "PhotosFiles", "CImageCodec", "PhotosTestSupport"])
+            dependencies: [
+                "PhotosCore", "PhotosSQLite", "PhotosFiles", "CImageCodec", "CImageCodecTesting", "PhotosTestSupport"
+            ])
     ],
     swiftLanguageModes: [.v6]
 )

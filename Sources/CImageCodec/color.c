@@ -22,6 +22,7 @@
 #include <string.h>
 #include <lcms2.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 #include "color.h"
 #include "messages.h"
 

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "heifapi.h" /* libheif, loaded on first use */
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 #include "messages.h"
 #include "reduce.h"
 #include "color.h"

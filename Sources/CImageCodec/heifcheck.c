@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "heifcheck.h"
+#include "bitreader.h"
 #include "hevcvui.h"
 #include "messages.h"
 
@@ -338,56 +339,41 @@ static pc_status pc_hc_ipma(pc_hc *c, const uint8_t *ipco, size_t ipco_n, const 
     return status;
 }
 
-/* Bits of a payload, MSB first (AV1 §4.10.2 f(n), §4.10.3 uvlc). */
-typedef struct pc_hc_bits { const uint8_t *p; size_t n, pos; int bad; } pc_hc_bits;
-static uint32_t pc_hc_f(pc_hc_bits *b, int count) {
-    uint32_t v = 0;
-    for (int i = 0; i < count; i++) {
-        if (b->pos >= b->n * 8) { b->bad = 1; return 0; }
-        v = (v << 1) | ((b->p[b->pos >> 3] >> (7 - (b->pos & 7))) & 1);
-        b->pos++;
-    }
-    return v;
-}
-static void pc_hc_uvlc(pc_hc_bits *b) {
-    int zeros = 0;
-    while (!b->bad && pc_hc_f(b, 1) == 0) if (++zeros >= 32) { b->bad = 1; return; }
-    if (zeros < 32) (void)pc_hc_f(b, zeros);
-}
+/* Bits of a payload, MSB first: bitreader.h (pc_u is AV1 §4.10.2 f(n), pc_ue §4.10.3 uvlc). */
 
 /* sequence_header_obu() (AV1 §5.5.1) up to max_frame_width/height_minus_1. */
 static int pc_hc_av1_sequence(const uint8_t *p, size_t n, uint32_t *width, uint32_t *height) {
-    pc_hc_bits bits = { p, n, 0, 0 };
-    pc_hc_bits *b = &bits;
-    (void)pc_hc_f(b, 3); /* seq_profile */
-    (void)pc_hc_f(b, 1); /* still_picture */
-    int reduced = (int)pc_hc_f(b, 1);
+    pc_bits bits = { p, n, 0, 0 };
+    pc_bits *b = &bits;
+    (void)pc_u(b, 3); /* seq_profile */
+    (void)pc_u(b, 1); /* still_picture */
+    int reduced = (int)pc_u(b, 1);
     if (reduced) {
-        (void)pc_hc_f(b, 5); /* seq_level_idx[0] */
+        (void)pc_u(b, 5); /* seq_level_idx[0] */
     } else {
-        int timing = (int)pc_hc_f(b, 1), decoder_model = 0, buffer_delay_length = 0;
+        int timing = (int)pc_u(b, 1), decoder_model = 0, buffer_delay_length = 0;
         if (timing) {
-            (void)pc_hc_f(b, 32); (void)pc_hc_f(b, 32); /* num_units_in_display_tick, time_scale */
-            if (pc_hc_f(b, 1)) pc_hc_uvlc(b);         /* equal_picture_interval: num_ticks_per_picture_minus_1 */
-            decoder_model = (int)pc_hc_f(b, 1);
+            (void)pc_u(b, 32); (void)pc_u(b, 32); /* num_units_in_display_tick, time_scale */
+            if (pc_u(b, 1)) (void)pc_ue(b);         /* equal_picture_interval: num_ticks_per_picture_minus_1 */
+            decoder_model = (int)pc_u(b, 1);
             if (decoder_model) {
-                buffer_delay_length = (int)pc_hc_f(b, 5) + 1;
-                (void)pc_hc_f(b, 32); (void)pc_hc_f(b, 5); (void)pc_hc_f(b, 5);
+                buffer_delay_length = (int)pc_u(b, 5) + 1;
+                (void)pc_u(b, 32); (void)pc_u(b, 5); (void)pc_u(b, 5);
             }
         }
-        int initial_display_delay = (int)pc_hc_f(b, 1);
-        int points = (int)pc_hc_f(b, 5) + 1;
+        int initial_display_delay = (int)pc_u(b, 1);
+        int points = (int)pc_u(b, 5) + 1;
         for (int i = 0; i < points && !b->bad; i++) {
-            (void)pc_hc_f(b, 12); /* operating_point_idc */
-            if (pc_hc_f(b, 5) > 7) (void)pc_hc_f(b, 1); /* seq_level_idx, seq_tier */
-            if (decoder_model && pc_hc_f(b, 1)) {
-                (void)pc_hc_f(b, buffer_delay_length); (void)pc_hc_f(b, buffer_delay_length); (void)pc_hc_f(b, 1);
+            (void)pc_u(b, 12); /* operating_point_idc */
+            if (pc_u(b, 5) > 7) (void)pc_u(b, 1); /* seq_level_idx, seq_tier */
+            if (decoder_model && pc_u(b, 1)) {
+                (void)pc_u(b, buffer_delay_length); (void)pc_u(b, buffer_delay_length); (void)pc_u(b, 1);
             }
-            if (initial_display_delay && pc_hc_f(b, 1)) (void)pc_hc_f(b, 4);
+            if (initial_display_delay && pc_u(b, 1)) (void)pc_u(b, 4);
         }
     }
-    int width_bits = (int)pc_hc_f(b, 4) + 1, height_bits = (int)pc_hc_f(b, 4) + 1;
-    uint32_t w = pc_hc_f(b, width_bits), h = pc_hc_f(b, height_bits);
+    int width_bits = (int)pc_u(b, 4) + 1, height_bits = (int)pc_u(b, 4) + 1;
+    uint32_t w = pc_u(b, width_bits), h = pc_u(b, height_bits);
     if (b->bad) return 0;
     *width = w + 1;
     *height = h + 1;

@@ -13,34 +13,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "bitreader.h"
 #include "hevcvui.h"
-
-typedef struct pc_bits {
-    const uint8_t *p;
-    size_t n;    /* bytes */
-    size_t pos;  /* bits read */
-    int bad;     /* read past the end */
-} pc_bits;
-
-static uint32_t pc_u(pc_bits *b, int count) {
-    uint32_t v = 0;
-    for (int i = 0; i < count; i++) {
-        if (b->pos >= b->n * 8) { b->bad = 1; return 0; }
-        v = (v << 1) | ((b->p[b->pos >> 3] >> (7 - (b->pos & 7))) & 1);
-        b->pos++;
-    }
-    return v;
-}
-
-/* ue(v), H.265 §9.2; at most 31 leading zeros (larger values are invalid here). */
-static uint32_t pc_ue(pc_bits *b) {
-    int zeros = 0;
-    while (!b->bad && pc_u(b, 1) == 0) {
-        if (++zeros > 31) { b->bad = 1; return 0; }
-    }
-    if (b->bad) return 0;
-    return zeros == 0 ? 0 : (uint32_t)((1ull << zeros) - 1 + pc_u(b, zeros));
-}
 
 static void pc_se(pc_bits *b) { (void)pc_ue(b); }
 

@@ -6,6 +6,8 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
+#include "jpegclone.h"
 #include "messages.h"
 #include "color.h"
 
@@ -294,6 +296,11 @@ static void pc_read_rows(pc_jpeg_decode_state *s) {
 
 pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                          pc_decoded *out, pc_messages *messages) {
+    return pc_jpeg_decode_with(data, size, options, pc_jpeg_clone_active(), out, messages);
+}
+
+pc_status pc_jpeg_decode_with(const uint8_t *data, size_t size, const pc_decode_options *options, int clone,
+                              pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     pc_jpeg_decode_state *s = calloc(1, sizeof *s);
     if (s == NULL) { pc_set_error(messages, "out of memory"); return PC_NO_MEMORY; }
@@ -354,7 +361,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
         goto done;
     }
 
-    int dc_only = options->progressive_dc_only && cinfo->progressive_mode && cinfo->scale_num == 1;
+    int dc_only = clone && options->progressive_dc_only && cinfo->progressive_mode && cinfo->scale_num == 1;
     if (dc_only && !cinfo->arith_code && cinfo->data_precision == 8 &&
         (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE ||
          cinfo->jpeg_color_space == JCS_RGB)) {
@@ -370,7 +377,7 @@ pc_status pc_jpeg_decode(const uint8_t *data, size_t size, const pc_decode_optio
             goto done;
         }
     }
-    int reduced = options->sequential_reduced && !cinfo->progressive_mode && !cinfo->arith_code &&
+    int reduced = clone && options->sequential_reduced && !cinfo->progressive_mode && !cinfo->arith_code &&
                   (cinfo->scale_num == 1 || cinfo->scale_num == 2) && cinfo->data_precision == 8 &&
                   (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_GRAYSCALE ||
                    cinfo->jpeg_color_space == JCS_RGB);
@@ -509,7 +516,9 @@ static pc_status pc_jpeg_encode_impl(const uint8_t *pixels, int width, int heigh
 
 pc_status pc_jpeg_encode(const uint8_t *rgb, int width, int height, int quality,
                          uint8_t **out, size_t *out_size, pc_messages *messages) {
-    return pc_thumbnail_jpeg_encode(rgb, width, height, quality, out, out_size, messages);
+    /* thumbjpeg.c writes libjpeg-turbo's file for these settings only where its version was checked. */
+    if (pc_jpeg_clone_active()) return pc_thumbnail_jpeg_encode(rgb, width, height, quality, out, out_size, messages);
+    return pc_jpeg_encode_libjpeg(rgb, width, height, quality, out, out_size, messages);
 }
 
 pc_status pc_jpeg_encode_libjpeg(const uint8_t *rgb, int width, int height, int quality,

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 #include "messages.h"
 #if defined(__SSE2__)
 #include <emmintrin.h> /* x86-64's baseline: the block transform, quantization and colour conversion */

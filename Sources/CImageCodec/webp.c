@@ -11,6 +11,7 @@
 #include <webp/decode.h>
 #include <webp/encode.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 #include "messages.h"
 #include "color.h"
 

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosFiles
+import PhotosImaging
 
 /// The `photos` command line: global options, dispatch to the registry's commands, help, and
 /// the exit status.
@@ -173,14 +174,16 @@ public enum CLI {
     }
 
     /// `photos --version`: the version, then one `  name version` line per linked C library
-    /// (`LinkedLibraries`); with `--json`, one object `{"version", "libraries": {name: version}}`.
+    /// (`LinkedLibraries`), then `JPEG decoders: on|off (why)` (`ImageLibraries.jpegClone`); with
+    /// `--json`, one object `{"version", "libraries": {name: version}, "jpegDecoders": "on (…)"}`.
     private static func printVersion(_ console: Console, json: Bool = false) -> ExitStatus {
         let libraries = LinkedLibraries.versions
         if json {
             console.printJSON(
                 .object([
                     ("version", .string(version)),
-                    ("libraries", .object(libraries.map { ($0.name, JSONValue.string($0.version)) }))
+                    ("libraries", .object(libraries.map { ($0.name, JSONValue.string($0.version)) })),
+                    ("jpegDecoders", .string(ImageLibraries.jpegClone.reason))
                 ]))
             return .ok
         }
@@ -189,6 +192,7 @@ public enum CLI {
         for library in libraries {
             console.print("  " + TerminalText.padRight(library.name, width + 1) + library.version)
         }
+        console.print("JPEG decoders: " + ImageLibraries.jpegClone.reason)
         return .ok
     }
 

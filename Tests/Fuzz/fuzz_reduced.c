@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 
 /* Long edge from the first SOFn, 0 if none is found (then only scale 1/8 through target 1). */
 static unsigned long_edge(const uint8_t *d, size_t n) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "CImageCodec.h"
+#include "CImageCodecTesting.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 6) return 0;

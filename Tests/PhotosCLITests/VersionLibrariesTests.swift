@@ -5,10 +5,10 @@ import XCTest
 /// `photos --version` names the version and every linked C library with the version the
 /// system's packages hold (checked against dpkg, a source independent of the code under test).
 final class VersionLibrariesTests: XCTestCase {
-    /// The `name version` lines after the first, as a dictionary.
+    /// The indented `name version` lines after the first, as a dictionary.
     private func libraries(_ output: String) -> [String: String] {
         var result: [String: String] = [:]
-        for line in output.split(separator: "\n").dropFirst() {
+        for line in output.split(separator: "\n").dropFirst() where line.hasPrefix("  ") {
             let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
             guard parts.count == 2 else { continue }
             result[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces)
@@ -51,6 +51,13 @@ final class VersionLibrariesTests: XCTestCase {
         for (name, package) in packages {
             guard let expected = debianVersion(package) else { continue }
             XCTAssertEqual(listed[name], expected, "\(name) against Debian package \(package)")
+        }
+        // The last line says whether our own JPEG decoders run: on for the checked libjpeg-turbo 2.1.5.
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        if listed["libjpeg-turbo"] == "2.1.5" {
+            XCTAssertEqual(last, "JPEG decoders: on (libjpeg-turbo 2.1.5, a checked version; the probe matched)")
+        } else {
+            XCTAssertTrue(last.hasPrefix("JPEG decoders: off (linked libjpeg-turbo "), last)
         }
         if let openssl = debianVersion("libssl3") {
             XCTAssertTrue(listed["libcrypto"]?.hasPrefix("OpenSSL \(openssl)") == true, listed["libcrypto"] ?? "")

@@ -1,4 +1,5 @@
 import CImageCodec
+import CImageCodecTesting
 import CLCMS2
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 import CImageCodec
+import CImageCodecTesting
 import Foundation
 import XCTest
 @testable import PhotosImaging
