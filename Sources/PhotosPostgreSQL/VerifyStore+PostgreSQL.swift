@@ -265,9 +265,9 @@ extension PostgresDatabase: VerifyStore {
         .first([zone, name], { ($0.int64(0), $0.string(1)) }) {
             target = (found.0, found.1, false)
         } else {
-            target = (try insertReturningID(Inserts.tag, [newUUID, name, zone]), newUUID, true)
+            target = (try insertTag(uuid: newUUID, name: name, zone: zone), newUUID, true)
         }
-        try run(Inserts.link, [Int64(photoID), target.id])
+        try link(photo: Int64(photoID), tag: target.id)
         try run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
         return (target.created, target.uuid)
     }
@@ -294,7 +294,7 @@ extension PostgresDatabase: VerifyStore {
             try run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?", [data, width, height, thumbID])
             return (zone, false)
         }
-        try run(Inserts.thumbnail, [photoID, data, width, height])
+        try run(CatalogInserts.thumbnail, [photoID, data, width, height])
         return (zone, true)
     }
 }

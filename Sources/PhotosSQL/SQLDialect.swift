@@ -13,4 +13,39 @@ public enum SQLDialect: Sendable, Equatable {
     case sqlite
     /// PostgreSQL 12 or later (https://www.postgresql.org/docs/current/sql-commands.html).
     case postgresql
+
+    // MARK: catalog/verify
+
+    /// The operator of a pattern match that ignores case (`CatalogStore.keys(_:withPrefix:limit:)`):
+    /// SQLite's `LIKE` already folds ASCII letters (https://www.sqlite.org/lang_expr.html#like),
+    /// PostgreSQL's `LIKE` folds nothing, its `ILIKE` does (PostgreSQL docs §9.7.1).
+    public var caseInsensitiveLike: String {
+        switch self {
+        case .sqlite: return "LIKE"
+        case .postgresql: return "ILIKE"
+        }
+    }
+
+    /// The condition that `column` equals the next parameter ignoring case
+    /// (`CatalogStore.exactKey`): SQLite's `NOCASE` collation folds ASCII letters only and lets an
+    /// index on the column serve (https://www.sqlite.org/datatype3.html#collation); PostgreSQL
+    /// has no such collation built in, so both sides are folded with `lower` (Unicode letters
+    /// too, by the database's locale, PostgreSQL docs §9.4).
+    public func equalsIgnoringCase(_ column: String) -> String {
+        switch self {
+        case .sqlite: return "\(column) = ? COLLATE NOCASE"
+        case .postgresql: return "lower(\(column)) = lower(?)"
+        }
+    }
+
+    /// The function of a BLOB's (BYTEA's) length in bytes (`StatsStore`): SQLite's `length`
+    /// counts bytes of a BLOB (https://www.sqlite.org/lang_corefunc.html#length); PostgreSQL's
+    /// `length` of a `bytea` does too, but `octet_length` says so for every type (PostgreSQL
+    /// docs §9.5), and is what the statement has always used there.
+    public var byteLength: String {
+        switch self {
+        case .sqlite: return "length"
+        case .postgresql: return "octet_length"
+        }
+    }
 }

@@ -194,9 +194,9 @@ extension Database: VerifyStore {
         .first([zone, name], { ($0.int64(0), $0.string(1)) }) {
             target = (found.0, found.1, false)
         } else {
-            target = (try TagRows.insert(uuid: newUUID, name: name, zone: zone, into: self), newUUID, true)
+            target = (try insertTag(uuid: newUUID, name: name, zone: zone), newUUID, true)
         }
-        try TagRows.link(photo: Int64(photoID), tag: target.id, in: self)
+        try link(photo: Int64(photoID), tag: target.id)
         try run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
         return (target.created, target.uuid)
     }
@@ -223,7 +223,7 @@ extension Database: VerifyStore {
             try run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?", [data, width, height, thumbID])
             return (zone, false)
         }
-        try run(ThumbnailRow.insertSQL, [photoID, data, width, height])
+        try run(CatalogInserts.thumbnail, [photoID, data, width, height])
         return (zone, true)
     }
 }
