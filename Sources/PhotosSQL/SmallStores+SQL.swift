@@ -21,7 +21,14 @@ extension ImportStore where Self: SQLConnection {
         }
     }
 
+    /// `isRecordedOriginal`; PostgreSQL first takes the original's advisory lock.
     public func hasOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
+        try isRecordedOriginal(sha256: sha256, in: scope)
+    }
+
+    /// True when some photo of `scope` has an original of SHA-256 `sha256`.
+    /// - Throws: the backend's error.
+    public func isRecordedOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
         let (condition, arguments) = Self.duplicateCondition(scope)
         return try fetchOne(
             sql:
