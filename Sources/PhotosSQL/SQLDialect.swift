@@ -1,3 +1,5 @@
+import PhotosModel
+
 /// What differs in the text of a statement between the two catalog backends, for the stores
 /// whose statements are otherwise written once in this module. Anchors: SQLKit's `SQLDialect`
 /// (one value per database, asked by the shared query builders), GRDB's single
@@ -46,6 +48,20 @@ public enum SQLDialect: Sendable, Equatable {
         switch self {
         case .sqlite: return "length"
         case .postgresql: return "octet_length"
+        }
+    }
+
+    /// A parameter that takes a value of `kind` (`photos catalog move`'s copied rows, whose
+    /// columns may be all NULL): SQLite needs no type, its parameter takes the value's storage
+    /// class (https://www.sqlite.org/datatype3.html); PostgreSQL infers an untyped parameter's
+    /// type from its use, and takes a column of NULLs in a multi-row VALUES list for text
+    /// (PostgreSQL docs §10.5), so each is cast.
+    public func typedParameter(_ kind: CatalogColumn.Kind) -> String {
+        switch (self, kind) {
+        case (.sqlite, _): return "?"
+        case (.postgresql, .integer): return "?::bigint"
+        case (.postgresql, .text): return "?::text"
+        case (.postgresql, .bytes): return "?::bytea"
         }
     }
 }
