@@ -3,9 +3,8 @@ import PhotosModel
 import PhotosSQL
 
 /// `CatalogStore` on PostgreSQL: `PhotosSQL`'s `CatalogStore where Self: SQLConnection`, but
-/// for `forEachPhoto`, whose instant is PostgreSQL's date arithmetic (`to_char`,
-/// `make_interval`) and whose rows carry their tag names and ratings (one scan, not two more
-/// round trips per photo).
+/// for `forEachPhoto`, whose rows carry their tag names and ratings (one scan, not two more
+/// round trips per photo; SQLite asks in-process, where a query costs no round trip).
 extension PostgresDatabase: CatalogStore {
     // MARK: photos
 
@@ -42,13 +41,8 @@ extension PostgresDatabase: CatalogStore {
     /// (`StoredPhoto.tagNames`, `.ratingValues`): a list or export of the whole catalog makes one
     /// scan, not two more queries per photo; rows come through a cursor (`PGStatement.forEach`).
     public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
-        // Each photo's instant, a capture time of unknown offset read in the bound's zone; the
-        // import time is UTC.
         let (sql, args) = CatalogSQL.photoQuery(
-            query, extraColumns: PostgresDatabase.relationColumns,
-            instant:
-                "COALESCE(to_char(p.capture_date::timestamp - make_interval(mins => COALESCE(p.capture_offset, ?::int)), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'), to_char(p.imported_at::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'))"
-        )
+            query, extraColumns: PostgresDatabase.relationColumns, instant: dialect.photoInstant)
         try forEachRow(sql: sql, arguments: args) { row in
             var photo = CatalogSQL.storedPhoto(row)
             if let names = PostgresDatabase.decodeTagNames(row.optionalString(18)) {

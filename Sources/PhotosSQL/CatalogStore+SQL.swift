@@ -170,10 +170,16 @@ public enum CatalogSQL {
     }
 }
 
-/// `CatalogStore` on any `SQLConnection`: everything but `forEachPhoto`, whose instant
-/// arithmetic and extra columns each backend keeps.
+/// `CatalogStore` on any `SQLConnection`; PostgreSQL's `forEachPhoto` reads more columns.
 extension CatalogStore where Self: SQLConnection {
     // MARK: photos
+
+    /// Photos matching `query`, through `forEachRow`; each photo's instant is the dialect's
+    /// (`SQLDialect.photoInstant`).
+    public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
+        let (sql, args) = CatalogSQL.photoQuery(query, extraColumns: "", instant: dialect.photoInstant)
+        try forEachRow(sql: sql, arguments: args) { row in try body(CatalogSQL.storedPhoto(row)) }
+    }
 
     public func photo(uniqueName: String) throws -> StoredPhoto? {
         try fetchOne(sql: CatalogSQL.photoColumns + " WHERE p.unique_name = ?", arguments: [uniqueName]) {

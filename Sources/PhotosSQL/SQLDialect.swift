@@ -64,4 +64,22 @@ public enum SQLDialect: Sendable, Equatable {
         case (.postgresql, .bytes): return "?::bytea"
         }
     }
+
+    /// The expression of a photo's UTC instant, `YYYY-MM-DDTHH:MM:SS.fff`, that
+    /// `CatalogStore.forEachPhoto` compares with an `.instant` bound: its local capture time
+    /// less its offset, or, when the offset is unknown, less the next parameter (the bound's
+    /// offset in minutes east); a photo without a capture time has its import time (UTC). The
+    /// two have no date arithmetic in common: SQLite's date functions take modifiers
+    /// (`strftime`, a `printf`-made `'+N minutes'`, https://www.sqlite.org/lang_datefunc.html),
+    /// PostgreSQL's take intervals and format with `to_char` (PostgreSQL docs §9.8, §9.9).
+    public var photoInstant: String {
+        switch self {
+        case .sqlite:
+            return
+                "COALESCE(strftime('%Y-%m-%dT%H:%M:%f', p.capture_date, printf('%+d minutes', -COALESCE(p.capture_offset, ?))), strftime('%Y-%m-%dT%H:%M:%f', p.imported_at))"
+        case .postgresql:
+            return
+                "COALESCE(to_char(p.capture_date::timestamp - make_interval(mins => COALESCE(p.capture_offset, ?::int)), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'), to_char(p.imported_at::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'))"
+        }
+    }
 }
