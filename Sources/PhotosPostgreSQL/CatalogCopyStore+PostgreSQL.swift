@@ -1,34 +1,16 @@
 import PhotosModel
+import PhotosSQL
 
+/// `CatalogCopyStore` on PostgreSQL: `PhotosSQL`'s `CatalogCopyStore where Self: SQLConnection`,
+/// but for the inserts in batches of many rows (one round trip each), the identities kept in
+/// sequences, and the session identity of `pg_stat_activity`.
 extension PostgresDatabase: CatalogCopyStore {
-    /// The cast of a parameter of `kind`: every parameter is typed, so that a column of NULLs
-    /// in a multi-row VALUES list is not taken for text (PostgreSQL docs §10.5).
-    private static func cast(_ kind: CatalogColumn.Kind) -> String {
-        switch kind {
-        case .integer: return "bigint"
-        case .text: return "text"
-        case .bytes: return "bytea"
-        }
-    }
-
     public func catalogRows(of table: CatalogTable, after key: [CatalogValue]?, limit: Int) throws
         -> [[CatalogValue]]
     {
-        let columns = table.columns.map(\.name).joined(separator: ", ")
-        let keyList = table.key.joined(separator: ", ")
-        var sql = "SELECT \(columns) FROM \(table.name)"
-        var args: [PGBindable] = []
-        if let key {
-            // A row constructor comparison (PostgreSQL docs §9.24.5): the rows after the last
-            // one of the page before, in key order (text keys have collation "C": byte order).
-            let kinds = table.keyIndexes.map { table.columns[$0].kind }
-            let marks = kinds.map { "?::" + PostgresDatabase.cast($0) }.joined(separator: ", ")
-            sql += " WHERE (\(keyList)) > (\(marks))"
-            args = key.map(\.pgValue)
-        }
-        sql += " ORDER BY \(keyList) LIMIT ?"
-        args.append(limit)
-        return try statement(sql).map(args) { row in
+        let (sql, args) = CatalogCopySQL.page(of: table, after: key, limit: limit, dialect: dialect)
+        // The server's columns hold their declared types only: each value read as its kind.
+        return try fetchAll(sql: sql, arguments: args) { row in
             table.columns.enumerated().map { index, column in
                 if row.isNull(index) { return .null }
                 switch column.kind {
@@ -40,23 +22,17 @@ extension PostgresDatabase: CatalogCopyStore {
         }
     }
 
-    public func deleteAllCatalogRows() throws {
-        for table in CatalogTables.all.reversed() { try execute("DELETE FROM \(table.name)") }
-    }
-
     /// Rows per INSERT statement, within the protocol's 65535 parameters (PostgreSQL docs
     /// §55.7, `Bind`: an Int16 count).
     private static func rowsPerInsert(_ table: CatalogTable) -> Int { max(1, min(500, 65535 / table.columns.count)) }
 
     public func insertCatalogRows(_ rows: [[CatalogValue]], into table: CatalogTable) throws {
         let per = PostgresDatabase.rowsPerInsert(table)
-        let one = "(" + table.columns.map { "?::" + PostgresDatabase.cast($0.kind) }.joined(separator: ", ") + ")"
-        let head = "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES "
         var start = 0
         while start < rows.count {
             let batch = rows[start..<min(rows.count, start + per)]
-            let sql = head + Array(repeating: one, count: batch.count).joined(separator: ", ")
-            try statement(sql).run(batch.flatMap { $0.map(\.pgValue) })
+            let sql = CatalogCopySQL.insert(into: table, rows: batch.count, dialect: dialect)
+            try execute(sql: sql, arguments: batch.flatMap { $0.map(\.sqlValue) })
             start += batch.count
         }
     }
@@ -126,17 +102,5 @@ extension PostgresDatabase: CatalogCopyStore {
         return try statement(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid::text || '/' || backend_start::text = ? AND current_schema() = ?"
         ).map([session, schema]) { $0.int64(0) }.first.map { $0 > 0 } ?? false
-    }
-}
-
-extension CatalogValue: PGBindable {
-
-    public var pgValue: PGValue {
-        switch self {
-        case .null: return .null
-        case .integer(let v): return .integer(v)
-        case .text(let v): return .text(v)
-        case .bytes(let v): return .bytes(v)
-        }
     }
 }

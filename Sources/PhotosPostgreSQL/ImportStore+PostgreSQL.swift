@@ -2,7 +2,8 @@ import PhotosModel
 import PhotosSQL
 
 /// `PhotosSQL`'s `ImportStore where Self: SQLConnection`, but for `hasOriginal`, which first
-/// takes the advisory lock of the original.
+/// takes the advisory lock of the original (a server has other sessions importing at once;
+/// SQLite's one writer holds the whole file's write lock).
 extension PostgresDatabase: ImportStore {
     /// True when some photo of `scope` has an original of SHA-256 `sha256`, asked after
     /// taking the transaction-level advisory lock of that original (two int4 keys: the
@@ -16,11 +17,6 @@ extension PostgresDatabase: ImportStore {
     /// - Throws: `PostgresError` (`55P03` busy past the lock timeout).
     public func hasOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
         try run("SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext(?))", [sha256])
-        let (condition, arguments) = Self.duplicateCondition(scope)
-        return try fetchOne(
-            sql:
-                "SELECT 1 FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) LIMIT 1",
-            arguments: [sha256] + arguments
-        ) { _ in true } != nil
+        return try isRecordedOriginal(sha256: sha256, in: scope)
     }
 }

@@ -1,12 +1,8 @@
 import PhotosModel
+import PhotosSQL
 
-extension PostgresDatabase: MetadataStore {
-    public func setCaptureTime(ofPhoto photoID: Int64, local: String, offsetMinutes: Int?, source: String) throws {
-        try run(
-            "UPDATE photo SET capture_date = ?, capture_offset = ?, capture_source = ? WHERE id = ?",
-            [local, offsetMinutes, source, photoID])
-    }
-}
+/// `PhotosSQL`'s `MetadataStore where Self: SQLConnection`.
+extension PostgresDatabase: MetadataStore {}
 
 extension PostgresDatabase: CatalogBackupStore {
     /// Not done by `photos` for a catalog on a server: its copy is the server's business

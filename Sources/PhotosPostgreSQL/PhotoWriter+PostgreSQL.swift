@@ -1,7 +1,10 @@
 import PhotosModel
+import PhotosSQL
 
 /// The insert path of new photos on PostgreSQL (import's batch writer and merge): a photo with
-/// its photo data and thumbnail, tag links and ratings.
+/// its photo data and thumbnail, tag links and ratings, by the statements both backends share
+/// (`CatalogInserts`), each new id read back with `RETURNING id` (PostgreSQL has no "last
+/// insert id" of a connection; `PGStatement` keeps each statement prepared).
 ///
 /// The SHA-256 duplicate rule (one photo per original in one record zone, SPEC §3, issue 31
 /// A1) is the caller's check under the advisory lock of the original (`hasOriginal(sha256:in:)`,
@@ -28,26 +31,26 @@ public final class PostgresPhotoWriter {
         _ photo: PhotoRow, sha256: String, byteSize: Int, fileReference: String,
         thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64 {
-        let id = try db.insertReturningID(
-            Inserts.photo,
-            [
-                photo.uniqueName, photo.displayName, photo.importedAt, photo.captureDate, photo.captureOffset,
-                photo.captureSource, photo.width, photo.height, photo.format, photo.orientation, photo.zoneID
-            ])
-        try db.run(Inserts.photoData, [id, sha256, byteSize, fileReference])
-        if let thumbnail { try db.run(Inserts.thumbnail, [id, thumbnail.data, thumbnail.width, thumbnail.height]) }
+        let id = try db.insertReturningID(sql: CatalogInserts.photo, arguments: CatalogInserts.photoValues(photo))
+        try db.execute(sql: CatalogInserts.photoData, arguments: [id, sha256, byteSize, fileReference])
+        if let thumbnail {
+            try db.execute(
+                sql: CatalogInserts.thumbnail, arguments: [id, thumbnail.data, thumbnail.width, thumbnail.height])
+        }
         return id
     }
 
     /// Links a photo to a tag (nothing when linked already).
     /// - Throws: `PostgresError`.
-    public func link(photo: Int64, tag: Int64) throws { try db.run(Inserts.link, [photo, tag]) }
+    public func link(photo: Int64, tag: Int64) throws {
+        try db.execute(sql: CatalogInserts.link, arguments: [photo, tag])
+    }
 
     /// Inserts a rating of 1 to 5 stars by `author` (nil: anonymous).
     /// - Returns: the new row id.
     /// - Throws: `PostgresError` (`23505` for a second rating of one author on one photo).
     @discardableResult
     public func insertRating(uuid: String, photo: Int64, value: RatingValue, author: String? = nil) throws -> Int64 {
-        try db.insertReturningID(Inserts.rating, [uuid, photo, value.rawValue, author])
+        try db.insertReturningID(sql: CatalogInserts.rating, arguments: [uuid, photo, value.rawValue, author])
     }
 }

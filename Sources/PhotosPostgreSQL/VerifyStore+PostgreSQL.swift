@@ -2,6 +2,11 @@ import Foundation
 import PhotosModel
 import PhotosSQL
 
+/// `VerifyStore` on PostgreSQL: `PhotosSQL`'s `VerifyStore where Self: SQLConnection`, but for
+/// what the server does its own way: snapshot readers importing an exported snapshot, the
+/// storage check over `pg_index`, foreign keys always enforced, display names through
+/// `convert_to`, the two checks asked a cheaper question first, and the scans of originals and
+/// thumbnail heads through prefetching cursors in an order chosen for their plans.
 extension PostgresDatabase: VerifyStore {
     /// The catalog's indexes the server marks invalid (a failed `CREATE INDEX CONCURRENTLY`,
     /// PostgreSQL docs §52.26 `pg_index.indisvalid`), one line per index. PostgreSQL has no
@@ -59,20 +64,6 @@ extension PostgresDatabase: VerifyStore {
     /// enforcement off.
     public func danglingReferences() throws -> [DanglingReference] { [] }
 
-    public func crossZoneTagLinks() throws -> [CrossZoneTagLink] {
-        try statement(
-            """
-            SELECT p.unique_name, p.display_name, p.zone_id, t.name, t.uuid, t.zone_id FROM photo_tag pt
-            JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
-            WHERE p.zone_id <> t.zone_id
-            """
-        ).streamedMap {
-            CrossZoneTagLink(
-                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), photoZone: $0.string(2),
-                tagName: $0.string(3), tagUUID: $0.string(4), tagZone: $0.string(5))
-        }
-    }
-
     /// The photos found first (a `MATERIALIZED` common table expression, PostgreSQL docs
     /// §7.8.3), then sorted: a cursor's plan is costed for its first tenth of rows
     /// (`cursor_tuple_fraction`), and for `ORDER BY unique_name` over the whole table that was
@@ -107,23 +98,7 @@ extension PostgresDatabase: VerifyStore {
                   AND i.indisunique AND i.indisvalid AND i.indisready AND i.indislive AND i.indnatts = 1
                   AND i.indpred IS NULL AND i.indexprs IS NULL
                 """) ?? 0 > 0
-        if enforced { return [] }
-        let rows = try statement(
-            """
-            SELECT d.sha256, p.zone_id, p.unique_name, p.display_name FROM photo_data d JOIN photo p ON p.id = d.photo_id
-            WHERE d.sha256 IN (SELECT sha256 FROM photo_data GROUP BY sha256 HAVING count(*) > 1)
-            ORDER BY d.sha256, p.zone_id, d.id
-            """
-        ).streamedMap {
-            (
-                key: $0.string(0) + " " + $0.string(1),
-                photo: PhotoName(uniqueName: $0.string(2), displayName: $0.string(3))
-            )
-        }
-        // Per zone (issue 31 A1): photos of different zones may share an original.
-        return groupConsecutive(rows).filter { $0.photos.count > 1 }.map {
-            (sha256: String($0.key.prefix(64)), photos: $0.photos)
-        }
+        return enforced ? [] : try photosSharingOriginalsByGrouping()
     }
 
     /// Asked in two steps: whether any lowercased uniqueName is had by two photos (one scan and
@@ -137,35 +112,7 @@ extension PostgresDatabase: VerifyStore {
                 "SELECT count(*) FROM (SELECT 1 FROM photo GROUP BY lower(unique_name) HAVING count(*) > 1 LIMIT 1) d"
             ) ?? 0 > 0
         else { return [] }
-        let rows = try statement(
-            """
-            SELECT lower(unique_name), unique_name, display_name FROM photo
-            WHERE lower(unique_name) IN (SELECT lower(unique_name) FROM photo GROUP BY 1 HAVING count(*) > 1)
-            ORDER BY 1, id
-            """
-        ).streamedMap { (key: $0.string(0), photo: PhotoName(uniqueName: $0.string(1), displayName: $0.string(2))) }
-        return groupConsecutive(rows).map(\.photos)
-    }
-
-    public func authoredRatingsOfPhotosRatedTwice() throws -> [AuthoredRating] {
-        try statement(
-            """
-            SELECT p.unique_name, p.display_name, r.id, r.author, r.value FROM rating r JOIN photo p ON p.id = r.photo_id
-            WHERE r.author IS NOT NULL AND r.photo_id IN
-                (SELECT photo_id FROM rating WHERE author IS NOT NULL GROUP BY photo_id HAVING count(*) > 1)
-            ORDER BY r.photo_id, r.id
-            """
-        ).streamedMap {
-            AuthoredRating(
-                photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), rowID: $0.int64(2),
-                author: $0.string(3), value: Int($0.int64(4)))
-        }
-    }
-
-    public func allTags() throws -> [RecordedTag] {
-        try statement("SELECT uuid, name, zone_id FROM tag ORDER BY zone_id, name, uuid").map {
-            RecordedTag(uuid: $0.string(0), name: $0.string(1), zone: $0.string(2))
-        }
+        return try photosWithUniqueNamesDifferingInCaseByGrouping()
     }
 
     /// Recorded originals through a cursor, each next page asked for before `body` sees the
@@ -176,49 +123,8 @@ extension PostgresDatabase: VerifyStore {
     /// indexes read in order (server time on 1,000,000 photos 1.18 -> 0.39 s). Verify puts the
     /// problems back in row order (`RecordedOriginal.rowID`).
     public func forEachRecordedOriginal(_ body: (RecordedOriginal) throws -> Void) throws {
-        try statement(
-            """
-            SELECT p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.zone_id, d.id
-            FROM photo_data d JOIN photo p ON p.id = d.photo_id ORDER BY d.photo_id
-            """
-        ).forEach([], prefetching: true) {
-            try body(
-                RecordedOriginal(
-                    photo: PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)), sha256: $0.string(2),
-                    byteSize: $0.int(3),
-                    fileReference: $0.string(4), zone: $0.string(5), rowID: $0.int64(6)))
-        }
-    }
-
-    public func photoCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo") ?? 0 }
-
-    public func recordedOriginalCount() throws -> Int { try scalarInt("SELECT count(*) FROM photo_data") ?? 0 }
-
-    public func photosWithoutOriginal() throws -> [PhotoName] {
-        try statement(
-            "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)"
-        )
-        .streamedMap { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
-    }
-
-    public func photosWithoutThumbnail() throws -> [PhotoName] {
-        try statement(
-            "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM thumbnail t WHERE t.photo_id = p.id)"
-        )
-        .streamedMap { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
-    }
-
-    /// Thumbnails in order of their id, read through a cursor in pages of
-    /// `PostgresDatabase.pageRows` (`PGStatement.forEach`), so that memory holds one page, not
-    /// the catalog's every thumbnail (libpq keeps a whole result in memory, libpq docs §34.3.2).
-    public func forEachThumbnail(_ body: (RecordedThumbnail) throws -> Void) throws {
-        try statement(
-            "SELECT p.unique_name, p.display_name, t.data, t.width, t.height, p.width, p.height FROM thumbnail t JOIN photo p ON p.id = t.photo_id ORDER BY t.id"
-        ).forEach { row in
-            try body(
-                RecordedThumbnail(
-                    photo: PhotoName(uniqueName: row.string(0), displayName: row.string(1)), data: row.bytes(2),
-                    width: row.int(3), height: row.int(4), photoWidth: row.int(5), photoHeight: row.int(6)))
+        try statement(VerifySQL.recordedOriginals(order: "d.photo_id")).forEach([], prefetching: true) {
+            try body(VerifySQL.recordedOriginal($0))
         }
     }
 
@@ -244,57 +150,5 @@ extension PostgresDatabase: VerifyStore {
                 "(SELECT id, photo_id, width, height, data || ''::bytea AS whole FROM thumbnail ORDER BY photo_id OFFSET 0)",
             order: "t.photo_id")
         try statement(sql).forEach([max(1, headBytes)], prefetching: true) { try body(VerifySQL.thumbnailHead($0)) }
-    }
-
-    public func relinkTag(
-        photo uniqueName: String, zone: String, from tagUUID: String, toTagNamed name: String,
-        newUUID: String
-    ) throws -> (createdTag: Bool, uuid: String)? {
-        guard
-            let photoID = try scalarInt(
-                "SELECT id FROM photo WHERE unique_name = ? AND zone_id = ?", [uniqueName, zone]),
-            let (oldID, oldZone) = try statement(
-                "SELECT t.id, t.zone_id FROM tag t JOIN photo_tag pt ON pt.tag_id = t.id WHERE t.uuid = ? AND pt.photo_id = ?"
-            )
-            .first([tagUUID, photoID], { ($0.int64(0), $0.string(1)) }), oldZone != zone
-        else { return nil }
-        let target: (id: Int64, uuid: String, created: Bool)
-        if let found = try statement(
-            "SELECT id, uuid FROM tag WHERE zone_id = ? AND normalize(name) = ? ORDER BY uuid LIMIT 1"
-        )
-        .first([zone, name], { ($0.int64(0), $0.string(1)) }) {
-            target = (found.0, found.1, false)
-        } else {
-            target = (try insertReturningID(Inserts.tag, [newUUID, name, zone]), newUUID, true)
-        }
-        try run(Inserts.link, [Int64(photoID), target.id])
-        try run("DELETE FROM photo_tag WHERE photo_id = ? AND tag_id = ?", [photoID, oldID])
-        return (target.created, target.uuid)
-    }
-
-    public func replaceFileReference(photo uniqueName: String, from: String, to: String) throws -> String? {
-        guard
-            let (dataID, zone) = try statement(
-                "SELECT d.id, p.zone_id FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE p.unique_name = ? AND d.file_ref = ?"
-            )
-            .first([uniqueName, from], { ($0.int64(0), $0.string(1)) })
-        else { return nil }
-        try run("UPDATE photo_data SET file_ref = ? WHERE id = ?", [to, dataID])
-        return zone
-    }
-
-    public func storeThumbnail(photo uniqueName: String, data: [UInt8], width: Int, height: Int) throws -> (
-        zone: String, inserted: Bool
-    )? {
-        guard
-            let (photoID, zone) = try statement("SELECT id, zone_id FROM photo WHERE unique_name = ?")
-                .first([uniqueName], { ($0.int64(0), $0.string(1)) })
-        else { return nil }
-        if let thumbID = try scalarInt("SELECT id FROM thumbnail WHERE photo_id = ?", [photoID]) {
-            try run("UPDATE thumbnail SET data = ?, width = ?, height = ? WHERE id = ?", [data, width, height, thumbID])
-            return (zone, false)
-        }
-        try run(Inserts.thumbnail, [photoID, data, width, height])
-        return (zone, true)
     }
 }

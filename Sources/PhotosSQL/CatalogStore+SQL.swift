@@ -170,11 +170,16 @@ public enum CatalogSQL {
     }
 }
 
-/// `CatalogStore` on any `SQLConnection`: everything but the dialect each backend keeps
-/// (`forEachPhoto`'s instant and extra columns, case-insensitive keys, the INSERTs with their
-/// new row ids and conflict clauses).
+/// `CatalogStore` on any `SQLConnection`; PostgreSQL's `forEachPhoto` reads more columns.
 extension CatalogStore where Self: SQLConnection {
     // MARK: photos
+
+    /// Photos matching `query`, through `forEachRow`; each photo's instant is the dialect's
+    /// (`SQLDialect.photoInstant`).
+    public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
+        let (sql, args) = CatalogSQL.photoQuery(query, extraColumns: "", instant: dialect.photoInstant)
+        try forEachRow(sql: sql, arguments: args) { row in try body(CatalogSQL.storedPhoto(row)) }
+    }
 
     public func photo(uniqueName: String) throws -> StoredPhoto? {
         try fetchOne(sql: CatalogSQL.photoColumns + " WHERE p.unique_name = ?", arguments: [uniqueName]) {
@@ -397,5 +402,62 @@ extension CatalogStore where Self: SQLConnection {
 
     public func deleteParticipant(_ rowID: Int64) throws {
         try execute(sql: "DELETE FROM participant WHERE id = ?", arguments: [rowID])
+    }
+
+    // MARK: keys (case folded as the dialect folds it, `SQLDialect.equalsIgnoringCase`, `.caseInsensitiveLike`)
+
+    /// The key's stored spelling; of two spellings differing in case, the first in byte order.
+    public func exactKey(_ key: CatalogKey, _ text: String) throws -> String? {
+        let (table, column) = CatalogSQL.table(key)
+        return try fetchString(
+            sql:
+                "SELECT \(column) FROM \(table) WHERE \(dialect.equalsIgnoringCase(column)) ORDER BY \(column) LIMIT 1",
+            arguments: [text])
+    }
+
+    public func keys(_ key: CatalogKey, withPrefix prefix: String, limit: Int) throws -> [String] {
+        let (table, column) = CatalogSQL.table(key)
+        return try fetchAll(
+            sql:
+                "SELECT \(column) FROM \(table) WHERE \(column) \(dialect.caseInsensitiveLike) ? ESCAPE '\\' ORDER BY \(column) LIMIT \(limit)",
+            arguments: [CatalogSQL.prefixPattern(prefix)]
+        ) { $0.string(0) }
+    }
+
+    // MARK: inserts (`CatalogInserts`: new row ids with RETURNING, conflicts ignored with ON CONFLICT DO NOTHING)
+
+    public func createPrivateZone(_ id: String) throws {
+        try execute(sql: CatalogInserts.zone, arguments: [id, id, ZoneScope.private.rawValue])
+    }
+
+    public func insertTag(uuid: String, name: String, zone: String) throws -> Int64 {
+        try insertReturningID(sql: CatalogInserts.tag, arguments: [uuid, name, zone])
+    }
+
+    public func link(photo photoID: Int64, tag tagID: Int64) throws {
+        try execute(sql: CatalogInserts.link, arguments: [photoID, tagID])
+    }
+
+    public func linkPhotos(ofTag from: Int64, toTag to: Int64) throws {
+        try execute(sql: CatalogInserts.linkPhotos, arguments: [to, from])
+    }
+
+    public func insertRating(uuid: String, photo photoID: Int64, value: RatingValue, author: String?) throws -> Int64 {
+        try insertReturningID(sql: CatalogInserts.rating, arguments: [uuid, photoID, value.rawValue, author])
+    }
+
+    public func insertShare(id: String, title: String, created: String) throws {
+        try execute(sql: CatalogInserts.share, arguments: [id, title, created, SharePermission.none.rawValue])
+    }
+
+    @discardableResult
+    public func insertParticipant(
+        uuid: String, share: String, email: Email, role: ParticipantRole, permission: SharePermission,
+        acceptance: Acceptance, ignoringExisting: Bool
+    ) throws -> Bool {
+        try execute(
+            sql: CatalogInserts.participant(ignoringExisting: ignoringExisting),
+            arguments: [uuid, share, email.rawValue, role.rawValue, permission.rawValue, acceptance.rawValue])
+        return changes > 0
     }
 }

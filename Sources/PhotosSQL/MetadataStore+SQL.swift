@@ -1,8 +1,14 @@
 import PhotosModel
 
-/// The file-state and image-data parts of `MetadataStore` on any `SQLConnection` (schema 7,
-/// `photo_file_state`); `setCaptureTime` is the backend's own.
+/// `MetadataStore` on any `SQLConnection`: the capture time of a photo, and its file state and
+/// image data (schema 7, `photo_file_state`).
 extension MetadataStore where Self: SQLConnection {
+    public func setCaptureTime(ofPhoto photoID: Int64, local: String, offsetMinutes: Int?, source: String) throws {
+        try execute(
+            sql: "UPDATE photo SET capture_date = ?, capture_offset = ?, capture_source = ? WHERE id = ?",
+            arguments: [local, offsetMinutes, source, photoID])
+    }
+
     public func fileMetadataState(ofPhoto photoID: Int64) throws -> FileMetadataState? {
         try fetchOne(
             sql:

@@ -21,7 +21,14 @@ extension ImportStore where Self: SQLConnection {
         }
     }
 
+    /// `isRecordedOriginal`; PostgreSQL first takes the original's advisory lock.
     public func hasOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
+        try isRecordedOriginal(sha256: sha256, in: scope)
+    }
+
+    /// True when some photo of `scope` has an original of SHA-256 `sha256`.
+    /// - Throws: the backend's error.
+    public func isRecordedOriginal(sha256: String, in scope: DuplicateScope) throws -> Bool {
         let (condition, arguments) = Self.duplicateCondition(scope)
         return try fetchOne(
             sql:
@@ -39,14 +46,30 @@ extension ImportStore where Self: SQLConnection {
     }
 }
 
+/// `StatsStore` on any catalog over an `SQLConnection`.
+extension StatsStore where Self: LibraryStore & SQLConnection {
+    /// The counts (`readCatalogCounts`) in one read transaction, with the schema version and
+    /// the library id.
+    /// - Throws: the backend's error.
+    public func catalogStats() throws -> LibraryStats {
+        var s = LibraryStats()
+        try readTransaction {
+            try readCatalogCounts(into: &s, byteLength: dialect.byteLength)
+            s.schemaVersion = try schemaVersion()
+            s.libraryID = try syncState().libraryID
+        }
+        return s
+    }
+}
+
 extension SQLConnection {
     /// Fills the counts of `stats` (photos, original and thumbnail bytes, tags, ratings, shares,
     /// participants, history, consumers, zones with their photo counts); the caller reads them
     /// in one read transaction and adds the schema version and library id.
     /// - Parameters:
     ///   - stats: the statistics to fill.
-    ///   - byteLength: the backend's function giving a blob's length in bytes (`length` on
-    ///     SQLite, `octet_length` on PostgreSQL).
+    ///   - byteLength: the backend's function giving a blob's length in bytes
+    ///     (`SQLDialect.byteLength`).
     /// - Throws: the backend's error.
     public func readCatalogCounts(into stats: inout LibraryStats, byteLength: String) throws {
         func count(_ sql: String) throws -> Int { try fetchInt(sql: sql, arguments: []) ?? 0 }

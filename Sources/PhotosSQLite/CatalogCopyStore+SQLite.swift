@@ -1,23 +1,17 @@
 import PhotosModel
+import PhotosSQL
 
+/// `CatalogCopyStore` on SQLite: `PhotosSQL`'s `CatalogCopyStore where Self: SQLConnection`, but
+/// for the reads that check each value's storage class, the inserts one row at a time, and the
+/// identities kept in `sqlite_sequence`.
 extension Database: CatalogCopyStore {
     public func catalogRows(of table: CatalogTable, after key: [CatalogValue]?, limit: Int) throws
         -> [[CatalogValue]]
     {
-        let columns = table.columns.map(\.name).joined(separator: ", ")
-        let keyList = table.key.joined(separator: ", ")
-        var sql = "SELECT \(columns) FROM \(table.name)"
-        var args: [SQLBindable] = []
-        if let key {
-            // A row value comparison (https://www.sqlite.org/rowvalue.html §2.1): the rows after
-            // the last one of the page before, in key order.
-            let marks = Array(repeating: "?", count: key.count).joined(separator: ", ")
-            sql += " WHERE (\(keyList)) > (\(marks))"
-            args = key.map(\.sqlValue)
-        }
-        sql += " ORDER BY \(keyList) LIMIT ?"
-        args.append(limit)
-        return try statement(sql).map(args) { row in
+        let (sql, args) = CatalogCopySQL.page(of: table, after: key, limit: limit, dialect: dialect)
+        // Each value's storage class checked against the column's kind: SQLite's columns take
+        // any (https://www.sqlite.org/datatype3.html), and a copy must not turn one into another.
+        return try fetchAll(sql: sql, arguments: args) { row in
             try table.columns.enumerated().map { index, column in
                 let value = row.value(index)
                 switch (value, column.kind) {
@@ -33,15 +27,11 @@ extension Database: CatalogCopyStore {
         }
     }
 
-    public func deleteAllCatalogRows() throws {
-        for table in CatalogTables.all.reversed() { try execute("DELETE FROM \(table.name)") }
-    }
-
     public func insertCatalogRows(_ rows: [[CatalogValue]], into table: CatalogTable) throws {
         guard !rows.isEmpty else { return }
-        let marks = Array(repeating: "?", count: table.columns.count).joined(separator: ", ")
-        let insert = try statement(
-            "INSERT INTO \(table.name) (\(table.columns.map(\.name).joined(separator: ", "))) VALUES (\(marks))")
+        // One row per statement, prepared once: SQLite runs it in-process (no round trip to save
+        // by batching rows, and no limit of parameters to mind).
+        let insert = try statement(CatalogCopySQL.insert(into: table, rows: 1, dialect: dialect))
         for row in rows { try insert.run(row.map(\.sqlValue)) }
     }
 
@@ -85,15 +75,4 @@ extension Database: CatalogCopyStore {
 
     /// A file shares no server's lock: false.
     public func sharesDatabase(withSession identity: String) throws -> Bool { false }
-}
-
-extension CatalogValue: SQLBindable {
-    public var sqlValue: SQLValue {
-        switch self {
-        case .null: return .null
-        case .integer(let v): return .integer(v)
-        case .text(let v): return .text(v)
-        case .bytes(let v): return .blob(v)
-        }
-    }
 }

@@ -1,26 +1,11 @@
 import PhotosModel
+import PhotosSQL
 
-extension PhotoRow {
-    static let insertSQL = """
-        INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, \
-        width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    var values: [SQLBindable] {
-        [
-            uniqueName, displayName, importedAt, captureDate, captureOffset, captureSource, width, height, format,
-            orientation, zoneID
-        ]
-    }
-}
-
-extension ThumbnailRow {
-    static let insertSQL = "INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)"
-}
-
-/// The insert statements of new photos with their photo data, thumbnail, tag links and ratings,
-/// prepared once per write transaction: the one write path of `import`'s batch writer and
-/// `merge`, so the columns of a new photo are spelled in one place.
+/// The insert statements of new photos with their photo data, thumbnail, tag links and ratings
+/// (`CatalogInserts`, the text both backends share), prepared once per write transaction: the
+/// one write path of `import`'s batch writer and `merge`. SQLite's own: it holds the prepared
+/// statements and reads each new id from `sqlite3_last_insert_rowid` (no result row to step
+/// through, import's hot path), where PostgreSQL's writer asks for `RETURNING id`.
 public final class PhotoWriter: PhotoInserter {
     private let db: Database
     private let photo: Statement
@@ -33,11 +18,11 @@ public final class PhotoWriter: PhotoInserter {
     /// - Throws: `SQLiteError`.
     public init(_ db: Database) throws {
         self.db = db
-        photo = try db.statement(PhotoRow.insertSQL)
-        data = try db.statement("INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)")
-        thumbnail = try db.statement(ThumbnailRow.insertSQL)
-        link = try db.statement(TagRows.linkSQL)
-        rating = try db.statement(RatingRow.insertSQL)
+        photo = try db.statement(CatalogInserts.photo)
+        data = try db.statement(CatalogInserts.photoData)
+        thumbnail = try db.statement(CatalogInserts.thumbnail)
+        link = try db.statement(CatalogInserts.link)
+        rating = try db.statement(CatalogInserts.rating)
     }
 
     /// Inserts a photo and its photo data (one per photo), and its thumbnail when given.
@@ -52,7 +37,7 @@ public final class PhotoWriter: PhotoInserter {
     public func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?)
         throws -> Int64
     {
-        try photo.run(row.values)
+        try photo.run(CatalogInserts.photoValues(row))
         let id = db.lastInsertRowID
         try data.run([id, sha256, byteSize, fileReference])
         if let thumbnail { try self.thumbnail.run([id, thumbnail.data, thumbnail.width, thumbnail.height]) }
@@ -70,5 +55,7 @@ public final class PhotoWriter: PhotoInserter {
 
     /// Inserts a rating.
     /// - Throws: `SQLiteError`.
-    public func insert(_ row: RatingRow) throws { try row.insert(with: rating, into: db) }
+    public func insert(_ row: RatingRow) throws {
+        try rating.run([row.uuid, row.photoRowID, row.value.rawValue, row.author])
+    }
 }

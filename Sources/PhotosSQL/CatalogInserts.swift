@@ -1,0 +1,91 @@
+import PhotosModel
+
+/// The INSERTs of the catalog's rows, the same text on SQLite and PostgreSQL: the one place
+/// that spells each table's columns for a new row (`CatalogStore`'s inserts, `VerifyStore`'s
+/// repairs, each backend's photo writer of import and merge).
+///
+/// Conflicts are ignored with `ON CONFLICT … DO NOTHING`, which both accept (SQLite 3.24,
+/// https://www.sqlite.org/lang_upsert.html; PostgreSQL docs "INSERT"); it ignores only the
+/// uniqueness conflict it names, where SQLite's former `INSERT OR IGNORE` also skipped a row
+/// failing NOT NULL or CHECK (none of which the callers' typed values can fail). New row ids
+/// come back with `RETURNING id` (`SQLConnection.insertReturningID`).
+public enum CatalogInserts {
+    /// A photo: unique name, display name, imported at, capture date, capture offset, capture
+    /// source, width, height, format, orientation, zone (`photoValues`).
+    public static let photo = """
+        INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, \
+        width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// The arguments of `photo` for `row`, in its column order.
+    public static func photoValues(_ row: PhotoRow) -> [SQLBindable] {
+        [
+            row.uniqueName, row.displayName, row.importedAt, row.captureDate, row.captureOffset, row.captureSource,
+            row.width, row.height, row.format, row.orientation, row.zoneID
+        ]
+    }
+
+    /// A photo's photo data: photo id, SHA-256, byte size, file reference.
+    public static let photoData = "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)"
+
+    /// A thumbnail: photo id, JPEG bytes, width, height (pixels).
+    public static let thumbnail = "INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)"
+
+    /// A tag: uuid, name (NFC, trimmed), zone.
+    public static let tag = "INSERT INTO tag (uuid, name, zone_id) VALUES (?, ?, ?)"
+
+    /// A photo's link to a tag (photo id, tag id); nothing when the link exists.
+    public static let link = "INSERT INTO photo_tag (photo_id, tag_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+
+    /// Every photo of one tag linked to another as well: the new tag's id, the old tag's id.
+    public static let linkPhotos =
+        "INSERT INTO photo_tag (photo_id, tag_id) SELECT photo_id, ? FROM photo_tag WHERE tag_id = ? ON CONFLICT DO NOTHING"
+
+    /// A rating: uuid, photo id, value (1…5), author (nil: anonymous).
+    public static let rating = "INSERT INTO rating (uuid, photo_id, value, author) VALUES (?, ?, ?, ?)"
+
+    /// A record zone: id, name, scope.
+    public static let zone = "INSERT INTO zone (id, name, scope) VALUES (?, ?, ?)"
+
+    /// A share (its zone must exist): id, title, created (ISO 8601 UTC), public permission.
+    public static let share = "INSERT INTO share (id, title, created, public_permission) VALUES (?, ?, ?, ?)"
+
+    /// A participant of a share: uuid, share id, e-mail, role, permission, acceptance; with
+    /// `ignoringExisting`, nothing when the share has a participant of that e-mail already.
+    public static func participant(ignoringExisting: Bool) -> String {
+        "INSERT INTO participant (uuid, share_id, email, role, permission, acceptance) VALUES (?, ?, ?, ?, ?, ?)"
+            + (ignoringExisting ? " ON CONFLICT (share_id, email) DO NOTHING" : "")
+    }
+}
+
+extension SQLConnection {
+    /// Runs the INSERT `sql` (one of `CatalogInserts`) with `RETURNING id` appended and returns
+    /// the new row's id: an identity column on PostgreSQL, the rowid on SQLite (RETURNING since
+    /// SQLite 3.35, https://www.sqlite.org/lang_returning.html; its changes are made at the first
+    /// step, which `fetchOne` takes).
+    /// - Throws: the backend's error; `SQLStatementError.noRowReturned` when no row came back.
+    public func insertReturningID(sql: String, arguments: [SQLBindable]) throws -> Int64 {
+        let returning = sql + " RETURNING id"
+        guard let id = try fetchOne(sql: returning, arguments: arguments, { $0.int64(0) }) else {
+            throw SQLStatementError.noRowReturned(sql: returning)
+        }
+        return id
+    }
+}
+
+/// A statement that did not do what its text promises: a bug of the statement or the schema
+/// (`StoreError.Kind.other`, exit 70).
+public enum SQLStatementError: Error, Equatable, CustomStringConvertible, StoreErrorConvertible {
+    /// An `INSERT … RETURNING` returned no row.
+    case noRowReturned(sql: String)
+
+    public var description: String {
+        switch self {
+        case .noRowReturned(let sql): return "an INSERT … RETURNING returned no row: \(sql)"
+        }
+    }
+
+    public var storeError: StoreError {
+        StoreError(.other, message: "an INSERT … RETURNING returned no row", detail: description)
+    }
+}
