@@ -97,6 +97,11 @@ public final class Gallery {
     public static let stateName = ".photos-gallery.tsv"
     /// The lock file's name in DEST (flock(2): one gallery run at a time).
     public static let lockName = ".photos-gallery.lock"
+    /// The journal's name in DEST: before a batch's files are written, their names are appended
+    /// to it (`UNIQUENAME TAB TAB FILE SPACE FILE…`), so that a run killed before it writes the
+    /// state leaves them recorded, and the next run removes or rewrites them. Removed once the
+    /// state is written.
+    public static let journalName = ".photos-gallery-journal.tsv"
     /// Prefix of temporary files in DEST's folders.
     public static let temporaryPrefix = ".photos-gallery-tmp-"
     /// The state file's first line.
@@ -161,6 +166,27 @@ public final class Gallery {
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: dest, isDirectory: &isDir)
         if exists && !isDir.boolValue { throw ExportError.destinationIsFile(dest) }
+        let statePath = dest + "/" + Gallery.stateName
+        let journalPath = dest + "/" + Gallery.journalName
+        if exists {
+            for folder in ["t", "r", "o"] {
+                var st = stat()
+                if lstat(dest + "/" + folder, &st) == 0 && st.st_mode & S_IFMT != S_IFDIR {
+                    throw ExportError.folderOutsideDestination(dest + "/" + folder)
+                }
+            }
+            // A folder of the user's own files is not taken over: its index.html, t/… and
+            // page-N.html would be overwritten or removed as the gallery's.
+            let own = ((try? fm.contentsOfDirectory(atPath: dest)) ?? []).filter {
+                $0 != Gallery.lockName && !$0.hasPrefix(Gallery.temporaryPrefix)
+            }
+            if !own.isEmpty && !own.contains(Gallery.stateName) && !own.contains(Gallery.journalName) {
+                throw ExportError.cannotWriteDestination(
+                    dest,
+                    reason:
+                        "it holds files and is not a gallery (no \(Gallery.stateName)): give a new or empty folder")
+            }
+        }
         let realLibrary = Exporter.realPath(library.root) ?? (library.root as NSString).standardizingPath
         if Exporter.isInside(Exporter.prospectiveRealPath(dest), realLibrary) {
             throw ExportError.destinationInsideLibrary(dest, library: library.root)
@@ -174,12 +200,19 @@ public final class Gallery {
         }
         var lockFD: Int32 = -1
         defer { if lockFD >= 0 { close(lockFD) } }
+        var journalFD: Int32 = -1
+        defer { if journalFD >= 0 { close(journalFD) } }
         if !options.dryRun {
-            lockFD = open(dest + "/" + Gallery.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+            lockFD = open(dest + "/" + Gallery.lockName, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o666)
             guard lockFD >= 0 else {
                 throw ExportError.cannotWriteDestination(dest, reason: String(cString: strerror(errno)))
             }
             guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else { throw ExportError.destinationBusy(dest) }
+            // Before anything else is written: the folder is a gallery from now on (see above).
+            journalFD = open(journalPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o666)
+            guard journalFD >= 0 else {
+                throw ExportError.cannotWriteDestination(dest, reason: String(cString: strerror(errno)))
+            }
             for folder in ["t", "r", "o"] {
                 let path = dest + "/" + folder
                 var st = stat()
@@ -211,7 +244,8 @@ public final class Gallery {
 
         var summary = GallerySummary()
         summary.photos = items.count
-        let oldState = Gallery.readState(dest + "/" + Gallery.stateName)
+        let oldState = Gallery.readState(statePath, journal: journalPath)
+
         var newState: [String: StateEntry] = [:]
         var failed = Set<String>()
 
@@ -234,6 +268,11 @@ public final class Gallery {
         for first in stride(from: 0, to: work.count, by: Gallery.batchSize) {
             if let signal = StopSignal.received { throw StopRequested(signal: signal) }
             let batch = Array(work[first..<min(first + Gallery.batchSize, work.count)])
+            if journalFD >= 0 {
+                var text = ""
+                for item in batch { text += item.uniqueName + "\t\t" + files(of: item).joined(separator: " ") + "\n" }
+                try Gallery.append(Array(text.utf8), to: journalFD, path: journalPath)
+            }
             var thumbnails: [Result<[UInt8], Error>] = []
             for item in batch {
                 thumbnails.append(Result { try library.thumbnailData(ofRow: item.rowID, item) })
@@ -253,8 +292,11 @@ public final class Gallery {
                     summary.failed += 1
                     summary.failures.append(failure)
                     onFailure?(failure)
-                    // Whatever it had before stays recorded (and so removable later).
-                    if let old = oldState[item.uniqueName] { newState[item.uniqueName] = old }
+                    // Whatever it had before, and what this run may have written of it, stays
+                    // recorded (and so removable later); no key, so that it is made again.
+                    let old = oldState[item.uniqueName]?.files ?? []
+                    newState[item.uniqueName] = StateEntry(
+                        key: "", files: old + files(of: item).filter { !old.contains($0) })
                 }
             }
             done += batch.count
@@ -309,8 +351,9 @@ public final class Gallery {
             extra += 1
         }
         if !options.dryRun {
-            try Gallery.writeState(newState, to: dest + "/" + Gallery.stateName)
+            try Gallery.writeState(newState, to: statePath)
             try Durability.syncFileSystem(containing: dest, willSync: {})
+            unlink(journalPath)
         }
         summary.seconds = Date().timeIntervalSince(start)
         return summary
@@ -421,13 +464,31 @@ public final class Gallery {
 
     /// The state file: a header line, then one line a photo, `UNIQUENAME TAB KEY TAB FILE SPACE
     /// FILE…`. A missing or unreadable file, or one of another version, is an empty state (the
-    /// run then writes every photo's files). Read up to 256 MiB.
-    static func readState(_ path: String) -> [String: StateEntry] {
-        guard let data = FileManager.default.contents(atPath: path), data.count < 256 << 20 else { return [:] }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.first == Substring(stateHeader) else { return [:] }
+    /// run then writes every photo's files). Read up to 256 MiB. The lines of `journal` (a run
+    /// that stopped before writing the state) add their files to the photo's, without a key.
+    static func readState(_ path: String, journal: String? = nil) -> [String: StateEntry] {
         var state: [String: StateEntry] = [:]
-        for line in lines.dropFirst() {
+        if let data = FileManager.default.contents(atPath: path), data.count < 256 << 20 {
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+            if lines.first == Substring(stateHeader) { parse(lines.dropFirst(), into: &state) }
+        }
+        if let journal, let data = FileManager.default.contents(atPath: journal), data.count < 256 << 20 {
+            var written: [String: StateEntry] = [:]
+            parse(
+                String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)[...],
+                into: &written)
+            for (name, entry) in written {
+                let old = state[name]?.files ?? []
+                state[name] = StateEntry(key: "", files: old + entry.files.filter { !old.contains($0) })
+            }
+        }
+        return state
+    }
+
+    /// The state's photo lines (after the header), untrusted: a line naming other files than
+    /// `t/`, `r/` or `o/` + a safe name is left out, and so is a line of an unsafe uniqueName.
+    static func parse(_ lines: ArraySlice<Substring>, into state: inout [String: StateEntry]) {
+        for line in lines {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, safeName(String(fields[0])) else { continue }
             let files = fields[2].split(separator: " ").map(String.init).filter { file in
@@ -437,7 +498,20 @@ public final class Gallery {
             }
             state[String(fields[0])] = StateEntry(key: String(fields[1]), files: files)
         }
-        return state
+    }
+
+    /// Appends `bytes` to the journal (open with O_APPEND).
+    /// - Throws: `ExportError.cannotWriteDestination` naming `path` when write(2) fails.
+    static func append(_ bytes: [UInt8], to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw ExportError.cannotWriteDestination(path, reason: String(cString: strerror(errno)))
+            }
+            offset += n
+        }
     }
 
     static func writeState(_ state: [String: StateEntry], to path: String) throws {

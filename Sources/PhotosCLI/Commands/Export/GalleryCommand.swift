@@ -22,7 +22,9 @@ enum GalleryCommand: Command {
             written is kept in DEST/.photos-gallery.tsv; with --update a photo whose original and
             options are unchanged, and whose files are there, is not written again. --share ID
             makes the gallery of a share's photos. Exit status 1 when some photos failed (each
-            named on stderr; they are left out of the pages), 73 when DEST cannot be created.
+            named on stderr; they are left out of the pages), 73 when DEST cannot be created
+            or is an existing folder of other files (no .photos-gallery.tsv): the gallery never
+            writes over or removes files it did not write.
             """,
         examples: [
             "photos gallery ~/public_html/trip --tag trip --title 'Trip 2024' --update",
