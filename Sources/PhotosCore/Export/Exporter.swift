@@ -112,10 +112,8 @@ public final class Exporter {
     var pageSize = Exporter.defaultPageSize
 
     /// Ends the paging once DEST refused a write.
-    private struct StopReading: Error {}
-
-    private let library: Library
-    private let options: ExportOptions
+    let library: Library
+    let options: ExportOptions
     /// Called for each photo that fails, as it fails.
     public var onFailure: ((ExportFailure) -> Void)?
     /// Called after each photo with (photos done, photos in all).
@@ -205,179 +203,17 @@ public final class Exporter {
             state = opened
         }
 
-        var summary = ExportSummary()
-        var planner = Planner(
-            root: dest, state: state, trustState: options.update,
-            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
-        // The photos are read a page at a time in uniqueName order (keyset paging), so memory
-        // holds a page, the names taken so far (`Planner.taken`) and the export state, not the
-        // library. With --update a first pass keeps each photo's recorded name before any other
-        // photo picks one, as naming all photos at once did.
-        // The same pass counts the progress total (without --update, a pass of its own, made only
-        // when progress is reported).
-        let pageSize = max(self.pageSize, options.batchSize)
-        let reserve = options.update && state != nil
-        var total = 0
-        if reserve || onProgress != nil {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
-                if reserve { planner.reserveRecordedNames(page, template: options.template) }
-                total += page.count
-            }
-        }
-        // Photos without a usable name (they keep whatever they had before).
-        var unnamed = Set<String>()
-
         let writer = FileWriter(
             root: dest, realRoot: realDest, realLibrary: realLibrary, dryRun: options.dryRun, durability: .deferred,
             checkHashes: options.checkHashes)
-        var keep = NameFingerprints()
-        var done = 0
-        let batchSize = max(1, options.batchSize)
-
-        /// Waits for a written batch's syncfs, then counts its photos and records its rows (in
-        /// one transaction); throws what stops the export.
-        func finish(_ written: WrittenBatch) throws {
-            var stop: Error?
-            if let sync = written.sync, let error = sync.wait() {
-                stop = Exporter.environmentError(error, destination: dest) ?? error
-            }
-            var recorded: [ExportState.Entry] = []
-            var counts = ExportSummary()
-            if stop == nil {
-                for (item, result) in zip(written.items, written.results) {
-                    let paths = files(of: item).map(\.path)
-                    // Only --cleanup needs every path of the run (a set of 1-3 paths a photo).
-                    if options.cleanup { keep.formUnion(paths) }
-                    do {
-                        let files = try result.get()
-                        // Only the files of a photo the real run would write (not of one it refuses).
-                        if options.dryRun, let onPlannedFile { paths.forEach(onPlannedFile) }
-                        recorded += files.entries
-                        counts.bytes += files.bytes
-                        switch files.outcome {
-                        case .written: counts.written += 1
-                        case .updated: counts.updated += 1
-                        case .skipped: counts.skipped += 1
-                        }
-                    } catch {
-                        // The export state or DEST's file system refused (busy, read-only,
-                        // full): every later photo would fail the same way. Stop with that
-                        // status once what this batch wrote is recorded (issue 9 item 9);
-                        // running the same export again continues.
-                        if let environment = Exporter.environmentError(error, destination: dest) {
-                            if stop == nil { stop = environment }
-                            continue
-                        }
-                        // A concurrent delete or purge removed the photo after it was listed:
-                        // it is no longer in the library, so it is not a failure of this export.
-                        if (try? (library.store as any ExportStore).photoExists(uniqueName: item.photo.uniqueName))
-                            == false
-                        {
-                            onNote?("\(item.photo.uniqueName) was deleted from the library during the export; skipped")
-                            continue
-                        }
-                        fail(item.photo, Exporter.reason(error), &summary)
-                    }
-                }
-                // The batch counts once its rows are in the export state (when there is one).
-                do {
-                    if let state { try state.record(recorded.filter { state.entry($0.path) != $0 }) }
-                    summary.written += counts.written
-                    summary.updated += counts.updated
-                    summary.skipped += counts.skipped
-                    summary.bytes += counts.bytes
-                } catch {
-                    stop = Exporter.environmentError(error, destination: dest) ?? error
-                }
-            }
-            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): this batch is written and recorded;
-            // stop before the next one.
-            if stop == nil, let signal = StopSignal.received { stop = StopRequested(signal: signal) }
-            if let stop {
-                summary.seconds = Date().timeIntervalSince(start)
-                if summary.written + summary.updated + summary.removed > 0 {
-                    throw Interrupted(report: summary, error: stop)
-                }
-                throw stop
-            }
-        }
-
-        // A pipeline of two stages (issue 15 item 3): batch N's syncfs runs on its own thread
-        // while the workers write batch N+1; then batch N's rows are recorded, and only then is
-        // batch N+1's syncfs issued. So a file recorded in the export state has been made durable
-        // by a syncfs that returned, and a crash leaves at most two batches of files unrecorded
-        // (found again by their bytes on the next run).
-        var pending: WrittenBatch?
-        var queue: [Planned] = []
-        /// Writes the planned photos of the queue in batches of `batchSize` (the last one
-        /// shorter with `all`), as one list of every photo was; false once DEST refused and no
-        /// further batch may be written.
-        func writeBatches(all: Bool) throws -> Bool {
-            while !queue.isEmpty && (all || queue.count >= batchSize) {
-                let batch = Array(queue.prefix(batchSize))
-                queue.removeFirst(batch.count)
-                // Thumbnails are read from the library here, on this thread (one connection).
-                var thumbnails: [Result<[UInt8], Error>?] = Array(repeating: nil, count: batch.count)
-                if options.thumbnails {
-                    for (i, item) in batch.enumerated() {
-                        thumbnails[i] = Result { try library.thumbnailData(of: item.photo) }
-                    }
-                }
-                let results = exportFiles(of: batch, thumbnails: thumbnails, writer: writer, state: state)
-                // Progress counts photos whose files are written (they are recorded once their
-                // batch's sync returns, before the next batch's sync is issued).
-                for _ in batch {
-                    done += 1
-                    onProgress?(done, max(total, done))
-                }
-                if let earlier = pending {
-                    pending = nil
-                    try finish(earlier)
-                }
-                // Group durability: every file of the batch is in place (renamed, mtime set); one
-                // syncfs of DEST's file system makes them durable before the state records them.
-                let wrote = !options.dryRun && results.contains(where: { (try? $0.get())?.wrote == true })
-                pending = WrittenBatch(
-                    items: batch, results: results,
-                    sync: wrote ? BackgroundSync(path: dest, syncFileSystem: syncFileSystem) : nil)
-                // DEST refused (full, read-only, failing): write no further batch; `finish` records
-                // what this one wrote and stops with that status.
-                if results.contains(where: { result in
-                    guard case .failure(let error) = result else { return false }
-                    return Exporter.environmentError(error, destination: dest) != nil
-                }) {
-                    return false
-                }
-            }
-            return true
-        }
-        do {
-            try library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { photos in
-                let plan = planner.plan(photos, template: options.template)
-                for (photo, reason) in plan.failures {
-                    unnamed.insert(photo.uniqueName)
-                    fail(photo, reason, &summary)
-                }
-                queue += plan.items
-                guard try writeBatches(all: false) else { throw StopReading() }
-            }
-            _ = try writeBatches(all: true)
-        } catch is StopReading {
-            // DEST refused: the pending batch is recorded below, then `finish` stops the export.
-        }
-        if let last = pending { try finish(last) }
-        if let state, options.cleanup {
-            // A photo without a usable name keeps whatever it had before.
-            for name in unnamed { keep.formUnion(state.entries(ofPhoto: name).map(\.path)) }
-        }
-        if options.cleanup {
-            summary.removed = try cleanup(keeping: keep, state: state, root: dest, writer: writer)
-        }
-        summary.seconds = Date().timeIntervalSince(start)
-        return summary
+        var run = ExportRun(exporter: self, start: start, destination: dest, state: state, writer: writer)
+        try run.countAndReserve()
+        try run.writeAll()
+        try run.cleanup()
+        return run.summary
     }
 
-    private func fail(_ photo: PhotoRecord, _ reason: String, _ summary: inout ExportSummary) {
+    func fail(_ photo: PhotoRecord, _ reason: String, _ summary: inout ExportSummary) {
         let failure = ExportFailure(uniqueName: photo.uniqueName, displayName: photo.displayName, reason: reason)
         summary.failed += 1
         summary.failures.append(failure)
@@ -385,7 +221,7 @@ public final class Exporter {
     }
 
     /// The files one photo produces with the current options, with what each should hold.
-    private func files(of item: Planned) -> [(path: String, kind: ExportState.Entry.Kind)] {
+    func files(of item: Planned) -> [(path: String, kind: ExportState.Entry.Kind)] {
         let companions = ExportNaming.companions(of: item.path)
         var result: [(String, ExportState.Entry.Kind)] = [(item.path, .original)]
         switch options.sidecar {
@@ -411,7 +247,7 @@ public final class Exporter {
     /// Writes the files of `batch` (deferred durability) on up to `options.jobs` threads, each
     /// taking the next photo; the results are in `batch`'s order. The export state is only
     /// read meanwhile (nothing records until the batch is done).
-    private func exportFiles(
+    func exportFiles(
         of batch: [Planned], thumbnails: [Result<[UInt8], Error>?], writer: FileWriter, state: ExportState?
     ) -> [Result<ExportedFiles, Error>] {
         let jobs = max(1, min(options.jobs, batch.count))
@@ -493,7 +329,7 @@ public final class Exporter {
     /// Removes the files the state records that this run did not produce, when they still
     /// hold what was written (a file changed since is left, with a note), then the folders
     /// that became empty.
-    private func cleanup(keeping keep: NameFingerprints, state: ExportState?, root: String, writer: FileWriter) throws
+    func cleanup(keeping keep: NameFingerprints, state: ExportState?, root: String, writer: FileWriter) throws
         -> Int
     {
         guard let state else { return 0 } // a dry run into a folder no export wrote to
