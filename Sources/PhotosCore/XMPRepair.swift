@@ -120,6 +120,79 @@ struct RDFRepairScanner {
         return (name[name.startIndex..<colon], name[(colon + 1)...])
     }
 
+    /// An attribute of a start tag: its qualified name, its bytes with the space before it,
+    /// and its value with its quotes (byte offsets in the packet).
+    private typealias Attribute = (name: ArraySlice<UInt8>, range: Range<Int>, value: Range<Int>)
+
+    /// The attributes of the start tag whose name ends at `j` (name = "value" | 'value', each
+    /// after space), read to past the tag's `>` or `/>` (`j` left there): the attributes, the
+    /// namespace bindings among them (prefix, URI; an empty prefix for `xmlns`), and whether
+    /// the tag closes itself. Nil when the tag cannot be read as described at
+    /// `XMPToolkit.repairedRDF`.
+    private func readAttributes(
+        from j: inout Int
+    ) -> (attributes: [Attribute], bindings: [(prefix: [UInt8], uri: [UInt8])], selfClosing: Bool)? {
+        var attributes: [Attribute] = []
+        var bindings: [(prefix: [UInt8], uri: [UInt8])] = []
+        var selfClosing = false
+        while true {
+            let spaceStart = j
+            while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
+            guard j < b.count else { return nil }
+            if b[j] == 0x3E { j += 1; break }
+            if b[j] == 0x2F {
+                guard j + 1 < b.count, b[j + 1] == 0x3E else { return nil }
+                j += 2
+                selfClosing = true
+                break
+            }
+            guard j > spaceStart else { return nil } // attributes are separated by space
+            let nameStart = j
+            while j < b.count, RDFRepairScanner.isNameByte(b[j]) { j += 1 }
+            let attributeName = b[nameStart..<j]
+            guard !attributeName.isEmpty else { return nil }
+            while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
+            guard j < b.count, b[j] == 0x3D else { return nil }
+            j += 1
+            while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
+            guard j < b.count, b[j] == 0x22 || b[j] == 0x27 else { return nil }
+            let quote = b[j]
+            let valueStart = j
+            j += 1
+            while j < b.count, b[j] != quote {
+                guard b[j] != 0x3C else { return nil }
+                j += 1
+            }
+            guard j < b.count else { return nil }
+            j += 1
+            attributes.append((attributeName, spaceStart..<j, valueStart..<j))
+            if attributeName.elementsEqual("xmlns".utf8) {
+                bindings.append(([], Array(b[(valueStart + 1)..<(j - 1)])))
+            } else if attributeName.starts(with: "xmlns:".utf8) {
+                bindings.append((Array(attributeName.dropFirst(6)), Array(b[(valueStart + 1)..<(j - 1)])))
+            }
+        }
+        return (attributes, bindings, selfClosing)
+    }
+
+    /// Reads the end tag at `i` (`i` left past its `>`), which closes the innermost open
+    /// element and must have its name; a repeated property's whole element becomes an edit.
+    /// False when it cannot be read.
+    private mutating func closeElement(_ stack: inout [Open], _ edits: inout [RDFRepairEdit]) -> Bool {
+        var j = i + 2
+        while j < b.count, RDFRepairScanner.isNameByte(b[j]) { j += 1 }
+        let name = b[(i + 2)..<j]
+        while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
+        guard j < b.count, b[j] == 0x3E, let open = stack.popLast(), open.name.elementsEqual(name) else {
+            return false
+        }
+        i = j + 1
+        if case .property(duplicate: true) = open.role {
+            edits.append(RDFRepairEdit(range: open.start..<i, replacement: []))
+        }
+        return true
+    }
+
     /// The edits that remove repeated properties and unify `rdf:about`; nil when the packet
     /// cannot be read as described at `XMPToolkit.repairedRDF`.
     mutating func edits() -> [RDFRepairEdit]? {
@@ -141,17 +214,7 @@ struct RDFRepairScanner {
             } else if starts("<!", at: i) {
                 return nil // a DOCTYPE (no XMP packet has one): not repaired
             } else if starts("</", at: i) {
-                var j = i + 2
-                while j < b.count, RDFRepairScanner.isNameByte(b[j]) { j += 1 }
-                let name = b[(i + 2)..<j]
-                while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
-                guard j < b.count, b[j] == 0x3E, let open = stack.popLast(), open.name.elementsEqual(name) else {
-                    return nil
-                }
-                i = j + 1
-                if case .property(duplicate: true) = open.role {
-                    edits.append(RDFRepairEdit(range: open.start..<i, replacement: []))
-                }
+                guard closeElement(&stack, &edits) else { return nil }
             } else {
                 guard stack.count < XMPToolkit.repairMaxDepth else { return nil }
                 let start = i
@@ -160,46 +223,8 @@ struct RDFRepairScanner {
                 let name = b[(i + 1)..<j]
                 guard !name.isEmpty else { return nil }
                 // The attributes: name = "value" | 'value'.
-                var attributes: [(name: ArraySlice<UInt8>, range: Range<Int>, value: Range<Int>)] = []
-                var bindings: [(prefix: [UInt8], uri: [UInt8])] = []
-                var selfClosing = false
-                while true {
-                    let spaceStart = j
-                    while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
-                    guard j < b.count else { return nil }
-                    if b[j] == 0x3E { j += 1; break }
-                    if b[j] == 0x2F {
-                        guard j + 1 < b.count, b[j + 1] == 0x3E else { return nil }
-                        j += 2
-                        selfClosing = true
-                        break
-                    }
-                    guard j > spaceStart else { return nil } // attributes are separated by space
-                    let nameStart = j
-                    while j < b.count, RDFRepairScanner.isNameByte(b[j]) { j += 1 }
-                    let attributeName = b[nameStart..<j]
-                    guard !attributeName.isEmpty else { return nil }
-                    while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
-                    guard j < b.count, b[j] == 0x3D else { return nil }
-                    j += 1
-                    while j < b.count, RDFRepairScanner.isSpace(b[j]) { j += 1 }
-                    guard j < b.count, b[j] == 0x22 || b[j] == 0x27 else { return nil }
-                    let quote = b[j]
-                    let valueStart = j
-                    j += 1
-                    while j < b.count, b[j] != quote {
-                        guard b[j] != 0x3C else { return nil }
-                        j += 1
-                    }
-                    guard j < b.count else { return nil }
-                    j += 1
-                    attributes.append((attributeName, spaceStart..<j, valueStart..<j))
-                    if attributeName.elementsEqual("xmlns".utf8) {
-                        bindings.append(([], Array(b[(valueStart + 1)..<(j - 1)])))
-                    } else if attributeName.starts(with: "xmlns:".utf8) {
-                        bindings.append((Array(attributeName.dropFirst(6)), Array(b[(valueStart + 1)..<(j - 1)])))
-                    }
-                }
+                guard let tag = readAttributes(from: &j) else { return nil }
+                let (attributes, bindings, selfClosing) = tag
                 i = j
                 let (prefix, local) = RDFRepairScanner.split(name)
                 guard let uri = RDFRepairScanner.resolve(prefix, bindings, stack) else { return nil }

@@ -45,38 +45,13 @@ extension Library {
         into target: any LibraryStore, targetName: String, progress: ((Int, Int) -> Void)? = nil,
         switchOver: () throws -> Void
     ) throws -> CatalogCopyReport {
-        func onTarget<T>(_ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as CatalogCopyError { throw error } catch {
-                throw LibraryError.wrap(error, library: targetName)
-            }
-        }
-        func onSource<T>(_ body: () throws -> T) throws -> T {
-            do { return try body() } catch { throw LibraryError.wrap(error, library: root) }
-        }
-        let expected = CatalogTables.schemaVersion
-        let sourceVersion = try schemaVersion()
-        guard sourceVersion == expected else {
-            throw CatalogCopyError.schemaVersion(catalog: root, found: sourceVersion, expected: expected)
-        }
-        let targetVersion = try onTarget { try target.schemaVersion() }
-        guard targetVersion == expected else {
-            throw CatalogCopyError.schemaVersion(catalog: targetName, found: targetVersion, expected: expected)
-        }
-        // The source's catalog under another name (`localhost` for `127.0.0.1`, a service):
-        // the target's write lock would be the source's own, held by this copy, and never
-        // come (75 after --wait, blaming "another process"). Another schema of the same
-        // database is another catalog, with lock keys of its own.
-        if let session = try onSource({ try store.catalogSessionIdentity() }),
-            try onTarget({ try target.sharesDatabase(withSession: session) })
-        {
-            throw CatalogCopyError.sameDatabase(target: targetName)
-        }
+        try requireCopyable(into: target, targetName: targetName)
         guard let importLock = lockImports(exclusive: true) else { throw LibraryError.busy(library: root) }
         defer { close(importLock) }
         var report = CatalogCopyReport()
         try write {
             let tables = CatalogTables.all
-            try onTarget {
+            try onTarget(targetName) {
                 try target.writeTransaction(waitingUpTo: busyTimeout) {
                     // Empty: no other program's tables, nothing but the rows a new catalog's
                     // migrations insert.
@@ -90,24 +65,7 @@ extension Library {
                     try target.deleteAllCatalogRows()
                     for (done, table) in tables.enumerated() {
                         progress?(done, tables.count)
-                        var count = 0
-                        var after: [CatalogValue]?
-                        while true {
-                            let page = try onSource {
-                                try store.catalogRows(of: table, after: after, limit: Library.catalogCopyPageRows)
-                            }
-                            do {
-                                try target.insertCatalogRows(page, into: table)
-                            } catch let error as any StoreErrorConvertible
-                                where [.constraint, .other].contains(error.storeError.kind)
-                            {
-                                throw CatalogCopyError.rowsRefused(
-                                    target: targetName, table: table.name, message: error.storeError.message)
-                            }
-                            count += page.count
-                            guard page.count == Library.catalogCopyPageRows, let last = page.last else { break }
-                            after = table.keyIndexes.map { last[$0] }
-                        }
+                        let count = try copyRows(of: table, into: target, targetName: targetName)
                         report.rows.append((table.name, count))
                     }
                     report.issuedHistoryToken = try onSource { try store.issuedHistoryToken() }
@@ -122,5 +80,67 @@ extension Library {
             try switchOver()
         }
         return report
+    }
+
+    /// Refuses a copy between catalogs of different schema versions, or into this catalog
+    /// under another name.
+    /// - Throws: `CatalogCopyError.schemaVersion` or `.sameDatabase`; `LibraryError` about
+    ///   either catalog.
+    private func requireCopyable(into target: any LibraryStore, targetName: String) throws {
+        let expected = CatalogTables.schemaVersion
+        let sourceVersion = try schemaVersion()
+        guard sourceVersion == expected else {
+            throw CatalogCopyError.schemaVersion(catalog: root, found: sourceVersion, expected: expected)
+        }
+        let targetVersion = try onTarget(targetName) { try target.schemaVersion() }
+        guard targetVersion == expected else {
+            throw CatalogCopyError.schemaVersion(catalog: targetName, found: targetVersion, expected: expected)
+        }
+        // The source's catalog under another name (`localhost` for `127.0.0.1`, a service):
+        // the target's write lock would be the source's own, held by this copy, and never
+        // come (75 after --wait, blaming "another process"). Another schema of the same
+        // database is another catalog, with lock keys of its own.
+        if let session = try onSource({ try store.catalogSessionIdentity() }),
+            try onTarget(targetName, { try target.sharesDatabase(withSession: session) })
+        {
+            throw CatalogCopyError.sameDatabase(target: targetName)
+        }
+    }
+
+    /// Copies the rows of `table` a page at a time (keyset paging); returns how many.
+    /// - Throws: `CatalogCopyError.rowsRefused` when the target's schema refuses a row;
+    ///   `LibraryError` about this catalog.
+    private func copyRows(of table: CatalogTable, into target: any LibraryStore, targetName: String) throws -> Int {
+        var count = 0
+        var after: [CatalogValue]?
+        while true {
+            let page = try onSource {
+                try store.catalogRows(of: table, after: after, limit: Library.catalogCopyPageRows)
+            }
+            do {
+                try target.insertCatalogRows(page, into: table)
+            } catch let error as any StoreErrorConvertible
+                where [.constraint, .other].contains(error.storeError.kind)
+            {
+                throw CatalogCopyError.rowsRefused(
+                    target: targetName, table: table.name, message: error.storeError.message)
+            }
+            count += page.count
+            guard page.count == Library.catalogCopyPageRows, let last = page.last else { break }
+            after = table.keyIndexes.map { last[$0] }
+        }
+        return count
+    }
+
+    /// `body`, its errors but `CatalogCopyError` as `LibraryError` about the target.
+    private func onTarget<T>(_ targetName: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as CatalogCopyError { throw error } catch {
+            throw LibraryError.wrap(error, library: targetName)
+        }
+    }
+
+    /// `body`, its errors as `LibraryError` about this library.
+    private func onSource<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw LibraryError.wrap(error, library: root) }
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+
+/// Chooses each photo's name and tells whether a file on disk already holds what it should.
+struct Planner {
+    let root: String
+    let state: ExportState?
+    /// Trust a state row whose file has the recorded size and mtime, without hashing (`--update`).
+    let trustState: Bool
+    /// The companion files this export writes beside each original; only these are reserved
+    /// when names are chosen, so a photo never takes ` (1)` for a file that is not written.
+    var companionKinds: Set<ExportState.Entry.Kind> = []
+
+    init(
+        root: String, state: ExportState?, trustState: Bool, companionKinds: Set<ExportState.Entry.Kind> = []
+    ) {
+        self.root = root
+        self.state = state
+        self.trustState = trustState
+        self.companionKinds = companionKinds
+    }
+
+    /// The companions `--sidecar` and `--thumbnails` write: the XMP or JSON sidecar (none for
+    /// `--sidecar none`) and, with `--thumbnails`, `STEM.thumb.jpg`.
+    static func companionKinds(sidecar: SidecarFormat, thumbnails: Bool) -> Set<ExportState.Entry.Kind> {
+        var kinds = Set<ExportState.Entry.Kind>()
+        switch sidecar {
+        case .xmp: kinds.insert(.xmp)
+        case .json: kinds.insert(.json)
+        case .none: break
+        }
+        if thumbnails { kinds.insert(.thumbnail) }
+        return kinds
+    }
+
+    struct Plan {
+        var items: [Exporter.Planned] = []
+        var failures: [(PhotoRecord, String)] = []
+    }
+
+    /// The names taken in this run so far (each original and the companions this export
+    /// writes, lowercased): kept across pages because a later photo may not take a name an
+    /// earlier one took. The one part of the plan that grows with the photos, held as 64-bit
+    /// fingerprints (`NameFingerprints`, issue 31 A11): about 22 bytes a name, ~44 MB for
+    /// 1,000,000 photos with XMP sidecars (the strings took ~280 MB).
+    private(set) var taken = NameFingerprints()
+    /// With `trustState`: the recorded name each photo keeps (`reserveRecordedNames`), until
+    /// `plan` hands it out, as the fingerprints of its uniqueName and of the path (issue 31
+    /// A11: ~40 bytes a recorded photo; `plan` reads the path back from the state).
+    private var reserved: [UInt64: UInt64] = [:]
+
+    /// The lowercased names `path` takes: itself and the companions this export writes.
+    private func keys(_ path: String) -> [String] {
+        let c = ExportNaming.companions(of: path)
+        var result = [path]
+        if companionKinds.contains(.xmp) { result.append(c.xmp) }
+        if companionKinds.contains(.json) { result.append(c.json) }
+        if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
+        return result.map { $0.lowercased() }
+    }
+
+    /// The name a photo's original starts from: the template, else its uniqueName with the
+    /// extension, sanitized.
+    private func base(_ photo: PhotoRecord, template: ExportNameTemplate) -> String {
+        let (_, ext) = ExportNaming.split(photo.displayName)
+        let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
+        return ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
+    }
+
+    /// With `trustState`, the first pass over every photo (pages in uniqueName order, before
+    /// any `plan`): a photo keeps the recorded name it had, when that is still one of its base
+    /// name's variants and no earlier photo kept it.
+    mutating func reserveRecordedNames(_ photos: [PhotoRecord], template: ExportNameTemplate) {
+        guard trustState, let state else { return }
+        for photo in photos {
+            // One index lookup a photo (issue 31 A11: the state is not held in memory).
+            let paths = state.entries(ofPhoto: photo.uniqueName).filter { $0.kind == .original }.map(\.path)
+            guard !paths.isEmpty else { continue }
+            let base = base(photo, template: template)
+            for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
+                let k = keys(path)
+                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                // Its file may be gone or changed since: then it is rewritten under the same name.
+                let present = currentEntry(
+                    path, uniqueName: photo.uniqueName, kind: .original,
+                    sha256: photo.sha256, byteSize: photo.byteSize)
+                if present == nil, diskStatus(path) == .other { continue }
+                taken.formUnion(k)
+                reserved[NameFingerprints.fingerprint(photo.uniqueName)] = NameFingerprints.fingerprint(path)
+                break
+            }
+        }
+    }
+
+    /// Names the photos of one page (pages in uniqueName order, after `reserveRecordedNames`
+    /// with `trustState`): a photo keeps its reserved name; each other photo, in uniqueName
+    /// order, takes the first variant (`base`, `base (1)`, …) whose original and the companions
+    /// this export writes (`companionKinds`) are not taken in this run (compared
+    /// case-insensitively, for exports to case-insensitive file systems) and that is free on
+    /// disk or already holds its bytes. The same names as naming every photo at once.
+    mutating func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
+        var result = Plan()
+        for photo in photos {
+            if let print = reserved.removeValue(forKey: NameFingerprints.fingerprint(photo.uniqueName)),
+                let path = state?.entries(ofPhoto: photo.uniqueName).first(where: {
+                    $0.kind == .original && NameFingerprints.fingerprint($0.path) == print
+                })?.path
+            {
+                // Its file may have changed since the reservation: looked at again now.
+                let present = currentEntry(
+                    path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
+                    byteSize: photo.byteSize)
+                result.items.append(Exporter.Planned(photo: photo, path: path, present: present))
+                continue
+            }
+            let base = base(photo, template: template)
+            var found: Exporter.Planned?
+            for n in 0..<Exporter.maxVariants {
+                let candidate = ExportNaming.variant(base, n)
+                let k = keys(candidate)
+                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                if let present = currentEntry(
+                    candidate, uniqueName: photo.uniqueName, kind: .original,
+                    sha256: photo.sha256, byteSize: photo.byteSize)
+                {
+                    found = Exporter.Planned(photo: photo, path: candidate, present: present)
+                } else if diskStatus(candidate) == .missing {
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                } else if trustState, let entry = state?.entry(candidate), entry.uniqueName == photo.uniqueName {
+                    // Recorded as this photo's, changed on disk since: rewritten in place.
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                }
+                if found != nil {
+                    taken.formUnion(k)
+                    break
+                }
+            }
+            if let found {
+                result.items.append(found)
+            } else {
+                result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
+            }
+        }
+        return result
+    }
+
+    enum DiskStatus { case missing, file, other }
+
+    /// What is at `path` (relative to root), without following a final symbolic link; nil when
+    /// it cannot be told (e.g. a parent is not a folder).
+    func diskStatus(_ path: String) -> DiskStatus? {
+        var st = stat()
+        if lstat(root + "/" + path, &st) != 0 { return errno == ENOENT ? .missing : (errno == ENOTDIR ? .other : nil) }
+        return (st.st_mode & S_IFMT) == S_IFREG ? .file : .other
+    }
+
+    /// The state entry describing `path` when the file there already holds `sha256` (a regular
+    /// file of `byteSize` bytes; trusted from the state's size and mtime with `trustState`,
+    /// otherwise hashed), else nil.
+    func currentEntry(
+        _ path: String, uniqueName: String, kind: ExportState.Entry.Kind, sha256: String,
+        byteSize: Int
+    ) -> ExportState.Entry? {
+        var st = stat()
+        let full = root + "/" + path
+        guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == byteSize else { return nil }
+        let mtime = FileWriter.mtime(st)
+        let fresh = ExportState.Entry(
+            path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+            byteSize: byteSize, mtimeNanoseconds: mtime)
+        if trustState, let entry = state?.entry(path), entry == fresh { return entry }
+        guard let hash = try? SHA256Hasher.hex(ofFileAt: full).hex, hash == sha256 else { return nil }
+        return fresh
+    }
+}
