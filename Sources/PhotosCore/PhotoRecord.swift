@@ -74,8 +74,12 @@ extension ImageFormat {
 
 /// Which photos `list` (and later `export`) selects.
 public struct PhotoFilter {
-    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`).
+    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`), each
+    /// matched by `TagName.sameTag` (case and accents ignored) and, unless `tagExact`, with the
+    /// tags beneath it: `Places` selects photos tagged `Places/France/Paris` (issue 32 item 1).
     public var tags: [TagName] = []
+    /// `tags` selects only the tags so named, not the branches beneath them (`--tag-exact`).
+    public var tagExact = false
     /// Capture time (or import time when there is none) at or after this bound: the photo's
     /// own local wall-clock time is compared, or its instant when the bound has an offset.
     public var since: CaptureBound?
@@ -189,7 +193,7 @@ extension Library {
             let names = Set(try catalogStore.tagList(zone: nil).map(\.tag.name))
             for name in wanted {
                 let matching = names.filter {
-                    $0.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+                    filter.tagExact ? TagName.sameTag($0, name) : TagName.isInBranch($0, name)
                 }
                 guard !matching.isEmpty else { throw LibraryError.notFound(.tag(name, zone: nil)) }
                 query.tagNameAlternatives.append(matching.sorted())

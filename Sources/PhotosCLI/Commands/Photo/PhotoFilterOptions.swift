@@ -9,8 +9,13 @@ struct PhotoFilterOptions: ParsableOptions {
     static var options: [Option<PhotoFilterOptions>] {
         [
             .values(
-                \.filter.tags, "--tag", value: "NAME", help: "Only photos with this tag (all given tags must match).",
+                \.filter.tags, "--tag", value: "NAME",
+                help:
+                    "Only photos with this tag or a tag beneath it (Places selects Places/France/Paris), ignoring case and diacritics; all given tags must match.",
                 parser: .tagName),
+            .flag(
+                \.filter.tagExact, "--tag-exact",
+                help: "--tag selects only tags of that very name, not the tags beneath them."),
             .value(
                 \.filter.since, "--since", value: "DATE",
                 help:
@@ -50,6 +55,7 @@ struct PhotoFilterOptions: ParsableOptions {
     func validate() throws {
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
+        if filter.tagExact && filter.tags.isEmpty { throw UsageError("--tag-exact needs --tag") }
         if filter.unrated && filter.minRating != nil { throw UsageError("give --min-rating or --unrated, not both") }
         if let pattern = filter.name, let range = NameGlob(pattern).reversedRange {
             // POSIX.1-2017 XBD §9.3.5: a range whose end sorts before its start is undefined.
