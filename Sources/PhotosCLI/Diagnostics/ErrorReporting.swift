@@ -461,7 +461,8 @@ extension CLIError {
                     "tag name '\(argument)' matches \(candidates.count) tags (case and accents are ignored): \(list); rename one, or merge them with 'photos dedupe-tags --fold'"
                 )
             case .photo, .share:
-                self.init(.dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
+                self.init(
+                    .dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
             }
         case let .prefixTooShort(kind, argument, minimum):
             switch kind {

@@ -180,7 +180,8 @@ extension Library {
             .map { key, tags in
                 let sorted = tags.sorted { uuidByteOrder($0.uuid, $1.uuid) }
                 let group = TagMergeGroup(
-                    zone: key.zone, name: fold ? sorted[0].name.precomposedStringWithCanonicalMapping : key.name, winner: sorted[0].uuid, losers: sorted.dropFirst().map(\.uuid),
+                    zone: key.zone, name: fold ? sorted[0].name.precomposedStringWithCanonicalMapping : key.name,
+                    winner: sorted[0].uuid, losers: sorted.dropFirst().map(\.uuid),
                     photosRelinked: 0)
                 return (group, TagMerge(winner: sorted[0], losers: Array(sorted.dropFirst())))
             }

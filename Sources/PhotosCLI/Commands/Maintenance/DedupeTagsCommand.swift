@@ -48,8 +48,10 @@ enum DedupeTagsCommand: Command {
                     preview.merged
                 )
             },
-            run: { try library.dedupeTags(
-                    all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor, fold: options.fold) })
+            run: {
+                try library.dedupeTags(
+                    all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor, fold: options.fold)
+            })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
             return

@@ -47,7 +47,8 @@ enum TagAddCommand: Command {
         let typed = TerminalText.printable(options.name.rawValue)
         if !report.existing.isEmpty {
             let names = report.existing.map { "'\(TerminalText.printable($0))'" }.joined(separator: ", ")
-            ctx.console.note("'\(typed)' is the existing tag \(names) (case and accents are ignored; --new creates '\(typed)')")
+            ctx.console.note(
+                "'\(typed)' is the existing tag \(names) (case and accents are ignored; --new creates '\(typed)')")
         }
         if !report.createdBeside.isEmpty {
             let names = report.createdBeside.map { "'\(TerminalText.printable($0))'" }.joined(separator: ", ")

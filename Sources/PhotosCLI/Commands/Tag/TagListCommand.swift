@@ -27,7 +27,8 @@ enum TagListCommand: Command {
                 .value(
                     \.match, "--match", value: "TEXT", help: "Only names containing TEXT, ignoring case and diacritics."
                 ),
-                .flag(\.tree, "--tree", help: "Show the tags as a tree split at '/', with counts with the tags beneath.")
+                .flag(
+                    \.tree, "--tree", help: "Show the tags as a tree split at '/', with counts with the tags beneath.")
             ]
         }
     }
