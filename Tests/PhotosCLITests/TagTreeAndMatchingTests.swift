@@ -84,7 +84,8 @@ final class TagTreeAndMatchingTests: TemporaryFolderTestCase {
         XCTAssertEqual(files.count, 2, "\(files)")
         let exact = dir + "/exact"
         ok(["export", "-q", "--tag", "Places", "--tag-exact", "--sidecar", "none", exact])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exact).filter { !$0.hasPrefix(".") }.count, 1)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: exact).filter { !$0.hasPrefix(".") }.count, 1)
     }
 
     func testRenameMovesTheBranchAndMerges() throws {
@@ -243,5 +244,46 @@ final class TagTreeAndMatchingTests: TemporaryFolderTestCase {
         XCTAssertEqual(try TestCatalog(root: lib).scalarInt("SELECT count(*) FROM tag"), 2)
         // Now both exist: a plain add of either spelling is ambiguous.
         XCTAssertEqual(run(["tag", "add", "cafe", n[1]]).status, 65)
+    }
+}
+
+/// `tag delete` of a tag with tags beneath it asks on a terminal which to delete (issue 32
+/// item 1): `r` the branch, `o` the tag alone, anything else nothing. Run as the binary on a
+/// pseudo-terminal.
+final class TagDeleteBranchTerminalTests: BinaryTestCase {
+    override var label: String { "photos-tag-branch-tty" }
+    var lib: String { dir + "/lib" }
+
+    private func tags() throws -> [String] {
+        try TestCatalog(root: lib).rows("SELECT name FROM tag ORDER BY name").map { $0[0] ?? "" }
+    }
+
+    func testTerminalIsAskedBranchOrTagOrNothing() throws {
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", samplesDir + "/storm.jpg"]).status, 0)
+        let listed = try run(["--library", lib, "--json", "list"])
+        let name = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["uniqueName"]
+                as? String)
+        for tag in ["Places", "Places/France", "Places/France/Paris"] {
+            XCTAssertEqual(try run(["--library", lib, "tag", "add", "-q", tag, name]).status, 0)
+        }
+        let tty = { (answer: String) in
+            try PseudoTerminal.run(try self.binary(), ["--library", self.lib, "tag", "delete", "Places"], input: answer)
+        }
+        let nothing = try tty("\n")
+        XCTAssertEqual(nothing.status, 1, nothing.terminalText)
+        XCTAssertTrue(
+            nothing.terminalText.hasPrefix(
+                "Tag 'Places' has 2 tags beneath it (Places/France, Places/France/Paris). Delete the whole branch (r), only 'Places' (o), or nothing? [r/o/N] "
+            ), nothing.terminalText)
+        XCTAssertEqual(try tags(), ["Places", "Places/France", "Places/France/Paris"])
+        let only = try tty("o\n")
+        XCTAssertEqual(only.status, 0, only.terminalText)
+        XCTAssertEqual(try tags(), ["Places/France", "Places/France/Paris"])
+        XCTAssertTrue(only.terminalText.hasSuffix("Deleted 1 tag named 'Places' (zone default) from 1 photo\n"))
+        let branch = try PseudoTerminal.run(
+            try binary(), ["--library", lib, "tag", "delete", "Places/France"], input: "r\n")
+        XCTAssertEqual(branch.status, 0, branch.terminalText)
+        XCTAssertEqual(try tags(), [])
     }
 }
