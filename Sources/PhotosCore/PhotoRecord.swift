@@ -93,6 +93,12 @@ public struct PhotoFilter {
     /// Photos whose displayed rating (the mean rounded half up) is at least this, 1…5; photos
     /// without ratings are left out (SPEC §5 `--min-rating`).
     public var minRating: Int?
+    /// Photos rated by this author (as typed; compared in `AuthorName.normalize`'s form, as
+    /// ratings store their authors); with `minRating`, that author's rating is at least it
+    /// (issue 32 item 3).
+    public var ratedBy: String?
+    /// Photos without a rating by this author.
+    public var unratedBy: String?
     /// Photos whose display name matches this glob (`*`, `?`, `[abc]`, `[a-z]`, `[!x]`; POSIX
     /// fnmatch without FNM_PATHNAME), ignoring case and diacritics (`NameGlob`).
     public var name: String?
@@ -218,6 +224,8 @@ extension Library {
             for share in try catalogStore.shares() { shareTitles[share.id] = share.title }
         }
         query.minRating = filter.minRating
+        query.ratedBy = filter.ratedBy.map(AuthorName.normalize)
+        query.unratedBy = filter.unratedBy.map(AuthorName.normalize)
         query.untagged = filter.untagged
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)

@@ -68,4 +68,30 @@ final class RateManyPhotosTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "--author", "ann", "rate", n[0], "--clear", "-q"]).status, 0)
         XCTAssertEqual(try ratings(), ["ann|5|kite.png", "ann|5|path.jpg"])
     }
+
+    /// `list --rated-by ann [--min-rating 4]` and `--unrated-by bob` (the same filters for
+    /// `export`, any command taking the photo filter).
+    func testRatedByAndUnratedBy() throws {
+        let n = try importThree()
+        for (author, photo, value) in [("ann", 0, "5"), ("ann", 1, "3"), ("bob", 1, "5"), ("bob", 2, "1")] {
+            let r = try run(["--library", lib, "--author", author, "rate", n[photo], value])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        func listed(_ args: [String]) throws -> [String] {
+            let r = try run(["--library", lib, "--json", "list"] + args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            return try r.stdout.split(separator: "\n").map {
+                let object = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                return try XCTUnwrap(object?["uniqueName"] as? String)
+            }.sorted()
+        }
+        XCTAssertEqual(try listed(["--rated-by", "ann"]), [n[0], n[1]].sorted())
+        XCTAssertEqual(try listed(["--rated-by", " ann "]), [n[0], n[1]].sorted(), "the author normalized as rate does")
+        XCTAssertEqual(try listed(["--rated-by", "ann", "--min-rating", "4"]), [n[0]], "ann's own rating")
+        XCTAssertEqual(try listed(["--min-rating", "4"]), [n[0], n[1]].sorted(), "the mean: 3 and 5 give 4")
+        XCTAssertEqual(try listed(["--unrated-by", "bob"]), [n[0]])
+        XCTAssertEqual(try listed(["--rated-by", "bob", "--unrated-by", "ann"]), [n[2]])
+        XCTAssertEqual(try listed(["--rated-by", "carol"]), [])
+        XCTAssertEqual(try run(["--library", lib, "list", "--rated-by", "ann", "--unrated"]).status, 64)
+    }
 }

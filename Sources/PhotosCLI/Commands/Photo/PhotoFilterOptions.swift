@@ -32,8 +32,12 @@ struct PhotoFilterOptions: ParsableOptions {
             .value(
                 \.filter.minRating, "--min-rating", value: "N",
                 help:
-                    "Only photos whose rating (the mean, rounded half up) is at least N, 1-5; unrated photos are left out.",
+                    "Only photos whose rating (the mean of every author's, rounded half up; with --rated-by, that author's) is at least N, 1-5; unrated photos are left out.",
                 parser: .int(in: RatingValue.range)),
+            .value(
+                \.filter.ratedBy, "--rated-by", value: "AUTHOR",
+                help: "Only photos this author rated (the author of 'rate': --author, $PHOTOS_AUTHOR)."),
+            .value(\.filter.unratedBy, "--unrated-by", value: "AUTHOR", help: "Only photos this author has not rated."),
             .value(
                 \.filter.name, "--name", value: "GLOB",
                 help:
@@ -57,6 +61,7 @@ struct PhotoFilterOptions: ParsableOptions {
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
         if filter.tagExact && filter.tags.isEmpty { throw UsageError("--tag-exact needs --tag") }
         if filter.unrated && filter.minRating != nil { throw UsageError("give --min-rating or --unrated, not both") }
+        if filter.unrated && filter.ratedBy != nil { throw UsageError("give --rated-by or --unrated, not both") }
         if let pattern = filter.name, let range = NameGlob(pattern).reversedRange {
             // POSIX.1-2017 XBD §9.3.5: a range whose end sorts before its start is undefined.
             throw UsageError("--name '\(pattern)': the range '\(range)' is reversed (its end sorts before its start)")
