@@ -236,6 +236,9 @@ public final class Importer {
     private func runImport() throws -> ImportSummary {
         let start = Date()
         let tagNames = try options.tags.map(TagName.normalize)
+        // `--tag` finds its tag as every command does (`TagName.sameTag`); a name that finds
+        // several tags of the zone is refused before any file is read (issue 32 item 2).
+        for name in tagNames { _ = try library?.uniqueTag(matching: name, zone: options.zone) }
         // Files are taken from the walk as it finds them (issue 15 item 2: memory independent of
         // the number of files in the tree); a path that does not exist stops the run here. With
         // several workers, each batch found ahead is taken largest first, so the run does not

@@ -74,8 +74,12 @@ extension ImageFormat {
 
 /// Which photos `list` (and later `export`) selects.
 public struct PhotoFilter {
-    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`).
+    /// Photos having every one of these tags (parsed at the edge: `TagName(parsing:)`), each
+    /// matched by `TagName.sameTag` (case and accents ignored) and, unless `tagExact`, with the
+    /// tags beneath it: `Places` selects photos tagged `Places/France/Paris` (issue 32 item 1).
     public var tags: [TagName] = []
+    /// `tags` selects only the tags so named, not the branches beneath them (`--tag-exact`).
+    public var tagExact = false
     /// Capture time (or import time when there is none) at or after this bound: the photo's
     /// own local wall-clock time is compared, or its instant when the bound has an offset.
     public var since: CaptureBound?
@@ -89,6 +93,12 @@ public struct PhotoFilter {
     /// Photos whose displayed rating (the mean rounded half up) is at least this, 1…5; photos
     /// without ratings are left out (SPEC §5 `--min-rating`).
     public var minRating: Int?
+    /// Photos rated by this author (as typed; compared in `AuthorName.normalize`'s form, as
+    /// ratings store their authors); with `minRating`, that author's rating is at least it
+    /// (issue 32 item 3).
+    public var ratedBy: String?
+    /// Photos without a rating by this author.
+    public var unratedBy: String?
     /// Photos whose display name matches this glob (`*`, `?`, `[abc]`, `[a-z]`, `[!x]`; POSIX
     /// fnmatch without FNM_PATHNAME), ignoring case and diacritics (`NameGlob`).
     public var name: String?
@@ -189,7 +199,7 @@ extension Library {
             let names = Set(try catalogStore.tagList(zone: nil).map(\.tag.name))
             for name in wanted {
                 let matching = names.filter {
-                    $0.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+                    filter.tagExact ? TagName.sameTag($0, name) : TagName.isInBranch($0, name)
                 }
                 guard !matching.isEmpty else { throw LibraryError.notFound(.tag(name, zone: nil)) }
                 query.tagNameAlternatives.append(matching.sorted())
@@ -214,6 +224,8 @@ extension Library {
             for share in try catalogStore.shares() { shareTitles[share.id] = share.title }
         }
         query.minRating = filter.minRating
+        query.ratedBy = filter.ratedBy.map(AuthorName.normalize)
+        query.unratedBy = filter.unratedBy.map(AuthorName.normalize)
         query.untagged = filter.untagged
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)

@@ -298,9 +298,22 @@ public struct XMPSidecar: Equatable, Sendable {
         var result = sidecar ?? XMPSidecar()
         // A Set, not `subjects.contains`: packets of up to 4 MiB hold ~180,000 keywords.
         var seen = Set(result.subjects)
-        for subject in (embedded?.subjects ?? [])
-            + iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        for subject in embedded?.subjects ?? []
         where result.subjects.count < maxKeywords && !subject.isEmpty && seen.insert(subject).inserted {
+            result.subjects.append(subject)
+        }
+        // IPTC Keywords are flat: digiKam writes there the last level of each hierarchical tag
+        // (`Rome` beside `TagsList=Places/Italy/Rome`), Lightroom every level. A keyword that is
+        // a level of a hierarchical keyword read from XMP is that projection, not a tag of its
+        // own (issue 32 item 1), as `dc:subject`'s levels are (`XMPSidecar+Identity.swift`).
+        var levels = Set<String>()
+        for subject in result.subjects where subject.contains("/") {
+            levels.formUnion(XMPSidecar.levels(subject, separator: "/"))
+        }
+        for subject in iptcKeywords.map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        where result.subjects.count < maxKeywords && !subject.isEmpty && !levels.contains(subject)
+            && seen.insert(subject).inserted
+        {
             result.subjects.append(subject)
         }
         if !result.hasRating, let embedded, embedded.hasRating {

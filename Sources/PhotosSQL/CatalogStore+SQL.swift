@@ -90,9 +90,21 @@ public enum CatalogSQL {
             sql += " AND p.format IN (\(Array(repeating: "?", count: query.formats.count).joined(separator: ", ")))"
             args += query.formats.map { $0 as SQLBindable }
         }
-        if let minRating = query.minRating {
+        if let author = query.ratedBy {
+            sql += " AND EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id AND r.author = ?"
+            args.append(author)
+            if let minRating = query.minRating {
+                sql += " AND r.value >= ?"
+                args.append(minRating)
+            }
+            sql += ")"
+        } else if let minRating = query.minRating {
             sql += " AND \(meanRatingSQL) >= ?"
             args.append(minRating)
+        }
+        if let author = query.unratedBy {
+            sql += " AND NOT EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id AND r.author = ?)"
+            args.append(author)
         }
         let key: String
         switch query.sort {

@@ -132,7 +132,8 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         let rename = run(["tag", "rename", "Caf\u{E9}", "Coffee", "--json"])
         XCTAssertEqual(
             rename.stdout,
-            #"{"from":"Caf\#u{E9}","to":"Coffee","renamed":1,"merged":0,"photosMerged":0,"dryRun":false}"# + "\n")
+            #"{"from":"Caf\#u{E9}","to":"Coffee","renamed":1,"merged":0,"photosMerged":0,"beneath":0,"dryRun":false}"#
+                + "\n")
         XCTAssertEqual(run(["tag", "rename", "Caf\u{E9}", "Coffee"]).status, 66)
         XCTAssertEqual(run(["tag", "rename", "Coffee", ""]).status, 64)
 

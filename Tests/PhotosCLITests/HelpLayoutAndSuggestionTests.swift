@@ -31,14 +31,17 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             had authors, and those read from XMP sidecars on import, are anonymous: they
             stay and count. The photo's rating in list and show is the mean of all its
             ratings, rounded half up. A value that is not a whole number from 1 to 5 exits
-            64.
+            64. Several photos (or - for uniqueNames on stdin) before the value are rated in
+            one transaction, recorded as one history transaction; every photo is resolved
+            first, and if one is unknown or ambiguous nothing changes. --clear takes one
+            photo.
 
-            USAGE: photos rate [<options>] <photo> [<value>]
+            USAGE: photos rate [<options>] <photo-and-value> ...
 
             ARGUMENTS:
-              <photo>                     A uniqueName, or an unambiguous prefix of at least
-                                          4 characters; - reads it from stdin.
-              <value>                     A whole number from 1 to 5 (not with --clear).
+              <photo-and-value>           The photos (uniqueNames or prefixes; - reads them
+                                          from stdin), then a whole number from 1 to 5 (no
+                                          value with --clear).
 
             OPTIONS:
               --clear                     Remove your rating of the photo instead of setting
@@ -48,7 +51,9 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             """)
         XCTAssertTrue(
             at80.stdout.hasSuffix(
-                "\nEXAMPLES:\n  photos rate 3f2a 5\n  photos --author alice rate 3f2a 4\n  photos rate 3f2a --clear\n"),
+                "\nEXAMPLES:\n  photos rate 3f2a 5\n  photos rate 3f2a 9b1c 4\n"
+                    + "  photos list --tag best --json | jq -r .uniqueName | photos rate - 5\n"
+                    + "  photos --author alice rate 3f2a 4\n  photos rate 3f2a --clear\n"),
             at80.stdout)
         let at120 = try photos(["rate", "--help"], columns: 120)
         XCTAssertEqual(
@@ -59,13 +64,15 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             A photo keeps one rating per author (the history author: --author, else $PHOTOS_AUTHOR, else photos): rating it again
             replaces your earlier rating, --clear removes it, and other authors' ratings stay. Ratings from before ratings had
             authors, and those read from XMP sidecars on import, are anonymous: they stay and count. The photo's rating in list and
-            show is the mean of all its ratings, rounded half up. A value that is not a whole number from 1 to 5 exits 64.
+            show is the mean of all its ratings, rounded half up. A value that is not a whole number from 1 to 5 exits 64. Several
+            photos (or - for uniqueNames on stdin) before the value are rated in one transaction, recorded as one history
+            transaction; every photo is resolved first, and if one is unknown or ambiguous nothing changes. --clear takes one photo.
 
-            USAGE: photos rate [<options>] <photo> [<value>]
+            USAGE: photos rate [<options>] <photo-and-value> ...
 
             ARGUMENTS:
-              <photo>                     A uniqueName, or an unambiguous prefix of at least 4 characters; - reads it from stdin.
-              <value>                     A whole number from 1 to 5 (not with --clear).
+              <photo-and-value>           The photos (uniqueNames or prefixes; - reads them from stdin), then a whole number from 1
+                                          to 5 (no value with --clear).
 
             OPTIONS:
               --clear                     Remove your rating of the photo instead of setting one.

@@ -99,7 +99,8 @@ final class HierarchicalKeywordTests: XCTestCase {
         }
     }
 
-    /// The sidecar export writes: both dates with the offset, dc:subject with the last level,
+    /// The sidecar export writes: both dates with the offset, dc:subject with every level (issue
+    /// 32 item 1: the ancestors too, as Lightroom's default),
     /// lr:hierarchicalSubject with every tag, the displayed rating; read back it gives the same.
     func testExportedSidecarReadsBackTheSameTags() throws {
         var p = PhotoRecord(
@@ -116,7 +117,8 @@ final class HierarchicalKeywordTests: XCTestCase {
         XCTAssertTrue(text.contains("xmp:Rating=\"3\""), "mean 2.5 rounds half up to 3")
         XCTAssertTrue(
             text.contains(
-                "<dc:subject>\n    <rdf:Bag>\n     <rdf:li>Paris</rdf:li>\n     <rdf:li>beach</rdf:li>\n    </rdf:Bag>"),
+                "<dc:subject>\n    <rdf:Bag>\n     <rdf:li>Paris</rdf:li>\n     <rdf:li>Places</rdf:li>\n     <rdf:li>France</rdf:li>\n     <rdf:li>beach</rdf:li>\n    </rdf:Bag>"
+            ),
             text)
         XCTAssertTrue(text.contains("<rdf:li>Places|France|Paris</rdf:li>"), text)
         let back = try XMPSidecar.parse(Data(text.utf8), path: "p.xmp")
@@ -126,5 +128,39 @@ final class HierarchicalKeywordTests: XCTestCase {
         XCTAssertEqual(back.uniqueName, p.uniqueName)
         p.tags = ["beach"]
         XCTAssertFalse(XMPWriter.sidecar(for: p).contains("lightroom"), "no lr: without a tag with '/'")
+    }
+
+    /// Issue 32 item 1: `dc:subject` carries the ancestors and the leaf of a hierarchical tag
+    /// (Lightroom's default, so PhotoPrism, which reads `dc:subject` alone, keeps `Places` and
+    /// `France`), and the file reads back as the one hierarchical tag.
+    func testExportedSubjectHasAncestorsAndReadsBackAsOneTag() throws {
+        var p = PhotoRecord(
+            rowID: 1, uniqueName: "0A1B2C3D-0000-0000-0000-000000000002", displayName: "p.jpg",
+            sha256: String(repeating: "b", count: 64), byteSize: 1, fileReference: "bb/bb", format: .jpeg,
+            width: 1, height: 1, orientation: .up, captureDate: nil, importedAt: "2026-01-02T03:04:05Z",
+            thumbnailWidth: 1, thumbnailHeight: 1, tags: [], ratings: [], zone: "default", scope: .private)
+        p.tags = ["Places/France/Paris"]
+        let text = XMPWriter.sidecar(for: p)
+        XCTAssertTrue(
+            text.contains(
+                "<dc:subject>\n    <rdf:Bag>\n     <rdf:li>Places</rdf:li>\n     <rdf:li>France</rdf:li>\n     <rdf:li>Paris</rdf:li>\n    </rdf:Bag>"
+            ), text)
+        XCTAssertEqual(try XMPSidecar.parse(Data(text.utf8), path: "p.xmp").subjects, ["Places/France/Paris"])
+    }
+
+    /// Issue 32 item 1, the digiKam case: `TagsList=Places/Italy/Rome` with the leaf in IPTC
+    /// Keywords (`Rome`) is the one tag `Places/Italy/Rome`, not also a stray `Rome`; an IPTC
+    /// keyword that is no level of a path stays.
+    func testIPTCKeywordThatIsALevelOfAPathIsNoTagOfItsOwn() throws {
+        let embedded = try XMPSidecar.parse(
+            packet(bag("digiKam:TagsList", ["Places/Italy/Rome"], kind: "Seq")), path: "e.xmp")
+        XCTAssertEqual(embedded.subjects, ["Places/Italy/Rome"])
+        let merged = XMPSidecar.merged(sidecar: nil, embedded: embedded, iptcKeywords: ["Rome"])
+        XCTAssertEqual(merged?.subjects, ["Places/Italy/Rome"])
+        let withOther = XMPSidecar.merged(sidecar: nil, embedded: embedded, iptcKeywords: ["Rome", "Italy", "sea"])
+        XCTAssertEqual(withOther?.subjects, ["Places/Italy/Rome", "sea"])
+        XCTAssertEqual(
+            XMPSidecar.merged(sidecar: nil, embedded: nil, iptcKeywords: ["Rome"])?.subjects, ["Rome"],
+            "without a path, an IPTC keyword is a tag")
     }
 }

@@ -453,12 +453,23 @@ extension CLIError {
             }
         case let .ambiguous(kind, argument, candidates):
             let list = candidates.prefix(10).joined(separator: ", ") + (candidates.count > 10 ? ", …" : "")
-            self.init(.dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
+            switch kind {
+            case .tag:
+                // Issue 32 item 2: a mutation never picks one of several tags a name finds.
+                self.init(
+                    .dataError,
+                    "tag name '\(argument)' matches \(candidates.count) tags (case and accents are ignored): \(list); rename one, or merge them with 'photos dedupe-tags --fold'"
+                )
+            case .photo, .share:
+                self.init(
+                    .dataError, "\(kind == .photo ? "photo" : "share") prefix '\(argument)' is ambiguous: \(list)")
+            }
         case let .prefixTooShort(kind, argument, minimum):
             switch kind {
             case .photo:
                 self.init(.usage, "photo '\(argument)': a uniqueName prefix needs at least \(minimum) characters")
             case .share: self.init(.usage, "share '\(argument)': an id prefix needs at least \(minimum) characters")
+            case .tag: self.init(.usage, "tag '\(argument)': too short")
             }
         default:
             self.init(.software, "\(error)")

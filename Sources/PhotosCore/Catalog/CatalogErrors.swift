@@ -26,6 +26,9 @@ public enum PrefixKind: Equatable, Sendable {
     case photo
     /// A share's id.
     case share
+    /// A tag's name, matched ignoring case and accents (`TagName.sameTag`): not a prefix, but
+    /// ambiguous the same way when several tags of one zone match.
+    case tag
 }
 
 /// Why a sharing command refuses (SPEC §5 `share …`). The CLI words each case and gives its

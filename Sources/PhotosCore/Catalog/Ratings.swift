@@ -61,31 +61,55 @@ extension Library {
     public func setRating(_ value: RatingValue, of photo: PhotoRecord, author: HistoryAuthor) throws -> (
         rating: RatingInfo, change: RatingChange
     ) {
+        guard let only = try setRatings(value, of: [photo], author: author).first else {
+            throw LibraryError.notFound(.photo(photo.uniqueName))
+        }
+        return only
+    }
+
+    /// `setRating` for many photos in one transaction with one history transaction
+    /// (`photos rate PHOTO… VALUE`, `rate - VALUE`; issue 32 item 3): each photo, once, in the
+    /// order given.
+    /// - Returns: each photo's rating as it now is, and what changed.
+    /// - Throws: `LibraryError.notFound(.photo)` when a photo was deleted meanwhile (nothing
+    ///   changes), `LibraryError.busy`.
+    @discardableResult
+    public func setRatings(_ value: RatingValue, of photos: [PhotoRecord], author: HistoryAuthor) throws -> [(
+        rating: RatingInfo, change: RatingChange
+    )] {
         let name = author.name(for: .rate)
         return try write {
-            guard let key = try photoKeys([photo]).first else {
-                throw LibraryError.notFound(.photo(photo.uniqueName))
+            let keys = try photoKeys(photos)
+            if let gone = photos.first(where: { photo in !keys.contains { $0.rowID == photo.rowID } }) {
+                throw LibraryError.notFound(.photo(gone.uniqueName))
             }
             var history = HistoryWriter(self, author: author, context: .rate)
-            let change: RatingChange
-            let id: Int64
-            if let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) {
-                id = existing.id
-                guard existing.value != value.rawValue else {
-                    return (RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName, author: name), .unchanged)
+            var results: [(rating: RatingInfo, change: RatingChange)] = []
+            for key in keys {
+                let change: RatingChange
+                let id: Int64
+                if let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) {
+                    id = existing.id
+                    if existing.value == value.rawValue {
+                        results.append(
+                            (RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName, author: name), .unchanged)
+                        )
+                        continue
+                    }
+                    try catalogStore.setValue(ofRating: id, to: value)
+                    history.update(.rating(uuid: existing.uuid), ["value"], zone: key.zone)
+                    change = .replaced(previous: existing.value)
+                } else {
+                    let uuid = newObjectUUID()
+                    id = try catalogStore.insertRating(uuid: uuid, photo: key.rowID, value: value, author: name)
+                    history.insert(.rating(uuid: uuid), zone: key.zone)
+                    change = .added
                 }
-                try catalogStore.setValue(ofRating: id, to: value)
-                history.update(.rating(uuid: existing.uuid), ["value"], zone: key.zone)
-                change = .replaced(previous: existing.value)
-            } else {
-                let uuid = newObjectUUID()
-                id = try catalogStore.insertRating(uuid: uuid, photo: key.rowID, value: value, author: name)
-                history.insert(.rating(uuid: uuid), zone: key.zone)
-                change = .added
+                history.update(.photo(uniqueName: key.uniqueName), ["ratings"], zone: key.zone)
+                results.append((RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName, author: name), change))
             }
-            history.update(.photo(uniqueName: key.uniqueName), ["ratings"], zone: key.zone)
             try history.commit()
-            return (RatingInfo(id: id, value: value.rawValue, photo: key.uniqueName, author: name), change)
+            return results
         }
     }
 

@@ -7,8 +7,10 @@ import Foundation
 /// - `photoshop:DateCreated` and `exif:DateTimeOriginal`: the capture time in ISO 8601 with its
 ///   offset when known (`2024-06-01T14:30:00.250+02:00`), without a zone when not (MWG §5.4:
 ///   both carry the same value; the zone is omitted when unknown rather than invented);
-/// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` its
-///   last level (`Places/France/Paris` gives `Paris`), as Lightroom and digiKam write it; a tag
+/// - `dc:subject` (an `rdf:Bag`): every tag without `/` as it is, and of each tag with `/` every
+///   level, the ancestors and the leaf (`Places/France/Paris` gives `Places`, `France`, `Paris`),
+///   as Lightroom writes it by default ("Include on Export: Parents"), so that readers of
+///   `dc:subject` alone (PhotoPrism) keep `Places` and `France` (issue 32 item 1); a tag
 ///   that `lr:hierarchicalSubject` cannot carry unchanged (`A|B`, `A / B`, `A//B`: `isPath`)
 ///   whole, as a flat keyword;
 /// - `lr:hierarchicalSubject` (an `rdf:Bag`, only when some tag has `/`): every tag but those,
@@ -39,8 +41,8 @@ public enum XMPWriter {
         var flat: [String] = []
         var seen = Set<String>()
         for tag in photo.tags {
-            let keyword = tag.contains("/") && isPath(tag) ? (XMPSidecar.levels(tag, separator: "/").last ?? tag) : tag
-            if seen.insert(keyword).inserted { flat.append(keyword) }
+            let keywords = tag.contains("/") && isPath(tag) ? XMPSidecar.levels(tag, separator: "/") : [tag]
+            for keyword in keywords where seen.insert(keyword).inserted { flat.append(keyword) }
         }
         var attributes =
             "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"

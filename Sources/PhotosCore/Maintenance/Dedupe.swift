@@ -80,18 +80,23 @@ extension Library {
     /// compaction has passed, examines every tag. A dry run runs the same code and rolls it back.
     /// - Throws: `LibraryError.busy` when another process holds the lock past the wait,
     ///   `LibraryError` for the store's failures.
-    public func dedupeTags(all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default) throws
-        -> DedupeReport
-    {
+    ///
+    /// With `fold` (`dedupe-tags --fold`, issue 32 item 2), tags whose names differ only by case
+    /// or accents (equal by `TagName.sameTag`, the rule every lookup by name uses) are
+    /// duplicates too, and every tag is examined; the smallest uuid still wins and keeps its
+    /// name.
+    public func dedupeTags(
+        all: Bool = false, dryRun: Bool = false, author: HistoryAuthor = .default, fold: Bool = false
+    ) throws -> DedupeReport {
         try self.dryRun(dryRun) {
             var report = DedupeReport()
             report.dryRun = isDryRun
-            try write { try self.dedupeTagsBody(all: all, author: author, report: &report) }
+            try write { try self.dedupeTagsBody(all: all || fold, author: author, fold: fold, report: &report) }
             return report
         }
     }
 
-    private func dedupeTagsBody(all: Bool, author: HistoryAuthor, report: inout DedupeReport) throws {
+    private func dedupeTagsBody(all: Bool, author: HistoryAuthor, fold: Bool, report: inout DedupeReport) throws {
         do {
             let current = try self.currentHistoryToken()
             var since = all ? nil : try self.consumerToken(Library.dedupeConsumer)
@@ -108,7 +113,7 @@ extension Library {
             // not); the shared store's groups are reported, as apply leaves them too.
             var sharedZones: [ZoneID: Bool] = [:]
             var merges: [TagMerge] = []
-            for (group, merge) in try self.duplicateGroups(restrictedTo: keys) {
+            for (group, merge) in try self.duplicateGroups(restrictedTo: keys, fold: fold) {
                 let shared = try sharedZones[group.zone] ?? isSharedStoreZone(group.zone.rawValue)
                 sharedZones[group.zone] = shared
                 if shared {
@@ -152,11 +157,16 @@ extension Library {
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
     /// zone and name, each with its merge (the rows of its tags). With `keys`, only those
     /// (zone, NFC name) pairs.
-    func duplicateGroups(restrictedTo keys: Set<TagKey>?) throws -> [(group: TagMergeGroup, merge: TagMerge)] {
+    /// With `fold`, names are keyed folded (case and diacritics removed, the classes of
+    /// `TagName.sameTag`) and the group is named by its winner.
+    func duplicateGroups(restrictedTo keys: Set<TagKey>?, fold: Bool = false) throws -> [(
+        group: TagMergeGroup, merge: TagMerge
+    )] {
         let store = tagDedupeStore
         var byKey: [TagKey: [StoredTag]] = [:]
         let visit: (StoredTag) -> Void = { tag in
-            let key = TagKey(zone: tag.zone, storedName: tag.name)
+            var key = TagKey(zone: tag.zone, storedName: tag.name)
+            if fold { key.name = key.name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
             if keys == nil || keys?.contains(key) == true { byKey[key, default: []].append(tag) }
         }
         if let keys, keys.count < 500 {
@@ -170,7 +180,8 @@ extension Library {
             .map { key, tags in
                 let sorted = tags.sorted { uuidByteOrder($0.uuid, $1.uuid) }
                 let group = TagMergeGroup(
-                    zone: key.zone, name: key.name, winner: sorted[0].uuid, losers: sorted.dropFirst().map(\.uuid),
+                    zone: key.zone, name: fold ? sorted[0].name.precomposedStringWithCanonicalMapping : key.name,
+                    winner: sorted[0].uuid, losers: sorted.dropFirst().map(\.uuid),
                     photosRelinked: 0)
                 return (group, TagMerge(winner: sorted[0], losers: Array(sorted.dropFirst())))
             }

@@ -116,8 +116,12 @@ public struct PhotoQuery: Sendable {
     /// unless they are the same).
     public var zones: [String] = []
     /// Displayed rating (mean of the ratings rounded half up, SPEC §3) at least this; photos
-    /// without ratings fail.
+    /// without ratings fail. With `ratedBy`, that author's rating is compared instead.
     public var minRating: Int?
+    /// Photos rated by this author (`rating.author`, normalized as stored: `AuthorName`).
+    public var ratedBy: String?
+    /// Photos without a rating by this author.
+    public var unratedBy: String?
     /// Keyset paging by uniqueName (`photos export` reads its photos a page at a time, so its
     /// memory does not grow with the library): when set, `sort` and `descending` are ignored.
     public var page: PhotoPage?

@@ -14,15 +14,23 @@ enum DedupeTagsCommand: Command {
             order, any number of times, on any copy of the data gives the same winners. On a
             terminal it asks before deleting duplicates, naming the tags and photos relinked (--yes
             skips the question; never asked when not on a terminal, so cron runs it as before).
+            --fold also takes names that differ only by case or accents ('Café' and 'cafe') as the
+            same, the rule by which every command finds a tag by name, and examines every tag; the
+            smallest uuid still wins and keeps its name. Named for folding (Unicode's case folding
+            and Foundation's diacritic folding, both at once), not --fold-case: accents fold too.
             """)
 
     struct Options: ParsableOptions {
         var all = false
+        var fold = false
         var dryRun = false
         var yes = false
         static var options: [Option<Options>] {
             [
                 .flag(\.all, "--all", help: "Examine every tag, not only those inserted since the last run."),
+                .flag(
+                    \.fold, "--fold",
+                    help: "Also merge names that differ only by case or accents (Café, cafe); implies --all."),
                 .flag(\.dryRun, "--dry-run", help: "List what would merge; change nothing."),
                 Confirmation.yes(\.yes)
             ]
@@ -40,7 +48,10 @@ enum DedupeTagsCommand: Command {
                     preview.merged
                 )
             },
-            run: { try library.dedupeTags(all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor) })
+            run: {
+                try library.dedupeTags(
+                    all: options.all, dryRun: options.dryRun, author: ctx.historyAuthor, fold: options.fold)
+            })
         if ctx.global.json {
             ctx.console.printJSON(report.json)
             return

@@ -9,8 +9,13 @@ struct PhotoFilterOptions: ParsableOptions {
     static var options: [Option<PhotoFilterOptions>] {
         [
             .values(
-                \.filter.tags, "--tag", value: "NAME", help: "Only photos with this tag (all given tags must match).",
+                \.filter.tags, "--tag", value: "NAME",
+                help:
+                    "Only photos with this tag or a tag beneath it (Places selects Places/France/Paris), ignoring case and diacritics; all given tags must match.",
                 parser: .tagName),
+            .flag(
+                \.filter.tagExact, "--tag-exact",
+                help: "--tag selects only tags of that very name, not the tags beneath them."),
             .value(
                 \.filter.since, "--since", value: "DATE",
                 help:
@@ -27,8 +32,12 @@ struct PhotoFilterOptions: ParsableOptions {
             .value(
                 \.filter.minRating, "--min-rating", value: "N",
                 help:
-                    "Only photos whose rating (the mean, rounded half up) is at least N, 1-5; unrated photos are left out.",
+                    "Only photos whose rating (the mean of every author's, rounded half up; with --rated-by, that author's) is at least N, 1-5; unrated photos are left out.",
                 parser: .int(in: RatingValue.range)),
+            .value(
+                \.filter.ratedBy, "--rated-by", value: "AUTHOR",
+                help: "Only photos this author rated (the author of 'rate': --author, $PHOTOS_AUTHOR)."),
+            .value(\.filter.unratedBy, "--unrated-by", value: "AUTHOR", help: "Only photos this author has not rated."),
             .value(
                 \.filter.name, "--name", value: "GLOB",
                 help:
@@ -50,7 +59,9 @@ struct PhotoFilterOptions: ParsableOptions {
     func validate() throws {
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
+        if filter.tagExact && filter.tags.isEmpty { throw UsageError("--tag-exact needs --tag") }
         if filter.unrated && filter.minRating != nil { throw UsageError("give --min-rating or --unrated, not both") }
+        if filter.unrated && filter.ratedBy != nil { throw UsageError("give --rated-by or --unrated, not both") }
         if let pattern = filter.name, let range = NameGlob(pattern).reversedRange {
             // POSIX.1-2017 XBD §9.3.5: a range whose end sorts before its start is undefined.
             throw UsageError("--name '\(pattern)': the range '\(range)' is reversed (its end sorts before its start)")

@@ -1,7 +1,8 @@
 import Foundation
 import PhotosCore
 
-/// `photos rate PHOTO VALUE` and `photos rate PHOTO --clear` (SPEC §5, issue 14 item 4).
+/// `photos rate PHOTO... VALUE` and `photos rate PHOTO --clear` (SPEC §5, issue 14 item 4;
+/// many photos and `-` for stdin, issue 32 item 3).
 enum RateCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["rate"],
@@ -12,38 +13,57 @@ enum RateCommand: Command {
             authors' ratings stay. Ratings from before ratings had authors, and those read from XMP
             sidecars on import, are anonymous: they stay and count. The photo's rating in list and
             show is the mean of all its ratings, rounded half up. A value that is not a whole number
-            from 1 to 5 exits 64.
+            from 1 to 5 exits 64. Several photos (or - for uniqueNames on stdin) before the value are
+            rated in one transaction, recorded as one history transaction; every photo is resolved
+            first, and if one is unknown or ambiguous nothing changes. --clear takes one photo.
             """,
-        examples: ["photos rate 3f2a 5", "photos --author alice rate 3f2a 4", "photos rate 3f2a --clear"]
+        examples: [
+            "photos rate 3f2a 5", "photos rate 3f2a 9b1c 4",
+            "photos list --tag best --json | jq -r .uniqueName | photos rate - 5",
+            "photos --author alice rate 3f2a 4", "photos rate 3f2a --clear"
+        ]
     )
 
     struct Options: ParsableOptions {
-        var photo = ""
+        var words: [String] = []
         var value: RatingValue?
         var clear = false
+        /// The photos: every word but the value.
+        var photos: [String] { clear ? words : Array(words.dropLast()) }
 
         static var options: [Option<Options>] {
             [.flag(\.clear, "--clear", help: "Remove your rating of the photo instead of setting one.")]
         }
         static var arguments: [Argument<Options>] {
             [
-                .one(\.photo, "photo", help: PhotoArguments.one),
-                .optional(
-                    \.value, "value", help: "A whole number from 1 to 5 (not with --clear).",
-                    parse: { try RatingValue(parsing: $0) })
+                .many(
+                    \.words, "photo-and-value",
+                    help:
+                        "The photos (uniqueNames or prefixes; - reads them from stdin), then a whole number from 1 to 5 (no value with --clear)."
+                )
             ]
         }
 
-        func validate() throws {
-            if clear && value != nil { throw UsageError("give a value or --clear, not both") }
-            if !clear && value == nil { throw UsageError("missing <value> (a whole number from 1 to 5), or --clear") }
+        mutating func validate() throws {
+            if clear {
+                // A one- or two-character word is no photo (prefixes have 4 or more characters).
+                if words.count > 1, let last = words.last, last.count <= 2, Int(last) != nil {
+                    throw UsageError("give a value or --clear, not both")
+                }
+                if words.count != 1 { throw UsageError("--clear takes one photo") }
+                return
+            }
+            guard words.count >= 2, let last = words.last else {
+                throw UsageError("missing <value> (a whole number from 1 to 5), or --clear")
+            }
+            value = try RatingValue(parsing: last)
         }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
-        let photo = try ctx.resolvePhoto(options.photo, in: library)
         guard let value = options.value else {
+            let photo = try ctx.resolvePhoto(options.words[0], in: library)
             let removed = try library.clearRating(of: photo, author: ctx.historyAuthor)
             if ctx.global.json {
                 ctx.console.printJSON(
@@ -61,6 +81,27 @@ enum RateCommand: Command {
             }
             return
         }
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
+        if photos.count != 1 {
+            let results = try library.setRatings(value, of: photos, author: ctx.historyAuthor)
+            if ctx.global.json {
+                for (rating, _) in results { ctx.console.printJSON(rating.json) }
+            } else if !ctx.global.quiet {
+                var added = 0, replaced = 0, unchanged = 0
+                for (_, change) in results {
+                    switch change {
+                    case .added: added += 1
+                    case .replaced: replaced += 1
+                    case .unchanged: unchanged += 1
+                    }
+                }
+                ctx.console.print(
+                    "Rated \(TerminalText.plural(results.count, "photo")) \(value.rawValue) by \(ctx.historyAuthor.name(for: .rate)) (\(added) added, \(replaced) replaced, \(unchanged) unchanged)"
+                )
+            }
+            return
+        }
+        let photo = photos[0]
         let (rating, change) = try library.setRating(value, of: photo, author: ctx.historyAuthor)
         if ctx.global.json {
             ctx.console.printJSON(rating.json)
