@@ -33,7 +33,8 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
-            name: "CImageCodec", dependencies: [
+            name: "CImageCodec",
+            dependencies: [
                 "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw"
             ],
             // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself

@@ -226,6 +226,65 @@ static uint8_t *pc_raw_reduce(const uint8_t *src, int width, int height, int col
     return result;
 }
 
+/*
+ * The uncompressed 8-bit RGB thumbnail of a TIFF-based RAW's IFD0 (DNG 1.6 §"IFD0": a reduced-resolution
+ * image, NewSubfileType 1, is what DNG writers put there), which LibRaw 0.20 does not offer when another
+ * preview is declared: Compression 1, PhotometricInterpretation 2, SamplesPerPixel 3, BitsPerSample 8,
+ * PlanarConfiguration 1, its strips contiguous and inside the file. A malloc'd width × height × 3 image, or NULL.
+ */
+static uint8_t *pc_raw_ifd0_rgb(const uint8_t *data, size_t size, int *width, int *height) {
+    if (size < 16) return NULL;
+    int le = memcmp(data, "II*\0", 4) == 0;
+    if (!le && memcmp(data, "MM\0*", 4) != 0) return NULL;
+    uint32_t offset = pc_raw_get32(data + 4, le);
+    if (offset < 8 || offset > size - 2) return NULL;
+    uint32_t count = pc_raw_get16(data + offset, le);
+    if (count > 1000 || (uint64_t)offset + 2 + (uint64_t)count * 12 > size) return NULL;
+    uint32_t w = 0, h = 0, compression = 1, photometric = 0, spp = 1, bits = 8, planar = 1, subfile = 0, strip = 0, strips = 0;
+    uint32_t strip_type = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint8_t *e = data + offset + 2 + i * 12;
+        uint32_t tag = pc_raw_get16(e, le), type = pc_raw_get16(e + 2, le), n = pc_raw_get32(e + 4, le);
+        uint32_t value = type == 3 ? pc_raw_get16(e + 8, le) : pc_raw_get32(e + 8, le);
+        switch (tag) {
+        case 254: subfile = value; break;
+        case 256: w = value; break;
+        case 257: h = value; break;
+        case 258: /* one SHORT in the entry, or 3 at an offset: each must be 8 */
+            bits = 0;
+            if (n == 1) bits = value;
+            else if (n == 3 && type == 3 && (uint64_t)pc_raw_get32(e + 8, le) + 6 <= size) {
+                const uint8_t *b = data + pc_raw_get32(e + 8, le);
+                if (pc_raw_get16(b, le) == 8 && pc_raw_get16(b + 2, le) == 8 && pc_raw_get16(b + 4, le) == 8) bits = 8;
+            }
+            break;
+        case 259: compression = value; break;
+        case 262: photometric = value; break;
+        case 273: strip = value; strips = n; strip_type = type; break;
+        case 277: spp = value; break;
+        case 284: planar = value; break;
+        default: break;
+        }
+    }
+    if (!(subfile & 1) || compression != 1 || photometric != 2 || spp != 3 || bits != 8 || planar != 1) return NULL;
+    if (w == 0 || h == 0 || w > 4096 || h > 4096 || strips == 0) return NULL;
+    uint64_t bytes = (uint64_t)w * h * 3;
+    /* Several strips: the first offset, read from its array, and the image must follow contiguously. */
+    uint32_t first = strip;
+    if (strips > 1) {
+        size_t item = strip_type == 3 ? 2 : 4;
+        if ((uint64_t)strip + item > size) return NULL;
+        first = item == 2 ? pc_raw_get16(data + strip, le) : pc_raw_get32(data + strip, le);
+    }
+    if ((uint64_t)first + bytes > size) return NULL;
+    uint8_t *rgb = malloc((size_t)bytes);
+    if (rgb == NULL) return NULL;
+    memcpy(rgb, data + first, (size_t)bytes);
+    *width = (int)w;
+    *height = (int)h;
+    return rgb;
+}
+
 /* Everything LibRaw does for one file, in whichever process calls it. */
 static pc_status pc_raw_decode_here(const uint8_t *data, size_t size, const pc_decode_options *options, pc_raw_info *info,
                                     pc_decoded *out, uint8_t **jpeg, size_t *jpeg_size, pc_messages *m) {
@@ -358,7 +417,18 @@ static pc_status pc_raw_decode_here(const uint8_t *data, size_t size, const pc_d
     }
     if (info->source != 0) { free(small_jpeg); free(small_rgb); goto done; }
 
-    /* 3. A preview under PC_RAW_PREVIEW_MIN_EDGE is still the camera's picture: better than none. */
+    /* 3. A preview under PC_RAW_PREVIEW_MIN_EDGE is still the camera's picture: better than none
+     *    (LibRaw's, or the RGB thumbnail of a TIFF-based RAW's IFD0). */
+    if (small_jpeg == NULL && small_rgb == NULL) {
+        int w = 0, h = 0;
+        uint8_t *ifd0 = pc_raw_ifd0_rgb(data, size, &w, &h);
+        if (ifd0 != NULL) {
+            small_rgb = pc_raw_reduce(ifd0, w, h, 3, options->target_edge, &small_w, &small_h);
+            info->preview_width = w;
+            info->preview_height = h;
+            free(ifd0);
+        }
+    }
     if (small_jpeg != NULL) {
         *jpeg = small_jpeg; *jpeg_size = small_jpeg_size;
         info->source = PC_RAW_SOURCE_JPEG_PREVIEW;
@@ -560,4 +630,7 @@ pc_status pc_raw_decode(const uint8_t *data, size_t size, const pc_decode_option
     return pc_raw_decode_isolated(data, size, options, info, out, jpeg, jpeg_size, messages);
 }
 
-const char *pc_raw_version(void) { return libraw_version(); }
+void pc_raw_version(char *out, size_t capacity) {
+    int v = libraw_versionNumber(); /* LIBRAW_MAKE_VERSION: major << 16 | minor << 8 | patch */
+    snprintf(out, capacity, "%d.%d.%d", (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF);
+}

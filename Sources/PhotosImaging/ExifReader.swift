@@ -57,7 +57,9 @@ public enum ExifReader {
         }
         let reader = TIFFReader(bytes: block, little: little)
         let magic = reader.u16(2)
-        guard magic == 42 || (rawMagic && (magic == 0x55 || magic == 0x4F52 || magic == 0x5352)), let ifd0 = reader.u32(4) else { return result }
+        guard magic == 42 || (rawMagic && (magic == 0x55 || magic == 0x4F52 || magic == 0x5352)),
+            let ifd0 = reader.u32(4)
+        else { return result }
         var visited: Set<Int> = []
         var exifIFD: Int?
         // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in

@@ -5,6 +5,13 @@ public enum ImageLibraries {
     /// Name and version of each image library, in a fixed order: libjpeg-turbo (the version
     /// compiled against: its libjpeg 6.2 ABI has no call that says), libpng, Little CMS,
     /// libheif and libwebp (asked of the library linked at run time), then LibRaw (`libraw_version`).
+    /// LibRaw's version, "0.20.2" (`libraw_versionNumber`).
+    static var libRawVersion: String {
+        var text = [CChar](repeating: 0, count: 32)
+        pc_raw_version(&text, text.count)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     public static var versions: [(name: String, version: String)] {
         var v = pc_library_versions_t()
         pc_library_versions(&v)
@@ -14,6 +21,6 @@ public enum ImageLibraries {
         return [
             ("libjpeg-turbo", text(v.jpeg)), ("libpng", text(v.png)), ("lcms2", text(v.lcms)),
             ("libheif", text(v.heif)), ("libwebp", text(v.webp))
-        ] + [("LibRaw", String(cString: pc_raw_version()))]
+        ] + [("LibRaw", libRawVersion)]
     }
 }

@@ -122,6 +122,9 @@ enum RawThumbnailer {
         var orientation = Orientation(rawValue: Int(raw.info.orientation)) ?? .up
         if metadata.exif.hasOrientation { orientation = metadata.exif.orientation }
         let stored: PixelBuffer
+        // The picture's full size before the decode's reduction, whose aspect the thumbnail keeps.
+        var picture = (Int(raw.info.preview_width), Int(raw.info.preview_height))
+        if raw.info.source == PC_RAW_SOURCE_DEVELOPED { picture = (Int(raw.info.width), Int(raw.info.height)) }
         var warnings = raw.warnings
         if let jpeg = raw.jpeg {
             let preview = try jpeg.withUnsafeBytes { buffer -> (DecodedImage, EmbeddedMetadata) in
@@ -134,6 +137,7 @@ enum RawThumbnailer {
                 }
             }
             stored = preview.0.pixels
+            picture = (preview.0.storedWidth, preview.0.storedHeight)
             warnings += preview.0.warnings
             // The preview's own orientation wins for its pixels (issue 24: "upright by the preview's
             // own EXIF Orientation when it has one, else by LibRaw's flip").
@@ -156,8 +160,9 @@ enum RawThumbnailer {
         let uprightHeight = swap ? width : height
         // The thumbnail's aspect is the picture's (the preview's pixels, which may be cropped
         // differently from the developed size).
-        let pictureWidth = swap ? stored.height : stored.width
-        let pictureHeight = swap ? stored.width : stored.height
+        if picture.0 <= 0 || picture.1 <= 0 { picture = (stored.width, stored.height) }
+        let pictureWidth = swap ? picture.1 : picture.0
+        let pictureHeight = swap ? picture.0 : picture.1
         let size = Thumbnailer.thumbnailSize(width: pictureWidth, height: pictureHeight, maxEdge: edge)
         let reduced = try Resampler.areaAverage(
             stored, width: swap ? size.height : size.width, height: swap ? size.width : size.height)

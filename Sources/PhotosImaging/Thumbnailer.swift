@@ -55,7 +55,7 @@ public enum Thumbnailer {
         case .webp:
             metadata = EmbeddedMetadata.read(webp: bytes)
         case .raw, .tiff, .gif, .jxl:
-            metadata = EmbeddedMetadata()  // (.raw: RawThumbnailer)
+            metadata = EmbeddedMetadata() // (.raw: RawThumbnailer)
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12

@@ -167,8 +167,8 @@ typedef struct pc_raw_info {
 pc_status pc_raw_decode(const uint8_t *data, size_t size, const pc_decode_options *options, pc_raw_info *info,
                         pc_decoded *out, uint8_t **jpeg, size_t *jpeg_size, pc_messages *messages);
 
-/* LibRaw's version text ("0.20.2-Release"), for `photos --version`. */
-const char *pc_raw_version(void);
+/* LibRaw's version ("0.20.2", from libraw_versionNumber) into out, for `photos --version`. */
+void pc_raw_version(char *out, size_t capacity);
 
 /* Tests: a WebP (channels 3 or 4, lossless or quality 0...100) into a malloc'd buffer. */
 pc_status pc_webp_encode_test(const uint8_t *pixels, int width, int height, int channels, int lossless, int quality,
