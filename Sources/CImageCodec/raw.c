@@ -45,6 +45,9 @@
  * a bit per pixel) refuses the stripped files that declare 3000×2000 images in 6 KB. */
 #define PC_RAW_PIXELS_PER_BYTE 16
 #define PC_RAW_PREVIEW_MIN_EDGE 120
+/* LibRaw may rebuild a JPEG preview (a JFIF/Exif header put before the camera's data), so it can be a
+ * little longer than the bytes it came from; more than this over the file's size is refused. */
+#define PC_RAW_PREVIEW_SLACK (64u << 10)
 
 /* ---------------------------------------------------------------- detection */
 
@@ -333,6 +336,8 @@ static pc_status pc_raw_decode_here(const uint8_t *data, size_t size, const pc_d
             libraw_processed_image_t *img = libraw_dcraw_make_mem_thumb(raw, &errc);
             if (img == NULL) {
                 snprintf(preview_problem, sizeof preview_problem, "its preview cannot be read (LibRaw: %s)", libraw_strerror(errc));
+            } else if (img->type == LIBRAW_IMAGE_JPEG && (uint64_t)img->data_size > (uint64_t)size + PC_RAW_PREVIEW_SLACK) {
+                snprintf(preview_problem, sizeof preview_problem, "its JPEG preview is larger than the file");
             } else if (img->type == LIBRAW_IMAGE_JPEG) {
                 int w, h;
                 pc_raw_jpeg_size(img->data, img->data_size, &w, &h);
@@ -527,6 +532,10 @@ static pc_status pc_raw_decode_isolated(const uint8_t *data, size_t size, const 
         static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGPIPE };
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
         pc_raw_cap_memory();
+        /* LibRaw and the libjpeg it calls print warnings ("Premature end of JPEG file") to stderr,
+         * which is the importing process's: the child's goes nowhere. */
+        int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null_fd >= 0) { dup2(null_fd, STDERR_FILENO); close(null_fd); }
         /* LibRaw turns the EXIF capture time into a time_t with mktime (local time): in UTC that
          * time_t read back with gmtime is the camera's wall clock. Only this child's zone changes. */
         setenv("TZ", "UTC", 1);
@@ -567,7 +576,7 @@ static pc_status pc_raw_decode_isolated(const uint8_t *data, size_t size, const 
         reply.info.lens[sizeof reply.info.lens - 1] = '\0';
         int sane = reply.width >= 0 && reply.height >= 0 && reply.width <= (1 << 16) && reply.height <= (1 << 16) &&
                    reply.pixels_size == (uint64_t)reply.width * reply.height * 3 && reply.pixels_size <= PC_DECODE_BUDGET_BYTES &&
-                   reply.jpeg_size <= size && (reply.status != PC_OK || reply.pixels_size > 0 || reply.jpeg_size > 0);
+                   reply.jpeg_size <= (uint64_t)size + PC_RAW_PREVIEW_SLACK && (reply.status != PC_OK || reply.pixels_size > 0 || reply.jpeg_size > 0);
         if (sane && (reply.pixels_size > 0 || reply.jpeg_size > 0)) {
             out->pixels = reply.pixels_size > 0 ? malloc((size_t)reply.pixels_size) : NULL;
             *jpeg = reply.jpeg_size > 0 ? malloc((size_t)reply.jpeg_size) : NULL;
