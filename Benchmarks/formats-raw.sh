@@ -12,7 +12,9 @@
 #   lr+gm: `simple_dcraw -e` (LibRaw's sample that writes the embedded preview; Debian's dcraw_emu 0.20
 #          has no -e) then `gm convert -thumbnail 120x120` of the written preview;
 #   vips:  `vipsthumbnail -s 120x120` (libvips reads RAW only through its ImageMagick loader, where built).
-# Prints per tool the median wall time of N reps and the largest peak RSS of one process (GNU time %M).
+# Prints per tool the median wall time of N reps, the largest peak RSS of one process (GNU time %M) and
+# how many of the files got a thumbnail (libvips 8.14 in Debian 12 refuses RAF, RW2, NEF...: "not a known
+# file format", so its time there is the time to refuse).
 # Needs: libraw-bin, graphicsmagick, libvips-tools, time, bc, coreutils/findutils.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,5 +71,12 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for tool in photos lrgm vips; do
   : >"$work/rss.$tool"
   printf '%-8s median %ss' "$tool" "$(for ((r = 0; r < reps; r++)); do t_$tool; done | median)"
-  printf '  peak RSS %s KiB\n' "$(grep -E '^[0-9]+$' "$work/rss.$tool" | sort -n | tail -1)"
+  printf '  peak RSS %s KiB' "$(grep -E '^[0-9]+$' "$work/rss.$tool" | sort -n | tail -1)"
+  # Thumbnails made in the last rep: a peer that refuses a format is fast for nothing.
+  case $tool in
+    photos) made=$("$photos" --library "$work/lib" list 2>/dev/null | wc -l) ;;
+    lrgm) made=$(find "$work/out" -name '*.120.jpg' | wc -l) ;;
+    vips) made=$(find "$work/out" -name '*.jpg' | wc -l) ;;
+  esac
+  printf '  thumbnails %s of %s\n' "$made" "$n"
 done
