@@ -29,9 +29,17 @@ let package = Package(
         // (heifapi.h), so that its start-up work is not paid by every process.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // LibRaw (camera RAW files), its thread-safe build; raw.c runs it in a child process per file.
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
-            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP"]),
+            name: "CImageCodec",
+            dependencies: [
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw",
+            ],
+            // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself
+            // brings libgomp as its own dependency.)
+            linkerSettings: [.linkedLibrary("raw_r")]),
         // CImageCodec's test-only entry points (encoders of test inputs, libjpeg's own verdicts, our decoders past the
         // libjpeg-turbo version fence): a header of their own for the tests, not in CImageCodec's public one.
         .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),

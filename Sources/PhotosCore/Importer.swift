@@ -599,9 +599,8 @@ public final class Importer {
             return .failed("\(error)")
         }
         let detected = file.bytes.withUnsafeBytes {
-            ImageFormatSniffer.detect(
-                UnsafeRawBufferPointer(rebasing: $0.prefix(ImageFormatSniffer.prefixLength)),
-                soiSuffices: ext == "jpg" || ext == "jpeg", heifAndWebP: true)
+            // The whole file: a TIFF-based RAW is told from a plain TIFF by its tags (pc_raw_sniff).
+            ImageFormatSniffer.detect($0, soiSuffices: ext == "jpg" || ext == "jpeg", heifAndWebP: true)
         }
         guard detected != nil else {
             guard claimsImage else { return .skipped }

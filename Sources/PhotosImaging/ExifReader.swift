@@ -3,6 +3,9 @@ public struct ExifMetadata: Sendable, Equatable {
     /// Orientation (tag 0x0112), 1...8; 1 when absent or out of range
     /// (EXIF 2.32 §4.6.4 Table 4: 0 and 9+ are reserved).
     public var orientation: Orientation = .up
+    /// True when the block has a valid Orientation tag (a RAW's preview JPEG without one is
+    /// turned by the RAW's own orientation instead).
+    public var hasOrientation = false
     /// DateTimeOriginal (tag 0x9003) exactly as stored, "YYYY:MM:DD HH:MM:SS"; nil unless well-formed.
     public var dateTimeOriginal: String?
     /// OffsetTimeOriginal (tag 0x9011) as stored, "+HH:MM" or "-HH:MM"; nil unless well-formed.
@@ -33,6 +36,17 @@ public enum ExifReader {
     /// - Parameter block: bytes starting with "II*\0" or "MM\0*".
     /// - Returns: the fields found; defaults when the block is malformed.
     public static func parse(_ block: UnsafeRawBufferPointer) -> ExifMetadata {
+        parse(block, rawMagic: false)
+    }
+
+    /// Parses a TIFF/EXIF block, or with `rawMagic` also a camera RAW file laid out as TIFF under
+    /// another magic number: Panasonic RW2 (0x0055) and Olympus ORF ("RO"/"RS", LibRaw's
+    /// identify reads them so too).
+    /// - Parameters:
+    ///   - block: bytes starting with "II" or "MM" and the magic number.
+    ///   - rawMagic: accept the RW2 and ORF magic numbers besides 42.
+    /// - Returns: the fields found; defaults when the block is malformed.
+    public static func parse(_ block: UnsafeRawBufferPointer, rawMagic: Bool) -> ExifMetadata {
         var result = ExifMetadata()
         guard block.count >= 8 else { return result }
         let little: Bool
@@ -42,7 +56,10 @@ public enum ExifReader {
         default: return result
         }
         let reader = TIFFReader(bytes: block, little: little)
-        guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return result }
+        let magic = reader.u16(2)
+        guard magic == 42 || (rawMagic && (magic == 0x55 || magic == 0x4F52 || magic == 0x5352)),
+            let ifd0 = reader.u32(4)
+        else { return result }
         var visited: Set<Int> = []
         var exifIFD: Int?
         // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
@@ -92,6 +109,7 @@ public enum ExifReader {
                     let orientation = Orientation(rawValue: value)
                 {
                     result.orientation = orientation
+                    result.hasOrientation = true
                 }
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }

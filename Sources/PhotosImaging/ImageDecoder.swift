@@ -137,7 +137,9 @@ public enum ImageDecoder {
         case .png: status = pc_png_decode(base, bytes.count, &options, &decoded, &messages)
         case .heif, .avif: status = pc_heif_decode(base, bytes.count, &options, &decoded, &messages)
         case .webp: status = pc_webp_decode(base, bytes.count, &options, &decoded, &messages)
-        case .raw, .tiff, .gif, .jxl:
+        case .raw:
+            throw ImageError.unsupported("raw files are decoded by RawThumbnailer (LibRaw), not here")
+        case .tiff, .gif, .jxl:
             throw ImageError.unsupported("\(format.rawValue) files are not decoded by this build")
         }
         var exif: [UInt8]?, xmp: [UInt8]?

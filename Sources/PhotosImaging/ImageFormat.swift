@@ -36,7 +36,16 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     /// Name extensions (lower case) whose files claim to be images: a file named so that is not
     /// one is a failure, not a skip.
-    public static let claimedExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp"]
+    public static let claimedExtensions: Set<String> = Set([
+        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp"
+    ]).union(rawExtensions)
+
+    /// Name extensions (lower case) of camera RAW files (issue 24 item 1): claimed, so such a file
+    /// that is not one fails instead of being skipped; never used to detect one.
+    public static let rawExtensions: Set<String> = [
+        "cr2", "cr3", "crw", "nef", "nrw", "arw", "sr2", "srf", "raf", "orf", "rw2", "rwl", "pef", "dng",
+        "srw", "x3f", "3fr", "iiq", "mrw", "erf", "dcr", "kdc", "mos", "mef"
+    ]
 }
 
 /// Tells the formats apart by the file's first bytes, never by its name.
@@ -55,13 +64,15 @@ public enum ImageFormatSniffer {
     /// compatible brand is a HEIF image brand (ISO/IEC 23008-12 Annex B: heic, heix, heim, heis,
     /// hevc, hevx, hevm, hevs, mif1, msf1, mif2; AV1 Image File Format §7: avif, avis); AVIF when
     /// an AV1 brand is the major brand, or is listed and no HEVC brand is; WebP, `RIFF` size
-    /// `WEBP` (RIFF container of the WebP spec).
+    /// `WEBP` (RIFF container of the WebP spec); camera RAW (`.raw`): a RAW container's signature,
+    /// or a TIFF with a raw image's tags (CImageCodec raw.c `pc_raw_sniff`; the TIFF tags are read
+    /// only within `prefix`, so pass the whole file to tell a TIFF-based RAW from a plain TIFF).
     /// - Parameters:
     ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG, 12 for HEIF/WebP;
     ///     HEIF compatible brands are read up to `prefixLength` bytes).
     ///   - soiSuffices: true when the file's name says JPEG (or it was imported as one).
-    ///   - heifAndWebP: also detect HEIF, AVIF and WebP (false: JPEG and PNG only, as the
-    ///     library's schema before issue 13 allows).
+    ///   - heifAndWebP: also detect HEIF, AVIF, WebP and camera RAW (false: JPEG and PNG only, as
+    ///     the library's schema before issue 13 allows).
     /// - Returns: the format, or nil when no signature matches.
     public static func detect(
         _ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
@@ -78,6 +89,8 @@ public enum ImageFormatSniffer {
             return .png
         }
         guard heifAndWebP, prefix.count >= 12 else { return nil }
+        // Before TIFF and ISO-BMFF: a TIFF-based RAW is a TIFF, a CR3 an ISO-BMFF file.
+        if RawThumbnailer.cameraFormat(prefix) != nil { return .raw }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
         guard text(4) == "ftyp" else { return nil }
@@ -91,7 +104,7 @@ public enum ImageFormatSniffer {
         // Compatible brands: from byte 16 to the end of the ftyp box (within the prefix).
         var brands: [String] = []
         var at = 16
-        while at + 4 <= min(prefix.count, max(16, boxSize)) { brands.append(text(at)); at += 4 }
+        while at + 4 <= min(prefix.count, prefixLength, max(16, boxSize)) { brands.append(text(at)); at += 4 }
         if brands.contains(where: hevc.contains) { return .heif }
         if brands.contains(where: av1.contains) { return .avif }
         if generic.contains(major) || brands.contains(where: generic.contains) { return .heif }

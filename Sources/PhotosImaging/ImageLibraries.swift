@@ -2,10 +2,17 @@ import CImageCodec
 
 /// The image libraries this build decodes and encodes with.
 public enum ImageLibraries {
+    /// LibRaw's version, "0.20.2" (`libraw_versionNumber`).
+    static var libRawVersion: String {
+        var text = [CChar](repeating: 0, count: 32)
+        pc_raw_version(&text, text.count)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Name and version of each image library, in a fixed order: libjpeg-turbo (the version text
     /// found in the loaded libjpeg.so, its libjpeg 6.2 ABI having no call that says; the version
     /// compiled against when not found), libpng, Little CMS, libheif and libwebp (asked of the
-    /// library linked at run time).
+    /// library linked at run time), then LibRaw (`libRawVersion`).
     public static var versions: [(name: String, version: String)] {
         var v = pc_library_versions_t()
         pc_library_versions(&v)
@@ -15,7 +22,7 @@ public enum ImageLibraries {
         return [
             ("libjpeg-turbo", text(v.jpeg)), ("libpng", text(v.png)), ("lcms2", text(v.lcms)),
             ("libheif", text(v.heif)), ("libwebp", text(v.webp))
-        ]
+        ] + [("LibRaw", libRawVersion)]
     }
 
     /// Whether our own JPEG code (the reduced decoders of dconly.c, the thumbnail encoder of

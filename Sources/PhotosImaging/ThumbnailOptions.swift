@@ -63,4 +63,6 @@ public struct ThumbnailResult: Sendable {
     public var warnings: [String]
     /// EXIF, XMP and IPTC metadata found in the file (read in the same walk as the EXIF).
     public var metadata = EmbeddedMetadata()
+    /// Camera RAW files: the container, camera and where the thumbnail came from; nil for other formats.
+    public var camera: CameraRawInfo?
 }

@@ -5,8 +5,9 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF or WebP file in memory), applies EXIF
-    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif),
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP or camera RAW file in memory), applies EXIF
+    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif; RAW: its embedded
+    /// preview's EXIF Orientation when it has one, else the RAW's own, `RawThumbnailer`),
     /// and returns an upright thumbnail JPEG.
     /// - Parameters:
     ///   - bytes: the whole file.
@@ -37,6 +38,7 @@ public enum Thumbnailer {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
             throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
         }
+        if format == .raw { return try RawThumbnailer.makeThumbnail(from: bytes, options: options, tuning: tuning) }
         let edge = max(1, options.maxEdge)
         let decoded = try ImageDecoder.decode(
             bytes, format: format, targetEdge: edge,
@@ -53,7 +55,7 @@ public enum Thumbnailer {
         case .webp:
             metadata = EmbeddedMetadata.read(webp: bytes)
         case .raw, .tiff, .gif, .jxl:
-            metadata = EmbeddedMetadata()
+            metadata = EmbeddedMetadata() // (.raw: RawThumbnailer)
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12

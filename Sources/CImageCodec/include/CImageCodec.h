@@ -131,6 +131,46 @@ pc_status pc_webp_decode(const uint8_t *data, size_t size, const pc_decode_optio
                          pc_decoded *out, pc_messages *messages);
 
 /*
+ * Camera RAW (raw.c). pc_raw_sniff: 1 when the bytes are a camera RAW file by content: a RAW
+ * container's signature (CR3 `ftyp crx `, RAF, ORF, RW2/RWL, CRW, X3F, MRW), or a TIFF whose
+ * tags only a raw image has (DNGVersion, the CR2 marker, an IFD or SubIFD with CFA/LinearRaw
+ * photometric or a maker's compression); a plain TIFF image is 0. camera_format receives the
+ * container's lower-case name ("dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2", ...;
+ * "raw" for a TIFF raw of an unknown maker). Reads only within size bytes.
+ */
+int pc_raw_sniff(const uint8_t *data, size_t size, char *camera_format, size_t capacity);
+
+#define PC_RAW_SOURCE_JPEG_PREVIEW 1   /* the camera's embedded JPEG preview (in `jpeg`) */
+#define PC_RAW_SOURCE_BITMAP_PREVIEW 2 /* an embedded bitmap preview (in out->pixels) */
+#define PC_RAW_SOURCE_DEVELOPED 3      /* LibRaw's half-size develop (in out->pixels) */
+
+typedef struct pc_raw_info {
+    int width, height;          /* LibRaw sizes.width/height: the developed image, sensor orientation, pixels */
+    int orientation;            /* EXIF Orientation 1...8 from LibRaw's flip */
+    int source;                 /* PC_RAW_SOURCE_* the thumbnail comes from */
+    int preview_width, preview_height; /* the embedded preview used or looked at, pixels (0: none) */
+    int64_t timestamp;          /* LibRaw's capture time as the camera's wall clock in seconds since 1970 (0: none) */
+    char make[64], model[64], lens[128]; /* LibRaw's idata.make/model and lens.Lens, NUL-terminated */
+} pc_raw_info;
+
+/*
+ * Decodes a camera RAW file with LibRaw 0.20 in a child process (raw.c; PHOTOS_RAW_IN_PROCESS=1:
+ * in this one): the largest embedded preview LibRaw finds when its long edge is >= 120 px (a
+ * JPEG preview is returned whole in *jpeg, malloc'd, for the caller's JPEG decode; a bitmap one
+ * box-reduced in out->pixels), else a half-size develop (camera white balance, sRGB, 8-bit;
+ * tried only when the raw image's pixels are at most 16 per byte of the file and the develop's
+ * buffers fit PC_DECODE_BUDGET_MB) box-reduced in out->pixels, else a smaller preview; pixels
+ * are in the sensor's orientation (info->orientation says how to turn them). Over max_pixels
+ * PC_TOO_LARGE; nothing usable PC_CORRUPT with "RAW file has no embedded preview and its image
+ * data cannot be decoded: ..."; a child that crashes or runs over 60 s PC_CORRUPT.
+ */
+pc_status pc_raw_decode(const uint8_t *data, size_t size, const pc_decode_options *options, pc_raw_info *info,
+                        pc_decoded *out, uint8_t **jpeg, size_t *jpeg_size, pc_messages *messages);
+
+/* LibRaw's version ("0.20.2", from libraw_versionNumber) into out, for `photos --version`. */
+void pc_raw_version(char *out, size_t capacity);
+
+/*
  * Encodes 8-bit RGB as a baseline JPEG (4:2:0, optimized Huffman tables, JFIF APP0 then the sRGB
  * Exif APP1) into a malloc'd buffer: pc_thumbnail_jpeg_encode. quality is clamped to 1...100.
  * PC_UNSUPPORTED for a width or height < 1, PC_CORRUPT over 65500 (libjpeg's limit).
