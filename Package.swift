@@ -29,9 +29,15 @@ let package = Package(
         // (heifapi.h), so that its start-up work is not paid by every process.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // TIFF/BigTIFF (libtiff) and GIF (giflib), issue 24 items 3 and 4.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
-            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP"]),
+            name: "CImageCodec",
+            dependencies: [
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CTIFF", "CGIF"
+            ]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),

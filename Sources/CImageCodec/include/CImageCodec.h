@@ -130,6 +130,70 @@ pc_status pc_heif_decode(const uint8_t *data, size_t size, const pc_decode_optio
 pc_status pc_webp_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                          pc_decoded *out, pc_messages *messages);
 
+/*
+ * Decodes a TIFF or BigTIFF (libtiff, tiff.c): the first full-resolution page, or its smallest
+ * reduced-resolution copy (SubIFD or NewSubfileType 1) whose long edge is >= target_edge, band by
+ * band through TIFFRGBAImage into the box reducer; alpha on white; the ICC profile applied (CMYK
+ * through it when 8-bit contiguous strips); XMP (tag 700, at most 4 MiB) copied out; orientation
+ * not applied. stored_width/height are the full page's. Refused: over max_pixels (PC_TOO_LARGE), a
+ * strip or tile over half the budget (PC_OVER_BUDGET), uncompressed data larger than the file, a
+ * camera RAW file (pc_tiff_is_raw, PC_UNSUPPORTED); libtiff's errors in messages, never printed.
+ */
+pc_status pc_tiff_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages);
+
+/*
+ * 1 when a TIFF-container file is a camera RAW file and is left to the RAW reader: IFD0 has
+ * DNGVersion (50706), or the file has the CR2 signature, or IFD0's Make is a RAW camera maker's
+ * and a directory holds CFA data (Photometric 32803/34892 or a RAW-only compression). tiff.c.
+ */
+int pc_tiff_is_raw(const uint8_t *data, size_t size);
+
+/*
+ * Decodes the first frame of a GIF (giflib, gif.c, read record by record, never DGifSlurp) placed
+ * on its logical screen (uncovered pixels the background colour, transparent ones white),
+ * interlaced or not, box-reduced while reading rows; stored_width/height are the screen's.
+ */
+pc_status pc_gif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages);
+
+/* Tests: what pc_tiff_write_test writes. */
+typedef struct pc_tiff_test_options {
+    int bits;               /* 8 or 16 (a sample v is written as v × 257) */
+    int photometric;        /* 1 gray (1 sample), 2 RGB (3), 5 CMYK (4) */
+    int tile;               /* 0: strips; else square tiles of this edge (a multiple of 16) */
+    int planar;             /* 1: PlanarConfiguration 2 (one plane per sample) */
+    int rows_per_strip;     /* 0: 16 */
+    int compression;        /* 0/1 none, 5 LZW, 8 Adobe deflate */
+    int orientation;        /* 0: no tag; else tag 274 */
+    const uint8_t *icc;     /* tag 34675, or NULL */
+    size_t icc_size;
+    int reduced_width, reduced_height; /* > 0: a reduced-resolution RGB page of reduced_rgb */
+    int reduced_as_subifd;  /* 1: that page is IFD0's SubIFD; 0: the second top-level page (NewSubfileType 1) */
+    uint8_t reduced_rgb[3];
+    int bigtiff;            /* 1: BigTIFF */
+    const char *make;       /* tag 271, or NULL */
+} pc_tiff_test_options;
+
+/* Tests: writes `samples` (8-bit, width × height × samples per pixel) as a TIFF file with libtiff. */
+pc_status pc_tiff_write_test(const char *path, const uint8_t *samples, int width, int height,
+                             const pc_tiff_test_options *options);
+
+/* Tests: a gray 8-bit deflate TIFF in strips of rows_per_strip rows, value (y / 64) & 255, written row by row. */
+pc_status pc_tiff_write_large_test(const char *path, int width, int height, int rows_per_strip);
+
+/* Tests: one GIF89a frame that pc_gif_write_test writes (256-colour global table). */
+typedef struct pc_gif_test_frame {
+    int screen_width, screen_height, background;
+    int left, top, width, height, interlace;
+    int transparent;          /* -1: no Graphic Control Extension */
+    const uint8_t *palette;   /* 256 × 3 bytes */
+    const uint8_t *indices;   /* width × height colour indices */
+} pc_gif_test_frame;
+
+/* Tests: writes a one-frame GIF with giflib's encoder. */
+pc_status pc_gif_write_test(const char *path, const pc_gif_test_frame *frame);
+
 /* Tests: a WebP (channels 3 or 4, lossless or quality 0...100) into a malloc'd buffer. */
 pc_status pc_webp_encode_test(const uint8_t *pixels, int width, int height, int channels, int lossless, int quality,
                               uint8_t **out, size_t *out_size);
@@ -293,6 +357,7 @@ extern const size_t pc_srgb_exif_app1_size;
  */
 typedef struct pc_library_versions_t {
     char jpeg[32], png[32], lcms[32], heif[32], webp[32];
+    char tiff[32], gif[32]; /* libtiff's (TIFFGetVersion), giflib's (compiled against: it has no call) */
 } pc_library_versions_t;
 void pc_library_versions(pc_library_versions_t *out);
 
