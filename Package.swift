@@ -31,11 +31,14 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // LibRaw (camera RAW files), its thread-safe build; raw.c runs it in a child process per file.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
+        // TIFF/BigTIFF (libtiff) and GIF (giflib), issue 24 items 3 and 4.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
             name: "CImageCodec",
             dependencies: [
-                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw",
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF",
             ],
             // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself
             // brings libgomp as its own dependency.)

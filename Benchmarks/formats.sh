@@ -2,7 +2,7 @@
 # Benchmarks/formats.sh - time `photos import` of HEIC/AVIF/WebP files against vipsthumbnail
 # and the format's own decoder on the same files and cores (issue 13).
 #
-# Usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH]
+# Usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH] [--kind tiffgif]
 #   DIR holds .heic/.heif/.avif or .webp files (one format per run reads best). Make a set
 #   from the bench corpus with e.g.
 #     for f in ../shared/corpus/bench/*.jpg; do heif-enc -q 50 -o heic/$(basename "$f" .jpg).heic "$f"; done
@@ -16,15 +16,64 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 dir=${1:?usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH]}; shift
-reps=3 jobs=$(nproc) photos="$here/../.build/release/photos"
+reps=3 jobs=$(nproc) photos="$here/../.build/release/photos" kind=""
 while (($#)); do
   case $1 in
     --reps) reps=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --photos) photos=$2; shift 2 ;;
+    --kind) kind=$2; shift 2 ;;
     *) echo "formats.sh: unknown option $1" >&2; exit 64 ;;
   esac
 done
+# ---- TIFF and GIF (issue 24 items 3-4) ------------------------------------------------------
+# `--kind tiffgif`: DIR holds .tif/.tiff and/or .gif files; each kind is timed on its own against
+# vipsthumbnail -s 120x120 and GraphicsMagick's `gm convert -thumbnail 120x120` (one process per
+# file, xargs -P JOBS), median wall time of N reps, and the peak RSS of one run of each tool
+# (GNU time %M: photos' whole import; the peers' largest single process). Make a set with e.g.
+#   for f in ../shared/corpus/bench/*.jpg; do b=$(basename "$f" .jpg)
+#     vips copy "$f" tiff/$b.tif[compression=lzw,tile]; gm convert "$f" gif/$b.gif; done
+# Needs: libvips-tools, graphicsmagick, time.
+tiffgif_files() { find "$dir" -maxdepth 1 -type f \( "$@" \) | sort; }
+tiffgif_seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
+tiffgif_median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+tiffgif_peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+tiffgif_part() {
+  local label=$1; shift
+  local -a set; mapfile -t set < <(tiffgif_files "$@")
+  ((${#set[@]})) || { echo "$label: no files"; return 0; }
+  echo "$label: ${#set[@]} files, $(du -ck "${set[@]}" | tail -n 1 | cut -f1) KiB"
+  local out="$work/out"
+  p_photos() { rm -rf "$work/lib"; "$photos" --library "$work/lib" import -q --jobs "$jobs" "${set[@]}"; }
+  p_vips() { rm -rf "$out"; mkdir -p "$out"; printf '%s\0' "${set[@]}" | xargs -0 -P "$jobs" -n 1 vipsthumbnail -s 120x120 -o "$out/%s.jpg"; }
+  p_gm() { rm -rf "$out"; mkdir -p "$out"; printf '%s\0' "${set[@]}" | xargs -0 -P "$jobs" -I{} sh -c 'gm convert "$1[0]" -thumbnail 120x120 "$2/$(basename "$1").jpg"' _ {} "$out"; }
+  local tool r
+  for tool in photos vips gm; do
+    local m; m=$(for ((r = 0; r < reps; r++)); do tiffgif_seconds p_$tool; done | tiffgif_median)
+    local peak=0 f kb
+    if [[ $tool == photos ]]; then
+      rm -rf "$work/lib"; peak=$(tiffgif_peak_kb "$photos" --library "$work/lib" import -q --jobs "$jobs" "${set[@]}")
+    else
+      for f in "${set[@]}"; do
+        if [[ $tool == vips ]]; then kb=$(tiffgif_peak_kb vipsthumbnail -s 120x120 -o "$out/%s.jpg" "$f")
+        else kb=$(tiffgif_peak_kb gm convert "$f[0]" -thumbnail 120x120 "$out/x.jpg"); fi
+        ((kb > peak)) && peak=$kb
+      done
+    fi
+    printf '  %-7s median %6.2f s   peak RSS %4d MB\n' "$tool" "$m" $((peak / 1024))
+  done
+}
+if [[ $kind == tiffgif ]]; then
+  for t in vipsthumbnail gm bc; do command -v $t >/dev/null || { echo "formats.sh: missing $t" >&2; exit 69; }; done
+  [[ -x $photos ]] || { echo "formats.sh: no photos binary at $photos" >&2; exit 69; }
+  work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+  echo "jobs $jobs; reps $reps"
+  tiffgif_part TIFF -iname '*.tif' -o -iname '*.tiff'
+  tiffgif_part GIF -iname '*.gif'
+  exit 0
+fi
+# ---- end of TIFF and GIF -----------------------------------------------------------------------
+
 for t in vipsthumbnail heif-convert dwebp; do command -v $t >/dev/null || { echo "formats.sh: missing $t" >&2; exit 69; }; done
 [[ -x $photos ]] || { echo "formats.sh: no photos binary at $photos" >&2; exit 69; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT

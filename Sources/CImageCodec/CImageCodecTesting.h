@@ -149,4 +149,42 @@ pc_status pc_jpeg_encode_icc(const uint8_t *pixels, int width, int height, const
  */
 int pc_jpeg_clone_force(int mode);
 
+/* Tests: what pc_tiff_write_test writes. */
+typedef struct pc_tiff_test_options {
+    int bits;               /* 8 or 16 (a sample v is written as v × 257) */
+    int photometric;        /* 1 gray (1 sample), 2 RGB (3), 5 CMYK (4) */
+    int tile;               /* 0: strips; else square tiles of this edge (a multiple of 16) */
+    int planar;             /* 1: PlanarConfiguration 2 (one plane per sample) */
+    int rows_per_strip;     /* 0: 16 */
+    int compression;        /* 0/1 none, 5 LZW, 8 Adobe deflate */
+    int orientation;        /* 0: no tag; else tag 274 */
+    const uint8_t *icc;     /* tag 34675, or NULL */
+    size_t icc_size;
+    int reduced_width, reduced_height; /* > 0: a reduced-resolution RGB page of reduced_rgb */
+    int reduced_as_subifd;  /* 1: that page is IFD0's SubIFD; 0: the second top-level page (NewSubfileType 1) */
+    uint8_t reduced_rgb[3];
+    int bigtiff;            /* 1: BigTIFF */
+    const char *make;       /* tag 271, or NULL */
+} pc_tiff_test_options;
+
+/* Tests: writes `samples` (8-bit, width × height × samples per pixel) as a TIFF file with libtiff. */
+pc_status pc_tiff_write_test(const char *path, const uint8_t *samples, int width, int height,
+                             const pc_tiff_test_options *options);
+
+/* Tests: a gray 8-bit deflate TIFF in strips of rows_per_strip rows, value (y / 64) & 255, written row by row. */
+pc_status pc_tiff_write_large_test(const char *path, int width, int height, int rows_per_strip);
+
+/* Tests: one GIF89a frame that pc_gif_write_test writes (256-colour global table). */
+typedef struct pc_gif_test_frame {
+    int screen_width, screen_height, background;
+    int left, top, width, height, interlace;
+    int transparent;          /* -1: no Graphic Control Extension */
+    const uint8_t *palette;   /* 256 × 3 bytes */
+    const uint8_t *indices;   /* width × height colour indices */
+} pc_gif_test_frame;
+
+/* Tests: writes a one-frame GIF with giflib's encoder. */
+pc_status pc_gif_write_test(const char *path, const pc_gif_test_frame *frame);
+
+
 #endif

@@ -15,6 +15,9 @@
 #include "CImageCodec.h"
 #include "jpegclone.h"
 
+void pc_tiff_version(char *out, size_t capacity); /* tiff.c */
+void pc_gif_version(char *out, size_t capacity);  /* gif.c */
+
 static void pc_write_dotted(char *out, size_t capacity, unsigned major, unsigned minor, unsigned patch) {
     snprintf(out, capacity, "%u.%u.%u", major, minor, patch);
 }
@@ -40,4 +43,6 @@ void pc_library_versions(pc_library_versions_t *out) {
         snprintf(out->heif, sizeof out->heif, "unavailable");
     int webp = WebPGetDecoderVersion(); /* 0xMMmmpp */
     pc_write_dotted(out->webp, sizeof out->webp, (webp >> 16) & 0xFF, (webp >> 8) & 0xFF, webp & 0xFF);
+    pc_tiff_version(out->tiff, sizeof out->tiff);
+    pc_gif_version(out->gif, sizeof out->gif);
 }

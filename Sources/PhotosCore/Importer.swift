@@ -564,7 +564,7 @@ public final class Importer {
     }
 
     /// True when the name's extension (any case) is one of `ImageFormat.claimedExtensions`
-    /// (`.jpg`, `.jpeg`, `.png`, `.heic`, `.heif`, `.hif`, `.avif`, `.webp`): such a file that is
+    /// (`.jpg`, `.jpeg`, `.png`, `.heic`, `.heif`, `.hif`, `.avif`, `.webp`, `.tif`, `.tiff`, `.gif`): such a file that is
     /// not an image is a failure, not a skip (issue 13 item 2).
     static func claimsImage(_ path: String) -> Bool {
         ImageFormat.claimedExtensions.contains(PathName.pathExtension(path).lowercased())
@@ -604,10 +604,13 @@ public final class Importer {
         }
         guard detected != nil else {
             guard claimsImage else { return .skipped }
-            if file.bytes.isEmpty { return .failed("empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP") }
+            if file.bytes.isEmpty {
+                return .failed("empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF")
+            }
             let head = file.bytes.prefix(4).map { String(format: "0x%02x", $0) }.joined(separator: " ")
             return .failed(
-                "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .\(ext), its bytes start with \(head))")
+                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (its name says .\(ext), its bytes start with \(head))"
+            )
         }
         if !claimed.claim(file.sha256) {
             claimed.noteDuplicate(file.sha256)

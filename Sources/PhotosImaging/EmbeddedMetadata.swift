@@ -22,6 +22,19 @@ public struct EmbeddedMetadata: Sendable, Equatable {
 
     public init() {}
 
+    /// Reads the metadata of a whole TIFF file: IFD0 and its Exif IFD (tag 34665) through
+    /// `ExifReader`, which takes the file itself as the TIFF block EXIF is (CIPA DC-008 §4.5.2);
+    /// the XMP packet libtiff read from tag 700 (at most `maxXMPBytes`).
+    /// - Parameters:
+    ///   - tiff: the file's bytes.
+    ///   - xmp: tag 700's bytes, when present.
+    public static func read(tiff: UnsafeRawBufferPointer, xmp: [UInt8]?) -> EmbeddedMetadata {
+        var result = EmbeddedMetadata()
+        result.exif = ExifReader.parse(tiff)
+        if let xmp, xmp.count <= maxXMPBytes { result.xmp = xmp }
+        return result
+    }
+
     /// Reads the metadata of a whole JPEG file, in one walk of its marker segments.
     /// - Parameter jpeg: the file's bytes.
     public static func read(jpeg: UnsafeRawBufferPointer) -> EmbeddedMetadata {

@@ -88,7 +88,7 @@ public struct DecodedImage {
     public var usedReduced: Bool = false
     /// PNG eXIf payload or HEIF Exif item (TIFF block), when the file has one.
     public var exif: [UInt8]?
-    /// HEIF XMP item (`application/rdf+xml`), when the file has one.
+    /// HEIF XMP item (`application/rdf+xml`) or TIFF XMLPacket (tag 700), when the file has one.
     public var xmp: [UInt8]?
     /// Warnings that did not reject the file.
     public var warnings: [String]
@@ -107,7 +107,10 @@ public enum ImageDecoder {
     /// "scale_num, scale_denom"); PNG: integer box reduction while reading rows; HEIF/AVIF:
     /// libheif's decode of the primary image, or of its first thumbnail at least `targetEdge`
     /// on the long edge, box-reduced, already upright (irot/imir); WebP: libwebp's scaled
-    /// decode straight to the thumbnail size.
+    /// decode straight to the thumbnail size; TIFF: libtiff's TIFFRGBAImage band by band into the
+    /// box reducer, from the first full-resolution page or its smallest reduced-resolution copy of
+    /// at least `targetEdge` (CImageCodec tiff.c), orientation not applied; GIF: giflib's first
+    /// frame on its logical screen, transparency on white (gif.c).
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - format: its format (from `ImageFormatSniffer`).
@@ -139,7 +142,9 @@ public enum ImageDecoder {
         case .webp: status = pc_webp_decode(base, bytes.count, &options, &decoded, &messages)
         case .raw:
             throw ImageError.unsupported("raw files are decoded by RawThumbnailer (LibRaw), not here")
-        case .tiff, .gif, .jxl:
+        case .tiff: status = pc_tiff_decode(base, bytes.count, &options, &decoded, &messages)
+        case .gif: status = pc_gif_decode(base, bytes.count, &options, &decoded, &messages)
+        case .jxl:
             throw ImageError.unsupported("\(format.rawValue) files are not decoded by this build")
         }
         var exif: [UInt8]?, xmp: [UInt8]?

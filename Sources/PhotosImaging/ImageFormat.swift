@@ -1,3 +1,5 @@
+import CImageCodec
+
 /// The file formats `photos` decodes (SPEC §6; issue 13 item 2 adds HEIF, AVIF and WebP).
 /// The raw value is what the library records in `photo.format`.
 public enum ImageFormat: String, Sendable, CaseIterable {
@@ -37,7 +39,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Name extensions (lower case) whose files claim to be images: a file named so that is not
     /// one is a failure, not a skip.
     public static let claimedExtensions: Set<String> = Set([
-        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp"
+        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif",
     ]).union(rawExtensions)
 
     /// Name extensions (lower case) of camera RAW files (issue 24 item 1): claimed, so such a file
@@ -71,8 +73,11 @@ public enum ImageFormatSniffer {
     ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG, 12 for HEIF/WebP;
     ///     HEIF compatible brands are read up to `prefixLength` bytes).
     ///   - soiSuffices: true when the file's name says JPEG (or it was imported as one).
-    ///   - heifAndWebP: also detect HEIF, AVIF, WebP and camera RAW (false: JPEG and PNG only, as
-    ///     the library's schema before issue 13 allows).
+    ///   - heifAndWebP: also detect HEIF, AVIF, WebP, camera RAW, TIFF and GIF (false: JPEG and PNG
+    ///     only, as the library's schema before issue 13 allows).
+    /// With `heifAndWebP` also camera RAW first (`pc_raw_sniff`: RAW containers' signatures, and a
+    /// TIFF whose tags only a raw image has), then TIFF/BigTIFF (`II*\0`, `MM\0*`, 43 for BigTIFF)
+    /// and GIF (`GIF87a`, `GIF89a`).
     /// - Returns: the format, or nil when no signature matches.
     public static func detect(
         _ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
@@ -88,9 +93,24 @@ public enum ImageFormatSniffer {
         if prefix.count >= 8, (0..<8).allSatisfy({ prefix[$0] == png[$0] }) {
             return .png
         }
-        guard heifAndWebP, prefix.count >= 12 else { return nil }
+        guard heifAndWebP else { return nil }
         // Before TIFF and ISO-BMFF: a TIFF-based RAW is a TIFF, a CR3 an ISO-BMFF file.
         if RawThumbnailer.cameraFormat(prefix) != nil { return .raw }
+        // TIFF: "II" 42 or "MM" 42 (TIFF 6.0 §2 "Image File Header"), BigTIFF 43 (BigTIFF design);
+        // GIF: "GIF87a" or "GIF89a" (GIF89a §17 "Header").
+        if prefix.count >= 4 {
+            let little = prefix[0] == 0x49 && prefix[1] == 0x49 && prefix[3] == 0
+            let big = prefix[0] == 0x4D && prefix[1] == 0x4D && prefix[2] == 0
+            if (little && (prefix[2] == 42 || prefix[2] == 43)) || (big && (prefix[3] == 42 || prefix[3] == 43)) {
+                return .tiff
+            }
+        }
+        if prefix.count >= 6, prefix[0] == 0x47, prefix[1] == 0x49, prefix[2] == 0x46, prefix[3] == 0x38,
+            prefix[4] == 0x37 || prefix[4] == 0x39, prefix[5] == 0x61
+        {
+            return .gif
+        }
+        guard prefix.count >= 12 else { return nil }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
         guard text(4) == "ftyp" else { return nil }
@@ -109,5 +129,22 @@ public enum ImageFormatSniffer {
         if brands.contains(where: av1.contains) { return .avif }
         if generic.contains(major) || brands.contains(where: generic.contains) { return .heif }
         return nil
+    }
+
+    /// `detect` over a whole file, which also tells a camera RAW file in a TIFF container from a
+    /// TIFF: `.raw` when IFD0 has DNGVersion (tag 50706), the file has the CR2 signature, or
+    /// IFD0's Make names a RAW camera maker and a directory holds CFA data (Photometric 32803 or
+    /// 34892, or a compression only RAW files use); CImageCodec tiff.c `pc_tiff_is_raw`, read
+    /// with libtiff. A scan whose Make is a camera maker's (Epson) has no CFA data: a TIFF.
+    /// - Parameters:
+    ///   - bytes: the whole file.
+    ///   - soiSuffices: as for `detect`.
+    /// - Returns: the format, or nil when no signature matches.
+    public static func detectFile(_ bytes: UnsafeRawBufferPointer, soiSuffices: Bool = false) -> ImageFormat? {
+        let format = detect(
+            UnsafeRawBufferPointer(rebasing: bytes.prefix(prefixLength)), soiSuffices: soiSuffices, heifAndWebP: true)
+        guard format == .tiff else { return format }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        return pc_tiff_is_raw(base, bytes.count) != 0 ? .raw : .tiff
     }
 }

@@ -5,9 +5,10 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP or camera RAW file in memory), applies EXIF
-    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif; RAW: its embedded
-    /// preview's EXIF Orientation when it has one, else the RAW's own, `RawThumbnailer`),
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP, camera RAW, TIFF or GIF file in
+    /// memory), applies EXIF orientation (JPEG, PNG, WebP, TIFF tag 274; HEIF's irot/imir are
+    /// applied by libheif; RAW: its embedded preview's EXIF Orientation when it has one, else the
+    /// RAW's own, `RawThumbnailer`),
     /// and returns an upright thumbnail JPEG.
     /// - Parameters:
     ///   - bytes: the whole file.
@@ -34,9 +35,9 @@ public enum Thumbnailer {
     ) throws -> ThumbnailResult {
         guard !bytes.isEmpty else { throw ImageError.notAnImage("empty file") }
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
-        guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true, heifAndWebP: true) else {
+        guard let format = ImageFormatSniffer.detectFile(bytes, soiSuffices: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
-            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
+            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with \(start))")
         }
         if format == .raw { return try RawThumbnailer.makeThumbnail(from: bytes, options: options, tuning: tuning) }
         let edge = max(1, options.maxEdge)
@@ -54,8 +55,12 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
         case .webp:
             metadata = EmbeddedMetadata.read(webp: bytes)
-        case .raw, .tiff, .gif, .jxl:
-            metadata = EmbeddedMetadata() // (.raw: RawThumbnailer)
+        case .tiff:
+            // The file is a TIFF block: IFD0 (Orientation, DateTime) and its Exif IFD are read as
+            // EXIF is (ExifReader; classic TIFF only, BigTIFF's 64-bit IFDs give no EXIF).
+            metadata = EmbeddedMetadata.read(tiff: bytes, xmp: decoded.xmp)
+        case .raw, .gif, .jxl:
+            metadata = EmbeddedMetadata()  // (.raw: RawThumbnailer)
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12

@@ -109,7 +109,7 @@ final class ImportTests: ImportTestCase {
     func testTypeComesFromBytesNotTheName() throws {
         let library = try makeLibrary()
         _ = try tmp.write("in/notes.txt", Array("hello".utf8))
-        _ = try tmp.write("in/fake.jpg", Array("GIF89a not really".utf8))
+        _ = try tmp.write("in/fake.jpg", Array("GIF8 not really".utf8))
         _ = try tmp.write("in/empty.PNG", [])
         _ = try tmp.copy(samplesDir + "/storm.jpg", as: "in/storm.dat") // a JPEG with another extension
         _ = try tmp.copy(samplesDir + "/kite.png", as: "in/.hidden/kite.png")
@@ -122,8 +122,9 @@ final class ImportTests: ImportTestCase {
             uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
         XCTAssertEqual(
             reasons["fake.jpg"],
-            "not a JPEG, PNG, HEIF, AVIF or WebP file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)")
-        XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF or WebP")
+            "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)"
+        )
+        XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF")
         XCTAssertEqual(summary.failures.first?.path.hasPrefix(tmp.file("in")), true, "failures carry the full path")
 
         let hidden = try runImport(library, [tmp.file("in")]) { $0.includeHidden = true }

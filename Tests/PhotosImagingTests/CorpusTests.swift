@@ -116,7 +116,10 @@ final class CorpusConformanceTests: XCTestCase {
         try Corpus.requireCorpus()
         let cases: [(String, ImageError)] = [
             ("malformed/jpegdec_empty.jpg", .notAnImage("empty file")),
-            ("png-suite/xs2n0g01.png", .notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with 0x89 0x51)")),
+            (
+                "png-suite/xs2n0g01.png",
+                .notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with 0x89 0x51)")
+            ),
             ("jpeg-conformance/testorig12.jpg", .unsupported("Unsupported JPEG data precision 12")),
             ("unusual/fuzzdb_lottapixel.jpg", .tooLarge(width: 64250, height: 64250, limit: 100_000_000)),
             ("malformed/jpegdec_missing-sos.jpg", .corrupt("Invalid JPEG file structure: missing SOS marker")),

@@ -449,7 +449,8 @@ final class HEIFWebPTests: XCTestCase {
         // Not an image at all, whatever it is called.
         XCTAssertThrowsError(try Self.thumbnail(Array("just text, named photo.heic".utf8))) { error in
             XCTAssertEqual(
-                error as? ImageError, .notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with 0x6a 0x75)"))
+                error as? ImageError,
+                .notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with 0x6a 0x75)"))
         }
     }
 

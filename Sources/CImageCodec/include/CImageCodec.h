@@ -154,6 +154,34 @@ typedef struct pc_raw_info {
 } pc_raw_info;
 
 /*
+ * Decodes a TIFF or BigTIFF (libtiff, tiff.c): the first full-resolution page, or its smallest
+ * reduced-resolution copy (SubIFD or NewSubfileType 1) whose long edge is >= target_edge, band by
+ * band through TIFFRGBAImage into the box reducer; alpha on white; the ICC profile applied (CMYK
+ * through it when 8-bit contiguous strips); XMP (tag 700, at most 4 MiB) copied out; orientation
+ * not applied. stored_width/height are the full page's. Refused: over max_pixels (PC_TOO_LARGE), a
+ * strip or tile over half the budget (PC_OVER_BUDGET), uncompressed data larger than the file, a
+ * camera RAW file (pc_tiff_is_raw, PC_UNSUPPORTED); libtiff's errors in messages, never printed.
+ */
+pc_status pc_tiff_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                         pc_decoded *out, pc_messages *messages);
+
+/*
+ * 1 when a TIFF-container file is a camera RAW file and is left to the RAW reader: IFD0 has
+ * DNGVersion (50706), or the file has the CR2 signature, or IFD0's Make is a RAW camera maker's
+ * and a directory holds CFA data (Photometric 32803/34892 or a RAW-only compression). tiff.c.
+ */
+int pc_tiff_is_raw(const uint8_t *data, size_t size);
+
+/*
+ * Decodes the first frame of a GIF (giflib, gif.c, read record by record, never DGifSlurp) placed
+ * on its logical screen (uncovered pixels the background colour, transparent ones white),
+ * interlaced or not, box-reduced while reading rows; stored_width/height are the screen's.
+ */
+pc_status pc_gif_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages);
+
+
+/*
  * Decodes a camera RAW file with LibRaw 0.20 in a child process (raw.c; PHOTOS_RAW_IN_PROCESS=1:
  * in this one): the largest embedded preview LibRaw finds when its long edge is >= 120 px (a
  * JPEG preview is returned whole in *jpeg, malloc'd, for the caller's JPEG decode; a bitmap one
@@ -203,6 +231,7 @@ extern const size_t pc_srgb_exif_app1_size;
  */
 typedef struct pc_library_versions_t {
     char jpeg[32], png[32], lcms[32], heif[32], webp[32];
+    char tiff[32], gif[32]; /* libtiff's (TIFFGetVersion), giflib's (compiled against: it has no call) */
 } pc_library_versions_t;
 void pc_library_versions(pc_library_versions_t *out);
 
