@@ -29,9 +29,13 @@ let package = Package(
         // (heifapi.h), so that its start-up work is not paid by every process.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // JPEG XL (issue 24 item 5): libjxl's decoder, JPEG reconstruction included (no pkgConfig: libjxl.pc
+        // adds -DHWY_SHARED_DEFINE, which SwiftPM refuses with a warning; the header is in /usr/include).
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
-            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP"]),
+            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CJXL"],
+            linkerSettings: [.linkedLibrary("jxl")]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
         .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),

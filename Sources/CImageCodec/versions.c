@@ -2,7 +2,8 @@
  * The versions of the image libraries this build runs with, for `photos --version`: asked of
  * each library at run time where it has a call for it (libpng png_get_libpng_ver, libpng-manual.txt
  * "Checking the library version"; Little CMS cmsGetEncodedCMMversion, lcms2 API reference
- * §2; libheif heif_get_version, heif.h; libwebp WebPGetDecoderVersion, webp/decode.h), and
+ * §2; libheif heif_get_version, heif.h; libwebp WebPGetDecoderVersion, webp/decode.h;
+ * libjxl JxlDecoderVersion, jxl/decode.h), and
  * the version the build was compiled against for libjpeg-turbo, whose libjpeg 6.2 ABI has no
  * such call (jconfig.h LIBJPEG_TURBO_VERSION_NUMBER).
  */
@@ -12,6 +13,7 @@
 #include <lcms2.h>
 #include "heifapi.h" /* libheif, loaded on first use */
 #include <webp/decode.h>
+#include <jxl/decode.h>
 #include "CImageCodec.h"
 
 static void pc_write_dotted(char *out, size_t capacity, unsigned major, unsigned minor, unsigned patch) {
@@ -34,4 +36,6 @@ void pc_library_versions(pc_library_versions_t *out) {
         snprintf(out->heif, sizeof out->heif, "unavailable");
     int webp = WebPGetDecoderVersion(); /* 0xMMmmpp */
     pc_write_dotted(out->webp, sizeof out->webp, (webp >> 16) & 0xFF, (webp >> 8) & 0xFF, webp & 0xFF);
+    uint32_t jxl = JxlDecoderVersion(); /* MAJOR * 1000000 + MINOR * 1000 + PATCH (jxl/decode.h) */
+    pc_write_dotted(out->jxl, sizeof out->jxl, jxl / 1000000, (jxl / 1000) % 1000, jxl % 1000);
 }

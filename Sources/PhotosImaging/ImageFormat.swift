@@ -36,7 +36,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 
     /// Name extensions (lower case) whose files claim to be images: a file named so that is not
     /// one is a failure, not a skip.
-    public static let claimedExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp"]
+    public static let claimedExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "jxl"
+    ]
 }
 
 /// Tells the formats apart by the file's first bytes, never by its name.
@@ -55,7 +57,9 @@ public enum ImageFormatSniffer {
     /// compatible brand is a HEIF image brand (ISO/IEC 23008-12 Annex B: heic, heix, heim, heis,
     /// hevc, hevx, hevm, hevs, mif1, msf1, mif2; AV1 Image File Format §7: avif, avis); AVIF when
     /// an AV1 brand is the major brand, or is listed and no HEVC brand is; WebP, `RIFF` size
-    /// `WEBP` (RIFF container of the WebP spec).
+    /// `WEBP` (RIFF container of the WebP spec); JPEG XL, the codestream signature `FF 0A`
+    /// (ISO/IEC 18181-1 §9.1) or the container's signature box `00 00 00 0C 'JXL ' 0D 0A 87 0A`
+    /// (ISO/IEC 18181-2 §9.1).
     /// - Parameters:
     ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG, 12 for HEIF/WebP;
     ///     HEIF compatible brands are read up to `prefixLength` bytes).
@@ -77,9 +81,13 @@ public enum ImageFormatSniffer {
         if prefix.count >= 8, (0..<8).allSatisfy({ prefix[$0] == png[$0] }) {
             return .png
         }
+        // JPEG XL codestream: `FF 0A` (ISO/IEC 18181-1 §9.1 signature).
+        if heifAndWebP, prefix.count >= 2, prefix[0] == 0xFF, prefix[1] == 0x0A { return .jxl }
         guard heifAndWebP, prefix.count >= 12 else { return nil }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
+        let jxlContainer: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        if (0..<12).allSatisfy({ prefix[$0] == jxlContainer[$0] }) { return .jxl }
         guard text(4) == "ftyp" else { return nil }
         let boxSize = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
         let hevc: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]

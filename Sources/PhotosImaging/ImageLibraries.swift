@@ -4,7 +4,7 @@ import CImageCodec
 public enum ImageLibraries {
     /// Name and version of each image library, in a fixed order: libjpeg-turbo (the version
     /// compiled against: its libjpeg 6.2 ABI has no call that says), libpng, Little CMS,
-    /// libheif and libwebp (asked of the library linked at run time).
+    /// libheif, libwebp and libjxl (asked of the library linked at run time).
     public static var versions: [(name: String, version: String)] {
         var v = pc_library_versions_t()
         pc_library_versions(&v)
@@ -13,7 +13,7 @@ public enum ImageLibraries {
         }
         return [
             ("libjpeg-turbo", text(v.jpeg)), ("libpng", text(v.png)), ("lcms2", text(v.lcms)),
-            ("libheif", text(v.heif)), ("libwebp", text(v.webp))
+            ("libheif", text(v.heif)), ("libwebp", text(v.webp)), ("libjxl", text(v.jxl))
         ]
     }
 }

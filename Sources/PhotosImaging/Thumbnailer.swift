@@ -5,8 +5,9 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF or WebP file in memory), applies EXIF
-    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif),
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP or JPEG XL file in memory), applies EXIF
+    /// orientation (JPEG, PNG, WebP; HEIF's irot/imir are applied by libheif; JPEG XL's codestream
+    /// orientation; a JPEG XL that recompresses a JPEG is thumbnailed as that JPEG),
     /// and returns an upright thumbnail JPEG.
     /// - Parameters:
     ///   - bytes: the whole file.
@@ -35,9 +36,15 @@ public enum Thumbnailer {
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
         guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true, heifAndWebP: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
-            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
+            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP or JPEG XL file (starts with \(start))")
         }
         let edge = max(1, options.maxEdge)
+        if format == .jxl, let jpeg = try ImageDecoder.reconstructedJPEG(bytes, maxPixels: options.maxPixels) {
+            // A recompressed JPEG: its own bytes on the JPEG path (the same thumbnail, EXIF and XMP).
+            var result = try jpeg.withUnsafeBytes { try makeThumbnail(from: $0, options: options, tuning: tuning) }
+            result.format = .jxl
+            return result
+        }
         let decoded = try ImageDecoder.decode(
             bytes, format: format, targetEdge: edge,
             maxPixels: options.maxPixels, tuning: tuning)
@@ -52,13 +59,18 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
         case .webp:
             metadata = EmbeddedMetadata.read(webp: bytes)
-        case .raw, .tiff, .gif, .jxl:
+        case .jxl:
+            metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
+        case .raw, .tiff, .gif:
             metadata = EmbeddedMetadata()
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12
         // §6.5.10-11); an EXIF Orientation in the file is informative and never applied on top.
-        let orientation: Orientation = format == .heif || format == .avif ? .up : exif.orientation
+        // JPEG XL: the codestream's orientation governs (ISO/IEC 18181-1 ImageMetadata); an Exif
+        // box's Orientation is informative (jxl.c).
+        let orientation: Orientation =
+            format == .heif || format == .avif ? .up : decoded.codestreamOrientation ?? exif.orientation
         let swap = orientation.swapsDimensions
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight

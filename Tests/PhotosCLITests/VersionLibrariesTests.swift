@@ -39,14 +39,14 @@ final class VersionLibrariesTests: XCTestCase {
         XCTAssertEqual(result.stdout.split(separator: "\n").first.map(String.init), "photos \(CLI.version)")
         let listed = libraries(result.stdout)
         XCTAssertEqual(
-            Set(listed.keys), ["SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libcrypto"],
+            Set(listed.keys), ["SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libjxl", "libcrypto"],
             result.stdout)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query") else {
             throw XCTSkip("dpkg-query is not installed: cannot compare with the packages' versions")
         }
         let packages = [
             ("SQLite", "libsqlite3-0"), ("libjpeg-turbo", "libjpeg62-turbo"), ("libpng", "libpng16-16"),
-            ("lcms2", "liblcms2-2"), ("libheif", "libheif1"), ("libwebp", "libwebp7")
+            ("lcms2", "liblcms2-2"), ("libheif", "libheif1"), ("libwebp", "libwebp7"), ("libjxl", "libjxl0.7")
         ]
         for (name, package) in packages {
             guard let expected = debianVersion(package) else { continue }
