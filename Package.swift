@@ -34,7 +34,8 @@ let package = Package(
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
-            name: "CImageCodec", dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CJXL"],
+            name: "CImageCodec",
+            dependencies: ["CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CJXL"],
             linkerSettings: [.linkedLibrary("jxl")]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),

@@ -36,7 +36,7 @@ public enum Thumbnailer {
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
         guard let format = ImageFormatSniffer.detect(bytes, soiSuffices: true, heifAndWebP: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
-            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP or JPEG XL file (starts with \(start))")
+            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF or WebP file (starts with \(start))")
         }
         let edge = max(1, options.maxEdge)
         if format == .jxl, let jpeg = try ImageDecoder.reconstructedJPEG(bytes, maxPixels: options.maxPixels) {
