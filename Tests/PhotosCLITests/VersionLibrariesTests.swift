@@ -39,7 +39,8 @@ final class VersionLibrariesTests: XCTestCase {
         XCTAssertEqual(result.stdout.split(separator: "\n").first.map(String.init), "photos \(CLI.version)")
         let listed = libraries(result.stdout)
         XCTAssertEqual(
-            Set(listed.keys), ["SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libjxl", "libcrypto"],
+            Set(listed.keys),
+            ["SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libjxl", "libcrypto"],
             result.stdout)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query") else {
             throw XCTSkip("dpkg-query is not installed: cannot compare with the packages' versions")
