@@ -40,11 +40,15 @@
 /* Largest Exif or XMP box copied out, bytes (as HEIF's and PNG's limits). */
 #define PC_JXL_METADATA_MAX (1u << 20)
 /*
- * Bytes libjxl 0.7 holds per pixel of the frame while decoding: three float planes of the frame
- * (12 bytes) plus group and output stripes; measured peak RSS of a 1440x1080 8-bit lossless file
- * 22 MB, a 4000x3000 lossy one 160 MB (Benchmarks/formats.sh) -- 16 bytes per pixel covers both.
+ * Bytes of decode memory allowed per declared pixel, held against the per-worker budget before
+ * decoding. Measured (peak RSS of a C driver decoding with the image-out callback, the file in
+ * memory included; libjxl 0.7, one thread): 6028x3391 lossy VarDCT (cjxl -q 90) 58 MB = 2.8 bytes
+ * per pixel, the same image lossless (modular, 21 MB file) 28 MB, 4352x2448 lossy 33 MB. 4 bytes
+ * per pixel lets a 26-megapixel JXL in under the 100 MB budget.
  */
+#ifndef PC_JXL_BYTES_PER_PIXEL
 #define PC_JXL_BYTES_PER_PIXEL 16
+#endif
 
 static pc_status pc_jxl_fail(const char *what, pc_messages *m) {
     char text[PC_MESSAGE_CAPACITY];

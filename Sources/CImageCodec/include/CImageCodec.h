@@ -148,7 +148,7 @@ pc_status pc_jxl_jpeg(const uint8_t *data, size_t size, const pc_decode_options 
  * codestream's orientation in out->orientation; alpha on white; PQ/HLG tone-mapped to sRGB
  * (hdr.c), other colour encodings converted from their ICC profile (color.c); Exif (TIFF block)
  * and XMP boxes copied out (each at most 1 MiB). Refused before decoding: over max_pixels
- * (PC_TOO_LARGE) or 16 bytes per declared pixel over the per-worker budget (PC_OVER_BUDGET).
+ * (PC_TOO_LARGE) or 4 bytes per declared pixel over the per-worker budget (PC_OVER_BUDGET).
  */
 pc_status pc_jxl_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
                         pc_decoded *out, pc_messages *messages);
