@@ -42,7 +42,8 @@ jxl_bench() {
   done
   command -v djxl >/dev/null || { echo "formats.sh: missing djxl (libjxl-tools)" >&2; exit 69; }
   [[ -x $photos ]] || { echo "formats.sh: no photos binary at $photos" >&2; exit 69; }
-  local work; work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+  jxl_work=$(mktemp -d); trap 'rm -rf "$jxl_work"' EXIT
+  local work=$jxl_work
   mapfile -t jxl_files < <(find "$dir" -maxdepth 1 -type f -iname '*.jxl' | sort)
   ((${#jxl_files[@]})) || { echo "formats.sh: no .jxl files in $dir" >&2; exit 66; }
   echo "JPEG XL files: ${#jxl_files[@]} in $dir, $(du -sk "$dir" | cut -f1) KiB; jobs $jobs; reps $reps"
@@ -51,7 +52,7 @@ jxl_bench() {
   if vipsthumbnail -s 120x120 -o "$work/probe.jpg" "$probe" >/dev/null 2>&1; then peers+=(vips); else echo "vipsthumbnail: does not read JPEG XL (skipped)"; fi
   if gm convert "$probe" -thumbnail 120x120 "$work/probe.jpg" >/dev/null 2>&1; then peers+=(gm); else echo "gm: does not read JPEG XL (skipped)"; fi
   seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
-  each() { seconds sh -c 'printf "%s\0" "${@:2}" | xargs -0 -P '"$jobs"' -I{} sh -c "$1" _ {}' _ "$1" "${jxl_files[@]}"; }
+  each() { seconds bash -c 'cmd=$1; shift; printf "%s\0" "$@" | xargs -0 -P '"$jobs"' -I{} sh -c "$cmd" _ {}' _ "$1" "${jxl_files[@]}"; }
   t_photos() { rm -rf "$work/lib"; seconds "$photos" --library "$work/lib" import -q --jobs "$jobs" "${jxl_files[@]}"; }
   t_djxl() { each "djxl \"\$1\" $work/out.\$\$.ppm --quiet; rm -f $work/out.\$\$.ppm"; }
   t_vips() { each "vipsthumbnail -s 120x120 -o $work/v.\$\$.jpg \"\$1\""; }

@@ -7,10 +7,14 @@
  *
  * pc_jxl_decode: every other JXL is decoded as float RGB(A) through JxlDecoderSetImageOutCallback:
  * no full-size output buffer, each stripe added to a float box reduction (hdr.h pc_fbox) at
- * once. With options->progressive_dc_only, a frame whose DC (1/8 resolution) pass is enough for
- * target_edge stops there: at JXL_DEC_FRAME_PROGRESSION (JxlDecoderSetProgressiveDetail's default
- * detail, kDC, which 0.7 has) JxlDecoderFlushImage hands out the upsampled DC image and the AC
- * data is never decoded. Lossless (modular) frames have no such pass and are decoded whole.
+ * once. The smallest progressive pass: libjxl 0.7 has JXL_DEC_FRAME_PROGRESSION and
+ * JxlDecoderSetProgressiveDetail (default detail kDC), and at that event JxlDecoderFlushImage
+ * hands out the DC (1/8 resolution) image upsampled to full size; a frame whose DC pass keeps
+ * target_edge could stop there, the AC data never decoded. Measured on 6 bench photos (2572x1740
+ * to 6028x3391, cjxl -q 90 -e 3), one decode at a time: 3.01 s with the DC stop, 2.46 s without
+ * (the flush renders the whole upsampled image, and the decode of the AC groups was not the cost),
+ * so it is used only with options->progressive_dc_only and PHOTOS_JXL_DC_PASS=1 (measurements,
+ * tests). Lossless (modular) frames have no such pass.
  *
  * Orientation: JxlDecoderSetKeepOrientation(TRUE): pixels come in stored orientation and the
  * codestream's orientation (ImageMetadata, ISO/IEC 18181-1 §A.6, JxlBasicInfo.orientation, the
@@ -47,8 +51,11 @@
  * per pixel lets a 26-megapixel JXL in under the 100 MB budget.
  */
 #ifndef PC_JXL_BYTES_PER_PIXEL
-#define PC_JXL_BYTES_PER_PIXEL 16
+#define PC_JXL_BYTES_PER_PIXEL 4
 #endif
+
+/* Bytes libjxl 0.7 holds per pixel while reconstructing a JPEG (see pc_jxl_jpeg). */
+#define PC_JXL_RECONSTRUCTION_BYTES_PER_PIXEL 6
 
 static pc_status pc_jxl_fail(const char *what, pc_messages *m) {
     char text[PC_MESSAGE_CAPACITY];
@@ -132,8 +139,12 @@ pc_status pc_jxl_jpeg(const uint8_t *data, size_t size, const pc_decode_options 
         if (s == JXL_DEC_BASIC_INFO) {
             JxlBasicInfo info;
             if (JxlDecoderGetBasicInfo(dec, &info) != JXL_DEC_SUCCESS) { status = pc_jxl_fail("while reading its header", messages); goto done; }
-            /* Only the pixel limit here: the JPEG path checks its own budget. */
-            if ((uint64_t)info.xsize * info.ysize > options->max_pixels || info.xsize == 0 || info.ysize == 0) {
+            /* The pixel limit, and libjxl's own memory for the reconstruction (the image's DCT
+             * coefficients and more: measured 118 MB peak for a 6028x3391 file, djxl to .jpg, about
+             * 6 bytes per pixel) within the per-worker budget; a larger one is decoded to pixels
+             * (pc_jxl_decode) instead: a close thumbnail, not the JPEG's bytes. */
+            if ((uint64_t)info.xsize * info.ysize > options->max_pixels || info.xsize == 0 || info.ysize == 0 ||
+                (uint64_t)info.xsize * info.ysize * PC_JXL_RECONSTRUCTION_BYTES_PER_PIXEL > PC_DECODE_BUDGET_BYTES) {
                 status = PC_NOT_HANDLED; /* the pixel decode refuses it with the size */
                 goto done;
             }
@@ -231,7 +242,8 @@ pc_status pc_jxl_decode(const uint8_t *data, size_t size, const pc_decode_option
     size_t box_capacity = 0;
     int box_is_exif = 0;
     int events = JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE | JXL_DEC_BOX;
-    if (options->progressive_dc_only) events |= JXL_DEC_FRAME_PROGRESSION;
+    const char *dc_pass = getenv("PHOTOS_JXL_DC_PASS");
+    if (options->progressive_dc_only && dc_pass != NULL && strcmp(dc_pass, "1") == 0) events |= JXL_DEC_FRAME_PROGRESSION;
     if (JxlDecoderSubscribeEvents(dec, events) != JXL_DEC_SUCCESS || JxlDecoderSetKeepOrientation(dec, JXL_TRUE) != JXL_DEC_SUCCESS ||
         JxlDecoderSetInput(dec, data, size) != JXL_DEC_SUCCESS) {
         status = pc_jxl_fail("at the start", messages);

@@ -111,7 +111,7 @@ public enum ImageDecoder {
     /// libheif's decode of the primary image, or of its first thumbnail at least `targetEdge`
     /// on the long edge, box-reduced, already upright (irot/imir); WebP: libwebp's scaled
     /// decode straight to the thumbnail size; JPEG XL: libjxl's decode streamed into a box
-    /// reduction (from the DC pass alone when that keeps `targetEdge`), stored orientation, PQ/HLG
+    /// reduction (from the DC pass alone with `PHOTOS_JXL_DC_PASS=1`), stored orientation, PQ/HLG
     /// tone-mapped to sRGB.
     /// - Parameters:
     ///   - bytes: the whole file.

@@ -115,7 +115,7 @@ final class JPEGXLAndHDRTests: TemporaryFolderTestCase {
 
     /// kite.png (1024×640) through cjxl: lossless within 1 level of the PNG's own thumbnail (mean
     /// absolute difference per channel; the float path rounds once more), lossy `-d 1` within 3;
-    /// the lossy one's DC pass (1/8: 128 px) is used and is within 2 of the whole decode.
+    /// the lossy one's DC pass (1/8: 128 px), with PHOTOS_JXL_DC_PASS=1, is within 2 of the whole decode.
     func testJPEGXLFromPNGMatchesThePNG() throws {
         let png = samplesDir + "/kite.png"
         try tool("cjxl", [png, dir + "/lossless.jxl", "-d", "0"])
@@ -131,9 +131,11 @@ final class JPEGXLAndHDRTests: TemporaryFolderTestCase {
         XCTAssertEqual([reference.thumbnailWidth, reference.thumbnailHeight], [120, 75])
 
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: dir + "/lossy.jxl"))
+        setenv("PHOTOS_JXL_DC_PASS", "1", 1)
         let dc = try bytes.withUnsafeBytes {
             try ImageDecoder.decode($0, format: .jxl, targetEdge: 120, maxPixels: 100_000_000)
         }
+        unsetenv("PHOTOS_JXL_DC_PASS")
         let whole = try bytes.withUnsafeBytes {
             try ImageDecoder.decode(
                 $0, format: .jxl, targetEdge: 120, maxPixels: 100_000_000,

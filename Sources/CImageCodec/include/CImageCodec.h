@@ -136,15 +136,17 @@ pc_status pc_webp_decode(const uint8_t *data, size_t size, const pc_decode_optio
  * JPEG XL (libjxl, jxl.c): a file holding a losslessly recompressed JPEG (container with a `jbrd`
  * box) given back as that JPEG (malloc'd, *jpeg_size bytes; at most 4 × size + 1 MiB and the
  * per-worker budget) for the JPEG path. PC_NOT_HANDLED, nothing written, for any other JXL (and
- * one whose declared size is over max_pixels): decode it with pc_jxl_decode.
+ * one whose declared size is over max_pixels, or whose reconstruction, at 6 bytes per pixel in
+ * libjxl, would be over the per-worker budget: about 17 megapixels): decode it with pc_jxl_decode.
  */
 pc_status pc_jxl_jpeg(const uint8_t *data, size_t size, const pc_decode_options *options, uint8_t **jpeg,
                       size_t *jpeg_size, pc_messages *messages);
 
 /*
  * Decodes a JPEG XL file (libjxl, jxl.c): the first frame, streamed through libjxl's image-out
- * callback into an integer box reduction (factor = long edge / target_edge), from its DC pass alone
- * when progressive_dc_only and 1/8 resolution keeps target_edge; stored orientation, the
+ * callback into an integer box reduction (factor = long edge / target_edge) (from its DC pass alone
+ * when progressive_dc_only, PHOTOS_JXL_DC_PASS=1 and 1/8 resolution keeps target_edge: measured
+ * slower, see jxl.c); stored orientation, the
  * codestream's orientation in out->orientation; alpha on white; PQ/HLG tone-mapped to sRGB
  * (hdr.c), other colour encodings converted from their ICC profile (color.c); Exif (TIFF block)
  * and XMP boxes copied out (each at most 1 MiB). Refused before decoding: over max_pixels
