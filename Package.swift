@@ -34,15 +34,18 @@ let package = Package(
         // TIFF/BigTIFF (libtiff) and GIF (giflib), issue 24 items 3 and 4.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // JPEG XL (issue 24 item 5): libjxl's decoder, JPEG reconstruction included (no pkgConfig: libjxl.pc
+        // adds -DHWY_SHARED_DEFINE, which SwiftPM refuses with a warning; the header is in /usr/include).
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
             name: "CImageCodec",
             dependencies: [
-                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF",
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF", "CJXL"
             ],
             // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself
             // brings libgomp as its own dependency.)
-            linkerSettings: [.linkedLibrary("raw_r")]),
+            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("jxl")]),
         // CImageCodec's test-only entry points (encoders of test inputs, libjpeg's own verdicts, our decoders past the
         // libjpeg-turbo version fence): a header of their own for the tests, not in CImageCodec's public one.
         .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),

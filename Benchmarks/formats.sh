@@ -15,6 +15,57 @@
 # Needs: libvips-tools, libheif-examples, webp, time, coreutils/findutils.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# ---------------------------------------------------------------------------------------------
+# JPEG XL (issue 24 item 5). The RAW, TIFF and GIF parts are other sections of this script.
+#   Benchmarks/formats.sh --jxl DIR [--reps N] [--jobs N] [--photos PATH]
+# DIR holds .jxl files; make a set from the bench corpus, e.g.
+#   for f in ../shared/corpus/bench/*.jpg; do cjxl -q 90 --lossless_jpeg=0 "$f" jxl/$(basename "$f" .jpg).jxl; done
+# (the pixel decode) or without --lossless_jpeg=0 (recompressed JPEGs: the reconstruction path).
+# Peers, one process per file (xargs -P JOBS): vipsthumbnail -s 120x120 and gm convert -thumbnail
+# 120x120 when they read JPEG XL (Debian 12's libvips 8.14 and GraphicsMagick 1.4 are built without
+# it: each is then reported "does not read JPEG XL" and skipped), and djxl to PPM (libjxl's own full
+# decode, no resize) as the floor. Medians of N reps; peak RSS (GNU time %M) of one
+# `photos import --jobs 1` of the folder.
+# ---------------------------------------------------------------------------------------------
+jxl_bench() {
+  local dir=${1:?usage: Benchmarks/formats.sh --jxl DIR [--reps N] [--jobs N] [--photos PATH]}; shift
+  local reps=3 jobs photos="$here/../.build/release/photos"
+  jobs=$(nproc)
+  while (($#)); do
+    case $1 in
+      --reps) reps=$2; shift 2 ;;
+      --jobs) jobs=$2; shift 2 ;;
+      --photos) photos=$2; shift 2 ;;
+      *) echo "formats.sh: unknown option $1" >&2; exit 64 ;;
+    esac
+  done
+  command -v djxl >/dev/null || { echo "formats.sh: missing djxl (libjxl-tools)" >&2; exit 69; }
+  [[ -x $photos ]] || { echo "formats.sh: no photos binary at $photos" >&2; exit 69; }
+  jxl_work=$(mktemp -d); trap 'rm -rf "$jxl_work"' EXIT
+  local work=$jxl_work
+  mapfile -t jxl_files < <(find "$dir" -maxdepth 1 -type f -iname '*.jxl' | sort)
+  ((${#jxl_files[@]})) || { echo "formats.sh: no .jxl files in $dir" >&2; exit 66; }
+  echo "JPEG XL files: ${#jxl_files[@]} in $dir, $(du -sk "$dir" | cut -f1) KiB; jobs $jobs; reps $reps"
+  local probe=${jxl_files[0]}
+  local peers=(photos djxl)
+  if vipsthumbnail -s 120x120 -o "$work/probe.jpg" "$probe" >/dev/null 2>&1; then peers+=(vips); else echo "vipsthumbnail: does not read JPEG XL (skipped)"; fi
+  if gm convert "$probe" -thumbnail 120x120 "$work/probe.jpg" >/dev/null 2>&1; then peers+=(gm); else echo "gm: does not read JPEG XL (skipped)"; fi
+  seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
+  each() { seconds bash -c 'cmd=$1; shift; printf "%s\0" "$@" | xargs -0 -P '"$jobs"' -I{} sh -c "$cmd" _ {}' _ "$1" "${jxl_files[@]}"; }
+  t_photos() { rm -rf "$work/lib"; seconds "$photos" --library "$work/lib" import -q --jobs "$jobs" "${jxl_files[@]}"; }
+  t_djxl() { each "djxl \"\$1\" $work/out.\$\$.ppm --quiet; rm -f $work/out.\$\$.ppm"; }
+  t_vips() { each "vipsthumbnail -s 120x120 -o $work/v.\$\$.jpg \"\$1\""; }
+  t_gm() { each "gm convert \"\$1\" -thumbnail 120x120 $work/g.\$\$.jpg"; }
+  median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+  for tool in "${peers[@]}"; do
+    printf '%-8s ' "$tool"
+    for ((r = 0; r < reps; r++)); do t_$tool; done | median
+  done
+  rm -rf "$work/lib"
+  /usr/bin/time -f 'photos import --jobs 1 peak RSS %M KB' "$photos" --library "$work/lib" import -q --jobs 1 "${jxl_files[@]}" 2>&1 | tail -1
+}
+if [[ ${1:-} == --jxl ]]; then shift; jxl_bench "$@"; exit 0; fi
 dir=${1:?usage: Benchmarks/formats.sh DIR [--reps N] [--jobs N] [--photos PATH]}; shift
 reps=3 jobs=$(nproc) photos="$here/../.build/release/photos" kind=""
 while (($#)); do

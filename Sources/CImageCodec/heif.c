@@ -37,6 +37,7 @@
 #include "color.h"
 #include "hevcvui.h"
 #include "heifcheck.h"
+#include "hdr.h"
 
 /* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
 #define PC_HEIF_METADATA_MAX (1u << 20)
@@ -210,6 +211,59 @@ static int pc_heif_primaries(int code, struct heif_color_profile_nclx *n) {
     return 0;
 }
 
+/*
+ * The HDR decode: 16-bit little-endian interleaved RGB(A) (the stream's bit depth, 10 or 12, in the
+ * low bits; heif_image_get_bits_per_pixel_range), each row scaled to 0...1 floats and added to a
+ * float box reduction, then PQ/HLG tone-mapped to 8-bit sRGB (hdr.c pc_hdr_to_srgb).
+ */
+static pc_status pc_heif_decode_hdr(const struct heif_image_handle *chosen, int alpha, const pc_decode_options *options,
+                                    int transfer, const double *xy, struct heif_decoding_options *decoding,
+                                    pc_decoded *out, pc_messages *messages) {
+    struct heif_image *image = NULL;
+    pc_fbox box;
+    memset(&box, 0, sizeof box);
+    float *row = NULL;
+    pc_status status = PC_OK;
+    struct heif_error e = heif_decode_image(chosen, &image, heif_colorspace_RGB,
+                                            alpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE,
+                                            decoding);
+    if (e.code != heif_error_Ok) return pc_heif_fail(e, "HEIF image cannot be decoded", messages);
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    int iw = heif_image_get_width(image, heif_channel_interleaved), ih = heif_image_get_height(image, heif_channel_interleaved);
+    int bits = heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved);
+    int channels = alpha ? 4 : 3;
+    if (plane == NULL || iw <= 0 || ih <= 0 || bits < 1 || bits > 16 || stride < iw * channels * 2) {
+        pc_set_error(messages, "HEIF image decoded without pixels");
+        status = PC_CORRUPT;
+        goto done;
+    }
+    int long_edge = iw > ih ? iw : ih;
+    int factor = options->target_edge > 0 ? long_edge / options->target_edge : 1;
+    if (factor < 1) factor = 1;
+    row = malloc((size_t)iw * (size_t)channels * sizeof(float));
+    if (row == NULL || !pc_fbox_init(&box, iw, ih, factor)) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    float scale = 1.0f / (float)((1u << bits) - 1);
+    for (int y = 0; y < ih; y++) {
+        const uint8_t *src = plane + (size_t)y * (size_t)stride;
+        for (size_t i = 0; i < (size_t)iw * (size_t)channels; i++) row[i] = (float)(src[2 * i] | src[2 * i + 1] << 8) * scale;
+        pc_fbox_add(&box, row, channels, 0, (size_t)y, (size_t)iw);
+    }
+    if (!pc_fbox_finish(&box)) { pc_set_error(messages, "HEIF image decoded without pixels"); status = PC_CORRUPT; goto done; }
+    size_t count = (size_t)box.out_width * (size_t)box.out_height;
+    out->pixels = malloc(count * 3);
+    if (out->pixels == NULL) { pc_set_error(messages, "out of memory"); status = PC_NO_MEMORY; goto done; }
+    pc_hdr_to_srgb(box.sums, count, transfer, xy, out->pixels);
+    out->width = box.out_width;
+    out->height = box.out_height;
+    if (out->scale == 1) out->scale = factor;
+done:
+    free(row);
+    pc_fbox_free(&box);
+    heif_image_release(image);
+    return status;
+}
+
 /* The decode itself, in the calling process (see pc_heif_decode). */
 static pc_status pc_heif_decode_here(const uint8_t *data, size_t size, const pc_decode_options *options,
                                      pc_decoded *out, pc_messages *messages) {
@@ -277,7 +331,35 @@ static pc_status pc_heif_decode_here(const uint8_t *data, size_t size, const pc_
     out->scale = chosen == primary ? 1 : 0; /* 0: decoded from the embedded thumbnail */
     int cw = heif_image_handle_get_width(chosen), ch = heif_image_handle_get_height(chosen);
     int alpha = heif_image_handle_has_alpha_channel(chosen);
-    uint64_t needed = (uint64_t)cw * (uint64_t)ch * PC_HEIF_BYTES_PER_PIXEL;
+    /*
+     * HDR (issue 24 item 6): a PQ or HLG transfer in the primary's nclx colr box, or in its ICC
+     * profile's cicp tag, decodes at the stream's bit depth (heif_chroma_interleaved_RRGGBB_LE,
+     * 16 bits per sample) into a float box reduction and is tone-mapped to sRGB (hdr.c); its
+     * decode costs 3 bytes more per pixel (16-bit instead of 8-bit RGB).
+     */
+    int hdr_transfer = 0, hdr_have_xy = 0;
+    double hdr_xy[8];
+    if (!options->ignore_icc) {
+        struct heif_color_profile_nclx *probe = NULL;
+        size_t probe_icc = heif_image_handle_get_raw_color_profile_size(primary);
+        if (heif_image_handle_get_nclx_color_profile(primary, &probe).code == heif_error_Ok && probe != NULL) {
+            if (pc_hdr_transfer(probe->transfer_characteristics)) {
+                hdr_transfer = probe->transfer_characteristics;
+                hdr_have_xy = pc_hdr_primaries(probe->color_primaries, hdr_xy);
+            }
+            heif_nclx_color_profile_free(probe);
+        } else if (probe_icc > 0 && probe_icc <= PC_ICC_MAX_BYTES && (icc = malloc(probe_icc)) != NULL) {
+            int cicp_primaries = 0, cicp_transfer = 0;
+            if (heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok &&
+                pc_icc_cicp(icc, probe_icc, &cicp_primaries, &cicp_transfer) && pc_hdr_transfer(cicp_transfer)) {
+                hdr_transfer = cicp_transfer;
+                hdr_have_xy = pc_hdr_primaries(cicp_primaries, hdr_xy);
+            }
+            free(icc);
+            icc = NULL;
+        }
+    }
+    uint64_t needed = (uint64_t)cw * (uint64_t)ch * (PC_HEIF_BYTES_PER_PIXEL + (hdr_transfer ? 3 : 0));
     if (needed > PC_HEIF_LARGE_BUDGET_BYTES) {
         char text[PC_MESSAGE_CAPACITY];
         snprintf(text, sizeof text, "decoding this %dx%d HEIF image needs %llu MB, over the %d MB a large HEIF decode may take (it has no thumbnail of at least %d pixels)",
@@ -301,6 +383,15 @@ static pc_status pc_heif_decode_here(const uint8_t *data, size_t size, const pc_
         large = 1;
     }
     decoding = heif_decoding_options_alloc();
+    if (hdr_transfer) {
+        status = pc_heif_decode_hdr(chosen, alpha, options, hdr_transfer, hdr_have_xy ? hdr_xy : NULL, decoding, out,
+                                    messages);
+        if (status == PC_OK) {
+            pc_heif_metadata(primary, "Exif", NULL, &out->exif, &out->exif_size);
+            pc_heif_metadata(primary, "mime", "application/rdf+xml", &out->xmp, &out->xmp_size);
+        }
+        goto done;
+    }
     /* Decoded at 8 bits per channel, transformations (irot/imir/clap) applied: libheif's default. */
     e = heif_decode_image(chosen, &image, heif_colorspace_RGB,
                           alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, decoding);
@@ -324,7 +415,7 @@ static pc_status pc_heif_decode_here(const uint8_t *data, size_t size, const pc_
      * Colour: an ICC profile in a colr box ('prof'/'rICC') is applied; otherwise an nclx colr box
      * (ISO/IEC 23091-2 code points) whose primaries are not sRGB's (BT.709) is converted through
      * a matrix/TRC profile of those primaries and its transfer curve (sRGB, BT.709 family, linear);
-     * PQ/HLG (HDR) are left as libheif gives them. Without any colr box, the same from the
+     * PQ/HLG (HDR) were tone-mapped above (pc_heif_decode_hdr). Without any colr box, the same from the
      * colour description in the HEVC stream's VUI (hevcvui.c), which libheif 1.15 does not
      * report; an AV1 stream's own colour config is not read (AVIF writers put a colr nclx box).
      */

@@ -33,6 +33,7 @@
     X(heif_get_version) \
     X(heif_image_add_plane) \
     X(heif_image_create) \
+    X(heif_image_get_bits_per_pixel_range) \
     X(heif_image_get_height) \
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
@@ -92,6 +93,7 @@ int pc_heif_load(char *error, size_t size);
 #define heif_get_version (*pc_heifapi_heif_get_version)
 #define heif_image_add_plane (*pc_heifapi_heif_image_add_plane)
 #define heif_image_create (*pc_heifapi_heif_image_create)
+#define heif_image_get_bits_per_pixel_range (*pc_heifapi_heif_image_get_bits_per_pixel_range)
 #define heif_image_get_height (*pc_heifapi_heif_image_get_height)
 #define heif_image_get_plane (*pc_heifapi_heif_image_get_plane)
 #define heif_image_get_plane_readonly (*pc_heifapi_heif_image_get_plane_readonly)

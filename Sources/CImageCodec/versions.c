@@ -2,7 +2,7 @@
  * The versions of the image libraries this build runs with, for `photos --version`: asked of
  * each library at run time where it has a call for it (libpng png_get_libpng_ver, libpng-manual.txt
  * "Checking the library version"; Little CMS cmsGetEncodedCMMversion, lcms2 API reference
- * §2; libheif heif_get_version, heif.h; libwebp WebPGetDecoderVersion, webp/decode.h); for
+ * §2; libheif heif_get_version, heif.h; libwebp WebPGetDecoderVersion, webp/decode.h; libjxl JxlDecoderVersion, jxl/decode.h); for
  * libjpeg-turbo, whose libjpeg 6.2 ABI has no such call, the version text found in the loaded
  * library (jpegclone.c), else the version compiled against (jconfig.h LIBJPEG_TURBO_VERSION_NUMBER).
  */
@@ -12,6 +12,7 @@
 #include <lcms2.h>
 #include "heifapi.h" /* libheif, loaded on first use */
 #include <webp/decode.h>
+#include <jxl/decode.h>
 #include "CImageCodec.h"
 #include "jpegclone.h"
 
@@ -45,4 +46,6 @@ void pc_library_versions(pc_library_versions_t *out) {
     pc_write_dotted(out->webp, sizeof out->webp, (webp >> 16) & 0xFF, (webp >> 8) & 0xFF, webp & 0xFF);
     pc_tiff_version(out->tiff, sizeof out->tiff);
     pc_gif_version(out->gif, sizeof out->gif);
+    uint32_t jxl = JxlDecoderVersion(); /* MAJOR * 1000000 + MINOR * 1000 + PATCH (jxl/decode.h) */
+    pc_write_dotted(out->jxl, sizeof out->jxl, jxl / 1000000, (jxl / 1000) % 1000, jxl % 1000);
 }

@@ -605,11 +605,12 @@ public final class Importer {
         guard detected != nil else {
             guard claimsImage else { return .skipped }
             if file.bytes.isEmpty {
-                return .failed("empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF")
+                return .failed(
+                    "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW")
             }
             let head = file.bytes.prefix(4).map { String(format: "0x%02x", $0) }.joined(separator: " ")
             return .failed(
-                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (its name says .\(ext), its bytes start with \(head))"
+                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (its name says .\(ext), its bytes start with \(head))"
             )
         }
         if !claimed.claim(file.sha256) {

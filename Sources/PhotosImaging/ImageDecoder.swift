@@ -92,6 +92,9 @@ public struct DecodedImage {
     public var xmp: [UInt8]?
     /// Warnings that did not reject the file.
     public var warnings: [String]
+    /// JPEG XL: the codestream's orientation (ISO/IEC 18181-1 ImageMetadata, EXIF values 1...8),
+    /// which governs display; the pixels are in stored orientation. nil for the other formats.
+    public var codestreamOrientation: Orientation? = nil
 }
 
 /// Calls into CImageCodec and turns its status codes into `ImageError`.
@@ -100,7 +103,7 @@ public enum ImageDecoder {
     /// decode allocates for buffers sized by what the file declares; SPEC §8, SPEC §6 "Limits".
     public static let decodeBudgetBytes = Int(PC_DECODE_BUDGET_MB) << 20
 
-    /// Decodes a JPEG, PNG, HEIF/AVIF or WebP held in memory, reduced so its long edge stays >=
+    /// Decodes a JPEG, PNG, HEIF/AVIF, WebP or JPEG XL held in memory, reduced so its long edge stays >=
     /// `targetEdge`, converted to sRGB when it embeds a colour profile (CImageCodec color.c).
     ///
     /// JPEG: libjpeg DCT scaling, scale_num/8 with scale_num 1...8 (libjpeg.txt
@@ -111,6 +114,9 @@ public enum ImageDecoder {
     /// box reducer, from the first full-resolution page or its smallest reduced-resolution copy of
     /// at least `targetEdge` (CImageCodec tiff.c), orientation not applied; GIF: giflib's first
     /// frame on its logical screen, transparency on white (gif.c).
+    /// decode straight to the thumbnail size; JPEG XL: libjxl's decode streamed into a box
+    /// reduction (from the DC pass alone with `PHOTOS_JXL_DC_PASS=1`), stored orientation, PQ/HLG
+    /// tone-mapped to sRGB.
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - format: its format (from `ImageFormatSniffer`).
@@ -145,6 +151,7 @@ public enum ImageDecoder {
         case .tiff: status = pc_tiff_decode(base, bytes.count, &options, &decoded, &messages)
         case .gif: status = pc_gif_decode(base, bytes.count, &options, &decoded, &messages)
         case .jxl:
+            status = pc_jxl_decode(base, bytes.count, &options, &decoded, &messages)
             throw ImageError.unsupported("\(format.rawValue) files are not decoded by this build")
         }
         var exif: [UInt8]?, xmp: [UInt8]?
@@ -167,7 +174,32 @@ public enum ImageDecoder {
             pixels: PixelBuffer(adopting: pixels, width: Int(decoded.width), height: Int(decoded.height)),
             storedWidth: Int(decoded.stored_width), storedHeight: Int(decoded.stored_height),
             scale: Int(decoded.scale), usedDCOnly: decoded.used_dc_only != 0, usedReduced: decoded.used_reduced != 0,
-            exif: exif, xmp: xmp, warnings: warnings)
+            exif: exif, xmp: xmp, warnings: warnings,
+            codestreamOrientation: format == .jxl ? Orientation(rawValue: Int(decoded.orientation)) ?? .up : nil)
+    }
+
+    /// The JPEG a JPEG XL file losslessly recompresses (its `jbrd` box, ISO/IEC 18181-2 §9.1),
+    /// reconstructed bit for bit by libjxl (`JXL_DEC_JPEG_RECONSTRUCTION`, CImageCodec jxl.c).
+    /// - Parameters:
+    ///   - bytes: the whole JPEG XL file.
+    ///   - maxPixels: stored width × height limit, pixels (over it: nil, and the pixel decode refuses).
+    /// - Returns: the JPEG file's bytes (at most 4 × the file's bytes + 1 MiB), or nil when the
+    ///   file holds no JPEG reconstruction data.
+    /// - Throws: `ImageError.corrupt` with the reason when libjxl refuses the reconstruction.
+    public static func reconstructedJPEG(_ bytes: UnsafeRawBufferPointer, maxPixels: Int) throws -> [UInt8]? {
+        var options = pc_decode_options()
+        options.max_pixels = UInt64(max(0, maxPixels))
+        var messages = pc_messages()
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let status = pc_jxl_jpeg(base, bytes.count, &options, &output, &size, &messages)
+        defer { pc_free(output) }
+        if status == PC_NOT_HANDLED { return nil }
+        guard status == PC_OK, let output else {
+            throw error(status, messages: &messages, width: 0, height: 0, limit: maxPixels, format: .jxl)
+        }
+        return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
     /// Encodes RGB pixels as a baseline JPEG (libjpeg defaults: YCbCr 4:2:0, optimized Huffman tables;

@@ -1,7 +1,7 @@
 /// Why a file could not be turned into a thumbnail (SPEC §6 "Limits", §7).
 public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// The bytes are neither JPEG nor PNG; the reason names what was found,
-    /// e.g. "empty file" or "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with 0x47 0x49)".
+    /// e.g. "empty file" or "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with 0x47 0x49)".
     case notAnImage(String)
     /// Corrupt or truncated data, with libjpeg's or libpng's own message,
     /// e.g. "Premature end of JPEG file".

@@ -39,7 +39,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Name extensions (lower case) whose files claim to be images: a file named so that is not
     /// one is a failure, not a skip.
     public static let claimedExtensions: Set<String> = Set([
-        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif",
+        "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif", "jxl"
     ]).union(rawExtensions)
 
     /// Name extensions (lower case) of camera RAW files (issue 24 item 1): claimed, so such a file
@@ -69,6 +69,9 @@ public enum ImageFormatSniffer {
     /// `WEBP` (RIFF container of the WebP spec); camera RAW (`.raw`): a RAW container's signature,
     /// or a TIFF with a raw image's tags (CImageCodec raw.c `pc_raw_sniff`; the TIFF tags are read
     /// only within `prefix`, so pass the whole file to tell a TIFF-based RAW from a plain TIFF).
+    /// JPEG XL, the codestream signature `FF 0A`
+    /// (ISO/IEC 18181-1 §9.1) or the container's signature box `00 00 00 0C 'JXL ' 0D 0A 87 0A`
+    /// (ISO/IEC 18181-2 §9.1).
     /// - Parameters:
     ///   - prefix: the first bytes of the file (at least 8 for PNG, 3 for JPEG, 12 for HEIF/WebP;
     ///     HEIF compatible brands are read up to `prefixLength` bytes).
@@ -94,6 +97,8 @@ public enum ImageFormatSniffer {
             return .png
         }
         guard heifAndWebP else { return nil }
+        // JPEG XL codestream: `FF 0A` (ISO/IEC 18181-1 §9.1 signature).
+        if prefix.count >= 2, prefix[0] == 0xFF, prefix[1] == 0x0A { return .jxl }
         // Before TIFF and ISO-BMFF: a TIFF-based RAW is a TIFF, a CR3 an ISO-BMFF file.
         if RawThumbnailer.cameraFormat(prefix) != nil { return .raw }
         // TIFF: "II" 42 or "MM" 42 (TIFF 6.0 §2 "Image File Header"), BigTIFF 43 (BigTIFF design);
@@ -113,6 +118,8 @@ public enum ImageFormatSniffer {
         guard prefix.count >= 12 else { return nil }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
+        let jxlContainer: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        if (0..<12).allSatisfy({ prefix[$0] == jxlContainer[$0] }) { return .jxl }
         guard text(4) == "ftyp" else { return nil }
         let boxSize = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
         let hevc: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]

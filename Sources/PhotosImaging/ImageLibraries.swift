@@ -11,8 +11,8 @@ public enum ImageLibraries {
 
     /// Name and version of each image library, in a fixed order: libjpeg-turbo (the version text
     /// found in the loaded libjpeg.so, its libjpeg 6.2 ABI having no call that says; the version
-    /// compiled against when not found), libpng, Little CMS, libheif, libwebp and libtiff (asked
-    /// of the library linked at run time), giflib (the version compiled against: giflib has no
+    /// compiled against when not found), libpng, Little CMS, libheif, libwebp, libtiff and libjxl
+    /// (asked of the library linked at run time), giflib (the version compiled against: giflib has no
     /// call that says), then LibRaw (`libRawVersion`).
     public static var versions: [(name: String, version: String)] {
         var v = pc_library_versions_t()
@@ -23,7 +23,7 @@ public enum ImageLibraries {
         return [
             ("libjpeg-turbo", text(v.jpeg)), ("libpng", text(v.png)), ("lcms2", text(v.lcms)),
             ("libheif", text(v.heif)), ("libwebp", text(v.webp)),
-            ("libtiff", text(v.tiff)), ("giflib", text(v.gif)),
+            ("libtiff", text(v.tiff)), ("giflib", text(v.gif)), ("libjxl", text(v.jxl))
         ] + [("LibRaw", libRawVersion)]
     }
 

@@ -5,10 +5,11 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP, camera RAW, TIFF or GIF file in
-    /// memory), applies EXIF orientation (JPEG, PNG, WebP, TIFF tag 274; HEIF's irot/imir are
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP, camera RAW, TIFF, GIF or JPEG XL file
+    /// in memory), applies EXIF orientation (JPEG, PNG, WebP, TIFF tag 274; HEIF's irot/imir are
     /// applied by libheif; RAW: its embedded preview's EXIF Orientation when it has one, else the
-    /// RAW's own, `RawThumbnailer`),
+    /// RAW's own, `RawThumbnailer`; JPEG XL's codestream orientation; a JPEG XL that recompresses
+    /// a JPEG is thumbnailed as that JPEG),
     /// and returns an upright thumbnail JPEG.
     /// - Parameters:
     ///   - bytes: the whole file.
@@ -37,10 +38,17 @@ public enum Thumbnailer {
         // Only files already taken for images come here (import's sniff, verify --repair's originals).
         guard let format = ImageFormatSniffer.detectFile(bytes, soiSuffices: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
-            throw ImageError.notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with \(start))")
+            throw ImageError.notAnImage(
+                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with \(start))")
         }
         if format == .raw { return try RawThumbnailer.makeThumbnail(from: bytes, options: options, tuning: tuning) }
         let edge = max(1, options.maxEdge)
+        if format == .jxl, let jpeg = try ImageDecoder.reconstructedJPEG(bytes, maxPixels: options.maxPixels) {
+            // A recompressed JPEG: its own bytes on the JPEG path (the same thumbnail, EXIF and XMP).
+            var result = try jpeg.withUnsafeBytes { try makeThumbnail(from: $0, options: options, tuning: tuning) }
+            result.format = .jxl
+            return result
+        }
         let decoded = try ImageDecoder.decode(
             bytes, format: format, targetEdge: edge,
             maxPixels: options.maxPixels, tuning: tuning)
@@ -59,13 +67,18 @@ public enum Thumbnailer {
             // The file is a TIFF block: IFD0 (Orientation, DateTime) and its Exif IFD are read as
             // EXIF is (ExifReader; classic TIFF only, BigTIFF's 64-bit IFDs give no EXIF).
             metadata = EmbeddedMetadata.read(tiff: bytes, xmp: decoded.xmp)
-        case .raw, .gif, .jxl:
-            metadata = EmbeddedMetadata()  // (.raw: RawThumbnailer)
+        case .jxl:
+            metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
+        case .raw, .gif:
+            metadata = EmbeddedMetadata() // (.raw: RawThumbnailer)
         }
         let exif = metadata.exif
         // HEIF/AVIF: libheif has applied irot/imir, which govern display (ISO/IEC 23008-12
         // §6.5.10-11); an EXIF Orientation in the file is informative and never applied on top.
-        let orientation: Orientation = format == .heif || format == .avif ? .up : exif.orientation
+        // JPEG XL: the codestream's orientation governs (ISO/IEC 18181-1 ImageMetadata); an Exif
+        // box's Orientation is informative (jxl.c).
+        let orientation: Orientation =
+            format == .heif || format == .avif ? .up : decoded.codestreamOrientation ?? exif.orientation
         let swap = orientation.swapsDimensions
         let uprightWidth = swap ? decoded.storedHeight : decoded.storedWidth
         let uprightHeight = swap ? decoded.storedWidth : decoded.storedHeight

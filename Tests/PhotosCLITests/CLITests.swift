@@ -158,7 +158,8 @@ final class CLITests: TemporaryFolderTestCase {
         let run = photos(["--library", lib, "import", dir + "/in"])
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(
-            run.stderr.contains("\(dir)/in/broken.jpg: error: not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file"),
+            run.stderr.contains(
+                "\(dir)/in/broken.jpg: error: not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file"),
             run.stderr)
         XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
         let quiet = photos(["--library", lib, "import", "--quiet", dir + "/in/storm.jpg"])

@@ -47,13 +47,14 @@ final class NewFormatsSniffImportCLITests: XCTestCase {
             let ext = (name as NSString).pathExtension.lowercased()
             XCTAssertTrue(
                 run.stderr.contains(
-                    "\(dir)/in/\(name): error: not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (its name says .\(ext), its bytes start with "
+                    "\(dir)/in/\(name): error: not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (its name says .\(ext), its bytes start with "
                 ),
                 run.stderr)
         }
         XCTAssertTrue(
             run.stderr.contains(
-                "\(dir)/in/empty.avif: error: empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF"),
+                "\(dir)/in/empty.avif: error: empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW"
+            ),
             run.stderr)
         XCTAssertFalse(run.stderr.contains("notes.txt"), "an unclaimed name is skipped quietly")
 

@@ -40,7 +40,11 @@ final class VersionLibrariesTests: XCTestCase {
         let listed = libraries(result.stdout)
         XCTAssertEqual(
             Set(listed.keys),
-            ["SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libtiff", "giflib", "LibRaw", "libcrypto"],
+            [
+                "SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libtiff", "giflib", "libjxl",
+                "LibRaw",
+                "libcrypto"
+            ],
             result.stdout)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query") else {
             throw XCTSkip("dpkg-query is not installed: cannot compare with the packages' versions")
@@ -48,7 +52,7 @@ final class VersionLibrariesTests: XCTestCase {
         let packages = [
             ("SQLite", "libsqlite3-0"), ("libjpeg-turbo", "libjpeg62-turbo"), ("libpng", "libpng16-16"),
             ("lcms2", "liblcms2-2"), ("libheif", "libheif1"), ("libwebp", "libwebp7"), ("libtiff", "libtiff6"),
-            ("giflib", "libgif7"), ("LibRaw", "libraw20")
+            ("giflib", "libgif7"), ("libjxl", "libjxl0.7"), ("LibRaw", "libraw20")
         ]
         for (name, package) in packages {
             guard let expected = debianVersion(package) else { continue }

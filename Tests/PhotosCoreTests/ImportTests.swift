@@ -122,9 +122,11 @@ final class ImportTests: ImportTestCase {
             uniqueKeysWithValues: summary.failures.map { (($0.path as NSString).lastPathComponent, $0.reason) })
         XCTAssertEqual(
             reasons["fake.jpg"],
-            "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)"
+            "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (its name says .jpg, its bytes start with 0x47 0x49 0x46 0x38)"
         )
-        XCTAssertEqual(reasons["empty.PNG"], "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF")
+        XCTAssertEqual(
+            reasons["empty.PNG"],
+            "empty file (0 bytes), not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW")
         XCTAssertEqual(summary.failures.first?.path.hasPrefix(tmp.file("in")), true, "failures carry the full path")
 
         let hidden = try runImport(library, [tmp.file("in")]) { $0.includeHidden = true }

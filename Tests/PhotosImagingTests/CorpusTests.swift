@@ -118,7 +118,8 @@ final class CorpusConformanceTests: XCTestCase {
             ("malformed/jpegdec_empty.jpg", .notAnImage("empty file")),
             (
                 "png-suite/xs2n0g01.png",
-                .notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with 0x89 0x51)")
+                .notAnImage(
+                    "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with 0x89 0x51)")
             ),
             ("jpeg-conformance/testorig12.jpg", .unsupported("Unsupported JPEG data precision 12")),
             ("unusual/fuzzdb_lottapixel.jpg", .tooLarge(width: 64250, height: 64250, limit: 100_000_000)),

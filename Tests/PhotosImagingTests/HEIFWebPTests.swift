@@ -450,7 +450,8 @@ final class HEIFWebPTests: XCTestCase {
         XCTAssertThrowsError(try Self.thumbnail(Array("just text, named photo.heic".utf8))) { error in
             XCTAssertEqual(
                 error as? ImageError,
-                .notAnImage("not a JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF file (starts with 0x6a 0x75)"))
+                .notAnImage(
+                    "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with 0x6a 0x75)"))
         }
     }
 

@@ -89,8 +89,10 @@ typedef struct pc_decoded {
                                    or streaming) and libpng given rows of filter type None */
     uint8_t *exif;              /* PNG eXIf payload / HEIF Exif item (TIFF header first); pc_free */
     size_t exif_size;
-    uint8_t *xmp;               /* HEIF XMP item (application/rdf+xml); pc_free */
+    uint8_t *xmp;               /* HEIF XMP item (application/rdf+xml) / JPEG XL `xml ` box; pc_free */
     size_t xmp_size;
+    int orientation;            /* JPEG XL: the codestream's orientation, EXIF values 1...8 (pixels are stored
+                                   orientation); 0 from the other decoders */
 } pc_decoded;
 
 /*
@@ -152,6 +154,30 @@ typedef struct pc_raw_info {
     int64_t timestamp;          /* LibRaw's capture time as the camera's wall clock in seconds since 1970 (0: none) */
     char make[64], model[64], lens[128]; /* LibRaw's idata.make/model and lens.Lens, NUL-terminated */
 } pc_raw_info;
+
+/*
+ * JPEG XL (libjxl, jxl.c): a file holding a losslessly recompressed JPEG (container with a `jbrd`
+ * box) given back as that JPEG (malloc'd, *jpeg_size bytes; at most 4 × size + 1 MiB and the
+ * per-worker budget) for the JPEG path. PC_NOT_HANDLED, nothing written, for any other JXL (and
+ * one whose declared size is over max_pixels, or whose reconstruction, at 6 bytes per pixel in
+ * libjxl, would be over the per-worker budget: about 17 megapixels): decode it with pc_jxl_decode.
+ */
+pc_status pc_jxl_jpeg(const uint8_t *data, size_t size, const pc_decode_options *options, uint8_t **jpeg,
+                      size_t *jpeg_size, pc_messages *messages);
+
+/*
+ * Decodes a JPEG XL file (libjxl, jxl.c): the first frame, streamed through libjxl's image-out
+ * callback into an integer box reduction (factor = long edge / target_edge) (from its DC pass alone
+ * when progressive_dc_only, PHOTOS_JXL_DC_PASS=1 and 1/8 resolution keeps target_edge: measured
+ * slower, see jxl.c); stored orientation, the
+ * codestream's orientation in out->orientation; alpha on white; PQ/HLG tone-mapped to sRGB
+ * (hdr.c), other colour encodings converted from their ICC profile (color.c); Exif (TIFF block)
+ * and XMP boxes copied out (each at most 1 MiB). Refused before decoding: over max_pixels
+ * (PC_TOO_LARGE) or 4 bytes per declared pixel over the per-worker budget (PC_OVER_BUDGET).
+ */
+pc_status pc_jxl_decode(const uint8_t *data, size_t size, const pc_decode_options *options,
+                        pc_decoded *out, pc_messages *messages);
+
 
 /*
  * Decodes a TIFF or BigTIFF (libtiff, tiff.c): the first full-resolution page, or its smallest
@@ -230,7 +256,7 @@ extern const size_t pc_srgb_exif_app1_size;
  * not found; the others asked of the library. For `photos --version`.
  */
 typedef struct pc_library_versions_t {
-    char jpeg[32], png[32], lcms[32], heif[32], webp[32];
+    char jpeg[32], png[32], lcms[32], heif[32], webp[32], jxl[32];
     char tiff[32], gif[32]; /* libtiff's (TIFFGetVersion), giflib's (compiled against: it has no call) */
 } pc_library_versions_t;
 void pc_library_versions(pc_library_versions_t *out);

@@ -10,7 +10,7 @@ enum ImportCommand: Command {
             Folders are read recursively (symbolic links followed, never in a loop); hidden files and
             folders are skipped unless --hidden. The type comes from the file's bytes, not its name:
             other files are counted as skipped, but a .jpg/.jpeg/.png/.heic/.heif/.hif/.avif/.webp/.tif/.tiff/.gif whose
-            bytes are not JPEG, PNG, HEIF, AVIF, WebP, TIFF or GIF is a failure. Originals are stored byte for
+            bytes are not JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW is a failure. Originals are stored byte for
             byte. HEIF/AVIF: the primary image, upright by its irot/imir (EXIF Orientation is not
             applied on top), thumbnailed from an embedded thumbnail of at least 120 pixels when
             there is one. A file already in the library (same SHA-256) is a duplicate; when that
