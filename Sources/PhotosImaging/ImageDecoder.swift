@@ -152,7 +152,6 @@ public enum ImageDecoder {
         case .gif: status = pc_gif_decode(base, bytes.count, &options, &decoded, &messages)
         case .jxl:
             status = pc_jxl_decode(base, bytes.count, &options, &decoded, &messages)
-            throw ImageError.unsupported("\(format.rawValue) files are not decoded by this build")
         }
         var exif: [UInt8]?, xmp: [UInt8]?
         if let pointer = decoded.exif {

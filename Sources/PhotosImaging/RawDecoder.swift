@@ -122,9 +122,6 @@ enum RawThumbnailer {
         var orientation = Orientation(rawValue: Int(raw.info.orientation)) ?? .up
         if metadata.exif.hasOrientation { orientation = metadata.exif.orientation }
         let stored: PixelBuffer
-        // The picture's full size before the decode's reduction, whose aspect the thumbnail keeps.
-        var picture = (Int(raw.info.preview_width), Int(raw.info.preview_height))
-        if raw.info.source == PC_RAW_SOURCE_DEVELOPED { picture = (Int(raw.info.width), Int(raw.info.height)) }
         var warnings = raw.warnings
         if let jpeg = raw.jpeg {
             let preview = try jpeg.withUnsafeBytes { buffer -> (DecodedImage, EmbeddedMetadata) in
@@ -137,7 +134,6 @@ enum RawThumbnailer {
                 }
             }
             stored = preview.0.pixels
-            picture = (preview.0.storedWidth, preview.0.storedHeight)
             warnings += preview.0.warnings
             // The preview's own orientation wins for its pixels (issue 24: "upright by the preview's
             // own EXIF Orientation when it has one, else by LibRaw's flip").
@@ -158,12 +154,10 @@ enum RawThumbnailer {
         let width = Int(raw.info.width), height = Int(raw.info.height)
         let uprightWidth = swap ? height : width
         let uprightHeight = swap ? width : height
-        // The thumbnail's aspect is the picture's (the preview's pixels, which may be cropped
-        // differently from the developed size).
-        if picture.0 <= 0 || picture.1 <= 0 { picture = (stored.width, stored.height) }
-        let pictureWidth = swap ? picture.1 : picture.0
-        let pictureHeight = swap ? picture.0 : picture.1
-        let size = Thumbnailer.thumbnailSize(width: pictureWidth, height: pictureHeight, maxEdge: edge)
+        // The thumbnail has the size SPEC §6 gives the photo's recorded (developed, upright) size,
+        // as every other photo's does and as `verify` checks: a preview cropped to another aspect,
+        // or one smaller than the thumbnail (a stub's 8×8 preview), is resampled to it.
+        let size = Thumbnailer.thumbnailSize(width: uprightWidth, height: uprightHeight, maxEdge: edge)
         let reduced = try Resampler.areaAverage(
             stored, width: swap ? size.height : size.width, height: swap ? size.width : size.height)
         let upright = try orientation.apply(to: reduced)
