@@ -125,6 +125,36 @@ final class GalleryAttackTests: BinaryTestCase {
         XCTAssertFalse(files(out + "/t").contains("link.jpg"))
     }
 
+    /// The state file is untrusted input: one that is a link to /dev/zero (endless bytes) or a
+    /// sparse file of 1 GiB is not read (only a regular file of at most 256 MiB is, its size
+    /// checked first), so the run treats the state as empty, writes every photo again and
+    /// replaces the state with its own regular file; memory and work stay bounded.
+    func testAStateFileThatIsADeviceOrHugeIsNotRead() throws {
+        try photos(["import", "-q", samplesDir])
+        let out = dir + "/g"
+        try photos(["gallery", out, "--size", "0", "--originals", "none"])
+        let statePath = out + "/.photos-gallery.tsv"
+        for hostile in ["device", "sparse"] {
+            try fm.removeItem(atPath: statePath)
+            if hostile == "device" {
+                try fm.createSymbolicLink(atPath: statePath, withDestinationPath: "/dev/zero")
+            } else {
+                XCTAssertTrue(fm.createFile(atPath: statePath, contents: nil))
+                let handle = try XCTUnwrap(FileHandle(forWritingAtPath: statePath))
+                try handle.truncate(atOffset: 1 << 30)
+                try handle.close()
+            }
+            let result = try photos(["gallery", out, "--size", "0", "--originals", "none", "--update", "--json"])
+            let summary = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            XCTAssertEqual(summary["photos"] as? Int, 6, "\(hostile): \(result.stdout)")
+            let attributes = try fm.attributesOfItem(atPath: statePath)
+            XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeRegular, hostile)
+            XCTAssertLessThan(try XCTUnwrap(attributes[.size] as? Int), 1 << 20, hostile)
+            XCTAssertEqual(files(out + "/t").count, 6, hostile)
+        }
+    }
+
     /// A photo whose original was damaged after a gallery without renditions: the next run with
     /// renditions makes its rendition, then fails copying the original (SHA-256): exit 1, the
     /// five others are written and shown, it is left out of the pages; its rendition, written

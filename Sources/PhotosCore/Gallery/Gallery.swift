@@ -464,15 +464,18 @@ public final class Gallery {
 
     /// The state file: a header line, then one line a photo, `UNIQUENAME TAB KEY TAB FILE SPACE
     /// FILE…`. A missing or unreadable file, or one of another version, is an empty state (the
-    /// run then writes every photo's files). Read up to 256 MiB. The lines of `journal` (a run
-    /// that stopped before writing the state) add their files to the photo's, without a key.
+    /// run then writes every photo's files). The files are untrusted: only a regular file of at
+    /// most `stateMaxBytes` is read, its size checked before a byte is (`ImageFile.read`: a FIFO,
+    /// a device such as /dev/zero behind a link, a larger or sparse file is an empty state). The
+    /// lines of `journal` (a run that stopped before writing the state) add their files to the
+    /// photo's, without a key.
     static func readState(_ path: String, journal: String? = nil) -> [String: StateEntry] {
         var state: [String: StateEntry] = [:]
-        if let data = FileManager.default.contents(atPath: path), data.count < 256 << 20 {
+        if let data = boundedContents(path) {
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
             if lines.first == Substring(stateHeader) { parse(lines.dropFirst(), into: &state) }
         }
-        if let journal, let data = FileManager.default.contents(atPath: journal), data.count < 256 << 20 {
+        if let journal, let data = boundedContents(journal) {
             var written: [String: StateEntry] = [:]
             parse(
                 String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)[...],
@@ -483,6 +486,14 @@ public final class Gallery {
             }
         }
         return state
+    }
+
+    /// The largest state or journal file read, bytes (256 MiB: some 2 million photos' lines).
+    static let stateMaxBytes = 256 << 20
+
+    /// The bytes of the regular file `path` when it has at most `stateMaxBytes`, else nil.
+    static func boundedContents(_ path: String) -> [UInt8]? {
+        try? ImageFile.read(path: path, maxBytes: stateMaxBytes).bytes
     }
 
     /// The state's photo lines (after the header), untrusted: a line naming other files than
