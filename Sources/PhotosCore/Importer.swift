@@ -192,6 +192,8 @@ public final class Importer {
         /// The SHA-256 of its image data (`ImageDataHash`), nil when its structure could not be
         /// followed.
         var imageSHA256: String? = nil
+        /// Where it was taken (`Importer.position`), nil when no source has a position.
+        var position: GeoPosition? = nil
     }
 
     enum Outcome: Sendable {
@@ -682,6 +684,10 @@ public final class Importer {
         warnings += embedded.problems.map { "\($0); imported without it" }
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
+        let position = Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)
+        if position == nil, let problem = result.metadata.exif.positionProblem {
+            warnings.append("\(path): \(problem)")
+        }
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
         // The same image with rewritten metadata (issue 31 item 5): a photo of the target zone
         // whose image data has this hash, of the same format, size and orientation (EXIF
@@ -750,7 +756,8 @@ public final class Importer {
         return .prepared(
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
-                sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256))
+                sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256,
+                position: position))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -817,6 +824,13 @@ public final class Importer {
             }
         }
         return read
+    }
+
+    /// Where an imported file was taken (issue 26 item 1), from the first source that has a
+    /// position: the XMP sidecar (`exif:GPSLatitude`…, the user's or a geotagger's correction),
+    /// the EXIF GPS IFD (EXIF 2.32 §4.6.6), the XMP embedded in the image.
+    static func position(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?) -> GeoPosition? {
+        sidecar?.position ?? exif.position ?? embedded?.position
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

@@ -34,6 +34,9 @@ public struct PhotoRecord: Equatable {
     public var ratings: [Int]
     public var zone: String
     public var scope: ZoneScope
+    /// Where it was taken (issue 26 item 1; WGS 84 degrees, metres above sea level); nil when
+    /// no source gave a position.
+    public var position: GeoPosition? = nil
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -61,7 +64,10 @@ public struct PhotoRecord: Equatable {
             ("importedAt", .string(importedAt)),
             ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
+            ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
+            ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
+            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null)
         ])
     }
 }
@@ -125,7 +131,7 @@ public struct PhotoFilter {
 
 extension Library {
     private func record(_ row: StoredPhoto) -> PhotoRecord {
-        PhotoRecord(
+        var record = PhotoRecord(
             rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
             byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
             height: row.height, orientation: Orientation(exif: row.orientation),
@@ -135,6 +141,8 @@ extension Library {
             tags: [], ratings: [], zone: row.zone,
             // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
             scope: ZoneScope(rawValue: row.scope) ?? .shared)
+        record.position = GeoPosition(latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
+        return record
     }
 
     /// Stops `forEachPhoto` once `--limit` photos were given to its body.

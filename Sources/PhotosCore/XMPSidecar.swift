@@ -2,6 +2,7 @@ import CExempi
 import CExempiShim
 import Foundation
 import PhotosFiles
+import PhotosImaging
 
 /// What `photos` reads from XMP — a sidecar, or a packet embedded in a JPEG (APP1) or PNG
 /// (iTXt): the keywords of `dc:subject` and the hierarchical ones of `lr:hierarchicalSubject`,
@@ -31,6 +32,10 @@ public struct XMPSidecar: Equatable, Sendable {
     /// True when the packet lists keywords at all (`dc:subject`, `lr:hierarchicalSubject` or
     /// `digiKam:TagsList`): `import --refresh-metadata` replaces the photo's tags only then.
     public var hasKeywords = false
+    /// `exif:GPSLatitude`/`exif:GPSLongitude` (XMP Specification Part 2 §3.2.4.4: `DD,MM.mmk`
+    /// or `DD,MM,SSk`, k one of N/S/E/W) with `exif:GPSAltitude` (a rational, metres) and
+    /// `exif:GPSAltitudeRef` (1: below sea level); nil when absent, malformed or out of range.
+    public var position: GeoPosition?
 
     /// - Parameters: as the properties; `hasRating` defaults to `rating != nil` and
     ///   `hasKeywords` to `!subjects.isEmpty`.
@@ -252,7 +257,57 @@ public struct XMPSidecar: Equatable, Sendable {
         result.captureTime = captureTime(
             dateCreated: XMPToolkit.property(xmp, photoshopNS, "DateCreated"),
             dateTimeOriginal: XMPToolkit.property(xmp, exifNS, "DateTimeOriginal"))
+        result.position = position(
+            latitude: XMPToolkit.property(xmp, exifNS, "GPSLatitude"),
+            longitude: XMPToolkit.property(xmp, exifNS, "GPSLongitude"),
+            altitude: XMPToolkit.property(xmp, exifNS, "GPSAltitude"),
+            altitudeRef: XMPToolkit.property(xmp, exifNS, "GPSAltitudeRef"))
         return result
+    }
+
+    /// A position from the texts of `exif:GPSLatitude`, `exif:GPSLongitude`,
+    /// `exif:GPSAltitude` and `exif:GPSAltitudeRef` (XMP Specification Part 2 §3.2.4.4 GPSCoordinate:
+    /// `DD,MM,SSk` or `DD,MM.mmk`, k the direction; a plain signed decimal is read too);
+    /// nil unless both coordinates read and are in range (`GeoPosition`).
+    static func position(latitude: String?, longitude: String?, altitude: String?, altitudeRef: String?)
+        -> GeoPosition?
+    {
+        func coordinate(_ text: String?, positive: Character, negative: Character) -> Double? {
+            guard var text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text.count <= 64 else {
+                return nil
+            }
+            var sign = 1.0
+            if let last = text.last?.uppercased().first, last == positive || last == negative {
+                sign = last == negative ? -1 : 1
+                text.removeLast()
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                guard (1...3).contains(parts.count) else { return nil }
+                var value = 0.0
+                for (i, part) in parts.enumerated() {
+                    guard let v = Double(part.trimmingCharacters(in: .whitespaces)), v.isFinite, v >= 0 else {
+                        return nil
+                    }
+                    value += v / [1.0, 60, 3600][i]
+                }
+                return sign * value
+            }
+            guard let v = Double(text), v.isFinite else { return nil }
+            return v
+        }
+        guard let lat = coordinate(latitude, positive: "N", negative: "S"),
+            let lon = coordinate(longitude, positive: "E", negative: "W")
+        else { return nil }
+        var alt: Double?
+        if let altitude {
+            let parts = altitude.trimmingCharacters(in: .whitespaces).split(separator: "/")
+            if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 {
+                alt = n / d
+            } else if parts.count == 1, let v = Double(parts[0]) {
+                alt = v
+            }
+            if altitudeRef?.trimmingCharacters(in: .whitespaces) == "1", let a = alt { alt = -a }
+        }
+        return GeoPosition(latitude: lat, longitude: lon, altitude: alt)
     }
 
     /// The capture time of a packet from its `photoshop:DateCreated` and
@@ -293,6 +348,7 @@ public struct XMPSidecar: Equatable, Sendable {
                 (result.rating, result.hasRating) = (embedded.rating, true)
             }
             if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+            if result.position == nil { result.position = embedded?.position }
             return result
         }
         var result = sidecar ?? XMPSidecar()
@@ -321,6 +377,7 @@ public struct XMPSidecar: Equatable, Sendable {
             result.hasRating = true
         }
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
+        if result.position == nil { result.position = embedded?.position }
         if result.uniqueName == nil { result.uniqueName = embedded?.uniqueName }
         result.hasKeywords = result.hasKeywords || embedded?.hasKeywords == true || !iptcKeywords.isEmpty
         return result

@@ -21,8 +21,55 @@ public struct ExifMetadata: Sendable, Equatable {
     public var offsetTime: String?
     public var subSecTime: String?
 
+    /// The position of the GPS IFD (tag 0x8825; EXIF 2.32 §4.6.6): nil when absent, malformed
+    /// (a zero denominator, a latitude beyond 90° or longitude beyond 180°, a Ref that is not
+    /// N/S or E/W) or exactly 0,0 with no altitude.
+    public var position: GeoPosition?
+    /// Why a GPS IFD that has a latitude or longitude gave no position, one line; nil otherwise.
+    public var positionProblem: String?
+    /// GPSDateStamp (0x001D) and GPSTimeStamp (0x0007) as one UTC time,
+    /// "YYYY:MM:DD HH:MM:SS" (whole seconds); nil unless both are present and well-formed.
+    public var gpsDateTime: String?
+
     /// Metadata of a file without EXIF.
     public init() {}
+}
+
+/// A position on the WGS 84 ellipsoid, as GPS receivers give it (EXIF 2.32 §4.6.6 GPS
+/// Attribute Information; XMP `exif:GPSLatitude`).
+public struct GeoPosition: Sendable, Equatable {
+    /// Degrees north of the equator, −90…90 (south negative).
+    public var latitude: Double
+    /// Degrees east of Greenwich, −180…180 (west negative).
+    public var longitude: Double
+    /// Metres above sea level (below is negative); nil when unknown.
+    public var altitude: Double?
+
+    /// - Returns: nil when out of range (|latitude| > 90, |longitude| > 180, not finite), or
+    ///   when exactly 0,0 without an altitude (the "null island" of a receiver without a fix).
+    public init?(latitude: Double, longitude: Double, altitude: Double?) {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        if latitude == 0 && longitude == 0 && altitude == nil { return nil }
+        if let altitude, !altitude.isFinite || abs(altitude) > 100_000_000 { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+    }
+
+    /// Latitude in 1e-7 degrees, rounded (the catalog's `latitude_e7`).
+    public var latitudeE7: Int { Int((latitude * 1e7).rounded()) }
+    /// Longitude in 1e-7 degrees, rounded (the catalog's `longitude_e7`).
+    public var longitudeE7: Int { Int((longitude * 1e7).rounded()) }
+    /// Altitude in millimetres, rounded (the catalog's `altitude_mm`).
+    public var altitudeMM: Int? { altitude.map { Int(($0 * 1000).rounded()) } }
+
+    /// The position the catalog's integer columns hold.
+    public init?(latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) {
+        guard let latitudeE7, let longitudeE7 else { return nil }
+        self.init(
+            latitude: Double(latitudeE7) / 1e7, longitude: Double(longitudeE7) / 1e7,
+            altitude: altitudeMM.map { Double($0) / 1000 })
+    }
 }
 
 /// Reads the few EXIF fields `photos` needs from a TIFF-structured EXIF block
@@ -62,6 +109,7 @@ public enum ExifReader {
         else { return result }
         var visited: Set<Int> = []
         var exifIFD: Int?
+        var gpsIFD: Int?
         // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
         // IFD0, where they are taken too. The Exif IFD, read second, wins.
         func dateTag(_ tag: Int, _ type: Int, _ count: Int, _ valueOffset: Int) {
@@ -113,6 +161,8 @@ public enum ExifReader {
                 }
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
+            case 0x8825:
+                if count == 1, let value = reader.integer(type: type, at: valueOffset) { gpsIFD = value }
             default:
                 dateTag(tag, type, count, valueOffset)
             }
@@ -122,7 +172,87 @@ public enum ExifReader {
                 dateTag(tag, type, count, valueOffset)
             }
         }
+        if let gpsIFD { readGPS(reader, ifd: gpsIFD, visited: &visited, into: &result) }
         return result
+    }
+
+    /// Reads the GPS IFD (EXIF 2.32 §4.6.6 Table 15): GPSLatitudeRef/GPSLatitude (0x0001/0x0002),
+    /// GPSLongitudeRef/GPSLongitude (0x0003/0x0004), GPSAltitudeRef/GPSAltitude (0x0005/0x0006:
+    /// Ref 1 is below sea level), GPSTimeStamp (0x0007) and GPSDateStamp (0x001D).
+    static func readGPS(_ reader: TIFFReader, ifd: Int, visited: inout Set<Int>, into result: inout ExifMetadata) {
+        var latRef: String?, lonRef: String?, altRef: Int?
+        var lat: [Double]?, lon: [Double]?, alt: [Double]?, time: [Double]?
+        var date: String?
+        var sawLatitude = false
+        reader.forEachEntry(ifd: ifd, visited: &visited) { tag, type, count, valueOffset in
+            switch tag {
+            case 0x0001: latRef = reader.ascii(type: type, count: count, valueOffset: valueOffset)
+            case 0x0003: lonRef = reader.ascii(type: type, count: count, valueOffset: valueOffset)
+            case 0x0002:
+                sawLatitude = true
+                lat = reader.rationals(type: type, count: count, valueOffset: valueOffset)
+            case 0x0004:
+                sawLatitude = true
+                lon = reader.rationals(type: type, count: count, valueOffset: valueOffset)
+            case 0x0005:
+                if type == 1 || type == 7, count >= 1, valueOffset < reader.bytes.count {
+                    altRef = Int(reader.bytes[valueOffset])
+                }
+            case 0x0006: alt = reader.rationals(type: type, count: count, valueOffset: valueOffset)
+            case 0x0007: time = reader.rationals(type: type, count: count, valueOffset: valueOffset)
+            case 0x001D: date = reader.ascii(type: type, count: count, valueOffset: valueOffset)
+            default: return
+            }
+        }
+        if let date, let time, time.count == 3, date.utf8.count == 10 {
+            let h: Double = time[0], m: Double = time[1], sec: Double = time[2].rounded(.down)
+            let valid: Bool = h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 61
+            if valid, h == h.rounded(), m == m.rounded() {
+                func two(_ v: Double) -> String {
+                    let i = Int(v)
+                    return i < 10 ? "0\(i)" : "\(i)"
+                }
+                let text: String = date + " " + two(h) + ":" + two(m) + ":" + two(min(sec, 59))
+                if isDateTime(text) { result.gpsDateTime = text }
+            }
+        }
+        guard sawLatitude else { return }
+        func degrees(_ parts: [Double]?) -> Double? {
+            guard let parts, (1...3).contains(parts.count) else { return nil }
+            guard parts.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+            // Degrees, minutes and seconds as exiftool adds them (some writers put decimal
+            // degrees or decimal minutes, the rest zero).
+            let minutes = parts.count > 1 ? parts[1] : 0, seconds = parts.count > 2 ? parts[2] : 0
+            return parts[0] + minutes / 60 + seconds / 3600
+        }
+        guard let latitude = degrees(lat), let longitude = degrees(lon) else {
+            result.positionProblem =
+                "its GPS latitude or longitude is not three valid rationals (a zero denominator?); no position read"
+            return
+        }
+        let north: Bool, east: Bool
+        switch (latRef?.uppercased(), lonRef?.uppercased()) {
+        case let (la?, lo?) where (la == "N" || la == "S") && (lo == "E" || lo == "W"):
+            north = la == "N"
+            east = lo == "E"
+        default:
+            result.positionProblem = "its GPS latitude or longitude Ref is not N/S or E/W; no position read"
+            return
+        }
+        var altitude: Double?
+        if let alt, alt.count == 1, alt[0].isFinite {
+            altitude = altRef == 1 ? -alt[0] : alt[0]
+        }
+        guard
+            let position = GeoPosition(
+                latitude: north ? latitude : -latitude, longitude: east ? longitude : -longitude, altitude: altitude)
+        else {
+            if latitude > 90 || longitude > 180 {
+                result.positionProblem = "its GPS position \(latitude),\(longitude) is out of range; no position read"
+            }
+            return
+        }
+        result.position = position
     }
 
     /// Parses a TIFF/EXIF block held in an array.
@@ -261,6 +391,24 @@ struct TIFFReader {
             chars.append(c)
         }
         return String(decoding: chars, as: UTF8.self)
+    }
+
+    /// RATIONAL (5) or SRATIONAL (10) values, at most 8 (the GPS tags hold 1 or 3); nil when
+    /// outside the block or a denominator is zero (EXIF 2.32 §4.6.2 defines no such value).
+    func rationals(type: Int, count: Int, valueOffset: Int) -> [Double]? {
+        guard type == 5 || type == 10, (1...8).contains(count), let offset = u32(valueOffset) else { return nil }
+        let start = Int(offset)
+        guard start >= 0, start <= bytes.count - count * 8 else { return nil }
+        var values: [Double] = []
+        for i in 0..<count {
+            guard let n = u32(start + i * 8), let d = u32(start + i * 8 + 4), d != 0 else { return nil }
+            if type == 10 {
+                values.append(Double(Int32(bitPattern: n)) / Double(Int32(bitPattern: d)))
+            } else {
+                values.append(Double(n) / Double(d))
+            }
+        }
+        return values
     }
 
     /// Calls `body(tag, type, count, valueFieldOffset)` for each entry of the IFD at

@@ -7,6 +7,9 @@ public indirect enum JSONValue: Equatable {
     case bool(Bool)
     case int(Int)
     case double(Double)
+    /// A number with `decimals` digits after the point, trailing zeros dropped (`43.6045`):
+    /// positions need 7 decimals (1e-7 degrees), where `.double` prints 3.
+    case decimal(Double, decimals: Int)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -27,6 +30,18 @@ public indirect enum JSONValue: Equatable {
         case .int(let i): out += String(i)
         case .double(let d):
             if d.isFinite { out += String(format: "%.3f", d) } else { out += "null" }
+        case .decimal(let d, let decimals):
+            guard d.isFinite else {
+                out += "null"
+                break
+            }
+            var text = String(format: "%.\(max(0, min(decimals, 17)))f", d)
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            if text == "-0" { text = "0" }
+            out += text
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["

@@ -45,9 +45,12 @@ extension PostgresDatabase: CatalogStore {
             query, extraColumns: PostgresDatabase.relationColumns, instant: dialect.photoInstant)
         try forEachRow(sql: sql, arguments: args) { row in
             var photo = CatalogSQL.storedPhoto(row)
-            if let names = PostgresDatabase.decodeTagNames(row.optionalString(18)) {
+            let extra = CatalogSQL.extraColumnIndex
+            if let names = PostgresDatabase.decodeTagNames(row.optionalString(extra)) {
                 photo.tagNames = names
-                photo.ratingValues = row.isNull(19) ? [] : row.string(19).split(separator: ",").compactMap { Int($0) }
+                photo.ratingValues =
+                    row.isNull(extra + 1)
+                    ? [] : row.string(extra + 1).split(separator: ",").compactMap { Int($0) }
             }
             try body(photo)
         }

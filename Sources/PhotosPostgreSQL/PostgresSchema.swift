@@ -303,6 +303,18 @@ public enum PostgresSchema {
         ALTER TABLE photo DROP CONSTRAINT photo_format_check;
         ALTER TABLE photo ADD CONSTRAINT photo_format_check
             CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl'));
+        """,
+        // Issue 26 item 1: as the SQLite migration of the same number, the photo's position
+        // (WGS 84) as integers — `latitude_e7`/`longitude_e7` in 1e-7 degrees, `altitude_mm` in
+        // millimetres above sea level — and a B-tree on (latitude_e7, longitude_e7): the
+        // bounded box index `list --near`/`--bbox` range-scan on latitude.
+        """
+        ALTER TABLE photo ADD COLUMN latitude_e7 INTEGER CHECK (latitude_e7 BETWEEN -900000000 AND 900000000);
+        ALTER TABLE photo ADD COLUMN longitude_e7 INTEGER CHECK (longitude_e7 BETWEEN -1800000000 AND 1800000000);
+        ALTER TABLE photo ADD COLUMN altitude_mm BIGINT;
+        ALTER TABLE photo ADD CONSTRAINT photo_position_check
+            CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND (altitude_mm IS NULL OR latitude_e7 IS NOT NULL));
+        CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
         """
     ]
 }

@@ -11,17 +11,20 @@ import PhotosModel
 /// come back with `RETURNING id` (`SQLConnection.insertReturningID`).
 public enum CatalogInserts {
     /// A photo: unique name, display name, imported at, capture date, capture offset, capture
-    /// source, width, height, format, orientation, zone (`photoValues`).
+    /// source, width, height, format, orientation, zone, latitude (1e-7°), longitude (1e-7°),
+    /// altitude (mm) (`photoValues`).
     public static let photo = """
         INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, \
-        width, height, format, orientation, zone_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        width, height, format, orientation, zone_id, latitude_e7, longitude_e7, altitude_mm) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The arguments of `photo` for `row`, in its column order.
     public static func photoValues(_ row: PhotoRow) -> [SQLBindable] {
         [
             row.uniqueName, row.displayName, row.importedAt, row.captureDate, row.captureOffset, row.captureSource,
-            row.width, row.height, row.format, row.orientation, row.zoneID
+            row.width, row.height, row.format, row.orientation, row.zoneID, row.latitudeE7, row.longitudeE7,
+            row.altitudeMM
         ]
     }
 

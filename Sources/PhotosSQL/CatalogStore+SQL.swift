@@ -4,12 +4,15 @@ import PhotosModel
 /// The catalog's statements whose text is the same on SQLite and PostgreSQL, with their row
 /// decoding: the one place that knows the columns `CatalogStore` reads.
 public enum CatalogSQL {
-    /// The columns of a `StoredPhoto` (0…17, `storedPhoto`).
+    /// The columns of a `StoredPhoto` (0…`extraColumnIndex − 1`, `storedPhoto`).
     public static let photoSelectList = """
         SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
                p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
-               p.capture_offset, p.capture_source
+               p.capture_offset, p.capture_source, p.latitude_e7, p.longitude_e7, p.altitude_mm
         """
+
+    /// The index of the first of `photoQuery`'s `extraColumns`.
+    public static let extraColumnIndex = 21
 
     /// The tables of a `StoredPhoto`: the photo, its zone, its photo data and thumbnail.
     public static let photoFrom = """
@@ -30,9 +33,9 @@ public enum CatalogSQL {
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     public static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
-    /// A row selected with `photoSelectList` (columns 0…17).
+    /// A row selected with `photoSelectList` (columns 0…20).
     public static func storedPhoto<R: SQLRow>(_ row: R) -> StoredPhoto {
-        StoredPhoto(
+        var photo = StoredPhoto(
             rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
             byteSize: row.int(4), fileReference: row.string(5),
             // The schema's CHECK (format IN the raw values of ImageFormat) leaves no other value.
@@ -40,13 +43,17 @@ public enum CatalogSQL {
             height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
             captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
             thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))
+        (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = (
+            row.optionalInt(18), row.optionalInt(19), row.optionalInt(20)
+        )
+        return photo
     }
 
     /// The SELECT of `forEachPhoto(matching:)` and its arguments, in the backend's dialect where
     /// the two differ.
     /// - Parameters:
     ///   - query: the filters and the order.
-    ///   - extraColumns: SQL after `photoSelectList` (columns 18…; "" for none).
+    ///   - extraColumns: SQL after `photoSelectList` (columns `extraColumnIndex`…; "" for none).
     ///   - instant: the expression of a photo's UTC instant (`YYYY-MM-DDTHH:MM:SS.fff`) that is
     ///     compared with an `.instant` bound; it takes one parameter, the bound's offset in
     ///     minutes east, applied to a capture time of unknown offset.

@@ -506,6 +506,19 @@ public enum Schema {
             SELECT 'photo', max(coalesce((SELECT max(seq) FROM temp.photo_sequence_v12), 0),
                                 coalesce((SELECT max(id) FROM photo), 0));
         DROP TABLE temp.photo_sequence_v12;
+        """,
+        // Issue 26 item 1: the photo's position (WGS 84), kept as integers so that every
+        // backend and the catalog copy hold the same exact value: `latitude_e7`/`longitude_e7`
+        // in 1e-7 degrees (south and west negative; ~1 cm), `altitude_mm` in millimetres above
+        // sea level (negative below); all NULL when the photo has no position. The index on
+        // (latitude_e7, longitude_e7) is the bounded box index of `list --near`/`--bbox`: a
+        // range scan on latitude, longitude checked in the index.
+        """
+        ALTER TABLE photo ADD COLUMN latitude_e7 INTEGER CHECK (latitude_e7 BETWEEN -900000000 AND 900000000);
+        ALTER TABLE photo ADD COLUMN longitude_e7 INTEGER
+            CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND longitude_e7 BETWEEN -1800000000 AND 1800000000);
+        ALTER TABLE photo ADD COLUMN altitude_mm INTEGER CHECK (altitude_mm IS NULL OR longitude_e7 IS NOT NULL);
+        CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
         """
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosImaging
 
 /// Writes the XMP sidecar `photos export` puts next to each original (Adobe XMP Specification
 /// Part 1 §7 serialization with the packet wrapper of §7.3; Part 2 for the EXIF and Photoshop
@@ -23,6 +24,10 @@ import Foundation
 /// - `photos:tags` (an `rdf:Bag`, only when a tag is an ancestor of another: `Places` beside
 ///   `Places/France`): every tag as it is, since the reader drops ancestor paths (Lightroom and
 ///   digiKam list them as projections) unless this list still agrees (`XMPSidecar.exactTags`).
+/// - `exif:GPSLatitude`, `exif:GPSLongitude` (Part 2 §3.2.4.4 GPSCoordinate, `DD,MM.mmmmmmmmk`:
+///   eight decimals of minutes keep the catalog's 1e-7 degrees), `exif:GPSAltitude` (a rational
+///   in millimetres, `146000/1000`) and `exif:GPSAltitudeRef` (0 above, 1 below sea level), and
+///   `exif:GPSVersionID` `2.3.0.0`, when the photo has a position (issue 26 item 1).
 /// Photos have no title or description in this library's model, so none is written.
 public enum XMPWriter {
     /// The namespace URI of the tool's own properties (`photos:uniqueName`). `.invalid` is a
@@ -47,7 +52,7 @@ public enum XMPWriter {
         var attributes =
             "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\"\n"
             + "    xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
-            + (date == nil
+            + (date == nil && photo.position == nil
                 ? ""
                 : "    xmlns:photoshop=\"http://ns.adobe.com/photoshop/1.0/\"\n"
                     + "    xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"\n")
@@ -56,6 +61,15 @@ public enum XMPWriter {
         if let date {
             attributes += "    photoshop:DateCreated=\"\(escape(date))\"\n"
             attributes += "    exif:DateTimeOriginal=\"\(escape(date))\"\n"
+        }
+        if let position = photo.position {
+            attributes += "    exif:GPSVersionID=\"2.3.0.0\"\n"
+            attributes += "    exif:GPSLatitude=\"\(coordinate(position.latitude, positive: "N", negative: "S"))\"\n"
+            attributes += "    exif:GPSLongitude=\"\(coordinate(position.longitude, positive: "E", negative: "W"))\"\n"
+            if let millimetres = position.altitudeMM {
+                attributes += "    exif:GPSAltitudeRef=\"\(millimetres < 0 ? 1 : 0)\"\n"
+                attributes += "    exif:GPSAltitude=\"\(abs(millimetres))/1000\"\n"
+            }
         }
         // 0 (unrated, Part 2 §8.4) when the photo has none, so that a rating embedded in the
         // original does not come back on re-import (the sidecar's xmp:Rating wins).
@@ -81,6 +95,19 @@ public enum XMPWriter {
         text += "  </rdf:Description>\n"
         text += " </rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>\n"
         return text
+    }
+
+    /// A coordinate in the XMP GPSCoordinate form `DD,MM.mmmmmmmmk` (Part 2 §3.2.4.4), k the
+    /// direction: `positive` for ≥ 0, `negative` below.
+    static func coordinate(_ degrees: Double, positive: String, negative: String) -> String {
+        let magnitude = abs(degrees)
+        var whole = magnitude.rounded(.down)
+        var minutes = ((magnitude - whole) * 60 * 1e8).rounded() / 1e8
+        if minutes >= 60 {
+            whole += 1
+            minutes -= 60
+        }
+        return String(format: "%d,%.8f", Int(whole), minutes) + (degrees < 0 ? negative : positive)
     }
 
     /// True when `tag` reads back unchanged from `lr:hierarchicalSubject`: it has no `|` (the

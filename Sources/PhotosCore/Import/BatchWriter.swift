@@ -96,11 +96,15 @@ struct ImportBatchWriter {
                                 || importStore.photoExists(uniqueName: $0.lowercased()) ? nil : $0
                         } ?? RandomUUID.make().uuidString
                     let displayName = PathName.lastComponent(item.path)
-                    let row = PhotoRow(
+                    var row = PhotoRow(
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
                         captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
                         captureSource: item.capture?.source, width: r.width, height: r.height,
                         format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
+                    if let position = item.position {
+                        (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
+                        row.altitudeMM = position.altitudeMM
+                    }
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),

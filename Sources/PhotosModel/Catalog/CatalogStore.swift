@@ -38,6 +38,11 @@ public struct StoredPhoto: Sendable {
     /// The photo's rating values (ordered as `CatalogStore.ratingValues(ofPhoto:)`) when the
     /// store read them with the row, else nil.
     public var ratingValues: [Int]? = nil
+    /// The position (issue 26 item 1): latitude and longitude in 1e-7 degrees, altitude in
+    /// millimetres above sea level (the catalog's `latitude_e7`, `longitude_e7`, `altitude_mm`).
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,

@@ -19,6 +19,11 @@ public struct PhotoRow: Sendable {
     /// EXIF orientation 1…8.
     public var orientation: Int
     public var zoneID: String
+    /// The position (issue 26 item 1, WGS 84): latitude and longitude in 1e-7 degrees (south and
+    /// west negative), altitude in millimetres above sea level; nil when none.
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,

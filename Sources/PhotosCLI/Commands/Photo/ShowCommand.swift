@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosImaging
 
 /// `photos show PHOTO`.
 enum ShowCommand: Command {
@@ -40,6 +41,7 @@ enum ShowCommand: Command {
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
+            ("position", p.position.map(ShowCommand.positionText) ?? "-"),
             ("imported", p.importedAt), ("sha256", p.sha256),
             ("original", "\(Library.externalDataName)/\(p.fileReference)"),
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
@@ -51,5 +53,15 @@ enum ShowCommand: Command {
             ("zone", "\(p.zone) (\(p.scope.rawValue))")
         ]
         ctx.console.printFields(lines, value: TerminalText.escaped)
+    }
+}
+
+extension ShowCommand {
+    /// A position as `show` prints it: `43.604500, 1.444000, 146.0 m` (degrees north and east,
+    /// six decimals, ~0.1 m; the altitude in metres above sea level, when known).
+    static func positionText(_ position: GeoPosition) -> String {
+        var text = String(format: "%.6f, %.6f", position.latitude, position.longitude)
+        if let altitude = position.altitude { text += String(format: ", %.1f m", altitude) }
+        return text
     }
 }

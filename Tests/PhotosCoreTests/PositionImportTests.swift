@@ -1,0 +1,196 @@
+import Foundation
+import PhotosImaging
+import PhotosTestSupport
+import XCTest
+
+@testable import PhotosCore
+
+/// Issue 26 item 1: positions from the EXIF GPS IFD and XMP, stored per photo, in `list --json`
+/// and written to export's XMP sidecars; exiftool (`exiftool -n -j`) is the oracle.
+final class PositionImportTests: ImportTestCase {
+    static let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Runs exiftool with `arguments`; the standard output.
+    func exiftool(_ arguments: [String]) throws -> Data {
+        guard let path = Self.exiftool else {
+            throw XCTSkip("exiftool is not installed (Debian libimage-exiftool-perl)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// exiftool's signed latitude, longitude and altitude (`-n`, the Composite tags).
+    func oracle(_ path: String) throws -> (Double?, Double?, Double?) {
+        let data = try exiftool(["-n", "-j", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-GPSAltitudeRef", path])
+        let object = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+        // The Composite GPSAltitude: signed by GPSAltitudeRef already.
+        let altitude = object["GPSAltitude"] as? Double
+        return (object["GPSLatitude"] as? Double, object["GPSLongitude"] as? Double, altitude)
+    }
+
+    func photos(_ library: Library) throws -> [String: PhotoRecord] {
+        var result: [String: PhotoRecord] = [:]
+        try library.forEachPhoto(matching: PhotoFilter()) { result[$0.displayName] = $0 }
+        return result
+    }
+
+    func testPositionsWrittenByExiftoolReadAsExiftoolReadsThem() throws {
+        let cases: [(String, [String])] = [
+            (
+                "ne.jpg",
+                [
+                    "-GPSLatitude=43.6046519", "-GPSLatitudeRef=N", "-GPSLongitude=1.4442090", "-GPSLongitudeRef=E",
+                    "-GPSAltitude=146.25", "-GPSAltitudeRef=Above Sea Level"
+                ]
+            ),
+            (
+                "sw.jpg",
+                [
+                    "-GPSLatitude=33.8688197", "-GPSLatitudeRef=S", "-GPSLongitude=151.2092955",
+                    "-GPSLongitudeRef=W", "-GPSAltitude=28.5", "-GPSAltitudeRef=Below Sea Level"
+                ]
+            ),
+            (
+                "antimeridian.jpg",
+                [
+                    "-GPSLatitude=-16.5", "-GPSLatitudeRef=S", "-GPSLongitude=179.9999999",
+                    "-GPSLongitudeRef=E"
+                ]
+            ),
+            ("null-island.jpg", ["-GPSLatitude=0", "-GPSLatitudeRef=N", "-GPSLongitude=0", "-GPSLongitudeRef=E"]),
+            ("none.jpg", [])
+        ]
+        for (seed, (name, arguments)) in cases.enumerated() {
+            let path = try tmp.write("in/" + name, try MetadataFixture.jpeg(seed: seed))
+            if !arguments.isEmpty { _ = try exiftool(["-q", "-overwrite_original"] + arguments + [path]) }
+        }
+        let library = try makeLibrary()
+        let summary = try runImport(library, [tmp.file("in")])
+        XCTAssertEqual(summary.failed, 0, "\(summary.failures)")
+        let stored = try photos(library)
+        XCTAssertEqual(stored.count, 5)
+        for (name, _) in cases {
+            let (lat, lon, alt) = try oracle(tmp.file("in/" + name))
+            let position = stored[name]?.position
+            if name == "null-island.jpg" || name == "none.jpg" {
+                XCTAssertNil(position, "\(name): 0,0 without altitude is no position")
+                continue
+            }
+            let p = try XCTUnwrap(position, name)
+            XCTAssertEqual(p.latitude, try XCTUnwrap(lat), accuracy: 1e-6, name)
+            XCTAssertEqual(p.longitude, try XCTUnwrap(lon), accuracy: 1e-6, name)
+            if let alt {
+                XCTAssertEqual(try XCTUnwrap(p.altitude), alt, accuracy: 1e-3, name)
+            } else {
+                XCTAssertNil(p.altitude)
+            }
+        }
+        XCTAssertEqual(stored["sw.jpg"]?.position?.latitude ?? 0, -33.8688197, accuracy: 1e-7)
+        XCTAssertEqual(stored["sw.jpg"]?.position?.longitude ?? 0, -151.2092955, accuracy: 1e-7)
+        XCTAssertEqual(stored["sw.jpg"]?.position?.altitude ?? 0, -28.5, accuracy: 1e-3)
+        // list --json carries them with 7 decimals.
+        let json = try XCTUnwrap(stored["ne.jpg"]).json.serialized()
+        XCTAssertTrue(json.contains("\"latitude\":43.6046519"), json)
+        XCTAssertTrue(json.contains("\"longitude\":1.444209"), json)
+        XCTAssertTrue(json.contains("\"altitude\":146.25"), json)
+        XCTAssertTrue(try XCTUnwrap(stored["none.jpg"]).json.serialized().contains("\"latitude\":null"))
+        // The export sidecar reads back to the same position, and exiftool reads it so too.
+        for name in ["ne.jpg", "sw.jpg", "antimeridian.jpg"] {
+            let record = try XCTUnwrap(stored[name])
+            let text = XMPWriter.sidecar(for: record)
+            let back = try XCTUnwrap(try XMPSidecar.parse(Data(text.utf8), path: name).position, name)
+            XCTAssertEqual(back.latitudeE7, record.position?.latitudeE7, name)
+            XCTAssertEqual(back.longitudeE7, record.position?.longitudeE7, name)
+            XCTAssertEqual(back.altitudeMM, record.position?.altitudeMM, name)
+            let sidecar = try tmp.write("side/" + name + ".xmp", Array(text.utf8))
+            let (lat, lon, alt) = try oracle(sidecar)
+            XCTAssertEqual(try XCTUnwrap(lat), record.position?.latitude ?? 0, accuracy: 1e-7, name)
+            XCTAssertEqual(try XCTUnwrap(lon), record.position?.longitude ?? 0, accuracy: 1e-7, name)
+            XCTAssertEqual(alt ?? 0, record.position?.altitude ?? 0, accuracy: 1e-3, name)
+        }
+    }
+
+    /// The camera files of the shared corpus with GPS: every position equals exiftool's.
+    func testCorpusCameraFilesMatchExiftool() throws {
+        let folder = corpusPath + "/camera-formats/metadata"
+        guard FileManager.default.fileExists(atPath: folder) else {
+            throw XCTSkip("../shared/corpus/camera-formats/metadata is absent")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.lowercased().hasSuffix(".jpg")
+        }.sorted()
+        for name in names {
+            _ = try tmp.write("in/" + name, Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))))
+        }
+        let library = try makeLibrary()
+        _ = try runImport(library, [tmp.file("in")])
+        let stored = try photos(library)
+        var withPosition = 0
+        for name in names {
+            guard let record = stored[name] else { continue }
+            let (lat, lon, alt) = try oracle(folder + "/" + name)
+            guard let lat, let lon, abs(lat) <= 90, abs(lon) <= 180, lat != 0 || lon != 0 || alt != nil else {
+                XCTAssertNil(record.position, name)
+                continue
+            }
+            withPosition += 1
+            let p = try XCTUnwrap(record.position, name)
+            XCTAssertEqual(p.latitude, lat, accuracy: 1e-6, name)
+            XCTAssertEqual(p.longitude, lon, accuracy: 1e-6, name)
+            if let alt, let a = p.altitude { XCTAssertEqual(a, alt, accuracy: 1e-3, name) }
+        }
+        XCTAssertGreaterThan(withPosition, 0, "the corpus has camera files with GPS")
+    }
+
+    /// Malformed GPS IFDs give no position and a problem line, never a crash (a zero
+    /// denominator; 200° latitude).
+    func testMalformedRationalsGiveNoPosition() throws {
+        func block(latitude: [(UInt32, UInt32)], latRef: UInt8 = UInt8(ascii: "N")) -> [UInt8] {
+            // II*\0, IFD0 at 8 with one entry: GPS IFD pointer → 26.
+            var b: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+            func u16(_ v: Int) { b += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+            func u32(_ v: Int) { b += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+            u16(1); u16(0x8825); u16(4); u32(1); u32(26); u32(0)
+            // GPS IFD at 26: 4 entries (2 + 48 + 4 bytes) → rationals at 80 and 104.
+            u16(4)
+            u16(1); u16(2); u32(2); b += [latRef, 0, 0, 0]
+            u16(2); u16(5); u32(3); u32(80)
+            u16(3); u16(2); u32(2); b += [UInt8(ascii: "E"), 0, 0, 0]
+            u16(4); u16(5); u32(3); u32(104)
+            u32(0)
+            XCTAssertEqual(b.count, 80)
+            for (n, d) in latitude { u32(Int(n)); u32(Int(d)) }
+            for (n, d) in [(UInt32(10), UInt32(1)), (30, 1), (0, 1)] { u32(Int(n)); u32(Int(d)) }
+            return b
+        }
+        let good = ExifReader.parse(block(latitude: [(43, 1), (36, 1), (1674, 100)]))
+        XCTAssertEqual(good.position?.latitude ?? 0, 43 + 36.0 / 60 + 16.74 / 3600, accuracy: 1e-9)
+        XCTAssertEqual(good.position?.longitude ?? 0, 10.5, accuracy: 1e-9)
+        let south = ExifReader.parse(block(latitude: [(43, 1), (0, 1), (0, 1)], latRef: UInt8(ascii: "S")))
+        XCTAssertEqual(south.position?.latitude, -43)
+        let zero = ExifReader.parse(block(latitude: [(43, 0), (36, 1), (0, 1)]))
+        XCTAssertNil(zero.position)
+        XCTAssertNotNil(zero.positionProblem)
+        let far = ExifReader.parse(block(latitude: [(200, 1), (0, 1), (0, 1)]))
+        XCTAssertNil(far.position)
+        XCTAssertEqual(far.positionProblem?.contains("out of range"), true, far.positionProblem ?? "")
+        let badRef = ExifReader.parse(block(latitude: [(43, 1), (0, 1), (0, 1)], latRef: UInt8(ascii: "X")))
+        XCTAssertNil(badRef.position)
+        // Truncated anywhere: no crash, no position beyond the bytes.
+        let whole = block(latitude: [(43, 1), (36, 1), (0, 1)])
+        for cut in stride(from: 0, to: whole.count, by: 3) {
+            let part = ExifReader.parse(Array(whole.prefix(cut)))
+            XCTAssertNil(part.position, "cut at \(cut)")
+        }
+    }
+}
