@@ -141,7 +141,8 @@ extension Library {
             tags: [], ratings: [], zone: row.zone,
             // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
             scope: ZoneScope(rawValue: row.scope) ?? .shared)
-        record.position = GeoPosition(latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
+        record.position = GeoPosition(
+            latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         return record
     }
 
