@@ -115,6 +115,12 @@ public struct PhotoFilter {
     public var formats: [ImageFormat] = []
     /// Photos without tags.
     public var untagged = false
+    /// Photos with a position (`--with-location`: true), without one (`--without-location`:
+    /// false), or either (nil).
+    public var hasPosition: Bool?
+    /// Photos inside this box (`--bbox S,W,N,E`, WGS 84 degrees, bounds included; west > east is a
+    /// box across the antimeridian); nil: anywhere.
+    public var box: (south: Double, west: Double, north: Double, east: Double)?
     /// Photos without ratings.
     public var unrated = false
     /// The order (`--sort`): captured (the default), imported, name, size or rating.
@@ -236,6 +242,11 @@ extension Library {
         query.ratedBy = filter.ratedBy.map(AuthorName.normalize)
         query.unratedBy = filter.unratedBy.map(AuthorName.normalize)
         query.untagged = filter.untagged
+        query.hasPosition = filter.hasPosition
+        if let box = filter.box {
+            func e7(_ v: Double) -> Int { Int((v * 1e7).rounded()) }
+            query.box = (e7(box.south), e7(box.west), e7(box.north), e7(box.east))
+        }
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
         query.sort = filter.sort

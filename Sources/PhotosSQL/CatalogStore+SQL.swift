@@ -92,6 +92,16 @@ public enum CatalogSQL {
             args += names.isEmpty ? [SQLValue.null] : names.map { $0 as SQLBindable }
         }
         if query.untagged { sql += " AND NOT EXISTS (SELECT 1 FROM photo_tag pt WHERE pt.photo_id = p.id)" }
+        if let has = query.hasPosition { sql += has ? " AND p.latitude_e7 IS NOT NULL" : " AND p.latitude_e7 IS NULL" }
+        if let box = query.box {
+            // A range on the index photo_position's first column; longitude read from the index.
+            sql += " AND p.latitude_e7 BETWEEN ? AND ?"
+            args += [box.south, box.north]
+            sql +=
+                box.west <= box.east
+                ? " AND p.longitude_e7 BETWEEN ? AND ?" : " AND (p.longitude_e7 >= ? OR p.longitude_e7 <= ?)"
+            args += [box.west, box.east]
+        }
         if query.unrated { sql += " AND NOT EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id)" }
         if !query.formats.isEmpty {
             sql += " AND p.format IN (\(Array(repeating: "?", count: query.formats.count).joined(separator: ", ")))"

@@ -194,3 +194,74 @@ final class PositionImportTests: ImportTestCase {
         }
     }
 }
+
+/// Issue 26 item 2: `--bbox` and `--with-location`/`--without-location` select exactly the
+/// photos a brute-force check selects, across the antimeridian and at the poles.
+final class PositionFilterTests: ImportTestCase {
+    func testBoxesAgainstBruteForce() throws {
+        let library = try makeLibrary()
+        let summary = try runImport(library, [samplesDir + "/ladybird.jpg"])
+        XCTAssertEqual(summary.imported, 1)
+        let zone = try XCTUnwrap(try library.catalog.scalarString("SELECT zone_id FROM photo"))
+        try library.catalog.run("UPDATE photo SET latitude_e7 = NULL, longitude_e7 = NULL, altitude_mm = NULL")
+        // A seeded generator: the same 2,000 positions every run, poles and ±180 included.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var positions: [String: (Int, Int)] = [:]
+        try library.catalog.beginWriteTransaction()
+        for i in 0..<2000 {
+            var lat = Int(next() % 1_800_000_001) - 900_000_000
+            var lon = Int(next() % 3_600_000_001) - 1_800_000_000
+            if i % 100 == 0 { lat = i % 200 == 0 ? 900_000_000 : -900_000_000 }
+            if i % 97 == 0 { lon = i % 194 == 0 ? 1_800_000_000 : -1_800_000_000 }
+            if i % 50 == 1 {
+                // Beside the antimeridian, on either side.
+                lat = -160_000_000 + i * 1000
+                lon = (i % 4 == 1 ? 1 : -1) * (1_799_990_000 + (i % 3) * 5000)
+            }
+            let name = "p\(i)"
+            positions[name] = (lat, lon)
+            _ = try library.catalog.insert(
+                "INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id, latitude_e7, longitude_e7) VALUES (?, ?, '2024-01-01T00:00:00Z', 1, 1, 'jpeg', 1, ?, ?, ?)",
+                [RandomUUID.make().uuidString, name, zone, lat, lon])
+        }
+        try library.catalog.execute("COMMIT")
+        func selected(_ filter: PhotoFilter) throws -> Set<String> {
+            var names = Set<String>()
+            try library.forEachPhoto(matching: filter) { names.insert($0.displayName) }
+            return names
+        }
+        let boxes: [(Double, Double, Double, Double)] = [
+            (-20, 170, -10, -170), // across the antimeridian
+            (-90, -180, 90, 180), // the whole world
+            (80, -180, 90, 180), // the north polar cap
+            (-90, 179.99, -80, -179.99), // the south pole, across the antimeridian
+            (43.5, 1.3, 43.7, 1.6), // Toulouse
+            (-17, 179.999, -15, 179.9999)
+        ]
+        for box in boxes {
+            var filter = PhotoFilter()
+            filter.box = box
+            let e7 = (
+                Int((box.0 * 1e7).rounded()), Int((box.1 * 1e7).rounded()), Int((box.2 * 1e7).rounded()),
+                Int((box.3 * 1e7).rounded())
+            )
+            let expected = Set(
+                positions.filter { _, p in
+                    p.0 >= e7.0 && p.0 <= e7.2
+                        && (e7.1 <= e7.3 ? (p.1 >= e7.1 && p.1 <= e7.3) : (p.1 >= e7.1 || p.1 <= e7.3))
+                }.keys)
+            XCTAssertEqual(try selected(filter), expected, "\(box)")
+            if box.0 == -20 { XCTAssertGreaterThan(expected.count, 10, "the antimeridian box holds photos") }
+        }
+        var with = PhotoFilter()
+        with.hasPosition = true
+        XCTAssertEqual(try selected(with), Set(positions.keys))
+        var without = PhotoFilter()
+        without.hasPosition = false
+        XCTAssertEqual(try selected(without), ["ladybird.jpg"])
+    }
+}

@@ -105,6 +105,12 @@ public struct PhotoQuery: Sendable {
     public var tagNameAlternatives: [[String]] = []
     /// Photos linked to no tag at all.
     public var untagged = false
+    /// Photos with a position (true), without one (false), or either (nil) (issue 26 item 2).
+    public var hasPosition: Bool? = nil
+    /// Photos inside this box, in 1e-7 degrees (`latitude_e7`, `longitude_e7`), bounds
+    /// included: south ≤ latitude ≤ north, and west ≤ longitude ≤ east — or, when west > east
+    /// (a box across the antimeridian), longitude ≥ west or ≤ east. Nil: anywhere.
+    public var box: (south: Int, west: Int, north: Int, east: Int)? = nil
     /// Photos without any rating.
     public var unrated = false
     /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.

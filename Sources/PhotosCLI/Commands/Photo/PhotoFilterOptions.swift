@@ -52,11 +52,41 @@ struct PhotoFilterOptions: ParsableOptions {
                     "Only photos of this format: jpeg, png, heif, avif, webp, raw, tiff, gif or jxl (any of those given).",
                 parser: .imageFormat),
             .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
-            .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings.")
+            .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings."),
+            .flag(\.withLocation, "--with-location", help: "Only photos with a position (GPS latitude and longitude)."),
+            .flag(\.withoutLocation, "--without-location", help: "Only photos without a position."),
+            .value(
+                \.filter.box, "--bbox", value: "S,W,N,E",
+                help:
+                    "Only photos inside this box of WGS 84 degrees (south, west, north, east; bounds included); W greater than E is a box across the antimeridian.",
+                parser: .box)
         ]
     }
 
+    /// Both `--with-location` and `--without-location` were given.
+    private var bothLocations = false
+    /// `--with-location`, kept in `filter.hasPosition`.
+    var withLocation: Bool {
+        get { filter.hasPosition == true }
+        set {
+            if newValue, filter.hasPosition == false { bothLocations = true }
+            if newValue { filter.hasPosition = true }
+        }
+    }
+    /// `--without-location`, kept in `filter.hasPosition`.
+    var withoutLocation: Bool {
+        get { filter.hasPosition == false }
+        set {
+            if newValue, filter.hasPosition == true { bothLocations = true }
+            if newValue { filter.hasPosition = false }
+        }
+    }
+
     func validate() throws {
+        if bothLocations { throw UsageError("give --with-location or --without-location, not both") }
+        if filter.hasPosition == false && filter.box != nil {
+            throw UsageError("give --bbox or --without-location, not both")
+        }
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
         if filter.tagExact && filter.tags.isEmpty { throw UsageError("--tag-exact needs --tag") }
@@ -65,6 +95,30 @@ struct PhotoFilterOptions: ParsableOptions {
         if let pattern = filter.name, let range = NameGlob(pattern).reversedRange {
             // POSIX.1-2017 XBD §9.3.5: a range whose end sorts before its start is undefined.
             throw UsageError("--name '\(pattern)': the range '\(range)' is reversed (its end sorts before its start)")
+        }
+    }
+}
+
+extension ValueParser where Value == (south: Double, west: Double, north: Double, east: Double) {
+    /// `S,W,N,E` in decimal degrees: latitudes −90…90 with S ≤ N, longitudes −180…180 (W > E
+    /// crosses the antimeridian).
+    static var box: ValueParser {
+        ValueParser { text, name in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard parts.count == 4, let s = parts[0], let w = parts[1], let n = parts[2], let e = parts[3],
+                [s, w, n, e].allSatisfy(\.isFinite)
+            else {
+                throw UsageError("\(name) takes S,W,N,E in degrees like 43.5,1.3,43.7,1.6, not '\(text)'")
+            }
+            guard abs(s) <= 90, abs(n) <= 90, s <= n else {
+                throw UsageError("\(name) '\(text)': latitudes must be within -90…90, south not above north")
+            }
+            guard abs(w) <= 180, abs(e) <= 180 else {
+                throw UsageError("\(name) '\(text)': longitudes must be within -180…180")
+            }
+            return (s, w, n, e)
         }
     }
 }
