@@ -726,7 +726,8 @@ public final class Importer {
                     imageSHA256: imageSHA256,
                     replacement: OriginalReplacement(
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
-                        replacedBefore: match.replacedSHA256s, written: wrote)))
+                        replacedBefore: match.replacedSHA256s, written: wrote),
+                    position: position))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
@@ -791,7 +792,8 @@ public final class Importer {
         return .refresh(
             MetadataRefresh(
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
-                imageSHA256: imageSHA256))
+                imageSHA256: imageSHA256,
+                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

@@ -9,6 +9,12 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [local, offsetMinutes, source, photoID])
     }
 
+    public func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws {
+        try execute(
+            sql: "UPDATE photo SET latitude_e7 = ?, longitude_e7 = ?, altitude_mm = ? WHERE id = ?",
+            arguments: [latitudeE7, longitudeE7, altitudeMM, photoID])
+    }
+
     public func fileMetadataState(ofPhoto photoID: Int64) throws -> FileMetadataState? {
         try fetchOne(
             sql:

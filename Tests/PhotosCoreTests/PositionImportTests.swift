@@ -120,6 +120,36 @@ final class PositionImportTests: ImportTestCase {
         }
     }
 
+    /// `import --refresh-metadata` reads a sidecar's new position into the photo; a file
+    /// rewritten by exiftool with GPS (the same image data) gives its photo that position.
+    func testRefreshMetadataReadsTheNewPosition() throws {
+        let path = try tmp.write("in/a.jpg", try MetadataFixture.jpeg(seed: 7))
+        let library = try makeLibrary()
+        XCTAssertEqual(try runImport(library, [tmp.file("in")]).imported, 1)
+        XCTAssertNil(try photos(library)["a.jpg"]?.position)
+        _ = try exiftool([
+            "-q", "-o", path + ".xmp", "-XMP-exif:GPSLatitude=48.8583701", "-XMP-exif:GPSLatitudeRef=N",
+            "-XMP-exif:GPSLongitude=2.2944813", "-XMP-exif:GPSLongitudeRef=E", path
+        ])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + ".xmp"))
+        let refreshed = try runImport(library, [tmp.file("in")]) { $0.refreshMetadata = true }
+        XCTAssertEqual(refreshed.failed, 0, "\(refreshed.failures)")
+        let p = try XCTUnwrap(try photos(library)["a.jpg"]?.position)
+        XCTAssertEqual(p.latitude, 48.8583701, accuracy: 1e-7)
+        XCTAssertEqual(p.longitude, 2.2944813, accuracy: 1e-7)
+        // The image rewritten in place with EXIF GPS (west, below sea level): the same photo.
+        try FileManager.default.removeItem(atPath: path + ".xmp")
+        _ = try exiftool([
+            "-q", "-overwrite_original", "-GPSLatitude=31.5", "-GPSLatitudeRef=N", "-GPSLongitude=35.5",
+            "-GPSLongitudeRef=E", "-GPSAltitude=430", "-GPSAltitudeRef=Below Sea Level", path
+        ])
+        XCTAssertEqual(try runImport(library, [tmp.file("in")]).failed, 0)
+        let stored = try photos(library)
+        XCTAssertEqual(stored.count, 1)
+        XCTAssertEqual(stored["a.jpg"]?.position?.altitudeMM, -430_000)
+        XCTAssertEqual(stored["a.jpg"]?.position?.latitudeE7, 315_000_000)
+    }
+
     /// The camera files of the shared corpus with GPS: every position equals exiftool's.
     func testCorpusCameraFilesMatchExiftool() throws {
         let folder = corpusPath + "/camera-formats/metadata"

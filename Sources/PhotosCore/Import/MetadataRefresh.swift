@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosImaging
 import PhotosModel
 
 /// What one file already in the library says about its photo now (`photos import
@@ -24,6 +25,8 @@ struct MetadataRefresh: Sendable {
     /// Set when the file is the photo's image with rewritten metadata: its bytes become the
     /// photo's original.
     var replacement: OriginalReplacement?
+    /// The file's position (`Importer.position`); nil when it has none, which keeps the photo's.
+    var position: GeoPosition? = nil
 }
 
 /// A file whose image data is a photo's (same `ImageDataHash`, zone, format, size and
@@ -220,6 +223,14 @@ extension Library {
                         ofPhoto: photo.rowID, local: t.local, offsetMinutes: t.offsetMinutes, source: t.source)
                     attributes.append("captureDate")
                     change.captureDate = t.iso
+                }
+                // A position the file gives, other than the photo's, replaces it (issue 26 item 1).
+                if let p = item.position,
+                    p.latitudeE7 != photo.latitudeE7 || p.longitudeE7 != photo.longitudeE7
+                        || p.altitudeMM != photo.altitudeMM
+                {
+                    try metadataStore.setPosition(
+                        ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7, altitudeMM: p.altitudeMM)
                 }
                 if try mergeTags(of: photo, now: now.tags, before: before?.tags, change: &change, history: &history) {
                     attributes.append("tags")

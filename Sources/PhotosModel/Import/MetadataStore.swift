@@ -78,6 +78,12 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error.
     func setCaptureTime(ofPhoto photoID: Int64, local: String, offsetMinutes: Int?, source: String) throws
 
+    /// Records photo row `photoID`'s position (issue 26 item 1): latitude and longitude in 1e-7
+    /// degrees (−900000000…900000000, −1800000000…1800000000), altitude in millimetres (nil:
+    /// unknown).
+    /// - Throws: the store's error.
+    func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws
+
     /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
     /// photo imported before schema 7, or one that came from another library).
     /// - Throws: the store's error.
