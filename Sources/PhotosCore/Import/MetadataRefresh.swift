@@ -230,7 +230,8 @@ extension Library {
                         || p.altitudeMM != photo.altitudeMM
                 {
                     try metadataStore.setPosition(
-                        ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7, altitudeMM: p.altitudeMM)
+                        ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7,
+                        altitudeMM: p.altitudeMM)
                 }
                 if try mergeTags(of: photo, now: now.tags, before: before?.tags, change: &change, history: &history) {
                     attributes.append("tags")
