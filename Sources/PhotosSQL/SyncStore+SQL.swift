@@ -7,11 +7,13 @@ public enum SyncSQL {
 
     /// The `photo` row a synced photo is inserted as (each backend's photo writer inserts it).
     public static func photoRow(_ photo: SyncPhotoValues) -> PhotoRow {
-        PhotoRow(
+        var row = PhotoRow(
             uniqueName: photo.uniqueName, displayName: photo.displayName, importedAt: photo.importedAt,
             captureDate: photo.captureDate, captureOffset: photo.captureOffset, captureSource: photo.captureSource,
             width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
             zoneID: photo.zone)
+        (row.latitudeE7, row.longitudeE7, row.altitudeMM) = (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM)
+        return row
     }
 
     /// A row of `entryColumns`; nil for an entity this version does not know.
@@ -186,7 +188,8 @@ extension SyncStore where Self: SQLConnection {
             return try row(
                 """
                 SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
-                       p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size
+                       p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
+                       p.longitude_e7, p.altitude_mm
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
                 """, SyncEntity.photo.attributes)
         case .tag:
@@ -314,6 +317,12 @@ extension SyncStore where Self: SQLConnection {
 
     public func deleteParticipant(uuid: String) throws {
         try execute(sql: "DELETE FROM participant WHERE uuid = ?", arguments: [uuid])
+    }
+
+    public func setPhotoPosition(_ uniqueName: String, latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) throws {
+        try execute(
+            sql: "UPDATE photo SET latitude_e7 = ?, longitude_e7 = ?, altitude_mm = ? WHERE unique_name = ?",
+            arguments: [latitudeE7, longitudeE7, altitudeMM, uniqueName])
     }
 
     public func setPhotoZone(_ uniqueName: String, zone: String) throws {
@@ -495,7 +504,8 @@ extension SyncStore where Self: SQLConnection {
                 SyncEntity.photo.attributes,
                 """
                 SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
-                       p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size
+                       p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
+                       p.longitude_e7, p.altitude_mm
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
                 """)
         case .tag:

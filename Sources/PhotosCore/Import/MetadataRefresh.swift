@@ -232,6 +232,7 @@ extension Library {
                     try metadataStore.setPosition(
                         ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7,
                         altitudeMM: p.altitudeMM)
+                    attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
                 }
                 if try mergeTags(of: photo, now: now.tags, before: before?.tags, change: &change, history: &history) {
                     attributes.append("tags")

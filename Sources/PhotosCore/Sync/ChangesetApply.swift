@@ -727,8 +727,22 @@ struct ApplySession {
         guard try zoneExists(zone) else { return }
         if let here {
             let replaced = try replaceOriginal(id, here: here, v)
+            // The winning position (issue 26 item 1), when the changeset's differs from this one.
+            let position = ["latitudeE7", "longitudeE7", "altitudeMM"]
+            var moved = false
+            if v.keys.contains("latitudeE7"), position.contains(where: { (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                let lat = (v["latitudeE7"] ?? nil).flatMap { Int($0) },
+                    lon = (v["longitudeE7"] ?? nil).flatMap { Int($0) }
+                if (lat == nil) == (lon == nil) {
+                    try store.setPhotoPosition(
+                        id, latitudeE7: lat, longitudeE7: lon,
+                        altitudeMM: lat == nil ? nil : (v["altitudeMM"] ?? nil).flatMap { Int($0) })
+                    history.update(.photo(uniqueName: id), position, zone: here["zone"].flatMap { $0 } ?? zone)
+                    moved = true
+                }
+            }
             guard here["zone"] != zone else {
-                if replaced { updated += 1 }
+                if replaced || moved { updated += 1 }
                 return
             }
             try store.setPhotoZone(id, zone: zone)
@@ -778,11 +792,18 @@ struct ApplySession {
             try thumbnails[id]
             ?? library.soundThumbnail(
                 reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
-        let values = SyncPhotoValues(
+        var values = SyncPhotoValues(
             uniqueName: id, displayName: name, importedAt: importedAt, captureDate: v["captureDate"] ?? nil,
             captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }, captureSource: v["captureSource"] ?? nil,
             width: width, height: height, format: format, orientation: orientation, zone: zone, sha256: sha,
             byteSize: size)
+        // The position, only whole: both coordinates (the catalog's CHECK), an altitude with them.
+        if let lat = (v["latitudeE7"] ?? nil).flatMap({ Int($0) }),
+            let lon = (v["longitudeE7"] ?? nil).flatMap({ Int($0) })
+        {
+            (values.latitudeE7, values.longitudeE7) = (lat, lon)
+            values.altitudeMM = (v["altitudeMM"] ?? nil).flatMap { Int($0) }
+        }
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)

@@ -261,6 +261,9 @@ enum SyncValues {
         case (.photo, "captureOffset"): return value == nil ? nil : int(-1080...1080)
         case (.photo, "width"), (.photo, "height"): return int(1...1_000_000)
         case (.photo, "orientation"): return int(1...8)
+        case (.photo, "latitudeE7"): return value == nil ? nil : int(-900_000_000...900_000_000)
+        case (.photo, "longitudeE7"): return value == nil ? nil : int(-1_800_000_000...1_800_000_000)
+        case (.photo, "altitudeMM"): return value == nil ? nil : int(-100_000_000_000...100_000_000_000)
         case (.photo, "format"): return oneOf(ImageFormat.allCases.map(\.rawValue))
         case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
             return value.map(isZoneID) == true ? nil : "is not a zone id"

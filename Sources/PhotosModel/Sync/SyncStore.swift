@@ -20,7 +20,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
         case .photo:
             return [
                 "displayName", "importedAt", "captureDate", "captureOffset", "captureSource", "width", "height",
-                "format", "orientation", "zone", "sha256", "byteSize"
+                "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM"
             ]
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
@@ -111,6 +111,10 @@ public struct SyncPhotoValues: Sendable {
     public var sha256: String
     /// Bytes.
     public var byteSize: Int
+    /// The position (issue 26 item 1): 1e-7 degrees and millimetres; nil when none.
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
@@ -289,6 +293,9 @@ public protocol SyncStore: AnyObject {
         throws -> Int64
     /// Sets a photo's zone. - Throws: the store's error.
     func setPhotoZone(_ uniqueName: String, zone: String) throws
+    /// Sets a photo's position (issue 26 item 1): 1e-7 degrees and millimetres; all nil for none.
+    /// - Throws: the store's error.
+    func setPhotoPosition(_ uniqueName: String, latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) throws
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws
