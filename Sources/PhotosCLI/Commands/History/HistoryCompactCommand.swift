@@ -28,10 +28,11 @@ enum HistoryCompactCommand: Command {
             [
                 .value(
                     \.before, "--before", value: "DATE",
-                    help: "Delete transactions with a timestamp before DATE (YYYY-MM-DD or ISO 8601).",
+                    help:
+                        "Delete transactions with a timestamp before DATE (YYYY-MM-DD, ISO 8601, today, yesterday, -7d).",
                     parser: ValueParser { text, name in
                         guard let (date, _) = ISODate.parse(text) else {
-                            throw UsageError("\(name) takes a date like 2024-05-01, not '\(text)'")
+                            throw UsageError("\(name) takes a date like 2024-05-01, yesterday or -30d, not '\(text)'")
                         }
                         return date
                     }),
