@@ -93,6 +93,49 @@ final class ShareTitlesAndRemoveTests: TemporaryFolderTestCase {
         XCTAssertEqual(try db().scalarString("SELECT zone_id FROM photo WHERE display_name = 'ladybird.jpg'"), paris)
     }
 
+    /// `import --share ID` of a file already in the library names the photo and the command that
+    /// moves it; with `--move` it moves the photo in (after the import's batches commit).
+    func testImportIntoAShareOfAFileAlreadyThereSaysWhatItDidOrMovesIt() throws {
+        ok(["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/kite.png"])
+        ok(["share", "create", "-q", "--title", "Paris 2024", try storm()])
+        let paris = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
+        ok(["share", "remove", "-q", "Paris 2024", try storm()])
+        let storm = try self.storm()
+
+        let named = run(["import", "--share", "Paris 2024", samplesDir + "/storm.jpg"])
+        XCTAssertEqual(named.status, 0, named.stderr)
+        XCTAssertTrue(
+            named.stderr.contains(
+                "not imported into share \(paris): it is photo \(storm) (storm.jpg) of zone default already; 'photos share add \(paris) \(storm)' moves it there"
+            ), named.stderr)
+        XCTAssertEqual(try zones(), ["kite.png: default", "storm.jpg: default"])
+
+        let before = try LibrarySnapshot.dumpCatalog(lib)
+        let dry = run(["import", "--share", "paris", "--move", "--dry-run", samplesDir + "/storm.jpg"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(
+            dry.stderr.contains(
+                "photos: would move 1 photo already in the library into share 'Paris 2024' (\(paris)): \(storm)"),
+            dry.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
+
+        let moved = run([
+            "import", "--share", "Paris 2024", "--move", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"
+        ])
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertTrue(
+            moved.stderr.contains(
+                "photos: moved 1 photo already in the library into share 'Paris 2024' (\(paris)): \(storm)"),
+            moved.stderr)
+        XCTAssertEqual(try zones(), ["kite.png: default", "path.jpg: \(paris)", "storm.jpg: \(paris)"])
+        XCTAssertEqual(try db().scalarInt("SELECT count(*) FROM history_transaction WHERE context = 'share add'"), 1)
+        XCTAssertEqual(run(["import", "--move", samplesDir + "/kite.png"]).status, 64, "--move needs --share")
+    }
+
+    func storm() throws -> String {
+        try XCTUnwrap(try db().scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
+    }
+
     func testShareRemoveMovesPhotosBackToTheDefaultZone() throws {
         let (n, paris, _) = try setUpShares()
         ok(["tag", "add", "Paris/Louvre", n[0]])
