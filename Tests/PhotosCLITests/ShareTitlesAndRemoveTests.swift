@@ -132,6 +132,27 @@ final class ShareTitlesAndRemoveTests: TemporaryFolderTestCase {
         XCTAssertEqual(run(["import", "--move", samplesDir + "/kite.png"]).status, 64, "--move needs --share")
     }
 
+    /// Issue 32 item 6: `{rating}`, `{tag}`, `{shareId}` in export templates.
+    func testExportTemplateRatingTagAndShareIdFields() throws {
+        let (n, paris, _) = try setUpShares()
+        ok(["--author", "ann", "rate", "-q", n[0], "4"])
+        ok(["--author", "bob", "rate", "-q", n[0], "5"])
+        ok(["tag", "add", "-q", "Places/France", n[0]])
+        ok(["tag", "remove", "-q", "Trip", n[2]])
+        let out = dir + "/t"
+        ok(["export", out, "-q", "--sidecar", "none", "--template", "{rating}/{tag}/{shareId}-{stem}"])
+        let files = try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.contains(".") }.filter {
+            !$0.hasPrefix(".")
+        }.sorted()
+        let paques = try XCTUnwrap(try db().scalarString("SELECT id FROM share WHERE title = 'Pâques'"))
+        XCTAssertEqual(
+            files,
+            [
+                "0/Trip/\(paris)-path.jpg", "0/untagged/\(paques)-kite.png",
+                "5/Places/France/\(paris)-storm.jpg"
+            ])
+    }
+
     func storm() throws -> String {
         try XCTUnwrap(try db().scalarString("SELECT unique_name FROM photo WHERE display_name = 'storm.jpg'"))
     }
