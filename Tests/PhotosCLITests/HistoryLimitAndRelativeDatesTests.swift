@@ -176,4 +176,38 @@ final class HistoryLimitAndRelativeDatesTests: TemporaryFolderTestCase {
         XCTAssertTrue(unknown.stderr.contains("'-qz'"), unknown.stderr)
         XCTAssertEqual(run(["list", "-nr", "1"]).status, 64)
     }
+
+    // MARK: Plurals and sizes (item 8)
+
+    /// "1 transaction", "1 zone", "1 original", sizes as `2.3 MB` in compact, stats, merge and
+    /// changeset messages (they said "1 transactions" and "1234567 bytes").
+    func testCountsArePluralizedAndSizesReadable() throws {
+        importSamples(["storm.jpg"])
+        let stats = ok(["stats"]).split(separator: "\n").map(String.init)
+        XCTAssertTrue(stats.contains("history:       1 transaction, 3 changes, 0 consumers"), "\(stats)")
+        XCTAssertTrue(stats.contains("zone:          default (private): 1 photo"), "\(stats)")
+
+        let other = dir + "/other"
+        XCTAssertEqual(photos(["--library", other, "init", "-q"]).status, 0)
+        let peer = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(photos(["--library", other, "stats", "--json"]).stdout.utf8))
+                as? [String: Any])?["libraryId"] as? String)
+        let export = ok(["sync", "--export", dir + "/cs", "--since-peer", peer])
+        XCTAssertTrue(export.contains(", 1 original, "), export)
+        XCTAssertNil(export.range(of: #"[0-9] bytes"#, options: .regularExpression), export)
+        XCTAssertNotNil(export.range(of: #", [0-9.]+ [kM]B\n$"#, options: .regularExpression), export)
+
+        let storm = try XCTUnwrap(try TestCatalog(root: lib).scalarString("SELECT unique_name FROM photo"))
+        ok(["share", "create", "-q", storm])
+        let merged = photos(["--library", other, "merge", "--from", lib])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        XCTAssertTrue(
+            merged.stdout.hasPrefix(
+                "Merged 1 new photo (0 already here), 0 ratings, 0 tags, 0 tag links, 1 zone, 1 share, 0 participants"),
+            merged.stdout)
+
+        let compact = ok(["history", "compact", "--before-token", "2", "--force", "--yes"])
+        XCTAssertTrue(compact.hasPrefix("Deleted 1 transaction and 3 changes (through token 1); "), compact)
+        XCTAssertNotNil(compact.range(of: #"; [0-9.]+ (B|kB|MB) reclaimed\n$"#, options: .regularExpression), compact)
+    }
 }

@@ -75,7 +75,7 @@ enum HistoryCompactCommand: Command {
         } else if !ctx.global.quiet {
             let through = report.transactions > 0 ? " (through token \(report.throughToken))" : ""
             ctx.console.print(
-                "\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(through)\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")"
+                "\(report.dryRun ? "Would delete" : "Deleted") \(TerminalText.plural(report.transactions, "transaction")) and \(TerminalText.plural(report.changes, "change"))\(through)\(report.dryRun ? "" : "; \(TerminalText.bytes(Int64(report.bytes))) reclaimed")"
             )
             if let consumer = report.limitedByConsumer {
                 ctx.console.note("stopped at the token of consumer '\(consumer)'; --force deletes past it")
