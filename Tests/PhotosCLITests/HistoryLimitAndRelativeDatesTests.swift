@@ -210,4 +210,18 @@ final class HistoryLimitAndRelativeDatesTests: TemporaryFolderTestCase {
         XCTAssertTrue(compact.hasPrefix("Deleted 1 transaction and 3 changes (through token 1); "), compact)
         XCTAssertNotNil(compact.range(of: #"; [0-9.]+ (B|kB|MB) reclaimed\n$"#, options: .regularExpression), compact)
     }
+
+    /// `export /proc/nope` said Foundation's "The operation could not be completed. The file
+    /// doesn't exist."; export and gallery say strerror's words (item 8).
+    func testAFolderThatCannotBeMadeIsNamedWithoutFoundationText() throws {
+        ok(["init", "-q"])
+        for command in ["export", "gallery"] {
+            let r = run([command, "/proc/photos-nope/x"])
+            XCTAssertEqual(r.status, 73, r.stderr)
+            XCTAssertEqual(
+                r.stderr,
+                "photos \(command): error: cannot create export folder /proc/photos-nope/x: No such file or directory\n"
+            )
+        }
+    }
 }
