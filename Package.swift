@@ -45,11 +45,15 @@ let package = Package(
         .target(
             name: "CImageCodec",
             dependencies: [
-                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF", "CJXL", "CAV"
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF", "CJXL",
+                "CAV"
             ],
             // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself
             // brings libgomp as its own dependency.)
-            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("jxl")]),
+            linkerSettings: [
+                .linkedLibrary("raw_r"), .linkedLibrary("jxl"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                .linkedLibrary("swscale"), .linkedLibrary("avutil")
+            ]),
         // CImageCodec's test-only entry points (encoders of test inputs, libjpeg's own verdicts, our decoders past the
         // libjpeg-turbo version fence): a header of their own for the tests, not in CImageCodec's public one.
         .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),
