@@ -205,4 +205,40 @@ final class VideoPosterTests: XCTestCase {
         XCTAssertEqual(names, ["libavformat", "libavcodec", "libswscale", "libavutil"])
         XCTAssertTrue(VideoPoster.libraryVersions.allSatisfy { $0.version.split(separator: ".").count == 3 })
     }
+
+    /// A Motion Photo built here: a JPEG still, an APP1 XMP packet with Google's Container:Directory naming
+    /// the MotionPhoto item's length, and an MP4 appended after the JPEG's EOI.
+    func testMotionPhotoEmbeddedVideoIsFoundByItsXMP() throws {
+        try makeColourClip("clip.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", dir + "/still.jpg"])
+        let video = try bytes("clip.mp4")
+        let still = try bytes("still.jpg")
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description xmlns:Camera="http://ns.google.com/photos/1.0/camera/" \
+            xmlns:Container="http://ns.google.com/photos/1.0/container/" \
+            xmlns:Item="http://ns.google.com/photos/1.0/container/item/" Camera:MotionPhoto="1">\
+            <Container:Directory><rdf:Seq><rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" \
+            Item:Semantic="Primary" Item:Length="0"/></rdf:li><rdf:li rdf:parseType="Resource">\
+            <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(video.count)"/>\
+            </rdf:li></rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(xmp.utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 255)] + payload
+        let motion = Array(still.prefix(2)) + segment + Array(still.dropFirst(2)) + video
+        let range = try XCTUnwrap(MotionPhoto.embeddedVideo(in: motion))
+        XCTAssertEqual(Array(motion[range]), video)
+        XCTAssertNil(MotionPhoto.embeddedVideo(in: still))
+        // A length that does not land on a video is no Motion Photo.
+        XCTAssertNil(MotionPhoto.embeddedVideo(in: Array(still.prefix(2)) + segment + Array(still.dropFirst(2))))
+        // The older GCamera:MicroVideoOffset form.
+        let micro =
+            Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+            + Array(
+                "<x:xmpmeta><rdf:Description GCamera:MicroVideo=\"1\" GCamera:MicroVideoOffset=\"\(video.count)\"/></x:xmpmeta>"
+                    .utf8)
+        let microSegment: [UInt8] = [0xFF, 0xE1, UInt8((micro.count + 2) >> 8), UInt8((micro.count + 2) & 255)] + micro
+        let old = Array(still.prefix(2)) + microSegment + Array(still.dropFirst(2)) + video
+        XCTAssertEqual(MotionPhoto.embeddedVideo(in: old).map { Array(old[$0]) }, video)
+    }
 }
