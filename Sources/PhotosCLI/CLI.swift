@@ -70,6 +70,11 @@ public enum CLI {
             words.removeFirst()
             if words.isEmpty { console.printText(Help.main(width: width)); return .ok }
             guard let (command, _) = Registry.find(words) else {
+                // `photos help tag`: the family's usage, as `photos tag` and `photos tag --help`.
+                if words.count == 1, !Registry.family(words[0]).isEmpty {
+                    console.printText(Help.family(words[0], width: width))
+                    return .ok
+                }
                 let typed = words.joined(separator: " ")
                 throw CommandLineFailure(
                     error: UsageError(
@@ -91,11 +96,13 @@ public enum CLI {
                     error: UsageError("unknown command '\(first)'" + Suggestions.didYouMean(first, among: firstWords)))
             }
             guard words.count == 1 || words.dropFirst().first?.hasPrefix("-") == true else {
+                // `photos tag bogus`: the error, then the family's usage (issue 32 item 8).
                 let typed = "\(first) \(words[1])"
-                throw CommandLineFailure(
-                    error: UsageError(
-                        "unknown subcommand '\(typed)'"
-                            + Suggestions.didYouMean(typed, among: Registry.family(first).map(\.name))))
+                let message =
+                    "unknown subcommand '\(typed)'"
+                    + Suggestions.didYouMean(typed, among: Registry.family(first).map(\.name))
+                console.errorText("Error: \(TerminalText.escaped(message))\n\n" + Help.family(first, width: width))
+                return .usage
             }
             if leadingRequest.help || words.contains("--help") || words.contains("-h") {
                 console.printText(Help.family(first, width: width))

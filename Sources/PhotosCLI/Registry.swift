@@ -14,6 +14,7 @@ enum Registry {
         CommandDescriptor(RateCommand.self), CommandDescriptor(RatingListCommand.self),
         CommandDescriptor(RatingDeleteCommand.self),
         CommandDescriptor(ShareCreateCommand.self), CommandDescriptor(ShareAddCommand.self),
+        CommandDescriptor(ShareRemoveCommand.self),
         CommandDescriptor(ShareListCommand.self), CommandDescriptor(ShareShowCommand.self),
         CommandDescriptor(ShareInviteCommand.self), CommandDescriptor(ShareUninviteCommand.self),
         CommandDescriptor(ShareSetCommand.self), CommandDescriptor(ShareExportCommand.self),

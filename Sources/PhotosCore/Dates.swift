@@ -256,7 +256,7 @@ public struct CaptureBound: Equatable, Sendable {
     /// `--until 2024-12-31Z` include the 31st).
     /// - Returns: nil for anything else.
     public static func parse(_ text: String, endOfDay: Bool = false) -> CaptureBound? {
-        var s = text.trimmingCharacters(in: .whitespaces)
+        var s = resolvingRelative(text) ?? text.trimmingCharacters(in: .whitespaces)
         // A day alone, also with a zone (`2024-12-31Z`, `2024-12-31+05:00`): that day's midnight
         // in the zone, and with `endOfDay` the whole day included, as for a plain day.
         let rest = String(s.dropFirst(10))
@@ -277,10 +277,49 @@ public struct CaptureBound: Equatable, Sendable {
         return CaptureBound(local: local, offsetMinutes: t.offsetMinutes)
     }
 
+    /// A relative date as the absolute text `parse` reads (issue 32 item 7: `--since -7d`,
+    /// `yesterday`, `today` wherever a date is taken): `today`, `yesterday` and `-N` followed by
+    /// `d` (days) or `w` (weeks) are days (`YYYY-MM-DD`, the day in `timeZone`, so that
+    /// `--until today` includes today, as a typed day does); `-N` followed by `h` (hours) or `m`
+    /// (minutes) is the instant that long before `now` (`YYYY-MM-DDTHH:MM:SSZ`). Case is ignored;
+    /// N is 0…100000 (about 270 years).
+    /// - Returns: nil when `text` is not a relative date (it is then read as a date).
+    public static func resolvingRelative(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) -> String? {
+        let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var days: Int
+        switch s {
+        case "today": days = 0
+        case "yesterday": days = 1
+        default:
+            guard s.hasPrefix("-"), s.count >= 3, s.count <= 8, let unit = s.last,
+                let n = Int(s.dropFirst().dropLast()), n >= 0, n <= 100_000, s.dropFirst().first?.isNumber == true
+            else { return nil }
+            switch unit {
+            case "d": days = n
+            case "w": days = n * 7
+            case "h": return ISODate.string(from: now.addingTimeInterval(-Double(n) * 3600))
+            case "m": return ISODate.string(from: now.addingTimeInterval(-Double(n) * 60))
+            default: return nil
+            }
+        }
+        // The local day of `now`, then `days` days before it (calendar days: a day of a DST change
+        // is still one day).
+        var t = time_t(now.timeIntervalSince1970.rounded(.down)) + time_t(timeZone.secondsFromGMT(for: now))
+        var tm = Glibc.tm()
+        gmtime_r(&t, &tm)
+        tm.tm_mday -= Int32(days)
+        tm.tm_hour = 12
+        var day = timegm(&tm)
+        var out = Glibc.tm()
+        gmtime_r(&day, &out)
+        return String(
+            format: "%04d-%02d-%02d", Int(out.tm_year) + 1900, Int(out.tm_mon) + 1, Int(out.tm_mday))
+    }
+
     /// True when `text` (trimmed) is a day alone, with or without a zone: `YYYY-MM-DD`,
     /// `YYYY-MM-DDZ`, `YYYY-MM-DD±HH:MM`.
     public static func isDayOnly(_ text: String) -> Bool {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = resolvingRelative(text) ?? text.trimmingCharacters(in: .whitespaces)
         let rest = String(s.dropFirst(10))
         return s.count >= 10
             && (rest.isEmpty || rest == "Z" || (rest.count >= 5 && CaptureTime.parseOffset(rest) != nil))

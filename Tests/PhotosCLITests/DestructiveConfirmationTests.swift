@@ -101,10 +101,19 @@ final class DestructiveConfirmationTests: BinaryTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(share.stdout.utf8)) as? [String: Any])
         let zone = try XCTUnwrap(object["id"] as? String)
 
+        let title = try XCTUnwrap(object["title"] as? String)
+
+        // share remove asks on a terminal, naming the share by title and id (issue 32 item 4).
+        let remove = try onTerminal(["share", "remove", zone, names[0]], answer: "n\n")
+        XCTAssertEqual(remove.status, 1, remove.terminalText)
+        XCTAssertTrue(
+            remove.terminalText.hasPrefix("Move 1 photo out of share '\(title)' (\(zone))?"), remove.terminalText)
+
         let purge = try onTerminal(["purge", "--share", zone], answer: "n\n")
         XCTAssertEqual(purge.status, 1, purge.terminalText)
         XCTAssertTrue(
-            purge.terminalText.hasPrefix("Purge zone \(zone): 2 photos, 0 ratings, 0 tags, 0 participants, 1 share"),
+            purge.terminalText.hasPrefix(
+                "Purge share '\(title)' (\(zone)): 2 photos, 0 ratings, 0 tags, 0 participants, 1 share"),
             purge.terminalText)
         XCTAssertEqual(try uniqueNames().count, 6)
 

@@ -135,6 +135,21 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             XCTAssertTrue(result.stderr.hasPrefix(first), "\(args): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "\(args)")
         }
+        // Issue 32 item 8: `help tag` and `tag bogus` show the tag family's usage, as `tag` does.
+        for family in ["tag", "share", "rating", "catalog"] {
+            let help = try photos(["help", family], columns: 80)
+            XCTAssertEqual(help.status, 0, "\(family): \(help.stderr)")
+            XCTAssertTrue(help.stdout.hasPrefix("USAGE: photos \(family) <subcommand>"), "\(family): \(help.stdout)")
+            XCTAssertEqual(help.stdout, try photos([family, "--help"], columns: 80).stdout)
+            let bogus = try photos([family, "bogus"], columns: 80)
+            XCTAssertEqual(bogus.status, 64)
+            XCTAssertTrue(
+                bogus.stderr.hasPrefix(
+                    "Error: unknown subcommand '\(family) bogus'\n\nUSAGE: photos \(family) <subcommand>"),
+                "\(family): \(bogus.stderr)")
+            XCTAssertEqual(bogus.stdout, "")
+        }
+        XCTAssertEqual(try photos(["help", "nosuch"], columns: 80).status, 64)
         XCTAssertEqual(Suggestions.editDistance("imprt", "import"), 1)
         XCTAssertEqual(Suggestions.editDistance("lsit", "list"), 1, "a transposition costs 1")
         XCTAssertEqual(Suggestions.nearest("zzzzzz", among: ["import", "list"]), [])

@@ -28,7 +28,8 @@ final class SharedZonePermissionCLITests: TemporaryFolderTestCase {
             ["tag", "delete", "Trip", "--zone", share], ["rate", name, "2"], ["rating", "delete", rating],
             ["delete", name], ["import", "--share", share, samplesDir + "/path.jpg"],
             ["share", "add", share, name], ["share", "invite", share, "eve@example.org"],
-            ["share", "set", share, "--title", "Mine"]
+            ["share", "set", share, "--title", "Mine"], ["share", "remove", share, name],
+            ["share", "remove", "Theirs", name, "--dry-run"]
         ] {
             let r = photos(["--library", lib] + args)
             XCTAssertEqual(r.status, 77, "\(args): \(r.stderr)")

@@ -59,6 +59,11 @@ final class ShellCompletionTests: BinaryTestCase {
         XCTAssertEqual(try complete(["photos", "export", "/tmp/x", "--sidecar", "=", ""]), ["xmp", "json", "none"])
         XCTAssertEqual(try complete(["photos", "history", "--entity", "Ph"]), ["Photo", "PhotoData"])
         XCTAssertEqual(try complete(["photos", "gallery", "/tmp/g", "--group", "m"]), ["month"])
+        // Relative dates for every DATE (issue 32 item 7); sync's --since is a token.
+        XCTAssertEqual(try complete(["photos", "list", "--since", "y"]), ["yesterday"])
+        XCTAssertEqual(try complete(["photos", "history", "--until", "-"]), ["-7d", "-30d"])
+        XCTAssertEqual(try complete(["photos", "history", "compact", "--before", "t"]), ["today"])
+        XCTAssertEqual(try complete(["photos", "sync", "--export", "/tmp/c", "--since", ""]), [])
     }
 
     func testPhotoShareAndTagNamesComeFromTheLibraryOnTheLine() throws {

@@ -79,7 +79,7 @@ final class TypedCommandsTests: XCTestCase {
     func testEveryRegisteredCommandHasItsOwnPathAndHelp() {
         let names = Registry.commands.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "no two commands share a name")
-        XCTAssertEqual(names.count, 43) // issue 31 A3: catalog set-originals; issue 28: gallery
+        XCTAssertEqual(names.count, 44) // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove
         for command in Registry.commands {
             let result = photos(["help"] + command.path)
             XCTAssertEqual(result.status, 0, command.name)

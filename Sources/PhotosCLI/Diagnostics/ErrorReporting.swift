@@ -496,6 +496,8 @@ extension CLIError {
                 "photo \(photo) is in zone \(zone), shared with this library by someone else; it cannot be moved")
         case let .photoInAnotherShare(photo, share):
             self.init(.dataError, "photo \(photo) is already in share \(share); use --move to move it")
+        case let .photoNotInShare(photo, share):
+            self.init(.dataError, "photo \(photo) is not in share \(share); nothing moved")
         case let .originalInZone(photo, other, zone):
             self.init(
                 .dataError,

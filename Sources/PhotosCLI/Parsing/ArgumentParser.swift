@@ -66,6 +66,7 @@ struct ParsedArguments {
 /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag, or a
 ///   non-repeatable option given twice with different values.
 func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedArguments {
+    var tokens = tokens
     var result = ParsedArguments()
     var index = 0
     while index < tokens.count {
@@ -92,6 +93,12 @@ func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedA
             if options.contains(where: { $0.names.contains(short) && $0.value != nil }) {
                 name = short
                 inline = String(token.dropFirst(2))
+            } else if let cluster = shortFlagCluster(token, options: options) {
+                // `-qj`: short flags combined (guideline 5), the last one may take a value from
+                // the next token (`-qn 5`), as getopt reads them.
+                tokens.replaceSubrange((index - 1)..<index, with: cluster)
+                index -= 1
+                continue
             }
         }
         guard let option = options.first(where: { $0.names.contains(name) }) else {
@@ -120,4 +127,16 @@ func parseArguments(_ tokens: [String], options: [OptionSpec]) throws -> ParsedA
         result.values[option.name, default: []].append(value)
     }
     return result
+}
+
+/// `-abc` as `-a`, `-b`, `-c` when each letter is a short option of `options` and every one
+/// but the last is a flag (POSIX.1-2017 XBD §12.2 guideline 5); nil otherwise.
+private func shortFlagCluster(_ token: String, options: [OptionSpec]) -> [String]? {
+    let letters = token.dropFirst().map { "-\($0)" }
+    guard letters.count >= 2 else { return nil }
+    for (i, letter) in letters.enumerated() {
+        guard let spec = options.first(where: { $0.names.contains(letter) }) else { return nil }
+        if spec.value != nil && i != letters.count - 1 { return nil }
+    }
+    return letters
 }

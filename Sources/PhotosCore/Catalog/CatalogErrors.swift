@@ -48,6 +48,8 @@ public enum ShareError: Error, Equatable, Sendable {
     case photoInSharedZone(photo: String, zone: String)
     /// Moving a photo out of another share without `--move`.
     case photoInAnotherShare(photo: String, share: String)
+    /// Moving a photo out of a share it is not in (`share remove`).
+    case photoNotInShare(photo: String, share: String)
     /// Moving a photo into a zone where photo `other` has the same original (SHA-256): one
     /// photo per original holds within a zone (issue 31 A1).
     case originalInZone(photo: String, other: String, zone: String)

@@ -80,13 +80,31 @@ extension Library {
         return all
     }
 
-    /// The share whose id is `argument`, or starts with it (at least 4 characters), compared
-    /// case-insensitively — the rule photo arguments follow (SPEC §5).
+    /// The share whose id is `argument`, or whose title is `argument` exactly, or whose id starts
+    /// with it (at least 4 characters, case-insensitively — the rule photo arguments follow,
+    /// SPEC §5), or whose title starts with it ignoring case and accents (issue 32 item 4).
     /// - Throws: `LibraryError.notFound(.share)` when none matches, `.prefixTooShort(.share)`
     ///   for a prefix shorter than 4 characters, `.ambiguous(.share)` with the candidates
     ///   described as `id (title)`.
     public func resolveShare(_ argument: String) throws -> ShareInfo {
-        switch try resolveKey(.shareID, argument) {
+        let resolution = try resolveKey(.shareID, argument)
+        // Issue 32 item 4: a title is accepted wherever a share id is. A whole id, then the exact
+        // title, then a unique id prefix, then a unique title prefix (ignoring case and accents).
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        var exactID = false
+        if case .found(let id) = resolution { exactID = id.lowercased() == text.lowercased() }
+        if !exactID, !text.isEmpty {
+            let all = try catalogStore.shares().map(shareInfo)
+            let exact = all.filter { $0.title == text }
+            if exact.count == 1 { return try share(id: exact[0].id) }
+            if exact.count > 1 { throw Library.ambiguousShare(argument, exact) }
+            if case .found(let id) = resolution { return try share(id: id) }
+            let folded = Library.foldedTitle(text)
+            let prefixed = all.filter { Library.foldedTitle($0.title).hasPrefix(folded) }
+            if prefixed.count == 1 { return try share(id: prefixed[0].id) }
+            if prefixed.count > 1 { throw Library.ambiguousShare(argument, prefixed) }
+        }
+        switch resolution {
         case .found(let id):
             return try share(id: id)
         case .none:
@@ -97,6 +115,16 @@ extension Library {
             let described = try ids.map { id in "\(id) (\(try share(id: id).title))" }
             throw LibraryError.ambiguous(.share, argument: argument, candidates: described)
         }
+    }
+
+    /// `title` compared as share titles are matched: case and diacritics ignored.
+    static func foldedTitle(_ title: String) -> String {
+        title.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// The error for `argument` matching several shares' titles: 65, candidates `id (title)`.
+    static func ambiguousShare(_ argument: String, _ shares: [ShareInfo]) -> LibraryError {
+        .ambiguous(.share, argument: argument, candidates: shares.map { "\($0.id) (\($0.title))" })
     }
 
     /// The share with exactly this id, read again (for example after a change).
@@ -181,6 +209,43 @@ extension Library {
                 moved += 1
             }
             let merged = try mergeDuplicateTags(inZone: share.id, history: &history)
+            try history.commit()
+            return ShareAddResult(moved: moved, mergedTags: merged)
+        }
+    }
+
+    /// `photos share remove ID PHOTO…` (issue 32 item 4): moves the photos out of `share`'s zone
+    /// back to the private default zone, the inverse of `addToShare` with its tag rules (each tag
+    /// replaced by the same-named tag of the default zone, created when absent; the default
+    /// zone's same-named tags merged after). One transaction, history context `share remove`;
+    /// a library opened for a dry run rolls it back (`--dry-run`).
+    /// - Parameters:
+    ///   - share: the share (private scope: ours).
+    ///   - photos: the photos to move out; each must be in the share.
+    ///   - author: the history author.
+    /// - Returns: how many photos moved (or would move) and how many duplicate tags were merged.
+    /// - Throws: `ShareError.photoNotInShare` for a photo of another zone, `.originalInZone`
+    ///   when the default zone has a photo of the same original, `.notOwned` (or the shared
+    ///   zone's permission error, 77) for a share that is not ours; `LibraryError.busy`.
+    @discardableResult
+    public func removeFromShare(_ share: ShareInfo, photos: [PhotoRecord], author: HistoryAuthor)
+        throws -> ShareAddResult
+    {
+        try requireOwnShare(share)
+        let target = ZoneID.default.rawValue
+        let keys = try photoKeys(photos)
+        for photo in keys where photo.zone != share.id {
+            throw ShareError.photoNotInShare(photo: photo.uniqueName, share: share.id)
+        }
+        return try write {
+            var history = HistoryWriter(self, author: author, context: .shareRemove)
+            var moved = 0
+            for photo in try photoKeys(photos) where photo.zone == share.id {
+                try checkMovable(photo, into: target, allowMove: true)
+                try movePhoto(photo, to: target, history: &history)
+                moved += 1
+            }
+            let merged = try mergeDuplicateTags(inZone: target, history: &history)
             try history.commit()
             return ShareAddResult(moved: moved, mergedTags: merged)
         }

@@ -5,7 +5,10 @@ import Foundation
 /// Fields: `{name}` (the displayName), `{stem}` (the displayName without its extension),
 /// `{ext}` (its extension without the dot, or the format's `ImageFormat.fileExtension` — `jpg`, `png`, `heic`, `avif`, `webp` — when it has none),
 /// `{uniqueName}`, `{share}` (the photo's record zone id, `default` for the private default
-/// zone; a share's id is its zone's id, SPEC §3), `{capture:FORMAT}` and `{imported:FORMAT}`
+/// zone; a share's id is its zone's id, SPEC §3), `{shareId}` (the same id), `{rating}` (the
+/// displayed rating, the mean rounded half up, 1–5; `0` unrated, as XMP's xmp:Rating 0),
+/// `{tag}` (the first of the photo's tags in sort order, a hierarchical tag making
+/// folders, `untagged` without tags; issue 32 item 6), `{capture:FORMAT}` and `{imported:FORMAT}`
 /// (strftime(3) formats, e.g. `%Y/%m`: the capture date in the photo's own local time, the
 /// import date in UTC; the capture date falls back to the import date;
 /// without `:FORMAT` the format is `%Y-%m-%d`). `/` in the template makes folders. A template
@@ -13,7 +16,7 @@ import Foundation
 public struct ExportNameTemplate: Equatable, Sendable {
     enum Part: Equatable, Sendable {
         case literal(String)
-        case name, stem, ext, uniqueName, share
+        case name, stem, ext, uniqueName, share, shareID, rating, tag
         case capture(String), imported(String)
     }
 
@@ -55,6 +58,9 @@ public struct ExportNameTemplate: Equatable, Sendable {
                 case ("ext", nil): parts.append(.ext)
                 case ("uniqueName", nil): parts.append(.uniqueName)
                 case ("share", nil): parts.append(.share)
+                case ("shareId", nil): parts.append(.shareID)
+                case ("rating", nil): parts.append(.rating)
+                case ("tag", nil): parts.append(.tag)
                 case ("capture", let f):
                     try ExportNaming.checkConversions(f ?? "", field: field)
                     parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
@@ -90,7 +96,9 @@ public struct ExportNameTemplate: Equatable, Sendable {
             case .stem: out += stem
             case .ext: out += extension_
             case .uniqueName: out += photo.uniqueName
-            case .share: out += photo.zone
+            case .share, .shareID: out += photo.zone
+            case .rating: out += String(photo.rating ?? 0)
+            case .tag: out += photo.tags.min() ?? "untagged"
             case .capture(let f): out += ExportNaming.strftime(f, iso: photo.captureDate ?? photo.importedAt)
             case .imported(let f): out += ExportNaming.strftime(f, iso: photo.importedAt)
             }

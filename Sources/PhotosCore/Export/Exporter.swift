@@ -447,6 +447,24 @@ public final class Exporter {
         {
             return String(cString: strerror(Int32(underlying.code)))
         }
+        // Foundation's own text ("The operation could not be completed. The file doesn't exist.")
+        // is not shown: its file codes say which POSIX error it was (issue 32 item 8).
+        if let e = error as? CocoaError, let code = posixCode(e.code) { return String(cString: strerror(code)) }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
         return "\(error.localizedDescription)"
+    }
+
+    /// The errno a Foundation file error code stands for, nil for the others.
+    static func posixCode(_ code: CocoaError.Code) -> Int32? {
+        switch code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+        case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileWriteFileExists: return EEXIST
+        case .fileReadInvalidFileName, .fileWriteInvalidFileName: return EINVAL
+        default: return nil
+        }
     }
 }

@@ -42,7 +42,11 @@ extension Library {
     ///   for a prefix shorter than 4 characters (a bad argument, as for every other prefix),
     ///   `.zonePrefixAmbiguous` listing the candidates.
     public func resolveZone(_ argument: String) throws -> ZoneID {
-        switch try resolveKey(table: "zone", column: "id", argument) {
+        let resolution = try resolveKey(table: "zone", column: "id", argument)
+        if case .found(let id) = resolution { return ZoneID(rawValue: id) }
+        // A share's title names its zone too (issue 32 item 4), as wherever a share id is taken.
+        if let share = try? resolveShare(argument) { return ZoneID(rawValue: share.id) }
+        switch resolution {
         case .found(let id): return ZoneID(rawValue: id)
         case .none: throw MaintenanceError.zoneNotFound(argument)
         case .tooShort:

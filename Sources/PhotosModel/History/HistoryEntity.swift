@@ -113,6 +113,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case tagRename = "tag rename"
     case shareCreate = "share create"
     case shareAdd = "share add"
+    case shareRemove = "share remove"
     case shareInvite = "share invite"
     case shareUninvite = "share uninvite"
     case shareSet = "share set"

@@ -27,12 +27,15 @@ enum HistoryCommand: Command {
         var zone: ZoneID?
         var consumer: String?
         var advance = false
+        var limit: Int?
+        var reverse = false
 
         static var options: [Option<Options>] {
             [
                 .value(
                     \.since, "--since", value: "DATE",
-                    help: "Only transactions at or after DATE (YYYY-MM-DD, midnight UTC, or ISO 8601).",
+                    help:
+                        "Only transactions at or after DATE (YYYY-MM-DD, midnight UTC; ISO 8601; today, yesterday, -7d, -2w, -3h).",
                     parser: .historyTime(endOfDay: false)),
                 .value(
                     \.until, "--until", value: "DATE",
@@ -52,7 +55,11 @@ enum HistoryCommand: Command {
                     \.zone, "--zone", value: "ID", help: "Only changes in this zone.",
                     parser: .zoneID),
                 .value(\.consumer, "--consumer", value: "NAME", help: "List what this consumer has not processed yet."),
-                .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction.")
+                .flag(\.advance, "--advance", help: "With --consumer: move its token to the newest transaction."),
+                .value(
+                    \.limit, "--limit", "-n", value: "N", help: "Only the N newest of the transactions that match.",
+                    parser: .int(in: 0...Int(Int32.max))),
+                .flag(\.reverse, "--reverse", "-r", help: "Newest first (the default is oldest first, by token).")
             ]
         }
 
@@ -68,6 +75,9 @@ enum HistoryCommand: Command {
             }
             if advance && consumer == nil { throw UsageError("--advance needs --consumer NAME") }
             if consumer?.isEmpty == true { throw UsageError("--consumer needs a name") }
+            // --advance moves the token past every unseen transaction: with -n it would skip
+            // those not listed.
+            if advance && limit != nil { throw UsageError("--advance lists every unseen transaction; drop -n") }
         }
     }
 
@@ -96,29 +106,48 @@ enum HistoryCommand: Command {
             }
         }
         let newest = try library.currentHistoryToken()
-        try library.forEachHistoryTransaction(matching: filter) { t in
-            if ctx.global.json {
-                ctx.console.printJSON(t.json)
-                return
-            }
-            ctx.console.print(
-                "token \(t.token)  \(t.timestamp)  author \(t.author)  context \(t.context)  (\(TerminalText.plural(t.changes.count, "change")))"
-            )
-            for c in t.changes {
-                var line = "  \(c.type.rawValue) \(c.entity) \(c.objectID)"
-                if !c.updated.isEmpty { line += " [\(c.updated.joined(separator: ", "))]" }
-                if let tomb = c.tombstone {
-                    line += " tombstone " + JSONValue.object(tomb.map { ($0.0, .string($0.1)) }).serialized()
+        // Plain listing streams; -n keeps only the N newest (memory bounded by N) and --reverse
+        // holds the matching transactions to print them newest first.
+        var held: [HistoryTransaction] = []
+        if options.limit == nil && !options.reverse {
+            try library.forEachHistoryTransaction(matching: filter) { print($0, ctx) }
+        } else {
+            let limit = options.limit ?? Int.max
+            if limit > 0 {
+                try library.forEachHistoryTransaction(matching: filter) { t in
+                    held.append(t)
+                    // Trimmed in batches: at most 2N + 1024 held, each dropped once.
+                    if held.count - limit >= max(limit, 1024) { held.removeFirst(held.count - limit) }
                 }
-                if let zone = c.zone { line += " zone \(zone)" }
-                ctx.console.print(line)
+                if held.count > limit { held.removeFirst(held.count - limit) }
             }
+            for t in options.reverse ? held.reversed() : held { print(t, ctx) }
         }
         if let consumer = options.consumer, options.advance {
             try library.write {
                 try library.setConsumerToken(consumer, max(newest, try library.consumerToken(consumer) ?? 0))
             }
             ctx.console.note("consumer \(consumer) advanced to token \(newest)")
+        }
+    }
+
+    /// Prints one transaction: a JSON object with --json, else its line and one line per change.
+    private static func print(_ t: HistoryTransaction, _ ctx: CommandContext) {
+        if ctx.global.json {
+            ctx.console.printJSON(t.json)
+            return
+        }
+        ctx.console.print(
+            "token \(t.token)  \(t.timestamp)  author \(t.author)  context \(t.context)  (\(TerminalText.plural(t.changes.count, "change")))"
+        )
+        for c in t.changes {
+            var line = "  \(c.type.rawValue) \(c.entity) \(c.objectID)"
+            if !c.updated.isEmpty { line += " [\(c.updated.joined(separator: ", "))]" }
+            if let tomb = c.tombstone {
+                line += " tombstone " + JSONValue.object(tomb.map { ($0.0, .string($0.1)) }).serialized()
+            }
+            if let zone = c.zone { line += " zone \(zone)" }
+            ctx.console.print(line)
         }
     }
 }
@@ -132,7 +161,9 @@ extension ValueParser where Value == String {
         ValueParser { text, name in
             guard let (date, dayOnly) = ISODate.parse(text) else {
                 let hint = Int64(text) != nil ? "; for a token use \(name)-token \(text)" : ""
-                throw UsageError("\(name) takes a date like 2024-05-01 or 2024-05-01T12:00:00Z, not '\(text)'\(hint)")
+                throw UsageError(
+                    "\(name) takes a date like 2024-05-01, 2024-05-01T12:00:00Z, yesterday or -7d, not '\(text)'\(hint)"
+                )
             }
             return ISODate.millisecondString(from: endOfDay && dayOnly ? date.addingTimeInterval(86_400) : date)
         }

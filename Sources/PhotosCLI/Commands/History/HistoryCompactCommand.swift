@@ -28,10 +28,11 @@ enum HistoryCompactCommand: Command {
             [
                 .value(
                     \.before, "--before", value: "DATE",
-                    help: "Delete transactions with a timestamp before DATE (YYYY-MM-DD or ISO 8601).",
+                    help:
+                        "Delete transactions with a timestamp before DATE (YYYY-MM-DD, ISO 8601, today, yesterday, -7d).",
                     parser: ValueParser { text, name in
                         guard let (date, _) = ISODate.parse(text) else {
-                            throw UsageError("\(name) takes a date like 2024-05-01, not '\(text)'")
+                            throw UsageError("\(name) takes a date like 2024-05-01, yesterday or -30d, not '\(text)'")
                         }
                         return date
                     }),
@@ -74,7 +75,7 @@ enum HistoryCompactCommand: Command {
         } else if !ctx.global.quiet {
             let through = report.transactions > 0 ? " (through token \(report.throughToken))" : ""
             ctx.console.print(
-                "\(report.dryRun ? "Would delete" : "Deleted") \(report.transactions) transactions and \(report.changes) changes\(through)\(report.dryRun ? "" : "; \(report.bytes) bytes reclaimed")"
+                "\(report.dryRun ? "Would delete" : "Deleted") \(TerminalText.plural(report.transactions, "transaction")) and \(TerminalText.plural(report.changes, "change"))\(through)\(report.dryRun ? "" : "; \(TerminalText.bytes(Int64(report.bytes))) reclaimed")"
             )
             if let consumer = report.limitedByConsumer {
                 ctx.console.note("stopped at the token of consumer '\(consumer)'; --force deletes past it")

@@ -21,9 +21,11 @@ enum StatsCommand: Command {
         out.print("tags:          \(s.tags)")
         out.print("ratings:       \(s.ratings)")
         out.print("shares:        \(s.shares) (\(TerminalText.plural(s.participants, "participant")))")
-        for zone in s.zones { out.print("zone:          \(zone.id) (\(zone.scope)): \(zone.photos) photos") }
+        for zone in s.zones {
+            out.print("zone:          \(zone.id) (\(zone.scope)): \(TerminalText.plural(zone.photos, "photo"))")
+        }
         out.print(
-            "history:       \(s.historyTransactions) transactions, \(s.historyChanges) changes, \(s.consumers) consumers"
+            "history:       \(TerminalText.plural(s.historyTransactions, "transaction")), \(TerminalText.plural(s.historyChanges, "change")), \(TerminalText.plural(s.consumers, "consumer"))"
         )
         out.print(
             "database:      \(s.databaseBytes) bytes (\(TerminalText.bytes(s.databaseBytes))), schema version \(s.schemaVersion)"

@@ -61,9 +61,9 @@ enum MergeCommand: Command {
                 ? "; \(report.originalsRestored) missing or damaged originals \(report.dryRun ? "to restore" : "restored")"
                 : ""
             ctx.console.print(
-                "\(report.dryRun ? "Would merge" : "Merged") \(report.photos) new photos (\(report.matchedPhotos) already here\(moved)), "
-                    + "\(report.ratings) ratings, \(report.tags) tags, \(report.tagLinks) tag links, \(report.zones) zones, \(report.shares) shares, "
-                    + "\(report.participants) participants\(restored)")
+                "\(report.dryRun ? "Would merge" : "Merged") \(TerminalText.plural(report.photos, "new photo")) (\(report.matchedPhotos) already here\(moved)), "
+                    + "\(TerminalText.plural(report.ratings, "rating")), \(TerminalText.plural(report.tags, "tag")), \(TerminalText.plural(report.tagLinks, "tag link")), \(TerminalText.plural(report.zones, "zone")), \(TerminalText.plural(report.shares, "share")), "
+                    + "\(TerminalText.plural(report.participants, "participant"))\(restored)")
         }
     }
 

@@ -30,11 +30,19 @@ enum PurgeCommand: Command {
             [
                 .required(
                     \.share, "--share", value: "ID",
-                    help: "The share (or zone) id, or an unambiguous prefix of at least 4 characters."),
+                    help:
+                        "The share (or zone) id, an unambiguous prefix of at least 4 characters, or the share's title."),
                 .flag(\.dryRun, "--dry-run", help: "Print the counts only; change nothing."),
                 Confirmation.yes(\.yes)
             ]
         }
+    }
+
+    /// `share 'TITLE' (ID)` for a share's zone, else `zone ID`: prompts name the title beside
+    /// the id (issue 32 item 4).
+    static func named(_ zone: ZoneID, in library: Library) -> String {
+        guard let share = try? library.share(id: zone.rawValue) else { return "zone \(zone)" }
+        return "share '\(TerminalText.printable(share.title))' (\(share.id))"
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
@@ -43,7 +51,7 @@ enum PurgeCommand: Command {
         if ctx.mayAsk(yes: options.yes) {
             let preview = try library.purge(zone: zone, dryRun: true, author: ctx.historyAuthor)
             try ctx.confirm(
-                "Purge zone \(zone): \(counts(preview)), and its original files?",
+                "Purge \(named(zone, in: library)): \(counts(preview)), and its original files?",
                 objects: preview.photos + preview.ratings + preview.tags + preview.participants + preview.shares,
                 yes: options.yes)
         }

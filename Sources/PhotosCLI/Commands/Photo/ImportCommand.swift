@@ -48,6 +48,7 @@ enum ImportCommand: Command {
         var batchSize: Int?
         var verbose = false
         var refreshMetadata = false
+        var move = false
 
         static var options: [Option<Options>] {
             [
@@ -55,9 +56,14 @@ enum ImportCommand: Command {
                 .value(
                     \.share, "--share", value: "ID",
                     help:
-                        "Import straight into this share's zone (an id or an unambiguous prefix of at least 4 characters)."
+                        "Import straight into this share's zone (an id, an unambiguous prefix of at least 4 characters, or the share's title)."
                 ),
                 .flag(\.dryRun, "--dry-run", help: "Check and decode everything, write nothing."),
+                .flag(
+                    \.move, "--move",
+                    help:
+                        "With --share: move a photo already in the library (another zone) into the share, as 'share add --move'."
+                ),
                 .value(
                     \.jobs, "--jobs", "-j", value: "N", help: "Worker threads.", default: "number of cores",
                     parser: .int(in: 1...256)),
@@ -131,9 +137,15 @@ enum ImportCommand: Command {
             if share.scope != .private { try library.checkWritable(share: share.id, by: .import) }
             options.zone = share.id
         }
+        if arguments.move && arguments.share == nil { throw UsageError("--move needs --share ID") }
         let importer = Importer(library: library, libraryRoot: root, options: options)
+        var alreadyThere: [String] = []
         importer.onFailure = { ctx.console.itemError($0.path, $0.reason) }
         importer.onDuplicateInAnotherZone = { path, found in
+            if arguments.move {
+                if !alreadyThere.contains(found.uniqueName) { alreadyThere.append(found.uniqueName) }
+                return
+            }
             let move =
                 found.zone == ZoneID.default.rawValue
                 ? "; 'photos share add \(options.zone) \(found.uniqueName)' moves it there" : ""
@@ -179,6 +191,16 @@ enum ImportCommand: Command {
             )
         }
         printSummary(summary, options: options, ctx: ctx, interruptedBy: nil, verbose: arguments.verbose)
+        // Issue 32 item 4: with --move, the photos the files already are move into the share once
+        // the import's batches have committed (one `share add` transaction).
+        if let library, !alreadyThere.isEmpty {
+            let share = try library.share(id: options.zone)
+            let photos = try ctx.resolvePhotos(alreadyThere, in: library)
+            let result = try library.addToShare(share, photos: photos, allowMove: true, author: ctx.historyAuthor)
+            ctx.console.note(
+                "\(options.dryRun ? "would move" : "moved") \(TerminalText.plural(result.moved, "photo")) already in the library into share '\(TerminalText.printable(share.title))' (\(share.id)): \(alreadyThere.joined(separator: ", "))"
+            )
+        }
     }
 
     /// The summary line (or JSON object); an interrupted import's JSON has `"interrupted":true`

@@ -12,7 +12,8 @@ enum ListCommand: Command {
             names, tags and zones longer than their column end in '…', and below 120 columns the
             UNIQUENAME column shows the first 13 characters (a prefix every command accepts). Sizes
             are decimal (2.3 MB; --bytes for bytes). --tag matches tag names ignoring case and
-            diacritics; an unknown tag, zone or share exits 66. With --json, one photo object per
+            diacritics; an unknown tag, zone or share exits 66. When no photo matches, nothing is printed
+            on stdout, "no photos match" on stderr, and the exit status is 0. With --json, one photo object per
             line with every field in full (byteSize in bytes): use it in scripts.
             """,
         examples: [
@@ -62,7 +63,9 @@ enum ListCommand: Command {
         if let share = filter.share { _ = try library.resolveShare(share) }
         let table = Table(columns: TerminalText.columns(environment: ctx.environment), bytes: options.bytes)
         var headerPrinted = false
+        var matched = false
         try library.forEachPhoto(matching: filter) { photo in
+            matched = true
             if ctx.global.json {
                 ctx.console.printJSON(photo.json)
                 return
@@ -71,7 +74,9 @@ enum ListCommand: Command {
             headerPrinted = true
             ctx.console.print(table.row(photo))
         }
-        if !headerPrinted && !ctx.global.json && !ctx.global.quiet { ctx.console.print(table.header) }
+        // Issue 32 item 5: an empty result is nothing on stdout (no lone header for a script to
+        // skip) and a note on stderr; it is not an error (exit 0).
+        if !matched { ctx.console.note("no photos match") }
     }
 
     /// The column layout for a terminal `columns` wide: UNIQUENAME, SIZE, RATING and CAPTURED

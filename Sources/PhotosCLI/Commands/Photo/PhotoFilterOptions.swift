@@ -19,7 +19,7 @@ struct PhotoFilterOptions: ParsableOptions {
             .value(
                 \.filter.since, "--since", value: "DATE",
                 help:
-                    "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD or ISO 8601), compared with each photo's own local time; a DATE with Z or an offset is an instant.",
+                    "Only photos captured (or, without a capture date, imported) at or after DATE (YYYY-MM-DD, ISO 8601, today, yesterday, -7d, -2w, -3h), compared with each photo's own local time; a DATE with Z or an offset is an instant.",
                 parser: .captureBound(example: "2024-05-01", endOfDay: false)),
             .value(
                 \.filter.until, "--until", value: "DATE",
@@ -90,7 +90,9 @@ extension ValueParser where Value == CaptureBound {
     static func captureBound(example: String, endOfDay: Bool) -> ValueParser {
         ValueParser { text, name in
             guard let bound = CaptureBound.parse(text, endOfDay: endOfDay) else {
-                throw UsageError("\(name) takes a date like \(example) or \(example)T12:00:00Z, not '\(text)'")
+                throw UsageError(
+                    "\(name) takes a date like \(example), \(example)T12:00:00Z, today, yesterday or -7d, not '\(text)'"
+                )
             }
             return bound
         }

@@ -16,7 +16,8 @@ enum ShareSetCommand: Command {
                 .value(\.title, "--title", value: "TITLE", help: "The new title.", parser: .shareTitle),
                 .value(
                     \.publicPermission, "--public-permission", value: "PERMISSION",
-                    help: "none, read-only or read-write: what anyone with the link may do.",
+                    help:
+                        "none, read-only or read-write: the share's public permission (CloudKit's CKShare.publicPermission), recorded and synced; photos makes no links, so it grants nothing by itself.",
                     parser: .permission(allowNone: true))
             ]
         }

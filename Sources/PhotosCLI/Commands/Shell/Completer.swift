@@ -28,8 +28,13 @@ struct Completer {
         "--entity": HistoryEntity.allCases.map(\.rawValue),
         "--sort": PhotoQuery.Sort.allCases.map(\.rawValue),
         "--format": ImageFormat.allCases.map(\.rawValue),
-        "--group": GalleryGrouping.allCases.map(\.rawValue)
+        "--group": GalleryGrouping.allCases.map(\.rawValue),
+        "--until": Completer.relativeDates,
+        "--before": Completer.relativeDates
     ]
+
+    /// The relative dates offered for a DATE (`CaptureBound.resolvingRelative`, issue 32 item 7).
+    static let relativeDates = ["today", "yesterday", "-7d", "-30d"]
 
     func complete() -> (kind: Kind, candidates: [String]) {
         let line = Array(words.prefix(index))
@@ -141,6 +146,8 @@ struct Completer {
         case "--share": return (.words, matching(names(.shares, line), prefix))
         case "--zone": return (.words, matching(names(.zones, line), prefix))
         case "--tag": return (.words, matching(names(.tags, line), prefix))
+        // `sync --since` takes a token; everywhere else --since takes a DATE.
+        case "--since" where !line.contains("sync"): return (.words, matching(Completer.relativeDates, prefix))
         default: return (.words, [])
         }
     }

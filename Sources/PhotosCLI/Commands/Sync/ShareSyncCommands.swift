@@ -52,7 +52,7 @@ enum ShareExportCommand: Command {
             ctx.console.printJSON(report.json)
         } else if !ctx.global.quiet {
             ctx.console.print(
-                "Wrote changeset \(options.output) of share \(share.id): tokens \(report.fromToken + 1)…\(report.toToken), \(report.objects) objects, \(report.deletes) deletes, \(report.originals) originals, \(report.bytes) bytes"
+                "Wrote changeset \(options.output) of share \(share.id): tokens \(report.fromToken + 1)…\(report.toToken), \(TerminalText.plural(report.objects, "object")), \(TerminalText.plural(report.deletes, "delete")), \(TerminalText.plural(report.originals, "original")), \(TerminalText.bytes(Int64(report.bytes)))"
             )
         }
     }

@@ -76,7 +76,7 @@ enum SyncCommand: Command {
                 ctx.console.printJSON(report.json)
             } else if !ctx.global.quiet {
                 ctx.console.print(
-                    "Wrote changeset \(path): tokens \(report.fromToken + 1)…\(report.toToken) of library \(report.sender), \(report.objects) objects, \(report.deletes) deletes, \(report.originals) originals, \(report.bytes) bytes"
+                    "Wrote changeset \(path): tokens \(report.fromToken + 1)…\(report.toToken) of library \(report.sender), \(TerminalText.plural(report.objects, "object")), \(TerminalText.plural(report.deletes, "delete")), \(TerminalText.plural(report.originals, "original")), \(TerminalText.bytes(Int64(report.bytes)))"
                 )
             }
             return
