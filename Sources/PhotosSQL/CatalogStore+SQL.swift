@@ -1,4 +1,3 @@
-import PhotosImaging
 import PhotosModel
 
 /// The catalog's statements whose text is the same on SQLite and PostgreSQL, with their row

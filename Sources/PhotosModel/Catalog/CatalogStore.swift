@@ -1,5 +1,3 @@
-import PhotosImaging
-
 /// A photo row as the catalog stores it, joined with its zone, photo data and thumbnail: what
 /// `list`, `show` and the commands that resolve a photo read. Core turns it into its
 /// `PhotoRecord`.
