@@ -21,7 +21,8 @@ public enum CatalogInserts {
     public static func photoValues(_ row: PhotoRow) -> [SQLBindable] {
         [
             row.uniqueName, row.displayName, row.importedAt, row.captureDate, row.captureOffset, row.captureSource,
-            row.width, row.height, row.format, row.orientation, row.zoneID
+            row.width, row.height, row.format.rawValue, row.orientation.rawValue,
+            row.zoneID.rawValue
         ]
     }
 
