@@ -44,7 +44,7 @@ extension PostgresDatabase: CatalogStore {
         let (sql, args) = CatalogSQL.photoQuery(
             query, extraColumns: PostgresDatabase.relationColumns, instant: dialect.photoInstant)
         try forEachRow(sql: sql, arguments: args) { row in
-            var photo = CatalogSQL.storedPhoto(row)
+            var photo = try CatalogSQL.storedPhoto(row)
             if let names = PostgresDatabase.decodeTagNames(row.optionalString(18)) {
                 photo.tagNames = names
                 photo.ratingValues = row.isNull(19) ? [] : row.string(19).split(separator: ",").compactMap { Int($0) }

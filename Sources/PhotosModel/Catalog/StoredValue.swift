@@ -43,3 +43,13 @@ extension Orientation {
         self = orientation
     }
 }
+
+extension ZoneScope {
+    /// Decodes `zone.scope` as stored (`private` or `shared`).
+    /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for any other value (the schema's
+    ///   CHECK allows none).
+    public init(stored text: String, column: String = "zone.scope") throws {
+        guard let scope = ZoneScope(rawValue: text) else { throw StoredValueError(column: column, value: text) }
+        self = scope
+    }
+}
