@@ -695,8 +695,8 @@ public final class Importer {
         // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
         if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
-            match.format == result.format.rawValue, match.width == result.width, match.height == result.height,
-            match.orientation == result.orientation.rawValue
+            match.format == result.format, match.width == result.width, match.height == result.height,
+            match.orientation == result.orientation
         {
             // An older version of the photo (its original before a rewritten file replaced it,
             // such as exiftool's FILE_original): never taken back.

@@ -140,13 +140,11 @@ extension Library {
         var record = PhotoRecord(
             rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
             byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
-            height: row.height, orientation: Orientation(exif: row.orientation),
+            height: row.height, orientation: row.orientation,
             captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
             captureOffset: row.captureOffset, captureSource: row.captureSource,
             importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
-            tags: [], ratings: [], zone: row.zone,
-            // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
-            scope: ZoneScope(rawValue: row.scope) ?? .shared)
+            tags: [], ratings: [], zone: row.zone.rawValue, scope: row.scope)
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         return record

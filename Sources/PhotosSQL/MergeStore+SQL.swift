@@ -55,7 +55,8 @@ extension MergeSourceStore where Self: SQLConnection {
                 uniqueName: r.string(0), displayName: r.string(1), importedAt: r.string(2),
                 captureDate: r.optionalString(3), captureOffset: r.optionalInt(9), captureSource: r.optionalString(10),
                 width: r.storedInteger(4).map { Int($0) }, height: r.storedInteger(5).map { Int($0) },
-                format: r.string(6), orientation: r.int(7), zone: r.optionalString(8) ?? ZoneID.default.rawValue)
+                format: try ImageFormat(stored: r.string(6)), orientation: try Orientation(stored: r.int(7)),
+                zone: r.optionalString(8).map(ZoneID.init(rawValue:)) ?? .default)
         }
     }
 

@@ -23,7 +23,7 @@ final class StoreParityTests: PostgresTestCase {
                     PhotoRow(
                         uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
                         captureDate: p.capture, captureOffset: p.offset, captureSource: p.capture.map { _ in "exif" },
-                        width: 40, height: 30, format: "jpeg", orientation: 6, zoneID: p.zone),
+                        width: 40, height: 30, format: .jpeg, orientation: .right, zoneID: ZoneID(rawValue: p.zone)),
                     sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
                     thumbnail: p.thumbnail.map { ThumbnailRow(data: $0, width: 4, height: 3) })
             }
@@ -35,8 +35,8 @@ final class StoreParityTests: PostgresTestCase {
                     PhotoRow(
                         uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
                         captureDate: p.capture, captureOffset: p.offset,
-                        captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: "jpeg",
-                        orientation: 6, zoneID: p.zone),
+                        captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: .jpeg,
+                        orientation: .right, zoneID: ZoneID(rawValue: p.zone)),
                     sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
                     thumbnail: p.thumbnail.map { (data: $0, width: 4, height: 3) })
             }

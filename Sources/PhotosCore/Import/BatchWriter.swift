@@ -100,7 +100,7 @@ struct ImportBatchWriter {
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
                         captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
                         captureSource: item.capture?.source, width: r.width, height: r.height,
-                        format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
+                        format: r.format, orientation: r.orientation, zoneID: ZoneID(rawValue: zone))
                     if let position = item.position {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM

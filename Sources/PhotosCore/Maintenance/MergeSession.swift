@@ -172,7 +172,7 @@ final class MergeSession {
     private func insertPhoto(_ photo: MergeSourcePhoto, _ a: PhotoAttributes, with writer: any PhotoInserter) throws {
         report.photos += 1
         newPhotos.insert(photo.uniqueName)
-        let zone = a.zone
+        let zone = a.zone.rawValue
         let reference = ExternalDataStore.reference(for: photo.sha256)
         let thumb = try library.soundThumbnail(
             try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
@@ -180,7 +180,7 @@ final class MergeSession {
         let row = PhotoRow(
             uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
             captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
-            format: a.format, orientation: a.orientation, zoneID: zone)
+            format: a.format, orientation: a.orientation, zoneID: a.zone)
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

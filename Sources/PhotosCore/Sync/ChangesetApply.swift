@@ -756,7 +756,9 @@ struct ApplySession {
             let name = v["displayName"] ?? nil, let importedAt = v["importedAt"] ?? nil,
             let width = (v["width"] ?? nil).flatMap({ Int($0) }),
             let height = (v["height"] ?? nil).flatMap({ Int($0) }),
-            let format = v["format"] ?? nil, let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) })
+            // The reader checked both (`ChangesetReader`: one of `ImageFormat`, 1…8).
+            let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)),
+            let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) }).flatMap(Orientation.init(rawValue:))
         else { return }
         // One photo per original holds within one zone (issue 31 A1): a photo of another zone
         // with the same original is neither deleted nor moved; both reference one file.
@@ -795,7 +797,8 @@ struct ApplySession {
         var values = SyncPhotoValues(
             uniqueName: id, displayName: name, importedAt: importedAt, captureDate: v["captureDate"] ?? nil,
             captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }, captureSource: v["captureSource"] ?? nil,
-            width: width, height: height, format: format, orientation: orientation, zone: zone, sha256: sha,
+            width: width, height: height, format: format, orientation: orientation, zone: ZoneID(rawValue: zone),
+            sha256: sha,
             byteSize: size)
         // The position, only whole: both coordinates (the catalog's CHECK), an altitude with them.
         if let lat = (v["latitudeE7"] ?? nil).flatMap({ Int($0) }),

@@ -84,13 +84,16 @@ public struct PhotoAttributes: Sendable {
     /// Pixels as stored; nil when the stored value is not an integer.
     public var width: Int?
     public var height: Int?
-    public var format: String
-    public var orientation: Int
-    public var zone: String
+    /// Decoded once by the store (`ImageFormat(stored:)`): an unknown format is a data error.
+    public var format: ImageFormat
+    /// EXIF Orientation 1…8, decoded once by the store (`Orientation(stored:)`).
+    public var orientation: Orientation
+    public var zone: ZoneID
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, width: Int?, height: Int?, format: String, orientation: Int, zone: String
+        captureSource: String?, width: Int?, height: Int?, format: ImageFormat, orientation: Orientation,
+        zone: ZoneID
     ) {
         self.uniqueName = uniqueName
         self.displayName = displayName
