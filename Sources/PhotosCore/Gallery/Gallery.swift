@@ -42,8 +42,8 @@ public struct GalleryOptions {
     public var originals = GalleryOriginals.copy
     /// Worker threads making renditions and copying files (`--jobs`); default the number of cores.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// Trust the gallery's state: a photo whose original, rendition options and thumbnail size
-    /// are those recorded, and whose files are all there, is not written again (`--update`).
+    /// Trust the gallery's state: a photo whose original, rendition options and thumbnail (size
+    /// and content digest) are those recorded, and whose files are all there, is not written again (`--update`).
     public var update = false
     /// Decide everything, write nothing (`--dry-run`).
     public var dryRun = false
