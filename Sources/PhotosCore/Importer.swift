@@ -287,8 +287,7 @@ public final class Importer {
         // that zone only (the participant's copy stays its own when it leaves the share); into
         // the default zone or a share of this library, of a photo of any of them (importing a
         // folder again never makes a second photo of one moved into a share).
-        let duplicateScope: DuplicateScope =
-            try library?.isSharedStoreZone(options.zone) == true ? .zone(options.zone) : .privateStore
+        let duplicateScope: DuplicateScope = try library?.duplicateScope(into: options.zone) ?? .privateStore
         let jobs = max(1, options.jobs)
         // Two batches: the workers go on while one batch commits and waits for its syncfs, even
         // when that takes longer than preparing a batch (a slow moment of the disk).
@@ -518,7 +517,7 @@ public final class Importer {
         for sha in hashes.sorted() {
             guard
                 let found = try library.store.importedOriginal(
-                    sha256: sha, in: try library.isSharedStoreZone(options.zone) ? .zone(options.zone) : .privateStore)
+                    sha256: sha, in: try library.duplicateScope(into: options.zone))
             else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }

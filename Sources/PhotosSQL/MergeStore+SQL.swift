@@ -110,14 +110,15 @@ extension MergeTargetStore where Self: SQLConnection {
         return true
     }
 
-    public func matchingPhoto(uniqueName: String, sha256: String, zone: String) throws -> LocalPhoto? {
+    public func matchingPhoto(uniqueName: String, sha256: String, scope: DuplicateScope) throws -> LocalPhoto? {
         func local(_ r: ResultRow) -> LocalPhoto { LocalPhoto(id: r.int64(0), zone: r.string(1), name: r.string(2)) }
+        let (condition, arguments) = scope.sqlCondition
         return try fetchOne(
             sql: "SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?", arguments: [uniqueName], local)
             ?? fetchOne(
                 sql:
-                    "SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1",
-                arguments: [sha256, zone], local)
+                    "SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) ORDER BY p.id LIMIT 1",
+                arguments: [sha256] + arguments, local)
     }
 
     public func hasRating(uuid: String) throws -> Bool {

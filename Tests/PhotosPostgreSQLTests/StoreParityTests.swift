@@ -313,7 +313,7 @@ final class StoreParityTests: PostgresTestCase {
         read("merge ratings", try s.mergeSourceRatings(of: "p1", schemaVersion: 5))
         read("merge tags", try s.mergeSourceTags())
         read("merge links", try s.mergeSourceTagLinks())
-        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), zone: "default") as Any])
+        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), scope: .zone("default")) as Any])
         read("imported", try s.importedOriginal(sha256: sha(1), in: .zone("default")) as Any)
         read(
             "has original",

@@ -146,15 +146,17 @@ final class MergeSession {
         }
     }
 
-    /// Photos, matched by uniqueName, then SHA-256 within the photo's zone (same bytes = same
-    /// photo in one zone; this library's uniqueName stays; a photo of another zone with the
-    /// same original is not touched, issue 31 A1); the others come in new with thumbnail and
+    /// Photos, matched by uniqueName, then SHA-256 in the duplicate scope of the photo's zone
+    /// (`Library.duplicateScope(into:)`, import's rule: same bytes = same photo within one
+    /// owner's zones; this library's uniqueName stays; a photo of a zone shared with this
+    /// library is not touched by one of another zone, issue 31 A1); the others come in new with thumbnail and
     /// ratings, sharing the content-addressed original with such a photo.
     private func mergePhotos() throws {
         let writer = try library.store.makePhotoInserter()
         for photo in sourcePhotos {
             if let found = try target.matchingPhoto(
-                uniqueName: photo.uniqueName, sha256: photo.sha256, zone: photo.zone)
+                uniqueName: photo.uniqueName, sha256: photo.sha256,
+                scope: try library.duplicateScope(into: photo.zone))
             {
                 localPhoto[photo.uniqueName] = found
                 report.matchedPhotos += 1
@@ -240,10 +242,15 @@ final class MergeSession {
     /// took its copy): both settle on the same zone, whichever merges first (`mergedZone`: a
     /// share's zone over the default zone, else the smaller id), and the side that had it
     /// elsewhere moves it there with its data, thumbnail, ratings and tags (after the tags, so
-    /// the other side's same-named tags are reused).
+    /// the other side's same-named tags are reused). Only the same photo (one uniqueName) moves:
+    /// a photo matched by its original alone (another photo of the same file, a duplicate by
+    /// `DuplicateScope.forPhotos`) stays in its zone, as import leaves it, so that a private
+    /// photo never moves into a share because another library shared its file (issue 31 A1).
     private func settleZonesOfMatchedPhotos() throws {
         for photo in sourcePhotos {
-            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName) else {
+            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName),
+                local.name == photo.uniqueName
+            else {
                 continue
             }
             let zone = Library.mergedZone(local.zone, photo.zone)

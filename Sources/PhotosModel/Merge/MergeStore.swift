@@ -194,11 +194,13 @@ public protocol MergeTargetStore: AnyObject {
     /// Adds `share` unless a share of its id exists. - Returns: true when added.
     /// - Throws: the store's error.
     func addShareIfAbsent(_ share: ShareRecord) throws -> Bool
-    /// The photo named `uniqueName`, else the first (by row) of record zone `zone` whose
-    /// original has `sha256`: same bytes are the same photo within one zone only (issue 31 A1),
-    /// so a photo of a share never matches, and never moves, a private photo of the same file.
+    /// The photo named `uniqueName`, else the first (by row) of `scope` whose original has
+    /// `sha256`: the scope import uses for the photo's zone (`DuplicateScope.forPhotos`), so
+    /// a photo of a zone shared with this library never matches, and never moves, a private
+    /// photo of the same file (issue 31 A1), and one of the private store matches its file in
+    /// any of this library's own zones, as import skips it there.
     /// - Throws: the store's error.
-    func matchingPhoto(uniqueName: String, sha256: String, zone: String) throws -> LocalPhoto?
+    func matchingPhoto(uniqueName: String, sha256: String, scope: DuplicateScope) throws -> LocalPhoto?
     /// True when a rating has `uuid`.
     /// - Throws: the store's error.
     func hasRating(uuid: String) throws -> Bool
