@@ -86,7 +86,7 @@ public enum CLI {
         }
         guard let first = words.first else {
             if leadingRequest.help { console.printText(Help.main(width: width)); return .ok }
-            console.errorText("Error: missing command\n\n" + Help.main(width: width))
+            console.usageError("missing command", command: nil, usage: "\n" + Help.main(width: width))
             return .usage
         }
         guard let (command, consumed) = Registry.find(words) else {
@@ -101,14 +101,15 @@ public enum CLI {
                 let message =
                     "unknown subcommand '\(typed)'"
                     + Suggestions.didYouMean(typed, among: Registry.family(first).map(\.name))
-                console.errorText("Error: \(TerminalText.escaped(message))\n\n" + Help.family(first, width: width))
+                console.usageError(message, command: nil, usage: "\n" + Help.family(first, width: width))
                 return .usage
             }
             if leadingRequest.help || words.contains("--help") || words.contains("-h") {
                 console.printText(Help.family(first, width: width))
                 return .ok
             }
-            console.errorText("Error: '\(first)' needs a subcommand\n\n" + Help.family(first, width: width))
+            console.usageError(
+                "'\(first)' needs a subcommand", command: nil, usage: "\n" + Help.family(first, width: width))
             return .usage
         }
 
@@ -203,8 +204,9 @@ public enum CLI {
         return .ok
     }
 
-    /// Prints what stopped the run and returns its exit status: a usage error with the usage
-    /// line, any other as `photos CMD: error: message`.
+    /// Prints what stopped the run and returns its exit status: every error as
+    /// `photos CMD: error: message` (`photos: error:` when no command was recognised), a
+    /// usage error followed by the usage line.
     private static func report(_ failure: CommandLineFailure, console: Console, json: Bool) -> ExitStatus {
         let report = ErrorReporting.report(for: failure.error, libraryPath: failure.libraryPath)
         if json {
@@ -216,7 +218,8 @@ public enum CLI {
             if let command = failure.command { fields.append(("command", .string(command.name))) }
             console.errorText(JSONValue.object([("error", .object(fields))]).serialized() + "\n")
         } else if report.isUsage {
-            console.usageError(report.message, usage: Help.usageReminder(failure.command))
+            console.usageError(
+                report.message, command: failure.command?.name, usage: Help.usageReminder(failure.command))
         } else if let command = failure.command {
             console.commandError(command: command.name, report.message)
         }

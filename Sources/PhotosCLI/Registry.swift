@@ -10,6 +10,7 @@ enum Registry {
         CommandDescriptor(DeleteCommand.self), CommandDescriptor(VerifyCommand.self),
         CommandDescriptor(TagListCommand.self), CommandDescriptor(TagAddCommand.self),
         CommandDescriptor(TagRemoveCommand.self), CommandDescriptor(TagDeleteCommand.self),
+        CommandDescriptor(TagPruneCommand.self),
         CommandDescriptor(TagRenameCommand.self),
         CommandDescriptor(RateCommand.self), CommandDescriptor(RatingListCommand.self),
         CommandDescriptor(RatingDeleteCommand.self),

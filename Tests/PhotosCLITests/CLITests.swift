@@ -66,7 +66,7 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(unknown.status, 64)
         XCTAssertEqual(
             unknown.stderr,
-            "Error: unknown option '--frobnicate'\nUsage: photos import [<options>] <path> ...\n  See 'photos import --help' for more information.\n"
+            "photos import: error: unknown option '--frobnicate'\nUsage: photos import [<options>] <path> ...\n  See 'photos import --help' for more information.\n"
         )
         XCTAssertEqual(photos(["frobnicate"]).status, 64)
         XCTAssertEqual(photos([]).status, 64)

@@ -57,7 +57,8 @@ final class CatalogCLITests: TemporaryFolderTestCase {
 
     func testEveryNewCommandHasHelp() {
         for command in [
-            "tag list", "tag add", "tag remove", "tag delete", "tag rename", "rate", "rating list", "rating delete",
+            "tag list", "tag add", "tag remove", "tag delete", "tag prune", "tag rename", "rate", "rating list",
+            "rating delete",
             "share create", "share add", "share list", "share show", "share invite", "share uninvite", "share set"
         ] {
             let words = command.split(separator: " ").map(String.init)
@@ -112,7 +113,8 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         // A bad argument value is a usage error (64) everywhere (issue 14).
         let empty = run(["tag", "add", "   ", storm])
         XCTAssertEqual(empty.status, 64)
-        XCTAssertTrue(empty.stderr.hasPrefix("Error: tag name is empty\nUsage: photos tag add"), empty.stderr)
+        XCTAssertTrue(
+            empty.stderr.hasPrefix("photos tag add: error: tag name is empty\nUsage: photos tag add"), empty.stderr)
         let control = run(["tag", "add", "a\u{1B}b", storm])
         XCTAssertEqual(control.status, 64)
         XCTAssertTrue(control.stderr.contains("contains control characters"), control.stderr)
@@ -148,6 +150,43 @@ final class CatalogCLITests: TemporaryFolderTestCase {
             "SELECT context FROM history_transaction WHERE context <> 'import' ORDER BY token"
         ).map { $0.string(0) }
         XCTAssertEqual(contexts, ["tag add", "tag add", "tag remove", "tag rename", "tag delete"])
+        try assertInvariants()
+    }
+
+    /// Issue 32 item 8: `tag prune` deletes the tags no photo has, in one history
+    /// transaction; `--dry-run` names them and changes nothing; the used tags stay.
+    func testTagPruneDeletesOnlyUnusedTagsInOneTransaction() throws {
+        let storm = name("storm.jpg")
+        let fromFiles = Set(try jsonLines(run(["tag", "list", "--json"])).compactMap { $0["name"] as? String })
+        for tag in ["Kept", "Gone", "Also gone"] { XCTAssertEqual(run(["tag", "add", tag, storm]).status, 0) }
+        XCTAssertEqual(run(["tag", "remove", "Gone", storm]).status, 0)
+        XCTAssertEqual(run(["tag", "remove", "Also gone", storm]).status, 0)
+        let before = try historyCount()
+
+        let dry = run(["tag", "prune", "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(dry.stdout, "Would delete 2 unused tags: Also gone, Gone\n")
+        XCTAssertEqual(try historyCount(), before)
+        XCTAssertEqual(
+            Set(try jsonLines(run(["tag", "list", "--json"])).compactMap { $0["name"] as? String }),
+            fromFiles.union(["Kept", "Gone", "Also gone"]))
+
+        let pruned = run(["tag", "prune"])
+        XCTAssertEqual(pruned.status, 0, pruned.stderr)
+        XCTAssertEqual(pruned.stdout, "Deleted 2 unused tags: Also gone, Gone\n")
+        XCTAssertEqual(
+            Set(try jsonLines(run(["tag", "list", "--json"])).compactMap { $0["name"] as? String }),
+            fromFiles.union(["Kept"]))
+        XCTAssertEqual(try historyCount(), before + 1)
+        let db = try TestCatalog(root: lib)
+        XCTAssertEqual(
+            try db.scalarString("SELECT context FROM history_transaction ORDER BY token DESC LIMIT 1"), "tag prune")
+
+        let again = run(["tag", "prune"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stdout, "No unused tags\n")
+        XCTAssertEqual(try historyCount(), before + 1, "nothing to prune records nothing")
+        XCTAssertEqual(run(["tag", "prune", "--zone", "nowhere"]).status, 66)
         try assertInvariants()
     }
 

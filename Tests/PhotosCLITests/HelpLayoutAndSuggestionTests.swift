@@ -116,18 +116,21 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
 
     func testTypoSuggestionsAndMissingArgumentsAreNamed() throws {
         let cases: [([String], String)] = [
-            (["imprt", "x"], "Error: unknown command 'imprt'. Did you mean 'import'?\n"),
-            (["verif"], "Error: unknown command 'verif'. Did you mean 'verify'?\n"),
-            (["tag", "ad", "x", "y"], "Error: unknown subcommand 'tag ad'. Did you mean 'tag add'?\n"),
-            (["histroy"], "Error: unknown command 'histroy'. Did you mean 'history'?\n"),
-            (["list", "--sahre", "x"], "Error: unknown option '--sahre'. Did you mean '--share'?\n"),
-            (["export", "d", "--templte", "x"], "Error: unknown option '--templte'. Did you mean '--template'?\n"),
-            (["--lbrary", "x", "list"], "Error: unknown option '--lbrary'. Did you mean '--library'?\n"),
-            (["xyzzy"], "Error: unknown command 'xyzzy'\n"),
-            (["list", "--tag"], "Error: missing value for option '--tag' (NAME)\n"),
-            (["tag", "add", "x"], "Error: missing argument <photo>\n"),
-            (["import"], "Error: missing argument <path>\n"),
-            (["thumbnail", "abcd"], "Error: missing option --output <file>\n")
+            (["imprt", "x"], "photos: error: unknown command 'imprt'. Did you mean 'import'?\n"),
+            (["verif"], "photos: error: unknown command 'verif'. Did you mean 'verify'?\n"),
+            (["tag", "ad", "x", "y"], "photos: error: unknown subcommand 'tag ad'. Did you mean 'tag add'?\n"),
+            (["histroy"], "photos: error: unknown command 'histroy'. Did you mean 'history'?\n"),
+            (["list", "--sahre", "x"], "photos list: error: unknown option '--sahre'. Did you mean '--share'?\n"),
+            (
+                ["export", "d", "--templte", "x"],
+                "photos export: error: unknown option '--templte'. Did you mean '--template'?\n"
+            ),
+            (["--lbrary", "x", "list"], "photos: error: unknown option '--lbrary'. Did you mean '--library'?\n"),
+            (["xyzzy"], "photos: error: unknown command 'xyzzy'\n"),
+            (["list", "--tag"], "photos list: error: missing value for option '--tag' (NAME)\n"),
+            (["tag", "add", "x"], "photos tag add: error: missing argument <photo>\n"),
+            (["import"], "photos import: error: missing argument <path>\n"),
+            (["thumbnail", "abcd"], "photos thumbnail: error: missing option --output <file>\n")
         ]
         for (args, first) in cases {
             let result = try photos(args, columns: 80)
@@ -145,7 +148,7 @@ final class HelpLayoutAndSuggestionTests: BinaryTestCase {
             XCTAssertEqual(bogus.status, 64)
             XCTAssertTrue(
                 bogus.stderr.hasPrefix(
-                    "Error: unknown subcommand '\(family) bogus'\n\nUSAGE: photos \(family) <subcommand>"),
+                    "photos: error: unknown subcommand '\(family) bogus'\n\nUSAGE: photos \(family) <subcommand>"),
                 "\(family): \(bogus.stderr)")
             XCTAssertEqual(bogus.stdout, "")
         }

@@ -38,7 +38,8 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
         // A prefix shorter than 4 characters is a bad argument, 64, as in every command (issue 14).
         XCTAssertEqual(short.status, 64)
         XCTAssertTrue(
-            short.stderr.hasPrefix("Error: share 'wxy': an id prefix needs at least 4 characters\n"), short.stderr)
+            short.stderr.hasPrefix("photos purge: error: share 'wxy': an id prefix needs at least 4 characters\n"),
+            short.stderr)
         let none = photos(["--library", lib, "purge", "--share", "nope-nope"])
         XCTAssertEqual(none.status, 66)
         XCTAssertEqual(none.stderr, "photos purge: error: no share or zone 'nope-nope' in the library\n")
@@ -47,7 +48,7 @@ final class MaintenanceErrorWordingTests: TemporaryFolderTestCase {
             XCTAssertEqual(refused.status, 64, spelling)
             XCTAssertTrue(
                 refused.stderr.hasPrefix(
-                    "Error: the default zone cannot be purged (delete its photos with 'photos delete')\n"),
+                    "photos purge: error: the default zone cannot be purged (delete its photos with 'photos delete')\n"),
                 "\(spelling): \(refused.stderr)")
         }
         // A unique prefix in another case resolves to the stored id.

@@ -43,7 +43,7 @@ final class OptionMeaningTests: BinaryTestCase {
         XCTAssertEqual(number.status, 64)
         XCTAssertTrue(
             number.stderr.hasPrefix(
-                "Error: --since takes a date like 2024-05-01, 2024-05-01T12:00:00Z, yesterday or -7d, not '12'; for a token use --since-token 12\n"
+                "photos history: error: --since takes a date like 2024-05-01, 2024-05-01T12:00:00Z, yesterday or -7d, not '12'; for a token use --since-token 12\n"
             ),
             number.stderr)
         XCTAssertEqual(try photos(["history", "--since-token", "x"]).status, 64)

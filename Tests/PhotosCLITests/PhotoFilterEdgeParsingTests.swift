@@ -41,9 +41,9 @@ final class PhotoFilterEdgeParsingTests: BinaryTestCase {
         XCTAssertEqual(list.status, 64)
         XCTAssertEqual(export.status, 64)
         XCTAssertEqual(list.stdout, "")
-        XCTAssertTrue(list.stderr.hasPrefix("Error: tag name is empty\nUsage: photos list "), list.stderr)
+        XCTAssertTrue(list.stderr.hasPrefix("photos list: error: tag name is empty\nUsage: photos list "), list.stderr)
         XCTAssertTrue(
-            export.stderr.hasPrefix("Error: tag name is empty\nUsage: photos export "),
+            export.stderr.hasPrefix("photos export: error: tag name is empty\nUsage: photos export "),
             "one wording for the one ValueError: \(export.stderr)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"), "refused before anything is written")
     }

@@ -108,10 +108,10 @@ final class RatingsPerAuthorTests: BinaryTestCase {
         // A value and --clear, or neither: usage errors naming what is missing.
         let both = try photos(["rate", storm, "3", "--clear"])
         XCTAssertEqual(both.status, 64)
-        XCTAssertTrue(both.stderr.hasPrefix("Error: give a value or --clear, not both\n"), both.stderr)
+        XCTAssertTrue(both.stderr.hasPrefix("photos rate: error: give a value or --clear, not both\n"), both.stderr)
         let neither = try photos(["rate", storm])
         XCTAssertEqual(neither.status, 64)
-        XCTAssertTrue(neither.stderr.hasPrefix("Error: missing <value>"), neither.stderr)
+        XCTAssertTrue(neither.stderr.hasPrefix("photos rate: error: missing <value>"), neither.stderr)
         XCTAssertEqual(try ratingRows(), ["bob|5"])
     }
 
@@ -120,7 +120,7 @@ final class RatingsPerAuthorTests: BinaryTestCase {
         for bad in ["0", "6", "7", "x", "4.5", "99999999999999999999"] {
             let r = try photos(["rate", storm, bad])
             XCTAssertEqual(r.status, 64, "\(bad): \(r.stderr)")
-            XCTAssertTrue(r.stderr.hasPrefix("Error: rating"), r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("photos rate: error: rating"), r.stderr)
         }
         XCTAssertEqual(try ratingRows(), [])
     }

@@ -28,7 +28,8 @@ final class ReversedGlobRangeTests: BinaryTestCase {
             XCTAssertEqual(result.status, 64, result.stderr)
             XCTAssertEqual(result.stdout, "")
             XCTAssertTrue(
-                result.stderr.hasPrefix("Error: --name '[c-a]*': the range 'c-a' is reversed"), result.stderr)
+                result.stderr.hasPrefix("photos \(command[0]): error: --name '[c-a]*': the range 'c-a' is reversed"),
+                result.stderr)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"))
         let fine = try run(["--library", lib, "list", "--name", "[r-t]*", "--json"])

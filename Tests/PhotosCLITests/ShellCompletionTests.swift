@@ -35,7 +35,7 @@ final class ShellCompletionTests: BinaryTestCase {
 
     func testCommandsAndSubcommands() throws {
         XCTAssertEqual(try complete(["photos", "t"]), ["thumbnail", "thumbnails", "tag"])
-        XCTAssertEqual(try complete(["photos", "tag", ""]), ["list", "add", "remove", "delete", "rename"])
+        XCTAssertEqual(try complete(["photos", "tag", ""]), ["list", "add", "remove", "delete", "prune", "rename"])
         XCTAssertEqual(try complete(["photos", "history", "c"]), ["consumers", "compact"])
         XCTAssertEqual(try complete(["photos", "--json", "sh"]), ["show", "share"], "after a global option")
         XCTAssertEqual(try complete(["photos", "completions", ""]), ["bash", "zsh", "fish"])
@@ -90,6 +90,9 @@ final class ShellCompletionTests: BinaryTestCase {
         XCTAssertEqual(try complete(["photos", "--library", lib, "list", "--zone", ""]), ["default", id])
         XCTAssertEqual(try run(["--library", lib, "tag", "add", "kite", names[1]]).status, 0)
         XCTAssertEqual(try complete(["photos", "--library", lib, "tag", "delete", "k"]), ["kite"])
+        // Issue 32 item 8: a value with a space is quoted for the line, as zsh does.
+        XCTAssertEqual(try run(["--library", lib, "tag", "add", "New York", names[1]]).status, 0)
+        XCTAssertEqual(try complete(["photos", "--library", lib, "tag", "delete", "New"]), ["New\\ York"])
     }
 
     func testPathsAreTheShellsOwnFileCompletion() throws {

@@ -85,7 +85,8 @@ final class StdinPhotoArgumentsTests: BinaryTestCase {
         // One photo commands take exactly one name from stdin.
         let two = try sh("printf '%s\\n%s\\n' \(storm) \(kite) | photos show -")
         XCTAssertEqual(two.status, 64)
-        XCTAssertTrue(two.stderr.hasPrefix("Error: '-' reads one photo from stdin, and stdin held 2\n"), two.stderr)
+        XCTAssertTrue(
+            two.stderr.hasPrefix("photos show: error: '-' reads one photo from stdin, and stdin held 2\n"), two.stderr)
         // delete last: both photos go.
         let deleted = try sh("printf '%s\\n%s\\n' \(storm) \(kite) | photos delete -")
         XCTAssertEqual(deleted.stdout, "Deleted 2 photos\n", deleted.stderr)

@@ -79,7 +79,7 @@ final class TypedCommandsTests: XCTestCase {
     func testEveryRegisteredCommandHasItsOwnPathAndHelp() {
         let names = Registry.commands.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "no two commands share a name")
-        XCTAssertEqual(names.count, 44) // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove
+        XCTAssertEqual(names.count, 45) // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove, tag prune
         for command in Registry.commands {
             let result = photos(["help"] + command.path)
             XCTAssertEqual(result.status, 0, command.name)
@@ -120,7 +120,7 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(
             result.stderr,
-            "Error: --consumer needs a name\nUsage: photos history [<options>]\n  See 'photos history --help' for more information.\n"
+            "photos history: error: --consumer needs a name\nUsage: photos history [<options>]\n  See 'photos history --help' for more information.\n"
         )
     }
 

@@ -69,9 +69,12 @@ final class Console {
         streams.err("photos \(command): \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n")
     }
 
-    /// A usage error: `Error: …`, then `usage` (the usage line and where to find help).
-    func usageError(_ message: String, usage: String) {
-        streams.err("Error: \(TerminalText.escaped(message))\n" + usage)
+    /// A usage error in the one prefix style every error uses (issue 32 item 8):
+    /// `photos CMD: error: message` (`photos: error: message` before a command is known),
+    /// then `usage` (the usage line and where to find help).
+    func usageError(_ message: String, command: String?, usage: String) {
+        let prefix = command.map { "photos \($0):" } ?? "photos:"
+        streams.err("\(prefix) \(colored("error:", code: "31")) \(TerminalText.escaped(message))\n" + usage)
     }
 
     /// Text on stderr as it is (help after a usage error).

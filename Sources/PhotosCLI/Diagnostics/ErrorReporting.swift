@@ -45,8 +45,8 @@ enum ErrorReporting {
         var status: ExitStatus
         /// One line, unescaped (the console escapes control characters).
         var message: String
-        /// True for a usage error: printed with the usage line (`Error: …`), not as
-        /// `photos CMD: error: …`.
+        /// True for a usage error: printed as `photos CMD: error: …` like the others, then
+        /// the usage line.
         var isUsage: Bool { status == .usage }
     }
 
@@ -287,14 +287,18 @@ struct CLIError {
         }
     }
 
+    /// A Foundation error with an `errno` behind it, in strerror's words and the path it
+    /// names (`NSFilePathErrorKey`), never Foundation's own text ("The operation could not
+    /// be completed", issue 32 item 8); the status by the errno (sysexits.h).
     private init(system error: Error) {
         if let code = CLIError.posixCode(error) {
-            let reason = String(cString: strerror(code))
+            var reason = String(cString: strerror(code))
+            if let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String { reason = "\(path): " + reason }
             switch code {
-            case EACCES, EPERM, EROFS: self.init(.noPermission, reason + ": \(error.localizedDescription)")
-            case ENOSPC, EDQUOT, EIO: self.init(.ioError, reason + ": \(error.localizedDescription)")
-            case ENOENT: self.init(.noInput, reason + ": \(error.localizedDescription)")
-            default: self.init(.ioError, reason + ": \(error.localizedDescription)")
+            case EACCES, EPERM, EROFS: self.init(.noPermission, reason)
+            case ENOSPC, EDQUOT, EIO: self.init(.ioError, reason)
+            case ENOENT: self.init(.noInput, reason)
+            default: self.init(.ioError, reason)
             }
         } else {
             self.init(.software, "\(error)")

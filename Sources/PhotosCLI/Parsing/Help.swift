@@ -24,7 +24,7 @@ enum Help {
         return parts.joined(separator: " ")
     }
 
-    /// The two lines after a usage error's `Error: …` line.
+    /// The two lines after a usage error's `photos CMD: error: …` line.
     static func usageReminder(_ command: CommandDescriptor?) -> String {
         guard let command else {
             return "Usage: photos <subcommand> [options]\n  See 'photos --help' for more information.\n"

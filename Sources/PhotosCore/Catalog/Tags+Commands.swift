@@ -267,6 +267,29 @@ extension Library {
         }
     }
 
+    /// Deletes every tag that no photo has, in `zone` or in every zone, in one history
+    /// transaction (context `tag prune`: a Tag delete with the tombstone {name, uuid} per tag;
+    /// no photo changes). Issue 32 item 8, as digiKam's "delete unused tags".
+    /// - Returns: the tags deleted (`photoCount` 0), by zone then name; empty when none was
+    ///   unused (no transaction is recorded then).
+    /// - Throws: `LibraryError.notFound(.zone)` when `zone` does not exist, `LibraryError.busy`.
+    @discardableResult
+    public func pruneTags(zone: ZoneID? = nil, author: HistoryAuthor) throws -> [TagInfo] {
+        try write {
+            if let zone, !(try zoneExists(zone)) { throw LibraryError.notFound(.zone(zone)) }
+            let unused = try catalogStore.tagList(zone: zone?.rawValue).filter { $0.photoCount == 0 }.map(\.tag)
+                .sorted { ($0.zone.rawValue, $0.name) < ($1.zone.rawValue, $1.name) }
+            guard !unused.isEmpty else { return [] }
+            var history = HistoryWriter(self, author: author, context: .tagPrune)
+            for tag in unused {
+                try history.delete(.tag, .rowID(tag.rowID))
+                try catalogStore.deleteTag(tag.rowID)
+            }
+            try history.commit()
+            return unused.map { TagInfo(uuid: $0.uuid, name: $0.name, zone: $0.zone.rawValue, photoCount: 0) }
+        }
+    }
+
     /// `zone`, or every zone that has a tag, in order.
     private func zonesWithTags(_ zone: ZoneID?) throws -> [String] {
         if let zone { return [zone.rawValue] }

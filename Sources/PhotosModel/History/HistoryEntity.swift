@@ -111,6 +111,8 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case tagRemove = "tag remove"
     case tagDelete = "tag delete"
     case tagRename = "tag rename"
+    /// `photos tag prune`: the tags no photo has, deleted (issue 32 item 8).
+    case tagPrune = "tag prune"
     case shareCreate = "share create"
     case shareAdd = "share add"
     case shareRemove = "share remove"

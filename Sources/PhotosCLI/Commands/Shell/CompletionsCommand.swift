@@ -79,7 +79,8 @@ enum CompletionScripts {
     }
 
     /// bash (bash-completion's `complete -F`): `COMP_WORDS` split at `COMP_WORDBREAKS` (`=` is a
-    /// word of its own; the completer reads `--opt = value` as `--opt=value`).
+    /// word of its own; the completer reads `--opt = value` as `--opt=value`). Candidates are
+    /// quoted for the line with `printf %q` (`New\ York`), as zsh's `compadd` does.
     static let bash = """
         # bash completion for photos (photos completions bash)
         _photos() {
@@ -91,7 +92,8 @@ enum CompletionScripts {
             case "${out[0]}" in
                 files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
                 dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-                *) COMPREPLY=("${out[@]:1}") ;;
+                *) local c; COMPREPLY=()
+                   for c in "${out[@]:1}"; do COMPREPLY+=("$(printf '%q' "$c")"); done ;;
             esac
         }
         complete -F _photos photos
