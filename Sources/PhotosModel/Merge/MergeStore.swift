@@ -87,6 +87,16 @@ public struct PhotoAttributes: Sendable {
     public var format: String
     public var orientation: Int
     public var zone: String
+    /// The position as stored (issue 26 item 1, schema `positionSchemaVersion` on): latitude and
+    /// longitude in 1e-7 degrees, altitude in millimetres; nil in an older library or when none.
+    /// Unchecked: Core keeps it only when it is a valid position (`GeoPosition`).
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
+
+    /// The first schema version whose `photo` rows carry a position (`latitude_e7`,
+    /// `longitude_e7`, `altitude_mm`).
+    public static let positionSchemaVersion = 13
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
