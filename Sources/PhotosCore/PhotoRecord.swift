@@ -145,7 +145,8 @@ extension Library {
             rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
             byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
             height: row.height, orientation: Orientation(exif: row.orientation),
-            captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset, source: row.captureSource)
+            captureDate: row.captureDate.map {
+                CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset, source: row.captureSource)
             },
             captureOffset: row.captureOffset, captureSource: row.captureSource,
             importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
