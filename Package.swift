@@ -37,15 +37,23 @@ let package = Package(
         // JPEG XL (issue 24 item 5): libjxl's decoder, JPEG reconstruction included (no pkgConfig: libjxl.pc
         // adds -DHWY_SHARED_DEFINE, which SwiftPM refuses with a warning; the header is in /usr/include).
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        // FFmpeg's libraries (issue 25): videos' poster frames, durations, codecs and dates, read in process (video.c).
+        .systemLibrary(
+            name: "CAV", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The only C of our own: libjpeg/libpng calls that need setjmp/longjmp error recovery.
         .target(
             name: "CImageCodec",
             dependencies: [
-                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF", "CJXL"
+                "CJPEG", "CPNG", "CDeflate", "CIsal", "CLCMS2", "CHeif", "CWebP", "CLibRaw", "CTIFF", "CGIF", "CJXL",
+                "CAV"
             ],
             // (Linked by name: libraw_r.pc's -fopenmp is a flag SwiftPM refuses; the library itself
             // brings libgomp as its own dependency.)
-            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("jxl")]),
+            linkerSettings: [
+                .linkedLibrary("raw_r"), .linkedLibrary("jxl"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                .linkedLibrary("swscale"), .linkedLibrary("avutil")
+            ]),
         // CImageCodec's test-only entry points (encoders of test inputs, libjpeg's own verdicts, our decoders past the
         // libjpeg-turbo version fence): a header of their own for the tests, not in CImageCodec's public one.
         .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),

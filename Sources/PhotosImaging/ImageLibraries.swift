@@ -13,7 +13,8 @@ public enum ImageLibraries {
     /// found in the loaded libjpeg.so, its libjpeg 6.2 ABI having no call that says; the version
     /// compiled against when not found), libpng, Little CMS, libheif, libwebp, libtiff and libjxl
     /// (asked of the library linked at run time), giflib (the version compiled against: giflib has no
-    /// call that says), then LibRaw (`libRawVersion`).
+    /// call that says), then LibRaw (`libRawVersion`), then FFmpeg's libavformat, libavcodec,
+    /// libswscale and libavutil (`VideoPoster.libraryVersions`, asked at run time).
     public static var versions: [(name: String, version: String)] {
         var v = pc_library_versions_t()
         pc_library_versions(&v)
@@ -24,7 +25,7 @@ public enum ImageLibraries {
             ("libjpeg-turbo", text(v.jpeg)), ("libpng", text(v.png)), ("lcms2", text(v.lcms)),
             ("libheif", text(v.heif)), ("libwebp", text(v.webp)),
             ("libtiff", text(v.tiff)), ("giflib", text(v.gif)), ("libjxl", text(v.jxl))
-        ] + [("LibRaw", libRawVersion)]
+        ] + [("LibRaw", libRawVersion)] + VideoPoster.libraryVersions
     }
 
     /// Whether our own JPEG code (the reduced decoders of dconly.c, the thumbnail encoder of

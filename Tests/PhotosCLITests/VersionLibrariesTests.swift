@@ -42,7 +42,7 @@ final class VersionLibrariesTests: XCTestCase {
             Set(listed.keys),
             [
                 "SQLite", "libjpeg-turbo", "libpng", "lcms2", "libheif", "libwebp", "libtiff", "giflib", "libjxl",
-                "LibRaw",
+                "LibRaw", "libavformat", "libavcodec", "libswscale", "libavutil",
                 "libcrypto"
             ],
             result.stdout)

@@ -275,4 +275,37 @@ int pc_jpeg_clone_state(char *reason, size_t capacity);
 static inline void pc_free(void *pointer) { free(pointer); }
 static inline void *pc_malloc(size_t size) { return malloc(size); }
 
+
+/*
+ * Videos (video.c, issue 25 item 1), read with FFmpeg's libav* in this process.
+ * pc_video_sniff: 1 when the bytes are a video container by content: ISO-BMFF with a movie brand and no
+ * HEIF/AVIF image brand (MOV, MP4, M4V, 3GP), a QuickTime moov/mdat/wide box first, Matroska/WebM (EBML
+ * 1A 45 DF A3), AVI (RIFF "AVI "), MPEG-2 TS/M2TS (0x47 sync bytes every 188/192 bytes).
+ */
+int pc_video_sniff(const uint8_t *data, size_t size);
+
+typedef struct pc_video_info {
+    double duration;              /* seconds; 0 when the container does not say */
+    int rotation;                 /* degrees clockwise applied from the display matrix: 0, 90, 180, 270 */
+    int from_cover;               /* 1 when the poster is the container's cover art (attached_pic) */
+    char codec[32];               /* the video stream's codec (libavcodec descriptor name: "h264", "hevc") */
+    char creation_date[64];       /* com.apple.quicktime.creationdate as written (ISO 8601, local with offset) */
+    char creation_time[64];       /* creation_time (UTC, ISO 8601) */
+    char content_identifier[64];  /* com.apple.quicktime.content.identifier (Live Photo pairing, later) */
+} pc_video_info;
+
+/*
+ * The poster frame of a video: the cover art if any, else the first keyframe at or after 1 s (10 % of the
+ * duration for clips shorter than 10 s; the last keyframe before it when none follows), decoded with
+ * AVDISCARD_NONKEY and lowres where the decoder allows, rotated by the display matrix, as RGB24 whose long
+ * edge is >= target_edge (out->pixels; stored_width/height the frame size after rotation). Bounded: 64 MB
+ * read, 20000 packets, 10 s wall clock; frames over max_pixels PC_TOO_LARGE, over the budget
+ * PC_OVER_BUDGET, before decoding. Errors: PC_CORRUPT "no decodable video frame within 64 MB of the file".
+ */
+pc_status pc_video_decode(const uint8_t *data, size_t size, const pc_decode_options *options, pc_video_info *info,
+                          pc_decoded *out, pc_messages *messages);
+
+/* "libavformat 59.27.100, libavcodec 59.37.100, ..." into out, for `photos --version`. */
+void pc_video_version(char *out, size_t capacity);
+
 #endif
