@@ -839,7 +839,10 @@ public final class Importer {
     /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime) — an EXIF
     /// time without offset takes the XMP date's offset when both name the same second — the XMP
     /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
-    /// `captureDate`), the same in the embedded XMP, and last the file's modification time
+    /// `captureDate`), the same in the embedded XMP — a local time of these still without an
+    /// offset takes the one EXIF GPSDateStamp + GPSTimeStamp give (`CaptureTime.offsetFromGPS`,
+    /// source `…+gps-offset`) — then the GPS time itself as a UTC instant (source `gps`), and last
+    /// the file's modification time
     /// (the local time of the importing machine, with that zone's offset; source `file-mtime`):
     /// `fileTime`, seconds since the epoch, as fstat(2) gave it when the file was read.
     static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, fileTime: Int)
@@ -851,6 +854,13 @@ public final class Importer {
             (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime")
         ]
         let xmp = sidecar?.captureTime ?? embedded?.captureTime
+        let gps = exif.gpsDateTime.flatMap(CaptureTime.fromGPS)
+        // A local time still without an offset takes the one the GPS time gives (issue 26 item 4).
+        func withGPSOffset(_ t: CaptureTime) -> CaptureTime {
+            guard t.offsetMinutes == nil, let gps, let offset = CaptureTime.offsetFromGPS(local: t.local, gps: gps)
+            else { return t }
+            return CaptureTime(local: t.local, offsetMinutes: offset, source: t.source + "+gps-offset")
+        }
         for (date, subSeconds, offset, source) in exifSources {
             guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source)
             else { continue }
@@ -859,9 +869,11 @@ public final class Importer {
             if t.offsetMinutes == nil, let xmp, xmp.offsetMinutes != nil, xmp.local.prefix(19) == t.local.prefix(19) {
                 t.offsetMinutes = xmp.offsetMinutes
             }
-            return t
+            return withGPSOffset(t)
         }
-        if let xmp { return xmp }
+        if let xmp { return withGPSOffset(xmp) }
+        // No capture time but the GPS time: that instant, in UTC (source `gps`).
+        if let gps { return gps }
         return CaptureTime.fromFileTime(fileTime)
     }
 }

@@ -94,7 +94,7 @@ public enum CatalogSQL {
         }
         if query.untagged { sql += " AND NOT EXISTS (SELECT 1 FROM photo_tag pt WHERE pt.photo_id = p.id)" }
         if let has = query.hasPosition { sql += has ? " AND p.latitude_e7 IS NOT NULL" : " AND p.latitude_e7 IS NULL" }
-        if let box = query.box {
+        for box in [query.box, query.nearBox].compactMap({ $0 }) {
             // A range on the index photo_position's first column; longitude read from the index.
             sql += " AND p.latitude_e7 BETWEEN ? AND ?"
             args += [box.south, box.north]

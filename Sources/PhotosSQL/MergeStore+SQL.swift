@@ -46,17 +46,25 @@ extension MergeSourceStore where Self: SQLConnection {
         let capture = v2 ? "capture_date" : "substr(capture_date, 1, 19)"
         let offsetAndSource =
             v2 ? "capture_offset, capture_source" : "NULL, CASE WHEN capture_date IS NOT NULL THEN 'exif' END"
+        let position =
+            schemaVersion >= PhotoAttributes.positionSchemaVersion
+            ? "latitude_e7, longitude_e7, altitude_mm" : "NULL, NULL, NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
-            PhotoAttributes(
+            var attributes = PhotoAttributes(
                 uniqueName: r.string(0), displayName: r.string(1), importedAt: r.string(2),
                 captureDate: r.optionalString(3), captureOffset: r.optionalInt(9), captureSource: r.optionalString(10),
                 width: r.storedInteger(4).map { Int($0) }, height: r.storedInteger(5).map { Int($0) },
                 format: try ImageFormat(stored: r.string(6)), orientation: try Orientation(stored: r.int(7)),
                 zone: r.optionalString(8).map(ZoneID.init(rawValue:)) ?? .default)
+            (attributes.latitudeE7, attributes.longitudeE7, attributes.altitudeMM) = (
+                r.storedInteger(11).map { Int($0) }, r.storedInteger(12).map { Int($0) },
+                r.storedInteger(13).map { Int($0) }
+            )
+            return attributes
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosImaging
 import PhotosModel
 
 /// One `photos merge` of `other` into `library` (SPEC §5 merge), as a sequence of small steps
@@ -179,10 +180,17 @@ final class MergeSession {
         let thumb = try library.soundThumbnail(
             try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
             photoHeight: a.height, original: reference)
-        let row = PhotoRow(
+        var row = PhotoRow(
             uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
             captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
             format: a.format, orientation: a.orientation, zoneID: a.zone)
+        // The position, when it is one (the other library is untrusted: a row out of range or
+        // with half a position is no position, as on import).
+        if let position = GeoPosition(latitudeE7: a.latitudeE7, longitudeE7: a.longitudeE7, altitudeMM: a.altitudeMM) {
+            (row.latitudeE7, row.longitudeE7, row.altitudeMM) = (
+                position.latitudeE7, position.longitudeE7, position.altitudeMM
+            )
+        }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

@@ -110,6 +110,9 @@ public struct PhotoQuery: Sendable {
     /// included: south ≤ latitude ≤ north, and west ≤ longitude ≤ east — or, when west > east
     /// (a box across the antimeridian), longitude ≥ west or ≤ east. Nil: anywhere.
     public var box: (south: Int, west: Int, north: Int, east: Int)? = nil
+    /// A second box of the same form, all of whose conditions apply too: the bounding box of
+    /// `--near` (Core checks the exact distance on the rows given). Nil: anywhere.
+    public var nearBox: (south: Int, west: Int, north: Int, east: Int)? = nil
     /// Photos without any rating.
     public var unrated = false
     /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.

@@ -89,6 +89,16 @@ public struct PhotoAttributes: Sendable {
     /// EXIF Orientation 1…8, decoded once by the store (`Orientation(stored:)`).
     public var orientation: Orientation
     public var zone: ZoneID
+    /// The position as stored (issue 26 item 1, schema `positionSchemaVersion` on): latitude and
+    /// longitude in 1e-7 degrees, altitude in millimetres; nil in an older library or when none.
+    /// Unchecked: Core keeps it only when it is a valid position (`GeoPosition`).
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
+
+    /// The first schema version whose `photo` rows carry a position (`latitude_e7`,
+    /// `longitude_e7`, `altitude_mm`).
+    public static let positionSchemaVersion = 13
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
