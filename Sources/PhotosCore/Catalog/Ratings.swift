@@ -77,8 +77,7 @@ extension Library {
     public func setRatings(_ value: RatingValue, of photos: [PhotoRecord], author: HistoryAuthor) throws -> [(
         rating: RatingInfo, change: RatingChange
     )] {
-        let name = author.name(for: .rate)
-        return try write {
+        try write {
             let keys = try photoKeys(photos)
             if let gone = photos.first(where: { photo in !keys.contains { $0.rowID == photo.rowID } }) {
                 throw LibraryError.notFound(.photo(gone.uniqueName))
@@ -86,6 +85,7 @@ extension Library {
             var history = HistoryWriter(self, author: author, context: .rate)
             var results: [(rating: RatingInfo, change: RatingChange)] = []
             for key in keys {
+                let name = author.name(for: .rate, participant: try participantEmail(inZone: key.zone))
                 let change: RatingChange
                 let id: Int64
                 if let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) {
@@ -122,11 +122,11 @@ extension Library {
     ///   `LibraryError.busy`.
     @discardableResult
     public func clearRating(of photo: PhotoRecord, author: HistoryAuthor) throws -> RatingInfo? {
-        let name = author.name(for: .rate)
-        return try write {
+        try write {
             guard let key = try photoKeys([photo]).first else {
                 throw LibraryError.notFound(.photo(photo.uniqueName))
             }
+            let name = author.name(for: .rate, participant: try participantEmail(inZone: key.zone))
             guard let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) else { return nil }
             var history = HistoryWriter(self, author: author, context: .rate)
             try history.delete(.rating, .rowID(existing.id))
@@ -164,5 +164,21 @@ extension Library {
             try history.commit()
             return info
         }
+    }
+}
+
+extension Library {
+    /// This library's participant email in `zone` when the zone is of scope `shared` and was
+    /// accepted here (`sync_membership`, written by `acceptShare`), else nil: the person a
+    /// change in that zone is authored by (issue #29 "Identity"; CloudKit's
+    /// `CKShare.currentUserParticipant`).
+    /// - Parameter zone: a zone id (`key.zone` of a photo).
+    /// - Throws: the store's error.
+    func participantEmail(inZone zone: String) throws -> String? {
+        guard zone != ZoneID.default.rawValue,
+            try catalogStore.share(id: zone)?.scope == ZoneScope.shared.rawValue,
+            let m = try syncStore.membership(zone: zone), m.leftAt == nil
+        else { return nil }
+        return m.email
     }
 }

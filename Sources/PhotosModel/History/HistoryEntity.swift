@@ -177,6 +177,19 @@ public struct HistoryAuthor: Equatable, Sendable, ExpressibleByStringLiteral {
     public func name(for context: HistoryContext) -> String {
         given ?? context.maintenanceAuthor ?? user
     }
+
+    /// The author recorded for `context` in one zone (issue #29 "Identity"): `--author`, a
+    /// maintenance context's own author, `$PHOTOS_AUTHOR` when it names someone other than
+    /// `photos`, then `participant` (this library's participant email in a zone of scope
+    /// `shared`, from its accepted membership), else `user` (`photos`).
+    /// - Parameters:
+    ///   - context: the command's history context.
+    ///   - participant: this library's participant email in the zone, or nil in its own zones.
+    public func name(for context: HistoryContext, participant: String?) -> String {
+        if let explicit = given ?? context.maintenanceAuthor { return explicit }
+        if user != HistoryAuthor.default.user { return user }
+        return participant ?? user
+    }
 }
 
 /// An object that history names, by its stable identity: never a local row id, because sync

@@ -76,7 +76,7 @@ enum RateCommand: Command {
                 let mean = try library.resolvePhoto(photo.uniqueName).rating.map(String.init) ?? "-"
                 ctx.console.print(
                     removed.map {
-                        "Removed \(author)'s rating \($0.value) of \(photo.uniqueName) (the photo's rating is now \(mean))"
+                        "Removed \($0.author ?? author)'s rating \($0.value) of \(photo.uniqueName) (the photo's rating is now \(mean))"
                     } ?? "\(photo.uniqueName) has no rating by \(author); nothing changed")
             }
             return
@@ -95,8 +95,11 @@ enum RateCommand: Command {
                     case .unchanged: unchanged += 1
                     }
                 }
+                // Each rating's own author: a photo in a shared zone is rated by this library's
+                // participant there (issue #29 "Identity").
+                let authors = Set(results.compactMap { $0.rating.author }).sorted().joined(separator: ", ")
                 ctx.console.print(
-                    "Rated \(TerminalText.plural(results.count, "photo")) \(value.rawValue) by \(ctx.historyAuthor.name(for: .rate)) (\(added) added, \(replaced) replaced, \(unchanged) unchanged)"
+                    "Rated \(TerminalText.plural(results.count, "photo")) \(value.rawValue) by \(authors.isEmpty ? ctx.historyAuthor.name(for: .rate) : authors) (\(added) added, \(replaced) replaced, \(unchanged) unchanged)"
                 )
             }
             return
