@@ -19,6 +19,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case gif
     /// JPEG XL (ISO/IEC 18181), codestream or container, read with libjxl (issue 24 item 5).
     case jxl
+    /// A video — MOV, MP4/M4V, 3GP, MKV/WebM, AVI, MPEG-2 TS/M2TS — detected by content
+    /// (CImageCodec video.c `pc_video_sniff`) and read with FFmpeg's libraries; its thumbnail is
+    /// a poster frame (`VideoPoster`, issue 25 item 1). As for `.raw`, the container is not part
+    /// of the format: the original keeps its name's extension.
+    case video
 
     /// The usual file name extension, without the dot (export names files that have none).
     public var fileExtension: String {
@@ -33,6 +38,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .tiff: return "tif"
         case .gif: return "gif"
         case .jxl: return "jxl"
+        // A video keeps its own extension where it is known; "mp4" is the common one.
+        case .video: return "mp4"
         }
     }
 
@@ -40,7 +47,13 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// one is a failure, not a skip.
     public static let claimedExtensions: Set<String> = Set([
         "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif", "jxl"
-    ]).union(rawExtensions)
+    ]).union(rawExtensions).union(videoExtensions)
+
+    /// Name extensions (lower case) of video files (issue 25 item 1): claimed, so a truncated or
+    /// fake video fails instead of being skipped; never used to detect one.
+    public static let videoExtensions: Set<String> = [
+        "mov", "qt", "mp4", "m4v", "3gp", "3g2", "mkv", "webm", "avi", "mts", "m2ts", "ts"
+    ]
 
     /// Name extensions (lower case) of camera RAW files (issue 24 item 1): claimed, so such a file
     /// that is not one fails instead of being skipped; never used to detect one.
@@ -80,7 +93,7 @@ public enum ImageFormatSniffer {
     ///     only, as the library's schema before issue 13 allows).
     /// With `heifAndWebP` also camera RAW first (`pc_raw_sniff`: RAW containers' signatures, and a
     /// TIFF whose tags only a raw image has), then TIFF/BigTIFF (`II*\0`, `MM\0*`, 43 for BigTIFF)
-    /// and GIF (`GIF87a`, `GIF89a`).
+    /// and GIF (`GIF87a`, `GIF89a`), then a video container (`.video`, `VideoPoster.isVideo`).
     /// - Returns: the format, or nil when no signature matches.
     public static func detect(
         _ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
@@ -115,6 +128,9 @@ public enum ImageFormatSniffer {
         {
             return .gif
         }
+        // Videos (issue 25 item 1): ISO-BMFF with a movie brand and no HEIF/AVIF image brand,
+        // Matroska/WebM, AVI, MPEG-2 TS (`pc_video_sniff`; a transport stream needs 576 bytes).
+        if VideoPoster.isVideo(prefix) { return .video }
         guard prefix.count >= 12 else { return nil }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
@@ -150,6 +166,7 @@ public enum ImageFormatSniffer {
     public static func detectFile(_ bytes: UnsafeRawBufferPointer, soiSuffices: Bool = false) -> ImageFormat? {
         let format = detect(
             UnsafeRawBufferPointer(rebasing: bytes.prefix(prefixLength)), soiSuffices: soiSuffices, heifAndWebP: true)
+        if format == nil, VideoPoster.isVideo(bytes) { return .video }
         guard format == .tiff else { return format }
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         return pc_tiff_is_raw(base, bytes.count) != 0 ? .raw : .tiff

@@ -315,6 +315,13 @@ public enum PostgresSchema {
         ALTER TABLE photo ADD CONSTRAINT photo_position_check
             CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND (altitude_mm IS NULL OR latitude_e7 IS NOT NULL));
         CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
+        """,
+        // Issue 25 item 1: as the SQLite migration of the same number, `photo.format` also allows
+        // videos ('video').
+        """
+        ALTER TABLE photo DROP CONSTRAINT photo_format_check;
+        ALTER TABLE photo ADD CONSTRAINT photo_format_check
+            CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl', 'video'));
         """
     ]
 }
