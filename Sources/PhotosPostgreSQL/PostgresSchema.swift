@@ -322,6 +322,14 @@ public enum PostgresSchema {
         ALTER TABLE photo DROP CONSTRAINT photo_format_check;
         ALTER TABLE photo ADD CONSTRAINT photo_format_check
             CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl', 'video'));
+        """,
+        // Issue 25 item 2: as the SQLite migration of the same number, the photo's kind, duration
+        // (milliseconds) and video codec.
+        """
+        ALTER TABLE photo ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'still'
+            CHECK (kind IN ('still', 'video', 'live', 'motion'));
+        ALTER TABLE photo ADD COLUMN duration_ms BIGINT CHECK (duration_ms >= 0);
+        ALTER TABLE photo ADD COLUMN video_codec TEXT COLLATE "C";
         """
     ]
 }

@@ -563,6 +563,16 @@ public enum Schema {
             SELECT 'photo', max(coalesce((SELECT max(seq) FROM temp.photo_sequence_video), 0),
                                 coalesce((SELECT max(id) FROM photo), 0));
         DROP TABLE temp.photo_sequence_video;
+        """,
+        // Issue 25 item 2: the photo's kind — `still`, `video`, `motion` (a still with an embedded
+        // video, Motion Photo) or `live` (reserved for Live Photo pairs) — its duration in
+        // milliseconds (integers, the same exact value on every backend and in the catalog copy;
+        // NULL for a still) and its video stream's codec as libavcodec names it ("h264").
+        """
+        ALTER TABLE photo ADD COLUMN kind TEXT NOT NULL DEFAULT 'still'
+            CHECK (kind IN ('still', 'video', 'live', 'motion'));
+        ALTER TABLE photo ADD COLUMN duration_ms INTEGER CHECK (duration_ms >= 0);
+        ALTER TABLE photo ADD COLUMN video_codec TEXT;
         """
     ]
 

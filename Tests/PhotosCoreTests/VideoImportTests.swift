@@ -74,6 +74,22 @@ final class VideoImportTests: ImportTestCase {
             XCTAssertGreaterThan(centre[1], 220, "\(name) \(centre)")
             XCTAssertLessThan(centre[2], 30, "\(name) \(centre)")
         }
+        for photo in photos.values {
+            XCTAssertEqual(photo.kind, "video", photo.displayName)
+            XCTAssertEqual(photo.durationMS, 3000, photo.displayName)
+            XCTAssertEqual(photo.videoCodec, "h264", photo.displayName)
+        }
+        let json = try XCTUnwrap(photos["utc.mp4"]).json.serialized()
+        XCTAssertTrue(json.hasSuffix(#""kind":"video","duration":3,"videoCodec":"h264"}"#), json)
+        var filter = PhotoFilter()
+        filter.kinds = ["video"]
+        var videos: [String] = []
+        try library.forEachPhoto(matching: filter) { videos.append($0.displayName) }
+        XCTAssertEqual(videos.sorted(), ["apple.mov", "plain.mkv", "utc.mp4"])
+        filter.kinds = ["still", "motion"]
+        videos = []
+        try library.forEachPhoto(matching: filter) { videos.append($0.displayName) }
+        XCTAssertEqual(videos, [])
         XCTAssertEqual(photos["apple.mov"]?.captureDate, "2024-05-01T12:20:30+02:00")
         XCTAssertEqual(photos["apple.mov"]?.captureSource, "quicktime-creationdate")
         XCTAssertEqual(photos["utc.mp4"]?.captureDate, "2024-05-01T10:20:30+00:00")
