@@ -90,6 +90,9 @@ final class VideoImportTests: ImportTestCase {
         videos = []
         try library.forEachPhoto(matching: filter) { videos.append($0.displayName) }
         XCTAssertEqual(videos, [])
+        let stats = try library.stats()
+        XCTAssertEqual(stats.kinds.map { "\($0.kind)=\($0.photos)" }, ["still=0", "video=3", "motion=0", "live=0"])
+        XCTAssertEqual(stats.durationMS, 9000)
         XCTAssertEqual(photos["apple.mov"]?.captureDate, "2024-05-01T12:20:30+02:00")
         XCTAssertEqual(photos["apple.mov"]?.captureSource, "quicktime-creationdate")
         XCTAssertEqual(photos["utc.mp4"]?.captureDate, "2024-05-01T10:20:30+00:00")
