@@ -657,13 +657,14 @@ public final class Importer {
             }
             return .restored(restoration, reference: existing.2)
         }
-        let result: ThumbnailResult
+        var result: ThumbnailResult
         do {
             result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
+        result.motion = Importer.motionVideo(file.bytes, format: result.format, thumbnail: thumbnail)
         var sidecar: XMPSidecar?
         var warnings: [String] = []
         do {
@@ -828,6 +829,18 @@ public final class Importer {
             }
         }
         return read
+    }
+
+    /// A Motion Photo's embedded video (issue 25 item 3): a JPEG (or HEIC) whose
+    /// `MotionPhoto.embeddedVideo` finds a video, with its duration and codec as libavformat
+    /// reads them; nil when there is none or the embedded video cannot be read (the still is
+    /// then imported as a still: its image is fine).
+    static func motionVideo(_ bytes: [UInt8], format: ImageFormat, thumbnail: ThumbnailOptions)
+        -> (range: Range<Int>, video: VideoPosterResult)?
+    {
+        guard format == .jpeg || format == .heif, let range = MotionPhoto.embeddedVideo(in: bytes) else { return nil }
+        let video = try? bytes[range].withUnsafeBytes { try VideoPoster.makeThumbnail(from: $0, options: thumbnail) }
+        return video.map { (range, $0) }
     }
 
     /// Where an imported file was taken (issue 26 item 1), from the first source that has a

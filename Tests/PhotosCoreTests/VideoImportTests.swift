@@ -100,4 +100,51 @@ final class VideoImportTests: ImportTestCase {
         XCTAssertEqual(photos["plain.mkv"]?.captureSource, "file-mtime")
         XCTAssertEqual(photos["plain.mkv"]?.captureDate, CaptureTime.fromFileTime(mtime)?.iso)
     }
+
+    /// Issue 25 item 3: a JPEG with an MP4 appended and Google's XMP (Container:Directory) is one
+    /// photo of kind `motion`, its original stored byte for byte, the still's thumbnail.
+    func testAMotionPhotoImportsAsKindMotionByteForByte() throws {
+        try FileManager.default.createDirectory(atPath: tmp.file("in"), withIntermediateDirectories: true)
+        try makeColourClip(tmp.file("clip.mp4"))
+        try ffmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", tmp.file("still.jpg")])
+        let video = Array(try Data(contentsOf: URL(fileURLWithPath: tmp.file("clip.mp4"))))
+        let still = Array(try Data(contentsOf: URL(fileURLWithPath: tmp.file("still.jpg"))))
+        let xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+            <rdf:Description rdf:about="" xmlns:Camera="http://ns.google.com/photos/1.0/camera/" \
+            xmlns:Container="http://ns.google.com/photos/1.0/container/" \
+            xmlns:Item="http://ns.google.com/photos/1.0/container/item/" Camera:MotionPhoto="1">\
+            <Container:Directory><rdf:Seq><rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" \
+            Item:Semantic="Primary" Item:Length="0"/></rdf:li><rdf:li rdf:parseType="Resource">\
+            <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(video.count)"/>\
+            </rdf:li></rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(xmp.utf8)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 255)] + payload
+        let motion = Array(still.prefix(2)) + segment + Array(still.dropFirst(2)) + video
+        _ = try tmp.write("in/PXL_motion.jpg", motion)
+        _ = try tmp.write("in/plain.jpg", still)
+
+        let library = try makeLibrary()
+        let summary = try runImport(library, [tmp.file("in")])
+        XCTAssertEqual(summary.imported, 2, "\(summary.failures)")
+        var photos: [String: PhotoRecord] = [:]
+        try library.forEachPhoto(matching: PhotoFilter()) { photos[$0.displayName] = $0 }
+        let photo = try XCTUnwrap(photos["PXL_motion.jpg"])
+        XCTAssertEqual(photo.format, .jpeg)
+        XCTAssertEqual(photo.kind, "motion")
+        XCTAssertEqual(photo.durationMS, 3000)
+        XCTAssertEqual(photo.videoCodec, "h264")
+        XCTAssertEqual([photo.width, photo.height], [32, 24])
+        let stored = Array(
+            try Data(contentsOf: URL(fileURLWithPath: library.externalData.path(for: photo.fileReference))))
+        XCTAssertEqual(stored, motion)
+        XCTAssertEqual(photos["plain.jpg"]?.kind, "still")
+        XCTAssertNil(photos["plain.jpg"]?.durationMS)
+        var filter = PhotoFilter()
+        filter.kinds = ["motion"]
+        var names: [String] = []
+        try library.forEachPhoto(matching: filter) { names.append($0.displayName) }
+        XCTAssertEqual(names, ["PXL_motion.jpg"])
+    }
 }
