@@ -59,16 +59,17 @@ let package = Package(
         .target(name: "CImageCodecTesting", dependencies: ["CImageCodec"]),
         // Exempi prints toolkit errors to std::cerr: a few lines of C++ to silence that.
         .target(name: "CExempiShim"),
-        .target(name: "PhotosImaging", dependencies: ["CImageCodec"]),
+        // Depends on the domain for `ImageFormat` alone (re-exported), so the domain imports no codec.
+        .target(name: "PhotosImaging", dependencies: ["CImageCodec", "PhotosModel"]),
         // The POSIX layer: read and write loops, atomic files, the scanner, external data, SHA-256, the work queue.
         // Linux system calls glibc declares only under _GNU_SOURCE (syncfs), wrapped in C.
         .target(name: "CSystem"),
         .target(name: "PhotosFiles", dependencies: ["CCrypto", "CSystem"]),
         // The domain: typed values, records and the storage protocols (no database, no files).
-        .target(name: "PhotosModel", dependencies: ["PhotosImaging", "CSystem"]),
+        .target(name: "PhotosModel", dependencies: ["CSystem"]),
         // The statements whose text is the same on both catalog backends, with their row decoding, over a small
         // connection protocol (`SQLConnection`, `SQLRow`) each backend implements: no C driver, no dialect.
-        .target(name: "PhotosSQL", dependencies: ["PhotosModel", "PhotosImaging"]),
+        .target(name: "PhotosSQL", dependencies: ["PhotosModel"]),
         // The SQLite implementation of the storage boundary: handle, statements, records, migrations (PhotosFiles for
         // the names of its backup files).
         .target(name: "PhotosSQLite", dependencies: ["CSQLite", "PhotosModel", "PhotosSQL", "PhotosFiles"]),

@@ -54,7 +54,10 @@ public struct CaptureTime: Equatable, Sendable {
     /// (DateTimeDigitized 0x9004), `exif-datetime` (DateTime 0x0132), `xmp`
     /// (`photoshop:DateCreated`, else `exif:DateTimeOriginal`, sidecar before embedded), `json`
     /// (the `captureDate` of a JSON sidecar `photos export --sidecar json` wrote) or
-    /// `file-mtime` (the file's modification time in the importing machine's time zone).
+    /// `file-mtime` (the file's modification time in the importing machine's time zone), `gps`
+    /// (EXIF GPSDateStamp + GPSTimeStamp: a UTC instant, offset 0, shown with `Z`), or one of
+    /// the others followed by `+gps-offset` (its offset derived from the GPS time,
+    /// `offsetFromGPS`; issue 26 item 4).
     public var source: String
 
     /// The largest offset accepted, in minutes (ISO 8601 allows ±18:00).
@@ -68,7 +71,35 @@ public struct CaptureTime: Equatable, Sendable {
 
     /// ISO 8601 as shown and exported: `2024-12-31T23:30:00-05:00` with a known offset
     /// (`+00:00` for a known zero offset), `2024-12-31T23:30:00` without one.
-    public var iso: String { CaptureTime.iso(local: local, offsetMinutes: offsetMinutes) }
+    public var iso: String { CaptureTime.iso(local: local, offsetMinutes: offsetMinutes, source: source) }
+
+    /// `iso(local:offsetMinutes:)`, but `Z` instead of `+00:00` for a time of source `gps`: a
+    /// UTC instant, not a local time whose zone happens to be UTC.
+    public static func iso(local: String, offsetMinutes: Int?, source: String?) -> String {
+        if source == "gps", offsetMinutes == 0 { return local + "Z" }
+        return iso(local: local, offsetMinutes: offsetMinutes)
+    }
+
+    /// The GPS time of EXIF GPSDateStamp (0x001D) + GPSTimeStamp (0x0007), UTC by definition
+    /// (EXIF 2.32 §4.6.6), as `ExifMetadata.gpsDateTime` gives it (`YYYY:MM:DD HH:MM:SS`): a
+    /// capture time of offset 0, source `gps`. Nil when malformed.
+    public static func fromGPS(_ dateTime: String) -> CaptureTime? {
+        guard var t = fromEXIF(dateTime, offset: nil, source: "gps") else { return nil }
+        t.offsetMinutes = 0
+        return t
+    }
+
+    /// The UTC offset of a local wall-clock time taken at the GPS instant `gps` (a `fromGPS`
+    /// time): local − UTC, rounded to the nearest 15 minutes (every zone in use is a multiple
+    /// of 15 minutes; a camera clock a few minutes off still names its zone), kept only within
+    /// −12:00…+14:00 (the zones in use, IANA tz database), else nil: a clock that far from the
+    /// GPS time is wrong, and no offset is made up.
+    public static func offsetFromGPS(local: String, gps: CaptureTime) -> Int? {
+        guard let here = WallClock.parse(local), let utc = WallClock.parse(gps.local) else { return nil }
+        let seconds = Double(here.secondsAsUTC - utc.secondsAsUTC) + here.fraction - utc.fraction
+        let offset = Int((seconds / 900).rounded()) * 15
+        return (-12 * 60...14 * 60).contains(offset) ? offset : nil
+    }
 
     /// `local` followed by `±HH:MM` when `offsetMinutes` is known.
     public static func iso(local: String, offsetMinutes: Int?) -> String {

@@ -287,8 +287,7 @@ public final class Importer {
         // that zone only (the participant's copy stays its own when it leaves the share); into
         // the default zone or a share of this library, of a photo of any of them (importing a
         // folder again never makes a second photo of one moved into a share).
-        let duplicateScope: DuplicateScope =
-            try library?.isSharedStoreZone(options.zone) == true ? .zone(options.zone) : .privateStore
+        let duplicateScope: DuplicateScope = try library?.duplicateScope(into: options.zone) ?? .privateStore
         let jobs = max(1, options.jobs)
         // Two batches: the workers go on while one batch commits and waits for its syncfs, even
         // when that takes longer than preparing a batch (a slow moment of the disk).
@@ -518,7 +517,7 @@ public final class Importer {
         for sha in hashes.sorted() {
             guard
                 let found = try library.store.importedOriginal(
-                    sha256: sha, in: try library.isSharedStoreZone(options.zone) ? .zone(options.zone) : .privateStore)
+                    sha256: sha, in: try library.duplicateScope(into: options.zone))
             else { continue }
             photos.append(try library.resolvePhoto(found.uniqueName))
         }
@@ -697,8 +696,8 @@ public final class Importer {
         // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
         if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
-            match.format == result.format.rawValue, match.width == result.width, match.height == result.height,
-            match.orientation == result.orientation.rawValue
+            match.format == result.format, match.width == result.width, match.height == result.height,
+            match.orientation == result.orientation
         {
             // An older version of the photo (its original before a rewritten file replaced it,
             // such as exiftool's FILE_original): never taken back.
@@ -855,7 +854,10 @@ public final class Importer {
     /// DateTimeDigitized (+ its sub-seconds and offset), EXIF DateTime (+ OffsetTime) — an EXIF
     /// time without offset takes the XMP date's offset when both name the same second — the XMP
     /// sidecar's `photoshop:DateCreated`/`exif:DateTimeOriginal` (or a JSON sidecar's
-    /// `captureDate`), the same in the embedded XMP, and last the file's modification time
+    /// `captureDate`), the same in the embedded XMP — a local time of these still without an
+    /// offset takes the one EXIF GPSDateStamp + GPSTimeStamp give (`CaptureTime.offsetFromGPS`,
+    /// source `…+gps-offset`) — then the GPS time itself as a UTC instant (source `gps`), and last
+    /// the file's modification time
     /// (the local time of the importing machine, with that zone's offset; source `file-mtime`):
     /// `fileTime`, seconds since the epoch, as fstat(2) gave it when the file was read.
     ///
@@ -885,6 +887,13 @@ public final class Importer {
             (exif.dateTime, exif.subSecTime, exif.offsetTime, "exif-datetime")
         ]
         let xmp = sidecar?.captureTime ?? embedded?.captureTime
+        let gps = exif.gpsDateTime.flatMap(CaptureTime.fromGPS)
+        // A local time still without an offset takes the one the GPS time gives (issue 26 item 4).
+        func withGPSOffset(_ t: CaptureTime) -> CaptureTime {
+            guard t.offsetMinutes == nil, let gps, let offset = CaptureTime.offsetFromGPS(local: t.local, gps: gps)
+            else { return t }
+            return CaptureTime(local: t.local, offsetMinutes: offset, source: t.source + "+gps-offset")
+        }
         for (date, subSeconds, offset, source) in exifSources {
             guard let date, var t = CaptureTime.fromEXIF(date, subSeconds: subSeconds, offset: offset, source: source)
             else { continue }
@@ -893,9 +902,11 @@ public final class Importer {
             if t.offsetMinutes == nil, let xmp, xmp.offsetMinutes != nil, xmp.local.prefix(19) == t.local.prefix(19) {
                 t.offsetMinutes = xmp.offsetMinutes
             }
-            return t
+            return withGPSOffset(t)
         }
-        if let xmp { return xmp }
+        if let xmp { return withGPSOffset(xmp) }
+        // No capture time but the GPS time: that instant, in UTC (source `gps`).
+        if let gps { return gps }
         return CaptureTime.fromFileTime(fileTime)
     }
 }

@@ -132,6 +132,10 @@ public struct PhotoFilter {
     /// Photos inside this box (`--bbox S,W,N,E`, WGS 84 degrees, bounds included; west > east is a
     /// box across the antimeridian); nil: anywhere.
     public var box: (south: Double, west: Double, north: Double, east: Double)?
+    /// Photos within this great-circle distance of a point (`--near LAT,LON[,RADIUS]`,
+    /// `GeoCircle`): the index range of its bounding box first, then the exact distance; nil:
+    /// anywhere.
+    public var near: GeoCircle?
     /// Photos without ratings.
     public var unrated = false
     /// The order (`--sort`): captured (the default), imported, name, size or rating.
@@ -151,13 +155,13 @@ extension Library {
         var record = PhotoRecord(
             rowID: row.rowID, uniqueName: row.uniqueName, displayName: row.displayName, sha256: row.sha256,
             byteSize: row.byteSize, fileReference: row.fileReference, format: row.format, width: row.width,
-            height: row.height, orientation: Orientation(exif: row.orientation),
-            captureDate: row.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset) },
+            height: row.height, orientation: row.orientation,
+            captureDate: row.captureDate.map {
+                CaptureTime.iso(local: $0, offsetMinutes: row.captureOffset, source: row.captureSource)
+            },
             captureOffset: row.captureOffset, captureSource: row.captureSource,
             importedAt: row.importedAt, thumbnailWidth: row.thumbnailWidth, thumbnailHeight: row.thumbnailHeight,
-            tags: [], ratings: [], zone: row.zone,
-            // The schema's CHECK (scope IN ('private', 'shared')) leaves no other value.
-            scope: ZoneScope(rawValue: row.scope) ?? .shared)
+            tags: [], ratings: [], zone: row.zone.rawValue, scope: row.scope)
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
@@ -259,6 +263,11 @@ extension Library {
             func e7(_ v: Double) -> Int { Int((v * 1e7).rounded()) }
             query.box = (e7(box.south), e7(box.west), e7(box.north), e7(box.east))
         }
+        if let near = filter.near {
+            func e7(_ v: Double) -> Int { Int((v * 1e7).rounded()) }
+            let box = near.boundingBox
+            query.nearBox = (e7(box.south), e7(box.west), e7(box.north), e7(box.east))
+        }
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
         query.sort = filter.sort
@@ -273,6 +282,11 @@ extension Library {
                 if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
                 if !filter.kinds.isEmpty, !filter.kinds.contains(row.kind) { return }
+                if let near = filter.near {
+                    guard let lat = row.latitudeE7, let lon = row.longitudeE7,
+                        near.contains(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
+                    else { return }
+                }
                 var rec = record(row)
                 if let tags = row.tagNames, let ratings = row.ratingValues {
                     rec.tags = tags

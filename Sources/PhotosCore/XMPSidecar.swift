@@ -143,7 +143,8 @@ public struct XMPSidecar: Equatable, Sendable {
 
     /// Reads a JSON sidecar: the SPEC §5a photo object's `tags` (strings) become subjects, its
     /// `rating` (1…5; the displayed, rounded rating) the rating, its `captureDate` the
-    /// capture time (source `json`) and its `uniqueName`, when a UUID, the uniqueName. Other keys are ignored, so
+    /// capture time (source `json`), its `latitude`/`longitude`/`altitude` the position, and its
+    /// `uniqueName`, when a UUID, the uniqueName. Other keys are ignored, so
     /// a JSON file of another shape (e.g. another tool's) gives an empty sidecar.
     /// - Throws: `SidecarError.notAJSONObject` naming `path` when the text is not a JSON object,
     ///   `.tooManyJSONValues` when it has more than `maxNodes` values.
@@ -175,6 +176,11 @@ public struct XMPSidecar: Equatable, Sendable {
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         result.hasKeywords = object.hasTags
         result.uniqueName = object.uniqueName.flatMap(XMPSidecar.validUniqueName)
+        // The position `photos export --sidecar json` wrote (issue 26 item 1); out of range, or
+        // half of one, is none (`GeoPosition`).
+        if let latitude = object.latitude, let longitude = object.longitude {
+            result.position = GeoPosition(latitude: latitude, longitude: longitude, altitude: object.altitude)
+        }
         return result
     }
 
@@ -412,11 +418,15 @@ public struct XMPSidecar: Equatable, Sendable {
         var rating: Double?
         var captureDate: String?
         var uniqueName: String?
+        /// `latitude`, `longitude` (degrees) and `altitude` (metres) as `list --json` writes them.
+        var latitude: Double?
+        var longitude: Double?
+        var altitude: Double?
         /// True when the object has a `tags` array (an empty one included).
         var hasTags = false
         /// True when the object has a `rating` that is a number or null (another type is ignored).
         var hasRatingKey = false
-        enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName }
+        enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName, latitude, longitude, altitude }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let list = (try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil
@@ -427,6 +437,9 @@ public struct XMPSidecar: Equatable, Sendable {
                 rating != nil || (container.contains(.rating) && (try? container.decodeNil(forKey: .rating)) == true)
             captureDate = (try? container.decodeIfPresent(String.self, forKey: .captureDate)) ?? nil
             uniqueName = (try? container.decodeIfPresent(String.self, forKey: .uniqueName)) ?? nil
+            latitude = (try? container.decodeIfPresent(Double.self, forKey: .latitude)) ?? nil
+            longitude = (try? container.decodeIfPresent(Double.self, forKey: .longitude)) ?? nil
+            altitude = (try? container.decodeIfPresent(Double.self, forKey: .altitude)) ?? nil
         }
     }
 }

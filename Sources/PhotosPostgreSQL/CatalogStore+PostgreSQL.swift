@@ -44,7 +44,7 @@ extension PostgresDatabase: CatalogStore {
         let (sql, args) = CatalogSQL.photoQuery(
             query, extraColumns: PostgresDatabase.relationColumns, instant: dialect.photoInstant)
         try forEachRow(sql: sql, arguments: args) { row in
-            var photo = CatalogSQL.storedPhoto(row)
+            var photo = try CatalogSQL.storedPhoto(row)
             let extra = CatalogSQL.extraColumnIndex
             if let names = PostgresDatabase.decodeTagNames(row.optionalString(extra)) {
                 photo.tagNames = names

@@ -23,8 +23,8 @@ public enum CatalogInserts {
     public static func photoValues(_ row: PhotoRow) -> [SQLBindable] {
         [
             row.uniqueName, row.displayName, row.importedAt, row.captureDate, row.captureOffset, row.captureSource,
-            row.width, row.height, row.format, row.orientation, row.zoneID, row.latitudeE7, row.longitudeE7,
-            row.altitudeMM, row.kind, row.durationMS, row.videoCodec
+            row.width, row.height, row.format.rawValue, row.orientation.rawValue, row.zoneID.rawValue,
+            row.latitudeE7, row.longitudeE7, row.altitudeMM, row.kind, row.durationMS, row.videoCodec
         ]
     }
 

@@ -1,4 +1,3 @@
-import PhotosImaging
 import PhotosModel
 
 /// The catalog's statements whose text is the same on SQLite and PostgreSQL, with their row
@@ -34,16 +33,18 @@ public enum CatalogSQL {
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     public static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
-    /// A row selected with `photoSelectList` (columns 0…23).
-    public static func storedPhoto<R: SQLRow>(_ row: R) -> StoredPhoto {
-        var photo = StoredPhoto(
+    /// A row selected with `photoSelectList` (columns 0…23), decoded once.
+    /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for a format or orientation this
+    ///   version does not know (the schema's CHECKs allow none: a database written by hand).
+    public static func storedPhoto<R: SQLRow>(_ row: R) throws -> StoredPhoto {
+        var photo = try StoredPhoto(
             rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2), sha256: row.string(3),
             byteSize: row.int(4), fileReference: row.string(5),
-            // The schema's CHECK (format IN the raw values of ImageFormat) leaves no other value.
-            format: ImageFormat(rawValue: row.string(6)) ?? .jpeg, width: row.int(7),
-            height: row.int(8), orientation: row.int(9), captureDate: row.optionalString(10),
+            format: ImageFormat(stored: row.string(6)), width: row.int(7),
+            height: row.int(8), orientation: Orientation(stored: row.int(9)), captureDate: row.optionalString(10),
             captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
-            thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: row.string(14), scope: row.string(15))
+            thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: ZoneID(rawValue: row.string(14)),
+            scope: ZoneScope(stored: row.string(15)))
         (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = (
             row.optionalInt(18), row.optionalInt(19), row.optionalInt(20)
         )
@@ -95,7 +96,7 @@ public enum CatalogSQL {
         }
         if query.untagged { sql += " AND NOT EXISTS (SELECT 1 FROM photo_tag pt WHERE pt.photo_id = p.id)" }
         if let has = query.hasPosition { sql += has ? " AND p.latitude_e7 IS NOT NULL" : " AND p.latitude_e7 IS NULL" }
-        if let box = query.box {
+        for box in [query.box, query.nearBox].compactMap({ $0 }) {
             // A range on the index photo_position's first column; longitude read from the index.
             sql += " AND p.latitude_e7 BETWEEN ? AND ?"
             args += [box.south, box.north]
@@ -209,12 +210,12 @@ extension CatalogStore where Self: SQLConnection {
     /// (`SQLDialect.photoInstant`).
     public func forEachPhoto(matching query: PhotoQuery, _ body: (StoredPhoto) throws -> Void) throws {
         let (sql, args) = CatalogSQL.photoQuery(query, extraColumns: "", instant: dialect.photoInstant)
-        try forEachRow(sql: sql, arguments: args) { row in try body(CatalogSQL.storedPhoto(row)) }
+        try forEachRow(sql: sql, arguments: args) { row in try body(try CatalogSQL.storedPhoto(row)) }
     }
 
     public func photo(uniqueName: String) throws -> StoredPhoto? {
         try fetchOne(sql: CatalogSQL.photoColumns + " WHERE p.unique_name = ?", arguments: [uniqueName]) {
-            CatalogSQL.storedPhoto($0)
+            try CatalogSQL.storedPhoto($0)
         }
     }
 

@@ -46,16 +46,25 @@ extension MergeSourceStore where Self: SQLConnection {
         let capture = v2 ? "capture_date" : "substr(capture_date, 1, 19)"
         let offsetAndSource =
             v2 ? "capture_offset, capture_source" : "NULL, CASE WHEN capture_date IS NOT NULL THEN 'exif' END"
+        let position =
+            schemaVersion >= PhotoAttributes.positionSchemaVersion
+            ? "latitude_e7, longitude_e7, altitude_mm" : "NULL, NULL, NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
-            PhotoAttributes(
+            var attributes = PhotoAttributes(
                 uniqueName: r.string(0), displayName: r.string(1), importedAt: r.string(2),
                 captureDate: r.optionalString(3), captureOffset: r.optionalInt(9), captureSource: r.optionalString(10),
                 width: r.storedInteger(4).map { Int($0) }, height: r.storedInteger(5).map { Int($0) },
-                format: r.string(6), orientation: r.int(7), zone: r.optionalString(8) ?? ZoneID.default.rawValue)
+                format: try ImageFormat(stored: r.string(6)), orientation: try Orientation(stored: r.int(7)),
+                zone: r.optionalString(8).map(ZoneID.init(rawValue:)) ?? .default)
+            (attributes.latitudeE7, attributes.longitudeE7, attributes.altitudeMM) = (
+                r.storedInteger(11).map { Int($0) }, r.storedInteger(12).map { Int($0) },
+                r.storedInteger(13).map { Int($0) }
+            )
+            return attributes
         }
     }
 
@@ -109,14 +118,15 @@ extension MergeTargetStore where Self: SQLConnection {
         return true
     }
 
-    public func matchingPhoto(uniqueName: String, sha256: String, zone: String) throws -> LocalPhoto? {
+    public func matchingPhoto(uniqueName: String, sha256: String, scope: DuplicateScope) throws -> LocalPhoto? {
         func local(_ r: ResultRow) -> LocalPhoto { LocalPhoto(id: r.int64(0), zone: r.string(1), name: r.string(2)) }
+        let (condition, arguments) = scope.sqlCondition
         return try fetchOne(
             sql: "SELECT id, zone_id, unique_name FROM photo WHERE unique_name = ?", arguments: [uniqueName], local)
             ?? fetchOne(
                 sql:
-                    "SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1",
-                arguments: [sha256, zone], local)
+                    "SELECT p.id, p.zone_id, p.unique_name FROM photo_data d JOIN photo p ON p.id = d.photo_id WHERE d.sha256 = ? AND \(condition) ORDER BY p.id LIMIT 1",
+                arguments: [sha256] + arguments, local)
     }
 
     public func hasRating(uuid: String) throws -> Bool {

@@ -62,8 +62,8 @@ extension MetadataStore where Self: SQLConnection {
         ) {
             ImageDataMatch(
                 rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2), sha256: $0.string(3),
-                fileReference: $0.string(4), format: $0.string(5), width: $0.int(6), height: $0.int(7),
-                orientation: $0.int(8),
+                fileReference: $0.string(4), format: try ImageFormat(stored: $0.string(5)), width: $0.int(6),
+                height: $0.int(7), orientation: try Orientation(stored: $0.int(8)),
                 replacedSHA256s: ($0.optionalString(9) ?? "").split(separator: "\n").map(String.init))
         }
     }

@@ -39,7 +39,15 @@ extension ImportStore where Self: SQLConnection {
 
     /// The condition on `p.zone_id` of `scope`, with its arguments.
     public static func duplicateCondition(_ scope: DuplicateScope) -> (String, [SQLBindable]) {
-        switch scope {
+        scope.sqlCondition
+    }
+}
+
+extension DuplicateScope {
+    /// The condition on `p.zone_id` (a `photo p`) of this scope, with its arguments: one SQL
+    /// for import's and merge's duplicate lookups.
+    public var sqlCondition: (String, [SQLBindable]) {
+        switch self {
         case .zone(let zone): return ("p.zone_id = ?", [zone])
         case .privateStore: return ("p.zone_id IN (SELECT id FROM zone WHERE scope = 'private')", [])
         }

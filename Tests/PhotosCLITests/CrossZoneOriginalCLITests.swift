@@ -324,10 +324,11 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try verifyClean([a, b])
     }
 
-    /// merge: a library whose share holds a file this library holds privately brings the share's
-    /// photo in beside the private one (before: matched by SHA-256, so the private photo was
-    /// taken as the share's and moved into it).
-    func testMergeMatchesOriginalsWithinAZoneOnly() throws {
+    /// merge: a library whose share holds a file this library holds privately is a duplicate
+    /// of the private photo by import's rule (`DuplicateScope.forPhotos`: a file held in any zone
+    /// of this library's own), so it does not come in beside it; and the private photo stays
+    /// private with its tag (a match by the original alone never moves a photo, issue 31 A1).
+    func testMergeMatchesOriginalsAsImportDoesAndMovesNoPrivatePhoto() throws {
         let a = dir + "/a", b = dir + "/b"
         try ok(a, ["import", "-q", samplesDir + "/storm.jpg"])
         let privatePhoto = try XCTUnwrap(try rows(a).first?.split(separator: " ").first).description
@@ -337,14 +338,37 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         try ok(b, ["share", "create", "--title", "S", bPhoto])
         try ok(a, ["merge", "--from", b])
         let after = try rows(a)
-        XCTAssertEqual(after.count, 2, after.joined(separator: "\n"))
-        XCTAssertTrue(after.contains("\(privatePhoto) default [Private] -"), after.joined(separator: "\n"))
-        XCTAssertTrue(after.contains { $0.hasPrefix(bPhoto + " ") && !$0.contains(" default ") }, "\(after)")
+        XCTAssertEqual(after, ["\(privatePhoto) default [Private] -"])
         XCTAssertEqual(originals(a).count, 1)
         try verifyClean([a])
-        // Merging again matches both (by uniqueName): nothing new.
+        // Import says the same of that file, in the default zone and into the share.
+        let share = try XCTUnwrap(try json(try ok(a, ["share", "list", "--json"]))["id"] as? String)
+        XCTAssertEqual(try json(try ok(a, ["--json", "import", samplesDir + "/storm.jpg"]))["duplicates"] as? Int, 1)
+        XCTAssertEqual(
+            try json(try ok(a, ["--json", "import", samplesDir + "/storm.jpg", "--share", share]))["duplicates"]
+                as? Int,
+            1)
+        // Merging again: nothing new.
         try ok(a, ["merge", "--from", b])
         XCTAssertEqual(try rows(a), after)
+    }
+
+    /// The other way: this library moved its photo into a share, another own library holds the
+    /// same file (another uniqueName) in its default zone; merge, as import, takes it as the
+    /// share's photo (before: it came in again beside it, a second photo of one file in the
+    /// private store).
+    func testMergeOfAFileThisLibraryMovedIntoAShareIsADuplicate() throws {
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", samplesDir + "/storm.jpg"])
+        let aPhoto = try XCTUnwrap(try rows(a).first?.split(separator: " ").first).description
+        try ok(a, ["share", "create", "--title", "S", aPhoto])
+        try ok(b, ["import", "-q", samplesDir + "/storm.jpg"])
+        try ok(a, ["merge", "--from", b])
+        let after = try rows(a)
+        XCTAssertEqual(after.count, 1, after.joined(separator: "\n"))
+        XCTAssertTrue(after[0].hasPrefix(aPhoto + " ") && !after[0].contains(" default "), "\(after)")
+        XCTAssertEqual(try json(try ok(a, ["--json", "import", samplesDir + "/storm.jpg"]))["duplicates"] as? Int, 1)
+        try verifyClean([a])
     }
 
     /// A whole-library `sync --apply` between two own libraries: the same file in the default

@@ -38,7 +38,7 @@ final class DestructiveConfirmationTests: BinaryTestCase {
         let declined = try onTerminal(["delete", names[0], names[1]], answer: "n\n")
         XCTAssertEqual(declined.status, 1, declined.terminalText)
         XCTAssertTrue(
-            declined.terminalText.hasPrefix("Delete 2 photos with their thumbnails and ratings? [y/N] "),
+            declined.terminalText.hasPrefix("Delete 2 photos with their thumbnails? [y/N] "),
             declined.terminalText)
         XCTAssertTrue(declined.terminalText.contains("not confirmed: nothing was changed"), declined.terminalText)
         XCTAssertEqual(try uniqueNames().count, 6)

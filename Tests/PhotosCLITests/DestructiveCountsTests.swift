@@ -144,11 +144,42 @@ final class DestructiveCountsTests: BinaryTestCase {
         XCTAssertEqual(try ok(["--json", "rating", "list", names[0]]), "")
 
         // One photo is asked about too (the rule is "deletes a photo", not "more than one").
-        let display = try XCTUnwrap(all.first { $0.name == names[5] }).display
+        // Not ladybird.jpg, whose sidecar gives it a rating.
+        let plain = try XCTUnwrap(all.suffix(3).first { $0.display != "ladybird.jpg" })
+        let links = plain.tags.count
         try assertAsksAndChangesNothing(
-            ["delete", names[5]], question: "Delete 1 photo (\(display)) with its thumbnail and ratings?",
-            dryRun: "Would delete 1 photo\n  \(names[5])\n")
+            ["delete", plain.name],
+            question: links == 0
+                ? "Delete 1 photo (\(plain.display)) with its thumbnail?"
+                : "Delete 1 photo (\(plain.display)) with its thumbnail and \(links == 1 ? "1 tag link" : "\(links) tag links")?",
+            dryRun: "Would delete 1 photo\n  \(plain.name)\n")
         XCTAssertEqual(try photos().count, 6)
+    }
+
+    /// `delete` counts the links it removes (faults after issue 31: it said "and ratings"
+    /// whatever they were): ratings and tag links (the tags stay), and a share's photos.
+    func testDeleteCountsTheRatingsTagLinksAndSharesItRemoves() throws {
+        let other = dir + "/counted"
+        let names = try makeLibrary(["storm.jpg", "path.jpg"], library: other)
+        let display = try XCTUnwrap(try photos(other).first { $0.name == names[0] }).display
+        try assertAsksAndChangesNothing(
+            ["delete", names[0]], question: "Delete 1 photo (\(display)) with its thumbnail?",
+            dryRun: "Would delete 1 photo\n  \(names[0])\n", library: other)
+        try ok(["--author", "ann", "rate", names[0], "4"], library: other)
+        try ok(["--author", "bob", "rate", names[0], "2"], library: other)
+        try ok(["tag", "add", "keep", names[0]], library: other)
+        try ok(["tag", "add", "also", names[0], names[1]], library: other)
+        try assertAsksAndChangesNothing(
+            ["delete", names[0]],
+            question: "Delete 1 photo (\(display)) with its thumbnail, 2 ratings and 2 tag links?",
+            dryRun: "Would delete 1 photo\n  \(names[0])\n", library: other)
+        try ok(["share", "create", "--title", "S", names[1]], library: other)
+        let question =
+            "Delete 2 photos with their thumbnails, 2 ratings and 3 tag links; 1 of them from shares (for their participants too)?"
+        let declined = try onTerminal(["delete", names[0], names[1]], answer: "n\n", library: other)
+        XCTAssertEqual(declined.status, 1, declined.terminalText)
+        XCTAssertTrue(declined.terminalText.hasPrefix(question + " [y/N] "), declined.terminalText)
+        XCTAssertEqual(try photos(other).count, 2)
     }
 
     /// The owner shares two photos with ann (read-write); returns the share id.

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosSQLite
 import PhotosTestSupport
 import XCTest
 
@@ -187,5 +188,38 @@ final class GalleryAttackTests: BinaryTestCase {
         XCTAssertFalse(files(out + "/r").contains(storm + ".jpg"))
         XCTAssertFalse(files(out + "/t").contains(storm + ".jpg"))
         XCTAssertEqual(files(out + "/o").count, 5)
+    }
+
+    /// A thumbnail rebuilt at the same size and byte length (a decoder fix, `thumbnails
+    /// --rebuild`) is written again by `--update` (faults after issue 28: the state's key held
+    /// only the thumbnail's width and height, so the gallery kept the old one). The stored
+    /// thumbnail is changed in place here, one byte of its entropy-coded data, on SQLite.
+    func testUpdateRewritesAThumbnailRebuiltAtTheSameSize() throws {
+        try XCTSkipIf(
+            ProcessInfo.processInfo.environment[TestDatabase.variable] != nil,
+            "edits the SQLite catalog's thumbnail row; the PostgreSQL run has no such file")
+        try photos(["import", "-q", samplesDir + "/storm.jpg"])
+        let storm = try XCTUnwrap(try names()["storm.jpg"])
+        let out = dir + "/g"
+        try photos(["gallery", out, "--size", "0"])
+        let before = try XCTUnwrap(fm.contents(atPath: out + "/t/\(storm).jpg"))
+        let db = try Database(path: lib + "/photos.sqlite")
+        let length = try XCTUnwrap(try db.scalarInt("SELECT length(data) FROM thumbnail"))
+        XCTAssertEqual(length, before.count)
+        // The byte 20 before the end (EOI): inside the scan, the structure unchanged.
+        let at = length - 20
+        let old = before[before.startIndex + at]
+        let new: UInt8 = old == 0x00 ? 0x01 : (old == 0xFF ? 0xFE : old ^ 0x01)
+        try db.run(
+            "UPDATE thumbnail SET data = substr(data, 1, ?) || ? || substr(data, ?)",
+            [Int64(at), [new] as [UInt8], Int64(at + 2)])
+        db.close()
+        try photos(["gallery", out, "--size", "0", "--update"])
+        let after = try XCTUnwrap(fm.contents(atPath: out + "/t/\(storm).jpg"))
+        XCTAssertEqual(after.count, before.count)
+        XCTAssertEqual(after[after.startIndex + at], new, "the rebuilt thumbnail was written")
+        // Unchanged since: --update writes nothing.
+        let again = try photos(["--json", "gallery", out, "--size", "0", "--update"])
+        XCTAssertTrue(again.stdout.contains("\"written\":0"), again.stdout)
     }
 }

@@ -33,6 +33,22 @@ final class PositionOptionsCLITests: BinaryTestCase {
             XCTAssertEqual(refused.status, 64, bad)
             XCTAssertTrue(refused.stderr.contains("--bbox"), refused.stderr)
         }
+        // --near: within 1 km by default, 5 km given; the same photo, none 100 km away.
+        for near in ["56.16,10.21", "56.19,10.2,5"] {
+            let listed = try run(["--library", lib, "list", "--near", near, "--json"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, near + ": " + listed.stdout)
+            XCTAssertTrue(listed.stdout.contains("colorful-cups-progressive.jpg"), listed.stdout)
+        }
+        let far = try run(["--library", lib, "list", "--near", "57,10,50", "--json"])
+        XCTAssertEqual(far.stdout, "", far.stdout)
+        for bad in ["91,0", "0,181", "1", "0,0,0", "0,0,-1", "a,b", "1,2,3,4", "0,0,nan"] {
+            let refused = try run(["--library", lib, "list", "--near", bad])
+            XCTAssertEqual(refused.status, 64, bad)
+            XCTAssertTrue(refused.stderr.contains("--near"), refused.stderr)
+        }
+        let nearWithout = try run(["--library", lib, "list", "--near", "0,0", "--without-location"])
+        XCTAssertEqual(nearWithout.status, 64, nearWithout.stderr)
         let both = try run(["--library", lib, "export", dir + "/out", "--with-location", "--without-location"])
         XCTAssertEqual(both.status, 64, both.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out"))

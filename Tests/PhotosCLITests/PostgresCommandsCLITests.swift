@@ -79,16 +79,16 @@ final class PostgresCommandsCLITests: BinaryTestCase {
         let other = dir + "/other"
         XCTAssertEqual(try run(["--library", other, "import", "-q", samplesDir]).status, 0)
         _ = try photos(["merge", "--from", other])
-        // The deleted photo comes back; the others are matched by SHA-256 within a zone (issue 31
-        // A1): the two in the share are not the other library's default-zone photos, which come
-        // in beside them (one file each, two photos).
-        XCTAssertEqual(try db.photoCount(), 8, "the deleted photo comes back, the others are matched by SHA-256")
+        // The deleted photo comes back; the others are matched by SHA-256 as import matches
+        // them (`DuplicateScope.forPhotos`: any zone of this library's own), the two in the
+        // share too: one photo per file.
+        XCTAssertEqual(try db.photoCount(), 6, "the deleted photo comes back, the others are matched by SHA-256")
 
         _ = try photos(["purge", "--share", share])
-        XCTAssertEqual(try db.photoCount(), 6)
+        XCTAssertEqual(try db.photoCount(), 4)
         XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM share"), 0)
         let stats = try photos(["stats", "--json"])
-        XCTAssertTrue(stats.contains("\"photos\":6"), stats)
+        XCTAssertTrue(stats.contains("\"photos\":4"), stats)
         XCTAssertTrue(try photos(["verify"]).contains("0 problems"))
         let tokens = try db.statement("SELECT token FROM history_transaction ORDER BY token").map { $0.int64(0) }
         XCTAssertEqual(tokens, tokens.sorted())

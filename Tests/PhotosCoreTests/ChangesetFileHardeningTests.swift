@@ -157,9 +157,13 @@ final class ChangesetAheadTokenTests: SyncTestCase {
         let ahead = Int64(Date().timeIntervalSince1970 * 1000) + 300 * 24 * 3600 * 1000
         try db.execute("UPDATE header SET value = '\(ahead)' WHERE key = 'toToken'")
         db.close()
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
         let applied = try b.applyChangeset(at: first)
         XCTAssertFalse(applied.alreadyApplied)
-        XCTAssertEqual(try b.appliedToken(sender: try a.libraryID()), ahead)
+        // Recorded no later than B's clock, not the forged token (faults of issue 31: it was).
+        let recorded = try b.appliedToken(sender: try a.libraryID())
+        XCTAssertGreaterThanOrEqual(recorded, before)
+        XCTAssertLessThan(recorded, ahead - 299 * 24 * 3600 * 1000)
         // A real change after it: its tokens are below the forged one.
         _ = try a.addTag(try TagName(parsing: "Later"), to: [try a.resolvePhoto(names[0])], author: .default)
         let second = try export(a, since: 0)
@@ -171,5 +175,50 @@ final class ChangesetAheadTokenTests: SyncTestCase {
         let again = try b.applyChangeset(at: second)
         XCTAssertEqual(again.accepted, 0)
         XCTAssertTrue(again.alreadyApplied)
+    }
+
+    /// `sync --from` asks for what was not applied after the token recorded: after a forged
+    /// far-future changeset it must still bring the sender's next real change.
+    func testSyncFromAfterAFarFutureTokenBringsTheNextChange() throws {
+        let a = try library("A"), b = try library("B")
+        let names = try importPhotos(a, count: 1, tags: ["Trip"])
+        let first = try export(a)
+        let db = try Database(path: first + "/changeset.sqlite")
+        try db.execute("PRAGMA journal_mode = DELETE")
+        let ahead = Int64(Date().timeIntervalSince1970 * 1000) + 300 * 24 * 3600 * 1000
+        try db.execute("UPDATE header SET value = '\(ahead)' WHERE key = 'toToken'")
+        db.close()
+        _ = try b.applyChangeset(at: first)
+        _ = try a.addTag(try TagName(parsing: "Later"), to: [try a.resolvePhoto(names[0])], author: .default)
+        let report = try b.sync(from: a)
+        XCTAssertGreaterThan(report.accepted, 0)
+        XCTAssertFalse(report.alreadyApplied)
+        XCTAssertEqual(try b.resolvePhoto(names[0]).tags.sorted(), ["Later", "Trip"])
+    }
+
+    /// An acknowledgement in a changeset names a token of the receiver: one after the last token
+    /// the receiver issued is recorded as that last token, so the receiver's `--since-peer`
+    /// exports still carry its later changes.
+    func testAFarFutureAcknowledgementIsRecordedAsTheReceiversLastToken() throws {
+        let a = try library("A"), b = try library("B")
+        let names = try importPhotos(a, count: 1, tags: ["Trip"])
+        _ = try b.applyChangeset(at: try export(a))
+        _ = try b.addTag(try TagName(parsing: "FromB"), to: [try b.resolvePhoto(names[0])], author: .default)
+        let fromB = try export(b)
+        let db = try Database(path: fromB + "/changeset.sqlite")
+        try db.execute("PRAGMA journal_mode = DELETE")
+        let ahead = Int64(Date().timeIntervalSince1970 * 1000) + 300 * 24 * 3600 * 1000
+        try db.execute("UPDATE acknowledgement SET token = \(ahead) WHERE library_id = '\(try a.libraryID())'")
+        XCTAssertEqual(try db.scalarInt("SELECT count(*) FROM acknowledgement WHERE token = \(ahead)"), 1)
+        db.close()
+        _ = try a.applyChangeset(at: fromB)
+        let acknowledged = try a.acknowledgedToken(peer: try b.libraryID())
+        XCTAssertLessThan(acknowledged, ahead - 299 * 24 * 3600 * 1000)
+        // A's next change goes to B with --since-peer B.
+        _ = try a.addTag(try TagName(parsing: "Later"), to: [try a.resolvePhoto(names[0])], author: .default)
+        let next = try export(a, since: try a.acknowledgedToken(peer: try b.libraryID()))
+        let report = try b.applyChangeset(at: next)
+        XCTAssertGreaterThan(report.accepted, 0)
+        XCTAssertEqual(try b.resolvePhoto(names[0]).tags.sorted(), ["FromB", "Later", "Trip"])
     }
 }

@@ -397,14 +397,14 @@ final class MaintenanceTests: XCTestCase {
         try importInto(a, ["path.jpg"], tags: ["Sky"]) // path.jpg is in a's default zone
         let privatePath = try XCTUnwrap(try a.catalog.scalarString("SELECT unique_name FROM photo"))
         let report = try a.merge(from: b)
-        // Issue 31 A1: b's path.jpg is in its share, a's in a's default zone: not matched (one
-        // photo per original holds within a zone), so a's private photo stays private and b's
-        // comes in beside it, on the same file.
+        // b's path.jpg is in its share, a's in a's default zone: matched as import matches it
+        // (`DuplicateScope.forPhotos`: any zone of a's own), and a match by the original alone
+        // moves nothing (issue 31 A1): a's private photo stays private, b's does not come in.
         XCTAssertEqual(
-            [report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 2, 0])
+            [report.zones, report.shares, report.participants, report.photos, report.matchedPhotos], [1, 1, 1, 1, 1])
         XCTAssertEqual(
             try a.catalog.scalarString("SELECT zone_id FROM photo WHERE unique_name = '\(privatePath)'"), "default")
-        XCTAssertEqual(try a.catalog.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 's-abcdef'"), 1)
+        XCTAssertEqual(try a.catalog.scalarInt("SELECT count(*) FROM photo WHERE zone_id = 's-abcdef'"), 0)
         XCTAssertEqual(try a.catalog.scalarString("SELECT title FROM share WHERE id = 's-abcdef'"), "Trip")
         XCTAssertEqual(
             try a.catalog.scalarInt(

@@ -295,3 +295,77 @@ final class PositionFilterTests: ImportTestCase {
         XCTAssertEqual(try selected(without), ["ladybird.jpg"])
     }
 }
+
+/// Issue 26 item 2: `--near LAT,LON[,KM]` selects exactly the photos within the great-circle
+/// distance a brute-force haversine over every position selects (10,000 seeded positions,
+/// poles and the antimeridian included), also with `--limit` and a sort.
+final class PositionNearTests: ImportTestCase {
+    func testNearAgainstBruteForce() throws {
+        let library = try makeLibrary()
+        let summary = try runImport(library, [samplesDir + "/ladybird.jpg"])
+        XCTAssertEqual(summary.imported, 1)
+        let zone = try XCTUnwrap(try library.catalog.scalarString("SELECT zone_id FROM photo"))
+        try library.catalog.run("UPDATE photo SET latitude_e7 = NULL, longitude_e7 = NULL, altitude_mm = NULL")
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var positions: [String: (Double, Double)] = [:]
+        try library.catalog.beginWriteTransaction()
+        for i in 0..<10_000 {
+            var lat = Int(next() % 1_800_000_001) - 900_000_000
+            var lon = Int(next() % 3_600_000_001) - 1_800_000_000
+            if i % 4 == 0 {
+                // Clustered around the test centres, so that small circles hold photos.
+                let centres = [(436_046_520, 14_442_090), (-165_000_000, 1_799_000_000), (895_000_000, 0)]
+                let c = centres[(i / 4) % centres.count]
+                lat = max(-900_000_000, min(900_000_000, c.0 + Int(next() % 20_000_001) - 10_000_000))
+                lon = c.1 + Int(next() % 20_000_001) - 10_000_000
+                if lon > 1_800_000_000 { lon -= 3_600_000_000 }
+            }
+            if i % 1000 == 1 { lat = i % 2000 == 1 ? 900_000_000 : -900_000_000 }
+            let name = String(format: "p%05d", i)
+            positions[name] = (Double(lat) / 1e7, Double(lon) / 1e7)
+            _ = try library.catalog.insert(
+                "INSERT INTO photo (unique_name, display_name, imported_at, width, height, format, orientation, zone_id, latitude_e7, longitude_e7) VALUES (?, ?, '2024-01-01T00:00:00Z', 1, 1, 'jpeg', 1, ?, ?, ?)",
+                [RandomUUID.make().uuidString, name, zone, lat, lon])
+        }
+        try library.catalog.execute("COMMIT")
+        func selected(_ filter: PhotoFilter) throws -> [String] {
+            var names: [String] = []
+            try library.forEachPhoto(matching: filter) { names.append($0.displayName) }
+            return names
+        }
+        let circles = [
+            GeoCircle(latitude: 43.604652, longitude: 1.444209, radiusKm: 1), // Toulouse
+            GeoCircle(latitude: 43.604652, longitude: 1.444209, radiusKm: 50),
+            GeoCircle(latitude: -16.5, longitude: 179.95, radiusKm: 80), // across the antimeridian
+            GeoCircle(latitude: -16.5, longitude: -180, radiusKm: 30),
+            GeoCircle(latitude: 89.5, longitude: 0, radiusKm: 150), // reaching the north pole
+            GeoCircle(latitude: 90, longitude: 0, radiusKm: 60),
+            GeoCircle(latitude: -89.99, longitude: 120, radiusKm: 5), // the south pole
+            GeoCircle(latitude: 10, longitude: 20, radiusKm: 3000),
+            GeoCircle(latitude: 0, longitude: 0, radiusKm: 25_000) // the whole world
+        ]
+        for circle in circles {
+            var filter = PhotoFilter()
+            filter.near = circle
+            filter.sort = .name
+            let expected = positions.filter { _, p in
+                GeoCircle.distanceKm(circle.latitude, circle.longitude, p.0, p.1) <= circle.radiusKm
+            }.keys.sorted()
+            XCTAssertEqual(try selected(filter), expected, "\(circle)")
+            if circle.radiusKm == 50 || circle.radiusKm == 80 || circle.radiusKm == 150 {
+                XCTAssertGreaterThan(expected.count, 20, "\(circle) holds photos")
+            }
+            filter.limit = 7
+            filter.reverse = true
+            XCTAssertEqual(try selected(filter), Array(expected.reversed().prefix(7)), "\(circle) --limit 7")
+        }
+        // The haversine distance itself: a degree of the equator is 2πR / 360, pole to pole πR.
+        XCTAssertEqual(GeoCircle.distanceKm(0, 0, 0, 1), 111.195_08, accuracy: 1e-4)
+        XCTAssertEqual(GeoCircle.distanceKm(90, 0, -90, 45), 20_015.1144, accuracy: 1e-3)
+        XCTAssertEqual(GeoCircle.distanceKm(0, 179.9, 0, -179.9), 22.239, accuracy: 0.01)
+    }
+}

@@ -36,8 +36,8 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
                                 let photo = PhotoRow(
                                     uniqueName: UUID().uuidString, displayName: "\(n).jpg",
                                     importedAt: "2026-01-01T00:00:00.000Z", captureDate: nil, captureOffset: nil,
-                                    captureSource: nil, width: 1, height: 1, format: "jpeg", orientation: 1,
-                                    zoneID: "default")
+                                    captureSource: nil, width: 1, height: 1, format: .jpeg, orientation: .up,
+                                    zoneID: .default)
                                 if try db.hasOriginal(sha256: Self.digest(n), in: .zone("default")) { continue }
                                 _ = try writer.insert(
                                     photo, sha256: Self.digest(n), byteSize: n, fileReference: "x/\(n)",
@@ -79,7 +79,7 @@ final class ConcurrentOriginalInsertTests: PostgresTestCase {
             XCTAssertTrue(try db.hasOriginal(sha256: sha(5), in: .zone("default")))
             XCTAssertFalse(try db.hasOriginal(sha256: sha(5), in: .zone("trip")))
             var b = photo("b")
-            b.zoneID = "trip"
+            b.zoneID = ZoneID(rawValue: "trip")
             _ = try writer.insert(b, sha256: sha(5), byteSize: 1, fileReference: "r", thumbnail: nil)
         }
         XCTAssertEqual(

@@ -33,7 +33,7 @@ class PostgresTestCase: XCTestCase {
         PhotoRow(
             uniqueName: name, displayName: name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
             captureDate: "2025-06-07T08:09:10", captureOffset: 120, captureSource: "exif", width: 4, height: 3,
-            format: "jpeg", orientation: 6, zoneID: zone)
+            format: .jpeg, orientation: .right, zoneID: ZoneID(rawValue: zone))
     }
 
     /// 64 hex digits made from `n`.

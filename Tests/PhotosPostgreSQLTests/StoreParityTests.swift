@@ -23,7 +23,7 @@ final class StoreParityTests: PostgresTestCase {
                     PhotoRow(
                         uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
                         captureDate: p.capture, captureOffset: p.offset, captureSource: p.capture.map { _ in "exif" },
-                        width: 40, height: 30, format: "jpeg", orientation: 6, zoneID: p.zone),
+                        width: 40, height: 30, format: .jpeg, orientation: .right, zoneID: ZoneID(rawValue: p.zone)),
                     sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
                     thumbnail: p.thumbnail.map { ThumbnailRow(data: $0, width: 4, height: 3) })
             }
@@ -35,8 +35,8 @@ final class StoreParityTests: PostgresTestCase {
                     PhotoRow(
                         uniqueName: p.name, displayName: p.name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
                         captureDate: p.capture, captureOffset: p.offset,
-                        captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: "jpeg",
-                        orientation: 6, zoneID: p.zone),
+                        captureSource: p.capture.map { _ in "exif" }, width: 40, height: 30, format: .jpeg,
+                        orientation: .right, zoneID: ZoneID(rawValue: p.zone)),
                     sha256: p.sha, byteSize: 1000, fileReference: "ab/" + p.sha,
                     thumbnail: p.thumbnail.map { (data: $0, width: 4, height: 3) })
             }
@@ -313,7 +313,7 @@ final class StoreParityTests: PostgresTestCase {
         read("merge ratings", try s.mergeSourceRatings(of: "p1", schemaVersion: 5))
         read("merge tags", try s.mergeSourceTags())
         read("merge links", try s.mergeSourceTagLinks())
-        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), zone: "default") as Any])
+        read("matching", [try s.matchingPhoto(uniqueName: "zz", sha256: sha(2), scope: .zone("default")) as Any])
         read("imported", try s.importedOriginal(sha256: sha(1), in: .zone("default")) as Any)
         read(
             "has original",

@@ -44,8 +44,8 @@ final class SyncStoreParityTests: PostgresTestCase {
         SyncPhotoValues(
             uniqueName: name, displayName: name + ".jpg", importedAt: "2026-01-02T03:04:05.678Z",
             captureDate: name == "p1" ? "2025-06-07T08:09:10" : nil, captureOffset: name == "p1" ? -300 : nil,
-            captureSource: name == "p1" ? "exif" : nil, width: 40, height: 30, format: "jpeg", orientation: 6,
-            zone: zone, sha256: sha, byteSize: 1000 + name.count)
+            captureSource: name == "p1" ? "exif" : nil, width: 40, height: 30, format: .jpeg, orientation: .right,
+            zone: ZoneID(rawValue: zone), sha256: sha, byteSize: 1000 + name.count)
     }
 
     private func entry(_ entity: SyncEntity, _ id: String, _ attribute: String, _ value: String?, zone: String?)

@@ -42,8 +42,8 @@ public struct GalleryOptions {
     public var originals = GalleryOriginals.copy
     /// Worker threads making renditions and copying files (`--jobs`); default the number of cores.
     public var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// Trust the gallery's state: a photo whose original, rendition options and thumbnail size
-    /// are those recorded, and whose files are all there, is not written again (`--update`).
+    /// Trust the gallery's state: a photo whose original, rendition options and thumbnail (size
+    /// and content digest) are those recorded, and whose files are all there, is not written again (`--update`).
     public var update = false
     /// Decide everything, write nothing (`--dry-run`).
     public var dryRun = false
@@ -253,10 +253,16 @@ public final class Gallery {
         var work: [Item] = []
         for item in items {
             let files = self.files(of: item)
-            let entry = StateEntry(key: key(of: item), files: files)
-            if options.update, oldState[item.uniqueName] == entry,
-                files.allSatisfy({ access(dest + "/" + $0, F_OK) == 0 })
-            {
+            // The stored thumbnail's content is part of the key (a rebuild of the same size, a
+            // decoder fix, is a new rendition): read for the photos the state has files of.
+            guard options.update, let old = oldState[item.uniqueName], old.files == files,
+                let thumbnail = try? library.thumbnailData(ofRow: item.rowID, item)
+            else {
+                work.append(item)
+                continue
+            }
+            let entry = StateEntry(key: key(of: item, thumbnail: thumbnail), files: files)
+            if old == entry, files.allSatisfy({ access(dest + "/" + $0, F_OK) == 0 }) {
                 newState[item.uniqueName] = entry
                 summary.skipped += 1
                 continue
@@ -278,12 +284,13 @@ public final class Gallery {
                 thumbnails.append(Result { try library.thumbnailData(ofRow: item.rowID, item) })
             }
             let results = write(batch, thumbnails: thumbnails, dest: dest)
-            for (item, result) in zip(batch, results) {
+            for ((item, result), thumbnail) in zip(zip(batch, results), thumbnails) {
                 switch result {
                 case .success(let bytes):
                     summary.written += 1
                     summary.bytes += bytes
-                    newState[item.uniqueName] = StateEntry(key: key(of: item), files: files(of: item))
+                    newState[item.uniqueName] = StateEntry(
+                        key: key(of: item, thumbnail: (try? thumbnail.get()) ?? []), files: files(of: item))
                     if options.dryRun, let onPlannedFile { files(of: item).forEach(onPlannedFile) }
                 case .failure(let error):
                     failed.insert(item.uniqueName)
@@ -391,9 +398,16 @@ public final class Gallery {
         return files
     }
 
-    /// What a photo's files are made from: a change of any part makes `--update` write them again.
-    func key(of item: Item) -> String {
-        "\(item.sha256):\(item.thumbnailWidth)x\(item.thumbnailHeight):s\(options.size):q\(options.quality):\(options.originals.rawValue)"
+    /// What a photo's files are made from: a change of any part makes `--update` write them
+    /// again. `thumbnail` is the stored thumbnail's bytes, keyed by their 64-bit FNV-1a digest
+    /// (a thumbnail rebuilt at the same size and byte length is another rendition; faults after
+    /// issue 28: the key held only its width and height).
+    func key(of item: Item, thumbnail: [UInt8]) -> String {
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in thumbnail { digest = (digest ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let t = String(digest, radix: 16)
+        return
+            "\(item.sha256):\(item.thumbnailWidth)x\(item.thumbnailHeight):t\(t):s\(options.size):q\(options.quality):\(options.originals.rawValue)"
     }
 
     /// Writes the files of `batch` on up to `jobs` threads; the results (bytes written, or why

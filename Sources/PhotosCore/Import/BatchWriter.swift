@@ -100,7 +100,7 @@ struct ImportBatchWriter {
                         uniqueName: uniqueName, displayName: displayName, importedAt: importedAt,
                         captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
                         captureSource: item.capture?.source, width: r.width, height: r.height,
-                        format: r.format.rawValue, orientation: r.orientation.rawValue, zoneID: zone)
+                        format: r.format, orientation: r.orientation, zoneID: ZoneID(rawValue: zone))
                     if let motion = r.motion {
                         row.kind = "motion"
                         row.durationMS = Int((max(0, motion.video.duration) * 1000).rounded())

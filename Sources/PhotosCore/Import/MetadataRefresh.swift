@@ -181,14 +181,16 @@ extension Library {
                 let object = HistoryObject.photo(uniqueName: photo.uniqueName)
                 var change = MetadataChange(path: item.path, uniqueName: photo.uniqueName)
                 if let r = item.replacement, let newReference {
-                    if photo.sha256 == r.previousSHA256, try !store.hasOriginal(sha256: r.sha256, in: .zone(photo.zone))
+                    if photo.sha256 == r.previousSHA256,
+                        try !store.hasOriginal(sha256: r.sha256, in: .zone(photo.zone.rawValue))
                     {
                         try metadataStore.replaceOriginal(
                             ofPhoto: photo.rowID, sha256: r.sha256, byteSize: r.byteSize, fileReference: newReference)
                         var older = [photo.sha256]
                         for sha in r.replacedBefore where !older.contains(sha) && older.count < 16 { older.append(sha) }
                         try metadataStore.setReplacedSHA256s(older, ofPhoto: photo.rowID)
-                        history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize"], zone: photo.zone)
+                        history.update(
+                            .photoData(photo: photo.uniqueName), ["sha256", "byteSize"], zone: photo.zone.rawValue)
                         replaced.append(photo.fileReference)
                         change.newOriginalSHA256 = r.sha256
                         wroteAny = wroteAny || r.wroteFile
@@ -243,7 +245,7 @@ extension Library {
                 if before != now || item.imageSHA256 != nil {
                     try metadataStore.setFileMetadataState(now, imageSHA256: item.imageSHA256, ofPhoto: photo.rowID)
                 }
-                if !attributes.isEmpty { history.update(object, attributes, zone: photo.zone) }
+                if !attributes.isEmpty { history.update(object, attributes, zone: photo.zone.rawValue) }
                 if !change.isEmpty { changes.append(change) }
             }
             try history.commit()
@@ -279,7 +281,7 @@ extension Library {
             }
         }
         for name in now where !previous.contains(name) && !currentNames.contains(name) {
-            let tag = try findOrCreateTag(named: name, zone: photo.zone, history: &history)
+            let tag = try findOrCreateTag(named: name, zone: photo.zone.rawValue, history: &history)
             try catalogStore.link(photo: photo.rowID, tag: tag.rowID)
             change.tagsAdded.append(name)
             changed = true
@@ -302,7 +304,7 @@ extension Library {
                 if let held {
                     guard held.value != value.rawValue else { return false }
                     try catalogStore.setValue(ofRating: held.id, to: value)
-                    history.update(.rating(uuid: held.uuid), ["value"], zone: photo.zone)
+                    history.update(.rating(uuid: held.uuid), ["value"], zone: photo.zone.rawValue)
                     change.rating = (held.value, value.rawValue)
                 } else {
                     try insertAnonymousRating(value, photo: photo, history: &history)
@@ -325,6 +327,6 @@ extension Library {
     private func insertAnonymousRating(_ value: RatingValue, photo: StoredPhoto, history: inout HistoryWriter) throws {
         let uuid = newObjectUUID()
         _ = try catalogStore.insertRating(uuid: uuid, photo: photo.rowID, value: value, author: nil)
-        history.insert(.rating(uuid: uuid), zone: photo.zone)
+        history.insert(.rating(uuid: uuid), zone: photo.zone.rawValue)
     }
 }

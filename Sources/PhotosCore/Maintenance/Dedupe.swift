@@ -154,6 +154,13 @@ extension Library {
         try catalogStore.share(id: zone)?.scope == ZoneScope.shared.rawValue
     }
 
+    /// Which photos make one coming into `zone` a duplicate (`DuplicateScope.forPhotos`): what
+    /// import and merge both ask.
+    /// - Throws: the store's error.
+    func duplicateScope(into zone: String) throws -> DuplicateScope {
+        .forPhotos(into: zone, zoneScope: try catalogStore.share(id: zone)?.scope)
+    }
+
     /// Groups of duplicate tags (≥ 2 with one zone and NFC name), winners first, ordered by
     /// zone and name, each with its merge (the rows of its tags). With `keys`, only those
     /// (zone, NFC name) pairs.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosImaging
 import PhotosModel
 
 /// One `photos merge` of `other` into `library` (SPEC §5 merge), as a sequence of small steps
@@ -146,15 +147,17 @@ final class MergeSession {
         }
     }
 
-    /// Photos, matched by uniqueName, then SHA-256 within the photo's zone (same bytes = same
-    /// photo in one zone; this library's uniqueName stays; a photo of another zone with the
-    /// same original is not touched, issue 31 A1); the others come in new with thumbnail and
+    /// Photos, matched by uniqueName, then SHA-256 in the duplicate scope of the photo's zone
+    /// (`Library.duplicateScope(into:)`, import's rule: same bytes = same photo within one
+    /// owner's zones; this library's uniqueName stays; a photo of a zone shared with this
+    /// library is not touched by one of another zone, issue 31 A1); the others come in new with thumbnail and
     /// ratings, sharing the content-addressed original with such a photo.
     private func mergePhotos() throws {
         let writer = try library.store.makePhotoInserter()
         for photo in sourcePhotos {
             if let found = try target.matchingPhoto(
-                uniqueName: photo.uniqueName, sha256: photo.sha256, zone: photo.zone)
+                uniqueName: photo.uniqueName, sha256: photo.sha256,
+                scope: try library.duplicateScope(into: photo.zone))
             {
                 localPhoto[photo.uniqueName] = found
                 report.matchedPhotos += 1
@@ -172,15 +175,22 @@ final class MergeSession {
     private func insertPhoto(_ photo: MergeSourcePhoto, _ a: PhotoAttributes, with writer: any PhotoInserter) throws {
         report.photos += 1
         newPhotos.insert(photo.uniqueName)
-        let zone = a.zone
+        let zone = a.zone.rawValue
         let reference = ExternalDataStore.reference(for: photo.sha256)
         let thumb = try library.soundThumbnail(
             try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: a.width,
             photoHeight: a.height, original: reference)
-        let row = PhotoRow(
+        var row = PhotoRow(
             uniqueName: a.uniqueName, displayName: a.displayName, importedAt: a.importedAt, captureDate: a.captureDate,
             captureOffset: a.captureOffset, captureSource: a.captureSource, width: a.width ?? 0, height: a.height ?? 0,
-            format: a.format, orientation: a.orientation, zoneID: zone)
+            format: a.format, orientation: a.orientation, zoneID: a.zone)
+        // The position, when it is one (the other library is untrusted: a row out of range or
+        // with half a position is no position, as on import).
+        if let position = GeoPosition(latitudeE7: a.latitudeE7, longitudeE7: a.longitudeE7, altitudeMM: a.altitudeMM) {
+            (row.latitudeE7, row.longitudeE7, row.altitudeMM) = (
+                position.latitudeE7, position.longitudeE7, position.altitudeMM
+            )
+        }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
@@ -240,10 +250,15 @@ final class MergeSession {
     /// took its copy): both settle on the same zone, whichever merges first (`mergedZone`: a
     /// share's zone over the default zone, else the smaller id), and the side that had it
     /// elsewhere moves it there with its data, thumbnail, ratings and tags (after the tags, so
-    /// the other side's same-named tags are reused).
+    /// the other side's same-named tags are reused). Only the same photo (one uniqueName) moves:
+    /// a photo matched by its original alone (another photo of the same file, a duplicate by
+    /// `DuplicateScope.forPhotos`) stays in its zone, as import leaves it, so that a private
+    /// photo never moves into a share because another library shared its file (issue 31 A1).
     private func settleZonesOfMatchedPhotos() throws {
         for photo in sourcePhotos {
-            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName) else {
+            guard let local = localPhoto[photo.uniqueName], local.id >= 0, !newPhotos.contains(photo.uniqueName),
+                local.name == photo.uniqueName
+            else {
                 continue
             }
             let zone = Library.mergedZone(local.zone, photo.zone)

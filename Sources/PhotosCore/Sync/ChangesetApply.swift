@@ -552,13 +552,31 @@ struct ApplySession {
                 changeToken: token,
                 reconciledHistoryToken: max(state.reconciledHistoryToken, try store.newestHistoryToken()))
         }
-        try store.setAppliedToken(sender: h.sender, scope: h.scope, token: max(applied, h.toToken))
+        try store.setAppliedToken(
+            sender: h.sender, scope: h.scope, token: ApplySession.recordableAppliedToken(h.toToken, applied: applied))
+        // An acknowledgement names a token of this library the sender applied: none after the
+        // last one issued before this apply (a forged or far-future one would make `--since-peer`
+        // exports skip every later change).
+        let issued = state.changeToken
         for ack in reader.acknowledgements where ack.library == me {
-            try store.setAcknowledgedToken(peer: h.sender, scope: ack.scope, token: ack.token)
+            let acknowledged = min(ack.token, issued)
+            try store.setAcknowledgedToken(peer: h.sender, scope: ack.scope, token: acknowledged)
             if let email = h.participant {
-                try store.setAcknowledgedToken(peer: Library.participantKey(email), scope: ack.scope, token: ack.token)
+                try store.setAcknowledgedToken(
+                    peer: Library.participantKey(email), scope: ack.scope, token: acknowledged)
             }
         }
+    }
+
+    /// The token recorded as applied from a sender after applying its changeset up to `toToken`:
+    /// never past this library's clock (`SyncClock.nextToken(after: 0)`, milliseconds since
+    /// 1970), never below what was recorded before. A far-future `toToken` (a forged one, a
+    /// sender whose clock ran ahead) recorded as it is would make that sender's later, real
+    /// changesets look applied ("Nothing new") and `sync --from` ask only for changes after it,
+    /// so that they never came (issue 31 item 21). Entries stamped after the clock are sent
+    /// again by the next changeset and lose or tie there: applying twice changes nothing.
+    static func recordableAppliedToken(_ toToken: Int64, applied: Int64, now: Date = Date()) -> Int64 {
+        max(applied, min(toToken, SyncClock.nextToken(after: 0, now: now)))
     }
 
     /// Scope rules by identity: an object never changes the zone (tag), photo (rating) or share
@@ -756,7 +774,9 @@ struct ApplySession {
             let name = v["displayName"] ?? nil, let importedAt = v["importedAt"] ?? nil,
             let width = (v["width"] ?? nil).flatMap({ Int($0) }),
             let height = (v["height"] ?? nil).flatMap({ Int($0) }),
-            let format = v["format"] ?? nil, let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) })
+            // The reader checked both (`ChangesetReader`: one of `ImageFormat`, 1…8).
+            let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)),
+            let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) }).flatMap(Orientation.init(rawValue:))
         else { return }
         // One photo per original holds within one zone (issue 31 A1): a photo of another zone
         // with the same original is neither deleted nor moved; both reference one file.
@@ -795,7 +815,8 @@ struct ApplySession {
         var values = SyncPhotoValues(
             uniqueName: id, displayName: name, importedAt: importedAt, captureDate: v["captureDate"] ?? nil,
             captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }, captureSource: v["captureSource"] ?? nil,
-            width: width, height: height, format: format, orientation: orientation, zone: zone, sha256: sha,
+            width: width, height: height, format: format, orientation: orientation, zone: ZoneID(rawValue: zone),
+            sha256: sha,
             byteSize: size)
         // The position, only whole: both coordinates (the catalog's CHECK), an altitude with them.
         if let lat = (v["latitudeE7"] ?? nil).flatMap({ Int($0) }),

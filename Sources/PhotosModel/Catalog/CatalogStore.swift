@@ -1,5 +1,3 @@
-import PhotosImaging
-
 /// A photo row as the catalog stores it, joined with its zone, photo data and thumbnail: what
 /// `list`, `show` and the commands that resolve a photo read. Core turns it into its
 /// `PhotoRecord`.
@@ -17,8 +15,8 @@ public struct StoredPhoto: Sendable {
     /// Pixels, as stored.
     public var width: Int
     public var height: Int
-    /// EXIF orientation 1…8 as stored.
-    public var orientation: Int
+    /// EXIF Orientation (EXIF 2.32 §4.6.4 Table 4) as stored.
+    public var orientation: Orientation
     /// Local wall-clock capture time without zone, when known.
     public var captureDate: String?
     /// UTC offset of the capture time in minutes east, when known.
@@ -29,8 +27,9 @@ public struct StoredPhoto: Sendable {
     /// Thumbnail pixels; 0 without a thumbnail.
     public var thumbnailWidth: Int
     public var thumbnailHeight: Int
-    public var zone: String
-    public var scope: String
+    public var zone: ZoneID
+    /// The zone's scope, decoded once by the store (`ZoneScope(stored:)`).
+    public var scope: ZoneScope
     /// The photo's tag names (ordered as `CatalogStore.tagNames(ofPhoto:)` orders them) when
     /// the store read them with the row, else nil: then the caller asks `tagNames(ofPhoto:)`.
     /// A server-backed store fills it in `forEachPhoto`, saving a round trip per photo.
@@ -51,9 +50,9 @@ public struct StoredPhoto: Sendable {
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,
-        format: ImageFormat, width: Int, height: Int, orientation: Int, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, importedAt: String, thumbnailWidth: Int, thumbnailHeight: Int, zone: String,
-        scope: String
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation, captureDate: String?,
+        captureOffset: Int?, captureSource: String?, importedAt: String, thumbnailWidth: Int, thumbnailHeight: Int,
+        zone: ZoneID, scope: ZoneScope
     ) {
         self.rowID = rowID
         self.uniqueName = uniqueName
@@ -116,6 +115,9 @@ public struct PhotoQuery: Sendable {
     /// included: south ≤ latitude ≤ north, and west ≤ longitude ≤ east — or, when west > east
     /// (a box across the antimeridian), longitude ≥ west or ≤ east. Nil: anywhere.
     public var box: (south: Int, west: Int, north: Int, east: Int)? = nil
+    /// A second box of the same form, all of whose conditions apply too: the bounding box of
+    /// `--near` (Core checks the exact distance on the rows given). Nil: anywhere.
+    public var nearBox: (south: Int, west: Int, north: Int, east: Int)? = nil
     /// Photos without any rating.
     public var unrated = false
     /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.

@@ -14,11 +14,12 @@ public struct PhotoRow: Sendable {
     /// Pixels, as stored (before orientation).
     public var width: Int
     public var height: Int
-    /// `ImageFormat.rawValue`: `jpeg`, `png`, `heif`, `avif` or `webp` (schema 4).
-    public var format: String
-    /// EXIF orientation 1…8.
-    public var orientation: Int
-    public var zoneID: String
+    /// The original's format (`photo.format` holds its raw value).
+    public var format: ImageFormat
+    /// EXIF Orientation (EXIF 2.32 §4.6.4 Table 4) as stored.
+    public var orientation: Orientation
+    /// The record zone the photo is in (`photo.zone_id`).
+    public var zoneID: ZoneID
     /// The position (issue 26 item 1, WGS 84): latitude and longitude in 1e-7 degrees (south and
     /// west negative), altitude in millimetres above sea level; nil when none.
     public var latitudeE7: Int? = nil
@@ -32,7 +33,8 @@ public struct PhotoRow: Sendable {
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zoneID: String
+        captureSource: String?, width: Int, height: Int, format: ImageFormat, orientation: Orientation,
+        zoneID: ZoneID
     ) {
         self.uniqueName = uniqueName
         self.displayName = displayName

@@ -25,6 +25,16 @@ public enum DuplicateScope: Sendable, Equatable {
     /// this library's own shares), so that importing a folder again never makes a second
     /// photo of a file this library moved into one of its shares.
     case privateStore
+
+    /// The one rule of which photos make a photo coming into `zone` a duplicate (SPEC §5
+    /// "an identical file already in the library is skipped as a duplicate" and `merge`'s "same
+    /// bytes = same photo", held within the zones of one owner by issue 31 A1): into a zone of
+    /// scope `shared` (`zoneScope`, another library's share), its own photos only; into the
+    /// default zone or a share of this library (scope `private`, or a zone not known yet), a
+    /// photo of any zone of the private store. Import and merge both decide by this function.
+    public static func forPhotos(into zone: String, zoneScope: String?) -> DuplicateScope {
+        zoneScope == ZoneScope.shared.rawValue ? .zone(zone) : .privateStore
+    }
 }
 
 /// The read `photos import`'s workers make per file: is this original's photo here already

@@ -38,18 +38,18 @@ public struct ImageDataMatch: Equatable, Sendable {
     /// The SHA-256 of its original now (64 lowercase hex digits).
     public var sha256: String
     public var fileReference: String
-    /// The original's format (`ImageFormat` raw value), pixels and EXIF orientation 1…8.
-    public var format: String
+    /// The original's format, pixels and EXIF Orientation (decoded once by the store).
+    public var format: ImageFormat
     public var width: Int
     public var height: Int
-    public var orientation: Int
+    public var orientation: Orientation
     /// The SHA-256s of the originals that rewritten files replaced, newest first
     /// (`MetadataStore.setReplacedSHA256s`).
     public var replacedSHA256s: [String]
 
     public init(
-        rowID: Int64, uniqueName: String, displayName: String, sha256: String, fileReference: String, format: String,
-        width: Int, height: Int, orientation: Int, replacedSHA256s: [String] = []
+        rowID: Int64, uniqueName: String, displayName: String, sha256: String, fileReference: String,
+        format: ImageFormat, width: Int, height: Int, orientation: Orientation, replacedSHA256s: [String] = []
     ) {
         self.replacedSHA256s = replacedSHA256s
         self.rowID = rowID

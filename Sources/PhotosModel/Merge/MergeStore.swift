@@ -84,13 +84,26 @@ public struct PhotoAttributes: Sendable {
     /// Pixels as stored; nil when the stored value is not an integer.
     public var width: Int?
     public var height: Int?
-    public var format: String
-    public var orientation: Int
-    public var zone: String
+    /// Decoded once by the store (`ImageFormat(stored:)`): an unknown format is a data error.
+    public var format: ImageFormat
+    /// EXIF Orientation 1…8, decoded once by the store (`Orientation(stored:)`).
+    public var orientation: Orientation
+    public var zone: ZoneID
+    /// The position as stored (issue 26 item 1, schema `positionSchemaVersion` on): latitude and
+    /// longitude in 1e-7 degrees, altitude in millimetres; nil in an older library or when none.
+    /// Unchecked: Core keeps it only when it is a valid position (`GeoPosition`).
+    public var latitudeE7: Int? = nil
+    public var longitudeE7: Int? = nil
+    public var altitudeMM: Int? = nil
+
+    /// The first schema version whose `photo` rows carry a position (`latitude_e7`,
+    /// `longitude_e7`, `altitude_mm`).
+    public static let positionSchemaVersion = 13
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, width: Int?, height: Int?, format: String, orientation: Int, zone: String
+        captureSource: String?, width: Int?, height: Int?, format: ImageFormat, orientation: Orientation,
+        zone: ZoneID
     ) {
         self.uniqueName = uniqueName
         self.displayName = displayName
@@ -191,11 +204,13 @@ public protocol MergeTargetStore: AnyObject {
     /// Adds `share` unless a share of its id exists. - Returns: true when added.
     /// - Throws: the store's error.
     func addShareIfAbsent(_ share: ShareRecord) throws -> Bool
-    /// The photo named `uniqueName`, else the first (by row) of record zone `zone` whose
-    /// original has `sha256`: same bytes are the same photo within one zone only (issue 31 A1),
-    /// so a photo of a share never matches, and never moves, a private photo of the same file.
+    /// The photo named `uniqueName`, else the first (by row) of `scope` whose original has
+    /// `sha256`: the scope import uses for the photo's zone (`DuplicateScope.forPhotos`), so
+    /// a photo of a zone shared with this library never matches, and never moves, a private
+    /// photo of the same file (issue 31 A1), and one of the private store matches its file in
+    /// any of this library's own zones, as import skips it there.
     /// - Throws: the store's error.
-    func matchingPhoto(uniqueName: String, sha256: String, zone: String) throws -> LocalPhoto?
+    func matchingPhoto(uniqueName: String, sha256: String, scope: DuplicateScope) throws -> LocalPhoto?
     /// True when a rating has `uuid`.
     /// - Throws: the store's error.
     func hasRating(uuid: String) throws -> Bool

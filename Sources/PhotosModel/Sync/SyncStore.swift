@@ -105,10 +105,10 @@ public struct SyncPhotoValues: Sendable {
     /// Pixels.
     public var width: Int
     public var height: Int
-    public var format: String
-    /// EXIF orientation 1…8.
-    public var orientation: Int
-    public var zone: String
+    public var format: ImageFormat
+    /// EXIF Orientation (EXIF 2.32 §4.6.4 Table 4).
+    public var orientation: Orientation
+    public var zone: ZoneID
     /// 64 lowercase hex digits.
     public var sha256: String
     /// Bytes.
@@ -124,8 +124,8 @@ public struct SyncPhotoValues: Sendable {
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
-        captureSource: String?, width: Int, height: Int, format: String, orientation: Int, zone: String,
-        sha256: String, byteSize: Int
+        captureSource: String?, width: Int, height: Int, format: ImageFormat, orientation: Orientation,
+        zone: ZoneID, sha256: String, byteSize: Int
     ) {
         self.uniqueName = uniqueName
         self.displayName = displayName

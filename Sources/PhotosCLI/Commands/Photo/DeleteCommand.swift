@@ -28,10 +28,7 @@ enum DeleteCommand: Command {
         let photos = try ctx.resolvePhotos(options.photos, in: library)
         let count = Set(photos.map(\.uniqueName)).count
         try ctx.confirm(
-            count == 1
-                ? "Delete 1 photo (\(TerminalText.printable(photos[0].displayName))) with its thumbnail and ratings?"
-                : "Delete \(TerminalText.plural(count, "photo")) with their thumbnails and ratings?", objects: count,
-            yes: options.yes, dryRun: options.dryRun)
+            DeleteCommand.question(photos), objects: count, yes: options.yes, dryRun: options.dryRun)
         let (deleted, left) = try library.deletePhotosSayingWhy(photos, author: ctx.historyAuthor)
         // An original that could not be removed after the commit: the photos are deleted, so a
         // partial result (exit 1), named on stderr as purge names them.
@@ -49,5 +46,35 @@ enum DeleteCommand: Command {
             ctx.console.print("\(verb) \(TerminalText.plural(deleted.count, "photo"))")
             if options.dryRun { for name in deleted { ctx.console.print("  " + name) } }
         }
+    }
+
+    /// The question `delete` asks on a terminal: the photos, and what goes with them counted
+    /// (issue 31 A10: the objects affected are named): their thumbnails, their ratings and their
+    /// tag links (the tags stay), and how many are photos of a share (they go for its
+    /// participants too). `Delete 1 photo (storm.jpg) with its thumbnail, 2 ratings and 3 tag
+    /// links?`; counts of 0 are left out.
+    static func question(_ photos: [PhotoRecord]) -> String {
+        var seen = Set<String>()
+        let unique = photos.filter { seen.insert($0.uniqueName).inserted }
+        let count = unique.count
+        let ratings = unique.reduce(0) { $0 + $1.ratings.count }
+        let links = unique.reduce(0) { $0 + $1.tags.count }
+        let inShares = unique.filter { $0.zone != ZoneID.default.rawValue }.count
+        var parts = [count == 1 ? "its thumbnail" : "their thumbnails"]
+        if ratings > 0 { parts.append(TerminalText.plural(ratings, "rating")) }
+        if links > 0 { parts.append(TerminalText.plural(links, "tag link")) }
+        let what =
+            parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+        let photosText =
+            count == 1
+            ? "1 photo (\(TerminalText.printable(unique[0].displayName)))" : TerminalText.plural(count, "photo")
+        var question = "Delete \(photosText) with \(what)"
+        if inShares > 0 {
+            question +=
+                count == 1
+                ? ", from its share (for the share's participants too)"
+                : "; \(inShares) of them from shares (for their participants too)"
+        }
+        return question + "?"
     }
 }

@@ -63,7 +63,12 @@ struct PhotoFilterOptions: ParsableOptions {
                 \.filter.box, "--bbox", value: "S,W,N,E",
                 help:
                     "Only photos inside this box of WGS 84 degrees (south, west, north, east; bounds included); W greater than E is a box across the antimeridian.",
-                parser: .box)
+                parser: .box),
+            .value(
+                \.filter.near, "--near", value: "LAT,LON[,KM]",
+                help:
+                    "Only photos within KM kilometres (default 1) of this point of WGS 84 degrees, by great-circle distance.",
+                parser: .near)
         ]
     }
 
@@ -90,6 +95,9 @@ struct PhotoFilterOptions: ParsableOptions {
         if bothLocations { throw UsageError("give --with-location or --without-location, not both") }
         if filter.hasPosition == false && filter.box != nil {
             throw UsageError("give --bbox or --without-location, not both")
+        }
+        if filter.hasPosition == false && filter.near != nil {
+            throw UsageError("give --near or --without-location, not both")
         }
         if filter.zone != nil && filter.share != nil { throw UsageError("give --zone or --share, not both") }
         if filter.untagged && !filter.tags.isEmpty { throw UsageError("give --tag or --untagged, not both") }
@@ -123,6 +131,30 @@ extension ValueParser where Value == (south: Double, west: Double, north: Double
                 throw UsageError("\(name) '\(text)': longitudes must be within -180…180")
             }
             return (s, w, n, e)
+        }
+    }
+}
+
+extension ValueParser where Value == GeoCircle {
+    /// `LAT,LON[,KM]` in decimal degrees and kilometres: latitude −90…90, longitude −180…180,
+    /// radius above 0 (default 1 km; issue 26 item 2).
+    static var near: ValueParser {
+        ValueParser { text, name in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            guard parts.count == 2 || parts.count == 3, let lat = parts[0], let lon = parts[1],
+                lat.isFinite, lon.isFinite
+            else {
+                throw UsageError("\(name) takes LAT,LON[,KM] in degrees and kilometres like 43.6,1.44,5, not '\(text)'")
+            }
+            guard abs(lat) <= 90 else { throw UsageError("\(name) '\(text)': the latitude must be within -90…90") }
+            guard abs(lon) <= 180 else { throw UsageError("\(name) '\(text)': the longitude must be within -180…180") }
+            let radius = parts.count == 3 ? parts[2] : 1
+            guard let radius, radius.isFinite, radius > 0 else {
+                throw UsageError("\(name) '\(text)': the radius must be a number of kilometres above 0")
+            }
+            return GeoCircle(latitude: lat, longitude: lon, radiusKm: radius)
         }
     }
 }
