@@ -656,13 +656,14 @@ public final class Importer {
             }
             return .restored(restoration, reference: existing.2)
         }
-        let result: ThumbnailResult
+        var result: ThumbnailResult
         do {
             result = try file.bytes.withUnsafeBytes { try Thumbnailer.makeThumbnail(from: $0, options: thumbnail) }
         } catch {
             claimed.release(file.sha256)
             return .failed("\(error)")
         }
+        result.motion = Importer.motionVideo(file.bytes, format: result.format, thumbnail: thumbnail)
         var sidecar: XMPSidecar?
         var warnings: [String] = []
         do {
@@ -682,7 +683,8 @@ public final class Importer {
         let embedded = Importer.embeddedMetadata(result, path: path)
         warnings += embedded.problems.map { "\($0); imported without it" }
         let capture = Importer.captureTime(
-            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime,
+            video: result.video)
         let position = Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)
         if position == nil, let problem = result.metadata.exif.positionProblem {
             warnings.append("\(path): \(problem)")
@@ -782,7 +784,8 @@ public final class Importer {
         let embedded = Importer.embeddedMetadata(result, path: path)
         if let problem = embedded.problems.first { return .failed(problem) }
         var capture = Importer.captureTime(
-            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime)
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime,
+            video: result.video)
         if capture?.source == "file-mtime" { capture = nil }
         let metadata = XMPSidecar.merged(
             sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
@@ -827,6 +830,18 @@ public final class Importer {
         return read
     }
 
+    /// A Motion Photo's embedded video (issue 25 item 3): a JPEG (or HEIC) whose
+    /// `MotionPhoto.embeddedVideo` finds a video, with its duration and codec as libavformat
+    /// reads them; nil when there is none or the embedded video cannot be read (the still is
+    /// then imported as a still: its image is fine).
+    static func motionVideo(_ bytes: [UInt8], format: ImageFormat, thumbnail: ThumbnailOptions)
+        -> (range: Range<Int>, video: VideoPosterResult)?
+    {
+        guard format == .jpeg || format == .heif, let range = MotionPhoto.embeddedVideo(in: bytes) else { return nil }
+        let video = try? bytes[range].withUnsafeBytes { try VideoPoster.makeThumbnail(from: $0, options: thumbnail) }
+        return video.map { (range, $0) }
+    }
+
     /// Where an imported file was taken (issue 26 item 1), from the first source that has a
     /// position: the XMP sidecar (`exif:GPSLatitude`…, the user's or a geotagger's correction),
     /// the EXIF GPS IFD (EXIF 2.32 §4.6.6), the XMP embedded in the image.
@@ -845,9 +860,27 @@ public final class Importer {
     /// the file's modification time
     /// (the local time of the importing machine, with that zone's offset; source `file-mtime`):
     /// `fileTime`, seconds since the epoch, as fstat(2) gave it when the file was read.
-    static func captureTime(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, fileTime: Int)
-        -> CaptureTime?
-    {
+    ///
+    /// A video (issue 25 item 1; `video` is its poster's reading) has no EXIF: QuickTime
+    /// `com.apple.quicktime.creationdate` (ISO 8601 local time with its offset; source
+    /// `quicktime-creationdate`), else the container's `creation_time` (UTC, offset 0, shown
+    /// with `Z`; source `creation-time`), else the XMP sources, else the file's mtime.
+    static func captureTime(
+        exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, fileTime: Int,
+        video: VideoPosterResult? = nil
+    ) -> CaptureTime? {
+        if let video {
+            if let text = video.quickTimeCreationDate,
+                let t = CaptureTime.fromISO(text, source: "quicktime-creationdate")
+            {
+                return t
+            }
+            if let text = video.creationTime, var t = CaptureTime.fromISO(text, source: "creation-time") {
+                // libavformat writes creation_time in UTC ("…Z"); one without a zone is UTC too.
+                if t.offsetMinutes == nil { t.offsetMinutes = 0 }
+                return t
+            }
+        }
         let exifSources: [(String?, String?, String?, String)] = [
             (exif.dateTimeOriginal, exif.subSecTimeOriginal, exif.offsetTimeOriginal, "exif"),
             (exif.dateTimeDigitized, exif.subSecTimeDigitized, exif.offsetTimeDigitized, "exif-digitized"),

@@ -37,6 +37,12 @@ public struct PhotoRecord: Equatable {
     /// Where it was taken (issue 26 item 1; WGS 84 degrees, metres above sea level); nil when
     /// no source gave a position.
     public var position: GeoPosition? = nil
+    /// Issue 25 item 2: `still`, `video`, `motion` or `live`.
+    public var kind: String = "still"
+    /// A video's (or Motion Photo's) duration in milliseconds and video codec (libavcodec's
+    /// name); nil for a still.
+    public var durationMS: Int? = nil
+    public var videoCodec: String? = nil
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -67,7 +73,10 @@ public struct PhotoRecord: Equatable {
             ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
             ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
             ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
-            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null)
+            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
+            ("kind", .string(kind)),
+            ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
+            ("videoCodec", .optional(videoCodec))
         ])
     }
 }
@@ -113,6 +122,8 @@ public struct PhotoFilter {
     public var search: String?
     /// Photos whose original has one of these formats; empty: any.
     public var formats: [ImageFormat] = []
+    /// Photos of one of these kinds (issue 25 item 2: `still`, `video`, `motion`, `live`); empty: any.
+    public var kinds: [String] = []
     /// Photos without tags.
     public var untagged = false
     /// Photos with a position (`--with-location`: true), without one (`--without-location`:
@@ -153,6 +164,7 @@ extension Library {
             tags: [], ratings: [], zone: row.zone.rawValue, scope: row.scope)
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
+        (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
         return record
     }
 
@@ -269,6 +281,7 @@ extension Library {
                 read = (read.rows + 1, row.uniqueName)
                 if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
+                if !filter.kinds.isEmpty, !filter.kinds.contains(row.kind) { return }
                 if let near = filter.near {
                     guard let lat = row.latitudeE7, let lon = row.longitudeE7,
                         near.contains(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)

@@ -150,6 +150,8 @@ public enum ImageDecoder {
             throw ImageError.unsupported("raw files are decoded by RawThumbnailer (LibRaw), not here")
         case .tiff: status = pc_tiff_decode(base, bytes.count, &options, &decoded, &messages)
         case .gif: status = pc_gif_decode(base, bytes.count, &options, &decoded, &messages)
+        case .video:
+            throw ImageError.unsupported("videos are decoded by VideoPoster (libavcodec), not here")
         case .jxl:
             status = pc_jxl_decode(base, bytes.count, &options, &decoded, &messages)
         }

@@ -33,7 +33,7 @@ public enum ImageFormatSniffer {
     ///     only, as the library's schema before issue 13 allows).
     /// With `heifAndWebP` also camera RAW first (`pc_raw_sniff`: RAW containers' signatures, and a
     /// TIFF whose tags only a raw image has), then TIFF/BigTIFF (`II*\0`, `MM\0*`, 43 for BigTIFF)
-    /// and GIF (`GIF87a`, `GIF89a`).
+    /// and GIF (`GIF87a`, `GIF89a`), then a video container (`.video`, `VideoPoster.isVideo`).
     /// - Returns: the format, or nil when no signature matches.
     public static func detect(
         _ prefix: UnsafeRawBufferPointer, soiSuffices: Bool = false,
@@ -68,6 +68,9 @@ public enum ImageFormatSniffer {
         {
             return .gif
         }
+        // Videos (issue 25 item 1): ISO-BMFF with a movie brand and no HEIF/AVIF image brand,
+        // Matroska/WebM, AVI, MPEG-2 TS (`pc_video_sniff`; a transport stream needs 576 bytes).
+        if VideoPoster.isVideo(prefix) { return .video }
         guard prefix.count >= 12 else { return nil }
         func text(_ at: Int) -> String { String(decoding: prefix[at..<(at + 4)], as: UTF8.self) }
         if text(0) == "RIFF", text(8) == "WEBP" { return .webp }
@@ -103,6 +106,7 @@ public enum ImageFormatSniffer {
     public static func detectFile(_ bytes: UnsafeRawBufferPointer, soiSuffices: Bool = false) -> ImageFormat? {
         let format = detect(
             UnsafeRawBufferPointer(rebasing: bytes.prefix(prefixLength)), soiSuffices: soiSuffices, heifAndWebP: true)
+        if format == nil, VideoPoster.isVideo(bytes) { return .video }
         guard format == .tiff else { return format }
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         return pc_tiff_is_raw(base, bytes.count) != 0 ? .raw : .tiff

@@ -65,4 +65,10 @@ public struct ThumbnailResult: Sendable {
     public var metadata = EmbeddedMetadata()
     /// Camera RAW files: the container, camera and where the thumbnail came from; nil for other formats.
     public var camera: CameraRawInfo?
+    /// Videos: the poster's source and what FFmpeg's libraries say (duration, codec, dates); nil
+    /// for other formats (issue 25 item 1).
+    public var video: VideoPosterResult?
+    /// Motion Photos (issue 25 item 3): the embedded video's byte range within the file and what
+    /// FFmpeg's libraries say of it (`MotionPhoto.embeddedVideo`); nil for other files.
+    public var motion: (range: Range<Int>, video: VideoPosterResult)?
 }

@@ -5,8 +5,8 @@
 /// small image → encode JPEG. No global mutable state: safe to call from many
 /// threads at once.
 public enum Thumbnailer {
-    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP, camera RAW, TIFF, GIF or JPEG XL file
-    /// in memory), applies EXIF orientation (JPEG, PNG, WebP, TIFF tag 274; HEIF's irot/imir are
+    /// Decodes `bytes` (a whole JPEG, PNG, HEIF/AVIF, WebP, camera RAW, TIFF, GIF, JPEG XL or video
+    /// file in memory; a video's thumbnail is its poster frame, `VideoPoster`), applies EXIF orientation (JPEG, PNG, WebP, TIFF tag 274; HEIF's irot/imir are
     /// applied by libheif; RAW: its embedded preview's EXIF Orientation when it has one, else the
     /// RAW's own, `RawThumbnailer`; JPEG XL's codestream orientation; a JPEG XL that recompresses
     /// a JPEG is thumbnailed as that JPEG),
@@ -39,9 +39,17 @@ public enum Thumbnailer {
         guard let format = ImageFormatSniffer.detectFile(bytes, soiSuffices: true) else {
             let start = bytes.prefix(2).map { "0x" + hex($0) }.joined(separator: " ")
             throw ImageError.notAnImage(
-                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with \(start))")
+                "not a JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL or camera RAW file (starts with \(start))"
+            )
         }
         if format == .raw { return try RawThumbnailer.makeThumbnail(from: bytes, options: options, tuning: tuning) }
+        if format == .video {
+            let poster = try VideoPoster.makeThumbnail(from: bytes, options: options)
+            return ThumbnailResult(
+                format: .video, width: poster.width, height: poster.height, orientation: .up, dateTimeOriginal: nil,
+                offsetTimeOriginal: nil, thumbnail: poster.thumbnail, thumbnailWidth: poster.thumbnailWidth,
+                thumbnailHeight: poster.thumbnailHeight, warnings: [], video: poster)
+        }
         let edge = max(1, options.maxEdge)
         if format == .jxl, let jpeg = try ImageDecoder.reconstructedJPEG(bytes, maxPixels: options.maxPixels) {
             // A recompressed JPEG: its own bytes on the JPEG path (the same thumbnail, EXIF and XMP).
@@ -69,7 +77,7 @@ public enum Thumbnailer {
             metadata = EmbeddedMetadata.read(tiff: bytes, xmp: decoded.xmp)
         case .jxl:
             metadata = EmbeddedMetadata.read(heifExif: decoded.exif, xmp: decoded.xmp)
-        case .raw, .gif:
+        case .raw, .gif, .video:
             metadata = EmbeddedMetadata() // (.raw: RawThumbnailer)
         }
         let exif = metadata.exif

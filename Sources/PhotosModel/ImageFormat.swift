@@ -17,6 +17,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case gif
     /// JPEG XL (ISO/IEC 18181), codestream or container, read with libjxl (issue 24 item 5).
     case jxl
+    /// A video — MOV, MP4/M4V, 3GP, MKV/WebM, AVI, MPEG-2 TS/M2TS — detected by content
+    /// (CImageCodec video.c `pc_video_sniff`) and read with FFmpeg's libraries; its thumbnail is
+    /// a poster frame (`VideoPoster`, issue 25 item 1). As for `.raw`, the container is not part
+    /// of the format: the original keeps its name's extension.
+    case video
 
     /// The usual file name extension, without the dot (export names files that have none).
     public var fileExtension: String {
@@ -31,6 +36,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .tiff: return "tif"
         case .gif: return "gif"
         case .jxl: return "jxl"
+        // A video keeps its own extension where it is known; "mp4" is the common one.
+        case .video: return "mp4"
         }
     }
 
@@ -38,7 +45,13 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// one is a failure, not a skip.
     public static let claimedExtensions: Set<String> = Set([
         "jpg", "jpeg", "png", "heic", "heif", "hif", "avif", "webp", "tif", "tiff", "gif", "jxl"
-    ]).union(rawExtensions)
+    ]).union(rawExtensions).union(videoExtensions)
+
+    /// Name extensions (lower case) of video files (issue 25 item 1): claimed, so a truncated or
+    /// fake video fails instead of being skipped; never used to detect one.
+    public static let videoExtensions: Set<String> = [
+        "mov", "qt", "mp4", "m4v", "3gp", "3g2", "mkv", "webm", "avi", "mts", "m2ts", "ts"
+    ]
 
     /// Name extensions (lower case) of camera RAW files (issue 24 item 1): claimed, so such a file
     /// that is not one fails instead of being skipped; never used to detect one.

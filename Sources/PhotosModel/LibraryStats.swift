@@ -17,6 +17,12 @@ public struct LibraryStats: Equatable, Sendable {
     public var schemaVersion = 0
     /// The library's stable id (lowercase UUID), the sender id of its changesets (issue 11).
     public var libraryID = ""
+    /// Photos per kind (issue 25 item 2), in `kindNames` order.
+    public var kinds: [(kind: String, photos: Int)] = []
+    /// The total duration of the videos and Motion Photos, milliseconds.
+    public var durationMS: Int64 = 0
+    /// The kinds of photo (the catalog's `photo.kind` CHECK): still, video, motion, live.
+    public static let kindNames = ["still", "video", "motion", "live"]
 
     public init() {}
 
@@ -37,7 +43,9 @@ public struct LibraryStats: Equatable, Sendable {
             ),
             ("historyTransactions", .int(historyTransactions)), ("historyChanges", .int(historyChanges)),
             ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))),
-            ("schemaVersion", .int(schemaVersion)), ("libraryId", .string(libraryID))
+            ("schemaVersion", .int(schemaVersion)), ("libraryId", .string(libraryID)),
+            ("kinds", .object(kinds.map { ($0.kind, JSONValue.int($0.photos)) })),
+            ("duration", .decimal(Double(durationMS) / 1000, decimals: 3))
         ])
     }
 }

@@ -315,6 +315,21 @@ public enum PostgresSchema {
         ALTER TABLE photo ADD CONSTRAINT photo_position_check
             CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND (altitude_mm IS NULL OR latitude_e7 IS NOT NULL));
         CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
+        """,
+        // Issue 25 item 1: as the SQLite migration of the same number, `photo.format` also allows
+        // videos ('video').
+        """
+        ALTER TABLE photo DROP CONSTRAINT photo_format_check;
+        ALTER TABLE photo ADD CONSTRAINT photo_format_check
+            CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl', 'video'));
+        """,
+        // Issue 25 item 2: as the SQLite migration of the same number, the photo's kind, duration
+        // (milliseconds) and video codec.
+        """
+        ALTER TABLE photo ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'still'
+            CHECK (kind IN ('still', 'video', 'live', 'motion'));
+        ALTER TABLE photo ADD COLUMN duration_ms BIGINT CHECK (duration_ms >= 0);
+        ALTER TABLE photo ADD COLUMN video_codec TEXT COLLATE "C";
         """
     ]
 }

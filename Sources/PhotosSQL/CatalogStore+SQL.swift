@@ -7,11 +7,12 @@ public enum CatalogSQL {
     public static let photoSelectList = """
         SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
                p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
-               p.capture_offset, p.capture_source, p.latitude_e7, p.longitude_e7, p.altitude_mm
+               p.capture_offset, p.capture_source, p.latitude_e7, p.longitude_e7, p.altitude_mm,
+               p.kind, p.duration_ms, p.video_codec
         """
 
     /// The index of the first of `photoQuery`'s `extraColumns`.
-    public static let extraColumnIndex = 21
+    public static let extraColumnIndex = 24
 
     /// The tables of a `StoredPhoto`: the photo, its zone, its photo data and thumbnail.
     public static let photoFrom = """
@@ -32,7 +33,7 @@ public enum CatalogSQL {
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     public static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
-    /// A row selected with `photoSelectList` (columns 0…20), decoded once.
+    /// A row selected with `photoSelectList` (columns 0…23), decoded once.
     /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for a format or orientation this
     ///   version does not know (the schema's CHECKs allow none: a database written by hand).
     public static func storedPhoto<R: SQLRow>(_ row: R) throws -> StoredPhoto {
@@ -47,6 +48,7 @@ public enum CatalogSQL {
         (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = (
             row.optionalInt(18), row.optionalInt(19), row.optionalInt(20)
         )
+        (photo.kind, photo.durationMS, photo.videoCodec) = (row.string(21), row.optionalInt(22), row.optionalString(23))
         return photo
     }
 

@@ -82,6 +82,13 @@ extension SQLConnection {
     public func readCatalogCounts(into stats: inout LibraryStats, byteLength: String) throws {
         func count(_ sql: String) throws -> Int { try fetchInt(sql: sql, arguments: []) ?? 0 }
         stats.photos = try count("SELECT count(*) FROM photo")
+        // Issue 25 item 2: photos per kind (every kind, 0 when none) and the total duration.
+        var kinds: [String: Int] = [:]
+        try forEachRow(sql: "SELECT kind, count(*) FROM photo GROUP BY kind", arguments: []) {
+            kinds[$0.string(0)] = $0.int(1)
+        }
+        stats.kinds = LibraryStats.kindNames.map { ($0, kinds[$0] ?? 0) }
+        stats.durationMS = Int64(try count("SELECT COALESCE(sum(duration_ms), 0) FROM photo"))
         stats.originalBytes = Int64(
             try count(
                 "SELECT COALESCE(sum(byte_size), 0) FROM (SELECT DISTINCT sha256, byte_size FROM photo_data) AS originals"

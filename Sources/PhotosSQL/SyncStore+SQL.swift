@@ -13,6 +13,7 @@ public enum SyncSQL {
             width: photo.width, height: photo.height, format: photo.format, orientation: photo.orientation,
             zoneID: photo.zone)
         (row.latitudeE7, row.longitudeE7, row.altitudeMM) = (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM)
+        (row.kind, row.durationMS, row.videoCodec) = (photo.kind, photo.durationMS, photo.videoCodec)
         return row
     }
 
@@ -189,7 +190,7 @@ extension SyncStore where Self: SQLConnection {
                 """
                 SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
                        p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
-                       p.longitude_e7, p.altitude_mm
+                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
                 """, SyncEntity.photo.attributes)
         case .tag:
@@ -505,7 +506,7 @@ extension SyncStore where Self: SQLConnection {
                 """
                 SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
                        p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
-                       p.longitude_e7, p.altitude_mm
+                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
                 """)
         case .tag:

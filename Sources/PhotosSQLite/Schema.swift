@@ -519,6 +519,60 @@ public enum Schema {
             CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND longitude_e7 BETWEEN -1800000000 AND 1800000000);
         ALTER TABLE photo ADD COLUMN altitude_mm INTEGER CHECK (altitude_mm IS NULL OR longitude_e7 IS NOT NULL);
         CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
+        """,
+        // Issue 25 item 1: `photo.format` also allows videos ('video', `ImageFormat.video`). As
+        // migration 12, `photo` is rebuilt with the definition it has now (version 12's and the
+        // position columns of issue 26) but for the CHECK, keeping every row id and the largest id
+        // ever given (`sqlite_sequence`, #31 A8).
+        """
+        CREATE TEMP TABLE photo_sequence_video AS SELECT seq FROM sqlite_sequence WHERE name = 'photo';
+        CREATE TABLE photo_video (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            unique_name    TEXT NOT NULL UNIQUE,
+            display_name   TEXT NOT NULL,
+            imported_at    TEXT NOT NULL,
+            capture_date   TEXT,
+            width          INTEGER NOT NULL CHECK (width > 0),
+            height         INTEGER NOT NULL CHECK (height > 0),
+            format         TEXT NOT NULL
+                CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl', 'video')),
+            orientation    INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8),
+            zone_id        TEXT NOT NULL REFERENCES zone(id),
+            capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080),
+            capture_source TEXT,
+            latitude_e7    INTEGER CHECK (latitude_e7 BETWEEN -900000000 AND 900000000),
+            longitude_e7   INTEGER
+                CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND longitude_e7 BETWEEN -1800000000 AND 1800000000),
+            altitude_mm    INTEGER CHECK (altitude_mm IS NULL OR longitude_e7 IS NOT NULL)
+        );
+        INSERT INTO photo_video (id, unique_name, display_name, imported_at, capture_date, width, height,
+                                 format, orientation, zone_id, capture_offset, capture_source,
+                                 latitude_e7, longitude_e7, altitude_mm)
+            SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
+                   format, orientation, zone_id, capture_offset, capture_source,
+                   latitude_e7, longitude_e7, altitude_mm
+            FROM photo ORDER BY id;
+        DROP TABLE photo;
+        ALTER TABLE photo_video RENAME TO photo;
+        CREATE INDEX photo_zone ON photo(zone_id);
+        CREATE INDEX photo_capture_date ON photo(capture_date);
+        CREATE INDEX photo_imported_at ON photo(imported_at);
+        CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
+        DELETE FROM sqlite_sequence WHERE name IN ('photo', 'photo_video');
+        INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'photo', max(coalesce((SELECT max(seq) FROM temp.photo_sequence_video), 0),
+                                coalesce((SELECT max(id) FROM photo), 0));
+        DROP TABLE temp.photo_sequence_video;
+        """,
+        // Issue 25 item 2: the photo's kind — `still`, `video`, `motion` (a still with an embedded
+        // video, Motion Photo) or `live` (reserved for Live Photo pairs) — its duration in
+        // milliseconds (integers, the same exact value on every backend and in the catalog copy;
+        // NULL for a still) and its video stream's codec as libavcodec names it ("h264").
+        """
+        ALTER TABLE photo ADD COLUMN kind TEXT NOT NULL DEFAULT 'still'
+            CHECK (kind IN ('still', 'video', 'live', 'motion'));
+        ALTER TABLE photo ADD COLUMN duration_ms INTEGER CHECK (duration_ms >= 0);
+        ALTER TABLE photo ADD COLUMN video_codec TEXT;
         """
     ]
 

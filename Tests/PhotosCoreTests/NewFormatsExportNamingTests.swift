@@ -20,7 +20,7 @@ final class NewFormatsExportNamingTests: XCTestCase {
         let expected: [String: String] = [
             "jpeg": "noext.jpg", "png": "noext.png", "heif": "noext.heic",
             "avif": "noext.avif", "webp": "noext.webp", "raw": "noext.dng", "tiff": "noext.tif",
-            "gif": "noext.gif", "jxl": "noext.jxl"
+            "gif": "noext.gif", "jxl": "noext.jxl", "video": "noext.mp4"
         ]
         XCTAssertEqual(Set(expected.keys), Set(ImageFormat.allCases.map(\.rawValue)), "every format has a case here")
         for (format, name) in expected {

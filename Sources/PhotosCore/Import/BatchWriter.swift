@@ -101,6 +101,17 @@ struct ImportBatchWriter {
                         captureDate: item.capture?.local, captureOffset: item.capture?.offsetMinutes,
                         captureSource: item.capture?.source, width: r.width, height: r.height,
                         format: r.format, orientation: r.orientation, zoneID: ZoneID(rawValue: zone))
+                    if let motion = r.motion {
+                        row.kind = "motion"
+                        row.durationMS = Int((max(0, motion.video.duration) * 1000).rounded())
+                        row.videoCodec = motion.video.codec
+                    }
+                    if let video = r.video {
+                        // Issue 25 item 2: milliseconds, rounded; the codec as libavcodec names it.
+                        row.kind = "video"
+                        row.durationMS = Int((max(0, video.duration) * 1000).rounded())
+                        row.videoCodec = video.codec
+                    }
                     if let position = item.position {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM

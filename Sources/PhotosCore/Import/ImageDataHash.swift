@@ -42,7 +42,7 @@ public enum ImageDataHash {
         case .webp: ranges = webp(bytes)
         case .heif, .avif: ranges = heif(bytes)
         // No image-data hash yet for these formats (issue 24): identity by the whole file.
-        case .raw, .tiff, .gif, .jxl: ranges = nil
+        case .raw, .tiff, .gif, .jxl, .video: ranges = nil
         }
         guard let ranges else { return nil }
         var total = 0

@@ -825,6 +825,10 @@ struct ApplySession {
             (values.latitudeE7, values.longitudeE7) = (lat, lon)
             values.altitudeMM = (v["altitudeMM"] ?? nil).flatMap { Int($0) }
         }
+        // Issue 25 item 2: a changeset of an older peer has no kind: a still.
+        if let kind = v["kind"] ?? nil { values.kind = kind }
+        values.durationMS = (v["durationMS"] ?? nil).flatMap { Int($0) }
+        values.videoCodec = v["videoCodec"] ?? nil
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)

@@ -265,6 +265,9 @@ enum SyncValues {
         case (.photo, "longitudeE7"): return value == nil ? nil : int(-1_800_000_000...1_800_000_000)
         case (.photo, "altitudeMM"): return value == nil ? nil : int(-100_000_000_000...100_000_000_000)
         case (.photo, "format"): return oneOf(ImageFormat.allCases.map(\.rawValue))
+        case (.photo, "kind"): return oneOf(["still", "video", "motion", "live"])
+        case (.photo, "durationMS"): return value == nil ? nil : int(0...Int(Int32.max) * 1000)
+        case (.photo, "videoCodec"): return text(64, optional: true)
         case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
             return value.map(isZoneID) == true ? nil : "is not a zone id"
         case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"

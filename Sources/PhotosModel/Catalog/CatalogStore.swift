@@ -42,6 +42,11 @@ public struct StoredPhoto: Sendable {
     public var latitudeE7: Int? = nil
     public var longitudeE7: Int? = nil
     public var altitudeMM: Int? = nil
+    /// Issue 25 item 2: the catalog's `kind` (`still`, `video`, `motion`, `live`), `duration_ms`
+    /// (milliseconds) and `video_codec`.
+    public var kind: String = "still"
+    public var durationMS: Int? = nil
+    public var videoCodec: String? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,

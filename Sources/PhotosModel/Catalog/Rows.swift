@@ -25,6 +25,11 @@ public struct PhotoRow: Sendable {
     public var latitudeE7: Int? = nil
     public var longitudeE7: Int? = nil
     public var altitudeMM: Int? = nil
+    /// Issue 25 item 2: `still`, `video`, `motion` or `live`; the duration in milliseconds and
+    /// the video codec (libavcodec's name) of a video or Motion Photo, nil for a still.
+    public var kind: String = "still"
+    public var durationMS: Int? = nil
+    public var videoCodec: String? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,

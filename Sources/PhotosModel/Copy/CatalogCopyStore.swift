@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 13
+    public static let schemaVersion = 15
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -89,7 +89,8 @@ public enum CatalogTables {
             [
                 i("id"), t("unique_name"), t("display_name"), t("imported_at"), t("capture_date"),
                 i("capture_offset"), t("capture_source"), i("width"), i("height"), t("format"), i("orientation"),
-                t("zone_id"), i("latitude_e7"), i("longitude_e7"), i("altitude_mm")
+                t("zone_id"), i("latitude_e7"), i("longitude_e7"), i("altitude_mm"),
+                t("kind"), i("duration_ms"), t("video_codec")
             ], key: ["id"], identity: "id"),
         CatalogTable(
             "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref")], key: ["id"],

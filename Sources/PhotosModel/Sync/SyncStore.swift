@@ -20,7 +20,9 @@ public enum SyncEntity: String, CaseIterable, Sendable {
         case .photo:
             return [
                 "displayName", "importedAt", "captureDate", "captureOffset", "captureSource", "width", "height",
-                "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM"
+                "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM",
+                // Issue 25 item 2 (a peer without them reads a still of no duration).
+                "kind", "durationMS", "videoCodec"
             ]
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
@@ -115,6 +117,10 @@ public struct SyncPhotoValues: Sendable {
     public var latitudeE7: Int? = nil
     public var longitudeE7: Int? = nil
     public var altitudeMM: Int? = nil
+    /// Issue 25 item 2: `still`, `video`, `motion` or `live`; milliseconds; libavcodec's name.
+    public var kind = "still"
+    public var durationMS: Int? = nil
+    public var videoCodec: String? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,

@@ -16,6 +16,10 @@ enum StatsCommand: Command {
         let out = ctx.console
         out.print("library id:    \(s.libraryID)")
         out.print("photos:        \(s.photos)")
+        if !s.kinds.isEmpty {
+            let kinds = s.kinds.map { "\($0.photos) \($0.kind)" }.joined(separator: ", ")
+            out.print("kinds:         \(kinds); \(String(format: "%.3f", Double(s.durationMS) / 1000)) s of video")
+        }
         out.print("originals:     \(s.originalBytes) bytes (\(TerminalText.bytes(s.originalBytes)))")
         out.print("thumbnails:    \(s.thumbnailBytes) bytes (\(TerminalText.bytes(s.thumbnailBytes)))")
         out.print("tags:          \(s.tags)")

@@ -49,8 +49,12 @@ struct PhotoFilterOptions: ParsableOptions {
             .values(
                 \.filter.formats, "--format", value: "FORMAT",
                 help:
-                    "Only photos of this format: jpeg, png, heif, avif, webp, raw, tiff, gif or jxl (any of those given).",
+                    "Only photos of this format: jpeg, png, heif, avif, webp, raw, tiff, gif, jxl or video (any of those given).",
                 parser: .imageFormat),
+            .values(
+                \.filter.kinds, "--kind", value: "KIND",
+                help: "Only photos of this kind: still, video, motion or live (any of those given).",
+                parser: .photoKind),
             .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
             .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings."),
             .flag(\.withLocation, "--with-location", help: "Only photos with a position (GPS latitude and longitude)."),
@@ -195,4 +199,17 @@ extension ValueParser where Value == TagName {
 extension ValueParser where Value == ZoneID {
     /// A record zone id, kept as typed (`ZoneID(parsing:)`).
     static var zoneID: ValueParser { ValueParser { text, _ in ZoneID(parsing: text) } }
+}
+
+extension ValueParser where Value == String {
+    /// A photo kind (issue 25 item 2): `still`, `video`, `motion` or `live`, any case.
+    static var photoKind: ValueParser {
+        ValueParser { text, name in
+            let kinds = ["still", "video", "motion", "live"]
+            guard kinds.contains(text.lowercased()) else {
+                throw UsageError("\(name) takes \(kinds.joined(separator: ", ")), not '\(text)'")
+            }
+            return text.lowercased()
+        }
+    }
 }

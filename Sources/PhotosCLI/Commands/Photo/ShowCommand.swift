@@ -38,6 +38,7 @@ enum ShowCommand: Command {
         }
         let lines: [(String, String)] = [
             ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format.rawValue),
+            ("kind", ShowCommand.kindText(p)),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
@@ -57,6 +58,14 @@ enum ShowCommand: Command {
 }
 
 extension ShowCommand {
+    /// A photo's kind as `show` prints it (issue 25 item 2): `still`, or `video, 3.000 s, h264`.
+    static func kindText(_ p: PhotoRecord) -> String {
+        var parts = [p.kind]
+        if let ms = p.durationMS { parts.append(String(format: "%.3f s", Double(ms) / 1000)) }
+        if let codec = p.videoCodec { parts.append(codec) }
+        return parts.joined(separator: ", ")
+    }
+
     /// A position as `show` prints it: `43.604500, 1.444000, 146.0 m` (degrees north and east,
     /// six decimals, ~0.1 m; the altitude in metres above sea level, when known).
     static func positionText(_ position: GeoPosition) -> String {
