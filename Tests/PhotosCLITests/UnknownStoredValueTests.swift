@@ -59,4 +59,24 @@ final class UnknownStoredValueTests: BinaryTestCase {
         XCTAssertTrue(merged.stderr.contains("library \(other): photo.format holds 'bmp'"), merged.stderr)
         XCTAssertEqual(try TestCatalog(root: lib, readOnly: true).scalarInt("SELECT count(*) FROM photo"), 0)
     }
+
+    /// A stored latitude of 2^62 (past the CHECK) was shown as no position by show and
+    /// list --json while --with-location selected the photo; now 65 naming the column.
+    func testAnOutOfRangeStoredPositionIs65() throws {
+        let lib = dir + "/lib"
+        let imported = try run(["--library", lib, "import", "-q", samplesDir + "/colorful-cups-progressive.jpg"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let catalog = try TestCatalog(root: lib)
+        guard catalog.backend == .sqlite else { throw XCTSkip("the CHECK is bypassed with SQLite's pragma") }
+        try catalog.execute("PRAGMA ignore_check_constraints = ON")
+        try catalog.run("UPDATE photo SET latitude_e7 = 4611686018427387904")
+        let name = try XCTUnwrap(try catalog.scalarString("SELECT unique_name FROM photo"))
+        for command in [["show", name], ["list", "--json"], ["list", "--with-location"], ["export", dir + "/out"]] {
+            let result = try run(["--library", lib] + command)
+            XCTAssertEqual(result.status, 65, "\(command): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("library \(lib): photo.latitude_e7 holds '4611686018427387904'"),
+                "\(command): \(result.stderr)")
+        }
+    }
 }
