@@ -45,11 +45,31 @@ public enum CatalogSQL {
             captureOffset: row.optionalInt(16), captureSource: row.optionalString(17), importedAt: row.string(11),
             thumbnailWidth: row.int(12), thumbnailHeight: row.int(13), zone: ZoneID(rawValue: row.string(14)),
             scope: ZoneScope(stored: row.string(15)))
-        (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = (
-            row.optionalInt(18), row.optionalInt(19), row.optionalInt(20)
-        )
+        (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = try checkedPosition(
+            row.optionalInt(18), row.optionalInt(19), row.optionalInt(20))
         (photo.kind, photo.durationMS, photo.videoCodec) = (row.string(21), row.optionalInt(22), row.optionalString(23))
         return photo
+    }
+
+    /// The position columns as the schema's CHECKs allow them: `latitude_e7` within
+    /// ±900,000,000 and `longitude_e7` within ±1,800,000,000 (1e-7 degrees), both or neither,
+    /// `altitude_mm` within ±100,000,000,000 (±100,000 km, the reader's bound) and only with a
+    /// position.
+    /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for any other combination (a database
+    ///   written by hand): never shown as "no position" while `--with-location` selects it.
+    public static func checkedPosition(_ latitudeE7: Int?, _ longitudeE7: Int?, _ altitudeMM: Int?) throws -> (
+        Int?, Int?, Int?
+    ) {
+        if let latitudeE7, !(-900_000_000...900_000_000).contains(latitudeE7) || longitudeE7 == nil {
+            throw StoredValueError(column: "photo.latitude_e7", value: String(latitudeE7))
+        }
+        if let longitudeE7, !(-1_800_000_000...1_800_000_000).contains(longitudeE7) || latitudeE7 == nil {
+            throw StoredValueError(column: "photo.longitude_e7", value: String(longitudeE7))
+        }
+        if let altitudeMM, !(-100_000_000_000...100_000_000_000).contains(altitudeMM) || latitudeE7 == nil {
+            throw StoredValueError(column: "photo.altitude_mm", value: String(altitudeMM))
+        }
+        return (latitudeE7, longitudeE7, altitudeMM)
     }
 
     /// The SELECT of `forEachPhoto(matching:)` and its arguments, in the backend's dialect where

@@ -186,13 +186,14 @@ extension SyncStore where Self: SQLConnection {
                 "SELECT share_id, email, role, permission, acceptance FROM participant WHERE uuid = ?",
                 ["share", "email", "role", "permission", "acceptance"])
         case .photo:
-            return try row(
-                """
-                SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
+            return try Self.checkedPhotoAttributes(
+                row(
+                    """
+                    SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
                        p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
-                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
-                """, SyncEntity.photo.attributes)
+                    FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
+                    """, SyncEntity.photo.attributes))
         case .tag:
             return try row("SELECT normalize(name), zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
         case .rating:
@@ -206,6 +207,21 @@ extension SyncStore where Self: SQLConnection {
                 WHERE p.unique_name || '/' || t.uuid = ?
                 """, ["present"])
         }
+    }
+
+    /// A photo's attributes as read for a changeset, with `format` and `orientation` decoded
+    /// as every other read does (`ImageFormat(stored:)`, `Orientation(stored:)`): a value the
+    /// schema's CHECKs allow not (a database written by hand) is never sent to a peer.
+    /// - Returns: `values` unchanged (nil stays nil).
+    /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for an unknown format or orientation.
+    static func checkedPhotoAttributes(_ values: [String: String]?) throws -> [String: String]? {
+        guard let values else { return nil }
+        if let format = values["format"] { _ = try ImageFormat(stored: format) }
+        if let text = values["orientation"] {
+            guard let value = Int(text) else { throw StoredValueError(column: "photo.orientation", value: text) }
+            _ = try Orientation(stored: value)
+        }
+        return values
     }
 
     // MARK: applied ranges and acknowledgements
@@ -509,6 +525,7 @@ extension SyncStore where Self: SQLConnection {
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
                 """)
+            for values in result.values { _ = try Self.checkedPhotoAttributes(values) }
         case .tag:
             // In NFC: a name another program stored decomposed travels in the one form a
             // changeset may carry (#31 A9), and compares equal to what was sent before.

@@ -206,4 +206,21 @@ final class ShareTitlesAndRemoveTests: TemporaryFolderTestCase {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])["moved"] as? Int, 1)
         XCTAssertEqual(try zones().filter { $0.hasSuffix(": default") }.count, 2)
     }
+
+    /// A share titled with another share's id prefix: that argument named the titled share
+    /// silently (exact title before id prefix), so `share remove 396267a8 …` acted on the wrong
+    /// share. Now 65 naming both; the whole id and a longer prefix still resolve.
+    func testATitleThatIsAnotherSharesIdPrefixIsAmbiguous() throws {
+        let (n, paris, _) = try setUpShares()
+        let prefix = String(paris.prefix(8))
+        ok(["share", "create", "-q", "--title", prefix, n[2], "--move"])
+        let titled = try XCTUnwrap(try db().scalarString("SELECT id FROM share WHERE title = ?", [prefix]))
+        let before = try zones()
+        let removed = run(["share", "remove", prefix, n[0], "--yes"])
+        XCTAssertEqual(removed.status, 65, removed.stderr)
+        XCTAssertTrue(removed.stderr.contains(paris) && removed.stderr.contains(titled), removed.stderr)
+        XCTAssertEqual(try zones(), before)
+        XCTAssertEqual(try listed(["--share", paris]), [n[0], n[1]].sorted())
+        XCTAssertEqual(try listed(["--share", String(paris.prefix(9))]), [n[0], n[1]].sorted())
+    }
 }

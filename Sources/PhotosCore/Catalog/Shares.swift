@@ -82,7 +82,8 @@ extension Library {
 
     /// The share whose id is `argument`, or whose title is `argument` exactly, or whose id starts
     /// with it (at least 4 characters, case-insensitively — the rule photo arguments follow,
-    /// SPEC §5), or whose title starts with it ignoring case and accents (issue 32 item 4).
+    /// SPEC §5), or whose title starts with it ignoring case and accents (issue 32 item 4). An
+    /// exact title that is also the unique id prefix of another share is ambiguous.
     /// - Throws: `LibraryError.notFound(.share)` when none matches, `.prefixTooShort(.share)`
     ///   for a prefix shorter than 4 characters, `.ambiguous(.share)` with the candidates
     ///   described as `id (title)`.
@@ -96,7 +97,14 @@ extension Library {
         if !exactID, !text.isEmpty {
             let all = try catalogStore.shares().map(shareInfo)
             let exact = all.filter { $0.title == text }
-            if exact.count == 1 { return try share(id: exact[0].id) }
+            if exact.count == 1 {
+                // A title that is another share's id prefix ('396267a8'): the two are ambiguous,
+                // never the title's share silently (share remove, purge act on it).
+                if case .found(let id) = resolution, id != exact[0].id {
+                    throw Library.ambiguousShare(argument, [exact[0], try share(id: id)])
+                }
+                return try share(id: exact[0].id)
+            }
             if exact.count > 1 { throw Library.ambiguousShare(argument, exact) }
             if case .found(let id) = resolution { return try share(id: id) }
             let folded = Library.foldedTitle(text)

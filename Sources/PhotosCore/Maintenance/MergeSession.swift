@@ -163,9 +163,12 @@ final class MergeSession {
                 report.matchedPhotos += 1
                 continue
             }
-            guard let attributes = try source.mergeSourcePhoto(photo.uniqueName, schemaVersion: sourceVersion) else {
-                continue
+            // A value there this version does not know (StoredValueError) names that library.
+            let read: PhotoAttributes?
+            do { read = try source.mergeSourcePhoto(photo.uniqueName, schemaVersion: sourceVersion) } catch {
+                throw LibraryError.wrap(error, library: other.root)
             }
+            guard let attributes = read else { continue }
             try insertPhoto(photo, attributes, with: writer)
         }
     }
