@@ -830,14 +830,15 @@ public final class Importer {
         return read
     }
 
-    /// A Motion Photo's embedded video (issue 25 item 3): a JPEG (or HEIC) whose
-    /// `MotionPhoto.embeddedVideo` finds a video, with its duration and codec as libavformat
+    /// A Motion Photo's embedded video (issue 25 item 3): a JPEG whose
+    /// `MotionPhoto.embeddedVideo` finds a video (a HEIC Motion Photo is not found yet:
+    /// `embeddedVideo` reads a JPEG's segments only), with its duration and codec as libavformat
     /// reads them; nil when there is none or the embedded video cannot be read (the still is
     /// then imported as a still: its image is fine).
     static func motionVideo(_ bytes: [UInt8], format: ImageFormat, thumbnail: ThumbnailOptions)
         -> (range: Range<Int>, video: VideoPosterResult)?
     {
-        guard format == .jpeg || format == .heif, let range = MotionPhoto.embeddedVideo(in: bytes) else { return nil }
+        guard format == .jpeg, let range = MotionPhoto.embeddedVideo(in: bytes) else { return nil }
         let video = try? bytes[range].withUnsafeBytes { try VideoPoster.makeThumbnail(from: $0, options: thumbnail) }
         return video.map { (range, $0) }
     }

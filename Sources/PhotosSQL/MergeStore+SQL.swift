@@ -49,9 +49,12 @@ extension MergeSourceStore where Self: SQLConnection {
         let position =
             schemaVersion >= PhotoAttributes.positionSchemaVersion
             ? "latitude_e7, longitude_e7, altitude_mm" : "NULL, NULL, NULL"
+        let kind =
+            schemaVersion >= PhotoAttributes.kindSchemaVersion
+            ? "kind, duration_ms, video_codec" : "'still', NULL, NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
             var attributes = PhotoAttributes(
@@ -63,6 +66,9 @@ extension MergeSourceStore where Self: SQLConnection {
             (attributes.latitudeE7, attributes.longitudeE7, attributes.altitudeMM) = (
                 r.storedInteger(11).map { Int($0) }, r.storedInteger(12).map { Int($0) },
                 r.storedInteger(13).map { Int($0) }
+            )
+            (attributes.kind, attributes.durationMS, attributes.videoCodec) = (
+                r.optionalString(14) ?? "still", r.storedInteger(15).map { Int($0) }, r.optionalString(16)
             )
             return attributes
         }

@@ -342,6 +342,12 @@ extension SyncStore where Self: SQLConnection {
             arguments: [latitudeE7, longitudeE7, altitudeMM, uniqueName])
     }
 
+    public func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws {
+        try execute(
+            sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE unique_name = ?",
+            arguments: [kind, durationMS, videoCodec, uniqueName])
+    }
+
     public func setPhotoZone(_ uniqueName: String, zone: String) throws {
         try execute(sql: "UPDATE photo SET zone_id = ? WHERE unique_name = ?", arguments: [zone, uniqueName])
     }

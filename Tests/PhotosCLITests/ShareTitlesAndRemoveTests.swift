@@ -222,5 +222,12 @@ final class ShareTitlesAndRemoveTests: TemporaryFolderTestCase {
         XCTAssertEqual(try zones(), before)
         XCTAssertEqual(try listed(["--share", paris]), [n[0], n[1]].sorted())
         XCTAssertEqual(try listed(["--share", String(paris.prefix(9))]), [n[0], n[1]].sorted())
+        // The same argument given to purge: ambiguous, nothing purged (it once purged the
+        // prefix's share without a word).
+        let purged = run(["purge", "--share", prefix, "--yes"])
+        XCTAssertEqual(purged.status, 65, purged.stderr)
+        XCTAssertTrue(purged.stderr.contains(paris) && purged.stderr.contains(titled), purged.stderr)
+        XCTAssertEqual(try zones(), before)
+        XCTAssertEqual(try db().scalarString("SELECT count(*) FROM share", []), "3")
     }
 }

@@ -40,4 +40,26 @@ final class SyncPositionTests: SyncTestCase {
         XCTAssertEqual(try CanonicalDump.of(b.root), try CanonicalDump.of(a.root))
         try assertVerifyClean(b)
     }
+
+    /// A changeset's 0,0 without an altitude is no position, by import's rule: it once was stored,
+    /// listed by `--with-location` and shown as none.
+    func testAZeroZeroPositionWithoutAltitudeFromAChangesetIsNoPosition() throws {
+        let a = try library("A")
+        var options = ImportOptions(paths: [try distinctJPEG()])
+        options.jobs = 1
+        XCTAssertEqual(try Importer(library: a, libraryRoot: a.root, options: options).run().imported, 1)
+        let name = try XCTUnwrap(try photos(a).first?.uniqueName)
+        try a.store.setPhotoPosition(name, latitudeE7: 0, longitudeE7: 0, altitudeMM: nil)
+        var located = PhotoFilter()
+        located.hasPosition = true
+        var inA: [String] = []
+        try a.forEachPhoto(matching: located) { inA.append($0.uniqueName) }
+        XCTAssertEqual(inA, [name], "the changeset below carries 0,0")
+        let b = try library("B")
+        _ = try b.applyChangeset(at: try export(a))
+        XCTAssertEqual(try photos(b).map(\.uniqueName), [name])
+        var inB: [String] = []
+        try b.forEachPhoto(matching: located) { inB.append($0.uniqueName) }
+        XCTAssertEqual(inB, [])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosFiles
 import PhotosImaging
+import PhotosModel
 import PhotosTestSupport
 import XCTest
 
@@ -31,6 +32,35 @@ final class VideoImportTests: ImportTestCase {
                 "color=lime:s=160x120:d=1:r=10", "-f", "lavfi", "-i", "color=blue:s=160x120:d=1:r=10",
                 "-filter_complex", "[0][1][2]concat=n=3:v=1,format=yuv420p", "-c:v", "libx264", "-g", "10"
             ] + extra + [path])
+    }
+
+    /// `photos merge` brings a video in as a video: kind, duration and codec (it once made every
+    /// merged video a still with no duration).
+    func testMergeCarriesAVideosKindDurationAndCodec() throws {
+        try FileManager.default.createDirectory(atPath: tmp.file("in"), withIntermediateDirectories: true)
+        try makeColourClip(tmp.file("in/clip.mp4"))
+        let a = try makeLibrary()
+        XCTAssertEqual(try runImport(a, [tmp.file("in")]).imported, 1)
+        let b = try Library(root: tmp.file("lib-b"), create: true)
+        XCTAssertEqual(try b.merge(from: a).photos, 1)
+        var merged: [PhotoRecord] = []
+        try b.forEachPhoto(matching: PhotoFilter()) { merged.append($0) }
+        XCTAssertEqual(merged.map(\.displayName), ["clip.mp4"])
+        XCTAssertEqual(merged.first?.format, .video)
+        XCTAssertEqual(merged.first?.kind, "video")
+        XCTAssertEqual(merged.first?.durationMS, 3000)
+        XCTAssertEqual(merged.first?.videoCodec, "h264")
+    }
+
+    /// A container's claimed duration is stored only within the changeset reader's bound.
+    func testADurationBeyondTheBoundIsNotStored() {
+        XCTAssertEqual(PhotoRow.durationMilliseconds(seconds: 3.0004), 3000)
+        XCTAssertEqual(PhotoRow.durationMilliseconds(seconds: Double(Int32.max)), Int(Int32.max) * 1000)
+        XCTAssertNil(PhotoRow.durationMilliseconds(seconds: Double(Int32.max) + 1))
+        XCTAssertNil(PhotoRow.durationMilliseconds(seconds: 9.2e12))
+        XCTAssertNil(PhotoRow.durationMilliseconds(seconds: -1))
+        XCTAssertNil(PhotoRow.durationMilliseconds(seconds: .nan))
+        XCTAssertNil(PhotoRow.durationMilliseconds(seconds: .infinity))
     }
 
     func testVideosImportWithTheGreenPosterAndTheirCaptureTimeSourceAndATruncatedOneFailsAlone() throws {

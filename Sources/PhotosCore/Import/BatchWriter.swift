@@ -103,13 +103,13 @@ struct ImportBatchWriter {
                         format: r.format, orientation: r.orientation, zoneID: ZoneID(rawValue: zone))
                     if let motion = r.motion {
                         row.kind = "motion"
-                        row.durationMS = Int((max(0, motion.video.duration) * 1000).rounded())
+                        row.durationMS = PhotoRow.durationMilliseconds(seconds: motion.video.duration)
                         row.videoCodec = motion.video.codec
                     }
                     if let video = r.video {
                         // Issue 25 item 2: milliseconds, rounded; the codec as libavcodec names it.
                         row.kind = "video"
-                        row.durationMS = Int((max(0, video.duration) * 1000).rounded())
+                        row.durationMS = PhotoRow.durationMilliseconds(seconds: video.duration)
                         row.videoCodec = video.codec
                     }
                     if let position = item.position {

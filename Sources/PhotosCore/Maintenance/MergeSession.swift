@@ -194,6 +194,13 @@ final class MergeSession {
                 position.latitudeE7, position.longitudeE7, position.altitudeMM
             )
         }
+        // The kind, duration and codec of a video or Motion Photo (issue 25), under the bounds the
+        // changeset reader holds for the same attributes (the other library is untrusted).
+        if PhotoRow.kinds.contains(a.kind), a.kind != "still" {
+            row.kind = a.kind
+            row.durationMS = a.durationMS.flatMap { (0...Int(Int32.max) * 1000).contains($0) ? $0 : nil }
+            row.videoCodec = a.videoCodec.flatMap { $0.utf8.count <= 64 ? $0 : nil }
+        }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

@@ -43,9 +43,15 @@ extension Library {
     ///   `.zonePrefixAmbiguous` listing the candidates.
     public func resolveZone(_ argument: String) throws -> ZoneID {
         let resolution = try resolveKey(table: "zone", column: "id", argument)
-        if case .found(let id) = resolution { return ZoneID(rawValue: id) }
-        // A share's title names its zone too (issue 32 item 4), as wherever a share id is taken.
-        if let share = try? resolveShare(argument) { return ZoneID(rawValue: share.id) }
+        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        if case .found(let id) = resolution, id.lowercased() == text { return ZoneID(rawValue: id) }
+        // A share's title names its zone too (issue 32 item 4), by the rule of `resolveShare`
+        // (whole id, exact title, id prefix, title prefix): a title that is another share's id
+        // prefix is ambiguous (65), never the prefix's zone purged silently. Its ambiguity and
+        // store errors go through; only "no such share" falls back to zones without a share.
+        do {
+            return ZoneID(rawValue: try resolveShare(argument).id)
+        } catch LibraryError.notFound(_), LibraryError.prefixTooShort(_, _, _) {}
         switch resolution {
         case .found(let id): return ZoneID(rawValue: id)
         case .none: throw MaintenanceError.zoneNotFound(argument)

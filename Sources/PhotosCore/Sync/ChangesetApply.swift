@@ -752,12 +752,24 @@ struct ApplySession {
                 let lat = (v["latitudeE7"] ?? nil).flatMap { Int($0) },
                     lon = (v["longitudeE7"] ?? nil).flatMap { Int($0) }
                 if (lat == nil) == (lon == nil) {
+                    // By import's rule (`GeoPosition`): 0,0 without an altitude is no position.
+                    let p = GeoPosition(
+                        latitudeE7: lat, longitudeE7: lon, altitudeMM: (v["altitudeMM"] ?? nil).flatMap { Int($0) })
                     try store.setPhotoPosition(
-                        id, latitudeE7: lat, longitudeE7: lon,
-                        altitudeMM: lat == nil ? nil : (v["altitudeMM"] ?? nil).flatMap { Int($0) })
+                        id, latitudeE7: p?.latitudeE7, longitudeE7: p?.longitudeE7, altitudeMM: p?.altitudeMM)
                     history.update(.photo(uniqueName: id), position, zone: here["zone"].flatMap { $0 } ?? zone)
                     moved = true
                 }
+            }
+            // The kind, duration and codec follow the original (issue 25 item 2): a replaced
+            // original may be a video where the photo was a still.
+            let video = ["kind", "durationMS", "videoCodec"]
+            if v.keys.contains("kind"), video.contains(where: { (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                try store.setPhotoKind(
+                    id, kind: (v["kind"] ?? nil) ?? "still", durationMS: (v["durationMS"] ?? nil).flatMap { Int($0) },
+                    videoCodec: v["videoCodec"] ?? nil)
+                history.update(.photo(uniqueName: id), video, zone: here["zone"].flatMap { $0 } ?? zone)
+                moved = true
             }
             guard here["zone"] != zone else {
                 if replaced || moved { updated += 1 }
@@ -819,11 +831,13 @@ struct ApplySession {
             sha256: sha,
             byteSize: size)
         // The position, only whole: both coordinates (the catalog's CHECK), an altitude with them.
-        if let lat = (v["latitudeE7"] ?? nil).flatMap({ Int($0) }),
-            let lon = (v["longitudeE7"] ?? nil).flatMap({ Int($0) })
+        // By import's rule (`GeoPosition`): 0,0 without an altitude is no position.
+        if let p = GeoPosition(
+            latitudeE7: (v["latitudeE7"] ?? nil).flatMap({ Int($0) }),
+            longitudeE7: (v["longitudeE7"] ?? nil).flatMap({ Int($0) }),
+            altitudeMM: (v["altitudeMM"] ?? nil).flatMap { Int($0) })
         {
-            (values.latitudeE7, values.longitudeE7) = (lat, lon)
-            values.altitudeMM = (v["altitudeMM"] ?? nil).flatMap { Int($0) }
+            (values.latitudeE7, values.longitudeE7, values.altitudeMM) = (p.latitudeE7, p.longitudeE7, p.altitudeMM)
         }
         // Issue 25 item 2: a changeset of an older peer has no kind: a still.
         if let kind = v["kind"] ?? nil { values.kind = kind }

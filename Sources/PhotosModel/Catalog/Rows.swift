@@ -31,6 +31,17 @@ public struct PhotoRow: Sendable {
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
 
+    /// The kinds the schema's CHECK allows (`photo.kind`).
+    public static let kinds: Set<String> = ["still", "video", "motion", "live"]
+
+    /// A duration in seconds as stored: milliseconds, rounded; nil when it is not finite, negative
+    /// or above `Int32.max` seconds (about 68 years, the bound the changeset reader holds for
+    /// `durationMS`), so a container's claimed duration never makes a photo no peer accepts.
+    public static func durationMilliseconds(seconds: Double) -> Int? {
+        guard seconds.isFinite, seconds >= 0, seconds <= Double(Int32.max) else { return nil }
+        return Int((seconds * 1000).rounded())
+    }
+
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
         captureSource: String?, width: Int, height: Int, format: ImageFormat, orientation: Orientation,

@@ -100,6 +100,16 @@ public struct PhotoAttributes: Sendable {
     /// `longitude_e7`, `altitude_mm`).
     public static let positionSchemaVersion = 13
 
+    /// The kind (`still`, `video`, `motion`, `live`), duration in milliseconds and video codec as
+    /// stored (issue 25, schema `kindSchemaVersion` on); `still` and nil in an older library.
+    /// Unchecked: Core keeps a kind the schema allows and a duration the changeset reader would.
+    public var kind: String = "still"
+    public var durationMS: Int? = nil
+    public var videoCodec: String? = nil
+
+    /// The first schema version whose `photo` rows carry `kind`, `duration_ms`, `video_codec`.
+    public static let kindSchemaVersion = 15
+
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
         captureSource: String?, width: Int?, height: Int?, format: ImageFormat, orientation: Orientation,

@@ -302,6 +302,9 @@ public protocol SyncStore: AnyObject {
     /// Sets a photo's position (issue 26 item 1): 1e-7 degrees and millimetres; all nil for none.
     /// - Throws: the store's error.
     func setPhotoPosition(_ uniqueName: String, latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) throws
+    /// Sets a photo's kind (`still`, `video`, `motion`, `live`), duration in milliseconds and
+    /// video codec (issue 25 item 2). - Throws: the store's error (the schema's CHECK on `kind`).
+    func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws
