@@ -83,10 +83,19 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are drained at once: a child that fills one (64 KiB) while this reads the
+        // other to its end would wait for ever (LD_DEBUG=libs of a binary linking FFmpeg writes
+        // more than 64 KiB to stderr).
+        let stderrReader = PipeReader(err.fileHandleForReading)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { stderrReader.readToEnd() }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: o, as: UTF8.self),
+            String(decoding: stderrReader.data, as: UTF8.self)
+        )
     }
 
     /// Copies of the sample JPEGs made distinct by bytes after EOI, so none is a duplicate (a COM
@@ -290,4 +299,15 @@ extension BinaryTestCase {
         }
         return args
     }
+}
+
+/// One pipe read to its end on another thread (`runProcess`); `data` is read after the
+/// `DispatchGroup` wait, so the two threads never touch it at once.
+final class PipeReader: @unchecked Sendable {
+    private let handle: FileHandle
+    private(set) var data = Data()
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func readToEnd() { data = handle.readDataToEndOfFile() }
 }
