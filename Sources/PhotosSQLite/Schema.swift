@@ -526,7 +526,7 @@ public enum Schema {
         // ever given (`sqlite_sequence`, #31 A8).
         """
         CREATE TEMP TABLE photo_sequence_video AS SELECT seq FROM sqlite_sequence WHERE name = 'photo';
-        CREATE TABLE photo_video (
+        CREATE TABLE photo_v14 (
             id             INTEGER PRIMARY KEY AUTOINCREMENT,
             unique_name    TEXT NOT NULL UNIQUE,
             display_name   TEXT NOT NULL,
@@ -545,7 +545,7 @@ public enum Schema {
                 CHECK ((latitude_e7 IS NULL) = (longitude_e7 IS NULL) AND longitude_e7 BETWEEN -1800000000 AND 1800000000),
             altitude_mm    INTEGER CHECK (altitude_mm IS NULL OR longitude_e7 IS NOT NULL)
         );
-        INSERT INTO photo_video (id, unique_name, display_name, imported_at, capture_date, width, height,
+        INSERT INTO photo_v14 (id, unique_name, display_name, imported_at, capture_date, width, height,
                                  format, orientation, zone_id, capture_offset, capture_source,
                                  latitude_e7, longitude_e7, altitude_mm)
             SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
@@ -553,12 +553,12 @@ public enum Schema {
                    latitude_e7, longitude_e7, altitude_mm
             FROM photo ORDER BY id;
         DROP TABLE photo;
-        ALTER TABLE photo_video RENAME TO photo;
+        ALTER TABLE photo_v14 RENAME TO photo;
         CREATE INDEX photo_zone ON photo(zone_id);
         CREATE INDEX photo_capture_date ON photo(capture_date);
         CREATE INDEX photo_imported_at ON photo(imported_at);
         CREATE INDEX photo_position ON photo(latitude_e7, longitude_e7) WHERE latitude_e7 IS NOT NULL;
-        DELETE FROM sqlite_sequence WHERE name IN ('photo', 'photo_video');
+        DELETE FROM sqlite_sequence WHERE name IN ('photo', 'photo_v14');
         INSERT INTO sqlite_sequence (name, seq)
             SELECT 'photo', max(coalesce((SELECT max(seq) FROM temp.photo_sequence_video), 0),
                                 coalesce((SELECT max(id) FROM photo), 0));

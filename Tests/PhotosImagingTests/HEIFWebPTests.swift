@@ -226,7 +226,7 @@ final class HEIFWebPTests: XCTestCase {
         XCTAssertEqual(detect(ftyp("msf1", ["msf1"])), .heif)
         XCTAssertEqual(detect(ftyp("heix", [])), .heif)
         XCTAssertEqual(detect(ftyp("avis", [])), .avif)
-        XCTAssertNil(detect(ftyp("isom", ["mp41"])), "an MP4 is not an image")
+        XCTAssertEqual(detect(ftyp("isom", ["mp41"])), .video, "an MP4 is a video (issue 25)")
         XCTAssertNil(detect(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)), "a WAV is not WebP")
         // Without the flag, as the library's schema before issue 13 wants: JPEG and PNG only.
         XCTAssertNil(try Self.webp().withUnsafeBytes { ImageFormatSniffer.detect($0) })
