@@ -12,7 +12,9 @@ final class MigrationTablesTests: TemporaryFolderTestCase {
         // #31 A8 (AUTOINCREMENT)
         "photo_v8", "photo_data_v8", "thumbnail_v8", "tag_v8", "rating_v8", "participant_v8", "history_change_v8",
         // issue 24 (RAW, TIFF, GIF, JPEG XL formats)
-        "photo_v12"
+        "photo_v12",
+        // issue 25 (the video format)
+        "photo_v14"
     ]
 
     func testSQLiteListIsExactlyTheTablesAMigratedCatalogHolds() throws {
