@@ -108,7 +108,7 @@ final class CLITests: TemporaryFolderTestCase {
                 "uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
                 "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight",
                 "tags", "ratings",
-                "rating", "zone", "scope"
+                "rating", "zone", "scope", "latitude", "longitude", "altitude", "kind", "duration", "videoCodec"
             ])
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
         XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])
@@ -196,7 +196,7 @@ final class CLITests: TemporaryFolderTestCase {
             XCTAssertTrue(schema.stdout.contains("CREATE TABLE \"photo\" ("), schema.stdout)
             XCTAssertTrue(
                 schema.stdout.contains(
-                    "CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl'))"),
+                    "CHECK (format IN ('jpeg', 'png', 'heif', 'avif', 'webp', 'raw', 'tiff', 'gif', 'jxl', 'video')),"),
                 schema.stdout)
         }
 
