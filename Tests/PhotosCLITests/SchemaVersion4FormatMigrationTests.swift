@@ -40,7 +40,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 capture_offset INTEGER CHECK (capture_offset BETWEEN -1080 AND 1080),
                 capture_source TEXT
             );
-            INSERT INTO photo_v3 SELECT * FROM photo;
+            INSERT INTO photo_v3 SELECT id, unique_name, display_name, imported_at, capture_date, width, height,
+                format, orientation, zone_id, capture_offset, capture_source FROM photo;
             DROP TABLE photo;
             ALTER TABLE photo_v3 RENAME TO photo;
             CREATE INDEX photo_zone ON photo(zone_id);
