@@ -110,7 +110,10 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         XCTAssertEqual(
             after.filter { !$0.hasPrefix("  sync_") && !$0.hasPrefix("  sqlite_sequence: ") }.sorted(),
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
-                $0.hasPrefix("  rating: ") ? $0 + "|null" : $0
+                // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL).
+                $0.hasPrefix("  rating: ")
+                    ? $0 + "|null"
+                    : $0.hasPrefix("  photo: ") ? $0 + "|null|null|null|text(\"still\")|null|null" : $0
             }
             .sorted(),
             "every row of every table kept, ids included")
@@ -125,12 +128,13 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 try db.statement(
                     "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photo' AND sql IS NOT NULL ORDER BY name"
                 )
-                .map { $0.string(0) }, ["photo_capture_date", "photo_imported_at", "photo_zone"])
+                .map { $0.string(0) }, ["photo_capture_date", "photo_imported_at", "photo_position", "photo_zone"])
             XCTAssertEqual(
                 try db.statement("SELECT name FROM pragma_table_info('photo') ORDER BY cid").map { $0.string(0) },
                 [
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
-                    "orientation", "zone_id", "capture_offset", "capture_source"
+                    "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
+                    "altitude_mm", "kind", "duration_ms", "video_codec"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
