@@ -246,8 +246,14 @@ final class TeamCatalogCLITests: BinaryTestCase {
         // Back to what the version before the originals root (migration 10) left: no record, no marker.
         let db = try PostgresDatabase(url)
         try db.execute(
-            "DROP TABLE catalog_originals; DROP TABLE catalog_folder; DROP TABLE photo_file_state; UPDATE schema_version SET version = 9"
+            """
+            DROP TABLE catalog_originals; DROP TABLE catalog_folder; DROP TABLE photo_file_state;
+            ALTER TABLE photo DROP COLUMN latitude_e7, DROP COLUMN longitude_e7, DROP COLUMN altitude_mm,
+                DROP COLUMN kind, DROP COLUMN duration_ms, DROP COLUMN video_codec;
+            UPDATE schema_version SET version = 9
+            """
         )
+        // (Migrations 13–15's position and kind columns go too: a version-9 catalog has none.)
         try FileManager.default.removeItem(atPath: team1 + "/ExternalData/.photos-originals")
         try FileManager.default.createDirectory(atPath: team2 + "/ExternalData/ab", withIntermediateDirectories: true)
         try PostgresCatalogBackend.record(try ConnectionInfo(url).withoutPassword, root: team2)
