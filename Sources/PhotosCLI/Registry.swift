@@ -25,7 +25,7 @@ enum Registry {
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(PurgeCommand.self),
         CommandDescriptor(HistoryCommand.self), CommandDescriptor(HistoryConsumersCommand.self),
         CommandDescriptor(HistoryCompactCommand.self), CommandDescriptor(MergeCommand.self),
-        CommandDescriptor(SyncCommand.self),
+        CommandDescriptor(SyncCommand.self), CommandDescriptor(SyncServeCommand.self),
         CommandDescriptor(StatsCommand.self),
         CommandDescriptor(BackupCommand.self), CommandDescriptor(RestoreCommand.self),
         CommandDescriptor(CatalogMoveCommand.self), CommandDescriptor(CatalogSetOriginalsCommand.self),
