@@ -197,6 +197,14 @@ public enum ChangesetStream {
             start = 0
             end = 0
             while true {
+                // Waits in rounds of a second, so that SIGINT, SIGTERM and SIGHUP (whose
+                // handlers restart system calls) stop a read from a peer that went silent.
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&waiting, 1, 1000)
+                if ready == 0 || (ready < 0 && errno == EINTR) {
+                    try StopSignal.check()
+                    continue
+                }
                 let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 guard n >= 0 else {
