@@ -42,7 +42,8 @@ final class SyncOverSSHTests: BinaryTestCase {
 
     /// Runs the binary with a hard bound; the status, stdout and stderr.
     @discardableResult
-    func photos(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func photos(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in env { environment[k] = v }
         let prepared = try Self.preparingLibraries(args, environment: environment)
@@ -137,8 +138,10 @@ final class SyncOverSSHTests: BinaryTestCase {
             XCTAssertTrue(r.stderr.contains(words), r.stderr)
         }
         let missing = try photos(
-            ["--library", b, "sync", "--from", "peer:" + a, "--ssh-command", try localSSH(), "--remote-photos",
-             dir + "/no/photos"])
+            [
+                "--library", b, "sync", "--from", "peer:" + a, "--ssh-command", try localSSH(), "--remote-photos",
+                dir + "/no/photos"
+            ])
         XCTAssertEqual(missing.status, 69, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("--remote-photos"), missing.stderr)
         let other = try script("v99.sh", "echo 'photos-sync 99 -'\n")

@@ -122,7 +122,8 @@ public enum ChangesetStream {
         }
         do {
             guard mkdir(folder + "/" + changesetOriginalsFolder, 0o755) == 0 else {
-                throw Failure.io("cannot create \(folder)/\(changesetOriginalsFolder): \(String(cString: strerror(errno)))")
+                throw Failure.io(
+                    "cannot create \(folder)/\(changesetOriginalsFolder): \(String(cString: strerror(errno)))")
             }
             let result = try receiveFiles(input, folder: folder, databaseName: databaseName, durable: durable)
             if durable {
@@ -170,7 +171,8 @@ public enum ChangesetStream {
             let digest = try input.copy(size, to: folder + "/" + name, name: name, durable: durable)
             let trailer = try input.line(what: "the SHA-256 of \(name)")
             guard trailer == "sha256 " + digest else {
-                throw Failure.malformed("the bytes of \(name) do not have the SHA-256 the sender sent (\(trailer.debugDescription))")
+                throw Failure.malformed(
+                    "the bytes of \(name) do not have the SHA-256 the sender sent (\(trailer.debugDescription))")
             }
             if original, name != changesetOriginalsFolder + "/" + digest {
                 throw Failure.malformed("the bytes of \(name) have the SHA-256 \(digest)")
@@ -233,7 +235,8 @@ public enum ChangesetStream {
                 bytes += buffer[start..<end]
                 start = end
                 guard bytes.count <= ChangesetStream.lineLimit else {
-                    throw Failure.malformed("a line longer than \(ChangesetStream.lineLimit) bytes, where \(what) was expected")
+                    throw Failure.malformed(
+                        "a line longer than \(ChangesetStream.lineLimit) bytes, where \(what) was expected")
                 }
             }
             guard bytes.count <= ChangesetStream.lineLimit, let text = String(validating: bytes, as: UTF8.self) else {
@@ -264,7 +267,9 @@ public enum ChangesetStream {
                     while done < n {
                         let w = write(out, part.baseAddress! + done, n - done)
                         if w < 0 && errno == EINTR { continue }
-                        guard w > 0 else { throw Failure.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+                        guard w > 0 else {
+                            throw Failure.io("cannot write \(path): \(String(cString: strerror(errno)))")
+                        }
                         done += w
                     }
                 }

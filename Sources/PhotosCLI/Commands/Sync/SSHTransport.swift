@@ -38,7 +38,9 @@ struct RemoteAddress: Equatable {
             var host = authority
             var port: Int?
             if authority.hasPrefix("[") {
-                guard let close = authority.firstIndex(of: "]") else { throw UsageError("\(text): unclosed [ in the host") }
+                guard let close = authority.firstIndex(of: "]") else {
+                    throw UsageError("\(text): unclosed [ in the host")
+                }
                 host = String(authority[authority.index(after: authority.startIndex)..<close])
                 let after = authority[authority.index(after: close)...]
                 if after.hasPrefix(":") { port = try parsePort(String(after.dropFirst()), text) }
@@ -85,7 +87,9 @@ struct RemoteAddress: Equatable {
                 !user.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0 == "@" })
             else { throw UsageError("\(text): \(user.debugDescription) is not a user name") }
         }
-        guard !a.path.isEmpty, a.path != "/" else { throw UsageError("\(text): the address names no path on \(a.host)") }
+        guard !a.path.isEmpty, a.path != "/" else {
+            throw UsageError("\(text): the address names no path on \(a.host)")
+        }
         return a
     }
 }
@@ -274,7 +278,8 @@ final class SSHSession {
         }
         let nothing = "nothing was applied or written"
         if let signal {
-            return CommandFailure(.unavailable, "the ssh connection to \(host) was ended by signal \(signal): \(nothing)")
+            return CommandFailure(
+                .unavailable, "the ssh connection to \(host) was ended by signal \(signal): \(nothing)")
         }
         if status == 255 {
             if let l = line([
@@ -283,11 +288,13 @@ final class SSHSession {
             ]) {
                 return CommandFailure(
                     .noPermission,
-                    "the host key of \(host) was refused (\(l)): check ~/.ssh/known_hosts, or connect once with ssh to accept it")
+                    "the host key of \(host) was refused (\(l)): check ~/.ssh/known_hosts, or connect once with ssh to accept it"
+                )
             }
             if let l = line(["Permission denied", "Too many authentication failures", "Authentication failed"]) {
                 return CommandFailure(
-                    .noPermission, "authentication to \(address.destination) failed (\(l)): check the user, key and ssh-agent")
+                    .noPermission,
+                    "authentication to \(address.destination) failed (\(l)): check the user, key and ssh-agent")
             }
             if let l = line([
                 "Could not resolve hostname", "Name or service not known", "Temporary failure in name resolution",

@@ -55,7 +55,8 @@ enum SyncServeCommand: Command {
                 let line = try input.line(what: "'since TOKEN'")
                 let words = line.split(separator: " ").map(String.init)
                 guard words.count == 2, words[0] == "since", let since = Int64(words[1]), since >= 0 else {
-                    throw CommandFailure(.dataError, "expected 'since TOKEN' from the client, got \(line.debugDescription)")
+                    throw CommandFailure(
+                        .dataError, "expected 'since TOKEN' from the client, got \(line.debugDescription)")
                 }
                 let temp = SSHSession.temporaryFolder(in: library.root)
                 defer { try? FileManager.default.removeItem(atPath: temp) }
