@@ -159,6 +159,11 @@ public protocol MergeSourceStore: AnyObject {
     /// Every photo with its original, in row order.
     /// - Throws: the store's error.
     func mergeSourcePhotos() throws -> [MergeSourcePhoto]
+    /// Every original of the other library besides its photos' primaries (issue 24 item 2, schema
+    /// 16): `photo` is the uniqueName, `fileReference` the other library's; empty for a library of
+    /// an older schema (one original per photo). Roles as stored (the caller skips unknown ones).
+    /// - Throws: the store's error.
+    func mergeSourceExtraOriginals(schemaVersion: Int) throws -> [(original: SyncOriginal, fileReference: String)]
     /// Every zone, by id.
     /// - Throws: the store's error.
     func mergeSourceZones() throws -> [ZoneRecord]
