@@ -46,8 +46,8 @@ final class MergeSession {
         do { sourceVersion = try other.store.schemaVersion() } catch {
             throw LibraryError.wrap(error, library: other.root)
         }
-        let source = self.source
-        sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos() }
+        let (source, version) = (self.source, sourceVersion)
+        sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos(schemaVersion: version) }
         history = HistoryWriter(library, author: author, context: .merge)
         report.dryRun = library.isDryRun
     }
