@@ -50,7 +50,8 @@ public final class PostgresPhotoWriter {
     /// holds the advisory lock of `original.sha256` (`hasOriginal`), as for `insert`.
     /// - Throws: `PostgresError` (`23505` when the photo has an original of that role).
     public func insertOriginal(_ original: PhotoOriginal, ofPhoto photoID: Int64) throws {
-        try db.execute(sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
+        try db.execute(
+            sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
     }
 
     /// Links a photo to a tag (nothing when linked already).

@@ -79,7 +79,8 @@ extension MetadataStore where Self: SQLConnection {
 
     public func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws {
         try execute(
-            sql: "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ? AND role = 'primary'",
+            sql:
+                "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ? AND role = 'primary'",
             arguments: [sha256, byteSize, fileReference, photoID])
     }
 }

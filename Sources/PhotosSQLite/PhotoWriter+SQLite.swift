@@ -42,7 +42,8 @@ public final class PhotoWriter: PhotoInserter {
         try data.run(
             CatalogInserts.photoDataValues(
                 PhotoOriginal(
-                    role: .primary, sha256: sha256, byteSize: byteSize, fileReference: fileReference, format: row.format),
+                    role: .primary, sha256: sha256, byteSize: byteSize, fileReference: fileReference, format: row.format
+                ),
                 ofPhoto: id))
         if let thumbnail { try self.thumbnail.run([id, thumbnail.data, thumbnail.width, thumbnail.height]) }
         return id
