@@ -4,10 +4,11 @@ import PhotosModel
 /// may be older than this one (`schemaVersion`). The lists that grow with the catalog are read
 /// in pages on PostgreSQL (`fetchPaged`).
 extension MergeSourceStore where Self: SQLConnection {
-    public func mergeSourcePhotos() throws -> [MergeSourcePhoto] {
-        try fetchPaged(
+    public func mergeSourcePhotos(schemaVersion: Int) throws -> [MergeSourcePhoto] {
+        let primary = schemaVersion >= PhotoOriginal.rolesSchemaVersion ? " AND d.role = 'primary'" : ""
+        return try fetchPaged(
             sql:
-                "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id",
+                "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id\(primary) ORDER BY p.id",
             arguments: []
         ) {
             MergeSourcePhoto(

@@ -197,7 +197,7 @@ extension SyncStore where Self: SQLConnection {
                     SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
                        p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
-                    FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name = ?
+                    FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name = ?
                     """, SyncEntity.photo.attributes))
         case .tag:
             return try row("SELECT normalize(name), zone_id FROM tag WHERE uuid = ?", ["name", "zone"])
@@ -577,7 +577,7 @@ extension SyncStore where Self: SQLConnection {
                 SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
                        p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
-                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id WHERE p.unique_name IN ({keys})
+                FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name IN ({keys})
                 """)
             for values in result.values { _ = try Self.checkedPhotoAttributes(values) }
         case .tag:

@@ -49,9 +49,8 @@ final class MergeSession {
         do { sourceVersion = try other.store.schemaVersion() } catch {
             throw LibraryError.wrap(error, library: other.root)
         }
-        let source = self.source
-        sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos() }
-        let version = sourceVersion
+        let (source, version) = (self.source, sourceVersion)
+        sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos(schemaVersion: version) }
         sourceExtras = try other.store.readTransaction { try source.mergeSourceExtraOriginals(schemaVersion: version) }
             .filter { SyncEntity.extraOriginalRoles.contains($0.original.role) && isSHA256Hex($0.original.sha256) }
         history = HistoryWriter(library, author: author, context: .merge)
@@ -192,7 +191,6 @@ final class MergeSession {
     /// does). An original that is the photo's primary here is not added a second time.
     private func mergeExtraOriginals() throws {
         var have: [String: Set<String>] = [:]
-        var changed = Set<String>()
         for (o, _) in sourceExtras {
             guard let local = localPhoto[o.photo], local.id >= 0 else { continue }
             if have[local.name] == nil {
@@ -204,8 +202,8 @@ final class MergeSession {
             here.photo = local.name
             try library.syncStore.putExtraOriginal(here, fileReference: ExternalDataStore.reference(for: o.sha256))
             have[local.name]?.insert(o.role)
-            if changed.insert(local.name).inserted {
-                history.update(.photoData(photo: local.name), ["role", "sha256", "byteSize", "format"], zone: local.zone)
+            if let role = OriginalRole(rawValue: o.role) {
+                history.insert(.photoData(photo: local.name, role: role), zone: local.zone)
             }
             report.originals += 1
         }

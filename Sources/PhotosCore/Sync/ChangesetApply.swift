@@ -925,14 +925,14 @@ struct ApplySession {
         guard let zone = try store.catalogAttributes(.photo, photo)?["zone"] else { return }
         var current: [String: SyncOriginal] = [:]
         for o in try store.extraOriginals(ofPhotos: [photo])[photo] ?? [] { current[o.role] = o }
-        var changed = false
+        var changed: [String] = []
         for role in SyncEntity.extraOriginalRoles {
             let v = try values(.photoData, photo + "/" + role)
             let have = current[role]
             guard let sha = v["sha256"] ?? nil else {
                 guard have != nil, !v.isEmpty else { continue }
                 if let ref = try store.deleteExtraOriginal(photo: photo, role: role) { removedFiles.append(ref) }
-                changed = true
+                changed.append(role)
                 continue
             }
             guard let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }) else { continue }
@@ -947,10 +947,13 @@ struct ApplySession {
             if let have, have.sha256 != sha { removedFiles.append(ExternalDataStore.reference(for: have.sha256)) }
             try store.putExtraOriginal(
                 SyncOriginal(photo: photo, role: role, sha256: sha, byteSize: size, format: format), fileReference: ref)
-            changed = true
+            changed.append(role)
         }
-        guard changed else { return }
-        history.update(.photoData(photo: photo), ["role", "sha256", "byteSize", "format"], zone: zone)
+        guard !changed.isEmpty else { return }
+        for role in changed {
+            guard let r = OriginalRole(rawValue: role) else { continue }
+            history.update(.photoData(photo: photo, role: r), ["sha256", "byteSize", "format"], zone: zone)
+        }
         updated += 1
     }
 

@@ -100,9 +100,13 @@ struct SyncReconciler {
             var times: [SyncEntity: [String: String]] = [:]
             for object in named {
                 guard let entity = SyncReconciler.entity(ofHistory: object.entity) else { continue }
-                guard times[entity, default: [:]][object.objectID] == nil else { continue }
-                times[entity, default: [:]][object.objectID] = object.timestamp
-                ids[entity, default: []].append(object.objectID)
+                // An original other than the primary is named `PHOTO/ROLE` (schema 16): its photo's.
+                let objectID =
+                    object.entity == HistoryEntity.photoData.rawValue
+                    ? String(object.objectID.prefix { $0 != "/" }) : object.objectID
+                guard times[entity, default: [:]][objectID] == nil else { continue }
+                times[entity, default: [:]][objectID] = object.timestamp
+                ids[entity, default: []].append(objectID)
             }
             for entity in SyncReconciler.order {
                 let entityTimes = times[entity] ?? [:]
