@@ -87,9 +87,14 @@ final class MergeSession {
         var bytes: Int64 = 0
         // Every original of a photo (issue 24 item 2): the primaries, then the others.
         let files =
-            sourcePhotos.map { (uniqueName: $0.uniqueName, sha256: $0.sha256, byteSize: $0.byteSize, fileReference: $0.fileReference) }
+            sourcePhotos.map {
+                (uniqueName: $0.uniqueName, sha256: $0.sha256, byteSize: $0.byteSize, fileReference: $0.fileReference)
+            }
             + sourceExtras.map {
-                (uniqueName: $0.original.photo, sha256: $0.original.sha256, byteSize: $0.original.byteSize, fileReference: $0.fileReference)
+                (
+                    uniqueName: $0.original.photo, sha256: $0.original.sha256, byteSize: $0.original.byteSize,
+                    fileReference: $0.fileReference
+                )
             }
         for photo in files {
             defer {
@@ -194,7 +199,8 @@ final class MergeSession {
         for (o, _) in sourceExtras {
             guard let local = localPhoto[o.photo], local.id >= 0 else { continue }
             if have[local.name] == nil {
-                have[local.name] = Set((try library.syncStore.extraOriginals(ofPhotos: [local.name])[local.name] ?? []).map(\.role))
+                have[local.name] = Set(
+                    (try library.syncStore.extraOriginals(ofPhotos: [local.name])[local.name] ?? []).map(\.role))
             }
             guard have[local.name]?.contains(o.role) == false else { continue }
             if try library.syncStore.catalogAttributes(.photo, local.name)?["sha256"] == o.sha256 { continue }

@@ -403,7 +403,8 @@ extension Library {
             let here = try syncStore.catalogAttributes(.photo, photo)
             let known = try !syncStore.syncEntries(.photo, photo).isEmpty
             guard here != nil || sent != nil || known else {
-                throw refuse(id, "is an original of photo \(photo), which is neither in the changeset nor in this library")
+                throw refuse(
+                    id, "is an original of photo \(photo), which is neither in the changeset nor in this library")
             }
             // Of a photo deleted here or there: the tombstone wins, the original is not taken.
             if sent?[SyncEntity.deleted] != nil { continue }
@@ -428,7 +429,8 @@ extension Library {
                 }
                 continue
             }
-            throw refuse(id, "names the original \(sha), which is neither in the changeset nor in the photo's zone here")
+            throw refuse(
+                id, "names the original \(sha), which is neither in the changeset nor in the photo's zone here")
         }
     }
 
