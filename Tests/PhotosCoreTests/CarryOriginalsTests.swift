@@ -165,4 +165,44 @@ final class CarryOriginalsTests: SyncTestCase {
         XCTAssertEqual(try originals(restored), try originals(a))
         XCTAssertEqual(file(restored, raw.sha256), raw.bytes)
     }
+
+    /// An owner with one photo with a raw original, shared with ann (read-write).
+    private func sharedPhoto() throws -> (
+        owner: Library, ann: Library, share: String, raw: (sha256: String, bytes: [UInt8]), email: Email
+    ) {
+        let owner = try library("owner"), ann = try library("ann")
+        let name = try XCTUnwrap(try importPhotos(owner).first)
+        let raw = try addRaw(owner, photo: name)
+        let share = try owner.createShare(photos: [try owner.resolvePhoto(name)], author: .default)
+        let email = try Email(parsing: "ann@example.org")
+        try owner.invite(email, to: share, permission: .readWrite, author: .default)
+        return (owner, ann, share.id, raw, email)
+    }
+
+    func testShareExportAndAcceptCarryTheRawOriginal() throws {
+        let (owner, ann, share, raw, email) = try sharedPhoto()
+        _ = try owner.exportShare(try owner.resolveSharedZone(share), for: email, to: dir + "/to-ann")
+        _ = try ann.acceptShare(at: dir + "/to-ann")
+        XCTAssertEqual(try originals(ann), try originals(owner))
+        XCTAssertEqual(try originals(ann).map { $0[1] }, ["primary", "raw"])
+        XCTAssertEqual(file(ann, raw.sha256), raw.bytes)
+    }
+
+    /// A zone shared with this library changes only through its owner's share changesets: a
+    /// library changeset that gives one of its photos an original is refused (65), nothing applied.
+    func testAnOriginalForAPhotoOfASharedZoneInALibraryChangesetIsRefused() throws {
+        let (owner, ann, share, raw, email) = try sharedPhoto()
+        let toAnn = dir + "/to-ann"
+        _ = try owner.exportShare(try owner.resolveSharedZone(share), for: email, to: toAnn)
+        try tamper(toAnn, "DELETE FROM entry WHERE entity = 'PhotoData'")
+        _ = try ann.acceptShare(at: toAnn)
+        XCTAssertEqual(try originals(ann).map { $0[1] }, ["primary"])
+        let changeset = try export(owner)
+        try tamper(changeset, "DELETE FROM entry WHERE entity <> 'PhotoData'")
+        let (kind, message) = status { _ = try ann.applyChangeset(at: changeset) }
+        XCTAssertEqual(kind, .refused, message)
+        XCTAssertTrue(message.contains(changeset) && message.contains("PhotoData"), message)
+        XCTAssertEqual(try originals(ann).map { $0[1] }, ["primary"])
+        XCTAssertNil(file(ann, raw.sha256))
+    }
 }
