@@ -47,6 +47,18 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             CREATE INDEX photo_zone ON photo(zone_id);
             CREATE INDEX photo_capture_date ON photo(capture_date);
             CREATE INDEX photo_imported_at ON photo(imported_at);
+            -- Migration 16's original role and format go: one original per photo.
+            CREATE TABLE photo_data_v3 (
+                id        INTEGER PRIMARY KEY,
+                photo_id  INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+                sha256    TEXT NOT NULL CHECK (length(sha256) = 64),
+                byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+                file_ref  TEXT NOT NULL
+            );
+            INSERT INTO photo_data_v3 SELECT id, photo_id, sha256, byte_size, file_ref FROM photo_data;
+            DROP TABLE photo_data;
+            ALTER TABLE photo_data_v3 RENAME TO photo_data;
+            CREATE INDEX photo_data_sha256 ON photo_data(sha256);
             \(dropTablesOfSchemaVersion6)
             DROP INDEX rating_photo_author;
             ALTER TABLE rating DROP COLUMN author;
