@@ -32,12 +32,26 @@ public final class PostgresPhotoWriter {
         thumbnail: (data: [UInt8], width: Int, height: Int)?
     ) throws -> Int64 {
         let id = try db.insertReturningID(sql: CatalogInserts.photo, arguments: CatalogInserts.photoValues(photo))
-        try db.execute(sql: CatalogInserts.photoData, arguments: [id, sha256, byteSize, fileReference])
+        try db.execute(
+            sql: CatalogInserts.photoData,
+            arguments: CatalogInserts.photoDataValues(
+                PhotoOriginal(
+                    role: .primary, sha256: sha256, byteSize: byteSize, fileReference: fileReference,
+                    format: photo.format),
+                ofPhoto: id))
         if let thumbnail {
             try db.execute(
                 sql: CatalogInserts.thumbnail, arguments: [id, thumbnail.data, thumbnail.width, thumbnail.height])
         }
         return id
+    }
+
+    /// Adds `original` (a role the photo has no original of yet) to photo `photoID`. The caller
+    /// holds the advisory lock of `original.sha256` (`hasOriginal`), as for `insert`.
+    /// - Throws: `PostgresError` (`23505` when the photo has an original of that role).
+    public func insertOriginal(_ original: PhotoOriginal, ofPhoto photoID: Int64) throws {
+        try db.execute(
+            sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
     }
 
     /// Links a photo to a tag (nothing when linked already).

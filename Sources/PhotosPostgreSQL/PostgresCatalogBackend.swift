@@ -142,6 +142,10 @@ final class PostgresPhotoInserter: PhotoInserter {
             thumbnail: thumbnail.map { (data: $0.data, width: $0.width, height: $0.height) })
     }
 
+    func insertOriginal(_ original: PhotoOriginal, ofPhoto photoID: Int64) throws {
+        try writer.insertOriginal(original, ofPhoto: photoID)
+    }
+
     @discardableResult
     func link(photo: Int64, tag: Int64) throws -> Bool {
         try writer.link(photo: photo, tag: tag)

@@ -330,6 +330,16 @@ public enum PostgresSchema {
             CHECK (kind IN ('still', 'video', 'live', 'motion'));
         ALTER TABLE photo ADD COLUMN duration_ms BIGINT CHECK (duration_ms >= 0);
         ALTER TABLE photo ADD COLUMN video_codec TEXT COLLATE "C";
+        """,
+        // 16 (issue 24 item 2): as SQLite migration 16, a photo has one or more originals:
+        // `photo_data` loses UNIQUE(photo_id) and gains `role` (every existing row 'primary')
+        // and `format`, with UNIQUE (photo_id, role). Row ids and the identity sequence stay.
+        """
+        ALTER TABLE photo_data DROP CONSTRAINT photo_data_photo_id_key;
+        ALTER TABLE photo_data ADD COLUMN role TEXT COLLATE "C" NOT NULL DEFAULT 'primary'
+            CHECK (role IN ('primary', 'raw', 'pairedVideo'));
+        ALTER TABLE photo_data ADD COLUMN format TEXT COLLATE "C";
+        ALTER TABLE photo_data ADD CONSTRAINT photo_data_photo_id_role_key UNIQUE (photo_id, role);
         """
     ]
 }

@@ -28,8 +28,18 @@ public enum CatalogInserts {
         ]
     }
 
-    /// A photo's photo data: photo id, SHA-256, byte size, file reference.
-    public static let photoData = "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref) VALUES (?, ?, ?, ?)"
+    /// An original of a photo (a photo data row): photo id, SHA-256, byte size, file reference,
+    /// role (`OriginalRole` raw value), format (`ImageFormat` raw value or NULL) — `photoDataValues`.
+    public static let photoData =
+        "INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref, role, format) VALUES (?, ?, ?, ?, ?, ?)"
+
+    /// The arguments of `photoData` for `original` of photo `photoID`, in its column order.
+    public static func photoDataValues(_ original: PhotoOriginal, ofPhoto photoID: Int64) -> [SQLBindable] {
+        [
+            photoID, original.sha256, original.byteSize, original.fileReference, original.role.rawValue,
+            original.format?.rawValue
+        ]
+    }
 
     /// A thumbnail: photo id, JPEG bytes, width, height (pixels).
     public static let thumbnail = "INSERT INTO thumbnail (photo_id, data, width, height) VALUES (?, ?, ?, ?)"

@@ -18,7 +18,7 @@ public enum CatalogSQL {
     public static let photoFrom = """
         FROM photo p
         JOIN zone z ON z.id = p.zone_id
-        LEFT JOIN photo_data d ON d.photo_id = p.id
+        LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary'
         LEFT JOIN thumbnail t ON t.photo_id = p.id
         """
 
@@ -274,6 +274,14 @@ extension CatalogStore where Self: SQLConnection {
         try fetchAll(sql: "SELECT file_ref, sha256 FROM photo_data WHERE photo_id = ?", arguments: [photoID]) {
             (reference: $0.string(0), sha256: $0.string(1))
         }
+    }
+
+    public func originals(ofPhoto photoID: Int64) throws -> [PhotoOriginal] {
+        try fetchAll(
+            sql: "SELECT role, sha256, byte_size, file_ref, format FROM photo_data WHERE photo_id = ? ORDER BY id",
+            arguments: [photoID]
+        ) { try OriginalsSQL.original($0) }
+        .sorted { $0.role < $1.role }
     }
 
     public func photoExists(_ photoID: Int64) throws -> Bool {

@@ -18,13 +18,13 @@ struct HistoryRowSource {
         switch entity {
         case .photo:
             self.init(
-                from: "photo p LEFT JOIN photo_data d ON d.photo_id = p.id", rowKey: "p.id",
+                from: "photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary'", rowKey: "p.id",
                 objectID: "p.unique_name", zone: "p.zone_id", photoRowID: "p.id",
                 tombstone: ["p.unique_name", "COALESCE(d.sha256, '')"])
         case .photoData:
             self.init(
                 from: "photo_data d JOIN photo p ON p.id = d.photo_id", rowKey: "d.id",
-                objectID: "p.unique_name", zone: "p.zone_id", photoRowID: "p.id",
+                objectID: OriginalsSQL.objectID, zone: "p.zone_id", photoRowID: "p.id",
                 tombstone: ["p.unique_name", "d.sha256"])
         case .thumbnail:
             self.init(

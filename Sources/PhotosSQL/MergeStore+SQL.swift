@@ -4,15 +4,35 @@ import PhotosModel
 /// may be older than this one (`schemaVersion`). The lists that grow with the catalog are read
 /// in pages on PostgreSQL (`fetchPaged`).
 extension MergeSourceStore where Self: SQLConnection {
-    public func mergeSourcePhotos() throws -> [MergeSourcePhoto] {
-        try fetchPaged(
+    public func mergeSourcePhotos(schemaVersion: Int) throws -> [MergeSourcePhoto] {
+        let primary = schemaVersion >= PhotoOriginal.rolesSchemaVersion ? " AND d.role = 'primary'" : ""
+        return try fetchPaged(
             sql:
-                "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id ORDER BY p.id",
+                "SELECT p.unique_name, d.sha256, d.byte_size, d.file_ref, p.zone_id FROM photo p JOIN photo_data d ON d.photo_id = p.id\(primary) ORDER BY p.id",
             arguments: []
         ) {
             MergeSourcePhoto(
                 uniqueName: $0.string(0), sha256: $0.string(1), byteSize: $0.int(2), fileReference: $0.string(3),
                 zone: $0.string(4))
+        }
+    }
+
+    public func mergeSourceExtraOriginals(schemaVersion: Int) throws -> [(
+        original: SyncOriginal, fileReference: String
+    )] {
+        guard schemaVersion >= 16 else { return [] }
+        return try fetchPaged(
+            sql: """
+                SELECT p.unique_name, d.role, d.sha256, d.byte_size, d.format, d.file_ref FROM photo p
+                JOIN photo_data d ON d.photo_id = p.id WHERE d.role <> 'primary' ORDER BY p.id, d.role
+                """,
+            arguments: []
+        ) {
+            (
+                SyncOriginal(
+                    photo: $0.string(0), role: $0.string(1), sha256: $0.string(2), byteSize: $0.int(3),
+                    format: $0.optionalString(4)), $0.string(5)
+            )
         }
     }
 

@@ -55,7 +55,7 @@ extension MetadataStore where Self: SQLConnection {
             sql: """
                 SELECT p.id, p.unique_name, p.display_name, d.sha256, d.file_ref, p.format, p.width, p.height, p.orientation,
                     s.replaced_sha256s
-                FROM photo_file_state s JOIN photo p ON p.id = s.photo_id JOIN photo_data d ON d.photo_id = p.id
+                FROM photo_file_state s JOIN photo p ON p.id = s.photo_id JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary'
                 WHERE s.image_sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1
                 """,
             arguments: [imageSHA256, zone]
@@ -79,7 +79,8 @@ extension MetadataStore where Self: SQLConnection {
 
     public func replaceOriginal(ofPhoto photoID: Int64, sha256: String, byteSize: Int, fileReference: String) throws {
         try execute(
-            sql: "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ?",
+            sql:
+                "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ? AND role = 'primary'",
             arguments: [sha256, byteSize, fileReference, photoID])
     }
 }

@@ -142,7 +142,7 @@ extension VerifyStore where Self: SQLConnection {
     public func photosWithoutOriginal() throws -> [PhotoName] {
         try fetchPaged(
             sql:
-                "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id)",
+                "SELECT p.unique_name, p.display_name FROM photo p WHERE NOT EXISTS (SELECT 1 FROM photo_data d WHERE d.photo_id = p.id AND d.role = 'primary')",
             arguments: []
         ) { PhotoName(uniqueName: $0.string(0), displayName: $0.string(1)) }
     }

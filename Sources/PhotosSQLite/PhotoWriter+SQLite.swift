@@ -39,9 +39,20 @@ public final class PhotoWriter: PhotoInserter {
     {
         try photo.run(CatalogInserts.photoValues(row))
         let id = db.lastInsertRowID
-        try data.run([id, sha256, byteSize, fileReference])
+        try data.run(
+            CatalogInserts.photoDataValues(
+                PhotoOriginal(
+                    role: .primary, sha256: sha256, byteSize: byteSize, fileReference: fileReference, format: row.format
+                ),
+                ofPhoto: id))
         if let thumbnail { try self.thumbnail.run([id, thumbnail.data, thumbnail.width, thumbnail.height]) }
         return id
+    }
+
+    /// Adds `original` (a role the photo has no original of yet) to photo `photoID`.
+    /// - Throws: `SQLiteError` (a CONSTRAINT when the photo has an original of that role).
+    public func insertOriginal(_ original: PhotoOriginal, ofPhoto photoID: Int64) throws {
+        try data.run(CatalogInserts.photoDataValues(original, ofPhoto: photoID))
     }
 
     /// Links a photo to a tag (nothing when linked already).

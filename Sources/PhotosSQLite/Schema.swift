@@ -573,6 +573,37 @@ public enum Schema {
             CHECK (kind IN ('still', 'video', 'live', 'motion'));
         ALTER TABLE photo ADD COLUMN duration_ms INTEGER CHECK (duration_ms >= 0);
         ALTER TABLE photo ADD COLUMN video_codec TEXT;
+        """,
+        // 16 (issue 24 item 2): a photo has one or more originals. `photo_data` loses
+        // UNIQUE(photo_id) and gains the original's `role` (`OriginalRole`: exactly one
+        // 'primary' per photo, the one its thumbnail, size and `photo.format` come from; 'raw'
+        // the camera RAW of a RAW+JPEG pair; 'pairedVideo' reserved for issue 25) and `format`
+        // (the original's own `ImageFormat`; NULL for rows from before: "the photo's format"),
+        // with UNIQUE (photo_id, role). A UNIQUE constraint cannot be dropped, so the table is
+        // rebuilt as migration 12 rebuilt `photo`, keeping every row id (all of them 'primary')
+        // and the largest id ever given (`sqlite_sequence`, #31 A8). No original file is touched.
+        """
+        CREATE TEMP TABLE photo_data_sequence_v16 AS SELECT seq FROM sqlite_sequence WHERE name = 'photo_data';
+        CREATE TABLE photo_data_v16 (
+            id        INTEGER PRIMARY KEY AUTOINCREMENT,
+            photo_id  INTEGER NOT NULL REFERENCES photo(id) ON DELETE CASCADE,
+            sha256    TEXT NOT NULL CHECK (length(sha256) = 64),
+            byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+            file_ref  TEXT NOT NULL,
+            role      TEXT NOT NULL DEFAULT 'primary' CHECK (role IN ('primary', 'raw', 'pairedVideo')),
+            format    TEXT,
+            UNIQUE (photo_id, role)
+        );
+        INSERT INTO photo_data_v16 (id, photo_id, sha256, byte_size, file_ref, role)
+            SELECT id, photo_id, sha256, byte_size, file_ref, 'primary' FROM photo_data ORDER BY id;
+        DROP TABLE photo_data;
+        ALTER TABLE photo_data_v16 RENAME TO photo_data;
+        CREATE INDEX photo_data_sha256 ON photo_data(sha256);
+        DELETE FROM sqlite_sequence WHERE name IN ('photo_data', 'photo_data_v16');
+        INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'photo_data', max(coalesce((SELECT max(seq) FROM temp.photo_data_sequence_v16), 0),
+                                     coalesce((SELECT max(id) FROM photo_data), 0));
+        DROP TABLE temp.photo_data_sequence_v16;
         """
     ]
 

@@ -47,6 +47,18 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             CREATE INDEX photo_zone ON photo(zone_id);
             CREATE INDEX photo_capture_date ON photo(capture_date);
             CREATE INDEX photo_imported_at ON photo(imported_at);
+            -- Migration 16's original role and format go: one original per photo.
+            CREATE TABLE photo_data_v3 (
+                id        INTEGER PRIMARY KEY,
+                photo_id  INTEGER NOT NULL UNIQUE REFERENCES photo(id) ON DELETE CASCADE,
+                sha256    TEXT NOT NULL CHECK (length(sha256) = 64),
+                byte_size INTEGER NOT NULL CHECK (byte_size >= 0),
+                file_ref  TEXT NOT NULL
+            );
+            INSERT INTO photo_data_v3 SELECT id, photo_id, sha256, byte_size, file_ref FROM photo_data;
+            DROP TABLE photo_data;
+            ALTER TABLE photo_data_v3 RENAME TO photo_data;
+            CREATE INDEX photo_data_sha256 ON photo_data(sha256);
             \(dropTablesOfSchemaVersion6)
             DROP INDEX rating_photo_author;
             ALTER TABLE rating DROP COLUMN author;
@@ -110,10 +122,13 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
         XCTAssertEqual(
             after.filter { !$0.hasPrefix("  sync_") && !$0.hasPrefix("  sqlite_sequence: ") }.sorted(),
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
-                // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL).
+                // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
+                // migration 16 the original's role ('primary') and format (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
-                    : $0.hasPrefix("  photo: ") ? $0 + "|null|null|null|text(\"still\")|null|null" : $0
+                    : $0.hasPrefix("  photo: ")
+                        ? $0 + "|null|null|null|text(\"still\")|null|null"
+                        : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
             "every row of every table kept, ids included")

@@ -250,10 +250,12 @@ final class TeamCatalogCLITests: BinaryTestCase {
             DROP TABLE catalog_originals; DROP TABLE catalog_folder; DROP TABLE photo_file_state;
             ALTER TABLE photo DROP COLUMN latitude_e7, DROP COLUMN longitude_e7, DROP COLUMN altitude_mm,
                 DROP COLUMN kind, DROP COLUMN duration_ms, DROP COLUMN video_codec;
+            ALTER TABLE photo_data DROP COLUMN role, DROP COLUMN format, ADD CONSTRAINT photo_data_photo_id_key UNIQUE (photo_id);
             UPDATE schema_version SET version = 9
             """
         )
-        // (Migrations 13–15's position and kind columns go too: a version-9 catalog has none.)
+        // (Migrations 13–16's position, kind and original role columns go too: a version-9 catalog
+        // has none.)
         try FileManager.default.removeItem(atPath: team1 + "/ExternalData/.photos-originals")
         try FileManager.default.createDirectory(atPath: team2 + "/ExternalData/ab", withIntermediateDirectories: true)
         try PostgresCatalogBackend.record(try ConnectionInfo(url).withoutPassword, root: team2)

@@ -14,7 +14,9 @@ final class MigrationTablesTests: TemporaryFolderTestCase {
         // issue 24 (RAW, TIFF, GIF, JPEG XL formats)
         "photo_v12",
         // issue 25 (the video format)
-        "photo_v14"
+        "photo_v14",
+        // issue 24 item 2 (a photo's several originals)
+        "photo_data_v16"
     ]
 
     func testSQLiteListIsExactlyTheTablesAMigratedCatalogHolds() throws {

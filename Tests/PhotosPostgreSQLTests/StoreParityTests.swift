@@ -304,7 +304,7 @@ final class StoreParityTests: PostgresTestCase {
         read("relink", try s.relinkCounts([TagMerge(winner: beach, losers: [lowerBeach])]))
         read("zone contents", try s.zoneContents(ZoneID(rawValue: "s1")))
         read("zone files", try s.fileReferences(inZone: ZoneID(rawValue: "default")))
-        read("merge photos", try s.mergeSourcePhotos())
+        read("merge photos", try s.mergeSourcePhotos(schemaVersion: PostgresSchema.currentVersion))
         read("merge zones", try s.mergeSourceZones())
         read("merge shares", try s.mergeSourceShares())
         read("merge participants", try s.mergeSourceParticipants(schemaVersion: 4))

@@ -261,8 +261,13 @@ public protocol CatalogStore: AnyObject {
     func photoLocation(_ photoID: Int64) throws -> (uniqueName: String, zone: String, scope: String)?
     /// The thumbnail of a photo: JPEG bytes and size in pixels.
     func thumbnail(ofPhoto photoID: Int64) throws -> (data: [UInt8], width: Int, height: Int)?
-    /// The `file_ref` and SHA-256 of each photo data row of a photo.
+    /// The `file_ref` and SHA-256 of each photo data row of a photo (every original).
     func fileReferences(ofPhoto photoID: Int64) throws -> [(reference: String, sha256: String)]
+    /// Every original of a photo (its `photo_data` rows), in `OriginalRole` order (primary first);
+    /// empty for a photo without any.
+    /// - Throws: the store's error; `StoredValueError` (`.corrupt`) for a role or format this
+    ///   version does not know.
+    func originals(ofPhoto photoID: Int64) throws -> [PhotoOriginal]
     /// True when a photo with this row id exists.
     func photoExists(_ photoID: Int64) throws -> Bool
     /// Deletes a photo; its photo data, thumbnail and ratings go with it (cascade), its tag links

@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 15
+    public static let schemaVersion = 16
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -93,8 +93,8 @@ public enum CatalogTables {
                 t("kind"), i("duration_ms"), t("video_codec")
             ], key: ["id"], identity: "id"),
         CatalogTable(
-            "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref")], key: ["id"],
-            identity: "id"),
+            "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref"), t("role"), t("format")],
+            key: ["id"], identity: "id"),
         CatalogTable(
             "thumbnail", [i("id"), i("photo_id"), CatalogColumn("data", .bytes), i("width"), i("height")],
             key: ["id"], identity: "id"),

@@ -24,6 +24,12 @@ public protocol PhotoInserter: AnyObject {
     func insert(_ row: PhotoRow, sha256: String, byteSize: Int, fileReference: String, thumbnail: ThumbnailRow?)
         throws -> Int64
 
+    /// Adds `original`, of a role other than `primary` the photo has no original of yet, to the
+    /// photo of row id `photoID` (issue 24 item 2: the RAW of a RAW+JPEG pair).
+    /// - Throws: the store's error (`StoreError.Kind.constraint` when the photo has an original
+    ///   of that role).
+    func insertOriginal(_ original: PhotoOriginal, ofPhoto photoID: Int64) throws
+
     /// Links a photo to a tag; nothing when the link exists.
     /// - Returns: true when a link was added.
     /// - Throws: the store's error.
