@@ -160,7 +160,7 @@ enum DateShiftCommand: Command {
             """,
         examples: [
             "photos date shift --tag trip --by +1:00", "photos date shift 3f2a 9b1c --by -0:02:30",
-            "photos date shift --since 2024-08-01 --until 2024-08-15 --by +8:00 --offset +09:00 --dry-run"
+            "photos date shift --since 2024-08-01 --by +8:00 --offset +09:00 --dry-run"
         ])
 
     struct Options: ParsableOptions {
@@ -184,8 +184,8 @@ enum DateShiftCommand: Command {
                         return shift
                     }),
                 .value(
-                    \.offset, "--offset", value: "±HH:MM",
-                    help: "Set the UTC offset (-12:00…+14:00) instead of keeping each photo's.",
+                    \.offset, "--offset", value: "OFFSET",
+                    help: "Set the UTC offset ±HH:MM (-12:00…+14:00) instead of keeping each photo's.",
                     parser: DateCommands.offsetParser),
                 .flag(\.dryRun, "--dry-run", help: "Print each photo's capture time before → after; change nothing.")
             ]
