@@ -75,7 +75,9 @@ public enum GPXTrack {
             func attribute(_ a: String) -> Double? {
                 guard xmlTextReaderMoveToAttribute(reader, a) == 1 else { return nil }
                 defer { xmlTextReaderMoveToElement(reader) }
-                return xmlTextReaderConstValue(reader).flatMap { Double(String(cString: $0).trimmingCharacters(in: .whitespaces)) }
+                return xmlTextReaderConstValue(reader).flatMap {
+                    Double(String(cString: $0).trimmingCharacters(in: .whitespaces))
+                }
             }
             func endPoint() {
                 if let p = point, let t = time, p.lat.isFinite, p.lon.isFinite, abs(p.lat) <= 90, abs(p.lon) <= 180 {
@@ -181,7 +183,8 @@ public enum GPXTrack {
             var lon = a.longitude + f * dLon
             if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
             let ele = a.elevation.flatMap { ea in b.elevation.map { ea + f * ($0 - ea) } }
-            return .found(GeoPosition(latitude: a.latitude + f * (b.latitude - a.latitude), longitude: lon, altitude: ele))
+            return .found(
+                GeoPosition(latitude: a.latitude + f * (b.latitude - a.latitude), longitude: lon, altitude: ele))
         }
         return inGap ? .gap : .outside
     }

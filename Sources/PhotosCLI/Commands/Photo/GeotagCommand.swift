@@ -93,7 +93,8 @@ enum GeotagCommand: Command {
             )
         }
         func coordinates(_ p: GeoPosition) -> String {
-            String(format: "%.7f, %.7f", p.latitude, p.longitude) + (p.altitude.map { String(format: ", %.1f m", $0) } ?? "")
+            String(format: "%.7f, %.7f", p.latitude, p.longitude)
+                + (p.altitude.map { String(format: ", %.1f m", $0) } ?? "")
         }
         if ctx.global.json {
             ctx.console.printJSON(
