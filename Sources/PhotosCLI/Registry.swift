@@ -7,6 +7,8 @@ enum Registry {
         CommandDescriptor(ImportCommand.self), CommandDescriptor(ListCommand.self),
         CommandDescriptor(ShowCommand.self), CommandDescriptor(ThumbnailCommand.self),
         CommandDescriptor(ThumbnailsCommand.self),
+        CommandDescriptor(DateSetCommand.self), CommandDescriptor(DateShiftCommand.self),
+        CommandDescriptor(GeotagCommand.self),
         CommandDescriptor(DeleteCommand.self), CommandDescriptor(VerifyCommand.self),
         CommandDescriptor(TagListCommand.self), CommandDescriptor(TagAddCommand.self),
         CommandDescriptor(TagRemoveCommand.self), CommandDescriptor(TagDeleteCommand.self),

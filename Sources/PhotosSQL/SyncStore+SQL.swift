@@ -353,6 +353,14 @@ extension SyncStore where Self: SQLConnection {
             arguments: [latitudeE7, longitudeE7, altitudeMM, uniqueName])
     }
 
+    public func setPhotoCaptureTime(
+        _ uniqueName: String, captureDate: String?, captureOffset: Int?, captureSource: String?
+    ) throws {
+        try execute(
+            sql: "UPDATE photo SET capture_date = ?, capture_offset = ?, capture_source = ? WHERE unique_name = ?",
+            arguments: [captureDate, captureOffset, captureSource, uniqueName])
+    }
+
     public func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws {
         try execute(
             sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE unique_name = ?",

@@ -828,6 +828,21 @@ struct ApplySession {
                     moved = true
                 }
             }
+            // The winning capture time (issue 26 item 5: `date set`/`date shift` on a peer), when
+            // the changeset's differs from this one.
+            let capture = ["captureDate", "captureOffset", "captureSource"]
+            if v.keys.contains("captureDate"), capture.contains(where: { (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                let date = (v["captureDate"] ?? nil).flatMap { CaptureTime.fromISO($0, source: "")?.local }
+                if date != nil || (v["captureDate"] ?? nil) == nil {
+                    try store.setPhotoCaptureTime(
+                        id, captureDate: date,
+                        captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }.flatMap {
+                            abs($0) <= CaptureTime.maxOffsetMinutes ? $0 : nil
+                        }, captureSource: v["captureSource"] ?? nil)
+                    history.update(.photo(uniqueName: id), capture, zone: here["zone"].flatMap { $0 } ?? zone)
+                    moved = true
+                }
+            }
             // The kind, duration and codec follow the original (issue 25 item 2): a replaced
             // original may be a video where the photo was a still.
             let video = ["kind", "durationMS", "videoCodec"]

@@ -358,6 +358,11 @@ public protocol SyncStore: AnyObject {
     /// Sets a photo's position (issue 26 item 1): 1e-7 degrees and millimetres; all nil for none.
     /// - Throws: the store's error.
     func setPhotoPosition(_ uniqueName: String, latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) throws
+    /// Sets a photo's capture time (issue 26 item 5: a time fixed by `date set`/`date shift` on a
+    /// peer): `captureDate` `YYYY-MM-DDTHH:MM:SS[.fff]` (nil: none), its offset in minutes east
+    /// (nil: unknown) and its source. - Throws: the store's error.
+    func setPhotoCaptureTime(_ uniqueName: String, captureDate: String?, captureOffset: Int?, captureSource: String?)
+        throws
     /// Sets a photo's kind (`still`, `video`, `motion`, `live`), duration in milliseconds and
     /// video codec (issue 25 item 2). - Throws: the store's error (the schema's CHECK on `kind`).
     func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws
