@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // XMP (sidecars and packets embedded in JPEG/PNG), read by namespace: Adobe's XMP Toolkit.
         .systemLibrary(name: "CExempi", pkgConfig: "exempi-2.0", providers: [.apt(["libexempi-dev"])]),
+        // GPX tracks (`photos geotag`, issue 26 item 7): libxml2's streaming reader.
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Colour management (ICC profiles → sRGB), HEIF/HEIC/AVIF and WebP decoding.
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // libheif's header only: CImageCodec loads libheif.so.1 when it meets a HEIF or AVIF file
@@ -77,7 +79,7 @@ let package = Package(
         .target(name: "PhotosPostgreSQL", dependencies: ["CPq", "PhotosModel", "PhotosSQL"]),
         .target(
             name: "PhotosCore",
-            dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "CExempi", "CExempiShim"]),
+            dependencies: ["PhotosModel", "PhotosImaging", "PhotosFiles", "CExempi", "CExempiShim", "CXML2"]),
         .target(
             name: "PhotosCLI",
             dependencies: [

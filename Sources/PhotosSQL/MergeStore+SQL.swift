@@ -17,6 +17,25 @@ extension MergeSourceStore where Self: SQLConnection {
         }
     }
 
+    public func mergeSourceExtraOriginals(schemaVersion: Int) throws -> [(
+        original: SyncOriginal, fileReference: String
+    )] {
+        guard schemaVersion >= 16 else { return [] }
+        return try fetchPaged(
+            sql: """
+                SELECT p.unique_name, d.role, d.sha256, d.byte_size, d.format, d.file_ref FROM photo p
+                JOIN photo_data d ON d.photo_id = p.id WHERE d.role <> 'primary' ORDER BY p.id, d.role
+                """,
+            arguments: []
+        ) {
+            (
+                SyncOriginal(
+                    photo: $0.string(0), role: $0.string(1), sha256: $0.string(2), byteSize: $0.int(3),
+                    format: $0.optionalString(4)), $0.string(5)
+            )
+        }
+    }
+
     public func mergeSourceZones() throws -> [ZoneRecord] {
         try fetchAll(sql: "SELECT id, name, scope FROM zone ORDER BY id", arguments: []) {
             ZoneRecord(id: $0.string(0), name: $0.string(1), scope: $0.string(2))

@@ -151,6 +151,11 @@ extension SyncStore where Self: SQLConnection {
                 SELECT p.unique_name || '/' || t.uuid FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id
                 JOIN tag t ON t.id = pt.tag_id ORDER BY 1
                 """
+        case .photoData:
+            sql = """
+                SELECT p.unique_name || '/' || d.role FROM photo_data d JOIN photo p ON p.id = d.photo_id
+                WHERE d.role <> 'primary' ORDER BY 1
+                """
         }
         return try fetchAll(sql: sql, arguments: []) { $0.string(0) }
     }
@@ -161,7 +166,7 @@ extension SyncStore where Self: SQLConnection {
         case .photo: sql = "SELECT unique_name FROM photo WHERE zone_id = ? ORDER BY unique_name"
         case .tag: sql = "SELECT uuid FROM tag WHERE zone_id = ? ORDER BY uuid"
         case .participant: sql = "SELECT uuid FROM participant WHERE share_id = ? ORDER BY uuid"
-        case .share, .rating, .photoTag: return []
+        case .share, .rating, .photoTag, .photoData: return []
         }
         return try fetchAll(sql: sql, arguments: [zone]) { $0.string(0) }
     }
@@ -206,6 +211,12 @@ extension SyncStore where Self: SQLConnection {
                 SELECT 1 FROM photo_tag pt JOIN photo p ON p.id = pt.photo_id JOIN tag t ON t.id = pt.tag_id
                 WHERE p.unique_name || '/' || t.uuid = ?
                 """, ["present"])
+        case .photoData:
+            return try row(
+                """
+                SELECT d.sha256, d.byte_size, d.format FROM photo_data d JOIN photo p ON p.id = d.photo_id
+                WHERE p.unique_name || '/' || d.role = ? AND d.role <> 'primary'
+                """, SyncEntity.photoData.attributes)
         }
     }
 
@@ -342,6 +353,14 @@ extension SyncStore where Self: SQLConnection {
             arguments: [latitudeE7, longitudeE7, altitudeMM, uniqueName])
     }
 
+    public func setPhotoCaptureTime(
+        _ uniqueName: String, captureDate: String?, captureOffset: Int?, captureSource: String?
+    ) throws {
+        try execute(
+            sql: "UPDATE photo SET capture_date = ?, capture_offset = ?, capture_source = ? WHERE unique_name = ?",
+            arguments: [captureDate, captureOffset, captureSource, uniqueName])
+    }
+
     public func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws {
         try execute(
             sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE unique_name = ?",
@@ -404,7 +423,7 @@ extension SyncStore where Self: SQLConnection {
         case .tag: sql = "SELECT id FROM tag WHERE uuid = ?"
         case .rating: sql = "SELECT id FROM rating WHERE uuid = ?"
         case .participant: sql = "SELECT id FROM participant WHERE uuid = ?"
-        case .share, .photoTag: return nil
+        case .share, .photoTag, .photoData: return nil
         }
         return try fetchInt(sql: sql, arguments: [objectID]).map(Int64.init)
     }
@@ -416,9 +435,46 @@ extension SyncStore where Self: SQLConnection {
         case .tag: sql = "DELETE FROM tag WHERE uuid = ?"
         case .rating: sql = "DELETE FROM rating WHERE uuid = ?"
         case .participant: sql = "DELETE FROM participant WHERE uuid = ?"
+        case .photoData:
+            guard let slash = objectID.lastIndex(of: "/") else { return }
+            _ = try deleteExtraOriginal(
+                photo: String(objectID[..<slash]), role: String(objectID[objectID.index(after: slash)...]))
+            return
         case .share, .photoTag: return
         }
         try execute(sql: sql, arguments: [objectID])
+    }
+
+    // MARK: originals other than the primary (issue 24 item 2, schema 16)
+
+    public func putExtraOriginal(_ o: SyncOriginal, fileReference: String) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_data (photo_id, sha256, byte_size, file_ref, role, format)
+                SELECT id, ?, ?, ?, ?, ? FROM photo WHERE unique_name = ?
+                ON CONFLICT (photo_id, role) DO UPDATE SET sha256 = excluded.sha256, byte_size = excluded.byte_size,
+                    file_ref = excluded.file_ref, format = excluded.format
+                """, arguments: [o.sha256, o.byteSize, fileReference, o.role, o.format, o.photo])
+    }
+
+    public func deleteExtraOriginal(photo uniqueName: String, role: String) throws -> String? {
+        guard role != "primary" else { return nil }
+        let condition = "photo_id = (SELECT id FROM photo WHERE unique_name = ?) AND role = ?"
+        let reference = try fetchOne(
+            sql: "SELECT file_ref FROM photo_data WHERE \(condition)", arguments: [uniqueName, role]
+        ) { $0.string(0) }
+        guard let reference else { return nil }
+        try execute(sql: "DELETE FROM photo_data WHERE \(condition)", arguments: [uniqueName, role])
+        return reference
+    }
+
+    public func originalFiles() throws -> [(reference: String, sha256: String, byteSize: Int)] {
+        var seen = Set<String>()
+        return try fetchAll(
+            sql: "SELECT file_ref, sha256, byte_size FROM photo_data ORDER BY file_ref, id", arguments: []
+        ) { (reference: $0.string(0), sha256: $0.string(1), byteSize: $0.int(2)) }.filter {
+            seen.insert($0.reference).inserted
+        }
     }
 }
 
@@ -541,8 +597,26 @@ extension SyncStore where Self: SQLConnection {
                 ["photo", "value", "author"],
                 "SELECT r.uuid, p.unique_name, r.value, r.author FROM rating r JOIN photo p ON p.id = r.photo_id WHERE r.uuid IN ({keys})"
             )
-        case .photoTag:
-            for id in objectIDs { result[id] = try catalogAttributes(.photoTag, id) }
+        case .photoTag, .photoData:
+            for id in objectIDs { result[id] = try catalogAttributes(entity, id) }
+        }
+        return result
+    }
+
+    public func extraOriginals(ofPhotos uniqueNames: [String]) throws -> [String: [SyncOriginal]] {
+        var result: [String: [SyncOriginal]] = [:]
+        try lookUp(
+            uniqueNames,
+            """
+            SELECT p.unique_name, d.role, d.sha256, d.byte_size, d.format FROM photo_data d
+            JOIN photo p ON p.id = d.photo_id WHERE p.unique_name IN ({keys}) AND d.role <> 'primary'
+            ORDER BY p.unique_name, d.role
+            """
+        ) { r in
+            result[r.string(0), default: []].append(
+                SyncOriginal(
+                    photo: r.string(0), role: r.string(1), sha256: r.string(2), byteSize: r.int(3),
+                    format: r.optionalString(4)))
         }
         return result
     }

@@ -237,7 +237,7 @@ private struct PerObjectReconciler {
         case .share: return id
         case .participant: return live["share"]
         case .rating: return try live["photo"].flatMap { try store.catalogAttributes(.photo, $0)?["zone"] }
-        case .photoTag: return nil
+        case .photoTag, .photoData: return nil
         }
     }
 }

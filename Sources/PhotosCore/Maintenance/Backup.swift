@@ -103,8 +103,9 @@ extension Library {
                     let copy = try Library(
                         root: staging, backend: backend, exportStates: exportStates, create: false,
                         busyTimeout: busyTimeout, readOnly: true)
-                    try copy.forEachPhoto(matching: PhotoFilter()) {
-                        references[$0.fileReference] = ($0.sha256, $0.byteSize)
+                    // Every original of every photo (issue 24 item 2: a RAW beside its JPEG too).
+                    for file in try copy.store.readTransaction({ try copy.syncStore.originalFiles() }) {
+                        references[file.reference] = (file.sha256, file.byteSize)
                     }
                 }
                 try Library.makeFolders(target.root, library: dest)

@@ -16,6 +16,8 @@ public struct MergeReport: Equatable {
     public var ratings = 0
     public var tags = 0
     public var tagLinks = 0
+    /// Originals besides a primary added to photos here (issue 24 item 2: a RAW of a RAW+JPEG pair).
+    public var originals = 0
     /// Original files copied into this library's external data.
     public var filesCopied = 0
     /// Of those, originals of photos already here that were missing or of another size: the
@@ -25,7 +27,9 @@ public struct MergeReport: Equatable {
     public var dryRun = false
 
     /// True when nothing would change.
-    public var isEmpty: Bool { zones + shares + participants + photos + movedPhotos + ratings + tags + tagLinks == 0 }
+    public var isEmpty: Bool {
+        zones + shares + participants + photos + movedPhotos + ratings + tags + tagLinks + originals == 0
+    }
 
     public var json: JSONValue {
         .object([

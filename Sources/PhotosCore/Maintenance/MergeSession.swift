@@ -27,6 +27,9 @@ final class MergeSession {
     private(set) var copied: [UncommittedOriginal] = []
 
     private let sourcePhotos: [MergeSourcePhoto]
+    /// The other library's originals besides its primaries (issue 24 item 2), of roles this
+    /// build knows, with their file references there.
+    private let sourceExtras: [(original: SyncOriginal, fileReference: String)]
     /// The photo here of each photo there, by the other library's uniqueName.
     private var localPhoto: [String: LocalPhoto] = [:]
     /// Photos of the other library that came in new (not matched).
@@ -48,6 +51,8 @@ final class MergeSession {
         }
         let (source, version) = (self.source, sourceVersion)
         sourcePhotos = try other.store.readTransaction { try source.mergeSourcePhotos(schemaVersion: version) }
+        sourceExtras = try other.store.readTransaction { try source.mergeSourceExtraOriginals(schemaVersion: version) }
+            .filter { SyncEntity.extraOriginalRoles.contains($0.original.role) && isSHA256Hex($0.original.sha256) }
         history = HistoryWriter(library, author: author, context: .merge)
         report.dryRun = library.isDryRun
     }
@@ -61,6 +66,7 @@ final class MergeSession {
             try mergeZonesAndShares()
             try mergeParticipants()
             try mergePhotos()
+            try mergeExtraOriginals()
             try mergeTags()
             try settleZonesOfMatchedPhotos()
             try mergeTagLinks()
@@ -79,11 +85,22 @@ final class MergeSession {
     private func copyOriginals() throws {
         var done = 0
         var bytes: Int64 = 0
-        for photo in sourcePhotos {
+        // Every original of a photo (issue 24 item 2): the primaries, then the others.
+        let files =
+            sourcePhotos.map {
+                (uniqueName: $0.uniqueName, sha256: $0.sha256, byteSize: $0.byteSize, fileReference: $0.fileReference)
+            }
+            + sourceExtras.map {
+                (
+                    uniqueName: $0.original.photo, sha256: $0.original.sha256, byteSize: $0.original.byteSize,
+                    fileReference: $0.fileReference
+                )
+            }
+        for photo in files {
             defer {
                 done += 1
                 bytes += Int64(photo.byteSize)
-                progress?(done, sourcePhotos.count, bytes)
+                progress?(done, files.count, bytes)
             }
             let ref = ExternalDataStore.reference(for: photo.sha256)
             var st = stat()
@@ -170,6 +187,31 @@ final class MergeSession {
             }
             guard let attributes = read else { continue }
             try insertPhoto(photo, attributes, with: writer)
+        }
+    }
+
+    /// The other library's originals besides the primary (issue 24 item 2) of each photo here it
+    /// matched or brought in: a role the photo here has no original of comes in (its file copied
+    /// by `copyOriginals`); one it has is kept (this library's original stays, as its primary
+    /// does). An original that is the photo's primary here is not added a second time.
+    private func mergeExtraOriginals() throws {
+        var have: [String: Set<String>] = [:]
+        for (o, _) in sourceExtras {
+            guard let local = localPhoto[o.photo], local.id >= 0 else { continue }
+            if have[local.name] == nil {
+                have[local.name] = Set(
+                    (try library.syncStore.extraOriginals(ofPhotos: [local.name])[local.name] ?? []).map(\.role))
+            }
+            guard have[local.name]?.contains(o.role) == false else { continue }
+            if try library.syncStore.catalogAttributes(.photo, local.name)?["sha256"] == o.sha256 { continue }
+            var here = o
+            here.photo = local.name
+            try library.syncStore.putExtraOriginal(here, fileReference: ExternalDataStore.reference(for: o.sha256))
+            have[local.name]?.insert(o.role)
+            if let role = OriginalRole(rawValue: o.role) {
+                history.insert(.photoData(photo: local.name, role: role), zone: local.zone)
+            }
+            report.originals += 1
         }
     }
 

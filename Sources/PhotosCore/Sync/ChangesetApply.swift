@@ -116,6 +116,7 @@ extension Library {
             try ApplySession.checkIdentities(reader, store: syncStore, path: path)
             try checkShareRules(reader, accepting: accepting, path: path)
             thumbnails = try checkNewPhotos(reader, path: path)
+            try checkExtraOriginals(reader, path: path)
         }
         var importLock = lockImports(exclusive: false)
         defer { if let importLock { close(importLock) } }
@@ -127,6 +128,7 @@ extension Library {
             try copyOriginals(reader, report: &report, written: &copied, progress: progress)
             try write {
                 try checkShareRules(reader, accepting: accepting, path: path)
+                try checkExtraOriginals(reader, path: path)
                 // Under the lock, each original found in place before is checked again (and
                 // copied if it went meanwhile): the uncommitted original of another writer that
                 // gave up may have been removed since (issue 31 item 16).
@@ -252,7 +254,7 @@ extension Library {
                     .notPermitted,
                     "changeset \(path) refused: participant \(email) may not change share \"\(share.title)\" (\(zone)) or its participants; only the owner invites, uninvites or changes permissions"
                 )
-            case .photo, .tag, .rating, .photoTag:
+            case .photo, .tag, .rating, .photoTag, .photoData:
                 guard p.permission == SharePermission.readWrite.rawValue, p.acceptance != Acceptance.removed.rawValue
                 else {
                     throw SyncError(
@@ -372,6 +374,66 @@ extension Library {
         return thumbnails
     }
 
+    /// Checks every original other than a primary the changeset names (`PhotoData`, issue 24
+    /// item 2), before anything is written: it is of a photo this library or the changeset has
+    /// (a raw original of a photo that exists nowhere is refused, not kept for a photo that may
+    /// never come); an original with a SHA-256 has a size, and its bytes are carried with that
+    /// size or held here by a photo of the photo's zone; and it is not the photo's primary
+    /// original as well. The reader checked the role (one this build knows, not `primary`).
+    /// - Throws: `SyncError` `.refused` naming the changeset, the original and the fault.
+    func checkExtraOriginals(_ reader: ChangesetReader, path: String) throws {
+        func refuse(_ id: String, _ why: String) -> SyncError {
+            SyncError(.refused, "changeset \(path) refused: PhotoData \(id) \(why)")
+        }
+        var objects: [String: [String: String?]] = [:]
+        var order: [String] = []
+        var photos: [String: [String: String?]] = [:]
+        for e in reader.entries where e.entity == .photoData || e.entity == .photo {
+            if e.entity == .photo {
+                photos[e.objectID, default: [:]][e.attribute] = e.value
+                continue
+            }
+            if objects[e.objectID] == nil { order.append(e.objectID) }
+            objects[e.objectID, default: [:]][e.attribute] = e.value
+        }
+        for id in order {
+            let v = objects[id] ?? [:]
+            let photo = String(id.prefix { $0 != "/" })
+            let sent = photos[photo]
+            let here = try syncStore.catalogAttributes(.photo, photo)
+            let known = try !syncStore.syncEntries(.photo, photo).isEmpty
+            guard here != nil || sent != nil || known else {
+                throw refuse(
+                    id, "is an original of photo \(photo), which is neither in the changeset nor in this library")
+            }
+            // Of a photo deleted here or there: the tombstone wins, the original is not taken.
+            if sent?[SyncEntity.deleted] != nil { continue }
+            guard let sha = v["sha256"] ?? nil else { continue }
+            guard let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }) else {
+                throw refuse(id, "names the original \(sha) without its byteSize")
+            }
+            if sha == (sent?["sha256"] ?? nil) ?? here?["sha256"] {
+                throw refuse(id, "names the photo's primary original \(sha) as a second original of it")
+            }
+            if let original = reader.originals[sha] {
+                guard original.byteSize == size else {
+                    throw refuse(id, "records byteSize \(size), but its original \(sha) has \(original.byteSize) bytes")
+                }
+                continue
+            }
+            if let zone = (sent?["zone"] ?? nil) ?? here?["zone"], try store.hasOriginal(sha256: sha, in: .zone(zone)) {
+                var st = stat()
+                let file = externalData.path(for: ExternalDataStore.reference(for: sha))
+                guard stat(file, &st) == 0, Int(st.st_size) == size else {
+                    throw refuse(id, "records byteSize \(size), but the original \(sha) here is not of that size")
+                }
+                continue
+            }
+            throw refuse(
+                id, "names the original \(sha), which is neither in the changeset nor in the photo's zone here")
+        }
+    }
+
     /// The zones an entry reaches in this library: the zone it is stamped with, the zone or
     /// share its value names, and the zone here of every object it names or changes (a photo's,
     /// a tag's or a participant's own; a rating's photo, both the old one and the one its value
@@ -400,6 +462,7 @@ extension Library {
                 try photoZone(parts[0])
                 if let z = try syncStore.catalogAttributes(.tag, parts[1])?["zone"] { zones.insert(z) }
             }
+        case .photoData: try photoZone(String(e.objectID.prefix { $0 != "/" }))
         }
         return zones
     }
@@ -622,14 +685,17 @@ struct ApplySession {
             try materializeShare(id, values)
         }
         var links = Set<String>()
-        for entity in [SyncEntity.photo, .tag, .rating, .photoTag, .participant] {
+        var originalsOf = Set<String>()
+        for entity in [SyncEntity.photo, .photoData, .tag, .rating, .photoTag, .participant] {
             for (e, id) in objects where e == entity {
                 let values = try values(e, id)
                 switch e {
                 case .share: break
                 case .photo:
                     try materializePhoto(id, values)
+                    originalsOf.insert(id)
                     for l in try store.syncLinkEntries(ofPhoto: id) { links.insert(l.objectID) }
+                case .photoData: originalsOf.insert(String(id.prefix { $0 != "/" }))
                 case .tag: try materializeTag(id, values)
                 case .rating: try materializeRating(id, values)
                 case .photoTag: links.insert(id)
@@ -637,6 +703,7 @@ struct ApplySession {
                 }
             }
         }
+        for photo in originalsOf.sorted() { try materializeOriginals(ofPhoto: photo) }
         for (loser, survivor) in sameOriginal {
             links.formUnion(try moveToSurvivor(from: loser, to: survivor))
         }
@@ -761,6 +828,21 @@ struct ApplySession {
                     moved = true
                 }
             }
+            // The winning capture time (issue 26 item 5: `date set`/`date shift` on a peer), when
+            // the changeset's differs from this one.
+            let capture = ["captureDate", "captureOffset", "captureSource"]
+            if v.keys.contains("captureDate"), capture.contains(where: { (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                let date = (v["captureDate"] ?? nil).flatMap { CaptureTime.fromISO($0, source: "")?.local }
+                if date != nil || (v["captureDate"] ?? nil) == nil {
+                    try store.setPhotoCaptureTime(
+                        id, captureDate: date,
+                        captureOffset: (v["captureOffset"] ?? nil).flatMap { Int($0) }.flatMap {
+                            abs($0) <= CaptureTime.maxOffsetMinutes ? $0 : nil
+                        }, captureSource: v["captureSource"] ?? nil)
+                    history.update(.photo(uniqueName: id), capture, zone: here["zone"].flatMap { $0 } ?? zone)
+                    moved = true
+                }
+            }
             // The kind, duration and codec follow the original (issue 25 item 2): a replaced
             // original may be a video where the photo was a still.
             let video = ["kind", "durationMS", "videoCodec"]
@@ -848,6 +930,48 @@ struct ApplySession {
         history.insert(.photoData(photo: id), zone: zone)
         if thumb != nil { history.insert(.thumbnail(photo: id), zone: zone) }
         inserted += 1
+    }
+
+    /// Makes a photo here hold the originals other than its primary that the sync state says
+    /// (`PhotoData`, issue 24 item 2): a role with a SHA-256 whose file is in external data with
+    /// its size is inserted or replaced (`photo_data` row of that role, file content-addressed);
+    /// a role whose `sha256` has no value is removed (its file goes after the commit when nothing
+    /// references it). One PhotoData update is recorded in history per photo changed.
+    /// - Throws: the store's error.
+    private mutating func materializeOriginals(ofPhoto photo: String) throws {
+        guard let zone = try store.catalogAttributes(.photo, photo)?["zone"] else { return }
+        var current: [String: SyncOriginal] = [:]
+        for o in try store.extraOriginals(ofPhotos: [photo])[photo] ?? [] { current[o.role] = o }
+        var changed: [String] = []
+        for role in SyncEntity.extraOriginalRoles {
+            let v = try values(.photoData, photo + "/" + role)
+            let have = current[role]
+            guard let sha = v["sha256"] ?? nil else {
+                guard have != nil, !v.isEmpty else { continue }
+                if let ref = try store.deleteExtraOriginal(photo: photo, role: role) { removedFiles.append(ref) }
+                changed.append(role)
+                continue
+            }
+            guard let size = (v["byteSize"] ?? nil).flatMap({ Int($0) }) else { continue }
+            let format = v["format"] ?? nil
+            if let have, have.sha256 == sha, have.byteSize == size, have.format == format { continue }
+            let ref = ExternalDataStore.reference(for: sha)
+            // A dry run copies nothing: a carried original counts as in place.
+            let wouldBeCopied = library.externalData.isDryRun && reader.originals[sha]?.byteSize == size
+            var st = stat()
+            guard wouldBeCopied || (stat(library.externalData.path(for: ref), &st) == 0 && Int(st.st_size) == size)
+            else { continue }
+            if let have, have.sha256 != sha { removedFiles.append(ExternalDataStore.reference(for: have.sha256)) }
+            try store.putExtraOriginal(
+                SyncOriginal(photo: photo, role: role, sha256: sha, byteSize: size, format: format), fileReference: ref)
+            changed.append(role)
+        }
+        guard !changed.isEmpty else { return }
+        for role in changed {
+            guard let r = OriginalRole(rawValue: role) else { continue }
+            history.update(.photoData(photo: photo, role: r), ["sha256", "byteSize", "format"], zone: zone)
+        }
+        updated += 1
     }
 
     /// A photo here whose winning original is another (its file's metadata was rewritten

@@ -136,28 +136,23 @@ extension Library {
             guard include?(e) ?? true else { return }
             if seen.insert(e.entity.rawValue + " " + e.objectID).inserted { objects.append((e.entity, e.objectID)) }
         }
+        // A photo goes with all its originals (issue 24 item 2): its `PhotoData` objects whole,
+        // whether or not they changed after the token, so a receiver lacking the photo gets them.
+        var withOriginals: [(SyncEntity, String)] = []
+        for (entity, id) in objects {
+            withOriginals.append((entity, id))
+            guard entity == .photo else { continue }
+            for data in SyncEntity.photoDataIDs(ofPhoto: id) where seen.insert("PhotoData " + data).inserted {
+                withOriginals.append((.photoData, data))
+            }
+        }
+        objects = withOriginals
         var originalBytes: Int64 = 0
-        for (index, (entity, id)) in objects.enumerated() {
-            defer { progress?(index + 1, objects.count, originalBytes) }
-            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): the half-written folder is removed.
-            if index % 64 == 0 { try StopSignal.check() }
-            let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
-            report.objects += 1
-            for e in entries {
-                try file.write(e)
-                report.entries += 1
-                if e.attribute == SyncEntity.deleted { report.deletes += 1 }
-            }
-            guard entity == .photo, !entries.contains(where: { $0.attribute == SyncEntity.deleted }),
-                let sha = entries.first(where: { $0.attribute == "sha256" })?.value,
-                let rowID = try syncStore.rowID(.photo, id)
-            else { continue }
-            if let thumb = try catalogStore.thumbnail(ofPhoto: rowID) {
-                try file.writeThumbnail(photo: id, data: thumb.data, width: thumb.width, height: thumb.height)
-            }
+        /// Copies the original `sha` into the changeset once (`originals/SHA`).
+        func carry(_ sha: String, of id: String) throws {
             let relative = changesetOriginalsFolder + "/" + sha
             var st = stat()
-            if lstat(folder + "/" + relative, &st) == 0 { continue }
+            if lstat(folder + "/" + relative, &st) == 0 { return }
             // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20).
             let byteCount: Int
             do {
@@ -167,12 +162,47 @@ extension Library {
             } catch let e as FileError where e.kind == .unacceptable {
                 throw SyncError(
                     .refused,
-                    "the original of photo \(id) does not have its recorded SHA-256 or is sparse (run 'photos verify'): \(e.reason)"
+                    "the original \(sha) of photo \(id) does not have its recorded SHA-256 or is sparse (run 'photos verify'): \(e.reason)"
                 )
             }
             try file.write(ChangesetOriginal(sha256: sha, byteSize: byteCount, path: relative))
             report.originals += 1
             originalBytes += Int64(byteCount)
+        }
+        for (index, (entity, id)) in objects.enumerated() {
+            defer { progress?(index + 1, objects.count, originalBytes) }
+            // SIGINT, SIGTERM, SIGHUP (issue 31 item 19): the half-written folder is removed.
+            if index % 64 == 0 { try StopSignal.check() }
+            let entries = try syncStore.syncEntries(entity, id).filter { include?($0) ?? true }
+            // The originals of a deleted photo went with it (its tombstone says all).
+            if entity == .photoData,
+                try entries.isEmpty
+                    || syncStore.syncEntries(.photo, String(id.prefix { $0 != "/" })).contains(where: {
+                        $0.attribute == SyncEntity.deleted
+                    })
+            {
+                continue
+            }
+            report.objects += 1
+            for e in entries {
+                try file.write(e)
+                report.entries += 1
+                if e.attribute == SyncEntity.deleted { report.deletes += 1 }
+            }
+            if entity == .photoData {
+                if let sha = entries.first(where: { $0.attribute == "sha256" })?.value {
+                    try carry(sha, of: String(id.prefix { $0 != "/" }))
+                }
+                continue
+            }
+            guard entity == .photo, !entries.contains(where: { $0.attribute == SyncEntity.deleted }),
+                let sha = entries.first(where: { $0.attribute == "sha256" })?.value,
+                let rowID = try syncStore.rowID(.photo, id)
+            else { continue }
+            if let thumb = try catalogStore.thumbnail(ofPhoto: rowID) {
+                try file.writeThumbnail(photo: id, data: thumb.data, width: thumb.width, height: thumb.height)
+            }
+            try carry(sha, of: id)
         }
         try file.finish()
         try Durability.syncFileSystem(containing: folder)

@@ -120,8 +120,12 @@ struct ChangesetReader {
                 throw fail("two values for attribute \(r.attribute.debugDescription)")
             }
             guard let entity = SyncEntity(rawValue: r.entity) else { throw fail("unknown entity") }
+            if entity == .photoData, let problem = SyncValues.originalRoleProblem(r.objectID) {
+                throw fail(problem)
+            }
             guard SyncValues.isObjectID(r.objectID, of: entity) else { throw fail("not a valid identity") }
-            guard entity.attributes.contains(r.attribute) || r.attribute == SyncEntity.deleted else {
+            guard entity.attributes.contains(r.attribute) || (r.attribute == SyncEntity.deleted && entity != .photoData)
+            else {
                 throw fail("unknown attribute \(r.attribute.debugDescription)")
             }
             if let problem = SyncValues.problem(entity, r.attribute, r.value) {
@@ -229,7 +233,29 @@ enum SyncValues {
         case .photoTag:
             let parts = id.split(separator: "/", omittingEmptySubsequences: false)
             return parts.count == 2 && isUniqueName(String(parts[0])) && isUUID(String(parts[1]))
+        case .photoData:
+            let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+            return parts.count == 2 && isUniqueName(String(parts[0]))
+                && SyncEntity.extraOriginalRoles.contains(String(parts[1]))
         }
+    }
+
+    /// What is wrong with the role of a `PhotoData` object id `PHOTO/ROLE` (issue 24 item 2),
+    /// nil when it is one this build carries: a role this build does not know (a newer peer's)
+    /// is refused, not dropped, so that no original is lost silently; `primary` is the photo's
+    /// own original (its `sha256`), so a `PhotoData` of that role would be a second primary.
+    static func originalRoleProblem(_ id: String) -> String? {
+        guard let slash = id.lastIndex(of: "/") else { return nil }
+        let role = String(id[id.index(after: slash)...])
+        if role == OriginalRole.primary.rawValue {
+            return
+                "a second primary original: a photo's primary original is its own sha256, and it has exactly one"
+        }
+        guard SyncEntity.extraOriginalRoles.contains(role) else {
+            return
+                "original role \(role.debugDescription) is not one this library knows (\(SyncEntity.extraOriginalRoles.joined(separator: ", ")) besides the photo's primary); upgrade photos here to apply it"
+        }
+        return nil
     }
 
     /// Text without control characters, at most `limit` UTF-8 bytes.
@@ -300,6 +326,9 @@ enum SyncValues {
             return oneOf([SharePermission.readOnly.rawValue, SharePermission.readWrite.rawValue])
         case (.participant, "acceptance"): return oneOf(Acceptance.allCases.map(\.rawValue))
         case (.photoTag, "present"): return oneOf(["0", "1"])
+        case (.photoData, "sha256"): return value == nil || value.map(isSHA256) == true ? nil : "is not a SHA-256"
+        case (.photoData, "byteSize"): return value == nil ? nil : int(0...ChangesetReader.maxOriginalBytes)
+        case (.photoData, "format"): return value == nil ? nil : oneOf(ImageFormat.allCases.map(\.rawValue))
         default: return "is not an attribute of \(entity.rawValue)"
         }
     }

@@ -118,7 +118,7 @@ extension Library {
             switch entry.entity {
             case .participant: return entry.objectID == own && entry.attribute == "acceptance"
             case .share: return false
-            case .photo, .tag, .rating, .photoTag: return readWrite && entry.attribute != "scope"
+            case .photo, .tag, .rating, .photoTag, .photoData: return readWrite && entry.attribute != "scope"
             }
         }
         return try exportChangeset(

@@ -100,9 +100,13 @@ struct SyncReconciler {
             var times: [SyncEntity: [String: String]] = [:]
             for object in named {
                 guard let entity = SyncReconciler.entity(ofHistory: object.entity) else { continue }
-                guard times[entity, default: [:]][object.objectID] == nil else { continue }
-                times[entity, default: [:]][object.objectID] = object.timestamp
-                ids[entity, default: []].append(object.objectID)
+                // An original other than the primary is named `PHOTO/ROLE` (schema 16): its photo's.
+                let objectID =
+                    object.entity == HistoryEntity.photoData.rawValue
+                    ? String(object.objectID.prefix { $0 != "/" }) : object.objectID
+                guard times[entity, default: [:]][objectID] == nil else { continue }
+                times[entity, default: [:]][objectID] = object.timestamp
+                ids[entity, default: []].append(objectID)
             }
             for entity in SyncReconciler.order {
                 let entityTimes = times[entity] ?? [:]
@@ -162,6 +166,10 @@ struct SyncReconciler {
         var syncedLinks: [String: [String: SyncEntry]] = [:]
         /// Photo uniqueName → linked tag uuids.
         var liveLinks: [String: [String]] = [:]
+        /// `PhotoData` object id (`PHOTO/ROLE`) → attribute → entry.
+        var syncedOriginals: [String: [String: SyncEntry]] = [:]
+        /// Photo uniqueName → role → its original other than the primary.
+        var liveOriginals: [String: [String: SyncOriginal]] = [:]
         /// Entries to write.
         var pending: [SyncEntry] = []
     }
@@ -187,6 +195,13 @@ struct SyncReconciler {
                 let photo = String(e.objectID[..<slash])
                 guard wanted.contains(photo) else { continue }
                 chunk.syncedLinks[photo, default: [:]][String(e.objectID[e.objectID.index(after: slash)...])] = e
+            }
+            // A photo's originals besides its primary (issue 24 item 2): compared as its links are.
+            for (photo, originals) in try store.extraOriginals(ofPhotos: photos) {
+                for o in originals { chunk.liveOriginals[photo, default: [:]][o.role] = o }
+            }
+            for e in try store.syncEntries(.photoData, photos.flatMap(SyncEntity.photoDataIDs(ofPhoto:))) {
+                chunk.syncedOriginals[e.objectID, default: [:]][e.attribute] = e
             }
         }
         for id in toCompare { reconcile(entity, id, time: times[id] ?? now, &chunk) }
@@ -231,7 +246,41 @@ struct SyncReconciler {
                 chunk.pending.append(moved)
             }
         }
-        if entity == .photo { reconcileLinks(ofPhoto: id, zone: zone, time: time, &chunk) }
+        if entity == .photo {
+            reconcileLinks(ofPhoto: id, zone: zone, time: time, &chunk)
+            reconcileOriginals(ofPhoto: id, zone: zone, time: time, &chunk)
+        }
+    }
+
+    /// A photo's originals other than its primary, one `PhotoData` object per role
+    /// (`PHOTO/ROLE`): each attribute that differs from the sync state is stamped; a role the
+    /// photo has no original of any more gets `sha256` without a value (only when the sync
+    /// state had one); unchanged ones that moved with their photo take its new zone.
+    private func reconcileOriginals(ofPhoto photo: String, zone: String?, time: String, _ chunk: inout Chunk) {
+        let live = chunk.liveOriginals[photo] ?? [:]
+        for role in SyncEntity.extraOriginalRoles {
+            let id = photo + "/" + role
+            let synced = chunk.syncedOriginals[id] ?? [:]
+            var values: [String: String?] = ["sha256": nil, "byteSize": nil, "format": nil]
+            if let o = live[role] {
+                values = ["sha256": o.sha256, "byteSize": String(o.byteSize), "format": o.format]
+            } else if synced.isEmpty || (synced["sha256"]?.value == nil) {
+                continue
+            }
+            for attribute in SyncEntity.photoData.attributes {
+                let value = values[attribute] ?? nil
+                let old = synced[attribute]
+                if old == nil || old?.value != value {
+                    // Gone: only `sha256` says so; the size and format stay as they were.
+                    if live[role] == nil && attribute != "sha256" { continue }
+                    put(.photoData, id, attribute, value, zone: zone, time: time, after: old?.stamp.time, &chunk)
+                } else if let old, old.zone != zone {
+                    var moved = old
+                    moved.zone = zone
+                    chunk.pending.append(moved)
+                }
+            }
+        }
     }
 
     /// A photo's links as a set: new ones `present = 1`, gone ones `present = 0`.
@@ -261,7 +310,7 @@ struct SyncReconciler {
         case .share: return id
         case .participant: return live["share"]
         case .rating: return live["photo"].flatMap { chunk.photoZones[$0] }
-        case .photoTag: return nil
+        case .photoTag, .photoData: return nil
         }
     }
 }

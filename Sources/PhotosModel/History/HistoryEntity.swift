@@ -133,6 +133,11 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case shareLeave = "share leave"
     /// The owner ends a share, moving its photos back to the default zone (`share stop`).
     case shareStop = "share stop"
+    /// `photos date set` and `photos date shift`: capture times fixed by hand (issue 26 item 5).
+    case dateSet = "date set"
+    case dateShift = "date shift"
+    /// `photos geotag`: positions from a GPX track (issue 26 item 7).
+    case geotag = "geotag"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.

@@ -160,6 +160,11 @@ public protocol MergeSourceStore: AnyObject {
     /// `PhotoOriginal.rolesSchemaVersion` has one original per photo, all primary).
     /// - Throws: the store's error.
     func mergeSourcePhotos(schemaVersion: Int) throws -> [MergeSourcePhoto]
+    /// Every original of the other library besides its photos' primaries (issue 24 item 2, schema
+    /// 16): `photo` is the uniqueName, `fileReference` the other library's; empty for a library of
+    /// an older schema (one original per photo). Roles as stored (the caller skips unknown ones).
+    /// - Throws: the store's error.
+    func mergeSourceExtraOriginals(schemaVersion: Int) throws -> [(original: SyncOriginal, fileReference: String)]
     /// Every zone, by id.
     /// - Throws: the store's error.
     func mergeSourceZones() throws -> [ZoneRecord]

@@ -1,7 +1,9 @@
 /// The objects sync replicates, each named by its stable identity (SYNC.md "Identity is the
 /// uuid"): Photo by uniqueName, Tag, Rating and Participant by uuid, Share by its zone id, and a
-/// photo–tag link (`PhotoTag`) by `PHOTO/TAGUUID`. PhotoData and Thumbnail travel with their
-/// photo (they are 1:1 with it and never change alone).
+/// photo–tag link (`PhotoTag`) by `PHOTO/TAGUUID`, and a photo's original of a role other than
+/// `primary` (`PhotoData`, issue 24 item 2) by `PHOTO/ROLE`. The primary original and the
+/// thumbnail travel with their photo (its `sha256`, `byteSize` and `format`), so that a changeset
+/// of a library from before several originals per photo (schema 16) means "the primary only".
 public enum SyncEntity: String, CaseIterable, Sendable {
     case share = "Share"
     case participant = "Participant"
@@ -9,6 +11,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
     case tag = "Tag"
     case rating = "Rating"
     case photoTag = "PhotoTag"
+    case photoData = "PhotoData"
 
     /// The attributes sync keeps per object of this entity, besides `deleted` (the tombstone).
     /// Each is an attribute of the data model (SPEC §3) as text; `PhotoTag.present` is `1` for a
@@ -27,7 +30,21 @@ public enum SyncEntity: String, CaseIterable, Sendable {
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
         case .photoTag: return ["present"]
+        // `sha256` without a value: the photo has no original of this role (any more).
+        case .photoData: return ["sha256", "byteSize", "format"]
         }
+    }
+
+    /// The roles whose originals travel as `PhotoData` objects (`PHOTO/ROLE`): every role this
+    /// build knows but `primary`, in the order of `OriginalRole.allCases`.
+    public static var extraOriginalRoles: [String] {
+        OriginalRole.allCases.filter { $0 != .primary }.map(\.rawValue)
+    }
+
+    /// The `PhotoData` object ids of a photo's extra originals, one per role of
+    /// `extraOriginalRoles`.
+    public static func photoDataIDs(ofPhoto uniqueName: String) -> [String] {
+        extraOriginalRoles.map { uniqueName + "/" + $0 }
     }
 
     /// The attribute name of a tombstone: value `1` once the object is deleted (a delete wins
@@ -75,6 +92,29 @@ public struct SyncEntry: Equatable, Sendable {
         self.value = value
         self.stamp = stamp
         self.zone = zone
+    }
+}
+
+/// An original of a photo other than its primary (issue 24 item 2), as sync reads and writes it
+/// by identity: `photo_data` row of role `role`.
+public struct SyncOriginal: Equatable, Sendable {
+    /// The photo's uniqueName.
+    public var photo: String
+    /// `OriginalRole` raw value (never `primary` here).
+    public var role: String
+    /// 64 lowercase hex digits.
+    public var sha256: String
+    /// Bytes.
+    public var byteSize: Int
+    /// The original's own `ImageFormat` raw value; nil when not recorded.
+    public var format: String?
+
+    public init(photo: String, role: String, sha256: String, byteSize: Int, format: String?) {
+        self.photo = photo
+        self.role = role
+        self.sha256 = sha256
+        self.byteSize = byteSize
+        self.format = format
     }
 }
 
@@ -297,11 +337,32 @@ public protocol SyncStore: AnyObject {
         _ photo: SyncPhotoValues, fileReference: String, thumbnail: (data: [UInt8], width: Int, height: Int)?
     )
         throws -> Int64
+    /// The originals of each photo named (any number) other than its primary: uniqueName →
+    /// originals in role order, photos without any left out.
+    /// - Throws: the store's error.
+    func extraOriginals(ofPhotos uniqueNames: [String]) throws -> [String: [SyncOriginal]]
+    /// Inserts the photo's original of `original.role` (not `primary`), or replaces its SHA-256,
+    /// size, format and file reference; nothing when the photo is not here.
+    /// - Throws: the store's error (the schema's CHECK on the role).
+    func putExtraOriginal(_ original: SyncOriginal, fileReference: String) throws
+    /// Deletes the photo's original of `role` (not `primary`).
+    /// - Returns: its file reference, nil when there was none.
+    /// - Throws: the store's error.
+    func deleteExtraOriginal(photo uniqueName: String, role: String) throws -> String?
+    /// Every original's file (all photos, all roles): file reference, SHA-256 and size, in file
+    /// reference order, one per reference.
+    /// - Throws: the store's error.
+    func originalFiles() throws -> [(reference: String, sha256: String, byteSize: Int)]
     /// Sets a photo's zone. - Throws: the store's error.
     func setPhotoZone(_ uniqueName: String, zone: String) throws
     /// Sets a photo's position (issue 26 item 1): 1e-7 degrees and millimetres; all nil for none.
     /// - Throws: the store's error.
     func setPhotoPosition(_ uniqueName: String, latitudeE7: Int?, longitudeE7: Int?, altitudeMM: Int?) throws
+    /// Sets a photo's capture time (issue 26 item 5: a time fixed by `date set`/`date shift` on a
+    /// peer): `captureDate` `YYYY-MM-DDTHH:MM:SS[.fff]` (nil: none), its offset in minutes east
+    /// (nil: unknown) and its source. - Throws: the store's error.
+    func setPhotoCaptureTime(_ uniqueName: String, captureDate: String?, captureOffset: Int?, captureSource: String?)
+        throws
     /// Sets a photo's kind (`still`, `video`, `motion`, `live`), duration in milliseconds and
     /// video codec (issue 25 item 2). - Throws: the store's error (the schema's CHECK on `kind`).
     func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws

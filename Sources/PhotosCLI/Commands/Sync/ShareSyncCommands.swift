@@ -25,23 +25,31 @@ enum ShareExportCommand: Command {
         var share = ""
         var email: Email?
         var output = ""
+        var sshCommand: String?
+        var remotePhotos: String?
         static var options: [Option<Options>] {
             [
                 .value(\.email, "--for", value: "EMAIL", help: "The participant (owner's side).", parser: .email),
-                .required(\.output, "-o", "--output", value: "CHANGESET", help: "The changeset folder to write.")
+                .required(\.output, "-o", "--output", value: "CHANGESET", help: "The changeset folder to write."),
+                RemoteOptions.sshCommand(\.sshCommand), RemoteOptions.remotePhotos(\.remotePhotos)
             ]
         }
+
+        mutating func validate() throws { _ = try RemoteAddress.parse(output) }
         static var arguments: [Argument<Options>] { [ShareArguments.share(\.share)] }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary()
         let share = try library.resolveSharedZone(options.share)
-        let path = Library.resolvePath(explicit: options.output, in: ctx.libraryEnvironment)
-        let report = try ctx.console.withProgress("exporting") { bar in
-            try library.exportShare(
-                share, for: options.email, to: path,
-                progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+        let report = try ctx.writingChangeset(
+            to: options.output, root: library.root, sshCommand: options.sshCommand, remotePhotos: options.remotePhotos
+        ) { path in
+            try ctx.console.withProgress("exporting") { bar in
+                try library.exportShare(
+                    share, for: options.email, to: path,
+                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            }
         }
         if let token = report.unservedToken {
             ctx.console.note(
@@ -77,13 +85,26 @@ enum ShareAcceptCommand: Command {
         var path = ""
         var dryRun = false
         var yes = false
-        static var options: [Option<Options>] { [Confirmation.dryRun(\.dryRun), Confirmation.yes(\.yes)] }
-        static var arguments: [Argument<Options>] { [.one(\.path, "changeset", help: "The owner's changeset folder.")] }
+        var sshCommand: String?
+        var remotePhotos: String?
+        static var options: [Option<Options>] {
+            [
+                Confirmation.dryRun(\.dryRun), Confirmation.yes(\.yes), RemoteOptions.sshCommand(\.sshCommand),
+                RemoteOptions.remotePhotos(\.remotePhotos)
+            ]
+        }
+        static var arguments: [Argument<Options>] {
+            [.one(\.path, "changeset", help: "The owner's changeset folder (or host:path, ssh://host/path).")]
+        }
+
+        mutating func validate() throws { _ = try RemoteAddress.parse(path) }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try options.dryRun ? ctx.openLibrary(dryRun: true) : ctx.openOrCreateLibrary()
-        let path = Library.resolvePath(explicit: options.path, in: ctx.libraryEnvironment)
+        let (path, cleanup) = try ctx.localChangeset(
+            options.path, root: library.root, sshCommand: options.sshCommand, remotePhotos: options.remotePhotos)
+        defer { cleanup() }
         let report = try ctx.confirmingDestruction(
             library, yes: options.yes, dryRun: options.dryRun,
             question: { (preview: ApplyReport) in

@@ -29,6 +29,8 @@ enum SyncCommand: Command {
         var since: Int64?
         var dryRun = false
         var yes = false
+        var sshCommand: String?
+        var remotePhotos: String?
 
         static var options: [Option<Options>] {
             [
@@ -41,7 +43,9 @@ enum SyncCommand: Command {
                     \.since, "--since", value: "TOKEN", help: "With --export: after this change token.", parser: .token),
                 .value(\.apply, "--apply", value: "CHANGESET", help: "Check and apply a changeset folder."),
                 Confirmation.dryRun(\.dryRun, help: "With --apply or --from: print the counts; change nothing."),
-                Confirmation.yes(\.yes)
+                Confirmation.yes(\.yes),
+                RemoteOptions.sshCommand(\.sshCommand),
+                RemoteOptions.remotePhotos(\.remotePhotos)
             ]
         }
 
@@ -53,6 +57,7 @@ enum SyncCommand: Command {
             }
             if sincePeer != nil && since != nil { throw UsageError("give --since-peer or --since, not both") }
             if export != nil && dryRun { throw UsageError("--dry-run goes with --apply or --from") }
+            for argument in modes { _ = try RemoteAddress.parse(argument) }
         }
     }
 
@@ -62,10 +67,14 @@ enum SyncCommand: Command {
         if let path = options.export {
             var since = options.since ?? 0
             if let peer = options.sincePeer { since = try library.acknowledgedToken(peer: peer) }
-            let report = try ctx.console.withProgress("exporting") { bar in
-                try library.exportChangeset(
-                    to: absolute(path), since: since,
-                    progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+            let report = try ctx.writingChangeset(
+                to: path, root: library.root, sshCommand: options.sshCommand, remotePhotos: options.remotePhotos
+            ) { target in
+                try ctx.console.withProgress("exporting") { bar in
+                    try library.exportChangeset(
+                        to: target, since: since,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
             }
             if let token = report.unservedToken {
                 ctx.console.note(
@@ -82,11 +91,32 @@ enum SyncCommand: Command {
             return
         }
         let apply: () throws -> ApplyReport
-        if let path = options.apply {
+        var cleanup: () -> Void = {}
+        defer { cleanup() }
+        if let remote = try options.from.flatMap(RemoteAddress.parse) {
+            // The far library's changeset, received whole and checked before anything is applied.
+            let temp = SSHSession.temporaryFolder(in: library.root)
+            cleanup = { try? FileManager.default.removeItem(atPath: temp) }
+            try library.requireOriginalsRoot()
+            try SSHSession.pull(
+                remote, into: temp, databaseName: CompositionRoot.changesets.fileName, ownID: try library.libraryID(),
+                appliedToken: { try library.appliedToken(sender: $0) }, sshCommand: options.sshCommand,
+                remotePhotos: options.remotePhotos, environment: ctx.environment)
             apply = {
                 try ctx.console.withProgress(options.dryRun ? "checking" : "applying") { bar in
                     try library.applyChangeset(
-                        at: absolute(path), author: ctx.historyAuthor,
+                        at: temp, author: ctx.historyAuthor,
+                        progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
+                }
+            }
+        } else if let path = options.apply {
+            let (local, remove) = try ctx.localChangeset(
+                path, root: library.root, sshCommand: options.sshCommand, remotePhotos: options.remotePhotos)
+            cleanup = remove
+            apply = {
+                try ctx.console.withProgress(options.dryRun ? "checking" : "applying") { bar in
+                    try library.applyChangeset(
+                        at: local, author: ctx.historyAuthor,
                         progress: { done, total, bytes in bar.update(done: done, total: total, bytes: bytes) })
                 }
             }

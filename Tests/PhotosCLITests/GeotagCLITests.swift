@@ -1,0 +1,112 @@
+import Foundation
+import PhotosTestSupport
+import XCTest
+
+/// Issue 26 item 7 through the binary: `photos geotag --gpx` interpolates between two track
+/// points (to 1e-7 degrees), leaves a photo in a gap wider than --max-gap and one of unknown
+/// offset without a position, refuses bad GPX files with 65/66 naming them, and a dry run
+/// changes no row.
+final class GeotagCLITests: BinaryTestCase {
+    override var label: String { "photos-geotag" }
+
+    /// storm.jpg with an APP1 Exif holding DateTimeOriginal and OffsetTimeOriginal when given
+    /// (as `CaptureTimeCLITests.photo`).
+    func photo(date: String, offset: String?) throws -> Data {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16) }
+        let entries = offset == nil ? 1 : 2
+        let exifIFD = 8 + 2 + 12 + 4
+        let dataStart = exifIFD + 2 + 12 * entries + 4
+        var block: [UInt8] = [0x49, 0x49, 42, 0] + u32(8)
+        block += u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(exifIFD) + u32(0)
+        block += u16(entries) + u16(0x9003) + u16(2) + u32(20) + u32(dataStart)
+        if offset != nil { block += u16(0x9011) + u16(2) + u32(7) + u32(dataStart + 20) }
+        block += u32(0) + Array(date.utf8) + [0]
+        if let offset { block += Array(offset.utf8) + [0] }
+        let payload = Array("Exif\0\0".utf8) + block
+        let segment: [UInt8] =
+            [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let storm = try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg"))
+        return Data(storm.prefix(2)) + Data(segment) + storm.dropFirst(2)
+    }
+
+    /// displayName → the `list --json` object.
+    func listed(_ lib: String) throws -> [String: [String: Any]] {
+        let list = try run(["--library", lib, "list", "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        var result: [String: [String: Any]] = [:]
+        for line in list.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            result[try XCTUnwrap(object["displayName"] as? String)] = object
+        }
+        return result
+    }
+
+    let track = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="43.6000000" lon="1.4000000"><ele>100</ele><time>2024-05-01T10:00:00Z</time></trkpt>
+        <trkpt lat="43.6020000" lon="1.4040000"><ele>110</ele><time>2024-05-01T10:02:00Z</time></trkpt>
+        <trkpt lat="43.7000000" lon="1.5000000"><ele>300</ele><time>2024-05-01T10:30:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+
+    func testGeotagFromATrack() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        // 12:01 at +02:00 is 10:01Z, halfway between the first two points; 12:15 is in the
+        // 28-minute gap; 10:01:30 has no offset.
+        for (name, date, offset) in [
+            ("mid.jpg", "2024:05:01 12:01:00", "+02:00"), ("gap.jpg", "2024:05:01 12:15:00", "+02:00"),
+            ("plain.jpg", "2024:05:01 10:01:30", nil)
+        ] {
+            XCTAssertTrue(
+                FileManager.default.createFile(
+                    atPath: input + "/" + name, contents: try photo(date: date, offset: offset)))
+        }
+        XCTAssertEqual(try run(["--library", lib, "import", "-q", input]).status, 0)
+        let gpx = dir + "/walk.gpx"
+        try track.write(toFile: gpx, atomically: true, encoding: .utf8)
+
+        let before = try CanonicalDump.of(lib)
+        let dry = try run(["--library", lib, "geotag", "--gpx", gpx, "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("43.6010000, 1.4020000, 105.0 m"), dry.stdout)
+        XCTAssertEqual(try CanonicalDump.of(lib), before)
+
+        // Bad files: 65 (not XML, no timestamps, not GPX) or 66 (missing), the file named, nothing changed.
+        let notXML = dir + "/bad.gpx", noTime = dir + "/notime.gpx", other = dir + "/other.xml"
+        try "<gpx><trk>".write(toFile: notXML, atomically: true, encoding: .utf8)
+        try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>".write(
+            toFile: noTime, atomically: true, encoding: .utf8)
+        try "<!DOCTYPE x [<!ENTITY a \"aaaa\">]><gpx>&a;</gpx>".write(toFile: other, atomically: true, encoding: .utf8)
+        for (file, status) in [(notXML, Int32(65)), (noTime, 65), (other, 65), (dir + "/none.gpx", 66)] {
+            let refused = try run(["--library", lib, "geotag", "--gpx", file])
+            XCTAssertEqual(refused.status, status, file + ": " + refused.stderr)
+            XCTAssertTrue(refused.stderr.contains(file), refused.stderr)
+        }
+        XCTAssertEqual(try run(["--library", lib, "geotag", "--gpx", gpx, "--max-gap", "5x"]).status, 64)
+        XCTAssertEqual(try CanonicalDump.of(lib), before)
+
+        let tagged = try run(["--library", lib, "geotag", "--gpx", gpx, "--json"])
+        XCTAssertEqual(tagged.status, 0, tagged.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tagged.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["geotagged"] as? Int, 1)
+        XCTAssertEqual(report["beyondMaxGap"] as? Int, 1)
+        XCTAssertEqual(report["unknownOffset"] as? Int, 1)
+        var photos = try listed(lib)
+        XCTAssertEqual(photos["mid.jpg"]?["latitude"] as? Double ?? 0, 43.601, accuracy: 1e-7)
+        XCTAssertEqual(photos["mid.jpg"]?["longitude"] as? Double ?? 0, 1.402, accuracy: 1e-7)
+        XCTAssertEqual(photos["mid.jpg"]?["altitude"] as? Double ?? 0, 105, accuracy: 1e-3)
+        XCTAssertTrue(photos["gap.jpg"]?["latitude"] is NSNull)
+        XCTAssertTrue(photos["plain.jpg"]?["latitude"] is NSNull)
+        // With --offset, the photo of unknown offset: 10:01:30Z, three quarters of the way.
+        let plain = try XCTUnwrap(photos["plain.jpg"]?["uniqueName"] as? String)
+        XCTAssertEqual(try run(["--library", lib, "geotag", "--gpx", gpx, "--offset", "+00:00", plain]).status, 0)
+        photos = try listed(lib)
+        XCTAssertEqual(photos["plain.jpg"]?["latitude"] as? Double ?? 0, 43.6015, accuracy: 1e-7)
+        XCTAssertEqual(photos["plain.jpg"]?["longitude"] as? Double ?? 0, 1.403, accuracy: 1e-7)
+        let history = try run(["--library", lib, "history", "--json"])
+        XCTAssertEqual(history.stdout.split(separator: "\n").filter { $0.contains("\"geotag\"") }.count, 2)
+    }
+}
