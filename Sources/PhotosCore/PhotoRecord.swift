@@ -43,6 +43,9 @@ public struct PhotoRecord: Equatable {
     /// name); nil for a still.
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
+    /// is a second one, role `raw`).
+    public var originals: [PhotoOriginal] = []
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -76,7 +79,18 @@ public struct PhotoRecord: Equatable {
             ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
             ("kind", .string(kind)),
             ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-            ("videoCodec", .optional(videoCodec))
+            ("videoCodec", .optional(videoCodec)),
+            ("originals", .array(originals.map { originalJSON($0) }))
+        ])
+    }
+
+    /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else
+    /// the photo's), `byteSize`, `sha256` and `path` (relative to the library folder).
+    public func originalJSON(_ original: PhotoOriginal) -> JSONValue {
+        .object([
+            ("role", .string(original.role.rawValue)), ("format", .string(original.format(orPhoto: format).rawValue)),
+            ("byteSize", .int(original.byteSize)), ("sha256", .string(original.sha256)),
+            ("path", .string(Library.externalDataName + "/" + original.fileReference))
         ])
     }
 }
@@ -174,6 +188,7 @@ extension Library {
     private func fillRelations(_ record: inout PhotoRecord) throws {
         record.tags = try catalogStore.tagNames(ofPhoto: record.rowID)
         record.ratings = try catalogStore.ratingValues(ofPhoto: record.rowID)
+        record.originals = try catalogStore.originals(ofPhoto: record.rowID)
     }
 
     /// The photos matching `filter`, in its order (by default capture, else import, date), then

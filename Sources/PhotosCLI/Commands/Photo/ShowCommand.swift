@@ -44,7 +44,14 @@ enum ShowCommand: Command {
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
             ("position", p.position.map(ShowCommand.positionText) ?? "-"),
             ("imported", p.importedAt), ("sha256", p.sha256),
-            ("original", "\(Library.externalDataName)/\(p.fileReference)"),
+            ("original", "\(Library.externalDataName)/\(p.fileReference)")
+        ]
+        // Every original, one line each (issue 24 item 2): role, format, size, SHA-256 prefix, path.
+        let originals = p.originals.map { original in
+            "\(original.role.rawValue): \(original.format(orPhoto: p.format).rawValue), \(original.byteSize) bytes, "
+                + "sha256 \(original.sha256.prefix(12))…, \(Library.externalDataName)/\(original.fileReference)"
+        }
+        let rest: [(String, String)] = [
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
             (
@@ -53,7 +60,12 @@ enum ShowCommand: Command {
             ),
             ("zone", "\(p.zone) (\(p.scope.rawValue))")
         ]
-        ctx.console.printFields(lines, value: TerminalText.escaped)
+        ctx.console.printFields(lines + originals.prefix(1).map { ("originals", $0) }, value: TerminalText.escaped)
+        // Further originals under the first, aligned with the values.
+        for line in originals.dropFirst() {
+            ctx.console.print(TerminalText.padRight("", 13) + TerminalText.escaped(line))
+        }
+        ctx.console.printFields(rest, value: TerminalText.escaped)
     }
 }
 
