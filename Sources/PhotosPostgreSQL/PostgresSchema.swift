@@ -330,6 +330,18 @@ public enum PostgresSchema {
             CHECK (kind IN ('still', 'video', 'live', 'motion'));
         ALTER TABLE photo ADD COLUMN duration_ms BIGINT CHECK (duration_ms >= 0);
         ALTER TABLE photo ADD COLUMN video_codec TEXT COLLATE "C";
+        """,
+        // Issue 27 item 1: as the SQLite migration of the same number, each photo's perceptual
+        // signature in a table of its own (the 64-bit hash as a signed BIGINT).
+        """
+        CREATE TABLE photo_signature (
+            photo_id        BIGINT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+            algorithm       INTEGER NOT NULL CHECK (algorithm >= 1),
+            phash           BIGINT NOT NULL,
+            mean_cb         INTEGER NOT NULL CHECK (mean_cb BETWEEN 0 AND 255),
+            mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
+            low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
+        );
         """
     ]
 }
