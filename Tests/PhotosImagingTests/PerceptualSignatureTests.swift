@@ -68,7 +68,9 @@ final class PerceptualSignatureTests: XCTestCase {
             pc_webp_encode_test($0.baseAddress, Int32(w), Int32(h), 3, 0, 80, &output, &size)
         }
         defer { pc_free(output) }
-        if status == PC_OK, let output { result.append(("webp", Array(UnsafeBufferPointer(start: output, count: size)))) }
+        if status == PC_OK, let output {
+            result.append(("webp", Array(UnsafeBufferPointer(start: output, count: size))))
+        }
         return result
     }
 
@@ -76,7 +78,8 @@ final class PerceptualSignatureTests: XCTestCase {
         let photos = Array(try Self.benchPhotos().prefix(6))
         var worst = 0
         for path in photos {
-            let source = try Self.signature(try XCTUnwrap(FileManager.default.contents(atPath: path).map { [UInt8]($0) }))
+            let source = try Self.signature(
+                try XCTUnwrap(FileManager.default.contents(atPath: path).map { [UInt8]($0) }))
             XCTAssertFalse(source.lowInformation, path)
             for (name, bytes) in try Self.variants(of: path) {
                 let s = try Self.signature(bytes)

@@ -208,21 +208,21 @@ public enum DuplicateKeeper {
     /// The rules as (name, comparison: negative when a goes first, 0 when equal).
     static var rules: [(String, (PhotoRecord, PhotoRecord) -> Int)] {
         [
-        ("more pixels", { b(($1.width * $1.height), ($0.width * $0.height)) }),
-        ("RAW over camera JPEG over other formats", { b(formatRank($0), formatRank($1)) }),
-        (
-            "earliest capture",
-            { a, c in
-                switch (a.captureInstant, c.captureInstant) {
-                case let (x?, y?): return x < y ? -1 : x > y ? 1 : 0
-                case (.some, nil): return -1
-                case (nil, .some): return 1
-                case (nil, nil): return 0
+            ("more pixels", { b(($1.width * $1.height), ($0.width * $0.height)) }),
+            ("RAW over camera JPEG over other formats", { b(formatRank($0), formatRank($1)) }),
+            (
+                "earliest capture",
+                { a, c in
+                    switch (a.captureInstant, c.captureInstant) {
+                    case let (x?, y?): return x < y ? -1 : x > y ? 1 : 0
+                    case (.some, nil): return -1
+                    case (nil, .some): return 1
+                    case (nil, nil): return 0
+                    }
                 }
-            }
-        ),
-        ("earliest import", { b($0.importedAt, $1.importedAt) }),
-        ("smallest uniqueName (otherwise equal)", { b($0.uniqueName, $1.uniqueName) })
+            ),
+            ("earliest import", { b($0.importedAt, $1.importedAt) }),
+            ("smallest uniqueName (otherwise equal)", { b($0.uniqueName, $1.uniqueName) })
         ]
     }
 
@@ -251,7 +251,9 @@ public enum DuplicateKeeper {
                 return (sorted, "earliest import (\(k.importedAt) against \(next.importedAt))")
             case "RAW over camera JPEG over other formats":
                 let kind = formatRank(k) == 0 ? "a RAW original" : "a camera JPEG"
-                return (sorted, "\(kind) (RAW over camera JPEG over other formats; the next is \(next.format.rawValue))")
+                return (
+                    sorted, "\(kind) (RAW over camera JPEG over other formats; the next is \(next.format.rawValue))"
+                )
             default:
                 return (sorted, name)
             }
@@ -326,7 +328,8 @@ extension Library {
             let k = chroma[keeperIndex]
             var group = ordered.photos.map { p -> DuplicateMember in
                 let s = chroma[index[p.uniqueName] ?? keeperIndex]
-                return DuplicateMember(photo: p, distance: k.hashDistance(to: s), colourDistance: k.colourDistance(to: s))
+                return DuplicateMember(
+                    photo: p, distance: k.hashDistance(to: s), colourDistance: k.colourDistance(to: s))
             }
             let keeper = group.removeFirst()
             group.sort { ($0.distance, $0.photo.uniqueName) < ($1.distance, $1.photo.uniqueName) }
