@@ -270,6 +270,7 @@ extension Library {
         }
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
+        query.kinds = filter.kinds
         query.sort = filter.sort
         query.descending = filter.reverse
         let glob = filter.name.map(NameGlob.init)
@@ -281,7 +282,6 @@ extension Library {
                 read = (read.rows + 1, row.uniqueName)
                 if let names = filter.uniqueNames, !names.contains(row.uniqueName) { return }
                 if let glob, !glob.matches(row.displayName) { return }
-                if !filter.kinds.isEmpty, !filter.kinds.contains(row.kind) { return }
                 if let near = filter.near {
                     guard let lat = row.latitudeE7, let lon = row.longitudeE7,
                         near.contains(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)

@@ -130,6 +130,10 @@ public enum CatalogSQL {
             sql += " AND p.format IN (\(Array(repeating: "?", count: query.formats.count).joined(separator: ", ")))"
             args += query.formats.map { $0 as SQLBindable }
         }
+        if !query.kinds.isEmpty {
+            sql += " AND p.kind IN (\(Array(repeating: "?", count: query.kinds.count).joined(separator: ", ")))"
+            args += query.kinds.map { $0 as SQLBindable }
+        }
         if let author = query.ratedBy {
             sql += " AND EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id AND r.author = ?"
             args.append(author)

@@ -11,22 +11,10 @@ import XCTest
 /// frame, with the capture time of QuickTime creationdate → creation_time → mtime; a truncated
 /// video fails alone. Inputs are made with Debian's `ffmpeg` (a few KB each). Both backends.
 final class VideoImportTests: ImportTestCase {
-    /// Runs Debian's ffmpeg with `arguments` (quiet, overwrite); skips when it is not installed.
-    func ffmpeg(_ arguments: [String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
-            throw XCTSkip("ffmpeg is not installed (Debian package ffmpeg): video inputs cannot be made")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "ffmpeg \(arguments.joined(separator: " "))")
-    }
 
     /// A 3 s clip at `path`, red 0–1 s, green 1–2 s, blue 2–3 s, keyframes every second.
     func makeColourClip(_ path: String, extra: [String] = []) throws {
-        try ffmpeg(
+        try runFFmpeg(
             [
                 "-f", "lavfi", "-i", "color=red:s=160x120:d=1:r=10", "-f", "lavfi", "-i",
                 "color=lime:s=160x120:d=1:r=10", "-f", "lavfi", "-i", "color=blue:s=160x120:d=1:r=10",
@@ -136,7 +124,7 @@ final class VideoImportTests: ImportTestCase {
     func testAMotionPhotoImportsAsKindMotionByteForByte() throws {
         try FileManager.default.createDirectory(atPath: tmp.file("in"), withIntermediateDirectories: true)
         try makeColourClip(tmp.file("clip.mp4"))
-        try ffmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", tmp.file("still.jpg")])
+        try runFFmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", tmp.file("still.jpg")])
         let video = Array(try Data(contentsOf: URL(fileURLWithPath: tmp.file("clip.mp4"))))
         let still = Array(try Data(contentsOf: URL(fileURLWithPath: tmp.file("still.jpg"))))
         let xmp = """

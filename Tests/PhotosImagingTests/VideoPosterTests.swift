@@ -16,19 +16,6 @@ final class VideoPosterTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
 
-    /// Runs Debian's ffmpeg with `arguments` (quiet, overwrite); skips when it is not installed.
-    func ffmpeg(_ arguments: [String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
-            throw XCTSkip("ffmpeg is not installed (Debian package ffmpeg): video inputs cannot be made")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "ffmpeg \(arguments.joined(separator: " "))")
-    }
-
     func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))) }
 
     func poster(_ bytes: [UInt8]) throws -> VideoPosterResult {
@@ -46,7 +33,7 @@ final class VideoPosterTests: XCTestCase {
 
     /// A 3 s clip, red 0–1 s, green 1–2 s, blue 2–3 s, keyframes every second (10 fps, GOP 10).
     func makeColourClip(_ name: String, extra: [String] = []) throws {
-        try ffmpeg(
+        try runFFmpeg(
             [
                 "-f", "lavfi", "-i", "color=red:s=160x120:d=1:r=10", "-f", "lavfi", "-i",
                 "color=lime:s=160x120:d=1:r=10",
@@ -75,7 +62,7 @@ final class VideoPosterTests: XCTestCase {
 
     func testDisplayMatrixRotationGivesAnUprightPoster() throws {
         // 64×32 red with a white 16×16 square at the stored top-left.
-        try ffmpeg(
+        try runFFmpeg(
             [
                 "-f", "lavfi", "-i", "color=red:s=64x32:d=2:r=10,format=yuv420p", "-vf",
                 "drawbox=x=0:y=0:w=16:h=16:color=white:t=fill", "-c:v", "libx264", "-g", "5", dir + "/base.mp4"
@@ -86,7 +73,7 @@ final class VideoPosterTests: XCTestCase {
             (90, 270, [32, 64], (0, 1)), (180, 180, [64, 32], (1, 1)), (270, 90, [32, 64], (1, 0))
         ]
         for c in cases {
-            try ffmpeg(["-i", dir + "/base.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=\(c.tag)", dir + "/r.mp4"])
+            try runFFmpeg(["-i", dir + "/base.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=\(c.tag)", dir + "/r.mp4"])
             let result = try poster(try bytes("r.mp4"))
             XCTAssertEqual(result.rotation, c.clockwise, "rotate=\(c.tag)")
             XCTAssertEqual([result.width, result.height], c.size, "rotate=\(c.tag)")
@@ -102,8 +89,8 @@ final class VideoPosterTests: XCTestCase {
 
     func testCoverArtIsThePoster() throws {
         try makeColourClip("rgb.mp4")
-        try ffmpeg(["-f", "lavfi", "-i", "color=yellow:s=32x32:d=1", "-frames:v", "1", dir + "/cover.png"])
-        try ffmpeg(
+        try runFFmpeg(["-f", "lavfi", "-i", "color=yellow:s=32x32:d=1", "-frames:v", "1", dir + "/cover.png"])
+        try runFFmpeg(
             [
                 "-i", dir + "/rgb.mp4", "-i", dir + "/cover.png", "-map", "0", "-map", "1", "-c", "copy", "-c:v:1",
                 "png",
@@ -210,7 +197,7 @@ final class VideoPosterTests: XCTestCase {
     /// the MotionPhoto item's length, and an MP4 appended after the JPEG's EOI.
     func testMotionPhotoEmbeddedVideoIsFoundByItsXMP() throws {
         try makeColourClip("clip.mp4")
-        try ffmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", dir + "/still.jpg"])
+        try runFFmpeg(["-f", "lavfi", "-i", "color=red:s=32x24:d=1", "-frames:v", "1", dir + "/still.jpg"])
         let video = try bytes("clip.mp4")
         let still = try bytes("still.jpg")
         let xmp = """

@@ -122,6 +122,8 @@ public struct PhotoQuery: Sendable {
     public var unrated = false
     /// Photos whose original has one of these formats (`ImageFormat` raw values); empty: any.
     public var formats: [String] = []
+    /// Photos of one of these kinds (`photo.kind`: still, video, motion, live); empty: any.
+    public var kinds: [String] = []
     /// The order.
     public var sort: Sort = .captured
     /// Reverses the order (the tie-break on uniqueName included).
