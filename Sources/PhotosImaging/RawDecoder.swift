@@ -173,6 +173,7 @@ enum RawThumbnailer {
             dateTimeOriginal: metadata.exif.dateTimeOriginal, offsetTimeOriginal: metadata.exif.offsetTimeOriginal,
             thumbnail: thumbnail, thumbnailWidth: upright.width, thumbnailHeight: upright.height,
             warnings: warnings, metadata: metadata)
+        result.signature = PerceptualSignature(of: upright)
         result.camera = CameraRawInfo(
             cameraFormat: cameraFormat(bytes) ?? "raw", make: text(raw.info.make), model: text(raw.info.model),
             lens: text(raw.info.lens), source: source, previewWidth: Int(raw.info.preview_width),

@@ -71,4 +71,8 @@ public struct ThumbnailResult: Sendable {
     /// Motion Photos (issue 25 item 3): the embedded video's byte range within the file and what
     /// FFmpeg's libraries say of it (`MotionPhoto.embeddedVideo`); nil for other files.
     public var motion: (range: Range<Int>, video: VideoPosterResult)?
+    /// The perceptual signature of the upright reduced image the thumbnail was encoded from
+    /// (issue 27 item 1, `PerceptualSignature`); nil for videos (a poster frame is not the
+    /// picture a duplicate search compares).
+    public var signature: PerceptualSignature?
 }

@@ -96,11 +96,14 @@ public enum Thumbnailer {
             height: swap ? size.width : size.height)
         let upright = try orientation.apply(to: stored)
         let jpeg = try ImageDecoder.encodeJPEG(upright, quality: min(100, max(1, options.quality)))
-        return ThumbnailResult(
+        var result = ThumbnailResult(
             format: format, width: uprightWidth, height: uprightHeight, orientation: orientation,
             dateTimeOriginal: exif.dateTimeOriginal, offsetTimeOriginal: exif.offsetTimeOriginal,
             thumbnail: jpeg, thumbnailWidth: upright.width, thumbnailHeight: upright.height,
             warnings: decoded.warnings, metadata: metadata)
+        // Issue 27 item 1: from the upright reduced pixels, before (not from) the JPEG.
+        result.signature = PerceptualSignature(of: upright)
+        return result
     }
 
     /// The thumbnail size rule of SPEC §6: longest edge `maxEdge`, aspect ratio kept,

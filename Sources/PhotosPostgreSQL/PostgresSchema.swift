@@ -340,6 +340,18 @@ public enum PostgresSchema {
             CHECK (role IN ('primary', 'raw', 'pairedVideo'));
         ALTER TABLE photo_data ADD COLUMN format TEXT COLLATE "C";
         ALTER TABLE photo_data ADD CONSTRAINT photo_data_photo_id_role_key UNIQUE (photo_id, role);
+        """,
+        // 17 (issue 27 item 1): as SQLite migration 17, each photo's perceptual
+        // signature in a table of its own (the 64-bit hash as a signed BIGINT).
+        """
+        CREATE TABLE photo_signature (
+            photo_id        BIGINT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+            algorithm       INTEGER NOT NULL CHECK (algorithm >= 1),
+            phash           BIGINT NOT NULL,
+            mean_cb         INTEGER NOT NULL CHECK (mean_cb BETWEEN 0 AND 255),
+            mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
+            low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
+        );
         """
     ]
 }

@@ -50,6 +50,34 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [photoID, imageSHA256])
     }
 
+    public func setPerceptualSignature(_ signature: PerceptualSignature, ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: """
+                INSERT INTO photo_signature (photo_id, algorithm, phash, mean_cb, mean_cr, low_information)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (photo_id) DO UPDATE SET
+                    algorithm = excluded.algorithm, phash = excluded.phash, mean_cb = excluded.mean_cb,
+                    mean_cr = excluded.mean_cr, low_information = excluded.low_information
+                """,
+            arguments: [
+                photoID, PerceptualSignature.algorithm, Int64(bitPattern: signature.hash), Int(signature.meanCb),
+                Int(signature.meanCr), signature.lowInformation ? 1 : 0
+            ])
+    }
+
+    public func perceptualSignatures() throws -> [Int64: PerceptualSignature] {
+        let sql = "SELECT photo_id, phash, mean_cb, mean_cr, low_information FROM photo_signature WHERE algorithm = ?"
+        var result: [Int64: PerceptualSignature] = [:]
+        try forEachRow(sql: sql, arguments: [PerceptualSignature.algorithm]) { row in
+            guard let cb = UInt8(exactly: row.int64(2)), let cr = UInt8(exactly: row.int64(3)) else {
+                throw catalogInvariantError("photo_signature of photo \(row.int64(0)): chroma outside 0-255", sql: sql)
+            }
+            result[row.int64(0)] = PerceptualSignature(
+                hash: UInt64(bitPattern: row.int64(1)), meanCb: cb, meanCr: cr, lowInformation: row.int64(4) != 0)
+        }
+        return result
+    }
+
     public func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch? {
         try fetchOne(
             sql: """

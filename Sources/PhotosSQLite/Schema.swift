@@ -604,6 +604,22 @@ public enum Schema {
             SELECT 'photo_data', max(coalesce((SELECT max(seq) FROM temp.photo_data_sequence_v16), 0),
                                      coalesce((SELECT max(id) FROM photo_data), 0));
         DROP TABLE temp.photo_data_sequence_v16;
+        """,
+        // 17 (issue 27 item 1): each photo's perceptual signature (`PerceptualSignature`), at most one
+        // row per photo, gone with it, in a table of its own (derived data: `photo` is never
+        // rebuilt for it). `phash` is the 64-bit DCT hash as a signed integer (the bits of the
+        // UInt64), `mean_cb`/`mean_cr` the mean chroma 0-255, `low_information` 1 for a
+        // near-uniform or tiny picture (never grouped on its signature alone), `algorithm` the
+        // version of the computation (1). No row: not computed yet (`thumbnails --rebuild`).
+        """
+        CREATE TABLE photo_signature (
+            photo_id        INTEGER PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+            algorithm       INTEGER NOT NULL CHECK (algorithm >= 1),
+            phash           INTEGER NOT NULL,
+            mean_cb         INTEGER NOT NULL CHECK (mean_cb BETWEEN 0 AND 255),
+            mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
+            low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
+        );
         """
     ]
 

@@ -30,7 +30,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
             tables,
             [
                 "catalog_folder", "catalog_originals", "history_change", "history_consumer", "history_transaction",
-                "participant", "photo", "photo_data", "photo_file_state", "photo_tag", "rating", "share",
+                "participant", "photo", "photo_data", "photo_file_state", "photo_signature", "photo_tag", "rating",
+                "share",
                 "sync_applied", "sync_entry", "sync_library",
                 "sync_membership", "sync_peer", "tag", "thumbnail", "zone"
             ])
@@ -60,7 +61,7 @@ final class DatabaseTests: TemporaryFolderTestCase {
         // Every foreign key column is the leading column of some index (or a primary/unique key).
         for table in [
             "photo", "photo_data", "thumbnail", "tag", "photo_tag", "rating", "participant", "share", "history_change",
-            "photo_file_state"
+            "photo_file_state", "photo_signature"
         ] {
             let fks = try Statement.prepare(db, "SELECT \"from\" FROM pragma_foreign_key_list(?)").map([table]) {
                 $0.string(0)

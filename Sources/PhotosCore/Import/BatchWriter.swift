@@ -148,6 +148,10 @@ struct ImportBatchWriter {
                     try metadataStore.setFileMetadataState(
                         FileMetadataState(metadata: item.sidecar, capture: item.capture), imageSHA256: item.imageSHA256,
                         ofPhoto: photoID)
+                    // Its perceptual signature (issue 27 item 1), made from the thumbnail's pixels.
+                    if let signature = r.signature {
+                        try metadataStore.setPerceptualSignature(signature, ofPhoto: photoID)
+                    }
                     result.imported += 1
                     result.bytes += Int64(item.byteSize)
                 }

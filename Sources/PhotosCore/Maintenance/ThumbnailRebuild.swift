@@ -58,7 +58,8 @@ extension Library {
     /// names and SHA-256s and `2 × jobs` thumbnails in flight, not by the library (issue 31
     /// item A11). Each photo's image-data hash
     /// (`ImageDataHash`) is recorded as well (the backfill for photos imported before schema 7,
-    /// so that a file of theirs with rewritten metadata is recognised: issue 31 item 5).
+    /// so that a file of theirs with rewritten metadata is recognised: issue 31 item 5), and its
+    /// perceptual signature (issue 27 item 1: the backfill for photos imported before it).
     /// - Parameters:
     ///   - dryRun: make every thumbnail and roll every write back.
     ///   - keepFailures: keep each failure in the report's `failures` (its `failed` counts them
@@ -126,10 +127,17 @@ extension Library {
                             else { continue } // deleted meanwhile
                             // The image-data hash of a photo imported before it was recorded
                             // (schema 7, issue 31 item 5), from the bytes read anyway.
-                            if let image = item.imageSHA256, let photo = try catalogStore.photo(uniqueName: name),
+                            // And its perceptual signature (issue 27 item 1): computed for photos
+                            // imported before it was, recomputed for the others.
+                            if let photo = try catalogStore.photo(uniqueName: name),
                                 photo.sha256 == work[item.index].sha256
                             {
-                                try metadataStore.setImageSHA256(image, ofPhoto: photo.rowID)
+                                if let image = item.imageSHA256 {
+                                    try metadataStore.setImageSHA256(image, ofPhoto: photo.rowID)
+                                }
+                                if let signature = r.signature {
+                                    try metadataStore.setPerceptualSignature(signature, ofPhoto: photo.rowID)
+                                }
                             }
                             if outcome.inserted {
                                 history.insert(.thumbnail(photo: name), zone: outcome.zone)

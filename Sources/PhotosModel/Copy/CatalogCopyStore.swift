@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 16
+    public static let schemaVersion = 17
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -130,7 +130,12 @@ public enum CatalogTables {
             [
                 i("photo_id"), t("image_sha256"), t("file_tags"), i("file_rating"), t("file_capture_date"),
                 i("file_capture_offset"), t("replaced_sha256s")
-            ], key: ["photo_id"])
+            ], key: ["photo_id"]),
+        // Issue 27 item 1 (migration 17): each photo's perceptual signature.
+        CatalogTable(
+            "photo_signature",
+            [i("photo_id"), i("algorithm"), i("phash"), i("mean_cb"), i("mean_cr"), i("low_information")],
+            key: ["photo_id"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves

@@ -100,6 +100,16 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error.
     func setImageSHA256(_ imageSHA256: String, ofPhoto photoID: Int64) throws
 
+    /// Records photo row `photoID`'s perceptual signature (issue 27 item 1) with
+    /// `PerceptualSignature.algorithm`: its `photo_signature` row, made or replaced. One statement.
+    /// - Throws: the store's error.
+    func setPerceptualSignature(_ signature: PerceptualSignature, ofPhoto photoID: Int64) throws
+
+    /// Every photo's perceptual signature of the current `PerceptualSignature.algorithm`, photo
+    /// row id → signature (rows of another version are left out: not comparable).
+    /// - Throws: the store's error; `.catalogInvariant` for a stored chroma outside 0…255.
+    func perceptualSignatures() throws -> [Int64: PerceptualSignature]
+
     /// The first photo (by row) of zone `zone` whose image data has SHA-256 `imageSHA256`, or
     /// nil. One indexed lookup (`photo_file_state_image`).
     /// - Throws: the store's error.
