@@ -64,24 +64,24 @@ public struct PhotoRecord: Equatable {
 
     /// The §5a photo object.
     public var json: JSONValue {
-        .object([
-            ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
-            ("height", .int(height)),
-            ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
-            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
-            ("importedAt", .string(importedAt)),
-            ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
-            ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
-            ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
-            ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
-            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
-            ("kind", .string(kind)),
-            ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-            ("videoCodec", .optional(videoCodec)),
-            ("originals", .array(originals.map { originalJSON($0) }))
-        ])
+        .object(
+            [
+                ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
+                ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
+                ("height", .int(height)),
+                ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
+                ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
+                ("importedAt", .string(importedAt)),
+                ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
+                ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
+                ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
+                ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
+                ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
+                ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
+                ("kind", .string(kind)),
+                ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
+                ("videoCodec", .optional(videoCodec))
+            ] + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
     }
 
     /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else
@@ -158,6 +158,11 @@ public struct PhotoFilter {
     public var reverse = false
     /// At most this many photos (after every other condition), nil for all.
     public var limit: Int?
+    /// Read each photo's originals (`PhotoRecord.originals`, one indexed query per photo) even
+    /// where the store gave its tags and ratings with the row (PostgreSQL aggregates those): for
+    /// `list --json`. False: `originals` is filled only where relations are read per photo, and
+    /// a record without them leaves `originals` out of its JSON (a photo always has one).
+    public var includeOriginals = false
     /// Only these photos (uniqueNames, resolved by the caller), nil for any (`export PHOTO...`).
     public var uniqueNames: Set<String>?
 
@@ -306,6 +311,7 @@ extension Library {
                 if let tags = row.tagNames, let ratings = row.ratingValues {
                     rec.tags = tags
                     rec.ratings = ratings
+                    if filter.includeOriginals { rec.originals = try catalogStore.originals(ofPhoto: rec.rowID) }
                 } else {
                     try fillRelations(&rec)
                 }

@@ -42,11 +42,14 @@ final class ShowListsEveryOriginalTests: BinaryTestCase {
             ), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("sha256:      \(jpegSHA)\n"), "the photo's SHA-256 is its primary's")
 
-        // (list --json's `originals` array is not asserted: in this test it came back empty on some
-        // runs and full on others, cause not found before the deadline — see the branch report.)
+        // Both backends give both originals (PostgreSQL's list query aggregates tags and ratings
+        // with the row; the originals were once left out there, and the array came back empty).
         let listed = try run(["--library", lib, "--json", "list"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, "one photo, not one per original")
+        XCTAssertTrue(listed.stdout.contains(#""originals":[{"role":"primary""#), listed.stdout)
+        XCTAssertTrue(
+            listed.stdout.contains(#"{"role":"raw","format":"raw","byteSize":\#(rawBytes.count)"#), listed.stdout)
 
         let deleted = try run(["--library", lib, "delete", "-q", name])
         XCTAssertEqual(deleted.status, 0, deleted.stdout + deleted.stderr)

@@ -58,6 +58,7 @@ enum ListCommand: Command {
         if let sort = options.sort { filter.sort = sort }
         filter.reverse = options.reverse
         filter.limit = options.limit
+        filter.includeOriginals = ctx.global.json
         let library = try ctx.openLibraryForReading()
         // An unknown or ambiguous share, zone or tag fails before the header reaches stdout.
         if let share = filter.share { _ = try library.resolveShare(share) }
