@@ -108,7 +108,8 @@ final class CLITests: TemporaryFolderTestCase {
                 "uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
                 "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight",
                 "tags", "ratings",
-                "rating", "zone", "scope", "latitude", "longitude", "altitude", "kind", "duration", "videoCodec"
+                "rating", "zone", "scope", "latitude", "longitude", "altitude", "kind", "duration", "videoCodec",
+                "originals"
             ])
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
         XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])
