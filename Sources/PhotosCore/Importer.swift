@@ -288,6 +288,9 @@ public final class Importer {
         // the default zone or a share of this library, of a photo of any of them (importing a
         // folder again never makes a second photo of one moved into a share).
         let duplicateScope: DuplicateScope = try library?.duplicateScope(into: options.zone) ?? .privateStore
+        // The largest photo row id before this run: the rewritten-metadata rule looks only at
+        // photos up to it (`Importer.prepare`), so what one run gives never depends on batching.
+        let photosBeforeRun = try library?.metadataStore.largestPhotoRowID() ?? 0
         let jobs = max(1, options.jobs)
         // Two batches: the workers go on while one batch commits and waits for its syncfs, even
         // when that takes longer than preparing a batch (a slow moment of the disk).
@@ -295,7 +298,8 @@ public final class Importer {
             files: files, jobs: jobs, queueCapacity: 2 * options.batchSize,
             catalog: library.map { ($0.backend, $0.root) },
             busyTimeout: library?.busyTimeout ?? 30, store: library?.externalData, thumbnail: options.thumbnail,
-            refreshMetadata: options.refreshMetadata, zone: options.zone, duplicates: duplicateScope)
+            refreshMetadata: options.refreshMetadata, zone: options.zone, duplicates: duplicateScope,
+            photosBeforeRun: photosBeforeRun)
         let queue = pipeline.queue
         let stop = pipeline.stop
         var batchWriter = library.map {
@@ -580,7 +584,8 @@ public final class Importer {
     static func prepare(
         path: String, reader: (any ImportStore & MetadataStore)?, claimed: Claims, store: ExternalDataStore?,
         thumbnail: ThumbnailOptions, refreshMetadata: Bool = false, sidecarsPossible: Bool = true,
-        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore
+        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore,
+        photosBeforeRun: Int64 = .max
     ) -> Outcome {
         let ext = PathName.pathExtension(path).lowercased()
         if XMPSidecar.isSidecar(path) { return .sidecar }
@@ -691,11 +696,14 @@ public final class Importer {
         }
         sidecar = XMPSidecar.merged(sidecar: sidecar, embedded: embedded.xmp, iptcKeywords: embedded.iptcKeywords)
         // The same image with rewritten metadata (issue 31 item 5): a photo of the target zone
-        // whose image data has this hash, of the same format, size and orientation (EXIF
-        // Orientation is metadata, but it turns the picture), is this file's photo; the file
-        // becomes its original. One pass of SHA-256 over the image data, bytes in memory.
+        // made before this run (`photosBeforeRun`) whose image data has this hash, of the same
+        // format, size and orientation (EXIF Orientation is metadata, but it turns the picture),
+        // is this file's photo; the file becomes its original. One pass of SHA-256 over the
+        // image data, bytes in memory. A photo this run made is never one: two files of one run
+        // with the same image data (PNGs that differ in how IDAT is split, in tIME or text
+        // chunks) are two photos whichever batch committed first.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
-        if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone)) ?? nil,
+        if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone, rowIDAtMost: photosBeforeRun)) ?? nil,
             match.format == result.format, match.width == result.width, match.height == result.height,
             match.orientation == result.orientation
         {

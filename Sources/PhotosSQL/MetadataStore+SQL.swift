@@ -78,15 +78,19 @@ extension MetadataStore where Self: SQLConnection {
         return result
     }
 
-    public func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch? {
+    public func largestPhotoRowID() throws -> Int64 {
+        Int64(try fetchInt(sql: "SELECT coalesce(max(id), 0) FROM photo", arguments: []) ?? 0)
+    }
+
+    public func photo(imageSHA256: String, zone: String, rowIDAtMost: Int64) throws -> ImageDataMatch? {
         try fetchOne(
             sql: """
                 SELECT p.id, p.unique_name, p.display_name, d.sha256, d.file_ref, p.format, p.width, p.height, p.orientation,
                     s.replaced_sha256s
                 FROM photo_file_state s JOIN photo p ON p.id = s.photo_id JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary'
-                WHERE s.image_sha256 = ? AND p.zone_id = ? ORDER BY p.id LIMIT 1
+                WHERE s.image_sha256 = ? AND p.zone_id = ? AND p.id <= ? ORDER BY p.id LIMIT 1
                 """,
-            arguments: [imageSHA256, zone]
+            arguments: [imageSHA256, zone, rowIDAtMost]
         ) {
             ImageDataMatch(
                 rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2), sha256: $0.string(3),

@@ -170,6 +170,38 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         XCTAssertEqual(originals(lib), [try sha256(after)])
     }
 
+    /// Files of one run with the same image data and other metadata are each a photo: the
+    /// rule looks only at photos made before the run, so the result does not depend on which
+    /// batch committed first. With one file per batch, most of the 24 files were the first
+    /// photo's new original when the rule looked at committed photos of the same run.
+    func testFilesOfOneRunWithTheSameImageAreEachAPhoto() throws {
+        let input = dir + "/in", lib = dir + "/lib"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        let storm = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: samplesDir + "/storm.jpg")))
+        var expected: [String: [String]] = [:]
+        for n in 0..<24 {
+            let bytes = Self.jpeg(storm, subjects: ["Copy \(n)"])
+            XCTAssertTrue(FileManager.default.createFile(atPath: input + "/copy\(n).jpg", contents: Data(bytes)))
+            expected[try sha256(bytes)] = ["Copy \(n)"]
+        }
+        let first = try run(["--library", lib, "import", input, "--json", "--batch-size", "1", "--jobs", "2"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let summary = try json(first.stdout)
+        XCTAssertEqual(summary["imported"] as? Int, 24, first.stdout)
+        XCTAssertEqual(summary["replaced"] as? Int ?? 0, 0, first.stdout)
+        let photos = try listed(lib)
+        XCTAssertEqual(photos.count, 24)
+        var found: [String: [String]] = [:]
+        for photo in photos { found[photo["sha256"] as? String ?? "?"] = photo["tags"] as? [String] }
+        XCTAssertEqual(found, expected)
+        XCTAssertEqual(Set(originals(lib)), Set(expected.keys))
+        // Again: every file is its own photo's original now.
+        let again = try json(try run(["--library", lib, "import", input, "--json"]).stdout)
+        XCTAssertEqual(again["imported"] as? Int, 0)
+        XCTAssertEqual(again["replaced"] as? Int ?? 0, 0)
+        XCTAssertEqual(try listed(lib).count, 24)
+    }
+
     /// A photo imported before image-data hashes were recorded (its row deleted here to stand
     /// for one) is found once `thumbnails --rebuild` recorded its hash.
     func testThumbnailsRebuildRecordsTheHashOfOlderPhotos() throws {

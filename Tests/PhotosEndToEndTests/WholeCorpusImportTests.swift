@@ -10,11 +10,15 @@ import PhotosTestSupport
 final class WholeCorpusImportTests: ImportTestCase {
     /// Done-when of the import issue: the whole corpus imports every expect=ok file, names every
     /// rejected file, and a second run imports nothing and counts the rest as duplicates.
+    /// Batches of 4 files: png-suite files with the same image data in other bytes (oi1/oi2/oi9
+    /// split IDAT differently, cm7/cm9 differ in tIME, ct0/ct1 in text) are each a photo
+    /// whichever batch committed first; none replaces another's original.
     func testWholeCorpusImportsOkFilesRejectsRejectFilesAndIsIdempotent() throws {
         let corpus = try requireCorpus()
         let manifest = try loadManifest(corpus)
         let library = try makeLibrary()
-        let summary = try runImport(library, [corpus])
+        let summary = try runImport(library, [corpus]) { $0.batchSize = 4 }
+        XCTAssertEqual(summary.replaced, 0)
         let imported = Set(try library.catalog.statement("SELECT sha256 FROM photo_data").map { $0.string(0) })
         let failedPaths = Set(summary.failures.map { String($0.path.dropFirst(corpus.count + 1)) })
         for entry in manifest {
@@ -45,6 +49,9 @@ final class WholeCorpusImportTests: ImportTestCase {
         XCTAssertGreaterThan(summary.failed, 0)
         let again = try runImport(library, [corpus])
         XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.replaced, 0)
+        XCTAssertEqual(
+            try library.catalog.statement("SELECT count(*) FROM photo").map { $0.int(0) }, [summary.imported])
         XCTAssertEqual(again.duplicates, summary.imported + summary.duplicates)
         XCTAssertEqual(again.failed, summary.failed)
         XCTAssertTrue(try library.verify().isClean)

@@ -39,12 +39,15 @@ final class ImportPipeline {
     ///     (`--refresh-metadata`, `Importer.prepare`).
     ///   - zone: the record zone photos go into, where a file's image data is looked up.
     ///   - duplicates: where a photo of the same original makes a file a duplicate.
+    ///   - photosBeforeRun: the largest photo row id when the run began: only photos up to it
+    ///     are a rewritten file's photo (`Importer.prepare`).
     init(
         files: FileScanner.Walk, jobs: Int, queueCapacity: Int = 0,
         catalog: (backend: any CatalogBackend, root: String)?, busyTimeout: Double,
         store: ExternalDataStore?,
         thumbnail thumbOptions: ThumbnailOptions, refreshMetadata: Bool = false,
-        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore
+        zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore,
+        photosBeforeRun: Int64 = .max
     ) {
         let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
@@ -67,7 +70,8 @@ final class ImportPipeline {
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
                             thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
-                            sidecarsPossible: sidecarsPossible, zone: zone, duplicates: duplicates)
+                            sidecarsPossible: sidecarsPossible, zone: zone, duplicates: duplicates,
+                            photosBeforeRun: photosBeforeRun)
                         queue.push((path, outcome))
                     }
                 }

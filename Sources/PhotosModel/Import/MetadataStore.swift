@@ -110,10 +110,18 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error; `.catalogInvariant` for a stored chroma outside 0…255.
     func perceptualSignatures() throws -> [Int64: PerceptualSignature]
 
-    /// The first photo (by row) of zone `zone` whose image data has SHA-256 `imageSHA256`, or
-    /// nil. One indexed lookup (`photo_file_state_image`).
+    /// The first photo (by row) of zone `zone` whose image data has SHA-256 `imageSHA256` and
+    /// whose row id is at most `rowIDAtMost`, or nil. One indexed lookup
+    /// (`photo_file_state_image`). An import passes the largest photo row id at its start
+    /// (`largestPhotoRowID`): photos it made itself are never a rewritten file's photo, so two
+    /// files of one run with the same image data give two photos whichever batch commits first.
     /// - Throws: the store's error.
-    func photo(imageSHA256: String, zone: String) throws -> ImageDataMatch?
+    func photo(imageSHA256: String, zone: String, rowIDAtMost: Int64) throws -> ImageDataMatch?
+
+    /// The largest photo row id now (0 for none). Row ids only grow (SQLite AUTOINCREMENT,
+    /// PostgreSQL sequences), so a photo with a larger id was made later.
+    /// - Throws: the store's error.
+    func largestPhotoRowID() throws -> Int64
 
     /// Points photo row `photoID`'s photo data at a new original: `sha256` (64 lowercase hex
     /// digits), `byteSize` bytes at `fileReference` in external data.
