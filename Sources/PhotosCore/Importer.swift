@@ -703,7 +703,8 @@ public final class Importer {
         // with the same image data (PNGs that differ in how IDAT is split, in tIME or text
         // chunks) are two photos whichever batch committed first.
         let imageSHA256 = file.bytes.withUnsafeBytes { ImageDataHash.sha256(of: $0, format: result.format) }
-        if let reader, let imageSHA256, let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone, rowIDAtMost: photosBeforeRun)) ?? nil,
+        if let reader, let imageSHA256,
+            let match = (try? reader.photo(imageSHA256: imageSHA256, zone: zone, rowIDAtMost: photosBeforeRun)) ?? nil,
             match.format == result.format, match.width == result.width, match.height == result.height,
             match.orientation == result.orientation
         {
