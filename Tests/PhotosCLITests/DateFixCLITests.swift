@@ -12,18 +12,6 @@ final class DateFixCLITests: BinaryTestCase {
     /// `stormJPEG(date:offset:)` of PhotosTestSupport.
     func photo(date: String, offset: String?) throws -> Data { try stormJPEG(date: date, offset: offset) }
 
-    /// displayName → the `list --json` object.
-    func listed(_ lib: String) throws -> [String: [String: Any]] {
-        let list = try run(["--library", lib, "list", "--json"])
-        XCTAssertEqual(list.status, 0, list.stderr)
-        var result: [String: [String: Any]] = [:]
-        for line in list.stdout.split(separator: "\n") {
-            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            result[try XCTUnwrap(object["displayName"] as? String)] = object
-        }
-        return result
-    }
-
     func testShiftAndSetThroughTheCommandLine() throws {
         let input = dir + "/in", lib = dir + "/lib"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
@@ -39,7 +27,7 @@ final class DateFixCLITests: BinaryTestCase {
         // One import: a later one would take a file of the same image data as the photo's own.
         let imported = try run(["--library", lib, "import", "-q", input])
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        var photos = try listed(lib)
+        var photos = try listedByDisplayName(lib)
         let ny = try XCTUnwrap(photos["ny.jpg"]?["uniqueName"] as? String)
         let paris = try XCTUnwrap(photos["paris.jpg"]?["uniqueName"] as? String)
         let plain = try XCTUnwrap(photos["plain.jpg"]?["uniqueName"] as? String)
@@ -81,7 +69,7 @@ final class DateFixCLITests: BinaryTestCase {
         let report = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(shifted.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["changed"] as? Int, 2)
-        photos = try listed(lib)
+        photos = try listedByDisplayName(lib)
         XCTAssertEqual(photos["ny.jpg"]?["captureDate"] as? String, "2025-01-01T00:30:00-05:00")
         XCTAssertEqual(photos["ny.jpg"]?["captureOffset"] as? Int, -300)
         XCTAssertEqual(photos["ny.jpg"]?["captureSource"] as? String, "manual")
@@ -104,13 +92,14 @@ final class DateFixCLITests: BinaryTestCase {
         // --by -1d with a new offset; date set keeps the offset unless DATE has one.
         let moved = try run(["--library", lib, "date", "shift", ny, "--by", "-1d 0:30", "--offset", "+09:00"])
         XCTAssertEqual(moved.status, 0, moved.stderr)
-        XCTAssertEqual(try listed(lib)["ny.jpg"]?["captureDate"] as? String, "2024-12-31T00:00:00+09:00")
+        XCTAssertEqual(try listedByDisplayName(lib)["ny.jpg"]?["captureDate"] as? String, "2024-12-31T00:00:00+09:00")
         XCTAssertEqual(try run(["--library", lib, "date", "set", ny, plain, "2023-07-14 10:15"]).status, 0)
-        photos = try listed(lib)
+        photos = try listedByDisplayName(lib)
         XCTAssertEqual(photos["ny.jpg"]?["captureDate"] as? String, "2023-07-14T10:15:00+09:00")
         XCTAssertEqual(photos["plain.jpg"]?["captureDate"] as? String, "2023-07-14T10:15:00")
         XCTAssertEqual(photos["plain.jpg"]?["captureSource"] as? String, "manual")
         XCTAssertEqual(try run(["--library", lib, "date", "set", plain, "2023-07-14T10:15:00.250Z"]).status, 0)
-        XCTAssertEqual(try listed(lib)["plain.jpg"]?["captureDate"] as? String, "2023-07-14T10:15:00.250+00:00")
+        XCTAssertEqual(
+            try listedByDisplayName(lib)["plain.jpg"]?["captureDate"] as? String, "2023-07-14T10:15:00.250+00:00")
     }
 }

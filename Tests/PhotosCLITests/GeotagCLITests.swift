@@ -12,18 +12,6 @@ final class GeotagCLITests: BinaryTestCase {
     /// `stormJPEG(date:offset:)` of PhotosTestSupport.
     func photo(date: String, offset: String?) throws -> Data { try stormJPEG(date: date, offset: offset) }
 
-    /// displayName → the `list --json` object.
-    func listed(_ lib: String) throws -> [String: [String: Any]] {
-        let list = try run(["--library", lib, "list", "--json"])
-        XCTAssertEqual(list.status, 0, list.stderr)
-        var result: [String: [String: Any]] = [:]
-        for line in list.stdout.split(separator: "\n") {
-            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            result[try XCTUnwrap(object["displayName"] as? String)] = object
-        }
-        return result
-    }
-
     let track = """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
@@ -76,7 +64,7 @@ final class GeotagCLITests: BinaryTestCase {
         XCTAssertEqual(report["geotagged"] as? Int, 1)
         XCTAssertEqual(report["beyondMaxGap"] as? Int, 1)
         XCTAssertEqual(report["unknownOffset"] as? Int, 1)
-        var photos = try listed(lib)
+        var photos = try listedByDisplayName(lib)
         XCTAssertEqual(photos["mid.jpg"]?["latitude"] as? Double ?? 0, 43.601, accuracy: 1e-7)
         XCTAssertEqual(photos["mid.jpg"]?["longitude"] as? Double ?? 0, 1.402, accuracy: 1e-7)
         XCTAssertEqual(photos["mid.jpg"]?["altitude"] as? Double ?? 0, 105, accuracy: 1e-3)
@@ -85,7 +73,7 @@ final class GeotagCLITests: BinaryTestCase {
         // With --offset, the photo of unknown offset: 10:01:30Z, three quarters of the way.
         let plain = try XCTUnwrap(photos["plain.jpg"]?["uniqueName"] as? String)
         XCTAssertEqual(try run(["--library", lib, "geotag", "--gpx", gpx, "--offset", "+00:00", plain]).status, 0)
-        photos = try listed(lib)
+        photos = try listedByDisplayName(lib)
         XCTAssertEqual(photos["plain.jpg"]?["latitude"] as? Double ?? 0, 43.6015, accuracy: 1e-7)
         XCTAssertEqual(photos["plain.jpg"]?["longitude"] as? Double ?? 0, 1.403, accuracy: 1e-7)
         let history = try run(["--library", lib, "history", "--json"])

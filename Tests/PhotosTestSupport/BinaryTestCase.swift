@@ -311,3 +311,19 @@ final class PipeReader: @unchecked Sendable {
 
     func readToEnd() { data = handle.readDataToEndOfFile() }
 }
+
+extension BinaryTestCase {
+    /// `photos --library LIB list --json`, each photo's object by its display name (the command
+    /// must exit 0).
+    /// - Throws: `XCTUnwrap`'s error for a line that is not a JSON object with a `displayName`.
+    public func listedByDisplayName(_ lib: String) throws -> [String: [String: Any]] {
+        let list = try run(["--library", lib, "list", "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        var result: [String: [String: Any]] = [:]
+        for line in list.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            result[try XCTUnwrap(object["displayName"] as? String)] = object
+        }
+        return result
+    }
+}
