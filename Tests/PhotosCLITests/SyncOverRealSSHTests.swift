@@ -85,6 +85,117 @@ final class SyncOverRealSSHTests: BinaryTestCase {
         }
     }
 
+    /// Runs `args` in `lib` and expects exit 0; its stdout.
+    @discardableResult
+    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try photos(["--library", lib] + args)
+        XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)
+        return r.stdout
+    }
+
+    /// `photos` with the real ssh: the arguments that name it and the far binary.
+    func remote(_ keys: String, proxy: String? = nil) throws -> [String] {
+        var ssh = sshCommand(key: keys + "/id_ed25519", knownHosts: keys + "/known_hosts")
+        if let proxy { ssh += " -o ProxyCommand='\(proxy)'" }
+        return ["--ssh-command", ssh, "--remote-photos", try binary()]
+    }
+
+    /// Owner → participant and back with every changeset over SSH: `share export -o ssh://…`,
+    /// `share accept ssh://…`, the participant's tag in `share export -o ssh://…`, applied by the
+    /// owner with `sync --apply ssh://…`; then a deletion carried by `sync --from ssh://…`.
+    func testAShareRoundTripAndADeletionOverSSH() throws {
+        let (port, keys) = try server()
+        let url = "ssh://\(try Self.userName())@127.0.0.1:\(port)"
+        let owner = dir + "/owner", bob = dir + "/bob", peer = dir + "/peer"
+        try ok(owner, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        let names = try photoNames(owner)
+        XCTAssertEqual(names.count, 2)
+        try ok(owner, ["share", "create", "--title", "Holiday"] + names)
+        try ok(owner, ["share", "invite", "Holiday", "bob@example.org", "--permission", "read-write"])
+        try ok(
+            owner,
+            ["share", "export", "Holiday", "--for", "bob@example.org", "-o", url + dir + "/to-bob"] + remote(keys))
+        XCTAssertEqual(try photos(["init", "-q", bob]).status, 0)
+        try ok(bob, ["share", "accept", url + dir + "/to-bob"] + remote(keys))
+        XCTAssertEqual(try photoSHA256s(bob), try photoSHA256s(owner))
+        try ok(bob, ["tag", "add", "FromBob", names[0]])
+        try ok(bob, ["share", "export", "Holiday", "-o", url + dir + "/from-bob"] + remote(keys))
+        try ok(owner, ["sync", "--apply", url + dir + "/from-bob"] + remote(keys))
+        let shown = try ok(owner, ["show", names[0]])
+        XCTAssertTrue(shown.contains("FromBob"), shown)
+
+        // A peer pulls the owner's library, the owner deletes a photo, the next pull deletes it.
+        XCTAssertEqual(try photos(["init", "-q", peer]).status, 0)
+        try ok(peer, ["sync", "--from", url + owner] + remote(keys))
+        XCTAssertEqual(try photoSHA256s(peer).count, 2)
+        try ok(owner, ["delete", "--yes", names[1]])
+        try ok(peer, ["sync", "--from", url + owner] + remote(keys))
+        XCTAssertEqual(try photoSHA256s(peer), try photoSHA256s(owner))
+        XCTAssertEqual(try photoSHA256s(peer).count, 1)
+        for lib in [owner, bob, peer] {
+            let v = try photos(["--library", lib, "verify"])
+            XCTAssertTrue(v.stdout.contains("0 problems"), "\(lib): \(v.stdout) \(v.stderr)")
+        }
+    }
+
+    /// A relay for ssh's `ProxyCommand` that carries the connection to the sshd and drops it
+    /// (`os._exit`, as a network cut) after `bytes` bytes from the server.
+    func cuttingRelay(_ port: String, after bytes: Int) throws -> String {
+        let path = dir + "/relay-\(bytes).py"
+        try """
+        import os, socket, sys, threading
+        s = socket.create_connection(("127.0.0.1", \(port)))
+        def up():
+            while True:
+                b = os.read(0, 65536)
+                if not b: break
+                s.sendall(b)
+        threading.Thread(target=up, daemon=True).start()
+        left = \(bytes)
+        while left > 0:
+            b = s.recv(min(65536, left))
+            if not b: break
+            os.write(1, b); left -= len(b)
+        os._exit(0)
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return "python3 \(path)"
+    }
+
+    /// The connection cut inside the stream, at several depths, by a relay between ssh and sshd:
+    /// 69 naming the cut, nothing applied (the catalog dump is unchanged), no leftovers; the
+    /// rerun over a whole connection completes and verify is clean.
+    func testARealConnectionCutMidStreamAppliesNothing() throws {
+        let (port, keys) = try server()
+        let url = "ssh://\(try Self.userName())@127.0.0.1:\(port)"
+        let a = dir + "/a", b = dir + "/b"
+        try ok(a, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        XCTAssertEqual(try photos(["init", "-q", b]).status, 0)
+        let before = try LibrarySnapshot.dumpCatalog(b)
+        // Past ssh's own handshake (a few KB), inside the database and inside an original.
+        for bytes in [20_000, 150_000, 500_000] {
+            let r = try photos(
+                ["--library", b, "sync", "--from", url + a] + remote(keys, proxy: try cuttingRelay(port, after: bytes)))
+            XCTAssertEqual(r.status, 69, "cut after \(bytes): \(r.stderr)")
+            XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b), before, "cut after \(bytes)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: b)
+            XCTAssertEqual(names.filter { $0.contains("photos-ssh") }, [])
+        }
+        try ok(b, ["sync", "--from", url + a] + remote(keys))
+        XCTAssertEqual(try photoSHA256s(b), try photoSHA256s(a))
+        let v = try photos(["--library", b, "verify"])
+        XCTAssertTrue(v.stdout.contains("0 problems"), v.stdout + v.stderr)
+    }
+
+    func photoNames(_ lib: String) throws -> [String] {
+        let r = try photos(["--library", lib, "list", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try r.stdout.split(separator: "\n").map {
+            let object = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            return try XCTUnwrap(object?["uniqueName"] as? String)
+        }
+    }
+
     /// OpenSSH's own failures, each with its exit status and nothing applied: a host key not in
     /// known_hosts (77), a key the server refuses (77), a port nothing listens on (69), and
     /// `photos` missing on the far side (69, with the option to name it).
