@@ -390,7 +390,9 @@ extension SSHSession {
             )
         }
         let since = try appliedToken(id)
-        try session.send(Array("since \(since)\n".utf8))
+        // The puller's id after the token: the far library records it as a peer that has
+        // applied through `since` (its tombstone compaction waits for it).
+        try session.send(Array("since \(since) \(ownID)\n".utf8))
         try session.receive(into: folder, databaseName: databaseName)
     }
 
