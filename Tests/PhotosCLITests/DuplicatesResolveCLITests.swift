@@ -103,7 +103,7 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         try ok(["--author", "bob", "rate", half, "3"])
         try ok(["--author", "carol", "rate", quarter, "4"])
         try ok(["--author", "bob", "rate", aqua, "2"])
-        try ok(["date", "set", quarter, "2020-05-01T10:00:00+02:00"])
+        try ok(["date", "set", quarter, "1975-05-01T10:00:00+02:00"])
         let peer = dir + "/peer"
         try ok(["init", "-q"], library: peer)
         try ok(["sync", "--from", lib], library: peer)
@@ -137,7 +137,7 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         }
         XCTAssertEqual(planned, ["alice:2→5", "bob:0→3", "carol:0→4"])
         let capture = try XCTUnwrap(group["capture"] as? [String: Any])
-        XCTAssertEqual(capture["after"] as? String, "2020-05-01T10:00:00+02:00")
+        XCTAssertEqual(capture["after"] as? String, "1975-05-01T10:00:00+02:00")
         XCTAssertEqual(capture["source"] as? String, "manual")
         XCTAssertEqual(capture["from"] as? String, quarter)
         let dryText = try run(["--library", lib, "duplicates", "--resolve", "--dry-run"])
@@ -192,7 +192,7 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertEqual(try ratings(catalog, kite), ["alice=5", "bob=3", "carol=4"])
         XCTAssertEqual(
             try catalog.rows("SELECT capture_date, capture_offset, capture_source FROM photo WHERE unique_name = ?", [kite])
-                .first, ["2020-05-01T10:00:00", "120", "manual"])
+                .first, ["1975-05-01T10:00:00", "120", "manual"])
         XCTAssertEqual(try tags(catalog, aqua), ["other"])
         XCTAssertEqual(try ratings(catalog, aqua), ["bob=2"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: fileOf(halfSHA)))
@@ -227,7 +227,7 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertEqual(try ratings(peerCatalog, kite), ["alice=5", "bob=3", "carol=4"])
         XCTAssertEqual(
             try peerCatalog.rows("SELECT capture_date, capture_source FROM photo WHERE unique_name = ?", [kite]).first,
-            ["2020-05-01T10:00:00", "manual"])
+            ["1975-05-01T10:00:00", "manual"])
 
         try ok(["delete", aqua])
         let deleted = try deletes(try lastTransaction())
