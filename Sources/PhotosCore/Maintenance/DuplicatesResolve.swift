@@ -246,15 +246,15 @@ extension Library {
     ) throws {
         var have = try catalogStore.tags(ofPhoto: keeper.rowID).map(\.name)
         var linked = false
-        for member in members {
-            for tag in try catalogStore.tags(ofPhoto: member.rowID).sorted(by: { $0.name < $1.name })
-            where !have.contains(where: { TagName.sameTag($0, tag.name) }) {
-                let target = try findOrCreateTag(named: tag.name, zone: keeper.zone, history: &history)
-                try catalogStore.link(photo: keeper.rowID, tag: target.rowID)
-                have.append(target.name)
-                resolution.tagsAdded.append(target.name)
-                linked = true
-            }
+        // By name, whatever order the members come in.
+        var names: [String] = []
+        for member in members { names += try catalogStore.tags(ofPhoto: member.rowID).map(\.name) }
+        for name in names.sorted() where !have.contains(where: { TagName.sameTag($0, name) }) {
+            let target = try findOrCreateTag(named: name, zone: keeper.zone, history: &history)
+            try catalogStore.link(photo: keeper.rowID, tag: target.rowID)
+            have.append(target.name)
+            resolution.tagsAdded.append(target.name)
+            linked = true
         }
         if linked { history.update(.photo(uniqueName: keeper.uniqueName), ["tags"], zone: keeper.zone) }
     }
