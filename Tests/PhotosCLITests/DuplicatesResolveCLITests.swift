@@ -242,6 +242,95 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertTrue(again.stdout.contains("Deleted 0 photos in 0 groups"), again.stdout)
     }
 
+    /// Zones (a photo is in one): a keeper of the default zone joins the one share of this
+    /// library its duplicates are in (its participants keep the picture), with its tags made the
+    /// share's; the default zone's copy is deleted too.
+    func testTheKeeperJoinsTheShareOfItsDuplicates() throws {
+        let names = try makeGroup()
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let quarter = try XCTUnwrap(names["kite-quarter.jpg"])
+        try ok(["tag", "add", "beach", half])
+        let share = try XCTUnwrap(
+            try json(try ok(["--json", "share", "create", half, "--title", "Trip"]))["id"] as? String)
+        let resolved = try json(try ok(["--json", "duplicates", "--resolve", "--yes"]))
+        let group = try XCTUnwrap((resolved["groups"] as? [[String: Any]])?.first)
+        XCTAssertEqual(group["zoneBefore"] as? String, "default")
+        XCTAssertEqual(group["zone"] as? String, share)
+        XCTAssertEqual(resolved["deleted"] as? Int, 2)
+        let listed = try listedByDisplayName(lib)
+        XCTAssertEqual(listed.keys.sorted(), ["aqua.jpg", "kite.jpg"])
+        XCTAssertEqual(listed["kite.jpg"]?["zone"] as? String, share)
+        XCTAssertEqual(listed["kite.jpg"]?["tags"] as? [String], ["beach"])
+        let catalog = try TestCatalog(root: lib)
+        XCTAssertEqual(
+            try catalog.scalarString(
+                "SELECT t.zone_id FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id JOIN photo p ON p.id = pt.photo_id WHERE p.unique_name = ?",
+                [kite]), share, "the keeper's tag is the share's: no relationship crosses zones")
+        XCTAssertNil(listed["kite-quarter.jpg"], "\(quarter): the default zone's copy is deleted too")
+    }
+
+    /// Copies in two shares while the keeper is in the default zone: both stay (deleting either
+    /// would take the picture from its share), the group is left as it is and listed with why.
+    func testDuplicatesInTwoSharesStay() throws {
+        let names = try makeGroup()
+        let half = try XCTUnwrap(names["kite-half.jpg"]), quarter = try XCTUnwrap(names["kite-quarter.jpg"])
+        try ok(["share", "create", half, "--title", "Trip"])
+        try ok(["share", "create", quarter, "--title", "Family"])
+        let before = try LibrarySnapshot.dumpCatalog(lib)
+        let resolved = try run(["--library", lib, "duplicates", "--resolve", "--yes"])
+        XCTAssertEqual(resolved.status, 0, resolved.stderr)
+        XCTAssertTrue(resolved.stdout.contains("left group of \(try XCTUnwrap(names["kite.jpg"])): "), resolved.stdout)
+        XCTAssertTrue(resolved.stdout.contains("deleting it would take the picture from that share"), resolved.stdout)
+        XCTAssertTrue(resolved.stdout.contains("Deleted 0 photos in 0 groups; 1 group left as they are"), resolved.stdout)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
+    }
+
+    /// A read-only participant's library: a group in the share's zone is left whole (the
+    /// permission rule of every write, as for `delete`), nothing changes; the owner resolves it,
+    /// and the participant's next changeset carries the resolution.
+    func testAReadOnlyParticipantLeavesTheGroupAndTheOwnersResolutionReachesIt() throws {
+        let names = try makeGroup()
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let quarter = try XCTUnwrap(names["kite-quarter.jpg"])
+        let share = try XCTUnwrap(
+            try json(try ok(["--json", "share", "create", kite, half, quarter, "--title", "Kites"]))["id"] as? String)
+        try ok(["share", "invite", share, "bob@example.org", "--permission", "read-only"])
+        try ok(["share", "export", share, "--for", "bob@example.org", "-o", dir + "/to-bob-1"])
+        let bob = dir + "/bob"
+        try ok(["share", "accept", dir + "/to-bob-1"], library: bob)
+        // Photos that came by a changeset have no signature, and a read-only participant may not
+        // compute them (`thumbnails --rebuild` exits 77): the owner's rows are copied in, by
+        // uniqueName, as a participant with signatures from before would have them.
+        XCTAssertEqual(try run(["--library", bob, "thumbnails", "--rebuild", "-q"]).status, 77)
+        let owners = try TestCatalog(root: lib), bobs = try TestCatalog(root: bob)
+        for row in try owners.rows(
+            "SELECT p.unique_name, s.algorithm, s.phash, s.mean_cb, s.mean_cr, s.low_information FROM photo_signature s JOIN photo p ON p.id = s.photo_id"
+        ) {
+            try bobs.run(
+                "INSERT INTO photo_signature (photo_id, algorithm, phash, mean_cb, mean_cr, low_information) SELECT id, \(row[1] ?? "0"), \(row[2] ?? "0"), \(row[3] ?? "0"), \(row[4] ?? "0"), \(row[5] ?? "0") FROM photo WHERE unique_name = ?",
+                [row[0] ?? ""])
+        }
+        XCTAssertEqual(try bobs.scalarInt("SELECT count(*) FROM photo_signature"), 3)
+        let before = try LibrarySnapshot.dumpCatalog(bob)
+        let refused = try run(["--library", bob, "--json", "duplicates", "--resolve", "--yes"])
+        XCTAssertEqual(refused.status, 0, refused.stderr)
+        let report = try json(refused.stdout)
+        XCTAssertEqual(report["deleted"] as? Int, 0)
+        let skipped = try XCTUnwrap((report["skipped"] as? [[String: Any]])?.first)
+        XCTAssertEqual(skipped["keeper"] as? String, kite)
+        XCTAssertTrue(
+            (skipped["why"] as? String)?.contains("the keeper is in a share this library may not change") == true,
+            "\(skipped)")
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(bob), before)
+
+        try ok(["duplicates", "--resolve", "--yes", "-q"])
+        try ok(["share", "export", share, "--for", "bob@example.org", "-o", dir + "/to-bob-2"])
+        try ok(["sync", "--apply", dir + "/to-bob-2", "--yes"], library: bob)
+        XCTAssertEqual(try listedByDisplayName(bob).keys.sorted(), ["kite.jpg"])
+        XCTAssertNil(try listedByDisplayName(bob)["kite-half.jpg"], half)
+        XCTAssertNil(try listedByDisplayName(bob)["kite-quarter.jpg"], quarter)
+    }
+
     /// On a terminal the command lists what goes and asks; "n" changes nothing.
     func testTerminalListsWhatGoesAndNoChangesNothing() throws {
         let names = try makeGroup()
