@@ -331,6 +331,31 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertNil(try listedByDisplayName(bob)["kite-quarter.jpg"], quarter)
     }
 
+    /// Two ratings by one author: the value changed last wins by sync's stamps, not by when a
+    /// changeset was applied here. A peer's alice=5 on a copy made before this library's alice=2
+    /// on the keeper, applied after it, loses; a later one by the peer wins.
+    func testTheLaterRatingWinsBySyncsStampsNotByWhenItArrived() throws {
+        let names = try makeGroup()
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let peer = dir + "/peer"
+        try ok(["init", "-q"], library: peer)
+        try ok(["sync", "--from", lib], library: peer)
+        try ok(["--author", "alice", "rate", half, "5"], library: peer)
+        try ok(["--author", "alice", "rate", kite, "2"])
+        try ok(["sync", "--from", peer, "--yes"])
+        func planned() throws -> [String] {
+            let plan = try json(try ok(["--json", "duplicates", "--resolve", "--dry-run"]))
+            let group = try XCTUnwrap((plan["groups"] as? [[String: Any]])?.first)
+            return try XCTUnwrap(group["ratings"] as? [[String: Any]]).map {
+                "\($0["author"] as? String ?? "-"):\($0["before"] as? Int ?? 0)→\($0["after"] as? Int ?? 0)"
+            }
+        }
+        XCTAssertEqual(try planned(), [], "alice's 2, set here after the peer's 5, stays")
+        try ok(["--author", "alice", "rate", half, "4"], library: peer)
+        try ok(["sync", "--from", peer, "--yes"])
+        XCTAssertEqual(try planned(), ["alice:2→4"])
+    }
+
     /// On a terminal the command lists what goes and asks; "n" changes nothing.
     func testTerminalListsWhatGoesAndNoChangesNothing() throws {
         let names = try makeGroup()
