@@ -78,7 +78,8 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
     private func deletes(_ transaction: [String: Any]) throws -> (keys: [String: [String]], ids: [String: [String]]) {
         var keys: [String: [String]] = [:]
         var ids: [String: [String]] = [:]
-        for change in try XCTUnwrap(transaction["changes"] as? [[String: Any]]) where change["type"] as? String == "delete" {
+        for change in try XCTUnwrap(transaction["changes"] as? [[String: Any]])
+        where change["type"] as? String == "delete" {
             let entity = try XCTUnwrap(change["entity"] as? String)
             keys[entity] = ((change["tombstone"] as? [String: Any]) ?? [:]).keys.sorted()
             ids[entity, default: []].append(try XCTUnwrap(change["id"] as? String))
@@ -193,8 +194,10 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertEqual(try tags(catalog, kite), ["beach", "kite", "sky", "sunset"])
         XCTAssertEqual(try ratings(catalog, kite), ["alice=5", "bob=3", "carol=4"])
         XCTAssertEqual(
-            try catalog.rows("SELECT capture_date, capture_offset, capture_source FROM photo WHERE unique_name = ?", [kite])
-                .first, ["1975-05-01T10:00:00", "120", "manual"])
+            try catalog.rows(
+                "SELECT capture_date, capture_offset, capture_source FROM photo WHERE unique_name = ?", [kite]
+            )
+            .first, ["1975-05-01T10:00:00", "120", "manual"])
         XCTAssertEqual(try tags(catalog, aqua), ["other"])
         XCTAssertEqual(try ratings(catalog, aqua), ["bob=2"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: fileOf(halfSHA)))
@@ -281,7 +284,8 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertEqual(resolved.status, 0, resolved.stderr)
         XCTAssertTrue(resolved.stdout.contains("left group of \(try XCTUnwrap(names["kite.jpg"])): "), resolved.stdout)
         XCTAssertTrue(resolved.stdout.contains("deleting it would take the picture from that share"), resolved.stdout)
-        XCTAssertTrue(resolved.stdout.contains("Deleted 0 photos in 0 groups; 1 group left as they are"), resolved.stdout)
+        XCTAssertTrue(
+            resolved.stdout.contains("Deleted 0 photos in 0 groups; 1 group left as they are"), resolved.stdout)
         XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 

@@ -34,7 +34,9 @@ public struct DuplicateResolution: Sendable {
             (
                 "deleted",
                 .array(
-                    deleted.map { .object([("uniqueName", .string($0.uniqueName)), ("displayName", .string($0.displayName))]) }
+                    deleted.map {
+                        .object([("uniqueName", .string($0.uniqueName)), ("displayName", .string($0.displayName))])
+                    }
                 )
             ),
             ("kept", .array(kept.map { .object([("uniqueName", .string($0.uniqueName)), ("why", .string($0.why))]) })),
@@ -165,12 +167,14 @@ extension Library {
     }
 
     private func resolveGroup(
-        _ group: DuplicateGroup, history: inout HistoryWriter, refs: inout [String], report: inout DuplicateResolveReport
+        _ group: DuplicateGroup, history: inout HistoryWriter, refs: inout [String],
+        report: inout DuplicateResolveReport
     ) throws {
         let keeperRecord = group.keeper
         guard let at = try catalogStore.photoLocation(keeperRecord.rowID), at.uniqueName == keeperRecord.uniqueName
         else {
-            throw DuplicateResolveError.keeperGone(keeper: keeperRecord.uniqueName, displayName: keeperRecord.displayName)
+            throw DuplicateResolveError.keeperGone(
+                keeper: keeperRecord.uniqueName, displayName: keeperRecord.displayName)
         }
         var keeper = PhotoKey(rowID: keeperRecord.rowID, uniqueName: at.uniqueName, zone: at.zone, scope: at.scope)
         var resolution = DuplicateResolution(
@@ -341,10 +345,13 @@ extension Library {
         let myRank = CaptureSourceRank.rank(mine.captureSource, hasTime: mine.captureDate != nil)
         var best: (rank: Int, instant: Double, photo: StoredPhoto)?
         for member in members {
-            guard let p = try catalogStore.photo(uniqueName: member.uniqueName), let local = p.captureDate else { continue }
+            guard let p = try catalogStore.photo(uniqueName: member.uniqueName), let local = p.captureDate else {
+                continue
+            }
             let rank = CaptureSourceRank.rank(p.captureSource, hasTime: true)
             let instant =
-                CaptureTime(local: local, offsetMinutes: p.captureOffset, source: p.captureSource ?? "").instant ?? .infinity
+                CaptureTime(local: local, offsetMinutes: p.captureOffset, source: p.captureSource ?? "").instant
+                ?? .infinity
             guard rank < myRank else { continue }
             if let b = best, (b.rank, b.instant) <= (rank, instant) { continue }
             best = (rank, instant, p)
@@ -356,7 +363,9 @@ extension Library {
         history.update(
             .photo(uniqueName: keeper.uniqueName), ["captureDate", "captureOffset", "captureSource"], zone: keeper.zone)
         resolution.capture = (
-            mine.captureDate.map { CaptureTime.iso(local: $0, offsetMinutes: mine.captureOffset, source: mine.captureSource) },
+            mine.captureDate.map {
+                CaptureTime.iso(local: $0, offsetMinutes: mine.captureOffset, source: mine.captureSource)
+            },
             CaptureTime.iso(local: local, offsetMinutes: chosen.captureOffset, source: source), source,
             chosen.uniqueName
         )

@@ -169,7 +169,8 @@ enum DuplicatesCommand: Command {
             } catch let e as LibraryError {
                 switch e {
                 case .notFound, .prefixTooShort:
-                    throw UsageError("--keep takes a rule (\(ruleNames)) or a photo of a duplicate group, not '\(word)'")
+                    throw UsageError(
+                        "--keep takes a rule (\(ruleNames)) or a photo of a duplicate group, not '\(word)'")
                 default: throw e
                 }
             }
