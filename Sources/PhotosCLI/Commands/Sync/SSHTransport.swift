@@ -442,7 +442,17 @@ extension CommandContext {
         _ argument: String, root: String, sshCommand: String?, remotePhotos: String?
     ) throws -> (path: String, cleanup: () -> Void) {
         guard let address = try RemoteAddress.parse(argument) else {
-            return (Library.resolvePath(explicit: argument, in: libraryEnvironment), {})
+            let path = Library.resolvePath(explicit: argument, in: libraryEnvironment)
+            // A mailbox file (`share publish`): one changeset stream, unpacked first.
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return (path, {}) }
+            let temp = SSHSession.temporaryFolder(in: root)
+            do {
+                try ChangesetStream.unpack(file: path, into: temp, databaseName: CompositionRoot.changesets.fileName)
+            } catch let failure as ChangesetStream.Failure {
+                throw CommandFailure.dataError("\(path) is not a whole changeset file: \(failure)")
+            }
+            return (temp, { try? FileManager.default.removeItem(atPath: temp) })
         }
         let temp = SSHSession.temporaryFolder(in: root)
         try SSHSession.fetch(
