@@ -1,3 +1,5 @@
+import PhotosModel
+
 /// What `photos` keeps from an EXIF block.
 public struct ExifMetadata: Sendable, Equatable {
     /// Orientation (tag 0x0112), 1...8; 1 when absent or out of range
@@ -30,6 +32,9 @@ public struct ExifMetadata: Sendable, Equatable {
     /// GPSDateStamp (0x001D) and GPSTimeStamp (0x0007) as one UTC time,
     /// "YYYY:MM:DD HH:MM:SS" (whole seconds); nil unless both are present and well-formed.
     public var gpsDateTime: String?
+    /// Make (IFD0 tag 0x010F), Model (IFD0 0x0110) and LensModel (Exif IFD 0xA434; CIPA
+    /// DC-008-2019 §4.6.5 G), cleaned (`CameraIdentity.clean`); nil when none is present.
+    public var camera: CameraIdentity?
 
     /// Metadata of a file without EXIF.
     public init() {}
@@ -108,6 +113,7 @@ public enum ExifReader {
             let ifd0 = reader.u32(4)
         else { return result }
         var visited: Set<Int> = []
+        var make: String?, model: String?, lens: String?
         var exifIFD: Int?
         var gpsIFD: Int?
         // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
@@ -159,6 +165,8 @@ public enum ExifReader {
                     result.orientation = orientation
                     result.hasOrientation = true
                 }
+            case 0x010F: make = reader.text(type: type, count: count, valueOffset: valueOffset)
+            case 0x0110: model = reader.text(type: type, count: count, valueOffset: valueOffset)
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
             case 0x8825:
@@ -169,9 +177,14 @@ public enum ExifReader {
         }
         if let exifIFD {
             reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
-                dateTag(tag, type, count, valueOffset)
+                if tag == 0xA434 {
+                    lens = reader.text(type: type, count: count, valueOffset: valueOffset)
+                } else {
+                    dateTag(tag, type, count, valueOffset)
+                }
             }
         }
+        result.camera = CameraIdentity(make: make, model: model, lens: lens)
         if let gpsIFD { readGPS(reader, ifd: gpsIFD, visited: &visited, into: &result) }
         return result
     }
@@ -371,6 +384,23 @@ struct TIFFReader {
         case 4, 13: return u32(valueOffset).map { Int($0) }
         default: return nil
         }
+    }
+
+    /// A text value — ASCII (type 2), UNDEFINED (7) or EXIF 3.0's UTF-8 (129) — up to its first
+    /// NUL, of at most 1024 bytes (the longest a camera name needs, with room: `CameraIdentity`
+    /// keeps 128); inline when count <= 4; bytes that are not UTF-8 become U+FFFD.
+    func text(type: Int, count: Int, valueOffset: Int) -> String? {
+        guard type == 2 || type == 7 || type == 129, count >= 1, count <= 1024 else { return nil }
+        let start: Int
+        if count <= 4 {
+            start = valueOffset
+        } else {
+            guard let offset = u32(valueOffset) else { return nil }
+            start = Int(offset)
+        }
+        guard start >= 0, start <= bytes.count - count else { return nil }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        return String(decoding: slice.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// ASCII (type 2) value without its NUL terminator; inline when count <= 4.

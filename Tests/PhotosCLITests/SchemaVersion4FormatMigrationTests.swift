@@ -149,7 +149,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 [
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
                     "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
-                    "altitude_mm", "kind", "duration_ms", "video_codec"
+                    "altitude_mm", "kind", "duration_ms", "video_codec", "camera_make", "camera_model", "lens_model",
+                    "camera_format"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)
