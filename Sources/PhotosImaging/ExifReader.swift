@@ -189,6 +189,43 @@ public enum ExifReader {
         return result
     }
 
+    /// The bytes of IFD0's XMP packet (tag 700, XMLPacket: BYTE or UNDEFINED; Adobe XMP
+    /// Specification Part 3 §1.1.4, where a DNG keeps its XMP) of a TIFF-structured file, at most
+    /// `maxBytes`; nil when there is none, or it lies outside the file or is larger.
+    public static func xmpPacket(inTIFF block: UnsafeRawBufferPointer, maxBytes: Int) -> Range<Int>? {
+        guard block.count >= 8 else { return nil }
+        let little: Bool
+        switch (block[0], block[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        let reader = TIFFReader(bytes: block, little: little)
+        guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return nil }
+        var visited: Set<Int> = []
+        var found: Range<Int>?
+        reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
+            guard tag == 700, type == 1 || type == 7, count > 4, count <= maxBytes,
+                let offset = reader.u32(valueOffset), Int(offset) <= block.count - count
+            else { return }
+            found = Int(offset)..<(Int(offset) + count)
+        }
+        return found
+    }
+
+    /// The JPEG a FUJIFILM RAF file embeds, which holds the camera's EXIF (the RAF header: the
+    /// magic "FUJIFILMCCD-RAW ", then at byte 84 the JPEG's offset and at 88 its length, both
+    /// big-endian 32-bit — the layout dcraw's `parse_fuji` and exiftool's FujiFilm RAF module
+    /// read); nil when the header or the range does not fit the file.
+    public static func rafEmbeddedJPEG(_ file: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard file.count >= 92, Array(file[0..<15]) == Array("FUJIFILMCCD-RAW".utf8) else { return nil }
+        let reader = TIFFReader(bytes: file, little: false)
+        guard let offset = reader.u32(84), let length = reader.u32(88), length >= 4, offset >= 92,
+            Int(offset) <= file.count - Int(length), file[Int(offset)] == 0xFF, file[Int(offset) + 1] == 0xD8
+        else { return nil }
+        return Int(offset)..<(Int(offset) + Int(length))
+    }
+
     /// Reads the GPS IFD (EXIF 2.32 §4.6.6 Table 15): GPSLatitudeRef/GPSLatitude (0x0001/0x0002),
     /// GPSLongitudeRef/GPSLongitude (0x0003/0x0004), GPSAltitudeRef/GPSAltitude (0x0005/0x0006:
     /// Ref 1 is below sea level), GPSTimeStamp (0x0007) and GPSDateStamp (0x001D).
