@@ -123,11 +123,12 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             after.filter { !$0.hasPrefix("  sync_") && !$0.hasPrefix("  sqlite_sequence: ") }.sorted(),
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
                 // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
-                // migration 16 the original's role ('primary') and format (NULL).
+                // migration 16 the original's role ('primary') and format (NULL); migration 18 the
+                // camera make, model, lens and RAW container (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
                     : $0.hasPrefix("  photo: ")
-                        ? $0 + "|null|null|null|text(\"still\")|null|null"
+                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null"
                         : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
