@@ -810,7 +810,8 @@ public final class Importer {
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
                 imageSHA256: imageSHA256,
                 position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
-                camera: Importer.camera(result, metadata: metadata), cameraFormat: Importer.cameraFormat(result, path: path)))
+                camera: Importer.camera(result, metadata: metadata),
+                cameraFormat: Importer.cameraFormat(result, path: path)))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

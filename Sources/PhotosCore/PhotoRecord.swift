@@ -92,7 +92,8 @@ public struct PhotoRecord: Equatable {
 
     /// A camera as `list --json` gives it: `{"make","model","lens"}`, each a string or null.
     public static func cameraJSON(_ camera: CameraIdentity) -> JSONValue {
-        .object([("make", .optional(camera.make)), ("model", .optional(camera.model)), ("lens", .optional(camera.lens))])
+        .object([("make", .optional(camera.make)), ("model", .optional(camera.model)), ("lens", .optional(camera.lens))]
+        )
     }
 
     /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else

@@ -93,6 +93,7 @@ public struct CameraIdentity: Sendable, Hashable {
     /// True when `name` can be a RAW container name as `photo.camera_format` holds it: 2 to 8
     /// lower-case ASCII letters and digits ("nef", "cr3", "3fr"), the names `pc_raw_sniff` gives.
     public static func isRawFormatName(_ name: String) -> Bool {
-        (2...8).contains(name.utf8.count) && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+        (2...8).contains(name.utf8.count)
+            && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
     }
 }

@@ -155,7 +155,8 @@ final class CLITests: TemporaryFolderTestCase {
         let pathName = try XCTUnwrap(path["uniqueName"] as? String)
         let showPath = photos(["--library", lib, "show", pathName])
         XCTAssertTrue(
-            showPath.stdout.contains("camera:      OLYMPUS IMAGING CORP. E-M1, OLYMPUS M.7-14mm F2.8\n"), showPath.stdout)
+            showPath.stdout.contains("camera:      OLYMPUS IMAGING CORP. E-M1, OLYMPUS M.7-14mm F2.8\n"),
+            showPath.stdout)
         XCTAssertTrue(showPath.stdout.contains("format:      jpeg\n"), showPath.stdout)
 
         let thumb = dir + "/t.jpg"

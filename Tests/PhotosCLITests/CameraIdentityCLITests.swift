@@ -33,7 +33,8 @@ final class CameraIdentityCLITests: BinaryTestCase {
         let rows = try fuji.stdout.split(separator: "\n").map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        XCTAssertEqual(Set(rows.compactMap { $0["displayName"] as? String }), ["exiftool_FujiFilm.raf", "exiftool_GPS.jpg"])
+        XCTAssertEqual(
+            Set(rows.compactMap { $0["displayName"] as? String }), ["exiftool_FujiFilm.raf", "exiftool_GPS.jpg"])
         let raf = try XCTUnwrap(rows.first { $0["displayName"] as? String == "exiftool_FujiFilm.raf" })
         XCTAssertEqual(raf["cameraFormat"] as? String, "raf")
         let name = try XCTUnwrap(raf["uniqueName"] as? String)

@@ -60,7 +60,8 @@ final class CameraIdentityTests: SyncTestCase {
         let cameras = try a.store.readTransaction { try a.catalogStore.cameraIdentities() }
         XCTAssertEqual(cameras.count, 8)
         let dng = try XCTUnwrap(byName["exiftool_DNG.dng"])
-        XCTAssertEqual(cameras[dng.rowID], CameraIdentity(make: "Canon", model: "Canon EOS 350D DIGITAL", lens: "18.0-55.0 mm"))
+        XCTAssertEqual(
+            cameras[dng.rowID], CameraIdentity(make: "Canon", model: "Canon EOS 350D DIGITAL", lens: "18.0-55.0 mm"))
         XCTAssertNil(cameras[try XCTUnwrap(byName["immich_portrait-orientation-6.jpg"]).rowID])
         // `show`'s line: the model alone when it begins with the make.
         XCTAssertEqual(dng.camera?.text, "Canon EOS 350D DIGITAL, 18.0-55.0 mm")
@@ -68,7 +69,9 @@ final class CameraIdentityTests: SyncTestCase {
         // list --json: `camera` only when known, `cameraFormat` always.
         let json = dng.json.serialized()
         XCTAssertTrue(
-            json.contains(#""cameraFormat":"dng","camera":{"make":"Canon","model":"Canon EOS 350D DIGITAL","lens":"18.0-55.0 mm"}"#),
+            json.contains(
+                #""cameraFormat":"dng","camera":{"make":"Canon","model":"Canon EOS 350D DIGITAL","lens":"18.0-55.0 mm"}"#
+            ),
             json)
         let none = try XCTUnwrap(byName["immich_portrait-orientation-6.jpg"]).json.serialized()
         XCTAssertTrue(none.contains(#""cameraFormat":null"#), none)
@@ -139,7 +142,8 @@ final class CameraIdentityTests: SyncTestCase {
         let summary = try Importer(library: a, libraryRoot: a.root, options: options).run()
         XCTAssertEqual(summary.refreshed, 2)
         let byName = Dictionary(uniqueKeysWithValues: try photos(a).map { ($0.displayName, $0) })
-        XCTAssertEqual(byName["exiftool_Panasonic.rw2"]?.camera, CameraIdentity(make: "Panasonic", model: "DMC-LX3", lens: nil))
+        XCTAssertEqual(
+            byName["exiftool_Panasonic.rw2"]?.camera, CameraIdentity(make: "Panasonic", model: "DMC-LX3", lens: nil))
         XCTAssertEqual(byName["exiftool_Panasonic.rw2"]?.cameraFormat, "rw2")
         XCTAssertEqual(byName["immich_mongolels.jpg"]?.camera?.model, "Canon EOS 500D")
         // Nothing changed the second time.
@@ -178,7 +182,7 @@ final class CameraIdentityTests: SyncTestCase {
         XCTAssertEqual(CameraIdentity.clean("  \u{1}NIKON\u{7F} "), "NIKON")
         XCTAssertNil(CameraIdentity.clean("   \0"))
         XCTAssertNil(CameraIdentity(make: " ", model: "\0", lens: nil))
-        let long = String(repeating: "é", count: 100)  // 200 bytes of UTF-8
+        let long = String(repeating: "é", count: 100) // 200 bytes of UTF-8
         XCTAssertEqual(CameraIdentity.clean(long), String(repeating: "é", count: 64))
         XCTAssertEqual(CameraIdentity.asciiLowercased("NIKON Éclair"), "nikon Éclair")
         XCTAssertNil(SyncValues.problem(.photo, "cameraMake", "NIKON CORPORATION"))

@@ -858,7 +858,9 @@ struct ApplySession {
             if cameraKeys.contains(where: { v.keys.contains($0) && (v[$0] ?? nil) != (here[$0] ?? nil) }) {
                 func value(_ key: String) -> String? { v.keys.contains(key) ? (v[key] ?? nil) : (here[key] ?? nil) }
                 try store.setPhotoCamera(
-                    id, camera: CameraIdentity(make: value("cameraMake"), model: value("cameraModel"), lens: value("lensModel")),
+                    id,
+                    camera: CameraIdentity(
+                        make: value("cameraMake"), model: value("cameraModel"), lens: value("lensModel")),
                     cameraFormat: value("cameraFormat"))
                 history.update(.photo(uniqueName: id), cameraKeys, zone: here["zone"].flatMap { $0 } ?? zone)
                 moved = true
