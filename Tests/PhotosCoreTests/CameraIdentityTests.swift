@@ -1,10 +1,10 @@
 import Foundation
-import PhotosImaging
 import PhotosModel
 import PhotosTestSupport
 import XCTest
 
 @testable import PhotosCore
+@testable import PhotosImaging
 
 /// Issue 24 items 1 and 7: a photo's camera make, model and lens and a RAW's container name are
 /// read at import (EXIF, XMP, LibRaw), filtered on (`--camera`), counted by `stats`, read again
@@ -193,5 +193,36 @@ final class CameraIdentityTests: SyncTestCase {
         XCTAssertNil(SyncValues.problem(.photo, "cameraFormat", "3fr"))
         XCTAssertNotNil(SyncValues.problem(.photo, "cameraFormat", "NEF"))
         XCTAssertNotNil(SyncValues.problem(.photo, "cameraFormat", "../x"))
+    }
+}
+
+/// `Importer.cameraFormat`: by content, the extension only a tie-break (issue 24 item 7).
+final class CameraFormatNameTests: XCTestCase {
+    private func result(_ format: ImageFormat, sniffed: String?, make: String = "") -> ThumbnailResult {
+        var r = ThumbnailResult(
+            format: format, width: 1, height: 1, orientation: .up, dateTimeOriginal: nil, offsetTimeOriginal: nil,
+            thumbnail: [], thumbnailWidth: 1, thumbnailHeight: 1, warnings: [])
+        r.camera = sniffed.map {
+            CameraRawInfo(
+                cameraFormat: $0, make: make, model: "", lens: "", source: .jpegPreview, previewWidth: 0,
+                previewHeight: 0)
+        }
+        return r
+    }
+
+    func testTheContentNamesTheContainerAndTheNameOnlyBreaksTies() {
+        // The content wins over a name that says otherwise.
+        XCTAssertEqual(Importer.cameraFormat(result(.raw, sniffed: "nef"), path: "/a/IMG_1.CR2"), "nef")
+        // Nikon's NEF and NRW (Sony's ARW/SR2/SRF) are one TIFF layout: the name tells them apart.
+        XCTAssertEqual(Importer.cameraFormat(result(.raw, sniffed: "nef"), path: "/a/DSCN1.NRW"), "nrw")
+        XCTAssertEqual(Importer.cameraFormat(result(.raw, sniffed: "arw"), path: "/a/DSC1.sr2"), "sr2")
+        // A TIFF RAW of a maker the sniffer does not know: LibRaw's maker, else a RAW name.
+        XCTAssertEqual(Importer.cameraFormat(result(.raw, sniffed: "raw", make: "Phase One"), path: "/a/x.tif"), "iiq")
+        XCTAssertEqual(Importer.cameraFormat(result(.raw, sniffed: "raw"), path: "/a/x.kdc"), "kdc")
+        // ... but never a container that has its own signature, nor a non-RAW name.
+        XCTAssertNil(Importer.cameraFormat(result(.raw, sniffed: "raw"), path: "/a/x.cr3"))
+        XCTAssertNil(Importer.cameraFormat(result(.raw, sniffed: "raw"), path: "/a/x.tif"))
+        // Not a RAW: no container, whatever the name.
+        XCTAssertNil(Importer.cameraFormat(result(.jpeg, sniffed: nil), path: "/a/x.nef"))
     }
 }
