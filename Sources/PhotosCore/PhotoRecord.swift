@@ -43,6 +43,11 @@ public struct PhotoRecord: Equatable {
     /// name); nil for a still.
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// The camera's make, model and lens (issue 24 item 1); nil when none is known.
+    public var camera: CameraIdentity? = nil
+    /// A camera RAW's container name in lower case ("nef", "cr3"; issue 24 item 7); nil for
+    /// another format.
+    public var cameraFormat: String? = nil
     /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
     /// is a second one, role `raw`).
     public var originals: [PhotoOriginal] = []
@@ -80,8 +85,15 @@ public struct PhotoRecord: Equatable {
                 ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
                 ("kind", .string(kind)),
                 ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-                ("videoCodec", .optional(videoCodec))
-            ] + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
+                ("videoCodec", .optional(videoCodec)), ("cameraFormat", .optional(cameraFormat))
+            ] + (camera.map { [("camera", Self.cameraJSON($0))] } ?? [])
+                + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
+    }
+
+    /// A camera as `list --json` gives it: `{"make","model","lens"}`, each a string or null.
+    public static func cameraJSON(_ camera: CameraIdentity) -> JSONValue {
+        .object([("make", .optional(camera.make)), ("model", .optional(camera.model)), ("lens", .optional(camera.lens))]
+        )
     }
 
     /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else
@@ -138,6 +150,9 @@ public struct PhotoFilter {
     public var formats: [ImageFormat] = []
     /// Photos of one of these kinds (issue 25 item 2: `still`, `video`, `motion`, `live`); empty: any.
     public var kinds: [String] = []
+    /// Photos whose camera make or model contains this text, ignoring the case of ASCII letters
+    /// (`--camera`, issue 24 item 7; the comparison is the store's, in SQL); nil: any.
+    public var camera: String?
     /// Photos without tags.
     public var untagged = false
     /// Photos with a position (`--with-location`: true), without one (`--without-location`:
@@ -184,6 +199,7 @@ extension Library {
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
+        (record.camera, record.cameraFormat) = (row.camera, row.cameraFormat)
         return record
     }
 
@@ -291,6 +307,7 @@ extension Library {
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
         query.kinds = filter.kinds
+        query.camera = filter.camera.map(CameraIdentity.asciiLowercased)
         query.sort = filter.sort
         query.descending = filter.reverse
         let glob = filter.name.map(NameGlob.init)

@@ -620,6 +620,18 @@ public enum Schema {
             mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
             low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
         );
+        """,
+        // 18 (issue 24 items 1 and 7): the camera that made the photo — EXIF Make (0x010F), Model
+        // (0x0110) and LensModel (0xA434), or XMP `tiff:Make`/`tiff:Model`/`exifEX:LensModel`, or
+        // LibRaw's names for a RAW — trimmed, at most `CameraIdentity.maxBytes` bytes each, NULL
+        // when unknown; and `camera_format`, the RAW container's lower-case name ("nef", "cr3",
+        // `CameraIdentity.rawFormat`), NULL for a photo that is not a camera RAW. Rows from before
+        // keep NULLs until `import --refresh-metadata` reads their files again.
+        """
+        ALTER TABLE photo ADD COLUMN camera_make TEXT;
+        ALTER TABLE photo ADD COLUMN camera_model TEXT;
+        ALTER TABLE photo ADD COLUMN lens_model TEXT;
+        ALTER TABLE photo ADD COLUMN camera_format TEXT;
         """
     ]
 
