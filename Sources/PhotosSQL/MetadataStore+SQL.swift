@@ -136,7 +136,7 @@ extension MetadataStore where Self: SQLConnection {
 
     public func takeOverPrimary(
         ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
-        thumbnail: ThumbnailRow
+        thumbnail: ThumbnailRow?
     ) throws {
         try execute(
             sql: "UPDATE photo_data SET role = 'raw', format = 'raw' WHERE photo_id = ? AND role = 'primary'",
@@ -145,6 +145,7 @@ extension MetadataStore where Self: SQLConnection {
         try execute(
             sql: "UPDATE photo SET width = ?, height = ?, format = ?, orientation = ? WHERE id = ?",
             arguments: [width, height, (original.format ?? .jpeg).rawValue, orientation.rawValue, photoID])
+        guard let thumbnail else { return }
         try execute(sql: "DELETE FROM thumbnail WHERE photo_id = ?", arguments: [photoID])
         try execute(
             sql: CatalogInserts.thumbnail, arguments: [photoID, thumbnail.data, thumbnail.width, thumbnail.height])

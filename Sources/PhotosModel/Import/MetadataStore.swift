@@ -146,12 +146,13 @@ public protocol MetadataStore: AnyObject {
     /// Makes `original` (a still, role `primary`) the primary original of photo row `photoID`,
     /// whose former primary (its camera RAW) becomes its `raw` original (format `raw`); the
     /// photo takes the new primary's `width`, `height` (pixels, upright), `format` and
-    /// `orientation`, and `thumbnail` replaces its thumbnail: the JPEG of a RAW+JPEG pair
-    /// imported after its RAW takes over (issue 24 item 2). Three statements and the thumbnail's.
+    /// `orientation`, and `thumbnail`, when given, replaces its thumbnail: the JPEG of a RAW+JPEG
+    /// pair imported after its RAW takes over (issue 24 item 2), here or on a peer that applies
+    /// the change. Three statements and the thumbnail's.
     /// - Throws: the store's error (a constraint error when the photo has a `raw` original).
     func takeOverPrimary(
         ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
-        thumbnail: ThumbnailRow) throws
+        thumbnail: ThumbnailRow?) throws
 }
 
 /// A photo the unpaired half of a RAW+JPEG pair may join (`MetadataStore.pairCandidates`).
