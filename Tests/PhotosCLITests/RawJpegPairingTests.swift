@@ -234,3 +234,24 @@ final class RawJpegPairingTests: BinaryTestCase {
         }
     }
 }
+
+extension RawJpegPairingTests {
+    /// `merge --from` a library where the JPEG took over from its RAW into one holding the RAW's
+    /// own photo: that photo takes the JPEG over too (one photo of the pair, the RAW in no second
+    /// photo), with the JPEG's thumbnail.
+    func testMergeCarriesATakeover() throws {
+        let (raw, still) = (try dng(), try jpeg())
+        let a = dir + "/a", b = dir + "/b"
+        let src = try folder("card", ["IMG_1234.CR2": raw])
+        _ = try importJSON(a, [src])
+        _ = try importJSON(b, [src])
+        try folder("card", ["IMG_1234.JPG": still])
+        XCTAssertEqual(try importJSON(a, [src])["joined"], 1)
+        _ = try ok(b, ["merge", "--from", a])
+        XCTAssertEqual(try photos(b), try photos(a))
+        XCTAssertEqual(try photos(b).first?.first, "jpeg")
+        XCTAssertEqual(try thumbnails(b), try thumbnails(a))
+        let verify = try run(["--library", b, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
+}
