@@ -210,7 +210,10 @@ public struct FileScanner: Sendable {
                     let child = frame.base + name
                     let viaLink = frame.links.contains(name)
                     let sidecars = frame.sidecarsPossible
-                    let siblings = frame.bases.isEmpty ? 1 : frame.bases[FileScanner.pairingBase(name)] ?? 1
+                    // (A sidecar is never counted, nor held: it is read with its image.)
+                    let siblings =
+                        frame.bases.isEmpty || FileScanner.isSidecarName(name)
+                        ? 1 : frame.bases[FileScanner.pairingBase(name)] ?? 1
                     stack.append(frame)
                     var cst = stat()
                     guard stat(child, &cst) == 0 else {
