@@ -22,6 +22,9 @@ struct ImportBatchWriter {
     let metadataStore: any MetadataStore
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
+    /// Whether the zone has a RAW photo a still could join (`join`): asked once per run, set
+    /// when a batch adds one; nil after a batch rolled back.
+    private var zoneHasRawPhotos: Bool?
     /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
     let beforeCommit: (() -> Void)?
     /// A file that is no pair in its batch joins the photo of its other half (`Pairing`).
@@ -74,6 +77,7 @@ struct ImportBatchWriter {
         let beforeCommit = self.beforeCommit
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
+        var hasRaw = zoneHasRawPhotos
         let result: BatchResult
         do {
             result = try library.write {
@@ -102,7 +106,7 @@ struct ImportBatchWriter {
                         result.vanished += [item.path, raw.path]
                         continue
                     }
-                    if pairing, item.raw == nil, try join(item, history: &history, writer: writer) {
+                    if pairing, item.raw == nil, try join(item, history: &history, writer: writer, hasRaw: &hasRaw) {
                         result.joined += 1
                         result.joinedSHA256s.append(item.sha256)
                         result.bytes += Int64(item.byteSize)
@@ -144,6 +148,7 @@ struct ImportBatchWriter {
                         thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
                     history.insert(.photo(uniqueName: uniqueName), zone: zone)
                     history.insert(.photoData(photo: uniqueName), zone: zone)
+                    if r.format == .raw { hasRaw = true }
                     history.insert(.thumbnail(photo: uniqueName), zone: zone)
                     if let raw = item.raw {
                         // The RAW of its pair (`Pairing.group`): the photo's `raw` original,
@@ -205,9 +210,11 @@ struct ImportBatchWriter {
             }
         } catch {
             tagCache.removeAll()
+            zoneHasRawPhotos = nil
             throw error
         }
         tagCache = library.isDryRun ? [:] : cache
+        zoneHasRawPhotos = library.isDryRun ? nil : hasRaw
         DurabilityStats.record(.commit(library.externalData.root))
         return result
     }
@@ -221,11 +228,16 @@ struct ImportBatchWriter {
     /// - Returns: true when it joined a photo.
     /// - Throws: the store's error.
     private func join(
-        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter
+        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasRaw: inout Bool?
     ) throws -> Bool {
         guard let t = item.capture, Pairing.fromMetadata(t), item.result.format == .raw || Pairing.isStill(item),
             let from = Pairing.shifted(t.local, by: -3), let to = Pairing.shifted(t.local, by: 3)
         else { return false }
+        if item.result.format != .raw {
+            // A still joins only a RAW's photo: none in the zone, no lookup.
+            if hasRaw == nil { hasRaw = try metadataStore.hasPhoto(format: .raw, zone: zone) }
+            guard hasRaw == true else { return false }
+        }
         guard
             let photo = try metadataStore.pairCandidates(zone: zone, captureFrom: from, captureTo: to).first(where: {
                 Pairing.joinable(item, $0)

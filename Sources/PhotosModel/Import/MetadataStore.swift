@@ -137,11 +137,17 @@ public protocol MetadataStore: AnyObject {
 
     /// The still photos of zone `zone` whose capture time (`photo.capture_date`, local wall-clock
     /// text) lies between `captureFrom` and `captureTo` (inclusive, compared as text: the stored
-    /// form `YYYY-MM-DDTHH:MM:SS[.fff]` sorts by time), at most 32, oldest row first: the photos
+    /// form `YYYY-MM-DDTHH:MM:SS[.fff]` sorts by time), at most 32, earliest capture time first: the photos
     /// the unpaired half of a RAW+JPEG pair may join (`Importer`, issue 24 item 2). One range
     /// scan of the `photo_capture_date` index.
     /// - Throws: the store's error.
     func pairCandidates(zone: String, captureFrom: String, captureTo: String) throws -> [PairCandidate]
+
+    /// True when zone `zone` has a photo of format `format`: import asks once per run whether a
+    /// still could join a RAW's photo there at all (a library without RAWs then costs no
+    /// lookup per file). One scan of the zone's photos at most.
+    /// - Throws: the store's error.
+    func hasPhoto(format: ImageFormat, zone: String) throws -> Bool
 
     /// Makes `original` (a still, role `primary`) the primary original of photo row `photoID`,
     /// whose former primary (its camera RAW) becomes its `raw` original (format `raw`); the
