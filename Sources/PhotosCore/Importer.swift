@@ -106,7 +106,8 @@ public struct ImportSummary: Equatable, Sendable {
     /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
-            ("imported", .int(imported)), ("paired", .int(paired)), ("joined", .int(joined)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+            ("imported", .int(imported)), ("paired", .int(paired)), ("joined", .int(joined)),
+            ("duplicates", .int(duplicates)), ("restored", .int(restored)),
             ("skipped", .int(skipped)),
             ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
         ]
@@ -210,7 +211,8 @@ public final class Importer {
         var wroteAnyFile: Bool { written != nil || raw?.written != nil }
         /// Every original written for it (its own and its pair's), for `removeUncommittedFiles`.
         var allUncommitted: [UncommittedOriginal] {
-            (wroteFile ? [uncommitted] : []) + (raw.flatMap { $0.written == nil ? nil : $0.uncommitted }.map { [$0] } ?? [])
+            (wroteFile ? [uncommitted] : [])
+                + (raw.flatMap { $0.written == nil ? nil : $0.uncommitted }.map { [$0] } ?? [])
         }
     }
 
@@ -452,38 +454,38 @@ public final class Importer {
         // Counts what `outcome` says about `path`; returns the prepared file to batch.
         func take(_ path: String, _ outcome: Outcome) -> Prepared? {
             switch outcome {
-                case .sidecar: break
-                case .refresh(let item):
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                    refreshes.append(item)
-                    if refreshes.count >= options.batchSize { applyRefreshes() }
-                case .skipped:
-                    summary.skipped += 1
-                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
-                case .duplicate:
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                case .duplicateInAnotherZone(let found):
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                    onDuplicateInAnotherZone?(path, found)
-                case .restored(let restoration, let reference):
-                    restoredPending.append((path, restoration, reference))
-                case .failed(let reason):
-                    fail(path, reason)
-                case .fatal(let error):
-                    if fatal == nil {
-                        // What is batched so far can still commit; nothing after it.
-                        commit()
-                        if fatal == nil { fatal = error }
-                        stop.set()
-                    }
-                case .prepared(let item):
-                    bytesSoFar += Int64(item.byteSize)
-                    for warning in item.warnings { onWarning?(item.path, warning) }
-                    return item
+            case .sidecar: break
+            case .refresh(let item):
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                refreshes.append(item)
+                if refreshes.count >= options.batchSize { applyRefreshes() }
+            case .skipped:
+                summary.skipped += 1
+                if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
+            case .duplicate:
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+            case .duplicateInAnotherZone(let found):
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                onDuplicateInAnotherZone?(path, found)
+            case .restored(let restoration, let reference):
+                restoredPending.append((path, restoration, reference))
+            case .failed(let reason):
+                fail(path, reason)
+            case .fatal(let error):
+                if fatal == nil {
+                    // What is batched so far can still commit; nothing after it.
+                    commit()
+                    if fatal == nil { fatal = error }
+                    stop.set()
                 }
+            case .prepared(let item):
+                bytesSoFar += Int64(item.byteSize)
+                for warning in item.warnings { onWarning?(item.path, warning) }
+                return item
+            }
             return nil
         }
         // Batches prepared files together (a pair is one item): a batch is committed only

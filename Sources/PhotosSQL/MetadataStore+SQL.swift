@@ -138,7 +138,8 @@ extension MetadataStore where Self: SQLConnection {
     }
 
     public func hasPhoto(format: ImageFormat, zone: String) throws -> Bool {
-        try fetchInt(sql: "SELECT 1 FROM photo WHERE zone_id = ? AND format = ? LIMIT 1", arguments: [zone, format.rawValue])
+        try fetchInt(
+            sql: "SELECT 1 FROM photo WHERE zone_id = ? AND format = ? LIMIT 1", arguments: [zone, format.rawValue])
             != nil
     }
 
@@ -149,7 +150,8 @@ extension MetadataStore where Self: SQLConnection {
         try execute(
             sql: "UPDATE photo_data SET role = 'raw', format = 'raw' WHERE photo_id = ? AND role = 'primary'",
             arguments: [photoID])
-        try execute(sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
+        try execute(
+            sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
         try execute(
             sql: "UPDATE photo SET width = ?, height = ?, format = ?, orientation = ? WHERE id = ?",
             arguments: [width, height, (original.format ?? .jpeg).rawValue, orientation.rawValue, photoID])

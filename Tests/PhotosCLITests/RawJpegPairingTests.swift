@@ -22,7 +22,8 @@ final class RawJpegPairingTests: BinaryTestCase {
     func dng(date: String = RawJpegPairingTests.date) throws -> Data {
         var rgb: [UInt8] = []
         for y in 0..<30 { for x in 0..<40 { rgb += [UInt8(x * 6), UInt8(y * 8), 128] } }
-        return Data(DNGWriter.make(image: try PixelBuffer(width: 40, height: 30, rgb: rgb), preview: nil, dateTime: date))
+        return Data(
+            DNGWriter.make(image: try PixelBuffer(width: 40, height: 30, rgb: rgb), preview: nil, dateTime: date))
     }
 
     func jpeg() throws -> Data { try stormJPEG(date: RawJpegPairingTests.date, offset: nil) }
@@ -32,7 +33,9 @@ final class RawJpegPairingTests: BinaryTestCase {
     func folder(_ name: String, _ files: [String: Data]) throws -> String {
         let path = dir + "/" + name
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (file, data) in files { XCTAssertTrue(FileManager.default.createFile(atPath: path + "/" + file, contents: data)) }
+        for (file, data) in files {
+            XCTAssertTrue(FileManager.default.createFile(atPath: path + "/" + file, contents: data))
+        }
         return path
     }
 
@@ -86,7 +89,12 @@ final class RawJpegPairingTests: BinaryTestCase {
 
     func testAPairIsOnePhotoWithTwoOriginalsInOneBatchWithSeveralWorkers() throws {
         let (raw, still) = (try dng(), try jpeg())
-        let src = try folder("card", ["IMG_1234.CR2": raw, "img_1234.jpg": still, "IMG_1235.JPG": try stormJPEG(date: "2024:05:01 12:01:00", offset: nil)])
+        let src = try folder(
+            "card",
+            [
+                "IMG_1234.CR2": raw, "img_1234.jpg": still,
+                "IMG_1235.JPG": try stormJPEG(date: "2024:05:01 12:01:00", offset: nil)
+            ])
         let lib = dir + "/lib"
         let counts = try importJSON(lib, ["--batch-size", "1", "--jobs", "2", src])
         XCTAssertEqual(counts["imported"], 2, "the pair and IMG_1235")
@@ -102,11 +110,15 @@ final class RawJpegPairingTests: BinaryTestCase {
         XCTAssertEqual(
             try c.scalarString("SELECT format FROM photo_data WHERE role = 'raw'"), "raw", "the RAW's own format")
         XCTAssertEqual(
-            try c.scalarString("SELECT display_name FROM photo WHERE format = 'jpeg' AND id IN (SELECT photo_id FROM photo_data WHERE role = 'raw')"),
+            try c.scalarString(
+                "SELECT display_name FROM photo WHERE format = 'jpeg' AND id IN (SELECT photo_id FROM photo_data WHERE role = 'raw')"
+            ),
             "img_1234.jpg")
         // The photo's size and capture time are the JPEG's; its thumbnail is the JPEG-only import's.
-        let storm = try XCTUnwrap(try TestCatalog(root: lib, readOnly: true).rows(
-            "SELECT width, height, capture_date FROM photo WHERE display_name = 'IMG_1235.JPG'").first)
+        let storm = try XCTUnwrap(
+            try TestCatalog(root: lib, readOnly: true).rows(
+                "SELECT width, height, capture_date FROM photo WHERE display_name = 'IMG_1235.JPG'"
+            ).first)
         XCTAssertEqual(Array(pair[1...2]), [storm[0] ?? "", storm[1] ?? ""])
         XCTAssertEqual(
             try c.scalarString("SELECT capture_date FROM photo WHERE display_name = 'img_1234.jpg'"),

@@ -256,7 +256,8 @@ struct ImportBatchWriter {
         try metadataStore.takeOverPrimary(
             ofPhoto: photo.rowID,
             by: PhotoOriginal(
-                role: .primary, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: r.format),
+                role: .primary, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: r.format
+            ),
             width: r.width, height: r.height, orientation: r.orientation,
             thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
         var attributes = ["width", "height", "format", "orientation"]

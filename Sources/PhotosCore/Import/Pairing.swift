@@ -77,8 +77,9 @@ enum Pairing {
     /// element is the primary with, for a pair, its RAW in `raw`. In the order of `items`, but a
     /// pair takes the place of its still.
     static func group(_ items: [Importer.Prepared]) -> [Importer.Prepared] {
-        guard let rawIndex = items.indices.filter({ items[$0].result.format == .raw })
-            .min(by: { items[$0].path < items[$1].path })
+        guard
+            let rawIndex = items.indices.filter({ items[$0].result.format == .raw })
+                .min(by: { items[$0].path < items[$1].path })
         else { return items }
         let raw = items[rawIndex]
         let stills = items.indices.filter { isStill(items[$0]) && timesAgree(items[$0].capture, raw.capture) }

@@ -50,7 +50,8 @@ final class ImportPipeline {
         zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore,
         photosBeforeRun: Int64 = .max
     ) {
-        let queue = BoundedQueue<(String, Importer.Outcome, Int)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
+        let queue = BoundedQueue<(String, Importer.Outcome, Int)>(
+            capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
         let claimed = self.claims
         let stop = self.stop

@@ -1000,7 +1000,8 @@ struct ApplySession {
             try store.extraOriginals(ofPhotos: [id])[id]?.contains(where: { $0.role == OriginalRole.raw.rawValue })
                 != true,
             let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)), format != .raw,
-            let width = (v["width"] ?? nil).flatMap({ Int($0) }), let height = (v["height"] ?? nil).flatMap({ Int($0) }),
+            let width = (v["width"] ?? nil).flatMap({ Int($0) }),
+            let height = (v["height"] ?? nil).flatMap({ Int($0) }),
             let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) }).flatMap(Orientation.init(rawValue:))
         {
             let thumb = try library.soundThumbnail(
