@@ -83,7 +83,7 @@ final class RawJpegPairingTests: BinaryTestCase {
 
     func sha(_ data: Data) -> String {
         let path = dir + "/sha-" + UUID().uuidString
-        FileManager.default.createFile(atPath: path, contents: data)
+        _ = FileManager.default.createFile(atPath: path, contents: data)
         return sha256(ofFile: path)
     }
 
