@@ -93,7 +93,10 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(summary["failed"] as? Int, 0)
         XCTAssertEqual(
             Array(summary.keys).sorted(),
-            ["bytes", "duplicates", "failed", "failures", "imported", "restorations", "restored", "seconds", "skipped"])
+            [
+                "bytes", "duplicates", "failed", "failures", "imported", "joined", "paired", "restorations", "restored",
+                "seconds", "skipped"
+            ])
 
         let list = photos(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.status, 0)
