@@ -352,6 +352,13 @@ public enum PostgresSchema {
             mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
             low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
         );
+        """,
+        // 18 (issue 29 item 1): as SQLite migration 18, the library's owner address, one row.
+        """
+        CREATE TABLE library_owner (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            email     TEXT COLLATE "C" NOT NULL CHECK (octet_length(email) BETWEEN 3 AND 254)
+        );
         """
     ]
 }
