@@ -270,7 +270,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
             ["\(id):2", "default:1"].sorted())
         let stormNow = try json(run(["show", storm, "--json"]))
         XCTAssertEqual(stormNow["zone"] as? String, id)
-        XCTAssertEqual(stormNow["ratings"] as? [Int], [5])
+        XCTAssertEqual(RatingsJSON.values(stormNow), [5])
         XCTAssertEqual(stormNow["tags"] as? [String], ["Beach"])
 
         // Filters and show by share, by prefix.
