@@ -130,7 +130,8 @@ final class CLITests: TemporaryFolderTestCase {
         let show = photos(["--library", lib, "show", String(name.prefix(6)).lowercased()])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(show.stdout.contains("displayName: ladybird.jpg"))
-        XCTAssertTrue(show.stdout.contains("rating:      4 (ratings: 4)"))
+        XCTAssertTrue(show.stdout.contains("rating:      4 (the mean of 1, rounded half up)\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("ratings:     (anonymous) 4\n"), show.stdout)
 
         let thumb = dir + "/t.jpg"
         XCTAssertEqual(photos(["--library", lib, "thumbnail", name, "-o", thumb]).status, 0)

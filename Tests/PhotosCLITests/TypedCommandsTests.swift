@@ -81,7 +81,7 @@ final class TypedCommandsTests: XCTestCase {
         XCTAssertEqual(Set(names).count, names.count, "no two commands share a name")
         // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove, tag prune;
         // issue 26 items 5 and 7: date set, date shift, geotag; issue 27: duplicates; issue 29: sync serve
-        XCTAssertEqual(names.count, 50)
+        XCTAssertEqual(names.count, 53)
         for command in Registry.commands {
             let result = photos(["help"] + command.path)
             XCTAssertEqual(result.status, 0, command.name)
