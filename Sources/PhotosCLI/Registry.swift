@@ -21,6 +21,7 @@ enum Registry {
         CommandDescriptor(ShareListCommand.self), CommandDescriptor(ShareShowCommand.self),
         CommandDescriptor(ShareInviteCommand.self), CommandDescriptor(ShareUninviteCommand.self),
         CommandDescriptor(ShareSetCommand.self), CommandDescriptor(ShareExportCommand.self),
+        CommandDescriptor(SharePublishCommand.self),
         CommandDescriptor(ShareAcceptCommand.self), CommandDescriptor(ShareLeaveCommand.self),
         CommandDescriptor(ShareStopCommand.self),
         CommandDescriptor(IdentitySetCommand.self), CommandDescriptor(IdentityShowCommand.self),

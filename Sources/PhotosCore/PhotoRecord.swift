@@ -418,17 +418,7 @@ extension Library {
             var refs: [String] = []
             for photo in unique {
                 guard try catalogStore.photoExists(photo.rowID) else { continue }
-                // The recorded reference and the content address of the SHA-256 (they differ
-                // only in a damaged row; the file, if any, is at the content address).
-                for (ref, sha) in try catalogStore.fileReferences(ofPhoto: photo.rowID) {
-                    refs += [ref, ExternalDataStore.reference(for: sha)]
-                }
-                for tag in try catalogStore.tags(ofPhoto: photo.rowID).sorted(by: { $0.uuid < $1.uuid }) {
-                    history.update(.tag(uuid: tag.uuid), ["photos"], zone: tag.zone.rawValue)
-                }
-                for child in HistoryEntity.photoChildren { try history.delete(child, .photo(photo.rowID)) }
-                try history.delete(.photo, .photo(photo.rowID))
-                try catalogStore.deletePhoto(photo.rowID)
+                refs += try deletePhotoRecording(photo.rowID, history: &history)
             }
             try checkRemovable(refs)
             try history.commit()
@@ -436,6 +426,30 @@ extension Library {
         }
         let left = removeUnreferencedFilesSayingWhy(references).left
         return (unique.map(\.uniqueName), left)
+    }
+
+    /// Deletes one photo (it must exist) as `delete` does, inside the caller's write transaction:
+    /// a Tag update of `photos` per tag it had, a delete with its tombstone for each Rating,
+    /// Thumbnail, PhotoData (`HistoryEntity.photoChildren`) and the Photo, then the row (cascade).
+    /// The one place of those rows and tombstones, shared by `delete`, `verify --repair` and
+    /// `duplicates --resolve`.
+    /// - Returns: the file references to remove after the commit when unreferenced (the
+    ///   recorded reference and the content address of each original's SHA-256: they differ
+    ///   only in a damaged row, and the file, if any, is at the content address).
+    /// - Throws: the store's error; the history writer's permission error for a zone this
+    ///   library may not write.
+    func deletePhotoRecording(_ photoID: Int64, history: inout HistoryWriter) throws -> [String] {
+        var refs: [String] = []
+        for (ref, sha) in try catalogStore.fileReferences(ofPhoto: photoID) {
+            refs += [ref, ExternalDataStore.reference(for: sha)]
+        }
+        for tag in try catalogStore.tags(ofPhoto: photoID).sorted(by: { $0.uuid < $1.uuid }) {
+            history.update(.tag(uuid: tag.uuid), ["photos"], zone: tag.zone.rawValue)
+        }
+        for child in HistoryEntity.photoChildren { try history.delete(child, .photo(photoID)) }
+        try history.delete(.photo, .photo(photoID))
+        try catalogStore.deletePhoto(photoID)
+        return refs
     }
 
     /// Throws unless every existing file among `references` can be removed: its folder is

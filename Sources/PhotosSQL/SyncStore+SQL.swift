@@ -273,6 +273,32 @@ extension SyncStore where Self: SQLConnection {
                 """, arguments: [peer, scope, token])
     }
 
+    public func acknowledgedTokens() throws -> [(peer: String, scope: String, token: Int64)] {
+        try fetchAll(
+            sql: "SELECT library_id, scope, acknowledged FROM sync_peer ORDER BY library_id, scope", arguments: []
+        ) { ($0.string(0), $0.string(1), $0.int64(2)) }
+    }
+
+    public func syncTombstones(before stampTime: String) throws -> [SyncTombstone] {
+        try fetchAll(
+            sql: """
+                SELECT entity, object_id, token, zone_id FROM sync_entry
+                WHERE attribute = 'deleted' AND stamp_time < ? ORDER BY token, entity, object_id
+                """, arguments: [stampTime]
+        ) { row -> SyncTombstone? in
+            guard let entity = SyncEntity(rawValue: row.string(0)) else { return nil }
+            return SyncTombstone(
+                entity: entity, objectID: row.string(1), token: row.int64(2), zone: row.optionalString(3))
+        }.compactMap { $0 }
+    }
+
+    public func deleteSyncObject(_ entity: SyncEntity, _ objectID: String) throws -> Int {
+        try fetchAll(
+            sql: "DELETE FROM sync_entry WHERE entity = ? AND object_id = ? RETURNING 1",
+            arguments: [entity.rawValue, objectID]
+        ) { $0.int(0) }.count
+    }
+
     // MARK: sharing
 
     public func membership(zone: String) throws -> SyncMembership? {

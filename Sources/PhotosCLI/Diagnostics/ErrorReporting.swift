@@ -118,6 +118,10 @@ struct CLIError {
             // files are checked where they are read): a bad argument value is 64 everywhere,
             // malformed or out of range alike.
             self.init(.usage, e.description)
+        case let e as DuplicateResolveError:
+            // A group's keeper deleted between finding the groups and resolving them: the data
+            // changed under the plan (nothing was changed).
+            self.init(.dataError, e.description)
         case let e as CaptureFixError:
             // A `date shift --by` that takes a photo's time outside the years 1…9999: the
             // argument is wrong for the data (nothing was changed).

@@ -193,10 +193,35 @@ public struct DuplicateReport {
     public var lowInformation = 0
 }
 
+/// A rule of the keeper chain (issue 27 items 2 and 3), as `--keep` names it.
+public enum KeeperRule: String, CaseIterable, Sendable {
+    /// More pixels (width × height, upright).
+    case pixels
+    /// A RAW original over a camera JPEG (a JPEG whose capture time came from its EXIF) over any
+    /// other format.
+    case raw
+    /// The earliest capture time (photos without one after those with one).
+    case earliest
+    /// The earliest import.
+    case firstImported = "first-imported"
+
+    /// The default chain, in order: `pixels`, `raw`, `earliest`, `first-imported`.
+    public static let defaultChain: [KeeperRule] = allCases
+
+    /// `rules` first, then the rules of the default chain they leave out, in its order: the
+    /// chain a `--keep` list stands for (each rule once).
+    public static func chain(_ rules: [KeeperRule]) -> [KeeperRule] {
+        var chain: [KeeperRule] = []
+        for rule in rules + defaultChain where !chain.contains(rule) { chain.append(rule) }
+        return chain
+    }
+}
+
 /// The keeper rule of issue 27 item 2, in order: more pixels; then a RAW original over a camera
 /// JPEG (a JPEG whose capture time came from its EXIF) over any other format; then the earliest
 /// capture time (photos without one after those with one); then the earliest import; then the
 /// smaller uniqueName (so that the choice never depends on the order photos were read).
+/// `duplicates --keep RULE,…` puts its rules first (`KeeperRule.chain`).
 public enum DuplicateKeeper {
     /// 0 for RAW, 1 for a camera JPEG, 2 otherwise.
     static func formatRank(_ p: PhotoRecord) -> Int {
@@ -205,60 +230,57 @@ public enum DuplicateKeeper {
         return 2
     }
 
-    /// The rules as (name, comparison: negative when a goes first, 0 when equal).
-    static var rules: [(String, (PhotoRecord, PhotoRecord) -> Int)] {
-        [
-            ("more pixels", { b(($1.width * $1.height), ($0.width * $0.height)) }),
-            ("RAW over camera JPEG over other formats", { b(formatRank($0), formatRank($1)) }),
-            (
-                "earliest capture",
-                { a, c in
-                    switch (a.captureInstant, c.captureInstant) {
-                    case let (x?, y?): return x < y ? -1 : x > y ? 1 : 0
-                    case (.some, nil): return -1
-                    case (nil, .some): return 1
-                    case (nil, nil): return 0
-                    }
-                }
-            ),
-            ("earliest import", { b($0.importedAt, $1.importedAt) }),
-            ("smallest uniqueName (otherwise equal)", { b($0.uniqueName, $1.uniqueName) })
-        ]
+    /// The comparison of one rule: negative when a goes first, 0 when equal.
+    static func compare(_ rule: KeeperRule, _ a: PhotoRecord, _ c: PhotoRecord) -> Int {
+        switch rule {
+        case .pixels: return b(c.width * c.height, a.width * a.height)
+        case .raw: return b(formatRank(a), formatRank(c))
+        case .earliest:
+            switch (a.captureInstant, c.captureInstant) {
+            case let (x?, y?): return x < y ? -1 : x > y ? 1 : 0
+            case (.some, nil): return -1
+            case (nil, .some): return 1
+            case (nil, nil): return 0
+            }
+        case .firstImported: return b(a.importedAt, c.importedAt)
+        }
     }
 
     static func b<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : x > y ? 1 : 0 }
 
-    /// Orders `photos` keeper first; the reason names the rule that put the first before the
-    /// second.
+    /// Orders `photos` keeper first by `rules` (`KeeperRule.chain`: the default chain unless
+    /// `--keep` named rules), then by uniqueName; the reason names the rule that put the first
+    /// before the second.
     /// - Returns: the photos in keeper order and the reason.
-    public static func order(_ photos: [PhotoRecord]) -> (photos: [PhotoRecord], reason: String) {
+    public static func order(_ photos: [PhotoRecord], rules: [KeeperRule] = KeeperRule.defaultChain) -> (
+        photos: [PhotoRecord], reason: String
+    ) {
+        let chain = KeeperRule.chain(rules)
         let sorted = photos.sorted { a, c in
-            for (_, rule) in rules {
-                let r = rule(a, c)
+            for rule in chain {
+                let r = compare(rule, a, c)
                 if r != 0 { return r < 0 }
             }
-            return false
+            return a.uniqueName < c.uniqueName
         }
         guard sorted.count > 1 else { return (sorted, "") }
         let (k, next) = (sorted[0], sorted[1])
-        for (name, rule) in rules where rule(k, next) != 0 {
-            switch name {
-            case "more pixels":
+        for rule in chain where compare(rule, k, next) != 0 {
+            switch rule {
+            case .pixels:
                 return (sorted, "more pixels (\(k.width)×\(k.height) against \(next.width)×\(next.height))")
-            case "earliest capture":
+            case .earliest:
                 return (sorted, "earliest capture (\(k.captureDate ?? "-") against \(next.captureDate ?? "none"))")
-            case "earliest import":
+            case .firstImported:
                 return (sorted, "earliest import (\(k.importedAt) against \(next.importedAt))")
-            case "RAW over camera JPEG over other formats":
+            case .raw:
                 let kind = formatRank(k) == 0 ? "a RAW original" : "a camera JPEG"
                 return (
                     sorted, "\(kind) (RAW over camera JPEG over other formats; the next is \(next.format.rawValue))"
                 )
-            default:
-                return (sorted, name)
             }
         }
-        return (sorted, "")
+        return (sorted, "smallest uniqueName (otherwise equal)")
     }
 }
 
@@ -271,9 +293,12 @@ extension Library {
     /// - Parameters:
     ///   - filter: the photos (as `list`); its sort and limit are not used.
     ///   - threshold: how close.
+    ///   - rules: the keeper chain (`KeeperRule.chain`; `--keep RULE,…`).
     /// - Returns: the groups and counts.
     /// - Throws: the store's error; `LibraryError` for an unknown share.
-    public func findDuplicates(matching filter: PhotoFilter, threshold: DuplicateThreshold) throws -> DuplicateReport {
+    public func findDuplicates(
+        matching filter: PhotoFilter, threshold: DuplicateThreshold, rules: [KeeperRule] = KeeperRule.defaultChain
+    ) throws -> DuplicateReport {
         var report = DuplicateReport()
         let signatures = try metadataStore.perceptualSignatures()
         var photos: [PhotoRecord] = []
@@ -322,7 +347,7 @@ extension Library {
         }
         for (r, list) in members {
             let indexes = Array(Set(list))
-            let ordered = DuplicateKeeper.order(indexes.map { photos[$0] })
+            let ordered = DuplicateKeeper.order(indexes.map { photos[$0] }, rules: rules)
             let index = Dictionary(uniqueKeysWithValues: indexes.map { (photos[$0].uniqueName, $0) })
             guard let keeperIndex = index[ordered.photos[0].uniqueName] else { continue }
             let k = chroma[keeperIndex]

@@ -86,13 +86,17 @@ public struct CompactionReport: Equatable {
     public var throughToken: Int64 = 0
     /// True when a consumer's token held the cut back.
     public var limitedByConsumer: String?
+    /// Tombstones of the sync state compacted (`TombstoneCompaction`): stamped before a date
+    /// cut-off and acknowledged by every known library; with them `syncEntries` entries went.
+    public var tombstones = 0
+    public var syncEntries = 0
     public var dryRun = false
 
     public var json: JSONValue {
         .object([
             ("transactions", .int(transactions)), ("changes", .int(changes)), ("bytes", .int(Int(bytes))),
             ("throughToken", .int(Int(throughToken))), ("limitedByConsumer", .optional(limitedByConsumer)),
-            ("dryRun", .bool(dryRun))
+            ("tombstones", .int(tombstones)), ("syncEntries", .int(syncEntries)), ("dryRun", .bool(dryRun))
         ])
     }
 }
@@ -149,6 +153,13 @@ extension Library {
                 report.changes = size.changes
                 report.throughToken = size.lastToken
                 sizeBefore = try store.databaseSizeBytes()
+                // A date cut-off also compacts the sync state's tombstones of before it that every
+                // known library acknowledged (issue 29 item 4); a token cut-off names history
+                // tokens, which tombstones do not carry, and leaves them.
+                if let before = cut.before {
+                    let done = try TombstoneCompaction(sync: syncStore, catalog: catalogStore).run(before: before)
+                    (report.tombstones, report.syncEntries) = done
+                }
                 guard size.transactions > 0 else { return }
                 try store.deleteHistory(cut, reclaimingSpace: !isDryRun)
                 if isDryRun { report.bytes = max(0, try store.freeSpaceBytes() - freeBefore) }

@@ -43,12 +43,38 @@ extension Library {
         let since = try appliedToken(sender: otherID)
         let temp = root + "/.photos-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: temp) }
+        // `other` learns that this library is a peer and what it has applied from there, so its
+        // tombstone compaction waits for this library too (issue 29 item 4).
+        try other.recordPull(by: try libraryID(), applied: since)
         _ = try other.exportChangeset(to: temp, since: since, progress: progress)
         return try applyChangeset(at: temp, author: author, progress: progress)
     }
 }
 
 extension Library {
+    /// Records that library `peer` pulls from here (`sync --from`, locally or over SSH) having
+    /// applied this library's changes through token `applied`: its acknowledgement of the whole
+    /// library, kept when lower than the one stored, capped at this library's own newest change
+    /// token (a larger one is a clock or a restored copy, never an acknowledgement of changes
+    /// not made). Tombstone compaction then waits for `peer` as for any peer that sent a
+    /// changeset (`TombstoneCompaction`).
+    /// - Throws: `SyncError` `.refused` when `peer` is not a library id (a lowercase UUID);
+    ///   `LibraryError` for the store's failures.
+    public func recordPull(by peer: String, applied: Int64) throws {
+        guard SyncValues.isUUID(peer) else { throw SyncError(.refused, "\(peer.debugDescription) is not a library id") }
+        do {
+            try write {
+                let own = try syncStore.syncState().changeToken
+                try syncStore.setAcknowledgedToken(
+                    peer: peer, scope: Library.wholeLibraryScope, token: max(0, min(applied, own)))
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw LibraryError.wrap(error, library: root)
+        }
+    }
+
     /// The changeset format the composition root injected.
     /// - Throws: `SyncError` `.notConfigured` when none was (a bug of the program that opened the library).
     func changesetBackend() throws -> any ChangesetBackend {

@@ -138,6 +138,9 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case dateShift = "date shift"
     /// `photos geotag`: positions from a GPX track (issue 26 item 7).
     case geotag = "geotag"
+    /// `photos duplicates --resolve`: each group's keeper takes the others' tags, ratings and
+    /// capture time, and the others are deleted (issue 27 item 3).
+    case duplicatesResolve = "duplicates --resolve"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.
@@ -149,6 +152,7 @@ public enum HistoryContext: String, CaseIterable, Sendable {
         case .verifyRepair: return "verify"
         case .thumbnailRebuild: return "thumbnails"
         case .sync: return "sync"
+        case .duplicatesResolve: return "duplicates"
         default: return nil
         }
     }

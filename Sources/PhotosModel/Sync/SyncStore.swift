@@ -191,6 +191,22 @@ public struct SyncPhotoValues: Sendable {
 /// key entity + object id + attribute) written with `INSERT … ON CONFLICT (…) DO UPDATE`, which
 /// SQLite ≥ 3.24 and PostgreSQL both accept; objects are addressed by uuid / uniqueName, never by
 /// row id; no SQLite-only function is needed.
+/// A tombstone of the sync state: the object, the change token of this library that recorded
+/// its deletion, and its record zone.
+public struct SyncTombstone: Equatable, Sendable {
+    public var entity: SyncEntity
+    public var objectID: String
+    public var token: Int64
+    public var zone: String?
+
+    public init(entity: SyncEntity, objectID: String, token: Int64, zone: String?) {
+        self.entity = entity
+        self.objectID = objectID
+        self.token = token
+        self.zone = zone
+    }
+}
+
 public protocol SyncStore: AnyObject {
     // MARK: state
 
@@ -299,6 +315,17 @@ public protocol SyncStore: AnyObject {
     /// Records it (kept when lower than the one stored).
     /// - Throws: the store's error.
     func setAcknowledgedToken(peer: String, scope: String, token: Int64) throws
+    /// Every (peer, scope, acknowledged token) recorded here (`sync_peer`).
+    /// - Throws: the store's error.
+    func acknowledgedTokens() throws -> [(peer: String, scope: String, token: Int64)]
+    /// The tombstones (`deleted` entries) stamped before `stampTime` (an ISO 8601 UTC text of
+    /// `SyncStamp.time`'s form), with the change token that recorded each and its zone.
+    /// - Throws: the store's error.
+    func syncTombstones(before stampTime: String) throws -> [SyncTombstone]
+    /// Deletes every entry of one object (its attributes and its tombstone). Returns the rows
+    /// deleted.
+    /// - Throws: the store's error.
+    func deleteSyncObject(_ entity: SyncEntity, _ objectID: String) throws -> Int
 
     // MARK: sharing
 

@@ -10,7 +10,11 @@ enum HistoryCompactCommand: Command {
             Deletes transactions before a cut-off, never past the lowest token of a registered
             consumer unless --force (a consumer must still see what it has not processed), then
             returns the freed pages to the file system. Same semantics as Core Data's
-            deleteHistory(before:). On a terminal, deleting more than one transaction asks first
+            deleteHistory(before:). With --before or --keep-days it also compacts the sync
+            state's tombstones of deletions before the cut-off that every known library (peers of
+            the whole library, each share's participants, a shared zone's owner) acknowledged: a
+            library that syncs from here for the first time then gets the current state without
+            them; a share's own tombstone is kept. On a terminal, deleting more than one transaction asks first
             (--yes skips the question; never asked when not on a terminal).
             """)
 
@@ -77,6 +81,11 @@ enum HistoryCompactCommand: Command {
             ctx.console.print(
                 "\(report.dryRun ? "Would delete" : "Deleted") \(TerminalText.plural(report.transactions, "transaction")) and \(TerminalText.plural(report.changes, "change"))\(through)\(report.dryRun ? "" : "; \(TerminalText.bytes(Int64(report.bytes))) reclaimed")"
             )
+            if report.tombstones > 0 {
+                ctx.console.print(
+                    "\(report.dryRun ? "Would compact" : "Compacted") \(TerminalText.plural(report.tombstones, "sync tombstone")) every known library acknowledged (\(report.syncEntries) sync \(report.syncEntries == 1 ? "entry" : "entries"))"
+                )
+            }
             if let consumer = report.limitedByConsumer {
                 ctx.console.note("stopped at the token of consumer '\(consumer)'; --force deletes past it")
             }

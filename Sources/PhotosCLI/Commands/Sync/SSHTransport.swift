@@ -390,7 +390,9 @@ extension SSHSession {
             )
         }
         let since = try appliedToken(id)
-        try session.send(Array("since \(since)\n".utf8))
+        // The puller's id after the token: the far library records it as a peer that has
+        // applied through `since` (its tombstone compaction waits for it).
+        try session.send(Array("since \(since) \(ownID)\n".utf8))
         try session.receive(into: folder, databaseName: databaseName)
     }
 
@@ -442,7 +444,17 @@ extension CommandContext {
         _ argument: String, root: String, sshCommand: String?, remotePhotos: String?
     ) throws -> (path: String, cleanup: () -> Void) {
         guard let address = try RemoteAddress.parse(argument) else {
-            return (Library.resolvePath(explicit: argument, in: libraryEnvironment), {})
+            let path = Library.resolvePath(explicit: argument, in: libraryEnvironment)
+            // A mailbox file (`share publish`): one changeset stream, unpacked first.
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return (path, {}) }
+            let temp = SSHSession.temporaryFolder(in: root)
+            do {
+                try ChangesetStream.unpack(file: path, into: temp, databaseName: CompositionRoot.changesets.fileName)
+            } catch let failure as ChangesetStream.Failure {
+                throw CommandFailure.dataError("\(path) is not a whole changeset file: \(failure)")
+            }
+            return (temp, { try? FileManager.default.removeItem(atPath: temp) })
         }
         let temp = SSHSession.temporaryFolder(in: root)
         try SSHSession.fetch(

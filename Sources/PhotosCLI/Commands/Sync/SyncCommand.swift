@@ -15,7 +15,13 @@ enum SyncCommand: Command {
             library id), a delete wins over every update, duplicate tags are merged afterwards
             (dedupe-tags). A changeset that starts after the last token applied from its sender
             is refused (65) naming the missing range; applying one twice changes nothing.
-            --from LIBRARY does both at once, pulling what is new in LIBRARY. On a terminal, an
+            --from LIBRARY does both at once, pulling what is new in LIBRARY. --inbox DIR takes a
+            shared folder that 'share publish' writes into (a mailbox): it applies, in token order,
+            every changeset file there addressed to this library and not applied yet (files not
+            whole yet, as a sync tool leaves them while copying, and files for others are left
+            alone), then publishes this library's own changesets back into DIR (--no-publish:
+            not), and with --prune removes the files it applied; safe to run from cron on every
+            machine at once; it never asks. On a terminal, an
             apply or pull that would delete objects here asks first, naming them (--yes skips the
             question; never asked when not on a terminal); with --apply or --from, --dry-run checks
             and applies everything, rolls it back and prints the counts.
@@ -25,6 +31,9 @@ enum SyncCommand: Command {
         var from: String?
         var export: String?
         var apply: String?
+        var inbox: String?
+        var noPublish = false
+        var prune = false
         var sincePeer: String?
         var since: Int64?
         var dryRun = false
@@ -42,6 +51,11 @@ enum SyncCommand: Command {
                 .value(
                     \.since, "--since", value: "TOKEN", help: "With --export: after this change token.", parser: .token),
                 .value(\.apply, "--apply", value: "CHANGESET", help: "Check and apply a changeset folder."),
+                .value(
+                    \.inbox, "--inbox", value: "DIR",
+                    help: "Apply the changesets for this library in a shared folder, then publish its own there."),
+                .flag(\.noPublish, "--no-publish", help: "With --inbox: do not write this library's changesets."),
+                .flag(\.prune, "--prune", help: "With --inbox: remove the files applied here."),
                 Confirmation.dryRun(\.dryRun, help: "With --apply or --from: print the counts; change nothing."),
                 Confirmation.yes(\.yes),
                 RemoteOptions.sshCommand(\.sshCommand),
@@ -51,7 +65,11 @@ enum SyncCommand: Command {
 
         mutating func validate() throws {
             let modes = [from, export, apply].compactMap { $0 }
-            guard modes.count == 1 else { throw UsageError("give exactly one of --from, --export, --apply") }
+            guard modes.count + (inbox == nil ? 0 : 1) == 1 else {
+                throw UsageError("give exactly one of --from, --export, --apply, --inbox")
+            }
+            if inbox == nil && (noPublish || prune) { throw UsageError("--no-publish and --prune go with --inbox") }
+            if inbox != nil && dryRun { throw UsageError("--dry-run goes with --apply or --from") }
             if export == nil && (sincePeer != nil || since != nil) {
                 throw UsageError("--since-peer and --since go with --export")
             }
@@ -63,6 +81,10 @@ enum SyncCommand: Command {
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
         let library = try ctx.openLibrary(dryRun: options.dryRun)
+        if let inbox = options.inbox {
+            try runInbox(Library.resolvePath(explicit: inbox, in: ctx.libraryEnvironment), library, options, ctx)
+            return
+        }
         let absolute = { (path: String) in Library.resolvePath(explicit: path, in: ctx.libraryEnvironment) }
         if let path = options.export {
             var since = options.since ?? 0
@@ -161,6 +183,41 @@ enum SyncCommand: Command {
                     "Applied tokens \(report.changeset.fromToken + 1)…\(report.changeset.toToken) of library \(report.changeset.sender): \(report.accepted) changes accepted, \(report.ignored) superseded; \(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted, \(report.originalsCopied) originals copied, \(report.tagsMerged) duplicate tags merged"
                 )
             }
+        }
+    }
+
+    /// `sync --inbox DIR`: one line per changeset applied, refused or not whole yet, a line
+    /// for invitations waiting, a summary; exit 65 when a file for this library was refused.
+    static func runInbox(_ folder: String, _ library: Library, _ options: Options, _ ctx: CommandContext) throws {
+        try library.requireOriginalsRoot()
+        let report = try library.applyInbox(
+            folder, author: ctx.historyAuthor, publish: !options.noPublish, prune: options.prune)
+        for (_, applied) in report.applied { noteMergedPhotos(applied, ctx) }
+        if ctx.global.json {
+            ctx.console.printJSON(report.json)
+        } else if !ctx.global.quiet {
+            for (file, r) in report.applied {
+                ctx.console.print(
+                    "Applied \(file): \(r.inserted) inserted, \(r.updated) updated, \(r.deleted) deleted, \(r.originalsCopied) originals copied"
+                )
+            }
+            for file in report.incomplete {
+                ctx.console.note("\(file) is not whole yet (still being copied?): left for a later run")
+            }
+            if !report.invitations.isEmpty {
+                ctx.console.note(
+                    "\(TerminalText.plural(report.invitations.count, "invitation")) to shares not accepted here: 'photos share accept \(folder)/FILE' takes one (\(report.invitations.joined(separator: ", ")))"
+                )
+            }
+            var line =
+                "Inbox \(folder): \(TerminalText.plural(report.applied.count, "changeset")) applied, \(report.alreadyApplied) applied before, \(report.incomplete.count) not whole yet"
+            if !options.noPublish { line += "; " + SharePublishCommand.summary(report.published, folder: folder) }
+            if options.prune { line += "; \(report.pruned) pruned" }
+            ctx.console.print(line)
+        }
+        if !report.refused.isEmpty {
+            throw CommandFailure.dataError(
+                report.refused.map { "\($0.file) refused: \($0.reason)" }.joined(separator: "\n"))
         }
     }
 

@@ -10,7 +10,7 @@ enum SyncServeCommand: Command {
         abstract: "The far side of a sync over SSH: speak the changeset stream on stdin and stdout.",
         discussion: """
             Run by 'photos' on the other machine through ssh, not by hand. It first writes
-            'photos-sync VERSION LIBRARYID'. --pull reads 'since TOKEN', then writes a changeset
+            'photos-sync VERSION LIBRARYID'. --pull reads 'since TOKEN [LIBRARYID]' (the puller's id, recorded as a peer that applied through TOKEN), then writes a changeset
             of this library after that token (as 'sync --export --since TOKEN', built in a
             temporary folder inside the library and removed after); --send writes the changeset
             folder CHANGESET; --receive reads one into CHANGESET, which must not exist, under a
@@ -54,10 +54,13 @@ enum SyncServeCommand: Command {
                 let input = ChangesetStream.LineReader(fd: 0)
                 let line = try input.line(what: "'since TOKEN'")
                 let words = line.split(separator: " ").map(String.init)
-                guard words.count == 2, words[0] == "since", let since = Int64(words[1]), since >= 0 else {
+                guard (2...3).contains(words.count), words[0] == "since", let since = Int64(words[1]), since >= 0
+                else {
                     throw CommandFailure(
-                        .dataError, "expected 'since TOKEN' from the client, got \(line.debugDescription)")
+                        .dataError, "expected 'since TOKEN [LIBRARYID]' from the client, got \(line.debugDescription)")
                 }
+                // The puller's library id: recorded as a peer that applied through `since`.
+                if words.count == 3 { try library.recordPull(by: words[2], applied: since) }
                 let temp = SSHSession.temporaryFolder(in: library.root)
                 defer { try? FileManager.default.removeItem(atPath: temp) }
                 let report = try library.exportChangeset(to: temp, since: since)
