@@ -206,7 +206,8 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(list.map { $0["value"] as? Int }, [2, 3])
         XCTAssertEqual(Set(list[0].keys), ["id", "value", "photo", "author"])
         let shown = run(["show", storm]).stdout
-        XCTAssertTrue(shown.contains("rating:      3 (the mean of 2, rounded half up)\nratings:     photos 2, b 3\n"), shown)
+        XCTAssertTrue(
+            shown.contains("rating:      3 (the mean of 2, rounded half up)\nratings:     photos 2, b 3\n"), shown)
 
         // --min-rating: the rounded mean; unrated photos are left out.
         // colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.

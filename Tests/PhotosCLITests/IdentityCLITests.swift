@@ -46,14 +46,16 @@ final class IdentityCLITests: BinaryTestCase {
         let lib = dir + "/lib"
         try ok(lib, ["init"])
         XCTAssertEqual(
-            try ok(lib, ["identity", "show"]), "owner: none (changes in this library's own zones are authored photos)\n")
+            try ok(lib, ["identity", "show"]), "owner: none (changes in this library's own zones are authored photos)\n"
+        )
         XCTAssertEqual(
             try json(try ok(lib, ["identity", "show", "--json"])) as NSDictionary,
             ["owner": NSNull(), "source": NSNull(), "recorded": NSNull(), "shares": [Any]()] as NSDictionary)
         XCTAssertEqual(
             try ok(lib, ["identity", "set", "  Owner@Example.ORG "]),
             "The library's owner address is now owner@example.org (was none)\n")
-        XCTAssertEqual(try ok(lib, ["identity", "show"]), "owner: owner@example.org (recorded by 'photos identity set')\n")
+        XCTAssertEqual(
+            try ok(lib, ["identity", "show"]), "owner: owner@example.org (recorded by 'photos identity set')\n")
         let replaced = try json(try ok(lib, ["identity", "set", "o2@example.org", "--json"]))
         XCTAssertEqual(replaced["owner"] as? String, "o2@example.org")
         XCTAssertEqual(replaced["previous"] as? String, "owner@example.org")
@@ -79,7 +81,8 @@ final class IdentityCLITests: BinaryTestCase {
 
         let badOwner = try photos(lib, ["--owner", "x", "identity", "show"])
         XCTAssertEqual(badOwner.status, 64)
-        XCTAssertTrue(badOwner.stderr.contains("--owner e-mail address \"x\" must contain exactly one @"), badOwner.stderr)
+        XCTAssertTrue(
+            badOwner.stderr.contains("--owner e-mail address \"x\" must contain exactly one @"), badOwner.stderr)
         let badEnvironment = try photos(lib, ["list"], env: ["PHOTOS_OWNER": "x@y@z"])
         XCTAssertEqual(badEnvironment.status, 64)
         XCTAssertTrue(
@@ -113,7 +116,8 @@ final class IdentityCLITests: BinaryTestCase {
         XCTAssertEqual(
             try json(try ok(lib, ["identity", "show", "--json"], env: ["PHOTOS_OWNER": "env@example.org"]))["source"]
                 as? String, "$PHOTOS_OWNER")
-        XCTAssertEqual(try ok(lib, ["--owner", "flag@example.org", "identity", "show"]), "owner: flag@example.org (--owner)\n")
+        XCTAssertEqual(
+            try ok(lib, ["--owner", "flag@example.org", "identity", "show"]), "owner: flag@example.org (--owner)\n")
 
         XCTAssertEqual(
             try historyAuthors(lib),
@@ -179,7 +183,9 @@ final class IdentityCLITests: BinaryTestCase {
         try ok(ann, ["share", "accept", dir + "/to-ann-1"])
         try ok(owner, ["share", "export", share, "--for", "bea@example.org", "-o", dir + "/to-bea-1"])
         try ok(bea, ["share", "accept", dir + "/to-bea-1"])
-        XCTAssertEqual(try ok(ann, ["identity", "show"]), "owner: none (changes in this library's own zones are authored photos)\nshare \(share): ann@example.org\n")
+        XCTAssertEqual(
+            try ok(ann, ["identity", "show"]),
+            "owner: none (changes in this library's own zones are authored photos)\nshare \(share): ann@example.org\n")
 
         try ok(owner, ["rate", storm, "4"])
         XCTAssertEqual(

@@ -159,7 +159,8 @@ final class RatingsPerAuthorTests: BinaryTestCase {
         XCTAssertEqual(list.stdout, "ID      VALUE  AUTHOR\n1       1      -\n2       2      -\n")
         let shown = try photos(["show", storm]).stdout
         XCTAssertTrue(shown.contains("rating:      2 (the mean of 2, rounded half up)\n"), shown)
-        XCTAssertTrue(shown.contains("ratings:     (anonymous) 1, (anonymous) 2\n"), "ratings made before authors: \(shown)")
+        XCTAssertTrue(
+            shown.contains("ratings:     (anonymous) 1, (anonymous) 2\n"), "ratings made before authors: \(shown)")
         XCTAssertEqual(try photos(["verify"]).status, 0)
     }
 }

@@ -42,7 +42,8 @@ final class ShareIdentityTests: SyncTestCase {
         _ = try ann.acceptShare(at: dir + "/to-ann-1")
         _ = try owner.exportShare(try owner.resolveSharedZone(share.id), for: beaEmail, to: dir + "/to-bea-1")
         _ = try bea.acceptShare(at: dir + "/to-bea-1")
-        XCTAssertEqual(try ann.participantIdentities().map { "\($0.share) \($0.participant)" }, ["\(share.id) ann@example.org"])
+        XCTAssertEqual(
+            try ann.participantIdentities().map { "\($0.share) \($0.participant)" }, ["\(share.id) ann@example.org"])
 
         let ownerBefore = try owner.currentHistoryToken()
         let (mine, _) = try owner.setRating(

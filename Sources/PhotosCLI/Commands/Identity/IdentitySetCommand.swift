@@ -40,7 +40,8 @@ enum IdentitySetCommand: Command {
                 ]))
         } else if !ctx.global.quiet {
             let was = previous.map { TerminalText.printable($0.rawValue) } ?? "none"
-            ctx.console.print("The library's owner address is now \(TerminalText.printable(options.email.rawValue)) (was \(was))")
+            ctx.console.print(
+                "The library's owner address is now \(TerminalText.printable(options.email.rawValue)) (was \(was))")
         }
     }
 }

@@ -36,7 +36,9 @@ enum IdentityShowCommand: Command {
                         "shares",
                         .array(
                             shares.map {
-                                .object([("share", .string($0.share)), ("participant", .string($0.participant.rawValue))])
+                                .object([
+                                    ("share", .string($0.share)), ("participant", .string($0.participant.rawValue))
+                                ])
                             })
                     )
                 ]))
