@@ -194,6 +194,9 @@ public final class Importer {
         var imageSHA256: String? = nil
         /// Where it was taken (`Importer.position`), nil when no source has a position.
         var position: GeoPosition? = nil
+        /// The camera (`Importer.camera`) and a RAW's container name (`Importer.cameraFormat`).
+        var camera: CameraIdentity? = nil
+        var cameraFormat: String? = nil
     }
 
     enum Outcome: Sendable {
@@ -737,7 +740,8 @@ public final class Importer {
                     replacement: OriginalReplacement(
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
                         replacedBefore: match.replacedSHA256s, written: wrote),
-                    position: position))
+                    position: position, camera: Importer.camera(result, metadata: sidecar),
+                    cameraFormat: Importer.cameraFormat(result, path: path)))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
@@ -768,7 +772,8 @@ public final class Importer {
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
                 sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256,
-                position: position))
+                position: position, camera: Importer.camera(result, metadata: sidecar),
+                cameraFormat: Importer.cameraFormat(result, path: path)))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -804,7 +809,9 @@ public final class Importer {
             MetadataRefresh(
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
                 imageSHA256: imageSHA256,
-                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)))
+                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
+                camera: Importer.camera(result, metadata: metadata),
+                cameraFormat: Importer.cameraFormat(result, path: path)))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

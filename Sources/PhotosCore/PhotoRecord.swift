@@ -43,6 +43,11 @@ public struct PhotoRecord: Equatable {
     /// name); nil for a still.
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// The camera's make, model and lens (issue 24 item 1); nil when none is known.
+    public var camera: CameraIdentity? = nil
+    /// A camera RAW's container name in lower case ("nef", "cr3"; issue 24 item 7); nil for
+    /// another format.
+    public var cameraFormat: String? = nil
     /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
     /// is a second one, role `raw`).
     public var originals: [PhotoOriginal] = []
@@ -78,24 +83,40 @@ public struct PhotoRecord: Equatable {
 
     /// The §5a photo object.
     public var json: JSONValue {
-        .object(
-            [
-                ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-                ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
-                ("height", .int(height)),
-                ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
-                ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
-                ("importedAt", .string(importedAt)),
-                ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
-                ("tags", .array(tags.map(JSONValue.string))), ("ratings", ratingsJSON),
-                ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
-                ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
-                ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
-                ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
-                ("kind", .string(kind)),
-                ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-                ("videoCodec", .optional(videoCodec))
-            ] + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
+        // Typed in parts: one literal of every field is more than the type checker takes.
+        let identity: [(String, JSONValue)] = [
+            ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
+            ("height", .int(height)),
+            ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
+            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
+            ("importedAt", .string(importedAt)),
+            ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight))
+        ]
+        let relations: [(String, JSONValue)] = [
+            ("tags", .array(tags.map(JSONValue.string))), ("ratings", ratingsJSON),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
+        ]
+        let place: [(String, JSONValue)] = [
+            ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
+            ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
+            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null)
+        ]
+        let media: [(String, JSONValue)] = [
+            ("kind", .string(kind)),
+            ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
+            ("videoCodec", .optional(videoCodec)), ("cameraFormat", .optional(cameraFormat))
+        ]
+        let cameraField: [(String, JSONValue)] = camera.map { [("camera", Self.cameraJSON($0))] } ?? []
+        let originalsField: [(String, JSONValue)] =
+            originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]
+        return .object(identity + relations + place + media + cameraField + originalsField)
+    }
+
+    /// A camera as `list --json` gives it: `{"make","model","lens"}`, each a string or null.
+    public static func cameraJSON(_ camera: CameraIdentity) -> JSONValue {
+        .object([("make", .optional(camera.make)), ("model", .optional(camera.model)), ("lens", .optional(camera.lens))]
+        )
     }
 
     /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else
@@ -152,6 +173,9 @@ public struct PhotoFilter {
     public var formats: [ImageFormat] = []
     /// Photos of one of these kinds (issue 25 item 2: `still`, `video`, `motion`, `live`); empty: any.
     public var kinds: [String] = []
+    /// Photos whose camera make or model contains this text, ignoring the case of ASCII letters
+    /// (`--camera`, issue 24 item 7; the comparison is the store's, in SQL); nil: any.
+    public var camera: String?
     /// Photos without tags.
     public var untagged = false
     /// Photos with a position (`--with-location`: true), without one (`--without-location`:
@@ -198,6 +222,7 @@ extension Library {
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
+        (record.camera, record.cameraFormat) = (row.camera, row.cameraFormat)
         return record
     }
 
@@ -306,6 +331,7 @@ extension Library {
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
         query.kinds = filter.kinds
+        query.camera = filter.camera.map(CameraIdentity.asciiLowercased)
         query.sort = filter.sort
         query.descending = filter.reverse
         let glob = filter.name.map(NameGlob.init)

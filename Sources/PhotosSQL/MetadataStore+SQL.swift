@@ -9,6 +9,13 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [local, offsetMinutes, source, photoID])
     }
 
+    public func setCamera(ofPhoto photoID: Int64, _ camera: CameraIdentity?, cameraFormat: String?) throws {
+        try execute(
+            sql:
+                "UPDATE photo SET camera_make = ?, camera_model = ?, lens_model = ?, camera_format = ? WHERE id = ?",
+            arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, photoID])
+    }
+
     public func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws {
         try execute(
             sql: "UPDATE photo SET latitude_e7 = ?, longitude_e7 = ?, altitude_mm = ? WHERE id = ?",

@@ -116,6 +116,7 @@ struct ImportBatchWriter {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM
                     }
+                    (row.camera, row.cameraFormat) = (item.camera, item.cameraFormat)
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),

@@ -243,6 +243,11 @@ final class MergeSession {
             row.durationMS = a.durationMS.flatMap { (0...Int(Int32.max) * 1000).contains($0) ? $0 : nil }
             row.videoCodec = a.videoCodec.flatMap { $0.utf8.count <= 64 ? $0 : nil }
         }
+        // The camera (issue 24 item 1), each part only as import stores it (the changeset
+        // reader's rule): anything else from the untrusted library is left out.
+        func clean(_ text: String?) -> String? { text.flatMap { CameraIdentity.isClean($0) ? $0 : nil } }
+        row.camera = CameraIdentity(make: clean(a.cameraMake), model: clean(a.cameraModel), lens: clean(a.lensModel))
+        row.cameraFormat = a.cameraFormat.flatMap { CameraIdentity.isRawFormatName($0) ? $0 : nil }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

@@ -853,6 +853,18 @@ struct ApplySession {
                 history.update(.photo(uniqueName: id), video, zone: here["zone"].flatMap { $0 } ?? zone)
                 moved = true
             }
+            // The camera (issue 24 item 1): each attribute the changeset names replaces this one's.
+            let cameraKeys = SyncEntity.cameraAttributes
+            if cameraKeys.contains(where: { v.keys.contains($0) && (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                func value(_ key: String) -> String? { v.keys.contains(key) ? (v[key] ?? nil) : (here[key] ?? nil) }
+                try store.setPhotoCamera(
+                    id,
+                    camera: CameraIdentity(
+                        make: value("cameraMake"), model: value("cameraModel"), lens: value("lensModel")),
+                    cameraFormat: value("cameraFormat"))
+                history.update(.photo(uniqueName: id), cameraKeys, zone: here["zone"].flatMap { $0 } ?? zone)
+                moved = true
+            }
             guard here["zone"] != zone else {
                 if replaced || moved { updated += 1 }
                 return
@@ -925,6 +937,10 @@ struct ApplySession {
         if let kind = v["kind"] ?? nil { values.kind = kind }
         values.durationMS = (v["durationMS"] ?? nil).flatMap { Int($0) }
         values.videoCodec = v["videoCodec"] ?? nil
+        // Issue 24 item 1 (the reader checked each as import stores it); an older peer sends none.
+        values.camera = CameraIdentity(
+            make: v["cameraMake"] ?? nil, model: v["cameraModel"] ?? nil, lens: v["lensModel"] ?? nil)
+        values.cameraFormat = v["cameraFormat"] ?? nil
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)

@@ -83,6 +83,9 @@ public protocol MetadataStore: AnyObject {
     /// unknown).
     /// - Throws: the store's error.
     func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws
+    /// Records photo row `photoID`'s camera make, model and lens and its RAW container name
+    /// (issue 24 item 1; nil: NULL). - Throws: the store's error.
+    func setCamera(ofPhoto photoID: Int64, _ camera: CameraIdentity?, cameraFormat: String?) throws
 
     /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
     /// photo imported before schema 7, or one that came from another library).

@@ -37,8 +37,9 @@ enum ShowCommand: Command {
             return
         }
         let lines: [(String, String)] = [
-            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format.rawValue),
+            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", ShowCommand.formatText(p)),
             ("kind", ShowCommand.kindText(p)),
+            ("camera", p.camera?.text ?? "-"),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
@@ -68,6 +69,11 @@ enum ShowCommand: Command {
 }
 
 extension ShowCommand {
+    /// A photo's format as `show` prints it: `jpeg`, or a RAW's with its container (`raw (nef)`).
+    static func formatText(_ p: PhotoRecord) -> String {
+        p.cameraFormat.map { "\(p.format.rawValue) (\($0))" } ?? p.format.rawValue
+    }
+
     /// A photo's kind as `show` prints it (issue 25 item 2): `still`, or `video, 3.000 s, h264`.
     static func kindText(_ p: PhotoRecord) -> String {
         var parts = [p.kind]
