@@ -51,6 +51,10 @@ public struct PhotoRecord: Equatable {
     /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
     /// is a second one, role `raw`).
     public var originals: [PhotoOriginal] = []
+    /// Who gave each of `ratings`, in its order (nil: an anonymous rating, from before ratings
+    /// had authors or read from an XMP sidecar); shorter than `ratings` only for a record made
+    /// by hand, whose missing authors count as anonymous.
+    public var ratingAuthors: [String?] = []
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -67,27 +71,46 @@ public struct PhotoRecord: Equatable {
         return (2 * sum + ratings.count) / (2 * ratings.count)
     }
 
+    /// `ratings` with their authors, as `list --json` and `show --json` give them (issue #29
+    /// item 1): `[{"author":"owner@example.org","value":4}]`, `"author":null` when anonymous.
+    public var ratingsJSON: JSONValue {
+        .array(
+            ratings.enumerated().map { index, value in
+                let author = index < ratingAuthors.count ? ratingAuthors[index] : nil
+                return .object([("author", .optional(author)), ("value", .int(value))])
+            })
+    }
+
     /// The §5a photo object.
     public var json: JSONValue {
-        .object(
-            [
-                ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-                ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
-                ("height", .int(height)),
-                ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
-                ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
-                ("importedAt", .string(importedAt)),
-                ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
-                ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-                ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
-                ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
-                ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
-                ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
-                ("kind", .string(kind)),
-                ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-                ("videoCodec", .optional(videoCodec)), ("cameraFormat", .optional(cameraFormat))
-            ] + (camera.map { [("camera", Self.cameraJSON($0))] } ?? [])
-                + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
+        // Typed in parts: one literal of every field is more than the type checker takes.
+        let identity: [(String, JSONValue)] = [
+            ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
+            ("height", .int(height)),
+            ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
+            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
+            ("importedAt", .string(importedAt)),
+            ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight))
+        ]
+        let relations: [(String, JSONValue)] = [
+            ("tags", .array(tags.map(JSONValue.string))), ("ratings", ratingsJSON),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
+        ]
+        let place: [(String, JSONValue)] = [
+            ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
+            ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
+            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null)
+        ]
+        let media: [(String, JSONValue)] = [
+            ("kind", .string(kind)),
+            ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
+            ("videoCodec", .optional(videoCodec)), ("cameraFormat", .optional(cameraFormat))
+        ]
+        let cameraField: [(String, JSONValue)] = camera.map { [("camera", Self.cameraJSON($0))] } ?? []
+        let originalsField: [(String, JSONValue)] =
+            originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]
+        return .object(identity + relations + place + media + cameraField + originalsField)
     }
 
     /// A camera as `list --json` gives it: `{"make","model","lens"}`, each a string or null.
@@ -208,7 +231,8 @@ extension Library {
 
     private func fillRelations(_ record: inout PhotoRecord) throws {
         record.tags = try catalogStore.tagNames(ofPhoto: record.rowID)
-        record.ratings = try catalogStore.ratingValues(ofPhoto: record.rowID)
+        let ratings = try catalogStore.ratings(ofPhoto: record.rowID)
+        (record.ratings, record.ratingAuthors) = (ratings.map(\.value), ratings.map(\.author))
         record.originals = try catalogStore.originals(ofPhoto: record.rowID)
     }
 
@@ -325,9 +349,9 @@ extension Library {
                     else { return }
                 }
                 var rec = record(row)
-                if let tags = row.tagNames, let ratings = row.ratingValues {
+                if let tags = row.tagNames, let ratings = row.ratingValues, let authors = row.ratingAuthors {
                     rec.tags = tags
-                    rec.ratings = ratings
+                    (rec.ratings, rec.ratingAuthors) = (ratings, authors)
                     if filter.includeOriginals { rec.originals = try catalogStore.originals(ofPhoto: rec.rowID) }
                 } else {
                     try fillRelations(&rec)

@@ -360,6 +360,13 @@ public enum PostgresSchema {
         ALTER TABLE photo ADD COLUMN camera_model TEXT COLLATE "C";
         ALTER TABLE photo ADD COLUMN lens_model TEXT COLLATE "C";
         ALTER TABLE photo ADD COLUMN camera_format TEXT COLLATE "C";
+        """,
+        // 19 (issue 29 item 1): as SQLite migration 19, the library's owner address, one row.
+        """
+        CREATE TABLE library_owner (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            email     TEXT COLLATE "C" NOT NULL CHECK (octet_length(email) BETWEEN 3 AND 254)
+        );
         """
     ]
 }

@@ -322,6 +322,22 @@ extension SyncStore where Self: SQLConnection {
                 """, arguments: [m.zone, m.email, m.owner, m.leftAt])
     }
 
+    public func ownerAddress() throws -> String? {
+        try fetchOne(sql: "SELECT email FROM library_owner WHERE singleton = 1", arguments: []) { $0.string(0) }
+    }
+
+    public func setOwnerAddress(_ email: String?) throws {
+        guard let email else {
+            try execute(sql: "DELETE FROM library_owner", arguments: [])
+            return
+        }
+        try execute(
+            sql: """
+                INSERT INTO library_owner (singleton, email) VALUES (1, ?)
+                ON CONFLICT (singleton) DO UPDATE SET email = excluded.email
+                """, arguments: [email])
+    }
+
     // MARK: materializing
 
     public func putZone(_ id: String, scope: String) throws {

@@ -632,6 +632,17 @@ public enum Schema {
         ALTER TABLE photo ADD COLUMN camera_model TEXT;
         ALTER TABLE photo ADD COLUMN lens_model TEXT;
         ALTER TABLE photo ADD COLUMN camera_format TEXT;
+        """,
+        // 19 (issue 29 item 1): the library's owner address (`photos identity set EMAIL`), at
+        // most one row: who changes in this library's own zones are authored by. No row: not
+        // known (changes are authored `photos`, as before). Existing ratings keep their authors.
+        // 254 bytes: the longest address SMTP carries (RFC 5321 §4.5.3.1.3, a 256-octet path
+        // less its angle brackets), the bound `Email(parsing:)` holds.
+        """
+        CREATE TABLE library_owner (
+            singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            email     TEXT NOT NULL CHECK (length(CAST(email AS BLOB)) BETWEEN 3 AND 254)
+        );
         """
     ]
 

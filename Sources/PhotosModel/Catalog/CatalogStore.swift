@@ -37,6 +37,9 @@ public struct StoredPhoto: Sendable {
     /// The photo's rating values (ordered as `CatalogStore.ratingValues(ofPhoto:)`) when the
     /// store read them with the row, else nil.
     public var ratingValues: [Int]? = nil
+    /// The authors of `ratingValues`, in their order (nil for an anonymous rating), when the
+    /// store read them with the row, else nil.
+    public var ratingAuthors: [String?]? = nil
     /// The position (issue 26 item 1): latitude and longitude in 1e-7 degrees, altitude in
     /// millimetres above sea level (the catalog's `latitude_e7`, `longitude_e7`, `altitude_mm`).
     public var latitudeE7: Int? = nil

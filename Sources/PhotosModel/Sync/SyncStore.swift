@@ -345,6 +345,14 @@ public protocol SyncStore: AnyObject {
     /// Records (or replaces) a membership.
     /// - Throws: the store's error.
     func setMembership(_ membership: SyncMembership) throws
+    /// This library's owner address (`library_owner`, migration 19; `photos identity set`), nil
+    /// when none is recorded.
+    /// - Throws: the store's error.
+    func ownerAddress() throws -> String?
+    /// Records (or replaces) the owner address, or removes it with nil.
+    /// - Parameter email: a normalized address (`Email.rawValue`, at most 254 bytes).
+    /// - Throws: the store's error.
+    func setOwnerAddress(_ email: String?) throws
 
     // MARK: materializing
 

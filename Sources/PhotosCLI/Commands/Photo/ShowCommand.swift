@@ -55,10 +55,8 @@ enum ShowCommand: Command {
         let rest: [(String, String)] = [
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
-            (
-                "rating",
-                p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"
-            ),
+            ("rating", p.rating.map { "\($0) (the mean of \(p.ratings.count), rounded half up)" } ?? "-"),
+            ("ratings", p.ratings.isEmpty ? "-" : ShowCommand.ratingsText(p)),
             ("zone", "\(p.zone) (\(p.scope.rawValue))")
         ]
         ctx.console.printFields(lines + originals.prefix(1).map { ("originals", $0) }, value: TerminalText.escaped)
@@ -90,5 +88,15 @@ extension ShowCommand {
         var text = String(format: "%.6f, %.6f", position.latitude, position.longitude)
         if let altitude = position.altitude { text += String(format: ", %.1f m", altitude) }
         return text
+    }
+
+    /// Each rating with its author, oldest first (issue #29 item 1): `owner@example.org 4,
+    /// ann@example.org 5`; an anonymous one (from before ratings had authors, or an XMP
+    /// sidecar's) as `(anonymous) 3`.
+    static func ratingsText(_ p: PhotoRecord) -> String {
+        p.ratings.enumerated().map { index, value in
+            let author = index < p.ratingAuthors.count ? p.ratingAuthors[index] : nil
+            return "\(author ?? "(anonymous)") \(value)"
+        }.joined(separator: ", ")
     }
 }
