@@ -86,15 +86,19 @@ extension Library {
     /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
     /// - Throws: `SyncError` `.noChangeset` (no changeset), `.refused` (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
+    /// - Parameter expecting: a check of the header before anything else (a mailbox file's name against
+    ///   what it holds): the reason to refuse it, or nil.
     public func applyChangeset(
         at path: String, author: HistoryAuthor = .default, accepting: Bool = false,
-        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil,
+        expecting: ((ChangesetHeader) -> String?)? = nil
     ) throws -> ApplyReport {
         // The changeset's originals go into the catalog's originals root (issue 31 item A3).
         try requireOriginalsRoot()
         let reader = try ChangesetReader(path: path, backend: try changesetBackend())
         var report = ApplyReport()
         let h = reader.header
+        if let why = expecting?(h) { throw SyncError(.refused, "changeset \(path) refused: \(why)") }
         report.changeset.sender = h.sender
         report.changeset.scope = h.scope
         report.changeset.fromToken = h.fromToken
