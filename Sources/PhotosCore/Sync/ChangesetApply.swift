@@ -587,12 +587,25 @@ struct ApplySession {
         var changedObjects: [String: (SyncEntity, String)] = [:]
         var current: (SyncEntity, String)?
         var local: [String: SyncEntry] = [:]
+        // A changeset whose every token was applied here before (a stale copy replayed: an old
+        // mailbox file, `sync --apply` of an old folder) brings no object that is neither in the
+        // catalog nor in the sync state: every object of those tokens came in then, so one not
+        // here now was deleted (its tombstone compacted since, `TombstoneCompaction`) and would
+        // come back. Tokens only grow (`SyncClock.nextToken`), so a sender's new objects always
+        // come in a changeset that reaches past what was applied.
+        let appliedBefore = h.toToken > 0 && h.toToken <= applied
+        var gone = false
         for e in reader.entries {
             if current == nil || current! != (e.entity, e.objectID) {
                 current = (e.entity, e.objectID)
                 local = Dictionary(
                     try store.syncEntries(e.entity, e.objectID).map { ($0.attribute, $0) },
                     uniquingKeysWith: { a, _ in a })
+                gone = try appliedBefore && local.isEmpty && store.catalogAttributes(e.entity, e.objectID) == nil
+            }
+            if gone {
+                ignored += 1
+                continue
             }
             // A tombstone here wins over everything; one there wins over every update here.
             let wins: Bool
