@@ -123,7 +123,10 @@ public enum CLI {
             let request = try InformationRequest.decode(globals)
             if request.help { console.printText(Help.command(command, width: width)); return .ok }
             if request.version { return printVersion(console, json: try GlobalOptions.decode(globals).json) }
-            let global = try GlobalOptions.decode(globals)
+            var global = try GlobalOptions.decode(globals)
+            if global.owner == nil, let owner = try GlobalOptions.environmentOwner(environment) {
+                (global.owner, global.ownerFromEnvironment) = (owner, true)
+            }
             if global.author == nil, let author = GlobalOptions.environmentAuthor(environment) {
                 try GlobalOptions.checkAuthor(author, source: "$PHOTOS_AUTHOR")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosModel
 
 /// What every command gets: the global options, the environment and the console.
 final class CommandContext {
@@ -31,10 +32,20 @@ final class CommandContext {
 
     /// The history author as Core resolves it per command (`HistoryAuthor.name(for:)`, the one
     /// place of the rule that maintenance commands record their own name unless `--author`):
-    /// `--author`, else `$PHOTOS_AUTHOR`, else `photos`.
+    /// `--author`, else `$PHOTOS_AUTHOR`, else who this library is in the zone changed (its
+    /// participant in a share accepted here; the owner address, `--owner`, `$PHOTOS_OWNER` or
+    /// the recorded identity, in its own zones), else `photos` (issue #29 item 1).
     var historyAuthor: HistoryAuthor {
         let user = global.author ?? GlobalOptions.environmentAuthor(environment) ?? "photos"
-        return HistoryAuthor(given: global.author, user: user)
+        return HistoryAuthor(given: global.author, user: user, owner: global.owner?.rawValue)
+    }
+
+    /// The library owner's address, resolved in one place for every command (`share create`'s
+    /// owner participant, the authors of changes): `--owner`, else `$PHOTOS_OWNER`, else the
+    /// address `photos identity set` recorded, else nil.
+    /// - Throws: the store's error.
+    func ownerAddress(of library: Library) throws -> Email? {
+        try global.owner ?? library.ownerAddress()
     }
 
     /// Opens the library, which must exist.

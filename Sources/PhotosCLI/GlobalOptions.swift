@@ -16,6 +16,11 @@ struct GlobalOptions: ParsableOptions, Sendable {
     var author: String?
     /// `--wait`: seconds to wait for another process's lock.
     var wait: Double?
+    /// The owner address for this run: `--owner`, else `$PHOTOS_OWNER` (filled in by `CLI`
+    /// after decoding, `environmentOwner`), else nil (the library's recorded identity applies).
+    var owner: Email?
+    /// True when `owner` came from `$PHOTOS_OWNER` (for `identity show`).
+    var ownerFromEnvironment = false
 
     static var options: [Option<GlobalOptions>] {
         [
@@ -27,6 +32,10 @@ struct GlobalOptions: ParsableOptions, Sendable {
             .value(
                 \.author, "--author", value: "NAME", help: "Author recorded in history for this run's changes.",
                 default: "$PHOTOS_AUTHOR, else photos", parser: .authorName),
+            .value(
+                \.owner, "--owner", value: "EMAIL",
+                help: "The library owner's address for this run: authors changes in its own zones.",
+                default: "$PHOTOS_OWNER, else 'photos identity set', else none", parser: .email),
             .value(
                 \.wait, "--wait", value: "SECONDS", help: "How long to wait for another process's lock on the library.",
                 default: "30", parser: .seconds)
@@ -83,6 +92,16 @@ extension GlobalOptions {
         guard let text = environment["PHOTOS_AUTHOR"] else { return nil }
         let author = AuthorName.normalize(text)
         return author.isEmpty ? nil : author
+    }
+
+    /// `$PHOTOS_OWNER` checked and lower-cased (`Email(parsing:)`), or nil when it is unset, empty
+    /// or only white space.
+    /// - Throws: `CommandFailure` (64) naming `$PHOTOS_OWNER` when it is not an address.
+    static func environmentOwner(_ environment: [String: String]) throws -> Email? {
+        guard let text = environment["PHOTOS_OWNER"],
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        else { return nil }
+        return try parseOption("$PHOTOS_OWNER", text) { try Email(parsing: $0) }
     }
 
     /// Refuses a history author that `AuthorName.problem` refuses (control or bidirectional

@@ -24,6 +24,8 @@ enum Registry {
         CommandDescriptor(SharePublishCommand.self),
         CommandDescriptor(ShareAcceptCommand.self), CommandDescriptor(ShareLeaveCommand.self),
         CommandDescriptor(ShareStopCommand.self),
+        CommandDescriptor(IdentitySetCommand.self), CommandDescriptor(IdentityShowCommand.self),
+        CommandDescriptor(IdentityClearCommand.self),
         CommandDescriptor(ExportCommand.self), CommandDescriptor(GalleryCommand.self),
         CommandDescriptor(DedupeTagsCommand.self), CommandDescriptor(DuplicatesCommand.self),
         CommandDescriptor(PurgeCommand.self),

@@ -37,6 +37,10 @@ public struct ImportOptions {
     /// `duplicatePaths`; `import --verbose` lists them). Off, only their counts are kept, so the
     /// memory of an import does not grow with the number of such files in the tree.
     public var listSkippedAndDuplicates = true
+    /// Make a camera's RAW+JPEG pair one photo with two originals, and let a half imported
+    /// later join the photo of the other (`Pairing`, issue 24 item 2); false with `--no-pairing`:
+    /// every file is a photo of its own.
+    public var pairing = true
 
     public init(paths: [String]) { self.paths = paths }
 }
@@ -61,7 +65,13 @@ public struct ImportRestoration: Equatable, Sendable {
 
 /// The counts an import reports (SPEC §5a).
 public struct ImportSummary: Equatable, Sendable {
+    /// New photos (a RAW+JPEG pair imported together is one).
     public var imported = 0
+    /// RAW files imported as the `raw` original of a new photo, with their JPEG (`Pairing`).
+    public var paired = 0
+    /// Files that joined a photo already in the library as the other half of its RAW+JPEG pair
+    /// (`Pairing`; not counted in `imported`).
+    public var joined = 0
     public var duplicates = 0
     /// Duplicates whose stored original was missing or damaged and was written back (also
     /// counted nowhere else).
@@ -91,12 +101,13 @@ public struct ImportSummary: Equatable, Sendable {
     /// change), in the order they were applied.
     public var metadataChanges: [MetadataChange] = []
 
-    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
+    /// `{"imported":N,"paired":N,"joined":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"bytes":N,"seconds":X,
     /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
     /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
-            ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
+            ("imported", .int(imported)), ("paired", .int(paired)), ("joined", .int(joined)),
+            ("duplicates", .int(duplicates)), ("restored", .int(restored)),
             ("skipped", .int(skipped)),
             ("failed", .int(failed)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
         ]
@@ -194,6 +205,18 @@ public final class Importer {
         var imageSHA256: String? = nil
         /// Where it was taken (`Importer.position`), nil when no source has a position.
         var position: GeoPosition? = nil
+        /// The camera (`Importer.camera`) and a RAW's container name (`Importer.cameraFormat`).
+        var camera: CameraIdentity? = nil
+        var cameraFormat: String? = nil
+        /// The RAW of its RAW+JPEG pair (`Pairing.group`), imported with it as its `raw` original.
+        var raw: PairedOriginal? = nil
+        /// True when this worker wrote the original, or its pair's.
+        var wroteAnyFile: Bool { written != nil || raw?.written != nil }
+        /// Every original written for it (its own and its pair's), for `removeUncommittedFiles`.
+        var allUncommitted: [UncommittedOriginal] {
+            (wroteFile ? [uncommitted] : [])
+                + (raw.flatMap { $0.written == nil ? nil : $0.uncommitted }.map { [$0] } ?? [])
+        }
     }
 
     enum Outcome: Sendable {
@@ -305,7 +328,7 @@ public final class Importer {
         var batchWriter = library.map {
             ImportBatchWriter(
                 library: $0, zone: options.zone, duplicates: duplicateScope, author: options.author, tagNames: tagNames,
-                beforeCommit: onBatchWritten)
+                pairing: options.pairing, beforeCommit: onBatchWritten)
         }
 
         var batch: [Prepared] = []
@@ -398,7 +421,8 @@ public final class Importer {
                 // A dry run against a library that does not exist yet: nothing is a duplicate.
                 for item in batch {
                     summary.imported += 1
-                    summary.bytes += Int64(item.byteSize)
+                    if item.raw != nil { summary.paired += 1 }
+                    summary.bytes += Int64(item.byteSize + (item.raw?.byteSize ?? 0))
                 }
                 return
             }
@@ -413,17 +437,76 @@ public final class Importer {
                     )
                 }
                 summary.imported += result.imported
+                summary.joined += result.joined
+                summary.paired += result.paired
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
-                committedDuplicates += result.duplicateSHA256s
+                committedDuplicates += result.duplicateSHA256s + result.joinedSHA256s
                 if options.listSkippedAndDuplicates { summary.duplicatePaths += result.duplicatePaths }
                 if !library.isDryRun { batchesCommitted += 1 } // a dry run's batches roll back
             } catch {
                 // The rows were rolled back: the originals this batch wrote go (below).
-                uncommitted += batch.filter(\.wroteFile).map(\.uncommitted)
+                uncommitted += batch.flatMap(\.allUncommitted)
                 fatal = error
                 stop.set() // nothing more can commit: workers stop taking files
             }
+        }
+
+        // The files of a group (one folder, one base name) that came so far, by `Pairing.key`.
+        var held: [String: [(String, Outcome)]] = [:]
+        // Counts what `outcome` says about `path`; returns the prepared file to batch.
+        func take(_ path: String, _ outcome: Outcome) -> Prepared? {
+            switch outcome {
+            case .sidecar: break
+            case .refresh(let item):
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                refreshes.append(item)
+                if refreshes.count >= options.batchSize { applyRefreshes() }
+            case .skipped:
+                summary.skipped += 1
+                if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
+            case .duplicate:
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+            case .duplicateInAnotherZone(let found):
+                summary.duplicates += 1
+                if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
+                onDuplicateInAnotherZone?(path, found)
+            case .restored(let restoration, let reference):
+                restoredPending.append((path, restoration, reference))
+            case .failed(let reason):
+                fail(path, reason)
+            case .fatal(let error):
+                if fatal == nil {
+                    // What is batched so far can still commit; nothing after it.
+                    commit()
+                    if fatal == nil { fatal = error }
+                    stop.set()
+                }
+            case .prepared(let item):
+                bytesSoFar += Int64(item.byteSize)
+                for warning in item.warnings { onWarning?(item.path, warning) }
+                return item
+            }
+            return nil
+        }
+        // Batches prepared files together (a pair is one item): a batch is committed only
+        // between groups.
+        func enqueue(_ items: [Prepared]) {
+            for item in items {
+                if fatal == nil {
+                    batch.append(item)
+                } else {
+                    // After a fatal error nothing more commits; do not leave orphans behind.
+                    uncommitted += item.allUncommitted
+                }
+            }
+            if batch.count >= options.batchSize { commit() }
+        }
+        func release(_ group: [(String, Outcome)]) {
+            let prepared = group.compactMap { take($0.0, $0.1) }
+            enqueue(options.pairing ? Pairing.group(prepared) : prepared)
         }
 
         while true {
@@ -435,46 +518,19 @@ public final class Importer {
             let (items, finished) = queue.pop(
                 atLeast: options.batchSize - batch.count, max: options.batchSize,
                 until: min(soon, batchStarted.addingTimeInterval(options.batchSeconds)))
-            for (path, outcome) in items {
+            for (path, outcome, siblings) in items {
                 done += 1
-                switch outcome {
-                case .sidecar: break
-                case .refresh(let item):
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                    refreshes.append(item)
-                    if refreshes.count >= options.batchSize { applyRefreshes() }
-                case .skipped:
-                    summary.skipped += 1
-                    if options.listSkippedAndDuplicates { summary.skippedPaths.append(path) }
-                case .duplicate:
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                case .duplicateInAnotherZone(let found):
-                    summary.duplicates += 1
-                    if options.listSkippedAndDuplicates { summary.duplicatePaths.append(path) }
-                    onDuplicateInAnotherZone?(path, found)
-                case .restored(let restoration, let reference):
-                    restoredPending.append((path, restoration, reference))
-                case .failed(let reason):
-                    fail(path, reason)
-                case .fatal(let error):
-                    if fatal == nil {
-                        // What is batched so far can still commit; nothing after it.
-                        commit()
-                        if fatal == nil { fatal = error }
-                        stop.set()
+                if options.pairing && siblings > 1 {
+                    // One of several files with one base name in a folder (`IMG_1234.CR2`,
+                    // `IMG_1234.JPG`): held until the others came, so a pair goes into one batch
+                    // (one commit) whatever the batch size and the order the workers finished in.
+                    let key = Pairing.key(path)
+                    held[key, default: []].append((path, outcome))
+                    if held[key]?.count ?? 0 >= siblings, let group = held.removeValue(forKey: key) {
+                        release(group)
                     }
-                case .prepared(let item):
-                    bytesSoFar += Int64(item.byteSize)
-                    for warning in item.warnings { onWarning?(item.path, warning) }
-                    if fatal == nil {
-                        batch.append(item)
-                    } else if item.wroteFile {
-                        // After a fatal error nothing more commits; do not leave orphans behind.
-                        uncommitted.append(item.uncommitted)
-                    }
-                    if batch.count >= options.batchSize { commit() }
+                } else if let item = take(path, outcome) {
+                    enqueue([item])
                 }
                 takeProblems()
                 scanFinished = files.isFinished
@@ -493,6 +549,9 @@ public final class Importer {
             // (An empty batch restarts its time: see commit().)
             if Date().timeIntervalSince(batchStarted) >= options.batchSeconds { commit() }
         }
+        // Groups some of whose entries never came (a folder named like a file, an entry that
+        // could not be read): what came is complete now.
+        for key in held.keys.sorted() { if let group = held.removeValue(forKey: key) { release(group) } }
         takeProblems()
         commit()
         applyRefreshes()
@@ -737,7 +796,8 @@ public final class Importer {
                     replacement: OriginalReplacement(
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
                         replacedBefore: match.replacedSHA256s, written: wrote),
-                    position: position))
+                    position: position, camera: Importer.camera(result, metadata: sidecar),
+                    cameraFormat: Importer.cameraFormat(result, path: path)))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
@@ -768,7 +828,8 @@ public final class Importer {
             Prepared(
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
                 sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256,
-                position: position))
+                position: position, camera: Importer.camera(result, metadata: sidecar),
+                cameraFormat: Importer.cameraFormat(result, path: path)))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -804,7 +865,9 @@ public final class Importer {
             MetadataRefresh(
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
                 imageSHA256: imageSHA256,
-                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)))
+                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
+                camera: Importer.camera(result, metadata: metadata),
+                cameraFormat: Importer.cameraFormat(result, path: path)))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

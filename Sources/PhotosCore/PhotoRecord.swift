@@ -43,9 +43,18 @@ public struct PhotoRecord: Equatable {
     /// name); nil for a still.
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// The camera's make, model and lens (issue 24 item 1); nil when none is known.
+    public var camera: CameraIdentity? = nil
+    /// A camera RAW's container name in lower case ("nef", "cr3"; issue 24 item 7); nil for
+    /// another format.
+    public var cameraFormat: String? = nil
     /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
     /// is a second one, role `raw`).
     public var originals: [PhotoOriginal] = []
+    /// Who gave each of `ratings`, in its order (nil: an anonymous rating, from before ratings
+    /// had authors or read from an XMP sidecar); shorter than `ratings` only for a record made
+    /// by hand, whose missing authors count as anonymous.
+    public var ratingAuthors: [String?] = []
 
     /// The capture time as seconds since 1970: its wall-clock time less its offset, or read in
     /// the machine's local time zone when the offset is unknown (`CaptureTime.instant`); nil
@@ -62,26 +71,52 @@ public struct PhotoRecord: Equatable {
         return (2 * sum + ratings.count) / (2 * ratings.count)
     }
 
+    /// `ratings` with their authors, as `list --json` and `show --json` give them (issue #29
+    /// item 1): `[{"author":"owner@example.org","value":4}]`, `"author":null` when anonymous.
+    public var ratingsJSON: JSONValue {
+        .array(
+            ratings.enumerated().map { index, value in
+                let author = index < ratingAuthors.count ? ratingAuthors[index] : nil
+                return .object([("author", .optional(author)), ("value", .int(value))])
+            })
+    }
+
     /// The §5a photo object.
     public var json: JSONValue {
-        .object(
-            [
-                ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
-                ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
-                ("height", .int(height)),
-                ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
-                ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
-                ("importedAt", .string(importedAt)),
-                ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight)),
-                ("tags", .array(tags.map(JSONValue.string))), ("ratings", .array(ratings.map(JSONValue.int))),
-                ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
-                ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
-                ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
-                ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null),
-                ("kind", .string(kind)),
-                ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
-                ("videoCodec", .optional(videoCodec))
-            ] + (originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]))
+        // Typed in parts: one literal of every field is more than the type checker takes.
+        let identity: [(String, JSONValue)] = [
+            ("uniqueName", .string(uniqueName)), ("displayName", .string(displayName)), ("sha256", .string(sha256)),
+            ("byteSize", .int(byteSize)), ("format", .string(format.rawValue)), ("width", .int(width)),
+            ("height", .int(height)),
+            ("orientation", .int(orientation.rawValue)), ("captureDate", .optional(captureDate)),
+            ("captureOffset", .optional(captureOffset)), ("captureSource", .optional(captureSource)),
+            ("importedAt", .string(importedAt)),
+            ("thumbnailWidth", .int(thumbnailWidth)), ("thumbnailHeight", .int(thumbnailHeight))
+        ]
+        let relations: [(String, JSONValue)] = [
+            ("tags", .array(tags.map(JSONValue.string))), ("ratings", ratingsJSON),
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
+        ]
+        let place: [(String, JSONValue)] = [
+            ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
+            ("longitude", position.map { .decimal($0.longitude, decimals: 7) } ?? .null),
+            ("altitude", position?.altitude.map { .decimal($0, decimals: 3) } ?? .null)
+        ]
+        let media: [(String, JSONValue)] = [
+            ("kind", .string(kind)),
+            ("duration", durationMS.map { .decimal(Double($0) / 1000, decimals: 3) } ?? .null),
+            ("videoCodec", .optional(videoCodec)), ("cameraFormat", .optional(cameraFormat))
+        ]
+        let cameraField: [(String, JSONValue)] = camera.map { [("camera", Self.cameraJSON($0))] } ?? []
+        let originalsField: [(String, JSONValue)] =
+            originals.isEmpty ? [] : [("originals", .array(originals.map { originalJSON($0) }))]
+        return .object(identity + relations + place + media + cameraField + originalsField)
+    }
+
+    /// A camera as `list --json` gives it: `{"make","model","lens"}`, each a string or null.
+    public static func cameraJSON(_ camera: CameraIdentity) -> JSONValue {
+        .object([("make", .optional(camera.make)), ("model", .optional(camera.model)), ("lens", .optional(camera.lens))]
+        )
     }
 
     /// One original as `list --json` and `show --json` give it: `role`, `format` (its own, else
@@ -138,6 +173,9 @@ public struct PhotoFilter {
     public var formats: [ImageFormat] = []
     /// Photos of one of these kinds (issue 25 item 2: `still`, `video`, `motion`, `live`); empty: any.
     public var kinds: [String] = []
+    /// Photos whose camera make or model contains this text, ignoring the case of ASCII letters
+    /// (`--camera`, issue 24 item 7; the comparison is the store's, in SQL); nil: any.
+    public var camera: String?
     /// Photos without tags.
     public var untagged = false
     /// Photos with a position (`--with-location`: true), without one (`--without-location`:
@@ -184,6 +222,7 @@ extension Library {
         record.position = GeoPosition(
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
+        (record.camera, record.cameraFormat) = (row.camera, row.cameraFormat)
         return record
     }
 
@@ -192,7 +231,8 @@ extension Library {
 
     private func fillRelations(_ record: inout PhotoRecord) throws {
         record.tags = try catalogStore.tagNames(ofPhoto: record.rowID)
-        record.ratings = try catalogStore.ratingValues(ofPhoto: record.rowID)
+        let ratings = try catalogStore.ratings(ofPhoto: record.rowID)
+        (record.ratings, record.ratingAuthors) = (ratings.map(\.value), ratings.map(\.author))
         record.originals = try catalogStore.originals(ofPhoto: record.rowID)
     }
 
@@ -291,6 +331,7 @@ extension Library {
         query.unrated = filter.unrated
         query.formats = filter.formats.map(\.rawValue)
         query.kinds = filter.kinds
+        query.camera = filter.camera.map(CameraIdentity.asciiLowercased)
         query.sort = filter.sort
         query.descending = filter.reverse
         let glob = filter.name.map(NameGlob.init)
@@ -308,9 +349,9 @@ extension Library {
                     else { return }
                 }
                 var rec = record(row)
-                if let tags = row.tagNames, let ratings = row.ratingValues {
+                if let tags = row.tagNames, let ratings = row.ratingValues, let authors = row.ratingAuthors {
                     rec.tags = tags
-                    rec.ratings = ratings
+                    (rec.ratings, rec.ratingAuthors) = (ratings, authors)
                     if filter.includeOriginals { rec.originals = try catalogStore.originals(ofPhoto: rec.rowID) }
                 } else {
                     try fillRelations(&rec)

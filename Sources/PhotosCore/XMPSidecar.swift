@@ -36,6 +36,11 @@ public struct XMPSidecar: Equatable, Sendable {
     /// or `DD,MM,SSk`, k one of N/S/E/W) with `exif:GPSAltitude` (a rational, metres) and
     /// `exif:GPSAltitudeRef` (1: below sea level); nil when absent, malformed or out of range.
     public var position: GeoPosition?
+    /// `tiff:Make`, `tiff:Model` (XMP Specification Part 2 §3.2.2, the TIFF namespace) and
+    /// `exifEX:LensModel` (CIPA DC-010-2017, the namespace `http://cipa.jp/exif/1.0/`), else
+    /// `aux:Lens` (Adobe's `http://ns.adobe.com/exif/1.0/aux/`, what Lightroom and darktable
+    /// write), each cleaned by `CameraIdentity.clean`; nil when the packet names none.
+    public var camera: CameraIdentity?
 
     /// - Parameters: as the properties; `hasRating` defaults to `rating != nil` and
     ///   `hasKeywords` to `!subjects.isEmpty`.
@@ -75,6 +80,9 @@ public struct XMPSidecar: Equatable, Sendable {
     static let xmpNS = "http://ns.adobe.com/xap/1.0/"
     static let photoshopNS = "http://ns.adobe.com/photoshop/1.0/"
     static let exifNS = "http://ns.adobe.com/exif/1.0/"
+    static let tiffNS = "http://ns.adobe.com/tiff/1.0/"
+    static let exifEXNS = "http://cipa.jp/exif/1.0/"
+    static let auxNS = "http://ns.adobe.com/exif/1.0/aux/"
 
     /// The sidecar paths tried for an image, in order: `IMG.jpg.xmp`, `IMG.xmp` (and the
     /// upper-case `.XMP` forms).
@@ -268,6 +276,10 @@ public struct XMPSidecar: Equatable, Sendable {
             longitude: XMPToolkit.property(xmp, exifNS, "GPSLongitude"),
             altitude: XMPToolkit.property(xmp, exifNS, "GPSAltitude"),
             altitudeRef: XMPToolkit.property(xmp, exifNS, "GPSAltitudeRef"))
+        result.camera = CameraIdentity(
+            make: XMPToolkit.property(xmp, tiffNS, "Make"), model: XMPToolkit.property(xmp, tiffNS, "Model"),
+            lens: CameraIdentity.clean(XMPToolkit.property(xmp, exifEXNS, "LensModel"))
+                ?? XMPToolkit.property(xmp, auxNS, "Lens"))
         return result
     }
 
@@ -355,6 +367,7 @@ public struct XMPSidecar: Equatable, Sendable {
             }
             if result.captureTime == nil { result.captureTime = embedded?.captureTime }
             if result.position == nil { result.position = embedded?.position }
+            result.camera = CameraIdentity.merged(result.camera, embedded?.camera)
             return result
         }
         var result = sidecar ?? XMPSidecar()
@@ -384,6 +397,7 @@ public struct XMPSidecar: Equatable, Sendable {
         }
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
         if result.position == nil { result.position = embedded?.position }
+        result.camera = CameraIdentity.merged(result.camera, embedded?.camera)
         if result.uniqueName == nil { result.uniqueName = embedded?.uniqueName }
         result.hasKeywords = result.hasKeywords || embedded?.hasKeywords == true || !iptcKeywords.isEmpty
         return result

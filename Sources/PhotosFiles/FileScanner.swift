@@ -102,6 +102,17 @@ public struct FileScanner: Sendable {
         /// no sidecar can be there, so the importer does not try to open one (five failed opens
         /// per file). Nil once the walk is over.
         public func nextFile() -> (path: String, sidecarsPossible: Bool)? {
+            nextEntry().map { ($0.path, $0.sidecarsPossible) }
+        }
+
+        /// `nextFile()` with the number of entries of the file's folder that have its base name
+        /// (`FileScanner.pairingBase`: the name without its last extension, ignoring case),
+        /// sidecars (`.xmp`, `.json`) and hidden names left out: 1 for a file given as an
+        /// argument or alone with its base name. The importer holds a file with siblings until
+        /// the siblings came too (issue 24 item 2: `IMG_1234.CR2` + `IMG_1234.JPG` are one
+        /// photo). Folders and other non-files are counted too, so the count is at most an upper
+        /// bound of the files that come; the importer lets a group go once the walk is over.
+        public func nextEntry() -> (path: String, sidecarsPossible: Bool, siblings: Int)? {
             state.withLock { s in
                 if s.head == s.ahead.count {
                     s.ahead.removeAll(keepingCapacity: true)
@@ -118,7 +129,7 @@ public struct FileScanner: Sendable {
                 guard s.head < s.ahead.count else { return nil }
                 defer { s.head += 1 }
                 let file = s.ahead[s.head]
-                return (file.path, file.sidecarsPossible)
+                return (file.path, file.sidecarsPossible, file.siblings)
             }
         }
 
@@ -158,6 +169,9 @@ public struct FileScanner: Sendable {
         var links: Set<String>
         /// Some entry is named like a sidecar (`Walk.nextFile`).
         var sidecarsPossible: Bool
+        /// The base names (`FileScanner.pairingBase`) shared by more than one entry, with their
+        /// count (`Walk.nextEntry`); empty in a folder where every base name is alone.
+        var bases: [String: Int] = [:]
         var index = 0
     }
 
@@ -176,7 +190,7 @@ public struct FileScanner: Sendable {
         var found = 0
         var finished = false
         /// The current batch of files found ahead, and the next one to hand out.
-        var ahead: [(path: String, sidecarsPossible: Bool, size: Int64)] = []
+        var ahead: [(path: String, sidecarsPossible: Bool, size: Int64, siblings: Int)] = []
         var head = 0
 
         init(scanner: FileScanner, roots: [(String, stat)], excluded: Set<FileID>) {
@@ -187,7 +201,7 @@ public struct FileScanner: Sendable {
         }
 
         /// Walks on to the next regular file; nil once every path was walked.
-        mutating func walk() -> (path: String, sidecarsPossible: Bool, size: Int64)? {
+        mutating func walk() -> (path: String, sidecarsPossible: Bool, size: Int64, siblings: Int)? {
             while !finished {
                 if var frame = stack.popLast() {
                     guard frame.index < frame.names.count else { continue }
@@ -196,6 +210,10 @@ public struct FileScanner: Sendable {
                     let child = frame.base + name
                     let viaLink = frame.links.contains(name)
                     let sidecars = frame.sidecarsPossible
+                    // (A sidecar is never counted, nor held: it is read with its image.)
+                    let siblings =
+                        frame.bases.isEmpty || FileScanner.isSidecarName(name)
+                        ? 1 : frame.bases[FileScanner.pairingBase(name)] ?? 1
                     stack.append(frame)
                     var cst = stat()
                     guard stat(child, &cst) == 0 else {
@@ -205,11 +223,13 @@ public struct FileScanner: Sendable {
                             ))
                         continue
                     }
-                    if let file = visit(child, cst, aliased: viaLink) { return (file, sidecars, Int64(cst.st_size)) }
+                    if let file = visit(child, cst, aliased: viaLink) {
+                        return (file, sidecars, Int64(cst.st_size), siblings)
+                    }
                 } else if rootIndex < roots.count {
                     let (path, st) = roots[rootIndex]
                     rootIndex += 1
-                    if let file = visit(path, st, aliased: true) { return (file, true, Int64(st.st_size)) }
+                    if let file = visit(path, st, aliased: true) { return (file, true, Int64(st.st_size), 1) }
                 } else {
                     finished = true
                 }
@@ -264,7 +284,14 @@ public struct FileScanner: Sendable {
                     if mayBeLink { links.insert(name) }
                 }
                 names.sort()
-                stack.append(Frame(base: base, names: names, links: links, sidecarsPossible: sidecars))
+                var counts: [String: Int] = [:]
+                for name in names where !FileScanner.isSidecarName(name) {
+                    counts[FileScanner.pairingBase(name), default: 0] += 1
+                }
+                stack.append(
+                    Frame(
+                        base: base, names: names, links: links, sidecarsPossible: sidecars,
+                        bases: counts.filter { $0.value > 1 }))
                 return nil
             default:
                 // Devices, FIFOs, sockets: never opened (a FIFO would block the reader forever),
@@ -276,6 +303,20 @@ public struct FileScanner: Sendable {
                 return nil
             }
         }
+    }
+
+    /// The name `name` (a last path component) without its last extension, lowercased: the key
+    /// a camera's RAW+JPEG pair shares (`IMG_1234.CR2`, `IMG_1234.JPG` → `img_1234`; issue 24
+    /// item 2). A name without an extension is its own base.
+    public static func pairingBase(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name.lowercased() }
+        return name[..<dot].lowercased()
+    }
+
+    /// True for a sidecar's name (`.xmp`, `.XMP`, `.json`, any case): never half of a pair.
+    static func isSidecarName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".xmp") || lower.hasSuffix(".json")
     }
 
     /// The entries of a folder (without `.` and `..`): names that are valid UTF-8, each with

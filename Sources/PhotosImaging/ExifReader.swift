@@ -1,3 +1,5 @@
+import PhotosModel
+
 /// What `photos` keeps from an EXIF block.
 public struct ExifMetadata: Sendable, Equatable {
     /// Orientation (tag 0x0112), 1...8; 1 when absent or out of range
@@ -30,6 +32,9 @@ public struct ExifMetadata: Sendable, Equatable {
     /// GPSDateStamp (0x001D) and GPSTimeStamp (0x0007) as one UTC time,
     /// "YYYY:MM:DD HH:MM:SS" (whole seconds); nil unless both are present and well-formed.
     public var gpsDateTime: String?
+    /// Make (IFD0 tag 0x010F), Model (IFD0 0x0110) and LensModel (Exif IFD 0xA434; CIPA
+    /// DC-008-2019 §4.6.5 G), cleaned (`CameraIdentity.clean`); nil when none is present.
+    public var camera: CameraIdentity?
 
     /// Metadata of a file without EXIF.
     public init() {}
@@ -108,6 +113,7 @@ public enum ExifReader {
             let ifd0 = reader.u32(4)
         else { return result }
         var visited: Set<Int> = []
+        var make: String?, model: String?, lens: String?
         var exifIFD: Int?
         var gpsIFD: Int?
         // The date tags belong in the Exif IFD (EXIF 2.32 §4.6.5); some writers put them in
@@ -159,6 +165,8 @@ public enum ExifReader {
                     result.orientation = orientation
                     result.hasOrientation = true
                 }
+            case 0x010F: make = reader.text(type: type, count: count, valueOffset: valueOffset)
+            case 0x0110: model = reader.text(type: type, count: count, valueOffset: valueOffset)
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }
             case 0x8825:
@@ -169,11 +177,53 @@ public enum ExifReader {
         }
         if let exifIFD {
             reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
-                dateTag(tag, type, count, valueOffset)
+                if tag == 0xA434 {
+                    lens = reader.text(type: type, count: count, valueOffset: valueOffset)
+                } else {
+                    dateTag(tag, type, count, valueOffset)
+                }
             }
         }
+        result.camera = CameraIdentity(make: make, model: model, lens: lens)
         if let gpsIFD { readGPS(reader, ifd: gpsIFD, visited: &visited, into: &result) }
         return result
+    }
+
+    /// The bytes of IFD0's XMP packet (tag 700, XMLPacket: BYTE or UNDEFINED; Adobe XMP
+    /// Specification Part 3 §1.1.4, where a DNG keeps its XMP) of a TIFF-structured file, at most
+    /// `maxBytes`; nil when there is none, or it lies outside the file or is larger.
+    public static func xmpPacket(inTIFF block: UnsafeRawBufferPointer, maxBytes: Int) -> Range<Int>? {
+        guard block.count >= 8 else { return nil }
+        let little: Bool
+        switch (block[0], block[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        let reader = TIFFReader(bytes: block, little: little)
+        guard reader.u16(2) == 42, let ifd0 = reader.u32(4) else { return nil }
+        var visited: Set<Int> = []
+        var found: Range<Int>?
+        reader.forEachEntry(ifd: Int(ifd0), visited: &visited) { tag, type, count, valueOffset in
+            guard tag == 700, type == 1 || type == 7, count > 4, count <= maxBytes,
+                let offset = reader.u32(valueOffset), Int(offset) <= block.count - count
+            else { return }
+            found = Int(offset)..<(Int(offset) + count)
+        }
+        return found
+    }
+
+    /// The JPEG a FUJIFILM RAF file embeds, which holds the camera's EXIF (the RAF header: the
+    /// magic "FUJIFILMCCD-RAW ", then at byte 84 the JPEG's offset and at 88 its length, both
+    /// big-endian 32-bit — the layout dcraw's `parse_fuji` and exiftool's FujiFilm RAF module
+    /// read); nil when the header or the range does not fit the file.
+    public static func rafEmbeddedJPEG(_ file: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard file.count >= 92, Array(file[0..<15]) == Array("FUJIFILMCCD-RAW".utf8) else { return nil }
+        let reader = TIFFReader(bytes: file, little: false)
+        guard let offset = reader.u32(84), let length = reader.u32(88), length >= 4, offset >= 92,
+            Int(offset) <= file.count - Int(length), file[Int(offset)] == 0xFF, file[Int(offset) + 1] == 0xD8
+        else { return nil }
+        return Int(offset)..<(Int(offset) + Int(length))
     }
 
     /// Reads the GPS IFD (EXIF 2.32 §4.6.6 Table 15): GPSLatitudeRef/GPSLatitude (0x0001/0x0002),
@@ -371,6 +421,23 @@ struct TIFFReader {
         case 4, 13: return u32(valueOffset).map { Int($0) }
         default: return nil
         }
+    }
+
+    /// A text value — ASCII (type 2), UNDEFINED (7) or EXIF 3.0's UTF-8 (129) — up to its first
+    /// NUL, of at most 1024 bytes (the longest a camera name needs, with room: `CameraIdentity`
+    /// keeps 128); inline when count <= 4; bytes that are not UTF-8 become U+FFFD.
+    func text(type: Int, count: Int, valueOffset: Int) -> String? {
+        guard type == 2 || type == 7 || type == 129, count >= 1, count <= 1024 else { return nil }
+        let start: Int
+        if count <= 4 {
+            start = valueOffset
+        } else {
+            guard let offset = u32(valueOffset) else { return nil }
+            start = Int(offset)
+        }
+        guard start >= 0, start <= bytes.count - count else { return nil }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)])
+        return String(decoding: slice.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// ASCII (type 2) value without its NUL terminator; inline when count <= 4.

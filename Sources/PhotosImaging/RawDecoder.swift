@@ -119,6 +119,15 @@ enum RawThumbnailer {
         // The RAW's own EXIF: the file is a TIFF (or RW2/ORF under their own magic) for most makers.
         var metadata = EmbeddedMetadata()
         metadata.exif = ExifReader.parse(bytes, rawMagic: true)
+        // A DNG's (or other TIFF RAW's) own XMP packet, IFD0 tag 700 (issue 24 item 1).
+        if let xmp = ExifReader.xmpPacket(inTIFF: bytes, maxBytes: EmbeddedMetadata.maxXMPBytes) {
+            metadata.xmp = Array(bytes[xmp])
+        }
+        // A RAF keeps the camera's EXIF in the JPEG its header points at, which need not be the
+        // preview LibRaw gives (the exiftool sample's is an 8×8 JPEG without EXIF).
+        if let jpeg = ExifReader.rafEmbeddedJPEG(bytes) {
+            metadata.exif = EmbeddedMetadata.read(jpeg: UnsafeRawBufferPointer(rebasing: bytes[jpeg])).exif
+        }
         var orientation = Orientation(rawValue: Int(raw.info.orientation)) ?? .up
         if metadata.exif.hasOrientation { orientation = metadata.exif.orientation }
         let stored: PixelBuffer
@@ -139,7 +148,11 @@ enum RawThumbnailer {
             // own EXIF Orientation when it has one, else by LibRaw's flip").
             if preview.1.exif.hasOrientation { orientation = preview.1.exif.orientation }
             // RAF, CR3 and others keep their EXIF in the preview: fill what the RAW's own lacked.
-            if metadata.exif.dateTimeOriginal == nil { metadata.exif = preview.1.exif }
+            if metadata.exif.dateTimeOriginal == nil {
+                let camera = metadata.exif.camera
+                metadata.exif = preview.1.exif
+                if camera != nil { metadata.exif.camera = camera }
+            }
             if metadata.xmp == nil { metadata.xmp = preview.1.xmp }
             if metadata.iptcKeywords.isEmpty { metadata.iptcKeywords = preview.1.iptcKeywords }
         } else if let pixels = raw.pixels {

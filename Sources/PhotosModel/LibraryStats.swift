@@ -23,6 +23,12 @@ public struct LibraryStats: Equatable, Sendable {
     public var durationMS: Int64 = 0
     /// The kinds of photo (the catalog's `photo.kind` CHECK): still, video, motion, live.
     public static let kindNames = ["still", "video", "motion", "live"]
+    /// Photos per format (`photo.format`, issue 24 item 7), in `ImageFormat.allCases` order,
+    /// formats without photos left out.
+    public var formats: [(format: String, photos: Int)] = []
+    /// Camera RAW photos per container (`photo.camera_format`: "cr2", "nef"), by name; a RAW of
+    /// an unknown container (imported before schema 18, not refreshed) is counted under "raw".
+    public var cameraFormats: [(format: String, photos: Int)] = []
 
     public init() {}
 
@@ -45,7 +51,9 @@ public struct LibraryStats: Equatable, Sendable {
             ("consumers", .int(consumers)), ("databaseBytes", .int(Int(databaseBytes))),
             ("schemaVersion", .int(schemaVersion)), ("libraryId", .string(libraryID)),
             ("kinds", .object(kinds.map { ($0.kind, JSONValue.int($0.photos)) })),
-            ("duration", .decimal(Double(durationMS) / 1000, decimals: 3))
+            ("duration", .decimal(Double(durationMS) / 1000, decimals: 3)),
+            ("formats", .object(formats.map { ($0.format, JSONValue.int($0.photos)) })),
+            ("cameraFormats", .object(cameraFormats.map { ($0.format, JSONValue.int($0.photos)) }))
         ])
     }
 }

@@ -95,10 +95,15 @@ public struct Email: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     /// Checks, lower-cases and NFC-normalizes an address (Unicode Standard Annex #15, as tag names
     /// and authors are, so "josé@…" typed precomposed and decomposed is one participant):
     /// exactly one `@`, non-empty local and domain parts, no white space or control characters
-    /// (surrounding white space is trimmed first).
+    /// (surrounding white space is trimmed first), at most `maximumBytes` bytes of UTF-8.
     /// - Throws: `ValueError.email` naming the address and what is wrong with it.
     public init(parsing raw: String) throws {
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.utf8.count <= Email.maximumBytes else {
+            let start = JSONValue.string(String(text.prefix(40))).serialized()
+            throw ValueError.email(
+                shown: start + "…", problem: "is longer than \(Email.maximumBytes) bytes (\(text.utf8.count))")
+        }
         let shown = JSONValue.string(text).serialized()
         if text.unicodeScalars.contains(where: {
             CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
@@ -114,6 +119,11 @@ public struct Email: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     }
 
     public var description: String { rawValue }
+
+    /// The longest address accepted, in bytes of UTF-8: the longest SMTP carries (RFC 5321
+    /// §4.5.3.1.3, a path of 256 octets less its angle brackets); the catalog's
+    /// `library_owner.email` CHECK holds the same bound.
+    public static let maximumBytes = 254
 }
 
 /// A share's title: trimmed, NFC, not empty, no control characters.

@@ -8,16 +8,43 @@ import PhotosSQL
 extension PostgresDatabase: CatalogStore {
     // MARK: photos
 
-    /// Columns 18 and 19 of `forEachPhoto`: the photo's tag names (`tagNames(ofPhoto:)`'s
+    /// The extra columns of `forEachPhoto`: the photo's tag names (`tagNames(ofPhoto:)`'s
     /// order), each as its length in bytes, a colon and the name (no separator a name could
-    /// hold), and its rating values (`ratingValues(ofPhoto:)`'s order) joined by commas; NULL
-    /// when there are none.
+    /// hold), its rating values (`ratingValues(ofPhoto:)`'s order) joined by commas, and their
+    /// authors in the same order, each as the names are or `-` when anonymous; NULL when there
+    /// are none.
     private static let relationColumns = """
         , (SELECT string_agg(octet_length(tg.name)::text || ':' || tg.name, '' ORDER BY tg.name, tg.uuid)
              FROM photo_tag ptg JOIN tag tg ON tg.id = ptg.tag_id WHERE ptg.photo_id = p.id),
-          (SELECT string_agg(r.value::text, ',' ORDER BY r.id) FROM rating r WHERE r.photo_id = p.id)
+          (SELECT string_agg(r.value::text, ',' ORDER BY r.id) FROM rating r WHERE r.photo_id = p.id),
+          (SELECT string_agg(CASE WHEN r.author IS NULL THEN '-' ELSE octet_length(r.author)::text || ':' || r.author END,
+                             '' ORDER BY r.id)
+             FROM rating r WHERE r.photo_id = p.id)
 
         """
+
+    /// The rating authors of the third extra column of `forEachPhoto` (see `relationColumns`),
+    /// or nil when the text is not in that form.
+    static func decodeRatingAuthors(_ text: String?) -> [String?]? {
+        guard let text else { return [] }
+        var authors: [String?] = []
+        var bytes = Substring(text).utf8[...]
+        while let first = bytes.first {
+            if first == UInt8(ascii: "-") {
+                authors.append(nil)
+                bytes = bytes.dropFirst()
+                continue
+            }
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+                let length = Int(String(decoding: bytes[..<colon], as: UTF8.self)), length >= 0
+            else { return nil }
+            let start = bytes.index(after: colon)
+            guard let end = bytes.index(start, offsetBy: length, limitedBy: bytes.endIndex) else { return nil }
+            authors.append(String(decoding: bytes[start..<end], as: UTF8.self))
+            bytes = bytes[end...]
+        }
+        return authors
+    }
 
     /// The tag names of column 18 of `forEachPhoto` (see `relationColumns`), or nil when the
     /// text is not in that form.
@@ -46,11 +73,15 @@ extension PostgresDatabase: CatalogStore {
         try forEachRow(sql: sql, arguments: args) { row in
             var photo = try CatalogSQL.storedPhoto(row)
             let extra = CatalogSQL.extraColumnIndex
-            if let names = PostgresDatabase.decodeTagNames(row.optionalString(extra)) {
+            let values =
+                row.isNull(extra + 1) ? [] : row.string(extra + 1).split(separator: ",").compactMap { Int($0) }
+            if let names = PostgresDatabase.decodeTagNames(row.optionalString(extra)),
+                let authors = PostgresDatabase.decodeRatingAuthors(row.optionalString(extra + 2)),
+                authors.count == values.count
+            {
                 photo.tagNames = names
-                photo.ratingValues =
-                    row.isNull(extra + 1)
-                    ? [] : row.string(extra + 1).split(separator: ",").compactMap { Int($0) }
+                photo.ratingValues = values
+                photo.ratingAuthors = authors
             }
             try body(photo)
         }

@@ -352,6 +352,21 @@ public enum PostgresSchema {
             mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
             low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
         );
+        """,
+        // 18 (issue 24 items 1 and 7): as SQLite migration 18, the camera make, model and lens
+        // and the RAW container's name, NULL when unknown.
+        """
+        ALTER TABLE photo ADD COLUMN camera_make TEXT COLLATE "C";
+        ALTER TABLE photo ADD COLUMN camera_model TEXT COLLATE "C";
+        ALTER TABLE photo ADD COLUMN lens_model TEXT COLLATE "C";
+        ALTER TABLE photo ADD COLUMN camera_format TEXT COLLATE "C";
+        """,
+        // 19 (issue 29 item 1): as SQLite migration 19, the library's owner address, one row.
+        """
+        CREATE TABLE library_owner (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            email     TEXT COLLATE "C" NOT NULL CHECK (octet_length(email) BETWEEN 3 AND 254)
+        );
         """
     ]
 }

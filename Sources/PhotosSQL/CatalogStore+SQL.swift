@@ -8,11 +8,11 @@ public enum CatalogSQL {
         SELECT p.id, p.unique_name, p.display_name, d.sha256, d.byte_size, d.file_ref, p.format, p.width, p.height,
                p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
                p.capture_offset, p.capture_source, p.latitude_e7, p.longitude_e7, p.altitude_mm,
-               p.kind, p.duration_ms, p.video_codec
+               p.kind, p.duration_ms, p.video_codec, p.camera_make, p.camera_model, p.lens_model, p.camera_format
         """
 
     /// The index of the first of `photoQuery`'s `extraColumns`.
-    public static let extraColumnIndex = 24
+    public static let extraColumnIndex = 28
 
     /// The tables of a `StoredPhoto`: the photo, its zone, its photo data and thumbnail.
     public static let photoFrom = """
@@ -33,7 +33,7 @@ public enum CatalogSQL {
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     public static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
-    /// A row selected with `photoSelectList` (columns 0…23), decoded once.
+    /// A row selected with `photoSelectList` (columns 0…27), decoded once.
     /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for a format or orientation this
     ///   version does not know (the schema's CHECKs allow none: a database written by hand).
     public static func storedPhoto<R: SQLRow>(_ row: R) throws -> StoredPhoto {
@@ -48,6 +48,9 @@ public enum CatalogSQL {
         (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM) = try checkedPosition(
             row.optionalInt(18), row.optionalInt(19), row.optionalInt(20))
         (photo.kind, photo.durationMS, photo.videoCodec) = (row.string(21), row.optionalInt(22), row.optionalString(23))
+        photo.camera = CameraIdentity(
+            make: row.optionalString(24), model: row.optionalString(25), lens: row.optionalString(26))
+        photo.cameraFormat = row.optionalString(27)
         return photo
     }
 
@@ -133,6 +136,12 @@ public enum CatalogSQL {
         if !query.kinds.isEmpty {
             sql += " AND p.kind IN (\(Array(repeating: "?", count: query.kinds.count).joined(separator: ", ")))"
             args += query.kinds.map { $0 as SQLBindable }
+        }
+        if let camera = query.camera {
+            // A substring, as a LIKE pattern whose wildcards are escaped (`prefixPattern`).
+            let pattern = "%" + prefixPattern(camera)
+            sql += " AND (lower(p.camera_make) LIKE ? ESCAPE '\\' OR lower(p.camera_model) LIKE ? ESCAPE '\\')"
+            args += [pattern, pattern]
         }
         if let author = query.ratedBy {
             sql += " AND EXISTS (SELECT 1 FROM rating r WHERE r.photo_id = p.id AND r.author = ?"
@@ -311,6 +320,24 @@ extension CatalogStore where Self: SQLConnection {
 
     public func setZone(ofPhoto photoID: Int64, to zone: String) throws {
         try execute(sql: "UPDATE photo SET zone_id = ? WHERE id = ?", arguments: [zone, photoID])
+    }
+
+    public func cameraIdentities() throws -> [Int64: CameraIdentity] {
+        var cameras: [Int64: CameraIdentity] = [:]
+        try forEachRow(
+            sql: """
+                SELECT id, camera_make, camera_model, lens_model FROM photo
+                WHERE camera_make IS NOT NULL OR camera_model IS NOT NULL OR lens_model IS NOT NULL
+                """,
+            arguments: []
+        ) { row in
+            if let camera = CameraIdentity(
+                make: row.optionalString(1), model: row.optionalString(2), lens: row.optionalString(3))
+            {
+                cameras[row.int64(0)] = camera
+            }
+        }
+        return cameras
     }
 
     // MARK: zones and tags

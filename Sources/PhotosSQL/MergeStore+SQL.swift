@@ -72,9 +72,12 @@ extension MergeSourceStore where Self: SQLConnection {
         let kind =
             schemaVersion >= PhotoAttributes.kindSchemaVersion
             ? "kind, duration_ms, video_codec" : "'still', NULL, NULL"
+        let camera =
+            schemaVersion >= PhotoAttributes.cameraSchemaVersion
+            ? "camera_make, camera_model, lens_model, camera_format" : "NULL, NULL, NULL, NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind), \(camera) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
             var attributes = PhotoAttributes(
@@ -89,6 +92,9 @@ extension MergeSourceStore where Self: SQLConnection {
             )
             (attributes.kind, attributes.durationMS, attributes.videoCodec) = (
                 r.optionalString(14) ?? "still", r.storedInteger(15).map { Int($0) }, r.optionalString(16)
+            )
+            (attributes.cameraMake, attributes.cameraModel, attributes.lensModel, attributes.cameraFormat) = (
+                r.optionalString(17), r.optionalString(18), r.optionalString(19), r.optionalString(20)
             )
             return attributes
         }

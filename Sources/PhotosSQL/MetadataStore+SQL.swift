@@ -9,6 +9,13 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [local, offsetMinutes, source, photoID])
     }
 
+    public func setCamera(ofPhoto photoID: Int64, _ camera: CameraIdentity?, cameraFormat: String?) throws {
+        try execute(
+            sql:
+                "UPDATE photo SET camera_make = ?, camera_model = ?, lens_model = ?, camera_format = ? WHERE id = ?",
+            arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, photoID])
+    }
+
     public func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws {
         try execute(
             sql: "UPDATE photo SET latitude_e7 = ?, longitude_e7 = ?, altitude_mm = ? WHERE id = ?",
@@ -114,5 +121,50 @@ extension MetadataStore where Self: SQLConnection {
             sql:
                 "UPDATE photo_data SET sha256 = ?, byte_size = ?, file_ref = ? WHERE photo_id = ? AND role = 'primary'",
             arguments: [sha256, byteSize, fileReference, photoID])
+    }
+
+    /// `zone_id || ''` keeps SQLite (no ANALYZE statistics) from taking `photo_zone`, which
+    /// scanned every photo of the zone per file (EXPLAIN QUERY PLAN: `SEARCH p USING INDEX
+    /// photo_zone`); with it the range is searched in `photo_capture_date`.
+    public func pairCandidates(zone: String, captureFrom: String, captureTo: String) throws -> [PairCandidate] {
+        try fetchAll(
+            sql: """
+                SELECT p.id, p.unique_name, p.display_name, p.capture_date, p.capture_source, p.format,
+                       (SELECT count(*) FROM photo_data d WHERE d.photo_id = p.id)
+                FROM photo p
+                WHERE (p.zone_id || '') = ? AND p.capture_date >= ? AND p.capture_date <= ? AND p.kind = 'still'
+                ORDER BY p.capture_date, p.id LIMIT 32
+                """,
+            arguments: [zone, captureFrom, captureTo]
+        ) {
+            PairCandidate(
+                rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2),
+                captureDate: $0.optionalString(3), captureSource: $0.optionalString(4),
+                format: try ImageFormat(stored: $0.string(5)), originals: $0.int(6))
+        }
+    }
+
+    public func hasPhoto(format: ImageFormat, zone: String) throws -> Bool {
+        try fetchInt(
+            sql: "SELECT 1 FROM photo WHERE zone_id = ? AND format = ? LIMIT 1", arguments: [zone, format.rawValue])
+            != nil
+    }
+
+    public func takeOverPrimary(
+        ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
+        thumbnail: ThumbnailRow?
+    ) throws {
+        try execute(
+            sql: "UPDATE photo_data SET role = 'raw', format = 'raw' WHERE photo_id = ? AND role = 'primary'",
+            arguments: [photoID])
+        try execute(
+            sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
+        try execute(
+            sql: "UPDATE photo SET width = ?, height = ?, format = ?, orientation = ? WHERE id = ?",
+            arguments: [width, height, (original.format ?? .jpeg).rawValue, orientation.rawValue, photoID])
+        guard let thumbnail else { return }
+        try execute(sql: "DELETE FROM thumbnail WHERE photo_id = ?", arguments: [photoID])
+        try execute(
+            sql: CatalogInserts.thumbnail, arguments: [photoID, thumbnail.data, thumbnail.width, thumbnail.height])
     }
 }

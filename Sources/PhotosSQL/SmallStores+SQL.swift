@@ -89,6 +89,19 @@ extension SQLConnection {
         }
         stats.kinds = LibraryStats.kindNames.map { ($0, kinds[$0] ?? 0) }
         stats.durationMS = Int64(try count("SELECT COALESCE(sum(duration_ms), 0) FROM photo"))
+        // Issue 24 item 7: photos per format, and the RAWs per container.
+        var formats: [String: Int] = [:]
+        try forEachRow(sql: "SELECT format, count(*) FROM photo GROUP BY format", arguments: []) {
+            formats[$0.string(0)] = $0.int(1)
+        }
+        stats.formats = ImageFormat.allCases.compactMap { f in formats[f.rawValue].map { (f.rawValue, $0) } }
+        stats.cameraFormats = try fetchAll(
+            sql: """
+                SELECT COALESCE(camera_format, 'raw') AS name, count(*) FROM photo WHERE format = 'raw'
+                GROUP BY COALESCE(camera_format, 'raw') ORDER BY name
+                """,
+            arguments: []
+        ) { ($0.string(0), $0.int(1)) }
         stats.originalBytes = Int64(
             try count(
                 "SELECT COALESCE(sum(byte_size), 0) FROM (SELECT DISTINCT sha256, byte_size FROM photo_data) AS originals"

@@ -14,6 +14,7 @@ public enum SyncSQL {
             zoneID: photo.zone)
         (row.latitudeE7, row.longitudeE7, row.altitudeMM) = (photo.latitudeE7, photo.longitudeE7, photo.altitudeMM)
         (row.kind, row.durationMS, row.videoCodec) = (photo.kind, photo.durationMS, photo.videoCodec)
+        (row.camera, row.cameraFormat) = (photo.camera, photo.cameraFormat)
         return row
     }
 
@@ -196,7 +197,8 @@ extension SyncStore where Self: SQLConnection {
                     """
                     SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
                        p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
-                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
+                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec, p.camera_make,
+                       p.camera_model, p.lens_model, p.camera_format
                     FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name = ?
                     """, SyncEntity.photo.attributes))
         case .tag:
@@ -320,6 +322,22 @@ extension SyncStore where Self: SQLConnection {
                 """, arguments: [m.zone, m.email, m.owner, m.leftAt])
     }
 
+    public func ownerAddress() throws -> String? {
+        try fetchOne(sql: "SELECT email FROM library_owner WHERE singleton = 1", arguments: []) { $0.string(0) }
+    }
+
+    public func setOwnerAddress(_ email: String?) throws {
+        guard let email else {
+            try execute(sql: "DELETE FROM library_owner", arguments: [])
+            return
+        }
+        try execute(
+            sql: """
+                INSERT INTO library_owner (singleton, email) VALUES (1, ?)
+                ON CONFLICT (singleton) DO UPDATE SET email = excluded.email
+                """, arguments: [email])
+    }
+
     // MARK: materializing
 
     public func putZone(_ id: String, scope: String) throws {
@@ -391,6 +409,13 @@ extension SyncStore where Self: SQLConnection {
         try execute(
             sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE unique_name = ?",
             arguments: [kind, durationMS, videoCodec, uniqueName])
+    }
+
+    public func setPhotoCamera(_ uniqueName: String, camera: CameraIdentity?, cameraFormat: String?) throws {
+        try execute(
+            sql:
+                "UPDATE photo SET camera_make = ?, camera_model = ?, lens_model = ?, camera_format = ? WHERE unique_name = ?",
+            arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, uniqueName])
     }
 
     public func setPhotoZone(_ uniqueName: String, zone: String) throws {
@@ -610,7 +635,8 @@ extension SyncStore where Self: SQLConnection {
                 """
                 SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
                        p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
-                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec
+                       p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec, p.camera_make,
+                       p.camera_model, p.lens_model, p.camera_format
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name IN ({keys})
                 """)
             for values in result.values { _ = try Self.checkedPhotoAttributes(values) }

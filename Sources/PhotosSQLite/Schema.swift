@@ -620,6 +620,29 @@ public enum Schema {
             mean_cr         INTEGER NOT NULL CHECK (mean_cr BETWEEN 0 AND 255),
             low_information INTEGER NOT NULL CHECK (low_information IN (0, 1))
         );
+        """,
+        // 18 (issue 24 items 1 and 7): the camera that made the photo — EXIF Make (0x010F), Model
+        // (0x0110) and LensModel (0xA434), or XMP `tiff:Make`/`tiff:Model`/`exifEX:LensModel`, or
+        // LibRaw's names for a RAW — trimmed, at most `CameraIdentity.maxBytes` bytes each, NULL
+        // when unknown; and `camera_format`, the RAW container's lower-case name ("nef", "cr3",
+        // `CameraIdentity.rawFormat`), NULL for a photo that is not a camera RAW. Rows from before
+        // keep NULLs until `import --refresh-metadata` reads their files again.
+        """
+        ALTER TABLE photo ADD COLUMN camera_make TEXT;
+        ALTER TABLE photo ADD COLUMN camera_model TEXT;
+        ALTER TABLE photo ADD COLUMN lens_model TEXT;
+        ALTER TABLE photo ADD COLUMN camera_format TEXT;
+        """,
+        // 19 (issue 29 item 1): the library's owner address (`photos identity set EMAIL`), at
+        // most one row: who changes in this library's own zones are authored by. No row: not
+        // known (changes are authored `photos`, as before). Existing ratings keep their authors.
+        // 254 bytes: the longest address SMTP carries (RFC 5321 §4.5.3.1.3, a 256-octet path
+        // less its angle brackets), the bound `Email(parsing:)` holds.
+        """
+        CREATE TABLE library_owner (
+            singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
+            email     TEXT NOT NULL CHECK (length(CAST(email AS BLOB)) BETWEEN 3 AND 254)
+        );
         """
     ]
 

@@ -93,7 +93,10 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(summary["failed"] as? Int, 0)
         XCTAssertEqual(
             Array(summary.keys).sorted(),
-            ["bytes", "duplicates", "failed", "failures", "imported", "restorations", "restored", "seconds", "skipped"])
+            [
+                "bytes", "duplicates", "failed", "failures", "imported", "joined", "paired", "restorations", "restored",
+                "seconds", "skipped"
+            ])
 
         let list = photos(["--library", lib, "list", "--json"])
         XCTAssertEqual(list.status, 0)
@@ -102,16 +105,36 @@ final class CLITests: TemporaryFolderTestCase {
         let objects = try lines.map {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+        // Every key of any photo (`camera` only where a camera is known: four of the six samples,
+        // not ladybird.jpg nor kite.png).
         XCTAssertEqual(
-            Set(objects[0].keys),
+            Set(objects.flatMap(\.keys)),
             [
                 "uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
                 "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight",
                 "tags", "ratings",
                 "rating", "zone", "scope", "latitude", "longitude", "altitude", "kind", "duration", "videoCodec",
-                "originals"
+                "cameraFormat", "camera", "originals"
             ])
+        XCTAssertEqual(objects.filter { $0["camera"] != nil }.count, 4)
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })
+        XCTAssertNil(ladybird["camera"], "ladybird.jpg names no camera")
+        let storm = try XCTUnwrap(objects.first { $0["displayName"] as? String == "storm.jpg" })
+        // Its lens is only in Canon's maker notes (exiftool: [Canon] LensModel), not EXIF 0xA434.
+        let camera = try XCTUnwrap(storm["camera"] as? [String: Any])
+        XCTAssertEqual(camera["make"] as? String, "Canon")
+        XCTAssertEqual(camera["model"] as? String, "Canon EOS 400D DIGITAL")
+        XCTAssertTrue(camera["lens"] is NSNull)
+        XCTAssertTrue(storm["cameraFormat"] is NSNull)
+        // path.jpg's lens is its XMP `aux:Lens` (no EXIF LensModel).
+        let path = try XCTUnwrap(objects.first { $0["displayName"] as? String == "path.jpg" })
+        XCTAssertEqual((path["camera"] as? [String: Any])?["lens"] as? String, "OLYMPUS M.7-14mm F2.8")
+        let olympus = photos(["--library", lib, "list", "--camera", "olympus", "--json"])
+        XCTAssertEqual(olympus.stdout.split(separator: "\n").count, 1, olympus.stderr)
+        XCTAssertTrue(olympus.stdout.contains(#""displayName":"path.jpg""#), olympus.stdout)
+        let empty = photos(["--library", lib, "list", "--camera", ""])
+        XCTAssertEqual(empty.status, 64, empty.stderr)
+        XCTAssertTrue(empty.stderr.contains("--camera takes 1 to 128 bytes of text"), empty.stderr)
         XCTAssertEqual(ladybird["tags"] as? [String], ["Insect", "Nature"])
         XCTAssertEqual(ladybird["rating"] as? Int, 4)
         let name = try XCTUnwrap(ladybird["uniqueName"] as? String)
@@ -130,7 +153,15 @@ final class CLITests: TemporaryFolderTestCase {
         let show = photos(["--library", lib, "show", String(name.prefix(6)).lowercased()])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(show.stdout.contains("displayName: ladybird.jpg"))
-        XCTAssertTrue(show.stdout.contains("rating:      4 (ratings: 4)"))
+        XCTAssertTrue(show.stdout.contains("rating:      4 (the mean of 1, rounded half up)\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("ratings:     (anonymous) 4\n"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("camera:      -\n"), show.stdout)
+        let pathName = try XCTUnwrap(path["uniqueName"] as? String)
+        let showPath = photos(["--library", lib, "show", pathName])
+        XCTAssertTrue(
+            showPath.stdout.contains("camera:      OLYMPUS IMAGING CORP. E-M1, OLYMPUS M.7-14mm F2.8\n"),
+            showPath.stdout)
+        XCTAssertTrue(showPath.stdout.contains("format:      jpeg\n"), showPath.stdout)
 
         let thumb = dir + "/t.jpg"
         XCTAssertEqual(photos(["--library", lib, "thumbnail", name, "-o", thumb]).status, 0)

@@ -205,7 +205,9 @@ final class CatalogCLITests: TemporaryFolderTestCase {
         let list = try jsonLines(run(["rating", "list", storm, "--json"]))
         XCTAssertEqual(list.map { $0["value"] as? Int }, [2, 3])
         XCTAssertEqual(Set(list[0].keys), ["id", "value", "photo", "author"])
-        XCTAssertEqual(run(["show", storm]).stdout.contains("rating:      3 (ratings: 2, 3)"), true)
+        let shown = run(["show", storm]).stdout
+        XCTAssertTrue(
+            shown.contains("rating:      3 (the mean of 2, rounded half up)\nratings:     photos 2, b 3\n"), shown)
 
         // --min-rating: the rounded mean; unrated photos are left out.
         // colorful-cups-progressive.jpg carries digiKam's embedded XMP: keywords Close-up, Colors; rating 5.
@@ -270,7 +272,7 @@ final class CatalogCLITests: TemporaryFolderTestCase {
             ["\(id):2", "default:1"].sorted())
         let stormNow = try json(run(["show", storm, "--json"]))
         XCTAssertEqual(stormNow["zone"] as? String, id)
-        XCTAssertEqual(stormNow["ratings"] as? [Int], [5])
+        XCTAssertEqual(RatingsJSON.values(stormNow), [5])
         XCTAssertEqual(stormNow["tags"] as? [String], ["Beach"])
 
         // Filters and show by share, by prefix.

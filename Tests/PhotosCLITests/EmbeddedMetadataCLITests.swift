@@ -40,6 +40,6 @@ final class EmbeddedMetadataCLITests: BinaryTestCase {
         let list = try run(["--library", lib, "list", "--json", "--tag", "Storm"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["displayName"] as? String, "good.jpg")
-        XCTAssertEqual(object["ratings"] as? [Int], [4])
+        XCTAssertEqual(RatingsJSON.values(object), [4])
     }
 }

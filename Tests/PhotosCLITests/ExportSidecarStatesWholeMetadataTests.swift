@@ -43,7 +43,7 @@ final class ExportSidecarStatesWholeMetadataTests: BinaryTestCase {
         let imported = try photo(lib)
         let id = try XCTUnwrap(imported["uniqueName"] as? String)
         XCTAssertEqual(Set(try XCTUnwrap(imported["tags"] as? [String])), ["old", "kept"])
-        XCTAssertEqual(imported["ratings"] as? [Int], [4])
+        XCTAssertEqual(RatingsJSON.values(imported), [4])
 
         XCTAssertEqual(try run(["--library", lib, "tag", "remove", "old", id, "-q"]).status, 0)
         let ratings = try run(["--library", lib, "rating", "list", id, "--json"])
@@ -59,7 +59,7 @@ final class ExportSidecarStatesWholeMetadataTests: BinaryTestCase {
         let back = try photo(lib2)
         XCTAssertEqual(back["uniqueName"] as? String, id)
         XCTAssertEqual(back["tags"] as? [String], ["kept"])
-        XCTAssertEqual(back["ratings"] as? [Int], [])
+        XCTAssertEqual(RatingsJSON.values(back), [])
 
         // With no tags left at all: an empty dc:subject, and still none come back.
         XCTAssertEqual(try run(["--library", lib, "tag", "remove", "kept", id, "-q"]).status, 0)
@@ -87,6 +87,6 @@ final class ExportSidecarStatesWholeMetadataTests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
         let p = try photo(lib)
         XCTAssertEqual(Set(try XCTUnwrap(p["tags"] as? [String])), ["side", "embedded"])
-        XCTAssertEqual(p["ratings"] as? [Int], [2])
+        XCTAssertEqual(RatingsJSON.values(p), [2])
     }
 }

@@ -42,7 +42,7 @@ final class ImportTagOnDuplicatesTests: BinaryTestCase {
                 dir + "/again", samplesDir + "/path.jpg"
             ])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains(#""imported":1,"duplicates":2,"#), again.stdout)
+        XCTAssertTrue(again.stdout.contains(#""imported":1,"paired":0,"joined":0,"duplicates":2,"#), again.stdout)
         XCTAssertEqual(try tagged(), ["kite.png: ", "path.jpg: 2026,Trip", "storm.jpg: 2026,Trip"])
         XCTAssertEqual(try db().scalarInt("SELECT count(*) FROM photo"), 3, "no photo was added for a duplicate")
 

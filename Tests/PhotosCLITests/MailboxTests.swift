@@ -170,6 +170,33 @@ final class MailboxTests: BinaryTestCase {
         XCTAssertEqual(try state(carol), expected)
     }
 
+    /// Runs at once, as cron starts them on machines sharing a folder: two of bob's own and the
+    /// owner's, twice over, each after an edit on both sides. Each exits 0 (or 75 when its
+    /// library was busy past the wait), no dot-file is left behind, and afterwards all
+    /// converge with one file per sender and side.
+    func testRunsAtOnceOnEveryMachineConverge() throws {
+        let (owner, bob, carol, box, photos) = try makeShare()
+        for round in 0..<2 {
+            try ok(owner, ["tag", "add", "-q", "Owner\(round)", photos[0]])
+            try ok(bob, ["tag", "add", "-q", "Bob\(round)", photos[1]])
+            let runs = try [owner, bob, bob, carol].map { try launch(["--library", $0, "sync", "--inbox", box]) }
+            for p in runs {
+                p.waitUntilExit()
+                XCTAssertTrue([0, 75].contains(p.terminationStatus), "exit \(p.terminationStatus)")
+            }
+        }
+        for _ in 0..<3 { for lib in [owner, bob, carol] { try ok(lib, ["sync", "-q", "--inbox", box]) } }
+        let expected = try state(owner)
+        XCTAssertEqual(try state(bob), expected)
+        XCTAssertEqual(try state(carol), expected)
+        XCTAssertEqual(expected[photos[0]]?.contains("Owner1"), true)
+        XCTAssertEqual(expected[photos[1]]?.contains("Bob1"), true)
+        let all = try FileManager.default.contentsOfDirectory(atPath: box)
+        XCTAssertEqual(all.filter { $0.hasPrefix(".") }, [], "\(all)")
+        // Owner → bob, owner → carol, bob → owner, carol → owner.
+        XCTAssertEqual(try mailboxFiles(box).count, 4, "\(all)")
+    }
+
     /// A file for this library with one byte of an original changed is refused (65, named),
     /// and nothing of it is applied.
     func testATamperedFileIsRefusedAndNothingApplied() throws {

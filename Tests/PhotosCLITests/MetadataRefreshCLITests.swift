@@ -70,7 +70,7 @@ final class MetadataRefreshCLITests: BinaryTestCase {
         XCTAssertTrue(refresh.stdout.contains("\"refreshed\":1"), refresh.stdout)
         kite = try listed(lib, "kite.png")
         XCTAssertEqual(Set(try XCTUnwrap(kite["tags"] as? [String])), ["keep", "People/Anna"])
-        XCTAssertEqual(kite["ratings"] as? [Int], [4])
+        XCTAssertEqual(RatingsJSON.values(kite), [4])
         XCTAssertEqual(kite["captureDate"] as? String, "2022-12-31T23:59:58-05:00")
         XCTAssertEqual(kite["captureOffset"] as? Int, -300)
         let storm = try listed(lib, "storm.jpg")
@@ -114,7 +114,7 @@ final class MetadataRefreshCLITests: BinaryTestCase {
         XCTAssertEqual(try run(["--library", lib, "import", input, "-q"]).status, 0)
         var storm = try listed(lib, "storm.jpg")
         XCTAssertEqual(storm["tags"] as? [String], ["Weather/Storm"])
-        XCTAssertEqual(storm["ratings"] as? [Int], [5])
+        XCTAssertEqual(RatingsJSON.values(storm), [5])
         let name = try XCTUnwrap(storm["uniqueName"] as? String)
         XCTAssertEqual(try run(["--library", lib, "tag", "remove", "Weather/Storm", name, "-q"]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "rate", name, "1", "-q"]).status, 0)
@@ -122,7 +122,7 @@ final class MetadataRefreshCLITests: BinaryTestCase {
         XCTAssertTrue(refresh.stdout.contains("\"refreshed\":0"), refresh.stdout)
         storm = try listed(lib, "storm.jpg")
         XCTAssertEqual(storm["tags"] as? [String], [], "removed in the library, unchanged in the file")
-        XCTAssertEqual(storm["ratings"] as? [Int], [5, 1], "the library's rating stays")
+        XCTAssertEqual(RatingsJSON.values(storm), [5, 1], "the library's rating stays")
     }
 
     /// A malformed or oversized sidecar is a failure naming the sidecar; the other files'
@@ -145,8 +145,8 @@ final class MetadataRefreshCLITests: BinaryTestCase {
         XCTAssertTrue(refresh.stdout.contains("\"failed\":2"), refresh.stdout)
         XCTAssertTrue(refresh.stderr.contains(input + "/malformed.jpg.xmp: not a readable XMP packet"), refresh.stderr)
         XCTAssertTrue(refresh.stderr.contains(input + "/huge.jpg.xmp: sidecar of 4194305 bytes"), refresh.stderr)
-        XCTAssertEqual(try listed(lib, "good.jpg")["ratings"] as? [Int], [3])
-        XCTAssertEqual(try listed(lib, "malformed.jpg")["ratings"] as? [Int], [])
-        XCTAssertEqual(try listed(lib, "huge.jpg")["ratings"] as? [Int], [])
+        XCTAssertEqual(RatingsJSON.values(try listed(lib, "good.jpg")), [3])
+        XCTAssertEqual(RatingsJSON.values(try listed(lib, "malformed.jpg")), [])
+        XCTAssertEqual(RatingsJSON.values(try listed(lib, "huge.jpg")), [])
     }
 }

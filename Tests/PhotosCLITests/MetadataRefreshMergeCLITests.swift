@@ -48,7 +48,7 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         let name = try XCTUnwrap(try photo(lib)["uniqueName"] as? String)
         XCTAssertEqual(try run(["--library", lib, "tag", "add", "Best of 2024", name, "-q"]).status, 0)
         XCTAssertEqual(try run(["--library", lib, "--author", "ann", "rate", name, "2", "-q"]).status, 0)
-        XCTAssertEqual(try photo(lib)["ratings"] as? [Int], [4, 2])
+        XCTAssertEqual(RatingsJSON.values(try photo(lib)), [4, 2])
 
         write(sidecar(rating: 4, subjects: ["Bug", "Nature"]), to: input + "/kite.png.xmp")
         let dry = try run(["--library", lib, "import", "--refresh-metadata", "--dry-run", input])
@@ -62,7 +62,7 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         XCTAssertTrue(text.stdout.contains(input + "/kite.png (\(name)): +tag Bug, \u{2212}tag Insect"), text.stdout)
         var kite = try photo(lib)
         XCTAssertEqual(Set(try XCTUnwrap(kite["tags"] as? [String])), ["Best of 2024", "Bug", "Nature"])
-        XCTAssertEqual(kite["ratings"] as? [Int], [4, 2], "Ann's rating stays")
+        XCTAssertEqual(RatingsJSON.values(kite), [4, 2], "Ann's rating stays")
 
         // The file's rating changes: the file's own (anonymous) rating follows, Ann's stays.
         write(sidecar(rating: 5, subjects: ["Bug", "Nature"]), to: input + "/kite.png.xmp")
@@ -73,14 +73,14 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         XCTAssertEqual(changes.first?["changes"] as? [String], ["rating 4\u{2192}5"])
         XCTAssertEqual(changes.first?["uniqueName"] as? String, name)
         kite = try photo(lib)
-        XCTAssertEqual(kite["ratings"] as? [Int], [5, 2])
+        XCTAssertEqual(RatingsJSON.values(kite), [5, 2])
 
         // A sidecar left behind says nothing: nothing changes.
         try FileManager.default.removeItem(atPath: input + "/kite.png.xmp")
         let gone = try json(try run(["--library", lib, "import", "--refresh-metadata", input, "--json"]).stdout)
         XCTAssertEqual(gone["refreshed"] as? Int, 0)
         XCTAssertEqual(Set(try XCTUnwrap(try photo(lib)["tags"] as? [String])), ["Best of 2024", "Bug", "Nature"])
-        XCTAssertEqual(try photo(lib)["ratings"] as? [Int], [5, 2])
+        XCTAssertEqual(RatingsJSON.values(try photo(lib)), [5, 2])
 
         // The file clears its rating (xmp:Rating 0) and every keyword (an empty dc:subject): the
         // file's go, the library's stay.
@@ -90,7 +90,7 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
         XCTAssertEqual(Set(try XCTUnwrap(dropChanges["tagsRemoved"] as? [String])), ["Bug", "Nature"])
         kite = try photo(lib)
         XCTAssertEqual(kite["tags"] as? [String], ["Best of 2024"])
-        XCTAssertEqual(kite["ratings"] as? [Int], [2])
+        XCTAssertEqual(RatingsJSON.values(kite), [2])
 
         // Nothing changed in the file since: nothing is applied, nothing listed.
         let again = try json(try run(["--library", lib, "import", "--refresh-metadata", input, "--json"]).stdout)
@@ -140,7 +140,7 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
             ["+tag Bug", "rating none\u{2192}3"])
         var kite = try photo(lib)
         XCTAssertEqual(Set(try XCTUnwrap(kite["tags"] as? [String])), ["Insect", "Bug", "Nature"], "nothing removed")
-        XCTAssertEqual(kite["ratings"] as? [Int], [2, 3])
+        XCTAssertEqual(RatingsJSON.values(kite), [2, 3])
         let catalog = try TestCatalog(root: lib)
         XCTAssertEqual(
             try catalog.scalarString("SELECT file_tags FROM photo_file_state"), "Bug\nNature", "recorded now")

@@ -157,7 +157,10 @@ final class RatingsPerAuthorTests: BinaryTestCase {
         XCTAssertEqual(try ratingRows(), ["-|1", "-|2"])
         let list = try photos(["rating", "list", storm])
         XCTAssertEqual(list.stdout, "ID      VALUE  AUTHOR\n1       1      -\n2       2      -\n")
-        XCTAssertTrue(try photos(["show", storm]).stdout.contains("rating:      2 (ratings: 1, 2)"))
+        let shown = try photos(["show", storm]).stdout
+        XCTAssertTrue(shown.contains("rating:      2 (the mean of 2, rounded half up)\n"), shown)
+        XCTAssertTrue(
+            shown.contains("ratings:     (anonymous) 1, (anonymous) 2\n"), "ratings made before authors: \(shown)")
         XCTAssertEqual(try photos(["verify"]).status, 0)
     }
 }

@@ -105,7 +105,7 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         let photo = try XCTUnwrap(photos.first)
         XCTAssertEqual(photo["uniqueName"] as? String, name)
         XCTAssertEqual(Set(try XCTUnwrap(photo["tags"] as? [String])), ["Holiday", "Keep"])
-        XCTAssertEqual(photo["ratings"] as? [Int], [2])
+        XCTAssertEqual(RatingsJSON.values(photo), [2])
         XCTAssertEqual(photo["sha256"] as? String, try sha256(after))
         XCTAssertEqual(photo["byteSize"] as? Int, after.count)
         XCTAssertEqual(originals(lib), [try sha256(after)], "the old original is gone, the new one is there")

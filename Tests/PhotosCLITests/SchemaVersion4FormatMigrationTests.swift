@@ -123,11 +123,12 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             after.filter { !$0.hasPrefix("  sync_") && !$0.hasPrefix("  sqlite_sequence: ") }.sorted(),
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
                 // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
-                // migration 16 the original's role ('primary') and format (NULL).
+                // migration 16 the original's role ('primary') and format (NULL); migration 18 the
+                // camera make, model, lens and RAW container (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
                     : $0.hasPrefix("  photo: ")
-                        ? $0 + "|null|null|null|text(\"still\")|null|null"
+                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null"
                         : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
@@ -149,7 +150,8 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 [
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
                     "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
-                    "altitude_mm", "kind", "duration_ms", "video_codec"
+                    "altitude_mm", "kind", "duration_ms", "video_codec", "camera_make", "camera_model", "lens_model",
+                    "camera_format"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)

@@ -122,6 +122,40 @@ final class SyncOverSSHTests: BinaryTestCase {
         XCTAssertEqual(try photoCount(b), 2)
     }
 
+    /// The far side streams each original from its library file (no copy into its temporary
+    /// changeset): an original whose bytes no longer match its SHA-256 stops the stream before
+    /// its hash line, named with the hint, and nothing is applied here; mended, the pull completes.
+    func testAPullStreamsOriginalsInPlaceAndStopsAtADamagedOne() throws {
+        let (a, b) = try makeLibraries()
+        let originals = try FileManager.default.subpathsOfDirectory(atPath: a + "/ExternalData")
+            .filter { !$0.hasPrefix(".") && isRegular(a + "/ExternalData/" + $0) }
+        XCTAssertEqual(originals.count, 2, "\(originals)")
+        let victim = a + "/ExternalData/" + originals.sorted()[0]
+        let good = try XCTUnwrap(FileManager.default.contents(atPath: victim))
+        var bad = [UInt8](good)
+        bad[bad.count / 2] ^= 0x20
+        XCTAssertEqual(chmod(victim, 0o644), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: victim, contents: Data(bad)))
+        let before = try LibrarySnapshot.dumpCatalog(b)
+        let r = try photos(["--library", b, "sync", "--from", "peer:" + a] + remote(try localSSH()))
+        XCTAssertEqual(r.status, 74, "the far side's status (an I/O error there): \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("does not have its recorded SHA-256 (run 'photos verify')"), r.stderr)
+        XCTAssertEqual(try LibrarySnapshot.dumpCatalog(b), before)
+        XCTAssertEqual(try photoCount(b), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: victim, contents: good))
+        let ok = try photos(["--library", b, "sync", "--from", "peer:" + a] + remote(try localSSH()))
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertEqual(try photoCount(b), 2)
+        XCTAssertEqual(leftovers(a) + leftovers(b), [])
+        let v = try photos(["--library", b, "verify"])
+        XCTAssertTrue(v.stdout.contains("0 problems"), "\(v.stdout) \(v.stderr)")
+    }
+
+    func isRegular(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+
     func testSSHFailuresHaveTheirExitStatus() throws {
         let (a, b) = try makeLibraries()
         let cases: [(String, Int32, String)] = [

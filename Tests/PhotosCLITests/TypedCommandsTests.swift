@@ -80,8 +80,9 @@ final class TypedCommandsTests: XCTestCase {
         let names = Registry.commands.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "no two commands share a name")
         // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove, tag prune;
-        // issue 26 items 5 and 7: date set, date shift, geotag; issue 27: duplicates; issue 29: sync serve
-        XCTAssertEqual(names.count, 51)
+        // issue 26 items 5 and 7: date set, date shift, geotag; issue 27: duplicates; issue 29: sync serve;
+        // issue 29 item 1: identity set, show, clear
+        XCTAssertEqual(names.count, 54)
         for command in Registry.commands {
             let result = photos(["help"] + command.path)
             XCTAssertEqual(result.status, 0, command.name)

@@ -362,7 +362,8 @@ final class VerifyHealCLITests: TemporaryFolderTestCase {
         XCTAssertEqual(stat(file, &st), 0)
         let inode = st.st_ino
         let json = run(["--json", "import", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
-        XCTAssertTrue(json.stdout.hasPrefix(#"{"imported":0,"duplicates":2,"restored":0,"#), json.stdout)
+        XCTAssertTrue(
+            json.stdout.hasPrefix(#"{"imported":0,"paired":0,"joined":0,"duplicates":2,"restored":0,"#), json.stdout)
         XCTAssertEqual(stat(file, &st), 0)
         XCTAssertEqual(st.st_ino, inode, "an intact original is left alone")
     }

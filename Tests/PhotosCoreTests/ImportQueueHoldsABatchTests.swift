@@ -12,7 +12,7 @@ import XCTest
 /// keeps is small: no raw XMP packet, no IPTC keyword list (merged into its metadata already).
 final class ImportQueueHoldsABatchTests: TemporaryFolderTestCase {
     /// Waits (at most 30 s, polling) until `queue` holds `count` items; returns what it holds.
-    private func waitFor(_ queue: BoundedQueue<(String, Importer.Outcome)>, count: Int) -> Int {
+    private func waitFor(_ queue: BoundedQueue<(String, Importer.Outcome, Int)>, count: Int) -> Int {
         let deadline = Date().addingTimeInterval(30)
         while queue.count < count && Date() < deadline { usleep(10_000) }
         return queue.count

@@ -99,7 +99,7 @@ final class XMPRepairCrashTests: BinaryTestCase {
         for (name, photo) in photos {
             // Imported without the packet: none of its tags or ratings.
             XCTAssertEqual(photo["tags"] as? [String], [], name)
-            XCTAssertEqual(photo["ratings"] as? [Int], [], name)
+            XCTAssertEqual(RatingsJSON.values(photo), [], name)
         }
         // Re-running is a clean run of duplicates (a cron import does not stop for good).
         let again = try run(["--library", library, "import", input])
@@ -143,7 +143,7 @@ final class XMPRepairCrashTests: BinaryTestCase {
         XCTAssertEqual(photos.count, 3)
         for (name, photo) in photos {
             XCTAssertEqual(photo["tags"] as? [String], ["Insects", "Nature"], name)
-            XCTAssertEqual(photo["ratings"] as? [Int], [4], "the first xmp:Rating: \(name)")
+            XCTAssertEqual(RatingsJSON.values(photo), [4], "the first xmp:Rating: \(name)")
         }
     }
 }

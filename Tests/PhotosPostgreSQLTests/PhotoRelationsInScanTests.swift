@@ -5,7 +5,8 @@ import XCTest
 /// `forEachPhoto` on PostgreSQL reads each photo's tag names and rating values in the same row
 /// (`StoredPhoto.tagNames`, `.ratingValues`), so that `list` and `export` of a big catalog make
 /// one scan instead of two more queries per photo. They equal what `tagNames(ofPhoto:)` and
-/// `ratingValues(ofPhoto:)` return, in the same order, for names holding the encoding's own
+/// `ratingValues(ofPhoto:)` return (and the ratings' authors, issue #29, what `ratings(ofPhoto:)`
+/// says), in the same order, for names and authors holding the encoding's own
 /// characters (digits, colons), non-ASCII text and the empty set.
 final class PhotoRelationsInScanTests: PostgresTestCase {
     func testTagNamesAndRatingsOfTheScanEqualThePerPhotoQueries() throws {
@@ -27,9 +28,12 @@ final class PhotoRelationsInScanTests: PostgresTestCase {
                     try writer.link(photo: id, tag: tag)
                 }
                 for k in 0..<(p % 4) {
+                    // Authors holding the encoding's own characters, an anonymous one (nil).
+                    let authors: [String?] = [nil, "-", "12:ab", "ann@example.org", "Zoë", "-3:"]
                     _ = try writer.insertRating(
                         uuid: UUID().uuidString.lowercased(), photo: id,
-                        value: try XCTUnwrap(RatingValue(rawValue: 1 + (k * 3 + p) % 5)))
+                        value: try XCTUnwrap(RatingValue(rawValue: 1 + (k * 3 + p) % 5)),
+                        author: authors[(k + p) % authors.count])
                 }
             }
         }
@@ -40,6 +44,7 @@ final class PhotoRelationsInScanTests: PostgresTestCase {
             seen += 1
             XCTAssertEqual(row.tagNames, try db.tagNames(ofPhoto: row.rowID), row.uniqueName)
             XCTAssertEqual(row.ratingValues, try db.ratingValues(ofPhoto: row.rowID), row.uniqueName)
+            XCTAssertEqual(row.ratingAuthors, try db.ratings(ofPhoto: row.rowID).map(\.author), row.uniqueName)
             if row.tagNames?.isEmpty == false { tagged += 1 }
             if row.ratingValues?.isEmpty == false { rated += 1 }
         }

@@ -122,9 +122,13 @@ final class StoreParityTests: PostgresTestCase {
                 if let ratings = photo.ratingValues {
                     XCTAssertEqual(ratings, try s.ratingValues(ofPhoto: photo.rowID))
                 }
+                if let authors = photo.ratingAuthors {
+                    XCTAssertEqual(authors, try s.ratings(ofPhoto: photo.rowID).map(\.author))
+                }
                 var row = photo
                 row.tagNames = nil
                 row.ratingValues = nil
+                row.ratingAuthors = nil
                 names.append("\(row)")
             }
             return names

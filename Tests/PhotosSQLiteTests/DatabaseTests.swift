@@ -30,7 +30,8 @@ final class DatabaseTests: TemporaryFolderTestCase {
             tables,
             [
                 "catalog_folder", "catalog_originals", "history_change", "history_consumer", "history_transaction",
-                "participant", "photo", "photo_data", "photo_file_state", "photo_signature", "photo_tag", "rating",
+                "library_owner", "participant", "photo", "photo_data", "photo_file_state", "photo_signature",
+                "photo_tag", "rating",
                 "share",
                 "sync_applied", "sync_entry", "sync_library",
                 "sync_membership", "sync_peer", "tag", "thumbnail", "zone"

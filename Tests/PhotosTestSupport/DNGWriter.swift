@@ -65,9 +65,11 @@ public enum DNGWriter {
     ///   - image: upright-or-stored RGB pixels (the DNG's stored orientation).
     ///   - orientation: the Orientation tag, 1...8.
     ///   - preview: a baseline JPEG preview for IFD0, or nil for a DNG with none.
+    ///   - dateTime: the IFD0 DateTime tag (306, `YYYY:MM:DD HH:MM:SS`, TIFF 6.0), or nil for none.
     /// - Returns: the file's bytes.
     public static func make(
-        image: PixelBuffer, orientation: Int = 1, preview: (jpeg: [UInt8], width: Int, height: Int)?
+        image: PixelBuffer, orientation: Int = 1, preview: (jpeg: [UInt8], width: Int, height: Int)?,
+        dateTime: String? = nil
     )
         -> [UInt8]
     {
@@ -88,12 +90,13 @@ public enum DNGWriter {
         let xyzToSRGB: [Double] = [
             3.2404542, -1.5371385, -0.4985314, -0.9692660, 1.8760108, 0.0415560, 0.0556434, -0.2040259, 1.0572252
         ]
-        let dngTags: [Entry] = [
-            ascii(271, "photos"), ascii(272, "test DNG"), short(274, [orientation]),
-            bytes(50706, [1, 6, 0, 0]), bytes(50707, [1, 1, 0, 0]), ascii(50708, "photos test DNG"),
-            rationals(50721, signed: true, xyzToSRGB), rationals(50728, signed: false, [1, 1, 1]),
-            short(50778, [21])
-        ]
+        let dngTags: [Entry] =
+            [
+                ascii(271, "photos"), ascii(272, "test DNG"), short(274, [orientation]),
+                bytes(50706, [1, 6, 0, 0]), bytes(50707, [1, 1, 0, 0]), ascii(50708, "photos test DNG"),
+                rationals(50721, signed: true, xyzToSRGB), rationals(50728, signed: false, [1, 1, 1]),
+                short(50778, [21])
+            ] + (dateTime.map { [ascii(306, $0)] } ?? [])
         func rawTags(offset: Int, subfile: Int) -> [Entry] {
             [
                 long(254, [subfile]), long(256, [width]), long(257, [height]), short(258, [16]), short(259, [1]),

@@ -106,10 +106,11 @@ public func downgradeToSchemaVersion1(_ lib: String) throws {
 /// SQL that removes what the migrations of issue 31 added as tables: the originals root (item
 /// A3: `catalog_originals`, `catalog_folder`) and what a file said (items 4 and 5:
 /// `photo_file_state`), and the perceptual signatures of issue 27 (`photo_signature`, a later
-/// migration that references `photo`).
+/// migration that references `photo`), and the owner address of issue 29 (`library_owner`).
 public let dropTablesOfSchemaVersion7 = """
     DROP TABLE IF EXISTS catalog_originals; DROP TABLE IF EXISTS catalog_folder;
     DROP TABLE IF EXISTS photo_file_state; DROP TABLE IF EXISTS photo_signature;
+    DROP TABLE IF EXISTS library_owner;
     """
 
 /// SQL that removes what migrations 6 (sync, issue 11) and later added, for the helpers that turn a current

@@ -53,7 +53,8 @@ extension Library {
     /// - Parameters:
     ///   - value: 1…5.
     ///   - photo: the photo, resolved beforehand.
-    ///   - author: the history author; `author.name(for: .rate)` is the rating's author.
+    ///   - author: the history author; `historyAuthorName(author, context: .rate, zone:)` in the
+    ///     photo's zone is the rating's author.
     /// - Returns: the rating as it now is, and what changed.
     /// - Throws: `LibraryError.notFound(.photo)` when the photo was deleted meanwhile,
     ///   `LibraryError.busy`.
@@ -84,8 +85,10 @@ extension Library {
             }
             var history = HistoryWriter(self, author: author, context: .rate)
             var results: [(rating: RatingInfo, change: RatingChange)] = []
+            var names: [String: String] = [:]
             for key in keys {
-                let name = author.name(for: .rate, participant: try participantEmail(inZone: key.zone))
+                let name = try names[key.zone] ?? historyAuthorName(author, context: .rate, zone: key.zone)
+                names[key.zone] = name
                 let change: RatingChange
                 let id: Int64
                 if let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) {
@@ -126,7 +129,7 @@ extension Library {
             guard let key = try photoKeys([photo]).first else {
                 throw LibraryError.notFound(.photo(photo.uniqueName))
             }
-            let name = author.name(for: .rate, participant: try participantEmail(inZone: key.zone))
+            let name = try historyAuthorName(author, context: .rate, zone: key.zone)
             guard let existing = try catalogStore.rating(ofPhoto: key.rowID, author: name) else { return nil }
             var history = HistoryWriter(self, author: author, context: .rate)
             try history.delete(.rating, .rowID(existing.id))

@@ -22,14 +22,20 @@ struct ImportBatchWriter {
     let metadataStore: any MetadataStore
     /// Tags found or created by earlier batches, by name (one lookup per name per run).
     private var tagCache: [String: TagRef] = [:]
+    /// Whether the zone has a RAW photo a still could join (`join`): asked once per run, set
+    /// when a batch adds one; nil after a batch rolled back.
+    private var zoneHasRawPhotos: Bool?
     /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
     let beforeCommit: (() -> Void)?
+    /// A file that is no pair in its batch joins the photo of its other half (`Pairing`).
+    let pairing: Bool
 
     init(
         library: Library, zone: String, duplicates: DuplicateScope, author: HistoryAuthor, tagNames: [String],
-        beforeCommit: (() -> Void)? = nil
+        pairing: Bool = true, beforeCommit: (() -> Void)? = nil
     ) {
         self.beforeCommit = beforeCommit
+        self.pairing = pairing
         self.library = library
         self.zone = zone
         self.duplicates = duplicates
@@ -52,6 +58,12 @@ struct ImportBatchWriter {
         var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
+        /// RAWs imported as the `raw` original of a new photo of this batch.
+        var paired = 0
+        /// Files that joined a photo already in the library as the other half of its pair.
+        var joined = 0
+        /// Their SHA-256s (`--tag` reaches their photos as it reaches a duplicate's).
+        var joinedSHA256s: [String] = []
     }
 
     /// Inserts one batch in one transaction with one history transaction. Whether each original
@@ -65,6 +77,7 @@ struct ImportBatchWriter {
         let beforeCommit = self.beforeCommit
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
+        var hasRaw = zoneHasRawPhotos
         let result: BatchResult
         do {
             result = try library.write {
@@ -84,6 +97,19 @@ struct ImportBatchWriter {
                         stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0
                     {
                         result.vanished.append(item.path)
+                        if let raw = item.raw { result.vanished.append(raw.path) }
+                        continue
+                    }
+                    if let raw = item.raw, raw.written != nil,
+                        stat(library.externalData.path(for: ExternalDataStore.reference(for: raw.sha256)), &st) != 0
+                    {
+                        result.vanished += [item.path, raw.path]
+                        continue
+                    }
+                    if pairing, item.raw == nil, try join(item, history: &history, writer: writer, hasRaw: &hasRaw) {
+                        result.joined += 1
+                        result.joinedSHA256s.append(item.sha256)
+                        result.bytes += Int64(item.byteSize)
                         continue
                     }
                     let r = item.result
@@ -116,13 +142,33 @@ struct ImportBatchWriter {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM
                     }
+                    (row.camera, row.cameraFormat) = (item.camera, item.cameraFormat)
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),
                         thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
                     history.insert(.photo(uniqueName: uniqueName), zone: zone)
                     history.insert(.photoData(photo: uniqueName), zone: zone)
+                    if r.format == .raw { hasRaw = true }
                     history.insert(.thumbnail(photo: uniqueName), zone: zone)
+                    if let raw = item.raw {
+                        // The RAW of its pair (`Pairing.group`): the photo's `raw` original,
+                        // unless another process imported those bytes meanwhile.
+                        if try importStore.hasOriginal(sha256: raw.sha256, in: duplicates) {
+                            result.duplicates += 1
+                            result.duplicateSHA256s.append(raw.sha256)
+                            result.duplicatePaths.append(raw.path)
+                        } else {
+                            try writer.insertOriginal(
+                                PhotoOriginal(
+                                    role: .raw, sha256: raw.sha256, byteSize: raw.byteSize,
+                                    fileReference: ExternalDataStore.reference(for: raw.sha256), format: .raw),
+                                ofPhoto: photoID)
+                            history.insert(.photoData(photo: uniqueName, role: .raw), zone: zone)
+                            result.paired += 1
+                            result.bytes += Int64(raw.byteSize)
+                        }
+                    }
                     var names = tagNames
                     var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
                     for subject in item.sidecar?.subjects ?? [] {
@@ -159,17 +205,74 @@ struct ImportBatchWriter {
                 // Group durability: the originals of this batch were written and renamed by the
                 // workers without fsync (every item here was prepared after its rename); one
                 // syncfs makes them durable before the rows that name them commit (SPEC §2).
-                if batch.contains(where: \.wroteFile) { try library.externalData.syncFileSystem() }
+                if batch.contains(where: \.wroteAnyFile) { try library.externalData.syncFileSystem() }
                 beforeCommit?()
                 return result
             }
         } catch {
             tagCache.removeAll()
+            zoneHasRawPhotos = nil
             throw error
         }
         tagCache = library.isDryRun ? [:] : cache
+        zoneHasRawPhotos = library.isDryRun ? nil : hasRaw
         DurabilityStats.record(.commit(library.externalData.root))
         return result
     }
 
+    /// Makes `item` (a file that is no pair in its batch) the other half of the photo of its
+    /// RAW+JPEG pair when the target zone has one (`Pairing.joinable`; one range read of the
+    /// capture-time index, under the write lock): a RAW becomes the `raw` original of its JPEG's
+    /// photo; a still takes over as the `primary` original of its RAW's photo (the thumbnail,
+    /// width, height, format, orientation and capture time become the still's; the RAW becomes
+    /// `raw`). Each change is recorded in history, so `sync`, `share export` and `merge` carry it.
+    /// - Returns: true when it joined a photo.
+    /// - Throws: the store's error.
+    private func join(
+        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasRaw: inout Bool?
+    ) throws -> Bool {
+        guard let t = item.capture, Pairing.fromMetadata(t), item.result.format == .raw || Pairing.isStill(item),
+            let from = Pairing.shifted(t.local, by: -3), let to = Pairing.shifted(t.local, by: 3)
+        else { return false }
+        if item.result.format != .raw {
+            // A still joins only a RAW's photo: none in the zone, no lookup.
+            if hasRaw == nil { hasRaw = try metadataStore.hasPhoto(format: .raw, zone: zone) }
+            guard hasRaw == true else { return false }
+        }
+        guard
+            let photo = try metadataStore.pairCandidates(zone: zone, captureFrom: from, captureTo: to).first(where: {
+                Pairing.joinable(item, $0)
+            })
+        else { return false }
+        let reference = ExternalDataStore.reference(for: item.sha256)
+        if item.result.format == .raw {
+            try writer.insertOriginal(
+                PhotoOriginal(
+                    role: .raw, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: .raw),
+                ofPhoto: photo.rowID)
+            history.insert(.photoData(photo: photo.uniqueName, role: .raw), zone: zone)
+            return true
+        }
+        let r = item.result
+        try metadataStore.takeOverPrimary(
+            ofPhoto: photo.rowID,
+            by: PhotoOriginal(
+                role: .primary, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: r.format
+            ),
+            width: r.width, height: r.height, orientation: r.orientation,
+            thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
+        var attributes = ["width", "height", "format", "orientation"]
+        try metadataStore.setCaptureTime(
+            ofPhoto: photo.rowID, local: t.local, offsetMinutes: t.offsetMinutes, source: t.source)
+        attributes += ["captureDate", "captureOffset", "captureSource"]
+        try metadataStore.setFileMetadataState(
+            FileMetadataState(metadata: item.sidecar, capture: item.capture), imageSHA256: item.imageSHA256,
+            ofPhoto: photo.rowID)
+        if let signature = r.signature { try metadataStore.setPerceptualSignature(signature, ofPhoto: photo.rowID) }
+        history.update(.photo(uniqueName: photo.uniqueName), attributes, zone: zone)
+        history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize", "format"], zone: zone)
+        history.insert(.photoData(photo: photo.uniqueName, role: .raw), zone: zone)
+        history.update(.thumbnail(photo: photo.uniqueName), ["data", "width", "height"], zone: zone)
+        return true
+    }
 }

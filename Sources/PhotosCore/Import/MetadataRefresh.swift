@@ -27,6 +27,10 @@ struct MetadataRefresh: Sendable {
     var replacement: OriginalReplacement?
     /// The file's position (`Importer.position`); nil when it has none, which keeps the photo's.
     var position: GeoPosition? = nil
+    /// The file's camera (`Importer.camera`) and RAW container name (`Importer.cameraFormat`):
+    /// a refresh sets them when they differ from the photo's (issue 24 item 1).
+    var camera: CameraIdentity? = nil
+    var cameraFormat: String? = nil
 }
 
 /// A file whose image data is a photo's (same `ImageDataHash`, zone, format, size and
@@ -62,16 +66,20 @@ public struct MetadataChange: Equatable, Sendable {
     /// The new original's SHA-256 when the file replaced the photo's original (a file whose
     /// metadata another tool rewrote).
     public var newOriginalSHA256: String?
+    /// The camera set (issue 24 item 1), when the file named another than the photo's.
+    public var camera: CameraIdentity?
 
     public static func == (a: MetadataChange, b: MetadataChange) -> Bool {
         a.path == b.path && a.uniqueName == b.uniqueName && a.tagsAdded == b.tagsAdded
             && a.tagsRemoved == b.tagsRemoved && a.rating?.from == b.rating?.from && a.rating?.to == b.rating?.to
             && a.captureDate == b.captureDate && a.newOriginalSHA256 == b.newOriginalSHA256
+            && a.camera == b.camera
     }
 
     /// True when nothing changed.
     public var isEmpty: Bool {
         tagsAdded.isEmpty && tagsRemoved.isEmpty && rating == nil && captureDate == nil && newOriginalSHA256 == nil
+            && camera == nil
     }
 
     /// The changes as words: `+tag Bug`, `−tag Insect` (U+2212), `rating 2→4`, `rating none→3`,
@@ -84,6 +92,7 @@ public struct MetadataChange: Equatable, Sendable {
         }
         if let captureDate { words.append("captureDate \(captureDate)") }
         if let newOriginalSHA256 { words.append("original replaced (sha256 \(newOriginalSHA256))") }
+        if let camera { words.append("camera \(camera.text)") }
         return words
     }
 
@@ -107,6 +116,7 @@ public struct MetadataChange: Equatable, Sendable {
         }
         if let captureDate { pairs.append(("captureDate", .string(captureDate))) }
         if let newOriginalSHA256 { pairs.append(("sha256", .string(newOriginalSHA256))) }
+        if let camera { pairs.append(("camera", PhotoRecord.cameraJSON(camera))) }
         return .object(pairs)
     }
 }
@@ -235,6 +245,17 @@ extension Library {
                         ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7,
                         altitudeMM: p.altitudeMM)
                     attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
+                }
+                // The camera the file names now (issue 24 item 1): read again, it replaces the
+                // photo's when they differ; a file that names none keeps the photo's.
+                if item.camera != nil || item.cameraFormat != nil,
+                    item.camera != photo.camera || item.cameraFormat != photo.cameraFormat
+                {
+                    let camera = item.camera ?? photo.camera
+                    let format = item.cameraFormat ?? photo.cameraFormat
+                    try metadataStore.setCamera(ofPhoto: photo.rowID, camera, cameraFormat: format)
+                    attributes += SyncEntity.cameraAttributes
+                    change.camera = camera
                 }
                 if try mergeTags(of: photo, now: now.tags, before: before?.tags, change: &change, history: &history) {
                     attributes.append("tags")

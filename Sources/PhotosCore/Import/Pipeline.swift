@@ -19,8 +19,9 @@ import Synchronization
 final class ImportPipeline {
     /// The SHA-256s this run's workers claimed, and the duplicates they found.
     let claims = Claims()
-    /// What the workers prepared, in the order they finished: (path, outcome).
-    let queue: BoundedQueue<(String, Importer.Outcome)>
+    /// What the workers prepared, in the order they finished: (path, outcome, the entries of
+    /// its folder with its base name, `FileScanner.Walk.nextEntry`).
+    let queue: BoundedQueue<(String, Importer.Outcome, Int)>
     /// Set by the importing thread after a fatal error: workers stop taking new files.
     let stop = StopFlag()
 
@@ -49,7 +50,8 @@ final class ImportPipeline {
         zone: String = ZoneID.default.rawValue, duplicates: DuplicateScope = .privateStore,
         photosBeforeRun: Int64 = .max
     ) {
-        let queue = BoundedQueue<(String, Importer.Outcome)>(capacity: max(jobs * 2, queueCapacity), producers: jobs)
+        let queue = BoundedQueue<(String, Importer.Outcome, Int)>(
+            capacity: max(jobs * 2, queueCapacity), producers: jobs)
         self.queue = queue
         let claimed = self.claims
         let stop = self.stop
@@ -66,13 +68,13 @@ final class ImportPipeline {
                     }
                     defer { reader?.close() }
                     while !stop.isSet {
-                        guard let (path, sidecarsPossible) = files.nextFile() else { break }
+                        guard let (path, sidecarsPossible, siblings) = files.nextEntry() else { break }
                         let outcome = Importer.prepare(
                             path: path, reader: reader, claimed: claimed, store: store,
                             thumbnail: thumbOptions, refreshMetadata: refreshMetadata,
                             sidecarsPossible: sidecarsPossible, zone: zone, duplicates: duplicates,
                             photosBeforeRun: photosBeforeRun)
-                        queue.push((path, outcome))
+                        queue.push((path, outcome, siblings))
                     }
                 }
                 queue.producerDone()

@@ -218,15 +218,16 @@ public enum KeeperRule: String, CaseIterable, Sendable {
 }
 
 /// The keeper rule of issue 27 item 2, in order: more pixels; then a RAW original over a camera
-/// JPEG (a JPEG whose capture time came from its EXIF) over any other format; then the earliest
+/// JPEG (a JPEG whose stored camera identity names a make: EXIF Make, XMP `tiff:Make`; issue 24
+/// item 1) over any other format; then the earliest
 /// capture time (photos without one after those with one); then the earliest import; then the
 /// smaller uniqueName (so that the choice never depends on the order photos were read).
 /// `duplicates --keep RULE,…` puts its rules first (`KeeperRule.chain`).
 public enum DuplicateKeeper {
-    /// 0 for RAW, 1 for a camera JPEG, 2 otherwise.
+    /// 0 for RAW, 1 for a camera JPEG (a JPEG with a camera make), 2 otherwise.
     static func formatRank(_ p: PhotoRecord) -> Int {
         if p.format == .raw { return 0 }
-        if p.format == .jpeg, p.captureSource?.hasPrefix("exif") == true { return 1 }
+        if p.format == .jpeg, p.camera?.hasMake == true { return 1 }
         return 2
     }
 

@@ -186,8 +186,48 @@ final class MergeSession {
                 throw LibraryError.wrap(error, library: other.root)
             }
             guard let attributes = read else { continue }
+            if try takeOver(photo, attributes) { continue }
             try insertPhoto(photo, attributes, with: writer)
         }
+    }
+
+    /// A photo there whose primary is a still and whose `raw` original is the only original of a
+    /// photo here (the JPEG of a RAW+JPEG pair took over from its RAW there, issue 24 item 2): the
+    /// photo here takes the still as its primary, the RAW becoming its `raw` original, with the
+    /// still's format, size, orientation and a sound thumbnail — one photo of the pair, as there,
+    /// not a second photo holding the RAW.
+    /// - Returns: true when the photo here took over.
+    private func takeOver(_ photo: MergeSourcePhoto, _ a: PhotoAttributes) throws -> Bool {
+        guard a.format != .raw, let width = a.width, let height = a.height,
+            let raw = sourceExtras.first(where: {
+                $0.original.photo == photo.uniqueName && $0.original.role == OriginalRole.raw.rawValue
+            })?.original,
+            let found = try target.matchingPhoto(
+                uniqueName: photo.uniqueName, sha256: raw.sha256, scope: try library.duplicateScope(into: photo.zone)),
+            found.id >= 0,
+            try library.syncStore.catalogAttributes(.photo, found.name)?["sha256"] == raw.sha256,
+            try library.syncStore.catalogAttributes(.photo, found.name)?["format"] == ImageFormat.raw.rawValue,
+            try (library.syncStore.extraOriginals(ofPhotos: [found.name])[found.name] ?? []).isEmpty
+        else { return false }
+        let reference = ExternalDataStore.reference(for: photo.sha256)
+        let thumb = try library.soundThumbnail(
+            try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: width, photoHeight: height,
+            original: reference)
+        try library.metadataStore.takeOverPrimary(
+            ofPhoto: found.id,
+            by: PhotoOriginal(
+                role: .primary, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
+                format: a.format),
+            width: width, height: height, orientation: a.orientation,
+            thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+        history.update(.photo(uniqueName: found.name), ["width", "height", "format", "orientation"], zone: found.zone)
+        history.update(.photoData(photo: found.name), ["sha256", "byteSize", "format"], zone: found.zone)
+        history.insert(.photoData(photo: found.name, role: .raw), zone: found.zone)
+        if thumb != nil { history.update(.thumbnail(photo: found.name), ["data", "width", "height"], zone: found.zone) }
+        localPhoto[photo.uniqueName] = found
+        report.matchedPhotos += 1
+        report.originals += 1
+        return true
     }
 
     /// The other library's originals besides the primary (issue 24 item 2) of each photo here it
@@ -243,6 +283,11 @@ final class MergeSession {
             row.durationMS = a.durationMS.flatMap { (0...Int(Int32.max) * 1000).contains($0) ? $0 : nil }
             row.videoCodec = a.videoCodec.flatMap { $0.utf8.count <= 64 ? $0 : nil }
         }
+        // The camera (issue 24 item 1), each part only as import stores it (the changeset
+        // reader's rule): anything else from the untrusted library is left out.
+        func clean(_ text: String?) -> String? { text.flatMap { CameraIdentity.isClean($0) ? $0 : nil } }
+        row.camera = CameraIdentity(make: clean(a.cameraMake), model: clean(a.cameraModel), lens: clean(a.lensModel))
+        row.cameraFormat = a.cameraFormat.flatMap { CameraIdentity.isRawFormatName($0) ? $0 : nil }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

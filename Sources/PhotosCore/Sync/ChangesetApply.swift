@@ -870,6 +870,18 @@ struct ApplySession {
                 history.update(.photo(uniqueName: id), video, zone: here["zone"].flatMap { $0 } ?? zone)
                 moved = true
             }
+            // The camera (issue 24 item 1): each attribute the changeset names replaces this one's.
+            let cameraKeys = SyncEntity.cameraAttributes
+            if cameraKeys.contains(where: { v.keys.contains($0) && (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                func value(_ key: String) -> String? { v.keys.contains(key) ? (v[key] ?? nil) : (here[key] ?? nil) }
+                try store.setPhotoCamera(
+                    id,
+                    camera: CameraIdentity(
+                        make: value("cameraMake"), model: value("cameraModel"), lens: value("lensModel")),
+                    cameraFormat: value("cameraFormat"))
+                history.update(.photo(uniqueName: id), cameraKeys, zone: here["zone"].flatMap { $0 } ?? zone)
+                moved = true
+            }
             guard here["zone"] != zone else {
                 if replaced || moved { updated += 1 }
                 return
@@ -942,6 +954,10 @@ struct ApplySession {
         if let kind = v["kind"] ?? nil { values.kind = kind }
         values.durationMS = (v["durationMS"] ?? nil).flatMap { Int($0) }
         values.videoCodec = v["videoCodec"] ?? nil
+        // Issue 24 item 1 (the reader checked each as import stores it); an older peer sends none.
+        values.camera = CameraIdentity(
+            make: v["cameraMake"] ?? nil, model: v["cameraModel"] ?? nil, lens: v["lensModel"] ?? nil)
+        values.cameraFormat = v["cameraFormat"] ?? nil
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)
@@ -1008,6 +1024,32 @@ struct ApplySession {
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
         guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else { return false }
+        // A RAW+JPEG takeover (issue 24 item 2: the JPEG imported after its RAW became the
+        // primary there, the RAW its `raw` original): the former primary becomes `raw`, and the
+        // photo takes the new primary's format, size and orientation, with its thumbnail (the
+        // one carried when it is sound for that size, else one made from the original here).
+        let rawEntry = try values(.photoData, id + "/" + OriginalRole.raw.rawValue)
+        if let hereSHA = here["sha256"] ?? nil, (rawEntry["sha256"] ?? nil) == hereSHA,
+            try store.extraOriginals(ofPhotos: [id])[id]?.contains(where: { $0.role == OriginalRole.raw.rawValue })
+                != true,
+            let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)), format != .raw,
+            let width = (v["width"] ?? nil).flatMap({ Int($0) }),
+            let height = (v["height"] ?? nil).flatMap({ Int($0) }),
+            let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) }).flatMap(Orientation.init(rawValue:))
+        {
+            let thumb = try library.soundThumbnail(
+                reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
+            try library.metadataStore.takeOverPrimary(
+                ofPhoto: rowID,
+                by: PhotoOriginal(role: .primary, sha256: sha, byteSize: size, fileReference: ref, format: format),
+                width: width, height: height, orientation: orientation,
+                thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+            history.update(.photo(uniqueName: id), ["width", "height", "format", "orientation"], zone: zone)
+            history.update(.photoData(photo: id), ["sha256", "byteSize", "format"], zone: zone)
+            history.insert(.photoData(photo: id, role: .raw), zone: zone)
+            if thumb != nil { history.update(.thumbnail(photo: id), ["data", "width", "height"], zone: zone) }
+            return true
+        }
         for (old, oldSHA) in try library.catalogStore.fileReferences(ofPhoto: rowID) {
             removedFiles += [old, ExternalDataStore.reference(for: oldSHA)]
         }

@@ -24,6 +24,10 @@ public struct ChangesetReport: Equatable, Sendable {
     /// The token asked for when it was beyond this library's newest change token, so that the
     /// changeset holds every change instead (nil otherwise).
     public var unservedToken: Int64?
+    /// With `originalsInPlace`: each original the changeset names, by its name in the changeset
+    /// (`originals/SHA`) and the library file that holds it, for `ChangesetStream.send` to read
+    /// from there (nothing is copied into the folder).
+    public var originalsInPlace: [ChangesetStream.FileSource] = []
 
     public init() {}
 
@@ -59,7 +63,7 @@ extension Library {
     ///   `LibraryError` for the store's failures.
     public func exportChangeset(
         to path: String, since: Int64, zone: String? = nil, participant: String? = nil,
-        including include: ((SyncEntry) -> Bool)? = nil,
+        including include: ((SyncEntry) -> Bool)? = nil, originalsInPlace: Bool = false,
         progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> ChangesetReport {
         var st = stat()
@@ -91,7 +95,7 @@ extension Library {
             report = try store.readTransaction {
                 try writeChangeset(
                     temp, state: state, since: since, zone: zone, participant: participant, include: include,
-                    progress: progress)
+                    originalsInPlace: originalsInPlace, progress: progress)
             }
             if rename(temp, path) != 0 {
                 throw SyncError(.cannotCreate, "cannot create changeset \(path): \(String(cString: strerror(errno)))")
@@ -108,7 +112,7 @@ extension Library {
 
     private func writeChangeset(
         _ folder: String, state: SyncState, since: Int64, zone: String?, participant: String?,
-        include: ((SyncEntry) -> Bool)?, progress: ((Int, Int, Int64) -> Void)?
+        include: ((SyncEntry) -> Bool)?, originalsInPlace: Bool, progress: ((Int, Int, Int64) -> Void)?
     ) throws -> ChangesetReport {
         let file = try changesetBackend().create(path: folder + "/" + changesetBackend().fileName)
         var report = ChangesetReport()
@@ -149,10 +153,26 @@ extension Library {
         objects = withOriginals
         var originalBytes: Int64 = 0
         /// Copies the original `sha` into the changeset once (`originals/SHA`).
+        var inPlace = Set<String>()
         func carry(_ sha: String, of id: String) throws {
             let relative = changesetOriginalsFolder + "/" + sha
             var st = stat()
-            if lstat(folder + "/" + relative, &st) == 0 { return }
+            if lstat(folder + "/" + relative, &st) == 0 || inPlace.contains(sha) { return }
+            if originalsInPlace {
+                // Named, not copied: the stream reads it from the library, hashed as it is sent
+                // (`ChangesetStream.send` stops at a file whose bytes are not its SHA-256).
+                let source = externalData.path(for: ExternalDataStore.reference(for: sha))
+                guard lstat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+                    throw SyncError(
+                        .refused, "the original \(sha) of photo \(id) is missing or not a file (run 'photos verify')")
+                }
+                inPlace.insert(sha)
+                try file.write(ChangesetOriginal(sha256: sha, byteSize: Int(st.st_size), path: relative))
+                report.originalsInPlace.append(ChangesetStream.FileSource(name: relative, path: source))
+                report.originals += 1
+                originalBytes += Int64(st.st_size)
+                return
+            }
             // Streamed and hashed as it is copied (memory one chunk, issue 31 item 20).
             let byteCount: Int
             do {

@@ -294,6 +294,14 @@ enum SyncValues {
         case (.photo, "kind"): return oneOf(["still", "video", "motion", "live"])
         case (.photo, "durationMS"): return value == nil ? nil : int(0...Int(Int32.max) * 1000)
         case (.photo, "videoCodec"): return text(64, optional: true)
+        // Issue 24 item 1: as import stores them (`CameraIdentity.clean`), or absent.
+        case (.photo, "cameraMake"), (.photo, "cameraModel"), (.photo, "lensModel"):
+            guard let v = value else { return nil }
+            return CameraIdentity.isClean(v)
+                ? nil : "is empty, longer than \(CameraIdentity.maxBytes) bytes, padded or has control characters"
+        case (.photo, "cameraFormat"):
+            guard let v = value else { return nil }
+            return CameraIdentity.isRawFormatName(v) ? nil : "is not a RAW container name (2 to 8 of a-z, 0-9)"
         case (.photo, "zone"), (.tag, "zone"), (.participant, "share"):
             return value.map(isZoneID) == true ? nil : "is not a zone id"
         case (.photo, "sha256"): return value.map(isSHA256) == true ? nil : "is not a SHA-256"

@@ -53,13 +53,40 @@ public enum ChangesetStream {
     /// - Throws: `Failure.io` when a file cannot be read (or changes size while it is read) or
     ///   `fd` cannot be written (the peer went away).
     public static func send(folder: String, databaseName: String, to fd: Int32) throws {
-        var names = [databaseName]
+        try send(folder: folder, databaseName: databaseName, originalsInPlace: [], to: fd)
+    }
+
+    /// A file of the stream read from elsewhere than the changeset folder: `name` in the
+    /// stream (`originals/SHA`), read from `path` (the library's own file of that original).
+    public struct FileSource: Equatable, Sendable {
+        public var name: String
+        public var path: String
+        public init(name: String, path: String) {
+            self.name = name
+            self.path = path
+        }
+    }
+
+    /// `send(folder:databaseName:to:)` for a changeset whose originals stay in the library
+    /// (`exportChangeset(originalsInPlace: true)`): the database from `folder`, then each of
+    /// `originalsInPlace` (in name order) from its library file, read and hashed once as it is
+    /// written; an original whose bytes are not its name's SHA-256 stops the stream before its
+    /// `sha256` line (the receiver applies nothing).
+    /// - Throws: as `send(folder:databaseName:to:)`; `Failure.io` naming such an original.
+    public static func send(
+        folder: String, databaseName: String, originalsInPlace: [FileSource], to fd: Int32
+    ) throws {
+        var files = [FileSource(name: databaseName, path: folder + "/" + databaseName)]
         let originals = folder + "/" + changesetOriginalsFolder
         if let list = try? FileManager.default.contentsOfDirectory(atPath: originals) {
-            names += list.filter { isSHA256Hex($0) }.sorted().map { changesetOriginalsFolder + "/" + $0 }
+            files += list.filter { isSHA256Hex($0) }.map {
+                FileSource(name: changesetOriginalsFolder + "/" + $0, path: originals + "/" + $0)
+            }
         }
-        for name in names { try sendFile(folder + "/" + name, name: name, to: fd) }
-        try writeAll(fd, Array("end \(names.count)\n".utf8))
+        files += originalsInPlace
+        files = [files[0]] + files.dropFirst().sorted { $0.name < $1.name }
+        for f in files { try sendFile(f.path, name: f.name, to: fd) }
+        try writeAll(fd, Array("end \(files.count)\n".utf8))
     }
 
     private static func sendFile(_ path: String, name: String, to fd: Int32) throws {
@@ -85,7 +112,15 @@ public enum ChangesetStream {
             try writeAll(fd, buffer[0..<n])
             sent += Int64(n)
         }
-        try writeAll(fd, Array("sha256 \(hasher.finalizeHex())\n".utf8))
+        let hex = hasher.finalizeHex()
+        // An original is named by its SHA-256: one whose bytes say otherwise goes no further.
+        let prefix = changesetOriginalsFolder + "/"
+        if name.hasPrefix(prefix), name.dropFirst(prefix.count) != hex {
+            throw Failure.io(
+                "the original \(name.dropFirst(prefix.count)) (\(path)) does not have its recorded SHA-256 (run 'photos verify')"
+            )
+        }
+        try writeAll(fd, Array("sha256 \(hex)\n".utf8))
     }
 
     /// Writes every byte of `bytes` to `fd`, retrying short writes.

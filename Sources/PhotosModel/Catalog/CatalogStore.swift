@@ -37,6 +37,9 @@ public struct StoredPhoto: Sendable {
     /// The photo's rating values (ordered as `CatalogStore.ratingValues(ofPhoto:)`) when the
     /// store read them with the row, else nil.
     public var ratingValues: [Int]? = nil
+    /// The authors of `ratingValues`, in their order (nil for an anonymous rating), when the
+    /// store read them with the row, else nil.
+    public var ratingAuthors: [String?]? = nil
     /// The position (issue 26 item 1): latitude and longitude in 1e-7 degrees, altitude in
     /// millimetres above sea level (the catalog's `latitude_e7`, `longitude_e7`, `altitude_mm`).
     public var latitudeE7: Int? = nil
@@ -47,6 +50,10 @@ public struct StoredPhoto: Sendable {
     public var kind: String = "still"
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// Issue 24 items 1 and 7 (schema 18): the camera's make, model and lens, nil when none is
+    /// known; the RAW container's lower-case name (`photo.camera_format`), nil for a non-RAW.
+    public var camera: CameraIdentity? = nil
+    public var cameraFormat: String? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,
@@ -124,6 +131,11 @@ public struct PhotoQuery: Sendable {
     public var formats: [String] = []
     /// Photos of one of these kinds (`photo.kind`: still, video, motion, live); empty: any.
     public var kinds: [String] = []
+    /// Photos whose camera make or model contains this text, its ASCII letters in lower case
+    /// (`--camera`, issue 24 item 7): compared with `lower(camera_make)` and `lower(camera_model)`,
+    /// which fold ASCII letters alike on both backends (SQLite's lower(); PostgreSQL's under
+    /// `COLLATE "C"`). Nil: any photo, with or without a camera.
+    public var camera: String? = nil
     /// The order.
     public var sort: Sort = .captured
     /// Reverses the order (the tie-break on uniqueName included).
@@ -279,6 +291,11 @@ public protocol CatalogStore: AnyObject {
     func hasPhotoData(_ photoID: Int64) throws -> Bool
     /// Whether the photo has a thumbnail row.
     func hasThumbnail(_ photoID: Int64) throws -> Bool
+    /// The camera of every photo whose make, model or lens is known (issue 24 item 1), by photo
+    /// row id; photos without one are not in it. One query: a caller that needs cameras for many
+    /// photos reads them at once, not a row at a time.
+    /// - Throws: the store's error.
+    func cameraIdentities() throws -> [Int64: CameraIdentity]
     /// Sets the zone of a photo (its photo data, thumbnail and ratings follow: they are keyed by
     /// photo).
     func setZone(ofPhoto photoID: Int64, to zone: String) throws

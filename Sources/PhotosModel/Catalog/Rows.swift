@@ -30,6 +30,11 @@ public struct PhotoRow: Sendable {
     public var kind: String = "still"
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// Issue 24 items 1 and 7 (schema 18): the camera's make, model and lens
+    /// (`photo.camera_make`, `camera_model`, `lens_model`), nil when unknown; and the RAW
+    /// container's lower-case name (`camera_format`: "nef", "cr3"), nil for a photo not a RAW.
+    public var camera: CameraIdentity? = nil
+    public var cameraFormat: String? = nil
 
     /// The kinds the schema's CHECK allows (`photo.kind`).
     public static let kinds: Set<String> = ["still", "video", "motion", "live"]

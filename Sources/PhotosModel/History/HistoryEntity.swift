@@ -160,44 +160,54 @@ public enum HistoryContext: String, CaseIterable, Sendable {
 
 /// Who a history transaction is by (SPEC §4). The one place of the author rule: `--author`
 /// wins for every command; otherwise a maintenance command records its own name
-/// (`HistoryContext.maintenanceAuthor`) and the user's commands record `user`
-/// (`$PHOTOS_AUTHOR`, default `photos`).
+/// (`HistoryContext.maintenanceAuthor`) and the user's commands record `user` when
+/// `$PHOTOS_AUTHOR` names someone, else who this library is in the zone changed (issue #29
+/// "Identity"): its participant in a zone shared with it, the owner address in its own zones,
+/// else `photos`.
 public struct HistoryAuthor: Equatable, Sendable, ExpressibleByStringLiteral {
     /// `--author NAME`, when given.
     public var given: String?
     /// `$PHOTOS_AUTHOR`, else `photos`.
     public var user: String
+    /// The owner address for this run (`--owner`, else `$PHOTOS_OWNER`), nil to use the one the
+    /// library records (`photos identity set`).
+    public var owner: String?
 
     /// - Parameters:
     ///   - given: `--author`, or nil.
     ///   - user: the default author of the user's own commands.
-    public init(given: String? = nil, user: String = "photos") {
+    ///   - owner: the owner address given for this run, or nil.
+    public init(given: String? = nil, user: String = "photos", owner: String? = nil) {
         self.given = given
         self.user = user
+        self.owner = owner
     }
 
     /// An explicitly given author, as `--author` (used by every command).
     public init(stringLiteral value: String) { self.init(given: value, user: value) }
 
-    /// No `--author`, no `$PHOTOS_AUTHOR`.
+    /// No `--author`, no `$PHOTOS_AUTHOR`, no `--owner`.
     public static let `default` = HistoryAuthor()
 
-    /// The author recorded for `context`.
-    public func name(for context: HistoryContext) -> String {
-        given ?? context.maintenanceAuthor ?? user
+    /// The author recorded for `context` in this library's own zones, with `owner` when no
+    /// owner was given for the run.
+    public func name(for context: HistoryContext, owner recorded: String? = nil) -> String {
+        name(for: context, participant: nil, owner: recorded)
     }
 
     /// The author recorded for `context` in one zone (issue #29 "Identity"): `--author`, a
     /// maintenance context's own author, `$PHOTOS_AUTHOR` when it names someone other than
-    /// `photos`, then `participant` (this library's participant email in a zone of scope
-    /// `shared`, from its accepted membership), else `user` (`photos`).
+    /// `photos`, then `participant` (this library's participant e-mail in a zone of scope
+    /// `shared`, from its accepted membership), then the owner address (this run's `owner`,
+    /// else `recorded`), else `user` (`photos`).
     /// - Parameters:
     ///   - context: the command's history context.
-    ///   - participant: this library's participant email in the zone, or nil in its own zones.
-    public func name(for context: HistoryContext, participant: String?) -> String {
+    ///   - participant: this library's participant e-mail in the zone, or nil in its own zones.
+    ///   - recorded: the owner address the library records, or nil.
+    public func name(for context: HistoryContext, participant: String?, owner recorded: String? = nil) -> String {
         if let explicit = given ?? context.maintenanceAuthor { return explicit }
         if user != HistoryAuthor.default.user { return user }
-        return participant ?? user
+        return participant ?? owner ?? recorded ?? user
     }
 }
 

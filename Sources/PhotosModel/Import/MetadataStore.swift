@@ -83,6 +83,9 @@ public protocol MetadataStore: AnyObject {
     /// unknown).
     /// - Throws: the store's error.
     func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws
+    /// Records photo row `photoID`'s camera make, model and lens and its RAW container name
+    /// (issue 24 item 1; nil: NULL). - Throws: the store's error.
+    func setCamera(ofPhoto photoID: Int64, _ camera: CameraIdentity?, cameraFormat: String?) throws
 
     /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
     /// photo imported before schema 7, or one that came from another library).
@@ -134,4 +137,57 @@ public protocol MetadataStore: AnyObject {
     /// of the photo, never taken back as its original.
     /// - Throws: the store's error.
     func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws
+
+    /// The still photos of zone `zone` whose capture time (`photo.capture_date`, local wall-clock
+    /// text) lies between `captureFrom` and `captureTo` (inclusive, compared as text: the stored
+    /// form `YYYY-MM-DDTHH:MM:SS[.fff]` sorts by time), at most 32, earliest capture time first: the photos
+    /// the unpaired half of a RAW+JPEG pair may join (`Importer`, issue 24 item 2). One range
+    /// scan of the `photo_capture_date` index.
+    /// - Throws: the store's error.
+    func pairCandidates(zone: String, captureFrom: String, captureTo: String) throws -> [PairCandidate]
+
+    /// True when zone `zone` has a photo of format `format`: import asks once per run whether a
+    /// still could join a RAW's photo there at all (a library without RAWs then costs no
+    /// lookup per file). One scan of the zone's photos at most.
+    /// - Throws: the store's error.
+    func hasPhoto(format: ImageFormat, zone: String) throws -> Bool
+
+    /// Makes `original` (a still, role `primary`) the primary original of photo row `photoID`,
+    /// whose former primary (its camera RAW) becomes its `raw` original (format `raw`); the
+    /// photo takes the new primary's `width`, `height` (pixels, upright), `format` and
+    /// `orientation`, and `thumbnail`, when given, replaces its thumbnail: the JPEG of a RAW+JPEG
+    /// pair imported after its RAW takes over (issue 24 item 2), here or on a peer that applies
+    /// the change. Three statements and the thumbnail's.
+    /// - Throws: the store's error (a constraint error when the photo has a `raw` original).
+    func takeOverPrimary(
+        ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
+        thumbnail: ThumbnailRow?) throws
+}
+
+/// A photo the unpaired half of a RAW+JPEG pair may join (`MetadataStore.pairCandidates`).
+public struct PairCandidate: Sendable, Equatable {
+    public var rowID: Int64
+    public var uniqueName: String
+    /// The original file name it was imported from (`IMG_1234.CR2`).
+    public var displayName: String
+    /// `photo.capture_date` (local wall-clock time) and `capture_source`.
+    public var captureDate: String?
+    public var captureSource: String?
+    /// `photo.format`: its primary original's format.
+    public var format: ImageFormat
+    /// How many originals it has (`photo_data` rows): only a photo of one original is joined.
+    public var originals: Int
+
+    public init(
+        rowID: Int64, uniqueName: String, displayName: String, captureDate: String?, captureSource: String?,
+        format: ImageFormat, originals: Int
+    ) {
+        self.rowID = rowID
+        self.uniqueName = uniqueName
+        self.displayName = displayName
+        self.captureDate = captureDate
+        self.captureSource = captureSource
+        self.format = format
+        self.originals = originals
+    }
 }

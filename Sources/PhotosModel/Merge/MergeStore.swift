@@ -110,6 +110,17 @@ public struct PhotoAttributes: Sendable {
     /// The first schema version whose `photo` rows carry `kind`, `duration_ms`, `video_codec`.
     public static let kindSchemaVersion = 15
 
+    /// The camera make, model and lens and the RAW container name as stored (issue 24 item 1,
+    /// schema `cameraSchemaVersion` on; nil in an older library or when unknown). Unchecked:
+    /// Core keeps what import would store (`CameraIdentity.isClean`, `isRawFormatName`).
+    public var cameraMake: String? = nil
+    public var cameraModel: String? = nil
+    public var lensModel: String? = nil
+    public var cameraFormat: String? = nil
+
+    /// The first schema version whose `photo` rows carry the camera columns.
+    public static let cameraSchemaVersion = 18
+
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
         captureSource: String?, width: Int?, height: Int?, format: ImageFormat, orientation: Orientation,

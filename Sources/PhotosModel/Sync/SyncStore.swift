@@ -26,7 +26,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
                 "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM",
                 // Issue 25 item 2 (a peer without them reads a still of no duration).
                 "kind", "durationMS", "videoCodec"
-            ]
+            ] + SyncEntity.cameraAttributes
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
         case .photoTag: return ["present"]
@@ -34,6 +34,10 @@ public enum SyncEntity: String, CaseIterable, Sendable {
         case .photoData: return ["sha256", "byteSize", "format"]
         }
     }
+
+    /// A photo's camera attributes (issue 24 item 1, schema 18): make, model, lens and the RAW
+    /// container's name, each absent (null) when unknown; a peer without them reads no camera.
+    public static let cameraAttributes = ["cameraMake", "cameraModel", "lensModel", "cameraFormat"]
 
     /// The roles whose originals travel as `PhotoData` objects (`PHOTO/ROLE`): every role this
     /// build knows but `primary`, in the order of `OriginalRole.allCases`.
@@ -161,6 +165,9 @@ public struct SyncPhotoValues: Sendable {
     public var kind = "still"
     public var durationMS: Int? = nil
     public var videoCodec: String? = nil
+    /// Issue 24 item 1: the camera (nil when unknown) and a RAW's container name.
+    public var camera: CameraIdentity? = nil
+    public var cameraFormat: String? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
@@ -338,6 +345,14 @@ public protocol SyncStore: AnyObject {
     /// Records (or replaces) a membership.
     /// - Throws: the store's error.
     func setMembership(_ membership: SyncMembership) throws
+    /// This library's owner address (`library_owner`, migration 19; `photos identity set`), nil
+    /// when none is recorded.
+    /// - Throws: the store's error.
+    func ownerAddress() throws -> String?
+    /// Records (or replaces) the owner address, or removes it with nil.
+    /// - Parameter email: a normalized address (`Email.rawValue`, at most 254 bytes).
+    /// - Throws: the store's error.
+    func setOwnerAddress(_ email: String?) throws
 
     // MARK: materializing
 
@@ -393,6 +408,9 @@ public protocol SyncStore: AnyObject {
     /// Sets a photo's kind (`still`, `video`, `motion`, `live`), duration in milliseconds and
     /// video codec (issue 25 item 2). - Throws: the store's error (the schema's CHECK on `kind`).
     func setPhotoKind(_ uniqueName: String, kind: String, durationMS: Int?, videoCodec: String?) throws
+    /// Sets a photo's camera and RAW container name (issue 24 item 1; nil: NULL).
+    /// - Throws: the store's error.
+    func setPhotoCamera(_ uniqueName: String, camera: CameraIdentity?, cameraFormat: String?) throws
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws

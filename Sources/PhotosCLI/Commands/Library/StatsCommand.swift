@@ -20,6 +20,14 @@ enum StatsCommand: Command {
             let kinds = s.kinds.map { "\($0.photos) \($0.kind)" }.joined(separator: ", ")
             out.print("kinds:         \(kinds); \(String(format: "%.3f", Double(s.durationMS) / 1000)) s of video")
         }
+        if !s.formats.isEmpty {
+            // Issue 24 item 7: `3 jpeg, 2 raw (1 cr2, 1 nef), 1 png`.
+            let raws = s.cameraFormats.map { "\($0.photos) \($0.format)" }.joined(separator: ", ")
+            let formats = s.formats.map {
+                "\($0.photos) \($0.format)" + ($0.format == "raw" && !raws.isEmpty ? " (\(raws))" : "")
+            }
+            out.print("formats:       \(formats.joined(separator: ", "))")
+        }
         out.print("originals:     \(s.originalBytes) bytes (\(TerminalText.bytes(s.originalBytes)))")
         out.print("thumbnails:    \(s.thumbnailBytes) bytes (\(TerminalText.bytes(s.thumbnailBytes)))")
         out.print("tags:          \(s.tags)")

@@ -70,7 +70,8 @@ extension PhotoFilterOptions {
         let f = filter
         return f.tags.isEmpty && f.since == nil && f.until == nil && f.zone == nil && f.share == nil
             && f.minRating == nil && f.ratedBy == nil && f.unratedBy == nil && f.name == nil && f.search == nil
-            && f.formats.isEmpty && f.kinds.isEmpty && !f.untagged && f.hasPosition == nil && f.box == nil
+            && f.formats.isEmpty && f.kinds.isEmpty && f.camera == nil && !f.untagged && f.hasPosition == nil
+            && f.box == nil
             && f.near == nil && !f.unrated
     }
 }

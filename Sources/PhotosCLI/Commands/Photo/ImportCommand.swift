@@ -27,7 +27,12 @@ enum ImportCommand: Command {
             removed), each change said per photo (+tag Bug, -tag Insect), recorded in history as
             'import --refresh-metadata'. A file with the image data of a photo of the target zone
             but other bytes (its metadata rewritten by another tool) is that photo: it becomes its
-            original, and its metadata is applied the same way. Rows are committed in
+            original, and its metadata is applied the same way. A camera's RAW+JPEG pair (one folder,
+            one base name ignoring case, a RAW and a JPEG/HEIF whose capture times are within 2 s, or
+            neither with one) is one photo with two originals: the JPEG is the primary (thumbnail,
+            size, capture time: what the camera showed), the RAW its raw original; a half imported
+            later joins the photo of the other (the same base name and capture times within 2 s),
+            a JPEG taking over from its RAW as the primary; --no-pairing keeps them apart. Rows are committed in
             batches: an interrupted import loses at most the batch in flight, and running it again
             finishes the job. Exit status 1 when some files failed (each is named on stderr).
             """,
@@ -49,6 +54,7 @@ enum ImportCommand: Command {
         var verbose = false
         var refreshMetadata = false
         var move = false
+        var noPairing = false
 
         static var options: [Option<Options>] {
             [
@@ -68,6 +74,11 @@ enum ImportCommand: Command {
                     \.jobs, "--jobs", "-j", value: "N", help: "Worker threads.", default: "number of cores",
                     parser: .int(in: 1...256)),
                 .flag(\.hidden, "--hidden", help: "Also import hidden files and folders."),
+                .flag(
+                    \.noPairing, "--no-pairing",
+                    help:
+                        "Import a camera's RAW+JPEG pair (IMG_1234.CR2 + IMG_1234.JPG) as two photos, not one photo with two originals."
+                ),
                 .flag(
                     \.refreshMetadata, "--refresh-metadata",
                     help:
@@ -104,6 +115,7 @@ enum ImportCommand: Command {
         options.dryRun = arguments.dryRun
         options.includeHidden = arguments.hidden
         options.refreshMetadata = arguments.refreshMetadata
+        options.pairing = !arguments.noPairing
         // Only --verbose names skipped and duplicate files: without it their counts suffice.
         options.listSkippedAndDuplicates = arguments.verbose
         options.author = ctx.historyAuthor
@@ -241,8 +253,16 @@ enum ImportCommand: Command {
                 summary.replaced > 0
                 ? ", \(t.plural(summary.replaced, "original")) \(options.dryRun ? "to replace" : "replaced") by the same image with new metadata"
                 : ""
+            // A RAW+JPEG pair is one photo (issue 24 item 2): its RAW is said apart, and so is a
+            // half that joined a photo already here.
+            let paired =
+                summary.paired > 0 ? " (\(t.plural(summary.paired, "RAW+JPEG pair")) as one photo each)" : ""
+            let joined =
+                summary.joined > 0
+                ? ", \(summary.joined) \(summary.joined == 1 ? "file" : "files") \(options.dryRun ? "to join" : "joined") to the photo of its pair"
+                : ""
             ctx.console.print(
-                "\(verb) \(t.plural(summary.imported, "photo")), \(t.plural(summary.duplicates, "duplicate"))\(refreshed)\(replaced)\(restored), "
+                "\(verb) \(t.plural(summary.imported, "photo"))\(paired)\(joined), \(t.plural(summary.duplicates, "duplicate"))\(refreshed)\(replaced)\(restored), "
                     + "\(summary.skipped) skipped, \(summary.failed) failed; \(t.bytes(summary.bytes)) in \(t.seconds(summary.seconds)) s"
                     + (error == nil ? "" : " (interrupted)"))
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosImaging
+import PhotosModel
 
 /// The options `list` and `export` select photos with, decoded straight into Core's filter.
 struct PhotoFilterOptions: ParsableOptions {
@@ -55,6 +56,10 @@ struct PhotoFilterOptions: ParsableOptions {
                 \.filter.kinds, "--kind", value: "KIND",
                 help: "Only photos of this kind: still, video, motion or live (any of those given).",
                 parser: .photoKind),
+            .value(
+                \.filter.camera, "--camera", value: "TEXT",
+                help: "Only photos whose camera make or model contains TEXT, ignoring the case of ASCII letters.",
+                parser: .cameraText),
             .flag(\.filter.untagged, "--untagged", help: "Only photos without tags."),
             .flag(\.filter.unrated, "--unrated", help: "Only photos without ratings."),
             .flag(\.withLocation, "--with-location", help: "Only photos with a position (GPS latitude and longitude)."),
@@ -202,6 +207,18 @@ extension ValueParser where Value == ZoneID {
 }
 
 extension ValueParser where Value == String {
+    /// `--camera`'s text (issue 24 item 7): not empty (it would select every photo with a
+    /// camera, which `--camera` does not say) and at most `CameraIdentity.maxBytes` bytes, the
+    /// longest make or model stored.
+    static var cameraText: ValueParser {
+        ValueParser { text, name in
+            guard !text.isEmpty, text.utf8.count <= CameraIdentity.maxBytes else {
+                throw UsageError("\(name) takes 1 to \(CameraIdentity.maxBytes) bytes of text, not '\(text)'")
+            }
+            return text
+        }
+    }
+
     /// A photo kind (issue 25 item 2): `still`, `video`, `motion` or `live`, any case.
     static var photoKind: ValueParser {
         ValueParser { text, name in

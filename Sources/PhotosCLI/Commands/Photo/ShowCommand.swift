@@ -37,8 +37,9 @@ enum ShowCommand: Command {
             return
         }
         let lines: [(String, String)] = [
-            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", p.format.rawValue),
+            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", ShowCommand.formatText(p)),
             ("kind", ShowCommand.kindText(p)),
+            ("camera", p.camera?.text ?? "-"),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
             ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
             ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
@@ -54,10 +55,8 @@ enum ShowCommand: Command {
         let rest: [(String, String)] = [
             ("thumbnail", "\(p.thumbnailWidth)×\(p.thumbnailHeight) pixels"),
             ("tags", p.tags.isEmpty ? "-" : p.tags.joined(separator: ", ")),
-            (
-                "rating",
-                p.rating.map { "\($0) (ratings: \(p.ratings.map(String.init).joined(separator: ", ")))" } ?? "-"
-            ),
+            ("rating", p.rating.map { "\($0) (the mean of \(p.ratings.count), rounded half up)" } ?? "-"),
+            ("ratings", p.ratings.isEmpty ? "-" : ShowCommand.ratingsText(p)),
             ("zone", "\(p.zone) (\(p.scope.rawValue))")
         ]
         ctx.console.printFields(lines + originals.prefix(1).map { ("originals", $0) }, value: TerminalText.escaped)
@@ -70,6 +69,11 @@ enum ShowCommand: Command {
 }
 
 extension ShowCommand {
+    /// A photo's format as `show` prints it: `jpeg`, or a RAW's with its container (`raw (nef)`).
+    static func formatText(_ p: PhotoRecord) -> String {
+        p.cameraFormat.map { "\(p.format.rawValue) (\($0))" } ?? p.format.rawValue
+    }
+
     /// A photo's kind as `show` prints it (issue 25 item 2): `still`, or `video, 3.000 s, h264`.
     static func kindText(_ p: PhotoRecord) -> String {
         var parts = [p.kind]
@@ -84,5 +88,15 @@ extension ShowCommand {
         var text = String(format: "%.6f, %.6f", position.latitude, position.longitude)
         if let altitude = position.altitude { text += String(format: ", %.1f m", altitude) }
         return text
+    }
+
+    /// Each rating with its author, oldest first (issue #29 item 1): `owner@example.org 4,
+    /// ann@example.org 5`; an anonymous one (from before ratings had authors, or an XMP
+    /// sidecar's) as `(anonymous) 3`.
+    static func ratingsText(_ p: PhotoRecord) -> String {
+        p.ratings.enumerated().map { index, value in
+            let author = index < p.ratingAuthors.count ? p.ratingAuthors[index] : nil
+            return "\(author ?? "(anonymous)") \(value)"
+        }.joined(separator: ", ")
     }
 }

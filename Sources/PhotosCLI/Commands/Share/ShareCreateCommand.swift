@@ -1,7 +1,7 @@
 import Foundation
 import PhotosCore
 
-/// `photos share create PHOTO... [--title T] [--owner EMAIL] [--move]`.
+/// `photos share create PHOTO... [--title T] [--move]` (the owner: the global `--owner`).
 enum ShareCreateCommand: Command {
     static let configuration = CommandConfiguration(
         path: ["share", "create"],
@@ -11,7 +11,8 @@ enum ShareCreateCommand: Command {
             into it with their originals, thumbnails and ratings. Each of their tags is replaced by
             the same-named tag of the new zone; the old tag stays with the photos that remain. The
             default title is 'Share-' and the creation date and time in UTC. An owner participant
-            (role owner, read-write, accepted) is recorded for --owner or $PHOTOS_OWNER. A photo
+            (role owner, read-write, accepted) is recorded for the library's owner address (--owner,
+            $PHOTOS_OWNER, else 'photos identity set'). A photo
             already in another share is refused (exit 65) unless --move. Prints the new share.
             """,
         examples: [
@@ -22,7 +23,6 @@ enum ShareCreateCommand: Command {
     struct Options: ParsableOptions {
         var photos: [String] = []
         var title: ShareTitle?
-        var owner: String?
         var move = false
 
         static var options: [Option<Options>] {
@@ -30,9 +30,6 @@ enum ShareCreateCommand: Command {
                 .value(
                     \.title, "--title", value: "TITLE", help: "The share's title.",
                     default: "Share-YYYY-MM-DD HH:MM:SS (UTC)", parser: .shareTitle),
-                .value(
-                    \.owner, "--owner", value: "EMAIL", help: "Record this owner as a participant.",
-                    default: "$PHOTOS_OWNER, else none"),
                 ShareArguments.move(\.move)
             ]
         }
@@ -40,9 +37,8 @@ enum ShareCreateCommand: Command {
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
-        let ownerText = options.owner ?? ctx.environment["PHOTOS_OWNER"].flatMap { $0.isEmpty ? nil : $0 }
-        let owner = try ownerText.map(Email.init(parsing:))
         let library = try ctx.openLibrary()
+        let owner = try ctx.ownerAddress(of: library)
         let photos = try ctx.resolvePhotos(options.photos, in: library)
         let share = try library.createShare(
             photos: photos, title: options.title, owner: owner, allowMove: options.move, author: ctx.historyAuthor)

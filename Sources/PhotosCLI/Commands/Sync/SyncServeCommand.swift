@@ -63,13 +63,16 @@ enum SyncServeCommand: Command {
                 if words.count == 3 { try library.recordPull(by: words[2], applied: since) }
                 let temp = SSHSession.temporaryFolder(in: library.root)
                 defer { try? FileManager.default.removeItem(atPath: temp) }
-                let report = try library.exportChangeset(to: temp, since: since)
+                // The originals stay where they are: each is read once, from the library,
+                // as it is streamed (issue 29 item 2: no temporary copy on the sending side).
+                let report = try library.exportChangeset(to: temp, since: since, originalsInPlace: true)
                 if let token = report.unservedToken {
                     ctx.console.note(
                         "token \(token) is beyond this library's newest change token \(report.toToken) (restored from a backup?): the changeset holds every change"
                     )
                 }
-                try ChangesetStream.send(folder: temp, databaseName: databaseName, to: 1)
+                try ChangesetStream.send(
+                    folder: temp, databaseName: databaseName, originalsInPlace: report.originalsInPlace, to: 1)
             } else if let path = options.send.map(absolute) {
                 var st = stat()
                 guard stat(path, &st) == 0 else { throw CommandFailure.noInput("no changeset at \(path)") }

@@ -1,0 +1,151 @@
+import Foundation
+import PhotosFiles
+import PhotosModel
+
+/// The rule that makes a camera's RAW+JPEG pair one photo (issue 24 item 2): a camera set to
+/// RAW+JPEG writes `IMG_1234.CR2` and `IMG_1234.JPG` in one folder, with one capture time.
+///
+/// - Two files are halves of a pair when they are in the same folder, have the same base name
+///   ignoring case (`FileScanner.pairingBase`), one is a camera RAW by content (the sniffer's
+///   `.raw`, never by extension) and the other a still that is not (JPEG, HEIF, …; not a
+///   video), and their capture times agree (`timesAgree`).
+/// - The still is the `primary` original: the thumbnail, the photo's width, height, format,
+///   orientation and capture time come from it. It is the rendering the photographer saw on the
+///   camera's screen (picture style, lens corrections, white balance the camera chose), which no
+///   RAW developer reproduces, and it decodes fast. The RAW is the `raw` original.
+/// - Three or more files of one base name: the RAW pairs with one still only, a JPEG before a
+///   HEIF before any other still (`stillRank`; the camera's JPEG is what a RAW+JPEG camera
+///   writes, a HEIC beside it is a phone's or an editor's), ties by path; the others are photos
+///   of their own. A second RAW (a DNG converted from the CR2) is a photo of its own too.
+/// - A half imported later (or whose other half is already in the library) joins the photo of
+///   the other half (`joinable`): a photo of the target zone with one original, of the other
+///   kind, whose display name has the same base name and whose capture time agrees. The
+///   catalog does not record the folder a file came from, so a later join cannot check it: the
+///   capture time within 2 s is what tells two cameras' `IMG_1234` apart.
+enum Pairing {
+    /// The most two capture times of a pair may differ, in seconds: a camera writes both files
+    /// of one exposure, with one time (sub-seconds may differ by the write order).
+    static let maxSeconds = 2.0
+
+    /// The key of a file's group: its folder and its base name ignoring case.
+    static func key(_ path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        return folder + FileScanner.pairingBase(PathName.lastComponent(path))
+    }
+
+    /// True for a capture time read from the file's metadata (EXIF, XMP, GPS), false for the
+    /// file's modification time (`file-mtime`) or none.
+    static func fromMetadata(_ t: CaptureTime?) -> Bool { t.map { $0.source != "file-mtime" } ?? false }
+
+    /// Seconds between two local wall-clock times (`CaptureTime.local`), nil when one is not one.
+    static func secondsApart(_ a: String, _ b: String) -> Double? {
+        guard let x = WallClock.parse(a), let y = WallClock.parse(b) else { return nil }
+        return abs(Double(x.secondsAsUTC - y.secondsAsUTC) + x.fraction - y.fraction)
+    }
+
+    /// Whether two halves found in one folder have agreeing capture times: both read from their
+    /// metadata and at most `maxSeconds` apart (wall-clock times: one camera writes one offset),
+    /// or neither has one in its metadata (a camera that writes no EXIF time, a stripped file:
+    /// same folder and base name is then what the camera's naming says, as digiKam and darktable
+    /// group by name alone). One with a time and one without are not a pair.
+    static func timesAgree(_ a: CaptureTime?, _ b: CaptureTime?) -> Bool {
+        switch (fromMetadata(a), fromMetadata(b)) {
+        case (true, true):
+            guard let a, let b, let d = secondsApart(a.local, b.local) else { return false }
+            return d <= maxSeconds
+        case (false, false): return true
+        default: return false
+        }
+    }
+
+    /// Which still a RAW pairs with first: JPEG 0, HEIF 1, the others 2.
+    static func stillRank(_ format: ImageFormat) -> Int {
+        switch format {
+        case .jpeg: return 0
+        case .heif: return 1
+        default: return 2
+        }
+    }
+
+    /// True for a prepared file that can be the still half of a pair.
+    static func isStill(_ p: Importer.Prepared) -> Bool {
+        p.result.format != .raw && p.result.video == nil
+    }
+
+    /// Splits the prepared files of one group (one folder, one base name) into photos: each
+    /// element is the primary with, for a pair, its RAW in `raw`. In the order of `items`, but a
+    /// pair takes the place of its still.
+    static func group(_ items: [Importer.Prepared]) -> [Importer.Prepared] {
+        guard
+            let rawIndex = items.indices.filter({ items[$0].result.format == .raw })
+                .min(by: { items[$0].path < items[$1].path })
+        else { return items }
+        let raw = items[rawIndex]
+        let stills = items.indices.filter { isStill(items[$0]) && timesAgree(items[$0].capture, raw.capture) }
+        guard
+            let stillIndex = stills.min(by: {
+                let (a, b) = (items[$0], items[$1])
+                let (ra, rb) = (stillRank(a.result.format), stillRank(b.result.format))
+                return ra != rb ? ra < rb : a.path < b.path
+            })
+        else { return items }
+        var out: [Importer.Prepared] = []
+        for (i, item) in items.enumerated() where i != rawIndex {
+            var item = item
+            if i == stillIndex { item.raw = PairedOriginal(raw) }
+            out.append(item)
+        }
+        return out
+    }
+
+    /// The local wall-clock text `seconds` after (or before, negative) `local`, in the stored
+    /// form (`YYYY-MM-DDTHH:MM:SS`, whole seconds, rounded down); nil when `local` is not one.
+    static func shifted(_ local: String, by seconds: Int) -> String? {
+        guard let w = WallClock.parse(local) else { return nil }
+        var t = time_t(w.secondsAsUTC + seconds)
+        var tm = tm()
+        guard gmtime_r(&t, &tm) != nil else { return nil }
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
+            Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
+    }
+
+    /// Whether `item` (a prepared file that is no pair) may join `candidate` (a photo already in
+    /// the library): one original, the other kind (a RAW joins a still's photo, a still joins a
+    /// RAW's photo), the same base name ignoring case, capture times read from metadata at most
+    /// `maxSeconds` apart.
+    static func joinable(_ item: Importer.Prepared, _ candidate: PairCandidate) -> Bool {
+        guard candidate.originals == 1, let t = item.capture, fromMetadata(t),
+            candidate.captureSource.map({ $0 != "file-mtime" }) ?? false, let date = candidate.captureDate,
+            let d = secondsApart(t.local, date), d <= maxSeconds,
+            FileScanner.pairingBase(candidate.displayName) == FileScanner.pairingBase(PathName.lastComponent(item.path))
+        else { return false }
+        let itemIsRaw = item.result.format == .raw
+        guard itemIsRaw || isStill(item) else { return false }
+        return itemIsRaw ? candidate.format != .raw : candidate.format == .raw
+    }
+}
+
+/// The RAW half of a pair, carried with its still's `Importer.Prepared` to the batch writer.
+struct PairedOriginal: Sendable {
+    var path: String
+    var sha256: String
+    var byteSize: Int
+    /// The original its worker wrote (nil: none, a dry run).
+    var written: ExternalDataStore.WrittenOriginal?
+    var warnings: [String]
+
+    init(_ p: Importer.Prepared) {
+        path = p.path
+        sha256 = p.sha256
+        byteSize = p.byteSize
+        written = p.written
+        warnings = p.warnings
+    }
+
+    /// The original, as `removeUncommittedFiles` takes it when the row does not commit.
+    var uncommitted: UncommittedOriginal {
+        UncommittedOriginal(reference: ExternalDataStore.reference(for: sha256), written: written)
+    }
+}
