@@ -333,6 +333,25 @@ final class MailboxTests: BinaryTestCase {
         XCTAssertEqual(try state(bob), try state(owner))
     }
 
+    /// The last file of a participant the owner then uninvited stays in the folder (its writer
+    /// gets nothing more to replace it): the owner's runs leave it alone, exit 0, apply nothing
+    /// of it, instead of failing (65) on every run from then on.
+    func testAFileOfAnUninvitedParticipantDoesNotFailEveryLaterRun() throws {
+        let (owner, bob, _, box, photos) = try makeShare()
+        try ok(bob, ["tag", "add", "-q", "FromBob", photos[0]])
+        try ok(bob, ["share", "publish", "-q", "--to", box])
+        try ok(owner, ["share", "uninvite", "-q", "--yes", "Trip", "bob@example.org"])
+        let fromBob = try XCTUnwrap(try mailboxFiles(box).first { $0.contains(".owner.") })
+        for _ in 0..<2 {
+            let r = try run(["--library", owner, "--json", "sync", "--inbox", box])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let report = try json(r.stdout)
+            XCTAssertEqual(report["fromRemoved"] as? [String], [fromBob], r.stdout)
+            XCTAssertEqual((report["refused"] as? [Any])?.count, 0, r.stdout)
+        }
+        XCTAssertEqual(try state(owner)[photos[0]]?.contains("FromBob"), false)
+    }
+
     func testBadFoldersAndOptions() throws {
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["init", "-q", lib]).status, 0)

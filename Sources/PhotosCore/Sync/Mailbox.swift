@@ -149,6 +149,8 @@ public struct MailboxInboxReport: Sendable {
     public var refused: [(file: String, reason: String)] = []
     /// Invitations to shares not accepted here (`share accept FILE` takes them).
     public var invitations: [String] = []
+    /// Files of participants no longer in the share (uninvited), left alone: never applied.
+    public var fromRemoved: [String] = []
     /// Files of this library's that it removed with `--prune` (applied here, acknowledged in
     /// its own changesets).
     public var pruned = 0
@@ -165,7 +167,8 @@ public struct MailboxInboxReport: Sendable {
                 "refused",
                 .array(refused.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })
             ),
-            ("invitations", .array(invitations.map { .string($0) })), ("pruned", .int(pruned)),
+            ("invitations", .array(invitations.map { .string($0) })),
+            ("fromRemoved", .array(fromRemoved.map { .string($0) })), ("pruned", .int(pruned)),
             ("published", published.json)
         ])
     }
@@ -413,12 +416,14 @@ extension Library {
                 report.refused.append((name.fileName, "\(error)"))
                 continue
             }
+            var header: ChangesetHeader?
             do {
                 // The name decided whether it was applied before and what --prune removes: it
                 // must say what the file holds.
                 let applyReport = try applyChangeset(
                     at: temp, author: author,
                     expecting: { h in
+                        header = h
                         guard h.sender == name.sender, h.scope == name.share, h.fromToken == name.fromToken,
                             h.toToken == name.toToken
                         else {
@@ -434,6 +439,17 @@ extension Library {
                     applied.append(name)
                 }
             } catch let error as SyncError {
+                // The last file of a participant this library removed from the share (uninvite):
+                // it can never be applied, and its writer no longer gets changesets to replace
+                // it, so refusing it would fail every later run; it is left alone, named.
+                if error.kind == .notPermitted, owned.contains(name.share), let email = header?.participant,
+                    try store.readTransaction({
+                        try catalogStore.participant(ofShare: name.share, email: Email(rawValue: email))
+                    }).map({ $0.acceptance == Acceptance.removed.rawValue }) ?? true
+                {
+                    report.fromRemoved.append(name.fileName)
+                    continue
+                }
                 report.refused.append((name.fileName, error.message))
             }
         }
