@@ -228,6 +228,130 @@ final class MailboxTests: BinaryTestCase {
         XCTAssertEqual(try state(bob), try state(owner))
     }
 
+    /// A FIFO and a folder under the name of a participant's file to the owner are no changeset
+    /// a sender wrote: left alone (exit 0, neither refused nor "not whole"), and the FIFO never
+    /// blocks the run (open(2) of a FIFO waits for a writer, and SIGTERM does not end that wait).
+    func testAFifoOrAFolderNamedLikeAChangesetIsLeftAloneWithoutHanging() throws {
+        let (owner, _, _, box, _) = try makeShare()
+        let share = try XCTUnwrap(try mailboxFiles(box).first?.components(separatedBy: ".").first)
+        let base = box + "/" + share + ".11111111-2222-4333-8444-555555555555.owner."
+        let fifo = base + "0-5.a0.photos-changeset", folder = base + "0-6.a0.photos-changeset"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        // Should the run block on the FIFO, a writer opening it after 20 s lets the test end.
+        let watchdog = Thread {
+            Thread.sleep(forTimeInterval: 20)
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        watchdog.start()
+        let started = Date()
+        let r = try run(["--library", owner, "--json", "sync", "--inbox", box, "--no-publish"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "the run waited on the FIFO")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try json(r.stdout)
+        XCTAssertEqual(report["incomplete"] as? [String], [], r.stdout)
+        XCTAssertEqual((report["refused"] as? [Any])?.count, 0, r.stdout)
+    }
+
+    /// Only the spelling `MailboxName` writes is a mailbox name: another spelling of the same
+    /// fields (lower-case or needless percent escapes, zeros or a plus before a token) would be
+    /// read under one name and pruned or superseded under another.
+    func testOnlyTheCanonicalSpellingIsAMailboxName() throws {
+        let name = MailboxName(
+            share: "s1", sender: "lib", recipient: "bob@example.org", fromToken: 7, toToken: 9, acknowledged: 3)
+        XCTAssertEqual(name.fileName, "s1.lib.bob@example%2Eorg.7-9.a3.photos-changeset")
+        XCTAssertEqual(MailboxName(fileName: name.fileName), name)
+        for variant in [
+            "s1.lib.bob@example%2eorg.7-9.a3.photos-changeset", "%731.lib.bob@example%2Eorg.7-9.a3.photos-changeset",
+            "s1.lib.bob@example%2Eorg.07-9.a3.photos-changeset", "s1.lib.bob@example%2Eorg.7-+9.a3.photos-changeset",
+            "s1.lib.bob@example%2Eorg.7-9.a03.photos-changeset", "s1.lib.bob@example%2Eorg.+7-9.a3.photos-changeset"
+        ] {
+            XCTAssertNil(MailboxName(fileName: variant), variant)
+        }
+    }
+
+    /// A file whose name says other tokens than it holds is refused (65, naming both), nothing
+    /// applied: the name decides what is applied before and what --prune removes. So is a file
+    /// with bytes after its end line.
+    func testAFileWhoseNameDisagreesWithItsContentIsRefused() throws {
+        let (owner, bob, _, box, photos) = try makeShare()
+        try ok(owner, ["tag", "add", "Later", photos[0]])
+        try ok(owner, ["share", "publish", "-q", "--to", box])
+        let forBob = try XCTUnwrap(try mailboxFiles(box).first { $0.contains(".bob@example%2Eorg.") })
+        let parsed = try XCTUnwrap(MailboxName(fileName: forBob))
+        var lying = parsed
+        lying.toToken += 1
+        XCTAssertEqual(rename(box + "/" + forBob, box + "/" + lying.fileName), 0)
+        let before = try LibrarySnapshot.dumpCatalog(bob)
+        let r = try run(["--library", bob, "sync", "--inbox", box, "--no-publish"])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains(lying.fileName) && r.stderr.contains("its name says"), r.stderr)
+        XCTAssertTrue(try LibrarySnapshot.dumpCatalog(bob) == before, "the refused file changed the catalog")
+        // The right name, one byte after the end line: refused too.
+        XCTAssertEqual(rename(box + "/" + lying.fileName, box + "/" + forBob), 0)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: box + "/" + forBob))
+        handle.seekToEndOfFile()
+        handle.write(Data("x".utf8))
+        handle.closeFile()
+        let extra = try run(["--library", bob, "sync", "--inbox", box, "--no-publish"])
+        XCTAssertEqual(extra.status, 65, extra.stderr)
+        XCTAssertTrue(extra.stderr.contains("after its end line"), extra.stderr)
+        XCTAssertTrue(try LibrarySnapshot.dumpCatalog(bob) == before, "the refused file changed the catalog")
+    }
+
+    /// What a publish or inbox run killed with SIGKILL leaves (its dot-file in the folder, its
+    /// unpacked changeset in the library) is removed by the next run of that library; another
+    /// library's dot-file and a live process's are not.
+    func testARunKilledMidPublishLeavesNothingAfterTheNextRun() throws {
+        let (owner, bob, _, box, photos) = try makeShare()
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let pid = dead.processIdentifier
+        let ownerFile = try XCTUnwrap(try mailboxFiles(box).first { $0.contains(".bob@example%2Eorg.") })
+        var newer = try XCTUnwrap(MailboxName(fileName: ownerFile))
+        newer.toToken += 1
+        let stale = box + "/." + newer.fileName + ".\(pid).tmp"
+        let live = box + "/." + newer.fileName + ".\(getpid()).tmp"
+        var others = newer
+        others.sender = "22222222-2222-4222-8222-222222222222"
+        let foreign = box + "/." + others.fileName + ".\(pid).tmp"
+        let unpacked = owner + "/.photos-mailbox-\(pid)-7"
+        for path in [stale, live, foreign] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(repeating: 1, count: 4096)))
+        }
+        try FileManager.default.createDirectory(atPath: unpacked + "/originals", withIntermediateDirectories: true)
+        try ok(owner, ["tag", "add", "Again", photos[1]])
+        try ok(owner, ["sync", "--inbox", box, "-q"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: unpacked))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: foreign))
+        try ok(bob, ["sync", "--inbox", box, "-q"])
+        XCTAssertEqual(try state(bob), try state(owner))
+    }
+
+    /// The last file of a participant the owner then uninvited stays in the folder (its writer
+    /// gets nothing more to replace it): the owner's runs leave it alone, exit 0, apply nothing
+    /// of it, instead of failing (65) on every run from then on.
+    func testAFileOfAnUninvitedParticipantDoesNotFailEveryLaterRun() throws {
+        let (owner, bob, _, box, photos) = try makeShare()
+        try ok(bob, ["tag", "add", "-q", "FromBob", photos[0]])
+        try ok(bob, ["share", "publish", "-q", "--to", box])
+        try ok(owner, ["share", "uninvite", "-q", "--yes", "Trip", "bob@example.org"])
+        let fromBob = try XCTUnwrap(try mailboxFiles(box).first { $0.contains(".owner.") })
+        for _ in 0..<2 {
+            let r = try run(["--library", owner, "--json", "sync", "--inbox", box])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let report = try json(r.stdout)
+            XCTAssertEqual(report["fromRemoved"] as? [String], [fromBob], r.stdout)
+            XCTAssertEqual((report["refused"] as? [Any])?.count, 0, r.stdout)
+        }
+        XCTAssertEqual(try state(owner)[photos[0]]?.contains("FromBob"), false)
+    }
+
     func testBadFoldersAndOptions() throws {
         let lib = dir + "/lib"
         XCTAssertEqual(try run(["init", "-q", lib]).status, 0)

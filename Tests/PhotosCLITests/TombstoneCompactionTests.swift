@@ -134,6 +134,29 @@ final class TombstoneCompactionTests: BinaryTestCase {
         XCTAssertEqual(try state(b), try state(a))
     }
 
+    /// A stale changeset replayed after compaction (an old `sync --export` folder of B, made
+    /// before A deleted the photo, applied to A again) brings no deleted photo back: all its
+    /// tokens were applied before, and the photo's tombstone is gone.
+    func testAStaleChangesetReplayedAfterCompactionBringsNoDeletedPhotoBack() throws {
+        let a = dir + "/a", b = dir + "/b", old = dir + "/old-b"
+        try ok(a, ["import", "-q", samplesDir + "/storm.jpg", samplesDir + "/path.jpg"])
+        let photos = try state(a).keys.sorted()
+        XCTAssertEqual(try run(["init", "-q", b]).status, 0)
+        try ok(b, ["sync", "-q", "--from", a])
+        try ok(b, ["sync", "-q", "--export", old])
+        try ok(a, ["delete", "-q", "--yes", photos[0]])
+        try ok(b, ["sync", "-q", "--from", a])
+        try ok(a, ["sync", "-q", "--from", b])
+        try ok(b, ["sync", "-q", "--from", a])
+        let r = try json(try ok(a, ["--json", "history", "compact", "--keep-days", "0", "--yes"]))
+        XCTAssertEqual(r["tombstones"] as? Int, 1, "\(r)")
+        try ok(a, ["sync", "-q", "--apply", old, "--yes"])
+        XCTAssertEqual(try state(a).keys.sorted(), [photos[1]])
+        XCTAssertEqual(try count(a, "SELECT count(*) FROM photo_data"), 1)
+        try ok(b, ["sync", "-q", "--from", a])
+        XCTAssertEqual(try state(b), try state(a))
+    }
+
     /// In a share, a participant that has not acknowledged the deletion holds its tombstone
     /// back; once it did, the tombstone goes, and the share's own tombstone after `share stop`
     /// is always kept.

@@ -86,15 +86,19 @@ extension Library {
     /// touched are merged (`dedupeAfterApplying`), so that they settle as on every peer.
     /// - Throws: `SyncError` `.noChangeset` (no changeset), `.refused` (malformed, tampered, a gap, a scope rule);
     ///   `LibraryError` 75 when busy; `FileError` when an original cannot be written.
+    /// - Parameter expecting: a check of the header before anything else (a mailbox file's name against
+    ///   what it holds): the reason to refuse it, or nil.
     public func applyChangeset(
         at path: String, author: HistoryAuthor = .default, accepting: Bool = false,
-        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
+        progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil,
+        expecting: ((ChangesetHeader) -> String?)? = nil
     ) throws -> ApplyReport {
         // The changeset's originals go into the catalog's originals root (issue 31 item A3).
         try requireOriginalsRoot()
         let reader = try ChangesetReader(path: path, backend: try changesetBackend())
         var report = ApplyReport()
         let h = reader.header
+        if let why = expecting?(h) { throw SyncError(.refused, "changeset \(path) refused: \(why)") }
         report.changeset.sender = h.sender
         report.changeset.scope = h.scope
         report.changeset.fromToken = h.fromToken
@@ -583,12 +587,25 @@ struct ApplySession {
         var changedObjects: [String: (SyncEntity, String)] = [:]
         var current: (SyncEntity, String)?
         var local: [String: SyncEntry] = [:]
+        // A changeset whose every token was applied here before (a stale copy replayed: an old
+        // mailbox file, `sync --apply` of an old folder) brings no object that is neither in the
+        // catalog nor in the sync state: every object of those tokens came in then, so one not
+        // here now was deleted (its tombstone compacted since, `TombstoneCompaction`) and would
+        // come back. Tokens only grow (`SyncClock.nextToken`), so a sender's new objects always
+        // come in a changeset that reaches past what was applied.
+        let appliedBefore = h.toToken > 0 && h.toToken <= applied
+        var gone = false
         for e in reader.entries {
             if current == nil || current! != (e.entity, e.objectID) {
                 current = (e.entity, e.objectID)
                 local = Dictionary(
                     try store.syncEntries(e.entity, e.objectID).map { ($0.attribute, $0) },
                     uniquingKeysWith: { a, _ in a })
+                gone = try appliedBefore && local.isEmpty && store.catalogAttributes(e.entity, e.objectID) == nil
+            }
+            if gone {
+                ignored += 1
+                continue
             }
             // A tombstone here wins over everything; one there wins over every update here.
             let wins: Bool

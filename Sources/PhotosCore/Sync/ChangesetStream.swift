@@ -253,6 +253,10 @@ public enum ChangesetStream {
             }
         }
 
+        /// True when the stream has no byte left (none buffered, none to read).
+        /// - Throws: `Failure.io` when reading fails.
+        public func atEnd() throws -> Bool { try !fill() }
+
         /// The next line without its newline.
         /// - Throws: `Failure.truncated` at end of stream, `.malformed` for a line over the limit
         ///   or one that is not UTF-8.

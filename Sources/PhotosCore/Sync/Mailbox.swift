@@ -64,6 +64,10 @@ public struct MailboxName: Equatable, Sendable {
             fields[4].hasPrefix("a"), let ack = Int64(fields[4].dropFirst()), ack >= 0
         else { return nil }
         self.init(share: share, sender: sender, recipient: recipient, fromToken: from, toToken: to, acknowledged: ack)
+        // Only the one spelling this type writes: `%2e` for `%2E`, `%41` for `A`, `007` or `+7`
+        // for `7` name the same changeset under another file name, which the reader would then
+        // open, prune or supersede by the canonical name, not the one in the folder.
+        guard self.fileName == fileName else { return nil }
     }
 
     static func isPlain(_ byte: UInt8) -> Bool {
@@ -145,6 +149,8 @@ public struct MailboxInboxReport: Sendable {
     public var refused: [(file: String, reason: String)] = []
     /// Invitations to shares not accepted here (`share accept FILE` takes them).
     public var invitations: [String] = []
+    /// Files of participants no longer in the share (uninvited), left alone: never applied.
+    public var fromRemoved: [String] = []
     /// Files of this library's that it removed with `--prune` (applied here, acknowledged in
     /// its own changesets).
     public var pruned = 0
@@ -161,7 +167,8 @@ public struct MailboxInboxReport: Sendable {
                 "refused",
                 .array(refused.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })
             ),
-            ("invitations", .array(invitations.map { .string($0) })), ("pruned", .int(pruned)),
+            ("invitations", .array(invitations.map { .string($0) })),
+            ("fromRemoved", .array(fromRemoved.map { .string($0) })), ("pruned", .int(pruned)),
             ("published", published.json)
         ])
     }
@@ -175,16 +182,20 @@ extension ChangesetStream {
     /// - Throws: `Failure.truncated` for a file that is not whole yet, `.malformed` for one that
     ///   is not a changeset stream (or goes on after its end line), `.io` when it cannot be read.
     public static func unpack(file path: String, into folder: String, databaseName: String) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO (or a device) under a changeset's name would block open(2) until a
+        // writer came, for ever (SIGTERM's handler restarts the call); it is refused by fstat.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Failure.io("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             throw Failure.malformed("\(path) is not a regular file")
         }
-        try receive(from: LineReader(fd: fd), into: folder, databaseName: databaseName)
-        var extra: UInt8 = 0
-        if read(fd, &extra, 1) == 1 {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let reader = LineReader(fd: fd)
+        try receive(from: reader, into: folder, databaseName: databaseName)
+        // Bytes after the end line, in the reader's buffer or still in the file.
+        if try !reader.atEnd() {
             try? FileManager.default.removeItem(atPath: folder)
             throw Failure.malformed("\(path) goes on after its end line")
         }
@@ -237,7 +248,12 @@ extension Library {
         var existing: [MailboxName] = []
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             if let parsed = MailboxName(fileName: name), parsed.sender == me { existing.append(parsed) }
+            // This library's dot-file of a run killed before its rename (kill -9, power loss):
+            // a whole changeset's bytes the sync tool would carry for ever, and, when a later
+            // run gets the same process id, an O_EXCL failure on every publish.
+            if let stale = Self.staleMailboxDotFile(name, sender: me) { unlink(folder + "/" + stale) }
         }
+        removeStaleMailboxFolders()
         var report = MailboxPublishReport()
         for zone in zones {
             var recipients: [(email: Email?, name: String)] = []
@@ -272,6 +288,31 @@ extension Library {
             }
         }
         return report
+    }
+
+    /// `name` when it is a dot-file `writeMailboxFile` leaves only when killed (`.NAME.PID.tmp`,
+    /// NAME a mailbox name of `sender`) whose process is gone or is this one (a reused id).
+    static func staleMailboxDotFile(_ name: String, sender: String) -> String? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropFirst().dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count > 1, let pid = Int32(parts[parts.count - 1]), pid > 0,
+            let parsed = MailboxName(fileName: parts.dropLast().joined(separator: ".")), parsed.sender == sender,
+            pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH)
+        else { return nil }
+        return name
+    }
+
+    /// Removes the library's `.photos-mailbox-PID-N` folders of runs killed meanwhile (their
+    /// process gone): an unpacked changeset with its originals each.
+    func removeStaleMailboxFolders() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        where name.hasPrefix(".photos-mailbox-") {
+            let fields = name.dropFirst(".photos-mailbox-".count).split(separator: "-")
+            guard fields.count == 2, let pid = Int32(fields[0]), pid > 0, pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(atPath: root + "/" + name)
+        }
     }
 
     /// Streams the changeset folder `source` into the file `path`: under a dot-name beside it,
@@ -335,10 +376,15 @@ extension Library {
         for m in try store.readTransaction({ try syncStore.memberships() }) where m.leftAt == nil {
             memberships[m.zone] = m
         }
+        removeStaleMailboxFolders()
         var report = MailboxInboxReport()
         var mine: [MailboxName] = []
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
             guard let parsed = MailboxName(fileName: name), parsed.sender != me else { continue }
+            // A folder, FIFO, socket or device under a changeset's name (or a symlink to one) is
+            // no file a sender wrote: left alone like any other name, never opened or refused.
+            var st = stat()
+            if stat(folder + "/" + name, &st) == 0, st.st_mode & S_IFMT != S_IFREG { continue }
             if owned.contains(parsed.share) {
                 if parsed.recipient == MailboxName.owner { mine.append(parsed) }
             } else if let m = memberships[parsed.share] {
@@ -370,8 +416,22 @@ extension Library {
                 report.refused.append((name.fileName, "\(error)"))
                 continue
             }
+            var header: ChangesetHeader?
             do {
-                let applyReport = try applyChangeset(at: temp, author: author)
+                // The name decided whether it was applied before and what --prune removes: it
+                // must say what the file holds.
+                let applyReport = try applyChangeset(
+                    at: temp, author: author,
+                    expecting: { h in
+                        header = h
+                        guard h.sender == name.sender, h.scope == name.share, h.fromToken == name.fromToken,
+                            h.toToken == name.toToken
+                        else {
+                            return
+                                "its name says tokens \(name.fromToken)-\(name.toToken) of library \(name.sender) in share \(name.share), it holds \(h.fromToken)-\(h.toToken) of library \(h.sender) in zone \(h.scope)"
+                        }
+                        return nil
+                    })
                 if onlyAcknowledgements {
                     report.acknowledgements += 1
                 } else {
@@ -379,6 +439,17 @@ extension Library {
                     applied.append(name)
                 }
             } catch let error as SyncError {
+                // The last file of a participant this library removed from the share (uninvite):
+                // it can never be applied, and its writer no longer gets changesets to replace
+                // it, so refusing it would fail every later run; it is left alone, named.
+                if error.kind == .notPermitted, owned.contains(name.share), let email = header?.participant,
+                    try store.readTransaction({
+                        try catalogStore.participant(ofShare: name.share, email: Email(rawValue: email))
+                    }).map({ $0.acceptance == Acceptance.removed.rawValue }) ?? true
+                {
+                    report.fromRemoved.append(name.fileName)
+                    continue
+                }
                 report.refused.append((name.fileName, error.message))
             }
         }

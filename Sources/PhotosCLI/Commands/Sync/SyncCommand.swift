@@ -201,6 +201,9 @@ enum SyncCommand: Command {
                     "Applied \(file): \(r.inserted) inserted, \(r.updated) updated, \(r.deleted) deleted, \(r.originalsCopied) originals copied"
                 )
             }
+            for file in report.fromRemoved {
+                ctx.console.note("\(file) is from a participant no longer in its share: left alone, not applied")
+            }
             for file in report.incomplete {
                 ctx.console.note("\(file) is not whole yet (still being copied?): left for a later run")
             }
