@@ -18,7 +18,9 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
     let large = "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFA1"
 
     @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    override func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let r = try photos(lib, args)
         XCTAssertEqual(r.status, 0, "\(lib) \(args): \(r.stderr)", file: file, line: line)
         return r.stdout
@@ -28,10 +30,6 @@ final class CrossZoneOriginalCLITests: BinaryTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["PHOTOS_OWNER"] = "olga@example.org"
         return try runProcess(try binary(), ["--library", lib] + args, environment: environment)
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
     /// `uniqueName zone tags(sorted, comma-separated) rating(-)` of every photo, sorted.

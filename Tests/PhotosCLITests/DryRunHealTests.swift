@@ -26,7 +26,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
             XCTFail("\(args) changed \(b.prefix(300)) into \(a.prefix(300))", file: file, line: line)
             break
         }
-        return try json(result.stdout)
+        return try lastJSONObject(result.stdout)
     }
 
     func db(_ root: String) throws -> TestCatalog { try TestCatalog(root: root) }
@@ -75,7 +75,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
 
         let real = try run(["--library", lib, "verify", "--repair", "--json"])
         XCTAssertEqual(real.status, 0, real.stdout + real.stderr)
-        let report = try json(real.stdout)
+        let report = try lastJSONObject(real.stdout)
         XCTAssertEqual(report["dryRun"] as? Bool, false)
         XCTAssertEqual(
             Set(details(report).filter { $0["repaired"] as? Bool == true }.compactMap { $0["repair"] as? String }),
@@ -140,7 +140,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
 
         let real = try run(["--library", lib, "merge", "--from", peer, "--json"])
         XCTAssertEqual(real.status, 0, real.stderr)
-        XCTAssertEqual(comparable(dry), comparable(try json(real.stdout)))
+        XCTAssertEqual(comparable(dry), comparable(try lastJSONObject(real.stdout)))
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), intactPath)
         XCTAssertTrue(FileManager.default.fileExists(atPath: storm))
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
@@ -165,7 +165,7 @@ final class DryRunHealTests: BinaryTestCase, DryRunChecking {
 
         let real = try run(["--library", lib, "import", input, "--json"])
         XCTAssertEqual(real.status, 0, real.stderr)
-        XCTAssertEqual(comparable(dry), comparable(try json(real.stdout)))
+        XCTAssertEqual(comparable(dry), comparable(try lastJSONObject(real.stdout)))
         XCTAssertTrue(FileManager.default.fileExists(atPath: storm))
         XCTAssertEqual(try run(["--library", lib, "verify"]).status, 0)
     }

@@ -22,7 +22,7 @@ extension DryRunChecking {
     }
 
     /// The last line of `text` (a command's stdout) parsed as a JSON object.
-    func json(_ text: String) throws -> [String: Any] {
+    func lastJSONObject(_ text: String) throws -> [String: Any] {
         let line = try XCTUnwrap(text.split(separator: "\n").last, "no JSON in '\(text)'")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
@@ -62,13 +62,13 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         for extra in after where !before.contains(extra) {
             XCTFail("\(args) left \(extra)", file: file, line: line)
         }
-        return try json(result.stdout)
+        return try lastJSONObject(result.stdout)
     }
 
     func ok(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let result = try run(args + ["--json"])
         XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)", file: file, line: line)
-        return try json(result.stdout)
+        return try lastJSONObject(result.stdout)
     }
 
     /// A library with the samples, a share (with an owner and an invited participant) holding
@@ -77,7 +77,7 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         _ = try ok(["--library", lib, "import", samplesDir])
         let first =
             try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
-        let unique = try XCTUnwrap(try json(first)["uniqueName"] as? String)
+        let unique = try XCTUnwrap(try lastJSONObject(first)["uniqueName"] as? String)
         let share = try ok(["--library", lib, "share", "create", "--title", "Trip", "--owner", "me@example.com", unique]
         )
         let id = try XCTUnwrap(share["id"] as? String)
@@ -188,7 +188,7 @@ final class DryRunTests: BinaryTestCase, DryRunChecking {
         // Into an existing DEST with a state: nothing changes there, and --cleanup counts right.
         let first =
             try run(["--library", lib, "list", "--json"]).stdout.split(separator: "\n").first.map(String.init) ?? ""
-        let unique = try XCTUnwrap(try json(first)["uniqueName"] as? String)
+        let unique = try XCTUnwrap(try lastJSONObject(first)["uniqueName"] as? String)
         XCTAssertEqual(try run(["--library", lib, "delete", unique, "-q"]).status, 0)
         let cleanup = try dryRun(
             [

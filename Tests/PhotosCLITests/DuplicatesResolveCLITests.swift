@@ -23,10 +23,6 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         return r.stdout
     }
 
-    private func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     /// kite.jpg (2560×1600, from the corpus), kite-half.jpg (1280×800, quality 60),
     /// kite-quarter.jpg (640×400, quality 80) and aqua.jpg (another corpus photo), imported.
     /// - Returns: uniqueName by display name.

@@ -30,10 +30,6 @@ final class IdentityCLITests: BinaryTestCase {
         return r.stdout
     }
 
-    private func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-    }
-
     /// `history --json`: each transaction as `author context`, oldest first.
     private func historyAuthors(_ lib: String) throws -> [String] {
         try ok(lib, ["history", "--json"]).split(separator: "\n").map { line in

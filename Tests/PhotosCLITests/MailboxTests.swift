@@ -10,17 +10,6 @@ import XCTest
 final class MailboxTests: BinaryTestCase {
     override var label: String { "photos-mailbox" }
 
-    @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let r = try run(["--library", lib] + args)
-        XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)
-        return r.stdout
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-    }
-
     /// uniqueName → (sorted tags, sorted "author=value" ratings) of every photo of `lib`.
     func state(_ lib: String) throws -> [String: [String]] {
         var result: [String: [String]] = [:]

@@ -32,10 +32,6 @@ final class MetadataRefreshMergeCLITests: BinaryTestCase {
             JSONSerialization.jsonObject(with: Data(try XCTUnwrap(lines.first).utf8)) as? [String: Any])
     }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-    }
-
     /// The example: a library tag and Ann's rating survive a refresh of an edited
     /// sidecar (Insect → Bug), which adds Bug and removes Insect, and says so (text, --json,
     /// --dry-run).

@@ -10,7 +10,9 @@ final class PostgresSyncCLITests: BinaryTestCase {
     override var label: String { "photos-pg-sync-cli" }
 
     @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    override func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let r = try runProcess(
             try binary(), ["--library", lib] + args, environment: ["PHOTOS_OWNER": "olga@example.org"])
         XCTAssertEqual(r.status, 0, "\(lib) \(args): \(r.stderr)", file: file, line: line)
@@ -23,10 +25,6 @@ final class PostgresSyncCLITests: BinaryTestCase {
             let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return "\(o["uniqueName"] ?? "") \(o["tags"] ?? "") \(o["rating"] ?? "-") \(o["zone"] ?? "")"
         }.sorted()
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
     /// The backends of `pg` and `sq`: the test is of one library on each.

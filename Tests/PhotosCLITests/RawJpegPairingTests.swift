@@ -39,12 +39,6 @@ final class RawJpegPairingTests: BinaryTestCase {
         return path
     }
 
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let r = try run(["--library", lib] + args)
-        XCTAssertEqual(r.status, 0, r.stdout + r.stderr, file: file, line: line)
-        return r.stdout
-    }
-
     /// `import --json` of `paths`: the summary's counts.
     func importJSON(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws
         -> [String: Int]

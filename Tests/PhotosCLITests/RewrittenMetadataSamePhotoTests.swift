@@ -56,10 +56,6 @@ final class RewrittenMetadataSamePhotoTests: BinaryTestCase {
         }
     }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-    }
-
     func sha256(_ bytes: [UInt8]) throws -> String { try bytes.withUnsafeBytes { try SHA256Hasher.hex(of: $0) } }
 
     func originals(_ lib: String) -> [String] {

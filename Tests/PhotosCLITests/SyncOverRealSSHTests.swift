@@ -87,7 +87,9 @@ final class SyncOverRealSSHTests: BinaryTestCase {
 
     /// Runs `args` in `lib` and expects exit 0; its stdout.
     @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    override func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let r = try photos(["--library", lib] + args)
         XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)
         return r.stdout

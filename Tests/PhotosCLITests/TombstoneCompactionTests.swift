@@ -9,17 +9,6 @@ import XCTest
 final class TombstoneCompactionTests: BinaryTestCase {
     override var label: String { "photos-tombstones" }
 
-    @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        let r = try run(["--library", lib] + args)
-        XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)
-        return r.stdout
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
-    }
-
     /// uniqueName → sorted tags and the ratings' values, of every photo of `lib`.
     func state(_ lib: String) throws -> [String: [String]] {
         var result: [String: [String]] = [:]

@@ -13,7 +13,9 @@ final class ShareScenarioTests: BinaryTestCase {
     var bob: String { dir + "/bob" }
 
     @discardableResult
-    func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    override func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let r = try runProcess(
             try binary(), ["--library", lib] + args, environment: ["PHOTOS_OWNER": "olga@example.org"])
         XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)", file: file, line: line)

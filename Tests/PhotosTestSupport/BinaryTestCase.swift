@@ -46,6 +46,20 @@ open class BinaryTestCase: TemporaryFolderTestCase {
         process.waitUntilExit()
     }
 
+    /// Runs the binary on library `lib` with `args` and asserts exit status 0 (the failure names
+    /// the arguments and stderr). Returns stdout.
+    @discardableResult
+    open func ok(_ lib: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let r = try run(["--library", lib] + args)
+        XCTAssertEqual(r.status, 0, "\(lib) \(args): \(r.stderr)", file: file, line: line)
+        return r.stdout
+    }
+
+    /// `text`, one JSON object, parsed (a failure names the text).
+    open func json(_ text: String) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+    }
+
     /// Runs the binary to completion (in `folder` when given, else in this process's current
     /// folder) and returns its exit status and output.
     @discardableResult
