@@ -1,4 +1,5 @@
 import CImageCodec
+import PhotosModel
 
 /// What LibRaw says of a camera RAW file besides its pixels (raw.c `pc_raw_info`).
 public struct CameraRawInfo: Sendable, Equatable {
@@ -151,7 +152,8 @@ enum RawThumbnailer {
             if metadata.exif.dateTimeOriginal == nil {
                 let camera = metadata.exif.camera
                 metadata.exif = preview.1.exif
-                if camera != nil { metadata.exif.camera = camera }
+                // Part by part: the RAW's own make and model, the preview's lens when the RAW has none.
+                metadata.exif.camera = CameraIdentity.merged(camera, preview.1.exif.camera)
             }
             if metadata.xmp == nil { metadata.xmp = preview.1.xmp }
             if metadata.iptcKeywords.isEmpty { metadata.iptcKeywords = preview.1.iptcKeywords }

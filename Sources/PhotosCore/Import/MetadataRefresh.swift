@@ -247,12 +247,11 @@ extension Library {
                     attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
                 }
                 // The camera the file names now (issue 24 item 1): read again, it replaces the
-                // photo's when they differ; a file that names none keeps the photo's.
-                if item.camera != nil || item.cameraFormat != nil,
-                    item.camera != photo.camera || item.cameraFormat != photo.cameraFormat
-                {
-                    let camera = item.camera ?? photo.camera
-                    let format = item.cameraFormat ?? photo.cameraFormat
+                // photo's when they differ; a file that names none keeps the photo's. Compared
+                // after that merge, so a file naming less than the photo holds is no change.
+                let camera = item.camera ?? photo.camera
+                let format = item.cameraFormat ?? photo.cameraFormat
+                if camera != photo.camera || format != photo.cameraFormat {
                     try metadataStore.setCamera(ofPhoto: photo.rowID, camera, cameraFormat: format)
                     attributes += SyncEntity.cameraAttributes
                     change.camera = camera
