@@ -271,7 +271,9 @@ extension Library {
                 let older = existing.filter { $0.share == zone.id && $0.recipient == recipient.name }
                 let temp = mailboxTemporaryFolder()
                 defer { try? FileManager.default.removeItem(atPath: temp) }
-                let exported = try exportShare(zone, for: recipient.email, to: temp)
+                // Only the database is written here: the originals are read once, from the
+                // library, if the file is written at all.
+                let exported = try exportShare(zone, for: recipient.email, to: temp, originalsInPlace: true)
                 let name = MailboxName(
                     share: zone.id, sender: me, recipient: recipient.name, fromToken: exported.fromToken,
                     toToken: exported.toToken, acknowledged: acknowledged)
@@ -280,7 +282,8 @@ extension Library {
                     report.upToDate += 1
                     continue
                 }
-                report.bytes += try writeMailboxFile(from: temp, to: folder + "/" + name.fileName)
+                report.bytes += try writeMailboxFile(
+                    from: temp, originals: exported.originalsInPlace, to: folder + "/" + name.fileName)
                 report.written.append(name.fileName)
                 for old in older where old != name {
                     if unlink(folder + "/" + old.fileName) == 0 { report.superseded += 1 }
@@ -315,23 +318,29 @@ extension Library {
         }
     }
 
-    /// Streams the changeset folder `source` into the file `path`: under a dot-name beside it,
-    /// fsynced, renamed into place, the folder fsynced. Returns the bytes written.
+    /// Streams the changeset folder `source` (its originals read from `originals`, in the
+    /// library) into the file `path`: under a dot-name beside it, fsynced, renamed into place,
+    /// the folder fsynced. Returns the bytes written.
     /// - Throws: `SyncError` `.cannotWrite` (the dot-file is removed again).
-    func writeMailboxFile(from source: String, to path: String) throws -> Int64 {
+    func writeMailboxFile(
+        from source: String, originals: [ChangesetStream.FileSource], to path: String
+    ) throws -> Int64 {
         let folder = (path as NSString).deletingLastPathComponent
         let temp = folder + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw SyncError(.cannotWrite, "cannot write \(temp): \(String(cString: strerror(errno)))")
         }
+        var isOpen = true
+        defer { if isOpen { close(fd) } }
         do {
-            try ChangesetStream.send(folder: source, databaseName: try changesetBackend().fileName, to: fd)
-            guard fsync(fd) == 0 else {
+            try ChangesetStream.send(
+                folder: source, databaseName: try changesetBackend().fileName, originalsInPlace: originals, to: fd)
+            var st = stat()
+            guard fsync(fd) == 0, fstat(fd, &st) == 0 else {
                 throw SyncError(.cannotWrite, "cannot write \(temp): \(String(cString: strerror(errno)))")
             }
-            var st = stat()
-            _ = fstat(fd, &st)
+            isOpen = false
             close(fd)
             guard rename(temp, path) == 0 else {
                 throw SyncError(.cannotWrite, "cannot rename \(temp) to \(path): \(String(cString: strerror(errno)))")
@@ -343,7 +352,6 @@ extension Library {
             }
             return Int64(st.st_size)
         } catch {
-            close(fd)
             unlink(temp)
             if let e = error as? ChangesetStream.Failure { throw SyncError(.cannotWrite, "cannot write \(temp): \(e)") }
             throw error

@@ -83,11 +83,12 @@ extension Library {
     /// later ones what changed after the participant's last acknowledged token); a participant
     /// writes the changeset back to the owner: only this library's own changes, and of those
     /// only what a participant may send — its acceptance (accept, leave) always, edits of
-    /// photos, tags, ratings and links only with `read-write` permission.
+    /// photos, tags, ratings and links only with `read-write` permission. With
+    /// `originalsInPlace`, the originals stay in the library (`exportChangeset`'s).
     /// - Throws: `SyncError` `.misuse` without `--for` on the owner's side or with `--for` another address
     ///   on a participant's, `.refused` when `email` is not a participant; what `exportChangeset` throws.
     public func exportShare(
-        _ share: SharedZone, for email: Email?, to path: String,
+        _ share: SharedZone, for email: Email?, to path: String, originalsInPlace: Bool = false,
         progress: ((_ done: Int, _ total: Int, _ bytes: Int64) -> Void)? = nil
     ) throws -> ChangesetReport {
         let me = try libraryID()
@@ -100,7 +101,8 @@ extension Library {
             }
             let since = try acknowledgedToken(peer: Library.participantKey(email.rawValue), scope: share.id)
             return try exportChangeset(
-                to: path, since: since, zone: share.id, participant: email.rawValue, progress: progress)
+                to: path, since: since, zone: share.id, participant: email.rawValue,
+                originalsInPlace: originalsInPlace, progress: progress)
         }
         // A participant's changeset goes to the owner and speaks for this library only.
         if let email, email.rawValue != m.email {
@@ -122,7 +124,8 @@ extension Library {
             }
         }
         return try exportChangeset(
-            to: path, since: since, zone: share.id, participant: m.email, including: ownChanges, progress: progress)
+            to: path, since: since, zone: share.id, participant: m.email, including: ownChanges,
+            originalsInPlace: originalsInPlace, progress: progress)
     }
 
     /// The key under which a participant's acknowledgements are kept (its library id is not
