@@ -98,10 +98,11 @@ public enum DuplicateResolveError: Error, Equatable, CustomStringConvertible {
 
 /// The rank of a capture-time source for `duplicates --resolve` (issue 27 item 3), smaller is
 /// better: a time set by hand (`manual`), then EXIF DateTimeOriginal (`exif`, with or without
-/// `+gps-offset`), DateTimeDigitized, the container's or a sidecar's creation time
-/// (`quicktime-creationdate`, `creation-time`, `xmp`, `json`), EXIF DateTime, the GPS time, and
-/// last the file's modification time and no time at all: the order `CaptureTime`'s sources are
-/// read in on import, which takes the first that has a value.
+/// `+gps-offset`), DateTimeDigitized, DateTime, then the container's or a sidecar's creation time
+/// (`quicktime-creationdate`, `creation-time`, `xmp`, `json`), the GPS time, and last the
+/// file's modification time and no time at all: the order `Importer.captureTime` reads a
+/// still's sources in, taking the first that has a value (a video has no EXIF: its container
+/// times come first there, and rank the same here).
 public enum CaptureSourceRank {
     /// 0…7 (7: no capture time).
     public static func rank(_ source: String?, hasTime: Bool) -> Int {
@@ -111,8 +112,8 @@ public enum CaptureSourceRank {
         case CaptureTime.manualSource: return 0
         case "exif": return 1
         case "exif-digitized": return 2
-        case "quicktime-creationdate", "creation-time", "xmp", "json": return 3
-        case "exif-datetime": return 4
+        case "exif-datetime": return 3
+        case "quicktime-creationdate", "creation-time", "xmp", "json": return 4
         case "gps": return 5
         default: return 6
         }
