@@ -430,6 +430,14 @@ public final class Importer {
                 guard var writer = batchWriter else { return }
                 defer { batchWriter = writer }
                 let result = try writer.write(batch)
+                for (path, original) in result.unpaired {
+                    fail(
+                        path,
+                        "the other half of its RAW+JPEG pair was imported meanwhile by another run; import it again (it joins that photo)"
+                    )
+                    uncommitted.append(original)
+                }
+                uncommitted += result.unreferenced
                 for path in result.vanished {
                     fail(
                         path,

@@ -58,6 +58,12 @@ struct ImportBatchWriter {
         var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
+        /// RAWs of a pair whose other half another run committed meanwhile (a duplicate here):
+        /// not imported with it, each with the original its worker wrote, which nothing
+        /// references (`removeUncommittedFiles` takes them). Run again, the RAW joins that photo.
+        var unpaired: [(path: String, original: UncommittedOriginal)] = []
+        /// The originals written for a pair whose other half vanished: nothing references them.
+        var unreferenced: [UncommittedOriginal] = []
         /// RAWs imported as the `raw` original of a new photo of this batch.
         var paired = 0
         /// Files that joined a photo already in the library as the other half of its pair.
@@ -89,6 +95,9 @@ struct ImportBatchWriter {
                         result.duplicates += 1
                         result.duplicateSHA256s.append(item.sha256)
                         result.duplicatePaths.append(item.path)
+                        if let raw = item.raw, raw.written != nil {
+                            result.unpaired.append((raw.path, raw.uncommitted))
+                        }
                         continue
                     }
                     var st = stat()
@@ -97,13 +106,17 @@ struct ImportBatchWriter {
                         stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0
                     {
                         result.vanished.append(item.path)
-                        if let raw = item.raw { result.vanished.append(raw.path) }
+                        if let raw = item.raw {
+                            result.vanished.append(raw.path)
+                            if raw.written != nil { result.unreferenced.append(raw.uncommitted) }
+                        }
                         continue
                     }
                     if let raw = item.raw, raw.written != nil,
                         stat(library.externalData.path(for: ExternalDataStore.reference(for: raw.sha256)), &st) != 0
                     {
                         result.vanished += [item.path, raw.path]
+                        if item.wroteFile { result.unreferenced.append(item.uncommitted) }
                         continue
                     }
                     if pairing, item.raw == nil, try join(item, history: &history, writer: writer, hasRaw: &hasRaw) {
@@ -232,7 +245,8 @@ struct ImportBatchWriter {
         _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasRaw: inout Bool?
     ) throws -> Bool {
         guard let t = item.capture, Pairing.fromMetadata(t), item.result.format == .raw || Pairing.isStill(item),
-            let from = Pairing.shifted(t.local, by: -3), let to = Pairing.shifted(t.local, by: 3)
+            let from = CaptureTime.shifted(t.local, by: -Pairing.lookupSeconds),
+            let to = CaptureTime.shifted(t.local, by: Pairing.lookupSeconds)
         else { return false }
         if item.result.format != .raw {
             // A still joins only a RAW's photo: none in the zone, no lookup.

@@ -99,17 +99,9 @@ enum Pairing {
         return out
     }
 
-    /// The local wall-clock text `seconds` after (or before, negative) `local`, in the stored
-    /// form (`YYYY-MM-DDTHH:MM:SS`, whole seconds, rounded down); nil when `local` is not one.
-    static func shifted(_ local: String, by seconds: Int) -> String? {
-        guard let w = WallClock.parse(local) else { return nil }
-        var t = time_t(w.secondsAsUTC + seconds)
-        var tm = tm()
-        guard gmtime_r(&t, &tm) != nil else { return nil }
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(tm.tm_year) + 1900, Int(tm.tm_mon) + 1, Int(tm.tm_mday),
-            Int(tm.tm_hour), Int(tm.tm_min), Int(tm.tm_sec))
-    }
+    /// The half-width of the capture-time range a join looks candidates up in (seconds): the
+    /// rule's `maxSeconds` and one more for the sub-seconds `joinable` compares exactly.
+    static let lookupSeconds = Int(maxSeconds.rounded(.up)) + 1
 
     /// Whether `item` (a prepared file that is no pair) may join `candidate` (a photo already in
     /// the library): one original, the other kind (a RAW joins a still's photo, a still joins a
