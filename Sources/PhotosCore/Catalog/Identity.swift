@@ -47,8 +47,7 @@ extension Library {
     ///   - zone: the zone id of the change.
     /// - Throws: the store's error.
     func historyAuthorName(_ author: HistoryAuthor, context: HistoryContext, zone: String) throws -> String {
-        if let explicit = author.given ?? context.maintenanceAuthor { return explicit }
-        if author.user != HistoryAuthor.default.user { return author.user }
+        if let fixed = author.fixedName(for: context) { return fixed }
         let participant = try participantEmail(inZone: zone)
         let recorded = participant == nil && author.owner == nil ? try syncStore.ownerAddress() : nil
         return author.name(for: context, participant: participant, owner: recorded)

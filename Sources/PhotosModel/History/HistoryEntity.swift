@@ -205,9 +205,15 @@ public struct HistoryAuthor: Equatable, Sendable, ExpressibleByStringLiteral {
     ///   - participant: this library's participant e-mail in the zone, or nil in its own zones.
     ///   - recorded: the owner address the library records, or nil.
     public func name(for context: HistoryContext, participant: String?, owner recorded: String? = nil) -> String {
+        fixedName(for: context) ?? participant ?? owner ?? recorded ?? user
+    }
+
+    /// The author of `context` that no zone changes: `--author`, a maintenance context's own
+    /// author, or `$PHOTOS_AUTHOR` when it names someone other than `photos`; nil when the
+    /// zone's participant or the owner address decides (`name(for:participant:owner:)`).
+    public func fixedName(for context: HistoryContext) -> String? {
         if let explicit = given ?? context.maintenanceAuthor { return explicit }
-        if user != HistoryAuthor.default.user { return user }
-        return participant ?? owner ?? recorded ?? user
+        return user != HistoryAuthor.default.user ? user : nil
     }
 }
 
