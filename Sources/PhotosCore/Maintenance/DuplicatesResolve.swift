@@ -265,7 +265,10 @@ extension Library {
     }
 
     /// Gives the keeper one rating per author of the ratings of it and `members`: the value of
-    /// the latest (`ratingValueStamps`). Anonymous ratings count as one author.
+    /// the latest (`ratingValueStamps`). Anonymous ratings (an XMP sidecar's or embedded
+    /// `xmp:Rating`, authorless) count as one author: a member's later anonymous value replaces
+    /// that of the keeper's latest anonymous rating (a keeper from before schema 5 may hold
+    /// several; the others stay), and the change is reported as every other is.
     private func mergeRatings(
         into keeper: PhotoKey, from members: [PhotoKey], history: inout HistoryWriter,
         resolution: inout DuplicateResolution
@@ -295,7 +298,7 @@ extension Library {
                 history.insert(.rating(uuid: uuid), zone: keeper.zone)
                 resolution.ratings.append((author, nil, value.rawValue, best.from))
                 changed = true
-            } else if author != nil, let current = mine.first,
+            } else if let current = mine.max(by: { (stamps[$0.uuid] ?? least, $0.id) < (stamps[$1.uuid] ?? least, $1.id) }),
                 stamps[current.uuid] ?? least < stamps[best.rating.uuid] ?? least, current.value != best.rating.value,
                 let value = RatingValue(rawValue: best.rating.value)
             {
