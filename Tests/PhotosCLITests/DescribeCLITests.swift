@@ -153,6 +153,41 @@ final class DescribeCLITests: BinaryTestCase {
         XCTAssertEqual(try LibrarySnapshot.dumpCatalog(lib), before)
     }
 
+    /// Export writes them to XMP sidecars (exiftool reads them back) and JSON sidecars, and
+    /// `{title}` names files; a re-import of the export into a new library restores them.
+    func testExportSidecarsAndTemplateCarryThem() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try requireCorpus() + "/bench/mate_Aqua.jpg", toPath: input + "/a.jpg")
+        try ok(["import", "-q", input])
+        let aqua = try XCTUnwrap(try listedByDisplayName(lib)["a.jpg"]?["uniqueName"] as? String)
+        try ok(["describe", aqua, "--title", "Côte & <mer>/nord", "--description", "Deux\nlignes"])
+        let out = dir + "/out"
+        try ok(["export", out, "--sidecar", "xmp", "-q", "--template", "{title}.{ext}"])
+        let file = out + "/Côte & <mer>_nord.jpg"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file), "\((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-j", "-XMP-dc:Title", "-XMP-dc:Description", file + ".xmp"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let read = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+        XCTAssertEqual(read["Title"] as? String, "Côte & <mer>/nord")
+        XCTAssertEqual(read["Description"] as? String, "Deux\nlignes")
+        let again = dir + "/again"
+        try ok(["init", "-q"], library: again)
+        try ok(["import", "-q", out], library: again)
+        XCTAssertEqual(try texts(again)["Côte & <mer>_nord.jpg"], ["Côte & <mer>/nord", "Deux\nlignes"])
+        let json = dir + "/json"
+        try ok(["export", json, "--sidecar", "json", "-q"])
+        let sidecar = try self.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: json + "/a.jpg.json")), as: UTF8.self))
+        XCTAssertEqual(sidecar["title"] as? String, "Côte & <mer>/nord")
+        XCTAssertEqual(sidecar["description"] as? String, "Deux\nlignes")
+    }
+
     /// A read-only participant may not describe the share's photos (77, as every write).
     func testAReadOnlyParticipantIsRefused() throws {
         let input = dir + "/in"

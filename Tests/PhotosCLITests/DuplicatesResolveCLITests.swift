@@ -407,6 +407,35 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertEqual(try catalog.scalarInt("SELECT count(*) FROM rating"), 1)
     }
 
+    /// The keeper without a title or description takes a member's (issue 26 item 6); one it
+    /// has stays; a peer that syncs gets it.
+    func testTheKeeperTakesAMembersTitleAndDescription() throws {
+        let names = try makeGroup()
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let quarter = try XCTUnwrap(names["kite-quarter.jpg"])
+        try ok(["describe", kite, "--description", "Mine"])
+        try ok(["describe", half, "--title", "Kite festival", "--description", "Theirs"])
+        let peer = dir + "/peer"
+        try ok(["init", "-q"], library: peer)
+        try ok(["sync", "--from", lib], library: peer)
+        let dry = try ok(["duplicates", "--resolve", "--dry-run"])
+        XCTAssertTrue(dry.contains("  would set title: Kite festival (from \(half))\n"), dry)
+        XCTAssertFalse(dry.contains("set description"), dry)
+        let result = try json(try ok(["--json", "duplicates", "--resolve", "--yes"]))
+        let group = try XCTUnwrap((result["groups"] as? [[String: Any]])?.first)
+        XCTAssertEqual((group["title"] as? [String: Any])?["from"] as? String, half)
+        XCTAssertTrue(group["description"] is NSNull)
+        let catalog = try TestCatalog(root: lib)
+        XCTAssertEqual(
+            try catalog.rows("SELECT title, description FROM photo WHERE unique_name = ?", [kite]).first,
+            ["Kite festival", "Mine"])
+        XCTAssertEqual(try catalog.scalarInt("SELECT count(*) FROM photo WHERE unique_name = ?", [quarter]), 0)
+        try ok(["sync", "--from", lib], library: peer)
+        XCTAssertEqual(
+            try TestCatalog(root: peer).rows("SELECT title, description FROM photo WHERE unique_name = ?", [kite])
+                .first, ["Kite festival", "Mine"])
+    }
+
     /// On a terminal the command lists what goes and asks; "n" changes nothing.
     func testTerminalListsWhatGoesAndNoChangesNothing() throws {
         let names = try makeGroup()
