@@ -881,7 +881,8 @@ public final class Importer {
                 imageSHA256: imageSHA256,
                 position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
                 camera: Importer.camera(result, metadata: metadata),
-                cameraFormat: Importer.cameraFormat(result, path: path), text: Importer.text(result, metadata: metadata)))
+                cameraFormat: Importer.cameraFormat(result, path: path), text: Importer.text(result, metadata: metadata)
+            ))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

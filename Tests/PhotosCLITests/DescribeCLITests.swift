@@ -165,7 +165,9 @@ final class DescribeCLITests: BinaryTestCase {
         let out = dir + "/out"
         try ok(["export", out, "--sidecar", "xmp", "-q", "--template", "{title}.{ext}"])
         let file = out + "/Côte & <mer>_nord.jpg"
-        XCTAssertTrue(FileManager.default.fileExists(atPath: file), "\((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: file),
+            "\((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [])")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         p.arguments = ["-j", "-XMP-dc:Title", "-XMP-dc:Description", file + ".xmp"]
@@ -183,7 +185,8 @@ final class DescribeCLITests: BinaryTestCase {
         XCTAssertEqual(try texts(again)["Côte & <mer>_nord.jpg"], ["Côte & <mer>/nord", "Deux\nlignes"])
         let json = dir + "/json"
         try ok(["export", json, "--sidecar", "json", "-q"])
-        let sidecar = try self.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: json + "/a.jpg.json")), as: UTF8.self))
+        let sidecar = try self.json(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: json + "/a.jpg.json")), as: UTF8.self))
         XCTAssertEqual(sidecar["title"] as? String, "Côte & <mer>/nord")
         XCTAssertEqual(sidecar["description"] as? String, "Deux\nlignes")
     }

@@ -309,7 +309,9 @@ extension Library {
                 history.insert(.rating(uuid: uuid), zone: keeper.zone)
                 resolution.ratings.append((author, nil, value.rawValue, best.from))
                 changed = true
-            } else if let current = mine.max(by: { (stamps[$0.uuid] ?? least, $0.id) < (stamps[$1.uuid] ?? least, $1.id) }),
+            } else if let current = mine.max(by: {
+                (stamps[$0.uuid] ?? least, $0.id) < (stamps[$1.uuid] ?? least, $1.id)
+            }),
                 stamps[current.uuid] ?? least < stamps[best.rating.uuid] ?? least, current.value != best.rating.value,
                 let value = RatingValue(rawValue: best.rating.value)
             {
