@@ -8,7 +8,7 @@ enum Registry {
         CommandDescriptor(ShowCommand.self), CommandDescriptor(ThumbnailCommand.self),
         CommandDescriptor(ThumbnailsCommand.self),
         CommandDescriptor(DateSetCommand.self), CommandDescriptor(DateShiftCommand.self),
-        CommandDescriptor(GeotagCommand.self),
+        CommandDescriptor(GeotagCommand.self), CommandDescriptor(DescribeCommand.self),
         CommandDescriptor(DeleteCommand.self), CommandDescriptor(VerifyCommand.self),
         CommandDescriptor(TagListCommand.self), CommandDescriptor(TagAddCommand.self),
         CommandDescriptor(TagRemoveCommand.self), CommandDescriptor(TagDeleteCommand.self),

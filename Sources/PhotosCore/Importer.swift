@@ -208,6 +208,9 @@ public final class Importer {
         /// The camera (`Importer.camera`) and a RAW's container name (`Importer.cameraFormat`).
         var camera: CameraIdentity? = nil
         var cameraFormat: String? = nil
+        /// Its title and description (`Importer.text`), nil when none.
+        var title: String? = nil
+        var description: String? = nil
         /// The RAW of its RAW+JPEG pair (`Pairing.group`), imported with it as its `raw` original.
         var raw: PairedOriginal? = nil
         /// True when this worker wrote the original, or its pair's.
@@ -805,10 +808,12 @@ public final class Importer {
                         previousSHA256: match.sha256, sha256: file.sha256, byteSize: file.bytes.count,
                         replacedBefore: match.replacedSHA256s, written: wrote),
                     position: position, camera: Importer.camera(result, metadata: sidecar),
-                    cameraFormat: Importer.cameraFormat(result, path: path)))
+                    cameraFormat: Importer.cameraFormat(result, path: path),
+                    text: Importer.text(result, metadata: sidecar)))
         }
         // Merged into `sidecar`: the raw packet (up to 4 MiB) and the IPTC keywords would only
         // weigh on the import queue and the batch (`ImportPipeline`).
+        let text = Importer.text(result, metadata: sidecar)
         var kept = result
         kept.metadata.xmp = nil
         kept.metadata.iptcKeywords = []
@@ -837,7 +842,8 @@ public final class Importer {
                 path: path, sha256: file.sha256, byteSize: file.bytes.count, result: kept,
                 sidecar: sidecar, capture: capture, written: wrote, warnings: warnings, imageSHA256: imageSHA256,
                 position: position, camera: Importer.camera(result, metadata: sidecar),
-                cameraFormat: Importer.cameraFormat(result, path: path)))
+                cameraFormat: Importer.cameraFormat(result, path: path), title: text.title,
+                description: text.description))
     }
 
     /// `--refresh-metadata`'s read of a file already in the library: its metadata as import
@@ -875,7 +881,8 @@ public final class Importer {
                 imageSHA256: imageSHA256,
                 position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
                 camera: Importer.camera(result, metadata: metadata),
-                cameraFormat: Importer.cameraFormat(result, path: path)))
+                cameraFormat: Importer.cameraFormat(result, path: path), text: Importer.text(result, metadata: metadata)
+            ))
     }
 
     /// What the image's own metadata says: its XMP packet parsed and its IPTC keywords, each

@@ -48,6 +48,9 @@ public struct PhotoRecord: Equatable {
     /// A camera RAW's container name in lower case ("nef", "cr3"; issue 24 item 7); nil for
     /// another format.
     public var cameraFormat: String? = nil
+    /// The title and description (issue 26 item 6); nil when none.
+    public var title: String? = nil
+    public var description: String? = nil
     /// Every original of the photo, primary first (issue 24 item 2: the RAW of a RAW+JPEG pair
     /// is a second one, role `raw`).
     public var originals: [PhotoOriginal] = []
@@ -95,7 +98,8 @@ public struct PhotoRecord: Equatable {
         ]
         let relations: [(String, JSONValue)] = [
             ("tags", .array(tags.map(JSONValue.string))), ("ratings", ratingsJSON),
-            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue))
+            ("rating", .optional(rating)), ("zone", .string(zone)), ("scope", .string(scope.rawValue)),
+            ("title", .optional(title)), ("description", .optional(description))
         ]
         let place: [(String, JSONValue)] = [
             ("latitude", position.map { .decimal($0.latitude, decimals: 7) } ?? .null),
@@ -166,8 +170,9 @@ public struct PhotoFilter {
     /// Photos whose display name matches this glob (`*`, `?`, `[abc]`, `[a-z]`, `[!x]`; POSIX
     /// fnmatch without FNM_PATHNAME), ignoring case and diacritics (`NameGlob`).
     public var name: String?
-    /// Photos whose display name, a tag or the title of their share contains this text,
-    /// ignoring case and diacritics (as `tag list --match`, `TagName.matches`).
+    /// Photos whose display name, a tag, their title or description (issue 26 item 6) or the
+    /// title of their share contains this text, ignoring case and diacritics (as
+    /// `tag list --match`, `TagName.matches`).
     public var search: String?
     /// Photos whose original has one of these formats; empty: any.
     public var formats: [ImageFormat] = []
@@ -223,6 +228,7 @@ extension Library {
             latitudeE7: row.latitudeE7, longitudeE7: row.longitudeE7, altitudeMM: row.altitudeMM)
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
         (record.camera, record.cameraFormat) = (row.camera, row.cameraFormat)
+        (record.title, record.description) = (row.title, row.description)
         return record
     }
 
@@ -357,7 +363,9 @@ extension Library {
                     try fillRelations(&rec)
                 }
                 if let search = filter.search, !search.isEmpty {
-                    let texts = [rec.displayName] + rec.tags + (shareTitles[rec.zone].map { [$0] } ?? [])
+                    let texts =
+                        [rec.displayName] + rec.tags + [rec.title, rec.description].compactMap { $0 }
+                        + (shareTitles[rec.zone].map { [$0] } ?? [])
                     guard texts.contains(where: { TagName.matches($0, search) }) else { return }
                 }
                 try body(rec)

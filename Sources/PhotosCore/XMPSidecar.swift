@@ -41,6 +41,11 @@ public struct XMPSidecar: Equatable, Sendable {
     /// `aux:Lens` (Adobe's `http://ns.adobe.com/exif/1.0/aux/`, what Lightroom and darktable
     /// write), each cleaned by `CameraIdentity.clean`; nil when the packet names none.
     public var camera: CameraIdentity?
+    /// `dc:title` and `dc:description` (Part 1 §8.4, Lang Alt: the `x-default` item first, else
+    /// the first; a simple value as some writers give it), or a JSON sidecar's `title` and
+    /// `description`, cleaned by `PhotoText` (issue 26 item 6); nil when none.
+    public var title: String?
+    public var description: String?
 
     /// - Parameters: as the properties; `hasRating` defaults to `rating != nil` and
     ///   `hasKeywords` to `!subjects.isEmpty`.
@@ -184,6 +189,7 @@ public struct XMPSidecar: Equatable, Sendable {
         result.captureTime = object.captureDate.flatMap { CaptureTime.fromISO($0, source: "json") }
         result.hasKeywords = object.hasTags
         result.uniqueName = object.uniqueName.flatMap(XMPSidecar.validUniqueName)
+        (result.title, result.description) = (PhotoText.title(object.title), PhotoText.description(object.description))
         // The position `photos export --sidecar json` wrote (issue 26 item 1); out of range, or
         // half of one, is none (`GeoPosition`).
         if let latitude = object.latitude, let longitude = object.longitude {
@@ -268,6 +274,8 @@ public struct XMPSidecar: Equatable, Sendable {
                 if (1...5).contains(rounded) { result.rating = rounded }
             }
         }
+        result.title = PhotoText.title(XMPToolkit.localizedText(xmp, dcNS, "title"))
+        result.description = PhotoText.description(XMPToolkit.localizedText(xmp, dcNS, "description"))
         result.captureTime = captureTime(
             dateCreated: XMPToolkit.property(xmp, photoshopNS, "DateCreated"),
             dateTimeOriginal: XMPToolkit.property(xmp, exifNS, "DateTimeOriginal"))
@@ -368,6 +376,8 @@ public struct XMPSidecar: Equatable, Sendable {
             if result.captureTime == nil { result.captureTime = embedded?.captureTime }
             if result.position == nil { result.position = embedded?.position }
             result.camera = CameraIdentity.merged(result.camera, embedded?.camera)
+            if result.title == nil { result.title = embedded?.title }
+            if result.description == nil { result.description = embedded?.description }
             return result
         }
         var result = sidecar ?? XMPSidecar()
@@ -398,6 +408,9 @@ public struct XMPSidecar: Equatable, Sendable {
         if result.captureTime == nil { result.captureTime = embedded?.captureTime }
         if result.position == nil { result.position = embedded?.position }
         result.camera = CameraIdentity.merged(result.camera, embedded?.camera)
+        // The sidecar's title and description, else the embedded XMP's (issue 26 item 6).
+        if result.title == nil { result.title = embedded?.title }
+        if result.description == nil { result.description = embedded?.description }
         if result.uniqueName == nil { result.uniqueName = embedded?.uniqueName }
         result.hasKeywords = result.hasKeywords || embedded?.hasKeywords == true || !iptcKeywords.isEmpty
         return result
@@ -436,11 +449,16 @@ public struct XMPSidecar: Equatable, Sendable {
         var latitude: Double?
         var longitude: Double?
         var altitude: Double?
+        /// `title` and `description` as `list --json` writes them (issue 26 item 6).
+        var title: String?
+        var description: String?
         /// True when the object has a `tags` array (an empty one included).
         var hasTags = false
         /// True when the object has a `rating` that is a number or null (another type is ignored).
         var hasRatingKey = false
-        enum CodingKeys: String, CodingKey { case tags, rating, captureDate, uniqueName, latitude, longitude, altitude }
+        enum CodingKeys: String, CodingKey {
+            case tags, rating, captureDate, uniqueName, latitude, longitude, altitude, title, description
+        }
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let list = (try? container.decodeIfPresent([String].self, forKey: .tags)) ?? nil
@@ -454,6 +472,8 @@ public struct XMPSidecar: Equatable, Sendable {
             latitude = (try? container.decodeIfPresent(Double.self, forKey: .latitude)) ?? nil
             longitude = (try? container.decodeIfPresent(Double.self, forKey: .longitude)) ?? nil
             altitude = (try? container.decodeIfPresent(Double.self, forKey: .altitude)) ?? nil
+            title = (try? container.decodeIfPresent(String.self, forKey: .title)) ?? nil
+            description = (try? container.decodeIfPresent(String.self, forKey: .description)) ?? nil
         }
     }
 }
@@ -506,6 +526,25 @@ enum XMPToolkit {
             i += length
         }
         return nil
+    }
+
+    /// A Lang Alt property's text (Part 1 §8.2.2.4): the `x-default` item, else the first item
+    /// (the toolkit's `GetLocalizedText` rule), else a simple value; nil when absent or when the
+    /// item's text is its own language tag.
+    static func localizedText(_ xmp: XmpPtr, _ ns: String, _ name: String) -> String? {
+        guard let value = xmp_string_new(), let lang = xmp_string_new() else { return nil }
+        defer {
+            xmp_string_free(value)
+            xmp_string_free(lang)
+        }
+        var options: UInt32 = 0
+        if xmp_get_localized_text(xmp, ns, name, "", "x-default", lang, value, &options) {
+            // An item whose text is its language tag (`<rdf:li xml:lang="x-default">x-default`,
+            // what the corpus's Olympus E-M1 files hold) says nothing.
+            let text = xmp_string_cstr(value).map { String(cString: $0) }
+            return text == xmp_string_cstr(lang).map { String(cString: $0) } ? nil : text
+        }
+        return items(xmp, ns, name, limit: 1).first
     }
 
     /// A simple property's value, by namespace URI and local name; nil when absent or not simple.

@@ -10,6 +10,10 @@ public struct EmbeddedMetadata: Sendable, Equatable {
     /// IPTC-IIM Keywords (record 2, dataset 25) from the JPEG APP13 Photoshop resource 0x0404,
     /// in order, as text (UTF-8 when declared by 1:90 or valid, else ISO 8859-1).
     public var iptcKeywords: [String] = []
+    /// IPTC-IIM Object Name (2:05) and Caption-Abstract (2:120) from the same resource, decoded
+    /// as the keywords are, the first of each; nil when absent (issue 26 item 6).
+    public var iptcObjectName: String?
+    public var iptcCaption: String?
 
     /// The largest embedded XMP packet kept, in bytes (4 MiB; a JPEG APP1 packet is at most
     /// 65,502 bytes, XMP Specification Part 3 §1.1.3).
@@ -52,7 +56,10 @@ public struct EmbeddedMetadata: Sendable, Equatable {
                 if room <= 0 { break }
                 resources.append(contentsOf: jpeg[range.lowerBound..<min(range.upperBound, range.lowerBound + room)])
             }
-            result.iptcKeywords = IPTCReader.keywords(inPhotoshopResources: resources)
+            let iptc = IPTCReader.fields(inPhotoshopResources: resources)
+            (result.iptcKeywords, result.iptcObjectName, result.iptcCaption) = (
+                iptc.keywords, iptc.objectName, iptc.caption
+            )
         }
         return result
     }
@@ -166,7 +173,16 @@ public enum IPTCReader {
     /// The Keywords (2:25) in the IPTC-IIM resource of `resources`, in order, empty ones
     /// dropped; at most `maxKeywords`.
     public static func keywords(inPhotoshopResources resources: [UInt8]) -> [String] {
+        fields(inPhotoshopResources: resources).keywords
+    }
+
+    /// The Keywords (as `keywords`), and the first Object Name (2:05) and Caption-Abstract
+    /// (2:120), in the IPTC-IIM resources of `resources`.
+    public static func fields(inPhotoshopResources resources: [UInt8]) -> (
+        keywords: [String], objectName: String?, caption: String?
+    ) {
         var keywords: [String] = []
+        var objectName: String?, caption: String?
         let b = resources
         var p = 0
         while p + 12 <= b.count, keywords.count < maxKeywords {
@@ -181,16 +197,27 @@ public enum IPTCReader {
             q += 4
             guard size >= 0, size <= b.count - q else { break }
             if id == 0x0404 {
-                keywords += iimKeywords(b[q..<(q + size)], limit: maxKeywords - keywords.count)
+                let iim = iimFields(b[q..<(q + size)], limit: maxKeywords - keywords.count)
+                keywords += iim.keywords
+                objectName = objectName ?? iim.objectName
+                caption = caption ?? iim.caption
             }
             p = q + size + (size % 2)
         }
-        return keywords
+        return (keywords, objectName, caption)
     }
 
     /// The 2:25 datasets of an IPTC-IIM stream, at most `limit`.
     static func iimKeywords(_ iim: ArraySlice<UInt8>, limit: Int = maxKeywords) -> [String] {
+        iimFields(iim, limit: limit).keywords
+    }
+
+    /// The 2:25 datasets of an IPTC-IIM stream (at most `limit`), and its first 2:05 and 2:120.
+    static func iimFields(_ iim: ArraySlice<UInt8>, limit: Int = maxKeywords) -> (
+        keywords: [String], objectName: String?, caption: String?
+    ) {
         var result: [String] = []
+        var objectName: String?, caption: String?
         var utf8Declared = false
         var p = iim.startIndex
         let end = iim.endIndex
@@ -215,10 +242,14 @@ public enum IPTCReader {
                 let trimmed = String(
                     text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " || $0 == "\0" }).reversed())
                 if !trimmed.isEmpty { result.append(trimmed) }
+            } else if record == 2 && dataset == 5 && objectName == nil {
+                objectName = decode(value, utf8: utf8Declared)
+            } else if record == 2 && dataset == 120 && caption == nil {
+                caption = decode(value, utf8: utf8Declared)
             }
             p += length
         }
-        return result
+        return (result, objectName, caption)
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>, utf8: Bool) -> String {

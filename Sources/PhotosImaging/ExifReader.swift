@@ -35,6 +35,9 @@ public struct ExifMetadata: Sendable, Equatable {
     /// Make (IFD0 tag 0x010F), Model (IFD0 0x0110) and LensModel (Exif IFD 0xA434; CIPA
     /// DC-008-2019 §4.6.5 G), cleaned (`CameraIdentity.clean`); nil when none is present.
     public var camera: CameraIdentity?
+    /// ImageDescription (IFD0 tag 0x010E, EXIF 2.32 §4.6.5 D) as written, NUL padding and all;
+    /// nil when absent (`PhotoText.exifDescription` drops cameras' boilerplate).
+    public var imageDescription: String?
 
     /// Metadata of a file without EXIF.
     public init() {}
@@ -166,6 +169,7 @@ public enum ExifReader {
                     result.hasOrientation = true
                 }
             case 0x010F: make = reader.text(type: type, count: count, valueOffset: valueOffset)
+            case 0x010E: result.imageDescription = reader.text(type: type, count: count, valueOffset: valueOffset)
             case 0x0110: model = reader.text(type: type, count: count, valueOffset: valueOffset)
             case 0x8769:
                 if count == 1, let value = reader.integer(type: type, at: valueOffset) { exifIFD = value }

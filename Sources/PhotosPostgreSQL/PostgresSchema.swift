@@ -367,6 +367,13 @@ public enum PostgresSchema {
             singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
             email     TEXT COLLATE "C" NOT NULL CHECK (octet_length(email) BETWEEN 3 AND 254)
         );
+        """,
+        // 20 (issue 26 item 6): as SQLite migration 20, the title and description, NULL when none.
+        """
+        ALTER TABLE photo ADD COLUMN title TEXT COLLATE "C"
+            CHECK (title IS NULL OR octet_length(title) BETWEEN 1 AND 2000);
+        ALTER TABLE photo ADD COLUMN description TEXT COLLATE "C"
+            CHECK (description IS NULL OR octet_length(description) BETWEEN 1 AND 65536);
         """
     ]
 }

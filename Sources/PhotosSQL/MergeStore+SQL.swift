@@ -75,9 +75,10 @@ extension MergeSourceStore where Self: SQLConnection {
         let camera =
             schemaVersion >= PhotoAttributes.cameraSchemaVersion
             ? "camera_make, camera_model, lens_model, camera_format" : "NULL, NULL, NULL, NULL"
+        let text = schemaVersion >= PhotoAttributes.textSchemaVersion ? "title, description" : "NULL, NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind), \(camera) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind), \(camera), \(text) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
             var attributes = PhotoAttributes(
@@ -96,6 +97,7 @@ extension MergeSourceStore where Self: SQLConnection {
             (attributes.cameraMake, attributes.cameraModel, attributes.lensModel, attributes.cameraFormat) = (
                 r.optionalString(17), r.optionalString(18), r.optionalString(19), r.optionalString(20)
             )
+            (attributes.title, attributes.description) = (r.optionalString(21), r.optionalString(22))
             return attributes
         }
     }

@@ -16,6 +16,11 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, photoID])
     }
 
+    public func setText(ofPhoto photoID: Int64, title: String?, description: String?) throws {
+        try execute(
+            sql: "UPDATE photo SET title = ?, description = ? WHERE id = ?", arguments: [title, description, photoID])
+    }
+
     public func setPosition(ofPhoto photoID: Int64, latitudeE7: Int, longitudeE7: Int, altitudeMM: Int?) throws {
         try execute(
             sql: "UPDATE photo SET latitude_e7 = ?, longitude_e7 = ?, altitude_mm = ? WHERE id = ?",

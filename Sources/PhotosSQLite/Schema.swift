@@ -643,6 +643,18 @@ public enum Schema {
             singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 1),
             email     TEXT NOT NULL CHECK (length(CAST(email AS BLOB)) BETWEEN 3 AND 254)
         );
+        """,
+        // 20 (issue 26 item 6; the task's migration 21, renumbered when merged): each photo's
+        // title and description — read at import from XMP `dc:title`/`dc:description`, IPTC
+        // Object Name/Caption-Abstract or EXIF ImageDescription (`PhotoText`), set by
+        // `photos describe` — NULL when it has none (never the empty string), at most
+        // `PhotoText.maxTitleBytes`/`maxDescriptionBytes` bytes of UTF-8. Rows from before keep
+        // NULLs until `import --refresh-metadata` reads their files again.
+        """
+        ALTER TABLE photo ADD COLUMN title TEXT
+            CHECK (title IS NULL OR length(CAST(title AS BLOB)) BETWEEN 1 AND 2000);
+        ALTER TABLE photo ADD COLUMN description TEXT
+            CHECK (description IS NULL OR length(CAST(description AS BLOB)) BETWEEN 1 AND 65536);
         """
     ]
 

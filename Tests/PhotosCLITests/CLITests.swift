@@ -113,8 +113,8 @@ final class CLITests: TemporaryFolderTestCase {
                 "uniqueName", "displayName", "sha256", "byteSize", "format", "width", "height", "orientation",
                 "captureDate", "captureOffset", "captureSource", "importedAt", "thumbnailWidth", "thumbnailHeight",
                 "tags", "ratings",
-                "rating", "zone", "scope", "latitude", "longitude", "altitude", "kind", "duration", "videoCodec",
-                "cameraFormat", "camera", "originals"
+                "rating", "zone", "scope", "title", "description", "latitude", "longitude", "altitude", "kind",
+                "duration", "videoCodec", "cameraFormat", "camera", "originals"
             ])
         XCTAssertEqual(objects.filter { $0["camera"] != nil }.count, 4)
         let ladybird = try XCTUnwrap(objects.first { $0["displayName"] as? String == "ladybird.jpg" })

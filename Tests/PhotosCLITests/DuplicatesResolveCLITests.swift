@@ -27,6 +27,13 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
     /// kite-quarter.jpg (640×400, quality 80) and aqua.jpg (another corpus photo), imported.
     /// - Returns: uniqueName by display name.
     private func makeGroup() throws -> [String: String] {
+        try ok(["import", "-q", try makeGroupFiles()])
+        return try listedByDisplayName(lib).compactMapValues { $0["uniqueName"] as? String }
+    }
+
+    /// The files of `makeGroup`, not imported.
+    /// - Returns: the folder holding them.
+    private func makeGroupFiles() throws -> String {
         let bench = try requireCorpus() + "/bench"
         let input = dir + "/in"
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
@@ -45,8 +52,17 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         XCTAssertTrue(
             FileManager.default.createFile(
                 atPath: input + "/kite-quarter.jpg", contents: Data(try ImageDecoder.encodeJPEG(quarter, quality: 80))))
-        try ok(["import", "-q", input])
-        return try listedByDisplayName(lib).compactMapValues { $0["uniqueName"] as? String }
+        return input
+    }
+
+    /// Writes `tags` (exiftool assignments) into `file` in place with Debian's exiftool.
+    private func exiftool(_ file: String, _ tags: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-q", "-m", "-overwrite_original"] + tags + [file]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "exiftool \(tags) \(file)")
     }
 
     /// The tag names of a photo, sorted, from the catalog's rows.
@@ -354,6 +370,70 @@ final class DuplicatesResolveCLITests: BinaryTestCase {
         try ok(["--author", "alice", "rate", half, "4"], library: peer)
         try ok(["sync", "--from", peer, "--yes"])
         XCTAssertEqual(try planned(), ["alice:2→4"])
+    }
+
+    /// Anonymous ratings (embedded `xmp:Rating`, no author) are one author of the union: the
+    /// keeper's 2, imported before a copy's 4, takes the 4 and the change is reported; a copy's
+    /// anonymous rating older than the keeper's is not taken. (Before, a keeper with an anonymous
+    /// rating kept it whatever the others said, and nothing was reported.)
+    func testAnonymousRatingsJoinTheUnionTheLaterWins() throws {
+        let input = try makeGroupFiles()
+        try exiftool(input + "/kite-quarter.jpg", ["-XMP-xmp:Rating=1"])
+        try exiftool(input + "/kite.jpg", ["-XMP-xmp:Rating=2"])
+        try exiftool(input + "/kite-half.jpg", ["-XMP-xmp:Rating=4"])
+        let later = dir + "/later"
+        try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: input + "/kite-half.jpg", toPath: later + "/kite-half.jpg")
+        let earlier = dir + "/earlier"
+        try FileManager.default.createDirectory(atPath: earlier, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: input + "/kite-quarter.jpg", toPath: earlier + "/kite-quarter.jpg")
+        try ok(["import", "-q", earlier])
+        try ok(["import", "-q", input])
+        try ok(["import", "-q", later])
+        let names = try listedByDisplayName(lib).compactMapValues { $0["uniqueName"] as? String }
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let catalog = try TestCatalog(root: lib)
+        XCTAssertEqual(try ratings(catalog, kite), ["-=2"])
+        let dry = try ok(["duplicates", "--resolve", "--dry-run"])
+        XCTAssertTrue(dry.contains("  would set rating by (anonymous): 2 → 4 (from \(half))\n"), dry)
+        let result = try json(try ok(["--json", "duplicates", "--resolve", "--yes"]))
+        let group = try XCTUnwrap((result["groups"] as? [[String: Any]])?.first)
+        XCTAssertEqual(group["keeper"] as? String, kite)
+        let reported = try XCTUnwrap(group["ratings"] as? [[String: Any]]).map {
+            "\($0["author"] as? String ?? "-"):\($0["before"] as? Int ?? 0)→\($0["after"] as? Int ?? 0):\($0["from"] as? String ?? "")"
+        }
+        XCTAssertEqual(reported, ["-:2→4:\(half)"])
+        XCTAssertEqual(try ratings(catalog, kite), ["-=4"], "one anonymous rating, the later value")
+        XCTAssertEqual(try catalog.scalarInt("SELECT count(*) FROM rating"), 1)
+    }
+
+    /// The keeper without a title or description takes a member's (issue 26 item 6); one it
+    /// has stays; a peer that syncs gets it.
+    func testTheKeeperTakesAMembersTitleAndDescription() throws {
+        let names = try makeGroup()
+        let kite = try XCTUnwrap(names["kite.jpg"]), half = try XCTUnwrap(names["kite-half.jpg"])
+        let quarter = try XCTUnwrap(names["kite-quarter.jpg"])
+        try ok(["describe", kite, "--description", "Mine"])
+        try ok(["describe", half, "--title", "Kite festival", "--description", "Theirs"])
+        let peer = dir + "/peer"
+        try ok(["init", "-q"], library: peer)
+        try ok(["sync", "--from", lib], library: peer)
+        let dry = try ok(["duplicates", "--resolve", "--dry-run"])
+        XCTAssertTrue(dry.contains("  would set title: Kite festival (from \(half))\n"), dry)
+        XCTAssertFalse(dry.contains("set description"), dry)
+        let result = try json(try ok(["--json", "duplicates", "--resolve", "--yes"]))
+        let group = try XCTUnwrap((result["groups"] as? [[String: Any]])?.first)
+        XCTAssertEqual((group["title"] as? [String: Any])?["from"] as? String, half)
+        XCTAssertTrue(group["description"] is NSNull)
+        let catalog = try TestCatalog(root: lib)
+        XCTAssertEqual(
+            try catalog.rows("SELECT title, description FROM photo WHERE unique_name = ?", [kite]).first,
+            ["Kite festival", "Mine"])
+        XCTAssertEqual(try catalog.scalarInt("SELECT count(*) FROM photo WHERE unique_name = ?", [quarter]), 0)
+        try ok(["sync", "--from", lib], library: peer)
+        XCTAssertEqual(
+            try TestCatalog(root: peer).rows("SELECT title, description FROM photo WHERE unique_name = ?", [kite])
+                .first, ["Kite festival", "Mine"])
     }
 
     /// On a terminal the command lists what goes and asks; "n" changes nothing.

@@ -124,11 +124,11 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
                 // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
                 // migration 16 the original's role ('primary') and format (NULL); migration 18 the
-                // camera make, model, lens and RAW container (NULL).
+                // camera make, model, lens and RAW container (NULL); migration 20 the title and description (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
                     : $0.hasPrefix("  photo: ")
-                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null"
+                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null|null|null"
                         : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
@@ -151,7 +151,7 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
                     "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
                     "altitude_mm", "kind", "duration_ms", "video_codec", "camera_make", "camera_model", "lens_model",
-                    "camera_format"
+                    "camera_format", "title", "description"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)

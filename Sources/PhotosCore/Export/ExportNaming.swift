@@ -8,7 +8,8 @@ import Foundation
 /// zone; a share's id is its zone's id, SPEC §3), `{shareId}` (the same id), `{rating}` (the
 /// displayed rating, the mean rounded half up, 1–5; `0` unrated, as XMP's xmp:Rating 0),
 /// `{tag}` (the first of the photo's tags in sort order, a hierarchical tag making
-/// folders, `untagged` without tags; issue 32 item 6), `{capture:FORMAT}` and `{imported:FORMAT}`
+/// folders, `untagged` without tags; issue 32 item 6), `{title}` (the photo's title with `/`
+/// as `_`, so it makes no folder; `untitled` without one; issue 26 item 6), `{capture:FORMAT}` and `{imported:FORMAT}`
 /// (strftime(3) formats, e.g. `%Y/%m`: the capture date in the photo's own local time, the
 /// import date in UTC; the capture date falls back to the import date;
 /// without `:FORMAT` the format is `%Y-%m-%d`). `/` in the template makes folders. A template
@@ -16,7 +17,7 @@ import Foundation
 public struct ExportNameTemplate: Equatable, Sendable {
     enum Part: Equatable, Sendable {
         case literal(String)
-        case name, stem, ext, uniqueName, share, shareID, rating, tag
+        case name, stem, ext, uniqueName, share, shareID, rating, tag, title
         case capture(String), imported(String)
     }
 
@@ -61,6 +62,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
                 case ("shareId", nil): parts.append(.shareID)
                 case ("rating", nil): parts.append(.rating)
                 case ("tag", nil): parts.append(.tag)
+                case ("title", nil): parts.append(.title)
                 case ("capture", let f):
                     try ExportNaming.checkConversions(f ?? "", field: field)
                     parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
@@ -99,6 +101,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
             case .share, .shareID: out += photo.zone
             case .rating: out += String(photo.rating ?? 0)
             case .tag: out += photo.tags.min() ?? "untagged"
+            case .title: out += photo.title.map { $0.replacingOccurrences(of: "/", with: "_") } ?? "untitled"
             case .capture(let f): out += ExportNaming.strftime(f, iso: photo.captureDate ?? photo.importedAt)
             case .imported(let f): out += ExportNaming.strftime(f, iso: photo.importedAt)
             }

@@ -28,7 +28,8 @@ import PhotosImaging
 ///   eight decimals of minutes keep the catalog's 1e-7 degrees), `exif:GPSAltitude` (a rational
 ///   in millimetres, `146000/1000`) and `exif:GPSAltitudeRef` (0 above, 1 below sea level), and
 ///   `exif:GPSVersionID` `2.3.0.0`, when the photo has a position (issue 26 item 1).
-/// Photos have no title or description in this library's model, so none is written.
+/// - `dc:title` and `dc:description` (Part 1 §8.4, Lang Alt: one `x-default` item), when the
+///   photo has them (issue 26 item 6).
 public enum XMPWriter {
     /// The namespace URI of the tool's own properties (`photos:uniqueName`). `.invalid` is a
     /// reserved top-level domain (RFC 2606 §2), so the URI can never name anyone else's schema;
@@ -84,6 +85,8 @@ public enum XMPWriter {
         // photo's whole tag list, and its import takes it instead of adding the original's
         // embedded keywords (`XMPSidecar.merged`), so a tag removed in the library stays removed.
         text += ">\n" + bag("dc:subject", flat)
+        if let title = photo.title { text += alt("dc:title", title) }
+        if let description = photo.description { text += alt("dc:description", description) }
         if !hierarchical.isEmpty {
             text += bag(
                 "lr:hierarchicalSubject",
@@ -117,6 +120,13 @@ public enum XMPWriter {
     /// takes it as one flat keyword, so the round trip keeps its name.
     static func isPath(_ tag: String) -> Bool {
         !tag.contains("|") && XMPSidecar.levels(tag, separator: "/").joined(separator: "/") == tag
+    }
+
+    /// `value` as the Lang Alt property `name` (Part 1 §8.2.2.4): an `rdf:Alt` of one
+    /// `x-default` item.
+    static func alt(_ name: String, _ value: String) -> String {
+        "   <\(name)>\n    <rdf:Alt>\n     <rdf:li xml:lang=\"x-default\">\(escape(value))</rdf:li>\n"
+            + "    </rdf:Alt>\n   </\(name)>\n"
     }
 
     /// `items` as the property `name`'s `rdf:Bag` (Part 1 §7.7), one `rdf:li` per line.

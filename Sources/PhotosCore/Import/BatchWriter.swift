@@ -156,6 +156,7 @@ struct ImportBatchWriter {
                         row.altitudeMM = position.altitudeMM
                     }
                     (row.camera, row.cameraFormat) = (item.camera, item.cameraFormat)
+                    (row.title, row.description) = (item.title, item.description)
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),

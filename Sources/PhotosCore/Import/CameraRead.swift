@@ -12,6 +12,25 @@ extension Importer {
     /// what the camera wrote, where a sidecar's copy can only repeat or lose it.
     /// - Returns: nil when no source names any part.
     static func camera(_ result: ThumbnailResult, metadata: XMPSidecar?) -> CameraIdentity? {
+        cameraIdentity(result, metadata: metadata)
+    }
+
+    /// A photo's title and description (issue 26 item 6), each from the first source that has
+    /// one: the XMP (`metadata`: the sidecar's, then the embedded packet's `dc:title` /
+    /// `dc:description`, or a JSON sidecar's `title`/`description`), then IPTC-IIM Object Name
+    /// (2:05) / Caption-Abstract (2:120), then — for the description — EXIF ImageDescription
+    /// unless it is a camera's boilerplate (`PhotoText.exifDescription`). Metadata Working Group
+    /// Guidelines 2.0 §5.6 and §5.7 give this order (XMP, then IIM, then EXIF).
+    static func text(_ result: ThumbnailResult, metadata: XMPSidecar?) -> (title: String?, description: String?) {
+        let m = result.metadata
+        return (
+            metadata?.title ?? PhotoText.title(m.iptcObjectName),
+            metadata?.description ?? PhotoText.description(m.iptcCaption)
+                ?? PhotoText.exifDescription(m.exif.imageDescription)
+        )
+    }
+
+    private static func cameraIdentity(_ result: ThumbnailResult, metadata: XMPSidecar?) -> CameraIdentity? {
         let libRaw = result.camera.flatMap { CameraIdentity(make: $0.make, model: $0.model, lens: $0.lens) }
         return CameraIdentity.merged(result.metadata.exif.camera, metadata?.camera, libRaw)
     }

@@ -31,6 +31,9 @@ struct MetadataRefresh: Sendable {
     /// a refresh sets them when they differ from the photo's (issue 24 item 1).
     var camera: CameraIdentity? = nil
     var cameraFormat: String? = nil
+    /// The file's title and description (`Importer.text`); each replaces the photo's when the
+    /// file has one that differs (a file without one keeps the photo's: `photos describe`'s).
+    var text: (title: String?, description: String?) = (nil, nil)
 }
 
 /// A file whose image data is a photo's (same `ImageDataHash`, zone, format, size and
@@ -255,6 +258,14 @@ extension Library {
                     try metadataStore.setCamera(ofPhoto: photo.rowID, camera, cameraFormat: format)
                     attributes += SyncEntity.cameraAttributes
                     change.camera = camera
+                }
+                // The title and description the file gives now (issue 26 item 6), each replacing
+                // the photo's when it differs; a file without one keeps the photo's.
+                let title = item.text.title ?? photo.title
+                let description = item.text.description ?? photo.description
+                if title != photo.title || description != photo.description {
+                    try metadataStore.setText(ofPhoto: photo.rowID, title: title, description: description)
+                    attributes += SyncEntity.textAttributes
                 }
                 if try mergeTags(of: photo, now: now.tags, before: before?.tags, change: &change, history: &history) {
                     attributes.append("tags")

@@ -23,10 +23,15 @@ public struct DuplicateResolution: Sendable {
     public var ratings: [(author: String?, before: Int?, after: Int, from: String)] = []
     /// The capture time the keeper took (ISO 8601 as shown, its source, and the member), or nil.
     public var capture: (before: String?, after: String, source: String, from: String)?
+    /// The title and description the keeper took (it had none), with the member each came
+    /// from (issue 26 item 6), or nil.
+    public var title: (value: String, from: String)?
+    public var description: (value: String, from: String)?
 
     /// `{"keeper","displayName","zoneBefore","zone","deleted":[{"uniqueName","displayName"}],
     /// "kept":[{"uniqueName","why"}],"tagsAdded":[…],"ratings":[{"author","before","after","from"}],
-    /// "capture":{"before","after","source","from"}|null}`.
+    /// "capture":{"before","after","source","from"}|null,"title":{"value","from"}|null,
+    /// "description":{"value","from"}|null}`.
     public var json: JSONValue {
         .object([
             ("keeper", .string(keeper)), ("displayName", .string(keeperName)), ("zoneBefore", .string(zoneBefore)),
@@ -60,6 +65,11 @@ public struct DuplicateResolution: Sendable {
                         ("source", .string($0.source)), ("from", .string($0.from))
                     ])
                 } ?? .null
+            ),
+            ("title", title.map { .object([("value", .string($0.value)), ("from", .string($0.from))]) } ?? .null),
+            (
+                "description",
+                description.map { .object([("value", .string($0.value)), ("from", .string($0.from))]) } ?? .null
             )
         ])
     }
@@ -237,6 +247,7 @@ extension Library {
         try mergeTags(into: keeper, from: deleting.map(\.key), history: &history, resolution: &resolution)
         try mergeRatings(into: keeper, from: deleting.map(\.key), history: &history, resolution: &resolution)
         try mergeCaptureTime(into: keeper, from: deleting.map(\.key), history: &history, resolution: &resolution)
+        try mergeText(into: keeper, from: deleting.map(\.key), history: &history, resolution: &resolution)
         for other in deleting {
             refs += try deletePhotoRecording(other.key.rowID, history: &history)
             resolution.deleted.append((other.key.uniqueName, other.record.displayName))
@@ -265,7 +276,10 @@ extension Library {
     }
 
     /// Gives the keeper one rating per author of the ratings of it and `members`: the value of
-    /// the latest (`ratingValueStamps`). Anonymous ratings count as one author.
+    /// the latest (`ratingValueStamps`). Anonymous ratings (an XMP sidecar's or embedded
+    /// `xmp:Rating`, authorless) count as one author: a member's later anonymous value replaces
+    /// that of the keeper's latest anonymous rating (a keeper from before schema 5 may hold
+    /// several; the others stay), and the change is reported as every other is.
     private func mergeRatings(
         into keeper: PhotoKey, from members: [PhotoKey], history: inout HistoryWriter,
         resolution: inout DuplicateResolution
@@ -295,7 +309,9 @@ extension Library {
                 history.insert(.rating(uuid: uuid), zone: keeper.zone)
                 resolution.ratings.append((author, nil, value.rawValue, best.from))
                 changed = true
-            } else if author != nil, let current = mine.first,
+            } else if let current = mine.max(by: {
+                (stamps[$0.uuid] ?? least, $0.id) < (stamps[$1.uuid] ?? least, $1.id)
+            }),
                 stamps[current.uuid] ?? least < stamps[best.rating.uuid] ?? least, current.value != best.rating.value,
                 let value = RatingValue(rawValue: best.rating.value)
             {
@@ -334,6 +350,32 @@ extension Library {
             }
         }
         return stamps
+    }
+
+    /// Gives the keeper the title and the description of the first member (in the group's
+    /// order) that has one, each only when the keeper has none (issue 27 item 3).
+    private func mergeText(
+        into keeper: PhotoKey, from members: [PhotoKey], history: inout HistoryWriter,
+        resolution: inout DuplicateResolution
+    ) throws {
+        guard let mine = try catalogStore.photo(uniqueName: keeper.uniqueName),
+            mine.title == nil || mine.description == nil
+        else { return }
+        var (title, description) = (mine.title, mine.description)
+        for member in members {
+            guard let p = try catalogStore.photo(uniqueName: member.uniqueName) else { continue }
+            if title == nil, let t = p.title {
+                title = t
+                resolution.title = (t, member.uniqueName)
+            }
+            if description == nil, let d = p.description {
+                description = d
+                resolution.description = (d, member.uniqueName)
+            }
+        }
+        guard title != mine.title || description != mine.description else { return }
+        try metadataStore.setText(ofPhoto: keeper.rowID, title: title, description: description)
+        history.update(.photo(uniqueName: keeper.uniqueName), SyncEntity.textAttributes, zone: keeper.zone)
     }
 
     /// Gives the keeper the earliest capture time of the members whose source ranks best, when

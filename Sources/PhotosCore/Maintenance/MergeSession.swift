@@ -288,6 +288,9 @@ final class MergeSession {
         func clean(_ text: String?) -> String? { text.flatMap { CameraIdentity.isClean($0) ? $0 : nil } }
         row.camera = CameraIdentity(make: clean(a.cameraMake), model: clean(a.cameraModel), lens: clean(a.lensModel))
         row.cameraFormat = a.cameraFormat.flatMap { CameraIdentity.isRawFormatName($0) ? $0 : nil }
+        // The title and description (issue 26 item 6), only as they are stored (`PhotoText`).
+        row.title = a.title.flatMap { PhotoText.isTitle($0) ? $0 : nil }
+        row.description = a.description.flatMap { PhotoText.isDescription($0) ? $0 : nil }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

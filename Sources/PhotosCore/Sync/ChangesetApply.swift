@@ -882,6 +882,14 @@ struct ApplySession {
                 history.update(.photo(uniqueName: id), cameraKeys, zone: here["zone"].flatMap { $0 } ?? zone)
                 moved = true
             }
+            // The title and description (issue 26 item 6): each the changeset names replaces this one's.
+            let textKeys = SyncEntity.textAttributes
+            if textKeys.contains(where: { v.keys.contains($0) && (v[$0] ?? nil) != (here[$0] ?? nil) }) {
+                func value(_ key: String) -> String? { v.keys.contains(key) ? (v[key] ?? nil) : (here[key] ?? nil) }
+                try store.setPhotoText(id, title: value("title"), description: value("description"))
+                history.update(.photo(uniqueName: id), textKeys, zone: here["zone"].flatMap { $0 } ?? zone)
+                moved = true
+            }
             guard here["zone"] != zone else {
                 if replaced || moved { updated += 1 }
                 return
@@ -958,6 +966,7 @@ struct ApplySession {
         values.camera = CameraIdentity(
             make: v["cameraMake"] ?? nil, model: v["cameraModel"] ?? nil, lens: v["lensModel"] ?? nil)
         values.cameraFormat = v["cameraFormat"] ?? nil
+        (values.title, values.description) = (v["title"] ?? nil, v["description"] ?? nil)
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)

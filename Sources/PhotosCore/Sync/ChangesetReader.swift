@@ -299,6 +299,15 @@ enum SyncValues {
             guard let v = value else { return nil }
             return CameraIdentity.isClean(v)
                 ? nil : "is empty, longer than \(CameraIdentity.maxBytes) bytes, padded or has control characters"
+        // Issue 26 item 6: as import and `describe` store them (`PhotoText`), or absent.
+        case (.photo, "title"):
+            guard let v = value else { return nil }
+            return PhotoText.isTitle(v)
+                ? nil : "is empty, longer than \(PhotoText.maxTitleBytes) bytes, padded or has control characters"
+        case (.photo, "description"):
+            guard let v = value else { return nil }
+            return PhotoText.isDescription(v)
+                ? nil : "is empty, longer than \(PhotoText.maxDescriptionBytes) bytes, padded or has control characters"
         case (.photo, "cameraFormat"):
             guard let v = value else { return nil }
             return CameraIdentity.isRawFormatName(v) ? nil : "is not a RAW container name (2 to 8 of a-z, 0-9)"

@@ -54,6 +54,10 @@ public struct StoredPhoto: Sendable {
     /// known; the RAW container's lower-case name (`photo.camera_format`), nil for a non-RAW.
     public var camera: CameraIdentity? = nil
     public var cameraFormat: String? = nil
+    /// Issue 26 item 6 (schema 20): the title and description (`photo.title`, `description`),
+    /// nil when none.
+    public var title: String? = nil
+    public var description: String? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,

@@ -35,6 +35,10 @@ public struct PhotoRow: Sendable {
     /// container's lower-case name (`camera_format`: "nef", "cr3"), nil for a photo not a RAW.
     public var camera: CameraIdentity? = nil
     public var cameraFormat: String? = nil
+    /// Issue 26 item 6 (schema 20): the title and description (`photo.title`, `description`),
+    /// nil when none (never empty), as `PhotoText.clean` bounds them.
+    public var title: String? = nil
+    public var description: String? = nil
 
     /// The kinds the schema's CHECK allows (`photo.kind`).
     public static let kinds: Set<String> = ["still", "video", "motion", "live"]

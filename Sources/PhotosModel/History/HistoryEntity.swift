@@ -141,6 +141,8 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     /// `photos duplicates --resolve`: each group's keeper takes the others' tags, ratings and
     /// capture time, and the others are deleted (issue 27 item 3).
     case duplicatesResolve = "duplicates --resolve"
+    /// `photos describe`: titles and descriptions set by hand (issue 26 item 6).
+    case describe = "describe"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.

@@ -86,6 +86,9 @@ public protocol MetadataStore: AnyObject {
     /// Records photo row `photoID`'s camera make, model and lens and its RAW container name
     /// (issue 24 item 1; nil: NULL). - Throws: the store's error.
     func setCamera(ofPhoto photoID: Int64, _ camera: CameraIdentity?, cameraFormat: String?) throws
+    /// Records photo row `photoID`'s title and description (issue 26 item 6; nil: NULL), as
+    /// `PhotoText` cleans them. - Throws: the store's error.
+    func setText(ofPhoto photoID: Int64, title: String?, description: String?) throws
 
     /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
     /// photo imported before schema 7, or one that came from another library).

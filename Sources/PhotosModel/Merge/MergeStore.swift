@@ -121,6 +121,14 @@ public struct PhotoAttributes: Sendable {
     /// The first schema version whose `photo` rows carry the camera columns.
     public static let cameraSchemaVersion = 18
 
+    /// The title and description as stored (issue 26 item 6, schema `textSchemaVersion` on; nil
+    /// in an older library or when none). Unchecked: Core keeps what `PhotoText` would store.
+    public var title: String? = nil
+    public var description: String? = nil
+
+    /// The first schema version whose `photo` rows carry `title` and `description`.
+    public static let textSchemaVersion = 20
+
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
         captureSource: String?, width: Int?, height: Int?, format: ImageFormat, orientation: Orientation,

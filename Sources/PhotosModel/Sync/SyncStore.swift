@@ -26,7 +26,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
                 "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM",
                 // Issue 25 item 2 (a peer without them reads a still of no duration).
                 "kind", "durationMS", "videoCodec"
-            ] + SyncEntity.cameraAttributes
+            ] + SyncEntity.cameraAttributes + SyncEntity.textAttributes
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
         case .photoTag: return ["present"]
@@ -38,6 +38,10 @@ public enum SyncEntity: String, CaseIterable, Sendable {
     /// A photo's camera attributes (issue 24 item 1, schema 18): make, model, lens and the RAW
     /// container's name, each absent (null) when unknown; a peer without them reads no camera.
     public static let cameraAttributes = ["cameraMake", "cameraModel", "lensModel", "cameraFormat"]
+
+    /// A photo's title and description (issue 26 item 6, schema 20), absent (null) when none; a
+    /// peer without them reads none.
+    public static let textAttributes = ["title", "description"]
 
     /// The roles whose originals travel as `PhotoData` objects (`PHOTO/ROLE`): every role this
     /// build knows but `primary`, in the order of `OriginalRole.allCases`.
@@ -168,6 +172,9 @@ public struct SyncPhotoValues: Sendable {
     /// Issue 24 item 1: the camera (nil when unknown) and a RAW's container name.
     public var camera: CameraIdentity? = nil
     public var cameraFormat: String? = nil
+    /// Issue 26 item 6: the title and description, nil when none.
+    public var title: String? = nil
+    public var description: String? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
@@ -411,6 +418,9 @@ public protocol SyncStore: AnyObject {
     /// Sets a photo's camera and RAW container name (issue 24 item 1; nil: NULL).
     /// - Throws: the store's error.
     func setPhotoCamera(_ uniqueName: String, camera: CameraIdentity?, cameraFormat: String?) throws
+    /// Sets a photo's title and description (issue 26 item 6; nil: NULL).
+    /// - Throws: the store's error.
+    func setPhotoText(_ uniqueName: String, title: String?, description: String?) throws
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws

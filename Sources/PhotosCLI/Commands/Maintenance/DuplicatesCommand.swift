@@ -257,6 +257,10 @@ enum DuplicatesCommand: Command {
                 lines.append(
                     "  \(would)set capture time: \(c.before ?? "none") → \(c.after) (\(c.source), from \(c.from))")
             }
+            if let x = g.title { lines.append("  \(would)set title: \(t.printable(x.value)) (from \(x.from))") }
+            if let x = g.description {
+                lines.append("  \(would)set description: \(t.printable(x.value)) (from \(x.from))")
+            }
             for d in g.deleted { lines.append("  \(would)delete \(d.uniqueName)  \(t.printable(d.displayName))") }
             for k in g.kept { lines.append("  stays \(k.uniqueName): \(k.why)") }
         }

@@ -46,7 +46,9 @@ struct PhotoFilterOptions: ParsableOptions {
             ),
             .value(
                 \.filter.search, "--search", value: "TEXT",
-                help: "Only photos whose name, a tag or share title contains TEXT, ignoring case and diacritics."),
+                help:
+                    "Only photos whose name, a tag, title, description or share title contains TEXT, ignoring case and diacritics."
+            ),
             .values(
                 \.filter.formats, "--format", value: "FORMAT",
                 help:

@@ -37,7 +37,8 @@ enum ShowCommand: Command {
             return
         }
         let lines: [(String, String)] = [
-            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("format", ShowCommand.formatText(p)),
+            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("title", p.title ?? "-"),
+            ("description", p.description ?? "-"), ("format", ShowCommand.formatText(p)),
             ("kind", ShowCommand.kindText(p)),
             ("camera", p.camera?.text ?? "-"),
             ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
