@@ -112,7 +112,9 @@ final class ExportNamingTests: XCTestCase {
                 subjects: ["Insect", "Nature"], rating: 4,
                 captureTime: CaptureTime.fromISO(try XCTUnwrap(p.captureDate), source: "json"),
                 uniqueName: p.uniqueName))
-        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), XMPSidecar())
+        var titled = XMPSidecar()
+        titled.title = "x"
+        XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"title\":\"x\"}".utf8), path: "t.json"), titled)
         XCTAssertEqual(
             try XMPSidecar.parseJSON(Data("{\"tags\":\"x\",\"rating\":1}".utf8), path: "t.json"), XMPSidecar(rating: 1))
         XCTAssertEqual(try XMPSidecar.parseJSON(Data("{\"rating\":true}".utf8), path: "t.json"), XMPSidecar())

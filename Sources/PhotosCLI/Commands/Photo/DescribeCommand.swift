@@ -19,7 +19,7 @@ enum DescribeCommand: Command {
             description, list --search finds them.
             """,
         examples: [
-            "photos describe 3f2a --title 'Kite festival' --description 'Berck-sur-Mer, April'",
+            "photos describe 3f2a --title 'Kite festival' --description 'Berck, April'",
             "photos describe 3f2a 9b1c --description ''"
         ]
     )
