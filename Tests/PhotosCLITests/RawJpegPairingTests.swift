@@ -261,3 +261,93 @@ extension RawJpegPairingTests {
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
     }
 }
+
+/// The joining half brings its own metadata (issue 24 item 2): a file that joins the photo of
+/// its pair's other half, in a later import, gives that photo what its sidecar says — the union
+/// of the tags, its rating when the photo has no anonymous one, its position and title where the
+/// photo has none — and nothing the photo had is replaced. The join used to record the file's
+/// sidecar as read and apply none of it, so a later `--refresh-metadata` did not bring it back.
+extension RawJpegPairingTests {
+    /// An XMP sidecar: `subjects` in dc:subject, then the optional rating, title and position.
+    func sidecar(_ subjects: [String], rating: Int? = nil, title: String? = nil, gps: (String, String)? = nil)
+        -> Data
+    {
+        var attributes = ""
+        if let rating { attributes += " xmp:Rating=\"\(rating)\"" }
+        if let gps { attributes += " exif:GPSLatitude=\"\(gps.0)\" exif:GPSLongitude=\"\(gps.1)\"" }
+        let bag = subjects.map { "<rdf:li>\($0)</rdf:li>" }.joined()
+        let titleXML = title.map {
+            "<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\($0)</rdf:li></rdf:Alt></dc:title>"
+        }
+        return Data(
+            ("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                + "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\""
+                + " xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:exif=\"http://ns.adobe.com/exif/1.0/\""
+                + attributes + "><dc:subject><rdf:Bag>" + bag + "</rdf:Bag></dc:subject>" + (titleXML ?? "")
+                + "</rdf:Description></rdf:RDF></x:xmpmeta>").utf8)
+    }
+
+    /// The one photo's tag names (sorted), anonymous ratings, latitude (e7) and title.
+    func metadata(_ lib: String) throws -> (tags: [String], ratings: [String], latitudeE7: String?, title: String?) {
+        let c = try TestCatalog(root: lib, readOnly: true)
+        XCTAssertEqual(try c.scalarInt("SELECT count(*) FROM photo"), 1)
+        let tags = try c.rows(
+            "SELECT t.name FROM photo_tag pt JOIN tag t ON t.id = pt.tag_id ORDER BY t.name"
+        ).map { $0[0] ?? "" }
+        let ratings = try c.rows("SELECT value FROM rating WHERE author IS NULL ORDER BY value").map { $0[0] ?? "" }
+        let photo = try XCTUnwrap(try c.rows("SELECT latitude_e7, title FROM photo").first)
+        return (tags, ratings, photo[0], photo[1])
+    }
+
+    func testAStillTakingOverBringsItsSidecarWithoutReplacingTheRAWs() throws {
+        let lib = dir + "/lib", peer = dir + "/peer"
+        let src = try folder(
+            "card", ["IMG_1234.CR2": try dng(), "IMG_1234.CR2.xmp": sidecar(["Bird"], rating: 3)])
+        XCTAssertEqual(try importJSON(lib, [src])["imported"], 1)
+        _ = try ok(peer, ["init"])
+        _ = try ok(peer, ["sync", "--from", lib])
+        try folder(
+            "card",
+            [
+                "IMG_1234.JPG": try jpeg(),
+                "IMG_1234.JPG.xmp": sidecar(
+                    ["Heron", "Bird"], rating: 5, title: "Heron at dawn", gps: ("43,36.0000N", "1,26.4000E"))
+            ])
+        XCTAssertEqual(try importJSON(lib, [src])["joined"], 1)
+        let after = try metadata(lib)
+        XCTAssertEqual(after.tags, ["Bird", "Heron"], "the union, Bird once")
+        XCTAssertEqual(after.ratings, ["3"], "the RAW's rating stays; the JPEG's does not replace it")
+        XCTAssertEqual(after.latitudeE7, "436000000", "43°36′ N, the JPEG's position: the photo had none")
+        XCTAssertEqual(after.title, "Heron at dawn")
+        // Recorded in history: a peer syncing gets the same.
+        _ = try ok(peer, ["sync", "--from", lib])
+        let there = try metadata(peer)
+        XCTAssertEqual(there.tags, after.tags)
+        XCTAssertEqual(there.ratings, after.ratings)
+        XCTAssertEqual(there.latitudeE7, after.latitudeE7)
+        XCTAssertEqual(there.title, after.title)
+        // Read once: refreshing finds nothing left to apply, and removes nothing.
+        _ = try ok(lib, ["import", "-q", "--refresh-metadata", src])
+        XCTAssertEqual(try metadata(lib).tags, ["Bird", "Heron"])
+    }
+
+    func testARAWJoiningBringsItsTagsAndRatingToTheJPEGsPhoto() throws {
+        let lib = dir + "/lib"
+        let first = try folder("a", ["IMG_1234.JPG": try jpeg(), "IMG_1234.JPG.xmp": sidecar(["Heron"])])
+        XCTAssertEqual(try importJSON(lib, [first])["imported"], 1)
+        XCTAssertEqual(try metadata(lib).ratings, [])
+        let later = try folder(
+            "b",
+            [
+                "IMG_1234.CR2": try dng(),
+                "IMG_1234.xmp": sidecar(["Wader"], rating: 4, gps: ("10,0.0000S", "20,0.0000W"))
+            ]
+        )
+        XCTAssertEqual(try importJSON(lib, [later])["joined"], 1)
+        let after = try metadata(lib)
+        XCTAssertEqual(after.tags, ["Heron", "Wader"])
+        XCTAssertEqual(after.ratings, ["4"], "the photo had no rating: the RAW's")
+        XCTAssertEqual(after.latitudeE7, "-100000000")
+        XCTAssertNil(after.title)
+    }
+}

@@ -119,7 +119,9 @@ struct ImportBatchWriter {
                         if item.wroteFile { result.unreferenced.append(item.uncommitted) }
                         continue
                     }
-                    if pairing, item.raw == nil, try join(item, history: &history, writer: writer, hasRaw: &hasRaw) {
+                    if pairing, item.raw == nil,
+                        try join(item, history: &history, writer: writer, hasRaw: &hasRaw, tagCache: &cache)
+                    {
                         result.joined += 1
                         result.joinedSHA256s.append(item.sha256)
                         result.bytes += Int64(item.byteSize)
@@ -243,7 +245,8 @@ struct ImportBatchWriter {
     /// - Returns: true when it joined a photo.
     /// - Throws: the store's error.
     private func join(
-        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasRaw: inout Bool?
+        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasRaw: inout Bool?,
+        tagCache cache: inout [String: TagRef]
     ) throws -> Bool {
         guard let t = item.capture, Pairing.fromMetadata(t), item.result.format == .raw || Pairing.isStill(item),
             let from = CaptureTime.shifted(t.local, by: -Pairing.lookupSeconds),
@@ -266,6 +269,7 @@ struct ImportBatchWriter {
                     role: .raw, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: .raw),
                 ofPhoto: photo.rowID)
             history.insert(.photoData(photo: photo.uniqueName, role: .raw), zone: zone)
+            try giveJoinedPhoto(photo, whatTheFileSays: item, history: &history, tagCache: &cache)
             return true
         }
         let r = item.result
@@ -288,6 +292,71 @@ struct ImportBatchWriter {
         history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize", "format"], zone: zone)
         history.insert(.photoData(photo: photo.uniqueName, role: .raw), zone: zone)
         history.update(.thumbnail(photo: photo.uniqueName), ["data", "width", "height"], zone: zone)
+        try giveJoinedPhoto(photo, whatTheFileSays: item, history: &history, tagCache: &cache)
         return true
+    }
+
+    /// Gives the photo a file joined (`join`) what that file's sidecar and embedded metadata say,
+    /// as a new photo of the file would have had them, without replacing what the photo holds
+    /// (issue 24 item 2: the two halves of a pair often carry different keywords):
+    /// - tags: the union (each keyword's tag is linked unless it is already);
+    /// - rating: the file's `xmp:Rating` as the photo's anonymous rating when the photo has no
+    ///   anonymous rating;
+    /// - position, camera, title, description: the file's, each where the photo has none.
+    ///
+    /// Each change is recorded in history as an update of the photo, so `sync`, `share export`
+    /// and `merge` carry it. `--tag` reaches the photo as it reaches a duplicate's (after the
+    /// batch, `BatchResult.joinedSHA256s`).
+    /// - Throws: the store's error.
+    private func giveJoinedPhoto(
+        _ candidate: PairCandidate, whatTheFileSays item: Importer.Prepared, history: inout HistoryWriter,
+        tagCache cache: inout [String: TagRef]
+    ) throws {
+        let store = library.store
+        guard let photo = try store.photo(uniqueName: candidate.uniqueName) else { return }
+        var attributes: [String] = []
+        // Tags: a Set of what it has, so a large sidecar's keywords are no n² scan.
+        var held = Set(try store.tags(ofPhoto: photo.rowID).map(\.rowID))
+        var linked = false
+        for subject in item.sidecar?.subjects ?? [] {
+            guard let name = TagName.fromKeyword(subject) else { continue }
+            let tag: TagRef
+            if let cached = cache[name] {
+                tag = cached
+            } else {
+                tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
+                cache[name] = tag
+            }
+            if held.insert(tag.rowID).inserted {
+                try store.link(photo: photo.rowID, tag: tag.rowID)
+                linked = true
+            }
+        }
+        if linked { attributes.append("tags") }
+        if let value = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)),
+            try !store.ratings(ofPhoto: photo.rowID).contains(where: { $0.author == nil })
+        {
+            let uuid = newObjectUUID()
+            _ = try store.insertRating(uuid: uuid, photo: photo.rowID, value: value, author: nil)
+            history.insert(.rating(uuid: uuid), zone: zone)
+            attributes.append("ratings")
+        }
+        if let p = item.position, photo.latitudeE7 == nil || photo.longitudeE7 == nil {
+            try metadataStore.setPosition(
+                ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7, altitudeMM: p.altitudeMM)
+            attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
+        }
+        if photo.camera == nil, item.camera != nil || (photo.cameraFormat == nil && item.cameraFormat != nil) {
+            try metadataStore.setCamera(
+                ofPhoto: photo.rowID, item.camera, cameraFormat: photo.cameraFormat ?? item.cameraFormat)
+            attributes += SyncEntity.cameraAttributes
+        }
+        let title = photo.title ?? item.title
+        let description = photo.description ?? item.description
+        if title != photo.title || description != photo.description {
+            try metadataStore.setText(ofPhoto: photo.rowID, title: title, description: description)
+            attributes += SyncEntity.textAttributes
+        }
+        if !attributes.isEmpty { history.update(.photo(uniqueName: photo.uniqueName), attributes, zone: zone) }
     }
 }
