@@ -350,4 +350,40 @@ extension RawJpegPairingTests {
         XCTAssertEqual(after.latitudeE7, "-100000000")
         XCTAssertNil(after.title)
     }
+
+    /// In one batch too: the RAW's own sidecar (darktable's `IMG_1234.CR2.xmp`) and its
+    /// container name reach the pair's photo; where the still says something, the still's wins.
+    func testInOneBatchTheRAWsOwnSidecarReachesThePairsPhoto() throws {
+        let lib = dir + "/lib"
+        let rawOnly = dir + "/raw-only"
+        _ = try ok(rawOnly, ["import", "-q", try folder("raw-only-src", ["IMG_9.CR2": try dng()])])
+        let rawFormat = try TestCatalog(root: rawOnly, readOnly: true).scalarString("SELECT camera_format FROM photo")
+        XCTAssertNotNil(rawFormat)
+        let src = try folder(
+            "card",
+            [
+                "IMG_1234.CR2": try dng(), "IMG_1234.CR2.xmp": sidecar(["Bird"], rating: 4, title: "Grey heron"),
+                "IMG_1234.JPG": try jpeg(), "IMG_1234.JPG.xmp": sidecar(["Heron"])
+            ])
+        let counts = try importJSON(lib, [src])
+        XCTAssertEqual([counts["imported"], counts["paired"]], [1, 1])
+        let pair = try metadata(lib)
+        XCTAssertEqual(pair.tags, ["Bird", "Heron"])
+        XCTAssertEqual(pair.ratings, ["4"], "the still has no rating: the RAW's")
+        XCTAssertEqual(pair.title, "Grey heron")
+        XCTAssertEqual(
+            try TestCatalog(root: lib, readOnly: true).scalarString("SELECT camera_format FROM photo"), rawFormat,
+            "the RAW's container name")
+        // The still's own rating wins over its RAW's.
+        let lib2 = dir + "/lib2"
+        let both = try folder(
+            "card2",
+            [
+                "IMG_1234.CR2": try dng(), "IMG_1234.CR2.xmp": sidecar(["Bird"], rating: 4),
+                "IMG_1234.JPG": try jpeg(), "IMG_1234.JPG.xmp": sidecar(["Heron"], rating: 2, title: "Heron")
+            ])
+        XCTAssertEqual(try importJSON(lib2, [both])["paired"], 1)
+        let second = try metadata(lib2)
+        XCTAssertEqual([second.ratings, [second.title ?? ""]], [["2"], ["Heron"]])
+    }
 }

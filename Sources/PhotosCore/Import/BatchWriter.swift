@@ -153,12 +153,18 @@ struct ImportBatchWriter {
                         row.durationMS = PhotoRow.durationMilliseconds(seconds: video.duration)
                         row.videoCodec = video.codec
                     }
-                    if let position = item.position {
+                    // A pair's photo is its still's, with what only its RAW says where the
+                    // still says nothing (the RAW's own sidecar, its container name).
+                    if let position = item.position ?? item.raw?.position {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM
                     }
-                    (row.camera, row.cameraFormat) = (item.camera, item.cameraFormat)
-                    (row.title, row.description) = (item.title, item.description)
+                    (row.camera, row.cameraFormat) = (
+                        item.camera ?? item.raw?.camera, item.cameraFormat ?? item.raw?.cameraFormat
+                    )
+                    (row.title, row.description) = (
+                        item.title ?? item.raw?.title, item.description ?? item.raw?.description
+                    )
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),
@@ -187,7 +193,7 @@ struct ImportBatchWriter {
                     }
                     var names = tagNames
                     var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
-                    for subject in item.sidecar?.subjects ?? [] {
+                    for subject in (item.sidecar?.subjects ?? []) + (item.raw?.sidecar?.subjects ?? []) {
                         if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
                     }
                     for name in names {
@@ -200,7 +206,9 @@ struct ImportBatchWriter {
                         }
                         try writer.link(photo: photoID, tag: tag.rowID)
                     }
-                    if let rating = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)) {
+                    if let rating = (item.sidecar?.rating ?? item.raw?.sidecar?.rating).flatMap(
+                        RatingValue.init(rawValue:))
+                    {
                         let row = RatingRow(photoRowID: photoID, value: rating)
                         try writer.insert(row)
                         history.insert(.rating(uuid: row.uuid), zone: zone)
@@ -346,9 +354,10 @@ struct ImportBatchWriter {
                 ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7, altitudeMM: p.altitudeMM)
             attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
         }
-        if photo.camera == nil, item.camera != nil || (photo.cameraFormat == nil && item.cameraFormat != nil) {
-            try metadataStore.setCamera(
-                ofPhoto: photo.rowID, item.camera, cameraFormat: photo.cameraFormat ?? item.cameraFormat)
+        let camera = photo.camera ?? item.camera
+        let cameraFormat = photo.cameraFormat ?? item.cameraFormat
+        if camera != photo.camera || cameraFormat != photo.cameraFormat {
+            try metadataStore.setCamera(ofPhoto: photo.rowID, camera, cameraFormat: cameraFormat)
             attributes += SyncEntity.cameraAttributes
         }
         let title = photo.title ?? item.title

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosFiles
+import PhotosImaging
 import PhotosModel
 
 /// The rule that makes a camera's RAW+JPEG pair one photo (issue 24 item 2): a camera set to
@@ -127,6 +128,14 @@ struct PairedOriginal: Sendable {
     /// The original its worker wrote (nil: none, a dry run).
     var written: ExternalDataStore.WrittenOriginal?
     var warnings: [String]
+    /// What the RAW's own sidecar and embedded metadata say (a darktable `IMG_1234.CR2.xmp` is
+    /// the RAW's alone): the photo gets it where its still says nothing (`ImportBatchWriter`).
+    var sidecar: XMPSidecar?
+    var position: GeoPosition?
+    var camera: CameraIdentity?
+    var cameraFormat: String?
+    var title: String?
+    var description: String?
 
     init(_ p: Importer.Prepared) {
         path = p.path
@@ -134,6 +143,10 @@ struct PairedOriginal: Sendable {
         byteSize = p.byteSize
         written = p.written
         warnings = p.warnings
+        sidecar = p.sidecar
+        position = p.position
+        (camera, cameraFormat) = (p.camera, p.cameraFormat)
+        (title, description) = (p.title, p.description)
     }
 
     /// The original, as `removeUncommittedFiles` takes it when the row does not commit.
