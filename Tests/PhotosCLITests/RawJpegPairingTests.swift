@@ -374,6 +374,12 @@ extension RawJpegPairingTests {
         XCTAssertEqual(
             try TestCatalog(root: lib, readOnly: true).scalarString("SELECT camera_format FROM photo"), rawFormat,
             "the RAW's container name")
+        // Refreshing both files reads each half again: neither half's keywords unlink the other's.
+        let refresh = try ok(lib, ["--json", "import", "--refresh-metadata", src])
+        let changes = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(refresh.utf8)) as? [String: Any])
+        XCTAssertEqual((changes["metadataChanges"] as? [Any])?.count, 0, refresh)
+        XCTAssertEqual(try metadata(lib).tags, ["Bird", "Heron"])
+        XCTAssertEqual(try metadata(lib).ratings, ["4"])
         // The still's own rating wins over its RAW's.
         let lib2 = dir + "/lib2"
         let both = try folder(
