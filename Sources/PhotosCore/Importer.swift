@@ -875,7 +875,7 @@ public final class Importer {
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
                 imageSHA256: imageSHA256,
                 position: Importer.position(
-            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, video: result.video),
+                    exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, video: result.video),
                 camera: Importer.camera(result, metadata: metadata),
                 cameraFormat: Importer.cameraFormat(result, path: path)))
     }
