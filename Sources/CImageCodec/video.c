@@ -236,6 +236,8 @@ pc_status pc_video_decode(const uint8_t *data, size_t size, const pc_decode_opti
     pc_copy_tag(main_stream->metadata, "creation_time", info->creation_time, sizeof info->creation_time);
     pc_copy_tag(format->metadata, "com.apple.quicktime.content.identifier", info->content_identifier,
                 sizeof info->content_identifier);
+    pc_copy_tag(format->metadata, "com.apple.quicktime.location.ISO6709", info->location, sizeof info->location);
+    pc_copy_tag(format->metadata, "location", info->location, sizeof info->location);
     /* The display matrix (ISO/IEC 14496-12 §8.2.2 tkhd matrix): libavutil gives the counter-clockwise angle. */
     int rotation = 0;
     const uint8_t *matrix = av_stream_get_side_data(main_stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);

@@ -760,7 +760,8 @@ public final class Importer {
         let capture = Importer.captureTime(
             exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, fileTime: file.modificationTime,
             video: result.video)
-        let position = Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp)
+        let position = Importer.position(
+            exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, video: result.video)
         if position == nil, let problem = result.metadata.exif.positionProblem {
             warnings.append("\(path): \(problem)")
         }
@@ -879,7 +880,8 @@ public final class Importer {
             MetadataRefresh(
                 path: path, uniqueName: uniqueName, sha256: file.sha256, metadata: metadata, capture: capture,
                 imageSHA256: imageSHA256,
-                position: Importer.position(exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp),
+                position: Importer.position(
+                    exif: result.metadata.exif, sidecar: sidecar, embedded: embedded.xmp, video: result.video),
                 camera: Importer.camera(result, metadata: metadata),
                 cameraFormat: Importer.cameraFormat(result, path: path), text: Importer.text(result, metadata: metadata)
             ))
@@ -932,9 +934,13 @@ public final class Importer {
 
     /// Where an imported file was taken (issue 26 item 1), from the first source that has a
     /// position: the XMP sidecar (`exif:GPSLatitude`…, the user's or a geotagger's correction),
-    /// the EXIF GPS IFD (EXIF 2.32 §4.6.6), the XMP embedded in the image.
-    static func position(exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?) -> GeoPosition? {
-        sidecar?.position ?? exif.position ?? embedded?.position
+    /// the EXIF GPS IFD (EXIF 2.32 §4.6.6), a video's ISO 6709 position (QuickTime
+    /// `com.apple.quicktime.location.ISO6709`, else the udta `©xyz` atom; `VideoPoster.position`), the
+    /// XMP embedded in the image.
+    static func position(
+        exif: ExifMetadata, sidecar: XMPSidecar?, embedded: XMPSidecar?, video: VideoPosterResult? = nil
+    ) -> GeoPosition? {
+        sidecar?.position ?? exif.position ?? video?.position ?? embedded?.position
     }
 
     /// The capture time of an imported file, from the first source that has one (SPEC §3,

@@ -24,6 +24,10 @@ public struct VideoPosterResult: Sendable {
     public var creationTime: String?
     /// `com.apple.quicktime.content.identifier` (kept for Live Photo pairing, issue 25 item 2), if any.
     public var contentIdentifier: String?
+    /// Where the video was taken: QuickTime `com.apple.quicktime.location.ISO6709`, else the udta `©xyz`
+    /// atom (libavformat's `location`), parsed strictly by `VideoPoster.position(iso6709:)`; nil when
+    /// absent or malformed.
+    public var position: GeoPosition?
 }
 
 /// Poster frames of videos (issue 25 item 1), read in process with libavformat/libavcodec/libswscale.
@@ -88,7 +92,53 @@ public enum VideoPoster {
             height: height, duration: info.duration, codec: text(info.codec) ?? "unknown",
             rotation: Int(info.rotation), fromCover: info.from_cover != 0,
             quickTimeCreationDate: text(info.creation_date), creationTime: text(info.creation_time),
-            contentIdentifier: text(info.content_identifier))
+            contentIdentifier: text(info.content_identifier),
+            position: text(info.location).flatMap(VideoPoster.position(iso6709:)))
+    }
+
+    /// A position written in ISO 6709 decimal degrees as QuickTime and MP4 carry it
+    /// (`+DD.DDDD+DDD.DDDD[+AAA.AAA]/`, ISO 6709:2008 Annex H): a signed latitude of two integer digits,
+    /// a signed longitude of three, an optional signed altitude in metres, then an optional CRS
+    /// suffix (`CRSxxxx`, taken as WGS 84) and the closing `/`. Anything else — degrees-minutes forms,
+    /// missing signs, out of range (`GeoPosition`'s rule) — is no position.
+    /// - Parameter text: the tag's value, e.g. `+32.0929+034.8620+030.000/`.
+    /// - Returns: the position in decimal degrees and metres, or nil.
+    public static func position(iso6709 text: String) -> GeoPosition? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard rest.hasSuffix("/") else { return nil }
+        rest = rest.dropLast()
+        if let crs = rest.range(of: "CRS") { rest = rest[..<crs.lowerBound] }
+        /// One signed decimal with exactly `digits` integer digits (any when nil) from the front of `rest`.
+        func number(_ digits: Int?) -> Double? {
+            guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+            var end = rest.index(after: rest.startIndex)
+            var integer = 0
+            while end < rest.endIndex, rest[end].isASCII, rest[end].isNumber {
+                end = rest.index(after: end)
+                integer += 1
+            }
+            guard integer > 0, digits == nil || integer == digits else { return nil }
+            if end < rest.endIndex, rest[end] == "." {
+                end = rest.index(after: end)
+                var fraction = 0
+                while end < rest.endIndex, rest[end].isASCII, rest[end].isNumber {
+                    end = rest.index(after: end)
+                    fraction += 1
+                }
+                guard fraction > 0 else { return nil }
+            }
+            let value = Double(rest[rest.startIndex..<end])
+            rest = rest[end...]
+            return value
+        }
+        guard let latitude = number(2), let longitude = number(3) else { return nil }
+        var altitude: Double?
+        if !rest.isEmpty {
+            guard let value = number(nil) else { return nil }
+            altitude = value
+        }
+        guard rest.isEmpty else { return nil }
+        return GeoPosition(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 
     /// The FFmpeg libraries' versions (name and version: "libavformat" "59.27.100", then libavcodec, libswscale, libavutil), for `photos --version`.

@@ -292,6 +292,8 @@ typedef struct pc_video_info {
     char creation_date[64];       /* com.apple.quicktime.creationdate as written (ISO 8601, local with offset) */
     char creation_time[64];       /* creation_time (UTC, ISO 8601) */
     char content_identifier[64];  /* com.apple.quicktime.content.identifier (Live Photo pairing, later) */
+    char location[64];            /* ISO 6709 position as written: com.apple.quicktime.location.ISO6709, else
+                                     libavformat's `location` (the udta ©xyz atom); parsed in Swift */
 } pc_video_info;
 
 /*
