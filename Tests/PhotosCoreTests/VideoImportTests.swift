@@ -165,4 +165,27 @@ final class VideoImportTests: ImportTestCase {
         try library.forEachPhoto(matching: filter) { names.append($0.displayName) }
         XCTAssertEqual(names, ["PXL_motion.jpg"])
     }
+
+    /// Issue 26 item 1: a video's ISO 6709 location is its photo's position (after a sidecar's
+    /// and EXIF's, which a video has none of); the corpus iPhone clip gives exiftool's reading.
+    func testAVideosLocationIsItsPosition() throws {
+        try FileManager.default.createDirectory(atPath: tmp.file("in"), withIntermediateDirectories: true)
+        try makeColourClip(tmp.file("in/paris.mp4"), extra: ["-metadata", "location=+48.8584+002.2945+035.000/"])
+        try makeColourClip(tmp.file("in/nowhere.mp4"), extra: ["-map_metadata", "-1"])
+        let corpus = corpusPath + "/camera-formats/video/mei_with-gps.mov"
+        let haveCorpus = FileManager.default.fileExists(atPath: corpus)
+        if haveCorpus { try FileManager.default.copyItem(atPath: corpus, toPath: tmp.file("in/mei.mov")) }
+        let library = try makeLibrary()
+        let summary = try runImport(library, [tmp.file("in")])
+        XCTAssertEqual(summary.imported, haveCorpus ? 3 : 2, "\(summary.failures)")
+        var photos: [String: PhotoRecord] = [:]
+        try library.forEachPhoto(matching: PhotoFilter()) { photos[$0.displayName] = $0 }
+        let paris = try XCTUnwrap(photos["paris.mp4"]?.position)
+        XCTAssertEqual([paris.latitudeE7, paris.longitudeE7, paris.altitudeMM], [488_584_000, 22_945_000, 35_000])
+        XCTAssertNil(photos["nowhere.mp4"]?.position)
+        guard haveCorpus else { throw XCTSkip("../shared/corpus is absent: the corpus iPhone clip was not checked") }
+        // exiftool: GPS Coordinates 32.0929 N, 34.8620 E (camera-formats/MANIFEST.tsv).
+        let mei = try XCTUnwrap(photos["mei.mov"]?.position)
+        XCTAssertEqual([mei.latitudeE7, mei.longitudeE7], [320_929_000, 348_620_000])
+    }
 }

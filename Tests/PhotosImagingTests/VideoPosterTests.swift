@@ -228,4 +228,38 @@ final class VideoPosterTests: XCTestCase {
         let old = Array(still.prefix(2)) + microSegment + Array(still.dropFirst(2)) + video
         XCTAssertEqual(MotionPhoto.embeddedVideo(in: old).map { Array(old[$0]) }, video)
     }
+
+    /// Issue 26 item 1: ISO 6709 as QuickTime and MP4 carry it (ISO 6709:2008 Annex H), parsed
+    /// strictly: two integer digits of latitude, three of longitude, signs, the closing `/`.
+    func testISO6709PositionsAreParsedStrictly() throws {
+        let full = try XCTUnwrap(VideoPoster.position(iso6709: "+32.0929+034.8620+028.516/"))
+        XCTAssertEqual([full.latitudeE7, full.longitudeE7], [320_929_000, 348_620_000])
+        XCTAssertEqual(full.altitudeMM, 28_516)
+        let south = try XCTUnwrap(VideoPoster.position(iso6709: "-33.8568+151.2153CRSWGS_84/"))
+        XCTAssertEqual([south.latitudeE7, south.longitudeE7], [-338_568_000, 1_512_153_000])
+        XCTAssertNil(south.altitudeMM)
+        for bad in [
+            "+32.0929+034.8620", "32.0929+034.8620/", "+32.0929+34.8620/", "+91.0000+034.8620/",
+            "+32.0929+181.0000/", "+3205.57+03451.72/", "+32.+034.8620/", "+32.0929+034.8620x/", "", "/"
+        ] {
+            XCTAssertNil(VideoPoster.position(iso6709: bad), bad)
+        }
+    }
+
+    /// The udta `©xyz` atom (libavformat's `location`) and Apple's mdta key are both read.
+    func testAVideosLocationIsRead() throws {
+        try makeColourClip("xyz.mp4", extra: ["-metadata", "location=+48.8584+002.2945+035.000/"])
+        let xyz = try XCTUnwrap(try poster(try bytes("xyz.mp4")).position)
+        XCTAssertEqual([xyz.latitudeE7, xyz.longitudeE7, xyz.altitudeMM], [488_584_000, 22_945_000, 35_000])
+        try makeColourClip(
+            "apple.mov",
+            extra: [
+                "-movflags", "use_metadata_tags", "-metadata",
+                "com.apple.quicktime.location.ISO6709=-33.8568+151.2153+010.000/"
+            ])
+        let apple = try XCTUnwrap(try poster(try bytes("apple.mov")).position)
+        XCTAssertEqual([apple.latitudeE7, apple.longitudeE7, apple.altitudeMM], [-338_568_000, 1_512_153_000, 10_000])
+        try makeColourClip("none.mp4", extra: ["-map_metadata", "-1"])
+        XCTAssertNil(try poster(try bytes("none.mp4")).position)
+    }
 }
