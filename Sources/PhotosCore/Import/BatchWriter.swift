@@ -155,16 +155,13 @@ struct ImportBatchWriter {
                     }
                     // A pair's photo is its still's, with what only its RAW says where the
                     // still says nothing (the RAW's own sidecar, its container name).
-                    if let position = item.position ?? item.raw?.position {
+                    let says = item.raw.map { item.metadata.filled(from: $0.metadata) } ?? item.metadata
+                    if let position = says.position {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM
                     }
-                    (row.camera, row.cameraFormat) = (
-                        item.camera ?? item.raw?.camera, item.cameraFormat ?? item.raw?.cameraFormat
-                    )
-                    (row.title, row.description) = (
-                        item.title ?? item.raw?.title, item.description ?? item.raw?.description
-                    )
+                    (row.camera, row.cameraFormat) = (says.camera, says.cameraFormat)
+                    (row.title, row.description) = (says.title, says.description)
                     let photoID = try writer.insert(
                         row, sha256: item.sha256, byteSize: item.byteSize,
                         fileReference: ExternalDataStore.reference(for: item.sha256),
@@ -193,22 +190,13 @@ struct ImportBatchWriter {
                     }
                     var names = tagNames
                     var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
-                    for subject in (item.sidecar?.subjects ?? []) + (item.raw?.sidecar?.subjects ?? []) {
+                    for subject in says.subjects {
                         if let name = TagName.fromKeyword(subject), named.insert(name).inserted { names.append(name) }
                     }
                     for name in names {
-                        let tag: TagRef
-                        if let cached = cache[name] {
-                            tag = cached
-                        } else {
-                            tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
-                            cache[name] = tag
-                        }
-                        try writer.link(photo: photoID, tag: tag.rowID)
+                        try writer.link(photo: photoID, tag: tag(named: name, cache: &cache, history: &history).rowID)
                     }
-                    if let rating = (item.sidecar?.rating ?? item.raw?.sidecar?.rating).flatMap(
-                        RatingValue.init(rawValue:))
-                    {
+                    if let rating = says.rating.flatMap(RatingValue.init(rawValue:)) {
                         let row = RatingRow(photoRowID: photoID, value: rating)
                         try writer.insert(row)
                         history.insert(.rating(uuid: row.uuid), zone: zone)
@@ -304,17 +292,23 @@ struct ImportBatchWriter {
         return true
     }
 
-    /// Gives the photo a file joined (`join`) what that file's sidecar and embedded metadata say,
-    /// as a new photo of the file would have had them, without replacing what the photo holds
-    /// (issue 24 item 2: the two halves of a pair often carry different keywords):
-    /// - tags: the union (each keyword's tag is linked unless it is already);
-    /// - rating: the file's `xmp:Rating` as the photo's anonymous rating when the photo has no
-    ///   anonymous rating;
-    /// - position, camera, title, description: the file's, each where the photo has none.
-    ///
-    /// Each change is recorded in history as an update of the photo, so `sync`, `share export`
-    /// and `merge` carry it. `--tag` reaches the photo as it reaches a duplicate's (after the
-    /// batch, `BatchResult.joinedSHA256s`).
+    /// The tag `name` of the target zone: from `cache` (tags found or created by this run),
+    /// else found or created (`Library.findOrCreateTag`) and cached.
+    /// - Throws: the store's error.
+    private func tag(named name: String, cache: inout [String: TagRef], history: inout HistoryWriter) throws -> TagRef {
+        if let cached = cache[name] { return cached }
+        let tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
+        cache[name] = tag
+        return tag
+    }
+
+    /// Gives the photo a file joined (`join`) what that file says (`PairHalfMetadata.filled`:
+    /// the photo's values stay, the file's fill what it lacks, the keywords are the union; a
+    /// rating fills only a photo with no anonymous rating), as in a pair imported in one batch
+    /// (issue 24 item 2: the two halves of a pair often carry different keywords). Each change
+    /// is recorded in history as an update of the photo, so `sync`, `share export` and `merge`
+    /// carry it. `--tag` reaches the photo as it reaches a duplicate's (after the batch,
+    /// `BatchResult.joinedSHA256s`).
     /// - Throws: the store's error.
     private func giveJoinedPhoto(
         _ candidate: PairCandidate, whatTheFileSays item: Importer.Prepared, history: inout HistoryWriter,
@@ -322,48 +316,45 @@ struct ImportBatchWriter {
     ) throws {
         let store = library.store
         guard let photo = try store.photo(uniqueName: candidate.uniqueName) else { return }
+        let hasRating = try store.ratings(ofPhoto: photo.rowID).contains { $0.author == nil }
+        // (Its ratings are rows of their own: `hasRating` stands for them.)
+        let held = PairHalfMetadata(
+            position: GeoPosition(
+                latitudeE7: photo.latitudeE7, longitudeE7: photo.longitudeE7, altitudeMM: photo.altitudeMM),
+            camera: photo.camera, cameraFormat: photo.cameraFormat, title: photo.title,
+            description: photo.description)
+        let file = item.metadata
+        let says = held.filled(from: file)
         var attributes: [String] = []
         // Tags: a Set of what it has, so a large sidecar's keywords are no n² scan.
-        var held = Set(try store.tags(ofPhoto: photo.rowID).map(\.rowID))
-        var linked = false
-        for subject in item.sidecar?.subjects ?? [] {
+        var linked = Set(try store.tags(ofPhoto: photo.rowID).map(\.rowID))
+        var newLinks = false
+        for subject in file.subjects {
             guard let name = TagName.fromKeyword(subject) else { continue }
-            let tag: TagRef
-            if let cached = cache[name] {
-                tag = cached
-            } else {
-                tag = try library.findOrCreateTag(named: name, zone: zone, history: &history)
-                cache[name] = tag
-            }
-            if held.insert(tag.rowID).inserted {
+            let tag = try tag(named: name, cache: &cache, history: &history)
+            if linked.insert(tag.rowID).inserted {
                 try store.link(photo: photo.rowID, tag: tag.rowID)
-                linked = true
+                newLinks = true
             }
         }
-        if linked { attributes.append("tags") }
-        if let value = item.sidecar?.rating.flatMap(RatingValue.init(rawValue:)),
-            try !store.ratings(ofPhoto: photo.rowID).contains(where: { $0.author == nil })
-        {
+        if newLinks { attributes.append("tags") }
+        if !hasRating, let value = file.rating.flatMap(RatingValue.init(rawValue:)) {
             let uuid = newObjectUUID()
             _ = try store.insertRating(uuid: uuid, photo: photo.rowID, value: value, author: nil)
             history.insert(.rating(uuid: uuid), zone: zone)
             attributes.append("ratings")
         }
-        if let p = item.position, photo.latitudeE7 == nil || photo.longitudeE7 == nil {
+        if held.position == nil, let p = says.position {
             try metadataStore.setPosition(
                 ofPhoto: photo.rowID, latitudeE7: p.latitudeE7, longitudeE7: p.longitudeE7, altitudeMM: p.altitudeMM)
             attributes += ["latitudeE7", "longitudeE7", "altitudeMM"]
         }
-        let camera = photo.camera ?? item.camera
-        let cameraFormat = photo.cameraFormat ?? item.cameraFormat
-        if camera != photo.camera || cameraFormat != photo.cameraFormat {
-            try metadataStore.setCamera(ofPhoto: photo.rowID, camera, cameraFormat: cameraFormat)
+        if says.camera != held.camera || says.cameraFormat != held.cameraFormat {
+            try metadataStore.setCamera(ofPhoto: photo.rowID, says.camera, cameraFormat: says.cameraFormat)
             attributes += SyncEntity.cameraAttributes
         }
-        let title = photo.title ?? item.title
-        let description = photo.description ?? item.description
-        if title != photo.title || description != photo.description {
-            try metadataStore.setText(ofPhoto: photo.rowID, title: title, description: description)
+        if says.title != held.title || says.description != held.description {
+            try metadataStore.setText(ofPhoto: photo.rowID, title: says.title, description: says.description)
             attributes += SyncEntity.textAttributes
         }
         if !attributes.isEmpty { history.update(.photo(uniqueName: photo.uniqueName), attributes, zone: zone) }

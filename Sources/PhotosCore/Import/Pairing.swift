@@ -130,12 +130,7 @@ struct PairedOriginal: Sendable {
     var warnings: [String]
     /// What the RAW's own sidecar and embedded metadata say (a darktable `IMG_1234.CR2.xmp` is
     /// the RAW's alone): the photo gets it where its still says nothing (`ImportBatchWriter`).
-    var sidecar: XMPSidecar?
-    var position: GeoPosition?
-    var camera: CameraIdentity?
-    var cameraFormat: String?
-    var title: String?
-    var description: String?
+    var metadata: PairHalfMetadata
 
     init(_ p: Importer.Prepared) {
         path = p.path
@@ -143,14 +138,45 @@ struct PairedOriginal: Sendable {
         byteSize = p.byteSize
         written = p.written
         warnings = p.warnings
-        sidecar = p.sidecar
-        position = p.position
-        (camera, cameraFormat) = (p.camera, p.cameraFormat)
-        (title, description) = (p.title, p.description)
+        metadata = p.metadata
     }
 
     /// The original, as `removeUncommittedFiles` takes it when the row does not commit.
     var uncommitted: UncommittedOriginal {
         UncommittedOriginal(reference: ExternalDataStore.reference(for: sha256), written: written)
+    }
+}
+
+/// What one file of a photo says about it besides its pixels and capture time: its keywords,
+/// rating, position, camera, container name, title and description. The one rule by which the
+/// halves of a pair give a photo their metadata (issue 24 item 2), whether they are imported
+/// in one batch or one joins the other's photo later: the photo's (or its still's) value
+/// stays, the other half's fills what it lacks, and the keywords are the union.
+struct PairHalfMetadata: Sendable {
+    /// `dc:subject` keywords, as the sidecar lists them (`TagName.fromKeyword` makes tags).
+    var subjects: [String] = []
+    /// `xmp:Rating` as written (`RatingValue` keeps 1–5).
+    var rating: Int?
+    var position: GeoPosition?
+    var camera: CameraIdentity?
+    var cameraFormat: String?
+    var title: String?
+    var description: String?
+
+    /// Each value of `self`, else `other`'s; the keywords of both, `self`'s first.
+    func filled(from other: PairHalfMetadata) -> PairHalfMetadata {
+        PairHalfMetadata(
+            subjects: subjects + other.subjects, rating: rating ?? other.rating, position: position ?? other.position,
+            camera: camera ?? other.camera, cameraFormat: cameraFormat ?? other.cameraFormat,
+            title: title ?? other.title, description: description ?? other.description)
+    }
+}
+
+extension Importer.Prepared {
+    /// What this file says (`PairHalfMetadata`).
+    var metadata: PairHalfMetadata {
+        PairHalfMetadata(
+            subjects: sidecar?.subjects ?? [], rating: sidecar?.rating, position: position, camera: camera,
+            cameraFormat: cameraFormat, title: title, description: description)
     }
 }
