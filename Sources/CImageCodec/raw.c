@@ -38,7 +38,9 @@
 #include "messages.h"
 #include "reduce.h"
 
+#ifndef PC_RAW_CHILD_SECONDS /* (a stress harness builds with a shorter one) */
 #define PC_RAW_CHILD_SECONDS 60
+#endif
 #define PC_RAW_CHILD_HEADROOM_MB 400
 /* The most raw pixels per byte of file a develop is tried for: even lossy raw codecs (Sony's 8-bit
  * ARW, Canon's C-RAW, Nikon's lossy NEF) store at least ~4 bits per pixel; 16 pixels a byte (half
