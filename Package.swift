@@ -86,6 +86,13 @@ let package = Package(
                 "PhotosCore", "PhotosModel", "PhotosSQLite", "PhotosPostgreSQL", "PhotosImaging", "PhotosFiles"
             ]),
         .executableTarget(name: "photos", dependencies: ["PhotosCLI"]),
+        // The decoder process: raw.c and heif.c start it (posix_spawn) for each RAW and HEIF/AVIF file, found next
+        // to the running executable (decoder.h); installed beside `photos`.
+        // Its sources are CImageCodec's RAW and HEIF files (symbolic links), so it links LibRaw and lcms2 alone.
+        .executableTarget(
+            name: "photos-decoder",
+            cSettings: [.headerSearchPath("../CImageCodec"), .headerSearchPath("../CImageCodec/include")],
+            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("lcms2"), .linkedLibrary("m")]),
         // Test support shared by the test targets: temporary folders, Samples/ and corpus locations, the MANIFEST reader, the binary runner.
         .target(
             name: "PhotosTestSupport", dependencies: ["PhotosCore", "PhotosFiles", "PhotosSQLite", "PhotosPostgreSQL"],

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@
 #include "hevcvui.h"
 #include "heifcheck.h"
 #include "hdr.h"
+#include "decoder.h"
 
 /* Largest EXIF or XMP block copied out of a HEIF file, bytes (as PNG's eXIf limit). */
 #define PC_HEIF_METADATA_MAX (1u << 20)
@@ -70,30 +72,47 @@
  */
 #define PC_HEIF_LARGE_BYTES_PER_BYTE 512
 /*
- * The large-decode slot is held by the process that decodes: with the decode in a child
- * process (pc_heif_decode_isolated) that is the child, so the mutex lives in a shared anonymous
- * mapping made once before the first fork, process-shared and robust (a child that dies holding
- * it leaves it to the next one, EOWNERDEAD, instead of deadlocking every later large decode).
- * A private mutex when the mapping cannot be made.
+ * The large-decode slot is held by the process that decodes: with the decode in the decoder
+ * process (pc_heif_decode_isolated, photos-decoder) that is the helper, so the mutex lives in a
+ * shared memfd made once by the importing process and passed to every helper (PC_DECODER_LOCK_FD),
+ * process-shared and robust (a helper that dies holding it leaves it to the next one, EOWNERDEAD,
+ * instead of deadlocking every later large decode). A private mutex when the memfd cannot be made.
  */
 static pthread_mutex_t pc_heif_large_private = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t *pc_heif_large_decode = &pc_heif_large_private;
 static pthread_once_t pc_heif_large_once = PTHREAD_ONCE_INIT;
 
+static int pc_heif_large_fd = -1; /* the memfd holding the mutex, passed to each decoder process */
+static int pc_heif_large_adopted;  /* 1 in photos-decoder: the mutex is the importing process's */
+
 static void pc_heif_large_init(void) {
-    void *shared = mmap(NULL, sizeof(pthread_mutex_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED) return;
+    int fd = memfd_create("photos-heif-large-decode", MFD_CLOEXEC);
+    if (fd < 0) return;
+    void *shared = MAP_FAILED;
+    if (ftruncate(fd, sizeof(pthread_mutex_t)) == 0)
+        shared = mmap(NULL, sizeof(pthread_mutex_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (shared == MAP_FAILED) { close(fd); return; }
     pthread_mutexattr_t attributes;
     pthread_mutexattr_init(&attributes);
     pthread_mutexattr_setpshared(&attributes, PTHREAD_PROCESS_SHARED);
     pthread_mutexattr_setrobust(&attributes, PTHREAD_MUTEX_ROBUST);
-    if (pthread_mutex_init(shared, &attributes) == 0) pc_heif_large_decode = shared;
-    else munmap(shared, sizeof(pthread_mutex_t));
+    if (pthread_mutex_init(shared, &attributes) == 0) { pc_heif_large_decode = shared; pc_heif_large_fd = fd; }
+    else { munmap(shared, sizeof(pthread_mutex_t)); close(fd); }
     pthread_mutexattr_destroy(&attributes);
 }
 
+/* In photos-decoder: the importing process's mutex, from the memfd at lock_fd (else a private one). */
+static void pc_heif_large_adopt(int lock_fd) {
+    struct stat st;
+    if (fstat(lock_fd, &st) == 0 && st.st_size == (off_t)sizeof(pthread_mutex_t)) {
+        void *shared = mmap(NULL, sizeof(pthread_mutex_t), PROT_READ | PROT_WRITE, MAP_SHARED, lock_fd, 0);
+        if (shared != MAP_FAILED) pc_heif_large_decode = shared;
+    }
+    pc_heif_large_adopted = 1;
+}
+
 static void pc_heif_large_lock(void) {
-    pthread_once(&pc_heif_large_once, pc_heif_large_init);
+    if (!pc_heif_large_adopted) pthread_once(&pc_heif_large_once, pc_heif_large_init);
     if (pthread_mutex_lock(pc_heif_large_decode) == EOWNERDEAD) pthread_mutex_consistent(pc_heif_large_decode);
 }
 
@@ -512,67 +531,48 @@ static int pc_heif_read_all(int fd, void *p, size_t n, double deadline) {
     return 1;
 }
 
-/*
- * libheif registers its decoder plugins (and libde265 builds its tables, ~25 M instructions) on
- * the first context, not at dlopen: done once here in the parent, before the first fork, so no
- * child repeats it. No other libheif call is made in the parent after it.
- */
-static pthread_once_t pc_heif_warm_once = PTHREAD_ONCE_INIT;
-static void pc_heif_warm(void) {
-    struct heif_context *ctx = heif_context_alloc();
-    if (ctx != NULL) heif_context_free(ctx);
+/* The decoder process's side (decoder.h): decodes here, in photos-decoder, and writes the reply. */
+int pc_heif_serve(const uint8_t *data, size_t size, const pc_decode_options *options, int reply_fd, int lock_fd) {
+    pc_heif_large_adopt(lock_fd);
+    pc_decoded result;
+    pc_messages m;
+    memset(&m, 0, sizeof m);
+    pc_heif_reply reply;
+    memset(&reply, 0, sizeof reply);
+    reply.status = pc_heif_decode_here(data, size, options, &result, &m);
+    reply.width = result.width; reply.height = result.height;
+    reply.stored_width = result.stored_width; reply.stored_height = result.stored_height;
+    reply.scale = result.scale;
+    reply.pixels_size = result.pixels != NULL ? (uint64_t)result.width * result.height * 3 : 0;
+    reply.exif_size = result.exif != NULL ? result.exif_size : 0;
+    reply.xmp_size = result.xmp != NULL ? result.xmp_size : 0;
+    memcpy(reply.error, m.error, sizeof reply.error);
+    memcpy(reply.warnings, m.warnings, sizeof reply.warnings);
+    reply.warning_count = m.warning_count;
+    return pc_heif_write_all(reply_fd, &reply, sizeof reply) &&
+           (reply.pixels_size == 0 || pc_heif_write_all(reply_fd, result.pixels, (size_t)reply.pixels_size)) &&
+           (reply.exif_size == 0 || pc_heif_write_all(reply_fd, result.exif, (size_t)reply.exif_size)) &&
+           (reply.xmp_size == 0 || pc_heif_write_all(reply_fd, result.xmp, (size_t)reply.xmp_size));
 }
 
 static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const pc_decode_options *options,
                                          pc_decoded *out, pc_messages *messages) {
     memset(out, 0, sizeof *out);
-    /* Loaded here, before the fork: the child then never runs the dynamic loader. */
+    /* Loaded here too (the dynamic loader's work only, no libheif context): a libheif that cannot be
+     * used fails the file with its reason before any process is started. */
     char unavailable[320];
     if (!pc_heif_load(unavailable, sizeof unavailable)) { pc_set_error(messages, unavailable); return PC_UNSUPPORTED; }
     pthread_once(&pc_heif_large_once, pc_heif_large_init);
-    pthread_once(&pc_heif_warm_once, pc_heif_warm);
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return pc_heif_decode_here(data, size, options, out, messages);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return pc_heif_decode_here(data, size, options, out, messages);
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        /* The default actions: a crash ends the child at once, without the Swift runtime's
-         * backtracer (the parent's handlers) printing a crash report of the importing process. */
-        static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGPIPE };
-        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
-        pc_decoded result;
-        pc_messages m;
-        memset(&m, 0, sizeof m);
-        pc_heif_reply reply;
-        memset(&reply, 0, sizeof reply);
-        reply.status = pc_heif_decode_here(data, size, options, &result, &m);
-        reply.width = result.width; reply.height = result.height;
-        reply.stored_width = result.stored_width; reply.stored_height = result.stored_height;
-        reply.scale = result.scale;
-        reply.pixels_size = result.pixels != NULL ? (uint64_t)result.width * result.height * 3 : 0;
-        reply.exif_size = result.exif != NULL ? result.exif_size : 0;
-        reply.xmp_size = result.xmp != NULL ? result.xmp_size : 0;
-        memcpy(reply.error, m.error, sizeof reply.error);
-        memcpy(reply.warnings, m.warnings, sizeof reply.warnings);
-        reply.warning_count = m.warning_count;
-        int ok = pc_heif_write_all(fds[1], &reply, sizeof reply) &&
-                 (reply.pixels_size == 0 || pc_heif_write_all(fds[1], result.pixels, (size_t)reply.pixels_size)) &&
-                 (reply.exif_size == 0 || pc_heif_write_all(fds[1], result.exif, (size_t)reply.exif_size)) &&
-                 (reply.xmp_size == 0 || pc_heif_write_all(fds[1], result.xmp, (size_t)reply.xmp_size));
-        _exit(ok ? 0 : 1);
-    }
-    close(fds[1]);
+    pid_t pid = 0;
+    int reply_fd = -1;
+    if (!pc_decoder_start(PC_DECODER_HEIF, data, size, options, pc_heif_large_fd, &pid, &reply_fd, messages))
+        return PC_UNSUPPORTED;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     double deadline = start.tv_sec + start.tv_nsec / 1e9 + PC_HEIF_CHILD_SECONDS;
     pc_heif_reply reply;
     pc_status status = PC_CORRUPT;
-    int complete = pc_heif_read_all(fds[0], &reply, sizeof reply, deadline);
+    int complete = pc_heif_read_all(reply_fd, &reply, sizeof reply, deadline);
     if (complete) {
         /* The child handled hostile bytes: its sizes are checked before they size anything. */
         reply.error[sizeof reply.error - 1] = '\0';
@@ -590,15 +590,15 @@ static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const
                 complete = 0;
                 pc_set_error(messages, "out of memory");
             } else {
-                complete = pc_heif_read_all(fds[0], out->pixels, (size_t)reply.pixels_size, deadline) &&
-                           (reply.exif_size == 0 || pc_heif_read_all(fds[0], out->exif, (size_t)reply.exif_size, deadline)) &&
-                           (reply.xmp_size == 0 || pc_heif_read_all(fds[0], out->xmp, (size_t)reply.xmp_size, deadline));
+                complete = pc_heif_read_all(reply_fd, out->pixels, (size_t)reply.pixels_size, deadline) &&
+                           (reply.exif_size == 0 || pc_heif_read_all(reply_fd, out->exif, (size_t)reply.exif_size, deadline)) &&
+                           (reply.xmp_size == 0 || pc_heif_read_all(reply_fd, out->xmp, (size_t)reply.xmp_size, deadline));
             }
         } else if (!sane) {
             complete = 0;
         }
     }
-    close(fds[0]);
+    close(reply_fd);
     int wstatus = 0;
     if (!complete) kill(pid, SIGKILL); /* (a no-op for a child that is gone already) */
     while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {}

@@ -37,6 +37,7 @@
 #include "CImageCodec.h"
 #include "messages.h"
 #include "reduce.h"
+#include "decoder.h"
 
 #ifndef PC_RAW_CHILD_SECONDS /* (a stress harness builds with a shorter one) */
 #define PC_RAW_CHILD_SECONDS 60
@@ -516,59 +517,43 @@ static void pc_raw_cap_memory(void) {
     setrlimit(RLIMIT_AS, &limit);
 }
 
+/* The decoder process's side (decoder.h): decodes here, in photos-decoder, and writes the reply. */
+int pc_raw_serve(const uint8_t *data, size_t size, const pc_decode_options *options, int reply_fd) {
+    pc_raw_cap_memory();
+    pc_decoded result;
+    pc_messages m;
+    memset(&m, 0, sizeof m);
+    pc_raw_reply reply;
+    memset(&reply, 0, sizeof reply);
+    uint8_t *j = NULL;
+    size_t jn = 0;
+    reply.status = pc_raw_decode_here(data, size, options, &reply.info, &result, &j, &jn, &m);
+    reply.width = result.width; reply.height = result.height;
+    reply.stored_width = result.stored_width; reply.stored_height = result.stored_height;
+    reply.pixels_size = result.pixels != NULL ? (uint64_t)result.width * result.height * 3 : 0;
+    reply.jpeg_size = j != NULL ? jn : 0;
+    memcpy(reply.error, m.error, sizeof reply.error);
+    memcpy(reply.warnings, m.warnings, sizeof reply.warnings);
+    reply.warning_count = m.warning_count;
+    return pc_raw_write_all(reply_fd, &reply, sizeof reply) &&
+           (reply.pixels_size == 0 || pc_raw_write_all(reply_fd, result.pixels, (size_t)reply.pixels_size)) &&
+           (reply.jpeg_size == 0 || pc_raw_write_all(reply_fd, j, (size_t)reply.jpeg_size));
+}
+
 static pc_status pc_raw_decode_isolated(const uint8_t *data, size_t size, const pc_decode_options *options, pc_raw_info *info,
                                         pc_decoded *out, uint8_t **jpeg, size_t *jpeg_size, pc_messages *messages) {
     memset(out, 0, sizeof *out);
     *jpeg = NULL;
     *jpeg_size = 0;
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) return pc_raw_fail(messages, PC_NO_MEMORY, "no pipe for the RAW decoder", 0);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return pc_raw_fail(messages, PC_NO_MEMORY, "no process for the RAW decoder", 0);
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        static const int fatal[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGPIPE };
-        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
-        pc_raw_cap_memory();
-        /* LibRaw and the libjpeg it calls print warnings ("Premature end of JPEG file") to stderr,
-         * which is the importing process's: the child's goes nowhere. */
-        int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        if (null_fd >= 0) { dup2(null_fd, STDERR_FILENO); close(null_fd); }
-        /* LibRaw turns the EXIF capture time into a time_t with mktime (local time): in UTC that
-         * time_t read back with gmtime is the camera's wall clock. Only this child's zone changes. */
-        setenv("TZ", "UTC", 1);
-        tzset();
-        pc_decoded result;
-        pc_messages m;
-        memset(&m, 0, sizeof m);
-        pc_raw_reply reply;
-        memset(&reply, 0, sizeof reply);
-        uint8_t *j = NULL;
-        size_t jn = 0;
-        reply.status = pc_raw_decode_here(data, size, options, &reply.info, &result, &j, &jn, &m);
-        reply.width = result.width; reply.height = result.height;
-        reply.stored_width = result.stored_width; reply.stored_height = result.stored_height;
-        reply.pixels_size = result.pixels != NULL ? (uint64_t)result.width * result.height * 3 : 0;
-        reply.jpeg_size = j != NULL ? jn : 0;
-        memcpy(reply.error, m.error, sizeof reply.error);
-        memcpy(reply.warnings, m.warnings, sizeof reply.warnings);
-        reply.warning_count = m.warning_count;
-        int ok = pc_raw_write_all(fds[1], &reply, sizeof reply) &&
-                 (reply.pixels_size == 0 || pc_raw_write_all(fds[1], result.pixels, (size_t)reply.pixels_size)) &&
-                 (reply.jpeg_size == 0 || pc_raw_write_all(fds[1], j, (size_t)reply.jpeg_size));
-        _exit(ok ? 0 : 1);
-    }
-    close(fds[1]);
+    pid_t pid = 0;
+    int reply_fd = -1;
+    if (!pc_decoder_start(PC_DECODER_RAW, data, size, options, -1, &pid, &reply_fd, messages)) return PC_UNSUPPORTED;
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     double deadline = start.tv_sec + start.tv_nsec / 1e9 + PC_RAW_CHILD_SECONDS;
     pc_raw_reply reply;
     pc_status status = PC_CORRUPT;
-    int complete = pc_raw_read_all(fds[0], &reply, sizeof reply, deadline);
+    int complete = pc_raw_read_all(reply_fd, &reply, sizeof reply, deadline);
     if (complete) {
         /* The child handled hostile bytes: its sizes are checked before they size anything. */
         reply.error[sizeof reply.error - 1] = '\0';
@@ -587,14 +572,14 @@ static pc_status pc_raw_decode_isolated(const uint8_t *data, size_t size, const 
                 complete = 0;
                 pc_set_error(messages, "out of memory");
             } else {
-                complete = (reply.pixels_size == 0 || pc_raw_read_all(fds[0], out->pixels, (size_t)reply.pixels_size, deadline)) &&
-                           (reply.jpeg_size == 0 || pc_raw_read_all(fds[0], *jpeg, (size_t)reply.jpeg_size, deadline));
+                complete = (reply.pixels_size == 0 || pc_raw_read_all(reply_fd, out->pixels, (size_t)reply.pixels_size, deadline)) &&
+                           (reply.jpeg_size == 0 || pc_raw_read_all(reply_fd, *jpeg, (size_t)reply.jpeg_size, deadline));
             }
         } else if (!sane) {
             complete = 0;
         }
     }
-    close(fds[0]);
+    close(reply_fd);
     int wstatus = 0;
     if (!complete) kill(pid, SIGKILL);
     while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {}

@@ -27,7 +27,7 @@ flags=(-fuse-ld=lld -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-rec
 sources=("$S/jpeg.c" "$S/dconly.c" "$S/dchuffman.c" "$S/dcmarkers.c" "$S/dcprogressive.c" "$S/dcsequential.c" "$S/color.c" "$S/thumbjpeg.c" "$S/jpegclone.c" -ljpeg -llcms2 -lm -lpthread)
 "$cc" "${flags[@]}" -o "$work/fuzz_reduced" Tests/Fuzz/fuzz_reduced.c "${sources[@]}"
 "$cc" "${flags[@]}" -o "$work/fuzz_thumbenc" Tests/Fuzz/fuzz_thumbenc.c "${sources[@]}"
-"$cc" "${flags[@]}" -o "$work/fuzz_raw" Tests/Fuzz/fuzz_raw.c "$S/raw.c" "$S/reduce.c" -lraw_r -lm -lpthread
+"$cc" "${flags[@]}" -o "$work/fuzz_raw" Tests/Fuzz/fuzz_raw.c "$S/raw.c" "$S/reduce.c" "$S/decoder.c" -lraw_r -lm -lpthread
 "$cc" "${flags[@]}" -o "$work/fuzz_tiffgif" Tests/Fuzz/fuzz_tiffgif.c "$S/tiff.c" "$S/gif.c" "$S/reduce.c" "$S/color.c" -ltiff -lgif -llcms2 -lm -lpthread
 "$cc" "${flags[@]}" -o "$work/fuzz_jxl" Tests/Fuzz/fuzz_jxl.c "$S/jxl.c" "$S/hdr.c" "$S/jpeg.c" "$S/dconly.c" "$S/dchuffman.c" "$S/dcmarkers.c" "$S/dcprogressive.c" "$S/dcsequential.c" "$S/color.c" "$S/thumbjpeg.c" "$S/jpegclone.c" -ljxl -ljpeg -llcms2 -lm -lpthread
 cp Samples/*.jpg "$work/seeds/"

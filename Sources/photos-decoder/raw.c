@@ -1,0 +1,1 @@
+../CImageCodec/raw.c
