@@ -31,7 +31,7 @@ let package = Package(
         // (heifapi.h), so that its start-up work is not paid by every process.
         .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        // LibRaw (camera RAW files), its thread-safe build; raw.c runs it in a child process per file.
+        // LibRaw (camera RAW files), its thread-safe build; raw.c runs it in the photos-decoder process per file.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         // TIFF/BigTIFF (libtiff) and GIF (giflib), issue 24 items 3 and 4.
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),

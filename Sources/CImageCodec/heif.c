@@ -480,13 +480,17 @@ done:
 }
 
 /*
- * Decoding untrusted HEIF/AVIF in a child process (issue 31 B14): libheif 1.15 and its codecs
+ * Decoding untrusted HEIF/AVIF in the decoder process (issue 31 B14): libheif 1.15 and its codecs
  * (libde265, libdav1d/libaom) are C/C++ handed hostile bytes; heifcheck.c refuses the structures
- * known to crash them, and this contains what is not known yet: the child (fork(2) of the
- * calling thread) runs pc_heif_decode_here and writes its result to a pipe; a child that dies
- * (SIGSEGV, SIGABRT, a stack overflow), or that takes longer than PC_HEIF_CHILD_SECONDS, fails
- * this file as corrupt and the import goes on. The child calls only C (libheif, lcms2, malloc)
- * and leaves with _exit(2): it touches none of the parent's files, buffers or Swift state.
+ * known to crash them, and this contains what is not known yet: photos-decoder (decoder.h, started
+ * with posix_spawn for each file, the file's bytes in a sealed memfd) runs pc_heif_decode_here and
+ * writes its result to a pipe; a helper that dies (SIGSEGV, SIGABRT, a stack overflow), or that
+ * takes longer than PC_HEIF_CHILD_SECONDS, fails this file as corrupt and the import goes on. It
+ * is a program of its own, not a fork(2) of the importing process: a child of a multi-threaded
+ * process may call only async-signal-safe functions until it execs (POSIX fork(2)), and libheif's
+ * malloc, locale and C++ runtime calls are not (raw.c's forked LibRaw hung on glibc's locks).
+ * The importing process still loads libheif (pc_heif_load, no context) so that a libheif that
+ * cannot be used fails the file at once with its reason.
  * PHOTOS_HEIF_IN_PROCESS=1 decodes in the calling process instead (measurements).
  */
 #define PC_HEIF_CHILD_SECONDS 120
@@ -574,7 +578,7 @@ static pc_status pc_heif_decode_isolated(const uint8_t *data, size_t size, const
     pc_status status = PC_CORRUPT;
     int complete = pc_heif_read_all(reply_fd, &reply, sizeof reply, deadline);
     if (complete) {
-        /* The child handled hostile bytes: its sizes are checked before they size anything. */
+        /* The helper handled hostile bytes: its sizes are checked before they size anything. */
         reply.error[sizeof reply.error - 1] = '\0';
         reply.warnings[sizeof reply.warnings - 1] = '\0';
         int sane = reply.width >= 0 && reply.height >= 0 && reply.width <= (1 << 20) && reply.height <= (1 << 20) &&

@@ -12,13 +12,18 @@
  * 32769/32770/32772). A TIFF with none of these is a plain TIFF image, whatever LibRaw makes of
  * it (LibRaw 0.20 identifies a Parrot multispectral band TIFF as a Bayer camera).
  *
- * Decoding is LibRaw's, in a child process (fork(2), as heif.c does for libheif): LibRaw is a
- * large C++ library with a history of memory-safety CVEs in its parsers and unpackers (e.g.
- * CVE-2020-15503, CVE-2020-24870, CVE-2023-1729), handed hostile bytes here, and 0.20 has only a
- * compile-time allocation cap (LIBRAW_MAX_ALLOC_MB_DEFAULT, 2 GB in Debian's build). The child
- * caps its own address space (RLIMIT_AS: what it has mapped at fork plus PC_RAW_CHILD_HEADROOM_MB),
- * so whatever LibRaw allocates beyond our own checks fails there, not in the importing process;
- * a child that crashes, or takes longer than PC_RAW_CHILD_SECONDS, fails that file alone.
+ * Decoding is LibRaw's, in the decoder process (photos-decoder, started with posix_spawn for each
+ * file, decoder.h; heif.c does the same for libheif): LibRaw is a large C++ library with a history of
+ * memory-safety CVEs in its parsers and unpackers (e.g. CVE-2020-15503, CVE-2020-24870,
+ * CVE-2023-1729), handed hostile bytes here, and 0.20 has only a compile-time allocation cap
+ * (LIBRAW_MAX_ALLOC_MB_DEFAULT, 2 GB in Debian's build). The helper caps its own address space
+ * (RLIMIT_AS: what it has mapped, the file's bytes included, plus PC_RAW_CHILD_HEADROOM_MB), so
+ * whatever LibRaw allocates beyond our own checks fails there, not in the importing process; a helper
+ * that crashes, or takes longer than PC_RAW_CHILD_SECONDS, fails that file alone. Not a fork(2) of
+ * the importing process running LibRaw: that process is multi-threaded (Swift, Dispatch, the import
+ * workers), a child of it may call only async-signal-safe functions until it execs (POSIX fork(2)),
+ * and the child's setenv/tzset (and LibRaw's mktime) hung whenever another thread held glibc's
+ * environment or tzset lock at the fork (Benchmarks/decoder-isolation-stress.c).
  * PHOTOS_RAW_IN_PROCESS=1 runs LibRaw in the calling process (measurements, fuzzing).
  */
 #define _GNU_SOURCE /* pipe2 */
@@ -460,7 +465,7 @@ done:
     return status;
 }
 
-/* ---------------------------------------------------------------- the child process */
+/* ---------------------------------------------------------------- the decoder process (decoder.h) */
 
 typedef struct pc_raw_reply {
     int status, width, height, stored_width, stored_height, warning_count;
@@ -502,7 +507,7 @@ static int pc_raw_read_all(int fd, void *p, size_t n, double deadline) {
     return 1;
 }
 
-/* The child's address-space cap: what is mapped now (/proc/self/statm, pages) plus the headroom. */
+/* The decoder process's address-space cap: what is mapped now (/proc/self/statm, pages) plus the headroom. */
 static void pc_raw_cap_memory(void) {
     FILE *f = fopen("/proc/self/statm", "r");
     unsigned long long pages = 0;
@@ -555,7 +560,7 @@ static pc_status pc_raw_decode_isolated(const uint8_t *data, size_t size, const 
     pc_status status = PC_CORRUPT;
     int complete = pc_raw_read_all(reply_fd, &reply, sizeof reply, deadline);
     if (complete) {
-        /* The child handled hostile bytes: its sizes are checked before they size anything. */
+        /* The helper handled hostile bytes: its sizes are checked before they size anything. */
         reply.error[sizeof reply.error - 1] = '\0';
         reply.warnings[sizeof reply.warnings - 1] = '\0';
         reply.info.make[sizeof reply.info.make - 1] = '\0';

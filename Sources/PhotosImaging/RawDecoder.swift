@@ -37,7 +37,7 @@ struct DecodedRaw {
 }
 
 extension ImageDecoder {
-    /// Decodes a camera RAW file with LibRaw (raw.c `pc_raw_decode`, in a child process): the
+    /// Decodes a camera RAW file with LibRaw (raw.c `pc_raw_decode`, in the photos-decoder process): the
     /// embedded preview, else a half-size develop, as `pc_raw_decode` documents.
     /// - Parameters:
     ///   - bytes: the whole file.

@@ -208,7 +208,7 @@ pc_status pc_gif_decode(const uint8_t *data, size_t size, const pc_decode_option
 
 
 /*
- * Decodes a camera RAW file with LibRaw 0.20 in a child process (raw.c; PHOTOS_RAW_IN_PROCESS=1:
+ * Decodes a camera RAW file with LibRaw 0.20 in the photos-decoder process (raw.c, decoder.h; PHOTOS_RAW_IN_PROCESS=1:
  * in this one): the largest embedded preview LibRaw finds when its long edge is >= 120 px (a
  * JPEG preview is returned whole in *jpeg, malloc'd, for the caller's JPEG decode; a bitmap one
  * box-reduced in out->pixels), else a half-size develop (camera white balance, sRGB, 8-bit;
