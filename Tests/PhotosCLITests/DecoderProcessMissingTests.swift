@@ -43,6 +43,32 @@ final class DecoderProcessMissingTests: BinaryTestCase {
         XCTAssertEqual(all, ["heif", "jpeg", "raw"])
     }
 
+    /// A decoder process that dies of a signal (here a stand-in named by PHOTOS_DECODER that sends itself
+    /// SIGSEGV) fails that file with the signal, and the import goes on.
+    func testADecoderProcessThatCrashesFailsThatFileAlone() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/IMG_1234.dng", contents: Data(DNGWriter.make(image: try Self.picture(), preview: nil))
+            ))
+        try FileManager.default.copyItem(atPath: samplesDir + "/path.jpg", toPath: input + "/path.jpg")
+        let crashing = dir + "/photos-decoder"
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: crashing, contents: Data("#!/bin/sh\nkill -SEGV $$\n".utf8)))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: crashing)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOS_DECODER"] = crashing
+        let lib = dir + "/lib"
+        let run = try runProcess(try binary(), ["--library", lib, "import", input], environment: environment)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "\(input)/IMG_1234.dng: error: LibRaw crashed on this file (signal 11, Segmentation fault)"),
+            run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
+    }
+
     /// A 40x30 picture of gradients.
     static func picture() throws -> PixelBuffer {
         var bytes: [UInt8] = []
