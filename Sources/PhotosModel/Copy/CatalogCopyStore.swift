@@ -138,7 +138,14 @@ public enum CatalogTables {
             [i("photo_id"), i("algorithm"), i("phash"), i("mean_cb"), i("mean_cr"), i("low_information")],
             key: ["photo_id"]),
         // Issue 29 item 1 (migration 19): the library's owner address.
-        CatalogTable("library_owner", [i("singleton"), t("email")], key: ["singleton"])
+        CatalogTable("library_owner", [i("singleton"), t("email")], key: ["singleton"]),
+        // Issue 26 item 3 (migration 21): the gazetteer `places load` filled.
+        CatalogTable(
+            "place",
+            [
+                i("geonames_id"), t("name"), t("search_name"), t("admin1"), t("country_code"), t("country_name"),
+                i("latitude_e7"), i("longitude_e7"), i("population")
+            ], key: ["geonames_id"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves

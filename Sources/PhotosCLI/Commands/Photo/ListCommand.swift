@@ -29,9 +29,15 @@ enum ListCommand: Command {
         var reverse = false
         var limit: Int?
         var bytes = false
+        var place: String?
 
         static var options: [Option<Options>] {
             PhotoFilterOptions.options.map { $0.lifted(\.selection) } + [
+                .value(
+                    \.place, "--place", value: "NAME",
+                    help:
+                        "Only photos within a loaded place's radius (photos places load): NAME, or NAME, DIVISION or COUNTRY; the most populous match."
+                ),
                 .value(
                     \.sort, "--sort", value: "KEY", help: "Order by captured, imported, name, size or rating.",
                     default: "captured",
@@ -50,7 +56,13 @@ enum ListCommand: Command {
             ]
         }
 
-        func validate() throws { try selection.validate() }
+        func validate() throws {
+            try selection.validate()
+            if place != nil && selection.filter.near != nil { throw UsageError("give --place or --near, not both") }
+            if place != nil && selection.filter.hasPosition == false {
+                throw UsageError("give --place or --without-location, not both")
+            }
+        }
     }
 
     static func run(_ options: Options, _ ctx: CommandContext) throws {
@@ -62,13 +74,28 @@ enum ListCommand: Command {
         let library = try ctx.openLibraryForReading()
         // An unknown or ambiguous share, zone or tag fails before the header reaches stdout.
         if let share = filter.share { _ = try library.resolveShare(share) }
+        if let name = options.place { filter.near = try placeCircle(name, library: library, ctx: ctx) }
+        // Each photo's place in --json, when places are loaded (issue 26 item 3): one box query a
+        // position, remembered for photos taken at the same one.
+        let placesLoaded = ctx.global.json ? try library.placeCount() > 0 : false
+        var placeCache: [String: NamedPlace?] = [:]
         let table = Table(columns: TerminalText.columns(environment: ctx.environment), bytes: options.bytes)
         var headerPrinted = false
         var matched = false
         try library.forEachPhoto(matching: filter) { photo in
             matched = true
             if ctx.global.json {
-                ctx.console.printJSON(photo.json)
+                guard placesLoaded, let position = photo.position else {
+                    ctx.console.printJSON(photo.json)
+                    return
+                }
+                let key = "\(position.latitude) \(position.longitude)"
+                if placeCache[key] == nil {
+                    if placeCache.count >= 10_000 { placeCache.removeAll() }
+                    placeCache[key] = .some(try library.place(near: position))
+                }
+                let place = placeCache[key] ?? nil
+                ctx.console.printJSON(place.map { ShowCommand.adding(place: $0, to: photo.json) } ?? photo.json)
                 return
             }
             if !headerPrinted && !ctx.global.quiet { ctx.console.print(table.header) }
@@ -78,6 +105,33 @@ enum ListCommand: Command {
         // Issue 32 item 5: an empty result is nothing on stdout (no lone header for a script to
         // skip) and a note on stderr; it is not an error (exit 0).
         if !matched { ctx.console.note("no photos match") }
+    }
+
+    /// The circle `--place NAME` selects: the most populous loaded place of that name, with the
+    /// radius `PlaceRule.radiusKm` gives it; said on stderr (with how many other places have the
+    /// name), so that a wrong guess is visible.
+    /// - Throws: `CommandFailure` 66 when no places are loaded or none has the name.
+    static func placeCircle(_ name: String, library: Library, ctx: CommandContext) throws -> GeoCircle {
+        let count = try library.placeCount()
+        guard count > 0 else {
+            throw CommandFailure.noInput("no places are loaded: run 'photos places load cities1000.txt' first")
+        }
+        let found = try library.places(named: name)
+        guard let place = found.first else {
+            throw CommandFailure.noInput("no place '\(name)' among the \(TerminalText.plural(count, "loaded place"))")
+        }
+        let radius = PlaceRule.radiusKm(population: place.population)
+        let named = NamedPlace(place: place, distanceKm: 0)
+        var note = String(
+            format: "--place: photos within %@ of %@ (%.5f, %.5f)", NamedPlace.distanceText(radius), named.label,
+            Double(place.latitudeE7) / 1e7, Double(place.longitudeE7) / 1e7)
+        if found.count > 1 {
+            note +=
+                "; \(TerminalText.plural(found.count - 1, "other place")) of this name (add the division or country)"
+        }
+        ctx.console.note(note)
+        return GeoCircle(
+            latitude: Double(place.latitudeE7) / 1e7, longitude: Double(place.longitudeE7) / 1e7, radiusKm: radius)
     }
 
     /// The column layout for a terminal `columns` wide: UNIQUENAME, SIZE, RATING and CAPTURED
