@@ -248,7 +248,7 @@ final class TeamCatalogCLITests: BinaryTestCase {
         try db.execute(
             """
             DROP TABLE catalog_originals; DROP TABLE catalog_folder; DROP TABLE photo_file_state; DROP TABLE photo_signature;
-            DROP TABLE library_owner;
+            DROP TABLE library_owner; DROP TABLE place;
             ALTER TABLE photo DROP COLUMN latitude_e7, DROP COLUMN longitude_e7, DROP COLUMN altitude_mm,
                 DROP COLUMN kind, DROP COLUMN duration_ms, DROP COLUMN video_codec, DROP COLUMN camera_make,
                 DROP COLUMN camera_model, DROP COLUMN lens_model, DROP COLUMN camera_format,

@@ -58,7 +58,7 @@ public struct CatalogTable: Sendable, Equatable {
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 20
+    public static let schemaVersion = 21
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
