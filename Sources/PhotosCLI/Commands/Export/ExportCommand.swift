@@ -45,6 +45,7 @@ enum ExportCommand: Command {
         var photos: [String] = []
         var selection = PhotoFilterOptions()
         var template: ExportNameTemplate?
+        var perTag = false
         var thumbnails = false
         var sidecar: SidecarFormat?
         var update = false
@@ -60,6 +61,9 @@ enum ExportCommand: Command {
                     \.template, "--template", value: "TEMPLATE",
                     help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                     parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
+                .flag(
+                    \.perTag, "--per-tag",
+                    help: "One copy per tag of each photo, named with that tag as {tag} (--template needs {tag})."),
                 .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
                 .value(
                     \.sidecar, "--sidecar", value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.",
@@ -112,6 +116,12 @@ enum ExportCommand: Command {
                     "--name selects photos by name (a glob, as in list); the file name template is --template '\(name)'"
                 )
             }
+            // --per-tag names each copy by its tag: without {tag} every copy would get one name.
+            if perTag && !(template ?? .default).usesTag {
+                throw UsageError(
+                    "--per-tag writes one copy per tag, named by --template's {tag}; the template '\((template ?? .default).text)' has no {tag} (e.g. --template '{tag}/{name}')"
+                )
+            }
             try selection.validate()
         }
 
@@ -120,6 +130,7 @@ enum ExportCommand: Command {
             var options = ExportOptions(destination: destination)
             options.filter = selection.filter
             if let template { options.template = template }
+            options.perTag = perTag
             if let sidecar { options.sidecar = sidecar }
             options.thumbnails = thumbnails
             options.update = update

@@ -59,7 +59,8 @@ enum ListCommand: Command {
                 .flag(\.bytes, "--bytes", help: "Show sizes in bytes."),
                 .value(
                     \.columns, "--columns", value: "LIST",
-                    help: "Table columns, comma-separated: uniquename name size tags rating captured zone title format.",
+                    help:
+                        "Table columns, comma-separated: uniquename name size tags rating captured zone title format.",
                     parser: ValueParser { text, name in try Column.parse(text, option: name) }),
                 .value(
                     \.template, "--template", value: "TEMPLATE",
