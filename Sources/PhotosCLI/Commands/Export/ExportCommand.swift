@@ -15,7 +15,10 @@ enum ExportCommand: Command {
             the files of 64 photos at a time; each such batch is made durable with one syncfs(2)
             of DEST's file system before the export state records it. Nothing is written
             outside DEST. Names come from --template (default {name}, the original file name); fields:
-            {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
+            {name} {stem} {ext} {uniqueName} {share} (the share's title; default for the private zone)
+            {shareId} (the zone id) {author} (who imported it: the insert's transaction author, else
+            unknown) {rating} {tag} (the first tag; with --per-tag, one copy per tag, each with its
+            own) {title} {capture:FORMAT} (capture date in the
             photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
             style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
             '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
@@ -37,6 +40,7 @@ enum ExportCommand: Command {
             "photos export /media/usb/photos --update --cleanup",
             "photos export ~/out --tag sea --template '{capture:%Y/%m}/{name}'",
             "photos export ~/out --dry-run --template '{capture:%Y}/{name}'",
+            "photos export ~/by-tag --per-tag --template '{tag}/{name}'",
             "photos list --tag x --json | jq -r .uniqueName | photos export ~/out -"
         ])
 
