@@ -237,9 +237,9 @@ enum ListCommand: Command {
             let cells = zip(columns, values).enumerated().map { i, pair -> String in
                 let (column, value) = pair
                 let w = widths[column] ?? 4
-                if column == .uniquename { return t.fitted(String(value.prefix(w)), w) }
+                // A uniqueName is cut to a prefix every command accepts, without '…'.
+                let cut = column == .uniquename ? String(value.prefix(w)) : t.truncated(value, w)
                 let right = column == .size || column == .rating
-                let cut = t.truncated(value, w)
                 if right { return t.padLeft(cut, w) }
                 return i == columns.count - 1 ? cut : t.padRight(cut, w)
             }
