@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 import PhotosTestSupport
 import XCTest
 
@@ -252,5 +253,28 @@ final class ListTemplateAndExportFieldsTests: TemporaryFolderTestCase {
         XCTAssertEqual(sha256(ofFile: out + "/Sea/IMG_0001 (1).JPG"), names[1].1)
         ok(["export", dir + "/fresh", "--per-tag", "--template", "{tag}/{name}", "--sidecar", "none", "-q"])
         XCTAssertEqual(filesUnder(dir + "/fresh"), ["Beach/IMG_0001.JPG", "Sea/IMG_0001.JPG"])
+    }
+
+    /// `Library.insertAuthors`: one store query per 1,000 names (2,500 names here, most of
+    /// them unknown: three queries, none over the bound-parameter limit); the author of the
+    /// Photo insert, not of later changes (a rating by bob), and the earliest insert when the
+    /// history holds two; `shareTitlesByZone` maps the share's zone id to its title.
+    func testInsertAuthorsAreReadInBatchesFromPersistentHistory() throws {
+        try setUpLibrary()
+        let storm = try uniqueName("storm.jpg"), kite = try uniqueName("kite.png")
+        ok(["rate", "-q", "--author", "bob@example.org", storm, "5"])
+        // A second, later Photo insert of storm (as a sync of the same photo could record).
+        let later = try XCTUnwrap(try db().scalarInt("SELECT max(token) FROM history_transaction"))
+        try db().run(
+            "INSERT INTO history_change (token, entity, object_id, type) VALUES (?, 'Photo', ?, 'insert')",
+            [later, storm])
+        let library = try Library(root: lib, create: false, readOnly: true)
+        let names = [storm, kite] + (0..<2_498).map { String(format: "00000000-0000-0000-0000-%012d", $0) }
+        XCTAssertEqual(
+            try library.insertAuthors(ofPhotos: names), [storm: "ann@example.org", kite: "photos"],
+            "the earliest insert's author; names without an insert are left out")
+        XCTAssertEqual(try library.insertAuthors(ofPhotos: []), [:])
+        let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
+        XCTAssertEqual(try library.shareTitlesByZone(), [share: "Paris/2024"])
     }
 }
