@@ -148,6 +148,11 @@ final class ListTemplateAndExportFieldsTests: TemporaryFolderTestCase {
                 $0.count == 40 || !$0.hasSuffix(" ")
             })
 
+        // The shell completion offers the column names.
+        XCTAssertEqual(
+            lines(ok(["completions", "--complete", "3", "--", "photos", "list", "--columns", ""])),
+            ["words", "uniquename", "name", "size", "tags", "rating", "captured", "zone", "title", "format"])
+
         // Unknown, repeated or no column: 64 naming it, nothing on stdout.
         let bad: [(String, String)] = [
             ("name,bogus", "unknown column 'bogus'"), ("name,Name", "column 'name' is named twice"),
