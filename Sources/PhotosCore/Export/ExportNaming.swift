@@ -247,6 +247,36 @@ public enum ExportNaming {
         return (path + ".xmp", path + ".json", folder + split(file).stem + ".thumb.jpg")
     }
 
+    /// Where an original other than the primary goes (issue 24 item 2, issue 25 item 2): beside
+    /// the primary at `primaryPath`, under the same stem, so that the pair stays a pair for every
+    /// tool that pairs by name (darktable, digiKam, Lightroom, and `photos import` itself):
+    /// `IMG_1234.JPG` with its RAW as `IMG_1234.CR2`, `IMG_1234.HEIC` with its Live Photo movie as
+    /// `IMG_1234.MOV`. The extension is the RAW's container name (`photo.camera_format`, "dng"
+    /// when unknown) or "mov" for a Live Photo's movie (Apple's Live Photo movies are QuickTime
+    /// files), in capitals when the primary's extension has no lower-case letter, as cameras and
+    /// phones name files. Should that be the primary's own name (ignoring case), the role is
+    /// added: `IMG_1234-raw.DNG`.
+    public static func extraOriginalPath(
+        primaryPath: String, role: OriginalRole, cameraFormat: String?
+    ) -> String {
+        let slash = primaryPath.lastIndex(of: "/")
+        let folder = slash.map { String(primaryPath[...$0]) } ?? ""
+        let file = slash.map { String(primaryPath[primaryPath.index(after: $0)...]) } ?? primaryPath
+        let (stem, primaryExt) = split(file)
+        var ext: String
+        switch role {
+        case .raw:
+            let name = cameraFormat?.lowercased() ?? ""
+            ext = !name.isEmpty && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? name : "dng"
+        case .pairedVideo: ext = "mov"
+        case .primary: ext = primaryExt
+        }
+        if !primaryExt.isEmpty && !primaryExt.contains(where: \.isLowercase) { ext = ext.uppercased() }
+        let candidate = folder + stem + "." + ext
+        guard candidate.lowercased() == primaryPath.lowercased() else { return candidate }
+        return folder + stem + "-" + role.rawValue + "." + ext
+    }
+
     /// The conversion characters strftime(3) defines (POSIX.1-2017 and the glibc additions
     /// %k %l %P %s), after the optional glibc flags `_ - 0 ^ #`, a width, and the `E`/`O`
     /// modifiers.

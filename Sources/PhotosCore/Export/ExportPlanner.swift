@@ -71,10 +71,15 @@ struct Planner {
     /// A11: ~40 bytes a recorded photo; `plan` reads the path back from the state).
     private var reserved: [UInt64: UInt64] = [:]
 
-    /// The lowercased names `path` takes: itself and the companions this export writes.
-    private func keys(_ path: String) -> [String] {
+    /// The lowercased names `path` takes: itself, the photo's other originals (`extras`, named
+    /// by `ExportNaming.extraOriginalPath`) and the companions this export writes.
+    private func keys(_ path: String, photo: PhotoRecord, extras: [PhotoOriginal]) -> [String] {
         let c = ExportNaming.companions(of: path)
         var result = [path]
+        for extra in extras {
+            result.append(
+                ExportNaming.extraOriginalPath(primaryPath: path, role: extra.role, cameraFormat: photo.cameraFormat))
+        }
         if companionKinds.contains(.xmp) { result.append(c.xmp) }
         if companionKinds.contains(.json) { result.append(c.json) }
         if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
@@ -98,22 +103,25 @@ struct Planner {
     /// any `plan`): a photo keeps the recorded name it had, when that is still one of its base
     /// name's variants and no earlier photo kept it.
     mutating func reserveRecordedNames(
-        _ photos: [PhotoRecord], template: ExportNameTemplate, context: ExportNameContext = ExportNameContext()
+        _ photos: [PhotoRecord], extras: [Int64: [PhotoOriginal]] = [:], template: ExportNameTemplate,
+        context: ExportNameContext = ExportNameContext()
     ) {
         guard trustState, let state else { return }
         for (photo, tag) in copies(photos) {
+            let others = extras[photo.rowID] ?? []
             // One index lookup a photo (issue 31 A11: the state is not held in memory).
             let paths = state.entries(ofPhoto: photo.uniqueName).filter { $0.kind == .original }.map(\.path)
             guard !paths.isEmpty else { continue }
             let base = base(photo, template: template, context: context, tag: tag)
             for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
-                let k = keys(path)
+                let k = keys(path, photo: photo, extras: others)
                 guard k.allSatisfy({ !taken.contains($0) }) else { continue }
                 // Its file may be gone or changed since: then it is rewritten under the same name.
                 let present = currentEntry(
                     path, uniqueName: photo.uniqueName, kind: .original,
                     sha256: photo.sha256, byteSize: photo.byteSize)
                 if present == nil, diskStatus(path) == .other { continue }
+                guard extraPlans(photo, primaryPath: path, extras: others) != nil else { continue }
                 taken.formUnion(k)
                 reserved[copyKey(photo, tag)] = NameFingerprints.fingerprint(path)
                 break
@@ -128,10 +136,12 @@ struct Planner {
     /// case-insensitively, for exports to case-insensitive file systems) and that is free on
     /// disk or already holds its bytes. The same names as naming every photo at once.
     mutating func plan(
-        _ photos: [PhotoRecord], template: ExportNameTemplate, context: ExportNameContext = ExportNameContext()
+        _ photos: [PhotoRecord], extras: [Int64: [PhotoOriginal]] = [:], template: ExportNameTemplate,
+        context: ExportNameContext = ExportNameContext()
     ) -> Plan {
         var result = Plan()
         for (photo, tag) in copies(photos) {
+            let others = extras[photo.rowID] ?? []
             if let print = reserved.removeValue(forKey: copyKey(photo, tag)),
                 let path = state?.entries(ofPhoto: photo.uniqueName).first(where: {
                     $0.kind == .original && NameFingerprints.fingerprint($0.path) == print
@@ -141,25 +151,31 @@ struct Planner {
                 let present = currentEntry(
                     path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
                     byteSize: photo.byteSize)
-                result.items.append(Exporter.Planned(photo: photo, path: path, present: present, tag: tag))
-                continue
+                // Checked free (or its own) when it was reserved; looked at again now as well.
+                if let planned = extraPlans(photo, primaryPath: path, extras: others) {
+                    result.items.append(
+                        Exporter.Planned(photo: photo, path: path, present: present, extras: planned, tag: tag))
+                    continue
+                }
             }
             let base = base(photo, template: template, context: context, tag: tag)
             var found: Exporter.Planned?
             for n in 0..<Exporter.maxVariants {
                 let candidate = ExportNaming.variant(base, n)
-                let k = keys(candidate)
-                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                let k = keys(candidate, photo: photo, extras: others)
+                guard k.allSatisfy({ !taken.contains($0) }),
+                    let planned = extraPlans(photo, primaryPath: candidate, extras: others)
+                else { continue }
                 if let present = currentEntry(
                     candidate, uniqueName: photo.uniqueName, kind: .original,
                     sha256: photo.sha256, byteSize: photo.byteSize)
                 {
-                    found = Exporter.Planned(photo: photo, path: candidate, present: present, tag: tag)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: present, extras: planned, tag: tag)
                 } else if diskStatus(candidate) == .missing {
-                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, tag: tag)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, extras: planned, tag: tag)
                 } else if trustState, let entry = state?.entry(candidate), entry.uniqueName == photo.uniqueName {
                     // Recorded as this photo's, changed on disk since: rewritten in place.
-                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, tag: tag)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, extras: planned, tag: tag)
                 }
                 if found != nil {
                     taken.formUnion(k)
@@ -170,6 +186,32 @@ struct Planner {
                 result.items.append(found)
             } else {
                 result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
+            }
+        }
+        return result
+    }
+
+    /// Where the photo's other originals go when its primary goes to `primaryPath`, each with
+    /// its state entry when an identical file is already there; nil when one of those names
+    /// holds something else (a file not recorded as this photo's with other bytes, a folder, a
+    /// link): the photo then takes another variant of its name, so that its originals keep one
+    /// stem and nothing that is not the export's is replaced.
+    func extraPlans(_ photo: PhotoRecord, primaryPath: String, extras: [PhotoOriginal]) -> [Exporter.PlannedExtra]? {
+        var result: [Exporter.PlannedExtra] = []
+        for extra in extras {
+            let path = ExportNaming.extraOriginalPath(
+                primaryPath: primaryPath, role: extra.role, cameraFormat: photo.cameraFormat)
+            let kind = ExportState.Entry.Kind(role: extra.role)
+            if let present = currentEntry(
+                path, uniqueName: photo.uniqueName, kind: kind, sha256: extra.sha256, byteSize: extra.byteSize)
+            {
+                result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: present))
+            } else if diskStatus(path) == .missing
+                || (diskStatus(path) == .file && state?.entry(path)?.uniqueName == photo.uniqueName)
+            {
+                result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: nil))
+            } else {
+                return nil
             }
         }
         return result

@@ -81,7 +81,9 @@ struct ExportRun {
         guard reserve || exporter.onProgress != nil else { return }
         try exporter.library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
             if reserve {
-                planner.reserveRecordedNames(page, template: options.template, context: try nameContext(for: page))
+                planner.reserveRecordedNames(
+                    page, extras: try extraOriginals(of: page), template: options.template,
+                    context: try nameContext(for: page))
             }
             total += options.perTag ? planner.copies(page).count : page.count
         }
@@ -93,7 +95,8 @@ struct ExportRun {
         do {
             try exporter.library.forEachPhotoPage(matching: exporter.options.filter, pageSize: pageSize) { photos in
                 let plan = planner.plan(
-                    photos, template: exporter.options.template, context: try nameContext(for: photos))
+                    photos, extras: try extraOriginals(of: photos), template: exporter.options.template,
+                    context: try nameContext(for: photos))
                 for (photo, reason) in plan.failures {
                     unnamed.insert(photo.uniqueName)
                     exporter.fail(photo, reason, &summary)
@@ -106,6 +109,14 @@ struct ExportRun {
             // DEST refused: the pending batch is recorded below, then `finish` stops the export.
         }
         if let last = pending { try finish(last) }
+    }
+
+    /// The originals other than the primary of a page's photos (RAW+JPEG pairs' RAWs, Live
+    /// Photos' movies), by photo row id: one batched query a page (issue 24 item 2: export writes
+    /// every original of a photo).
+    /// - Throws: what reading the library throws.
+    private func extraOriginals(of photos: [PhotoRecord]) throws -> [Int64: [PhotoOriginal]] {
+        try exporter.library.catalogStore.extraOriginals(ofPhotos: photos.map(\.rowID))
     }
 
     /// `--cleanup`: removes what the export state holds that this run did not produce.
