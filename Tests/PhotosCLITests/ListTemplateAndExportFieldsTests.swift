@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosImaging
 import PhotosTestSupport
 import XCTest
 
@@ -281,5 +282,32 @@ final class ListTemplateAndExportFieldsTests: TemporaryFolderTestCase {
         XCTAssertEqual(try library.insertAuthors(ofPhotos: []), [:])
         let share = try XCTUnwrap(try db().scalarString("SELECT id FROM share"))
         XCTAssertEqual(try library.shareTitlesByZone(), [share: "Paris/2024"])
+    }
+
+    /// A RAW+JPEG pair tagged Sea and Beach: each `--per-tag` copy has both originals, the
+    /// RAW beside its JPEG under the same stem (export writes every original of a photo), and
+    /// `--update` skips both copies.
+    func testPerTagCopiesOfAPairCarryItsRAW() throws {
+        var rgb: [UInt8] = []
+        for y in 0..<30 { for x in 0..<40 { rgb += [UInt8(x * 6), UInt8(y * 8), 128] } }
+        let date = "2024:05:01 12:00:00"
+        let raw = Data(
+            DNGWriter.make(image: try PixelBuffer(width: 40, height: 30, rgb: rgb), preview: nil, dateTime: date))
+        let still = try stormJPEG(date: date, offset: nil)
+        let card = dir + "/card"
+        try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: card + "/IMG_1234.CR2", contents: raw))
+        XCTAssertTrue(FileManager.default.createFile(atPath: card + "/IMG_1234.JPG", contents: still))
+        ok(["import", "-q", "--tag", "Sea", "--tag", "Beach", card])
+        let out = dir + "/out"
+        let args = ["export", out, "--per-tag", "--template", "{tag}/{name}", "--sidecar", "none", "--json"]
+        XCTAssertTrue(ok(args).contains("\"written\":2"))
+        XCTAssertEqual(
+            filesUnder(out), ["Beach/IMG_1234.DNG", "Beach/IMG_1234.JPG", "Sea/IMG_1234.DNG", "Sea/IMG_1234.JPG"])
+        for folder in ["Beach", "Sea"] {
+            XCTAssertEqual(FileManager.default.contents(atPath: "\(out)/\(folder)/IMG_1234.DNG"), raw, folder)
+            XCTAssertEqual(FileManager.default.contents(atPath: "\(out)/\(folder)/IMG_1234.JPG"), still, folder)
+        }
+        XCTAssertTrue(ok(args + ["--update"]).contains("\"written\":0,\"updated\":0,\"skipped\":2"))
     }
 }
