@@ -53,7 +53,20 @@ struct ExportRun {
         pageSize = max(exporter.pageSize, options.batchSize)
         planner = Planner(
             root: dest, state: state, trustState: options.update,
-            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
+            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails),
+            perTag: options.perTag)
+    }
+
+    /// The share titles `{share}` reads, once a run (nil until first needed).
+    private var shareTitles: [String: String]?
+
+    /// What the template needs to name `page` (issue 32 item 6): the share titles (one query a
+    /// run) and the insert authors of the page's photos (one query a page).
+    /// - Throws: the store's error.
+    private mutating func nameContext(for page: [PhotoRecord]) throws -> ExportNameContext {
+        let template = exporter.options.template
+        if shareTitles == nil { shareTitles = template.usesShareTitle ? try exporter.library.shareTitlesByZone() : [:] }
+        return try exporter.library.nameContext(for: page, template: template, shareTitles: shareTitles ?? [:])
     }
 
     /// The photos are read a page at a time in uniqueName order (keyset paging), so memory
@@ -68,9 +81,11 @@ struct ExportRun {
         guard reserve || exporter.onProgress != nil else { return }
         try exporter.library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
             if reserve {
-                planner.reserveRecordedNames(page, extras: try extraOriginals(of: page), template: options.template)
+                planner.reserveRecordedNames(
+                    page, extras: try extraOriginals(of: page), template: options.template,
+                    context: try nameContext(for: page))
             }
-            total += page.count
+            total += options.perTag ? planner.copies(page).count : page.count
         }
     }
 
@@ -80,7 +95,8 @@ struct ExportRun {
         do {
             try exporter.library.forEachPhotoPage(matching: exporter.options.filter, pageSize: pageSize) { photos in
                 let plan = planner.plan(
-                    photos, extras: try extraOriginals(of: photos), template: exporter.options.template)
+                    photos, extras: try extraOriginals(of: photos), template: exporter.options.template,
+                    context: try nameContext(for: photos))
                 for (photo, reason) in plan.failures {
                     unnamed.insert(photo.uniqueName)
                     exporter.fail(photo, reason, &summary)

@@ -19,8 +19,13 @@ public struct ExportOptions {
     public var destination: String
     /// Which photos (`--tag`, `--since`, `--until`, `--zone`/`--share`, `--min-rating`).
     public var filter = PhotoFilter()
-    /// File names (`--name`).
+    /// File names (`--template`).
     public var template = ExportNameTemplate.default
+    /// One copy per (photo, tag), each named with its tag as `{tag}` (`--per-tag`, issue 32
+    /// item 6; the template must have `{tag}`); a photo without tags gets one, `untagged`.
+    /// Each copy is a file of its own in the export state (by path), so `--update` keeps each
+    /// copy's name and `--cleanup` removes a copy whose tag is gone.
+    public var perTag = false
     /// Also write each thumbnail as `NAME.thumb.jpg` (`--thumbnails`).
     public var thumbnails = false
     /// `--sidecar`.
@@ -145,6 +150,8 @@ public final class Exporter {
         /// The photo's other originals (a RAW+JPEG pair's RAW, a Live Photo's movie), written
         /// beside the primary under its stem.
         var extras: [PlannedExtra] = []
+        /// The tag of this copy with `--per-tag` (nil: the photo's only copy).
+        var tag: String? = nil
         var originalPresent: Bool { present != nil }
     }
 
