@@ -104,7 +104,7 @@ public struct ImportSummary: Equatable, Sendable {
     /// change), in the order they were applied.
     public var metadataChanges: [MetadataChange] = []
 
-    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"paired":N,"joined":N,"bytes":N,"seconds":X,
+    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"paired":N,"joined":N,"livePaired":N,"bytes":N,"seconds":X,
     /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
     /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
@@ -112,7 +112,7 @@ public struct ImportSummary: Equatable, Sendable {
             // paired and joined after failed: the summary's leading keys stay as scripts read them.
             ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
             ("skipped", .int(skipped)), ("failed", .int(failed)), ("paired", .int(paired)), ("joined", .int(joined)),
-            ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
+            ("livePaired", .int(livePaired)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
         ]
         if let refreshed { pairs.append(("refreshed", .int(refreshed))) }
         if refreshed != nil || replaced > 0 || !metadataChanges.isEmpty {
