@@ -322,3 +322,23 @@ final class LivePhotoPairingTests: BinaryTestCase {
         XCTAssertEqual(try photos(lib), [])
     }
 }
+
+extension LivePhotoPairingTests {
+    /// `merge --from` a library where the still took over from its movie into one holding the
+    /// movie's own video photo: that photo takes the still over too (one Live Photo, the movie
+    /// in no second photo), with the still's thumbnail.
+    func testMergeCarriesTheStillsTakeover() throws {
+        let (s, m) = (try still(), try movie())
+        let a = dir + "/a", b = dir + "/b"
+        let src = try folder("roll", ["IMG_0001.MOV": m])
+        _ = try importJSON(a, [src])
+        _ = try importJSON(b, [src])
+        try folder("roll", ["IMG_0001.JPG": s])
+        XCTAssertEqual(try importJSON(a, [src + "/IMG_0001.JPG"])["joined"], 1)
+        _ = try ok(b, ["merge", "--from", a])
+        XCTAssertEqual(try photos(b), [["live", "jpeg", "pairedVideo:" + sha(m), "primary:" + sha(s)]])
+        XCTAssertEqual(try thumbnails(b), try thumbnails(a))
+        let verify = try run(["--library", b, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
+}
