@@ -77,7 +77,7 @@ enum ImportCommand: Command {
                 .flag(
                     \.noPairing, "--no-pairing",
                     help:
-                        "Import a camera's RAW+JPEG pair (IMG_1234.CR2 + IMG_1234.JPG) as two photos, not one photo with two originals."
+                        "Import a camera's RAW+JPEG pair (IMG_1234.CR2 + IMG_1234.JPG) or a Live Photo's still and movie (IMG_1234.HEIC + IMG_1234.MOV) as two photos, not one photo with two originals."
                 ),
                 .flag(
                     \.refreshMetadata, "--refresh-metadata",
