@@ -341,4 +341,23 @@ extension LivePhotoPairingTests {
         let verify = try run(["--library", b, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
     }
+
+    /// A movie joining its still's photo reaches a peer too: the `pairedVideo` original (its
+    /// file carried) and the kind `live`.
+    func testSyncCarriesTheMoviesJoinToAPeer() throws {
+        let (s, m) = (try still(), try movie())
+        let a = dir + "/a", b = dir + "/b"
+        let src = try folder("roll", ["IMG_0001.JPG": s])
+        _ = try importJSON(a, [src])
+        _ = try ok(b, ["init"])
+        _ = try ok(b, ["sync", "--from", a])
+        try folder("roll", ["IMG_0001.MOV": m])
+        XCTAssertEqual(try importJSON(a, [src + "/IMG_0001.MOV"])["joined"], 1)
+        _ = try ok(b, ["sync", "--from", a])
+        XCTAssertEqual(try photos(b), [["live", "jpeg", "pairedVideo:" + sha(m), "primary:" + sha(s)]])
+        XCTAssertEqual(try TestCatalog(root: b, readOnly: true).scalarInt("SELECT duration_ms FROM photo"), 1000)
+        XCTAssertNotNil(storedFile(b, sha(m)), "the MOV's file came with it")
+        let verify = try run(["--library", b, "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    }
 }
