@@ -360,4 +360,26 @@ extension LivePhotoPairingTests {
         let verify = try run(["--library", b, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
     }
+
+    /// A HEIC still (the iPhone's own format): its EXIF, with the MakerNote, goes through the
+    /// same reader; the HEIC is made from the JPEG with libheif's `heif-enc`, which copies its
+    /// EXIF.
+    func testAHEICStillAndItsMovieAreOneLivePhoto() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
+            throw XCTSkip("heif-enc is not installed (Debian package libheif-examples)")
+        }
+        let jpeg = dir + "/still.jpg", heic = dir + "/still.heic"
+        XCTAssertTrue(FileManager.default.createFile(atPath: jpeg, contents: try still()))
+        let enc = try runProcess("/usr/bin/heif-enc", ["-q", "90", "-o", heic, jpeg])
+        XCTAssertEqual(enc.status, 0, enc.stderr)
+        let s = try XCTUnwrap(FileManager.default.contents(atPath: heic))
+        let m = try movie()
+        let lib = dir + "/lib"
+        let counts = try importJSON(lib, [try folder("roll", ["IMG_0005.HEIC": s, "IMG_0005.MOV": m])])
+        XCTAssertEqual([counts["imported"], counts["livePaired"], counts["failed"]], [1, 1, 0])
+        XCTAssertEqual(try photos(lib), [["live", "heif", "pairedVideo:" + sha(m), "primary:" + sha(s)]])
+        XCTAssertEqual(
+            try TestCatalog(root: lib, readOnly: true).scalarString("SELECT content_identifier FROM photo"), Self.id)
+        assertRed(try thumbnailCentre(lib))
+    }
 }
