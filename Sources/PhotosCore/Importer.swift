@@ -73,7 +73,7 @@ public struct ImportSummary: Equatable, Sendable {
     /// still (`Pairing.live`, issue 25 item 2).
     public var livePaired = 0
     /// Files that joined a photo already in the library as the other half of its RAW+JPEG pair
-    /// (`Pairing`; not counted in `imported`).
+    /// or Live Photo (`Pairing`; not counted in `imported`).
     public var joined = 0
     public var duplicates = 0
     /// Duplicates whose stored original was missing or damaged and was written back (also

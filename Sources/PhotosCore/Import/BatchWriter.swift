@@ -61,7 +61,7 @@ struct ImportBatchWriter {
         var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
-        /// RAWs of a pair whose other half another run committed meanwhile (a duplicate here):
+        /// RAWs (or Live Photo movies) of a pair whose other half another run committed meanwhile (a duplicate here):
         /// not imported with it, each with the original its worker wrote, which nothing
         /// references (`removeUncommittedFiles` takes them). Run again, the RAW joins that photo.
         var unpaired: [(path: String, original: UncommittedOriginal)] = []

@@ -23,6 +23,9 @@ import PhotosModel
 ///   kind, whose display name has the same base name and whose capture time agrees. The
 ///   catalog does not record the folder a file came from, so a later join cannot check it: the
 ///   capture time within 2 s is what tells two cameras' `IMG_1234` apart.
+///
+/// Live Photos (issue 25 item 2) pair by the same groups and joins: `live`, `livePair` and
+/// `liveJoinable` say how (equal Apple content identifiers; without one, name and time).
 enum Pairing {
     /// The most two capture times of a pair may differ, in seconds: a camera writes both files
     /// of one exposure, with one time (sub-seconds may differ by the write order).
