@@ -171,6 +171,18 @@ final class LivePhotoPairingTests: BinaryTestCase {
         var other = block
         other[noteStart] = UInt8(ascii: "N")
         XCTAssertNil(ExifReader.parse(other).contentIdentifier)
+        // Every truncation and every byte flipped: no crash, and an identifier read is always
+        // one `isContentIdentifier` accepts (bounds are checked against the bytes, not trusted).
+        for n in 0..<block.count {
+            let id = ExifReader.parse(Array(block.prefix(n))).contentIdentifier
+            XCTAssertTrue(id.map(ExifReader.isContentIdentifier) ?? true, "\(n)")
+        }
+        for i in block.indices {
+            var flipped = block
+            flipped[i] ^= 0xFF
+            let id = ExifReader.parse(flipped).contentIdentifier
+            XCTAssertTrue(id.map(ExifReader.isContentIdentifier) ?? true, "\(i)")
+        }
         // No identifier: characters other than letters, digits and '-'.
         XCTAssertFalse(ExifReader.isContentIdentifier("abc def"))
         XCTAssertFalse(ExifReader.isContentIdentifier(""))
