@@ -208,6 +208,10 @@ final class LivePhotoPairingTests: BinaryTestCase {
         XCTAssertEqual([again["imported"], again["duplicates"], again["joined"]], [0, 2, 0])
         let text = try ok(dir + "/lib2", ["import", src])
         XCTAssertTrue(text.hasPrefix("Imported 1 photo (1 Live Photo as one photo each), 0 duplicates"), text)
+        // --no-pairing: two photos, a still and a video.
+        let apart = try importJSON(dir + "/lib3", ["--no-pairing", src])
+        XCTAssertEqual([apart["imported"], apart["livePaired"]], [2, 0])
+        XCTAssertEqual(try photos(dir + "/lib3").map { $0[0] }.sorted(), ["still", "video"])
     }
 
     /// The movie imported first is a video photo; its still, imported later from another folder,
