@@ -375,7 +375,14 @@ public enum PostgresSchema {
         ALTER TABLE photo ADD COLUMN description TEXT COLLATE "C"
             CHECK (description IS NULL OR octet_length(description) BETWEEN 1 AND 65536);
         """,
-        // 21 (issue 26 item 3): as SQLite migration 21, the gazetteer of populated places.
+        // 21 (issue 25 item 2): as SQLite migration 21, each photo's Apple content identifier,
+        // NULL when none, and its partial index.
+        """
+        ALTER TABLE photo ADD COLUMN content_identifier TEXT COLLATE "C"
+            CHECK (content_identifier IS NULL OR octet_length(content_identifier) BETWEEN 1 AND 64);
+        CREATE INDEX photo_content_identifier ON photo(content_identifier) WHERE content_identifier IS NOT NULL;
+        """,
+        // 22 (issue 26 item 3): as SQLite migration 22, the gazetteer of populated places.
         """
         CREATE TABLE place (
             geonames_id  BIGINT PRIMARY KEY CHECK (geonames_id > 0),

@@ -656,7 +656,18 @@ public enum Schema {
         ALTER TABLE photo ADD COLUMN description TEXT
             CHECK (description IS NULL OR length(CAST(description AS BLOB)) BETWEEN 1 AND 65536);
         """,
-        // 21 (issue 26 item 3): the gazetteer `photos places load` fills from a GeoNames dump
+        // 21 (issue 25 item 2): each photo's Apple content identifier — a still's MakerNote tag
+        // 0x0011, a movie's QuickTime `com.apple.quicktime.content.identifier` — the UUID both
+        // halves of a Live Photo carry, so that the half imported later finds the photo of the
+        // other without reading its original again; NULL when its file has none (and for rows
+        // from before). At most 64 bytes (`ExifReader.isContentIdentifier`). The index holds only
+        // the photos that have one.
+        """
+        ALTER TABLE photo ADD COLUMN content_identifier TEXT
+            CHECK (content_identifier IS NULL OR length(CAST(content_identifier AS BLOB)) BETWEEN 1 AND 64);
+        CREATE INDEX photo_content_identifier ON photo(content_identifier) WHERE content_identifier IS NOT NULL;
+        """,
+        // 22 (issue 26 item 3): the gazetteer `photos places load` fills from a GeoNames dump
         // (`PlaceRow`): one row per populated place, its position in e7 degrees as photo
         // positions are, `search_name` the folded name `list --place` looks up. Reference data,
         // replaced whole by each load: not history, not synced. `place_position` serves the box

@@ -54,7 +54,7 @@ final class DatabaseTests: TemporaryFolderTestCase {
             [
                 "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
                 "history_transaction_author",
-                "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256",
+                "history_transaction_timestamp", "photo_capture_date", "photo_content_identifier", "photo_data_sha256",
                 "photo_file_state_image", "photo_imported_at", "photo_position",
                 "photo_tag_tag", "photo_zone", "place_position", "place_search_name", "rating_photo",
                 "rating_photo_author", "sync_entry_token",
