@@ -69,8 +69,11 @@ public struct ImportSummary: Equatable, Sendable {
     public var imported = 0
     /// RAW files imported as the `raw` original of a new photo, with their JPEG (`Pairing`).
     public var paired = 0
+    /// Live Photo movies imported as the `pairedVideo` original of a new photo, with their
+    /// still (`Pairing.live`, issue 25 item 2).
+    public var livePaired = 0
     /// Files that joined a photo already in the library as the other half of its RAW+JPEG pair
-    /// (`Pairing`; not counted in `imported`).
+    /// or Live Photo (`Pairing`; not counted in `imported`).
     public var joined = 0
     public var duplicates = 0
     /// Duplicates whose stored original was missing or damaged and was written back (also
@@ -101,7 +104,7 @@ public struct ImportSummary: Equatable, Sendable {
     /// change), in the order they were applied.
     public var metadataChanges: [MetadataChange] = []
 
-    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"paired":N,"joined":N,"bytes":N,"seconds":X,
+    /// `{"imported":N,"duplicates":N,"restored":N,"skipped":N,"failed":N,"paired":N,"joined":N,"livePaired":N,"bytes":N,"seconds":X,
     /// ["refreshed":N (with --refresh-metadata),] ["replaced":N,"metadataChanges":[MetadataChange.json…]
     /// (with --refresh-metadata, or when a file replaced an original),] "failures":[…],"restorations":[{"path","uniqueName","displayName","reason"}]}`.
     public var json: JSONValue {
@@ -109,7 +112,7 @@ public struct ImportSummary: Equatable, Sendable {
             // paired and joined after failed: the summary's leading keys stay as scripts read them.
             ("imported", .int(imported)), ("duplicates", .int(duplicates)), ("restored", .int(restored)),
             ("skipped", .int(skipped)), ("failed", .int(failed)), ("paired", .int(paired)), ("joined", .int(joined)),
-            ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
+            ("livePaired", .int(livePaired)), ("bytes", .int(Int(bytes))), ("seconds", .double(seconds))
         ]
         if let refreshed { pairs.append(("refreshed", .int(refreshed))) }
         if refreshed != nil || replaced > 0 || !metadataChanges.isEmpty {
@@ -213,12 +216,19 @@ public final class Importer {
         var description: String? = nil
         /// The RAW of its RAW+JPEG pair (`Pairing.group`), imported with it as its `raw` original.
         var raw: PairedOriginal? = nil
-        /// True when this worker wrote the original, or its pair's.
-        var wroteAnyFile: Bool { written != nil || raw?.written != nil }
+        /// The movie of its Live Photo (`Pairing.live`, issue 25 item 2), imported with it as its
+        /// `pairedVideo` original.
+        var pairedVideo: PairedOriginal? = nil
+        /// Its paired halves, each with the role it is imported as: `raw`, then `pairedVideo`.
+        var halves: [(role: OriginalRole, original: PairedOriginal)] {
+            (raw.map { [(OriginalRole.raw, $0)] } ?? []) + (pairedVideo.map { [(OriginalRole.pairedVideo, $0)] } ?? [])
+        }
+        /// True when this worker wrote the original, or one of its pair's.
+        var wroteAnyFile: Bool { written != nil || halves.contains { $0.original.written != nil } }
         /// Every original written for it (its own and its pair's), for `removeUncommittedFiles`.
         var allUncommitted: [UncommittedOriginal] {
             (wroteFile ? [uncommitted] : [])
-                + (raw.flatMap { $0.written == nil ? nil : $0.uncommitted }.map { [$0] } ?? [])
+                + halves.compactMap { $0.original.written == nil ? nil : $0.original.uncommitted }
         }
     }
 
@@ -425,7 +435,8 @@ public final class Importer {
                 for item in batch {
                     summary.imported += 1
                     if item.raw != nil { summary.paired += 1 }
-                    summary.bytes += Int64(item.byteSize + (item.raw?.byteSize ?? 0))
+                    if item.pairedVideo != nil { summary.livePaired += 1 }
+                    summary.bytes += Int64(item.byteSize + item.halves.reduce(0) { $0 + $1.original.byteSize })
                 }
                 return
             }
@@ -436,7 +447,7 @@ public final class Importer {
                 for (path, original) in result.unpaired {
                     fail(
                         path,
-                        "the other half of its RAW+JPEG pair was imported meanwhile by another run; import it again (it joins that photo)"
+                        "the other half of its pair (RAW+JPEG or Live Photo) was imported meanwhile by another run; import it again (it joins that photo)"
                     )
                     uncommitted.append(original)
                 }
@@ -450,6 +461,7 @@ public final class Importer {
                 summary.imported += result.imported
                 summary.joined += result.joined
                 summary.paired += result.paired
+                summary.livePaired += result.livePaired
                 summary.bytes += result.bytes
                 summary.duplicates += result.duplicates
                 committedDuplicates += result.duplicateSHA256s + result.joinedSHA256s

@@ -38,6 +38,12 @@ public struct ExifMetadata: Sendable, Equatable {
     /// ImageDescription (IFD0 tag 0x010E, EXIF 2.32 §4.6.5 D) as written, NUL padding and all;
     /// nil when absent (`PhotoText.exifDescription` drops cameras' boilerplate).
     public var imageDescription: String?
+    /// Apple's content identifier (issue 25 item 2): tag 0x0011 of the Apple MakerNote (Exif IFD
+    /// tag 0x927C starting "Apple iOS\0"; exiftool's `Apple:ContentIdentifier`), the UUID an
+    /// iPhone writes into both halves of a Live Photo (the MOV carries it as QuickTime
+    /// `com.apple.quicktime.content.identifier`). Kept only when it is 1–64 characters of
+    /// letters, digits and '-' (`ExifReader.isContentIdentifier`); nil otherwise.
+    public var contentIdentifier: String?
 
     /// Metadata of a file without EXIF.
     public init() {}
@@ -183,6 +189,9 @@ public enum ExifReader {
             reader.forEachEntry(ifd: exifIFD, visited: &visited) { tag, type, count, valueOffset in
                 if tag == 0xA434 {
                     lens = reader.text(type: type, count: count, valueOffset: valueOffset)
+                } else if tag == 0x927C {
+                    result.contentIdentifier = appleContentIdentifier(
+                        reader, type: type, count: count, valueOffset: valueOffset)
                 } else {
                     dateTag(tag, type, count, valueOffset)
                 }
@@ -307,6 +316,55 @@ public enum ExifReader {
             return
         }
         result.position = position
+    }
+
+    /// The most bytes of a MakerNote `appleContentIdentifier` reads: Apple's notes are a few
+    /// KiB; a longer one is read as its first 64 KiB (offsets beyond them are not followed).
+    static let maxMakerNoteBytes = 65536
+
+    /// The content identifier of an Apple MakerNote (Exif tag 0x927C, UNDEFINED): the bytes
+    /// "Apple iOS\0", a 2-byte version, the byte order "MM" or "II", then at offset 14 a
+    /// TIFF-style IFD whose value offsets count from the note's first byte (exiftool's
+    /// Apple.pm: `Start => $valuePtr + 14, Base => $start - 14`); tag 0x0011 (ASCII) is the
+    /// content identifier. Every offset is checked against the note, capped at
+    /// `maxMakerNoteBytes`; nil for a note of another maker, a malformed one, or a value that is
+    /// no identifier (`isContentIdentifier`).
+    static func appleContentIdentifier(_ reader: TIFFReader, type: Int, count: Int, valueOffset: Int) -> String? {
+        guard type == 7 || type == 1, count > 14, let offset = reader.u32(valueOffset) else { return nil }
+        let start = Int(offset)
+        let bytes = reader.bytes
+        guard start >= 0, start < bytes.count else { return nil }
+        let end = min(bytes.count, start + min(count, maxMakerNoteBytes))
+        guard end - start > 14 else { return nil }
+        let note = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        let header: [UInt8] = Array("Apple iOS".utf8) + [0]
+        guard note.prefix(header.count).elementsEqual(header) else { return nil }
+        let little: Bool
+        switch (note[12], note[13]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        let apple = TIFFReader(bytes: note, little: little)
+        var visited: Set<Int> = []
+        var found: String?
+        apple.forEachEntry(ifd: 14, visited: &visited) { tag, type, count, valueOffset in
+            guard tag == 0x0011, found == nil,
+                let text = apple.ascii(type: type, count: count, valueOffset: valueOffset)
+            else { return }
+            if isContentIdentifier(text) { found = text }
+        }
+        return found
+    }
+
+    /// True for a content identifier as `photos` keeps one (an Apple Live Photo's, from a
+    /// MakerNote or a MOV): 1–64 ASCII letters, digits and '-' (Apple writes an upper-case UUID,
+    /// 36 characters).
+    public static func isContentIdentifier(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
+            }
     }
 
     /// Parses a TIFF/EXIF block held in an array.

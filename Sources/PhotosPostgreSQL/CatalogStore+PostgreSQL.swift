@@ -87,3 +87,5 @@ extension PostgresDatabase: CatalogStore {
         }
     }
 }
+
+extension PostgresDatabase: GazetteerStore {}

@@ -374,6 +374,29 @@ public enum PostgresSchema {
             CHECK (title IS NULL OR octet_length(title) BETWEEN 1 AND 2000);
         ALTER TABLE photo ADD COLUMN description TEXT COLLATE "C"
             CHECK (description IS NULL OR octet_length(description) BETWEEN 1 AND 65536);
+        """,
+        // 21 (issue 25 item 2): as SQLite migration 21, each photo's Apple content identifier,
+        // NULL when none, and its partial index.
+        """
+        ALTER TABLE photo ADD COLUMN content_identifier TEXT COLLATE "C"
+            CHECK (content_identifier IS NULL OR octet_length(content_identifier) BETWEEN 1 AND 64);
+        CREATE INDEX photo_content_identifier ON photo(content_identifier) WHERE content_identifier IS NOT NULL;
+        """,
+        // 22 (issue 26 item 3): as SQLite migration 22, the gazetteer of populated places.
+        """
+        CREATE TABLE place (
+            geonames_id  BIGINT PRIMARY KEY CHECK (geonames_id > 0),
+            name         TEXT COLLATE "C" NOT NULL CHECK (octet_length(name) BETWEEN 1 AND 200),
+            search_name  TEXT COLLATE "C" NOT NULL CHECK (octet_length(search_name) BETWEEN 1 AND 800),
+            admin1       TEXT COLLATE "C" CHECK (admin1 IS NULL OR octet_length(admin1) BETWEEN 1 AND 200),
+            country_code TEXT COLLATE "C" NOT NULL CHECK (length(country_code) = 2),
+            country_name TEXT COLLATE "C" CHECK (country_name IS NULL OR octet_length(country_name) BETWEEN 1 AND 200),
+            latitude_e7  BIGINT NOT NULL CHECK (latitude_e7 BETWEEN -900000000 AND 900000000),
+            longitude_e7 BIGINT NOT NULL CHECK (longitude_e7 BETWEEN -1800000000 AND 1800000000),
+            population   BIGINT NOT NULL CHECK (population >= 0)
+        );
+        CREATE INDEX place_position ON place(latitude_e7, longitude_e7);
+        CREATE INDEX place_search_name ON place(search_name);
         """
     ]
 }

@@ -295,6 +295,22 @@ extension CatalogStore where Self: SQLConnection {
         .sorted { $0.role < $1.role }
     }
 
+    public func extraOriginals(ofPhotos photoIDs: [Int64]) throws -> [Int64: [PhotoOriginal]] {
+        var result: [Int64: [PhotoOriginal]] = [:]
+        for (range, size) in StatementBatches.lookups(photoIDs.count) {
+            let slice: [SQLBindable] =
+                Array(photoIDs[range]) + Array(repeating: photoIDs[range.lowerBound], count: size - range.count)
+            _ = try fetchAll(
+                sql: """
+                    SELECT photo_id, role, sha256, byte_size, file_ref, format FROM photo_data
+                    WHERE role <> 'primary' AND photo_id IN (\(StatementBatches.placeholders(size)))
+                    """,
+                arguments: slice
+            ) { row in result[row.int64(0), default: []].append(try OriginalsSQL.original(row, offset: 1)) }
+        }
+        return result.mapValues { $0.sorted { $0.role < $1.role } }
+    }
+
     public func photoExists(_ photoID: Int64) throws -> Bool {
         try fetchInt(sql: "SELECT 1 FROM photo WHERE id = ?", arguments: [photoID]) != nil
     }

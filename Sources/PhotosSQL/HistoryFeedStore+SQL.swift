@@ -89,6 +89,21 @@ extension HistoryFeedStore where Self: SQLConnection {
         }
     }
 
+    public func photoInsertAuthors(uniqueNames: [String]) throws -> [String: String] {
+        guard !uniqueNames.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: uniqueNames.count).joined(separator: ",")
+        let rows = try fetchAll(
+            sql: """
+                SELECT c.object_id, t.author FROM history_change c JOIN history_transaction t ON t.token = c.token
+                WHERE c.object_id IN (\(marks)) AND c.entity = ? AND c.type = 'insert' ORDER BY c.token
+                """,
+            arguments: uniqueNames as [SQLBindable] + [HistoryEntity.photo.rawValue]
+        ) { ($0.string(0), $0.string(1)) }
+        var authors: [String: String] = [:]
+        for (name, author) in rows where authors[name] == nil { authors[name] = author }
+        return authors
+    }
+
     public func historyConsumers() throws -> [HistoryConsumer] {
         try fetchAll(sql: "SELECT \(HistorySQL.consumerColumns) FROM history_consumer ORDER BY name", arguments: []) {
             HistorySQL.consumer($0)

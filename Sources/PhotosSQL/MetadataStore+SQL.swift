@@ -134,19 +134,51 @@ extension MetadataStore where Self: SQLConnection {
     public func pairCandidates(zone: String, captureFrom: String, captureTo: String) throws -> [PairCandidate] {
         try fetchAll(
             sql: """
-                SELECT p.id, p.unique_name, p.display_name, p.capture_date, p.capture_source, p.format,
-                       (SELECT count(*) FROM photo_data d WHERE d.photo_id = p.id)
+                SELECT \(Self.pairCandidateColumns)
                 FROM photo p
-                WHERE (p.zone_id || '') = ? AND p.capture_date >= ? AND p.capture_date <= ? AND p.kind = 'still'
+                WHERE (p.zone_id || '') = ? AND p.capture_date >= ? AND p.capture_date <= ? AND p.kind IN ('still', 'video')
                 ORDER BY p.capture_date, p.id LIMIT 32
                 """,
-            arguments: [zone, captureFrom, captureTo]
-        ) {
-            PairCandidate(
-                rowID: $0.int64(0), uniqueName: $0.string(1), displayName: $0.string(2),
-                captureDate: $0.optionalString(3), captureSource: $0.optionalString(4),
-                format: try ImageFormat(stored: $0.string(5)), originals: $0.int(6))
-        }
+            arguments: [zone, captureFrom, captureTo], Self.pairCandidate)
+    }
+
+    public func liveCandidates(zone: String, contentIdentifier: String) throws -> [PairCandidate] {
+        try fetchAll(
+            sql: """
+                SELECT \(Self.pairCandidateColumns)
+                FROM photo p
+                WHERE p.content_identifier = ? AND p.zone_id = ? AND p.kind IN ('still', 'video')
+                ORDER BY p.id LIMIT 8
+                """,
+            arguments: [contentIdentifier, zone], Self.pairCandidate)
+    }
+
+    /// The columns `pairCandidate` reads, of `photo p`.
+    static var pairCandidateColumns: String {
+        """
+        p.id, p.unique_name, p.display_name, p.capture_date, p.capture_source, p.format,
+               (SELECT count(*) FROM photo_data d WHERE d.photo_id = p.id), p.kind, p.capture_offset, p.content_identifier
+        """
+    }
+
+    /// A `PairCandidate` of a row of `pairCandidateColumns`.
+    static func pairCandidate(_ row: ResultRow) throws -> PairCandidate {
+        PairCandidate(
+            rowID: row.int64(0), uniqueName: row.string(1), displayName: row.string(2),
+            captureDate: row.optionalString(3), captureSource: row.optionalString(4),
+            format: try ImageFormat(stored: row.string(5)), originals: row.int(6), kind: row.string(7),
+            captureOffset: row.optionalInt(8), contentIdentifier: row.optionalString(9))
+    }
+
+    public func setContentIdentifier(_ contentIdentifier: String?, ofPhoto photoID: Int64) throws {
+        try execute(
+            sql: "UPDATE photo SET content_identifier = ? WHERE id = ?", arguments: [contentIdentifier, photoID])
+    }
+
+    public func setKind(ofPhoto photoID: Int64, kind: String, durationMS: Int?, videoCodec: String?) throws {
+        try execute(
+            sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE id = ?",
+            arguments: [kind, durationMS, videoCodec, photoID])
     }
 
     public func hasPhoto(format: ImageFormat, zone: String) throws -> Bool {
@@ -156,12 +188,23 @@ extension MetadataStore where Self: SQLConnection {
     }
 
     public func takeOverPrimary(
-        ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
-        thumbnail: ThumbnailRow?
+        ofPhoto photoID: Int64, by original: PhotoOriginal, formerPrimary: OriginalRole, width: Int, height: Int,
+        orientation: Orientation, thumbnail: ThumbnailRow?
     ) throws {
-        try execute(
-            sql: "UPDATE photo_data SET role = 'raw', format = 'raw' WHERE photo_id = ? AND role = 'primary'",
-            arguments: [photoID])
+        if formerPrimary == .raw {
+            try execute(
+                sql: "UPDATE photo_data SET role = 'raw', format = 'raw' WHERE photo_id = ? AND role = 'primary'",
+                arguments: [photoID])
+        } else {
+            // A row from before schema 16 has no format of its own: it is the photo's, kept.
+            try execute(
+                sql: """
+                    UPDATE photo_data SET role = ?, format = coalesce(format, (SELECT p.format FROM photo p WHERE p.id = ?))
+                    WHERE photo_id = ? AND role = 'primary'
+                    """,
+                arguments: [formerPrimary.rawValue, photoID, photoID])
+            try execute(sql: "UPDATE photo SET kind = 'live' WHERE id = ?", arguments: [photoID])
+        }
         try execute(
             sql: CatalogInserts.photoData, arguments: CatalogInserts.photoDataValues(original, ofPhoto: photoID))
         try execute(

@@ -3,3 +3,5 @@ import PhotosSQL
 
 /// `PhotosSQL`'s `CatalogPlacesStore where Self: SQLConnection`.
 extension Database: CatalogPlacesStore {}
+
+extension Database: GazetteerStore {}

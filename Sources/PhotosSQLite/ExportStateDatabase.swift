@@ -17,6 +17,26 @@ public final class ExportStateDatabase {
             exported_at TEXT NOT NULL
         );
         CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
+        """,
+        // Version 2 (issue 24 item 2, issue 25 item 2): a photo's other originals (a RAW+JPEG
+        // pair's `raw`, a Live Photo's `pairedVideo`) are exported beside its primary, so the
+        // kind takes their roles. SQLite cannot change a CHECK in place: the table is rebuilt
+        // (SQLite "ALTER TABLE" §7, the 12-step procedure: new table, copy, drop, rename).
+        """
+        CREATE TABLE export_file_v2 (
+            path        TEXT PRIMARY KEY NOT NULL,
+            unique_name TEXT NOT NULL,
+            kind        TEXT NOT NULL CHECK (kind IN ('original', 'raw', 'pairedVideo', 'xmp', 'json', 'thumbnail')),
+            sha256      TEXT NOT NULL,
+            byte_size   INTEGER NOT NULL,
+            mtime_ns    INTEGER NOT NULL,
+            exported_at TEXT NOT NULL
+        );
+        INSERT INTO export_file_v2 (path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at)
+            SELECT path, unique_name, kind, sha256, byte_size, mtime_ns, exported_at FROM export_file;
+        DROP TABLE export_file;
+        ALTER TABLE export_file_v2 RENAME TO export_file;
+        CREATE INDEX export_file_unique_name ON export_file(unique_name, kind);
         """
     ])
 
@@ -53,13 +73,13 @@ public final class ExportStateDatabase {
     /// The state file is in DEST, where anyone who writes there may have put another
     /// (issue 31 item 17): before anything is read or written, the connection reads no value
     /// over `maxValueBytes`, and the file holds nothing at version 0 and exactly `export_file`
-    /// with its columns and indexes at version 1 (no view, trigger or other object).
+    /// with its columns and indexes at versions 1 and 2 (no view, trigger or other object).
     /// - Throws: `UntrustedDatabaseError`; `SQLiteError`.
     static func requireOwnSchema(_ db: Database) throws {
         db.limitValueLength(maxValueBytes)
         switch try db.userVersion {
         case 0: try db.requireSchema(tables: [:], indexes: [])
-        case 1:
+        case 1, 2:
             try db.requireSchema(
                 tables: [
                     "export_file": ["path", "unique_name", "kind", "sha256", "byte_size", "mtime_ns", "exported_at"]

@@ -655,6 +655,37 @@ public enum Schema {
             CHECK (title IS NULL OR length(CAST(title AS BLOB)) BETWEEN 1 AND 2000);
         ALTER TABLE photo ADD COLUMN description TEXT
             CHECK (description IS NULL OR length(CAST(description AS BLOB)) BETWEEN 1 AND 65536);
+        """,
+        // 21 (issue 25 item 2): each photo's Apple content identifier — a still's MakerNote tag
+        // 0x0011, a movie's QuickTime `com.apple.quicktime.content.identifier` — the UUID both
+        // halves of a Live Photo carry, so that the half imported later finds the photo of the
+        // other without reading its original again; NULL when its file has none (and for rows
+        // from before). At most 64 bytes (`ExifReader.isContentIdentifier`). The index holds only
+        // the photos that have one.
+        """
+        ALTER TABLE photo ADD COLUMN content_identifier TEXT
+            CHECK (content_identifier IS NULL OR length(CAST(content_identifier AS BLOB)) BETWEEN 1 AND 64);
+        CREATE INDEX photo_content_identifier ON photo(content_identifier) WHERE content_identifier IS NOT NULL;
+        """,
+        // 22 (issue 26 item 3): the gazetteer `photos places load` fills from a GeoNames dump
+        // (`PlaceRow`): one row per populated place, its position in e7 degrees as photo
+        // positions are, `search_name` the folded name `list --place` looks up. Reference data,
+        // replaced whole by each load: not history, not synced. `place_position` serves the box
+        // query that names a photo's place (a latitude range, longitude checked in the index).
+        """
+        CREATE TABLE place (
+            geonames_id  INTEGER PRIMARY KEY NOT NULL CHECK (geonames_id > 0),
+            name         TEXT NOT NULL CHECK (length(CAST(name AS BLOB)) BETWEEN 1 AND 200),
+            search_name  TEXT NOT NULL CHECK (length(CAST(search_name AS BLOB)) BETWEEN 1 AND 800),
+            admin1       TEXT CHECK (admin1 IS NULL OR length(CAST(admin1 AS BLOB)) BETWEEN 1 AND 200),
+            country_code TEXT NOT NULL CHECK (length(country_code) = 2),
+            country_name TEXT CHECK (country_name IS NULL OR length(CAST(country_name AS BLOB)) BETWEEN 1 AND 200),
+            latitude_e7  INTEGER NOT NULL CHECK (latitude_e7 BETWEEN -900000000 AND 900000000),
+            longitude_e7 INTEGER NOT NULL CHECK (longitude_e7 BETWEEN -1800000000 AND 1800000000),
+            population   INTEGER NOT NULL CHECK (population >= 0)
+        );
+        CREATE INDEX place_position ON place(latitude_e7, longitude_e7);
+        CREATE INDEX place_search_name ON place(search_name);
         """
     ]
 

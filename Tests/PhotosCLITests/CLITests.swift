@@ -94,8 +94,9 @@ final class CLITests: TemporaryFolderTestCase {
         XCTAssertEqual(
             Array(summary.keys).sorted(),
             [
-                "bytes", "duplicates", "failed", "failures", "imported", "joined", "paired", "restorations", "restored",
-                "seconds", "skipped"
+                "bytes", "duplicates", "failed", "failures", "imported", "joined", "livePaired", "paired",
+                "restorations",
+                "restored", "seconds", "skipped"
             ])
 
         let list = photos(["--library", lib, "list", "--json"])

@@ -23,7 +23,7 @@ final class CoreErrorExitStatusTests: XCTestCase {
         check(ExportError.unclosedField(template: "{name"), .usage, "--template: '{' without a closing '}' in '{name'")
         check(
             ExportError.unknownField("nme"), .usage,
-            "--template: unknown field '{nme}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {shareId}, {rating}, {tag}, {title}, {capture:FORMAT}, {imported:FORMAT})"
+            "--template: unknown field '{nme}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {shareId}, {author}, {rating}, {tag}, {title}, {capture:FORMAT}, {imported:FORMAT})"
         )
         check(ExportError.emptyTemplate, .usage, "--template: the template is empty")
         XCTAssertEqual(ExitStatus(for: ExportError.unknownConversion("%Q", field: "capture:%Q")), .usage)

@@ -160,7 +160,8 @@ final class IDsNeverReusedTests: TemporaryFolderTestCase {
             ).map { $0.string(0) },
             [
                 "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
-                "photo_capture_date", "photo_data_sha256", "photo_imported_at", "photo_position", "photo_zone",
+                "photo_capture_date", "photo_content_identifier", "photo_data_sha256", "photo_imported_at",
+                "photo_position", "photo_zone",
                 "rating_photo",
                 "rating_photo_author", "tag_zone_name"
             ])

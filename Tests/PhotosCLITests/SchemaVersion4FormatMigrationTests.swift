@@ -124,11 +124,12 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
             before.filter { !$0.hasPrefix("  sqlite_sequence: ") }.map {
                 // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
                 // migration 16 the original's role ('primary') and format (NULL); migration 18 the
-                // camera make, model, lens and RAW container (NULL); migration 20 the title and description (NULL).
+                // camera make, model, lens and RAW container (NULL); migration 20 the title and description (NULL);
+                // migration 21 the content identifier (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
                     : $0.hasPrefix("  photo: ")
-                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null|null|null"
+                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null|null|null|null"
                         : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
@@ -144,14 +145,15 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 try db.statement(
                     "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'photo' AND sql IS NOT NULL ORDER BY name"
                 )
-                .map { $0.string(0) }, ["photo_capture_date", "photo_imported_at", "photo_position", "photo_zone"])
+                .map { $0.string(0) },
+                ["photo_capture_date", "photo_content_identifier", "photo_imported_at", "photo_position", "photo_zone"])
             XCTAssertEqual(
                 try db.statement("SELECT name FROM pragma_table_info('photo') ORDER BY cid").map { $0.string(0) },
                 [
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
                     "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
                     "altitude_mm", "kind", "duration_ms", "video_codec", "camera_make", "camera_model", "lens_model",
-                    "camera_format", "title", "description"
+                    "camera_format", "title", "description", "content_identifier"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)

@@ -121,4 +121,66 @@ final class ExportNamingTests: XCTestCase {
         XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2".utf8), path: "bad.json"))
         XCTAssertThrowsError(try XMPSidecar.parseJSON(Data("[1,2]".utf8), path: "bad.json"))
     }
+
+    /// Issue 32 item 6: `{share}`, `{shareId}`, `{author}` and a `--per-tag` copy's `{tag}`
+    /// come from the template's context; `list --template` appends no `.{ext}`.
+    func testTemplateContextFields() throws {
+        var p = photo("IMG_0001.JPG")
+        let template = try ExportNameTemplate(parsing: "{share}|{shareId}|{author}|{tag}")
+        let context = ExportNameContext(
+            shareTitles: ["zone-1": "Paris/2024", "default": "never used"],
+            authors: [p.uniqueName: "ann@example.org"])
+        XCTAssertEqual(template.render(p, context: context), "default|default|ann@example.org|untagged.JPG")
+        p.zone = "zone-1"
+        p.tags = ["Sea", "Beach"]
+        XCTAssertEqual(
+            template.render(p, context: context), "Paris_2024|zone-1|ann@example.org|Beach.JPG",
+            "the share's title with '/' as '_'; the first tag in sort order")
+        var copy = context
+        copy.tag = "Places/Paris"
+        XCTAssertEqual(template.render(p, context: copy), "Paris_2024|zone-1|ann@example.org|Places/Paris.JPG")
+        p.zone = "zone-2"
+        XCTAssertEqual(
+            template.render(p, context: ExportNameContext()), "zone-2|zone-2|unknown|Beach.JPG",
+            "a zone without a share title keeps its id; an insert no longer in history is 'unknown'")
+        XCTAssertEqual(
+            template.render(p, context: ExportNameContext(authors: [p.uniqueName: "a/b"])),
+            "zone-2|zone-2|a_b|Beach.JPG")
+
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{stem}").render(p), "IMG_0001.JPG")
+        XCTAssertEqual(try ExportNameTemplate(parsing: "{stem}", appendingExtension: false).render(p), "IMG_0001")
+        XCTAssertEqual(
+            try ExportNameTemplate(parsing: "{rating} {title}", appendingExtension: false).render(p), "0 untitled")
+        XCTAssertThrowsError(try ExportNameTemplate(parsing: "{authors}", appendingExtension: false)) {
+            XCTAssertEqual($0 as? ExportError, .unknownField("authors"))
+        }
+
+        let fields = try ExportNameTemplate(parsing: "{tag}/{author}/{share}")
+        XCTAssertEqual([fields.usesTag, fields.usesAuthor, fields.usesShareTitle], [true, true, true])
+        let none = try ExportNameTemplate(parsing: "{shareId}/{name}")
+        XCTAssertEqual([none.usesTag, none.usesAuthor, none.usesShareTitle], [false, false, false])
+    }
+
+    /// `--per-tag`: one copy per tag in sort order (a repeated name once), one `untagged` copy
+    /// of a photo without tags, each named with its own tag.
+    func testPerTagCopiesAreNamedByTheirTag() throws {
+        var tagged = photo("IMG_0001.JPG")
+        tagged.tags = ["Sea", "Beach", "Places/France"]
+        var bare = photo("kite.png", format: "png")
+        bare.uniqueName = "0A1B2C3D-0000-0000-0000-000000000002"
+        let root = NSTemporaryDirectory() + "photos-no-such-folder-" + UUID().uuidString
+        var planner = Planner(root: root, state: nil, trustState: false, perTag: true)
+        XCTAssertEqual(
+            planner.copies([tagged, bare]).map { "\($0.photo.displayName) \($0.tag ?? "-")" },
+            ["IMG_0001.JPG Beach", "IMG_0001.JPG Places/France", "IMG_0001.JPG Sea", "kite.png -"])
+        let plan = planner.plan([tagged, bare], template: try ExportNameTemplate(parsing: "{tag}/{name}"))
+        XCTAssertEqual(
+            plan.items.map(\.path),
+            ["Beach/IMG_0001.JPG", "Places/France/IMG_0001.JPG", "Sea/IMG_0001.JPG", "untagged/kite.png"])
+        XCTAssertEqual(plan.items.map(\.tag), ["Beach", "Places/France", "Sea", nil])
+        var single = Planner(root: root, state: nil, trustState: false)
+        XCTAssertEqual(
+            single.plan([tagged, bare], template: try ExportNameTemplate(parsing: "{tag}/{name}")).items.map(\.path),
+            ["Beach/IMG_0001.JPG", "untagged/kite.png"], "without --per-tag: the first tag only")
+    }
 }

@@ -19,7 +19,7 @@ final class CameraColumnsMigrationPostgresTests: PostgresTestCase {
                        (8, 'B', 'b.nef', '2025-01-01T00:00:00.000Z', 6, 4, 'raw', 'default');
             """)
         XCTAssertEqual(try old.migrate(), 17)
-        XCTAssertEqual(try old.schemaVersion(), 20)
+        XCTAssertEqual(try old.schemaVersion(), PostgresSchema.currentVersion)
         let rows = try old.statement(
             """
             SELECT id, unique_name, format, coalesce(camera_make, 'NULL'), coalesce(camera_model, 'NULL'),

@@ -22,7 +22,7 @@ final class OriginalRolesMigrationPostgresTests: PostgresTestCase {
                 VALUES (5, 3, '\(sha(1))', 10, 'ref-a'), (9, 8, '\(sha(2))', 20, 'ref-b');
             """)
         XCTAssertEqual(try old.migrate(), 15)
-        XCTAssertEqual(try old.schemaVersion(), 20)
+        XCTAssertEqual(try old.schemaVersion(), PostgresSchema.currentVersion)
         let rows = try old.statement(
             "SELECT id, photo_id, sha256, byte_size, file_ref, role, coalesce(format, 'NULL') FROM photo_data ORDER BY id"
         ).map {

@@ -26,7 +26,7 @@ final class CameraColumnsMigrationTests: TemporaryFolderTestCase {
                        (8, 'B', 'b.nef', '2025-01-01T00:00:00.000Z', 6, 4, 'raw', 'default');
             """)
         XCTAssertEqual(try db.migrate(), 17)
-        XCTAssertEqual(try db.userVersion, 20)
+        XCTAssertEqual(try db.userVersion, Schema.currentVersion)
         let rows = try db.statement(
             """
             SELECT id, unique_name, format, coalesce(camera_make, 'NULL'), coalesce(camera_model, 'NULL'),

@@ -31,7 +31,7 @@ final class DatabaseTests: TemporaryFolderTestCase {
             [
                 "catalog_folder", "catalog_originals", "history_change", "history_consumer", "history_transaction",
                 "library_owner", "participant", "photo", "photo_data", "photo_file_state", "photo_signature",
-                "photo_tag", "rating",
+                "photo_tag", "place", "rating",
                 "share",
                 "sync_applied", "sync_entry", "sync_library",
                 "sync_membership", "sync_peer", "tag", "thumbnail", "zone"
@@ -54,9 +54,10 @@ final class DatabaseTests: TemporaryFolderTestCase {
             [
                 "history_change_entity", "history_change_object", "history_change_token", "history_change_zone",
                 "history_transaction_author",
-                "history_transaction_timestamp", "photo_capture_date", "photo_data_sha256",
+                "history_transaction_timestamp", "photo_capture_date", "photo_content_identifier", "photo_data_sha256",
                 "photo_file_state_image", "photo_imported_at", "photo_position",
-                "photo_tag_tag", "photo_zone", "rating_photo", "rating_photo_author", "sync_entry_token",
+                "photo_tag_tag", "photo_zone", "place_position", "place_search_name", "rating_photo",
+                "rating_photo_author", "sync_entry_token",
                 "sync_entry_zone", "tag_zone_name"
             ])
         // Every foreign key column is the leading column of some index (or a primary/unique key).

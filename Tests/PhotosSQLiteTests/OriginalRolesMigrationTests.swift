@@ -32,7 +32,7 @@ final class OriginalRolesMigrationTests: TemporaryFolderTestCase {
             INSERT INTO photo_data (id, photo_id, sha256, byte_size, file_ref) VALUES (9, 8, '\(sha(2))', 20, 'ref-b');
             """)
         XCTAssertEqual(try db.migrate(), 15)
-        XCTAssertEqual(try db.userVersion, 20)
+        XCTAssertEqual(try db.userVersion, Schema.currentVersion)
         let rows = try db.statement(
             "SELECT id, photo_id, sha256, byte_size, file_ref, role, coalesce(format, 'NULL') FROM photo_data ORDER BY id"
         ).map {

@@ -144,8 +144,46 @@ final class MigratorTests: XCTestCase {
         XCTAssertEqual(try db.scalarInt("PRAGMA auto_vacuum"), 0, "only the library asks for incremental vacuum")
         try db.execute("PRAGMA user_version = 9")
         XCTAssertThrowsError(try ExportStateDatabase.open(path: path)) {
-            XCTAssertEqual($0 as? MigrationError, .newerLibrary(found: 9, supported: 1))
+            XCTAssertEqual($0 as? MigrationError, .newerLibrary(found: 9, supported: 2))
         }
         XCTAssertNil(ExportStateDatabase.openReadOnly(path: path), "a dry run reads only the current version")
+    }
+
+    /// Version 2 (issue 24 item 2): a state written by an export of version 1 keeps its rows, and
+    /// takes the kinds of a photo's other originals (`raw`, `pairedVideo`), which version 1's
+    /// CHECK refused (SQLite error 275); an unknown kind is still refused.
+    func testExportStateVersion1IsMigratedToTakeEveryOriginalsKind() throws {
+        let dir = NSTemporaryDirectory() + "photos-migrator-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/state.sqlite"
+        let sha = String(repeating: "0", count: 64)
+        do {
+            let old = try Database(path: path)
+            _ = try ExportStateDatabase.migrator.migrate(old, to: 1)
+            XCTAssertEqual(try old.userVersion, 1)
+            try old.execute(
+                "INSERT INTO export_file VALUES ('IMG_1.JPG', 'U', 'original', '\(sha)', 3, 7, '2026-01-01T00:00:00Z')")
+            XCTAssertThrowsError(
+                try old.execute("INSERT INTO export_file VALUES ('IMG_1.DNG', 'U', 'raw', '\(sha)', 3, 7, 'x')"),
+                "version 1 has no kind for a RAW")
+        }
+        let state = try ExportStateDatabase.open(path: path)
+        XCTAssertEqual(try Database(path: path).userVersion, 2)
+        XCTAssertEqual(try state.rows().map(\.path), ["IMG_1.JPG"])
+        try state.upsert(
+            ["raw", "pairedVideo"].map {
+                ExportFileRow(
+                    path: "IMG_1." + $0, uniqueName: "U", kind: $0, sha256: sha, byteSize: 3, mtimeNanoseconds: 7)
+            }, exportedAt: "2026-01-01T00:00:00Z")
+        XCTAssertEqual(try state.rows(uniqueName: "U").map(\.kind), ["original", "pairedVideo", "raw"])
+        XCTAssertThrowsError(
+            try state.upsert(
+                [
+                    ExportFileRow(
+                        path: "x", uniqueName: "U", kind: "other", sha256: sha, byteSize: 3, mtimeNanoseconds: 7)
+                ],
+                exportedAt: "2026-01-01T00:00:00Z"))
+        XCTAssertNotNil(ExportStateDatabase.openReadOnly(path: path))
     }
 }

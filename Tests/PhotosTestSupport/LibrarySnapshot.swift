@@ -110,7 +110,7 @@ public func downgradeToSchemaVersion1(_ lib: String) throws {
 public let dropTablesOfSchemaVersion7 = """
     DROP TABLE IF EXISTS catalog_originals; DROP TABLE IF EXISTS catalog_folder;
     DROP TABLE IF EXISTS photo_file_state; DROP TABLE IF EXISTS photo_signature;
-    DROP TABLE IF EXISTS library_owner;
+    DROP TABLE IF EXISTS library_owner; DROP TABLE IF EXISTS place;
     """
 
 /// SQL that removes what migrations 6 (sync, issue 11) and later added, for the helpers that turn a current

@@ -66,7 +66,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
         case .unclosedField(let text): return "--template: '{' without a closing '}' in '\(text)'"
         case .unknownField(let field):
             return
-                "--template: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {shareId}, {rating}, {tag}, {title}, {capture:FORMAT}, {imported:FORMAT})"
+                "--template: unknown field '{\(field)}' (known: {name}, {stem}, {ext}, {uniqueName}, {share}, {shareId}, {author}, {rating}, {tag}, {title}, {capture:FORMAT}, {imported:FORMAT})"
         case .emptyTemplate: return "--template: the template is empty"
         case let .unknownConversion(conversion, field):
             return

@@ -55,7 +55,9 @@ struct FileWriter {
         }
     }
 
-    /// Copies the original at `source` to `path`. Its size must be the library's `byteSize`;
+    /// Copies the original at `source` (one of photo `uniqueName`'s, recorded as `kind`) to
+    /// `path`, with the modification time `modificationTime` (seconds since 1970) when given.
+    /// Its size must be the library's `byteSize`;
     /// with `checkHashes` it is hashed while copied (read(2), SHA-256, write(2)) and must have
     /// the library's SHA-256, otherwise it is copied inside the kernel (`AtomicFile.Sink.copy`).
     /// - Returns: the state entry: the library's SHA-256 (the computed one with `checkHashes`),
@@ -65,7 +67,10 @@ struct FileWriter {
     ///   library's, `.originalMismatch` when the bytes read do not have the library's SHA-256
     ///   (nothing is put in place either way), `.unreadableOriginal` when the original cannot
     ///   be opened, `.originalReadFailed` on a read error, `FileError` on copy or write errors.
-    func copyOriginal(from source: String, to path: String, photo: PhotoRecord) throws -> ExportState.Entry {
+    func copyOriginal(
+        from source: String, to path: String, uniqueName: String, kind: ExportState.Entry.Kind, sha256: String,
+        byteSize: Int, modificationTime: Double?
+    ) throws -> ExportState.Entry {
         // Opened without blocking on a FIFO and refused unless a regular file, as every original is.
         let input: Int32
         let sourceStatus: stat
@@ -75,40 +80,40 @@ struct FileWriter {
             throw ExportError.unreadableOriginal(source: source, reason: error.reason)
         }
         defer { close(input) }
-        guard Int(sourceStatus.st_size) == photo.byteSize else {
+        guard Int(sourceStatus.st_size) == byteSize else {
             throw ExportError.originalSizeMismatch(
-                source: source, actual: Int(sourceStatus.st_size), recorded: photo.byteSize)
+                source: source, actual: Int(sourceStatus.st_size), recorded: byteSize)
         }
         if dryRun {
             // Read and hash the original as a real copy does; write nothing.
             if checkHashes {
-                let hex = try hashChecked(input, source: source, photo: photo) { _ in }
+                let hex = try hashChecked(input, source: source, sha256: sha256) { _ in }
                 return ExportState.Entry(
-                    path: path, uniqueName: photo.uniqueName, kind: .original, sha256: hex,
-                    byteSize: photo.byteSize, mtimeNanoseconds: 0)
+                    path: path, uniqueName: uniqueName, kind: kind, sha256: hex,
+                    byteSize: byteSize, mtimeNanoseconds: 0)
             }
             return ExportState.Entry(
-                path: path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
-                byteSize: photo.byteSize, mtimeNanoseconds: 0)
+                path: path, uniqueName: uniqueName, kind: kind, sha256: sha256,
+                byteSize: byteSize, mtimeNanoseconds: 0)
         }
-        var sha = photo.sha256
+        var sha = sha256
         let st = try AtomicFile.write(
             to: root + "/" + path, temporaryPrefix: Exporter.temporaryPrefix, durability: durability
         ) { sink in
             if checkHashes {
                 // A mismatch throws before the rename: nothing is put in place.
-                sha = try hashChecked(input, source: source, photo: photo) { try sink.write($0) }
+                sha = try hashChecked(input, source: source, sha256: sha256) { try sink.write($0) }
             } else {
-                let copied = try sink.copy(from: input, byteCount: photo.byteSize, source: source)
+                let copied = try sink.copy(from: input, byteCount: byteSize, source: source)
                 // The original shrank since it was measured: not put in place.
-                guard copied == photo.byteSize else {
-                    throw ExportError.originalSizeMismatch(source: source, actual: copied, recorded: photo.byteSize)
+                guard copied == byteSize else {
+                    throw ExportError.originalSizeMismatch(source: source, actual: copied, recorded: byteSize)
                 }
             }
         }
-        let touched = setModificationTime(path, photo.captureInstant) ?? st
+        let touched = setModificationTime(path, modificationTime) ?? st
         return ExportState.Entry(
-            path: path, uniqueName: photo.uniqueName, kind: .original, sha256: sha,
+            path: path, uniqueName: uniqueName, kind: kind, sha256: sha,
             byteSize: Int(touched.st_size), mtimeNanoseconds: FileWriter.mtime(touched))
     }
 
@@ -119,7 +124,7 @@ struct FileWriter {
     ///   size read is not the library's), `.originalReadFailed` on a read error, and what
     ///   `consume` throws.
     private func hashChecked(
-        _ input: Int32, source: String, photo: PhotoRecord, consume: (UnsafeRawBufferPointer) throws -> Void
+        _ input: Int32, source: String, sha256 expected: String, consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> String {
         let hasher = try SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -139,8 +144,8 @@ struct FileWriter {
             offset += Int64(n)
         }
         let sha = hasher.finalizeHex()
-        guard sha == photo.sha256 else {
-            throw ExportError.originalMismatch(source: source, actual: sha, recorded: photo.sha256)
+        guard sha == expected else {
+            throw ExportError.originalMismatch(source: source, actual: sha, recorded: expected)
         }
         return sha
     }

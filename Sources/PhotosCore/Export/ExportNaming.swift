@@ -1,23 +1,29 @@
 import Foundation
+import PhotosModel
 
 /// A parsed `--name` template of `photos export` (SPEC §5, issue #5).
 ///
 /// Fields: `{name}` (the displayName), `{stem}` (the displayName without its extension),
 /// `{ext}` (its extension without the dot, or the format's `ImageFormat.fileExtension` — `jpg`, `png`, `heic`, `avif`, `webp` — when it has none),
-/// `{uniqueName}`, `{share}` (the photo's record zone id, `default` for the private default
-/// zone; a share's id is its zone's id, SPEC §3), `{shareId}` (the same id), `{rating}` (the
+/// `{uniqueName}`, `{share}` (the title of the share the photo is in, with `/` as `_`;
+/// `default` for the private default zone, the zone id for a zone that is no share; issue 32
+/// item 6), `{shareId}` (the photo's record zone id: a share's id is its zone's id, SPEC §3),
+/// `{author}` (the transaction author of the photo's insert in persistent history, with `/`
+/// as `_`; `unknown` when that history is gone, e.g. compacted), `{rating}` (the
 /// displayed rating, the mean rounded half up, 1–5; `0` unrated, as XMP's xmp:Rating 0),
-/// `{tag}` (the first of the photo's tags in sort order, a hierarchical tag making
-/// folders, `untagged` without tags; issue 32 item 6), `{title}` (the photo's title with `/`
+/// `{tag}` (the first of the photo's tags in sort order, or the copy's tag with `--per-tag`;
+/// a hierarchical tag making folders, `untagged` without tags; issue 32 item 6), `{title}` (the photo's title with `/`
 /// as `_`, so it makes no folder; `untitled` without one; issue 26 item 6), `{capture:FORMAT}` and `{imported:FORMAT}`
 /// (strftime(3) formats, e.g. `%Y/%m`: the capture date in the photo's own local time, the
 /// import date in UTC; the capture date falls back to the import date;
 /// without `:FORMAT` the format is `%Y-%m-%d`). `/` in the template makes folders. A template
-/// that names neither `{name}` nor `{ext}` gets `.{ext}` appended so every file keeps its type.
+/// that names neither `{name}` nor `{ext}` gets `.{ext}` appended so every file keeps its type
+/// (not for `photos list --template`, which names no file). `{share}` and `{author}` read
+/// the library: they come from an `ExportNameContext` (`Library.nameContext`).
 public struct ExportNameTemplate: Equatable, Sendable {
     enum Part: Equatable, Sendable {
         case literal(String)
-        case name, stem, ext, uniqueName, share, shareID, rating, tag, title
+        case name, stem, ext, uniqueName, share, shareID, rating, tag, title, author
         case capture(String), imported(String)
     }
 
@@ -35,9 +41,17 @@ public struct ExportNameTemplate: Equatable, Sendable {
         self.parts = parts
     }
 
-    /// Parses `text`.
+    /// True when the template has `{tag}` (`export --per-tag` needs it).
+    public var usesTag: Bool { parts.contains(.tag) }
+    /// True when the template has `{author}`: its context needs the photos' insert authors.
+    public var usesAuthor: Bool { parts.contains(.author) }
+    /// True when the template has `{share}`: its context needs the share titles.
+    public var usesShareTitle: Bool { parts.contains(.share) }
+
+    /// Parses `text`; with `appendingExtension` (export's file names) a template without
+    /// `{name}` or `{ext}` gets `.{ext}` appended, without it (`list --template`) nothing is.
     /// - Throws: `ExportError.unknownField`, `.unclosedField` or `.emptyTemplate`.
-    public init(parsing text: String) throws {
+    public init(parsing text: String, appendingExtension: Bool = true) throws {
         var parts: [Part] = []
         var literal = ""
         var index = text.startIndex
@@ -63,6 +77,7 @@ public struct ExportNameTemplate: Equatable, Sendable {
                 case ("rating", nil): parts.append(.rating)
                 case ("tag", nil): parts.append(.tag)
                 case ("title", nil): parts.append(.title)
+                case ("author", nil): parts.append(.author)
                 case ("capture", let f):
                     try ExportNaming.checkConversions(f ?? "", field: field)
                     parts.append(.capture(f.flatMap { $0.isEmpty ? nil : $0 } ?? "%Y-%m-%d"))
@@ -80,14 +95,15 @@ public struct ExportNameTemplate: Equatable, Sendable {
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
         guard !parts.isEmpty else { throw ExportError.emptyTemplate }
-        if !parts.contains(.name) && !parts.contains(.ext) {
+        if appendingExtension && !parts.contains(.name) && !parts.contains(.ext) {
             parts += [.literal("."), .ext]
         }
         self.init(text: text, parts: parts)
     }
 
-    /// The raw relative path for `photo`, before `ExportNaming.sanitize`.
-    public func render(_ photo: PhotoRecord) -> String {
+    /// The raw relative path for `photo`, before `ExportNaming.sanitize`; `{share}`,
+    /// `{author}` and a `--per-tag` copy's `{tag}` come from `context`.
+    public func render(_ photo: PhotoRecord, context: ExportNameContext = ExportNameContext()) -> String {
         var out = ""
         let (stem, ext) = ExportNaming.split(photo.displayName)
         let extension_ = ext.isEmpty ? photo.format.fileExtension : ext
@@ -98,15 +114,53 @@ public struct ExportNameTemplate: Equatable, Sendable {
             case .stem: out += stem
             case .ext: out += extension_
             case .uniqueName: out += photo.uniqueName
-            case .share, .shareID: out += photo.zone
+            case .share: out += context.shareName(ofZone: photo.zone)
+            case .shareID: out += photo.zone
+            case .author: out += context.author(of: photo.uniqueName)
             case .rating: out += String(photo.rating ?? 0)
-            case .tag: out += photo.tags.min() ?? "untagged"
+            case .tag: out += context.tag ?? photo.tags.min() ?? ExportNameContext.untagged
             case .title: out += photo.title.map { $0.replacingOccurrences(of: "/", with: "_") } ?? "untitled"
             case .capture(let f): out += ExportNaming.strftime(f, iso: photo.captureDate ?? photo.importedAt)
             case .imported(let f): out += ExportNaming.strftime(f, iso: photo.importedAt)
             }
         }
         return out
+    }
+}
+
+/// What a template's fields read beyond the photo record (issue 32 item 6): the share titles
+/// for `{share}`, the insert authors for `{author}`, and the tag of one `--per-tag` copy.
+/// Filled by `Library.nameContext(for:template:shareTitles:)`: one query for the titles, one
+/// for the authors of a page of photos.
+public struct ExportNameContext: Equatable, Sendable {
+    /// `{tag}` of a photo without tags (and the one copy `--per-tag` writes of it).
+    public static let untagged = "untagged"
+    /// `{author}` of a photo whose insert is not in persistent history (compacted away).
+    public static let unknownAuthor = "unknown"
+
+    /// Share titles by zone id (`Library.shareTitlesByZone()`).
+    public var shareTitles: [String: String]
+    /// Transaction authors of the photos' inserts by uniqueName (`Library.insertAuthors`).
+    public var authors: [String: String]
+    /// The tag of this copy (`export --per-tag`); nil: `{tag}` is the first tag in sort order.
+    public var tag: String?
+
+    public init(shareTitles: [String: String] = [:], authors: [String: String] = [:], tag: String? = nil) {
+        self.shareTitles = shareTitles
+        self.authors = authors
+        self.tag = tag
+    }
+
+    /// `{share}`: `default` for the private default zone, the share's title (`/` as `_`, so
+    /// it makes no folder) for a share's zone, else the zone id.
+    public func shareName(ofZone zone: String) -> String {
+        guard zone != ZoneID.default.rawValue, let title = shareTitles[zone] else { return zone }
+        return title.replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// `{author}`: the insert's transaction author (`/` as `_`), else `unknown`.
+    public func author(of uniqueName: String) -> String {
+        authors[uniqueName].map { $0.replacingOccurrences(of: "/", with: "_") } ?? ExportNameContext.unknownAuthor
     }
 }
 
@@ -191,6 +245,36 @@ public enum ExportNaming {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let file = slash.map { String(path[path.index(after: $0)...]) } ?? path
         return (path + ".xmp", path + ".json", folder + split(file).stem + ".thumb.jpg")
+    }
+
+    /// Where an original other than the primary goes (issue 24 item 2, issue 25 item 2): beside
+    /// the primary at `primaryPath`, under the same stem, so that the pair stays a pair for every
+    /// tool that pairs by name (darktable, digiKam, Lightroom, and `photos import` itself):
+    /// `IMG_1234.JPG` with its RAW as `IMG_1234.CR2`, `IMG_1234.HEIC` with its Live Photo movie as
+    /// `IMG_1234.MOV`. The extension is the RAW's container name (`photo.camera_format`, "dng"
+    /// when unknown) or "mov" for a Live Photo's movie (Apple's Live Photo movies are QuickTime
+    /// files), in capitals when the primary's extension has no lower-case letter, as cameras and
+    /// phones name files. Should that be the primary's own name (ignoring case), the role is
+    /// added: `IMG_1234-raw.DNG`.
+    public static func extraOriginalPath(
+        primaryPath: String, role: OriginalRole, cameraFormat: String?
+    ) -> String {
+        let slash = primaryPath.lastIndex(of: "/")
+        let folder = slash.map { String(primaryPath[...$0]) } ?? ""
+        let file = slash.map { String(primaryPath[primaryPath.index(after: $0)...]) } ?? primaryPath
+        let (stem, primaryExt) = split(file)
+        var ext: String
+        switch role {
+        case .raw:
+            let name = cameraFormat?.lowercased() ?? ""
+            ext = !name.isEmpty && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) ? name : "dng"
+        case .pairedVideo: ext = "mov"
+        case .primary: ext = primaryExt
+        }
+        if !primaryExt.isEmpty && !primaryExt.contains(where: \.isLowercase) { ext = ext.uppercased() }
+        let candidate = folder + stem + "." + ext
+        guard candidate.lowercased() == primaryPath.lowercased() else { return candidate }
+        return folder + stem + "-" + role.rawValue + "." + ext
     }
 
     /// The conversion characters strftime(3) defines (POSIX.1-2017 and the glibc additions

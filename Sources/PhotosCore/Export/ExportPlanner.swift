@@ -12,13 +12,34 @@ struct Planner {
     /// when names are chosen, so a photo never takes ` (1)` for a file that is not written.
     var companionKinds: Set<ExportState.Entry.Kind> = []
 
+    /// `export --per-tag` (issue 32 item 6): one copy of each photo per tag, named with that
+    /// tag as `{tag}`; a photo without tags has one copy, `{tag}` = `untagged`.
+    var perTag = false
+
     init(
-        root: String, state: ExportState?, trustState: Bool, companionKinds: Set<ExportState.Entry.Kind> = []
+        root: String, state: ExportState?, trustState: Bool, companionKinds: Set<ExportState.Entry.Kind> = [],
+        perTag: Bool = false
     ) {
         self.root = root
         self.state = state
         self.trustState = trustState
         self.companionKinds = companionKinds
+        self.perTag = perTag
+    }
+
+    /// The copies `photos` are written as, in order: each photo once (tag nil: `{tag}` is its
+    /// first tag), or with `perTag` once per tag in sort order (nil for a photo without tags).
+    func copies(_ photos: [PhotoRecord]) -> [(photo: PhotoRecord, tag: String?)] {
+        guard perTag else { return photos.map { ($0, nil) } }
+        return photos.flatMap { photo -> [(photo: PhotoRecord, tag: String?)] in
+            photo.tags.isEmpty ? [(photo, nil)] : Set(photo.tags).sorted().map { (photo, $0) }
+        }
+    }
+
+    /// The key of one copy in `reserved`: the photo's uniqueName, with `--per-tag` its tag too
+    /// (each copy keeps its own recorded name).
+    private func copyKey(_ photo: PhotoRecord, _ tag: String?) -> UInt64 {
+        NameFingerprints.fingerprint(tag.map { photo.uniqueName + "\u{0}" + $0 } ?? photo.uniqueName)
     }
 
     /// The companions `--sidecar` and `--thumbnails` write: the XMP or JSON sidecar (none for
@@ -50,44 +71,59 @@ struct Planner {
     /// A11: ~40 bytes a recorded photo; `plan` reads the path back from the state).
     private var reserved: [UInt64: UInt64] = [:]
 
-    /// The lowercased names `path` takes: itself and the companions this export writes.
-    private func keys(_ path: String) -> [String] {
+    /// The lowercased names `path` takes: itself, the photo's other originals (`extras`, named
+    /// by `ExportNaming.extraOriginalPath`) and the companions this export writes.
+    private func keys(_ path: String, photo: PhotoRecord, extras: [PhotoOriginal]) -> [String] {
         let c = ExportNaming.companions(of: path)
         var result = [path]
+        for extra in extras {
+            result.append(
+                ExportNaming.extraOriginalPath(primaryPath: path, role: extra.role, cameraFormat: photo.cameraFormat))
+        }
         if companionKinds.contains(.xmp) { result.append(c.xmp) }
         if companionKinds.contains(.json) { result.append(c.json) }
         if companionKinds.contains(.thumbnail) { result.append(c.thumbnail) }
         return result.map { $0.lowercased() }
     }
 
-    /// The name a photo's original starts from: the template, else its uniqueName with the
-    /// extension, sanitized.
-    private func base(_ photo: PhotoRecord, template: ExportNameTemplate) -> String {
+    /// The name a photo's original starts from: the template (rendered with `context`, its
+    /// tag the copy's), else its uniqueName with the extension, sanitized.
+    private func base(
+        _ photo: PhotoRecord, template: ExportNameTemplate, context: ExportNameContext, tag: String?
+    ) -> String {
         let (_, ext) = ExportNaming.split(photo.displayName)
         let fallback = photo.uniqueName + "." + (ext.isEmpty ? photo.format.fileExtension : ext)
-        return ExportNaming.sanitize(template.render(photo)) ?? ExportNaming.sanitize(fallback) ?? photo.uniqueName
+        var context = context
+        context.tag = tag
+        return ExportNaming.sanitize(template.render(photo, context: context)) ?? ExportNaming.sanitize(fallback)
+            ?? photo.uniqueName
     }
 
     /// With `trustState`, the first pass over every photo (pages in uniqueName order, before
     /// any `plan`): a photo keeps the recorded name it had, when that is still one of its base
     /// name's variants and no earlier photo kept it.
-    mutating func reserveRecordedNames(_ photos: [PhotoRecord], template: ExportNameTemplate) {
+    mutating func reserveRecordedNames(
+        _ photos: [PhotoRecord], extras: [Int64: [PhotoOriginal]] = [:], template: ExportNameTemplate,
+        context: ExportNameContext = ExportNameContext()
+    ) {
         guard trustState, let state else { return }
-        for photo in photos {
+        for (photo, tag) in copies(photos) {
+            let others = extras[photo.rowID] ?? []
             // One index lookup a photo (issue 31 A11: the state is not held in memory).
             let paths = state.entries(ofPhoto: photo.uniqueName).filter { $0.kind == .original }.map(\.path)
             guard !paths.isEmpty else { continue }
-            let base = base(photo, template: template)
+            let base = base(photo, template: template, context: context, tag: tag)
             for path in paths.sorted() where ExportNaming.isVariant(path, of: base) {
-                let k = keys(path)
+                let k = keys(path, photo: photo, extras: others)
                 guard k.allSatisfy({ !taken.contains($0) }) else { continue }
                 // Its file may be gone or changed since: then it is rewritten under the same name.
                 let present = currentEntry(
                     path, uniqueName: photo.uniqueName, kind: .original,
                     sha256: photo.sha256, byteSize: photo.byteSize)
                 if present == nil, diskStatus(path) == .other { continue }
+                guard extraPlans(photo, primaryPath: path, extras: others) != nil else { continue }
                 taken.formUnion(k)
-                reserved[NameFingerprints.fingerprint(photo.uniqueName)] = NameFingerprints.fingerprint(path)
+                reserved[copyKey(photo, tag)] = NameFingerprints.fingerprint(path)
                 break
             }
         }
@@ -99,10 +135,14 @@ struct Planner {
     /// this export writes (`companionKinds`) are not taken in this run (compared
     /// case-insensitively, for exports to case-insensitive file systems) and that is free on
     /// disk or already holds its bytes. The same names as naming every photo at once.
-    mutating func plan(_ photos: [PhotoRecord], template: ExportNameTemplate) -> Plan {
+    mutating func plan(
+        _ photos: [PhotoRecord], extras: [Int64: [PhotoOriginal]] = [:], template: ExportNameTemplate,
+        context: ExportNameContext = ExportNameContext()
+    ) -> Plan {
         var result = Plan()
-        for photo in photos {
-            if let print = reserved.removeValue(forKey: NameFingerprints.fingerprint(photo.uniqueName)),
+        for (photo, tag) in copies(photos) {
+            let others = extras[photo.rowID] ?? []
+            if let print = reserved.removeValue(forKey: copyKey(photo, tag)),
                 let path = state?.entries(ofPhoto: photo.uniqueName).first(where: {
                     $0.kind == .original && NameFingerprints.fingerprint($0.path) == print
                 })?.path
@@ -111,25 +151,31 @@ struct Planner {
                 let present = currentEntry(
                     path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
                     byteSize: photo.byteSize)
-                result.items.append(Exporter.Planned(photo: photo, path: path, present: present))
-                continue
+                // Checked free (or its own) when it was reserved; looked at again now as well.
+                if let planned = extraPlans(photo, primaryPath: path, extras: others) {
+                    result.items.append(
+                        Exporter.Planned(photo: photo, path: path, present: present, extras: planned, tag: tag))
+                    continue
+                }
             }
-            let base = base(photo, template: template)
+            let base = base(photo, template: template, context: context, tag: tag)
             var found: Exporter.Planned?
             for n in 0..<Exporter.maxVariants {
                 let candidate = ExportNaming.variant(base, n)
-                let k = keys(candidate)
-                guard k.allSatisfy({ !taken.contains($0) }) else { continue }
+                let k = keys(candidate, photo: photo, extras: others)
+                guard k.allSatisfy({ !taken.contains($0) }),
+                    let planned = extraPlans(photo, primaryPath: candidate, extras: others)
+                else { continue }
                 if let present = currentEntry(
                     candidate, uniqueName: photo.uniqueName, kind: .original,
                     sha256: photo.sha256, byteSize: photo.byteSize)
                 {
-                    found = Exporter.Planned(photo: photo, path: candidate, present: present)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: present, extras: planned, tag: tag)
                 } else if diskStatus(candidate) == .missing {
-                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, extras: planned, tag: tag)
                 } else if trustState, let entry = state?.entry(candidate), entry.uniqueName == photo.uniqueName {
                     // Recorded as this photo's, changed on disk since: rewritten in place.
-                    found = Exporter.Planned(photo: photo, path: candidate, present: nil)
+                    found = Exporter.Planned(photo: photo, path: candidate, present: nil, extras: planned, tag: tag)
                 }
                 if found != nil {
                     taken.formUnion(k)
@@ -140,6 +186,32 @@ struct Planner {
                 result.items.append(found)
             } else {
                 result.failures.append((photo, "no free name for \(base) after \(Exporter.maxVariants) tries"))
+            }
+        }
+        return result
+    }
+
+    /// Where the photo's other originals go when its primary goes to `primaryPath`, each with
+    /// its state entry when an identical file is already there; nil when one of those names
+    /// holds something else (a file not recorded as this photo's with other bytes, a folder, a
+    /// link): the photo then takes another variant of its name, so that its originals keep one
+    /// stem and nothing that is not the export's is replaced.
+    func extraPlans(_ photo: PhotoRecord, primaryPath: String, extras: [PhotoOriginal]) -> [Exporter.PlannedExtra]? {
+        var result: [Exporter.PlannedExtra] = []
+        for extra in extras {
+            let path = ExportNaming.extraOriginalPath(
+                primaryPath: primaryPath, role: extra.role, cameraFormat: photo.cameraFormat)
+            let kind = ExportState.Entry.Kind(role: extra.role)
+            if let present = currentEntry(
+                path, uniqueName: photo.uniqueName, kind: kind, sha256: extra.sha256, byteSize: extra.byteSize)
+            {
+                result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: present))
+            } else if diskStatus(path) == .missing
+                || (diskStatus(path) == .file && state?.entry(path)?.uniqueName == photo.uniqueName)
+            {
+                result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: nil))
+            } else {
+                return nil
             }
         }
         return result

@@ -53,7 +53,20 @@ struct ExportRun {
         pageSize = max(exporter.pageSize, options.batchSize)
         planner = Planner(
             root: dest, state: state, trustState: options.update,
-            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails))
+            companionKinds: Planner.companionKinds(sidecar: options.sidecar, thumbnails: options.thumbnails),
+            perTag: options.perTag)
+    }
+
+    /// The share titles `{share}` reads, once a run (nil until first needed).
+    private var shareTitles: [String: String]?
+
+    /// What the template needs to name `page` (issue 32 item 6): the share titles (one query a
+    /// run) and the insert authors of the page's photos (one query a page).
+    /// - Throws: the store's error.
+    private mutating func nameContext(for page: [PhotoRecord]) throws -> ExportNameContext {
+        let template = exporter.options.template
+        if shareTitles == nil { shareTitles = template.usesShareTitle ? try exporter.library.shareTitlesByZone() : [:] }
+        return try exporter.library.nameContext(for: page, template: template, shareTitles: shareTitles ?? [:])
     }
 
     /// The photos are read a page at a time in uniqueName order (keyset paging), so memory
@@ -67,8 +80,12 @@ struct ExportRun {
         let reserve = options.update && state != nil
         guard reserve || exporter.onProgress != nil else { return }
         try exporter.library.forEachPhotoPage(matching: options.filter, pageSize: pageSize) { page in
-            if reserve { planner.reserveRecordedNames(page, template: options.template) }
-            total += page.count
+            if reserve {
+                planner.reserveRecordedNames(
+                    page, extras: try extraOriginals(of: page), template: options.template,
+                    context: try nameContext(for: page))
+            }
+            total += options.perTag ? planner.copies(page).count : page.count
         }
     }
 
@@ -77,7 +94,9 @@ struct ExportRun {
     mutating func writeAll() throws {
         do {
             try exporter.library.forEachPhotoPage(matching: exporter.options.filter, pageSize: pageSize) { photos in
-                let plan = planner.plan(photos, template: exporter.options.template)
+                let plan = planner.plan(
+                    photos, extras: try extraOriginals(of: photos), template: exporter.options.template,
+                    context: try nameContext(for: photos))
                 for (photo, reason) in plan.failures {
                     unnamed.insert(photo.uniqueName)
                     exporter.fail(photo, reason, &summary)
@@ -90,6 +109,14 @@ struct ExportRun {
             // DEST refused: the pending batch is recorded below, then `finish` stops the export.
         }
         if let last = pending { try finish(last) }
+    }
+
+    /// The originals other than the primary of a page's photos (RAW+JPEG pairs' RAWs, Live
+    /// Photos' movies), by photo row id: one batched query a page (issue 24 item 2: export writes
+    /// every original of a photo).
+    /// - Throws: what reading the library throws.
+    private func extraOriginals(of photos: [PhotoRecord]) throws -> [Int64: [PhotoOriginal]] {
+        try exporter.library.catalogStore.extraOriginals(ofPhotos: photos.map(\.rowID))
     }
 
     /// `--cleanup`: removes what the export state holds that this run did not produce.

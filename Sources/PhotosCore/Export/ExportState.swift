@@ -15,8 +15,23 @@ public final class ExportState {
 
     /// One file the export wrote.
     public struct Entry: Equatable, Sendable {
-        /// What the file is.
-        public enum Kind: String, Sendable { case original, xmp, json, thumbnail }
+        /// What the file is: the photo's primary original (`original`), another of its originals
+        /// (`raw`, `pairedVideo`: `OriginalRole`), or a companion the export made.
+        public enum Kind: String, Sendable {
+            case original, raw, pairedVideo, xmp, json, thumbnail
+
+            /// The kind of an original of role `role`: `original` for the primary.
+            public init(role: OriginalRole) {
+                switch role {
+                case .primary: self = .original
+                case .raw: self = .raw
+                case .pairedVideo: self = .pairedVideo
+                }
+            }
+
+            /// True for a file that is one of the photo's originals (copied byte for byte).
+            public var isOriginal: Bool { self == .original || self == .raw || self == .pairedVideo }
+        }
         /// Path relative to DEST, `/`-separated, NFC.
         public var path: String
         public var uniqueName: String

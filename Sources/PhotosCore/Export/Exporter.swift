@@ -19,8 +19,13 @@ public struct ExportOptions {
     public var destination: String
     /// Which photos (`--tag`, `--since`, `--until`, `--zone`/`--share`, `--min-rating`).
     public var filter = PhotoFilter()
-    /// File names (`--name`).
+    /// File names (`--template`).
     public var template = ExportNameTemplate.default
+    /// One copy per (photo, tag), each named with its tag as `{tag}` (`--per-tag`, issue 32
+    /// item 6; the template must have `{tag}`); a photo without tags gets one, `untagged`.
+    /// Each copy is a file of its own in the export state (by path), so `--update` keeps each
+    /// copy's name and `--cleanup` removes a copy whose tag is gone.
+    public var perTag = false
     /// Also write each thumbnail as `NAME.thumb.jpg` (`--thumbnails`).
     public var thumbnails = false
     /// `--sidecar`.
@@ -142,7 +147,21 @@ public final class Exporter {
         var photo: PhotoRecord
         var path: String
         var present: ExportState.Entry?
+        /// The photo's other originals (a RAW+JPEG pair's RAW, a Live Photo's movie), written
+        /// beside the primary under its stem.
+        var extras: [PlannedExtra] = []
+        /// The tag of this copy with `--per-tag` (nil: the photo's only copy).
+        var tag: String? = nil
         var originalPresent: Bool { present != nil }
+    }
+
+    /// One original of a planned photo other than its primary: where it goes and, when an
+    /// identical file is already there, its state entry.
+    struct PlannedExtra {
+        var original: PhotoOriginal
+        var path: String
+        var kind: ExportState.Entry.Kind
+        var present: ExportState.Entry?
     }
 
     /// Runs the export.
@@ -224,6 +243,7 @@ public final class Exporter {
     func files(of item: Planned) -> [(path: String, kind: ExportState.Entry.Kind)] {
         let companions = ExportNaming.companions(of: item.path)
         var result: [(String, ExportState.Entry.Kind)] = [(item.path, .original)]
+        for extra in item.extras { result.append((extra.path, extra.kind)) }
         switch options.sidecar {
         case .xmp: result.append((companions.xmp, .xmp))
         case .json: result.append((companions.json, .json))
@@ -289,15 +309,43 @@ public final class Exporter {
         if !item.originalPresent {
             replaced = checker.diskStatus(item.path) != .missing
             let source = library.externalData.path(for: photo.fileReference)
-            let entry = try writer.copyOriginal(from: source, to: item.path, photo: photo)
+            let entry = try writer.copyOriginal(
+                from: source, to: item.path, uniqueName: photo.uniqueName, kind: .original, sha256: photo.sha256,
+                byteSize: photo.byteSize, modificationTime: photo.captureInstant)
             recorded.append(entry)
             bytesWritten += Int64(entry.byteSize)
             wroteOriginal = true
         } else if let entry = item.present {
             recorded.append(entry)
         }
+        // The photo's other originals, each checked and copied as the primary is (issue 24 item 2).
+        // One that fails (size or SHA-256 mismatch, unreadable) fails the photo, and the
+        // originals this call put in place are taken away again: a photo is exported whole or
+        // not at all, never a JPEG without its RAW.
+        var copied = wroteOriginal ? [item.path] : []
+        do {
+            for extra in item.extras {
+                if let entry = extra.present {
+                    recorded.append(entry)
+                    continue
+                }
+                if checker.diskStatus(extra.path) != .missing { replaced = true }
+                let source = library.externalData.path(for: extra.original.fileReference)
+                let entry = try writer.copyOriginal(
+                    from: source, to: extra.path, uniqueName: photo.uniqueName, kind: extra.kind,
+                    sha256: extra.original.sha256, byteSize: extra.original.byteSize,
+                    modificationTime: photo.captureInstant)
+                copied.append(extra.path)
+                recorded.append(entry)
+                bytesWritten += Int64(entry.byteSize)
+                wroteOther = true
+            }
+        } catch {
+            for path in copied { _ = writer.remove(path) }
+            throw error
+        }
 
-        for (path, kind) in files(of: item) where kind != .original {
+        for (path, kind) in files(of: item) where !kind.isOriginal {
             let bytes: [UInt8]
             switch kind {
             case .xmp: bytes = Array(XMPWriter.sidecar(for: photo).utf8)
@@ -305,7 +353,7 @@ public final class Exporter {
             case .thumbnail:
                 guard let thumbnail else { continue }
                 bytes = try thumbnail.get()
-            case .original: continue
+            case .original, .raw, .pairedVideo: continue
             }
             let sha = try bytes.withUnsafeBytes { try SHA256Hasher.hex(of: $0) }
             if let entry = checker.currentEntry(

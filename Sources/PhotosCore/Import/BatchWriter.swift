@@ -25,6 +25,9 @@ struct ImportBatchWriter {
     /// Whether the zone has a RAW photo a still could join (`join`): asked once per run, set
     /// when a batch adds one; nil after a batch rolled back.
     private var zoneHasRawPhotos: Bool?
+    /// Whether the zone has a video photo a still could take over as its Live Photo's still
+    /// (`joinLive`): asked once per run, set when a batch adds one; nil after a rollback.
+    private var zoneHasVideoPhotos: Bool?
     /// Called inside each batch's transaction before it commits (`Importer.onBatchWritten`).
     let beforeCommit: (() -> Void)?
     /// A file that is no pair in its batch joins the photo of its other half (`Pairing`).
@@ -58,7 +61,7 @@ struct ImportBatchWriter {
         var duplicatePaths: [String] = []
         /// Paths whose written original vanished before the commit.
         var vanished: [String] = []
-        /// RAWs of a pair whose other half another run committed meanwhile (a duplicate here):
+        /// RAWs (or Live Photo movies) of a pair whose other half another run committed meanwhile (a duplicate here):
         /// not imported with it, each with the original its worker wrote, which nothing
         /// references (`removeUncommittedFiles` takes them). Run again, the RAW joins that photo.
         var unpaired: [(path: String, original: UncommittedOriginal)] = []
@@ -66,6 +69,8 @@ struct ImportBatchWriter {
         var unreferenced: [UncommittedOriginal] = []
         /// RAWs imported as the `raw` original of a new photo of this batch.
         var paired = 0
+        /// Live Photo movies imported as the `pairedVideo` original of a new photo of this batch.
+        var livePaired = 0
         /// Files that joined a photo already in the library as the other half of its pair.
         var joined = 0
         /// Their SHA-256s (`--tag` reaches their photos as it reaches a duplicate's).
@@ -84,21 +89,31 @@ struct ImportBatchWriter {
         let importedAt = ISODate.string(from: Date())
         var cache = tagCache
         var hasRaw = zoneHasRawPhotos
+        var hasVideo = zoneHasVideoPhotos
         let result: BatchResult
         do {
             result = try library.write {
                 var result = BatchResult()
                 var history = HistoryWriter(library, author: author, context: .import)
                 let writer = try library.store.makePhotoInserter()
-                for item in batch {
+                for var item in batch {
                     if try importStore.hasOriginal(sha256: item.sha256, in: duplicates) {
                         result.duplicates += 1
                         result.duplicateSHA256s.append(item.sha256)
                         result.duplicatePaths.append(item.path)
-                        if let raw = item.raw, raw.written != nil {
-                            result.unpaired.append((raw.path, raw.uncommitted))
+                        for half in item.halves where half.original.written != nil {
+                            result.unpaired.append((half.original.path, half.original.uncommitted))
                         }
                         continue
+                    }
+                    if let movie = item.pairedVideo, try importStore.hasOriginal(sha256: movie.sha256, in: duplicates) {
+                        // The movie of this Live Photo is a photo already (imported alone
+                        // before): the still takes it over below (`joinLive`), as a still
+                        // imported after its movie does.
+                        result.duplicates += 1
+                        result.duplicateSHA256s.append(movie.sha256)
+                        result.duplicatePaths.append(movie.path)
+                        item.pairedVideo = nil
                     }
                     var st = stat()
                     // (A dry run wrote no file, so it has none to lose.)
@@ -106,21 +121,28 @@ struct ImportBatchWriter {
                         stat(library.externalData.path(for: ExternalDataStore.reference(for: item.sha256)), &st) != 0
                     {
                         result.vanished.append(item.path)
-                        if let raw = item.raw {
-                            result.vanished.append(raw.path)
-                            if raw.written != nil { result.unreferenced.append(raw.uncommitted) }
+                        for half in item.halves {
+                            result.vanished.append(half.original.path)
+                            if half.original.written != nil { result.unreferenced.append(half.original.uncommitted) }
                         }
                         continue
                     }
-                    if let raw = item.raw, raw.written != nil,
-                        stat(library.externalData.path(for: ExternalDataStore.reference(for: raw.sha256)), &st) != 0
-                    {
-                        result.vanished += [item.path, raw.path]
+                    if let gone = item.halves.first(where: {
+                        $0.original.written != nil
+                            && stat(
+                                library.externalData.path(for: ExternalDataStore.reference(for: $0.original.sha256)),
+                                &st) != 0
+                    }) {
+                        result.vanished += [item.path, gone.original.path]
                         if item.wroteFile { result.unreferenced.append(item.uncommitted) }
+                        for half in item.halves where half.role != gone.role && half.original.written != nil {
+                            result.unreferenced.append(half.original.uncommitted)
+                        }
                         continue
                     }
-                    if pairing, item.raw == nil,
+                    if pairing, item.raw == nil, item.pairedVideo == nil,
                         try join(item, history: &history, writer: writer, hasRaw: &hasRaw, tagCache: &cache)
+                            || joinLive(item, history: &history, writer: writer, hasVideo: &hasVideo, tagCache: &cache)
                     {
                         result.joined += 1
                         result.joinedSHA256s.append(item.sha256)
@@ -153,9 +175,15 @@ struct ImportBatchWriter {
                         row.durationMS = PhotoRow.durationMilliseconds(seconds: video.duration)
                         row.videoCodec = video.codec
                     }
-                    // A pair's photo is its still's, with what only its RAW says where the
-                    // still says nothing (the RAW's own sidecar, its container name).
-                    let says = item.raw.map { item.metadata.filled(from: $0.metadata) } ?? item.metadata
+                    if let movie = item.pairedVideo {
+                        // A Live Photo (issue 25 item 2): the still's photo, with its movie's
+                        // duration and codec.
+                        row.kind = "live"
+                        (row.durationMS, row.videoCodec) = (movie.durationMS, movie.videoCodec)
+                    }
+                    // A pair's photo is its still's, with what only its RAW (or movie) says
+                    // where the still says nothing (the RAW's own sidecar, its container name).
+                    let says = item.halves.reduce(item.metadata) { $0.filled(from: $1.original.metadata) }
                     if let position = says.position {
                         (row.latitudeE7, row.longitudeE7) = (position.latitudeE7, position.longitudeE7)
                         row.altitudeMM = position.altitudeMM
@@ -169,6 +197,10 @@ struct ImportBatchWriter {
                     history.insert(.photo(uniqueName: uniqueName), zone: zone)
                     history.insert(.photoData(photo: uniqueName), zone: zone)
                     if r.format == .raw { hasRaw = true }
+                    if r.format == .video { hasVideo = true }
+                    if let id = item.contentIdentifier ?? item.pairedVideo?.contentIdentifier {
+                        try metadataStore.setContentIdentifier(id, ofPhoto: photoID)
+                    }
                     history.insert(.thumbnail(photo: uniqueName), zone: zone)
                     if let raw = item.raw {
                         // The RAW of its pair (`Pairing.group`): the photo's `raw` original,
@@ -187,6 +219,18 @@ struct ImportBatchWriter {
                             result.paired += 1
                             result.bytes += Int64(raw.byteSize)
                         }
+                    }
+                    if let movie = item.pairedVideo {
+                        // Its Live Photo movie (`Pairing.live`): the `pairedVideo` original (a
+                        // duplicate was taken off the item above).
+                        try writer.insertOriginal(
+                            PhotoOriginal(
+                                role: .pairedVideo, sha256: movie.sha256, byteSize: movie.byteSize,
+                                fileReference: ExternalDataStore.reference(for: movie.sha256), format: .video),
+                            ofPhoto: photoID)
+                        history.insert(.photoData(photo: uniqueName, role: .pairedVideo), zone: zone)
+                        result.livePaired += 1
+                        result.bytes += Int64(movie.byteSize)
                     }
                     var names = tagNames
                     var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)
@@ -224,10 +268,12 @@ struct ImportBatchWriter {
         } catch {
             tagCache.removeAll()
             zoneHasRawPhotos = nil
+            zoneHasVideoPhotos = nil
             throw error
         }
         tagCache = library.isDryRun ? [:] : cache
         zoneHasRawPhotos = library.isDryRun ? nil : hasRaw
+        zoneHasVideoPhotos = library.isDryRun ? nil : hasVideo
         DurabilityStats.record(.commit(library.externalData.root))
         return result
     }
@@ -287,6 +333,91 @@ struct ImportBatchWriter {
         history.update(.photo(uniqueName: photo.uniqueName), attributes, zone: zone)
         history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize", "format"], zone: zone)
         history.insert(.photoData(photo: photo.uniqueName, role: .raw), zone: zone)
+        history.update(.thumbnail(photo: photo.uniqueName), ["data", "width", "height"], zone: zone)
+        try giveJoinedPhoto(photo, whatTheFileSays: item, history: &history, tagCache: &cache)
+        return true
+    }
+
+    /// Makes `item` (a still or a movie that is no pair in its batch) the other half of the Live
+    /// Photo of a photo the target zone has (`Pairing.liveJoinable`; issue 25 item 2): found by
+    /// its content identifier (`liveCandidates`), else by its capture time
+    /// (`pairCandidates`). A movie becomes the `pairedVideo` original of its still's photo,
+    /// which becomes kind `live` with the movie's duration and codec. A still takes over as the
+    /// `primary` original of its movie's video photo (`takeOverPrimary`, former primary
+    /// `pairedVideo`): the photo becomes `live`, and takes the still's thumbnail, width,
+    /// height, format, orientation and capture time. Each change is recorded in history, so
+    /// `sync`, `share export` and `merge` carry it.
+    /// - Returns: true when it joined a photo.
+    /// - Throws: the store's error.
+    private func joinLive(
+        _ item: Importer.Prepared, history: inout HistoryWriter, writer: any PhotoInserter, hasVideo: inout Bool?,
+        tagCache cache: inout [String: TagRef]
+    ) throws -> Bool {
+        let isMovie = item.result.video != nil
+        guard isMovie || (Pairing.isStill(item) && item.result.format != .raw && item.result.motion == nil) else {
+            return false
+        }
+        if !isMovie {
+            // A still takes over only a video photo: none in the zone, no lookup.
+            if hasVideo == nil { hasVideo = try metadataStore.hasPhoto(format: .video, zone: zone) }
+            guard hasVideo == true else { return false }
+        }
+        var found: PairCandidate?
+        if let id = item.contentIdentifier {
+            found = try metadataStore.liveCandidates(zone: zone, contentIdentifier: id).first {
+                Pairing.liveJoinable(item, $0)
+            }
+        }
+        if found == nil, let t = item.capture, Pairing.fromMetadata(t),
+            let from = CaptureTime.shifted(t.local, by: -Pairing.lookupSeconds),
+            let to = CaptureTime.shifted(t.local, by: Pairing.lookupSeconds)
+        {
+            found = try metadataStore.pairCandidates(zone: zone, captureFrom: from, captureTo: to).first {
+                Pairing.liveJoinable(item, $0)
+            }
+        }
+        guard let photo = found else { return false }
+        let reference = ExternalDataStore.reference(for: item.sha256)
+        let r = item.result
+        if isMovie {
+            try writer.insertOriginal(
+                PhotoOriginal(
+                    role: .pairedVideo, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference,
+                    format: .video),
+                ofPhoto: photo.rowID)
+            try metadataStore.setKind(
+                ofPhoto: photo.rowID, kind: "live",
+                durationMS: r.video.flatMap { PhotoRow.durationMilliseconds(seconds: $0.duration) },
+                videoCodec: r.video?.codec)
+            if photo.contentIdentifier == nil, let id = item.contentIdentifier {
+                try metadataStore.setContentIdentifier(id, ofPhoto: photo.rowID)
+            }
+            history.insert(.photoData(photo: photo.uniqueName, role: .pairedVideo), zone: zone)
+            history.update(.photo(uniqueName: photo.uniqueName), ["kind", "durationMS", "videoCodec"], zone: zone)
+            try giveJoinedPhoto(photo, whatTheFileSays: item, history: &history, tagCache: &cache)
+            return true
+        }
+        try metadataStore.takeOverPrimary(
+            ofPhoto: photo.rowID,
+            by: PhotoOriginal(
+                role: .primary, sha256: item.sha256, byteSize: item.byteSize, fileReference: reference, format: r.format
+            ),
+            formerPrimary: .pairedVideo, width: r.width, height: r.height, orientation: r.orientation,
+            thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
+        var attributes = ["width", "height", "format", "orientation", "kind"]
+        if let t = item.capture {
+            try metadataStore.setCaptureTime(
+                ofPhoto: photo.rowID, local: t.local, offsetMinutes: t.offsetMinutes, source: t.source)
+            attributes += ["captureDate", "captureOffset", "captureSource"]
+        }
+        if let id = item.contentIdentifier { try metadataStore.setContentIdentifier(id, ofPhoto: photo.rowID) }
+        try metadataStore.setFileMetadataState(
+            FileMetadataState(metadata: item.sidecar, capture: item.capture), imageSHA256: item.imageSHA256,
+            ofPhoto: photo.rowID)
+        if let signature = r.signature { try metadataStore.setPerceptualSignature(signature, ofPhoto: photo.rowID) }
+        history.update(.photo(uniqueName: photo.uniqueName), attributes, zone: zone)
+        history.update(.photoData(photo: photo.uniqueName), ["sha256", "byteSize", "format"], zone: zone)
+        history.insert(.photoData(photo: photo.uniqueName, role: .pairedVideo), zone: zone)
         history.update(.thumbnail(photo: photo.uniqueName), ["data", "width", "height"], zone: zone)
         try giveJoinedPhoto(photo, whatTheFileSays: item, history: &history, tagCache: &cache)
         return true

@@ -23,6 +23,9 @@ import PhotosModel
 ///   kind, whose display name has the same base name and whose capture time agrees. The
 ///   catalog does not record the folder a file came from, so a later join cannot check it: the
 ///   capture time within 2 s is what tells two cameras' `IMG_1234` apart.
+///
+/// Live Photos (issue 25 item 2) pair by the same groups and joins: `live`, `livePair` and
+/// `liveJoinable` say how (equal Apple content identifiers; without one, name and time).
 enum Pairing {
     /// The most two capture times of a pair may differ, in seconds: a camera writes both files
     /// of one exposure, with one time (sub-seconds may differ by the write order).
@@ -75,9 +78,14 @@ enum Pairing {
     }
 
     /// Splits the prepared files of one group (one folder, one base name) into photos: each
-    /// element is the primary with, for a pair, its RAW in `raw`. In the order of `items`, but a
-    /// pair takes the place of its still.
+    /// element is the primary with, for a pair, its RAW in `raw` and its Live Photo movie in
+    /// `pairedVideo`. In the order of `items`, but a pair takes the place of its still.
     static func group(_ items: [Importer.Prepared]) -> [Importer.Prepared] {
+        live(rawPairs(items))
+    }
+
+    /// The RAW+JPEG pairs of one group (`group`).
+    static func rawPairs(_ items: [Importer.Prepared]) -> [Importer.Prepared] {
         guard
             let rawIndex = items.indices.filter({ items[$0].result.format == .raw })
                 .min(by: { items[$0].path < items[$1].path })
@@ -100,6 +108,90 @@ enum Pairing {
         return out
     }
 
+    /// The Live Photo pairs of one group (one folder, one base name; issue 25 item 2): an
+    /// iPhone writes `IMG_1234.HEIC` (or `.JPG`) and `IMG_1234.MOV` of one capture, both
+    /// carrying one content identifier. A movie (a video by content) pairs with the first still
+    /// (JPEG, then HEIF, then by path; one with no `pairedVideo` yet) that `livePair` accepts;
+    /// the still stays the primary, the movie becomes its `pairedVideo`. A second movie of the
+    /// group is a video photo of its own.
+    static func live(_ items: [Importer.Prepared]) -> [Importer.Prepared] {
+        var items = items
+        var taken: Set<Int> = []
+        for m in items.indices where items[m].result.video != nil {
+            let stills = items.indices.filter {
+                !taken.contains($0) && isStill(items[$0]) && items[$0].result.motion == nil
+                    && items[$0].pairedVideo == nil
+                    && livePair(still: items[$0], movie: items[m])
+            }
+            guard
+                let s = stills.min(by: {
+                    let (a, b) = (items[$0], items[$1])
+                    let (ra, rb) = (stillRank(a.result.format), stillRank(b.result.format))
+                    return ra != rb ? ra < rb : a.path < b.path
+                })
+            else { continue }
+            items[s].pairedVideo = PairedOriginal(items[m])
+            taken.insert(s)
+            taken.insert(m)
+        }
+        return items.indices.filter { !(taken.contains($0) && items[$0].result.video != nil) }.map { items[$0] }
+    }
+
+    /// Whether a still and a movie found in one folder with one base name are the halves of a
+    /// Live Photo: their content identifiers (`contentIdentifier`) are equal when both have
+    /// one, and differ never pair (two captures of one name: an iPhone's counter after a
+    /// reset); when one or both have none (an editor stripped the MakerNote, a converted
+    /// movie), their capture times, both read from metadata, are at most `maxSeconds` apart
+    /// (`liveTimesAgree`).
+    static func livePair(still: Importer.Prepared, movie: Importer.Prepared) -> Bool {
+        switch (still.contentIdentifier, movie.contentIdentifier) {
+        case let (a?, b?): return a == b
+        default: return liveTimesAgree(still.capture, movie.capture)
+        }
+    }
+
+    /// Whether a still's and its movie's capture times agree: both read from metadata and at
+    /// most `maxSeconds` apart, as instants when both offsets are known (a movie's QuickTime
+    /// creation date carries one; `creation_time` is UTC), else as wall-clock times.
+    static func liveTimesAgree(_ a: CaptureTime?, _ b: CaptureTime?) -> Bool {
+        guard let a, let b, fromMetadata(a), fromMetadata(b) else { return false }
+        return liveSecondsApart(a.local, a.offsetMinutes, b.local, b.offsetMinutes).map { $0 <= maxSeconds } ?? false
+    }
+
+    /// Seconds between two capture times: as instants when both offsets are known, else as
+    /// wall-clock times; nil when one is no time.
+    static func liveSecondsApart(_ a: String, _ aOffset: Int?, _ b: String, _ bOffset: Int?) -> Double? {
+        guard let x = WallClock.parse(a), let y = WallClock.parse(b) else { return nil }
+        var d = Double(x.secondsAsUTC - y.secondsAsUTC) + x.fraction - y.fraction
+        if let aOffset, let bOffset { d -= Double((aOffset - bOffset) * 60) }
+        return abs(d)
+    }
+
+    /// Whether `item` (a prepared still or movie that is no pair) may become the other half of
+    /// the Live Photo of `candidate` (a photo already in the library): a movie joins a still
+    /// photo (not a RAW's, none with a `pairedVideo` yet), a still takes over a video photo
+    /// of one original. Equal content identifiers pair whatever the names and times; different
+    /// ones never do; when one has none, the same base name ignoring case and capture times
+    /// at most `maxSeconds` apart (the catalog keeps no folder: see `Pairing`).
+    static func liveJoinable(_ item: Importer.Prepared, _ candidate: PairCandidate) -> Bool {
+        let itemIsMovie = item.result.video != nil
+        guard itemIsMovie || (isStill(item) && item.result.motion == nil), candidate.originals == 1 else {
+            return false
+        }
+        if itemIsMovie {
+            guard candidate.kind == "still", candidate.format != .raw else { return false }
+        } else {
+            guard candidate.kind == "video" else { return false }
+        }
+        if let a = item.contentIdentifier, let b = candidate.contentIdentifier { return a == b }
+        guard let t = item.capture, fromMetadata(t), candidate.captureSource.map({ $0 != "file-mtime" }) ?? false,
+            let date = candidate.captureDate,
+            let d = liveSecondsApart(t.local, t.offsetMinutes, date, candidate.captureOffset), d <= maxSeconds
+        else { return false }
+        return FileScanner.pairingBase(candidate.displayName)
+            == FileScanner.pairingBase(PathName.lastComponent(item.path))
+    }
+
     /// The half-width of the capture-time range a join looks candidates up in (seconds): the
     /// rule's `maxSeconds` and one more for the sub-seconds `joinable` compares exactly.
     static let lookupSeconds = Int(maxSeconds.rounded(.up)) + 1
@@ -109,7 +201,7 @@ enum Pairing {
     /// RAW's photo), the same base name ignoring case, capture times read from metadata at most
     /// `maxSeconds` apart.
     static func joinable(_ item: Importer.Prepared, _ candidate: PairCandidate) -> Bool {
-        guard candidate.originals == 1, let t = item.capture, fromMetadata(t),
+        guard candidate.originals == 1, candidate.kind == "still", let t = item.capture, fromMetadata(t),
             candidate.captureSource.map({ $0 != "file-mtime" }) ?? false, let date = candidate.captureDate,
             let d = secondsApart(t.local, date), d <= maxSeconds,
             FileScanner.pairingBase(candidate.displayName) == FileScanner.pairingBase(PathName.lastComponent(item.path))
@@ -120,7 +212,8 @@ enum Pairing {
     }
 }
 
-/// The RAW half of a pair, carried with its still's `Importer.Prepared` to the batch writer.
+/// The RAW half of a RAW+JPEG pair, or the movie of a Live Photo, carried with its still's
+/// `Importer.Prepared` to the batch writer.
 struct PairedOriginal: Sendable {
     var path: String
     var sha256: String
@@ -131,8 +224,17 @@ struct PairedOriginal: Sendable {
     /// What the RAW's own sidecar and embedded metadata say (a darktable `IMG_1234.CR2.xmp` is
     /// the RAW's alone): the photo gets it where its still says nothing (`ImportBatchWriter`).
     var metadata: PairHalfMetadata
+    /// A Live Photo movie's duration (milliseconds, `PhotoRow.durationMilliseconds`) and codec
+    /// (as libavcodec names it); nil for a RAW.
+    var durationMS: Int?
+    var videoCodec: String?
+    /// Its content identifier (`Importer.Prepared.contentIdentifier`), nil when none.
+    var contentIdentifier: String?
 
     init(_ p: Importer.Prepared) {
+        durationMS = p.result.video.flatMap { PhotoRow.durationMilliseconds(seconds: $0.duration) }
+        videoCodec = p.result.video?.codec
+        contentIdentifier = p.contentIdentifier
         path = p.path
         sha256 = p.sha256
         byteSize = p.byteSize
@@ -173,6 +275,17 @@ struct PairHalfMetadata: Sendable {
 }
 
 extension Importer.Prepared {
+    /// Its Apple content identifier (issue 25 item 2): a still's MakerNote tag 0x0011
+    /// (`ExifMetadata.contentIdentifier`), a movie's QuickTime
+    /// `com.apple.quicktime.content.identifier`; nil when none or not one
+    /// (`ExifReader.isContentIdentifier`).
+    var contentIdentifier: String? {
+        if let video = result.video {
+            return video.contentIdentifier.flatMap { ExifReader.isContentIdentifier($0) ? $0 : nil }
+        }
+        return result.metadata.exif.contentIdentifier
+    }
+
     /// What this file says (`PairHalfMetadata`).
     var metadata: PairHalfMetadata {
         PairHalfMetadata(

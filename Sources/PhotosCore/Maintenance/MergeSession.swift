@@ -191,24 +191,42 @@ final class MergeSession {
         }
     }
 
-    /// A photo there whose primary is a still and whose `raw` original is the only original of a
-    /// photo here (the JPEG of a RAW+JPEG pair took over from its RAW there, issue 24 item 2): the
-    /// photo here takes the still as its primary, the RAW becoming its `raw` original, with the
-    /// still's format, size, orientation and a sound thumbnail — one photo of the pair, as there,
-    /// not a second photo holding the RAW.
+    /// A photo there whose primary is a still and whose `raw` (or `pairedVideo`) original is the
+    /// only original of a photo here (the JPEG of a RAW+JPEG pair took over from its RAW there,
+    /// issue 24 item 2; the still of a Live Photo from its movie, issue 25 item 2): the photo
+    /// here takes the still as its primary, the RAW (or movie) becoming its original of that
+    /// role, with the still's format, size, orientation and a sound thumbnail (a Live Photo's
+    /// kind `live`) — one photo of the pair, as there, not a second photo holding the RAW or
+    /// movie.
     /// - Returns: true when the photo here took over.
     private func takeOver(_ photo: MergeSourcePhoto, _ a: PhotoAttributes) throws -> Bool {
-        guard a.format != .raw, let width = a.width, let height = a.height,
-            let raw = sourceExtras.first(where: {
-                $0.original.photo == photo.uniqueName && $0.original.role == OriginalRole.raw.rawValue
-            })?.original,
-            let found = try target.matchingPhoto(
-                uniqueName: photo.uniqueName, sha256: raw.sha256, scope: try library.duplicateScope(into: photo.zone)),
-            found.id >= 0,
-            try library.syncStore.catalogAttributes(.photo, found.name)?["sha256"] == raw.sha256,
-            try library.syncStore.catalogAttributes(.photo, found.name)?["format"] == ImageFormat.raw.rawValue,
-            try (library.syncStore.extraOriginals(ofPhotos: [found.name])[found.name] ?? []).isEmpty
-        else { return false }
+        guard a.format != .raw, a.format != .video, let width = a.width, let height = a.height else { return false }
+        for (role, format) in [(OriginalRole.raw, ImageFormat.raw), (.pairedVideo, .video)] {
+            guard
+                let half = sourceExtras.first(where: {
+                    $0.original.photo == photo.uniqueName && $0.original.role == role.rawValue
+                })?.original,
+                let found = try target.matchingPhoto(
+                    uniqueName: photo.uniqueName, sha256: half.sha256,
+                    scope: try library.duplicateScope(into: photo.zone)),
+                found.id >= 0,
+                try library.syncStore.catalogAttributes(.photo, found.name)?["sha256"] == half.sha256,
+                try library.syncStore.catalogAttributes(.photo, found.name)?["format"] == format.rawValue,
+                try (library.syncStore.extraOriginals(ofPhotos: [found.name])[found.name] ?? []).isEmpty
+            else { continue }
+            try takeOver(photo, a, found: found, formerPrimary: role, width: width, height: height)
+            return true
+        }
+        return false
+    }
+
+    /// `takeOver`'s writes: photo `found` here takes `photo`'s still as its primary, its former
+    /// primary becoming `formerPrimary`.
+    /// - Throws: the store's error.
+    private func takeOver(
+        _ photo: MergeSourcePhoto, _ a: PhotoAttributes, found: LocalPhoto, formerPrimary: OriginalRole,
+        width: Int, height: Int
+    ) throws {
         let reference = ExternalDataStore.reference(for: photo.sha256)
         let thumb = try library.soundThumbnail(
             try source.mergeSourceThumbnail(of: photo.uniqueName), photoWidth: width, photoHeight: height,
@@ -218,16 +236,17 @@ final class MergeSession {
             by: PhotoOriginal(
                 role: .primary, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
                 format: a.format),
-            width: width, height: height, orientation: a.orientation,
+            formerPrimary: formerPrimary, width: width, height: height, orientation: a.orientation,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
-        history.update(.photo(uniqueName: found.name), ["width", "height", "format", "orientation"], zone: found.zone)
+        let kind = formerPrimary == .pairedVideo ? ["kind"] : []
+        history.update(
+            .photo(uniqueName: found.name), ["width", "height", "format", "orientation"] + kind, zone: found.zone)
         history.update(.photoData(photo: found.name), ["sha256", "byteSize", "format"], zone: found.zone)
-        history.insert(.photoData(photo: found.name, role: .raw), zone: found.zone)
+        history.insert(.photoData(photo: found.name, role: formerPrimary), zone: found.zone)
         if thumb != nil { history.update(.thumbnail(photo: found.name), ["data", "width", "height"], zone: found.zone) }
         localPhoto[photo.uniqueName] = found
         report.matchedPhotos += 1
         report.originals += 1
-        return true
     }
 
     /// The other library's originals besides the primary (issue 24 item 2) of each photo here it

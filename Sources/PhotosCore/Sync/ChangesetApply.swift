@@ -1033,31 +1033,36 @@ struct ApplySession {
         let ref = ExternalDataStore.reference(for: sha)
         var st = stat()
         guard stat(library.externalData.path(for: ref), &st) == 0, Int(st.st_size) == size else { return false }
-        // A RAW+JPEG takeover (issue 24 item 2: the JPEG imported after its RAW became the
-        // primary there, the RAW its `raw` original): the former primary becomes `raw`, and the
-        // photo takes the new primary's format, size and orientation, with its thumbnail (the
-        // one carried when it is sound for that size, else one made from the original here).
-        let rawEntry = try values(.photoData, id + "/" + OriginalRole.raw.rawValue)
-        if let hereSHA = here["sha256"] ?? nil, (rawEntry["sha256"] ?? nil) == hereSHA,
-            try store.extraOriginals(ofPhotos: [id])[id]?.contains(where: { $0.role == OriginalRole.raw.rawValue })
-                != true,
-            let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)), format != .raw,
+        // A takeover: the JPEG of a RAW+JPEG pair imported after its RAW (issue 24 item 2), or
+        // the still of a Live Photo imported after its movie (issue 25 item 2), became the
+        // primary there, the former primary its `raw` or `pairedVideo` original: the former
+        // primary takes that role here too, and the photo takes the new primary's format, size
+        // and orientation, with its thumbnail (the one carried when it is sound for that size,
+        // else one made from the original here). A Live Photo's kind follows in
+        // `materializePhoto` (the changeset's `kind`).
+        if let hereSHA = here["sha256"] ?? nil,
+            let format = (v["format"] ?? nil).flatMap(ImageFormat.init(rawValue:)), format != .raw, format != .video,
             let width = (v["width"] ?? nil).flatMap({ Int($0) }),
             let height = (v["height"] ?? nil).flatMap({ Int($0) }),
             let orientation = (v["orientation"] ?? nil).flatMap({ Int($0) }).flatMap(Orientation.init(rawValue:))
         {
-            let thumb = try library.soundThumbnail(
-                reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
-            try library.metadataStore.takeOverPrimary(
-                ofPhoto: rowID,
-                by: PhotoOriginal(role: .primary, sha256: sha, byteSize: size, fileReference: ref, format: format),
-                width: width, height: height, orientation: orientation,
-                thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
-            history.update(.photo(uniqueName: id), ["width", "height", "format", "orientation"], zone: zone)
-            history.update(.photoData(photo: id), ["sha256", "byteSize", "format"], zone: zone)
-            history.insert(.photoData(photo: id, role: .raw), zone: zone)
-            if thumb != nil { history.update(.thumbnail(photo: id), ["data", "width", "height"], zone: zone) }
-            return true
+            let extras = Set(try store.extraOriginals(ofPhotos: [id])[id]?.map(\.role) ?? [])
+            for role in [OriginalRole.raw, .pairedVideo] {
+                let entry = try values(.photoData, id + "/" + role.rawValue)
+                guard (entry["sha256"] ?? nil) == hereSHA, !extras.contains(role.rawValue) else { continue }
+                let thumb = try library.soundThumbnail(
+                    reader.thumbnail(photo: id), photoWidth: width, photoHeight: height, original: ref)
+                try library.metadataStore.takeOverPrimary(
+                    ofPhoto: rowID,
+                    by: PhotoOriginal(role: .primary, sha256: sha, byteSize: size, fileReference: ref, format: format),
+                    formerPrimary: role, width: width, height: height, orientation: orientation,
+                    thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+                history.update(.photo(uniqueName: id), ["width", "height", "format", "orientation"], zone: zone)
+                history.update(.photoData(photo: id), ["sha256", "byteSize", "format"], zone: zone)
+                history.insert(.photoData(photo: id, role: role), zone: zone)
+                if thumb != nil { history.update(.thumbnail(photo: id), ["data", "width", "height"], zone: zone) }
+                return true
+            }
         }
         for (old, oldSHA) in try library.catalogStore.fileReferences(ofPhoto: rowID) {
             removedFiles += [old, ExternalDataStore.reference(for: oldSHA)]

@@ -284,6 +284,13 @@ public protocol CatalogStore: AnyObject {
     /// - Throws: the store's error; `StoredValueError` (`.corrupt`) for a role or format this
     ///   version does not know.
     func originals(ofPhoto photoID: Int64) throws -> [PhotoOriginal]
+    /// The originals other than the primary (a RAW+JPEG pair's `raw`, a Live Photo's
+    /// `pairedVideo`) of each of `photoIDs`, in `OriginalRole` order, keyed by photo row id; a
+    /// photo with none is absent. A few `IN (…)` queries whatever the count (export reads one
+    /// page of photos at a time).
+    /// - Throws: the store's error; `StoredValueError` (`.corrupt`) for a role or format this
+    ///   version does not know.
+    func extraOriginals(ofPhotos photoIDs: [Int64]) throws -> [Int64: [PhotoOriginal]]
     /// True when a photo with this row id exists.
     func photoExists(_ photoID: Int64) throws -> Bool
     /// Deletes a photo; its photo data, thumbnail and ratings go with it (cascade), its tag links

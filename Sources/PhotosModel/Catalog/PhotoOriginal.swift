@@ -11,7 +11,8 @@ public enum OriginalRole: String, Sendable, CaseIterable, Comparable {
     case primary
     /// The camera RAW of a RAW+JPEG pair.
     case raw
-    /// The video of a Live Photo pair (issue 25; reserved).
+    /// The movie of a Live Photo (issue 25 item 2: an iPhone's `IMG_1234.MOV` beside its
+    /// `IMG_1234.HEIC`, `Pairing.live`); the still is the photo's `primary`.
     case pairedVideo
 
     /// Decodes `photo_data.role` as stored (the raw value).

@@ -53,12 +53,12 @@ public struct CatalogTable: Sendable, Equatable {
 }
 
 /// Every table of the catalog at schema version `schemaVersion` (SQLite `Schema` and
-/// `PostgresSchema` migrations 1–19), in dependency order: a table comes after every table it
+/// `PostgresSchema` migrations 1–21), in dependency order: a table comes after every table it
 /// references, so rows inserted in this order satisfy each foreign key, and rows deleted in the
 /// reverse order never cascade.
 public enum CatalogTables {
     /// The schema version these tables describe; a catalog of another version is not copied.
-    public static let schemaVersion = 20
+    public static let schemaVersion = 22
 
     private static func i(_ name: String) -> CatalogColumn { CatalogColumn(name, .integer) }
     private static func t(_ name: String) -> CatalogColumn { CatalogColumn(name, .text) }
@@ -91,7 +91,7 @@ public enum CatalogTables {
                 i("capture_offset"), t("capture_source"), i("width"), i("height"), t("format"), i("orientation"),
                 t("zone_id"), i("latitude_e7"), i("longitude_e7"), i("altitude_mm"),
                 t("kind"), i("duration_ms"), t("video_codec"), t("camera_make"), t("camera_model"), t("lens_model"),
-                t("camera_format"), t("title"), t("description")
+                t("camera_format"), t("title"), t("description"), t("content_identifier")
             ], key: ["id"], identity: "id"),
         CatalogTable(
             "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref"), t("role"), t("format")],
@@ -138,7 +138,14 @@ public enum CatalogTables {
             [i("photo_id"), i("algorithm"), i("phash"), i("mean_cb"), i("mean_cr"), i("low_information")],
             key: ["photo_id"]),
         // Issue 29 item 1 (migration 19): the library's owner address.
-        CatalogTable("library_owner", [i("singleton"), t("email")], key: ["singleton"])
+        CatalogTable("library_owner", [i("singleton"), t("email")], key: ["singleton"]),
+        // Issue 26 item 3 (migration 21): the gazetteer `places load` filled.
+        CatalogTable(
+            "place",
+            [
+                i("geonames_id"), t("name"), t("search_name"), t("admin1"), t("country_code"), t("country_name"),
+                i("latitude_e7"), i("longitude_e7"), i("population")
+            ], key: ["geonames_id"])
     ]
 
     /// True when `row` of `table` is one that a new catalog's migrations insert by themselves

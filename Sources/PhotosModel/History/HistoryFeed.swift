@@ -118,6 +118,13 @@ public protocol HistoryFeedStore: AnyObject {
     /// - Throws: the store's error, or what `body` throws.
     func forEachHistoryTransaction(matching filter: HistoryFilter, _ body: (HistoryTransaction) throws -> Void) throws
 
+    /// The transaction author of each photo's insert (its `Photo` insert change, by
+    /// uniqueName; the earliest when there are several), for the photos of `uniqueNames` whose
+    /// insert is still in the history (compaction deletes old ones). One query, on the
+    /// `history_change_object` index; call with at most 1,000 names (bound parameters).
+    /// - Throws: the store's error.
+    func photoInsertAuthors(uniqueNames: [String]) throws -> [String: String]
+
     /// Every registered consumer, by name.
     /// - Throws: the store's error.
     func historyConsumers() throws -> [HistoryConsumer]

@@ -141,13 +141,33 @@ public protocol MetadataStore: AnyObject {
     /// - Throws: the store's error.
     func setReplacedSHA256s(_ sha256s: [String], ofPhoto photoID: Int64) throws
 
-    /// The still photos of zone `zone` whose capture time (`photo.capture_date`, local wall-clock
-    /// text) lies between `captureFrom` and `captureTo` (inclusive, compared as text: the stored
-    /// form `YYYY-MM-DDTHH:MM:SS[.fff]` sorts by time), at most 32, earliest capture time first: the photos
-    /// the unpaired half of a RAW+JPEG pair may join (`Importer`, issue 24 item 2). One range
-    /// scan of the `photo_capture_date` index.
+    /// The still and video photos of zone `zone` whose capture time (`photo.capture_date`,
+    /// local wall-clock text) lies between `captureFrom` and `captureTo` (inclusive, compared as
+    /// text: the stored form `YYYY-MM-DDTHH:MM:SS[.fff]` sorts by time), at most 32, earliest
+    /// capture time first: the photos the unpaired half of a RAW+JPEG pair or a Live Photo may
+    /// join (`Importer`, issue 24 item 2, issue 25 item 2). One range scan of the
+    /// `photo_capture_date` index.
     /// - Throws: the store's error.
     func pairCandidates(zone: String, captureFrom: String, captureTo: String) throws -> [PairCandidate]
+
+    /// The still and video photos of zone `zone` whose content identifier
+    /// (`photo.content_identifier`, schema 21) is `contentIdentifier`, at most 8, by row: the
+    /// photos the other half of a Live Photo joins whatever its name and capture time (issue 25
+    /// item 2). One lookup of the `photo_content_identifier` index.
+    /// - Throws: the store's error.
+    func liveCandidates(zone: String, contentIdentifier: String) throws -> [PairCandidate]
+
+    /// Records photo row `photoID`'s Apple content identifier (issue 25 item 2; 1–64 ASCII
+    /// letters, digits and '-', `ExifReader.isContentIdentifier`; nil: NULL), so that the other
+    /// half of its Live Photo finds it without reading its original again.
+    /// - Throws: the store's error.
+    func setContentIdentifier(_ contentIdentifier: String?, ofPhoto photoID: Int64) throws
+
+    /// Records photo row `photoID`'s kind (`PhotoRow.kinds`), duration (milliseconds, nil:
+    /// none) and video codec (nil: none): a still whose Live Photo movie joined it becomes
+    /// `live` (issue 25 item 2). One statement.
+    /// - Throws: the store's error.
+    func setKind(ofPhoto photoID: Int64, kind: String, durationMS: Int?, videoCodec: String?) throws
 
     /// True when zone `zone` has a photo of format `format`: import asks once per run whether a
     /// still could join a RAW's photo there at all (a library without RAWs then costs no
@@ -156,18 +176,34 @@ public protocol MetadataStore: AnyObject {
     func hasPhoto(format: ImageFormat, zone: String) throws -> Bool
 
     /// Makes `original` (a still, role `primary`) the primary original of photo row `photoID`,
-    /// whose former primary (its camera RAW) becomes its `raw` original (format `raw`); the
+    /// whose former primary becomes its `formerPrimary` original: `raw` (format `raw`) for a
+    /// camera RAW; `pairedVideo` (its format kept) for a Live Photo's movie, and the photo's
+    /// kind becomes `live` (issue 25 item 2; duration and codec stay the movie's); the
     /// photo takes the new primary's `width`, `height` (pixels, upright), `format` and
     /// `orientation`, and `thumbnail`, when given, replaces its thumbnail: the JPEG of a RAW+JPEG
     /// pair imported after its RAW takes over (issue 24 item 2), here or on a peer that applies
     /// the change. Three statements and the thumbnail's.
     /// - Throws: the store's error (a constraint error when the photo has a `raw` original).
     func takeOverPrimary(
-        ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
-        thumbnail: ThumbnailRow?) throws
+        ofPhoto photoID: Int64, by original: PhotoOriginal, formerPrimary: OriginalRole, width: Int, height: Int,
+        orientation: Orientation, thumbnail: ThumbnailRow?) throws
 }
 
-/// A photo the unpaired half of a RAW+JPEG pair may join (`MetadataStore.pairCandidates`).
+extension MetadataStore {
+    /// `takeOverPrimary` of a RAW+JPEG pair: the former primary becomes `raw`.
+    /// - Throws: the store's error.
+    public func takeOverPrimary(
+        ofPhoto photoID: Int64, by original: PhotoOriginal, width: Int, height: Int, orientation: Orientation,
+        thumbnail: ThumbnailRow?
+    ) throws {
+        try takeOverPrimary(
+            ofPhoto: photoID, by: original, formerPrimary: .raw, width: width, height: height,
+            orientation: orientation, thumbnail: thumbnail)
+    }
+}
+
+/// A photo the unpaired half of a RAW+JPEG pair or a Live Photo may join
+/// (`MetadataStore.pairCandidates`, `liveCandidates`).
 public struct PairCandidate: Sendable, Equatable {
     public var rowID: Int64
     public var uniqueName: String
@@ -180,11 +216,20 @@ public struct PairCandidate: Sendable, Equatable {
     public var format: ImageFormat
     /// How many originals it has (`photo_data` rows): only a photo of one original is joined.
     public var originals: Int
+    /// `photo.kind` (`still` or `video`), `capture_offset` (minutes east, nil: unknown) and
+    /// `content_identifier` (nil: none).
+    public var kind: String
+    public var captureOffset: Int?
+    public var contentIdentifier: String?
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, captureDate: String?, captureSource: String?,
-        format: ImageFormat, originals: Int
+        format: ImageFormat, originals: Int, kind: String = "still", captureOffset: Int? = nil,
+        contentIdentifier: String? = nil
     ) {
+        self.kind = kind
+        self.captureOffset = captureOffset
+        self.contentIdentifier = contentIdentifier
         self.rowID = rowID
         self.uniqueName = uniqueName
         self.displayName = displayName

@@ -50,7 +50,7 @@ public protocol PhotoInserter: AnyObject {
 public protocol LibraryStore: CatalogStore, HistoryStore, HistoryFeedStore, HistoryCompactionStore, ZonePurgeStore,
     TagDedupeStore, VerifyStore, MergeSourceStore, MergeTargetStore, ImportStore, ExportStore, StatsStore,
     CatalogBackupStore,
-    MetadataStore, SyncStore, CatalogCopyStore, CatalogPlacesStore
+    MetadataStore, SyncStore, CatalogCopyStore, CatalogPlacesStore, GazetteerStore
 {
     /// Runs `body` in one write transaction and ends it the way `body` says. The transaction
     /// takes the catalog's write lock when it begins (SQLite `BEGIN IMMEDIATE`; PostgreSQL an

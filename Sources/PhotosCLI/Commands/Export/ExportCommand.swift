@@ -15,7 +15,10 @@ enum ExportCommand: Command {
             the files of 64 photos at a time; each such batch is made durable with one syncfs(2)
             of DEST's file system before the export state records it. Nothing is written
             outside DEST. Names come from --template (default {name}, the original file name); fields:
-            {name} {stem} {ext} {uniqueName} {share} (the zone id) {capture:FORMAT} (capture date in the
+            {name} {stem} {ext} {uniqueName} {share} (the share's title; default for the private zone)
+            {shareId} (the zone id) {author} (who imported it: the insert's transaction author, else
+            unknown) {rating} {tag} (the first tag; with --per-tag, one copy per tag, each with its
+            own) {title} {capture:FORMAT} (capture date in the
             photo's own local time, else import date) {imported:FORMAT} (UTC), FORMAT in strftime(3)
             style (%Y %m %d %H %M %S ...); each original and sidecar gets the capture time as mtime;
             '/' makes folders; without {name} or {ext}, '.{ext}' is appended. Names are NFC; control
@@ -37,6 +40,7 @@ enum ExportCommand: Command {
             "photos export /media/usb/photos --update --cleanup",
             "photos export ~/out --tag sea --template '{capture:%Y/%m}/{name}'",
             "photos export ~/out --dry-run --template '{capture:%Y}/{name}'",
+            "photos export ~/by-tag --per-tag --template '{tag}/{name}'",
             "photos list --tag x --json | jq -r .uniqueName | photos export ~/out -"
         ])
 
@@ -45,6 +49,7 @@ enum ExportCommand: Command {
         var photos: [String] = []
         var selection = PhotoFilterOptions()
         var template: ExportNameTemplate?
+        var perTag = false
         var thumbnails = false
         var sidecar: SidecarFormat?
         var update = false
@@ -60,6 +65,9 @@ enum ExportCommand: Command {
                     \.template, "--template", value: "TEMPLATE",
                     help: "File name template, e.g. '{capture:%Y/%m}/{name}'.", default: "{name}",
                     parser: ValueParser { text, _ in try ExportNameTemplate(parsing: text) }),
+                .flag(
+                    \.perTag, "--per-tag",
+                    help: "One copy per tag of each photo, named with that tag as {tag} (--template needs {tag})."),
                 .flag(\.thumbnails, "--thumbnails", help: "Also write each thumbnail as NAME.thumb.jpg."),
                 .value(
                     \.sidecar, "--sidecar", value: "FORMAT", help: "Sidecar beside each original: xmp, json or none.",
@@ -112,6 +120,12 @@ enum ExportCommand: Command {
                     "--name selects photos by name (a glob, as in list); the file name template is --template '\(name)'"
                 )
             }
+            // --per-tag names each copy by its tag: without {tag} every copy would get one name.
+            if perTag && !(template ?? .default).usesTag {
+                throw UsageError(
+                    "--per-tag writes one copy per tag, named by --template's {tag}; the template '\((template ?? .default).text)' has no {tag} (e.g. --template '{tag}/{name}')"
+                )
+            }
             try selection.validate()
         }
 
@@ -120,6 +134,7 @@ enum ExportCommand: Command {
             var options = ExportOptions(destination: destination)
             options.filter = selection.filter
             if let template { options.template = template }
+            options.perTag = perTag
             if let sidecar { options.sidecar = sidecar }
             options.thumbnails = thumbnails
             options.update = update

@@ -77,7 +77,7 @@ enum ImportCommand: Command {
                 .flag(
                     \.noPairing, "--no-pairing",
                     help:
-                        "Import a camera's RAW+JPEG pair (IMG_1234.CR2 + IMG_1234.JPG) as two photos, not one photo with two originals."
+                        "Import a camera's RAW+JPEG pair (IMG_1234.CR2 + IMG_1234.JPG) or a Live Photo's still and movie (IMG_1234.HEIC + IMG_1234.MOV) as two photos, not one photo with two originals."
                 ),
                 .flag(
                     \.refreshMetadata, "--refresh-metadata",
@@ -255,8 +255,10 @@ enum ImportCommand: Command {
                 : ""
             // A RAW+JPEG pair is one photo (issue 24 item 2): its RAW is said apart, and so is a
             // half that joined a photo already here.
-            let paired =
-                summary.paired > 0 ? " (\(t.plural(summary.paired, "RAW+JPEG pair")) as one photo each)" : ""
+            let pairs =
+                (summary.paired > 0 ? [t.plural(summary.paired, "RAW+JPEG pair")] : [])
+                + (summary.livePaired > 0 ? [t.plural(summary.livePaired, "Live Photo")] : [])
+            let paired = pairs.isEmpty ? "" : " (\(pairs.joined(separator: " and ")) as one photo each)"
             let joined =
                 summary.joined > 0
                 ? ", \(summary.joined) \(summary.joined == 1 ? "file" : "files") \(options.dryRun ? "to join" : "joined") to the photo of its pair"

@@ -32,22 +32,29 @@ enum ShowCommand: Command {
                 throw CommandFailure.noInput("photo \(p.uniqueName) is not in share \(share.id)")
             }
         }
+        // The place a position is named after, when places are loaded (issue 26 item 3).
+        let place = try p.position.flatMap { position in
+            try library.placeCount() > 0 ? try library.place(near: position) : nil
+        }
         if ctx.global.json {
-            ctx.console.printJSON(p.json)
+            ctx.console.printJSON(place.map { ShowCommand.adding(place: $0, to: p.json) } ?? p.json)
             return
         }
-        let lines: [(String, String)] = [
-            ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("title", p.title ?? "-"),
-            ("description", p.description ?? "-"), ("format", ShowCommand.formatText(p)),
-            ("kind", ShowCommand.kindText(p)),
-            ("camera", p.camera?.text ?? "-"),
-            ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
-            ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
-            ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
-            ("position", p.position.map(ShowCommand.positionText) ?? "-"),
-            ("imported", p.importedAt), ("sha256", p.sha256),
-            ("original", "\(Library.externalDataName)/\(p.fileReference)")
-        ]
+        let lines: [(String, String)] =
+            [
+                ("uniqueName", p.uniqueName), ("displayName", p.displayName), ("title", p.title ?? "-"),
+                ("description", p.description ?? "-"), ("format", ShowCommand.formatText(p)),
+                ("kind", ShowCommand.kindText(p)),
+                ("camera", p.camera?.text ?? "-"),
+                ("size", "\(p.byteSize) bytes (\(TerminalText.bytes(Int64(p.byteSize))))"),
+                ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
+                ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
+                ("position", p.position.map(ShowCommand.positionText) ?? "-")
+            ] + (place.map { [("place", $0.text)] } ?? []) + [
+
+                ("imported", p.importedAt), ("sha256", p.sha256),
+                ("original", "\(Library.externalDataName)/\(p.fileReference)")
+            ]
         // Every original, one line each (issue 24 item 2): role, format, size, SHA-256 prefix, path.
         let originals = p.originals.map { original in
             "\(original.role.rawValue): \(original.format(orPhoto: p.format).rawValue), \(original.byteSize) bytes, "
@@ -70,6 +77,14 @@ enum ShowCommand: Command {
 }
 
 extension ShowCommand {
+    /// `json` (a photo object) with `"place"` after `"altitude"` (at the end when it has none).
+    static func adding(place: NamedPlace, to json: JSONValue) -> JSONValue {
+        guard case .object(var pairs) = json else { return json }
+        let index = pairs.firstIndex { $0.0 == "altitude" }.map { $0 + 1 } ?? pairs.count
+        pairs.insert(("place", place.json), at: index)
+        return .object(pairs)
+    }
+
     /// A photo's format as `show` prints it: `jpeg`, or a RAW's with its container (`raw (nef)`).
     static func formatText(_ p: PhotoRecord) -> String {
         p.cameraFormat.map { "\(p.format.rawValue) (\($0))" } ?? p.format.rawValue

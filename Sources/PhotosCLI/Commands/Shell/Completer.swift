@@ -29,6 +29,7 @@ struct Completer {
         "--sort": PhotoQuery.Sort.allCases.map(\.rawValue),
         "--format": ImageFormat.allCases.map(\.rawValue),
         "--group": GalleryGrouping.allCases.map(\.rawValue),
+        "--columns": ListCommand.Column.allCases.map(\.rawValue),
         "--until": Completer.relativeDates,
         "--before": Completer.relativeDates
     ]
