@@ -200,8 +200,9 @@ final class RawJpegPairingTests: BinaryTestCase {
     /// CR2 + JPG + HEIC of one base name: the RAW pairs with the JPEG (a RAW+JPEG camera's pair),
     /// the HEIC is a photo of its own.
     func testThreeFilesOfOneBaseNamePairTheRAWWithTheJPEG() throws {
+        let corpus = try requireCorpus()
         let heic = try XCTUnwrap(
-            try FileManager.default.contentsOfDirectory(atPath: try requireCorpus() + "/camera-formats/heif")
+            try FileManager.default.contentsOfDirectory(atPath: corpus + "/camera-formats/heif")
                 .sorted().first { $0.lowercased().hasSuffix(".heic") })
         let heicBytes = try XCTUnwrap(
             FileManager.default.contents(atPath: try requireCorpus() + "/camera-formats/heif/" + heic))
