@@ -175,6 +175,10 @@ extension MetadataStore where Self: SQLConnection {
             sql: "UPDATE photo SET content_identifier = ? WHERE id = ?", arguments: [contentIdentifier, photoID])
     }
 
+    public func setDisplayName(ofPhoto photoID: Int64, _ displayName: String) throws {
+        try execute(sql: "UPDATE photo SET display_name = ? WHERE id = ?", arguments: [displayName, photoID])
+    }
+
     public func setKind(ofPhoto photoID: Int64, kind: String, durationMS: Int?, videoCodec: String?) throws {
         try execute(
             sql: "UPDATE photo SET kind = ?, duration_ms = ?, video_codec = ? WHERE id = ?",

@@ -229,6 +229,12 @@ final class LivePhotoPairingTests: BinaryTestCase {
         XCTAssertEqual(try c.scalarString("SELECT format FROM photo_data WHERE role = 'pairedVideo'"), "video")
         XCTAssertEqual(try c.scalarString("SELECT width || 'x' || height FROM photo"), "64x48")
         XCTAssertEqual(try c.scalarString("SELECT capture_source FROM photo"), "exif")
+        XCTAssertEqual(try c.scalarString("SELECT display_name FROM photo"), "IMG_0001.JPG", "the still's name")
+        // Export writes the still under its name and the movie beside it.
+        let out = dir + "/out"
+        _ = try ok(lib, ["export", "-q", "--sidecar", "none", out])
+        XCTAssertEqual(filesUnder(out), ["IMG_0001.JPG", "IMG_0001.MOV"])
+        XCTAssertEqual(sha256(ofFile: out + "/IMG_0001.MOV"), sha(m))
         let verify = try run(["--library", lib, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
     }
@@ -304,6 +310,8 @@ final class LivePhotoPairingTests: BinaryTestCase {
         _ = try ok(b, ["sync", "--from", a])
         XCTAssertEqual(try photos(b), [["live", "jpeg", "pairedVideo:" + sha(m), "primary:" + sha(s)]])
         XCTAssertEqual(try photos(b), try photos(a))
+        XCTAssertEqual(
+            try TestCatalog(root: b, readOnly: true).scalarString("SELECT display_name FROM photo"), "IMG_0001.JPG")
         XCTAssertEqual(try thumbnails(b), try thumbnails(a))
         assertRed(try thumbnailCentre(b))
         for lib in [a, b] {

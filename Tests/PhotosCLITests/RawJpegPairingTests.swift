@@ -153,6 +153,14 @@ final class RawJpegPairingTests: BinaryTestCase {
         let c = try TestCatalog(root: lib, readOnly: true)
         XCTAssertEqual(try c.scalarString("SELECT format FROM photo_data WHERE role = 'primary'"), "jpeg")
         XCTAssertEqual(try c.scalarString("SELECT format FROM photo_data WHERE role = 'raw'"), "raw")
+        // The photo takes the JPEG's name: it kept the RAW's, and export then wrote the JPEG as
+        // IMG_1234.CR2 and the RAW as IMG_1234-raw.DNG.
+        XCTAssertEqual(try c.scalarString("SELECT display_name FROM photo"), "IMG_1234.JPG")
+        let out = dir + "/out"
+        _ = try ok(lib, ["export", "-q", "--sidecar", "none", out])
+        XCTAssertEqual(filesUnder(out), ["IMG_1234.DNG", "IMG_1234.JPG"])
+        XCTAssertEqual(sha256(ofFile: out + "/IMG_1234.JPG"), sha(still))
+        XCTAssertEqual(sha256(ofFile: out + "/IMG_1234.DNG"), sha(raw))
         // Both files are in external data and verify finds nothing wrong.
         let verify = try run(["--library", lib, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
@@ -234,6 +242,8 @@ final class RawJpegPairingTests: BinaryTestCase {
         _ = try ok(b, ["sync", "--from", a])
         XCTAssertEqual(try photos(b), try photos(a))
         XCTAssertEqual(try photos(b)[0][0], "jpeg")
+        XCTAssertEqual(
+            try TestCatalog(root: b, readOnly: true).scalarString("SELECT display_name FROM photo"), "IMG_1234.JPG")
         XCTAssertEqual(try thumbnails(b), try thumbnails(a))
         for lib in [a, b] {
             let verify = try run(["--library", lib, "verify"])
@@ -257,6 +267,8 @@ extension RawJpegPairingTests {
         _ = try ok(b, ["merge", "--from", a])
         XCTAssertEqual(try photos(b), try photos(a))
         XCTAssertEqual(try photos(b).first?.first, "jpeg")
+        XCTAssertEqual(
+            try TestCatalog(root: b, readOnly: true).scalarString("SELECT display_name FROM photo"), "IMG_1234.JPG")
         XCTAssertEqual(try thumbnails(b), try thumbnails(a))
         let verify = try run(["--library", b, "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)

@@ -322,7 +322,9 @@ struct ImportBatchWriter {
             ),
             width: r.width, height: r.height, orientation: r.orientation,
             thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
-        var attributes = ["width", "height", "format", "orientation"]
+        // The photo takes the still's name with its role (the RAW's `IMG_1234.CR2` was it).
+        try metadataStore.setDisplayName(ofPhoto: photo.rowID, PathName.lastComponent(item.path))
+        var attributes = ["displayName", "width", "height", "format", "orientation"]
         try metadataStore.setCaptureTime(
             ofPhoto: photo.rowID, local: t.local, offsetMinutes: t.offsetMinutes, source: t.source)
         attributes += ["captureDate", "captureOffset", "captureSource"]
@@ -404,7 +406,9 @@ struct ImportBatchWriter {
             ),
             formerPrimary: .pairedVideo, width: r.width, height: r.height, orientation: r.orientation,
             thumbnail: ThumbnailRow(data: r.thumbnail, width: r.thumbnailWidth, height: r.thumbnailHeight))
-        var attributes = ["width", "height", "format", "orientation", "kind"]
+        // The photo takes the still's name with its role (the movie's `IMG_1234.MOV` was it).
+        try metadataStore.setDisplayName(ofPhoto: photo.rowID, PathName.lastComponent(item.path))
+        var attributes = ["displayName", "width", "height", "format", "orientation", "kind"]
         if let t = item.capture {
             try metadataStore.setCaptureTime(
                 ofPhoto: photo.rowID, local: t.local, offsetMinutes: t.offsetMinutes, source: t.source)

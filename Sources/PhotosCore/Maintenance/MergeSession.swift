@@ -238,9 +238,12 @@ final class MergeSession {
                 format: a.format),
             formerPrimary: formerPrimary, width: width, height: height, orientation: a.orientation,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
+        // The still's name comes with it (the RAW's or the movie's name was the photo's).
+        try library.metadataStore.setDisplayName(ofPhoto: found.id, a.displayName)
         let kind = formerPrimary == .pairedVideo ? ["kind"] : []
         history.update(
-            .photo(uniqueName: found.name), ["width", "height", "format", "orientation"] + kind, zone: found.zone)
+            .photo(uniqueName: found.name), ["displayName", "width", "height", "format", "orientation"] + kind,
+            zone: found.zone)
         history.update(.photoData(photo: found.name), ["sha256", "byteSize", "format"], zone: found.zone)
         history.insert(.photoData(photo: found.name, role: formerPrimary), zone: found.zone)
         if thumb != nil { history.update(.thumbnail(photo: found.name), ["data", "width", "height"], zone: found.zone) }

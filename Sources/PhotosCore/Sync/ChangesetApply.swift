@@ -1057,7 +1057,13 @@ struct ApplySession {
                     by: PhotoOriginal(role: .primary, sha256: sha, byteSize: size, fileReference: ref, format: format),
                     formerPrimary: role, width: width, height: height, orientation: orientation,
                     thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })
-                history.update(.photo(uniqueName: id), ["width", "height", "format", "orientation"], zone: zone)
+                // The sender's photo took the still's name (the reader checked it: 1–1024 bytes).
+                var attributes = ["width", "height", "format", "orientation"]
+                if let name = v["displayName"] ?? nil {
+                    try library.metadataStore.setDisplayName(ofPhoto: rowID, name)
+                    attributes.insert("displayName", at: 0)
+                }
+                history.update(.photo(uniqueName: id), attributes, zone: zone)
                 history.update(.photoData(photo: id), ["sha256", "byteSize", "format"], zone: zone)
                 history.insert(.photoData(photo: id, role: role), zone: zone)
                 if thumb != nil { history.update(.thumbnail(photo: id), ["data", "width", "height"], zone: zone) }

@@ -168,6 +168,12 @@ public protocol MetadataStore: AnyObject {
     /// `live` (issue 25 item 2). One statement.
     /// - Throws: the store's error.
     func setKind(ofPhoto photoID: Int64, kind: String, durationMS: Int?, videoCodec: String?) throws
+    /// Records photo row `photoID`'s display name (its original's file name, at most 1024
+    /// bytes): a still taking over as primary from its RAW or Live Photo movie gives the photo
+    /// its own name, so that export names the JPEG `IMG_1234.JPG`, not `IMG_1234.CR2`. One
+    /// statement.
+    /// - Throws: the store's error.
+    func setDisplayName(ofPhoto photoID: Int64, _ displayName: String) throws
 
     /// True when zone `zone` has a photo of format `format`: import asks once per run whether a
     /// still could join a RAW's photo there at all (a library without RAWs then costs no
