@@ -48,6 +48,8 @@ public struct PhotoRecord: Equatable {
     /// A camera RAW's container name in lower case ("nef", "cr3"; issue 24 item 7); nil for
     /// another format.
     public var cameraFormat: String? = nil
+    /// The place name set by hand (`photos place set`, issue 26 item 3); nil when none.
+    public var placeName: String? = nil
     /// The title and description (issue 26 item 6); nil when none.
     public var title: String? = nil
     public var description: String? = nil
@@ -229,6 +231,7 @@ extension Library {
         (record.kind, record.durationMS, record.videoCodec) = (row.kind, row.durationMS, row.videoCodec)
         (record.camera, record.cameraFormat) = (row.camera, row.cameraFormat)
         (record.title, record.description) = (row.title, row.description)
+        record.placeName = row.placeName
         return record
     }
 

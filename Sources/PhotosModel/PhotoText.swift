@@ -73,4 +73,16 @@ public enum PhotoText {
 
     /// True when `text` is a description as stored.
     public static func isDescription(_ text: String) -> Bool { description(text) == text }
+
+    /// The longest place name set by hand, bytes of UTF-8 (`photo.place_name` CHECK).
+    public static let maxPlaceNameBytes = 200
+
+    /// A place name as `photos place set` stores it (issue 26 item 3): one line, cleaned as a
+    /// title is, at most `maxPlaceNameBytes`; nil when nothing is left.
+    public static func placeName(_ text: String?) -> String? {
+        clean(text, maxBytes: maxPlaceNameBytes, multiline: false)
+    }
+
+    /// True when `text` is stored as it is (`placeName(text) == text`).
+    public static func isPlaceName(_ text: String) -> Bool { placeName(text) == text }
 }

@@ -382,7 +382,8 @@ public enum PostgresSchema {
             CHECK (content_identifier IS NULL OR octet_length(content_identifier) BETWEEN 1 AND 64);
         CREATE INDEX photo_content_identifier ON photo(content_identifier) WHERE content_identifier IS NOT NULL;
         """,
-        // 22 (issue 26 item 3): as SQLite migration 22, the gazetteer of populated places.
+        // 22 (issue 26 item 3): as SQLite migration 22, the gazetteer of populated places and the
+        // place name set by hand.
         """
         CREATE TABLE place (
             geonames_id  BIGINT PRIMARY KEY CHECK (geonames_id > 0),
@@ -397,6 +398,8 @@ public enum PostgresSchema {
         );
         CREATE INDEX place_position ON place(latitude_e7, longitude_e7);
         CREATE INDEX place_search_name ON place(search_name);
+        ALTER TABLE photo ADD COLUMN place_name TEXT COLLATE "C"
+            CHECK (place_name IS NULL OR octet_length(place_name) BETWEEN 1 AND 200);
         """
     ]
 }

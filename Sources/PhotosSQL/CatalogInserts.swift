@@ -13,12 +13,12 @@ public enum CatalogInserts {
     /// A photo: unique name, display name, imported at, capture date, capture offset, capture
     /// source, width, height, format, orientation, zone, latitude (1e-7°), longitude (1e-7°),
     /// altitude (mm), kind, duration (ms), video codec, camera make, model, lens, RAW container
-    /// name, title, description (`photoValues`).
+    /// name, title, description, place name (`photoValues`).
     public static let photo = """
         INSERT INTO photo (unique_name, display_name, imported_at, capture_date, capture_offset, capture_source, \
         width, height, format, orientation, zone_id, latitude_e7, longitude_e7, altitude_mm, kind, duration_ms, \
-        video_codec, camera_make, camera_model, lens_model, camera_format, title, description) \
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        video_codec, camera_make, camera_model, lens_model, camera_format, title, description, place_name) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// The arguments of `photo` for `row`, in its column order.
@@ -27,7 +27,8 @@ public enum CatalogInserts {
             row.uniqueName, row.displayName, row.importedAt, row.captureDate, row.captureOffset, row.captureSource,
             row.width, row.height, row.format.rawValue, row.orientation.rawValue, row.zoneID.rawValue,
             row.latitudeE7, row.longitudeE7, row.altitudeMM, row.kind, row.durationMS, row.videoCodec,
-            row.camera?.make, row.camera?.model, row.camera?.lens, row.cameraFormat, row.title, row.description
+            row.camera?.make, row.camera?.model, row.camera?.lens, row.cameraFormat, row.title, row.description,
+            row.placeName
         ]
     }
 

@@ -9,11 +9,11 @@ public enum CatalogSQL {
                p.orientation, p.capture_date, p.imported_at, t.width, t.height, p.zone_id, z.scope,
                p.capture_offset, p.capture_source, p.latitude_e7, p.longitude_e7, p.altitude_mm,
                p.kind, p.duration_ms, p.video_codec, p.camera_make, p.camera_model, p.lens_model, p.camera_format,
-               p.title, p.description
+               p.title, p.description, p.place_name
         """
 
     /// The index of the first of `photoQuery`'s `extraColumns`.
-    public static let extraColumnIndex = 30
+    public static let extraColumnIndex = 31
 
     /// The tables of a `StoredPhoto`: the photo, its zone, its photo data and thumbnail.
     public static let photoFrom = """
@@ -34,7 +34,7 @@ public enum CatalogSQL {
     /// The time a photo sorts and filters by: its local capture time, else its import time.
     public static let localTimeSQL = "COALESCE(p.capture_date, substr(p.imported_at, 1, 19))"
 
-    /// A row selected with `photoSelectList` (columns 0…29), decoded once.
+    /// A row selected with `photoSelectList` (columns 0…30), decoded once.
     /// - Throws: `StoredValueError` (`.corrupt`, exit 65) for a format or orientation this
     ///   version does not know (the schema's CHECKs allow none: a database written by hand).
     public static func storedPhoto<R: SQLRow>(_ row: R) throws -> StoredPhoto {
@@ -53,6 +53,7 @@ public enum CatalogSQL {
             make: row.optionalString(24), model: row.optionalString(25), lens: row.optionalString(26))
         photo.cameraFormat = row.optionalString(27)
         (photo.title, photo.description) = (row.optionalString(28), row.optionalString(29))
+        photo.placeName = row.optionalString(30)
         return photo
     }
 

@@ -76,9 +76,10 @@ extension MergeSourceStore where Self: SQLConnection {
             schemaVersion >= PhotoAttributes.cameraSchemaVersion
             ? "camera_make, camera_model, lens_model, camera_format" : "NULL, NULL, NULL, NULL"
         let text = schemaVersion >= PhotoAttributes.textSchemaVersion ? "title, description" : "NULL, NULL"
+        let place = schemaVersion >= PhotoAttributes.placeSchemaVersion ? "place_name" : "NULL"
         return try fetchOne(
             sql:
-                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind), \(camera), \(text) FROM photo WHERE unique_name = ?",
+                "SELECT unique_name, display_name, imported_at, \(capture), width, height, format, orientation, zone_id, \(offsetAndSource), \(position), \(kind), \(camera), \(text), \(place) FROM photo WHERE unique_name = ?",
             arguments: [uniqueName]
         ) { r in
             var attributes = PhotoAttributes(
@@ -98,6 +99,7 @@ extension MergeSourceStore where Self: SQLConnection {
                 r.optionalString(17), r.optionalString(18), r.optionalString(19), r.optionalString(20)
             )
             (attributes.title, attributes.description) = (r.optionalString(21), r.optionalString(22))
+            attributes.placeName = r.optionalString(23)
             return attributes
         }
     }

@@ -16,6 +16,10 @@ extension MetadataStore where Self: SQLConnection {
             arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, photoID])
     }
 
+    public func setPlaceName(ofPhoto photoID: Int64, _ placeName: String?) throws {
+        try execute(sql: "UPDATE photo SET place_name = ? WHERE id = ?", arguments: [placeName, photoID])
+    }
+
     public func setText(ofPhoto photoID: Int64, title: String?, description: String?) throws {
         try execute(
             sql: "UPDATE photo SET title = ?, description = ? WHERE id = ?", arguments: [title, description, photoID])

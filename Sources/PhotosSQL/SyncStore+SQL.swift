@@ -16,6 +16,7 @@ public enum SyncSQL {
         (row.kind, row.durationMS, row.videoCodec) = (photo.kind, photo.durationMS, photo.videoCodec)
         (row.camera, row.cameraFormat) = (photo.camera, photo.cameraFormat)
         (row.title, row.description) = (photo.title, photo.description)
+        row.placeName = photo.placeName
         return row
     }
 
@@ -199,7 +200,7 @@ extension SyncStore where Self: SQLConnection {
                     SELECT p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source, p.width,
                        p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec, p.camera_make,
-                       p.camera_model, p.lens_model, p.camera_format, p.title, p.description
+                       p.camera_model, p.lens_model, p.camera_format, p.title, p.description, p.place_name
                     FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name = ?
                     """, SyncEntity.photo.attributes))
         case .tag:
@@ -417,6 +418,10 @@ extension SyncStore where Self: SQLConnection {
             sql:
                 "UPDATE photo SET camera_make = ?, camera_model = ?, lens_model = ?, camera_format = ? WHERE unique_name = ?",
             arguments: [camera?.make, camera?.model, camera?.lens, cameraFormat, uniqueName])
+    }
+
+    public func setPhotoPlaceName(_ uniqueName: String, _ placeName: String?) throws {
+        try execute(sql: "UPDATE photo SET place_name = ? WHERE unique_name = ?", arguments: [placeName, uniqueName])
     }
 
     public func setPhotoText(_ uniqueName: String, title: String?, description: String?) throws {
@@ -643,7 +648,7 @@ extension SyncStore where Self: SQLConnection {
                 SELECT p.unique_name, p.display_name, p.imported_at, p.capture_date, p.capture_offset, p.capture_source,
                        p.width, p.height, p.format, p.orientation, p.zone_id, d.sha256, d.byte_size, p.latitude_e7,
                        p.longitude_e7, p.altitude_mm, p.kind, p.duration_ms, p.video_codec, p.camera_make,
-                       p.camera_model, p.lens_model, p.camera_format, p.title, p.description
+                       p.camera_model, p.lens_model, p.camera_format, p.title, p.description, p.place_name
                 FROM photo p LEFT JOIN photo_data d ON d.photo_id = p.id AND d.role = 'primary' WHERE p.unique_name IN ({keys})
                 """)
             for values in result.values { _ = try Self.checkedPhotoAttributes(values) }

@@ -672,6 +672,8 @@ public enum Schema {
         // positions are, `search_name` the folded name `list --place` looks up. Reference data,
         // replaced whole by each load: not history, not synced. `place_position` serves the box
         // query that names a photo's place (a latitude range, longitude checked in the index).
+        // `photo.place_name`: the place a user named for a photo (`photos place set`), shown
+        // instead of the gazetteer's; history and synced; NULL when none was set.
         """
         CREATE TABLE place (
             geonames_id  INTEGER PRIMARY KEY NOT NULL CHECK (geonames_id > 0),
@@ -686,6 +688,8 @@ public enum Schema {
         );
         CREATE INDEX place_position ON place(latitude_e7, longitude_e7);
         CREATE INDEX place_search_name ON place(search_name);
+        ALTER TABLE photo ADD COLUMN place_name TEXT
+            CHECK (place_name IS NULL OR length(CAST(place_name AS BLOB)) BETWEEN 1 AND 200);
         """
     ]
 

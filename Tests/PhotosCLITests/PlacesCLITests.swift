@@ -168,4 +168,52 @@ final class PlacesCLITests: BinaryTestCase {
         XCTAssertNil(try placeLine(lib, "a"))
         XCTAssertEqual(try placeLine(lib, "c"), "0.7 km from Moab, US", "no division names without --admin1")
     }
+
+    /// `place set` names a photo's place by hand (shown instead of the gazetteer's, with or
+    /// without a position), in history, carried by sync and merge; `place clear` gives the
+    /// gazetteer's back; an empty or too long name is 64.
+    func testAPlaceNameSetByHandIsShownRecordedAndCarried() throws {
+        let lib = try library()
+        _ = try ok(lib, ["places", "load", "-q", write("cities.txt", cities)])
+        let (a, d) = (try uniqueName(lib, "a"), try uniqueName(lib, "d"))
+        XCTAssertEqual(try ok(lib, ["place", "set", a, "  Le Capitole "]), "\(a): place set to Le Capitole\n")
+        _ = try ok(lib, ["place", "set", d, "Grandma's garden"])
+        XCTAssertEqual(try placeLine(lib, "a"), "Le Capitole (set by hand)")
+        XCTAssertEqual(try placeLine(lib, "d"), "Grandma's garden (set by hand)", "no position needed")
+        let listed = try listedByDisplayName(lib)
+        let place = try XCTUnwrap(listed["a.jpg"]?["place"] as? [String: Any])
+        XCTAssertEqual(place["name"] as? String, "Le Capitole")
+        XCTAssertEqual(place["set"] as? Bool, true)
+        XCTAssertEqual(place.count, 2)
+        let c = try TestCatalog(root: lib, readOnly: true)
+        XCTAssertEqual(try c.scalarInt("SELECT count(*) FROM history_transaction WHERE context = 'place set'"), 2)
+        XCTAssertEqual(try c.scalarString("SELECT place_name FROM photo WHERE unique_name = ?", [a]), "Le Capitole")
+        // The same name again changes nothing and records nothing.
+        XCTAssertEqual(try ok(lib, ["place", "set", a, "Le Capitole"]), "\(a) already has the place Le Capitole\n")
+        XCTAssertEqual(
+            try TestCatalog(root: lib, readOnly: true).scalarInt(
+                "SELECT count(*) FROM history_transaction WHERE context = 'place set'"), 2)
+        for bad in ["", "   ", String(repeating: "x", count: 201)] {
+            XCTAssertEqual(try run(["--library", lib, "place", "set", a, bad]).status, 64, bad)
+        }
+
+        // A peer gets the names by sync, a third library by merge.
+        let peer = dir + "/peer"
+        _ = try ok(peer, ["init", "-q"])
+        _ = try ok(peer, ["sync", "-q", "--from", lib])
+        XCTAssertEqual(try placeLine(peer, "a"), "Le Capitole (set by hand)")
+        XCTAssertEqual(try placeLine(peer, "d"), "Grandma's garden (set by hand)")
+        let merged = dir + "/merged"
+        _ = try ok(merged, ["init", "-q"])
+        _ = try ok(merged, ["merge", "-q", "--from", lib])
+        XCTAssertEqual(try placeLine(merged, "d"), "Grandma's garden (set by hand)")
+
+        // Cleared: the gazetteer's name again here; the peer, without a gazetteer, has none.
+        XCTAssertEqual(try ok(lib, ["place", "clear", a]), "Cleared the place of 1 photo\n")
+        XCTAssertEqual(try placeLine(lib, "a"), "2.6 km from Toulouse, FR")
+        _ = try ok(peer, ["sync", "-q", "--from", lib])
+        XCTAssertNil(try placeLine(peer, "a"))
+        XCTAssertNil(try listedByDisplayName(peer)["a.jpg"]?["place"])
+        XCTAssertEqual(try placeLine(peer, "d"), "Grandma's garden (set by hand)")
+    }
 }

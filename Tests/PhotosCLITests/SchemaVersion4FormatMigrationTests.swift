@@ -153,7 +153,7 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                     "id", "unique_name", "display_name", "imported_at", "capture_date", "width", "height", "format",
                     "orientation", "zone_id", "capture_offset", "capture_source", "latitude_e7", "longitude_e7",
                     "altitude_mm", "kind", "duration_ms", "video_codec", "camera_make", "camera_model", "lens_model",
-                    "camera_format", "title", "description", "content_identifier"
+                    "camera_format", "title", "description", "content_identifier", "place_name"
                 ])
         }
         XCTAssertEqual(photos(["--library", lib, "verify"]).status, 0)

@@ -252,7 +252,8 @@ final class TeamCatalogCLITests: BinaryTestCase {
             ALTER TABLE photo DROP COLUMN latitude_e7, DROP COLUMN longitude_e7, DROP COLUMN altitude_mm,
                 DROP COLUMN kind, DROP COLUMN duration_ms, DROP COLUMN video_codec, DROP COLUMN camera_make,
                 DROP COLUMN camera_model, DROP COLUMN lens_model, DROP COLUMN camera_format,
-                DROP COLUMN title, DROP COLUMN description, DROP COLUMN content_identifier;
+                DROP COLUMN title, DROP COLUMN description, DROP COLUMN content_identifier,
+                DROP COLUMN place_name;
             ALTER TABLE photo_data DROP COLUMN role, DROP COLUMN format, ADD CONSTRAINT photo_data_photo_id_key UNIQUE (photo_id);
             UPDATE schema_version SET version = 9
             """

@@ -82,7 +82,7 @@ final class TypedCommandsTests: XCTestCase {
         // issue 31 A3: catalog set-originals; issue 28: gallery; issue 32: share remove, tag prune;
         // issue 26 items 5 and 7: date set, date shift, geotag; issue 27: duplicates; issue 29: sync serve;
         // issue 29 item 1: identity set, show, clear
-        XCTAssertEqual(names.count, 57)
+        XCTAssertEqual(names.count, 59)
         for command in Registry.commands {
             let result = photos(["help"] + command.path)
             XCTAssertEqual(result.status, 0, command.name)

@@ -313,6 +313,7 @@ final class MergeSession {
         // The title and description (issue 26 item 6), only as they are stored (`PhotoText`).
         row.title = a.title.flatMap { PhotoText.isTitle($0) ? $0 : nil }
         row.description = a.description.flatMap { PhotoText.isDescription($0) ? $0 : nil }
+        row.placeName = a.placeName.flatMap { PhotoText.isPlaceName($0) ? $0 : nil }
         let id = try writer.insert(
             row, sha256: photo.sha256, byteSize: photo.byteSize, fileReference: reference,
             thumbnail: thumb.map { ThumbnailRow(data: $0.data, width: $0.width, height: $0.height) })

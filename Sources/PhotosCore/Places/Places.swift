@@ -70,7 +70,7 @@ public struct NamedPlace: Sendable, Equatable {
         km < 10 ? String(format: "%.1f km", km) : String(format: "%.0f km", km)
     }
 
-    /// `{"name","admin1","country","countryName","geonamesId","latitude","longitude","distanceKm"}`
+    /// `{"name","admin1","country","countryName","geonamesId","latitude","longitude","distanceKm","set":false}`
     /// as `list --json` and `show --json` give it.
     public var json: JSONValue {
         .object([
@@ -78,7 +78,7 @@ public struct NamedPlace: Sendable, Equatable {
             ("countryName", .optional(place.countryName)), ("geonamesId", .int(Int(place.geonamesID))),
             ("latitude", .decimal(Double(place.latitudeE7) / 1e7, decimals: 7)),
             ("longitude", .decimal(Double(place.longitudeE7) / 1e7, decimals: 7)),
-            ("distanceKm", .decimal(distanceKm, decimals: 3))
+            ("distanceKm", .decimal(distanceKm, decimals: 3)), ("set", .bool(false))
         ])
     }
 }
@@ -167,6 +167,45 @@ extension Library {
                     PlaceRow.searchKey($0) == part
                 }
             }
+        }
+    }
+}
+
+/// A place name set by hand as `list --json` and `show --json` give it: `{"name","set":true}`.
+public func setPlaceJSON(_ name: String) -> JSONValue { .object([("name", .string(name)), ("set", .bool(true))]) }
+
+extension Library {
+    /// `photos place set PHOTO NAME` / `photos place clear PHOTO…` (issue 26 item 3): sets (or,
+    /// with nil, clears) the place name each photo shows instead of the gazetteer's. One write
+    /// transaction with one history transaction (context `place set`/`place clear`): a Photo
+    /// update of `placeName` per photo changed, which sync carries with the conflict rule of
+    /// every attribute; a photo in a share this library may not write is refused (exit 77),
+    /// nothing changed.
+    /// - Parameters:
+    ///   - name: the name as typed (cleaned by `PhotoText.placeName`), or nil to clear.
+    /// - Returns: the uniqueNames whose place name changed, in the order given.
+    /// - Throws: `LibraryError.notFound` for a photo deleted meanwhile, the history's permission
+    ///   error, the store's error.
+    public func setPlaceName(_ photos: [PhotoRecord], to name: String?, author: HistoryAuthor) throws -> [String] {
+        let cleaned = name.flatMap(PhotoText.placeName)
+        return try write {
+            let keys = try photoKeys(photos)
+            if let gone = photos.first(where: { photo in !keys.contains { $0.rowID == photo.rowID } }) {
+                throw LibraryError.notFound(.photo(gone.uniqueName))
+            }
+            var history = HistoryWriter(self, author: author, context: name == nil ? .placeClear : .placeSet)
+            var changed: [String] = []
+            for key in keys {
+                guard let row = try catalogStore.photo(uniqueName: key.uniqueName) else {
+                    throw LibraryError.notFound(.photo(key.uniqueName))
+                }
+                guard row.placeName != cleaned else { continue }
+                try metadataStore.setPlaceName(ofPhoto: key.rowID, cleaned)
+                history.update(.photo(uniqueName: key.uniqueName), ["placeName"], zone: key.zone)
+                changed.append(key.uniqueName)
+            }
+            try history.commit()
+            return changed
         }
     }
 }

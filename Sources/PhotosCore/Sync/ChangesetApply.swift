@@ -890,6 +890,12 @@ struct ApplySession {
                 history.update(.photo(uniqueName: id), textKeys, zone: here["zone"].flatMap { $0 } ?? zone)
                 moved = true
             }
+            // The place name set by hand (issue 26 item 3): the changeset's replaces this one's.
+            if v.keys.contains("placeName"), (v["placeName"] ?? nil) != (here["placeName"] ?? nil) {
+                try store.setPhotoPlaceName(id, v["placeName"] ?? nil)
+                history.update(.photo(uniqueName: id), ["placeName"], zone: here["zone"].flatMap { $0 } ?? zone)
+                moved = true
+            }
             guard here["zone"] != zone else {
                 if replaced || moved { updated += 1 }
                 return
@@ -967,6 +973,7 @@ struct ApplySession {
             make: v["cameraMake"] ?? nil, model: v["cameraModel"] ?? nil, lens: v["lensModel"] ?? nil)
         values.cameraFormat = v["cameraFormat"] ?? nil
         (values.title, values.description) = (v["title"] ?? nil, v["description"] ?? nil)
+        values.placeName = v["placeName"] ?? nil
         _ = try store.insertPhoto(values, fileReference: ref, thumbnail: thumb)
         history.insert(.photo(uniqueName: id), zone: zone)
         history.insert(.photoData(photo: id), zone: zone)

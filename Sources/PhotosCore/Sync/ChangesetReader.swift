@@ -304,6 +304,10 @@ enum SyncValues {
             guard let v = value else { return nil }
             return PhotoText.isTitle(v)
                 ? nil : "is empty, longer than \(PhotoText.maxTitleBytes) bytes, padded or has control characters"
+        case (.photo, "placeName"):
+            guard let v = value else { return nil }
+            return PhotoText.isPlaceName(v)
+                ? nil : "is empty, longer than \(PhotoText.maxPlaceNameBytes) bytes, padded or has control characters"
         case (.photo, "description"):
             guard let v = value else { return nil }
             return PhotoText.isDescription(v)

@@ -58,6 +58,9 @@ public struct StoredPhoto: Sendable {
     /// nil when none.
     public var title: String? = nil
     public var description: String? = nil
+    /// Issue 26 item 3 (schema 22): the place name set by hand (`photo.place_name`,
+    /// `PhotoText.isPlaceName`), nil when none.
+    public var placeName: String? = nil
 
     public init(
         rowID: Int64, uniqueName: String, displayName: String, sha256: String, byteSize: Int, fileReference: String,

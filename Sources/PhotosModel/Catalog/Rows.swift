@@ -39,6 +39,9 @@ public struct PhotoRow: Sendable {
     /// nil when none (never empty), as `PhotoText.clean` bounds them.
     public var title: String? = nil
     public var description: String? = nil
+    /// Issue 26 item 3 (schema 22): the place name set by hand (`photo.place_name`,
+    /// `PhotoText.isPlaceName`), nil when none.
+    public var placeName: String? = nil
 
     /// The kinds the schema's CHECK allows (`photo.kind`).
     public static let kinds: Set<String> = ["still", "video", "motion", "live"]

@@ -91,7 +91,7 @@ public enum CatalogTables {
                 i("capture_offset"), t("capture_source"), i("width"), i("height"), t("format"), i("orientation"),
                 t("zone_id"), i("latitude_e7"), i("longitude_e7"), i("altitude_mm"),
                 t("kind"), i("duration_ms"), t("video_codec"), t("camera_make"), t("camera_model"), t("lens_model"),
-                t("camera_format"), t("title"), t("description"), t("content_identifier")
+                t("camera_format"), t("title"), t("description"), t("content_identifier"), t("place_name")
             ], key: ["id"], identity: "id"),
         CatalogTable(
             "photo_data", [i("id"), i("photo_id"), t("sha256"), i("byte_size"), t("file_ref"), t("role"), t("format")],

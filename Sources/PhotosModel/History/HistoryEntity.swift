@@ -143,6 +143,9 @@ public enum HistoryContext: String, CaseIterable, Sendable {
     case duplicatesResolve = "duplicates --resolve"
     /// `photos describe`: titles and descriptions set by hand (issue 26 item 6).
     case describe = "describe"
+    /// `photos place set` and `photos place clear`: place names set by hand (issue 26 item 3).
+    case placeSet = "place set"
+    case placeClear = "place clear"
 
     /// The author a maintenance command records unless `--author` is given (SPEC §4: "each
     /// maintenance command uses its own, e.g. `dedupe-tags`"); nil for the user's commands.

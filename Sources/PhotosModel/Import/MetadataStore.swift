@@ -89,6 +89,9 @@ public protocol MetadataStore: AnyObject {
     /// Records photo row `photoID`'s title and description (issue 26 item 6; nil: NULL), as
     /// `PhotoText` cleans them. - Throws: the store's error.
     func setText(ofPhoto photoID: Int64, title: String?, description: String?) throws
+    /// Sets photo row `photoID`'s place name set by hand (nil: none; issue 26 item 3).
+    /// - Throws: the store's error.
+    func setPlaceName(ofPhoto photoID: Int64, _ placeName: String?) throws
 
     /// What photo row `photoID`'s file said when it was last read; nil when never recorded (a
     /// photo imported before schema 7, or one that came from another library).

@@ -124,10 +124,14 @@ public struct PhotoAttributes: Sendable {
     /// The title and description as stored (issue 26 item 6, schema `textSchemaVersion` on; nil
     /// in an older library or when none). Unchecked: Core keeps what `PhotoText` would store.
     public var title: String? = nil
+    /// The place name set by hand (schema 22), nil when none or older.
+    public var placeName: String? = nil
     public var description: String? = nil
 
     /// The first schema version whose `photo` rows carry `title` and `description`.
     public static let textSchemaVersion = 20
+    /// The schema version from which `photo` has `place_name` (migration 22, issue 26 item 3).
+    public static let placeSchemaVersion = 22
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,

@@ -26,7 +26,7 @@ public enum SyncEntity: String, CaseIterable, Sendable {
                 "format", "orientation", "zone", "sha256", "byteSize", "latitudeE7", "longitudeE7", "altitudeMM",
                 // Issue 25 item 2 (a peer without them reads a still of no duration).
                 "kind", "durationMS", "videoCodec"
-            ] + SyncEntity.cameraAttributes + SyncEntity.textAttributes
+            ] + SyncEntity.cameraAttributes + SyncEntity.textAttributes + ["placeName"]
         case .tag: return ["name", "zone"]
         case .rating: return ["photo", "value", "author"]
         case .photoTag: return ["present"]
@@ -175,6 +175,8 @@ public struct SyncPhotoValues: Sendable {
     /// Issue 26 item 6: the title and description, nil when none.
     public var title: String? = nil
     public var description: String? = nil
+    /// Issue 26 item 3: the place name set by hand, nil when none.
+    public var placeName: String? = nil
 
     public init(
         uniqueName: String, displayName: String, importedAt: String, captureDate: String?, captureOffset: Int?,
@@ -421,6 +423,9 @@ public protocol SyncStore: AnyObject {
     /// Sets a photo's title and description (issue 26 item 6; nil: NULL).
     /// - Throws: the store's error.
     func setPhotoText(_ uniqueName: String, title: String?, description: String?) throws
+    /// Sets a photo's place name set by hand (issue 26 item 3; nil: NULL, none).
+    /// - Throws: the store's error.
+    func setPhotoPlaceName(_ uniqueName: String, _ placeName: String?) throws
     /// Inserts a tag or updates its name and zone by uuid.
     /// - Throws: the store's error.
     func putTag(uuid: String, name: String, zone: String) throws

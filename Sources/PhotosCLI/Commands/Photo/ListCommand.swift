@@ -154,6 +154,10 @@ enum ListCommand: Command {
         try library.forEachPhoto(matching: filter) { photo in
             matched = true
             if ctx.global.json {
+                if let name = photo.placeName {
+                    ctx.console.printJSON(ShowCommand.adding(place: setPlaceJSON(name), to: photo.json))
+                    return
+                }
                 guard placesLoaded, let position = photo.position else {
                     ctx.console.printJSON(photo.json)
                     return
@@ -164,7 +168,7 @@ enum ListCommand: Command {
                     placeCache[key] = .some(try library.place(near: position))
                 }
                 let place = placeCache[key] ?? nil
-                ctx.console.printJSON(place.map { ShowCommand.adding(place: $0, to: photo.json) } ?? photo.json)
+                ctx.console.printJSON(place.map { ShowCommand.adding(place: $0.json, to: photo.json) } ?? photo.json)
                 return
             }
             if !headerPrinted && !ctx.global.quiet { ctx.console.print(table.header) }

@@ -33,12 +33,25 @@ enum ShowCommand: Command {
             }
         }
         // The place a position is named after, when places are loaded (issue 26 item 3).
-        let place = try p.position.flatMap { position in
-            try library.placeCount() > 0 ? try library.place(near: position) : nil
-        }
+        // A name set by hand (`photos place set`) is shown instead.
+        let place =
+            p.placeName == nil
+            ? try p.position.flatMap { position in
+                try library.placeCount() > 0 ? try library.place(near: position) : nil
+            } : nil
         if ctx.global.json {
-            ctx.console.printJSON(place.map { ShowCommand.adding(place: $0, to: p.json) } ?? p.json)
+            if let name = p.placeName {
+                ctx.console.printJSON(ShowCommand.adding(place: setPlaceJSON(name), to: p.json))
+            } else {
+                ctx.console.printJSON(place.map { ShowCommand.adding(place: $0.json, to: p.json) } ?? p.json)
+            }
             return
+        }
+        var placeLine: [(String, String)] = []
+        if let name = p.placeName {
+            placeLine = [("place", name + " (set by hand)")]
+        } else if let place {
+            placeLine = [("place", place.text)]
         }
         let lines: [(String, String)] =
             [
@@ -50,7 +63,7 @@ enum ShowCommand: Command {
                 ("dimensions", "\(p.width)×\(p.height) pixels, upright (EXIF Orientation \(p.orientation.rawValue))"),
                 ("captured", p.captureDate.map { "\($0) (\(p.captureSource ?? "exif"))" } ?? "-"),
                 ("position", p.position.map(ShowCommand.positionText) ?? "-")
-            ] + (place.map { [("place", $0.text)] } ?? []) + [
+            ] + placeLine + [
 
                 ("imported", p.importedAt), ("sha256", p.sha256),
                 ("original", "\(Library.externalDataName)/\(p.fileReference)")
@@ -78,10 +91,10 @@ enum ShowCommand: Command {
 
 extension ShowCommand {
     /// `json` (a photo object) with `"place"` after `"altitude"` (at the end when it has none).
-    static func adding(place: NamedPlace, to json: JSONValue) -> JSONValue {
+    static func adding(place: JSONValue, to json: JSONValue) -> JSONValue {
         guard case .object(var pairs) = json else { return json }
         let index = pairs.firstIndex { $0.0 == "altitude" }.map { $0 + 1 } ?? pairs.count
-        pairs.insert(("place", place.json), at: index)
+        pairs.insert(("place", place), at: index)
         return .object(pairs)
     }
 

@@ -21,7 +21,8 @@ enum PlacesLoadCommand: Command {
             within a place's radius: 0.015 km × √population, 1 to 20 km.
             """,
         examples: [
-            "photos places load cities1000.txt --admin1 admin1CodesASCII.txt --countries countryInfo.txt"
+            "photos places load cities1000.txt --admin1 admin1CodesASCII.txt",
+            "photos places load cities500.txt --countries countryInfo.txt"
         ])
 
     struct Options: ParsableOptions {
@@ -96,6 +97,90 @@ enum PlacesStatusCommand: Command {
                 count == 0
                     ? "No places loaded (photos places load cities1000.txt)"
                     : "\(TerminalText.plural(count, "place")) loaded")
+        }
+    }
+}
+
+/// `photos place set PHOTO NAME` (issue 26 item 3).
+enum PlaceSetCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["place", "set"],
+        abstract: "Name the place a photo was taken, instead of the loaded places' guess.",
+        discussion: """
+            Sets the place name show prints (place: NAME (set by hand)) and list --json gives
+            ({"name":NAME,"set":true}) for the photo, whether or not places are loaded or the
+            photo has a position. Surrounding white space is trimmed and control characters
+            become spaces; at most 200 bytes of UTF-8 (longer or empty exits 64). Recorded as one
+            history transaction (context place set) that sync carries; a photo in a share shared
+            with this library read-only exits 77. 'photos place clear' removes it.
+            """,
+        examples: ["photos place set 3f2a 'Le Capitole, Toulouse'"])
+
+    struct Options: ParsableOptions {
+        var photo = ""
+        var name = ""
+        static var arguments: [Argument<Options>] {
+            [
+                .one(\.photo, "photo", help: PhotoArguments.one),
+                .one(\.name, "name", help: "The place's name.")
+            ]
+        }
+
+        func validate() throws {
+            guard name.utf8.count <= PhotoText.maxPlaceNameBytes else {
+                throw UsageError("<name> is longer than \(PhotoText.maxPlaceNameBytes) bytes")
+            }
+            guard PhotoText.placeName(name) != nil else { throw UsageError("<name> is empty") }
+        }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let photo = try ctx.resolvePhoto(options.photo, in: library)
+        let changed = try library.setPlaceName([photo], to: options.name, author: ctx.historyAuthor)
+        let name = PhotoText.placeName(options.name) ?? options.name
+        if ctx.global.json {
+            ctx.console.printJSON(
+                .object([
+                    ("photo", .string(photo.uniqueName)), ("place", .string(name)), ("changed", .bool(!changed.isEmpty))
+                ]))
+        } else if !ctx.global.quiet {
+            ctx.console.print(
+                changed.isEmpty
+                    ? "\(photo.uniqueName) already has the place \(TerminalText.escaped(name))"
+                    : "\(photo.uniqueName): place set to \(TerminalText.escaped(name))")
+        }
+    }
+}
+
+/// `photos place clear PHOTO…` (issue 26 item 3).
+enum PlaceClearCommand: Command {
+    static let configuration = CommandConfiguration(
+        path: ["place", "clear"],
+        abstract: "Remove the place name set by hand from photos.",
+        discussion: """
+            Removes what 'photos place set' recorded: show and list --json name the photo's place
+            from the loaded places again (or none). One history transaction (context place clear)
+            that sync carries.
+            """,
+        examples: ["photos place clear 3f2a 9b1c"])
+
+    struct Options: ParsableOptions {
+        var photos: [String] = []
+        static var arguments: [Argument<Options>] {
+            [.many(\.photos, "photo", help: "The photos (uniqueNames or prefixes; - reads them from stdin).")]
+        }
+        func validate() throws { if photos.isEmpty { throw UsageError("missing <photo>") } }
+    }
+
+    static func run(_ options: Options, _ ctx: CommandContext) throws {
+        let library = try ctx.openLibrary()
+        let photos = try ctx.resolvePhotos(options.photos, in: library)
+        let changed = try library.setPlaceName(photos, to: nil, author: ctx.historyAuthor)
+        if ctx.global.json {
+            ctx.console.printJSON(.object([("cleared", .int(changed.count))]))
+        } else if !ctx.global.quiet {
+            ctx.console.print("Cleared the place of \(TerminalText.plural(changed.count, "photo"))")
         }
     }
 }
