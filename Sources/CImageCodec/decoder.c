@@ -121,7 +121,12 @@ int pc_decoder_start(uint32_t kind, const uint8_t *data, size_t size, const pc_d
     sigemptyset(&none);
     posix_spawnattr_setsigdefault(&attributes, &defaults);
     posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    /* A process group of its own: the terminal's Ctrl-C (SIGINT to the foreground group) reaches the
+     * importing process, which stops after its batch, and not the helper, whose file would then fail
+     * as "crashed (signal 2)". A helper left by an importing process killed with -9 ends at its next
+     * write to the pipe nobody reads (SIGPIPE), or at its own time limit. */
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
     char *argv[] = { (char *)PC_DECODER_NAME, NULL };
     int error = posix_spawn(pid, path, &actions, &attributes, argv, environ);
     posix_spawn_file_actions_destroy(&actions);

@@ -11,12 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "decoder.h"
 
 int main(void) {
+    /* A CPU-time bound of its own (setrlimit(2) RLIMIT_CPU: SIGXCPU at the soft limit, SIGKILL at the
+     * hard one), twice the importing process's wall-clock limit: a helper whose importing process was
+     * killed (-9) while LibRaw or libheif looped is not left spinning for ever. */
+    struct rlimit cpu = { .rlim_cur = 240, .rlim_max = 250 };
+    setrlimit(RLIMIT_CPU, &cpu);
     struct stat st;
     if (fstat(PC_DECODER_REQUEST_FD, &st) != 0 || st.st_size < (off_t)sizeof(pc_decoder_request)) return 66;
     size_t total = (size_t)st.st_size;

@@ -69,6 +69,37 @@ final class DecoderProcessMissingTests: BinaryTestCase {
         XCTAssertTrue(run.stdout.hasPrefix("Imported 1 photo, 0 duplicates, 0 skipped, 1 failed;"), run.stdout)
     }
 
+    /// The decoder process runs in a process group of its own: the terminal's Ctrl-C (SIGINT to
+    /// the foreground group) stops the import after its batch and does not kill the decoder, whose
+    /// file would fail as "crashed (signal 2)". A stand-in decoder writes its process group and its
+    /// parent's.
+    func testTheDecoderProcessHasAProcessGroupOfItsOwn() throws {
+        let input = dir + "/in"
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: input + "/IMG_1234.dng", contents: Data(DNGWriter.make(image: try Self.picture(), preview: nil))
+            ))
+        let report = dir + "/report"
+        let standIn = dir + "/photos-decoder"
+        let script = """
+            #!/bin/sh
+            echo "$(cut -d' ' -f5 /proc/$$/stat) $(cut -d' ' -f5 /proc/$PPID/stat)" > \(report)
+            exit 1
+            """
+        XCTAssertTrue(FileManager.default.createFile(atPath: standIn, contents: Data(script.utf8)))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PHOTOS_DECODER"] = standIn
+        let run = try runProcess(try binary(), ["--library", dir + "/lib", "import", input], environment: environment)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        let fields = try String(contentsOfFile: report, encoding: .utf8).split(separator: " ").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        XCTAssertEqual(fields.count, 2, "\(fields)")
+        XCTAssertNotEqual(fields.first, fields.last, "its own process group: \(fields)")
+    }
+
     /// A 40x30 picture of gradients.
     static func picture() throws -> PixelBuffer {
         var bytes: [UInt8] = []
