@@ -10,14 +10,16 @@
 # photos each list printed (the same on every run).
 #
 # Usage: Benchmarks/places.sh [--reps N] [--photos N] [--places N] [--photos-bin PATH]
-#                             [--library DIR] [--database CONNINFO]
+#                             [--library DIR] [--database CONNINFO] [--originals K]
 #   --library DIR  reuse a library made by an earlier run (positions already set);
-#   --database CONNINFO  build the library's catalog in PostgreSQL (make-library.sh --database).
+#   --database CONNINFO  build the library's catalog in PostgreSQL (make-library.sh --database);
+#   --originals K  K original files shared by the rows (SQLite only; make-library.sh --originals):
+#                  quicker to build at 1,000,000 photos, and nothing here reads an original.
 # Needs: python3, /usr/bin/time (Debian package `time`), psql for PostgreSQL, a built photos
 # binary (swift build -c release).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-reps=3 photos_n=100000 places_n=200000 bin="$here/../.build/release/photos" lib="" database=""
+reps=3 photos_n=100000 places_n=200000 bin="$here/../.build/release/photos" lib="" database="" originals=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) reps=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
         --photos-bin) bin=$2; shift 2 ;;
         --library) lib=$2; shift 2 ;;
         --database) database=$2; shift 2 ;;
+        --originals) originals=(--originals "$2"); shift 2 ;;
         *) echo "places.sh: unknown option $1" >&2; exit 64 ;;
     esac
 done
@@ -62,7 +65,7 @@ if [ -z "$lib" ]; then
     if [ -n "$database" ]; then
         "$here/make-library.sh" "$lib" --photos "$photos_n" --photos-bin "$bin" --database "$database"
     else
-        "$here/make-library.sh" "$lib" --photos "$photos_n" --photos-bin "$bin"
+        "$here/make-library.sh" "$lib" --photos "$photos_n" --photos-bin "$bin" "${originals[@]}"
     fi
     set_positions
 fi
