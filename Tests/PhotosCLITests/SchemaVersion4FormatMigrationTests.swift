@@ -125,11 +125,11 @@ final class SchemaVersion4FormatMigrationTests: XCTestCase {
                 // Migrations 13-15 add the position (NULL), kind ('still'), duration and codec (NULL);
                 // migration 16 the original's role ('primary') and format (NULL); migration 18 the
                 // camera make, model, lens and RAW container (NULL); migration 20 the title and description (NULL);
-                // migration 21 the content identifier (NULL).
+                // migration 21 the content identifier (NULL); migration 22 the place name set by hand (NULL).
                 $0.hasPrefix("  rating: ")
                     ? $0 + "|null"
                     : $0.hasPrefix("  photo: ")
-                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null|null|null|null"
+                        ? $0 + "|null|null|null|text(\"still\")|null|null|null|null|null|null|null|null|null|null"
                         : $0.hasPrefix("  photo_data: ") ? $0 + "|text(\"primary\")|null" : $0
             }
             .sorted(),
