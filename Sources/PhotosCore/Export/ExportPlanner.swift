@@ -206,8 +206,8 @@ struct Planner {
                 path, uniqueName: photo.uniqueName, kind: kind, sha256: extra.sha256, byteSize: extra.byteSize)
             {
                 result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: present))
-            } else if diskStatus(path) == .missing
-                || (diskStatus(path) == .file && state?.entry(path)?.uniqueName == photo.uniqueName)
+            } else if let status = diskStatus(path),
+                status == .missing || (status == .file && state?.entry(path)?.uniqueName == photo.uniqueName)
             {
                 result.append(Exporter.PlannedExtra(original: extra, path: path, kind: kind, present: nil))
             } else {

@@ -202,6 +202,16 @@ struct ImportBatchWriter {
                         try metadataStore.setContentIdentifier(id, ofPhoto: photoID)
                     }
                     history.insert(.thumbnail(photo: uniqueName), zone: zone)
+                    // The other half of a pair as one more original of the photo, in history.
+                    func insertPairHalf(_ half: PairedOriginal, role: OriginalRole, format: ImageFormat) throws {
+                        try writer.insertOriginal(
+                            PhotoOriginal(
+                                role: role, sha256: half.sha256, byteSize: half.byteSize,
+                                fileReference: ExternalDataStore.reference(for: half.sha256), format: format),
+                            ofPhoto: photoID)
+                        history.insert(.photoData(photo: uniqueName, role: role), zone: zone)
+                        result.bytes += Int64(half.byteSize)
+                    }
                     if let raw = item.raw {
                         // The RAW of its pair (`Pairing.group`): the photo's `raw` original,
                         // unless another process imported those bytes meanwhile.
@@ -210,27 +220,15 @@ struct ImportBatchWriter {
                             result.duplicateSHA256s.append(raw.sha256)
                             result.duplicatePaths.append(raw.path)
                         } else {
-                            try writer.insertOriginal(
-                                PhotoOriginal(
-                                    role: .raw, sha256: raw.sha256, byteSize: raw.byteSize,
-                                    fileReference: ExternalDataStore.reference(for: raw.sha256), format: .raw),
-                                ofPhoto: photoID)
-                            history.insert(.photoData(photo: uniqueName, role: .raw), zone: zone)
+                            try insertPairHalf(raw, role: .raw, format: .raw)
                             result.paired += 1
-                            result.bytes += Int64(raw.byteSize)
                         }
                     }
                     if let movie = item.pairedVideo {
                         // Its Live Photo movie (`Pairing.live`): the `pairedVideo` original (a
                         // duplicate was taken off the item above).
-                        try writer.insertOriginal(
-                            PhotoOriginal(
-                                role: .pairedVideo, sha256: movie.sha256, byteSize: movie.byteSize,
-                                fileReference: ExternalDataStore.reference(for: movie.sha256), format: .video),
-                            ofPhoto: photoID)
-                        history.insert(.photoData(photo: uniqueName, role: .pairedVideo), zone: zone)
+                        try insertPairHalf(movie, role: .pairedVideo, format: .video)
                         result.livePaired += 1
-                        result.bytes += Int64(movie.byteSize)
                     }
                     var names = tagNames
                     var named = Set(tagNames) // a Set: a 4 MiB sidecar holds ~180,000 keywords (no n² scan)

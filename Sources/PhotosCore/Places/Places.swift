@@ -32,13 +32,11 @@ public enum PlaceRule {
                 latitude, longitude, Double(place.latitudeE7) / 1e7, Double(place.longitudeE7) / 1e7)
             guard d <= searchKm else { continue }
             let score = d / radiusKm(population: place.population)
-            if let b = best {
-                let better =
-                    score < b.score
-                    || (score == b.score
-                        && (place.population > b.place.population
-                            || (place.population == b.place.population && place.geonamesID < b.place.geonamesID)))
-                if !better { continue }
+            // Lexicographic: the score, then the larger population, then the smaller geonameid.
+            if let b = best,
+                (score, -place.population, place.geonamesID) >= (b.score, -b.place.population, b.place.geonamesID)
+            {
+                continue
             }
             best = (place, d, score)
         }
